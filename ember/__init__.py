@@ -1,0 +1,43 @@
+"""ember: a hackable deep-learning framework in Python on NumPy, with PyTorch's API.
+
+``import ember as torch`` runs code written for PyTorch: tensors, autograd, and the
+extension mechanisms of the note "Extending PyTorch".
+"""
+from . import _dtype
+from ._dtype import (dtype, float16, float32, float64, complex64, complex128, uint8,  # noqa
+                     int8, int16, int32, int64, half, float, double, short, int, long, cfloat,
+                     cdouble, set_default_dtype, get_default_dtype, promote_types)
+from ._dtype import bool_ as bool  # noqa: F401  (ember.bool, as torch.bool)
+from ._device import device  # noqa: F401
+from ._tensor import Tensor, Size  # noqa: F401
+from . import autograd  # noqa: F401
+from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled,  # noqa: F401
+                                 inference_mode, is_grad_enabled, is_inference_mode_enabled)
+from . import _ops
+from ._ops.random import Generator, default_generator  # noqa: F401
+from ._ops.reduce import return_types  # noqa: F401
+
+__version__ = '0.1.0'
+
+globals().update(_ops.OPS)
+del _ops
+
+
+def is_tensor(obj):
+    """True if ``obj`` is an ember Tensor (or subclass)."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    """Number of elements of ``input``."""
+    return input.numel()
+
+
+def is_floating_point(input):
+    """True if ``input`` has a floating-point dtype."""
+    return input.is_floating_point()
+
+
+def is_complex(input):
+    """True if ``input`` has a complex dtype."""
+    return input.is_complex()

@@ -1,0 +1,188 @@
+"""dtype objects (ember.float32 ...), the default dtype, and torch's type-promotion rules."""
+import numpy as np
+
+__all__ = ['dtype', 'set_default_dtype', 'get_default_dtype', 'promote_types', 'result_type',
+           'can_cast']
+
+# Categories order the kinds of numbers: a higher category always wins in promotion.
+BOOL, INT, FLOAT, COMPLEX = 0, 1, 2, 3
+
+
+class dtype:
+    """The type of a tensor's elements, e.g. ``ember.float32``; prints as torch prints it."""
+    __slots__ = ('name', 'np', 'itemsize', 'is_floating_point', 'is_complex', 'is_signed',
+                 'category', '_legacy')
+
+    def __init__(self, name, np_dtype, category, legacy):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.category = category
+        self.is_floating_point = category == FLOAT
+        self.is_complex = category == COMPLEX
+        self.is_signed = self.np.kind in 'ifc'
+        self._legacy = legacy  # torch's legacy type name, used in error messages
+
+    def __repr__(self):
+        # Printed with torch's prefix so code written for torch shows what torch shows.
+        return 'torch.' + self.name
+
+    def __reduce__(self):
+        return (_dtype_by_name, (self.name,))
+
+    def to_real(self):
+        """The real dtype with the same precision (complex64 -> float32)."""
+        return _COMPLEX_TO_REAL.get(self, self)
+
+    def to_complex(self):
+        """The complex dtype with the same precision (float32 -> complex64)."""
+        return _REAL_TO_COMPLEX.get(self, self)
+
+
+float16 = dtype('float16', np.float16, FLOAT, 'HalfTensor')
+float32 = dtype('float32', np.float32, FLOAT, 'FloatTensor')
+float64 = dtype('float64', np.float64, FLOAT, 'DoubleTensor')
+complex64 = dtype('complex64', np.complex64, COMPLEX, 'ComplexFloatTensor')
+complex128 = dtype('complex128', np.complex128, COMPLEX, 'ComplexDoubleTensor')
+uint8 = dtype('uint8', np.uint8, INT, 'ByteTensor')
+int8 = dtype('int8', np.int8, INT, 'CharTensor')
+int16 = dtype('int16', np.int16, INT, 'ShortTensor')
+int32 = dtype('int32', np.int32, INT, 'IntTensor')
+int64 = dtype('int64', np.int64, INT, 'LongTensor')
+bool_ = dtype('bool', np.bool_, BOOL, 'BoolTensor')
+
+ALL = (float16, float32, float64, complex64, complex128, uint8, int8, int16, int32, int64, bool_)
+_BY_NAME = {d.name: d for d in ALL}
+# The array dtype -> ember dtype map every op result goes through.
+FROM_NP = {d.np: d for d in ALL}
+_COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
+_REAL_TO_COMPLEX = {float16: complex64, float32: complex64, float64: complex128}
+
+# torch's aliases
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
+
+
+def _dtype_by_name(name):
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(np_dtype):
+    """The ember dtype of a NumPy dtype; TypeError for dtypes ember has no counterpart for."""
+    try:
+        return FROM_NP[np_dtype]
+    except KeyError:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. "
+                        "The only supported types are: float64, float32, float16, complex64, "
+                        "complex128, int64, int32, int16, int8, uint8, and bool.") from None
+
+
+class _Defaults:
+    float = float32
+    np_float = np.dtype(np.float32)
+    complex = complex64
+
+
+DEFAULT = _Defaults()
+
+
+def set_default_dtype(d):
+    """Sets the dtype that Python floats and float factories (``ember.zeros``) produce."""
+    if d not in (float16, float32, float64):
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    DEFAULT.float = d
+    DEFAULT.np_float = d.np
+    DEFAULT.complex = d.to_complex()
+
+
+def get_default_dtype():
+    """The current default floating-point dtype (``ember.float32`` unless changed)."""
+    return DEFAULT.float
+
+
+def promote_types(a, b):
+    """The smallest dtype both ``a`` and ``b`` convert to, by torch's rules."""
+    if a is b:
+        return a
+    key = (a, b)
+    r = _PROMOTE_CACHE.get(key)
+    if r is None:
+        r = _PROMOTE_CACHE[key] = _promote(a, b)
+    return r
+
+
+_PROMOTE_CACHE = {}
+
+
+def _promote(a, b):
+    if a.category != b.category:
+        hi, lo = (a, b) if a.category > b.category else (b, a)
+        if hi.category == COMPLEX and lo.category == FLOAT:
+            # complex64 with float64 needs complex128 to keep float64's precision.
+            return promote_types(hi.to_real(), lo).to_complex()
+        return hi
+    if a.category == BOOL:
+        return a
+    return FROM_NP[np.promote_types(a.np, b.np)]
+
+
+def scalar_dtype(value):
+    """The dtype a Python number gets when it becomes a tensor (``tensor(2.5)``)."""
+    t = type(value)
+    if t is bool:
+        return bool_
+    if t is int:
+        return int64
+    if t is complex:
+        return DEFAULT.complex
+    return DEFAULT.float
+
+
+def result_type(tensor_dtype, scalar):
+    """dtype of an op between a tensor and a Python scalar: the scalar never upcasts within
+    its category, but lifts the category (int tensor * 2.5 -> default float)."""
+    t = type(scalar)
+    if t is float:
+        cat = FLOAT
+    elif t is int:
+        cat = INT
+    elif t is bool:
+        cat = BOOL
+    elif t is complex:
+        cat = COMPLEX
+    else:
+        cat = FLOAT
+    if cat <= tensor_dtype.category:
+        return tensor_dtype
+    if cat == FLOAT:
+        return DEFAULT.float
+    if cat == COMPLEX:
+        return DEFAULT.complex if tensor_dtype.category < FLOAT else tensor_dtype.to_complex()
+    return int64
+
+
+def promote_tensors(a, a_dim, b, b_dim):
+    """dtype of an op between two tensors: a 0-d tensor only matters if it is of a
+    higher category than the dimensioned one (torch's 'wrapped number' rule)."""
+    if a is b:
+        return a
+    if (a_dim == 0) == (b_dim == 0):
+        return promote_types(a, b)
+    dim_t, zero_t = (a, b) if a_dim else (b, a)
+    if zero_t.category > dim_t.category:
+        return _lift(dim_t, zero_t)
+    return dim_t
+
+
+def _lift(dim_t, zero_t):
+    # The 0-d tensor's category wins with its own precision (int32 + 0-d float64 -> float64),
+    # except that a float tensor keeps its precision when lifted to complex.
+    if zero_t.category == COMPLEX and dim_t.category == FLOAT:
+        return dim_t.to_complex()
+    return zero_t
+
+
+def can_cast(from_, to):
+    """Whether torch allows casting ``from_`` into ``to`` in an in-place op or ``out=``."""
+    return from_.category <= to.category

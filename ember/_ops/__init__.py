@@ -1,0 +1,22 @@
+"""Every built-in op, each defined once; importing this package installs them as Tensor
+methods and collects them (``OPS``) for the ``ember`` namespace."""
+import numpy as np
+
+from .._tensor import Tensor
+from ._core import OPS, METHODS
+from . import pointwise, shape, reduce, linalg, creation, random, index  # noqa: F401
+
+# torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
+# np.errstate would cost a microsecond per call, so NumPy's floating-point warnings are
+# switched off once, at import (documented in the README).
+np.seterr(all='ignore')
+
+
+def _install():
+    for name, fn in METHODS.items():
+        setattr(Tensor, name, fn)
+    for name, fn in shape.PROPERTIES.items():
+        setattr(Tensor, name, property(fn, doc=fn.__doc__))
+
+
+_install()

@@ -1,0 +1,348 @@
+"""The machinery every op uses: registration, graph recording, operands, views, in-place.
+
+An op is a plain function over Tensors. Its forward computes on ``t._data`` (NumPy arrays),
+wraps the result with ``make``, and -- only if grad mode is on and an input requires grad --
+attaches a Node (its grad_fn) built by ``track``. The Node's ``backward`` is written with
+ember ops next to the forward, so double backward needs nothing more.
+
+``register`` puts each public op in ``OPS`` (the ember namespace) and/or ``METHODS`` (Tensor
+methods); ``ember.overrides`` derives its lists from these tables.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, make, wrap_dim
+from ..autograd.graph import Node
+from ..autograd.grad_mode import STATE
+
+__all__ = ['register', 'OPS', 'METHODS', 'track', 'Node', 'make', 'Tensor', 'wrap_dim']
+
+OPS = {}
+METHODS = {}
+_new = object.__new__
+_NO_EDGE = (None, 0)
+_FROM_NP = _dtype.FROM_NP
+
+
+def register(fn=None, *, method=True, function=True, name=None, methods=()):
+    """Registers ``fn`` as ``ember.<name>`` (if ``function``) and ``Tensor.<name>`` (if
+    ``method``), plus any extra method aliases in ``methods``."""
+    def deco(f):
+        n = name or f.__name__
+        if function:
+            OPS[n] = f
+        if method:
+            METHODS[n] = f
+        for m in methods:
+            METHODS[m] = f
+        return f
+    return deco(fn) if fn is not None else deco
+
+
+def edge(t):
+    """The (node, output_nr) edge through which a gradient reaches tensor ``t``."""
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (t._accumulator(), 0)
+    return _NO_EDGE
+
+
+def track(cls, inputs):
+    """A new ``cls`` node for an op on ``inputs`` if grad mode is on and one requires grad,
+    else None. Non-tensor inputs (Python scalars) get an empty edge."""
+    if not STATE.enabled:
+        return None
+    for t in inputs:
+        if isinstance(t, Tensor) and t._requires_grad:
+            break
+    else:
+        return None
+    node = _new(cls)
+    node.next_functions = tuple([edge(t) if isinstance(t, Tensor) else _NO_EDGE
+                                 for t in inputs])
+    node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
+                        for t in inputs])
+    node._saved = None
+    return node
+
+
+def track1(cls, t):
+    """``track`` for the common one-tensor case, without the generic loops."""
+    if not (t._requires_grad and STATE.enabled):
+        return None
+    node = _new(cls)
+    fn = t._grad_fn
+    node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),)
+    node._meta = ((t._data.shape, t._data.dtype),)
+    node._saved = None
+    return node
+
+
+def attach(out, node):
+    """Makes ``out`` (a new Tensor) an output of ``node``."""
+    out._grad_fn = node
+    out._requires_grad = True
+    return out
+
+
+def result(arr, node):
+    """Wraps ``arr`` as the single output of ``node`` (None: no graph)."""
+    t = _new(Tensor)
+    t._data = arr
+    t._version = [0]
+    if node is None:
+        t._requires_grad = False
+        t._grad_fn = None
+    else:
+        t._requires_grad = True
+        t._grad_fn = node
+    return t
+
+
+def results(arrs, node, differentiable=None):
+    """Wraps several arrays as outputs 0..n-1 of ``node``; the node remembers their shapes so
+    missing output gradients can be filled with zeros."""
+    outs = []
+    for i, a in enumerate(arrs):
+        t = make(a)
+        if node is not None and (differentiable is None or differentiable[i]):
+            t._grad_fn = node
+            t._requires_grad = True
+            if i:
+                t._output_nr = i
+        outs.append(t)
+    if node is not None:
+        node.n_outputs = len(arrs)
+        node._outs = tuple((a.shape, a.dtype) for a in arrs)
+    return outs
+
+
+def _out_meta(self):
+    return self._outs
+
+
+Node._out_meta = _out_meta
+
+
+# -- operands --------------------------------------------------------------------------
+_SCALARS = (int, float, bool, complex)
+
+
+def is_scalar(x):
+    """True for Python numbers (and NumPy scalars), which ops treat as weak-typed."""
+    return type(x) in _SCALARS or isinstance(x, (np.number, np.bool_))
+
+
+def to_tensor(x, op='op', arg='other'):
+    """A Tensor for ``x``: tensors pass through, numbers/arrays/lists become tensors."""
+    if isinstance(x, Tensor):
+        return x
+    from .._tensor import to_array
+    if isinstance(x, (list, tuple, np.ndarray)) or is_scalar(x):
+        return make(to_array(x))
+    raise TypeError(f"{op}(): argument '{arg}' must be Tensor, not {type(x).__name__}")
+
+
+def dtype_of(x):
+    """The ember dtype of a tensor's data."""
+    return _FROM_NP[x._data.dtype]
+
+
+def binary_arrays(a, b, op):
+    """The two operand arrays of a binary op, cast to the promoted dtype by torch's rules.
+    ``b`` may be a Python number (it stays a weak-typed scalar for NumPy)."""
+    x = a._data
+    if type(b) is Tensor or isinstance(b, Tensor):
+        y = b._data
+        xd = x.dtype
+        yd = y.dtype
+        if xd is yd:
+            return x, y
+        dt = _dtype.promote_tensors(_FROM_NP[xd], x.ndim, _FROM_NP[yd], y.ndim).np
+        if xd != dt:
+            x = x.astype(dt)
+        if yd != dt:
+            y = y.astype(dt)
+        return x, y
+    t = type(b)
+    if t is float:
+        if x.dtype.kind in 'fc':
+            return x, b
+        return x.astype(_dtype.DEFAULT.np_float), b
+    if t is int:
+        k = x.dtype.kind
+        if k == 'b':
+            return x.astype(np.int64), b
+        if k in 'iu' and not _fits(b, x.dtype):
+            return x, np.array(b).astype(x.dtype)  # wraps as torch does
+        return x, b
+    if t is bool:
+        return x, b
+    if t is complex:
+        dt = _dtype.result_type(_FROM_NP[x.dtype], b).np
+        return (x if x.dtype == dt else x.astype(dt)), b
+    if isinstance(b, (np.number, np.bool_)):
+        return binary_arrays(a, b.item(), op)
+    return binary_arrays(a, to_tensor(b, op), op)
+
+
+def _fits(v, dt):
+    info = np.iinfo(dt)
+    return info.min <= v <= info.max
+
+
+def float_array(x):
+    """``x._data``, promoted to the default float dtype if it is integral or bool."""
+    a = x._data
+    if a.dtype.kind in 'fc':
+        return a
+    return a.astype(_dtype.DEFAULT.np_float)
+
+
+def as_array(x):
+    """ndarray result of a NumPy call, turning NumPy scalars (0-d results) back into arrays."""
+    return x if type(x) is np.ndarray else np.asarray(x)
+
+
+# -- in-place --------------------------------------------------------------------------
+def check_inplace(t, op):
+    """torch's errors for in-place ops on leaves that require grad (or views of them)."""
+    if STATE.enabled:
+        if t._grad_fn is None and t._requires_grad:
+            if t._base is not None:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used "
+                                   "in an in-place operation.")
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+
+
+def _alias(t):
+    """A copy of ``t``'s current value that keeps ``t``'s place in the graph, so an
+    out-of-place op on it records the same edges an in-place op on ``t`` would."""
+    a = _new(Tensor)
+    a._data = t._data.copy()
+    a._version = [0]
+    a._requires_grad = t._requires_grad
+    a._grad_fn = t._grad_fn
+    # (A leaf that requires grad never gets here: check_inplace refuses it.)
+    nr = t._output_nr
+    if nr:
+        a._output_nr = nr
+    return a
+
+
+def inplace(t, outplace, args, op):
+    """Runs ``outplace(t, *args)`` and writes the result into ``t``: the in-place variant of
+    any op. With autograd, ``t`` takes over the result's history (through CopySlices if ``t``
+    is a view); the original value is kept for the backward formula."""
+    check_inplace(t, op)
+    tracking = STATE.enabled and (t._requires_grad or any(
+        isinstance(a, Tensor) and a._requires_grad for a in args))
+    if not tracking:
+        r = outplace(t, *args)
+        write_into(t, r._data, op)
+        return t
+    r = outplace(_alias(t), *args)
+    write_into(t, r._data, op)
+    if r._grad_fn is None:
+        return t
+    rebase(t, r)
+    return t
+
+
+def write_into(t, arr, op):
+    """Copies ``arr`` into ``t``'s memory (same shape, castable dtype) and bumps the version."""
+    dst = t._data
+    if arr.shape != dst.shape:
+        raise RuntimeError(f"output with shape {list(dst.shape)} doesn't match the broadcast "
+                           f"shape {list(np.broadcast_shapes(arr.shape, dst.shape))}"
+                           if _broadcastable(arr.shape, dst.shape) else
+                           f"{op}: the size of the result {list(arr.shape)} does not match "
+                           f"the tensor's size {list(dst.shape)}")
+    if arr.dtype != dst.dtype and not _dtype.can_cast(_FROM_NP[arr.dtype], _FROM_NP[dst.dtype]):
+        raise RuntimeError(f"result type {_FROM_NP[arr.dtype].name.capitalize()} can't be cast "
+                           f"to the desired output type {_FROM_NP[dst.dtype].name.capitalize()}"
+                           .replace('Float32', 'Float').replace('Float64', 'Double')
+                           .replace('Int64', 'Long').replace('Int32', 'Int'))
+    if arr is not dst:
+        if not dst.flags.writeable:
+            raise RuntimeError(
+                f"{op}: unsupported operation: more than one element of the written-to tensor "
+                "refers to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
+        np.copyto(dst, arr, casting='unsafe')
+    t._version[0] += 1
+
+
+def _broadcastable(a, b):
+    try:
+        np.broadcast_shapes(a, b)
+        return True
+    except ValueError:
+        return False
+
+
+def rebase(t, r):
+    """Gives ``t`` (just overwritten in place with ``r``'s value) ``r``'s history. A view
+    passes the change on to its base through a CopySlices node."""
+    base = t._base
+    if base is None:
+        t._grad_fn = r._grad_fn
+        t._requires_grad = True
+        if t._output_nr:
+            t._output_nr = 0
+        return
+    node = track(CopySlices, (base, r))
+    node.view_fn = t._view_fn
+    base._grad_fn = node
+    base._requires_grad = True
+    if base._output_nr:
+        base._output_nr = 0
+    # The view's own history now goes through its base's new history.
+    with_history = replay_view(base, t._view_fn)
+    t._grad_fn = with_history._grad_fn
+    t._requires_grad = True
+    t._output_nr = with_history._output_nr
+
+
+class CopySlices(Node):
+    """History of a base tensor after an in-place op on one of its views: the gradient of
+    the overwritten region goes to the op's result, the rest to the base's old history."""
+
+    def backward(self, g):
+        mask = make(np.ones(g._data.shape, g._data.dtype))
+        replay_view(mask, self.view_fn)._data[...] = 0
+        return g * mask, replay_view(g, self.view_fn)
+
+
+# -- views -----------------------------------------------------------------------------
+def view_of(base, arr, node, fn, args):
+    """A tensor over ``arr`` (a NumPy view of ``base._data``) sharing ``base``'s version
+    counter; remembers how to recreate itself from the root base (``fn(base, *args)``)."""
+    t = _new(Tensor)
+    t._data = arr
+    t._version = base._version
+    if node is None:
+        t._requires_grad = False
+        t._grad_fn = None
+    else:
+        t._requires_grad = True
+        t._grad_fn = node
+    root = base._base
+    step = ((fn, args),)
+    if root is None:
+        t._base = base
+        t._view_fn = step
+    else:
+        t._base = root
+        t._view_fn = base._view_fn + step
+    return t
+
+
+def replay_view(t, chain):
+    """Applies a chain of view steps (as recorded by ``view_of``) to tensor ``t``."""
+    for fn, args in chain:
+        t = fn(t, *args)
+    return t

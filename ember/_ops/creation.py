@@ -1,0 +1,315 @@
+"""Tensor factories: tensor, as_tensor, from_numpy, zeros/ones/full/empty(_like), arange,
+linspace, eye, and the in-place initialisers fill_/zero_/copy_."""
+import builtins
+
+import numpy as np
+
+from .. import _dtype
+from .._device import check_device
+from .._tensor import to_array
+from ..autograd.grad_mode import STATE
+from ._core import Node, Tensor, make, register, inplace, write_into, track, result
+
+__all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty', 'arange',
+           'linspace', 'eye']
+
+
+def _finish(arr, requires_grad, op):
+    t = make(arr)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _dt(dtype):
+    """The NumPy dtype for a factory's ``dtype=`` (default float when None)."""
+    if dtype is None:
+        return _dtype.DEFAULT.np_float
+    if not isinstance(dtype, _dtype.dtype):
+        raise TypeError(f"dtype must be ember.dtype, not {builtins.type(dtype).__name__}")
+    return dtype.np
+
+
+def _shape(size, op):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = s.__index__()
+        if not isinstance(s, int) or isinstance(s, bool):
+            raise TypeError(f"{op}(): argument 'size' (position 1) must be tuple of ints, but "
+                            f"found element of type {builtins.type(s).__name__} at pos "
+                            f"{len(out)}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(size)}")
+        out.append(s)
+    return tuple(out)
+
+
+@register(method=False)
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor copying ``data`` (nested lists, numbers, arrays, tensors); the dtype is
+    inferred as torch does (floats -> default dtype, ints -> int64, bools -> bool)."""
+    check_device(device, 'tensor')
+    if isinstance(data, Tensor):
+        import warnings
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+    arr = to_array(data, dtype)
+    arr = np.array(arr, copy=True, order='C')
+    return _finish(arr, requires_grad, 'tensor')
+
+
+@register(method=False)
+def as_tensor(data, dtype=None, device=None):
+    """Like ``tensor`` but shares memory with ``data`` when it already is a matching array or
+    tensor."""
+    check_device(device, 'as_tensor')
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else data.to(dtype)
+    if isinstance(data, np.ndarray):
+        _dtype.from_numpy_dtype(data.dtype)
+        return make(data if dtype is None else data.astype(dtype.np, copy=False))
+    return make(to_array(data, dtype))
+
+
+@register(method=False)
+def from_numpy(ndarray):
+    """A tensor sharing memory with the NumPy array (dtype kept)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {builtins.type(ndarray).__name__})")
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    return make(ndarray)
+
+
+@register(method=False)
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``as_tensor`` with torch's ``asarray`` keywords."""
+    t = as_tensor(obj, dtype, device)
+    if copy:
+        t = make(t._data.copy())
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _factory(name, fill):
+    def fn(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False, memory_format=None):
+        check_device(device, name)
+        arr = fill(_shape(size, name), _dt(dtype))
+        return _finish(arr, requires_grad, name)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"A new tensor of the given size filled with {name} (default float dtype)."
+    register(fn, method=False)
+
+    def like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+             memory_format=None):
+        check_device(device, name + '_like')
+        arr = fill(input._data.shape, dtype.np if dtype is not None else input._data.dtype)
+        return _finish(arr, requires_grad, name + '_like')
+    like.__name__ = like.__qualname__ = name + '_like'
+    like.__doc__ = f"``{name}`` with the shape (and dtype, unless given) of ``input``."
+    register(like, method=False)
+
+    def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+            pin_memory=False):
+        check_device(device, 'new_' + name)
+        arr = fill(_shape(size, 'new_' + name),
+                   dtype.np if dtype is not None else self._data.dtype)
+        return _finish(arr, requires_grad, 'new_' + name)
+    new.__name__ = new.__qualname__ = 'new_' + name
+    new.__doc__ = f"``{name}`` with this tensor's dtype unless ``dtype`` is given."
+    register(new, function=False)
+    return fn, like
+
+
+zeros, zeros_like = _factory('zeros', np.zeros)
+ones, ones_like = _factory('ones', np.ones)
+empty, empty_like = _factory('empty', np.empty)
+
+
+def _fill_dtype(value, dtype):
+    if dtype is not None:
+        return dtype.np
+    return _dtype.scalar_dtype(value.item() if isinstance(value, (Tensor, np.generic))
+                               else value).np
+
+
+@register(method=False)
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False):
+    """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
+    check_device(device, 'full')
+    arr = np.full(_shape((size,), 'full'), fill_value, _fill_dtype(fill_value, dtype))
+    return _finish(arr, requires_grad, 'full')
+
+
+@register(method=False)
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    """``full`` with the shape (and dtype, unless given) of ``input``."""
+    check_device(device, 'full_like')
+    arr = np.full(input._data.shape, fill_value,
+                  dtype.np if dtype is not None else input._data.dtype)
+    return _finish(arr, requires_grad, 'full_like')
+
+
+@register(function=False)
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    """``full`` with this tensor's dtype unless ``dtype`` is given."""
+    arr = np.full(_shape((size,), 'new_full'), fill_value,
+                  dtype.np if dtype is not None else self._data.dtype)
+    return _finish(arr, requires_grad, 'new_full')
+
+
+@register(function=False)
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    """``empty`` with this tensor's dtype unless ``dtype`` is given."""
+    arr = np.empty(_shape(size, 'new_empty'), dtype.np if dtype is not None else
+                   self._data.dtype)
+    return _finish(arr, requires_grad, 'new_empty')
+
+
+@register(method=False)
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
+    """Values from ``start`` up to (not including) ``end`` every ``step``; integer arguments
+    give int64, any float gives the default float dtype."""
+    check_device(device, 'arange')
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        dt = np.int64 if all(isinstance(v, int) for v in vals) else _dtype.DEFAULT.np_float
+    else:
+        dt = dtype.np
+    n = int(np.ceil((end - start) / step))
+    # Computed in float64 then cast, as torch does, so float32 endpoints match.
+    arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt) \
+        if np.dtype(dt).kind in 'fc' else (start + np.arange(builtins.max(n, 0)) * step).astype(dt)
+    return _finish(arr, requires_grad, 'arange')
+
+
+@register(method=False)
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    check_device(device, 'linspace')
+    if steps < 0:
+        raise RuntimeError("linspace(): number of steps must be non-negative")
+    arr = np.linspace(float(start), float(end), steps).astype(_dt(dtype))
+    return _finish(arr, requires_grad, 'linspace')
+
+
+@register(method=False)
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    """``base ** linspace(start, end, steps)``."""
+    arr = np.logspace(float(start), float(end), steps, base=base).astype(_dt(dtype))
+    return _finish(arr, requires_grad, 'logspace')
+
+
+@register(method=False)
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """The ``n x m`` identity matrix."""
+    check_device(device, 'eye')
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    arr = np.eye(n, m if m is not None else n, dtype=_dt(dtype))
+    return _finish(arr, requires_grad, 'eye')
+
+
+@register(method=False)
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor holding ``s`` (default float dtype)."""
+    return _finish(np.asarray(s, _dt(dtype)), requires_grad, 'scalar_tensor')
+
+
+# -- in-place initialisers ---------------------------------------------------------------
+class FillBackward0(Node):
+    def backward(self, g):
+        return g * 0
+
+
+class FillBackward1(Node):
+    def backward(self, g):
+        return g * 0, g.sum()
+
+
+@register(function=False)
+def fill_(self, value):
+    """Fills every element with ``value`` (a number or 0-d tensor)."""
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value._data.ndim} dimensions.")
+        if value._requires_grad:
+            return inplace(self, lambda t, v: _filled(t, v), (value,), 'fill_')
+        value = value.item()
+    if not STATE.enabled or not self._requires_grad:
+        from ._core import check_inplace
+        check_inplace(self, 'fill_')
+        self._data[...] = value
+        self._version[0] += 1
+        return self
+    return inplace(self, lambda t: _filled(t, value), (), 'fill_')
+
+
+def _filled(t, value):
+    arr = np.full(t._data.shape, value.item() if isinstance(value, Tensor) else value,
+                  t._data.dtype)
+    if isinstance(value, Tensor):
+        return result(arr, track(FillBackward1, (t, value)))
+    return result(arr, track(FillBackward0, (t,)))
+
+
+@register(function=False)
+def zero_(self):
+    """Fills with zeros."""
+    return fill_(self, 0)
+
+
+class CopyBackwards(Node):
+    def backward(self, g):
+        src_dt = _dtype.FROM_NP[self._meta[1][1]]
+        return g * 0, g.to(src_dt)
+
+
+@register(function=False)
+def copy_(self, src, non_blocking=False):
+    """Copies ``src`` (broadcast to this shape, cast to this dtype) into this tensor."""
+    if not isinstance(src, Tensor):
+        src = make(to_array(src))
+    try:
+        np.broadcast_shapes(src._data.shape, self._data.shape)
+        if np.broadcast_shapes(src._data.shape, self._data.shape) != self._data.shape:
+            raise ValueError
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({self._data.shape[-1] if self._data.ndim else 1})"
+                           f" must match the size of tensor b ({src._data.shape[-1]}) at "
+                           f"non-singleton dimension {self._data.ndim - 1}") from None
+    if not STATE.enabled or not (self._requires_grad or src._requires_grad):
+        from ._core import check_inplace
+        check_inplace(self, 'copy_')
+        np.copyto(self._data, src._data, casting='unsafe')
+        self._version[0] += 1
+        return self
+    return inplace(self, _copied, (src,), 'copy_')
+
+
+def _copied(t, src):
+    arr = np.empty(t._data.shape, t._data.dtype)
+    np.copyto(arr, src._data, casting='unsafe')
+    return result(arr, track(CopyBackwards, (t, src)))
+
+
+__all__ += ['write_into']

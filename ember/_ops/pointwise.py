@@ -1,0 +1,1163 @@
+"""Elementwise ops: arithmetic, math functions, comparisons, logic, clamp, where.
+
+Each differentiable op is a Node class (named as torch names the grad_fn) whose ``backward``
+uses ember ops, defined next to the function computing its forward. ``_unary`` / ``_binary``
+build the public function and its in-place ``_`` variant from one kernel, so an op is one
+table row plus its derivative.
+"""
+import math
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.grad_mode import STATE
+from ._core import (Node, Tensor, make, register, track, track1, result, to_tensor,
+                    binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
+
+_new = object.__new__
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+
+
+def _saved0(node):
+    return node.saved_tensors[0]
+
+
+def _write_out(out, t):
+    """Implements ``out=``: writes the result into ``out`` (resizing an empty one)."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if out._data.shape != t._data.shape:
+        if out._data.size == 0:
+            out._data = np.empty(t._data.shape, out._data.dtype)
+        else:
+            raise RuntimeError(f"output with shape {list(out._data.shape)} doesn't match the "
+                               f"broadcast shape {list(t._data.shape)}")
+    write_into(out, t._data, 'out')
+    return out
+
+
+# -- unary ops ---------------------------------------------------------------------------
+def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, doc=None,
+           public=True):
+    """Builds ``ember.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_`` from ``kernel``.
+
+    ``save``: 'input' or 'result' -- what ``node.backward`` reads from ``saved_tensors``.
+    ``to_float``: integer inputs are promoted to the default float dtype first.
+    """
+    def fn(input, *, out=None):
+        if not isinstance(input, Tensor):
+            input = to_tensor(input, name, 'input')
+        x = input._data
+        if to_float and x.dtype.kind not in 'fc':
+            x = x.astype(_dtype.DEFAULT.np_float)
+        r = kernel(x)
+        if type(r) is not np.ndarray:
+            r = np.asarray(r)
+        if node is not None and input._requires_grad and STATE.enabled:
+            n = track1(node, input)
+            t = result(r, n)
+            if save == 'input':
+                n._saved = ((input, input._version[0]),)
+            elif save == 'result':
+                n.save_output(t)
+        else:
+            t = result(r, None)
+        if out is not None:
+            return _write_out(out, t)
+        return t
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
+    if public:
+        register(fn)
+    if inplace_ok:
+        def fn_(self):
+            return inplace(self, fn, (), name + '_')
+        fn_.__name__ = fn_.__qualname__ = name + '_'
+        fn_.__doc__ = f"In-place ``{name}``."
+        register(fn_, function=name + '_' in _TORCH_INPLACE_FUNCTIONS)
+    return fn
+
+
+# torch also exposes these in-place variants as ember.<name>_ functions.
+_TORCH_INPLACE_FUNCTIONS = {'exp_', 'log_', 'sqrt_', 'relu_', 'sigmoid_', 'tanh_', 'abs_',
+                            'neg_', 'sin_', 'cos_', 'clamp_', 'ceil_', 'floor_', 'round_',
+                            'trunc_', 'frac_', 'rsqrt_', 'erf_', 'exp2_', 'expm1_', 'log2_',
+                            'log10_', 'log1p_', 'reciprocal_', 'tan_', 'asin_', 'acos_',
+                            'atan_', 'sinh_', 'cosh_', 'nan_to_num_', 'square_', 'clip_'}
+
+
+class NegBackward0(Node):
+    def backward(self, g):
+        return -g
+
+
+class AbsBackward0(Node):
+    def backward(self, g):
+        return g * _saved0(self).sign()
+
+
+class SignBackward0(Node):
+    def backward(self, g):
+        return g * 0
+
+
+class SgnBackward0(SignBackward0):
+    pass
+
+
+class ExpBackward0(Node):
+    def backward(self, g):
+        return g * _saved0(self)
+
+
+class Exp2Backward0(Node):
+    def backward(self, g):
+        return g * _saved0(self) * _LN2
+
+
+class Expm1Backward0(Node):
+    def backward(self, g):
+        return g * (_saved0(self) + 1)
+
+
+class LogBackward0(Node):
+    def backward(self, g):
+        return g / _saved0(self)
+
+
+class Log2Backward0(Node):
+    def backward(self, g):
+        return g / (_saved0(self) * _LN2)
+
+
+class Log10Backward0(Node):
+    def backward(self, g):
+        return g / (_saved0(self) * _LN10)
+
+
+class Log1PBackward0(Node):
+    def backward(self, g):
+        return g / (_saved0(self) + 1)
+
+
+class SqrtBackward0(Node):
+    def backward(self, g):
+        return g / (2 * _saved0(self))
+
+
+class RsqrtBackward0(Node):
+    def backward(self, g):
+        r = _saved0(self)
+        return -0.5 * g * r * r * r
+
+
+class ReciprocalBackward0(Node):
+    def backward(self, g):
+        r = _saved0(self)
+        return -g * r * r
+
+
+class SinBackward0(Node):
+    def backward(self, g):
+        return g * _saved0(self).cos()
+
+
+class CosBackward0(Node):
+    def backward(self, g):
+        return -g * _saved0(self).sin()
+
+
+class TanBackward0(Node):
+    def backward(self, g):
+        r = _saved0(self)
+        return g * (1 + r * r)
+
+
+class AsinBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        return g * (1 - x * x).rsqrt()
+
+
+class AcosBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        return -g * (1 - x * x).rsqrt()
+
+
+class AtanBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        return g / (1 + x * x)
+
+
+class SinhBackward0(Node):
+    def backward(self, g):
+        return g * _saved0(self).cosh()
+
+
+class CoshBackward0(Node):
+    def backward(self, g):
+        return g * _saved0(self).sinh()
+
+
+class TanhBackward0(Node):
+    def backward(self, g):
+        r = _saved0(self)
+        return g * (1 - r * r)
+
+
+class SigmoidBackward0(Node):
+    def backward(self, g):
+        r = _saved0(self)
+        return g * r * (1 - r)
+
+
+class ReluBackward0(Node):
+    def backward(self, g):
+        return g * (_saved0(self) > 0)
+
+
+class ErfBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        return g * (2 / math.sqrt(math.pi)) * (-(x * x)).exp()
+
+
+class FloorBackward0(SignBackward0):
+    pass
+
+
+class CeilBackward0(SignBackward0):
+    pass
+
+
+class RoundBackward0(SignBackward0):
+    pass
+
+
+class TruncBackward0(SignBackward0):
+    pass
+
+
+class FracBackward0(Node):
+    def backward(self, g):
+        return g
+
+
+class PowBackward0(Node):
+    """d/dx x**e for a Python-number exponent ``e``."""
+
+    def backward(self, g):
+        e = self.exponent
+        if e == 0:
+            return g * 0
+        x = _saved0(self)
+        return g * e * x.pow(e - 1)
+
+
+def _sigmoid(x):
+    # exp(-|x|) never overflows; this form is exact for both signs.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+_erf_scalar = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf(x):
+    # NumPy has no erf; math.erf per element is exact (scipy is not a dependency).
+    return _erf_scalar(x).astype(x.dtype)
+
+
+def _relu(x):
+    return np.maximum(x, 0).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
+
+
+def _round(x):
+    return np.round(x) if x.dtype.kind in 'fc' else x.copy()
+
+
+def _intsafe(f):
+    """Rounding functions leave integer tensors unchanged (as a copy), as torch does."""
+    return lambda x: f(x) if x.dtype.kind in 'fc' else x.copy()
+
+
+neg = _unary('neg', np.negative, NegBackward0, to_float=False)
+negative = _unary('negative', np.negative, NegBackward0, to_float=False)
+abs = _unary('abs', np.abs, AbsBackward0, save='input', to_float=False)
+absolute = _unary('absolute', np.abs, AbsBackward0, save='input', to_float=False)
+sign = _unary('sign', np.sign, SignBackward0, to_float=False)
+sgn = _unary('sgn', np.sign, SgnBackward0, to_float=False)
+exp = _unary('exp', np.exp, ExpBackward0, save='result')
+exp2 = _unary('exp2', np.exp2, Exp2Backward0, save='result')
+expm1 = _unary('expm1', np.expm1, Expm1Backward0, save='result')
+log = _unary('log', np.log, LogBackward0, save='input')
+log2 = _unary('log2', np.log2, Log2Backward0, save='input')
+log10 = _unary('log10', np.log10, Log10Backward0, save='input')
+log1p = _unary('log1p', np.log1p, Log1PBackward0, save='input')
+sqrt = _unary('sqrt', np.sqrt, SqrtBackward0, save='result')
+rsqrt = _unary('rsqrt', lambda x: 1 / np.sqrt(x), RsqrtBackward0, save='result')
+reciprocal = _unary('reciprocal', np.reciprocal, ReciprocalBackward0, save='result')
+sin = _unary('sin', np.sin, SinBackward0, save='input')
+cos = _unary('cos', np.cos, CosBackward0, save='input')
+tan = _unary('tan', np.tan, TanBackward0, save='result')
+asin = _unary('asin', np.arcsin, AsinBackward0, save='input')
+acos = _unary('acos', np.arccos, AcosBackward0, save='input')
+atan = _unary('atan', np.arctan, AtanBackward0, save='input')
+arcsin, arccos, arctan = asin, acos, atan
+sinh = _unary('sinh', np.sinh, SinhBackward0, save='input')
+cosh = _unary('cosh', np.cosh, CoshBackward0, save='input')
+tanh = _unary('tanh', np.tanh, TanhBackward0, save='result')
+sigmoid = _unary('sigmoid', _sigmoid, SigmoidBackward0, save='result')
+relu = _unary('relu', _relu, ReluBackward0, save='result', to_float=False)
+erf = _unary('erf', _erf, ErfBackward0, save='input')
+floor = _unary('floor', _intsafe(np.floor), FloorBackward0, to_float=False)
+ceil = _unary('ceil', _intsafe(np.ceil), CeilBackward0, to_float=False)
+trunc = _unary('trunc', _intsafe(np.trunc), TruncBackward0, to_float=False)
+fix = _unary('fix', _intsafe(np.trunc), TruncBackward0, to_float=False)
+frac = _unary('frac', lambda x: x - np.trunc(x), FracBackward0, to_float=False)
+logical_not = _unary('logical_not', np.logical_not, to_float=False)
+bitwise_not = _unary('bitwise_not', np.invert, to_float=False)
+isnan = _unary('isnan', np.isnan, to_float=False, inplace_ok=False)
+isinf = _unary('isinf', np.isinf, to_float=False, inplace_ok=False)
+isfinite = _unary('isfinite', np.isfinite, to_float=False, inplace_ok=False)
+isposinf = _unary('isposinf', np.isposinf, to_float=False, inplace_ok=False)
+isneginf = _unary('isneginf', np.isneginf, to_float=False, inplace_ok=False)
+signbit = _unary('signbit', np.signbit, to_float=False, inplace_ok=False)
+
+
+class RoundDecimals(Node):
+    def backward(self, g):
+        return g * 0
+
+
+RoundDecimals.__name__ = RoundDecimals.__qualname__ = 'RoundBackward1'
+
+
+@register
+def round(input, *, decimals=0, out=None):
+    """Rounds half to even, optionally to ``decimals`` digits."""
+    if decimals == 0:
+        return _round0(input, out=out)
+    r = np.round(float_array(input), decimals)
+    t = result(np.asarray(r), track1(RoundDecimals, input))
+    return _write_out(out, t) if out is not None else t
+
+
+_round0 = _unary('round', _round, RoundBackward0, to_float=False, inplace_ok=False,
+                 public=False)
+
+
+@register(function=False)
+def round_(self, *, decimals=0):
+    """In-place ``round``."""
+    return inplace(self, round, (), 'round_') if decimals == 0 else \
+        inplace(self, lambda t: round(t, decimals=decimals), (), 'round_')
+
+
+@register(function=False)
+def positive(input):
+    """Returns ``input`` itself (torch's unary plus)."""
+    if input._data.dtype.kind == 'b':
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+register(positive, function=True)
+
+
+def square(input, *, out=None):
+    """``input * input``; integer tensors stay integer (torch computes it as ``pow(x, 2)``)."""
+    return pow(input, 2, out=out)
+
+
+register(square)
+
+
+@register(function=False)
+def square_(self):
+    """In-place ``square``."""
+    return inplace(self, square, (), 'square_')
+
+
+# -- binary ops --------------------------------------------------------------------------
+def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
+            doc=None):
+    """Builds ``ember.<name>(input, other)``, the method and the in-place method.
+
+    ``save``: indices of the operands (0: input, 1: other) the backward needs.
+    ``scalar_node``: the node class used when ``other`` is a Python number (torch names some
+    of those differently); defaults to ``node``.
+    ``cmp``: the result is bool and never differentiable.
+    """
+    scalar_node = scalar_node or node
+
+    def fn(input, other, *, out=None):
+        if not isinstance(input, Tensor):
+            if is_scalar(input) and isinstance(other, Tensor):
+                input = _scalar_tensor(input, other)
+            else:
+                input = to_tensor(input, name, 'input')
+        x, y = binary_arrays(input, other, name)
+        if to_float and x.dtype.kind not in 'fc':
+            x = x.astype(_dtype.DEFAULT.np_float)
+            if type(y) is np.ndarray:
+                y = y.astype(x.dtype)
+        r = kernel(x, y)
+        if type(r) is not np.ndarray:
+            r = np.asarray(r)
+        n = None
+        if node is not None and STATE.enabled and (
+                input._requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
+            if isinstance(other, Tensor):
+                n = track(node, (input, other))
+                if save:
+                    n._saved = tuple([(t, t._version[0]) for t in
+                                      ((input, other)[i] for i in save)])
+            else:
+                n = track(scalar_node, (input, None))
+                n.other = other
+                if 0 in save:
+                    n._saved = ((input, input._version[0]),)
+        t = result(r, n)
+        if out is not None:
+            return _write_out(out, t)
+        return t
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
+    register(fn)
+
+    def fn_(self, other):
+        return inplace(self, fn, (other,), name + '_')
+    fn_.__name__ = fn_.__qualname__ = name + '_'
+    fn_.__doc__ = f"In-place ``{name}``."
+    register(fn_, function=False)
+    return fn
+
+
+def _scalar_tensor(value, like):
+    """A 0-d tensor for a Python number on the left of a binary op (``2 * x`` forms)."""
+    dt = _dtype.result_type(_dtype.FROM_NP[like._data.dtype], value)
+    return make(np.asarray(value, dtype=dt.np))
+
+
+def _other(node):
+    """The second operand as the backward sees it: saved tensor, or the Python number."""
+    return node.saved_tensors[-1] if 'other' not in node.__dict__ else node.other
+
+
+class AddBackward0(Node):
+    def backward(self, g):
+        return g, g
+
+
+class SubBackward0(Node):
+    def backward(self, g):
+        return g, -g
+
+
+class MulBackward0(Node):
+    def backward(self, g):
+        if 'other' in self.__dict__:
+            return g * self.other, None
+        a, b = self.saved_tensors
+        return g * b, g * a
+
+
+class DivBackward0(Node):
+    def backward(self, g):
+        if 'other' in self.__dict__:
+            return g / self.other, None
+        a, b = self.saved_tensors
+        gb = None
+        if self.next_functions[1][0] is not None:
+            gb = -g * a / (b * b)
+        return g / b, gb
+
+
+class PowBackward1(Node):
+    def backward(self, g):
+        a, e = self.saved_tensors
+        ga = g * e * a.pow(e - 1)
+        # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
+        ge = g * where((a == 0) & (e >= 0), 0.0, a.pow(e) * a.log())
+        return ga, ge
+
+
+class PowBackward2(Node):
+    """d/dx base**x for a Python-number base."""
+
+    def backward(self, g):
+        r = _saved0(self)
+        return g * r * math.log(self.base) if self.base != 0 else g * 0
+
+
+class Atan2Backward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        d = a * a + b * b
+        return g * b / d, -g * a / d
+
+
+class MaximumBackward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return _split_ties(g, a > b, a == b)
+
+
+class MinimumBackward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return _split_ties(g, a < b, a == b)
+
+
+def _split_ties(g, first, tie):
+    """max/min gradients: to the winner, split in half between equal operands."""
+    w = first.to(g.dtype) + tie.to(g.dtype) * 0.5
+    return g * w, g * (1 - w)
+
+
+class RemainderBackward0(Node):
+    def backward(self, g):
+        return g, None
+
+
+class RemainderBackward1(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return g, -g * a.div(b, rounding_mode='floor')
+
+
+class FmodBackward0(RemainderBackward0):
+    pass
+
+
+class FmodBackward1(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return g, -g * a.div(b, rounding_mode='trunc')
+
+
+class DivBackward2(Node):
+    """div with a rounding mode: piecewise constant, zero gradient."""
+
+    def backward(self, g):
+        return g * 0, (g * 0 if self.next_functions[1][0] is not None else None)
+
+
+class LogaddexpBackward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        s = (a - b).sigmoid()
+        return g * s, g * (1 - s)
+
+
+class HypotBackward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        h = hypot(a, b)
+        return g * a / h, g * b / h
+
+
+_add = _binary('_add', np.add, AddBackward0)
+_sub = _binary('_sub', np.subtract, SubBackward0)
+mul = _binary('mul', np.multiply, MulBackward0, save=(0, 1))
+multiply = mul
+_div = _binary('_div', np.true_divide, DivBackward0, save=(0, 1), to_float=True)
+remainder = _binary('remainder', np.remainder, RemainderBackward1, save=(0, 1),
+                    scalar_node=RemainderBackward0)
+fmod = _binary('fmod', np.fmod, FmodBackward1, save=(0, 1), scalar_node=FmodBackward0)
+atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True)
+arctan2 = atan2
+maximum = _binary('maximum', np.maximum, MaximumBackward0, save=(0, 1))
+minimum = _binary('minimum', np.minimum, MinimumBackward0, save=(0, 1))
+fmax = _binary('fmax', np.fmax, MaximumBackward0, save=(0, 1))
+fmin = _binary('fmin', np.fmin, MinimumBackward0, save=(0, 1))
+logaddexp = _binary('logaddexp', np.logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True)
+hypot = _binary('hypot', np.hypot, HypotBackward0, save=(0, 1), to_float=True)
+eq = _binary('eq', np.equal, cmp=True)
+ne = _binary('ne', np.not_equal, cmp=True)
+lt = _binary('lt', np.less, cmp=True)
+le = _binary('le', np.less_equal, cmp=True)
+gt = _binary('gt', np.greater, cmp=True)
+ge = _binary('ge', np.greater_equal, cmp=True)
+logical_and = _binary('logical_and', np.logical_and, cmp=True)
+logical_or = _binary('logical_or', np.logical_or, cmp=True)
+logical_xor = _binary('logical_xor', np.logical_xor, cmp=True)
+bitwise_and = _binary('bitwise_and', np.bitwise_and, cmp=True)
+bitwise_or = _binary('bitwise_or', np.bitwise_or, cmp=True)
+bitwise_xor = _binary('bitwise_xor', np.bitwise_xor, cmp=True)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+for _alias, _fn in (('greater', gt), ('greater_equal', ge), ('less', lt), ('less_equal', le),
+                    ('not_equal', ne), ('multiply', mul), ('arctan2', atan2),
+                    ('negative', neg)):
+    register(_fn, name=_alias)
+
+
+def _check_bool_arith(x, op):
+    if x._data.dtype.kind == 'b':
+        raise RuntimeError(f"Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead.")
+
+
+@register
+def add(input, other, *, alpha=1, out=None):
+    """``input + alpha * other``, broadcasting, with torch's type promotion."""
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    return _add(input, other, out=out)
+
+
+@register
+def sub(input, other, *, alpha=1, out=None):
+    """``input - alpha * other``."""
+    if isinstance(input, Tensor):
+        _check_bool_arith(input, 'sub')
+    if isinstance(other, Tensor):
+        _check_bool_arith(other, 'sub')
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    return _sub(input, other, out=out)
+
+
+subtract = sub
+register(sub, name='subtract')
+
+
+class RsubBackward1(Node):
+    def backward(self, g):
+        return -g, None
+
+
+class RsubBackward0(SubBackward0):
+    def backward(self, g):
+        return -g, g
+
+
+@register
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input``."""
+    if not isinstance(other, Tensor):
+        _check_bool_arith(input, 'rsub')
+        x = input * alpha if alpha != 1 else input
+        xa, o = binary_arrays(x, other, 'rsub')
+        r = np.asarray(np.subtract(o, xa))
+        n = track(RsubBackward1, (x, None))
+        return result(r, n)
+    return sub(other, input, alpha=alpha)
+
+
+@register(methods=('true_divide',))
+def div(input, other, *, rounding_mode=None, out=None):
+    """``input / other``; ``rounding_mode`` 'trunc' or 'floor' rounds the quotient (and keeps
+    integer dtypes), None is true division (integers give the default float dtype)."""
+    if rounding_mode is None:
+        return _div(input, other, out=out)
+    if rounding_mode not in ('trunc', 'floor'):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    if not isinstance(input, Tensor):
+        input = to_tensor(input, 'div', 'input')
+    x, y = binary_arrays(input, other, 'div')
+    if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
+        raise RuntimeError("ZeroDivisionError")
+    if rounding_mode == 'floor':
+        r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else np.floor(np.true_divide(x, y))
+    else:
+        if x.dtype.kind in 'iub':
+            q = np.true_divide(x, y)
+            r = np.trunc(q).astype(np.result_type(x, y) if isinstance(y, np.ndarray)
+                                   else x.dtype)
+        else:
+            r = np.trunc(np.true_divide(x, y))
+    r = np.asarray(r)
+    n = track(DivBackward2, (input, other if isinstance(other, Tensor) else None))
+    t = result(r, n)
+    return _write_out(out, t) if out is not None else t
+
+
+divide = true_divide = div
+register(div, name='divide')
+register(div, name='true_divide')
+
+
+@register(function=False, methods=('true_divide_',))
+def div_(self, other, *, rounding_mode=None):
+    """In-place ``div``."""
+    return inplace(self, lambda t, o: div(t, o, rounding_mode=rounding_mode), (other,), 'div_')
+
+
+@register
+def floor_divide(input, other, *, out=None):
+    """``input // other`` rounded toward negative infinity (not differentiable)."""
+    if not isinstance(input, Tensor):
+        input = to_tensor(input, 'floor_divide', 'input')
+    x, y = binary_arrays(input, other, 'floor_divide')
+    if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
+        raise RuntimeError("ZeroDivisionError")
+    # Not differentiable in torch either: the result never has a grad_fn.
+    r = make(np.asarray(np.floor_divide(x, y)))
+    return _write_out(out, r) if out is not None else r
+
+
+@register(function=False)
+def floor_divide_(self, other):
+    """In-place ``floor_divide``."""
+    return inplace(self, floor_divide, (other,), 'floor_divide_')
+
+
+@register(function=False)
+def add_(self, other, *, alpha=1):
+    """In-place ``add``: ``self += alpha * other``."""
+    if not STATE.enabled or not (self._requires_grad or (
+            isinstance(other, Tensor) and other._requires_grad)):
+        # Fast path (optimizer steps): compute straight into self's memory.
+        x, y = binary_arrays(self, other, 'add_')
+        if alpha != 1:
+            y = y * alpha
+        dst = self._data
+        if x is dst and np.broadcast_shapes(dst.shape, np.shape(y)) == dst.shape \
+                and dst.flags.writeable:
+            np.add(dst, y, out=dst, casting='unsafe')
+            self._version[0] += 1
+            return self
+    return inplace(self, lambda t, o: add(t, o, alpha=alpha), (other,), 'add_')
+
+
+@register(function=False, methods=('subtract_',))
+def sub_(self, other, *, alpha=1):
+    """In-place ``sub``."""
+    return add_(self, other, alpha=-alpha)
+
+
+@register(function=False)
+def mul_(self, other):
+    """In-place ``mul``."""
+    if not STATE.enabled or not (self._requires_grad or (
+            isinstance(other, Tensor) and other._requires_grad)):
+        x, y = binary_arrays(self, other, 'mul_')
+        dst = self._data
+        if x is dst and np.broadcast_shapes(dst.shape, np.shape(y)) == dst.shape \
+                and dst.flags.writeable:
+            np.multiply(dst, y, out=dst, casting='unsafe')
+            self._version[0] += 1
+            return self
+    return inplace(self, mul, (other,), 'mul_')
+
+
+# -- pow ---------------------------------------------------------------------------------
+@register
+def pow(input, exponent, *, out=None):
+    """``input ** exponent``; either may be a Python number."""
+    if not isinstance(input, Tensor):
+        return _rpow(input, exponent)
+    if isinstance(exponent, Tensor):
+        x, y = binary_arrays(input, exponent, 'pow')
+        _check_int_pow(x, y)
+        r = np.asarray(np.power(x, y))
+        n = track(PowBackward1, (input, exponent))
+        if n is not None:
+            n.save(input, exponent)
+        t = result(r, n)
+    else:
+        x, e = binary_arrays(input, exponent, 'pow')
+        _check_int_pow(x, e)
+        if e == 2:
+            r = np.multiply(x, x)
+        elif e == 0.5 and x.dtype.kind in 'fc':
+            r = np.sqrt(x)
+        else:
+            r = np.power(x, e)
+        r = np.asarray(r)
+        n = track1(PowBackward0, input)
+        if n is not None:
+            n.exponent = exponent
+            n._saved = ((input, input._version[0]),)
+        t = result(r, n)
+    return _write_out(out, t) if out is not None else t
+
+
+def _check_int_pow(x, e):
+    if x.dtype.kind in 'iu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def _rpow(base, exponent):
+    """``base ** tensor`` for a Python-number base (PowBackward2)."""
+    x = exponent._data
+    dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
+    r = np.asarray(np.power(np.asarray(base, dt), x.astype(dt, copy=False)))
+    n = track(PowBackward2, (None, exponent))
+    t = result(r, n)
+    if n is not None:
+        n.base = base
+        n.save_output(t)
+    return t
+
+
+@register(function=False)
+def pow_(self, exponent):
+    """In-place ``pow``."""
+    return inplace(self, pow, (exponent,), 'pow_')
+
+
+@register
+def float_power(input, exponent):
+    """``pow`` computed in float64 (complex128 for complex inputs)."""
+    a = to_tensor(input, 'float_power', 'input').double()
+    e = exponent.double() if isinstance(exponent, Tensor) else exponent
+    return pow(a, e)
+
+
+# -- clamp -------------------------------------------------------------------------------
+class ClampBackward1(Node):
+    """clamp with number bounds."""
+
+    def backward(self, g):
+        x = _saved0(self)
+        mask = None
+        if self.lo is not None:
+            mask = x >= self.lo
+        if self.hi is not None:
+            m = x <= self.hi
+            mask = m if mask is None else mask & m
+        return g * mask
+
+
+class ClampBackward0(Node):
+    """clamp with tensor bounds."""
+
+    def backward(self, g):
+        saved = self.saved_tensors
+        x = saved[0]
+        lo = saved[1] if self.has_lo else None
+        hi = saved[-1] if self.has_hi else None
+        mask = None
+        if lo is not None:
+            mask = x >= lo
+        if hi is not None:
+            m = x <= hi
+            mask = m if mask is None else mask & m
+        gx = g * mask
+        glo = g * (x < lo) if lo is not None else None
+        ghi = g * (x > hi) if hi is not None else None
+        out = [gx]
+        if self.has_lo:
+            out.append(glo)
+        if self.has_hi:
+            out.append(ghi)
+        return tuple(out)
+
+
+@register(methods=('clip',))
+def clamp(input, min=None, max=None, *, out=None):
+    """Limits ``input`` to ``[min, max]``; bounds may be numbers or tensors."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if not isinstance(input, Tensor):
+        input = to_tensor(input, 'clamp', 'input')
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        lo = to_tensor(min) if min is not None else None
+        hi = to_tensor(max) if max is not None else None
+        x = input._data
+        dt = x.dtype
+        for b in (lo, hi):
+            if b is not None:
+                dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
+        r = x.astype(dt, copy=False)
+        if lo is not None:
+            r = np.maximum(r, lo._data.astype(dt, copy=False))
+        if hi is not None:
+            r = np.minimum(r, hi._data.astype(dt, copy=False))
+        ins = [input] + [b for b in (lo, hi) if b is not None]
+        n = track(ClampBackward0, ins)
+        if n is not None:
+            n.has_lo, n.has_hi = lo is not None, hi is not None
+            n.save(*ins)
+        t = result(np.asarray(r), n)
+    else:
+        x = input._data
+        for b in (min, max):
+            if b is not None and isinstance(b, float) and x.dtype.kind in 'iub':
+                x = x.astype(_dtype.DEFAULT.np_float)
+        r = x
+        if min is not None:
+            r = np.maximum(r, min)
+        if max is not None:
+            r = np.minimum(r, max)
+        if min is not None and max is not None and min > max:
+            r = np.full_like(x, max)
+        r = np.asarray(r).astype(x.dtype, copy=False)
+        n = track1(ClampBackward1, input)
+        if n is not None:
+            n.lo, n.hi = min, max
+            n._saved = ((input, input._version[0]),)
+        t = result(r, n)
+    return _write_out(out, t) if out is not None else t
+
+
+clip = clamp
+register(clamp, name='clip')
+
+
+@register(function=True, methods=('clip_',))
+def clamp_(self, min=None, max=None):
+    """In-place ``clamp``."""
+    return inplace(self, lambda t: clamp(t, min, max), (), 'clamp_')
+
+
+register(clamp_, name='clip_')
+
+
+@register
+def clamp_min(input, min):
+    """``clamp(input, min=min)``."""
+    return clamp(input, min=min)
+
+
+@register
+def clamp_max(input, max):
+    """``clamp(input, max=max)``."""
+    return clamp(input, max=max)
+
+
+# -- where, lerp, addcmul, addcdiv, nan_to_num ------------------------------------------
+class WhereBackward0(Node):
+    def backward(self, g):
+        cond = self.cond
+        zero = g * 0
+        return None, where(cond, g, zero), where(cond, zero, g)
+
+
+@register
+def where(condition, input=None, other=None):
+    """Elementwise ``input if condition else other``; with one argument, ``nonzero``."""
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
+    cond = to_tensor(condition, 'where', 'condition')
+    if cond._data.dtype.kind != 'b':
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {cond.dtype.name.capitalize()}")
+    if isinstance(input, Tensor):
+        a, b = binary_arrays(input, other, 'where')
+        if not isinstance(b, np.ndarray):
+            b = np.asarray(b, a.dtype)
+    elif isinstance(other, Tensor):
+        b, a = binary_arrays(other, input, 'where')
+        if not isinstance(a, np.ndarray):
+            a = np.asarray(a, b.dtype)
+    else:
+        dt = _dtype.promote_types(_dtype.scalar_dtype(input), _dtype.scalar_dtype(other)).np
+        a, b = np.asarray(input, dt), np.asarray(other, dt)
+    r = np.asarray(np.where(cond._data, a, b))
+    ins = (cond, input if isinstance(input, Tensor) else None,
+           other if isinstance(other, Tensor) else None)
+    n = track(WhereBackward0, ins)
+    if n is not None:
+        n.cond = cond
+    return result(r, n)
+
+
+@register(function=False)
+def where_(self, condition, other):
+    """``self = where(condition, self, other)`` in place."""
+    return inplace(self, lambda t, c, o: where(c, t, o), (condition, other), 'where_')
+
+
+class LerpBackward0(Node):
+    def backward(self, g):
+        w = self.weight
+        return g * (1 - w), g * w
+
+
+class LerpBackward1(Node):
+    def backward(self, g):
+        a, b, w = self.saved_tensors
+        return g * (1 - w), g * w, g * (b - a)
+
+
+@register
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``; ``weight`` a number or a tensor."""
+    if isinstance(weight, Tensor):
+        x, e = binary_arrays(input, end, 'lerp')
+        r = x + weight._data * (e - x)
+        n = track(LerpBackward1, (input, end, weight))
+        if n is not None:
+            n.save(input, end, weight)
+    else:
+        x, e = binary_arrays(input, end, 'lerp')
+        r = x + weight * (e - x)
+        n = track(LerpBackward0, (input, end))
+        if n is not None:
+            n.weight = weight
+    return result(np.asarray(r).astype(x.dtype, copy=False), n)
+
+
+@register(function=False)
+def lerp_(self, end, weight):
+    """In-place ``lerp``."""
+    return inplace(self, lerp, (end, weight), 'lerp_')
+
+
+class AddcmulBackward0(Node):
+    def backward(self, g):
+        t1, t2 = self.saved_tensors
+        v = self.value
+        return g, g * t2 * v, g * t1 * v
+
+
+class AddcdivBackward0(Node):
+    def backward(self, g):
+        t1, t2 = self.saved_tensors
+        v = self.value
+        return g, g * v / t2, -g * v * t1 / (t2 * t2)
+
+
+def _addc(node, kernel, name):
+    def fn(input, tensor1, tensor2, *, value=1, out=None):
+        q = kernel(tensor1, tensor2)
+        x, y = binary_arrays(input, q, name)
+        r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
+        n = track(node, (input, tensor1, tensor2))
+        if n is not None:
+            n.value = value
+            n.save(tensor1, tensor2)
+        t = result(r, n)
+        return _write_out(out, t) if out is not None else t
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``input + value * (tensor1 {'*' if name == 'addcmul' else '/'} tensor2)``."
+    register(fn)
+
+    def fn_(self, tensor1, tensor2, *, value=1):
+        return inplace(self, lambda t, a, b: fn(t, a, b, value=value), (tensor1, tensor2),
+                       name + '_')
+    fn_.__name__ = fn_.__qualname__ = name + '_'
+    fn_.__doc__ = f"In-place ``{name}``."
+    register(fn_, function=False)
+    return fn
+
+
+def _nograd(f):
+    def g(a, b):
+        prev = STATE.enabled
+        STATE.enabled = False
+        try:
+            return f(a, b)
+        finally:
+            STATE.enabled = prev
+    return g
+
+
+addcmul = _addc(AddcmulBackward0, _nograd(lambda a, b: a * b), 'addcmul')
+addcdiv = _addc(AddcdivBackward0, _nograd(lambda a, b: a / b), 'addcdiv')
+
+
+class NanToNumBackward0(Node):
+    def backward(self, g):
+        return g * _saved0(self).isfinite()
+
+
+@register
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """Replaces NaN with ``nan`` and infinities with ``posinf``/``neginf`` (default: the
+    dtype's largest/smallest finite value)."""
+    x = input._data
+    r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf) \
+        if x.dtype.kind in 'fc' else x.copy()
+    n = track1(NanToNumBackward0, input)
+    if n is not None:
+        n._saved = ((input, input._version[0]),)
+    t = result(np.asarray(r), n)
+    return _write_out(out, t) if out is not None else t
+
+
+@register(function=False)
+def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    """In-place ``nan_to_num``."""
+    return inplace(self, lambda t: nan_to_num(t, nan, posinf, neginf), (), 'nan_to_num_')
+
+
+# -- comparisons of whole tensors --------------------------------------------------------
+@register
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    if input._data.dtype != to_tensor(other)._data.dtype:
+        raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
+    x, y = binary_arrays(input, other, 'isclose')
+    return make(np.asarray(np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+@register
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True if every element is ``isclose``."""
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+@register
+def equal(input, other):
+    """True if both tensors have the same shape and elements."""
+    return input._data.shape == other._data.shape and bool(
+        np.array_equal(*binary_arrays(input, other, 'equal')))
+
+
+# -- Python operators --------------------------------------------------------------------
+def _rtruediv(self, other):
+    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fc' else \
+        div(_scalar_tensor(other, self), self)
+
+
+def _rmod(self, other):
+    return remainder(_scalar_tensor(other, self), self)
+
+
+def _rfloordiv(self, other):
+    return floor_divide(_scalar_tensor(other, self), self)
+
+
+def _rpow_method(self, other):
+    return _rpow(other, self)
+
+
+def _invert(self):
+    if self._data.dtype.kind not in 'biu':
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return bitwise_not(self)
+
+
+def _neg_op(self):
+    if self._data.dtype.kind == 'b':
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    return neg(self)
+
+
+OPERATORS = {
+    '__add__': add, '__radd__': lambda s, o: add(s, o),
+    '__sub__': sub, '__rsub__': lambda s, o: rsub(s, o),
+    '__mul__': mul, '__rmul__': lambda s, o: mul(s, o),
+    '__truediv__': div, '__rtruediv__': _rtruediv,
+    '__floordiv__': floor_divide, '__rfloordiv__': _rfloordiv,
+    '__mod__': remainder, '__rmod__': _rmod,
+    '__pow__': pow, '__rpow__': _rpow_method,
+    '__eq__': eq, '__ne__': ne, '__lt__': lt, '__le__': le, '__gt__': gt, '__ge__': ge,
+    '__and__': bitwise_and, '__or__': bitwise_or, '__xor__': bitwise_xor,
+    '__rand__': lambda s, o: bitwise_and(s, o), '__ror__': lambda s, o: bitwise_or(s, o),
+    '__rxor__': lambda s, o: bitwise_xor(s, o),
+    '__neg__': _neg_op, '__abs__': abs, '__invert__': _invert, '__pos__': positive,
+    '__iadd__': add_, '__isub__': sub_, '__imul__': mul_,
+    '__itruediv__': lambda s, o: div_(s, o), '__ifloordiv__': floor_divide_,
+    '__imod__': lambda s, o: inplace(s, remainder, (o,), '__imod__'),
+    '__ipow__': pow_,
+    '__iand__': lambda s, o: inplace(s, bitwise_and, (o,), '__iand__'),
+    '__ior__': lambda s, o: inplace(s, bitwise_or, (o,), '__ior__'),
+    '__ixor__': lambda s, o: inplace(s, bitwise_xor, (o,), '__ixor__'),
+}
+METHODS.update(OPERATORS)

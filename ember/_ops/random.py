@@ -1,0 +1,279 @@
+"""Random numbers: Generator, manual_seed, rand/randn/randint/randperm/normal/bernoulli and
+the in-place samplers uniform_/normal_/bernoulli_/random_.
+
+Streams come from NumPy's PCG64, not torch's Mersenne Twister: a seed makes ember
+reproducible, but the numbers differ from torch's for the same seed.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._device import check_device
+from ._core import Tensor, make, register, check_inplace
+from .creation import _shape, _dt, _finish
+
+__all__ = ['Generator', 'manual_seed', 'seed', 'initial_seed', 'default_generator']
+
+
+class Generator:
+    """A random-number stream: ``ember.Generator().manual_seed(0)``."""
+
+    def __init__(self, device='cpu'):
+        check_device(device, 'Generator')
+        self._seed = 67280421310721  # torch's default initial seed
+        self._rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed):
+        """Resets the stream to start from ``seed``; returns self."""
+        seed = int(seed)
+        self._seed = seed
+        self._rng = np.random.default_rng(seed & 0xFFFFFFFFFFFFFFFF)
+        return self
+
+    def seed(self):
+        """Reseeds from a non-deterministic source; returns the new seed."""
+        s = int(np.random.SeedSequence().entropy) & 0xFFFFFFFFFFFFFFFF
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self):
+        """The seed the stream was last started from."""
+        return self._seed
+
+    def get_state(self):
+        """The stream's state as a uint8 tensor (pass to ``set_state``)."""
+        import pickle
+        return make(np.frombuffer(pickle.dumps(self._rng.bit_generator.state), np.uint8).copy())
+
+    def set_state(self, state):
+        """Restores a state returned by ``get_state``."""
+        import pickle
+        self._rng.bit_generator.state = pickle.loads(state._data.tobytes())
+        return self
+
+    @property
+    def device(self):
+        """The device of the stream (always the CPU)."""
+        from .._device import CPU
+        return CPU
+
+
+default_generator = Generator()
+
+
+def _rng(generator):
+    return (generator or default_generator)._rng
+
+
+@register(method=False)
+def manual_seed(seed):
+    """Seeds the default generator; returns it."""
+    return default_generator.manual_seed(seed)
+
+
+@register(method=False)
+def seed():
+    """Seeds the default generator non-deterministically; returns the seed."""
+    return default_generator.seed()
+
+
+@register(method=False)
+def initial_seed():
+    """The default generator's seed."""
+    return default_generator.initial_seed()
+
+
+@register(method=False)
+def get_rng_state():
+    """The default generator's state."""
+    return default_generator.get_state()
+
+
+@register(method=False)
+def set_rng_state(new_state):
+    """Restores the default generator's state."""
+    default_generator.set_state(new_state)
+
+
+def _float_dt(dtype, op):
+    dt = _dt(dtype)
+    if dt.kind not in 'fc':
+        raise RuntimeError(f'"{op}" not implemented for \'{_dtype.FROM_NP[dt].name}\'')
+    return dt
+
+
+@register(method=False)
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    """Uniform samples on [0, 1)."""
+    check_device(device, 'rand')
+    dt = _float_dt(dtype, 'check_uniform_bounds')
+    arr = _rng(generator).random(_shape(size, 'rand')).astype(dt)
+    return _finish(arr, requires_grad, 'rand')
+
+
+@register(method=False)
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False):
+    """Standard normal samples."""
+    check_device(device, 'randn')
+    dt = _float_dt(dtype, 'normal_kernel_cpu')
+    arr = _rng(generator).standard_normal(_shape(size, 'randn')).astype(dt)
+    return _finish(arr, requires_grad, 'randn')
+
+
+@register(method=False)
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    """``rand`` with ``input``'s shape and dtype."""
+    return rand(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@register(method=False)
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    """``randn`` with ``input``'s shape and dtype."""
+    return randn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@register(method=False)
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
+            device=None, requires_grad=False):
+    """Integers uniform in [low, high) (int64 unless ``dtype``)."""
+    check_device(device, 'randint')
+    if size is None:
+        low, high, size = 0, low, high
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    dt = dtype.np if dtype is not None else np.int64
+    arr = _rng(generator).integers(low, high, _shape((size,), 'randint')).astype(dt)
+    return _finish(arr, requires_grad, 'randint')
+
+
+@register(method=False)
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None):
+    """``randint`` with ``input``'s shape and dtype."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input._data.shape, dtype=dtype or input.dtype)
+
+
+@register(method=False)
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    """A random permutation of ``0..n-1`` (int64 unless ``dtype``)."""
+    check_device(device, 'randperm')
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    arr = _rng(generator).permutation(n).astype(dtype.np if dtype is not None else np.int64)
+    return _finish(arr, requires_grad, 'randperm')
+
+
+@register(method=False)
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
+           layout=None, device=None, requires_grad=False):
+    """Normal samples; ``mean``/``std`` may be tensors (elementwise) or numbers with ``size``."""
+    rng = _rng(generator)
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        m = mean._data if isinstance(mean, Tensor) else mean
+        s = std._data if isinstance(std, Tensor) else std
+        if np.any(np.asarray(s) < 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        ref = mean if isinstance(mean, Tensor) else std
+        arr = (m + s * rng.standard_normal(shape)).astype(ref._data.dtype)
+        return make(arr)
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if size is None:
+        raise TypeError("normal() missing required argument 'size' when mean and std are "
+                        "numbers")
+    arr = (mean + std * rng.standard_normal(_shape((size,), 'normal'))).astype(_dt(dtype))
+    return _finish(arr, requires_grad, 'normal')
+
+
+@register
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """1 with probability ``input`` (or ``p``) per element, else 0."""
+    probs = input._data if p is None else np.full(input._data.shape, p)
+    if np.any((probs < 0) | (probs > 1)):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    arr = (_rng(generator).random(input._data.shape) < probs).astype(input._data.dtype)
+    return make(arr)
+
+
+@register
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
+    rng = _rng(generator)
+    p = np.atleast_2d(input._data).astype(np.float64)
+    if not replacement and num_samples > p.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    rows = [rng.choice(p.shape[-1], num_samples, replace=replacement, p=r / r.sum()) for r in p]
+    arr = np.array(rows, np.int64)
+    return make(arr if input._data.ndim == 2 else arr[0])
+
+
+def _sampler(name, draw):
+    def fn(self, *args, generator=None, **kwargs):
+        check_inplace(self, name)
+        vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
+        self._data[...] = vals
+        self._version[0] += 1
+        return self
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def _uniform(rng, shape, a=0.0, b=1.0, *, from_=None, to=None):
+    return rng.uniform(a, b, shape)
+
+
+def _normal(rng, shape, mean=0.0, std=1.0):
+    return mean + std * rng.standard_normal(shape)
+
+
+def _random(rng, shape, a=None, b=None):
+    if a is None:
+        return rng.integers(0, 2 ** 24, shape)
+    if b is None:
+        a, b = 0, a
+    return rng.integers(a, b, shape)
+
+
+def _bernoulli(rng, shape, p=0.5):
+    return rng.random(shape) < (p._data if isinstance(p, Tensor) else p)
+
+
+def _exponential(rng, shape, lambd=1.0):
+    return rng.exponential(1.0 / lambd, shape)
+
+
+def _geometric(rng, shape, p):
+    return rng.geometric(p, shape)
+
+
+def _log_normal(rng, shape, mean=1.0, std=2.0):
+    return rng.lognormal(mean, std, shape)
+
+
+def _cauchy(rng, shape, median=0.0, sigma=1.0):
+    return median + sigma * rng.standard_cauchy(shape)
+
+
+for _n, _d, _doc in (('uniform_', _uniform, "Fills with samples uniform on [a, b)."),
+                     ('normal_', _normal, "Fills with normal samples (mean, std)."),
+                     ('random_', _random, "Fills with integers uniform in [from, to)."),
+                     ('bernoulli_', _bernoulli, "Fills with 1 with probability p, else 0."),
+                     ('exponential_', _exponential, "Fills with exponential samples."),
+                     ('geometric_', _geometric, "Fills with geometric samples."),
+                     ('log_normal_', _log_normal, "Fills with log-normal samples."),
+                     ('cauchy_', _cauchy, "Fills with Cauchy samples.")):
+    _f = _sampler(_n, _d)
+    _f.__doc__ = _doc
+    register(_f, function=False)
+del _n, _d, _doc, _f

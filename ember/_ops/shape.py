@@ -1,0 +1,1026 @@
+"""Shape ops: views (view, reshape, transpose, expand, select, split, ...) and the copying
+ones (cat, stack, repeat, flip, roll, tril, ...), plus dtype conversion (``to``, ``float``).
+
+A view shares memory and the version counter with its base (``_core.view_of``); its Node's
+backward maps the gradient back to the base's shape with other ember ops.
+"""
+import builtins
+
+import numpy as np
+
+from .. import _dtype
+from .._device import check_device
+from ..autograd.engine import sum_to
+from ..autograd.grad_mode import STATE
+from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
+                    to_tensor, wrap_dim)
+
+_new = object.__new__
+
+
+def _size_args(args, op):
+    """Accepts ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])``, also ``ember.Size``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    out = []
+    for a in args:
+        if isinstance(a, Tensor):
+            a = a.__index__()
+        elif not isinstance(a, int) or isinstance(a, builtins.bool):
+            raise TypeError(f"{op}(): argument 'size' must be tuple of ints, but found element "
+                            f"of type {type(a).__name__} at pos {len(out)}")
+        out.append(a)
+    return tuple(out)
+
+
+def _infer_shape(shape, numel, op):
+    """Resolves one -1 in ``shape``; torch's errors for invalid shapes."""
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    known = 1
+    for s in shape:
+        if s != -1:
+            known *= s
+    if neg:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = shape[:neg[0]] + (numel // known,) + shape[neg[0] + 1:]
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+# -- reshaping views -------------------------------------------------------------------
+class ViewBackward0(Node):
+    def backward(self, g):
+        return g.reshape(self._meta[0][0])
+
+
+class UnsafeViewBackward0(ViewBackward0):
+    pass
+
+
+@register(function=False)
+def view(input, *shape):
+    """A view with a new shape (one dim may be -1); the memory layout must allow it."""
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_dtype(input, shape[0])
+    shape = _infer_shape(_size_args(shape, 'view'), input._data.size, 'view')
+    try:
+        arr = np.reshape(input._data, shape, copy=False)
+    except ValueError:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead.") from None
+    return view_of(input, arr, track1(ViewBackward0, input), view, (shape,))
+
+
+
+
+def _view_dtype(input, dt):
+    if dt.itemsize != input._data.itemsize:
+        raise RuntimeError("view(dtype): only dtypes of the same size are supported")
+    return view_of(input, input._data.view(dt.np), None, _view_dtype, (dt,))
+
+
+@register(function=False)
+def view_as(input, other):
+    """``view(other.shape)``."""
+    return view(input, other._data.shape)
+
+
+@register
+def reshape(input, *shape):
+    """``view`` when the layout allows it, otherwise a copy with the new shape."""
+    shape = _infer_shape(_size_args(shape, 'reshape'), input._data.size, 'reshape')
+    try:
+        arr = np.reshape(input._data, shape, copy=False)
+    except ValueError:
+        arr = np.reshape(input._data, shape)
+        return result(arr, track1(UnsafeViewBackward0, input))
+    return view_of(input, arr, track1(ViewBackward0, input), reshape, (shape,))
+
+
+@register(function=False)
+def reshape_as(input, other):
+    """``reshape(other.shape)``."""
+    return reshape(input, other._data.shape)
+
+
+@register
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merges dims ``start_dim..end_dim`` into one."""
+    nd = input._data.ndim
+    if nd == 0:
+        return reshape(input, (1,))
+    s = wrap_dim(start_dim, nd)
+    e = wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shp = input._data.shape
+    n = 1
+    for d in shp[s:e + 1]:
+        n *= d
+    return reshape(input, shp[:s] + (n,) + shp[e + 1:])
+
+
+@register
+def unflatten(input, dim, sizes):
+    """Splits dim ``dim`` into ``sizes`` (one may be -1)."""
+    shp = input._data.shape
+    d = wrap_dim(dim, input._data.ndim)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    sizes = _infer_shape(sizes, shp[d], 'unflatten') if -1 in sizes else sizes
+    if _prod(sizes) != shp[d]:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+    return view(input, shp[:d] + sizes + shp[d + 1:])
+
+
+def _prod(xs):
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
+class SqueezeBackward0(Node):
+    def backward(self, g):
+        return g.reshape(self._meta[0][0])
+
+
+SqueezeBackward1 = type('SqueezeBackward1', (SqueezeBackward0,), {})
+SqueezeBackward2 = type('SqueezeBackward2', (SqueezeBackward0,), {})
+
+
+@register
+def squeeze(input, dim=None):
+    """Removes dims of size 1 (all, or those in ``dim``, an int or tuple)."""
+    shp = input._data.shape
+    nd = len(shp)
+    if dim is None:
+        dims = tuple(i for i, s in enumerate(shp) if s == 1)
+        cls = SqueezeBackward0
+    else:
+        ds = dim if isinstance(dim, (tuple, list)) else (dim,)
+        dims = tuple(i for i in (wrap_dim(d, nd) for d in ds) if nd and shp[i] == 1)
+        cls = SqueezeBackward1 if not isinstance(dim, (tuple, list)) else SqueezeBackward2
+    arr = np.squeeze(input._data, dims) if dims else input._data.view()
+    return view_of(input, arr, track1(cls, input), squeeze, (dim,))
+
+
+class UnsqueezeBackward0(Node):
+    def backward(self, g):
+        return g.squeeze(self.dim)
+
+
+@register
+def unsqueeze(input, dim):
+    """Inserts a dim of size 1 at ``dim``."""
+    d = wrap_dim(dim, input._data.ndim + 1)
+    arr = np.expand_dims(input._data, d)
+    n = track1(UnsqueezeBackward0, input)
+    if n is not None:
+        n.dim = d
+    return view_of(input, arr, n, unsqueeze, (d,))
+
+
+# -- transposes ------------------------------------------------------------------------
+class TBackward0(Node):
+    def backward(self, g):
+        return g.t()
+
+
+class TransposeBackward0(Node):
+    def backward(self, g):
+        return g.transpose(self.d0, self.d1)
+
+
+class PermuteBackward0(Node):
+    def backward(self, g):
+        return g.permute(tuple(np.argsort(self.dims).tolist()))
+
+
+@register
+def t(input):
+    """Transposes a tensor of at most 2 dims."""
+    nd = input._data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    arr = input._data.T
+    return view_of(input, arr, track1(TBackward0, input), t, ())
+
+
+@register(methods=('swapaxes', 'swapdims'))
+def transpose(input, dim0, dim1):
+    """Swaps dims ``dim0`` and ``dim1``."""
+    nd = input._data.ndim
+    d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    arr = np.swapaxes(input._data, d0, d1) if nd else input._data.view()
+    n = track1(TransposeBackward0, input)
+    if n is not None:
+        n.d0, n.d1 = d0, d1
+    return view_of(input, arr, n, transpose, (d0, d1))
+
+
+swapaxes = swapdims = transpose
+register(transpose, name='swapaxes', method=False)
+register(transpose, name='swapdims', method=False)
+
+
+@register
+def permute(input, *dims):
+    """Reorders the dims."""
+    dims = _size_args(dims, 'permute')
+    nd = input._data.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(wrap_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    arr = np.transpose(input._data, dims)
+    n = track1(PermuteBackward0, input)
+    if n is not None:
+        n.dims = dims
+    return view_of(input, arr, n, permute, (dims,))
+
+
+@register(methods=('moveaxis',))
+def movedim(input, source, destination):
+    """Moves dims ``source`` to positions ``destination`` (ints or sequences)."""
+    nd = input._data.ndim
+    src = [wrap_dim(d, nd) for d in (source if isinstance(source, (tuple, list)) else [source])]
+    dst = [wrap_dim(d, nd) for d in
+           (destination if isinstance(destination, (tuple, list)) else [destination])]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                           f"should contain the same number of dims as destination ({dst} dims)")
+    order = [d for d in range(nd) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(input, tuple(order))
+
+
+moveaxis = movedim
+register(movedim, name='moveaxis', method=False)
+
+
+def _T(self):
+    nd = self._data.ndim
+    return permute(self, tuple(range(nd - 1, -1, -1))) if nd != 2 else permute(self, (1, 0))
+
+
+def _mT(self):
+    if self._data.ndim < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self._data.ndim}-D tensor.")
+    return transpose(self, -2, -1)
+
+
+def _mH(self):
+    return _mT(self).conj() if self.is_complex() else _mT(self)
+
+
+@register
+def adjoint(input):
+    """Conjugate transpose of the last two dims."""
+    return _mH(input)
+
+
+# -- expand / broadcast ----------------------------------------------------------------
+class ExpandBackward0(Node):
+    def backward(self, g):
+        return sum_to(g, self._meta[0][0])
+
+
+@register
+def expand(input, *sizes):
+    """A view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim); no copy."""
+    sizes = _size_args(sizes, 'expand')
+    shp = input._data.shape
+    nd = len(shp)
+    if len(sizes) < nd:
+        raise RuntimeError(f"expand({input.type()}{{{list(shp)}}}, size={list(sizes)}): the "
+                           "number of sizes provided ({}) must be greater or equal to the number "
+                           "of dimensions in the tensor ({})".format(len(sizes), nd))
+    lead = len(sizes) - nd
+    target = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
+                                   "leading, non-existing dimension 0")
+            target.append(s)
+            continue
+        cur = shp[i - lead]
+        if s == -1:
+            s = cur
+        if cur != s and cur != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing "
+                               f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
+                               f"{list(sizes)}.  Tensor sizes: {list(shp)}")
+        target.append(s)
+    target = tuple(target)
+    arr = np.broadcast_to(input._data, target)
+    return view_of(input, arr, track1(ExpandBackward0, input), expand, (target,))
+
+
+@register(function=False)
+def expand_as(input, other):
+    """``expand(other.shape)``."""
+    return expand(input, other._data.shape)
+
+
+@register
+def broadcast_to(input, size):
+    """``expand(size)``."""
+    return expand(input, tuple(size))
+
+
+@register(method=False)
+def broadcast_tensors(*tensors):
+    """Expands all tensors to their common broadcast shape."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    shape = broadcast_shapes(*(t._data.shape for t in tensors))
+    return tuple(expand(t, shape) for t in tensors)
+
+
+@register(method=False)
+def broadcast_shapes(*shapes):
+    """The shape that tensors of ``shapes`` broadcast to."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    try:
+        from .._tensor import Size
+        return Size(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
+                           f"Mismatch is between {list(shapes[0])} and "
+                           f"{list(shapes[-1])}") from None
+
+
+# -- slicing views ---------------------------------------------------------------------
+class EmbedBackward(Node):
+    """Backward of ``embed``: the gradient of a value placed into zeros is its region."""
+
+    def backward(self, g):
+        return g[self.key]
+
+
+def embed(g, shape, key):
+    """Zeros of ``shape`` with ``g`` written at basic index ``key`` (differentiable): the
+    gradient of every slicing view."""
+    out = np.zeros(shape, g._data.dtype)
+    out[key] = g._data
+    n = track1(EmbedBackward, g)
+    if n is not None:
+        n.key = key
+    return result(out, n)
+
+
+class SliceBackward0(Node):
+    def backward(self, g):
+        return embed(g, self._meta[0][0], self.key)
+
+
+class SelectBackward0(SliceBackward0):
+    pass
+
+
+@register
+def narrow(input, dim, start, length):
+    """The view ``input[..., start:start+length, ...]`` along ``dim``."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, nd)
+    size = input._data.shape[d]
+    if isinstance(start, Tensor):
+        start = int(start)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    key = (slice(None),) * d + (slice(start, start + length),)
+    return _slice_view(input, key, SliceBackward0, narrow, (d, start, length))
+
+
+def _slice_view(input, key, cls, fn, args):
+    arr = input._data[key]
+    n = track1(cls, input)
+    if n is not None:
+        n.key = key
+    return view_of(input, arr, n, fn, args)
+
+
+@register
+def select(input, dim, index):
+    """The view at ``index`` along ``dim`` (that dim removed)."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, nd)
+    size = input._data.shape[d]
+    index = int(index)
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input._data.shape)} at dimension {dim}")
+    if index < 0:
+        index += size
+    key = (slice(None),) * d + (index,)
+    return _slice_view(input, key, SelectBackward0, select, (d, index))
+
+
+class UnbindBackward0(Node):
+    def backward(self, *grads):
+        return stack(list(grads), self.dim)
+
+
+def _multi_view(input, arrs, node, fn, args_of):
+    outs = results(arrs, node)
+    for i, o in enumerate(outs):
+        o._version = input._version
+        root = input._base
+        step = ((fn, args_of(i)),)
+        o._base = input if root is None else root
+        o._view_fn = step if root is None else input._view_fn + step
+    return tuple(outs)
+
+
+def _pick(t, fn, args, i):
+    return fn(t, *args)[i]
+
+
+@register
+def unbind(input, dim=0):
+    """Tuple of the views along ``dim``."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    d = wrap_dim(dim, nd)
+    arr = input._data
+    arrs = [arr[(slice(None),) * d + (i,)] for i in range(arr.shape[d])]
+    n = track1(UnbindBackward0, input)
+    if n is not None:
+        n.dim = d
+    return _multi_view(input, arrs, n, _pick, lambda i: (unbind, (d,), i))
+
+
+class SplitBackward0(Node):
+    def backward(self, *grads):
+        return cat(list(grads), self.dim)
+
+
+SplitWithSizesBackward0 = type('SplitWithSizesBackward0', (SplitBackward0,), {})
+
+
+@register
+def split(tensor, split_size_or_sections, dim=0):
+    """Views of ``split_size`` along ``dim`` (the last may be smaller), or of the given sizes."""
+    nd = tensor._data.ndim
+    d = wrap_dim(dim, nd)
+    size = tensor._data.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step <= 0 and size:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {size}")
+        sizes = [builtins.min(step, size - i) for i in range(0, size, step)] if size else [0]
+        cls = SplitBackward0
+    else:
+        sizes = list(split_size_or_sections)
+        if builtins.sum(sizes) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
+                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"{sizes}")
+        cls = SplitWithSizesBackward0
+    arr = tensor._data
+    arrs, start = [], 0
+    for s in sizes:
+        arrs.append(arr[(slice(None),) * d + (slice(start, start + s),)])
+        start += s
+    n = track1(cls, tensor)
+    if n is not None:
+        n.dim = d
+    return _multi_view(tensor, arrs, n, _pick, lambda i: (split, (split_size_or_sections, d), i))
+
+
+@register(function=False)
+def split_with_sizes(input, split_sizes, dim=0):
+    """``split`` with a list of sizes."""
+    return split(input, list(split_sizes), dim)
+
+
+@register
+def chunk(input, chunks, dim=0):
+    """Splits into ``chunks`` nearly equal views (the last may be smaller)."""
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    size = input._data.shape[wrap_dim(dim, input._data.ndim)]
+    step = -(-size // chunks) if size else 1
+    return split(input, builtins.max(step, 1), dim)
+
+
+@register
+def tensor_split(input, indices_or_sections, dim=0):
+    """Splits into sections like ``numpy.array_split``, or at the given indices."""
+    d = wrap_dim(dim, input._data.ndim)
+    size = input._data.shape[d]
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        q, r = divmod(size, n)
+        sizes = [q + 1] * r + [q] * (n - r)
+    else:
+        idx = [0] + list(indices_or_sections) + [size]
+        sizes = [builtins.max(0, builtins.min(b, size) - builtins.min(a, size))
+                 for a, b in zip(idx, idx[1:])]
+    return split(input, sizes, d)
+
+
+class DiagonalBackward0(Node):
+    def backward(self, g):
+        return diag_embed_like(g, self._meta[0][0], self.offset, self.d1, self.d2)
+
+
+def _diag_index(shape, offset, d1, d2):
+    n1, n2 = shape[d1], shape[d2]
+    if offset >= 0:
+        k = builtins.max(0, builtins.min(n1, n2 - offset))
+        return np.arange(k), np.arange(k) + offset
+    k = builtins.max(0, builtins.min(n1 + offset, n2))
+    return np.arange(k) - offset, np.arange(k)
+
+
+class DiagEmbedLikeBackward(Node):
+    def backward(self, g):
+        return diagonal(g, self.offset, self.d1, self.d2)
+
+
+def diag_embed_like(g, shape, offset, d1, d2):
+    """Zeros of ``shape`` with ``g`` on the (offset, d1, d2) diagonal; inverse of diagonal."""
+    out = np.zeros(shape, g._data.dtype)
+    i, j = _diag_index(shape, offset, d1, d2)
+    view = np.moveaxis(out, (d1, d2), (-2, -1))
+    view[..., i, j] = g._data
+    n = track1(DiagEmbedLikeBackward, g)
+    if n is not None:
+        n.offset, n.d1, n.d2 = offset, d1, d2
+    return result(out, n)
+
+
+@register
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """View of the diagonal over dims ``dim1``, ``dim2`` (appended as the last dim)."""
+    nd = input._data.ndim
+    d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    arr = np.diagonal(input._data, offset, d1, d2)
+    n = track1(DiagonalBackward0, input)
+    if n is not None:
+        n.offset, n.d1, n.d2 = offset, d1, d2
+    return view_of(input, arr, n, diagonal, (offset, d1, d2))
+
+
+# -- copies ----------------------------------------------------------------------------
+class CloneBackward0(Node):
+    def backward(self, g):
+        return g
+
+
+@register
+def clone(input, *, memory_format=None):
+    """A copy with its own memory (differentiable)."""
+    return result(np.array(input._data, order='C'), track1(CloneBackward0, input))
+
+
+@register(function=False)
+def contiguous(input, memory_format=None):
+    """``input`` itself if row-major contiguous, else a contiguous copy."""
+    if input._data.flags.c_contiguous:
+        return input
+    return clone(input)
+
+
+class ToCopyBackward0(Node):
+    def backward(self, g):
+        return g.to(_dtype.FROM_NP[self._meta[0][1]])
+
+
+def convert(input, dt, copy=False):
+    """``input`` in dtype ``dt``: itself when nothing changes (unless ``copy``)."""
+    if input._data.dtype == dt.np and not copy:
+        return input
+    arr = input._data.astype(dt.np)
+    n = None
+    if dt.category >= _dtype.FLOAT:
+        n = track1(ToCopyBackward0, input)
+    return result(arr, n)
+
+
+@register(function=False)
+def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
+       memory_format=None):
+    """Converts dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other_tensor)``,
+    ``to(device, dtype)``. Returns ``input`` itself when nothing changes."""
+    for a in args:
+        if isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif a is not None:
+            device = a
+    check_device(device, 'to')
+    if dtype is None:
+        return clone(input) if copy else input
+    return convert(input, dtype, copy)
+
+
+def _converter(dt_name):
+    def f(self, memory_format=None):
+        return convert(self, getattr(_dtype, dt_name))
+    f.__name__ = f.__qualname__ = dt_name if dt_name != 'bool_' else 'bool'
+    f.__doc__ = f"``to(ember.{dt_name.rstrip('_')})``."
+    return f
+
+
+for _name, _dt in (('float', 'float32'), ('double', 'float64'), ('half', 'float16'),
+                   ('long', 'int64'), ('int', 'int32'), ('short', 'int16'), ('char', 'int8'),
+                   ('byte', 'uint8'), ('bool', 'bool_'), ('cfloat', 'complex64'),
+                   ('cdouble', 'complex128')):
+    register(_converter(_dt), name=_name, function=False)
+
+
+_TYPE_NAMES = {'torch.FloatTensor': _dtype.float32, 'torch.DoubleTensor': _dtype.float64,
+               'torch.HalfTensor': _dtype.float16, 'torch.LongTensor': _dtype.int64,
+               'torch.IntTensor': _dtype.int32, 'torch.ShortTensor': _dtype.int16,
+               'torch.CharTensor': _dtype.int8, 'torch.ByteTensor': _dtype.uint8,
+               'torch.BoolTensor': _dtype.bool_}
+
+
+@register(function=False)
+def type(input, dtype=None, non_blocking=False):
+    """Without arguments, the legacy type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
+    if dtype is None:
+        return 'torch.' + input.dtype._legacy
+    if isinstance(dtype, str):
+        dtype = _TYPE_NAMES[dtype]
+    return convert(input, dtype)
+
+
+@register(function=False)
+def type_as(input, other):
+    """``to(other.dtype)``."""
+    return convert(input, other.dtype)
+
+
+@register(function=False)
+def cpu(input, memory_format=None):
+    """``input`` itself: tensors already live on the CPU."""
+    return input
+
+
+@register(function=False)
+def cuda(input, device=None, non_blocking=False, memory_format=None):
+    """Raises: ember has no CUDA backend yet."""
+    check_device('cuda', 'cuda')
+
+
+class CatBackward0(Node):
+    def backward(self, g):
+        sizes = [m[0][self.dim] if len(m[0]) else 0 for m in self._meta]
+        parts = split(g, sizes, self.dim)
+        return tuple(p if len(m[0]) else None for p, m in zip(parts, self._meta))
+
+
+@register(methods=())
+def cat(tensors, dim=0, *, out=None):
+    """Joins tensors along an existing dim (1-D empty tensors are skipped, as in torch)."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"cat() received an invalid combination of arguments - got "
+                        f"({builtins.type(tensors).__name__}, int), but expected (tuple of "
+                        f"Tensors tensors, int dim)")
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    tensors = [to_tensor(t, 'cat', 'tensors') for t in tensors]
+    live = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
+    if not live:
+        return result(np.concatenate([t._data for t in tensors]), None)
+    ref = live[0]._data
+    nd = ref.ndim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = wrap_dim(dim, nd)
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        dt = _dtype.promote_types(dt, t.dtype)
+    for i, t in enumerate(tensors):
+        s = t._data.shape
+        if t in live and (len(s) != nd or any(a != b for k, (a, b) in
+                                              enumerate(zip(s, ref.shape)) if k != d)):
+            if len(s) != nd:
+                raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
+                                   f"{len(s)}")
+            k = next(k for k, (a, b) in enumerate(zip(s, ref.shape)) if k != d and a != b)
+            raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
+                               f"size {ref.shape[k]} but got size {s[k]} for tensor number {i} "
+                               "in the list.")
+    arr = np.concatenate([t._data.astype(dt.np, copy=False) for t in live], axis=d)
+    n = track(CatBackward0, tensors)
+    if n is not None:
+        n.dim = d
+    r = result(arr, n)
+    if out is not None:
+        from .pointwise import _write_out
+        return _write_out(out, r)
+    return r
+
+
+concat = concatenate = cat
+register(cat, name='concat', method=False)
+register(cat, name='concatenate', method=False)
+
+
+class StackBackward0(Node):
+    def backward(self, g):
+        return g.unbind(self.dim)
+
+
+@register(method=False)
+def stack(tensors, dim=0, *, out=None):
+    """Joins equally shaped tensors along a new dim."""
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    tensors = [to_tensor(t, 'stack', 'tensors') for t in tensors]
+    s0 = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != s0:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(s0)} "
+                               f"at entry 0 and {list(t._data.shape)} at entry {i}")
+    d = wrap_dim(dim, len(s0) + 1)
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        dt = _dtype.promote_types(dt, t.dtype)
+    arr = np.stack([t._data.astype(dt.np, copy=False) for t in tensors], axis=d)
+    n = track(StackBackward0, tensors)
+    if n is not None:
+        n.dim = d
+    return result(arr, n)
+
+
+@register(method=False)
+def hstack(tensors):
+    """Concatenates along dim 1 (dim 0 for 1-D tensors)."""
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+@register(method=False)
+def vstack(tensors):
+    """Concatenates along dim 0 (1-D tensors become rows)."""
+    return cat([t.unsqueeze(0) if t.dim() == 1 else t for t in tensors], 0)
+
+
+class RepeatBackward0(Node):
+    def backward(self, g):
+        reps, shape = self.reps, self.in_shape
+        lead = len(reps) - len(shape)
+        full = (1,) * lead + tuple(shape)
+        inter = []
+        for r, s in zip(reps, full):
+            inter += [r, s]
+        g = g.reshape(inter).sum(tuple(range(0, 2 * len(reps), 2)))
+        return g.reshape(shape)
+
+
+@register(function=False)
+def repeat(input, *sizes):
+    """Tiles the tensor ``sizes[i]`` times along each dim (copies)."""
+    reps = _size_args(sizes, 'repeat')
+    nd = input._data.ndim
+    if len(reps) < nd:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    arr = input._data.reshape((1,) * (len(reps) - nd) + input._data.shape)
+    out = np.tile(arr, reps)
+    n = track1(RepeatBackward0, input)
+    if n is not None:
+        n.reps, n.in_shape = reps, input._data.shape
+    return result(out, n)
+
+
+@register
+def tile(input, dims):
+    """``repeat`` that pads ``dims`` with leading 1s when shorter than the tensor's dims."""
+    dims = tuple(dims)
+    nd = input._data.ndim
+    if len(dims) < nd:
+        dims = (1,) * (nd - len(dims)) + dims
+    return repeat(input, dims)
+
+
+class FlipBackward0(Node):
+    def backward(self, g):
+        return g.flip(self.dims)
+
+
+@register
+def flip(input, dims):
+    """Reverses the order of elements along ``dims`` (a copy, as in torch)."""
+    nd = input._data.ndim
+    dims = tuple(wrap_dim(d, nd) for d in (dims if isinstance(dims, (tuple, list)) else [dims]))
+    out = np.flip(input._data, dims).copy() if nd else input._data.copy()
+    n = track1(FlipBackward0, input)
+    if n is not None:
+        n.dims = dims
+    return result(out, n)
+
+
+@register
+def fliplr(input):
+    """``flip(input, [1])``."""
+    return flip(input, [1])
+
+
+@register
+def flipud(input):
+    """``flip(input, [0])``."""
+    return flip(input, [0])
+
+
+class RollBackward0(Node):
+    def backward(self, g):
+        shifts = tuple(-s for s in self.shifts) if isinstance(self.shifts, tuple) \
+            else -self.shifts
+        return g.roll(shifts, self.dims)
+
+
+@register
+def roll(input, shifts, dims=None):
+    """Rotates elements by ``shifts`` along ``dims`` (flattened when ``dims`` is None)."""
+    if isinstance(shifts, list):
+        shifts = tuple(shifts)
+    if isinstance(dims, list):
+        dims = tuple(dims)
+    out = np.roll(input._data, shifts, dims)
+    n = track1(RollBackward0, input)
+    if n is not None:
+        n.shifts, n.dims = shifts, dims
+    return result(out, n)
+
+
+class TrilBackward0(Node):
+    def backward(self, g):
+        return g.tril(self.k)
+
+
+class TriuBackward0(Node):
+    def backward(self, g):
+        return g.triu(self.k)
+
+
+def _tri(name, kernel, cls):
+    def fn(input, diagonal=0, *, out=None):
+        if input._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        r = kernel(input._data, diagonal)
+        n = track1(cls, input)
+        if n is not None:
+            n.k = diagonal
+        return result(r, n)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"Keeps the {'lower' if name == 'tril' else 'upper'} triangle (relative to "
+                  "``diagonal``) of the last two dims, zeroing the rest.")
+    register(fn)
+
+    def fn_(self, diagonal=0):
+        from ._core import inplace
+        return inplace(self, fn, (diagonal,), name + '_')
+    fn_.__name__ = fn_.__qualname__ = name + '_'
+    fn_.__doc__ = f"In-place ``{name}``."
+    register(fn_, function=False)
+    return fn
+
+
+tril = _tri('tril', np.tril, TrilBackward0)
+triu = _tri('triu', np.triu, TriuBackward0)
+
+
+class DiagEmbedBackward0(Node):
+    def backward(self, g):
+        return diagonal(g, self.k)
+
+
+@register
+def diag(input, diagonal=0):
+    """1-D input: a square matrix with it on the ``diagonal``; 2-D input: that diagonal."""
+    nd = input._data.ndim
+    if nd == 1:
+        n = input._data.shape[0] + builtins.abs(diagonal)
+        out = np.zeros((n, n), input._data.dtype)
+        i, j = _diag_index((n, n), diagonal, 0, 1)
+        out[i, j] = input._data
+        node = track1(DiagEmbedBackward0, input)
+        if node is not None:
+            node.k = diagonal
+        return result(out, node)
+    if nd == 2:
+        return globals()['diagonal'](input, diagonal).clone()
+    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{nd}D")
+
+
+@register
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Puts the last dim of ``input`` on a diagonal of new dims ``dim1``, ``dim2``."""
+    nd = input._data.ndim + 1
+    d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    n = input._data.shape[-1] + builtins.abs(offset)
+    shape = list(input._data.shape[:-1])
+    for d in sorted((d1, d2)):
+        shape.insert(d, n)
+    return diag_embed_like(input, tuple(shape), offset, d1, d2)
+
+
+@register
+def ravel(input):
+    """``reshape(-1)``: a view when possible."""
+    return reshape(input, (-1,))
+
+
+@register
+def atleast_1d(*tensors):
+    """Tensors with at least one dim."""
+    r = [t.reshape(1) if t.dim() == 0 else t for t in _tensors(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+@register
+def atleast_2d(*tensors):
+    """Tensors with at least two dims."""
+    r = [t.reshape(1, -1) if t.dim() < 2 else t for t in _tensors(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def _tensors(ts):
+    return ts[0] if len(ts) == 1 and isinstance(ts[0], (list, tuple)) else ts
+
+
+@register(function=False)
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    """A new tensor from ``data`` with this tensor's dtype unless ``dtype`` is given."""
+    from .creation import tensor
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(function=False)
+def unfold(input, dimension, size, step):
+    """A view of all slices of ``size`` along ``dimension`` taken every ``step`` (new last dim)."""
+    d = wrap_dim(dimension, input._data.ndim)
+    arr = input._data
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    n = (arr.shape[d] - size) // step + 1
+    if n < 0 or size > arr.shape[d]:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {arr.shape[d]} but size "
+                           f"is {size}")
+    win = np.lib.stride_tricks.sliding_window_view(arr, size, axis=d)
+    win = win[(slice(None),) * d + (slice(None, None, step),)]
+    idx = np.arange(n)[:, None] * step + np.arange(size)[None, :]
+    del idx
+    out = np.ascontiguousarray(win)
+    n_ = track1(UnfoldBackward0, input)
+    if n_ is not None:
+        n_.d, n_.size, n_.step = d, size, step
+    return result(out, n_)
+
+
+class UnfoldBackward0(Node):
+    def backward(self, g):
+        shape = self._meta[0][0]
+        d, size, step = self.d, self.size, self.step
+        out = make(np.zeros(shape, g._data.dtype))
+        n = g._data.shape[d]
+        # Windows may overlap: scatter-add each window back.
+        acc = out
+        for k in range(n):
+            part = g.select(d, k).movedim(-1, d)
+            key = (slice(None),) * d + (slice(k * step, k * step + size),)
+            acc = acc + embed(part, shape, key)
+        return acc
+
+
+# Tensor properties made from the view ops above.
+PROPERTIES = {'T': _T, 'mT': _mT, 'mH': _mH, 'H': _mH}

@@ -1,0 +1,524 @@
+"""class Tensor: a NumPy array plus autograd metadata.
+
+Hot fields (``_data``, ``_requires_grad``, ``_grad_fn``, ``_version``) are slots set by
+``make``; rarely used ones (``_grad``, ``_base``, ``_output_nr``, hooks) are class-level
+defaults that an instance overrides in its ``__dict__`` only when it needs to, so creating a
+tensor costs four assignments. Operations are attached as methods by ``ember._ops``.
+"""
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from ._device import CPU, check_device
+from .autograd.graph import AccumulateGrad
+from .autograd.grad_mode import STATE
+
+__all__ = ['Tensor', 'make']
+
+_new = object.__new__
+_FLOATISH = 'fc'
+
+
+class Tensor:
+    """A multi-dimensional array with autograd: ``ember.tensor([1., 2.], requires_grad=True)``.
+
+    ``Tensor(data)`` builds a tensor of the default float dtype from nested sequences (as
+    ``torch.Tensor`` does); ``Tensor(2, 3)`` an uninitialised one of that shape.
+    """
+    __slots__ = ('_data', '_requires_grad', '_grad_fn', '_version', '__dict__', '__weakref__')
+
+    _grad = None
+    _base = None          # the tensor this one is a view of
+    _view_fn = None       # base -> this view, replayed by in-place ops on views
+    _output_nr = 0
+    _grad_acc = None      # weakref to this leaf's AccumulateGrad node
+    _hooks = None         # leaf gradient hooks
+    _retains_grad = False
+    _is_param = False
+
+    def __new__(cls, *args, device=None, dtype=None):
+        check_device(device, 'Tensor')
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = args[0]
+            if isinstance(data, Tensor):
+                arr = data._data
+            else:
+                arr = to_array(data, dtype or _dtype.DEFAULT.float
+                               if not isinstance(data, np.ndarray) else None)
+        else:
+            for a in args:
+                if not isinstance(a, int) or a < 0:
+                    raise TypeError(f"new(): argument 'size' must be tuple of ints, but found "
+                                    f"element of type {type(a).__name__}")
+            arr = np.empty(args, (dtype or _dtype.DEFAULT.float).np)
+        self = _new(cls)
+        self._data = arr
+        self._requires_grad = False
+        self._grad_fn = None
+        self._version = [0]
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    # -- metadata -----------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The size of each dimension, as an ``ember.Size`` (a tuple)."""
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        """``shape``, or the size of one dimension."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim, 'size')]
+
+    @property
+    def dtype(self):
+        """The element type, an ``ember.dtype``."""
+        return _dtype.FROM_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        """Always ``device(type='cpu')`` for now."""
+        return CPU
+
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+    layout = 'torch.strided'
+
+    def dim(self):
+        """Number of dimensions."""
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return self._data.ndim
+
+    def numel(self):
+        """Number of elements."""
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        """Bytes per element."""
+        return self._data.itemsize
+
+    @property
+    def itemsize(self):
+        """Bytes per element."""
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes taken by the elements."""
+        return self._data.nbytes
+
+    def stride(self, dim=None):
+        """Steps (in elements, as torch counts them) between neighbours along each dim."""
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return st
+        return st[_wrap_dim(dim, self._data.ndim, 'stride')]
+
+    def is_contiguous(self, memory_format=None):
+        """True if elements are laid out row-major with no gaps."""
+        return self._data.flags.c_contiguous
+
+    def data_ptr(self):
+        """Address of the first element."""
+        return self._data.ctypes.data
+
+    def storage_offset(self):
+        """Offset of the first element from the start of the base tensor's memory, in elements."""
+        base = self._base
+        if base is None:
+            return 0
+        return (self._data.ctypes.data - base._data.ctypes.data) // self._data.itemsize
+
+    def get_device(self):
+        """-1: the tensor is on the CPU."""
+        return -1
+
+    def is_floating_point(self):
+        """True for float16/32/64."""
+        return self._data.dtype.kind == 'f'
+
+    def is_complex(self):
+        """True for complex dtypes."""
+        return self._data.dtype.kind == 'c'
+
+    def is_signed(self):
+        """True unless the dtype is uint8 or bool."""
+        return self._data.dtype.kind in 'ifc'
+
+    @property
+    def _version_value(self):
+        return self._version[0]
+
+    # -- autograd -----------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        """Whether gradients are computed for this tensor."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Sets ``requires_grad`` in place on a leaf; returns self."""
+        if self._grad_fn is not None:
+            if requires_grad:
+                return self
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        if requires_grad and self._data.dtype.kind not in _FLOATISH:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        """The Node that made this tensor (None for leaves)."""
+        return self._grad_fn
+
+    @property
+    def is_leaf(self):
+        """True for tensors not produced by a recorded op."""
+        return self._grad_fn is None
+
+    @property
+    def grad(self):
+        """The gradient accumulated by backward (leaves, or tensors that ``retain_grad``)."""
+        if self._grad_fn is not None and not self._retains_grad:
+            import warnings
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                "mistake, make sure you access the leaf Tensor instead.", UserWarning,
+                stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError("attempting to assign a gradient with dtype "
+                                   f"'{value.dtype}' to a tensor with dtype '{self.dtype}'. "
+                                   "Please ensure that the gradient and the tensor have the "
+                                   "same dtype")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        """True if ``retain_grad()`` was called on this non-leaf."""
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Makes backward fill ``.grad`` of this non-leaf tensor too."""
+        if self._grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        if self._retains_grad:
+            return
+        self._retains_grad = True
+        fn = self._grad_fn
+        if fn._retain is None:
+            fn._retain = {}
+        fn._retain[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when this tensor's gradient is computed; it may return a
+        replacement gradient. Returns a handle whose ``remove()`` unregisters it."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        from .autograd.graph import RemovableHandle
+        if self._hooks is None:
+            self._hooks = []
+        return RemovableHandle(self._hooks, hook)
+
+    def _accumulator(self):
+        """This leaf's AccumulateGrad node, shared by every op that uses the leaf."""
+        ref = self._grad_acc
+        acc = ref() if ref is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._grad_acc = weakref.ref(acc)
+        return acc
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Computes the gradient of this tensor w.r.t. graph leaves (see ``autograd.backward``)."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A tensor sharing data (and version counter) with this one, outside the graph."""
+        t = make(self._data)
+        t._version = self._version
+        if type(self) is not Tensor:
+            t = t.as_subclass(type(self))
+        return t
+
+    def detach_(self):
+        """Detaches this tensor from the graph in place, making it a leaf."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """The same data as a tensor that does not require grad (shares the version)."""
+        t = make(self._data)
+        if type(self) is not Tensor:
+            t = t.as_subclass(type(self))
+        return t
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._data
+
+    def as_subclass(self, cls):
+        """This tensor's data and autograd history viewed as an instance of ``cls``."""
+        t = _new(cls)
+        t._data = self._data
+        t._requires_grad = self._requires_grad
+        t._grad_fn = self._grad_fn
+        t._version = self._version
+        return t
+
+    # -- conversions --------------------------------------------------------------------
+    def numpy(self, *, force=False):
+        """The data as a NumPy array sharing memory with this tensor."""
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        a = self._data
+        if dtype is not None and a.dtype != dtype:
+            return a.astype(dtype)
+        return a.copy() if copy else a
+
+    def item(self):
+        """The single element as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               "to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        """The data as (nested) Python lists of Python numbers."""
+        return self._data.tolist()
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous"
+                               if self._data.size else
+                               "Boolean value of Tensor with no values is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __float__(self):
+        return float(self.item().real if self.is_complex() else self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in 'iub' or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self._data.reshape(()))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (type(self), self._data, self._requires_grad,
+                           self.__dict__ if hasattr(self, '__dict__') else {}))
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        import copy
+        t = self.as_subclass(type(self))
+        t._data = self._data.copy()
+        t._version = [0]
+        memo[id(self)] = t
+        d = self.__dict__
+        if d:
+            for k, v in d.items():
+                if k == '_grad_acc':
+                    continue
+                setattr(t, k, copy.deepcopy(v, memo))
+        return t
+
+
+def _rebuild(cls, data, requires_grad, state):
+    t = _new(cls)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = None
+    t._version = [0]
+    for k, v in state.items():
+        if k != '_grad_acc':
+            setattr(t, k, v)
+    return t
+
+
+def make(data, grad_fn=None, requires_grad=False):
+    """Wraps an ndarray as a Tensor (no copy): the one constructor every op uses."""
+    t = _new(Tensor)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = grad_fn
+    t._version = [0]
+    return t
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return f'torch.Size({list(self)})'
+
+    def numel(self):
+        """Product of the sizes."""
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item):
+        r = tuple.__getitem__(self, item)
+        return Size(r) if isinstance(item, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+
+def _wrap_dim(dim, ndim, op='op'):
+    """Wraps a negative dim into [0, ndim); IndexError naming the op when out of range."""
+    n = ndim if ndim else 1
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+wrap_dim = _wrap_dim
+
+
+def to_array(data, dtype=None):
+    """Converts nested Python sequences / numbers / arrays / tensors into an ndarray of
+    ``dtype`` (an ember dtype), inferring torch's dtype when ``dtype`` is None."""
+    if isinstance(data, Tensor):
+        arr = data._data
+    elif isinstance(data, np.ndarray):
+        arr = data
+        if dtype is None:
+            _dtype.from_numpy_dtype(arr.dtype)
+    else:
+        if isinstance(data, (list, tuple)) and data and _has_tensors(data):
+            data = _tensors_to_lists(data)
+        try:
+            arr = np.asarray(data)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"could not build a tensor from {type(data).__name__}: {e}") \
+                from None
+        kind = arr.dtype.kind
+        if dtype is None:
+            if kind == 'f':
+                dtype = _dtype.DEFAULT.float if arr.dtype != np.float16 else _dtype.float16
+                if isinstance(data, np.floating):
+                    dtype = _dtype.FROM_NP[arr.dtype]
+            elif kind == 'c':
+                dtype = _dtype.DEFAULT.complex
+            elif kind in 'iu':
+                dtype = _dtype.int64 if not isinstance(data, np.generic) else \
+                    _dtype.FROM_NP.get(arr.dtype, _dtype.int64)
+            elif kind == 'b':
+                dtype = _dtype.bool_
+            else:
+                raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if dtype is not None and arr.dtype != dtype.np:
+        arr = arr.astype(dtype.np)
+    return arr
+
+
+def _has_tensors(seq):
+    for x in seq:
+        if isinstance(x, Tensor):
+            return True
+        if isinstance(x, (list, tuple)) and x and _has_tensors(x):
+            return True
+    return False
+
+
+def _tensors_to_lists(seq):
+    out = []
+    for x in seq:
+        if isinstance(x, Tensor):
+            out.append(x._data)
+        elif isinstance(x, (list, tuple)):
+            out.append(_tensors_to_lists(x))
+        else:
+            out.append(x)
+    return out

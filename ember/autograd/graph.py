@@ -1,0 +1,169 @@
+"""The backward graph: Node (a tensor's grad_fn), saved tensors, and the leaf accumulator.
+
+A Node holds ``next_functions`` -- one ``(node, output_nr)`` edge per input of the op that
+made it -- the tensors its backward needs (with their version numbers, so an in-place change
+before backward is caught), and the shape/dtype of each input so the engine can reduce a
+broadcast gradient to the input's shape. ``backward`` formulas are written with ember ops, so
+running them with grad mode on builds the graph of the backward itself (double backward).
+"""
+import re
+
+__all__ = ['Node']
+
+_RELEASED = object()
+_TWICE = ("Trying to backward through the graph a second time (or directly access saved "
+          "tensors after they have already been freed). Saved intermediate values of the graph "
+          "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+          "you need to backward through the graph a second time or if you need to access saved "
+          "tensors after calling backward.")
+
+
+class Node:
+    """A step of the backward graph; ``tensor.grad_fn`` is one. Subclasses define
+    ``backward(self, *grad_outputs)`` returning one gradient (or None) per input edge."""
+    __slots__ = ('next_functions', '_saved', '_meta', '__dict__', '__weakref__')
+    n_outputs = 1
+    _hooks = None       # post-hooks: fn(grad_inputs, grad_outputs)
+    _pre_hooks = None   # pre-hooks: fn(grad_outputs)
+    _tensor_hooks = None  # {output_nr: [fn]} registered through Tensor.register_hook
+    _retain = None        # {output_nr: weakref to a tensor that retains its grad}
+
+    def name(self):
+        """The node's name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return f'<{type(self).__name__} object at {hex(id(self))}>'
+
+    @property
+    def metadata(self):
+        """A dict for the user's own annotations (as ``grad_fn.metadata`` in torch)."""
+        d = self.__dict__.get('_metadata')
+        if d is None:
+            d = self.__dict__['_metadata'] = {}
+        return d
+
+    def __call__(self, *grads):
+        out = self.apply(list(grads))
+        return out[0] if len(out) == 1 else out
+
+    def apply(self, grads):
+        """Runs ``backward`` on the gradients of the outputs; returns a tuple, one per edge."""
+        r = self.backward(*grads)
+        return r if type(r) is tuple else (r,)
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = []
+        return _Handle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        return _Handle(self._pre_hooks, fn)
+
+    def _register_tensor_hook(self, output_nr, fn):
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        return _Handle(self._tensor_hooks.setdefault(output_nr, []), fn)
+
+    # -- saved tensors ------------------------------------------------------------------
+    def save(self, *tensors):
+        """Saves input tensors for backward, remembering their versions."""
+        self._saved = tuple((t, t._version[0]) for t in tensors)
+
+    def save_output(self, out):
+        """Saves this node's own output (without a reference cycle through the tensor)."""
+        self._saved = ((_SavedOutput(out), out._version[0]),)
+
+    @property
+    def saved_tensors(self):
+        """The saved tensors, checked against in-place modification since they were saved."""
+        saved = self._saved
+        if saved is _RELEASED:
+            raise RuntimeError(_TWICE)
+        out = []
+        for t, version in saved:
+            if type(t) is _SavedOutput:
+                t = t.unpack(self)
+            if t._version[0] != version:
+                raise RuntimeError(_version_error(t, version))
+            out.append(t)
+        return out
+
+    def release(self):
+        """Frees the saved tensors (after a backward without ``retain_graph``)."""
+        if self._saved is not None:
+            self._saved = _RELEASED
+
+
+
+class _SavedOutput:
+    """A node's output kept as data + version counter; unpacked into a tensor whose grad_fn is
+    the node again, so a formula using the result stays differentiable."""
+    __slots__ = ('data', 'version', 'output_nr', 'cls')
+
+    def __init__(self, t):
+        self.data = t._data
+        self.version = t._version
+        self.output_nr = t._output_nr
+        self.cls = type(t)
+
+    def unpack(self, node):
+        from .._tensor import make
+        t = make(self.data, node, True)
+        t._version = self.version
+        if self.output_nr:
+            t._output_nr = self.output_nr
+        return t
+
+
+def _version_error(t, expected):
+    fn = t._grad_fn
+    where = ''
+    if fn is not None:
+        where = f', which is output {t._output_nr} of {re.sub(r"Backward[0-9]*$", "", fn.name())}'
+    shape = ', '.join(str(s) for s in t._data.shape)
+    return ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{where}, is at version "
+            f"{t._version[0]}; expected version {expected} instead. Hint: enable anomaly "
+            "detection to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf tensor: adds the incoming gradient into ``variable.grad``."""
+    next_functions = ()
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._saved = None
+        self._meta = ((variable._data.shape, variable._data.dtype),)
+
+
+class _Handle:
+    """Returned by ``register_*hook``; ``remove()`` unregisters the hook."""
+    __slots__ = ('_list', '_fn')
+
+    def __init__(self, hooks, fn):
+        hooks.append(fn)
+        self._list = hooks
+        self._fn = fn
+
+    def remove(self):
+        """Unregisters the hook; removing twice is harmless."""
+        try:
+            self._list.remove(self._fn)
+        except ValueError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+RemovableHandle = _Handle

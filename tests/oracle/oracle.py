@@ -1,0 +1,171 @@
+"""The one oracle helper: run the same code on ember and on real torch, compare everything.
+
+``check(fn, *args)`` calls ``fn(lib, *args_as_lib_tensors)`` for lib in (ember, torch), where
+NumPy arrays in ``args`` become tensors of that library (floating ones requiring grad unless
+``grad=False``). It compares: raised exception type (and message prefix with
+``match_message``), output values, dtype, shape, ``requires_grad``, ``grad_fn`` name; then
+the gradients of every input after a backward seeded with fixed random weights, and with
+``double=True`` the gradients of those gradients too.
+"""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="real PyTorch 2.13 (the oracle) is not installed; "
+                            "`pip install -e '.[test]'` brings it")
+import ember  # noqa: E402
+
+torch.set_num_threads(1)
+
+TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-5), np.float64: (1e-10, 1e-10)}
+
+
+class Raised:
+    """Stands for an exception an op raised, so both sides can be compared."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+
+def _to_lib(lib, a, grad):
+    if isinstance(a, np.ndarray):
+        t = lib.tensor(a)
+        if grad and a.dtype.kind in 'fc':
+            t.requires_grad_(True)
+        return t
+    if isinstance(a, (list, tuple)) and a and all(isinstance(x, np.ndarray) for x in a):
+        return type(a)(_to_lib(lib, x, grad) for x in a)
+    return a
+
+
+def run(lib, fn, args, grad):
+    ins = [_to_lib(lib, a, grad) for a in args]
+    try:
+        out = fn(lib, *ins)
+    except Exception as e:  # noqa: BLE001 - the exception itself is what we compare
+        return ins, Raised(e)
+    return ins, out
+
+
+def _leaves(ins):
+    for t in ins:
+        if isinstance(t, (list, tuple)):
+            yield from _leaves(t)
+        elif hasattr(t, 'requires_grad') and hasattr(t, 'grad_fn'):
+            yield t
+
+
+def _outputs(out):
+    if isinstance(out, (list, tuple)):
+        r = []
+        for o in out:
+            r.extend(_outputs(o))
+        return r
+    return [out]
+
+
+def assert_same_tensor(e, t, what='output', rtol=None, atol=None):
+    """Compares an ember tensor with a torch tensor: shape, dtype, values, requires_grad and
+    grad_fn name."""
+    assert isinstance(e, ember.Tensor), f"{what}: ember returned {type(e).__name__}"
+    assert tuple(e.shape) == tuple(t.shape), f"{what}: shape {tuple(e.shape)} != {tuple(t.shape)}"
+    assert str(e.dtype) == str(t.dtype), f"{what}: dtype {e.dtype} != {t.dtype}"
+    ev, tv = np.asarray(e.detach()._data), t.detach().numpy()
+    r, a = TOL.get(tv.dtype.type, (1e-5, 1e-5))
+    r, a = rtol or r, atol or a
+    if tv.dtype.kind in 'fc':
+        np.testing.assert_allclose(ev, tv, rtol=r, atol=a, equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(ev, tv, err_msg=what)
+    assert e.requires_grad == t.requires_grad, \
+        f"{what}: requires_grad {e.requires_grad} != {t.requires_grad}"
+    en = type(e.grad_fn).__name__ if e.grad_fn is not None else None
+    tn = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+    assert en == tn, f"{what}: grad_fn {en} != {tn}"
+
+
+def _same(e, t, what, rtol, atol):
+    if isinstance(t, torch.Tensor):
+        assert_same_tensor(e, t, what, rtol, atol)
+    elif isinstance(t, (list, tuple)):
+        assert isinstance(e, (list, tuple)), f"{what}: ember returned {type(e).__name__}"
+        assert len(e) == len(t), f"{what}: {len(e)} results != {len(t)}"
+        for i, (a, b) in enumerate(zip(e, t)):
+            _same(a, b, f"{what}[{i}]", rtol, atol)
+    elif isinstance(t, float):
+        assert e == pytest.approx(t, rel=1e-5, abs=1e-6, nan_ok=True), f"{what}: {e} != {t}"
+    else:
+        assert e == t, f"{what}: {e!r} != {t!r}"
+
+
+def check(fn, *args, grad=True, double=False, match_message=False, rtol=None, atol=None,
+          check_grad_fn=True, seed=0):
+    """Runs ``fn(lib, *args)`` on ember and torch and compares everything (see module doc)."""
+    e_in, e_out = run(ember, fn, args, grad)
+    t_in, t_out = run(torch, fn, args, grad)
+    if isinstance(t_out, Raised):
+        assert isinstance(e_out, Raised), \
+            f"torch raised {type(t_out.exc).__name__}: {t_out.exc}; ember returned {e_out!r}"
+        assert type(e_out.exc) is type(t_out.exc) or isinstance(e_out.exc, type(t_out.exc)), \
+            f"ember raised {type(e_out.exc).__name__}({e_out.exc}) where torch raised " \
+            f"{type(t_out.exc).__name__}({t_out.exc})"
+        if match_message:
+            tm = str(t_out.exc).split('\n')[0]
+            assert str(e_out.exc).startswith(tm), f"message {e_out.exc!s} != {tm}"
+        return None
+    if isinstance(e_out, Raised):
+        raise AssertionError(f"ember raised where torch did not") from e_out.exc
+    _same(e_out, t_out, 'output', rtol, atol)
+    if not grad:
+        return e_out
+    t_outs = [o for o in _outputs(t_out) if isinstance(o, torch.Tensor) and o.requires_grad]
+    e_outs = [o for o, t in zip(_outputs(e_out), _outputs(t_out))
+              if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not t_outs:
+        return e_out
+    rng = np.random.default_rng(seed)
+    ws = [rng.standard_normal(o.shape).astype(o.detach().numpy().dtype) for o in t_outs]
+    t_leaves = [t for t in _leaves(t_in) if t.requires_grad]
+    e_leaves = [t for t in _leaves(e_in) if t.requires_grad]
+    t_loss = sum((o * torch.tensor(w)).sum() for o, w in zip(t_outs, ws))
+    e_loss = sum((o * ember.tensor(w)).sum() for o, w in zip(e_outs, ws))
+    t_g = torch.autograd.grad(t_loss, t_leaves, allow_unused=True, create_graph=double)
+    e_g = ember.autograd.grad(e_loss, e_leaves, allow_unused=True, create_graph=double)
+    for i, (a, b) in enumerate(zip(e_g, t_g)):
+        if b is None:
+            assert a is None or not np.any(np.asarray(a._data)), f"grad[{i}]: torch None"
+            continue
+        assert a is not None, f"grad[{i}]: ember gave None, torch {b}"
+        r, at = TOL.get(b.detach().numpy(force=True).dtype.type, (1e-5, 1e-5))
+        np.testing.assert_allclose(np.asarray(a.detach()._data), b.detach().numpy(force=True),
+                                   rtol=rtol or r * 10, atol=atol or at * 10,
+                                   err_msg=f"grad of input {i}")
+    if double:
+        pairs = [(a, b) for a, b in zip(e_g, t_g) if b is not None and b.requires_grad]
+        if pairs:
+            ws2 = [rng.standard_normal(b.shape).astype(b.detach().numpy(force=True).dtype)
+                   for _, b in pairs]
+            t2 = torch.autograd.grad(sum((b * torch.tensor(w)).sum() for (_, b), w in
+                                         zip(pairs, ws2)), t_leaves, allow_unused=True)
+            e2 = ember.autograd.grad(sum((a * ember.tensor(w)).sum() for (a, _), w in
+                                         zip(pairs, ws2)), e_leaves, allow_unused=True)
+            for i, (a, b) in enumerate(zip(e2, t2)):
+                if b is None:
+                    continue
+                assert a is not None, f"second-order grad[{i}]: ember gave None"
+                r, at = TOL.get(b.detach().numpy(force=True).dtype.type, (1e-5, 1e-5))
+                np.testing.assert_allclose(np.asarray(a._data), b.detach().numpy(force=True), rtol=rtol or r * 100,
+                                           atol=atol or at * 100,
+                                           err_msg=f"second-order grad of input {i}")
+    return e_out
+
+
+def arr(*shape, dtype=np.float64, seed=0, low=None, high=None):
+    """A reproducible random array (uniform in [low, high) if given, else normal)."""
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind in 'iu':
+        return rng.integers(low if low is not None else -5, high or 6, shape).astype(dtype)
+    if np.dtype(dtype).kind == 'b':
+        return rng.random(shape) < 0.5
+    if low is not None:
+        return rng.uniform(low, high, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
