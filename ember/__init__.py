@@ -16,6 +16,8 @@ from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled,  # noqa
 from . import _ops
 from ._ops.random import Generator, default_generator  # noqa: F401
 from ._ops.reduce import return_types  # noqa: F401
+from . import _tensor_str  # noqa: F401
+from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = '0.1.0'
 

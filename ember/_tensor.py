@@ -378,7 +378,7 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents=None):
         from ._tensor_str import tensor_repr
-        return tensor_repr(self)
+        return tensor_repr(self, tensor_contents=tensor_contents)
 
     def __format__(self, spec):
         if self._data.ndim == 0 and spec:
@@ -491,6 +491,8 @@ def to_array(data, dtype=None):
                     dtype = _dtype.FROM_NP[arr.dtype]
             elif kind == 'c':
                 dtype = _dtype.DEFAULT.complex
+                if isinstance(data, np.complexfloating):
+                    dtype = _dtype.FROM_NP[arr.dtype]
             elif kind in 'iu':
                 dtype = _dtype.int64 if not isinstance(data, np.generic) else \
                     _dtype.FROM_NP.get(arr.dtype, _dtype.int64)

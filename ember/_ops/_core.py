@@ -209,13 +209,14 @@ def as_array(x):
 # -- in-place --------------------------------------------------------------------------
 def check_inplace(t, op):
     """torch's errors for in-place ops on leaves that require grad (or views of them)."""
-    if STATE.enabled:
-        if t._grad_fn is None and t._requires_grad:
-            if t._base is not None:
-                raise RuntimeError("a view of a leaf Variable that requires grad is being used "
-                                   "in an in-place operation.")
+    if STATE.enabled and t._requires_grad:
+        if t._grad_fn is None:
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
+        base = t._base
+        if base is not None and base._grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used "
+                               "in an in-place operation.")
 
 
 def _alias(t):

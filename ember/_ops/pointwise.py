@@ -5,6 +5,7 @@ uses ember ops, defined next to the function computing its forward. ``_unary`` /
 build the public function and its in-place ``_`` variant from one kernel, so an op is one
 table row plus its derivative.
 """
+import builtins
 import math
 
 import numpy as np
@@ -39,16 +40,19 @@ def _write_out(out, t):
 
 # -- unary ops ---------------------------------------------------------------------------
 def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, doc=None,
-           public=True):
+           public=True, check=None):
     """Builds ``ember.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_`` from ``kernel``.
 
     ``save``: 'input' or 'result' -- what ``node.backward`` reads from ``saved_tensors``.
     ``to_float``: integer inputs are promoted to the default float dtype first.
+    ``check``: called with the input array to refuse dtypes torch refuses.
     """
     def fn(input, *, out=None):
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
+        if check is not None:
+            check(x)
         if to_float and x.dtype.kind not in 'fc':
             x = x.astype(_dtype.DEFAULT.np_float)
         r = kernel(x)
@@ -86,6 +90,30 @@ _TORCH_INPLACE_FUNCTIONS = {'exp_', 'log_', 'sqrt_', 'relu_', 'sigmoid_', 'tanh_
                             'trunc_', 'frac_', 'rsqrt_', 'erf_', 'exp2_', 'expm1_', 'log2_',
                             'log10_', 'log1p_', 'reciprocal_', 'tan_', 'asin_', 'acos_',
                             'atan_', 'sinh_', 'cosh_', 'nan_to_num_', 'square_', 'clip_'}
+
+
+def dtype_name(np_dtype):
+    """torch's scalar-type name used in kernel errors: 'Float', 'Long', 'Bool', ..."""
+    return _dtype.FROM_NP[np_dtype]._legacy[:-len('Tensor')]
+
+
+def _not_implemented_for(kernel, kinds):
+    """A dtype check raising torch's NotImplementedError for inputs of ``kinds``."""
+    def check(x):
+        if x.dtype.kind in kinds:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype_name(x.dtype)}\'')
+    return check
+
+
+def _no_bool(message):
+    def check(x):
+        if x.dtype.kind == 'b':
+            raise RuntimeError(message)
+    return check
+
+
+_NEG_BOOL = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+             "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 class NegBackward0(Node):
@@ -269,7 +297,7 @@ _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 
 def _erf(x):
     # NumPy has no erf; math.erf per element is exact (scipy is not a dependency).
-    return _erf_scalar(x).astype(x.dtype)
+    return np.asarray(_erf_scalar(x)).astype(x.dtype)
 
 
 def _relu(x):
@@ -285,12 +313,19 @@ def _intsafe(f):
     return lambda x: f(x) if x.dtype.kind in 'fc' else x.copy()
 
 
-neg = _unary('neg', np.negative, NegBackward0, to_float=False)
-negative = _unary('negative', np.negative, NegBackward0, to_float=False)
-abs = _unary('abs', np.abs, AbsBackward0, save='input', to_float=False)
-absolute = _unary('absolute', np.abs, AbsBackward0, save='input', to_float=False)
-sign = _unary('sign', np.sign, SignBackward0, to_float=False)
-sgn = _unary('sgn', np.sign, SgnBackward0, to_float=False)
+def _sign(x):
+    return np.sign(x) if x.dtype.kind != 'b' else x.copy()
+
+
+neg = _unary('neg', np.negative, NegBackward0, to_float=False, check=_no_bool(_NEG_BOOL))
+negative = _unary('negative', np.negative, NegBackward0, to_float=False,
+                  check=_no_bool(_NEG_BOOL))
+abs = _unary('abs', np.abs, AbsBackward0, save='input', to_float=False,
+             check=_not_implemented_for('abs_cpu', 'b'))
+absolute = _unary('absolute', np.abs, AbsBackward0, save='input', to_float=False,
+                  check=_not_implemented_for('abs_cpu', 'b'))
+sign = _unary('sign', _sign, SignBackward0, to_float=False)
+sgn = _unary('sgn', _sign, SgnBackward0, to_float=False)
 exp = _unary('exp', np.exp, ExpBackward0, save='result')
 exp2 = _unary('exp2', np.exp2, Exp2Backward0, save='result')
 expm1 = _unary('expm1', np.expm1, Expm1Backward0, save='result')
@@ -312,13 +347,19 @@ sinh = _unary('sinh', np.sinh, SinhBackward0, save='input')
 cosh = _unary('cosh', np.cosh, CoshBackward0, save='input')
 tanh = _unary('tanh', np.tanh, TanhBackward0, save='result')
 sigmoid = _unary('sigmoid', _sigmoid, SigmoidBackward0, save='result')
-relu = _unary('relu', _relu, ReluBackward0, save='result', to_float=False)
+relu = _unary('relu', _relu, ReluBackward0, save='result', to_float=False,
+              check=_no_bool("Boolean inputs not supported for relu"))
 erf = _unary('erf', _erf, ErfBackward0, save='input')
-floor = _unary('floor', _intsafe(np.floor), FloorBackward0, to_float=False)
-ceil = _unary('ceil', _intsafe(np.ceil), CeilBackward0, to_float=False)
-trunc = _unary('trunc', _intsafe(np.trunc), TruncBackward0, to_float=False)
-fix = _unary('fix', _intsafe(np.trunc), TruncBackward0, to_float=False)
-frac = _unary('frac', lambda x: x - np.trunc(x), FracBackward0, to_float=False)
+floor = _unary('floor', _intsafe(np.floor), FloorBackward0, to_float=False,
+               check=_not_implemented_for('floor_vml_cpu', 'b'))
+ceil = _unary('ceil', _intsafe(np.ceil), CeilBackward0, to_float=False,
+              check=_not_implemented_for('ceil_vml_cpu', 'b'))
+trunc = _unary('trunc', _intsafe(np.trunc), TruncBackward0, to_float=False,
+               check=_not_implemented_for('trunc_vml_cpu', 'b'))
+fix = _unary('fix', _intsafe(np.trunc), TruncBackward0, to_float=False,
+             check=_not_implemented_for('trunc_vml_cpu', 'b'))
+frac = _unary('frac', lambda x: x - np.trunc(x), FracBackward0, to_float=False,
+              check=_not_implemented_for('frac_cpu', 'biu'))
 logical_not = _unary('logical_not', np.logical_not, to_float=False)
 bitwise_not = _unary('bitwise_not', np.invert, to_float=False)
 isnan = _unary('isnan', np.isnan, to_float=False, inplace_ok=False)
@@ -348,7 +389,7 @@ def round(input, *, decimals=0, out=None):
 
 
 _round0 = _unary('round', _round, RoundBackward0, to_float=False, inplace_ok=False,
-                 public=False)
+                 public=False, check=_not_implemented_for('round_vml_cpu', 'b'))
 
 
 @register(function=False)
@@ -385,27 +426,36 @@ def square_(self):
 
 # -- binary ops --------------------------------------------------------------------------
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
-            doc=None):
+            doc=None, tensor_only=False, check=None):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
     ``scalar_node``: the node class used when ``other`` is a Python number (torch names some
     of those differently); defaults to ``node``.
     ``cmp``: the result is bool and never differentiable.
+    ``tensor_only``: ``other`` must be a Tensor (torch refuses numbers for these ops).
+    ``check``: called with both operand arrays to refuse dtypes torch refuses.
     """
     scalar_node = scalar_node or node
 
     def fn(input, other, *, out=None):
         if not isinstance(input, Tensor):
-            if is_scalar(input) and isinstance(other, Tensor):
+            if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
             else:
                 input = to_tensor(input, name, 'input')
+        if tensor_only and not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{builtins.type(other).__name__}")
+        if to_float and input._data.dtype.kind not in 'fc':
+            # Cast before promotion so a negative number never wraps in an unsigned dtype.
+            input = make(input._data.astype(_dtype.DEFAULT.np_float))
         x, y = binary_arrays(input, other, name)
         if to_float and x.dtype.kind not in 'fc':
             x = x.astype(_dtype.DEFAULT.np_float)
-            if type(y) is np.ndarray:
-                y = y.astype(x.dtype)
+            y = y.astype(x.dtype) if type(y) is np.ndarray else y
+        if check is not None:
+            check(x, y)
         r = kernel(x, y)
         if type(r) is not np.ndarray:
             r = np.asarray(r)
@@ -493,7 +543,7 @@ class PowBackward2(Node):
 
     def backward(self, g):
         r = _saved0(self)
-        return g * r * math.log(self.base) if self.base != 0 else g * 0
+        return None, (g * r * math.log(self.base) if self.base != 0 else g * 0)
 
 
 class Atan2Backward0(Node):
@@ -568,17 +618,17 @@ _sub = _binary('_sub', np.subtract, SubBackward0)
 mul = _binary('mul', np.multiply, MulBackward0, save=(0, 1))
 multiply = mul
 _div = _binary('_div', np.true_divide, DivBackward0, save=(0, 1), to_float=True)
-remainder = _binary('remainder', np.remainder, RemainderBackward1, save=(0, 1),
-                    scalar_node=RemainderBackward0)
-fmod = _binary('fmod', np.fmod, FmodBackward1, save=(0, 1), scalar_node=FmodBackward0)
-atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True)
+atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True,
+                tensor_only=True)
 arctan2 = atan2
-maximum = _binary('maximum', np.maximum, MaximumBackward0, save=(0, 1))
-minimum = _binary('minimum', np.minimum, MinimumBackward0, save=(0, 1))
-fmax = _binary('fmax', np.fmax, MaximumBackward0, save=(0, 1))
-fmin = _binary('fmin', np.fmin, MinimumBackward0, save=(0, 1))
-logaddexp = _binary('logaddexp', np.logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True)
-hypot = _binary('hypot', np.hypot, HypotBackward0, save=(0, 1), to_float=True)
+maximum = _binary('maximum', np.maximum, MaximumBackward0, save=(0, 1), tensor_only=True)
+minimum = _binary('minimum', np.minimum, MinimumBackward0, save=(0, 1), tensor_only=True)
+fmax = _binary('fmax', np.fmax, MaximumBackward0, save=(0, 1), tensor_only=True)
+fmin = _binary('fmin', np.fmin, MinimumBackward0, save=(0, 1), tensor_only=True)
+logaddexp = _binary('logaddexp', np.logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True,
+                    tensor_only=True)
+hypot = _binary('hypot', np.hypot, HypotBackward0, save=(0, 1), to_float=True,
+                tensor_only=True)
 eq = _binary('eq', np.equal, cmp=True)
 ne = _binary('ne', np.not_equal, cmp=True)
 lt = _binary('lt', np.less, cmp=True)
@@ -588,9 +638,30 @@ ge = _binary('ge', np.greater_equal, cmp=True)
 logical_and = _binary('logical_and', np.logical_and, cmp=True)
 logical_or = _binary('logical_or', np.logical_or, cmp=True)
 logical_xor = _binary('logical_xor', np.logical_xor, cmp=True)
-bitwise_and = _binary('bitwise_and', np.bitwise_and, cmp=True)
-bitwise_or = _binary('bitwise_or', np.bitwise_or, cmp=True)
-bitwise_xor = _binary('bitwise_xor', np.bitwise_xor, cmp=True)
+def _bool_kernel(kernel):
+    """torch has no bool kernel for some arithmetic: refuse when the result would be bool."""
+    def check(x, y):
+        if x.dtype.kind == 'b' and (builtins.type(y) is bool or getattr(y, 'dtype', None) == x.dtype):
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    return check
+
+
+def _integral_only(kernel):
+    def check(x, y):
+        _not_implemented_for(kernel, 'fc')(x)
+    return check
+
+
+remainder = _binary('remainder', np.remainder, RemainderBackward1, save=(0, 1),
+                    scalar_node=RemainderBackward0, check=_bool_kernel('remainder_cpu'))
+fmod = _binary('fmod', np.fmod, FmodBackward1, save=(0, 1), scalar_node=FmodBackward0,
+               check=_bool_kernel('fmod_cpu'))
+bitwise_and = _binary('bitwise_and', np.bitwise_and, cmp=True,
+                      check=_integral_only('bitwise_and_cpu'))
+bitwise_or = _binary('bitwise_or', np.bitwise_or, cmp=True,
+                     check=_integral_only('bitwise_or_cpu'))
+bitwise_xor = _binary('bitwise_xor', np.bitwise_xor, cmp=True,
+                      check=_integral_only('bitwise_xor_cpu'))
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 for _alias, _fn in (('greater', gt), ('greater_equal', ge), ('less', lt), ('less_equal', le),
                     ('not_equal', ne), ('multiply', mul), ('arctan2', atan2),
@@ -598,9 +669,17 @@ for _alias, _fn in (('greater', gt), ('greater_equal', ge), ('less', lt), ('less
     register(_fn, name=_alias)
 
 
-def _check_bool_arith(x, op):
-    if x._data.dtype.kind == 'b':
-        raise RuntimeError(f"Subtraction, the `-` operator, with a bool tensor is not "
+def _is_bool(x):
+    return (x._data.dtype.kind == 'b') if isinstance(x, Tensor) else builtins.type(x) is bool
+
+
+def _check_bool_arith(a, b):
+    """torch refuses subtraction involving bools."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
                            "supported. If you are trying to invert a mask, use the `~` or "
                            "`logical_not()` operator instead.")
 
@@ -616,10 +695,7 @@ def add(input, other, *, alpha=1, out=None):
 @register
 def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other``."""
-    if isinstance(input, Tensor):
-        _check_bool_arith(input, 'sub')
-    if isinstance(other, Tensor):
-        _check_bool_arith(other, 'sub')
+    _check_bool_arith(input, other)
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _sub(input, other, out=out)
@@ -643,7 +719,7 @@ class RsubBackward0(SubBackward0):
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``."""
     if not isinstance(other, Tensor):
-        _check_bool_arith(input, 'rsub')
+        _check_bool_arith(input, other)
         x = input * alpha if alpha != 1 else input
         xa, o = binary_arrays(x, other, 'rsub')
         r = np.asarray(np.subtract(o, xa))
@@ -692,16 +768,29 @@ def div_(self, other, *, rounding_mode=None):
     return inplace(self, lambda t, o: div(t, o, rounding_mode=rounding_mode), (other,), 'div_')
 
 
+class NotImplemented_(Node):
+    """grad_fn of ops torch has no derivative for: backward raises."""
+
+    def backward(self, *grads):
+        raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+
+NotImplemented_.__name__ = NotImplemented_.__qualname__ = 'NotImplemented'
+
+
 @register
 def floor_divide(input, other, *, out=None):
-    """``input // other`` rounded toward negative infinity (not differentiable)."""
+    """``input // other`` rounded toward negative infinity (no derivative, as in torch)."""
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'floor_divide', 'input')
     x, y = binary_arrays(input, other, 'floor_divide')
+    _bool_kernel('div_floor_cpu')(x, y)
     if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
         raise RuntimeError("ZeroDivisionError")
-    # Not differentiable in torch either: the result never has a grad_fn.
-    r = make(np.asarray(np.floor_divide(x, y)))
+    n = track(NotImplemented_, (input, other))
+    if n is not None:
+        n.op = 'floor_divide'
+    r = result(np.asarray(np.floor_divide(x, y)), n)
     return _write_out(out, r) if out is not None else r
 
 
@@ -711,43 +800,43 @@ def floor_divide_(self, other):
     return inplace(self, floor_divide, (other,), 'floor_divide_')
 
 
+def _inplace_arith(self, other, ufunc, outplace, name):
+    """In-place arithmetic. Without autograd (optimizer steps) it computes straight into
+    self's memory; otherwise it goes through ``inplace`` to record the history."""
+    if not STATE.enabled or not (self._requires_grad or (
+            isinstance(other, Tensor) and other._requires_grad)):
+        x, y = binary_arrays(self, other, name)
+        dst = self._data
+        if x is dst and dst.flags.writeable and (
+                builtins.type(y) is not np.ndarray or
+                np.broadcast_shapes(dst.shape, y.shape) == dst.shape):
+            ufunc(dst, y, out=dst, casting='unsafe')
+            self._version[0] += 1
+            return self
+    return inplace(self, outplace, (other,), name)
+
+
 @register(function=False)
 def add_(self, other, *, alpha=1):
     """In-place ``add``: ``self += alpha * other``."""
-    if not STATE.enabled or not (self._requires_grad or (
-            isinstance(other, Tensor) and other._requires_grad)):
-        # Fast path (optimizer steps): compute straight into self's memory.
-        x, y = binary_arrays(self, other, 'add_')
-        if alpha != 1:
-            y = y * alpha
-        dst = self._data
-        if x is dst and np.broadcast_shapes(dst.shape, np.shape(y)) == dst.shape \
-                and dst.flags.writeable:
-            np.add(dst, y, out=dst, casting='unsafe')
-            self._version[0] += 1
-            return self
-    return inplace(self, lambda t, o: add(t, o, alpha=alpha), (other,), 'add_')
+    if alpha != 1:
+        return inplace(self, lambda t, o: add(t, o, alpha=alpha), (other,), 'add_')
+    return _inplace_arith(self, other, np.add, add, 'add_')
 
 
 @register(function=False, methods=('subtract_',))
 def sub_(self, other, *, alpha=1):
     """In-place ``sub``."""
-    return add_(self, other, alpha=-alpha)
+    _check_bool_arith(self, other)
+    if alpha != 1:
+        return inplace(self, lambda t, o: sub(t, o, alpha=alpha), (other,), 'sub_')
+    return _inplace_arith(self, other, np.subtract, sub, 'sub_')
 
 
 @register(function=False)
 def mul_(self, other):
     """In-place ``mul``."""
-    if not STATE.enabled or not (self._requires_grad or (
-            isinstance(other, Tensor) and other._requires_grad)):
-        x, y = binary_arrays(self, other, 'mul_')
-        dst = self._data
-        if x is dst and np.broadcast_shapes(dst.shape, np.shape(y)) == dst.shape \
-                and dst.flags.writeable:
-            np.multiply(dst, y, out=dst, casting='unsafe')
-            self._version[0] += 1
-            return self
-    return inplace(self, mul, (other,), 'mul_')
+    return _inplace_arith(self, other, np.multiply, mul, 'mul_')
 
 
 # -- pow ---------------------------------------------------------------------------------
@@ -765,9 +854,11 @@ def pow(input, exponent, *, out=None):
             n.save(input, exponent)
         t = result(r, n)
     else:
+        _check_int_pow(input._data, exponent)
         x, e = binary_arrays(input, exponent, 'pow')
-        _check_int_pow(x, e)
-        if e == 2:
+        if x.dtype.kind == 'b' and builtins.type(e) is bool:
+            r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
+        elif e == 2:
             r = np.multiply(x, x)
         elif e == 0.5 and x.dtype.kind in 'fc':
             r = np.sqrt(x)
@@ -783,7 +874,7 @@ def pow(input, exponent, *, out=None):
 
 
 def _check_int_pow(x, e):
-    if x.dtype.kind in 'iu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
+    if x.dtype.kind in 'biu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 

@@ -259,6 +259,12 @@ def permute(input, *dims):
 def movedim(input, source, destination):
     """Moves dims ``source`` to positions ``destination`` (ints or sequences)."""
     nd = input._data.ndim
+    if isinstance(source, (tuple, list)) != isinstance(destination, (tuple, list)):
+        raise TypeError(f"movedim() received an invalid combination of arguments - got "
+                        f"({builtins.type(source).__name__}, "
+                        f"{builtins.type(destination).__name__}), but expected one of:\n"
+                        " * (int source, int destination)\n"
+                        " * (tuple of ints source, tuple of ints destination)")
     src = [wrap_dim(d, nd) for d in (source if isinstance(source, (tuple, list)) else [source])]
     dst = [wrap_dim(d, nd) for d in
            (destination if isinstance(destination, (tuple, list)) else [destination])]
@@ -311,8 +317,8 @@ def expand(input, *sizes):
     nd = len(shp)
     if len(sizes) < nd:
         raise RuntimeError(f"expand({input.type()}{{{list(shp)}}}, size={list(sizes)}): the "
-                           "number of sizes provided ({}) must be greater or equal to the number "
-                           "of dimensions in the tensor ({})".format(len(sizes), nd))
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal to "
+                           f"the number of dimensions in the tensor ({nd})")
     lead = len(sizes) - nd
     target = []
     for i, s in enumerate(sizes):
@@ -353,7 +359,7 @@ def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
     shape = broadcast_shapes(*(t._data.shape for t in tensors))
-    return tuple(expand(t, shape) for t in tensors)
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @register(method=False)
@@ -548,7 +554,12 @@ def tensor_split(input, indices_or_sections, dim=0):
         idx = [0] + list(indices_or_sections) + [size]
         sizes = [builtins.max(0, builtins.min(b, size) - builtins.min(a, size))
                  for a, b in zip(idx, idx[1:])]
-    return split(input, sizes, d)
+    # torch makes each piece a slice of its own (SliceBackward0), not one split node.
+    out, start = [], 0
+    for n in sizes:
+        out.append(narrow(input, d, start, n))
+        start += n
+    return tuple(out)
 
 
 class DiagonalBackward0(Node):
@@ -565,7 +576,7 @@ def _diag_index(shape, offset, d1, d2):
     return np.arange(k) - offset, np.arange(k)
 
 
-class DiagEmbedLikeBackward(Node):
+class DiagEmbedBackward0(Node):
     def backward(self, g):
         return diagonal(g, self.offset, self.d1, self.d2)
 
@@ -576,7 +587,7 @@ def diag_embed_like(g, shape, offset, d1, d2):
     i, j = _diag_index(shape, offset, d1, d2)
     view = np.moveaxis(out, (d1, d2), (-2, -1))
     view[..., i, j] = g._data
-    n = track1(DiagEmbedLikeBackward, g)
+    n = track1(DiagEmbedBackward0, g)
     if n is not None:
         n.offset, n.d1, n.d2 = offset, d1, d2
     return result(out, n)
@@ -715,9 +726,11 @@ def cat(tensors, dim=0, *, out=None):
                         f"({builtins.type(tensors).__name__}, int), but expected (tuple of "
                         f"Tensors tensors, int dim)")
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     tensors = [to_tensor(t, 'cat', 'tensors') for t in tensors]
-    live = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
+    # torch skips 1-D empty tensors whatever the other shapes are (legacy behaviour).
+    skipped = [t._data.ndim == 1 and t._data.shape[0] == 0 for t in tensors]
+    live = [t for t, skip in zip(tensors, skipped) if not skip]
     if not live:
         return result(np.concatenate([t._data for t in tensors]), None)
     ref = live[0]._data
@@ -730,7 +743,7 @@ def cat(tensors, dim=0, *, out=None):
         dt = _dtype.promote_types(dt, t.dtype)
     for i, t in enumerate(tensors):
         s = t._data.shape
-        if t in live and (len(s) != nd or any(a != b for k, (a, b) in
+        if not skipped[i] and (len(s) != nd or any(a != b for k, (a, b) in
                                               enumerate(zip(s, ref.shape)) if k != d)):
             if len(s) != nd:
                 raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
@@ -919,9 +932,8 @@ tril = _tri('tril', np.tril, TrilBackward0)
 triu = _tri('triu', np.triu, TriuBackward0)
 
 
-class DiagEmbedBackward0(Node):
-    def backward(self, g):
-        return diagonal(g, self.k)
+class DiagonalBackward0_copy(DiagonalBackward0):
+    """diag of a matrix: a copy of the diagonal (torch names it so)."""
 
 
 @register
@@ -930,15 +942,13 @@ def diag(input, diagonal=0):
     nd = input._data.ndim
     if nd == 1:
         n = input._data.shape[0] + builtins.abs(diagonal)
-        out = np.zeros((n, n), input._data.dtype)
-        i, j = _diag_index((n, n), diagonal, 0, 1)
-        out[i, j] = input._data
-        node = track1(DiagEmbedBackward0, input)
-        if node is not None:
-            node.k = diagonal
-        return result(out, node)
+        return diag_embed_like(input, (n, n), diagonal, 0, 1)
     if nd == 2:
-        return globals()['diagonal'](input, diagonal).clone()
+        arr = np.diagonal(input._data, diagonal).copy()
+        node = track1(DiagonalBackward0_copy, input)
+        if node is not None:
+            node.offset, node.d1, node.d2 = diagonal, 0, 1
+        return result(arr, node)
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{nd}D")
 
 
