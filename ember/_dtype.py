@@ -1,4 +1,6 @@
 """dtype objects (ember.float32 ...), the default dtype, and torch's type-promotion rules."""
+import builtins
+
 import numpy as np
 
 __all__ = ['dtype', 'set_default_dtype', 'get_default_dtype', 'promote_types', 'result_type',
@@ -33,6 +35,11 @@ class dtype:
     def to_real(self):
         """The real dtype with the same precision (complex64 -> float32)."""
         return _COMPLEX_TO_REAL.get(self, self)
+
+    @property
+    def kernel_name(self):
+        """torch's scalar-type name used in kernel errors: 'Float', 'Long', 'Bool', ..."""
+        return self._legacy[:-len('Tensor')]
 
     def to_complex(self):
         """The complex dtype with the same precision (float32 -> complex64)."""
@@ -127,12 +134,16 @@ def _promote(a, b):
     return FROM_NP[np.promote_types(a.np, b.np)]
 
 
+# This module rebinds float/int (torch's aliases), so Python's types come from builtins.
+_PY_BOOL, _PY_INT, _PY_FLOAT = builtins.bool, builtins.int, builtins.float
+
+
 def scalar_dtype(value):
     """The dtype a Python number gets when it becomes a tensor (``tensor(2.5)``)."""
     t = type(value)
-    if t is bool:
+    if t is _PY_BOOL:
         return bool_
-    if t is int:
+    if t is _PY_INT:
         return int64
     if t is complex:
         return DEFAULT.complex
@@ -143,11 +154,11 @@ def result_type(tensor_dtype, scalar):
     """dtype of an op between a tensor and a Python scalar: the scalar never upcasts within
     its category, but lifts the category (int tensor * 2.5 -> default float)."""
     t = type(scalar)
-    if t is float:
+    if t is _PY_FLOAT:
         cat = FLOAT
-    elif t is int:
+    elif t is _PY_INT:
         cat = INT
-    elif t is bool:
+    elif t is _PY_BOOL:
         cat = BOOL
     elif t is complex:
         cat = COMPLEX

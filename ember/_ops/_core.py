@@ -239,7 +239,8 @@ def inplace(t, outplace, args, op):
     any op. With autograd, ``t`` takes over the result's history (through CopySlices if ``t``
     is a view); the original value is kept for the backward formula."""
     check_inplace(t, op)
-    tracking = STATE.enabled and (t._requires_grad or any(
+    # An integer tensor never joins the graph, whatever was written into it.
+    tracking = STATE.enabled and t._data.dtype.kind in 'fc' and (t._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     if not tracking:
         r = outplace(t, *args)

@@ -235,47 +235,56 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
 
 
 # -- in-place initialisers ---------------------------------------------------------------
-class FillBackward0(Node):
+class FillBackward2(Node):
+    """fill_ with a number: nothing flows back to the old value."""
+
     def backward(self, g):
         return g * 0
 
 
-class FillBackward1(Node):
+class FillBackward3(Node):
+    """fill_ with a 0-d tensor: the gradient of every element flows to the value."""
+
     def backward(self, g):
         return g * 0, g.sum()
+
+
+class ZeroBackward0(FillBackward2):
+    pass
+
+
+def _fill(self, value, op):
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value._data.ndim} dimensions.")
+        return inplace(self, _filled_tensor, (value,), op)
+    if not STATE.enabled or not self._requires_grad:
+        from ._core import check_inplace
+        check_inplace(self, op)
+        self._data[...] = value
+        self._version[0] += 1
+        return self
+    node = ZeroBackward0 if op == 'zero_' else FillBackward2
+    return inplace(self, lambda t: result(np.full(t._data.shape, value, t._data.dtype),
+                                          track(node, (t,))), (), op)
+
+
+def _filled_tensor(t, value):
+    arr = np.full(t._data.shape, value.item(), t._data.dtype)
+    return result(arr, track(FillBackward3, (t, value)))
 
 
 @register(function=False)
 def fill_(self, value):
     """Fills every element with ``value`` (a number or 0-d tensor)."""
-    if isinstance(value, Tensor):
-        if value._data.ndim:
-            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
-                               f"with {value._data.ndim} dimensions.")
-        if value._requires_grad:
-            return inplace(self, lambda t, v: _filled(t, v), (value,), 'fill_')
-        value = value.item()
-    if not STATE.enabled or not self._requires_grad:
-        from ._core import check_inplace
-        check_inplace(self, 'fill_')
-        self._data[...] = value
-        self._version[0] += 1
-        return self
-    return inplace(self, lambda t: _filled(t, value), (), 'fill_')
-
-
-def _filled(t, value):
-    arr = np.full(t._data.shape, value.item() if isinstance(value, Tensor) else value,
-                  t._data.dtype)
-    if isinstance(value, Tensor):
-        return result(arr, track(FillBackward1, (t, value)))
-    return result(arr, track(FillBackward0, (t,)))
+    return _fill(self, value, 'fill_')
 
 
 @register(function=False)
 def zero_(self):
     """Fills with zeros."""
-    return fill_(self, 0)
+    return _fill(self, 0, 'zero_')
 
 
 class CopyBackwards(Node):

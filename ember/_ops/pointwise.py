@@ -94,7 +94,7 @@ _TORCH_INPLACE_FUNCTIONS = {'exp_', 'log_', 'sqrt_', 'relu_', 'sigmoid_', 'tanh_
 
 def dtype_name(np_dtype):
     """torch's scalar-type name used in kernel errors: 'Float', 'Long', 'Bool', ..."""
-    return _dtype.FROM_NP[np_dtype]._legacy[:-len('Tensor')]
+    return _dtype.FROM_NP[np_dtype].kernel_name
 
 
 def _not_implemented_for(kernel, kinds):

@@ -20,18 +20,25 @@ class Generator:
     def __init__(self, device='cpu'):
         check_device(device, 'Generator')
         self._seed = 67280421310721  # torch's default initial seed
-        self._rng = np.random.default_rng(self._seed)
+        self._stream = None
+
+    @property
+    def _rng(self):
+        # Created on first use: importing numpy.random costs ~10 ms that `import ember` skips.
+        if self._stream is None:
+            self._stream = np.random.default_rng(self._seed & 0xFFFFFFFFFFFFFFFF)
+        return self._stream
 
     def manual_seed(self, seed):
         """Resets the stream to start from ``seed``; returns self."""
-        seed = int(seed)
-        self._seed = seed
-        self._rng = np.random.default_rng(seed & 0xFFFFFFFFFFFFFFFF)
+        self._seed = int(seed)
+        self._stream = None
         return self
 
     def seed(self):
         """Reseeds from a non-deterministic source; returns the new seed."""
-        s = int(np.random.SeedSequence().entropy) & 0xFFFFFFFFFFFFFFFF
+        import secrets
+        s = secrets.randbits(63)
         self.manual_seed(s)
         return s
 
@@ -97,7 +104,8 @@ def set_rng_state(new_state):
 def _float_dt(dtype, op):
     dt = _dt(dtype)
     if dt.kind not in 'fc':
-        raise RuntimeError(f'"{op}" not implemented for \'{_dtype.FROM_NP[dt].name}\'')
+        raise NotImplementedError(f'"{op}" not implemented for '
+                                  f"'{_dtype.FROM_NP[dt].kernel_name}'")
     return dt
 
 

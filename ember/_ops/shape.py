@@ -992,6 +992,13 @@ def _tensors(ts):
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     """A new tensor from ``data`` with this tensor's dtype unless ``dtype`` is given."""
     from .creation import tensor
+    if isinstance(data, Tensor):
+        import warnings
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+        data = data._data
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 

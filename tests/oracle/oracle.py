@@ -100,6 +100,8 @@ def _same(e, t, what, rtol, atol):
         assert len(e) == len(t), f"{what}: {len(e)} results != {len(t)}"
         for i, (a, b) in enumerate(zip(e, t)):
             _same(a, b, f"{what}[{i}]", rtol, atol)
+    elif isinstance(t, torch.dtype):
+        assert str(e) == str(t), f"{what}: dtype {e} != {t}"
     elif isinstance(t, float):
         assert e == pytest.approx(t, rel=1e-5, abs=1e-6, nan_ok=True), f"{what}: {e} != {t}"
     else:
