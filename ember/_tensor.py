@@ -35,6 +35,7 @@ class Tensor:
     _grad_acc = None      # weakref to this leaf's AccumulateGrad node
     _hooks = None         # leaf gradient hooks
     _retains_grad = False
+    _post_acc_hooks = None  # leaf hooks run after .grad is accumulated
     _is_param = False
 
     def __new__(cls, *args, device=None, dtype=None):
@@ -218,12 +219,18 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
             if value._data.dtype != self._data.dtype:
-                raise RuntimeError("attempting to assign a gradient with dtype "
-                                   f"'{value.dtype}' to a tensor with dtype '{self.dtype}'. "
-                                   "Please ensure that the gradient and the tensor have the "
-                                   "same dtype")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_short_name(value.dtype)}' "
+                    f"to a tensor with grad_dtype '{self.dtype.kernel_name}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+                    "the tensor's grad_dtype attribute with a specific dtype, or None to allow "
+                    "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor "
+                    "and its gradient may break downstream systems that assume they match.")
             if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a "
+                    f"tensor of size '{list(self._data.shape)}'. Please ensure that the "
+                    "gradient and the tensor are the same size")
         self._grad = value
 
     @grad.deleter
@@ -262,6 +269,28 @@ class Tensor:
             self._hooks = []
         return RemovableHandle(self._hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after backward has accumulated into this leaf's ``.grad``."""
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        from .autograd.graph import RemovableHandle
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = []
+        return RemovableHandle(self._post_acc_hooks, hook)
+
+    @property
+    def output_nr(self):
+        """Which output of its grad_fn this tensor is."""
+        return self._output_nr
+
+    def is_inference(self):
+        """False: ember has no inference tensors yet."""
+        return False
+
     def _accumulator(self):
         """This leaf's AccumulateGrad node, shared by every op that uses the leaf."""
         ref = self._grad_acc
@@ -287,7 +316,12 @@ class Tensor:
     def detach_(self):
         """Detaches this tensor from the graph in place, making it a leaf."""
         if self._base is not None and self._base._requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -407,6 +441,14 @@ class Tensor:
                     continue
                 setattr(t, k, copy.deepcopy(v, memo))
         return t
+
+
+def _short_name(d):
+    """torch's C++ short dtype name used in some messages: 'float', 'double', 'long', ..."""
+    return {'float32': 'float', 'float64': 'double', 'float16': 'half', 'int64': 'long',
+            'int32': 'int', 'int16': 'short', 'int8': 'signed char', 'uint8': 'unsigned char',
+            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'
+            }.get(d.name, d.name)
 
 
 def _rebuild(cls, data, requires_grad, state):

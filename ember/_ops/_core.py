@@ -289,12 +289,14 @@ def _broadcastable(a, b):
 def rebase(t, r):
     """Gives ``t`` (just overwritten in place with ``r``'s value) ``r``'s history. A view
     passes the change on to its base through a CopySlices node."""
+    old_fn, old_nr = t._grad_fn, t._output_nr
     base = t._base
     if base is None:
         t._grad_fn = r._grad_fn
         t._requires_grad = True
         if t._output_nr:
             t._output_nr = 0
+        _move_retain(t, old_fn, old_nr)
         return
     node = track(CopySlices, (base, r))
     node.view_fn = t._view_fn
@@ -307,11 +309,26 @@ def rebase(t, r):
     t._grad_fn = with_history._grad_fn
     t._requires_grad = True
     t._output_nr = with_history._output_nr
+    _move_retain(t, old_fn, old_nr)
+
+
+def _move_retain(t, old_fn, old_nr):
+    """A tensor that retains its grad keeps doing so through its new history."""
+    if t._retains_grad and old_fn is not None and old_fn._retain:
+        ref = old_fn._retain.pop(old_nr, None)
+        new = t._grad_fn
+        if new._retain is None:
+            new._retain = {}
+        new._retain[t._output_nr] = ref
 
 
 class CopySlices(Node):
     """History of a base tensor after an in-place op on one of its views: the gradient of
     the overwritten region goes to the op's result, the rest to the base's old history."""
+
+    def name(self):
+        """``'torch::autograd::CopySlices'``, torch's name for this node."""
+        return 'torch::autograd::CopySlices'
 
     def backward(self, g):
         mask = make(np.ones(g._data.shape, g._data.dtype))

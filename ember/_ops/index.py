@@ -1,2 +1,1203 @@
-"""Indexing: __getitem__/__setitem__, index_select, gather, scatter, masked ops, nonzero.
-(placeholder: filled in by the indexing work)"""
+"""Indexing: ``__getitem__``/``__setitem__``, index_select, gather, scatter, index_add/copy/fill,
+masked ops, nonzero, take, take_along_dim, index_put.
+
+``x[...]`` follows torch, not NumPy: ints, slices and None are applied first, as a chain of
+views (select, slice, unsqueeze) that shares memory with ``x``; the tensor indices left over
+(lists, int/bool tensors) then index the resulting view in one copying ``index`` op. So in
+``x[0, :, [1, 2]]`` the int is gone before the advanced index is placed, unlike in NumPy.
+
+Internally an advanced index is a NumPy key with one entry per dim of the indexed tensor: a
+full slice (the dim is kept whole) or an int64 array of in-range, non-negative indices, all
+broadcasting together -- or, for a lone bool mask, the mask itself (NumPy places it as torch
+does, and faster). ``_index`` and ``_index_put`` compute on that form, and each is the
+other's backward (with accumulation), so gradients of any order are ember ops.
+"""
+import builtins
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.grad_mode import STATE
+from ..autograd.graph import _SavedOutput
+from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
+                    inplace, is_scalar, METHODS)
+from . import shape as _shape
+
+_INDEX_KINDS = (np.int64, np.int32)
+
+
+def _tname(dt):
+    """torch's scalar type name of a NumPy dtype, as in its messages: 'Float', 'Long'..."""
+    return _dtype.FROM_NP[np.dtype(dt)]._legacy[:-6]
+
+
+def _zeros_like_shape(shape, dt):
+    return make(np.zeros(shape, dt))
+
+
+def _broadcast(a, b):
+    """The broadcast shape of ``a`` and ``b``, or torch's RuntimeError naming the clash."""
+    n = builtins.max(len(a), len(b))
+    a1 = (1,) * (n - len(a)) + tuple(a)
+    b1 = (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for i, (x, y) in enumerate(zip(a1, b1)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+# -- the advanced-index core: index and index_put ----------------------------------------
+def _indexed_shape(shape, key):
+    """Shape of ``x[key]`` for a normalized index (torch's and NumPy's placement rule:
+    adjacent indexed dims keep their place, otherwise the broadcast dims go first)."""
+    shape = tuple(shape)
+    dims = [i for i, a in enumerate(key) if type(a) is np.ndarray]
+    first = key[dims[0]]
+    if first.dtype == np.bool_:
+        d = dims[0]
+        return shape[:d] + (int(np.count_nonzero(first)),) + shape[d + first.ndim:]
+    bshape = np.broadcast_shapes(*(key[i].shape for i in dims))
+    if dims == list(range(dims[0], dims[-1] + 1)):
+        return shape[:dims[0]] + bshape + shape[dims[-1] + 1:]
+    return bshape + tuple(s for i, s in enumerate(shape) if i not in dims)
+
+
+class IndexBackward0(Node):
+    def backward(self, g):
+        shape, dt = self._meta[0]
+        return _index_put(_zeros_like_shape(shape, dt), self.idx, g, True)
+
+
+def _index(x, idx):
+    """``x[idx]`` for a normalized advanced index (a copy; IndexBackward0)."""
+    out = x._data[idx]
+    n = track1(IndexBackward0, x)
+    if n is not None:
+        n.idx = idx
+    return result(np.asarray(out), n)
+
+
+class IndexPutBackward0(Node):
+    def backward(self, g):
+        idx = self.idx
+        gx = g if self.accumulate else _index_put(g, idx, make(np.zeros((), g._data.dtype)),
+                                                  False)
+        return gx, _index(g, idx)
+
+
+def _index_put(x, idx, values, accumulate):
+    """A copy of ``x`` with ``values`` (broadcast) written, or added, at ``idx``."""
+    target = _indexed_shape(x._data.shape, idx)
+    values = _fit_values(values, target)
+    vb = np.broadcast_to(values._data, target)
+    out = x._data.copy()
+    if not accumulate:
+        out[idx] = vb
+    elif any(type(a) is np.ndarray and a.dtype == np.bool_ for a in idx):
+        out[idx] += vb  # a mask never repeats a position
+    else:
+        np.add.at(out, idx, vb)
+    n = track(IndexPutBackward0, (x, values))
+    if n is not None:
+        n.idx, n.accumulate = idx, accumulate
+    return result(out, n)
+
+
+def _fit_values(values, target):
+    """``values`` with the leading size-1 dims beyond ``target``'s rank dropped (as torch
+    does); torch's error unless it then broadcasts to ``target``."""
+    v = values._data
+    lead = v.ndim - len(target)
+    if lead > 0 and all(s == 1 for s in v.shape[:lead]):
+        values = values.reshape(v.shape[lead:])
+    try:
+        if np.broadcast_shapes(values._data.shape, target) == tuple(target) and \
+                values._data.ndim <= len(target):
+            return values
+    except ValueError:
+        pass
+    raise RuntimeError(f"shape mismatch: value tensor of shape {list(v.shape)} cannot be "
+                       f"broadcast to indexing result of shape {list(target)}")
+
+
+def _put_args(x, entries, values):
+    """Checks a user's index_put in torch's order (index shapes, value shape, dtypes,
+    bounds); returns the normalized index and the values."""
+    shape = x._data.shape
+    raw = _expand_index(shape, entries)
+    if values._data.ndim:  # (a single value always fits)
+        values = _fit_values(values, _indexed_shape(shape, raw))
+    values = _put_dtype(x, entries, values)
+    return _check_index(shape, raw), values
+
+
+def _finish_index(shape, entries):
+    """Turns ``entries`` -- (dim, int array) and (dim, bool mask) pairs for a tensor of
+    ``shape`` -- into a normalized advanced index: masks become their nonzero positions, the
+    arrays are broadcast, bounds-checked (torch numbers the k-th index tensor 'dimension k')
+    and wrapped to non-negative."""
+    return _check_index(shape, _expand_index(shape, entries))
+
+
+def _expand_index(shape, entries):
+    """The NumPy key for ``entries`` (unchecked bounds): a slice for each dim not indexed, an
+    int array for each indexed one (masks turned into their nonzero positions) -- or, for a
+    lone mask, the mask itself, which NumPy places exactly as torch does, faster."""
+    for d, a in entries:
+        if a.dtype == np.bool_:
+            for j, (ms, ts) in enumerate(zip(a.shape, shape[d:])):
+                if ms != ts:
+                    raise IndexError(f"The shape of the mask {list(a.shape)} at index {j} does "
+                                     f"not match the shape of the indexed tensor {list(shape)} "
+                                     f"at index {d + j}")
+    if len(entries) == 1 and entries[0][1].dtype == np.bool_:
+        d, m = entries[0]
+        return (builtins.slice(None),) * d + (m.copy(),)  # (a copy: the node keeps it)
+    idx = [builtins.slice(None)] * len(shape)
+    for d, a in entries:
+        if a.dtype == np.bool_:
+            for j, nz in enumerate(np.nonzero(a)):
+                idx[d + j] = nz
+        else:
+            idx[d] = a
+    arrays = [a for a in idx if type(a) is np.ndarray]
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                         "with shapes " + ', '.join(str(list(a.shape)) for a in arrays)) \
+            from None
+    return tuple(idx)
+
+
+def _check_index(shape, key):
+    """Bounds-checks the int arrays of an expanded key and wraps them to non-negative int64
+    copies (copies: the node keeps them, and the user's index tensor may change later)."""
+    arrays = [a for a in key if type(a) is np.ndarray]
+    if arrays[0].dtype == np.bool_:
+        return key
+    bshape = arrays[0].shape if len(arrays) == 1 else \
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    # torch reads nothing, and so checks nothing, when the result is empty.
+    empty = 0 in bshape or 0 in [s for s, a in zip(shape, key) if type(a) is not np.ndarray]
+    idx = list(key)
+    k = 0
+    for d, a in enumerate(key):
+        if type(a) is not np.ndarray:
+            continue
+        size = shape[d]
+        a = a.astype(np.int64)
+        if a.size:
+            lo, hi = a.min(), a.max()
+            if (lo < -size or hi >= size) and not empty:
+                if size == 0:
+                    raise IndexError("index is out of bounds for dimension with size 0")
+                bad = a[(a >= size) | (a < -size)].flat[0]
+                raise IndexError(f"index {bad} is out of bounds for dimension {k} with size "
+                                 f"{size}")
+            if empty and size:
+                a = np.clip(a, -size, size - 1)  # keeps NumPy from complaining
+            if lo < 0:
+                a[a < 0] += size
+        idx[d] = a
+        k += 1
+    return tuple(idx)
+
+
+def _index_array(t):
+    """The NumPy array of an index tensor, refusing dtypes torch refuses."""
+    a = t._data
+    if a.dtype == np.uint8:
+        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                      "torch.bool instead.", UserWarning, stacklevel=3)
+        return a.astype(np.bool_)
+    if a.dtype == np.bool_ or a.dtype.type in _INDEX_KINDS:
+        return a
+    raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _seq_array(seq):
+    """A list index as an array: ints -> int64, bools -> bool (floats truncate, as torch)."""
+    from .._tensor import to_array
+    try:
+        a = to_array(seq)
+    except (TypeError, ValueError):
+        bad = next((x for x in _flat(seq) if not (is_scalar(x) or isinstance(x, Tensor))),
+                   seq)
+        raise TypeError(f"new(): invalid data type '{type(bad).__name__}'") from None
+    if a.dtype.kind not in 'biu':
+        a = a.astype(np.int64)
+    return a
+
+
+def _flat(seq):
+    for x in seq:
+        if isinstance(x, (list, tuple)):
+            yield from _flat(x)
+        else:
+            yield x
+
+
+# -- __getitem__ / __setitem__ -----------------------------------------------------------
+def _as_items(index):
+    """The index as a tuple of items; a list holding slices, None, ..., tensors or lists is
+    read as a tuple (deprecated in torch, which warns)."""
+    if type(index) is tuple:
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+            isinstance(i, (Tensor, list, tuple, builtins.slice)) or i is None or i is Ellipsis
+            for i in index):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
+                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of "
+                      "x[seq]. In pytorch 2.9 this will be interpreted as tensor index, "
+                      "x[torch.tensor(seq)], which will result either in an error or a "
+                      "different result", UserWarning, stacklevel=3)
+        return tuple(index)
+    return (index,)
+
+
+_INT = 'int'
+_BOOL = 'bool'
+_ARRAY = 'array'
+
+
+def _classify(item):
+    """(kind, payload) of one index item: ints (also 0-d int tensors), bools (also 0-d bool
+    tensors), arrays (index tensors and lists), or the item itself (slice, None, ...)."""
+    t = type(item)
+    if t is int:
+        return _INT, item
+    if t is bool:
+        return _BOOL, item
+    if isinstance(item, Tensor):
+        a = _index_array(item)
+        if a.ndim == 0:
+            return (_BOOL, bool(a)) if a.dtype == np.bool_ else (_INT, int(a))
+        return _ARRAY, a
+    if t is builtins.slice:
+        return builtins.slice, item
+    if item is None or item is Ellipsis:
+        return item, item
+    if isinstance(item, (list, tuple, range)):
+        return _ARRAY, _seq_array(list(item))
+    if isinstance(item, (np.integer,)):
+        return _INT, int(item)
+    if isinstance(item, np.bool_):
+        return _BOOL, bool(item)
+    if isinstance(item, np.ndarray):
+        return _ARRAY, _seq_array(item)
+    if isinstance(item, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                     f"Variables are valid indices (got {t.__name__})")
+
+
+class AliasBackward0(Node):
+    def backward(self, g):
+        return g
+
+
+def _alias(x):
+    return view_of(x, x._data.view(), track1(AliasBackward0, x), _alias, ())
+
+
+def _slice(x, dim, start, stop, step):
+    """The strided view ``x[..., start:stop:step, ...]`` along ``dim`` (SliceBackward0)."""
+    key = (builtins.slice(None),) * dim + (builtins.slice(start, stop, step),)
+    return _shape._slice_view(x, key, _shape.SliceBackward0, _slice, (dim, start, stop, step))
+
+
+def _select(x, dim, i):
+    """The view ``x[..., i, ...]`` at ``dim`` (SelectBackward0); the trailing Ellipsis keeps
+    a 0-d result a NumPy view rather than a scalar copy."""
+    key = (builtins.slice(None),) * dim + (i, Ellipsis)
+    return _shape._slice_view(x, key, _shape.SelectBackward0, _select, (dim, i))
+
+
+def _apply(x, index, setting=False):
+    """Applies the basic part of ``index`` to ``x`` as views; returns the view and the
+    advanced entries left for it (an empty list when there are none)."""
+    given = _as_items(index)
+    bare = given is not index  # torch treats a lone index a little differently from a tuple
+    items = [_classify(i) for i in given]
+    nd = x._data.ndim
+    used = 0
+    for kind, p in items:
+        if kind is _INT or kind is builtins.slice:
+            used += 1
+        elif kind is _ARRAY:
+            used += p.ndim if p.dtype == np.bool_ else 1
+    if used > nd:
+        if bare and items[0][0] is _INT:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
+                             "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
+                             "number")
+        if bare and items[0][0] is builtins.slice:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    y, dim, entries = x, 0, []
+    for pos, (kind, p) in enumerate(items):
+        if kind is _INT:
+            size = y._data.shape[dim]
+            if not -size <= p < size:
+                raise IndexError(f"index {p} is out of bounds for dimension {pos} with size "
+                                 f"{size}")
+            y = _select(y, dim, p + size if p < 0 else p)
+        elif kind is builtins.slice:
+            size = y._data.shape[dim]
+            if p.step is not None and p.step.__index__() <= 0:
+                if p.step.__index__() == 0:
+                    raise ValueError("slice step cannot be zero")
+                raise ValueError("step must be greater than zero")
+            start, stop, step = p.indices(size)
+            stop = builtins.max(stop, start)
+            # A full slice is a no-op (torch judges by the start as written and the clamped
+            # stop), but a lone one still makes a SliceBackward0 view.
+            full = (p.start is None or p.start.__index__() == 0) and stop == size and step == 1
+            if not (full and (setting or not bare)):
+                y = _slice(y, dim, start, stop, step)
+            dim += 1
+        elif kind is None:
+            y = _shape.unsqueeze(y, dim)
+            dim += 1
+        elif kind is Ellipsis:
+            dim += nd - used  # (a second ellipsis stands for no dims, as in torch)
+            used = nd
+        elif kind is _BOOL:
+            y = _shape.unsqueeze(y, dim)
+            entries.append((dim, np.zeros(1 if p else 0, np.int64)))
+            dim += 1
+        else:
+            entries.append((dim, p))
+            dim += p.ndim if p.dtype == np.bool_ else 1
+    return y, entries
+
+
+def getitem(self, index):
+    """``self[index]``: basic indexing gives a view, tensor/list indices a copy."""
+    y, entries = _apply(self, index)
+    if entries:
+        return _index(y, _finish_index(y._data.shape, entries))
+    if y is self:
+        return _alias(self)
+    return y
+
+
+def _check_leaf(t):
+    """torch's refusal of in-place ops on a leaf that requires grad, or on a view of one."""
+    if not STATE.enabled:
+        return
+    base = t._base
+    if base is not None and base._grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    if t._grad_fn is None and t._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
+
+
+def _put_dtype(x, entries, values):
+    """index_put's dtype rule: ``values`` must have ``x``'s dtype, except that a single value
+    put through one bool mask is cast (torch runs that case as masked_fill)."""
+    if values._data.dtype == x._data.dtype:
+        return values
+    if len(entries) == 1 and entries[0][1].dtype == np.bool_ and values._data.size == 1:
+        return values.to(x.dtype)
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                       f"{_tname(x._data.dtype)} for the destination and "
+                       f"{_tname(values._data.dtype)} for the source.")
+
+
+def _value_tensor(value, like):
+    """A setitem value as a tensor: numbers take ``like``'s dtype; other types are refused."""
+    if isinstance(value, Tensor):
+        return value
+    if is_scalar(value):
+        return make(np.asarray(value).astype(like._data.dtype))
+    t = type(value)
+    name = t.__name__ if t.__module__ == 'builtins' else f'{t.__module__}.{t.__name__}'
+    raise TypeError(f"can't assign a {name} to a torch.{like.dtype._legacy}")
+
+
+class FillBackward3(Node):
+    def backward(self, g):
+        return g * 0
+
+
+def _filled3(t, value):
+    return result(np.full(t._data.shape, value, t._data.dtype), track1(FillBackward3, t))
+
+
+def setitem(self, index, value):
+    """``self[index] = value``: copies into the view (basic index) or ``index_put_``."""
+    if type(index) is bool:
+        if not index:
+            return
+        index = None  # x[True] = v writes through an unsqueezed view
+    v = _value_tensor(value, self)
+    y, entries = _apply(self, index, setting=True)
+    _check_leaf(y)
+    tracking = STATE.enabled and (self._requires_grad or v._requires_grad)
+    if entries:
+        idx, v = _put_args(y, entries, v)
+        if tracking:
+            inplace(y, _index_put, (idx, v, False), 'index_put_')
+        else:
+            _writable(y)
+            y._data[idx] = v._data
+            y._version[0] += 1
+        return
+    shape = y._data.shape
+    vs = v._data.shape
+    while len(vs) > len(shape) and vs[0] == 1:
+        vs = vs[1:]
+    if vs != v._data.shape:
+        v = v.reshape(vs)
+    if vs and vs != shape:
+        v = _shape.expand(v, shape)  # (torch's error when it does not fit)
+    if not tracking:
+        _writable(y)
+        np.copyto(y._data, v._data, casting='unsafe')
+        y._version[0] += 1
+    elif y is self and self._data.ndim and not isinstance(value, Tensor):
+        inplace(self, _filled3, (value,), 'fill_')
+    else:
+        y.copy_(v)
+
+
+def _writable(t):
+    if not t._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+
+
+METHODS['__getitem__'] = getitem
+METHODS['__setitem__'] = setitem
+
+
+# -- index_select / index_add / index_copy / index_fill ----------------------------------
+def _vector_index(index, op):
+    """index_select's index as a flat array, with torch's dtype and rank checks."""
+    a = index._data
+    if a.dtype.type not in _INDEX_KINDS:
+        raise RuntimeError(f"{op}(): Expected dtype int32 or int64 for index")
+    if a.ndim > 1:
+        raise IndexError(f"{op}(): Index is supposed to be a vector")
+    return a.reshape(-1)
+
+
+def _dim_key(d, idx):
+    """The NumPy key for ``idx`` along dim ``d``."""
+    return (builtins.slice(None),) * d + (idx,)
+
+
+class IndexSelectBackward0(Node):
+    def backward(self, g):
+        shape, dt = self._meta[0]
+        if not shape:
+            return g.reshape(())
+        return index_add(_zeros_like_shape(shape, dt), self.dim, self.index, g)
+
+
+@register
+def index_select(input, dim, index, *, out=None):
+    """The entries at ``index`` (a 1-D int tensor) along ``dim``."""
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    a = _vector_index(index, 'index_select')
+    size = x.shape[d] if x.ndim else 1
+    if a.size:
+        if a.min() < 0:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={a.min()} "
+                               f"axis_dim={size}")
+        if a.max() >= size:
+            raise IndexError("index out of range in self")
+    arr = np.take(x, a, axis=d) if x.ndim else x.copy()
+    n = track1(IndexSelectBackward0, input)
+    if n is not None:
+        n.dim, n.index = d, index
+    return _out(result(arr, n), out)
+
+
+def _out(r, out):
+    if out is None:
+        return r
+    from .pointwise import _write_out
+    return _write_out(out, r)
+
+
+def _check_index_source(input, dim, index, source, op):
+    """Shared checks of index_add/index_copy: returns (dim, flat index array)."""
+    x, s = input._data, source._data
+    d = wrap_dim(dim, x.ndim)
+    a = index._data
+    if a.ndim > 1:
+        raise IndexError(f"{op}(): Index is supposed to be a vector, but got dim: {a.ndim} "
+                         f"with type: {_tname(a.dtype)} and size: {list(a.shape)}")
+    a = a.reshape(-1)
+    ssize = s.shape[d] if s.ndim else 1
+    if a.size != ssize:
+        msg = (f"{op}(): Number of indices ({a.size}) should be equal to source.size(dim): "
+               f"({ssize}), for dim: {d}" if op == 'index_add_' else
+               f"{op}(): Number of indices ({a.size}) should be equal to source.size(dim) "
+               f"({ssize})")
+        raise (RuntimeError if op == 'index_add_' else IndexError)(msg)
+    return d, a
+
+
+class IndexAddBackward0(Node):
+    def backward(self, g):
+        gs = g.index_select(self.dim, self.index)
+        if self.alpha != 1:
+            gs = gs * self.alpha
+        return g, gs.reshape(self._meta[1][0])
+
+
+@register
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    """``input`` with ``alpha * source`` slices added at ``index`` along ``dim``."""
+    a = index._data
+    if a.dtype.type not in _INDEX_KINDS:
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_tname(a.dtype)}")
+    if a.ndim > 1:
+        _check_index_source(input, dim, index, source, 'index_add_')
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_add_(): self ({_tname(input._data.dtype)}) and source "
+                           f"({_tname(source._data.dtype)}) must have the same scalar type")
+    d, a = _check_index_source(input, dim, index, source, 'index_add_')
+    x, s = input._data, source._data
+    xs = x.shape if x.ndim else (1,)
+    ss = s.shape if s.ndim else (1,)
+    if len(xs) != len(ss) or any(p != q for k, (p, q) in enumerate(zip(xs, ss)) if k != d):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(s.shape)}")
+    _check_bounds(a, xs[d], d, RuntimeError)
+    outa = x.reshape(xs).copy()
+    np.add.at(outa, _dim_key(d, a), s.reshape(ss) * alpha if alpha != 1 else
+              s.reshape(ss))
+    n = track(IndexAddBackward0, (input, source))
+    if n is not None:
+        n.dim, n.index, n.alpha = d, index, alpha
+    return _out(result(outa.reshape(x.shape), n), out)
+
+
+def _check_bounds(a, size, d, exc, prefix=''):
+    if a.size and (a.min() < 0 or a.max() >= size):
+        bad = a[(a < 0) | (a >= size)][0]
+        raise exc(f"{prefix}index {bad} is out of bounds for dimension {d} with size {size}")
+
+
+class IndexCopyBackward0(Node):
+    def backward(self, g):
+        return (g.index_fill(self.dim, self.index, 0),
+                g.index_select(self.dim, self.index).reshape(self._meta[1][0]))
+
+
+@register
+def index_copy(input, dim, index, source):
+    """``input`` with its slices at ``index`` along ``dim`` replaced by ``source``'s."""
+    a = index._data
+    if a.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_tname(a.dtype)}")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
+                           f"but got (self) {_tname(input._data.dtype)} and (source) "
+                           f"{_tname(source._data.dtype)}")
+    d, a = _check_index_source(input, dim, index, source, 'index_copy_')
+    x, s = input._data, source._data
+    xs = x.shape if x.ndim else (1,)
+    ss = s.shape if s.ndim else (1,)
+    xr = xs[:d] + xs[d + 1:]
+    sr = ss[:d] + ss[d + 1:]
+    if xr != sr:
+        k = next((k for k, (p, q) in enumerate(zip(xr, sr)) if p != q), 0)
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {xr[k] if xr else 1} at "
+                           f"dimension {k} and source slice shape: {sr[k] if sr else 1} at "
+                           f"dimension {k}.")
+    _check_bounds(a, xs[d], d, IndexError, 'index_copy_(): ')
+    outa = x.reshape(xs).copy()
+    outa[_dim_key(d, a)] = s.reshape(ss)
+    n = track(IndexCopyBackward0, (input, source))
+    if n is not None:
+        n.dim, n.index = d, index
+    return result(outa.reshape(x.shape), n)
+
+
+class IndexFillBackward0(Node):
+    def backward(self, g):
+        return g.index_fill(self.dim, self.index, 0)
+
+
+class IndexFillBackward1(Node):
+    def backward(self, g):
+        return (g.index_fill(self.dim, self.index, 0),
+                g.index_select(self.dim, self.index).sum())
+
+
+@register
+def index_fill(input, dim, index, value):
+    """``input`` with its slices at ``index`` along ``dim`` set to ``value``."""
+    a = index._data
+    if a.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if a.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    size = x.shape[d] if x.ndim else 1
+    a = a.reshape(-1)
+    bad = (a >= size) | (a < -size)
+    if bad.any():
+        raise IndexError(f"index {a[bad][0]} is out of bounds for dimension {d} with size "
+                         f"{size}")
+    is_t = isinstance(value, Tensor)
+    if is_t and value._data.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+    outa = x.reshape(x.shape or (1,)).copy()
+    outa[_dim_key(d, a)] = value._data if is_t else value
+    outa = outa.reshape(x.shape)
+    if is_t:
+        n = track(IndexFillBackward1, (input, value))
+    else:
+        n = track1(IndexFillBackward0, input)
+    if n is not None:
+        n.dim, n.index = d, index
+    return result(outa, n)
+
+
+# -- gather / scatter --------------------------------------------------------------------
+def _along_key(idx, dim):
+    """Full coordinate arrays addressing ``out[..., idx[...], ...]`` along ``dim``."""
+    grids = np.indices(idx.shape, sparse=True)
+    return tuple(idx if k == dim else g for k, g in enumerate(grids))
+
+
+def _check_along(x, dim, index, op, src=None):
+    """torch's gather/scatter checks; returns the wrapped dim and the index as an int64
+    array of at least one dim."""
+    a = index._data
+    if a.dtype.type not in _INDEX_KINDS:
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    xd = x._data
+    nd = builtins.max(xd.ndim, 1)
+    d = wrap_dim(dim, xd.ndim)
+    xs = xd.shape if xd.ndim else (1,)
+    ai = a.reshape(a.shape if a.ndim else (1,))
+    if builtins.max(a.ndim, 1) != nd:
+        what = 'input' if op == 'gather' else 'self'
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} "
+                           "tensor")
+    if src is not None:
+        ss = src._data.shape if src._data.ndim else (1,)
+        if (len(ss) != nd and src._data.ndim) or (src._data.ndim == 0 and a.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                               "tensor")
+    if ai.size:
+        for k in range(nd):
+            if op == 'gather':
+                if k != d and ai.shape[k] > xs[k]:
+                    raise RuntimeError(f"Size does not match at dimension {k} expected index "
+                                       f"{list(a.shape)} to be no larger than self "
+                                       f"{list(xd.shape)} apart from dimension {d}")
+            elif (k != d and ai.shape[k] > xs[k]) or (src is not None and ai.shape[k] > ss[k]):
+                raise RuntimeError(f"Expected index {list(a.shape)} to be no larger than self "
+                                   f"{list(xd.shape)} apart from dimension {d}" +
+                                   (f" and to be no larger size than src "
+                                    f"{list(src._data.shape)}" if src is not None else ''))
+        _check_bounds(ai.reshape(-1), xs[d], d, RuntimeError)
+    return d, ai.astype(np.int64, copy=False)
+
+
+class GatherBackward0(Node):
+    def backward(self, g):
+        shape, dt = self._meta[0]
+        return scatter_add(_zeros_like_shape(shape, dt), self.dim, self.index, g)
+
+
+@register
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """``out[i][j] = input[index[i][j]][j]`` (for dim 0): values picked along ``dim``."""
+    d, ai = _check_along(input, dim, index, 'gather')
+    x = input._data
+    xs = x.reshape(x.shape or (1,))
+    if any(k != d and i != s for k, (i, s) in enumerate(zip(ai.shape, xs.shape))):
+        # index may be smaller than input off ``dim``: only that leading part is read
+        xs = xs[tuple(builtins.slice(None) if k == d else builtins.slice(0, i)
+                      for k, i in enumerate(ai.shape))]
+    arr = np.take_along_axis(xs, ai, d).reshape(index._data.shape)
+    n = track1(GatherBackward0, input)
+    if n is not None:
+        n.dim, n.index = d, index
+    return _out(result(arr, n), out)
+
+
+class ScatterBackward0(Node):
+    def backward(self, g):
+        return g.scatter(self.dim, self.index, 0), g.gather(self.dim, self.index)
+
+
+class ScatterBackward1(Node):
+    def backward(self, g):
+        return g.scatter(self.dim, self.index, 0)
+
+
+class ScatterAddBackward0(Node):
+    def backward(self, g):
+        return g, g.gather(self.dim, self.index)
+
+
+class _ScatterReduce(Node):
+    def backward(self, g):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+_ScatterReduce.__name__ = _ScatterReduce.__qualname__ = 'NotImplemented'
+_REDUCERS = {'add': np.add, 'multiply': np.multiply}
+
+
+def _scatter(input, dim, index, src, value, reduce, op):
+    if src is not None and src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce is not None and reduce not in _REDUCERS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    d, ai = _check_along(input, dim, index, 'scatter', src)
+    x = input._data
+    out = x.reshape(x.shape or (1,)).copy()
+    key = _along_key(ai, d)
+    if src is not None:
+        s = src._data.reshape(src._data.shape or (1,))
+        vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
+    else:
+        vals = np.asarray(value).astype(x.dtype)
+    if op == 'scatter_add':
+        np.add.at(out, key, vals)
+    elif reduce is not None:
+        _REDUCERS[reduce].at(out, key, np.broadcast_to(vals, ai.shape))
+    else:
+        out[key] = vals
+    if reduce is not None:
+        n = track(_ScatterReduce, (input, src))
+    elif op == 'scatter_add':
+        n = track(ScatterAddBackward0, (input, src))
+    elif src is not None:
+        n = track(ScatterBackward0, (input, src))
+    else:
+        n = track1(ScatterBackward1, input)
+    if n is not None:
+        n.dim, n.index = d, index
+    return result(out.reshape(x.shape), n)
+
+
+@register
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """``input`` with ``src`` (a tensor) or ``value`` (a number) written at ``index`` along
+    ``dim``; ``reduce='add'``/``'multiply'`` combines instead of overwriting."""
+    if src is not None and not isinstance(src, Tensor):
+        src, value = None, src
+    if src is None and value is None:
+        raise TypeError("scatter() missing required argument 'src' or 'value'")
+    return _scatter(input, dim, index, src, value, reduce, 'scatter')
+
+
+@register
+def scatter_add(input, dim, index, src):
+    """``input`` with ``src`` added at ``index`` along ``dim`` (duplicates accumulate)."""
+    return _scatter(input, dim, index, src, None, None, 'scatter_add')
+
+
+class ScatterReduceBackward0(Node):
+    def backward(self, g):
+        x, src, res = self.saved_tensors
+        d, index, how = self.dim, self.index, self.reduce
+        if how not in _SR_UFUNC:  # torch differentiates only the current names
+            raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                               f"'amin' but got {how}.")
+        if src._data.shape != index._data.shape:
+            # torch's formulas assume src shaped like index; it fails here too
+            raise RuntimeError(f"Function ScatterReduceBackward0 returned an invalid gradient "
+                               f"at index 1 - got {list(index._data.shape)} but expected shape "
+                               f"compatible with {list(src._data.shape)}")
+        if how == 'sum':
+            gx, gs = g, g.gather(d, index)
+        elif how == 'mean':
+            n = _scatter_count(g, d, index, src, self.include_self)
+            gx = g / n
+            gs = gx.gather(d, index)
+        elif how == 'prod':
+            gx, gs = _prod_grads(g, x, src, res, d, index, self.include_self)
+        else:  # amax / amin: split evenly between the tied winners
+            value = res.gather(d, index)
+            x_wins = (x == res).to(g.dtype)
+            s_wins = (src == value).to(g.dtype)
+            share = g / x_wins.scatter_add(d, index, s_wins)
+            gx = x_wins * share
+            gs = s_wins * share.gather(d, index)
+        if not self.include_self:
+            gx = gx.scatter(d, index, 0)
+        return gx, gs
+
+
+def _scatter_count(g, d, index, src, include_self):
+    """How many values met at each position of a mean scatter_reduce (at least 1)."""
+    base = make(np.full(g._data.shape, 1 if include_self else 0, g._data.dtype))
+    n = base.scatter_add(d, index, make(np.ones(src._data.shape, g._data.dtype)))
+    return n.masked_fill(n == 0, 1)
+
+
+def _prod_grads(g, x, src, res, d, index, include_self):
+    """Gradients of a prod scatter_reduce that stay right where inputs are zero: each
+    factor's gradient is the product of the others, recomputed with that zero replaced by
+    one when it is the only zero of its group."""
+    x_nz = x.masked_fill(x == 0, 1)
+    gx = g * x_nz.scatter_reduce(d, index, src, 'prod', include_self=include_self) / x_nz
+    zero = src == 0
+    zeros_per_pos = make(np.zeros(x._data.shape, g._data.dtype)).scatter_add(
+        d, index, zero.to(g.dtype)).gather(d, index)
+    single = zero & (zeros_per_pos == 1)
+    alt = x.scatter_reduce(d, index, src.masked_fill(single, 1), 'prod',
+                           include_self=include_self)
+    gs = _where(single, (g * alt).gather(d, index),
+                (g * res).gather(d, index) / src.masked_fill(zero, 1))
+    return gx, gs
+
+
+def _where(cond, a, b):
+    from .pointwise import where
+    return where(cond, a, b)
+
+
+_SR_UFUNC = {'sum': np.add, 'prod': np.multiply, 'mean': np.add, 'amax': np.maximum,
+             'amin': np.minimum}
+
+
+def _identity(how, dt):
+    if how in ('sum', 'mean'):
+        return 0
+    if how == 'prod':
+        return 1
+    big = np.inf if dt.kind == 'f' else np.iinfo(dt).max
+    return -big if how == 'amax' else big
+
+
+@register
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """``input`` with ``src`` combined into it at ``index`` along ``dim`` by ``reduce``
+    ('sum', 'prod', 'mean', 'amax', 'amin'); ``include_self=False`` leaves ``input``'s own
+    values out of the positions that receive something."""
+    if src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    asked, reduce = reduce, {'max': 'amax', 'min': 'amin'}.get(reduce, reduce)  # old names
+    if reduce not in _SR_UFUNC:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    d, ai = _check_along(input, dim, index, 'scatter', src)
+    x = input._data
+    out = x.reshape(x.shape or (1,)).copy()
+    key = _along_key(ai, d)
+    s = src._data.reshape(src._data.shape or (1,))
+    vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
+    if not include_self:
+        out[key] = _identity(reduce, out.dtype)
+    _SR_UFUNC[reduce].at(out, key, vals)
+    if reduce == 'mean':
+        n = np.full(out.shape, 1 if include_self else 0, np.int64)
+        np.add.at(n, key, 1)
+        n = np.maximum(n, 1)
+        out = out // n if out.dtype.kind in 'iub' else (out / n).astype(out.dtype)
+    n = track(ScatterReduceBackward0, (input, src))
+    r = result(out.reshape(x.shape), n)
+    if n is not None:
+        n.dim, n.index, n.reduce, n.include_self = d, index, asked, include_self
+        n.save(input, src)
+        n._saved += ((_SavedOutput(r), 0),)  # the result, without a reference cycle
+    return r
+
+
+# -- masked ops --------------------------------------------------------------------------
+def _mask_name(dt):
+    """The C++ type name torch's masked_fill message gives for a mask dtype."""
+    return {np.float32: 'float', np.float64: 'double', np.float16: 'c10::Half',
+            np.int64: 'long int', np.int32: 'int', np.int16: 'short int', np.int8: 'signed char',
+            np.uint8: 'unsigned char'}.get(np.dtype(dt).type, str(np.dtype(dt)))
+
+
+class MaskedFillBackward0(Node):
+    def backward(self, g):
+        return g.masked_fill(self.mask, 0)
+
+
+class MaskedFillBackward1(Node):
+    def backward(self, g):
+        return g.masked_fill(self.mask, 0), g.masked_fill(~self.mask, 0).sum()
+
+
+@register
+def masked_fill(input, mask, value):
+    """``input`` (broadcast with ``mask``) with ``value`` where ``mask`` is True."""
+    m = mask._data
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
+                           f"dtype {_mask_name(m.dtype)}")
+    is_t = isinstance(value, Tensor)
+    if is_t and value._data.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+    x = input._data
+    shape = _broadcast(m.shape, x.shape)
+    v = np.asarray(value._data if is_t else value).astype(x.dtype)
+    arr = np.where(m, v, x)
+    if arr.shape != shape:
+        arr = np.broadcast_to(arr, shape).copy()
+    if is_t:
+        n = track(MaskedFillBackward1, (input, value))
+    else:
+        n = track1(MaskedFillBackward0, input)
+    if n is not None:
+        n.mask = mask
+    return result(arr, n)
+
+
+class MaskedSelectBackward0(Node):
+    def backward(self, g):
+        shape, dt = self._meta[0]
+        mask = self.mask
+        full = _broadcast(shape, mask._data.shape)
+        if mask._data.shape != full:
+            mask = make(np.broadcast_to(mask._data, full))
+        return masked_scatter(_zeros_like_shape(full, dt), mask, g)
+
+
+@register
+def masked_select(input, mask, *, out=None):
+    """The 1-D tensor of ``input``'s elements where ``mask`` is True (broadcast together)."""
+    m = mask._data
+    if m.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    x = input._data
+    shape = _broadcast(m.shape, x.shape)
+    arr = np.broadcast_to(x, shape)[np.broadcast_to(m, shape)]
+    n = track1(MaskedSelectBackward0, input)
+    if n is not None:
+        n.mask = mask
+    return _out(result(arr, n), out)
+
+
+class MaskedScatterBackward0(Node):
+    def backward(self, g):
+        mask = self.mask
+        sshape = self._meta[1][0]
+        full = g._data.shape
+        if mask._data.shape != full:
+            mask = make(np.broadcast_to(mask._data, full))
+        sel = g.masked_select(mask)
+        extra = int(np.prod(sshape)) - sel._data.size
+        if extra > 0:
+            sel = _shape.embed(sel, (sel._data.size + extra,),
+                               (builtins.slice(0, sel._data.size),))
+        return g.masked_fill(mask, 0), sel.reshape(sshape)
+
+
+@register
+def masked_scatter(input, mask, source):
+    """``input`` (broadcast with ``mask``) with the elements of ``source``, in order, written
+    where ``mask`` is True."""
+    m = mask._data
+    x, s = input._data, source._data
+    if s.dtype != x.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_tname(x.dtype)} and {_tname(s.dtype)}")
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_tname(m.dtype)}")
+    shape = _broadcast(x.shape, m.shape)
+    mb = np.broadcast_to(m, shape)
+    count = int(mb.sum())
+    if count > s.size:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    arr = np.broadcast_to(x, shape).copy()
+    arr[mb] = s.reshape(-1)[:count]
+    n = track(MaskedScatterBackward0, (input, source))
+    if n is not None:
+        n.mask = mask
+    return result(arr, n)
+
+
+# -- nonzero, take, take_along_dim, index_put -------------------------------------------
+@register
+def nonzero(input, *, out=None, as_tuple=False):
+    """Indices of the nonzero elements: an (n, ndim) int64 tensor, or with ``as_tuple`` one
+    1-D tensor per dim (a 0-d input counts as 1-d there)."""
+    x = input._data
+    if as_tuple:
+        return tuple(make(a.astype(np.int64)) for a in np.nonzero(x.reshape(x.shape or (1,))))
+    return _out(make(np.argwhere(x).astype(np.int64).reshape(-1, x.ndim) if x.ndim else
+                     np.zeros((int(x != 0), 0), np.int64)), out)
+
+
+@register
+def argwhere(input):
+    """``nonzero(input)``: the (n, ndim) indices of the nonzero elements."""
+    return nonzero(input)
+
+
+class TakeBackward0(Node):
+    def backward(self, g):
+        shape, dt = self._meta[0]
+        flat = _zeros_like_shape((int(np.prod(shape)),), dt)
+        return _index_put(flat, (self.flat,), g.reshape(-1), True).reshape(shape)
+
+
+@register
+def take(input, index):
+    """Elements of the flattened ``input`` at ``index`` (negative counts from the end)."""
+    a = index._data
+    if a.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{_tname(a.dtype)}")
+    x = input._data
+    flat = _flat_index(a, x.size, 'take')
+    arr = x.reshape(-1)[flat].reshape(a.shape)
+    n = track1(TakeBackward0, input)
+    if n is not None:
+        n.flat = flat
+    return result(arr, n)
+
+
+class PutBackward0(Node):
+    def backward(self, g):
+        flat = (self.flat,)
+        gx = g if self.accumulate else _index_put(
+            g.reshape(-1), flat, make(np.zeros((), g._data.dtype)), False).reshape(g.shape)
+        return gx, _index(g.reshape(-1), flat).reshape(self._meta[1][0])
+
+
+@register
+def put(input, index, source, accumulate=False):
+    """``input`` with the flattened positions ``index`` set to (or, with ``accumulate``,
+    increased by) the elements of ``source``."""
+    a = index._data
+    if a.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{_tname(a.dtype)}")
+    x, s = input._data, source._data
+    if s.dtype != x.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_tname(x.dtype)} and source.dtype = "
+                           f"{_tname(s.dtype)}")
+    if s.size != a.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {s.size}, index.numel() = "
+                         f"{a.size}")
+    flat = _flat_index(a, x.size, 'put_')
+    out = x.copy().reshape(-1)
+    if accumulate:
+        np.add.at(out, flat, s.reshape(-1))
+    else:
+        out[flat] = s.reshape(-1)
+    n = track(PutBackward0, (input, source))
+    if n is not None:
+        n.flat, n.accumulate = flat, accumulate
+    return result(out.reshape(x.shape), n)
+
+
+def _flat_index(a, n_el, op):
+    """``a`` flattened, bounds-checked against ``n_el`` elements and wrapped non-negative."""
+    if n_el == 0 and a.size:
+        raise IndexError(f"{op}(): tried to take from an empty tensor")
+    flat = a.reshape(-1)
+    bad = (flat >= n_el) | (flat < -n_el)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {flat[bad][0]} on a tensor of "
+                         f"{n_el} elements.")
+    return np.where(flat < 0, flat + n_el, flat)
+
+
+@register
+def take_along_dim(input, indices, dim=None):
+    """``gather`` along ``dim`` after broadcasting ``input`` and ``indices`` against each
+    other (except along ``dim``); with ``dim=None``, on the flattened input."""
+    a = indices._data
+    if a.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_tname(a.dtype)}")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    x = input._data
+    if x.ndim != a.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {x.ndim} dimensions for input, and "
+                           f"{a.ndim} dimensions for indices")
+    d = wrap_dim(dim, x.ndim)
+    xs = list(x.shape)
+    xs[d] = a.shape[d]
+    full = list(_broadcast(xs, a.shape))
+    if tuple(full) != a.shape:
+        indices = _shape.expand(indices, tuple(full))
+    full[d] = x.shape[d]
+    if tuple(full) != x.shape:
+        input = _shape.expand(input, tuple(full))
+    return gather(input, d, indices)
+
+
+@register
+def index_put(input, indices, values, accumulate=False):
+    """``input`` with ``values`` written (or, with ``accumulate``, added) at the advanced
+    index ``indices`` (a tuple of int/bool tensors, one per leading dim)."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' (position 2) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 3) must be Tensor, not "
+                        f"{type(values).__name__}")
+    entries, dim = [], 0
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{type(t).__name__}")
+        a = _index_array(t)
+        entries.append((dim, a))
+        dim += a.ndim if a.dtype == np.bool_ else 1
+    nd = input._data.ndim
+    if dim > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd} (got {dim})")
+    idx, values = _put_args(input, entries, values)
+    return _index_put(input, idx, values, accumulate)
+
+
+# -- in-place variants -------------------------------------------------------------------
+def _inplace_variant(name, fn, doc):
+    def f(self, *args, **kwargs):
+        _check_leaf(self)
+        return inplace(self, lambda t, *a: fn(t, *a, **kwargs), args, name)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    register(f, function=False)
+    return f
+
+
+for _n, _f in (('scatter_', scatter), ('scatter_add_', scatter_add), ('index_add_', index_add),
+               ('index_copy_', index_copy), ('index_fill_', index_fill),
+               ('masked_fill_', masked_fill), ('index_put_', index_put),
+               ('scatter_reduce_', scatter_reduce), ('put_', put)):
+    _inplace_variant(_n, _f, f"In-place ``{_f.__name__}``.")
+
+
+def masked_scatter_(self, mask, source):
+    """In-place ``masked_scatter``; ``mask`` must broadcast to ``self``'s shape."""
+    if mask._data.ndim > self._data.ndim:
+        _shape.expand(mask, self._data.shape)  # torch's error for a mask larger than self
+    _check_leaf(self)
+    return inplace(self, masked_scatter, (mask, source), 'masked_scatter_')
+
+
+register(masked_scatter_, function=False)

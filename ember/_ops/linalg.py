@@ -1,141 +1,222 @@
-"""Matrix products: mm, matmul (every batch/broadcast form), bmm, mv, dot, outer, addmm,
-baddbmm, einsum. Backward formulas are products again, so they are differentiable too."""
+"""Matrix products: mm, matmul (every 1-D/2-D/batched/broadcast form), bmm, mv, dot, outer,
+addmm, addmv, addbmm, baddbmm, einsum.
+
+Backward formulas are products again, so they are differentiable too. torch builds matmul
+and einsum out of other ops (mm, bmm, views, permutes, sums); ember computes each with one
+NumPy call, but names the grad_fn after the op torch's decomposition ends with, and raises
+the errors of the kernel torch would have called, so both look the same from outside.
+"""
 import numpy as np
 
-from .. import _dtype
-from ._core import Node, Tensor, register, track, result, to_tensor, METHODS
+from ._core import Node, Tensor, register, track, result, make, METHODS
 
-__all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'einsum']
+__all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum']
 
 
-def _same_dtype(a, b, op):
+def _name(t):
+    """torch's short dtype name ('Float', 'Double', 'Long', ...) used in its messages."""
+    return t.dtype._legacy.replace('Tensor', '')
+
+
+def _check_tensor(x, op, arg, pos):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument '{arg}' (position {pos}) must be Tensor, not "
+                        f"{type(x).__name__}")
+
+
+def _no_bool(kernel, *ts):
+    for t in ts:
+        if t._data.dtype == np.bool_:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def _mm_shapes(a, b):
+    """torch's mm shape error for matrices of shapes ``a`` and ``b``."""
+    if a[1] != b[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and "
+                           f"{b[0]}x{b[1]})")
+
+
+def _mm_dtypes(a, b):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{a.dtype.name if a.dtype is not _dtype.float32 else 'float'} != "
-                           f"{b.dtype.name if b.dtype is not _dtype.float32 else 'float'}"
-                           if op in ('mm', 'matmul', 'addmm') else
-                           f"{op}: expected both tensors to have the same dtype, but got "
-                           f"{a.dtype} and {b.dtype}")
+                           f"{_name(a).lower()} != {_name(b).lower()}")
 
 
-def _check_dims(t, nd, op, name):
-    if t._data.ndim != nd:
-        what = {1: 'a vector', 2: 'a matrix', 3: '3D tensor'}[nd]
-        raise RuntimeError(f"{op}: Expected {name} to be {what}, but got {t._data.ndim}-D tensor"
-                           if op != 'bmm' else
-                           f"batch1 must be a 3D tensor" if name == 'batch1' else
-                           "batch2 must be a 3D tensor")
+def _mv_shapes(m, v):
+    if m[1] != v[0]:
+        raise RuntimeError(f"size mismatch, got input ({m[0]}), mat ({m[0]}x{m[1]}), vec "
+                           f"({v[0]})")
 
 
+def _mv_dtypes(m, v):
+    if m._data.dtype != v._data.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_name(v)}, "
+                           f"{_name(m)}, and {_name(v)}")
+
+
+def _bmm_shapes(a, b):
+    if a[0] != b[0] or a[2] != b[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a[0]}, {a[2]}] but got: [{b[0]}, {b[1]}].")
+
+
+def _bmm_dtypes(a, b):
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected scalar type {_name(a)} but found {_name(b)}")
+
+
+def _needs(node, i):
+    """Whether input ``i`` of ``node`` has somewhere for a gradient to go."""
+    return node.next_functions[i][0] is not None
+
+
+# -- mm / bmm / mv / dot -------------------------------------------------------------------
 class MmBackward0(Node):
+    """Gradient of ``mm``: ``g @ b^T`` and ``a^T @ g``."""
+
     def backward(self, g):
         a, b = self.saved_tensors
-        ga = g.mm(b.t()) if self.next_functions[0][0] is not None else None
-        gb = a.t().mm(g) if self.next_functions[1][0] is not None else None
-        return ga, gb
+        return (g.mm(b.mT) if _needs(self, 0) else None,
+                a.mT.mm(g) if _needs(self, 1) else None)
 
 
 @register
 def mm(input, mat2, *, out=None):
-    """Matrix product of two 2-D tensors."""
-    _check_dims(input, 2, 'mm', 'self')
-    _check_dims(mat2, 2, 'mm', 'mat2')
-    _same_dtype(input, mat2, 'mm')
+    """Matrix product of two 2-D tensors of the same dtype."""
+    _check_tensor(input, 'mm', 'input', 1)
+    _check_tensor(mat2, 'mm', 'mat2', 2)
+    if input._data.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2._data.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
     a, b = input._data, mat2._data
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]}"
-                           f" and {b.shape[0]}x{b.shape[1]})")
+    _mm_shapes(a.shape, b.shape)
+    _mm_dtypes(input, mat2)
+    _no_bool('addmm_impl_cpu_', input)
     n = track(MmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
-    return result(a @ b, n)
+    return _out(result(a @ b, n), out)
+
+
+def _out(r, out):
+    if out is None:
+        return r
+    from .pointwise import _write_out
+    return _write_out(out, r)
 
 
 class BmmBackward0(Node):
+    """Gradient of ``bmm``: batched ``g @ b^T`` and ``a^T @ g``."""
+
     def backward(self, g):
         a, b = self.saved_tensors
-        ga = g.matmul(b.mT) if self.next_functions[0][0] is not None else None
-        gb = a.mT.matmul(g) if self.next_functions[1][0] is not None else None
-        return ga, gb
-
-
-class MatmulBackward0(BmmBackward0):
-    """Batched/broadcast matmul; the engine sums broadcast batch dims back."""
+        return (g.bmm(b.mT) if _needs(self, 0) else None,
+                a.mT.bmm(g) if _needs(self, 1) else None)
 
 
 @register
 def bmm(input, mat2, *, out=None):
     """Batched matrix product of two 3-D tensors with equal batch sizes."""
-    _check_dims(input, 3, 'bmm', 'batch1')
-    _check_dims(mat2, 3, 'bmm', 'batch2')
-    _same_dtype(input, mat2, 'bmm')
+    _check_tensor(input, 'bmm', 'input', 1)
+    _check_tensor(mat2, 'bmm', 'mat2', 2)
+    if input._data.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2._data.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
     a, b = input._data, mat2._data
-    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
-                           f"{b.shape[1]}].")
+    _bmm_shapes(a.shape, b.shape)
+    _bmm_dtypes(input, mat2)
+    _no_bool('bmm', input)
     n = track(BmmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
-    return result(np.matmul(a, b), n)
+    return _out(result(np.matmul(a, b), n), out)
 
 
 class DotBackward0(Node):
+    """Gradient of ``dot``: each vector times the other's... the other vector."""
+
     def backward(self, g):
         a, b = self.saved_tensors
-        return g * b, g * a
+        return (g * b if _needs(self, 0) else None,
+                g * a if _needs(self, 1) else None)
 
 
-@register
-def dot(input, tensor):
-    """Inner product of two 1-D tensors of the same length."""
+class VdotBackward0(DotBackward0):
+    """Gradient of ``vdot`` (``dot`` with the first vector conjugated; same for reals)."""
+
+
+def _dot(input, tensor, op, cls):
+    _check_tensor(input, op, 'input', 1)
+    _check_tensor(tensor, op, 'tensor', 2)
     a, b = input._data, tensor._data
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{op} : expected both vectors to have same dtype, but found "
+                           f"{_name(input)} and {_name(tensor)}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{input.dtype.name.capitalize()} and {tensor.dtype.name.capitalize()}"
-                           .replace('Float32', 'Float').replace('Float64', 'Double'))
-    n = track(DotBackward0, (input, tensor))
+    _no_bool(op, input)
+    n = track(cls, (input, tensor))
     if n is not None:
         n.save(input, tensor)
-    return result(np.asarray(np.dot(a, b)), n)
+    r = np.vdot(a, b) if op == 'vdot' else np.dot(a, b)
+    return result(np.asarray(r, a.dtype), n)
 
 
-inner = dot
-register(dot, name='inner')
-register(dot, name='vdot')
+@register
+def dot(input, tensor, *, out=None):
+    """Inner product of two 1-D tensors of the same length and dtype."""
+    return _out(_dot(input, tensor, 'dot', DotBackward0), out)
+
+
+@register
+def vdot(input, other, *, out=None):
+    """``dot`` with ``input`` conjugated (the same for real tensors)."""
+    return _out(_dot(input, other, 'vdot', VdotBackward0), out)
 
 
 class MvBackward0(Node):
+    """Gradient of ``mv``: ``outer(g, v)`` and ``m^T @ g``."""
+
     def backward(self, g):
         m, v = self.saved_tensors
-        return g.unsqueeze(1) * v.unsqueeze(0), m.t().mv(g)
+        return (g.unsqueeze(1) * v.unsqueeze(0) if _needs(self, 0) else None,
+                m.mT.mv(g) if _needs(self, 1) else None)
 
 
 @register
-def mv(input, vec):
+def mv(input, vec, *, out=None):
     """Matrix-vector product."""
-    _check_dims(input, 2, 'mv', 'self')
+    _check_tensor(input, 'mv', 'input', 1)
+    _check_tensor(vec, 'mv', 'vec', 2)
     a, v = input._data, vec._data
-    if v.ndim != 1 or a.shape[1] != v.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x"
-                           f"{a.shape[1]}), vec ({v.shape[0] if v.ndim else ''})")
-    _same_dtype(input, vec, 'mv')
+    if a.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    _mv_shapes(a.shape, v.shape)
+    _mv_dtypes(input, vec)
+    _no_bool('addmv_impl_cpu', input)
     n = track(MvBackward0, (input, vec))
     if n is not None:
         n.save(input, vec)
-    return result(a @ v, n)
+    return _out(result(a @ v, n), out)
 
 
 @register
-def outer(input, vec2):
-    """Outer product of two 1-D tensors (``input[:, None] * vec2[None, :]``)."""
-    return input.unsqueeze(1) * vec2.unsqueeze(0)
+def outer(input, vec2, *, out=None):
+    """Outer product of two 1-D tensors (``input[:, None] * vec2[None, :]``, promoting)."""
+    _check_tensor(input, 'outer', 'input', 1)
+    _check_tensor(vec2, 'outer', 'vec2', 2)
+    if input._data.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input._data.ndim}-D")
+    if vec2._data.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
+    return _out(input.unsqueeze(1) * vec2.unsqueeze(0), out)
 
 
 ger = outer
@@ -143,180 +224,485 @@ register(outer, name='ger')
 
 
 @register
+def inner(input, other, *, out=None):
+    """Sum product over the last dims (``dot`` for vectors; a scalar operand multiplies)."""
+    _check_tensor(input, 'inner', 'input', 1)
+    _check_tensor(other, 'inner', 'other', 2)
+    if input._data.ndim == 0 or other._data.ndim == 0:
+        return _out(input * other, out)
+    if input._data.shape[-1] != other._data.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(input._data.shape)} and "
+                           f"{list(other._data.shape)}")
+    return _out(_tensordot_last(input, other), out)
+
+
+def _tensordot_last(a, b):
+    # inner(a, b)[i..., j...] = sum_k a[i..., k] b[j..., k]
+    la = ''.join(_LETTERS[i] for i in range(a._data.ndim - 1))
+    lb = ''.join(_LETTERS[a._data.ndim - 1 + i] for i in range(b._data.ndim - 1))
+    k = _LETTERS[-1]
+    return einsum(f'{la}{k},{lb}{k}->{la}{lb}', a, b)
+
+
+# -- matmul ------------------------------------------------------------------------------
+class _MatmulBackward(Node):
+    """Gradient of a batched/broadcast matmul, 1-D operands included: ``g @ b^T`` and
+    ``a^T @ g`` on the operands seen as (batches of) matrices; the engine sums the
+    broadcast batch dims back to each operand's shape."""
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        a1, b1 = a.dim() == 1, b.dim() == 1
+        if a1:
+            g = g.unsqueeze(-2)
+        if b1:
+            g = g.unsqueeze(-1)
+        ga = gb = None
+        if _needs(self, 0):
+            ga = g.matmul(b.unsqueeze(-1).mT if b1 else b.mT)
+            if a1:
+                ga = ga.squeeze(-2)
+        if _needs(self, 1):
+            gb = (a.unsqueeze(0).mT if a1 else a.mT).matmul(g)
+            if b1:
+                gb = gb.squeeze(-1)
+        return ga, gb
+
+
+def _named_node(name):
+    cls = type(name, (_MatmulBackward,), {'__doc__': f"Gradient of a matmul that torch "
+                                                     f"finishes with a {name[:-9]} op."})
+    return cls
+
+
+_MATMUL_NODES = {n: _named_node(n) for n in (
+    'UnsafeViewBackward0', 'CloneBackward0', 'TransposeBackward0', 'SqueezeBackward4')}
+
+
+def _fold(input, other):
+    """Whether torch's matmul folds the batch of the larger operand into a matrix (one mm/mv)
+    rather than calling bmm, and if so whether it folds the transposed second operand. It
+    depends on requires_grad and strides, which is why both appear here."""
+    da, db = input._data.ndim, other._data.ndim
+    larger_first = da >= db
+    t1 = input._data if larger_first else np.swapaxes(other._data, -1, -2)
+    d1, d2 = (da, db) if larger_first else (db, da)
+    if not (d1 >= 3 and d2 <= 2):
+        return None
+    transpose = db > da
+    small_grad = other._requires_grad if larger_first else input._requires_grad
+    if small_grad:
+        return transpose
+    if da == 2:
+        return None
+    if t1.size == 0:
+        return transpose
+    sh, st = t1.shape, t1.strides
+    for i in range(d1 - 2):
+        if st[i] != st[i + 1] * sh[i + 1]:
+            return None
+    return transpose
+
+
+def _broadcast_batch(sa, sb):
+    """Broadcast of two batch shapes, with torch's error naming the offending dim."""
+    n = max(len(sa), len(sb))
+    pa, pb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
+    out = []
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+@register
 def matmul(input, other, *, out=None):
-    """Matrix product with NumPy/torch semantics: 1-D operands are promoted to matrices and
-    the added dim removed; batch dims broadcast."""
-    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__ if isinstance(input, Tensor) else type(input).__name__}")
+    """Matrix product with torch's semantics: 1-D operands are promoted to matrices and the
+    added dim removed again; batch dims broadcast. Operands must share a dtype."""
+    _check_tensor(input, 'matmul', 'input', 1)
+    _check_tensor(other, 'matmul', 'other', 2)
     a, b = input._data, other._data
     da, db = a.ndim, b.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{da}D and {db}D")
-    if da == 2 and db == 2:
-        return mm(input, other)
     if da == 1 and db == 1:
-        return dot(input, other)
+        return _out(dot(input, other), out)
     if da == 2 and db == 1:
-        return mv(input, other)
-    if da == 1:
-        return matmul(input.unsqueeze(0), other).squeeze(-2)
-    if db == 1:
-        return matmul(input, other.unsqueeze(-1)).squeeze(-1)
-    _same_dtype(input, other, 'matmul')
-    if a.shape[-1] != b.shape[-2]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{b.shape[0] if db > 2 else 1}, {a.shape[-1]}] but got: "
-                           f"[{b.shape[0] if db > 2 else 1}, {b.shape[-2]}].")
-    try:
-        r = np.matmul(a, b)
-    except ValueError:
-        raise RuntimeError(f"The size of tensor a ({a.shape[-3]}) must match the size of tensor "
-                           f"b ({b.shape[-3]}) at non-singleton dimension 0") from None
-    n = track(MatmulBackward0, (input, other))
+        return _out(mv(input, other), out)
+    if da == 2 and db == 2:
+        return _out(mm(input, other), out)
+    if da == 1 and db == 2:
+        # torch: unsqueeze(0).mm(other).squeeze_(0)
+        _mm_shapes((1, a.shape[0]), b.shape)
+        _mm_dtypes(input, other)
+        _no_bool('addmm_impl_cpu_', input)
+        name = 'SqueezeBackward4'
+    else:
+        name = _batched_checks(input, other)
+    n = track(_MATMUL_NODES[name], (input, other))
+    r = np.matmul(a, b)
     if n is not None:
         n.save(input, other)
-    return result(r, n)
+        if name == 'CloneBackward0' and (r.shape[-1] == 1 or r.shape[-2] == 1 or r.size == 0):
+            # torch ends with .mT.contiguous(), a no-op (so no Clone) when already contiguous.
+            n.__class__ = _MATMUL_NODES['TransposeBackward0']
+    return _out(result(r, n), out)
+
+
+def _batched_checks(input, other):
+    """Shape/dtype checks for matmul with a >2-D operand, in the form of the kernel torch
+    would run; returns the name of torch's final grad_fn."""
+    a, b = input._data, other._data
+    da, db = a.ndim, b.ndim
+    if da == 3 and db == 3 and a.shape[0] == 1 and b.shape[0] != 1:
+        # torch squeezes a batch of one matrix and treats it as a 2-D operand.
+        squeezed = make(a[0])
+        squeezed._requires_grad = input._requires_grad
+        return _batched_checks(squeezed, other)
+    fold = _fold(input, other)
+    if fold is None:
+        batch = _broadcast_batch(a.shape[:-2] if da > 2 else (), b.shape[:-2] if db > 2 else ())
+        nb = int(np.prod(batch))
+        sa = (nb,) + ((1, a.shape[0]) if da == 1 else a.shape[-2:])
+        sb = (nb,) + ((b.shape[0], 1) if db == 1 else b.shape[-2:])
+        _bmm_shapes(sa, sb)
+        _bmm_dtypes(input, other)
+        _no_bool('bmm', input)
+        return 'UnsafeViewBackward0'
+    if not fold:
+        rows = int(np.prod(a.shape[:-1]))
+        if db == 1:
+            _mv_shapes((rows, a.shape[-1]), b.shape)
+            _mv_dtypes(input, other)
+            _no_bool('addmv_impl_cpu', input)
+        else:
+            _mm_shapes((rows, a.shape[-1]), b.shape)
+            _mm_dtypes(input, other)
+            _no_bool('addmm_impl_cpu_', input)
+        return 'UnsafeViewBackward0'
+    # Transposed fold: other^T folded into a matrix, times input (or input^T).
+    rows = int(np.prod(b.shape[:-2])) * b.shape[-1]
+    if da == 1:
+        _mv_shapes((rows, b.shape[-2]), a.shape)
+        _mv_dtypes(other, input)
+        _no_bool('addmv_impl_cpu', other)
+        return 'UnsafeViewBackward0'
+    _mm_shapes((rows, b.shape[-2]), (a.shape[1], a.shape[0]))
+    _mm_dtypes(other, input)
+    _no_bool('addmm_impl_cpu_', other)
+    return 'CloneBackward0'
+
+
+# -- fused multiply-adds -----------------------------------------------------------------
+def _scaled(g, s):
+    return g if s == 1 else g * s
 
 
 class AddmmBackward0(Node):
+    """Gradient of ``addmm``: ``beta * g`` for input, ``alpha * g @ m2^T`` and
+    ``alpha * m1^T @ g`` for the matrices."""
+
     def backward(self, g):
         m1, m2 = self.saved_tensors
-        b, a = self.beta, self.alpha
-        gi = g * b if b != 1 else g
-        g1 = g.mm(m2.t()) if self.next_functions[1][0] is not None else None
-        g2 = m1.t().mm(g) if self.next_functions[2][0] is not None else None
-        if a != 1:
-            g1 = g1 * a if g1 is not None else None
-            g2 = g2 * a if g2 is not None else None
-        return gi, g1, g2
+        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+                _scaled(g.mm(m2.mT), self.alpha) if _needs(self, 1) else None,
+                _scaled(m1.mT.mm(g), self.alpha) if _needs(self, 2) else None)
 
 
-@register
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcasts)."""
-    _check_dims(mat1, 2, 'addmm', 'mat1')
-    _check_dims(mat2, 2, 'addmm', 'mat2')
-    a, b = mat1._data, mat2._data
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]}"
-                           f" and {b.shape[0]}x{b.shape[1]})")
-    input = to_tensor(input, 'addmm', 'input')
-    p = a @ b
-    if alpha != 1:
-        p *= alpha
+class BaddbmmBackward0(Node):
+    """Gradient of ``baddbmm``: as addmm's, batched."""
+
+    def backward(self, g):
+        b1, b2 = self.saved_tensors
+        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+                _scaled(g.bmm(b2.mT), self.alpha) if _needs(self, 1) else None,
+                _scaled(b1.mT.bmm(g), self.alpha) if _needs(self, 2) else None)
+
+
+class AddmvBackward0(Node):
+    """Gradient of ``addmv``."""
+
+    def backward(self, g):
+        m, v = self.saved_tensors
+        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+                _scaled(g.unsqueeze(1) * v.unsqueeze(0), self.alpha) if _needs(self, 1)
+                else None,
+                _scaled(m.mT.mv(g), self.alpha) if _needs(self, 2) else None)
+
+
+class AddbmmBackward0(Node):
+    """Gradient of ``addbmm``: the product gradient repeated over the summed batch."""
+
+    def backward(self, g):
+        b1, b2 = self.saved_tensors
+        gb = g.unsqueeze(0).expand((b1.shape[0],) + tuple(g.shape))
+        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+                _scaled(gb.bmm(b2.mT), self.alpha) if _needs(self, 1) else None,
+                _scaled(b1.mT.bmm(gb), self.alpha) if _needs(self, 2) else None)
+
+
+def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
+    """``beta * input + alpha * p`` (``p`` the product array), with torch's checks: input
+    broadcasts to the product's shape, all dtypes equal; ``beta == 0`` ignores input (NaN
+    included)."""
+    _check_tensor(input, op, 'input', 1)
     x = input._data
-    r = p + (x * beta if beta != 1 else x) if beta != 0 else p
-    if r.shape != p.shape:
-        raise RuntimeError(f"The expanded size of the tensor ({p.shape[-1]}) must match the "
-                           f"existing size ({x.shape[-1]}) at non-singleton dimension 1.  "
-                           f"Target sizes: {list(p.shape)}.  Tensor sizes: {list(x.shape)}")
-    n = track(AddmmBackward0, (input, mat1, mat2))
+    try:
+        target = np.broadcast_shapes(x.shape, p.shape)
+    except ValueError:
+        target = None
+    if target != p.shape:
+        k = next((i for i in range(1, min(x.ndim, p.ndim) + 1) if x.shape[-i] != p.shape[-i]
+                  and x.shape[-i] != 1), 1)
+        raise RuntimeError(f"The expanded size of the tensor ({p.shape[-k]}) must match the "
+                           f"existing size ({x.shape[-k]}) at non-singleton dimension "
+                           f"{p.ndim - k}.  Target sizes: {list(p.shape)}.  Tensor sizes: "
+                           f"{list(x.shape)}")
+    if op == 'baddbmm':
+        if not (x.dtype == m1._data.dtype == m2._data.dtype):
+            raise RuntimeError(f"Input dtypes must be the same, got: input "
+                               f"{_name(input).lower()}, batch1: {_name(m1).lower()}, batch2: "
+                               f"{_name(m2).lower()}")
+    elif x.dtype != p.dtype:
+        raise RuntimeError(f"self and {second} must have the same dtype, but got "
+                           f"{_name(input)} and {_name(m2)}")
+    r = p * alpha if alpha != 1 else p
+    if beta != 0:
+        r = r + (x * beta if beta != 1 else x)
+    n = track(cls, (input, m1, m2))
     if n is not None:
-        n.save(mat1, mat2)
+        n.save(m1, m2)
         n.alpha, n.beta = alpha, beta
     return result(np.asarray(r, dtype=p.dtype), n)
 
 
 @register
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcasts)."""
+    _check_tensor(mat1, 'addmm', 'mat1', 2)
+    _check_tensor(mat2, 'addmm', 'mat2', 3)
+    for t, nm in ((mat1, 'mat1'), (mat2, 'mat2')):
+        if t._data.ndim != 2:
+            raise RuntimeError(f"{nm} must be a matrix, got {t._data.ndim}-D tensor")
+    a, b = mat1._data, mat2._data
+    _mm_shapes(a.shape, b.shape)
+    if isinstance(input, Tensor) and input._data.dtype != b.dtype:
+        # torch compares input with mat2 before mat1 with mat2.
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_name(input)} "
+                           f"and {_name(mat2)}")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_name(mat1)} and "
+                           f"{_name(mat2)}")
+    _no_bool('addmm_impl_cpu_', mat1)
+    return _out(_fused('addmm', AddmmBackward0, input, mat1, mat2, a @ b, beta, alpha,
+                       'mat1', 'mat2'), out)
+
+
+@register
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
-    """``beta * input + alpha * bmm(batch1, batch2)``."""
-    p = bmm(batch1, batch2)
-    if alpha != 1:
-        p = p * alpha
-    return p + input * beta if beta != 0 else p
+    """``beta * input + alpha * bmm(batch1, batch2)`` (``input`` broadcasts)."""
+    _check_tensor(batch1, 'baddbmm', 'batch1', 2)
+    _check_tensor(batch2, 'baddbmm', 'batch2', 3)
+    for t, nm in ((batch1, 'batch1'), (batch2, 'batch2')):
+        if t._data.ndim != 3:
+            raise RuntimeError(f"{nm} must be a 3D tensor")
+    a, b = batch1._data, batch2._data
+    _bmm_shapes(a.shape, b.shape)
+    _no_bool('baddbmm_cpu', batch1)
+    return _out(_fused('baddbmm', BaddbmmBackward0, input, batch1, batch2, np.matmul(a, b),
+                       beta, alpha, 'batch1', 'batch2'), out)
 
 
 @register
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat @ vec)``."""
-    p = mv(mat, vec)
-    return (p * alpha if alpha != 1 else p) + (input * beta if beta != 1 else input)
+    _check_tensor(mat, 'addmv', 'mat', 2)
+    _check_tensor(vec, 'addmv', 'vec', 3)
+    if mat._data.ndim != 2 or vec._data.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, "
+                           f"{mat._data.ndim}, {vec._data.ndim}")
+    _mv_shapes(mat._data.shape, vec._data.shape)
+    _mv_dtypes(mat, vec)
+    return _out(_fused('addmv', AddmvBackward0, input, mat, vec, mat._data @ vec._data, beta,
+                       alpha, 'mat', 'vec'), out)
 
 
 @register
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
-    p = bmm(batch1, batch2).sum(0)
-    return (p * alpha if alpha != 1 else p) + (input * beta if beta != 1 else input)
+    _check_tensor(batch1, 'addbmm', 'batch1', 2)
+    _check_tensor(batch2, 'addbmm', 'batch2', 3)
+    for t, nm in ((batch1, 'batch1'), (batch2, 'batch2')):
+        if t._data.ndim != 3:
+            raise RuntimeError(f"{nm} must be a 3D tensor")
+    a, b = batch1._data, batch2._data
+    _bmm_shapes(a.shape, b.shape)
+    _bmm_dtypes(batch1, batch2)
+    p = np.matmul(a, b).sum(0) if a.shape[0] else np.zeros((a.shape[1], b.shape[2]), a.dtype)
+    return _out(_fused('addbmm', AddbmmBackward0, input, batch1, batch2, p, beta, alpha,
+                       'batch1', 'batch2'), out)
 
 
 # -- einsum ------------------------------------------------------------------------------
-class EinsumBackward(Node):
-    """Gradient of each operand: the einsum of the output gradient with the other operands."""
+_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+
+
+class _EinsumBackward(Node):
+    """Gradient of einsum: for each operand, an einsum of the output gradient with the other
+    operands back to the operand's subscripts. Subscripts the operand repeats (a diagonal)
+    are split into fresh letters tied together by identity matrices; subscripts only it has
+    (summed away) come back through a vector of ones. All of it is einsum again, so
+    differentiable."""
 
     def backward(self, g):
         ops = self.saved_tensors
         ins, out = self.subs
         grads = []
         for i, t in enumerate(ops):
-            if self.next_functions[i][0] is None:
+            if not _needs(self, i):
                 grads.append(None)
                 continue
-            mine = ins[i]
-            others = [s for j, s in enumerate(ins) if j != i]
-            present = set(out).union(*others) if others else set(out)
-            keep = ''.join(c for c in mine if c in present)
-            eq = ','.join([out] + others) + '->' + keep
-            r = einsum(eq, g, *[o for j, o in enumerate(ops) if j != i])
-            if keep != mine:
-                # Letters only this operand had were summed away: broadcast over them again.
-                shape = t.shape
-                view = [shape[k] if c in present else 1 for k, c in enumerate(mine)]
-                order = [keep.index(c) for c in mine if c in present]
-                r = r.permute(order) if order != sorted(order) else r
-                r = r.reshape(view).expand(shape)
-            grads.append(r)
+            terms = [out] + [s for j, s in enumerate(ins) if j != i]
+            args = [g] + [o for j, o in enumerate(ops) if j != i]
+            present = set(''.join(terms))
+            fresh = iter(c for c in _LETTERS if c not in set(''.join(ins) + out))
+            target = ''
+            seen = set()
+            for k, c in enumerate(ins[i]):
+                n = t._data.shape[k]
+                if c in seen:
+                    # a repeated subscript: a new letter, equal to c through an identity
+                    f = next(fresh)
+                    terms.append(c + f)
+                    args.append(make(np.eye(n, dtype=t._data.dtype)))
+                    target += f
+                    continue
+                seen.add(c)
+                target += c
+                if c not in present:
+                    terms.append(c)
+                    args.append(make(np.ones(n, t._data.dtype)))
+                    present.add(c)
+            grads.append(einsum(','.join(terms) + '->' + target, *args))
         return tuple(grads)
 
 
-EinsumBackward.__name__ = EinsumBackward.__qualname__ = 'EinsumBackward0'
+def _einsum_node(name):
+    return type(name, (_EinsumBackward,), {'__doc__': f"Gradient of an einsum that torch "
+                                                      f"finishes with a {name[:-9]} op."})
+
+
+_EINSUM_NODES = {n: _einsum_node(n) for n in (
+    'PermuteBackward0', 'SumBackward1', 'ViewBackward0', 'MulBackward0')}
+
+
+def _einsum_grad_fn(ins, out):
+    """The grad_fn name torch's einsum ends with: a single operand is permuted, or summed if
+    it loses a subscript; several are multiplied, through bmm (a view) if the last step
+    sums a subscript."""
+    if len(ins) == 1:
+        return 'SumBackward1' if set(ins[0]) - set(out) else 'PermuteBackward0'
+    # torch sums each subscript away at the operand where it is last seen; if that happens
+    # at the last operand, the last step is a bmm (then a view), else a product.
+    return 'ViewBackward0' if set(ins[-1]) - set(out) else 'MulBackward0'
 
 
 def _parse_einsum(eq, ops):
     eq = eq.replace(' ', '')
-    if '...' in eq:
-        raise NotImplementedError("einsum: '...' is not supported yet in ember")
-    if '->' in eq:
-        lhs, out = eq.split('->')
-    else:
-        lhs = eq
-        letters = lhs.replace(',', '')
-        out = ''.join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    lhs, arrow, out = eq.partition('->')
     ins = lhs.split(',')
-    if len(ins) != len(ops):
-        raise ValueError(f"einsum(): more operands were provided than specified in the equation"
-                         if len(ops) > len(ins) else
-                         "einsum(): fewer operands were provided than specified in the equation")
-    for s, t in zip(ins, ops):
-        if len(s) != t._data.ndim:
+    if len(ins) > len(ops):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the "
+                           "equation")
+    if len(ins) < len(ops):
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    for s in ins + [out]:
+        for c in s.replace('...', ''):
+            if c not in _LETTERS:
+                raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                   f"{eq.index(c)} in the equation string, subscripts must be "
+                                   "in [a-zA-Z]")
+    # Ellipses become explicit letters (right-aligned, as broadcasting aligns them).
+    used = set(eq)
+    spare = [c for c in _LETTERS if c not in used]
+    ell_nd = 0
+    for i, (s, t) in enumerate(zip(ins, ops)):
+        nd = t._data.ndim
+        if '...' in s:
+            k = nd - (len(s) - 3)
+            if k < 0:
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                                   f"({len(s) - 3}) is more than the number of dimensions "
+                                   f"({nd}) for operand {i}")
+            ell_nd = max(ell_nd, k)
+        elif len(s) != nd:
             raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) "
-                               f"does not match the number of dimensions ({t._data.ndim}) for "
-                               f"operand {ops.index(t)} and no ellipsis was given")
-        if len(set(s)) != len(s):
-            raise NotImplementedError("einsum: repeated subscripts within one operand are not "
-                                      "supported yet in ember")
+                               f"does not match the number of dimensions ({nd}) for operand "
+                               f"{i} and no ellipsis was given")
+    ell = ''.join(spare[:ell_nd])
+    ins = [s.replace('...', ell[ell_nd - (t._data.ndim - (len(s) - 3)):]) if '...' in s else s
+           for s, t in zip(ins, ops)]
+    if arrow:
+        out = out.replace('...', ell)
+        for c in out:
+            if out.count(c) > 1:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in "
+                                   "the output")
+            if c not in ''.join(ins):
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
+                                   "equation for any input operand")
+    else:
+        # Implicit output: the ellipsis dims, then the subscripts used once, in order.
+        letters = ''.join(ins)
+        out = ell + ''.join(sorted((c for c in set(letters) if letters.count(c) == 1
+                                    and c not in ell),
+                                   key=lambda c: (c.islower(), c)))
     return ins, out
 
 
 @register(method=False)
 def einsum(equation, *operands):
-    """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``."""
+    """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``; ``...`` stands for
+    broadcast dims, a repeated subscript takes a diagonal, size-1 dims broadcast."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    operands = tuple(to_tensor(o, 'einsum', 'operands') for o in operands)
+    for i, o in enumerate(operands):
+        if not isinstance(o, Tensor):
+            raise TypeError(f"einsum(): argument 'tensors' must be tuple of Tensors, but found "
+                            f"element of type {type(o).__name__} at pos {i}")
     ins, out = _parse_einsum(equation, operands)
-    arrs = [o._data for o in operands]
-    dt = operands[0].dtype
-    for o in operands[1:]:
-        dt = _dtype.promote_types(dt, o.dtype)
-    arrs = [a.astype(dt.np, copy=False) for a in arrs]
+    # Sizes per subscript; size-1 dims broadcast (through an expand, so gradients sum back).
+    size = {}
+    for i, (s, t) in enumerate(zip(ins, operands)):
+        for c, n in zip(s, t._data.shape):
+            if c in size and size[c] != n and n != 1 and size[c] != 1:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {i} "
+                                   f"which does not broadcast with previously seen size "
+                                   f"{size[c]}")
+            if size.get(c, 1) == 1:
+                size[c] = n
+    ops = []
+    for s, t in zip(ins, operands):
+        want = tuple(size[c] for c in s)
+        ops.append(t if t._data.shape == want else t.expand(want))
+    dt = operands[0]._data.dtype
+    for t in operands[1:]:
+        if t._data.dtype != dt:
+            raise RuntimeError(f"expected scalar type {_name(operands[0])} but found "
+                               f"{_name(t)}")
+    if dt == np.bool_ and len(ops) > 1:
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+    arrs = [o._data for o in ops]
     r = np.asarray(np.einsum(','.join(ins) + '->' + out, *arrs, optimize=len(arrs) > 2),
-                   dtype=dt.np)
-    n = track(EinsumBackward, operands)
+                   dtype=dt)
+    n = track(_EINSUM_NODES[_einsum_grad_fn(ins, out)], ops)
     if n is not None:
-        n.save(*operands)
+        n.save(*ops)
         n.subs = (ins, out)
     return result(r, n)
 

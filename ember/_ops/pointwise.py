@@ -464,13 +464,23 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 input._requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
             if isinstance(other, Tensor):
                 n = track(node, (input, other))
-                if save:
+                if save == 'cross':
+                    # Each operand is needed only for the *other* one's gradient (mul): like
+                    # torch, save it only then, so in-place changes elsewhere stay legal.
+                    n._saved = ((input, input._version[0]) if other._requires_grad else
+                                (None, 0),
+                                (other, other._version[0]) if input._requires_grad else
+                                (None, 0))
+                elif save == 'div':
+                    n._saved = ((input, input._version[0]) if other._requires_grad else
+                                (None, 0), (other, other._version[0]))
+                elif save:
                     n._saved = tuple([(t, t._version[0]) for t in
                                       ((input, other)[i] for i in save)])
             else:
                 n = track(scalar_node, (input, None))
                 n.other = other
-                if 0 in save:
+                if save not in ('cross', 'div') and 0 in save:
                     n._saved = ((input, input._version[0]),)
         t = result(r, n)
         if out is not None:
@@ -515,7 +525,7 @@ class MulBackward0(Node):
         if 'other' in self.__dict__:
             return g * self.other, None
         a, b = self.saved_tensors
-        return g * b, g * a
+        return (g * b if b is not None else None), (g * a if a is not None else None)
 
 
 class DivBackward0(Node):
@@ -523,10 +533,9 @@ class DivBackward0(Node):
         if 'other' in self.__dict__:
             return g / self.other, None
         a, b = self.saved_tensors
-        gb = None
-        if self.next_functions[1][0] is not None:
-            gb = -g * a / (b * b)
-        return g / b, gb
+        ga = g / b if self.next_functions[0][0] is not None else None
+        gb = -g * a / (b * b) if a is not None else None
+        return ga, gb
 
 
 class PowBackward1(Node):
@@ -615,9 +624,9 @@ class HypotBackward0(Node):
 
 _add = _binary('_add', np.add, AddBackward0)
 _sub = _binary('_sub', np.subtract, SubBackward0)
-mul = _binary('mul', np.multiply, MulBackward0, save=(0, 1))
+mul = _binary('mul', np.multiply, MulBackward0, save='cross')
 multiply = mul
-_div = _binary('_div', np.true_divide, DivBackward0, save=(0, 1), to_float=True)
+_div = _binary('_div', np.true_divide, DivBackward0, save='div', to_float=True)
 atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True,
                 tensor_only=True)
 arctan2 = atan2

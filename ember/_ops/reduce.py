@@ -1,16 +1,21 @@
 """Reductions and scans: sum, mean, prod, max/min (with indices), amax/amin, argmax/argmin,
-var/std, norm, logsumexp, softmax/log_softmax, cumsum/cumprod, sort/argsort/topk, all/any.
+var/std, norm, logsumexp, softmax/log_softmax, cumsum/cumprod, sort/argsort/topk,
+kthvalue/median, all/any.
 
 Every reduction takes ``dim`` (None, an int or a tuple) and ``keepdim``; ``_unreduce``
-broadcasts a gradient back over the reduced dims, in one place for all of them.
+broadcasts a gradient back over the reduced dims, in one place for all of them. Backward
+formulas are written with ember ops (so they are differentiable again) and avoid dividing by
+the input where it may be zero (prod, cumprod), so they stay exact there.
 """
 import builtins
 import collections
+import warnings
 
 import numpy as np
 
 from .. import _dtype
 from ._core import Node, Tensor, make, register, track1, result, results, wrap_dim
+from ..autograd.grad_mode import STATE
 
 __all__ = ['return_types']
 
@@ -29,7 +34,9 @@ def _named(name, fields):
     def __repr__(self):
         body = ',\n'.join(f'{f}={v!r}' for f, v in zip(fields, self))
         return f'torch.return_types.{name}(\n{body})'
-    cls = type(name, (base,), {'__repr__': __repr__, '__slots__': ()})
+    cls = type(name, (base,), {'__repr__': __repr__, '__slots__': (),
+                               '__doc__': f'``torch.return_types.{name}``: a named tuple '
+                                          f'({", ".join(fields)}).'})
     cls.__module__ = 'ember.return_types'
     setattr(return_types, name, cls)
     return cls
@@ -53,9 +60,12 @@ def _dims(dim, nd):
     if dim is None:
         return tuple(range(nd))
     if isinstance(dim, (tuple, list)):
-        ds = tuple(wrap_dim(d, nd) for d in dim)
-        if len(set(ds)) != len(ds):
-            raise RuntimeError(f"dim {ds[0]} appears multiple times in the list of dims")
+        ds = []
+        for d in dim:
+            w = wrap_dim(d, nd)
+            if w in ds:
+                raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+            ds.append(w)
         return tuple(sorted(ds)) if ds else tuple(range(nd))
     return (wrap_dim(dim, nd),)
 
@@ -71,62 +81,6 @@ def _np_axis(dims, nd):
     return dims if nd else None
 
 
-# -- sum / mean / prod -------------------------------------------------------------------
-class SumBackward0(Node):
-    def backward(self, g):
-        return g.expand(self._meta[0][0])
-
-
-class SumBackward1(Node):
-    def backward(self, g):
-        return _unreduce(g, self._meta[0][0], self.dims, self.keepdim)
-
-
-@register
-def sum(input, dim=None, keepdim=False, *, dtype=None):
-    """Sum over ``dim`` (all elements if None); ints and bools sum to int64."""
-    x = input._data
-    if dtype is not None:
-        x = x.astype(dtype.np)
-    elif x.dtype.kind in 'biu':
-        x = x.astype(np.int64)
-    if dim is None:
-        r = np.asarray(x.sum())
-        if keepdim:
-            r = r.reshape((1,) * x.ndim)
-        n = track1(SumBackward0 if not keepdim else SumBackward1, input)
-        if n is not None and keepdim:
-            n.dims, n.keepdim = tuple(range(x.ndim)), True
-        return result(r, n)
-    dims = _dims(dim, x.ndim)
-    r = np.asarray(x.sum(axis=_np_axis(dims, x.ndim), keepdims=keepdim))
-    n = track1(SumBackward1, input)
-    if n is not None:
-        n.dims, n.keepdim = dims, keepdim
-    return result(r, n)
-
-
-@register
-def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    """``sum`` treating NaN as zero."""
-    mask = input.isnan()
-    return sum(input.masked_fill(mask, 0), dim, keepdim, dtype=dtype)
-
-
-class MeanBackward0(Node):
-    def backward(self, g):
-        shape = self._meta[0][0]
-        return g.expand(shape) / builtins.max(_numel(shape), 1) if _numel(shape) else \
-            g.expand(shape)
-
-
-class MeanBackward1(Node):
-    def backward(self, g):
-        shape = self._meta[0][0]
-        n = _numel(tuple(shape[d] for d in self.dims)) if shape else 1
-        return _unreduce(g, shape, self.dims, self.keepdim) / n
-
-
 def _numel(shape):
     n = 1
     for s in shape:
@@ -134,162 +88,336 @@ def _numel(shape):
     return n
 
 
-@register
-def mean(input, dim=None, keepdim=False, *, dtype=None):
-    """Mean over ``dim`` (all elements if None); needs a float or complex dtype."""
+def _reduced_count(shape, dims):
+    """How many input elements fall into each output element."""
+    return _numel(tuple(shape[d] for d in dims)) if len(shape) else 1
+
+
+def _np_mean(x, dims, keepdims):
+    """``x.mean`` over ``dims`` as sum / count, which gives NaN for empty slices without
+    NumPy's "Mean of empty slice" warning (torch is silent there)."""
+    s = np.sum(x, axis=_np_axis(dims, x.ndim), keepdims=keepdims)
+    return np.asarray(np.true_divide(s, _reduced_count(x.shape, dims)), x.dtype)
+
+
+def _dtype_name(npdt):
+    """torch's short legacy name of a dtype ('Long', 'Float', ...), as its messages print."""
+    return _dtype.FROM_NP[np.dtype(npdt)]._legacy.replace('Tensor', '')
+
+
+def _out(r, out):
+    if out is None:
+        return r
+    from .pointwise import _write_out
+    return _write_out(out, r)
+
+
+def _out_pair(r, out):
+    """``out=(values, indices)`` for the named-tuple ops: dtypes must match exactly."""
+    if out is None:
+        return r
+    for o, t in zip(out, r):
+        if o._data.dtype != t._data.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype "
+                               f"{_dtype_name(t._data.dtype).lower()}, but got "
+                               f"{_dtype_name(o._data.dtype).lower()} instead")
+        _out(t, o)
+    return type(r)(*out)
+
+
+def _where(cond, a, b):
+    from .pointwise import where
+    return where(cond, a, b)
+
+
+def _const(arr):
+    """A constant (no-graph) tensor over ``arr``, for masks used in backward formulas."""
+    return make(np.asarray(arr))
+
+
+# -- sum / mean / prod -------------------------------------------------------------------
+class SumBackward0(Node):
+    """Gradient of ``sum(x)``: the output gradient, broadcast to every element."""
+
+    def backward(self, g):
+        return g.expand(self._meta[0][0])
+
+
+class SumBackward1(Node):
+    """Gradient of ``sum(x, dim)``."""
+
+    def backward(self, g):
+        return _unreduce(g, self._meta[0][0], self.dims, self.keepdim)
+
+
+def _sum_array(input, dtype):
     x = input._data
     if dtype is not None:
-        x = x.astype(dtype.np)
-    if x.dtype.kind not in 'fc':
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
-                           f"floating point or complex dtype. Got: "
-                           f"{_dtype.FROM_NP[x.dtype]._legacy.replace('Tensor', '')}")
+        if dtype.np.kind not in 'fc' and input._requires_grad and STATE.enabled:
+            # The result could not carry a gradient; torch refuses rather than drop it.
+            raise RuntimeError(f"Autograd not support dtype: {_dtype_name(dtype.np)}")
+        return x.astype(dtype.np, copy=False)
+    if x.dtype.kind in 'biu':
+        # torch sums every integer/bool type into int64.
+        return x.astype(np.int64)
+    return x
+
+
+@register
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum over ``dim`` (all elements if None); integers and bools sum to int64."""
+    x = _sum_array(input, dtype)
+    if dim is None and not keepdim:
+        r = np.asarray(x.sum(), dtype=x.dtype)
+        return _out(result(r, track1(SumBackward0, input)), out)
     dims = _dims(dim, x.ndim)
-    with np.errstate(all='ignore'):
-        r = np.asarray(x.mean(axis=_np_axis(dims, x.ndim), keepdims=keepdim),
-                       dtype=x.dtype)
+    r = np.asarray(x.sum(axis=_np_axis(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+    n = track1(SumBackward1, input)
+    if n is not None:
+        n.dims, n.keepdim = dims, keepdim
+    return _out(result(r, n), out)
+
+
+class NansumBackward0(Node):
+    """Gradient of ``nansum``: like sum's, but NaN elements get none."""
+
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        g = _unreduce(g, self._meta[0][0], self.dims, self.keepdim)
+        return g * _const(~np.isnan(x._data))
+
+
+@register
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """``sum`` treating NaN as zero."""
+    x = _sum_array(input, dtype)
+    dims = _dims(dim, x.ndim)
+    r = np.asarray(np.nansum(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+    n = track1(NansumBackward0, input)
+    if n is not None:
+        n.save(input)
+        n.dims, n.keepdim = dims, keepdim
+    return _out(result(r, n), out)
+
+
+class MeanBackward0(Node):
+    """Gradient of ``mean(x)``: the output gradient over the element count, everywhere."""
+
+    def backward(self, g):
+        shape = self._meta[0][0]
+        return g.expand(shape) / _numel(shape)
+
+
+class MeanBackward1(Node):
+    """Gradient of ``mean(x, dim)``."""
+
+    def backward(self, g):
+        shape = self._meta[0][0]
+        return _unreduce(g, shape, self.dims, self.keepdim) / _reduced_count(shape, self.dims)
+
+
+def _mean_array(input, dtype, op='mean'):
+    x = input._data
+    if dtype is not None:
+        x = x.astype(dtype.np, copy=False)
+    if x.dtype.kind not in 'fc':
+        raise RuntimeError(f"{op}(): could not infer output dtype. "
+                           f"{'Input' if dtype is None else 'Optional'} dtype must be either "
+                           f"a floating point or complex dtype. Got: {_dtype_name(x.dtype)}")
+    return x
+
+
+@register
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Mean over ``dim`` (all elements if None); needs a float or complex dtype."""
+    x = _mean_array(input, dtype)
+    dims = _dims(dim, x.ndim)
+    r = _np_mean(x, dims, keepdim)
     if dim is None and not keepdim:
         n = track1(MeanBackward0, input)
     else:
         n = track1(MeanBackward1, input)
         if n is not None:
             n.dims, n.keepdim = dims, keepdim
-    return result(r, n)
+    return _out(result(r, n), out)
 
 
 @register
-def nanmean(input, dim=None, keepdim=False, *, dtype=None):
-    """``mean`` ignoring NaN elements."""
-    mask = ~input.isnan()
-    return sum(input.masked_fill(~mask, 0), dim, keepdim) / sum(mask, dim, keepdim)
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """``mean`` ignoring NaN elements (``nansum / count of non-NaN``, as torch computes it)."""
+    _mean_array(input, dtype, 'nanmean')
+    x = input if dtype is None else input.to(dtype)
+    count = make(np.asarray(np.sum(~np.isnan(x._data), axis=_np_axis(_dims(dim, x.ndim),
+                                                                         x.ndim),
+                                   keepdims=keepdim)))
+    return _out(nansum(x, dim, keepdim) / count, out)
 
 
 class ProdBackward0(Node):
+    """Gradient of ``prod(x)``."""
+
     def backward(self, g):
         x = self.saved_tensors[0]
-        return _prod_grad(g, x, None, False)
+        if x.dim() == 0:
+            return g.expand(())
+        return _others_product(x.reshape(-1), 0).reshape(x.shape) * g
 
 
-class ProdBackward1(ProdBackward0):
+class ProdBackward1(Node):
+    """Gradient of ``prod(x, dim)``."""
+
     def backward(self, g):
         x = self.saved_tensors[0]
-        return _prod_grad(g, x, self.dim, self.keepdim)
+        if x.dim() == 0:
+            return g.expand(())
+        d = self.dim
+        gg = g if self.keepdim else g.unsqueeze(d)
+        return gg * _others_product(x, d)
 
 
-def _prod_grad(g, x, dim, keepdim):
-    """d prod / dx_i = product of the others, exact even when some x are zero: computed as
-    exclusive cumulative products from both sides."""
-    if dim is None:
-        flat = x.reshape(-1)
-        gg = g.reshape(())
-        d = 0
+def _others_product(x, d):
+    """For each element, the product of the other elements of its slice along ``d``:
+    exclusive cumulative products from both sides, so no division (exact with zeros)."""
+    return _exclusive_cumprod(x, d) * _exclusive_cumprod(x.flip(d), d).flip(d)
+
+
+class _ShiftBackward(Node):
+    def backward(self, g):
+        return _shift(g, self.dim, -self.step, 0)
+
+
+def _shift(x, d, step, fill):
+    """``x`` moved by ``step`` (+1 or -1) along ``d``, the vacated slot set to ``fill``
+    (differentiable): ``[a, b, c] -> [fill, a, b]`` for +1."""
+    a = x._data
+    r = np.empty_like(a)
+    n = a.shape[d]
+    src = [slice(None)] * a.ndim
+    dst = [slice(None)] * a.ndim
+    edge = [slice(None)] * a.ndim
+    if step > 0:
+        src[d], dst[d], edge[d] = slice(0, n - 1), slice(1, n), slice(0, 1)
     else:
-        flat = x
-        d = dim
-        gg = g if keepdim else g.unsqueeze(d)
-    left = _exclusive_cumprod(flat, d, False)
-    right = _exclusive_cumprod(flat, d, True)
-    out = gg * left * right
-    return out.reshape(x.shape) if dim is None else out
+        src[d], dst[d], edge[d] = slice(1, n), slice(0, n - 1), slice(n - 1, n)
+    r[tuple(dst)] = a[tuple(src)]
+    if n:
+        r[tuple(edge)] = fill
+    node = track1(_ShiftBackward, x)
+    if node is not None:
+        node.dim, node.step = d, step
+    return result(r, node)
 
 
-def _exclusive_cumprod(x, d, reverse):
-    if reverse:
-        x = x.flip(d)
-    n = x.shape[d] if x.dim() else 1
-    ones = x.new_ones(tuple(1 if i == d else s for i, s in enumerate(x.shape)))
-    if n <= 1:
-        r = ones.expand(x.shape) if x.dim() else x.new_ones(())
-    else:
-        from .shape import cat
-        r = cat([ones, x.narrow(d, 0, n - 1).cumprod(d)], d)
-    return r.flip(d) if reverse else r
+def _exclusive_cumprod(x, d):
+    """``prod(x[..:i])`` at each position ``i`` along ``d`` (1 at the first)."""
+    return _shift(x, d, 1, 1).cumprod(d)
 
 
 @register
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """Product over all elements, or over one ``dim``."""
-    x = input._data
-    if dtype is not None:
-        x = x.astype(dtype.np)
-    elif x.dtype.kind in 'biu':
-        x = x.astype(np.int64)
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Product over all elements, or over one ``dim``; integers and bools give int64."""
+    x = _sum_array(input, dtype)
     if dim is None:
-        r = np.asarray(x.prod())
+        r = np.asarray(x.prod(), dtype=x.dtype)
         n = track1(ProdBackward0, input)
     else:
         d = wrap_dim(dim, x.ndim)
-        r = np.asarray(x.prod(axis=d if x.ndim else None, keepdims=keepdim))
+        r = np.asarray(x.prod(axis=d if x.ndim else None, keepdims=keepdim), dtype=x.dtype)
         n = track1(ProdBackward1, input)
         if n is not None:
             n.dim, n.keepdim = d, keepdim
     if n is not None:
         n.save(input)
-    return result(r, n)
+    return _out(result(r, n), out)
 
 
 # -- max / min ---------------------------------------------------------------------------
-def _check_nonempty(x, op, dim=None):
-    if x.size == 0 and (dim is None or x.shape[dim] == 0 if x.ndim else True):
-        raise IndexError(f"{op}(): Expected reduction dim {dim if dim is not None else ''} to "
-                         "have non-zero size." if dim is not None else
-                         f"{op}(): Expected reduction dim to be specified for input.numel() == "
-                         "0. Specify the reduction dim with the 'dim' argument.")
+_NUMEL0 = ("{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+           "reduction dim with the 'dim' argument.")
 
 
 class _EvenlyDistributed(Node):
-    """Gradient of a full/amax-style reduction: shared equally among the tied extremes."""
+    """Gradient of a full max/min (or amax/amin over ``dims``): shared equally among the
+    elements tied for the extreme, as torch does."""
 
     def backward(self, g):
-        x = self.saved_tensors[0]
-        out = self.out_value
-        shape = self._meta[0][0]
-        dims = self.dims
-        gx = _unreduce(g, shape, dims, self.keepdim)
-        o = _unreduce(out, shape, dims, self.keepdim)
-        mask = (x == o)
-        count = mask.sum(dims if dims else None, keepdim=True)
-        return gx * mask / count
+        return _evenly(g, self.saved_tensors[0], self.out_value, self.dims, self.keepdim,
+                       self._meta[0][0])
+
+
+def _evenly(g, x, out, dims, keepdim, shape):
+    gx = _unreduce(g, shape, dims, keepdim)
+    o = out._data if keepdim or not dims or not len(shape) else \
+        np.expand_dims(out._data, dims)
+    mask = x._data == o
+    count = np.sum(mask, axis=_np_axis(dims, len(shape)), keepdims=True)
+    return gx * _const((mask / count).astype(x._data.dtype))
 
 
 class MaxBackward1(_EvenlyDistributed):
-    pass
+    """Gradient of ``max(x)``."""
 
 
 class MinBackward1(_EvenlyDistributed):
-    pass
+    """Gradient of ``min(x)``."""
 
 
 class AmaxBackward0(_EvenlyDistributed):
-    pass
+    """Gradient of ``amax(x, dim)``."""
 
 
 class AminBackward0(_EvenlyDistributed):
-    pass
+    """Gradient of ``amin(x, dim)``."""
+
+
+class MedianBackward0(_EvenlyDistributed):
+    """Gradient of ``median(x)``."""
 
 
 def _extreme_all(input, np_fn, cls, op):
     x = input._data
-    _check_nonempty(x, op)
+    if x.size == 0:
+        raise RuntimeError(_NUMEL0.format(op))
     r = np.asarray(np_fn(x))
     n = track1(cls, input)
     t = result(r, n)
     if n is not None:
         n.save(input)
         n.dims, n.keepdim = tuple(range(x.ndim)), False
-        n.out_value = t.detach()
+        n.out_value = make(r)
     return t
 
 
-class MaxBackward0(Node):
-    """Gradient of max/min/sort-style selections: scattered back to the chosen indices."""
+class _SelectBackward(Node):
+    """Gradient of a selection along ``dim`` (max/min/sort/topk/kthvalue/median with a dim):
+    the output gradient scattered back to the chosen ``indices``."""
 
     def backward(self, g, _unused=None):
         return _put_along(g, self.indices, self.dim, self._meta[0][0], self.keepdim)
 
 
-class MinBackward0(MaxBackward0):
-    pass
+class MaxBackward0(_SelectBackward):
+    """Gradient of ``max(x, dim)``."""
+
+
+class MinBackward0(_SelectBackward):
+    """Gradient of ``min(x, dim)``."""
+
+
+class KthvalueBackward0(_SelectBackward):
+    """Gradient of ``kthvalue``."""
+
+
+class MedianBackward1(_SelectBackward):
+    """Gradient of ``median(x, dim)``."""
+
+
+class SortBackward0(_SelectBackward):
+    """Gradient of ``sort``."""
+
+
+class TopkBackward0(_SelectBackward):
+    """Gradient of ``topk``."""
 
 
 class _PutAlongBackward(Node):
@@ -301,13 +429,13 @@ def _put_along(g, indices, dim, shape, keepdim=True):
     """Zeros of ``shape`` with ``g`` placed at ``indices`` along ``dim`` (differentiable)."""
     idx = indices._data
     gd = g._data
-    if not keepdim:
-        idx = np.expand_dims(idx, dim)
-        gd = np.expand_dims(gd, dim)
-    out = np.zeros(shape, gd.dtype)
     if len(shape) == 0:
         out = gd.reshape(()).copy()
     else:
+        if not keepdim:
+            idx = np.expand_dims(idx, dim)
+            gd = np.expand_dims(gd, dim)
+        out = np.zeros(shape, gd.dtype)
         np.put_along_axis(out, idx, gd, dim)
     n = track1(_PutAlongBackward, g)
     if n is not None:
@@ -321,16 +449,38 @@ class _TakeAlongBackward(Node):
 
 
 def _take_along(x, indices, dim, keepdim=True):
-    idx = indices._data
-    if not keepdim:
-        idx = np.expand_dims(idx, dim)
-    out = np.take_along_axis(x._data, idx, dim) if x._data.ndim else x._data.copy()
-    if not keepdim:
-        out = np.squeeze(out, dim)
+    """``x`` gathered at ``indices`` along ``dim`` (differentiable)."""
+    xd = x._data
+    if xd.ndim == 0:
+        out = xd.copy()
+    else:
+        idx = indices._data
+        if not keepdim:
+            idx = np.expand_dims(idx, dim)
+        out = np.take_along_axis(xd, idx, dim)
+        if not keepdim:
+            out = np.squeeze(out, dim)
     n = track1(_TakeAlongBackward, x)
     if n is not None:
         n.indices, n.dim, n.keepdim = indices, dim, keepdim
     return result(np.asarray(out), n)
+
+
+def _selection(input, idx, d, keepdim, cls, tup):
+    """The (values, indices) named tuple of a selection along ``d``; ``idx`` holds the chosen
+    indices with the dim kept (size 1 for reductions)."""
+    x = input._data
+    if x.ndim == 0:
+        vals, idx = x.copy(), np.zeros((), np.int64)
+    else:
+        vals = np.take_along_axis(x, idx, d)
+        if not keepdim:
+            idx, vals = np.squeeze(idx, d), np.squeeze(vals, d)
+    indices = make(np.asarray(idx, np.int64))
+    n = track1(cls, input)
+    if n is not None:
+        n.indices, n.dim, n.keepdim = indices, d, keepdim or x.ndim == 0
+    return tup(result(np.asarray(vals), n), indices)
 
 
 def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
@@ -338,45 +488,22 @@ def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
     d = wrap_dim(dim, x.ndim)
     if x.ndim and x.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
-    if x.ndim == 0:
-        idx = np.zeros((), np.int64)
-        vals = x.copy()
-    else:
-        idx = arg_fn(x, axis=d, keepdims=True)
-        vals = np.take_along_axis(x, idx, d)
-        if not keepdim:
-            idx = np.squeeze(idx, d)
-            vals = np.squeeze(vals, d)
-    indices = make(np.asarray(idx, np.int64))
-    n = track1(cls, input)
-    if n is not None:
-        n.indices, n.dim, n.keepdim = indices, d, keepdim or x.ndim == 0
-    v = result(np.asarray(vals), n)
-    return tup(v, indices)
-
-
-def _nan_argmax(x, axis, keepdims):
-    # torch propagates NaN: a NaN is the max (and the min) of its slice.
-    nan = np.isnan(x) if x.dtype.kind in 'fc' else None
-    if nan is not None and nan.any():
-        return np.argmax(nan, axis=axis, keepdims=keepdims)
-    return np.argmax(x, axis=axis, keepdims=keepdims)
-
-
-def _nan_argmin(x, axis, keepdims):
-    nan = np.isnan(x) if x.dtype.kind in 'fc' else None
-    if nan is not None and nan.any():
-        return np.argmax(nan, axis=axis, keepdims=keepdims)
-    return np.argmin(x, axis=axis, keepdims=keepdims)
+    # NumPy's argmax/argmin pick the first NaN of a slice, which is what torch returns too.
+    idx = arg_fn(x, axis=d, keepdims=True) if x.ndim else None
+    return _selection(input, idx, d, keepdim, cls, tup)
 
 
 def _two_arg(name, reduce_fn, node_all, node_dim, arg_fn, tup, elementwise):
     def fn(input, dim=None, keepdim=False, *, out=None):
         if isinstance(dim, Tensor):
-            return elementwise(input, dim)
+            return _out(elementwise(input, dim), out)
         if dim is None:
-            return _extreme_all(input, reduce_fn, node_all, name)
-        return _extreme_dim(input, dim, keepdim, arg_fn, node_dim, tup, name)
+            if keepdim:
+                raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                                "(Tensor, NoneType, bool), but expected (Tensor input, int "
+                                "dim, bool keepdim)")
+            return _out(_extreme_all(input, reduce_fn, node_all, name), out)
+        return _out_pair(_extreme_dim(input, dim, keepdim, arg_fn, node_dim, tup, name), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"Without ``dim``: the {name}imum element. With ``dim``: a named tuple "
                   f"(values, indices) of the {name}imum along ``dim``. With a tensor: "
@@ -395,31 +522,38 @@ def _min_elementwise(a, b):
     return minimum(a, b)
 
 
-max = _two_arg('max', np.max, MaxBackward1, MaxBackward0, _nan_argmax, _max_t,
+max = _two_arg('max', np.max, MaxBackward1, MaxBackward0, np.argmax, _max_t,
                _max_elementwise)
-min = _two_arg('min', np.min, MinBackward1, MinBackward0, _nan_argmin, _min_t,
+min = _two_arg('min', np.min, MinBackward1, MinBackward0, np.argmin, _min_t,
                _min_elementwise)
+
+
+def _check_reduced_nonempty(x, dims, op):
+    if x.size == 0:
+        for d in dims:
+            if x.shape[d] == 0:
+                raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _amaxmin(name, np_fn, cls):
     def fn(input, dim=(), keepdim=False, *, out=None):
         x = input._data
-        dims = _dims(dim if dim != () else None, x.ndim)
-        if x.size == 0:
-            for d in dims:
-                if x.shape[d] == 0:
-                    raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero "
-                                     "size.")
+        all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
+        dims = _dims(None if all_dims else dim, x.ndim)
+        if x.size == 0 and all_dims:
+            raise RuntimeError(_NUMEL0.format(name))
+        _check_reduced_nonempty(x, dims, name)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
         n = track1(cls, input)
         t = result(r, n)
         if n is not None:
             n.save(input)
             n.dims, n.keepdim = dims, keepdim
-            n.out_value = t.detach()
-        return t
+            n.out_value = make(r)
+        return _out(t, out)
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"The {name[1:]}imum over ``dim`` (all dims by default), without indices."
+    fn.__doc__ = (f"The {name[1:]}imum over ``dim`` (all dims by default), without indices; "
+                  "the gradient is shared evenly among tied elements.")
     register(fn)
     return fn
 
@@ -428,38 +562,69 @@ amax = _amaxmin('amax', np.max, AmaxBackward0)
 amin = _amaxmin('amin', np.min, AminBackward0)
 
 
+class AminmaxBackward0(Node):
+    """Gradient of ``aminmax``: each output's gradient shared among its tied elements."""
+    n_outputs = 2
+
+    def backward(self, gmin, gmax):
+        x = self.saved_tensors[0]
+        shape = self._meta[0][0]
+        lo, hi = self.out_values
+        return (_evenly(gmin, x, lo, self.dims, self.keepdim, shape) +
+                _evenly(gmax, x, hi, self.dims, self.keepdim, shape))
+
+
 @register
-def aminmax(input, *, dim=None, keepdim=False):
+def aminmax(input, *, dim=None, keepdim=False, out=None):
     """Named tuple (min, max) over ``dim`` (all elements if None)."""
-    d = () if dim is None else dim
-    return _aminmax_t(amin(input, d, keepdim), amax(input, d, keepdim))
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
+                               "the operation has no identity.")
+        dims = tuple(range(x.ndim))
+    else:
+        dims = (wrap_dim(dim, x.ndim),)
+        if x.ndim and x.shape[dims[0]] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero "
+                             "size.")
+    ax = _np_axis(dims, x.ndim)
+    lo = np.asarray(np.min(x, axis=ax, keepdims=keepdim))
+    hi = np.asarray(np.max(x, axis=ax, keepdims=keepdim))
+    n = track1(AminmaxBackward0, input)
+    if n is not None:
+        n.save(input)
+        n.dims, n.keepdim, n.out_values = dims, keepdim, (make(lo), make(hi))
+    return _aminmax_t(*results([lo, hi], n))
 
 
 def _arg(name, arg_fn):
-    def fn(input, dim=None, keepdim=False):
+    def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
+        if x.dtype == np.bool_:
+            raise RuntimeError(f"{name}(): does not support bool input")
         if dim is None:
             if x.size == 0:
-                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
-                                   "input.numel() == 0.")
-            r = np.asarray(arg_fn(x.reshape(-1), axis=0, keepdims=False))
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                                 "input.numel() == 0.")
+            r = np.asarray(arg_fn(x.reshape(-1), axis=0), np.int64)
             if keepdim:
                 r = r.reshape((1,) * x.ndim)
-            return make(r.astype(np.int64))
+            return _out(make(r), out)
         d = wrap_dim(dim, x.ndim)
         if x.ndim == 0:
-            return make(np.zeros((), np.int64))
+            return _out(make(np.zeros((), np.int64)), out)
         if x.shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-        return make(np.asarray(arg_fn(x, axis=d, keepdims=keepdim)).astype(np.int64))
+        return _out(make(np.asarray(arg_fn(x, axis=d, keepdims=keepdim), np.int64)), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Index of the {name[3:]}imum (of the flattened tensor if ``dim`` is None)."
     register(fn)
     return fn
 
 
-argmax = _arg('argmax', _nan_argmax)
-argmin = _arg('argmin', _nan_argmin)
+argmax = _arg('argmax', np.argmax)
+argmin = _arg('argmin', np.argmin)
 
 
 # -- statistics --------------------------------------------------------------------------
@@ -471,28 +636,61 @@ def _correction(unbiased, correction):
     return 1 if unbiased else 0
 
 
+def _dof(count, c):
+    # A NumPy float, so that zero degrees of freedom divide to inf/nan (as in torch) instead
+    # of raising ZeroDivisionError.
+    return np.float64(builtins.max(count - c, 0))
+
+
+def _var_grad(g, x, dims, keepdim, c, count, shape):
+    """d var / dx = 2 (x - mean) / (N - correction), as ember ops."""
+    mu = x.mean(dims, keepdim=True)
+    return _unreduce(g, shape, dims, keepdim) * (x - mu) * (2.0 / _dof(count, c))
+
+
+def _std_grad(g, x, dims, keepdim, c, count, shape):
+    """d std / dx = (x - mean) / ((N - correction) std); std is recomputed from ``x`` so that
+    double backward differentiates through it."""
+    std = x.std(dims, keepdim=True, correction=c)
+    mu = x.mean(dims, keepdim=True)
+    return _unreduce(g, shape, dims, keepdim) / std * (x - mu) / _dof(count, c)
+
+
 class VarBackward0(Node):
+    """Gradient of ``var``."""
+
     def backward(self, g):
-        x = self.saved_tensors[0]
-        shape = self._meta[0][0]
-        n = self.count
-        mu = x.mean(self.dims, keepdim=True)
-        return _unreduce(g, shape, self.dims, self.keepdim) * (x - mu) * \
-            (2.0 / builtins.max(n - self.correction, 0))
+        return _var_grad(g, self.saved_tensors[0], self.dims, self.keepdim, self.correction,
+                         self.count, self._meta[0][0])
 
 
 class StdBackward0(Node):
+    """Gradient of ``std``."""
+
     def backward(self, g):
+        return _std_grad(g, self.saved_tensors[0], self.dims, self.keepdim, self.correction,
+                         self.count, self._meta[0][0])
+
+
+class VarMeanBackward0(Node):
+    """Gradient of ``var_mean``: the two outputs' gradients, added."""
+    n_outputs = 2
+    _first = staticmethod(_var_grad)
+
+    def backward(self, gv, gm):
         x = self.saved_tensors[0]
         shape = self._meta[0][0]
-        # Recomputed from x (not stored) so that double backward differentiates through it.
-        std = x.std(self.dims, keepdim=True, correction=self.correction)
-        mu = x.mean(self.dims, keepdim=True)
-        gs = _unreduce(g, shape, self.dims, self.keepdim) / std
-        return gs * (x - mu) / builtins.max(self.count - self.correction, 0)
+        return (self._first(gv, x, self.dims, self.keepdim, self.correction, self.count,
+                            shape) +
+                _unreduce(gm, shape, self.dims, self.keepdim) / np.float64(self.count))
 
 
-def _var_args(input, dim, unbiased, keepdim, correction):
+class StdMeanBackward0(VarMeanBackward0):
+    """Gradient of ``std_mean``."""
+    _first = staticmethod(_std_grad)
+
+
+def _var_args(input, dim, unbiased, keepdim, correction, op):
     # var(x, True) is var(x, unbiased=True) in torch's old signature.
     if isinstance(dim, bool):
         unbiased, dim = dim, None
@@ -501,87 +699,115 @@ def _var_args(input, dim, unbiased, keepdim, correction):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     dims = _dims(dim, x.ndim)
     c = _correction(unbiased, correction)
-    count = _numel(tuple(x.shape[d] for d in dims)) if x.ndim else 1
-    return x, dims, c, count, keepdim
+    count = _reduced_count(x.shape, dims)
+    if count - c <= 0:
+        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    return x, dims, c, count
+
+
+def _var_array(x, dims, c, count, keepdim):
+    """Sum of squared deviations over ``max(0, N - correction)``: inf or nan when the degrees
+    of freedom run out, as in torch."""
+    ax = _np_axis(dims, x.ndim)
+    mu = x.mean(axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+    dev = x - mu
+    ss = np.sum((dev * dev.conj()).real if x.dtype.kind == 'c' else dev * dev, axis=ax,
+                keepdims=keepdim)
+    return np.asarray(ss / builtins.max(count - c, 0), dtype=ss.dtype)
 
 
 @register
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance over ``dim`` with Bessel's ``correction`` (default 1)."""
-    x, dims, c, count, keepdim = _var_args(input, dim, unbiased, keepdim, correction)
-    with np.errstate(all='ignore'):
-        r = np.asarray(np.var(x, axis=_np_axis(dims, x.ndim), ddof=c, keepdims=keepdim)
-                       if count - c > 0 else
-                       np.full(np.var(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim).shape,
-                               np.nan if count - c == 0 or count == 0 else np.inf), x.dtype)
+    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, 'var')
+    r = _var_array(x, dims, c, count, keepdim)
     n = track1(VarBackward0, input)
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction, n.count = dims, keepdim, c, count
-    return result(r, n)
+    return _out(result(r, n), out)
 
 
 @register
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Standard deviation over ``dim`` with Bessel's ``correction`` (default 1)."""
-    v = var(input, dim, unbiased, keepdim, correction=correction)
-    x, dims, c, count, keepdim = _var_args(input, dim, unbiased, keepdim, correction)
-    r = np.sqrt(v._data)
+    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, 'std')
+    r = np.sqrt(_var_array(x, dims, c, count, keepdim))
     n = track1(StdBackward0, input)
-    t = result(np.asarray(r), n)
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction, n.count = dims, keepdim, c, count
-    return t
+    return _out(result(np.asarray(r), n), out)
+
+
+def _stat_mean(input, dim, unbiased, keepdim, correction, op, cls, sqrt):
+    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, op[:3])
+    v = _var_array(x, dims, c, count, keepdim)
+    if sqrt:
+        v = np.sqrt(v)
+    m = _np_mean(x, dims, keepdim)
+    n = track1(cls, input)
+    if n is not None:
+        n.save(input)
+        n.dims, n.keepdim, n.correction, n.count = dims, keepdim, c, count
+    return tuple(results([np.asarray(v), m], n))
 
 
 @register
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) over ``dim``."""
-    if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    return (var(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, dim, keepdim))
+    return _stat_mean(input, dim, unbiased, keepdim, correction, 'var_mean', VarMeanBackward0,
+                      False)
 
 
 @register
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) over ``dim``."""
-    if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    return (std(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, dim, keepdim))
+    return _stat_mean(input, dim, unbiased, keepdim, correction, 'std_mean', StdMeanBackward0,
+                      True)
 
 
 class LinalgVectorNormBackward0(Node):
+    """Gradient of the vector p-norm (``norm``, ``linalg.vector_norm``)."""
+
     def backward(self, g):
         x = self.saved_tensors[0]
         p, dims, keepdim = self.p, self.dims, self.keepdim
         shape = self._meta[0][0]
-        norm = _vector_norm(x, p, dims, True).expand(shape)
         gx = _unreduce(g, shape, dims, keepdim)
         if p == 0:
             return gx * 0
         if p == 1:
-            return gx * x.sign()
+            return gx * x.sgn()
+        # The norm is recomputed from x so that double backward sees its dependence on x.
+        norm = _unreduce(_vector_norm(x, p, dims, True), shape, dims, True)
+        zero = _const(norm._data == 0)
         if p == 2:
-            return gx * x / norm.masked_fill(norm == 0, 1) * (norm != 0)
+            return x * _where(zero, 0.0, gx / norm)
         if p == float('inf') or p == float('-inf'):
-            a = x.abs()
-            mask = a == norm
-            count = mask.sum(dims, keepdim=True)
-            return gx * x.sign() * mask / count
-        a = x.abs()
-        return gx * x.sign() * a.pow(p - 1) / norm.pow(p - 1).masked_fill(norm == 0, 1)
+            a = x._data.__abs__()
+            mask = a == norm._data
+            count = np.sum(mask, axis=_np_axis(dims, len(shape)), keepdims=True)
+            return gx * x.sgn() * _const((mask / count).astype(a.dtype))
+        return x.sgn() * x.abs().pow(p - 1) * _where(zero, 0.0, gx / norm.pow(p - 1))
 
 
 def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
     x = input._data
     if dtype is not None:
-        x = x.astype(dtype.np)
+        if dtype.np.kind not in 'fc':
+            raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
+                               f"but got {_dtype_name(dtype.np)}")
+        if x.dtype.kind in 'fc' and _dtype.promote_types(input.dtype, dtype) is not dtype:
+            raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
+                               f"({_dtype_name(x.dtype)}) should be convertible without "
+                               f"narrowing to the specified dtype ({_dtype_name(dtype.np)})")
+        x = x.astype(dtype.np, copy=False)
     if x.dtype.kind not in 'fc':
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_dtype.FROM_NP[x.dtype]._legacy.replace('Tensor', '')}")
+                           f"input. Got {_dtype_name(x.dtype)}")
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
     a = np.abs(x)
@@ -590,12 +816,13 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
         r = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
     elif p == 1:
         r = np.sum(a, axis=ax, keepdims=keepdim)
-    elif p == float('inf'):
-        r = np.max(a, axis=ax, keepdims=keepdim)
-    elif p == float('-inf'):
-        r = np.min(a, axis=ax, keepdims=keepdim)
+    elif p == float('inf') or p == float('-inf'):
+        if x.size == 0:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
+                               "tensor because the operation does not have an identity")
+        r = (np.max if p > 0 else np.min)(a, axis=ax, keepdims=keepdim)
     elif p == 0:
-        r = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(a.dtype)
+        r = np.sum(a != 0, axis=ax, keepdims=keepdim)
     else:
         r = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
     r = np.asarray(r, dtype=a.dtype)
@@ -607,16 +834,20 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 
 @register
-def norm(input, p='fro', dim=None, keepdim=False, dtype=None):
+def norm(input, p='fro', dim=None, keepdim=False, dtype=None, out=None):
     """Vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
     if p == 'fro' or p is None:
         p = 2
     if p == 'nuc':
         raise NotImplementedError("norm(p='nuc') needs ember.linalg (not implemented yet)")
-    return _vector_norm(input, p, dim, keepdim, dtype=dtype)
+    if isinstance(p, str):
+        raise RuntimeError(f"linalg.vector_norm: Expected p to be a number, got {p}")
+    return _out(_vector_norm(input, p, dim, keepdim, dtype=dtype), out)
 
 
 class LogsumexpBackward0(Node):
+    """Gradient of ``logsumexp``: the softmax of ``x`` over ``dim`` times the gradient."""
+
     def backward(self, g):
         x = self.saved_tensors[0]
         shape = self._meta[0][0]
@@ -625,29 +856,36 @@ class LogsumexpBackward0(Node):
 
 
 @register
-def logsumexp(input, dim, keepdim=False):
-    """``log(sum(exp(input), dim))`` computed without overflow."""
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """``log(sum(exp(input), dim))`` computed without overflow; integers give floats."""
     x = input._data
     if x.dtype.kind not in 'fc':
         x = x.astype(_dtype.DEFAULT.np_float)
+    if isinstance(dim, (tuple, list)) and not dim and x.ndim:
+        # torch reduces over no dim here and then fails to write the result; so do we.
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"{[1] * x.ndim}")
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
-    m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+    m = np.max(x, axis=ax, keepdims=True) if x.size else \
+        np.zeros(tuple(1 if i in dims else s for i, s in enumerate(x.shape)), x.dtype)
+    # Shifting by an infinite max would give inf - inf = nan; those slices need no shift.
     m = np.where(np.isfinite(m), m, 0)
-    with np.errstate(divide='ignore'):
-        r = np.log(np.sum(np.exp(x - m), axis=ax, keepdims=True)) + m
-    if not keepdim:
-        r = r.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims))
+    r = np.log(np.sum(np.exp(x - m), axis=ax, keepdims=True)) + m
+    if not keepdim and x.ndim:
+        r = np.squeeze(r, dims)
     r = np.asarray(r, x.dtype)
     n = track1(LogsumexpBackward0, input)
     if n is not None:
         n.save(input)
         n.dims, n.keepdim = dims, keepdim
-    return result(r, n)
+    return _out(result(r, n), out)
 
 
 # -- softmax -----------------------------------------------------------------------------
 class SoftmaxBackward0(Node):
+    """Gradient of ``softmax``: ``y * (g - sum(g * y))``, from the saved output ``y``."""
+
     def backward(self, g):
         y = self.saved_tensors[0]
         gy = g * y
@@ -655,6 +893,8 @@ class SoftmaxBackward0(Node):
 
 
 class LogSoftmaxBackward0(Node):
+    """Gradient of ``log_softmax``: ``g - exp(y) * sum(g)``, from the saved output ``y``."""
+
     def backward(self, g):
         y = self.saved_tensors[0]
         return g - y.exp() * g.sum(self.dim, keepdim=True)
@@ -663,30 +903,32 @@ class LogSoftmaxBackward0(Node):
 def _softmax_dim(dim, nd, op):
     if dim is None:
         # torch's legacy implicit choice (with a deprecation warning).
-        import warnings
         warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call "
-                      "to include dim=X as an argument.", stacklevel=3)
+                      "to include dim=X as an argument.", UserWarning, stacklevel=4)
         dim = 0 if nd in (0, 1, 3) else 1
     return wrap_dim(dim, nd)
 
 
-def _softmax_input(input, dtype):
+def _softmax_input(input, dim, dtype, op):
     x = input._data
+    d = _softmax_dim(dim, x.ndim, op)
     if dtype is not None:
-        x = x.astype(dtype.np)
-    if x.dtype.kind not in 'fc':
-        raise RuntimeError(f'"softmax_lastdim_kernel_impl" not implemented for '
-                           f"'{_dtype.FROM_NP[x.dtype]._legacy.replace('Tensor', '')}'")
-    return x
+        x = x.astype(dtype.np, copy=False)
+    if x.dtype.kind != 'f':
+        kernel = 'lastdim_kernel_impl' if d == x.ndim - 1 or x.ndim == 0 else 'kernel_impl'
+        raise NotImplementedError(f'"{op}_{kernel}" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
+    return x, d
 
 
 @register
 def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
-    x = _softmax_input(input, dtype)
-    d = _softmax_dim(dim, x.ndim, 'softmax')
+    x, d = _softmax_input(input, dim, dtype, 'softmax')
     if x.ndim == 0:
         r = np.ones((), x.dtype)
+    elif x.size == 0:
+        r = x.copy()
     else:
         e = np.exp(x - np.max(x, axis=d, keepdims=True))
         r = e / np.sum(e, axis=d, keepdims=True)
@@ -701,12 +943,14 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 @register
 def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     """``x - logsumexp(x, dim)``, computed stably."""
-    x = _softmax_input(input, dtype)
-    d = _softmax_dim(dim, x.ndim, 'log_softmax')
+    x, d = _softmax_input(input, dim, dtype, 'log_softmax')
     if x.ndim == 0:
         r = np.zeros((), x.dtype)
+    elif x.size == 0:
+        r = x.copy()
     else:
-        s = x - np.max(x, axis=d, keepdims=True)
+        m = np.max(x, axis=d, keepdims=True)
+        s = x - np.where(np.isfinite(m), m, 0)
         r = s - np.log(np.sum(np.exp(s), axis=d, keepdims=True))
     n = track1(LogSoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
@@ -718,46 +962,48 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 
 # -- scans -------------------------------------------------------------------------------
 class CumsumBackward0(Node):
+    """Gradient of ``cumsum``: the reversed cumulative sum of the output gradient."""
+
     def backward(self, g):
         d = self.dim
         return g.flip(d).cumsum(d).flip(d) if g.dim() else g
 
 
 class CumprodBackward0(Node):
+    """Gradient of ``cumprod``."""
+
     def backward(self, g):
-        from .shape import cat
         x = self.saved_tensors[0]
         d = self.dim
-        if x.dim() == 0:
+        if x.dim() == 0 or x._data.size == 0:
             return g
-        # d out_j / d x_i = prod_{k<i} x_k * prod_{i<k<=j} x_k, summed over j >= i; built
-        # from products that skip x_i, so it stays exact when some x are zero.
+        if np.all(x._data != 0):
+            # d out_j / d x_i = out_j / x_i for j >= i: exact while no x is zero.
+            return (g * x.cumprod(d)).flip(d).cumsum(d).flip(d) / x
+        # With zeros: grad_i = prod_{k<i} x_k * r_i where r_i = sum_{j>=i} g_j prod_{i<k<=j} x_k,
+        # i.e. r_i = g_i + x_{i+1} r_{i+1}. Only products, so it is exact at every order.
+        from .shape import stack
         n = x.shape[d]
-        left = _exclusive_cumprod(x, d, False)
-        ones = x.new_ones(tuple(1 if k == d else s for k, s in enumerate(x.shape)))
-        parts = []
-        for i in range(n):
-            run = ones if i + 1 == n else cat([ones, x.narrow(d, i + 1, n - i - 1).cumprod(d)], d)
-            parts.append((g.narrow(d, i, n - i) * run).sum(d, keepdim=True))
-        return cat(parts, d) * left
+        xs, gs = x.movedim(d, -1), g.movedim(d, -1)
+        r = [gs.select(-1, n - 1)]
+        for i in range(n - 2, -1, -1):
+            r.append(gs.select(-1, i) + xs.select(-1, i + 1) * r[-1])
+        return _exclusive_cumprod(x, d) * stack(r[::-1], -1).movedim(-1, d)
 
 
 def _scan(name, np_fn, cls):
     def fn(input, dim, *, dtype=None, out=None):
-        x = input._data
-        if dtype is not None:
-            x = x.astype(dtype.np)
-        elif x.dtype.kind in 'biu':
-            x = x.astype(np.int64)
+        x = _sum_array(input, dtype)
         d = wrap_dim(dim, x.ndim)
-        r = np.asarray(np_fn(x, axis=d) if x.ndim else x.copy())
+        r = np.asarray(np_fn(x, axis=d) if x.ndim else x.copy(), dtype=x.dtype)
         n = track1(cls, input)
         if n is not None:
             n.dim = d
             n.save(input)
-        return result(r, n)
+        return _out(result(r, n), out)
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Cumulative {name[3:]} along ``dim``."
+    fn.__doc__ = (f"Cumulative {name[3:]} along ``dim``; integers and bools accumulate in "
+                  "int64.")
     register(fn)
 
     def fn_(self, dim, *, dtype=None):
@@ -774,53 +1020,65 @@ cumprod = _scan('cumprod', np.cumprod, CumprodBackward0)
 
 
 # -- sorting -----------------------------------------------------------------------------
-class SortBackward0(MaxBackward0):
-    pass
-
-
-class TopkBackward0(MaxBackward0):
-    pass
-
-
 def _sort_indices(x, d, descending):
+    """Stable sorting permutation along ``d``; NaN counts as the largest value, as in torch."""
     if not descending:
         return np.argsort(x, axis=d, kind='stable')
-    # Stable descending order: sort negated keys; NaN counts as the largest value, as in torch.
     if x.dtype.kind == 'b':
-        key = ~x
-    elif x.dtype.kind in 'iu':
-        key = -x.astype(np.int64)
-    else:
-        key = np.where(np.isnan(x), -np.inf, -x)
-    return np.argsort(key, axis=d, kind='stable')
+        return np.argsort(~x, axis=d, kind='stable')
+    if x.dtype.kind in 'iu':
+        return np.argsort(-x.astype(np.int64), axis=d, kind='stable')
+    idx = np.argsort(-x, axis=d, kind='stable')  # NaNs land last, in order
+    if x.dtype.kind == 'f':
+        # ... then a second stable pass moves them to the front.
+        nan = np.take_along_axis(np.isnan(x), idx, d)
+        idx = np.take_along_axis(idx, np.argsort(~nan, axis=d, kind='stable'), d)
+    return idx
+
+
+class SortBackward1(_SelectBackward):
+    """Gradient of ``sort(..., stable=...)`` (torch's other overload)."""
 
 
 @register
-def sort(input, dim=-1, descending=False, stable=False, *, out=None):
-    """Named tuple (values, indices) sorted along ``dim``."""
+def sort(input, *args, stable=None, dim=-1, descending=False, out=None):
+    """Named tuple (values, indices) sorted along ``dim`` (always stable). As in torch,
+    ``stable`` selects an overload whose ``dim``/``descending`` are keyword-only."""
+    if args:
+        if stable is not None or len(args) > 2:
+            got = ', '.join(['Tensor'] + [type(a).__name__ for a in args] +
+                            ([f'stable={type(stable).__name__}'] if stable is not None else []))
+            raise TypeError(f"sort() received an invalid combination of arguments - got "
+                            f"({got}), but expected one of:\n"
+                            " * (Tensor input, *, bool stable, int dim = -1, bool descending = "
+                            "False, tuple of Tensors out = None)\n"
+                            " * (Tensor input, int dim = -1, bool descending = False, *, tuple "
+                            "of Tensors out = None)")
+        dim = args[0]
+        if len(args) == 2:
+            descending = args[1]
     x = input._data
-    if x.ndim == 0:
-        return _sort_t(input.clone(), make(np.zeros((), np.int64)))
     d = wrap_dim(dim, x.ndim)
-    idx = _sort_indices(x, d, descending)
-    vals = np.take_along_axis(x, idx, d)
-    indices = make(idx.astype(np.int64))
-    n = track1(SortBackward0, input)
-    if n is not None:
-        n.indices, n.dim, n.keepdim = indices, d, True
-    return _sort_t(result(vals, n), indices)
+    idx = _sort_indices(x, d, descending) if x.ndim else None
+    r = _selection(input, idx, d, True, SortBackward0 if stable is None else SortBackward1,
+                   _sort_t)
+    return _out_pair(r, out)
 
 
 @register
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, stable=None):
     """Indices that sort ``input`` along ``dim``."""
-    return sort(input, dim, descending, stable).indices
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return make(np.zeros((), np.int64))
+    return make(_sort_indices(x, d, descending).astype(np.int64))
 
 
 @register
 def msort(input):
     """``sort(input, dim=0).values``."""
-    return sort(input, 0).values
+    return sort(input, dim=0).values
 
 
 @register
@@ -831,55 +1089,66 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    if x.ndim == 0:
-        return _topk_t(input.clone(), make(np.zeros((), np.int64)))
-    idx = _sort_indices(x, d, largest)
-    idx = np.take(idx, np.arange(k), axis=d)
-    vals = np.take_along_axis(x, idx, d)
-    indices = make(idx.astype(np.int64))
-    n = track1(TopkBackward0, input)
-    if n is not None:
-        n.indices, n.dim, n.keepdim = indices, d, True
-    return _topk_t(result(vals, n), indices)
+    idx = np.take(_sort_indices(x, d, largest), np.arange(k), axis=d) if x.ndim else None
+    return _selection(input, idx, d, True, TopkBackward0, _topk_t)
 
 
 @register
-def kthvalue(input, k, dim=-1, keepdim=False):
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """Named tuple (values, indices) of the ``k``-th smallest along ``dim``."""
     x = input._data
     d = wrap_dim(dim, x.ndim)
-    idx = np.take(np.argsort(x, axis=d, kind='stable'), [k - 1], axis=d)
-    vals = np.take_along_axis(x, idx, d)
-    if not keepdim:
-        idx, vals = np.squeeze(idx, d), np.squeeze(vals, d)
-    indices = make(idx.astype(np.int64))
-    n = track1(MaxBackward0, input)
-    if n is not None:
-        n.indices, n.dim, n.keepdim = indices, d, keepdim
-    return _kth_t(result(np.asarray(vals), n), indices)
+    size = x.shape[d] if x.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    idx = np.take(np.argsort(x, axis=d, kind='stable'), [k - 1], axis=d) if x.ndim else None
+    return _selection(input, idx, d, keepdim, KthvalueBackward0, _kth_t)
 
 
 @register
-def median(input, dim=None, keepdim=False):
-    """Lower median of all elements, or named tuple (values, indices) along ``dim``."""
-    if dim is None:
-        flat = input.reshape(-1)
-        k = (flat.shape[0] - 1) // 2
-        return kthvalue(flat, k + 1, 0).values
+def median(input, dim=None, keepdim=False, *, out=None):
+    """Lower median of all elements (NaN if any), or named tuple (values, indices) along
+    ``dim``."""
     x = input._data
+    if dim is None:
+        flat = x.reshape(-1)
+        if flat.size == 0:
+            # torch returns NaN (the lowest value for integers) rather than raising.
+            r = np.asarray(np.nan if x.dtype.kind in 'fc' else
+                           np.iinfo(x.dtype).min if x.dtype.kind in 'iu' else False, x.dtype)
+        elif x.dtype.kind == 'f' and np.isnan(flat).any():
+            r = np.asarray(np.nan, x.dtype)
+        else:
+            r = np.asarray(np.sort(flat)[(flat.size - 1) // 2])
+        n = track1(MedianBackward0, input)
+        if n is not None:
+            n.save(input)
+            n.dims, n.keepdim, n.out_value = tuple(range(x.ndim)), False, make(r)
+        return result(r, n)
     d = wrap_dim(dim, x.ndim)
-    r = kthvalue(input, (x.shape[d] - 1) // 2 + 1, d, keepdim)
-    return _median_t(r.values, r.indices)
+    if x.ndim == 0:
+        idx = None
+    else:
+        if x.shape[d] == 0:
+            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+        order = np.argsort(x, axis=d, kind='stable')
+        idx = np.take(order, [(x.shape[d] - 1) // 2], axis=d)
+        if x.dtype.kind == 'f':
+            # torch: a slice holding NaN has median NaN, at its first NaN.
+            nan = np.isnan(x)
+            has = nan.any(axis=d, keepdims=True)
+            idx = np.where(has, np.argmax(nan, axis=d, keepdims=True), idx)
+    return _selection(input, idx, d, keepdim, MedianBackward1, _median_t)
 
 
 # -- logic -------------------------------------------------------------------------------
 def _logic(name, np_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
-        dims = _dims(dim, x.ndim) if dim is not None else None
-        r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim) if dims is not None else None,
-                             keepdims=keepdim))
-        return make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
+        dims = _dims(dim, x.ndim)
+        r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
+        # torch keeps uint8 for uint8 inputs (a legacy); every other dtype gives bool.
+        return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"True if {name} elements (along ``dim``) are non-zero."
     register(fn)
@@ -894,5 +1163,5 @@ any = _logic('any', np.any)
 def count_nonzero(input, dim=None):
     """Number of non-zero elements (along ``dim``)."""
     x = input._data
-    dims = _dims(dim, x.ndim) if dim is not None else None
-    return make(np.asarray(np.count_nonzero(x, axis=dims), np.int64))
+    dims = _dims(dim, x.ndim)
+    return make(np.asarray(np.count_nonzero(x, axis=_np_axis(dims, x.ndim)), np.int64))

@@ -1,4 +1,8 @@
 """ember.autograd: reverse-mode automatic differentiation (backward, grad, grad modes)."""
+import warnings
+
+import numpy as np
+
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
                         is_grad_enabled, is_inference_mode_enabled)
 from .engine import run_backward
@@ -9,52 +13,60 @@ __all__ = ['backward', 'grad', 'no_grad', 'enable_grad', 'set_grad_enabled', 'in
 
 
 def _as_tuple(x):
-    if x is None:
-        return None
-    if isinstance(x, (tuple, list)):
-        return tuple(x)
-    return (x,)
+    """``x`` as a tuple: a lone tensor (or None) is wrapped; any other iterable is listed
+    (a non-iterable raises Python's own TypeError, as in torch)."""
+    from .._tensor import Tensor
+    if x is None or isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
 
 
-def _seed_grads(outputs, grad_outputs, op):
-    """The starting gradients: given ones checked for shape, or ones for scalar outputs."""
+def _seed_grads(outputs, grad_outputs):
+    """The starting gradients, checked as torch checks them: given ones must match their
+    output's shape (and complexness; they are cast to its dtype); None means ones, allowed
+    only for real scalar outputs. Outputs that need no gradient are refused afterwards."""
     from .._tensor import Tensor, make
-    import numpy as np
-    if grad_outputs is None:
-        grad_outputs = (None,) * len(outputs)
-    if len(grad_outputs) != len(outputs):
+    if len(grad_outputs) < len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     seeds = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
-            raise TypeError(f"{op}(): argument 'tensors' must be tuple of Tensors, not "
-                            f"{type(out).__name__}")
-        if not out._requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
-                               "have a grad_fn")
-        if g is None:
-            if out._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._data.dtype.kind not in 'fc':
-                raise RuntimeError("grad can be implicitly created only for real scalar "
-                                   "outputs but got " + repr(out.dtype))
-            g = make(np.ones(out._data.shape, out._data.dtype))
-        else:
-            if not isinstance(g, Tensor):
-                g = make(np.asarray(g, dtype=out._data.dtype))
-            if g._data.shape != out._data.shape:
+            raise AssertionError("Expected output to be a torch.Tensor")
+        od = out._data
+        if isinstance(g, Tensor):
+            gd = g._data
+            if gd.shape != od.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
-                                   f"{_size(g._data.shape)} and output[{i}] has a shape of "
-                                   f"{_size(out._data.shape)}.")
-            if g._data.dtype.kind != out._data.dtype.kind and not (
-                    g._data.dtype.kind in 'fc' and out._data.dtype.kind in 'fc'):
+                                   f"{_size(gd.shape)} and output[{i}] has a shape of "
+                                   f"{_size(od.shape)}.")
+            if (gd.dtype.kind == 'c') != (od.dtype.kind == 'c'):
                 raise RuntimeError(f"For complex Tensors, both grad_output and output are "
                                    f"required to have the same dtype. Mismatch in dtype: "
                                    f"grad_output[{i}] has a dtype of {g.dtype} and output[{i}]"
                                    f" has a dtype of {out.dtype}.")
-            # The engine may keep a seed as a leaf's .grad; it must not alias the caller's.
-            g = make(np.array(g._data)) if not g._requires_grad else g
+            if g._requires_grad:
+                # A seed with history (create_graph) is used as is, to keep its graph.
+                if gd.dtype != od.dtype:
+                    g = g.to(out.dtype)
+            else:
+                # The engine may keep a seed as a leaf's .grad: it must not alias the caller's.
+                g = make(np.array(gd, dtype=od.dtype if od.dtype.kind in 'fc' else None))
+        elif g is None:
+            if out._requires_grad:
+                if od.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if od.dtype.kind != 'f':
+                    raise RuntimeError("grad can be implicitly created only for real scalar "
+                                       f"outputs but got {out.dtype}")
+                g = make(np.ones(od.shape, od.dtype))
+        else:
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
         seeds.append(g)
+    for i, out in enumerate(outputs):
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               "have a grad_fn")
     return seeds
 
 
@@ -62,50 +74,76 @@ def _size(shape):
     return f'torch.Size({list(shape)})'
 
 
+def _check_inputs(inputs, op):
+    """``inputs`` as a non-empty tuple of tensors, or torch's error."""
+    from .._tensor import Tensor
+    inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError(f"`inputs` argument to `{op}()` cannot be empty.")
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
+    return inputs
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None):
     """Accumulates into ``.grad`` of the leaves the gradient of ``tensors`` (seeded with
-    ``grad_tensors``; omitted for scalars). ``inputs`` restricts which leaves accumulate."""
+    ``grad_tensors``; omitted for scalars). ``inputs`` restricts which tensors accumulate:
+    leaves, or non-leaves, which then retain their grad."""
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
+                      FutureWarning, stacklevel=2)
+        if grad_tensors is None:
+            grad_tensors = grad_variables
+        else:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments "
+                               "both passed to `backward()`. Please only use `grad_tensors`.")
+    if inputs is not None:
+        inputs = _check_inputs(inputs, 'backward')
     tensors = _as_tuple(tensors)
-    grad_tensors = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
+    grad_tensors = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    seeds = _seed_grads(tensors, grad_tensors, 'backward')
+    seeds = _seed_grads(tensors, grad_tensors)
     if inputs is not None:
-        inputs = _as_tuple(inputs)
-        if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    captured = run_backward(tensors, seeds, retain_graph, create_graph, inputs=inputs,
-                            accumulate=True)
-    if inputs is not None:
-        # Non-leaf inputs named explicitly get their .grad filled too, as in torch.
-        for t, g in zip(inputs, captured):
-            if t._grad_fn is not None and g is not None:
-                t._grad = g if t._grad is None else t._grad + g
+        for t in inputs:
+            # As torch: a non-leaf named in ``inputs`` gets its .grad by retaining it (and a
+            # leaf that does not require grad is refused with retain_grad's message).
+            t.retain_grad()
+    run_backward(tensors, seeds, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """Returns the gradients of ``outputs`` w.r.t. ``inputs`` without touching ``.grad``."""
-    from .._tensor import Tensor, make
-    import numpy as np
-    outputs = _as_tuple(outputs)
-    single = isinstance(inputs, Tensor)
-    inputs = _as_tuple(inputs)
-    if allow_unused is None:
-        allow_unused = materialize_grads
+    """Returns the gradients of ``outputs`` w.r.t. ``inputs`` without touching ``.grad``
+    of the leaves (hooks and ``retain_grad`` still run). An input the outputs do not depend
+    on is an error, unless ``allow_unused`` (its gradient is None) or ``materialize_grads``
+    (zeros)."""
+    from .._tensor import make
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
-    for t in inputs:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"grad(): argument 'inputs' must be tuple of Tensors, not "
-                            f"{type(t).__name__}")
-        if not t._requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if is_grads_batched:
+        raise NotImplementedError("ember.autograd.grad: is_grads_batched=True is not "
+                                  "supported")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
+    outputs = _as_tuple(outputs)
+    inputs = _check_inputs(inputs, 'grad')
+    grad_outputs = (_as_tuple(grad_outputs) if grad_outputs is not None
+                    else (None,) * len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
-    seeds = _seed_grads(outputs, _as_tuple(grad_outputs), 'grad')
+    seeds = _seed_grads(outputs, grad_outputs)
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     res = run_backward(outputs, seeds, retain_graph, create_graph, inputs=inputs,
                        accumulate=False)
     out = []

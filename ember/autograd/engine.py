@@ -8,21 +8,24 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 import numpy as np
 
 from .grad_mode import STATE
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, CopyBackwards
 
 __all__ = ['run_backward']
 
 
-def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumulate=True,
-                 allow_unused=False):
+def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumulate=True):
     """Runs backward from ``roots`` (tensors) seeded with ``grads``.
 
     ``accumulate=True``: adds into ``.grad`` of leaves (all, or only ``inputs``).
     ``accumulate=False``: returns the gradients w.r.t. ``inputs`` (autograd.grad).
+
+    At each node, in torch's order: the tensor hooks of the tensor whose gradient arrives
+    there (then its ``retain_grad``), the capture of that gradient if it is one of
+    ``inputs``, the node's pre-hooks, the node itself, its post-hooks.
     """
     from .._tensor import make  # noqa: deferred, the tensor module imports this package
 
-    # Seed edges. A root that is itself an input is captured directly.
+    # Each input becomes a (node, output_nr) key: the place its gradient passes through.
     targets = None
     if inputs is not None:
         targets = {}
@@ -63,7 +66,15 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
             else:
                 deps[nxt] = c + 1
 
-    needed = _needed_nodes(deps, targets) if targets is not None else None
+    # With ``inputs``, only nodes that lead to one of them run; the inputs' own nodes are
+    # visited for their hooks and the capture, and run only if they lead to another input.
+    needed = visit = None
+    if targets is not None:
+        needed = _needed_nodes(deps, targets)
+        if accumulate:
+            # backward(inputs=[leaf]): the leaf's accumulator is the one thing that must run.
+            needed.update(n for n, _ in targets if type(n) is AccumulateGrad)
+        visit = needed.union(n for n, _ in targets)
 
     prev = STATE.enabled
     STATE.enabled = create_graph
@@ -73,34 +84,48 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
         while ready:
             node = ready.pop()
             grads_out = buffers.pop(node, None)
-            if grads_out is not None and any(g is not None for g in grads_out):
-                grads_out = _call_pre_hooks(node, grads_out)
+            grads_in = ()
+            if visit is not None and node not in visit:
+                pass
+            elif grads_out is not None:
+                is_acc = type(node) is AccumulateGrad
+                if node._tensor_hooks or node._retain or (is_acc and node.variable._hooks):
+                    grads_out = _tensor_pre_hooks(node, grads_out, is_acc)
                 if targets is not None:
-                    idx = targets.get
                     for nr, g in enumerate(grads_out):
-                        hit = idx((node, nr))
+                        hit = targets.get((node, nr))
                         if hit is not None:
                             for i in hit:
                                 captured[i] = g
-                run = needed is None or node in needed
-                if type(node) is AccumulateGrad:
-                    if run and accumulate and (targets is None or (node, 0) in targets):
-                        _accumulate(node.variable, grads_out[0], create_graph, stolen, make)
-                    grads_in = ()
-                elif run:
-                    grads_in = _call(node, grads_out)
-                    if not retain_graph:
-                        node.release()
-                else:
-                    grads_in = ()
-            else:
-                grads_in = ()
-            nexts = node.next_functions
+                if needed is None or node in needed:
+                    if node._pre_hooks:
+                        grads_out = _node_pre_hooks(node, grads_out)
+                    if is_acc:
+                        var = node.variable
+                        g = grads_out[0]
+                        # A leaf whose requires_grad was switched off since takes nothing.
+                        if accumulate and g is not None and var._requires_grad:
+                            _accumulate(var, g, create_graph, stolen, make)
+                        if node._hooks:
+                            _node_post_hooks(node, (), grads_out)
+                    else:
+                        if (node._hooks is None and len(grads_out) == 1 and
+                                grads_out[0] is not None):
+                            grads_in = node.apply(grads_out)  # the common case, inlined
+                        else:
+                            grads_in = _call(node, grads_out)
+                        if not retain_graph:
+                            node.release()
+            elif node._tensor_hooks or node._retain or (type(node) is AccumulateGrad and
+                                                        node.variable._hooks):
+                # Reached, but no gradient flowed here: torch still shows hooks the None.
+                _tensor_pre_hooks(node, [None] * node.n_outputs, type(node) is AccumulateGrad)
             metas = node._meta
-            for i, (nxt, nr) in enumerate(nexts):
+            n_in = len(grads_in)
+            for i, (nxt, nr) in enumerate(node.next_functions):
                 if nxt is None:
                     continue
-                g = grads_in[i] if i < len(grads_in) else None
+                g = grads_in[i] if i < n_in else None
                 if g is not None:
                     buf = buffers.get(nxt)
                     if buf is None:
@@ -117,88 +142,128 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                     ready.append(nxt)
     finally:
         STATE.enabled = prev
-
-    if captured is not None:
-        return captured
-    return None
+    return captured
 
 
 def _needed_nodes(deps, targets):
-    """Nodes from which some target can be reached (the rest need not run)."""
+    """Nodes with a path of one or more edges to some target node: the ones that must run."""
     target_nodes = {n for n, _ in targets}
     needed = set()
-    # Iterative post-order DFS over the reachable graph.
-    state = {}
+    done = set()
+    # Iterative post-order DFS over the reachable graph (graphs can be deeper than Python's
+    # recursion limit).
     for root in deps:
-        if root in state:
+        if root in done:
             continue
+        done.add(root)
         stack = [(root, iter(root.next_functions))]
-        state[root] = 1
         while stack:
             node, it = stack[-1]
-            advanced = False
             for nxt, _ in it:
-                if nxt is not None and nxt not in state:
-                    state[nxt] = 1
+                if nxt is not None and nxt not in done:
+                    done.add(nxt)
                     stack.append((nxt, iter(nxt.next_functions)))
-                    advanced = True
                     break
-            if advanced:
-                continue
-            stack.pop()
-            if node in target_nodes or any(n in needed for n, _ in node.next_functions
-                                           if n is not None):
-                needed.add(node)
+            else:
+                stack.pop()
+                for n, _ in node.next_functions:
+                    if n is not None and (n in target_nodes or n in needed):
+                        needed.add(node)
+                        break
     return needed
 
 
-def _call_pre_hooks(node, grads):
+def _hook_name(hook):
+    return getattr(hook, '__name__', '<unknown>')
+
+
+def _check_hook_value(hook, old, new):
+    """torch's checks on a gradient a hook returned in place of ``old``."""
+    from .._tensor import Tensor
+    if old is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(new, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._data.dtype != old._data.dtype:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was "
+                           f"torch.{old.dtype._legacy} got torch.{new.dtype._legacy})")
+    if new._data.shape != old._data.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+    return new
+
+
+def _check_hook_tuple(hook, old, new):
+    """torch's checks on the tuple a Node pre- or post-hook returned in place of ``old``."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(old):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of "
+                           f"values (got {len(new)}, but expected {len(old)})")
+    # A None in the returned tuple drops that gradient, as in torch.
+    return [n if n is None else _check_hook_value(hook, o, n) for o, n in zip(old, new)]
+
+
+def _tensor_pre_hooks(node, grads, is_acc):
+    """Hooks registered on the tensors whose gradients arrive at ``node``, then their
+    ``retain_grad`` (always last, whatever the registration order, as in torch)."""
     th = node._tensor_hooks
     if th:
         for nr, hooks in th.items():
             for h in list(hooks):
-                g = grads[nr]
-                if g is None:
-                    continue
-                r = h(g)
+                r = h(grads[nr])
                 if r is not None:
-                    grads[nr] = r
-    if node._retain:
-        for nr, ref in node._retain.items():
-            t = ref()
-            g = grads[nr]
-            if t is not None and g is not None:
-                if t._grad is None:
-                    t._grad = g.detach() if not STATE.enabled else g
-                    if t._grad._data is g._data and not STATE.enabled:
-                        from .._tensor import make
-                        t._grad = make(np.array(g._data))
-                else:
-                    t._grad = t._grad + g
-    if type(node) is AccumulateGrad:
+                    grads[nr] = _check_hook_value(h, grads[nr], r)
+    if is_acc:
         hooks = node.variable._hooks
         if hooks:
             for h in list(hooks):
                 r = h(grads[0])
                 if r is not None:
-                    grads[0] = r
-    if node._pre_hooks:
-        for h in list(node._pre_hooks):
-            r = h(tuple(grads))
-            if r is not None:
-                grads = list(r)
+                    grads[0] = _check_hook_value(h, grads[0], r)
+    if node._retain:
+        from .._tensor import make
+        for nr, ref in node._retain.items():
+            t = ref()
+            g = grads[nr]
+            # (After an in-place op the tensor's gradient is no longer this node's output.)
+            if t is not None and g is not None and t._grad_fn is node:
+                if t._grad is None:
+                    # .grad must not alias the gradient flowing on through the graph.
+                    t._grad = g.clone() if STATE.enabled else make(np.array(g._data))
+                else:
+                    t._grad = t._grad + g
     return grads
+
+
+def _node_pre_hooks(node, grads):
+    for h in list(node._pre_hooks):
+        r = h(tuple(grads))
+        if r is not None:
+            grads = _check_hook_tuple(h, grads, r)
+    return grads
+
+
+def _node_post_hooks(node, grads_in, grads_out):
+    grads_out = tuple(grads_out)
+    for h in list(node._hooks):
+        r = h(grads_in, grads_out)
+        if r is not None:
+            grads_in = tuple(_check_hook_tuple(h, grads_in, r))
+    return grads_in
 
 
 def _call(node, grads_out):
     if any(g is None for g in grads_out):
+        if all(g is None for g in grads_out):
+            # Every output gradient was dropped (by a hook): nothing flows on.
+            return ()
         grads_out = _materialize(node, grads_out)
     grads_in = node.apply(grads_out)
     if node._hooks:
-        for h in list(node._hooks):
-            r = h(grads_in, tuple(grads_out))
-            if r is not None:
-                grads_in = tuple(r)
+        n = len(node.next_functions)
+        if len(grads_in) < n:
+            grads_in = tuple(grads_in) + (None,) * (n - len(grads_in))
+        grads_in = _node_post_hooks(node, grads_in, grads_out)
     return grads_in
 
 
@@ -249,25 +314,37 @@ def sum_to(g, shape, node=None, i=0):
 
 
 def _accumulate(var, g, create_graph, stolen, make):
+    """Adds ``g`` into ``var.grad`` as torch's AccumulateGrad does: the first gradient is
+    taken over (copied if anybody else could see it); later ones are added in place, or out
+    of place when the graph of the gradient is being built (``create_graph``) or the old
+    ``.grad`` itself has history."""
     old = var._grad
     if old is None:
-        data = g._data
-        # Take the engine's fresh array as .grad when nobody else can see it; otherwise copy,
-        # so .grad never aliases a view, a user's tensor, or another leaf's .grad.
-        if create_graph:
-            var._grad = g if g._grad_fn is not None else _own(g, stolen, make)
+        if create_graph and g._grad_fn is not None:
+            # A copy that stays differentiable, named as torch names it.
+            node = CopyBackwards.__new__(CopyBackwards)
+            node.next_functions = ((None, 0), (g._grad_fn, g._output_nr))
+            node._meta = (None, None)
+            node._saved = None
+            var._grad = make(np.array(g._data, order='C'), node, True)
         else:
             var._grad = _own(g.detach() if g._requires_grad else g, stolen, make)
-        return
-    if create_graph:
+    elif create_graph:
         var._grad = old + g
-    elif old._requires_grad:
-        var._grad = old + g.detach()
-    else:
+    elif old._data.flags.writeable:
+        # In place, as torch does outside create_graph (even if the old .grad has history).
         np.add(old._data, g._data, out=old._data, casting='unsafe')
+        old._version[0] += 1
+    else:
+        var._grad = old + g.detach()
+    hooks = getattr(var, '_post_acc_hooks', None)
+    if hooks:
+        for h in list(hooks):
+            h(var)
 
 
 def _own(g, stolen, make):
+    """``g`` itself as a new ``.grad`` when nothing else holds its array, else a copy."""
     data = g._data
     if (data.base is None and data.flags.writeable and data.flags.c_contiguous
             and id(data) not in stolen and g._grad_fn is None):

@@ -1,6 +1,14 @@
-"""Thread-local grad mode: no_grad, enable_grad, set_grad_enabled, inference_mode."""
+"""Thread-local grad mode: no_grad, enable_grad, set_grad_enabled, inference_mode.
+
+Each mode object is a context manager and also a decorator. As a decorator it enters a fresh
+copy of itself (``clone``) around every call, so one decorated function can be re-entered or
+run from several threads; a generator function gets the mode only while its own code runs,
+not while its caller holds the generator between ``yield``\\ s (as torch does).
+"""
 import functools
+import inspect
 import threading
+import warnings
 
 __all__ = ['no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode', 'is_grad_enabled',
            'is_inference_mode_enabled']
@@ -25,19 +33,57 @@ def is_inference_mode_enabled():
     return STATE.inference
 
 
+def _wrap_generator(make_ctx, fn):
+    """``fn`` (a generator function) with the mode entered only while the generator runs."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        gen = fn(*args, **kwargs)
+        try:
+            with make_ctx():
+                reply = gen.send(None)
+            while True:
+                try:
+                    request = yield reply
+                except GeneratorExit:
+                    with make_ctx():
+                        gen.close()
+                    raise
+                except BaseException as e:  # noqa: BLE001 - forwarded into the generator
+                    with make_ctx():
+                        reply = gen.throw(e)
+                else:
+                    with make_ctx():
+                        reply = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+    return wrapper
+
+
 class _Mode:
     """Base of the grad-mode context managers; each also works as a decorator."""
 
     def __call__(self, fn):
-        mode = self
+        if inspect.isclass(fn):
+            warnings.warn("Decorating classes is deprecated and will be disabled in future "
+                          "versions. You should only decorate functions or methods. To preserve "
+                          "the current behavior of class decoration, you can directly decorate "
+                          "the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            cls = fn
+
+            def fn(*args, **kwargs):
+                return cls(*args, **kwargs)
+        make_ctx = self.clone
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(make_ctx, fn)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with mode.clone():
+            with make_ctx():
                 return fn(*args, **kwargs)
         return wrapper
 
     def clone(self):
+        """A fresh, not yet entered copy of this mode (decorators enter one per call)."""
         return self.__class__()
 
     def __exit__(self, *exc):
@@ -45,7 +91,16 @@ class _Mode:
         return False
 
 
-class no_grad(_Mode):
+class _NoParamMode(_Mode):
+    """A mode that takes no argument, usable as ``@mode()`` and also as bare ``@mode``."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamMode):
     """Context manager / decorator that turns off graph recording.
 
     >>> x = ember.ones(2, requires_grad=True)
@@ -54,23 +109,12 @@ class no_grad(_Mode):
     False
     """
 
-    def __init__(self, orig_func=None):
-        # ``@no_grad`` without parentheses is accepted, as torch does.
-        self._fn = orig_func
-
-    def __new__(cls, orig_func=None):
-        self = super().__new__(cls)
-        if orig_func is not None and callable(orig_func):
-            self.__init__()
-            return self(orig_func)
-        return self
-
     def __enter__(self):
         self._prev = STATE.enabled
         STATE.enabled = False
 
 
-class enable_grad(no_grad):
+class enable_grad(_NoParamMode):
     """Context manager / decorator that turns graph recording back on inside ``no_grad``."""
 
     def __enter__(self):
@@ -79,43 +123,54 @@ class enable_grad(no_grad):
 
 
 class set_grad_enabled(_Mode):
-    """Sets grad mode to ``mode``; takes effect at once, and as a context manager restores
-    the previous mode on exit."""
+    """Sets grad mode to ``mode``. It takes effect at once (a plain call is a setter); as a
+    context manager it restores, on exit, the mode in force when it was created; as a
+    decorator it leaves the caller's mode alone and applies ``mode`` around each call."""
 
     def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be "
+                            f"bool, not {type(mode).__name__}")
         self._prev = STATE.enabled
-        self.mode = bool(mode)
-        STATE.enabled = self.mode
+        self.mode = mode
+        STATE.enabled = mode
+
+    def __call__(self, fn):
+        # Creating the decorator switched the mode; decorating must not leave it switched.
+        STATE.enabled = self._prev
+        return super().__call__(fn)
 
     def clone(self):
-        return set_grad_enabled(self.mode)
+        """A fresh copy with the same ``mode``."""
+        return self.__class__(self.mode)
 
     def __enter__(self):
         pass
 
 
 class inference_mode(_Mode):
-    """Like ``no_grad`` (tensors made inside never record history); ``mode=False`` is a no-op."""
-
-    def __init__(self, mode=True):
-        self.mode = mode
+    """Like ``no_grad`` (tensors made inside never record history). ``inference_mode(False)``
+    switches inference mode off and grad mode on inside it, as torch does."""
 
     def __new__(cls, mode=True):
-        self = super().__new__(cls)
-        if callable(mode) and not isinstance(mode, bool):
-            self.__init__()
-            return self(mode)
-        return self
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        # Bare ``@inference_mode``: the argument is the function being decorated.
+        return cls()(mode)
+
+    def __init__(self, mode=True):
+        if isinstance(mode, bool):
+            self.mode = mode
 
     def clone(self):
-        return inference_mode(self.mode)
+        """A fresh copy with the same ``mode``."""
+        return self.__class__(self.mode)
 
     def __enter__(self):
         self._prev = STATE.enabled
         self._prev_inf = STATE.inference
-        if self.mode:
-            STATE.enabled = False
-            STATE.inference = True
+        STATE.enabled = not self.mode
+        STATE.inference = self.mode
 
     def __exit__(self, *exc):
         STATE.enabled = self._prev

@@ -44,6 +44,9 @@ class Node:
         return d
 
     def __call__(self, *grads):
+        """Runs this node's backward directly on the given output gradients."""
+        if len(grads) != self.n_outputs:
+            raise TypeError(f"expected {self.n_outputs} arguments, got {len(grads)} instead")
         out = self.apply(list(grads))
         return out[0] if len(out) == 1 else out
 
@@ -86,6 +89,9 @@ class Node:
             raise RuntimeError(_TWICE)
         out = []
         for t, version in saved:
+            if t is None:
+                out.append(None)
+                continue
             if type(t) is _SavedOutput:
                 t = t.unpack(self)
             if t._version[0] != version:
@@ -124,10 +130,12 @@ def _version_error(t, expected):
     fn = t._grad_fn
     where = ''
     if fn is not None:
-        where = f', which is output {t._output_nr} of {re.sub(r"Backward[0-9]*$", "", fn.name())}'
+        # torch names the op without its "Backward<N>" suffix, and only for non-leaves.
+        op = re.sub(r"Backward[0-9]*$", "", fn.name())
+        where = f', which is output {t._output_nr} of {op},'
     shape = ', '.join(str(s) for s in t._data.shape)
     return ("one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{where}, is at version "
+            f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{where} is at version "
             f"{t._version[0]}; expected version {expected} instead. Hint: enable anomaly "
             "detection to find the operation that failed to compute its gradient, with "
             "torch.autograd.set_detect_anomaly(True, check_nan=False).")
@@ -141,6 +149,22 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._saved = None
         self._meta = ((variable._data.shape, variable._data.dtype),)
+
+    def name(self):
+        """``'torch::autograd::AccumulateGrad'``, torch's name for this node."""
+        return 'torch::autograd::AccumulateGrad'
+
+
+class CopyBackwards(Node):
+    """The history of a ``.grad`` first set by ``backward(create_graph=True)``: a copy of the
+    incoming gradient (edge 1); edge 0 (the fresh tensor copied into) has no history."""
+
+    def name(self):
+        """``'torch::autograd::CopyBackwards'``, torch's name for this node."""
+        return 'torch::autograd::CopyBackwards'
+
+    def backward(self, g):
+        return None, g
 
 
 class _Handle:

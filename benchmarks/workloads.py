@@ -1,0 +1,213 @@
+"""The benchmark workloads, each written once against a library module ``lib``.
+
+A timed workload is a function ``setup(lib) -> run`` where ``lib`` is ``ember`` or ``torch``
+and ``run`` is the zero-argument callable that gets timed. Setup (building inputs) is not
+timed. ``run`` may return a tensor; the runner checks that both libraries returned the same
+values, which catches a workload that accidentally differs between them.
+
+Adding one is a function plus its decorator line::
+
+    @workload(target=1.0, ops=1)
+    def my_case(lib):
+        x = lib.ones(8, requires_grad=True)
+        return lambda: (x * 2).sum().backward()
+
+``target`` is the ember/torch time ratio to meet (None: report only); ``ops`` is how many
+ops one call runs, used to print a per-op time. A workload that cannot be written as a
+callable for both libraries (the import time) uses ``@custom`` and measures itself.
+"""
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+__all__ = ['Workload', 'Measured', 'WORKLOADS', 'workload', 'custom']
+
+
+@dataclass
+class Workload:
+    """A registry entry: ``setup(lib) -> run`` (timed) or ``measure(opts) -> Measured``."""
+    name: str
+    target: Optional[float]
+    doc: str
+    setup: Optional[Callable] = None
+    measure: Optional[Callable] = None
+    ops: int = 1
+
+
+@dataclass
+class Measured:
+    """What a custom workload reports: seconds for ember and for its baseline."""
+    ember: float
+    baseline: float
+    baseline_name: str
+    note: str = ''
+    details: str = ''   # printed under the row with --verbose
+
+
+WORKLOADS = {}
+
+
+def workload(target=None, ops=1, name=None):
+    """Registers ``setup(lib) -> run`` as a timed ember-vs-torch workload."""
+    def deco(fn):
+        n = name or fn.__name__
+        WORKLOADS[n] = Workload(n, target, _first_line(fn), setup=fn, ops=ops)
+        return fn
+    return deco
+
+
+def custom(target=None, name=None):
+    """Registers ``measure(opts) -> Measured`` for a workload that times itself."""
+    def deco(fn):
+        n = name or fn.__name__.lstrip('_')
+        WORKLOADS[n] = Workload(n, target, _first_line(fn), measure=fn)
+        return fn
+    return deco
+
+
+def _first_line(fn):
+    return (fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else ''
+
+
+# -- small-tensor op overhead ------------------------------------------------------------
+CHAIN_LEN = 100
+
+
+def _chain(y):
+    """100 elementwise ops, mostly ``* 1.01`` / ``+ 0.5`` with a ``sin`` and an ``exp`` in
+    every ten, so both scalar-binary and unary paths are hit. ``exp`` right after ``sin``
+    keeps the values (and the gradient) bounded, so float32 rounding differences between the
+    libraries do not blow up and the results can be compared."""
+    for _ in range(CHAIN_LEN // 10):
+        y = y * 1.01
+        y = y + 0.5
+        y = y * 1.01
+        y = y + 0.5
+        y = y.sin()
+        y = y.exp()
+        y = y * 1.01
+        y = y + 0.5
+        y = y * 1.01
+        y = y + 0.5
+    return y
+
+
+def _leaf16(lib):
+    return lib.tensor(np.linspace(-1, 1, 16, dtype=np.float32), requires_grad=True)
+
+
+@workload(target=1.0, ops=CHAIN_LEN)
+def chain_fwd_bwd(lib):
+    """16-element float32 leaf, 100 chained elementwise ops, .sum().backward()."""
+    x = _leaf16(lib)
+
+    def run():
+        x.grad = None
+        _chain(x).sum().backward()
+        return x.grad
+    return run
+
+
+@workload(target=1.3, ops=CHAIN_LEN)
+def chain_nograd(lib):
+    """The same 100-op chain on a 16-element leaf under no_grad."""
+    x = _leaf16(lib)
+
+    def run():
+        with lib.no_grad():
+            return _chain(x)
+    return run
+
+
+# -- BLAS-bound -----------------------------------------------------------------------------
+@workload(target=1.15)
+def matmul_fwd_bwd(lib):
+    """(128x784) @ (784x512) float32, both requiring grad, forward + .sum().backward()."""
+    rng = np.random.default_rng(0)
+    a = lib.tensor(rng.standard_normal((128, 784), dtype=np.float32), requires_grad=True)
+    b = lib.tensor(rng.standard_normal((784, 512), dtype=np.float32), requires_grad=True)
+
+    def run():
+        a.grad = None
+        b.grad = None
+        (a @ b).sum().backward()
+        return b.grad
+    return run
+
+
+# -- import time ----------------------------------------------------------------------------
+_IMPORT_SNIPPET = ('import time; t = time.perf_counter(); import {mod}; '
+                   'print(time.perf_counter() - t)')
+
+
+def _import_env():
+    """The environment for the import subprocesses: one thread, and a warm bytecode cache.
+    Without one (PYTHONDONTWRITEBYTECODE=1 and an editable install, as on CI boxes) every
+    import of ember compiles its source, which measures the compiler rather than ember;
+    site-packages libraries ship compiled. A private cache directory keeps the repository
+    clean and treats every library alike."""
+    import tempfile
+    env = dict(os.environ)
+    env.pop('PYTHONDONTWRITEBYTECODE', None)
+    env['PYTHONPYCACHEPREFIX'] = os.path.join(tempfile.gettempdir(), 'ember-bench-pycache')
+    return env
+
+
+def _python(args, env):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                          check=True)
+
+
+def _import_seconds(mod, env):
+    """Seconds ``import mod`` takes in a fresh interpreter (interpreter start-up excluded)."""
+    out = _python(['-c', _IMPORT_SNIPPET.format(mod=mod)], env)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def _importtime(code, env):
+    """{module: (self us, cumulative us)} from ``python -X importtime -c code``."""
+    rows = {}
+    for line in _python(['-X', 'importtime', '-c', code], env).stderr.splitlines():
+        if line.startswith('import time:') and 'self [us]' not in line:
+            self_us, cum_us, name = line[len('import time:'):].split('|')
+            rows[name.strip()] = (int(self_us), int(cum_us))
+    return rows
+
+
+def _importtime_breakdown(mod, env, top=12):
+    """The slowest modules ``import mod`` loads (those the bare interpreter already loaded at
+    start-up, such as site hooks, left out), by self time."""
+    startup = _importtime('pass', env)
+    rows = {k: v for k, v in _importtime(f'import {mod}', env).items() if k not in startup}
+    lines = [f'    python -X importtime -c "import {mod}": slowest modules by self time']
+    for name, (self_us, cum_us) in sorted(rows.items(), key=lambda kv: -kv[1][0])[:top]:
+        lines.append(f'    {self_us / 1e3:8.2f} ms self {cum_us / 1e3:8.2f} ms cumulative  {name}')
+    own = [v[0] for k, v in rows.items() if k.split('.')[0] == mod]
+    lines.append(f'    {mod}.* together: {sum(own) / 1e3:.2f} ms self time in {len(own)} modules; '
+                 f'everything: {sum(v[0] for v in rows.values()) / 1e3:.2f} ms')
+    return '\n'.join(lines)
+
+
+@custom(target=2.0, name='import')
+def _import(opts):
+    """`import ember` vs `import numpy`, each in a fresh interpreter (best of N runs)."""
+    n = 3 if opts.quick else max(5, opts.repeat)
+    env = _import_env()
+    mods = ['ember', 'numpy'] + (['torch'] if opts.torch_available else [])
+    for mod in mods:
+        _import_seconds(mod, env)  # fills the bytecode cache; not timed
+    best = dict.fromkeys(mods, float('inf'))
+    for i in range(n):
+        # Interleaved, so a burst of load on the machine hits all alike. torch (about a
+        # second, and only for information) gets three runs.
+        for mod in mods if i < 3 else mods[:2]:
+            best[mod] = min(best[mod], _import_seconds(mod, env))
+    note = f'torch column: import numpy; best of {n}'
+    if opts.torch_available:
+        note += f'; torch/numpy {best["torch"] / best["numpy"]:.1f}'
+    details = _importtime_breakdown('ember', env) if opts.verbose else ''
+    return Measured(best['ember'], best['numpy'], 'numpy', note, details)

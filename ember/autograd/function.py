@@ -1,0 +1,378 @@
+"""Custom autograd Functions: ``class MyFn(Function)`` with ``forward``/``backward``.
+
+Each Function subclass gets a graph-node class of its own, ``<Name>Backward``; the ``ctx``
+that ``forward`` receives *is* that node, so everything forward stashes on ctx is there for
+``backward`` with no copying. ``apply`` runs forward with grad mode off, then wires the
+outputs into the graph the same way built-in ops are wired.
+"""
+import inspect
+
+from .._tensor import Tensor, make
+from .grad_mode import STATE
+from .graph import Node, _SavedOutput
+
+__all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
+
+
+class FunctionCtx:
+    """The methods ``forward`` (or ``setup_context``) may call on ``ctx``."""
+
+    def save_for_backward(self, *tensors):
+        """Saves tensors (inputs, outputs, or None) for ``backward``; gradients flow through
+        them in double backward, and modifying them in place before backward is an error."""
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        """Saves tensors for ``jvp`` (forward-mode AD)."""
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args):
+        """Declares inputs that ``forward`` modified in place (they must be returned)."""
+        self.dirty_tensors = args
+
+    def mark_non_differentiable(self, *args):
+        """Declares outputs that never require grad (their gradient is always zero)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value):
+        """With False, ``backward`` gets None (not zeros) for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The graph node of a custom Function: calls the user's ``backward`` with itself as ctx."""
+    _forward_cls = None
+    materialize_grads = True
+    to_save = None
+    dirty_tensors = ()
+    non_differentiable = ()
+    _tensor_pos = ()
+
+    def apply(self, grads):
+        cls = self._forward_cls
+        backward = cls.backward if cls.backward is not Function.backward else cls.vjp
+        res = backward(self, *grads)
+        if type(res) is not tuple:
+            res = (res,)
+        n_args = self._n_args
+        if len(res) != n_args:
+            if len(res) > n_args and all(r is None for r in res[n_args:]):
+                res = res[:n_args]
+            else:
+                raise RuntimeError(_count_error(self, cls, len(res)))
+        pos = self._tensor_pos
+        if len(pos) != n_args:
+            for i, r in enumerate(res):
+                if r is not None and i not in pos:
+                    raise RuntimeError(
+                        f"function {type(self).__name__} returned a gradient different than "
+                        f"None at position {i + 1}, but the corresponding forward input was "
+                        "not a Variable")
+            return tuple(res[i] for i in pos)
+        return res
+
+    @property
+    def saved_tensors(self):
+        """The tensors given to ``save_for_backward``, checked for in-place modification."""
+        saved = self._saved
+        if saved is None:
+            return ()
+        return tuple(None if t is _NONE else t for t in Node.saved_tensors.fget(self))
+
+    def _out_meta(self):
+        return self._outs
+
+
+def _count_error(node, cls, got):
+    expected = node._n_args
+    msg = (f"function {type(node).__name__} returned an incorrect number of gradients "
+           f"(expected {expected}, got {got})")
+    # ember goes further than torch: say which forward parameters are concerned.
+    names = _forward_param_names(cls, expected)
+    if got < expected:
+        missing = ', '.join(names[got:expected])
+        msg += (f"\n{cls.__name__}.backward must return one gradient per argument of "
+                f"{cls.__name__}.forward ({', '.join(names[:expected])}); it returned none for "
+                f"{missing}. Return None for an input that needs no gradient.")
+    else:
+        msg += (f"\n{cls.__name__}.forward takes {expected} argument(s) "
+                f"({', '.join(names[:expected])}) but backward returned {got} values; extra "
+                "trailing values are only allowed if they are None.")
+    return msg
+
+
+def _forward_param_names(cls, n):
+    try:
+        params = list(inspect.signature(cls.forward).parameters)
+    except (TypeError, ValueError):
+        params = []
+    if params and not _uses_setup_context(cls) and params[0] in ('ctx', 'context', 'self'):
+        params = params[1:]
+    names = [p for p in params][:n]
+    return names + [f'arg{i}' for i in range(len(names), n)]
+
+
+def _uses_setup_context(cls):
+    return cls.setup_context is not _SingleLevelFunction.setup_context
+
+
+class FunctionMeta(type):
+    """Gives every Function subclass its own node class, named ``<Name>Backward``."""
+
+    def __init__(cls, name, bases, attrs):
+        backward_cls = type(name + 'Backward', (BackwardCFunction,), {'_forward_cls': cls})
+        backward_cls.__module__ = cls.__module__
+        backward_cls.__qualname__ = name + 'Backward'
+        cls._backward_cls = backward_cls
+        super().__init__(name, bases, attrs)
+
+
+class _SingleLevelFunction(metaclass=FunctionMeta):
+    @staticmethod
+    def forward(*args, **kwargs):
+        """Computes the outputs; override it (``forward(ctx, ...)`` or, with
+        ``setup_context``, ``forward(...)``)."""
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Saves what backward needs when ``forward`` does not take ctx (newer style)."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        """Gradient formula: one gradient (or None) per forward argument."""
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode "
+                                  "AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward-mode formula: one tangent per output."""
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
+
+class Function(_SingleLevelFunction):
+    """Base class of custom differentiable operations.
+
+    >>> class Exp(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         y = x.exp()
+    ...         ctx.save_for_backward(y)
+    ...         return y
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         (y,) = ctx.saved_tensors
+    ...         return g * y
+    >>> Exp.apply(ember.ones(2, requires_grad=True))
+    tensor([2.7183, 2.7183], grad_fn=<ExpBackward>)
+    """
+
+    def __init__(self, *args, **kwargs):
+        import warnings
+        warnings.warn(f"{type(self).__name__} should not be instantiated. Methods on autograd "
+                      "functions are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future "
+                      "version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method. (Example: https://pytorch.org/docs/stable/"
+                           "autograd.html#torch.autograd.Function)")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Runs ``forward`` and records the call in the graph; returns its output(s)."""
+        if kwargs:
+            args, kwargs = _bind(cls, args, kwargs)
+        tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        grad_on = STATE.enabled
+        record = grad_on and any(needs)
+
+        ctx = object.__new__(cls._backward_cls)
+        ctx._saved = None
+        ctx.needs_input_grad = needs
+        STATE.enabled = False
+        try:
+            if _uses_setup_context(cls):
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        finally:
+            STATE.enabled = grad_on
+
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        outs = _wire_outputs(ctx, args, tensor_pos, outs, record)
+        return outs[0] if single else outs
+
+
+def _bind(cls, args, kwargs):
+    """Puts keyword arguments in forward's positional order (torch tracks tensors passed by
+    keyword too); keywords forward declares as keyword-only stay keywords."""
+    sig = _signature(cls)
+    bound = sig.bind_partial(*((None,) + args if sig.has_ctx else args), **kwargs)
+    positional, rest = [], {}
+    for name, value in bound.arguments.items():
+        p = sig.parameters[name]
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            positional.append(value)
+        elif p.kind == p.VAR_POSITIONAL:
+            positional.extend(value)
+        elif p.kind == p.VAR_KEYWORD:
+            rest.update(value)
+        else:
+            rest[name] = value
+    if sig.has_ctx:
+        positional = positional[1:]
+    return tuple(positional), rest
+
+
+def _signature(cls):
+    sig = cls.__dict__.get('_forward_signature')
+    if sig is None:
+        sig = inspect.signature(cls.forward)
+        sig.has_ctx = not _uses_setup_context(cls)
+        cls._forward_signature = sig
+    return sig
+
+
+def _wire_outputs(ctx, args, tensor_pos, outs, record):
+    """Makes each output tensor an output of ``ctx`` (the node), handling inputs returned as
+    outputs, in-place-modified (dirty) inputs and non-differentiable outputs."""
+    dirty = {id(t) for t in ctx.dirty_tensors}
+    non_diff = {id(t) for t in ctx.non_differentiable}
+    inputs = {id(args[i]): args[i] for i in tensor_pos}
+    if dirty:
+        for t in ctx.dirty_tensors:
+            if id(t) not in inputs:
+                raise RuntimeError("Some elements marked as dirty during the forward method "
+                                   "were not returned as output. The inputs that are modified "
+                                   "inplace must all be outputs of the Function.")
+    if record:
+        ctx.next_functions = tuple(_edge(args[i]) for i in tensor_pos)
+        ctx._meta = tuple((args[i]._data.shape, args[i]._data.dtype) for i in tensor_pos)
+        ctx._tensor_pos = tensor_pos
+        ctx._n_args = len(args)
+    result = []
+    for nr, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            result.append(o)
+            continue
+        if id(o) in dirty:
+            if record and o._grad_fn is None and o._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                   "in-place operation.")
+        elif id(o) in inputs:
+            # An input returned unchanged becomes a new tensor viewing it (as in torch).
+            alias = make(o._data)
+            alias._version = o._version
+            alias._base = o if o._base is None else o._base
+            o = alias
+        if record and id(o) not in non_diff and o._data.dtype.kind in 'fc':
+            o._grad_fn = ctx
+            o._requires_grad = True
+            o._output_nr = nr
+        elif record and id(o) in dirty:
+            o._grad_fn = None
+        result.append(o)
+    if record:
+        ctx.n_outputs = len(outs)
+        ctx._outs = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None)
+                          for o in result)
+        _save(ctx, result)
+    else:
+        ctx.to_save = None
+    return tuple(result)
+
+
+def _edge(t):
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (t._accumulator(), 0)
+    return (None, 0)
+
+
+def _save(ctx, outputs):
+    """Turns ``save_for_backward``'s tensors into version-checked saved tensors; outputs are
+    kept without a reference cycle and come back with this node as their grad_fn."""
+    tensors = ctx.to_save
+    ctx.to_save = None
+    if tensors is None:
+        return
+    out_ids = {id(o): o for o in outputs if isinstance(o, Tensor)}
+    saved = []
+    for t in tensors:
+        if t is None:
+            saved.append((_NONE, 0))
+        elif id(t) in out_ids and t._grad_fn is ctx:
+            saved.append((_SavedOutput(t), t._version[0]))
+        else:
+            saved.append((t, t._version[0]))
+    ctx._saved = tuple(saved)
+
+
+class _NoneSaved:
+    """Placeholder for a None passed to save_for_backward."""
+    _version = [0]
+
+
+_NONE = _NoneSaved()
+
+
+class _OnceDifferentiableError(Node):
+    """Stands in for the graph of a once_differentiable backward: differentiating it raises."""
+
+    def backward(self, *grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
+def once_differentiable(fn):
+    """Decorator for a ``backward`` that is not itself differentiable: it runs with grad mode
+    off, and differentiating its result (double backward) raises a clear error."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        grad_on = STATE.enabled
+        STATE.enabled = False
+        try:
+            outputs = fn(ctx, *args)
+        finally:
+            STATE.enabled = grad_on
+        if not grad_on:
+            return outputs
+        requires = any(isinstance(a, Tensor) and a._requires_grad for a in args)
+        if not requires:
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        err = object.__new__(_OnceDifferentiableError)
+        ins = [a for a in args if isinstance(a, Tensor) and a._requires_grad]
+        err.next_functions = tuple(_edge(a) for a in ins)
+        err._meta = tuple((a._data.shape, a._data.dtype) for a in ins)
+        err._saved = None
+        wrapped = []
+        for o in outs:
+            if isinstance(o, Tensor) and o._data.dtype.kind in 'fc':
+                o = make(o._data)
+                o._grad_fn = err
+                o._requires_grad = True
+            wrapped.append(o)
+        return wrapped[0] if single else tuple(wrapped)
+    return wrapper
