@@ -511,6 +511,9 @@ def index_select(input, dim, index, *, out=None):
     d = wrap_dim(dim, x.ndim)
     a = _vector_index(index, 'index_select')
     size = x.shape[d] if x.ndim else 1
+    if not x.ndim and a.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{a.size} value(s)")
     if a.size:
         if a.min() < 0:
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={a.min()} "

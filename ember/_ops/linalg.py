@@ -612,6 +612,16 @@ def _einsum_grad_fn(ins, out):
 
 
 def _parse_einsum(eq, ops):
+    arrow = eq.find('->')
+    i = 0
+    while i < len(eq):
+        if i == arrow:
+            i += 2
+            continue
+        if eq[i] not in _LETTERS and eq[i] not in ' ,.':
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
+                               "equation string, subscripts must be in [a-zA-Z]")
+        i += 1
     eq = eq.replace(' ', '')
     lhs, arrow, out = eq.partition('->')
     ins = lhs.split(',')
@@ -621,12 +631,6 @@ def _parse_einsum(eq, ops):
     if len(ins) < len(ops):
         raise RuntimeError("einsum(): more operands were provided than specified in the "
                            "equation")
-    for s in ins + [out]:
-        for c in s.replace('...', ''):
-            if c not in _LETTERS:
-                raise RuntimeError(f"einsum(): invalid subscript given at index "
-                                   f"{eq.index(c)} in the equation string, subscripts must be "
-                                   "in [a-zA-Z]")
     # Ellipses become explicit letters (right-aligned, as broadcasting aligns them).
     used = set(eq)
     spare = [c for c in _LETTERS if c not in used]

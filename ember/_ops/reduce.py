@@ -62,12 +62,26 @@ def _dims(dim, nd):
     if isinstance(dim, (tuple, list)):
         ds = []
         for d in dim:
+            _check_dim_type(d)
             w = wrap_dim(d, nd)
             if w in ds:
                 raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
             ds.append(w)
         return tuple(sorted(ds)) if ds else tuple(range(nd))
+    _check_dim_type(dim)
     return (wrap_dim(dim, nd),)
+
+
+def _wrap1(dim, nd):
+    """A single ``dim``, type-checked and wrapped into [0, nd)."""
+    _check_dim_type(dim)
+    return wrap_dim(dim, nd)
+
+
+def _check_dim_type(d):
+    # bool is an int to Python, but not a dim to torch.
+    if type(d) is bool or not isinstance(d, (int, np.integer)):
+        raise TypeError(f"argument 'dim' must be int or tuple of ints, not {type(d).__name__}")
 
 
 def _unreduce(g, shape, dims, keepdim):
@@ -321,7 +335,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         r = np.asarray(x.prod(), dtype=x.dtype)
         n = track1(ProdBackward0, input)
     else:
-        d = wrap_dim(dim, x.ndim)
+        d = _wrap1(dim, x.ndim)
         r = np.asarray(x.prod(axis=d if x.ndim else None, keepdims=keepdim), dtype=x.dtype)
         n = track1(ProdBackward1, input)
         if n is not None:
@@ -485,7 +499,7 @@ def _selection(input, idx, d, keepdim, cls, tup):
 
 def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
     x = input._data
-    d = wrap_dim(dim, x.ndim)
+    d = _wrap1(dim, x.ndim)
     if x.ndim and x.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
     # NumPy's argmax/argmin pick the first NaN of a slice, which is what torch returns too.
@@ -584,7 +598,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
                                "the operation has no identity.")
         dims = tuple(range(x.ndim))
     else:
-        dims = (wrap_dim(dim, x.ndim),)
+        dims = (_wrap1(dim, x.ndim),)
         if x.ndim and x.shape[dims[0]] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero "
                              "size.")
@@ -611,7 +625,7 @@ def _arg(name, arg_fn):
             if keepdim:
                 r = r.reshape((1,) * x.ndim)
             return _out(make(r), out)
-        d = wrap_dim(dim, x.ndim)
+        d = _wrap1(dim, x.ndim)
         if x.ndim == 0:
             return _out(make(np.zeros((), np.int64)), out)
         if x.shape[d] == 0:
@@ -694,6 +708,9 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     # var(x, True) is var(x, unbiased=True) in torch's old signature.
     if isinstance(dim, bool):
         unbiased, dim = dim, None
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{op}() received an invalid combination of arguments: unbiased and "
+                        "correction cannot be given together")
     x = input._data
     if x.dtype.kind not in 'fc':
         raise RuntimeError("std and var only support floating point and complex dtypes")
@@ -841,7 +858,7 @@ def norm(input, p='fro', dim=None, keepdim=False, dtype=None, out=None):
     if p == 'nuc':
         raise NotImplementedError("norm(p='nuc') needs ember.linalg (not implemented yet)")
     if isinstance(p, str):
-        raise RuntimeError(f"linalg.vector_norm: Expected p to be a number, got {p}")
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     return _out(_vector_norm(input, p, dim, keepdim, dtype=dtype), out)
 
 
@@ -900,12 +917,18 @@ class LogSoftmaxBackward0(Node):
         return g - y.exp() * g.sum(self.dim, keepdim=True)
 
 
+def implicit_softmax_dim(nd, op, stacklevel=3):
+    """The dim ``nn.functional.softmax``-style calls use when given ``dim=None`` (torch's
+    legacy choice, with its deprecation warning); ``ember.softmax`` itself needs a dim."""
+    warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel + 1)
+    return 0 if nd in (0, 1, 3) else 1
+
+
 def _softmax_dim(dim, nd, op):
-    if dim is None:
-        # torch's legacy implicit choice (with a deprecation warning).
-        warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call "
-                      "to include dim=X as an argument.", UserWarning, stacklevel=4)
-        dim = 0 if nd in (0, 1, 3) else 1
+    if type(dim) is bool or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{op}(): argument 'dim' (position 2) must be int, not "
+                        f"{type(dim).__name__}")
     return wrap_dim(dim, nd)
 
 
@@ -922,7 +945,7 @@ def _softmax_input(input, dim, dtype, op):
 
 
 @register
-def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+def softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'softmax')
     if x.ndim == 0:
@@ -941,7 +964,7 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 
 
 @register
-def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``x - logsumexp(x, dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'log_softmax')
     if x.ndim == 0:
@@ -994,7 +1017,7 @@ class CumprodBackward0(Node):
 def _scan(name, np_fn, cls):
     def fn(input, dim, *, dtype=None, out=None):
         x = _sum_array(input, dtype)
-        d = wrap_dim(dim, x.ndim)
+        d = _wrap1(dim, x.ndim)
         r = np.asarray(np_fn(x, axis=d) if x.ndim else x.copy(), dtype=x.dtype)
         n = track1(cls, input)
         if n is not None:
@@ -1058,7 +1081,7 @@ def sort(input, *args, stable=None, dim=-1, descending=False, out=None):
         if len(args) == 2:
             descending = args[1]
     x = input._data
-    d = wrap_dim(dim, x.ndim)
+    d = _wrap1(dim, x.ndim)
     idx = _sort_indices(x, d, descending) if x.ndim else None
     r = _selection(input, idx, d, True, SortBackward0 if stable is None else SortBackward1,
                    _sort_t)
@@ -1069,7 +1092,7 @@ def sort(input, *args, stable=None, dim=-1, descending=False, out=None):
 def argsort(input, dim=-1, descending=False, stable=None):
     """Indices that sort ``input`` along ``dim``."""
     x = input._data
-    d = wrap_dim(dim, x.ndim)
+    d = _wrap1(dim, x.ndim)
     if x.ndim == 0:
         return make(np.zeros((), np.int64))
     return make(_sort_indices(x, d, descending).astype(np.int64))
@@ -1081,11 +1104,18 @@ def msort(input):
     return sort(input, dim=0).values
 
 
+def _check_k(k, op):
+    if type(k) is bool or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"{op}(): argument 'k' (position 2) must be int, not "
+                        f"{type(k).__name__}")
+
+
 @register
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     """Named tuple (values, indices) of the ``k`` largest (or smallest) along ``dim``."""
+    _check_k(k, 'topk')
     x = input._data
-    d = wrap_dim(dim, x.ndim)
+    d = _wrap1(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
@@ -1096,8 +1126,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
 @register
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """Named tuple (values, indices) of the ``k``-th smallest along ``dim``."""
+    _check_k(k, 'kthvalue')
     x = input._data
-    d = wrap_dim(dim, x.ndim)
+    d = _wrap1(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
@@ -1125,7 +1156,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
             n.save(input)
             n.dims, n.keepdim, n.out_value = tuple(range(x.ndim)), False, make(r)
         return result(r, n)
-    d = wrap_dim(dim, x.ndim)
+    d = _wrap1(dim, x.ndim)
     if x.ndim == 0:
         idx = None
     else:
@@ -1145,6 +1176,10 @@ def median(input, dim=None, keepdim=False, *, out=None):
 def _logic(name, np_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
+        if isinstance(dim, (tuple, list)) and not dim:
+            # unlike sum/amax, torch's all/any reduce over no dim for an empty dim list
+            r = x != 0 if x.dtype != np.bool_ else x.copy()
+            return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
         dims = _dims(dim, x.ndim)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
         # torch keeps uint8 for uint8 inputs (a legacy); every other dtype gives bool.

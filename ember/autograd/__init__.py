@@ -8,7 +8,7 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, 
 from .engine import run_backward
 from . import graph  # noqa: F401
 
-__all__ = ['backward', 'grad', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
+__all__ = ['Function', 'backward', 'grad', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
            'is_grad_enabled']
 
 
@@ -159,3 +159,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+def __getattr__(name):
+    # Function lives in a module that needs Tensor, which itself imports this package:
+    # loading it on first use breaks the cycle and keeps `import ember` fast.
+    if name in ('Function', 'function'):
+        import importlib
+        function = importlib.import_module(__name__ + '.function')
+        return function if name == 'function' else function.Function
+    raise AttributeError(f"module 'ember.autograd' has no attribute '{name}'")
