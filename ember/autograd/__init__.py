@@ -161,11 +161,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(out)
 
 
+# name -> (submodule, attribute or None for the module itself)
+_LAZY = {'Function': ('function', 'Function'), 'function': ('function', None),
+         'gradcheck': ('gradcheck', 'gradcheck'), 'gradgradcheck': ('gradcheck', 'gradgradcheck')}
+
+
 def __getattr__(name):
     # Function lives in a module that needs Tensor, which itself imports this package:
     # loading it on first use breaks the cycle and keeps `import ember` fast.
-    if name in ('Function', 'function'):
+    lazy = _LAZY.get(name)
+    if lazy is not None:
         import importlib
-        function = importlib.import_module(__name__ + '.function')
-        return function if name == 'function' else function.Function
+        module = importlib.import_module(f'{__name__}.{lazy[0]}')
+        value = getattr(module, lazy[1]) if lazy[1] else module
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'ember.autograd' has no attribute '{name}'")
