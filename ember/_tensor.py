@@ -473,6 +473,12 @@ def make(data, grad_fn=None, requires_grad=False):
     return t
 
 
+# The autograd modules are imported by this one, so they receive `make` instead of importing
+# it inside functions on the hot path (an import statement costs ~0.6 us per call).
+from .autograd import graph as _graph, engine as _engine  # noqa: E402
+_graph.make = _engine.make = make
+
+
 class Size(tuple):
     """A tensor's shape: a tuple of ints that prints as ``torch.Size([2, 3])``."""
     __slots__ = ()

@@ -80,6 +80,19 @@ def track1(cls, t):
     return node
 
 
+def track_scalar(cls, t):
+    """``track`` for a tensor combined with a Python number (the number gets an empty edge)."""
+    if not (t._requires_grad and STATE.enabled):
+        return None
+    node = _new(cls)
+    fn = t._grad_fn
+    node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),
+                           _NO_EDGE)
+    node._meta = ((t._data.shape, t._data.dtype), None)
+    node._saved = None
+    return node
+
+
 def attach(out, node):
     """Makes ``out`` (a new Tensor) an output of ``node``."""
     out._grad_fn = node
@@ -154,6 +167,10 @@ def binary_arrays(a, b, op):
     """The two operand arrays of a binary op, cast to the promoted dtype by torch's rules.
     ``b`` may be a Python number (it stays a weak-typed scalar for NumPy)."""
     x = a._data
+    if type(b) is float:  # the most common scalar, checked first
+        if x.dtype.kind in 'fc':
+            return x, b
+        return x.astype(_dtype.DEFAULT.np_float), b
     if type(b) is Tensor or isinstance(b, Tensor):
         y = b._data
         xd = x.dtype

@@ -41,13 +41,12 @@ def _broadcast(a, b):
     n = builtins.max(len(a), len(b))
     a1 = (1,) * (n - len(a)) + tuple(a)
     b1 = (1,) * (n - len(b)) + tuple(b)
-    out = []
-    for i, (x, y) in enumerate(zip(a1, b1)):
+    for i in range(n - 1, -1, -1):  # (torch reports the last clash)
+        x, y = a1[i], b1[i]
         if x != y and x != 1 and y != 1:
             raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
                                f"({y}) at non-singleton dimension {i}")
-        out.append(y if x == 1 else x)
-    return tuple(out)
+    return tuple(y if x == 1 else x for x, y in zip(a1, b1))
 
 
 # -- the advanced-index core: index and index_put ----------------------------------------
@@ -341,6 +340,9 @@ def _apply(x, index, setting=False):
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     y, dim, entries = x, 0, []
     for pos, (kind, p) in enumerate(items):
+        if kind is not Ellipsis:
+            # (only reachable past the end through repeated ellipses: torch's error)
+            wrap_dim(dim, y._data.ndim + (kind is None or kind is _BOOL))
         if kind is _INT:
             size = y._data.shape[dim]
             if not -size <= p < size:
@@ -365,8 +367,7 @@ def _apply(x, index, setting=False):
             y = _shape.unsqueeze(y, dim)
             dim += 1
         elif kind is Ellipsis:
-            dim += nd - used  # (a second ellipsis stands for no dims, as in torch)
-            used = nd
+            dim += nd - used  # (every ellipsis skips as many dims, as in torch)
         elif kind is _BOOL:
             y = _shape.unsqueeze(y, dim)
             entries.append((dim, np.zeros(1 if p else 0, np.int64)))
@@ -514,12 +515,12 @@ def index_select(input, dim, index, *, out=None):
     if not x.ndim and a.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{a.size} value(s)")
-    if a.size:
-        if a.min() < 0:
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={a.min()} "
-                               f"axis_dim={size}")
-        if a.max() >= size:
+    if a.size and (a.min() < 0 or a.max() >= size):
+        # torch's two kernels word this differently: its dim-1 fast path, and the rest
+        if d != 1:
             raise IndexError("index out of range in self")
+        bad = a[(a < 0) | (a >= size)][0]
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
     arr = np.take(x, a, axis=d) if x.ndim else x.copy()
     n = track1(IndexSelectBackward0, input)
     if n is not None:
@@ -543,6 +544,8 @@ def _check_index_source(input, dim, index, source, op):
         raise IndexError(f"{op}(): Index is supposed to be a vector, but got dim: {a.ndim} "
                          f"with type: {_tname(a.dtype)} and size: {list(a.shape)}")
     a = a.reshape(-1)
+    if not s.ndim and a.size != 1:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     ssize = s.shape[d] if s.ndim else 1
     if a.size != ssize:
         msg = (f"{op}(): Number of indices ({a.size}) should be equal to source.size(dim): "
@@ -577,14 +580,20 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     x, s = input._data, source._data
     xs = x.shape if x.ndim else (1,)
     ss = s.shape if s.ndim else (1,)
-    if len(xs) != len(ss) or any(p != q for k, (p, q) in enumerate(zip(xs, ss)) if k != d):
+    if x.ndim != s.ndim or any(p != q for k, (p, q) in enumerate(zip(xs, ss)) if k != d):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(x.shape)} "
                            f"source.shape = {list(s.shape)}")
-    _check_bounds(a, xs[d], d, RuntimeError)
     outa = x.reshape(xs).copy()
-    np.add.at(outa, _dim_key(d, a), s.reshape(ss) * alpha if alpha != 1 else
-              s.reshape(ss))
+    if x.size or x.ndim <= 1:  # (torch checks nothing for an empty n-d self)
+        # torch words this by kernel: its scatter_add one (n-d, alpha 1, first or last dim)
+        # names the index; its slice loop does not
+        if x.ndim > 1 and alpha == 1 and d in (0, x.ndim - 1):
+            _check_bounds(a, xs[d], d, RuntimeError)
+        elif a.size and (a.min() < 0 or a.max() >= xs[d]):
+            raise IndexError("index out of range in self")
+        np.add.at(outa, _dim_key(d, a), s.reshape(ss) * alpha if alpha != 1 else
+                  s.reshape(ss))
     n = track(IndexAddBackward0, (input, source))
     if n is not None:
         n.dim, n.index, n.alpha = d, index, alpha
@@ -642,8 +651,9 @@ class IndexFillBackward0(Node):
 
 class IndexFillBackward1(Node):
     def backward(self, g):
+        # the value reaches each filled slice once, however often the index names it
         return (g.index_fill(self.dim, self.index, 0),
-                g.index_select(self.dim, self.index).sum())
+                g.index_select(self.dim, make(self.filled)).sum())
 
 
 @register
@@ -671,6 +681,8 @@ def index_fill(input, dim, index, value):
     outa = outa.reshape(x.shape)
     if is_t:
         n = track(IndexFillBackward1, (input, value))
+        if n is not None:
+            n.filled = np.unique(np.where(a < 0, a + size, a))
     else:
         n = track1(IndexFillBackward0, input)
     if n is not None:
@@ -737,7 +749,8 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         # index may be smaller than input off ``dim``: only that leading part is read
         xs = xs[tuple(builtins.slice(None) if k == d else builtins.slice(0, i)
                       for k, i in enumerate(ai.shape))]
-    arr = np.take_along_axis(xs, ai, d).reshape(index._data.shape)
+    arr = np.take_along_axis(xs, ai, d).reshape(index._data.shape) if ai.size else \
+        np.empty(index._data.shape, x.dtype)
     n = track1(GatherBackward0, input)
     if n is not None:
         n.dim, n.index = d, index
@@ -782,7 +795,9 @@ def _scatter(input, dim, index, src, value, reduce, op):
         vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
     else:
         vals = np.asarray(value).astype(x.dtype)
-    if op == 'scatter_add':
+    if not ai.size:
+        pass  # nothing is written (and torch checks no sizes)
+    elif op == 'scatter_add':
         np.add.at(out, key, vals)
     elif reduce is not None:
         _REDUCERS[reduce].at(out, key, np.broadcast_to(vals, ai.shape))
@@ -909,9 +924,10 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     key = _along_key(ai, d)
     s = src._data.reshape(src._data.shape or (1,))
     vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
-    if not include_self:
+    if ai.size and not include_self:
         out[key] = _identity(reduce, out.dtype)
-    _SR_UFUNC[reduce].at(out, key, vals)
+    if ai.size:
+        _SR_UFUNC[reduce].at(out, key, vals)
     if reduce == 'mean':
         n = np.full(out.shape, 1 if include_self else 0, np.int64)
         np.add.at(n, key, 1)
@@ -1116,7 +1132,8 @@ def put(input, index, source, accumulate=False):
 def _flat_index(a, n_el, op):
     """``a`` flattened, bounds-checked against ``n_el`` elements and wrapped non-negative."""
     if n_el == 0 and a.size:
-        raise IndexError(f"{op}(): tried to take from an empty tensor")
+        raise IndexError("take(): tried to take from an empty tensor" if op == 'take' else
+                         "put_(): Tried to put elements into an empty tensor")
     flat = a.reshape(-1)
     bad = (flat >= n_el) | (flat < -n_el)
     if bad.any():
@@ -1136,6 +1153,8 @@ def take_along_dim(input, indices, dim=None):
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1))
     x = input._data
+    if x.ndim == 0 == a.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if x.ndim != a.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {x.ndim} dimensions for input, and "

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.grad_mode import STATE
-from ._core import (Node, Tensor, make, register, track, track1, result, to_tensor,
+from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
 
 _new = object.__new__
@@ -36,6 +36,12 @@ def _write_out(out, t):
                                f"broadcast shape {list(t._data.shape)}")
     write_into(out, t._data, 'out')
     return out
+
+
+def _name_code(fn, name):
+    """Names a generated op function (and its code object, so profiles tell ops apart)."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name)
 
 
 # -- unary ops ---------------------------------------------------------------------------
@@ -71,7 +77,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
             return _write_out(out, t)
         return t
 
-    fn.__name__ = fn.__qualname__ = name
+    _name_code(fn, name)
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
     if public:
         register(fn)
@@ -426,7 +432,7 @@ def square_(self):
 
 # -- binary ops --------------------------------------------------------------------------
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
-            doc=None, tensor_only=False, check=None):
+            doc=None, tensor_only=False, check=None, public=True):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
@@ -478,7 +484,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                     n._saved = tuple([(t, t._version[0]) for t in
                                       ((input, other)[i] for i in save)])
             else:
-                n = track(scalar_node, (input, None))
+                n = track_scalar(scalar_node, input)
                 n.other = other
                 if save not in ('cross', 'div') and 0 in save:
                     n._saved = ((input, input._version[0]),)
@@ -487,8 +493,10 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             return _write_out(out, t)
         return t
 
-    fn.__name__ = fn.__qualname__ = name
+    _name_code(fn, name)
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
+    if not public:  # the kernel of a public op defined by hand (add, sub, div)
+        return fn
     register(fn)
 
     def fn_(self, other):
@@ -622,11 +630,12 @@ class HypotBackward0(Node):
         return g * a / h, g * b / h
 
 
-_add = _binary('_add', np.add, AddBackward0)
-_sub = _binary('_sub', np.subtract, SubBackward0)
+_add = _binary('add', np.add, AddBackward0, public=False)
+_sub = _binary('sub', np.subtract, SubBackward0, public=False)
 mul = _binary('mul', np.multiply, MulBackward0, save='cross')
 multiply = mul
-_div = _binary('_div', np.true_divide, DivBackward0, save='div', to_float=True)
+_div = _binary('div', np.true_divide, DivBackward0, save='div', to_float=True,
+               public=False)
 atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True,
                 tensor_only=True)
 arctan2 = atan2
@@ -1240,9 +1249,9 @@ def _neg_op(self):
 
 
 OPERATORS = {
-    '__add__': add, '__radd__': lambda s, o: add(s, o),
+    '__add__': _add, '__radd__': _add,
     '__sub__': sub, '__rsub__': lambda s, o: rsub(s, o),
-    '__mul__': mul, '__rmul__': lambda s, o: mul(s, o),
+    '__mul__': mul, '__rmul__': mul,
     '__truediv__': div, '__rtruediv__': _rtruediv,
     '__floordiv__': floor_divide, '__rfloordiv__': _rfloordiv,
     '__mod__': remainder, '__rmod__': _rmod,

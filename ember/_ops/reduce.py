@@ -354,16 +354,20 @@ class _EvenlyDistributed(Node):
     """Gradient of a full max/min (or amax/amin over ``dims``): shared equally among the
     elements tied for the extreme, as torch does."""
 
+    nan_ties = True  # max()/min()/median(): a NaN result is shared among the NaNs
+
     def backward(self, g):
         return _evenly(g, self.saved_tensors[0], self.out_value, self.dims, self.keepdim,
-                       self._meta[0][0])
+                       self._meta[0][0], self.nan_ties)
 
 
-def _evenly(g, x, out, dims, keepdim, shape):
+def _evenly(g, x, out, dims, keepdim, shape, nan_ties=False):
     gx = _unreduce(g, shape, dims, keepdim)
     o = out._data if keepdim or not dims or not len(shape) else \
         np.expand_dims(out._data, dims)
     mask = x._data == o
+    if nan_ties and x._data.dtype.kind in 'fc':
+        mask |= np.isnan(x._data) & np.isnan(o)
     count = np.sum(mask, axis=_np_axis(dims, len(shape)), keepdims=True)
     return gx * _const((mask / count).astype(x._data.dtype))
 
@@ -378,10 +382,12 @@ class MinBackward1(_EvenlyDistributed):
 
 class AmaxBackward0(_EvenlyDistributed):
     """Gradient of ``amax(x, dim)``."""
+    nan_ties = False
 
 
 class AminBackward0(_EvenlyDistributed):
     """Gradient of ``amin(x, dim)``."""
+    nan_ties = False
 
 
 class MedianBackward0(_EvenlyDistributed):
@@ -609,7 +615,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.out_values = dims, keepdim, (make(lo), make(hi))
-    return _aminmax_t(*results([lo, hi], n))
+    return _out_pair(_aminmax_t(*results([lo, hi], n)), out)
 
 
 def _arg(name, arg_fn):
@@ -665,7 +671,9 @@ def _var_grad(g, x, dims, keepdim, c, count, shape):
 def _std_grad(g, x, dims, keepdim, c, count, shape):
     """d std / dx = (x - mean) / ((N - correction) std); std is recomputed from ``x`` so that
     double backward differentiates through it."""
-    std = x.std(dims, keepdim=True, correction=c)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the forward already warned about the dof
+        std = x.std(dims, keepdim=True, correction=c)
     mu = x.mean(dims, keepdim=True)
     return _unreduce(g, shape, dims, keepdim) / std * (x - mu) / _dof(count, c)
 
@@ -1120,7 +1128,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     idx = np.take(_sort_indices(x, d, largest), np.arange(k), axis=d) if x.ndim else None
-    return _selection(input, idx, d, True, TopkBackward0, _topk_t)
+    return _out_pair(_selection(input, idx, d, True, TopkBackward0, _topk_t), out)
 
 
 @register
@@ -1133,7 +1141,76 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = np.take(np.argsort(x, axis=d, kind='stable'), [k - 1], axis=d) if x.ndim else None
-    return _selection(input, idx, d, keepdim, KthvalueBackward0, _kth_t)
+    if x.ndim and x.shape[d] > 1:
+        idx = _kth_ties(x, d, k - 1, idx)
+    return _out_pair(_selection(input, idx, d, keepdim, KthvalueBackward0, _kth_t), out)
+
+
+def _kth_ties(x, d, k, idx):
+    """Where the k-th value is tied, the index torch reports is the one its quickselect
+    (Numerical Recipes' ``select``) leaves at position k; elsewhere the value is unique and
+    the stable sort's index is the answer. Only tied slices take the Python loop."""
+    rows = np.moveaxis(x, d, -1).reshape(-1, x.shape[d])
+    flat = np.moveaxis(idx, d, -1).reshape(-1)
+    kth = rows[np.arange(rows.shape[0]), flat]
+    same = (rows == kth[:, None])
+    if rows.dtype.kind in 'fc':
+        same |= np.isnan(rows) & np.isnan(kth)[:, None]
+    tied = np.nonzero(same.sum(1) > 1)[0]
+    if not tied.size:
+        return idx
+    flat = flat.copy()
+    for r in tied:
+        flat[r] = _select(rows[r].tolist(), k)
+    shape = list(np.moveaxis(idx, d, -1).shape)
+    return np.moveaxis(flat.reshape(shape), -1, d)
+
+
+def _after(a, b):
+    # a sorts after b: greater, or NaN against a number (NaN is the largest)
+    return a > b or (a != a and b == b)
+
+
+def _select(values, k):
+    """Position (in ``values``) of the k-th smallest (0-based) as found by median-of-three
+    quickselect with Hoare partitioning (Numerical Recipes' ``select``), which decides which
+    of several tied elements torch's kthvalue reports."""
+    a = values
+    ix = list(range(len(a)))
+
+    def swap(p, q):
+        a[p], a[q] = a[q], a[p]
+        ix[p], ix[q] = ix[q], ix[p]
+    lo, hi = 0, len(a) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if _after(a[lo], a[hi]):
+                swap(lo, hi)
+            break
+        swap(lo + (hi - lo) // 2, lo + 1)
+        if _after(a[lo + 1], a[hi]):
+            swap(lo + 1, hi)
+        if _after(a[lo], a[hi]):
+            swap(lo, hi)
+        if _after(a[lo + 1], a[lo]):
+            swap(lo + 1, lo)
+        i, j, piv = lo + 1, hi, a[lo]
+        while True:
+            i += 1
+            while _after(piv, a[i]):
+                i += 1
+            j -= 1
+            while _after(a[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return ix[k]
 
 
 @register
@@ -1155,7 +1232,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
         if n is not None:
             n.save(input)
             n.dims, n.keepdim, n.out_value = tuple(range(x.ndim)), False, make(r)
-        return result(r, n)
+        return _out(result(r, n), out)
     d = _wrap1(dim, x.ndim)
     if x.ndim == 0:
         idx = None
@@ -1169,7 +1246,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
             nan = np.isnan(x)
             has = nan.any(axis=d, keepdims=True)
             idx = np.where(has, np.argmax(nan, axis=d, keepdims=True), idx)
-    return _selection(input, idx, d, keepdim, MedianBackward1, _median_t)
+    return _out_pair(_selection(input, idx, d, keepdim, MedianBackward1, _median_t), out)
 
 
 # -- logic -------------------------------------------------------------------------------

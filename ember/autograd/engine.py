@@ -8,7 +8,9 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 import numpy as np
 
 from .grad_mode import STATE
-from .graph import AccumulateGrad, CopyBackwards
+from .graph import AccumulateGrad, CopyBackwards, _RELEASED
+
+make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 
 __all__ = ['run_backward']
 
@@ -23,8 +25,6 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     there (then its ``retain_grad``), the capture of that gradient if it is one of
     ``inputs``, the node's pre-hooks, the node itself, its post-hooks.
     """
-    from .._tensor import make  # noqa: deferred, the tensor module imports this package
-
     # Each input becomes a (node, output_nr) key: the place its gradient passes through.
     targets = None
     if inputs is not None:
@@ -114,8 +114,8 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                             grads_in = node.apply(grads_out)  # the common case, inlined
                         else:
                             grads_in = _call(node, grads_out)
-                        if not retain_graph:
-                            node.release()
+                        if not retain_graph and node._saved is not None:
+                            node._saved = _RELEASED
             elif node._tensor_hooks or node._retain or (type(node) is AccumulateGrad and
                                                         node.variable._hooks):
                 # Reached, but no gradient flowed here: torch still shows hooks the None.
@@ -221,7 +221,6 @@ def _tensor_pre_hooks(node, grads, is_acc):
                 if r is not None:
                     grads[0] = _check_hook_value(h, grads[0], r)
     if node._retain:
-        from .._tensor import make
         for nr, ref in node._retain.items():
             t = ref()
             g = grads[nr]
@@ -273,7 +272,6 @@ def _materialize(node, grads):
     if not getattr(node, 'materialize_grads', True):
         return grads
     shapes = node._out_meta()
-    from .._tensor import make
     return [make(np.zeros(s, d)) if g is None else g for g, (s, d) in zip(grads, shapes)]
 
 

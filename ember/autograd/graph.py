@@ -11,6 +11,7 @@ import re
 __all__ = ['Node']
 
 _RELEASED = object()
+make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 _TWICE = ("Trying to backward through the graph a second time (or directly access saved "
           "tensors after they have already been freed). Saved intermediate values of the graph "
           "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
@@ -118,7 +119,6 @@ class _SavedOutput:
         self.cls = type(t)
 
     def unpack(self, node):
-        from .._tensor import make
         t = make(self.data, node, True)
         t._version = self.version
         if self.output_nr:

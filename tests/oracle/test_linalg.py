@@ -188,7 +188,8 @@ def test_einsum_misc():
     check(lambda T, x, y: T.einsum('ij,jk->ik', x.t(), y), arr(3, 2), arr(3, 2), double=True)
     for eq, shapes in [('ij,jk', [(2, 3), (4, 2)]), ('ij,jk->ik', [(2, 3)]),
                        ('ij->ik', [(2, 3)]), ('ijk->i', [(2, 3)]), ('ij->ii', [(2, 3)]),
-                       ('i->i', [(2,), (2,)])]:
+                       ('i->i', [(2,), (2,)]), ('ij->j->i', [(2, 3)]), ('i1', [(2, 3)]),
+                       ('i,j', [(2,), (3, 2)])]:
         check(lambda T, *xs: T.einsum(eq, *xs), *[arr(*s) for s in shapes],
               match_message=True)
     check(lambda T, x, y: T.einsum('ij,jk->ik', x, y), arr(2, 3),
@@ -222,3 +223,22 @@ def test_generated_matmul(shapes, which):
         check(lambda T, x, y: T.matmul(x, y.detach()), a, b, double=True)
     else:
         check(lambda T, x, y: T.matmul(x.detach(), y), a, b, double=True)
+
+
+@st.composite
+def _einsum_case(draw):
+    sizes = {c: draw(st.integers(1, 3)) for c in 'abcd'}
+    n_ops = draw(st.integers(1, 3))
+    subs = [''.join(draw(st.lists(st.sampled_from('abcd'), max_size=3))) for _ in range(n_ops)]
+    used = sorted(set(''.join(subs)))
+    out = ''.join(draw(st.permutations(used))[:draw(st.integers(0, len(used)))])
+    shapes = [tuple(sizes[c] for c in s) for s in subs]
+    return ','.join(subs) + '->' + out, shapes
+
+
+@hyp.settings(max_examples=40, deadline=None, derandomize=True)
+@hyp.given(_einsum_case())
+def test_generated_einsum(case):
+    eq, shapes = case
+    ops = [arr(*s, seed=i) for i, s in enumerate(shapes)]
+    check(lambda T, *xs: T.einsum(eq, *xs), *ops, double=True)

@@ -145,19 +145,28 @@ def test_extreme_named_tuple(op):
 
 
 @pytest.mark.parametrize('fn', [lambda T, x: T.sort(x), lambda T, x: T.topk(x, 2),
-                                lambda T, x: T.aminmax(x), lambda T, x: x.min(0, True)])
+                                lambda T, x: T.aminmax(x), lambda T, x: x.min(0, True),
+                                lambda T, x: T.kthvalue(x, 2), lambda T, x: T.median(x, 0),
+                                lambda T, x: T.median(x, 1, True)])
 @pytest.mark.parametrize('ties', [True, False])
 def test_named_tuple_repr(fn, ties):
     x = TIES if ties else DISTINCT
     assert repr(fn(ember, ember.tensor(x))) == repr(fn(torch, torch.tensor(x)))
 
 
-@pytest.mark.parametrize('fn', [lambda T, x: T.kthvalue(x, 2), lambda T, x: T.median(x, 0),
-                                lambda T, x: T.median(x, 1, True)])
-def test_named_tuple_repr_distinct(fn):
-    # Which of several tied elements kthvalue/median report is up to torch's quickselect
-    # (ember reports the first in stable order), so these compare on distinct values.
-    assert repr(fn(ember, ember.tensor(DISTINCT))) == repr(fn(torch, torch.tensor(DISTINCT)))
+def test_kthvalue_median_ties():
+    # Which tied element is reported (and gets the gradient) follows torch: kthvalue's
+    # quickselect order, median's stable order; NaN counts as the largest value.
+    rng = np.random.default_rng(0)
+    for i in range(30):
+        x = rng.integers(0, 3, (4, 7)).astype(np.float64)
+        if i % 3 == 0:
+            x[rng.random(x.shape) < 0.2] = np.nan
+        k = int(rng.integers(1, 8))
+        check(lambda T, x: tuple(T.kthvalue(x, k, 1)), x, double=(i % 3 != 0))
+        check(lambda T, x: tuple(T.kthvalue(x, 2, 0, True)), x, double=(i % 3 != 0))
+        check(lambda T, x: tuple(T.median(x, 1)), x, double=(i % 3 != 0))
+        check(lambda T, x: T.median(x), x, double=(i % 3 != 0))
 
 
 @pytest.mark.parametrize('op', ['max', 'min'])
@@ -198,9 +207,14 @@ def test_extreme_empty_errors(op):
 
 def test_extreme_nan():
     x = np.array([[1., np.nan, 3.], [2., 5., -1.]])
+    y = np.array([[1., np.nan, 3.], [np.nan, 5., -1.]])
     for op in ['max', 'min', 'amax', 'amin', 'argmax', 'argmin']:
         check(lambda T, x: getattr(T, op)(x), x, grad=False)
         check(lambda T, x: getattr(T, op)(x, 1), x, grad=False)
+    for op in ['max', 'min', 'amax', 'amin', 'median']:
+        # gradients through a NaN result: shared among the NaNs (max/min/median) or NaN
+        check(lambda T, x: getattr(T, op)(x), y)
+        check(lambda T, x: getattr(T, op)(x, 1), y)
 
 
 @pytest.mark.parametrize('op', ['argmax', 'argmin'])
@@ -224,6 +238,7 @@ def test_aminmax():
 
 
 # -- var / std -------------------------------------------------------------------------------
+@pytest.mark.filterwarnings('ignore:.*degrees of freedom is <= 0')
 @pytest.mark.parametrize('op', ['var', 'std'])
 def test_var_std(op):
     for shape in [(5,), (2, 3), (2, 3, 4)]:
@@ -241,6 +256,7 @@ def test_var_std(op):
         check(lambda T, x: getattr(x, op)(dim=0), x, double=True)
 
 
+@pytest.mark.filterwarnings('ignore:.*degrees of freedom is <= 0')
 @pytest.mark.parametrize('op', ['var', 'std'])
 def test_var_std_edge(op):
     # Single element with correction 1: nan; zero-d; empty.
@@ -256,6 +272,13 @@ def test_var_std_edge(op):
     check(lambda T, x: getattr(T, op)(x, 3), arr(2, 3), match_message=True)
     # constant input: std's gradient at 0 is nan in torch (0/0).
     check(lambda T, x: getattr(T, op)(x.t(), 1), arr(3, 2), double=True)
+
+
+@pytest.mark.parametrize('op', ['var', 'std', 'var_mean', 'std_mean'])
+def test_var_dof_warning(op):
+    # torch warns when the correction leaves no degrees of freedom; so does ember.
+    with pytest.warns(UserWarning, match=r'degrees of freedom is <= 0'):
+        getattr(ember, op)(ember.tensor([1.0]))
 
 
 @pytest.mark.parametrize('op', ['var_mean', 'std_mean'])
@@ -467,6 +490,37 @@ def test_return_type_names():
 
 
 
+
+# -- bad arguments ---------------------------------------------------------------------------
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.sum(x, 1.0), lambda T, x: T.sum(x, True), lambda T, x: T.max(x, 2.0),
+    lambda T, x: T.mean(x, (0, 1.0)), lambda T, x: T.amax(x, 1.0), lambda T, x: T.prod(x, (0, 1)),
+    lambda T, x: T.argmax(x, 1.0), lambda T, x: T.cumsum(x, 1.0), lambda T, x: T.sort(x, 1.0),
+    lambda T, x: T.std(x, 0, unbiased=False, correction=1),
+    lambda T, x: T.var(x, 0, True, correction=1), lambda T, x: T.softmax(x, None),
+    lambda T, x: T.log_softmax(x, 1.0), lambda T, x: T.max(x, keepdim=True)], ids=range(14))
+def test_bad_argument_types(fn):
+    check(fn, arr(3, 3))
+
+
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.topk(x, 2.0), lambda T, x: T.kthvalue(x, 1.0),
+    lambda T, x: T.norm(x, 'abc'), lambda T, x: T.logsumexp(x, ())], ids=range(4))
+def test_bad_argument_messages(fn):
+    check(fn, arr(3, 3), match_message=True)
+
+
+def test_empty_dim_list():
+    # all/any reduce over nothing for an empty dim list; sum/mean/amax/count_nonzero over all
+    for op in ['all', 'any']:
+        check(lambda T, x: getattr(T, op)(x, ()), arr(3, 3), grad=False)
+        check(lambda T, x: getattr(T, op)(x > 0, []), arr(3, 3), grad=False)
+        check(lambda T, x: getattr(T, op)(x, ()), arr(3, dtype=np.uint8, low=0, high=2))
+    for op in ['sum', 'mean', 'amax', 'amin', 'nansum', 'count_nonzero']:
+        check(lambda T, x: getattr(T, op)(x, ()), arr(3, 3), double=True)
+        check(lambda T, x: getattr(T, op)(x, []), arr(3, 3), double=True)
+
+
 # -- saved tensors and out= ------------------------------------------------------------------
 @pytest.mark.parametrize('op', [lambda x: x.prod(), lambda x: x.prod(0), lambda x: x.var(0),
                                 lambda x: x.std(), lambda x: x.cumprod(0), lambda x: x.norm(),
@@ -503,6 +557,13 @@ def test_out_argument():
             r = T.max(x, 1, out=(vals, idx))
             return r[0] is vals, r[1] is idx, vals, idx
         check(g, arr(3, 2), grad=False, match_message=True)
+
+    def h(T, x):
+        outs = [(T.empty(0, dtype=T.float64), T.empty(0, dtype=T.int64)) for _ in range(4)]
+        r = [T.sort(x, dim=0, out=outs[0]), T.topk(x, 1, out=outs[1]),
+             T.kthvalue(x, 1, out=outs[2]), T.median(x, 0, out=outs[3])]
+        return [a is o[0] and b is o[1] for (a, b), o in zip(r, outs)], r
+    check(h, arr(3, 2), grad=False)
 
 
 # -- generated cases -------------------------------------------------------------------------
