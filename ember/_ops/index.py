@@ -192,9 +192,9 @@ def _check_index(shape, key):
         a = a.astype(np.int64)
         if a.size:
             lo, hi = a.min(), a.max()
+            if size == 0 and 0 not in bshape:
+                raise IndexError("index is out of bounds for dimension with size 0")
             if (lo < -size or hi >= size) and not empty:
-                if size == 0:
-                    raise IndexError("index is out of bounds for dimension with size 0")
                 bad = a[(a >= size) | (a < -size)].flat[0]
                 raise IndexError(f"index {bad} is out of bounds for dimension {k} with size "
                                  f"{size}")
@@ -601,6 +601,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
 
 
 def _check_bounds(a, size, d, exc, prefix=''):
+    """Raises ``exc`` naming the first index of ``a`` outside ``[0, size)``."""
     if a.size and (a.min() < 0 or a.max() >= size):
         bad = a[(a < 0) | (a >= size)][0]
         raise exc(f"{prefix}index {bad} is out of bounds for dimension {d} with size {size}")

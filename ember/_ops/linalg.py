@@ -602,13 +602,13 @@ _EINSUM_NODES = {n: _einsum_node(n) for n in (
 
 def _einsum_grad_fn(ins, out):
     """The grad_fn name torch's einsum ends with: a single operand is permuted, or summed if
-    it loses a subscript; several are multiplied, through bmm (a view) if the last step
-    sums a subscript."""
+    it loses a subscript; several are multiplied, through bmm (a view) if any subscript is
+    summed."""
     if len(ins) == 1:
         return 'SumBackward1' if set(ins[0]) - set(out) else 'PermuteBackward0'
-    # torch sums each subscript away at the operand where it is last seen; if that happens
-    # at the last operand, the last step is a bmm (then a view), else a product.
-    return 'ViewBackward0' if set(ins[-1]) - set(out) else 'MulBackward0'
+    # With several operands torch ends with a bmm (then a view) whenever some subscript is
+    # summed away, and with a plain product otherwise.
+    return 'ViewBackward0' if set(''.join(ins)) - set(out) else 'MulBackward0'
 
 
 def _parse_einsum(eq, ops):

@@ -55,6 +55,23 @@ _aminmax_t = _named('aminmax', ('min', 'max'))
 
 
 # -- dims --------------------------------------------------------------------------------
+class _NoDim:
+    """Default of ``dim`` where torch tells "no dim given" apart from ``dim=None`` (a
+    different overload: ``x.sum()`` is SumBackward0, ``x.sum(None)`` SumBackward1)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return 'None'
+
+
+_NODIM = _NoDim()
+
+
+def _no_keepdim(op):
+    return TypeError(f"{op}() received an invalid combination of arguments - got "
+                     "(keepdim=bool, ), but expected one of:\n * (*, torch.dtype dtype = None)"
+                     "\n * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
+                     "None)")
 def _dims(dim, nd):
     """``dim`` as a sorted tuple of non-negative dims (None or () -> all dims)."""
     if dim is None:
@@ -178,10 +195,12 @@ def _sum_array(input, dtype):
 
 
 @register
-def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def sum(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` (all elements if None); integers and bools sum to int64."""
     x = _sum_array(input, dtype)
-    if dim is None and not keepdim:
+    if dim is _NODIM:
+        if keepdim:
+            raise _no_keepdim('sum')
         r = np.asarray(x.sum(), dtype=x.dtype)
         return _out(result(r, track1(SumBackward0, input)), out)
     dims = _dims(dim, x.ndim)
@@ -242,12 +261,19 @@ def _mean_array(input, dtype, op='mean'):
 
 
 @register
-def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def mean(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
     """Mean over ``dim`` (all elements if None); needs a float or complex dtype."""
     x = _mean_array(input, dtype)
+    if dim is _NODIM:
+        if keepdim:
+            raise _no_keepdim('mean')
+        dim = None
+        nodim = True
+    else:
+        nodim = False
     dims = _dims(dim, x.ndim)
     r = _np_mean(x, dims, keepdim)
-    if dim is None and not keepdim:
+    if nodim:
         n = track1(MeanBackward0, input)
     else:
         n = track1(MeanBackward1, input)
@@ -514,10 +540,14 @@ def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
 
 
 def _two_arg(name, reduce_fn, node_all, node_dim, arg_fn, tup, elementwise):
-    def fn(input, dim=None, keepdim=False, *, out=None):
+    def fn(input, dim=_NODIM, keepdim=False, *, out=None):
         if isinstance(dim, Tensor):
             return _out(elementwise(input, dim), out)
         if dim is None:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            "(Tensor, NoneType), but expected (Tensor input, int dim, bool "
+                            "keepdim)")
+        if dim is _NODIM:
             if keepdim:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 "(Tensor, NoneType, bool), but expected (Tensor input, int "
@@ -886,6 +916,9 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     x = input._data
     if x.dtype.kind not in 'fc':
         x = x.astype(_dtype.DEFAULT.np_float)
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' (position 2) must be tuple of ints, not "
+                        "NoneType")
     if isinstance(dim, (tuple, list)) and not dim and x.ndim:
         # torch reduces over no dim here and then fails to write the result; so do we.
         raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
@@ -1214,11 +1247,11 @@ def _select(values, k):
 
 
 @register
-def median(input, dim=None, keepdim=False, *, out=None):
+def median(input, dim=_NODIM, keepdim=False, *, out=None):
     """Lower median of all elements (NaN if any), or named tuple (values, indices) along
     ``dim``."""
     x = input._data
-    if dim is None:
+    if dim is _NODIM:
         flat = x.reshape(-1)
         if flat.size == 0:
             # torch returns NaN (the lowest value for integers) rather than raising.

@@ -222,8 +222,8 @@ class Function(_SingleLevelFunction):
 def _bind(cls, args, kwargs):
     """Puts keyword arguments in forward's positional order (torch tracks tensors passed by
     keyword too); keywords forward declares as keyword-only stay keywords."""
-    sig = _signature(cls)
-    bound = sig.bind_partial(*((None,) + args if sig.has_ctx else args), **kwargs)
+    sig, has_ctx = _signature(cls)
+    bound = sig.bind_partial(*((None,) + args if has_ctx else args), **kwargs)
     positional, rest = [], {}
     for name, value in bound.arguments.items():
         p = sig.parameters[name]
@@ -235,16 +235,16 @@ def _bind(cls, args, kwargs):
             rest.update(value)
         else:
             rest[name] = value
-    if sig.has_ctx:
+    if has_ctx:
         positional = positional[1:]
     return tuple(positional), rest
 
 
 def _signature(cls):
+    """forward's signature and whether it takes ctx first (cached on the class)."""
     sig = cls.__dict__.get('_forward_signature')
     if sig is None:
-        sig = inspect.signature(cls.forward)
-        sig.has_ctx = not _uses_setup_context(cls)
+        sig = (inspect.signature(cls.forward), not _uses_setup_context(cls))
         cls._forward_signature = sig
     return sig
 
@@ -275,6 +275,7 @@ def _wire_outputs(ctx, args, tensor_pos, outs, record):
             if record and o._grad_fn is None and o._requires_grad:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                    "in-place operation.")
+            o._version[0] += 1  # as torch does for every tensor marked dirty
         elif id(o) in inputs:
             # An input returned unchanged becomes a new tensor viewing it (as in torch).
             alias = make(o._data)

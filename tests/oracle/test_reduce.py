@@ -510,6 +510,22 @@ def test_bad_argument_messages(fn):
     check(fn, arr(3, 3), match_message=True)
 
 
+def test_dim_none_and_keepdim_without_dim():
+    # dim=None is a different overload from no dim in torch (grad_fn name differs), and
+    # keepdim needs a dim for sum/mean; max/min/median/logsumexp refuse None.
+    x = arr(2, 3)
+    for op in ['sum', 'mean', 'nansum', 'amax', 'amin', 'std', 'var', 'norm']:
+        check(lambda T, x: getattr(T, op)(x, None), x, double=True)
+        check(lambda T, x: getattr(T, op)(x, None, True) if op != 'norm' else
+              T.norm(x, 2, None, True), x, double=True)
+    for op in ['sum', 'mean', 'max', 'min']:
+        check(lambda T, x: getattr(T, op)(x, keepdim=True), x)
+    for op in ['max', 'min', 'median', 'logsumexp', 'cumsum', 'sort', 'softmax']:
+        check(lambda T, x: getattr(T, op)(x, None), x)
+    check(lambda T, x: T.argmax(x, None, True), x)
+    check(lambda T, x: T.all(x, None, True), x)
+
+
 def test_empty_dim_list():
     # all/any reduce over nothing for an empty dim list; sum/mean/amax/count_nonzero over all
     for op in ['all', 'any']:

@@ -1,0 +1,439 @@
+"""Custom autograd.Function against torch: the note's examples and the ctx API, run in both
+libraries by the same code (``lib`` is ember or torch)."""
+import numpy as np
+import pytest
+
+import ember
+from .oracle import torch, arr, assert_same_tensor
+
+
+def classes(lib):
+    """The note's Functions, defined against ``lib`` exactly as the note writes them."""
+    Function = lib.autograd.Function
+
+    class LinearFunction(Function):
+        @staticmethod
+        def forward(ctx, input, weight, bias=None):
+            ctx.save_for_backward(input, weight, bias)
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+
+    class MulConstantLazy(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.set_materialize_grads(False)
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            if grad_output is None:
+                return None, None
+            return grad_output * ctx.constant, None
+
+    class Split(Function):
+        """Two outputs; with materialize_grads off backward sees None for the unused one."""
+        @staticmethod
+        def forward(ctx, x, materialize):
+            ctx.set_materialize_grads(materialize)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.seen = (g1 is None, g2 is None)
+            out = 0
+            if g1 is not None:
+                out = out + g1 * 2
+            if g2 is not None:
+                out = out + g2 * 3
+            return out, None
+
+    class Cube(Function):
+        """Double backward through saved tensors (the note's 'higher order' remark)."""
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 3 * x ** 2
+
+    class ExpNew(Function):
+        """The newer style: forward without ctx, plus setup_context; saves its output."""
+        @staticmethod
+        def forward(x):
+            return x.exp()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(output)
+
+        @staticmethod
+        def backward(ctx, g):
+            y, = ctx.saved_tensors
+            return g * y
+
+    class AddOneInPlace(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class SortWithIndex(Function):
+        @staticmethod
+        def forward(ctx, x):
+            v, i = x.sort()
+            ctx.mark_non_differentiable(i)
+            ctx.save_for_backward(i)
+            return v, i
+
+        @staticmethod
+        def backward(ctx, g, gi):
+            i, = ctx.saved_tensors
+            return lib.zeros_like(g).scatter(0, i, g) if hasattr(g, 'scatter') else g
+
+    class Identity(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class Vjp(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 5
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 5
+
+    return dict(LinearFunction=LinearFunction, MulConstant=MulConstant,
+                MulConstantLazy=MulConstantLazy, Split=Split, Cube=Cube, ExpNew=ExpNew,
+                AddOneInPlace=AddOneInPlace, SortWithIndex=SortWithIndex, Identity=Identity,
+                Vjp=Vjp)
+
+
+def both(fn):
+    """Runs ``fn(lib, F)`` for ember and torch; returns both results (or exceptions)."""
+    out = []
+    for lib in (ember, torch):
+        try:
+            out.append(fn(lib, classes(lib)))
+        except Exception as e:  # noqa: BLE001 - compared below
+            out.append(e)
+    return out
+
+
+def same(fn):
+    e, t = both(fn)
+    _compare(e, t)
+    return e
+
+
+def _compare(e, t, what='result'):
+    if isinstance(t, Exception):
+        assert isinstance(e, Exception), f"{what}: torch raised {t!r}, ember gave {e!r}"
+        assert type(e) is type(t) or isinstance(e, type(t)), f"{what}: {e!r} vs {t!r}"
+        assert str(e).split('\n')[0] == str(t).split('\n')[0], f"{what}: {e} != {t}"
+        return
+    if isinstance(e, Exception):
+        raise AssertionError(f"{what}: ember raised, torch gave {t!r}") from e
+    if isinstance(t, torch.Tensor):
+        assert_same_tensor(e, t, what)
+    elif isinstance(t, torch.dtype):
+        assert str(e) == str(t), f"{what}: {e} != {t}"
+    elif isinstance(t, (list, tuple)):
+        assert len(e) == len(t), what
+        for i, (a, b) in enumerate(zip(e, t)):
+            _compare(a, b, f"{what}[{i}]")
+    else:
+        assert e == t, f"{what}: {e!r} != {t!r}"
+
+
+def leaf(lib, a):
+    return lib.tensor(a).requires_grad_()
+
+
+def test_linear_function_forward_backward_and_names():
+    def f(lib, F):
+        x, w, b = leaf(lib, arr(3, 4)), leaf(lib, arr(2, 4, seed=1)), leaf(lib, arr(2, seed=2))
+        y = F['LinearFunction'].apply(x, w, b)
+        y.sum().backward()
+        return [y, type(y.grad_fn).__name__, x.grad, w.grad, b.grad,
+                len(y.grad_fn.next_functions)]
+    same(f)
+
+
+def test_linear_function_without_bias_and_needs_input_grad():
+    def f(lib, F):
+        x, w = lib.tensor(arr(3, 4)), leaf(lib, arr(2, 4, seed=1))
+        y = F['LinearFunction'].apply(x, w)
+        y.sum().backward()
+        return [y.requires_grad, w.grad, x.grad]
+    same(f)
+
+
+def test_mul_constant_and_non_tensor_arguments():
+    def f(lib, F):
+        x = leaf(lib, arr(4))
+        y = F['MulConstant'].apply(x, 2.5)
+        (y * y).sum().backward()
+        return [y, x.grad, len(y.grad_fn.next_functions)]
+    same(f)
+
+
+def test_set_materialize_grads_false_gives_none():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        res = []
+        for materialize in (True, False):
+            a, b = F['Split'].apply(x, materialize)
+            a.sum().backward()
+            res.append(a.grad_fn.seen)
+        y = F['MulConstantLazy'].apply(x, 3.0)
+        y.sum().backward()
+        return res + [x.grad]
+    same(f)
+
+
+def test_double_backward_through_saved_tensors():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        y = F['Cube'].apply(x)
+        g, = lib.autograd.grad(y.sum(), x, create_graph=True)
+        g2, = lib.autograd.grad(g.sum(), x)
+        return [g, g2]
+    same(f)
+
+
+def test_setup_context_style_and_saved_output():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        y = F['ExpNew'].apply(x)
+        g, = lib.autograd.grad(y.sum(), x, create_graph=True)
+        g2, = lib.autograd.grad(g.sum(), x)
+        return [y, g, g2]
+    same(f)
+
+
+def test_mark_dirty_rewrites_history():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        z = x * 1
+        y = F['AddOneInPlace'].apply(z)
+        (y * y).sum().backward()
+        return [y is z, type(z.grad_fn).__name__, z._version if lib is torch else
+                z._version[0], x.grad]
+    same(f)
+
+
+def test_mark_dirty_on_leaf_raises():
+    same(lambda lib, F: F['AddOneInPlace'].apply(leaf(lib, arr(3))))
+
+
+def test_mark_non_differentiable():
+    def f(lib, F):
+        x = leaf(lib, arr(4))
+        v, i = F['SortWithIndex'].apply(x)
+        return [v.requires_grad, i.requires_grad, i.grad_fn, i.dtype]
+    same(f)
+
+
+def test_returning_an_input_gives_a_view():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        y = F['Identity'].apply(x)
+        y.sum().backward()
+        return [y is x, y._base is x, type(y.grad_fn).__name__, x.grad]
+    same(f)
+
+
+def test_backward_named_vjp():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        F['Vjp'].apply(x).sum().backward()
+        return x.grad
+    same(f)
+
+
+def test_kwargs_are_bound_and_tracked():
+    def f(lib, F):
+        x, w, b = leaf(lib, arr(3, 4)), leaf(lib, arr(2, 4, seed=1)), leaf(lib, arr(2, seed=2))
+        y = F['LinearFunction'].apply(x, w, bias=b)
+        y.sum().backward()
+        return [len(y.grad_fn.next_functions), b.grad]
+    same(f)
+
+
+@pytest.mark.parametrize('body', ['few', 'many', 'nonnone_for_number', 'bad_shape'])
+def test_backward_errors_start_with_torchs_message(body):
+    def f(lib, F):
+        Function = lib.autograd.Function
+
+        class Bad(Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                return x * k
+
+            @staticmethod
+            def backward(ctx, g):
+                return {'few': (g,), 'many': (g, None, g), 'nonnone_for_number': (g, g),
+                        'bad_shape': (g.sum(0, keepdim=True).expand(2, 3), None)}[body]
+        Bad.apply(leaf(lib, arr(3)), 2.0).sum().backward()
+    same(f)
+
+
+def test_count_error_names_the_missing_parameter():
+    class F(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, input, weight):
+            return input * weight
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x, w = ember.ones(2, requires_grad=True), ember.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError) as info:
+        F.apply(x, w).sum().backward()
+    msg = str(info.value)
+    assert msg.startswith("function FBackward returned an incorrect number of gradients "
+                          "(expected 2, got 1)")
+    assert "none for weight" in msg and "F.forward (input, weight)" in msg
+
+
+def test_saved_tensor_modified_in_place_is_caught():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        z = x * 1
+        y = F['Cube'].apply(z)
+        z.mul_(2)
+        y.sum().backward()
+    same(f)
+
+
+def test_retain_graph_and_hooks_through_function():
+    def f(lib, F):
+        x = leaf(lib, arr(3))
+        y = F['Cube'].apply(x)
+        seen = []
+        y.register_hook(lambda g: seen.append(g.clone()) or g * 2)
+        y.sum().backward(retain_graph=True)
+        first = x.grad.clone()
+        y.sum().backward()
+        return [first, x.grad, seen[0]]
+    same(f)
+
+
+def test_once_differentiable_blocks_double_backward():
+    def f(lib, F):
+        from importlib import import_module
+        once = import_module(lib.__name__ + '.autograd.function').once_differentiable
+
+        class Sq(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            @once_differentiable
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return g * 2 * x
+        x = leaf(lib, arr(3))
+        g, = lib.autograd.grad(Sq.apply(x), x, lib.ones(3, requires_grad=True) if lib is torch
+                               else ember.ones(3, requires_grad=True), create_graph=True)
+        g.sum().backward()
+    same(f)
+
+
+def test_gradcheck_on_the_notes_linear_function():
+    def f(lib, F):
+        inputs = (lib.tensor(arr(20, 20)).requires_grad_(),
+                  lib.tensor(arr(30, 20, seed=1)).requires_grad_())
+        return [lib.autograd.gradcheck(F['LinearFunction'].apply, inputs, eps=1e-6, atol=1e-4),
+                lib.autograd.gradgradcheck(F['LinearFunction'].apply, inputs[:1] +
+                                           (inputs[1][:3],), eps=1e-6, atol=1e-4)]
+    same(f)
+
+
+def test_gradcheck_reports_a_wrong_backward():
+    def f(lib, F):
+        class Half(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return g * x
+        x = lib.tensor([1., 2.], dtype=lib.float64).requires_grad_()
+        ok = lib.autograd.gradcheck(Half.apply, (x,), raise_exception=False)
+        try:
+            lib.autograd.gradcheck(Half.apply, (x,))
+        except RuntimeError as e:
+            return [ok, str(e), type(e).__name__]
+    same(f)
+
+
+def test_gradcheck_errors_and_warnings():
+    same(lambda lib, F: lib.autograd.gradcheck(lambda a: a * 2, (lib.ones(2),)))
+    with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double"):
+        ember.autograd.gradcheck(lambda a: a * 2, (ember.ones(2, requires_grad=True),),
+                                 atol=0.1, rtol=0.1)
+    from ember.autograd.gradcheck import gradcheck, GradcheckError
+    assert gradcheck is ember.autograd.gradcheck and issubclass(GradcheckError, RuntimeError)
+    assert ember.autograd.gradcheck.gradcheck is ember.autograd.gradcheck
+
+
+def test_gradcheck_fast_mode():
+    x = ember.tensor(arr(5), requires_grad=True)
+    assert ember.autograd.gradcheck(lambda t: (t.sin() * t).sum(0, keepdim=True), (x,),
+                                    fast_mode=True)
+
+    class Wrong(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    with pytest.raises(RuntimeError, match="computed \nin fast mode"):
+        ember.autograd.gradcheck(Wrong.apply, (x,), fast_mode=True)
