@@ -36,6 +36,7 @@ class Tensor:
     _hooks = None         # leaf gradient hooks
     _retains_grad = False
     _post_acc_hooks = None  # leaf hooks run after .grad is accumulated
+    _fw = None            # forward AD: (level, tangent or Pending)
     _is_param = False
 
     def __new__(cls, *args, device=None, dtype=None):

@@ -256,6 +256,11 @@ def tensor_repr(t, prefix=None, tensor_contents=None):
         suffixes.append(f'grad_fn=<{type(grad_fn).__name__}>')
     elif t.requires_grad:
         suffixes.append('requires_grad=True')
+    if t._fw is not None:
+        from .autograd.forward_ad import tangent_of
+        tangent = tangent_of(t)
+        if tangent is not None:
+            suffixes.append(f'tangent={tensor_repr(tangent)}')
     out = _with_suffixes(prefix + text, suffixes, indent)
     if param_cls is not None and isinstance(t, param_cls) and not plain:
         # A subclass of Parameter names itself and says it is a Parameter.

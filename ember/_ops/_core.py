@@ -14,6 +14,7 @@ from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import STATE
+from ..autograd.forward_ad import FWD, Pending, tangent_of, _FW_EDGE
 
 __all__ = ['register', 'OPS', 'METHODS', 'track', 'Node', 'make', 'Tensor', 'wrap_dim']
 
@@ -53,43 +54,76 @@ def track(cls, inputs):
     """A new ``cls`` node for an op on ``inputs`` if grad mode is on and one requires grad,
     else None. Non-tensor inputs (Python scalars) get an empty edge."""
     if not STATE.enabled:
-        return None
+        return None if FWD.level is None else forward_only(cls, inputs)
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
             break
     else:
-        return None
+        return None if FWD.level is None else forward_only(cls, inputs)
     node = _new(cls)
     node.next_functions = tuple([edge(t) if isinstance(t, Tensor) else _NO_EDGE
                                  for t in inputs])
     node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
                         for t in inputs])
     node._saved = None
+    if FWD.level is not None:
+        _add_tangents(node, inputs)
     return node
+
+
+def forward_only(cls, inputs):
+    """A node recorded only because an input carries a forward-AD tangent (None if none
+    does): it gives its outputs tangents, never a grad_fn."""
+    tangents = tuple(tangent_of(t) if isinstance(t, Tensor) else None for t in inputs)
+    if all(t is None for t in tangents):
+        return None
+    node = _new(cls)
+    node.next_functions = tuple(_FW_EDGE if t is not None else _NO_EDGE for t in tangents)
+    node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
+                        for t in inputs])
+    node._saved = None
+    node._fw_in = tangents
+    node._fw_only = True
+    return node
+
+
+def _add_tangents(node, inputs):
+    tangents = tuple(tangent_of(t) if isinstance(t, Tensor) else None for t in inputs)
+    if any(t is not None for t in tangents):
+        node._fw_in = tangents
+
+
+def _pend(t, node, index):
+    """Gives output ``t`` of ``node`` the (lazily computed) tangent of that output."""
+    t._fw = (FWD.level, Pending(node, index, t._data.shape, t._data.dtype))
 
 
 def track1(cls, t):
     """``track`` for the common one-tensor case, without the generic loops."""
     if not (t._requires_grad and STATE.enabled):
-        return None
+        return None if FWD.level is None else forward_only(cls, (t,))
     node = _new(cls)
     fn = t._grad_fn
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),)
     node._meta = ((t._data.shape, t._data.dtype),)
     node._saved = None
+    if FWD.level is not None:
+        _add_tangents(node, (t,))
     return node
 
 
 def track_scalar(cls, t):
     """``track`` for a tensor combined with a Python number (the number gets an empty edge)."""
     if not (t._requires_grad and STATE.enabled):
-        return None
+        return None if FWD.level is None else forward_only(cls, (t, None))
     node = _new(cls)
     fn = t._grad_fn
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),
                            _NO_EDGE)
     node._meta = ((t._data.shape, t._data.dtype), None)
     node._saved = None
+    if FWD.level is not None:
+        _add_tangents(node, (t, None))
     return node
 
 
@@ -108,10 +142,25 @@ def result(arr, node):
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
+    elif node._fw_in is None:
+        t._requires_grad = True
+        t._grad_fn = node
+    else:
+        _fw_output(t, node, 0)
+    return t
+
+
+def _fw_output(t, node, index):
+    """Wires output ``index`` of a node that carries tangents."""
+    if node._fw_only:
+        t._requires_grad = False
+        t._grad_fn = None
     else:
         t._requires_grad = True
         t._grad_fn = node
-    return t
+        if index:
+            t._output_nr = index
+    _pend(t, node, index)
 
 
 def results(arrs, node, differentiable=None):
@@ -121,10 +170,13 @@ def results(arrs, node, differentiable=None):
     for i, a in enumerate(arrs):
         t = make(a)
         if node is not None and (differentiable is None or differentiable[i]):
-            t._grad_fn = node
-            t._requires_grad = True
-            if i:
-                t._output_nr = i
+            if node._fw_in is not None:
+                _fw_output(t, node, i)
+            else:
+                t._grad_fn = node
+                t._requires_grad = True
+                if i:
+                    t._output_nr = i
         outs.append(t)
     if node is not None:
         node.n_outputs = len(arrs)
@@ -245,6 +297,8 @@ def _alias(t):
     a._requires_grad = t._requires_grad
     a._grad_fn = t._grad_fn
     # (A leaf that requires grad never gets here: check_inplace refuses it.)
+    if t._fw is not None:
+        a._fw = t._fw
     nr = t._output_nr
     if nr:
         a._output_nr = nr
@@ -262,9 +316,13 @@ def inplace(t, outplace, args, op):
     if not tracking:
         r = outplace(t, *args)
         write_into(t, r._data, op)
+        if r._fw is not None:
+            t._fw = r._fw
         return t
     r = outplace(_alias(t), *args)
     write_into(t, r._data, op)
+    if r._fw is not None:
+        t._fw = r._fw
     if r._grad_fn is None:
         return t
     rebase(t, r)
@@ -363,9 +421,11 @@ def view_of(base, arr, node, fn, args):
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
-    else:
+    elif node._fw_in is None:
         t._requires_grad = True
         t._grad_fn = node
+    else:
+        _fw_output(t, node, 0)
     root = base._base
     step = ((fn, args),)
     if root is None:

@@ -21,7 +21,7 @@ from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
-                    inplace, is_scalar, METHODS)
+                    inplace, is_scalar, replay_view, METHODS)
 from . import shape as _shape
 
 _INDEX_KINDS = (np.int64, np.int32)
@@ -447,12 +447,14 @@ def setitem(self, index, value):
         idx, v = _put_args(y, entries, v)
         if tracking:
             inplace(y, _index_put, (idx, v, False), 'index_put_')
+            _refresh(self, y)
         else:
             _writable(y)
             y._data[idx] = v._data
             y._version[0] += 1
         return
     shape = y._data.shape
+    _no_partial_overlap(y._data, v._data)
     vs = v._data.shape
     while len(vs) > len(shape) and vs[0] == 1:
         vs = vs[1:]
@@ -468,6 +470,30 @@ def setitem(self, index, value):
         inplace(self, _filled3, (value,), 'fill_')
     else:
         y.copy_(v)
+        _refresh(self, y)
+
+
+def _refresh(t, written):
+    """After a write through ``written``, a view of view ``t``, gives ``t`` too the history of
+    its base's new state (``inplace`` updates only the view written through and the base;
+    torch regenerates every view's grad_fn lazily)."""
+    if written is not t and t._base is not None:
+        fresh = replay_view(t._base, t._view_fn)
+        t._grad_fn = fresh._grad_fn
+        t._requires_grad = True
+        t._output_nr = fresh._output_nr
+
+
+def _no_partial_overlap(dst, src):
+    """torch's refusal to copy between partly overlapping memory (judged, as torch does, only
+    when both sides are dense; writing a tensor onto itself is fine)."""
+    if not np.may_share_memory(dst, src):
+        return
+    dense = [a.flags.c_contiguous or a.flags.f_contiguous for a in (dst, src)]
+    if all(dense) and (dst.ctypes.data, dst.nbytes) != (src.ctypes.data, src.nbytes):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please "
+                           "clone() the tensor before performing the operation.")
 
 
 def _writable(t):
@@ -515,6 +541,8 @@ def index_select(input, dim, index, *, out=None):
     if not x.ndim and a.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{a.size} value(s)")
+    if a.size and size == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if a.size and (a.min() < 0 or a.max() >= size):
         # torch's two kernels word this differently: its dim-1 fast path, and the rest
         if d != 1:

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.grad_mode import STATE
+from ..autograd.forward_ad import FWD
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
 
@@ -64,13 +65,15 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         r = kernel(x)
         if type(r) is not np.ndarray:
             r = np.asarray(r)
-        if node is not None and input._requires_grad and STATE.enabled:
+        if node is not None and ((input._requires_grad and STATE.enabled) or
+                                 FWD.level is not None):
             n = track1(node, input)
             t = result(r, n)
-            if save == 'input':
-                n._saved = ((input, input._version[0]),)
-            elif save == 'result':
-                n.save_output(t)
+            if n is not None:
+                if save == 'input':
+                    n._saved = ((input, input._version[0]),)
+                elif save == 'result':
+                    n.save_output(t)
         else:
             t = result(r, None)
         if out is not None:
@@ -466,28 +469,19 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         if type(r) is not np.ndarray:
             r = np.asarray(r)
         n = None
-        if node is not None and STATE.enabled and (
-                input._requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
+        if node is not None and ((STATE.enabled and (
+                input._requires_grad or (isinstance(other, Tensor) and other._requires_grad)))
+                or FWD.level is not None):
             if isinstance(other, Tensor):
                 n = track(node, (input, other))
-                if save == 'cross':
-                    # Each operand is needed only for the *other* one's gradient (mul): like
-                    # torch, save it only then, so in-place changes elsewhere stay legal.
-                    n._saved = ((input, input._version[0]) if other._requires_grad else
-                                (None, 0),
-                                (other, other._version[0]) if input._requires_grad else
-                                (None, 0))
-                elif save == 'div':
-                    n._saved = ((input, input._version[0]) if other._requires_grad else
-                                (None, 0), (other, other._version[0]))
-                elif save:
-                    n._saved = tuple([(t, t._version[0]) for t in
-                                      ((input, other)[i] for i in save)])
+                if n is not None and save:
+                    _save_operands(n, input, other, save)
             else:
                 n = track_scalar(scalar_node, input)
-                n.other = other
-                if save not in ('cross', 'div') and 0 in save:
-                    n._saved = ((input, input._version[0]),)
+                if n is not None:
+                    n.other = other
+                    if save not in ('cross', 'div') and 0 in save:
+                        n._saved = ((input, input._version[0]),)
         t = result(r, n)
         if out is not None:
             return _write_out(out, t)
@@ -505,6 +499,23 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     fn_.__doc__ = f"In-place ``{name}``."
     register(fn_, function=False)
     return fn
+
+
+def _save_operands(n, a, b, save):
+    """Saves what the binary op's backward needs. 'cross' (mul): each operand only when the
+    other needs a gradient, as torch does, so in-place changes elsewhere stay legal; 'div':
+    the divisor always, the dividend only for the divisor's gradient. Forward AD derives
+    its formula from backward, so there everything is kept."""
+    if n._fw_in is not None:
+        n._saved = ((a, a._version[0]), (b, b._version[0]))
+    elif save == 'cross':
+        n._saved = ((a, a._version[0]) if b._requires_grad else (None, 0),
+                    (b, b._version[0]) if a._requires_grad else (None, 0))
+    elif save == 'div':
+        n._saved = ((a, a._version[0]) if b._requires_grad else (None, 0),
+                    (b, b._version[0]))
+    else:
+        n._saved = tuple([(t, t._version[0]) for t in ((a, b)[i] for i in save)])
 
 
 def _scalar_tensor(value, like):

@@ -732,9 +732,20 @@ class VarMeanBackward0(Node):
     def backward(self, gv, gm):
         x = self.saved_tensors[0]
         shape = self._meta[0][0]
-        return (self._first(gv, x, self.dims, self.keepdim, self.correction, self.count,
-                            shape) +
-                _unreduce(gm, shape, self.dims, self.keepdim) / np.float64(self.count))
+        parts = []
+        # An output nobody used gets a constant zero gradient from the engine; torch skips
+        # that output altogether, which matters when its formula would give 0 * inf.
+        if not _unused(gv):
+            parts.append(self._first(gv, x, self.dims, self.keepdim, self.correction,
+                                     self.count, shape))
+        if not _unused(gm) or not parts:
+            parts.append(_unreduce(gm, shape, self.dims, self.keepdim) /
+                         np.float64(self.mean_count))
+        return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
+def _unused(g):
+    return g._grad_fn is None and not g._requires_grad and not g._data.any()
 
 
 class StdMeanBackward0(VarMeanBackward0):
@@ -762,6 +773,13 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     return x, dims, c, count
 
 
+def _backward_count(dim, count):
+    # torch's var/std backward counts the elements of the dims it was given: for an empty
+    # dim list that is 1 (while the forward reduces over everything), so the gradient comes
+    # out as inf/nan. Kept so ember's gradients stay torch's.
+    return 1 if isinstance(dim, (tuple, list)) and not dim else count
+
+
 def _var_array(x, dims, c, count, keepdim):
     """Sum of squared deviations over ``max(0, N - correction)``: inf or nan when the degrees
     of freedom run out, as in torch."""
@@ -781,7 +799,8 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     n = track1(VarBackward0, input)
     if n is not None:
         n.save(input)
-        n.dims, n.keepdim, n.correction, n.count = dims, keepdim, c, count
+        n.dims, n.keepdim, n.correction = dims, keepdim, c
+        n.count = _backward_count(dim, count)
     return _out(result(r, n), out)
 
 
@@ -793,7 +812,8 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     n = track1(StdBackward0, input)
     if n is not None:
         n.save(input)
-        n.dims, n.keepdim, n.correction, n.count = dims, keepdim, c, count
+        n.dims, n.keepdim, n.correction = dims, keepdim, c
+        n.count = _backward_count(dim, count)
     return _out(result(np.asarray(r), n), out)
 
 
@@ -806,7 +826,8 @@ def _stat_mean(input, dim, unbiased, keepdim, correction, op, cls, sqrt):
     n = track1(cls, input)
     if n is not None:
         n.save(input)
-        n.dims, n.keepdim, n.correction, n.count = dims, keepdim, c, count
+        n.dims, n.keepdim, n.correction = dims, keepdim, c
+        n.count, n.mean_count = _backward_count(dim, count), count
     return tuple(results([np.asarray(v), m], n))
 
 
@@ -919,7 +940,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' (position 2) must be tuple of ints, not "
                         "NoneType")
-    if isinstance(dim, (tuple, list)) and not dim and x.ndim:
+    if isinstance(dim, (tuple, list)) and not dim and x.ndim and x.size and not keepdim:
         # torch reduces over no dim here and then fails to write the result; so do we.
         raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
                            f"{[1] * x.ndim}")
@@ -1171,6 +1192,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     x = input._data
     d = _wrap1(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
+    if size == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = np.take(np.argsort(x, axis=d, kind='stable'), [k - 1], axis=d) if x.ndim else None

@@ -81,6 +81,17 @@ def view(input, *shape):
 
 
 
+def _alias_view(t):
+    """A view of all of ``t`` (same shape) that carries no forward-AD tangent: what
+    make_dual and unpack_dual build on."""
+    n = track1(ViewBackward0, t)
+    if n is not None and n._fw_in is not None:
+        n = None if n._fw_only else n
+        if n is not None:
+            n._fw_in = None
+    return view_of(t, t._data.view(), n, view, (t._data.shape,))
+
+
 def _view_dtype(input, dt):
     if dt.itemsize != input._data.itemsize:
         raise RuntimeError("view(dtype): only dtypes of the same size are supported")

@@ -7,9 +7,12 @@ outputs into the graph the same way built-in ops are wired.
 """
 import inspect
 
+import numpy as np
+
 from .._tensor import Tensor, make
 from .grad_mode import STATE
 from .graph import Node, _SavedOutput
+from .forward_ad import FWD, tangent_of
 
 __all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
 
@@ -216,7 +219,42 @@ class Function(_SingleLevelFunction):
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
         outs = _wire_outputs(ctx, args, tensor_pos, outs, record)
+        if FWD.level is not None:
+            _forward_ad(cls, ctx, args, outs)
         return outs[0] if single else outs
+
+
+def _forward_ad(cls, ctx, args, outs):
+    """Calls ``jvp`` right after forward when an input carries a tangent, and gives the
+    outputs the tangents it returns (inputs without one get zeros, or None when
+    ``set_materialize_grads(False)``)."""
+    tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    if cls.jvp is _SingleLevelFunction.jvp:
+        raise RuntimeError("You must implement the jvp function for custom autograd.Function "
+                           "to use it with forward mode AD.")
+    if ctx.materialize_grads:
+        tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor) else t
+                    for a, t in zip(args, tangents)]
+    grad_on = STATE.enabled
+    STATE.enabled = False
+    try:
+        out_tangents = cls.jvp(ctx, *tangents)
+    finally:
+        STATE.enabled = grad_on
+    if not isinstance(out_tangents, tuple):
+        out_tangents = (out_tangents,)
+    if len(out_tangents) != len(outs):
+        raise RuntimeError(f"jvp function of {cls.__name__} returned {len(out_tangents)} "
+                           f"tangents but forward returned {len(outs)} outputs")
+    for o, t in zip(outs, out_tangents):
+        if isinstance(o, Tensor) and t is not None:
+            if t._data.shape != o._data.shape:
+                raise RuntimeError(f"{cls.__name__}.jvp returned a tangent of shape "
+                                   f"{list(t._data.shape)} for an output of shape "
+                                   f"{list(o._data.shape)}")
+            o._fw = (FWD.level, t)
 
 
 def _bind(cls, args, kwargs):

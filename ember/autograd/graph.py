@@ -11,6 +11,9 @@ import re
 __all__ = ['Node']
 
 _RELEASED = object()
+# While forward AD derives a jvp from a backward formula, saved tensors are used as constants
+# (detached), so no history is walked. A one-element list: cheap to read, shared by modules.
+_DETACH_SAVED = [False]
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 _TWICE = ("Trying to backward through the graph a second time (or directly access saved "
           "tensors after they have already been freed). Saved intermediate values of the graph "
@@ -28,6 +31,8 @@ class Node:
     _pre_hooks = None   # pre-hooks: fn(grad_outputs)
     _tensor_hooks = None  # {output_nr: [fn]} registered through Tensor.register_hook
     _retain = None        # {output_nr: weakref to a tensor that retains its grad}
+    _fw_in = None         # forward AD: the tangents of the inputs (None: no forward AD)
+    _fw_only = False      # forward AD: recorded only for tangents, not part of backward
 
     def name(self):
         """The node's name, e.g. ``'MulBackward0'``."""
@@ -97,6 +102,8 @@ class Node:
                 t = t.unpack(self)
             if t._version[0] != version:
                 raise RuntimeError(_version_error(t, version))
+            if _DETACH_SAVED[0]:
+                t = make(t._data)
             out.append(t)
         return out
 

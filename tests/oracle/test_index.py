@@ -522,3 +522,25 @@ def test_edge_cases(name):
 def test_index_fill_tensor_value_with_repeats():
     check(lambda T, x, v: x.index_fill(0, T.tensor([0, 0, 2]), v), X, np.array(1.5),
           double=True)
+
+
+VIEW_WRITES = {
+    # a write through a view of a view updates that view's history too
+    'row_then_use': lambda T, y: (lambda r: (r.__setitem__(0, 7.0), r * 1)[1])(y[1]),
+    'transposed': lambda T, y: (lambda z: (z.__setitem__((0, [1, 2]), 7.0), z * 1)[1])(y.t()),
+    'iadd_columns': lambda T, y: _iadd_columns(y.t()),
+    'self_copy': lambda T, y: (y.__setitem__(slice(None), y), y * 1)[1],
+    'overlap': lambda T, y: (y.__setitem__(slice(1, None), y[:-1]), y)[1],
+    'overlap_strided': lambda T, y: (y.__setitem__((slice(None), slice(0, 2)), y[:, 2:]),
+                                     y * 1)[1],
+}
+
+
+def _iadd_columns(z):
+    z[:, 0] += z[:, 1]  # (the statement's __setitem__ refreshes z's history)
+    return z * 1
+
+
+@pytest.mark.parametrize('name', list(VIEW_WRITES))
+def test_writes_through_views(name):
+    check(lambda T, x: VIEW_WRITES[name](T, x * 1), X, double=True, match_message=True)

@@ -335,6 +335,8 @@ def test_logsumexp():
     check(lambda T, x: T.logsumexp(x, 0), arr(0, 3))
     check(lambda T, x: T.logsumexp(x, ()), arr(2, 3), match_message=True)
     check(lambda T, x: T.logsumexp(x, ()), arr(), double=True)
+    check(lambda T, x: T.logsumexp(x, (), True), arr(2, 3), double=True)
+    check(lambda T, x: T.logsumexp(x, ()), arr(2, 0), double=True)
     check(lambda T, x: T.logsumexp(x, 1), arr(0, 3))
 
 
@@ -456,6 +458,11 @@ def test_kthvalue():
     check(lambda T, x: tuple(T.kthvalue(x, 2)), arr(6, dtype=np.int64))
     check(lambda T, x: T.kthvalue(x, 6), x, match_message=True)
     check(lambda T, x: T.kthvalue(x, 0), x, match_message=True)
+    check(lambda T, x: T.kthvalue(x, 1), arr(0), match_message=True)
+    check(lambda T, x: T.kthvalue(x, 1, 1), arr(2, 0), match_message=True)
+    check(lambda T, x: tuple(T.kthvalue(x, 1, 0)), arr(2, 0))
+    check(lambda T, x: tuple(T.median(x, 1)), arr(0, 2))
+    check(lambda T, x: tuple(T.topk(x, 0)), arr(0))
     e = ember.kthvalue(ember.tensor(x), 2)
     assert type(e).__name__ == 'kthvalue'
 
@@ -524,6 +531,15 @@ def test_dim_none_and_keepdim_without_dim():
         check(lambda T, x: getattr(T, op)(x, None), x)
     check(lambda T, x: T.argmax(x, None, True), x)
     check(lambda T, x: T.all(x, None, True), x)
+
+
+@pytest.mark.parametrize('op', ['var', 'std', 'var_mean', 'std_mean'])
+def test_var_empty_dim_list(op):
+    # torch reduces over all dims for dim=(), but its backward counts the elements of no
+    # dims (1), so the gradient is inf: ember follows.
+    check(lambda T, x: getattr(T, op)(x, ()), arr(2, 3))
+    check(lambda T, x: getattr(T, op)(x, (), correction=0), arr(2, 3))
+    check(lambda T, x: getattr(T, op)(x, ())[-1], arr(2, 3)) if op.endswith('mean') else None
 
 
 def test_empty_dim_list():

@@ -1,0 +1,169 @@
+"""Forward-mode AD: dual_level, make_dual, unpack_dual.
+
+A tensor carries its tangent in ``_fw = (level, tangent)``. An op whose input has a tangent
+records a node as for backward (without ``requires_grad``, a forward-only one), and its
+output's tangent is computed when first needed: by the node's ``jvp`` when the op defines
+one, otherwise derived from its ``backward`` formula -- which is linear in the output
+gradient ``g`` (``J^T g``), so differentiating ``<J^T g, t>`` with respect to ``g`` gives
+``J t``. Every op therefore has forward AD from its one definition.
+"""
+import collections
+
+import numpy as np
+
+__all__ = ['dual_level', 'enter_dual_level', 'exit_dual_level', 'make_dual', 'unpack_dual',
+           'UnpackedDualTensor']
+
+
+class _State:
+    level = None      # the active dual level (an int), or None
+    counter = 0       # levels get fresh numbers, so tangents of an exited level go stale
+
+
+FWD = _State()
+
+
+class UnpackedDualTensor(collections.namedtuple('UnpackedDualTensor', ['primal', 'tangent'])):
+    """``unpack_dual``'s result: the primal (a view without tangent) and the tangent."""
+    __slots__ = ()
+
+
+def enter_dual_level():
+    """Starts a dual level; returns its number. Nesting is not supported (as in torch)."""
+    if FWD.level is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    FWD.counter += 1
+    FWD.level = FWD.counter
+    return 0
+
+
+def exit_dual_level(*, level=None):
+    """Ends the current dual level; every tangent made in it disappears."""
+    if FWD.level is None:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    FWD.level = None
+
+
+class dual_level:
+    """Context manager for forward AD: tangents exist only inside it.
+
+    >>> with dual_level():
+    ...     x = make_dual(ember.ones(2), ember.full((2,), 3.))
+    ...     unpack_dual(x * x).tangent
+    tensor([6., 6.])
+    """
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc):
+        exit_dual_level()
+        return False
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` carrying ``tangent`` (same shape) at the current dual level."""
+    from .._tensor import Tensor
+    if FWD.level is None:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
+                           "make sure to enter_dual_level() first.")
+    if not (tensor.is_floating_point() or tensor.is_complex()):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not isinstance(tangent, Tensor) or not (tangent.is_floating_point() or
+                                               tangent.is_complex()):
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{getattr(tangent, 'dtype', type(tangent).__name__)}")
+    if tangent._data.shape != tensor._data.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size "
+            f"{list(tensor._data.shape)} while the given forward gradient is of size "
+            f"{list(tangent._data.shape)}.")
+    from .._ops.shape import _alias_view
+    dual = _alias_view(tensor)
+    dual._fw = (FWD.level, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """``(primal, tangent)``: the primal as a view without tangent, and the tangent (None
+    outside a dual level or when the tensor has none)."""
+    tangent = tangent_of(tensor)
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    from .._ops.shape import _alias_view
+    return UnpackedDualTensor(_alias_view(tensor), tangent)
+
+
+def tangent_of(t):
+    """The live tangent of tensor ``t`` at the current level, computing it if pending."""
+    fw = t._fw
+    if fw is None or fw[0] != FWD.level:
+        return None
+    value = fw[1]
+    if type(value) is Pending:
+        value = value.resolve()
+        t._fw = (fw[0], value)
+    return value
+
+
+class Pending:
+    """The tangent of output ``index`` of ``node``, not computed yet."""
+    __slots__ = ('node', 'index', 'shape', 'dtype')
+
+    def __init__(self, node, index, shape, dtype):
+        self.node, self.index, self.shape, self.dtype = node, index, shape, dtype
+
+    def resolve(self):
+        node = self.node
+        outs = node.__dict__.get('_fw_out')
+        if outs is None:
+            outs = node.__dict__['_fw_out'] = _node_jvp(node, self)
+        return outs[self.index]
+
+
+_FW_EDGE = (object(), 0)  # stands for "this input has a tangent" in a forward-only node
+
+
+def _node_jvp(node, pending):
+    """Output tangents of ``node`` from its input tangents (``node._fw_in``)."""
+    from .._tensor import make
+    tangents = node._fw_in
+    jvp = getattr(node, 'jvp', None)
+    if jvp is not None:
+        out = jvp(*tangents)
+        return out if isinstance(out, tuple) else (out,)
+    metas = node.__dict__.get('_outs') or ((pending.shape, pending.dtype),)
+    return _jvp_from_backward(node, tangents, metas, make)
+
+
+def _jvp_from_backward(node, tangents, metas, make):
+    from .grad_mode import STATE
+    from . import grad
+    from .graph import _DETACH_SAVED
+    edges = node.next_functions
+    # Formulas skip inputs whose edge is empty; an input with a tangent needs its term.
+    node.next_functions = tuple(_FW_EDGE if (e[0] is None and t is not None) else e
+                                for e, t in zip(edges, tangents))
+    prev, prev_detach = STATE.enabled, _DETACH_SAVED[0]
+    STATE.enabled = True
+    _DETACH_SAVED[0] = True  # saved values are constants here: no walk through history
+    try:
+        us = [make(np.zeros(s, d)).requires_grad_() for s, d in metas]
+        grads = node.apply(us)
+        total = None
+        for g, t in zip(grads, tangents):
+            if g is not None and t is not None and g._requires_grad:
+                term = (g * t).sum()
+                total = term if total is None else total + term
+    finally:
+        node.next_functions = edges
+        STATE.enabled = prev
+        _DETACH_SAVED[0] = prev_detach
+    if total is None:
+        return tuple(make(np.zeros(s, d)) for s, d in metas)
+    create = any(t is not None and t._requires_grad for t in tangents)
+    outs = grad(total, us, allow_unused=True, create_graph=create)
+    return tuple(make(np.zeros(s, d)) if o is None else o for o, (s, d) in zip(outs, metas))
