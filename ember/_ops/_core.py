@@ -14,7 +14,7 @@ from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import STATE
-from ..autograd.forward_ad import FWD, Pending, tangent_of, _FW_EDGE
+from ..autograd.forward_ad import FWD, Pending, tangent_of, flush, _FW_EDGE
 
 __all__ = ['register', 'OPS', 'METHODS', 'track', 'Node', 'make', 'Tensor', 'wrap_dim']
 
@@ -94,8 +94,10 @@ def _add_tangents(node, inputs):
 
 
 def _pend(t, node, index):
-    """Gives output ``t`` of ``node`` the (lazily computed) tangent of that output."""
+    """Gives output ``t`` of ``node`` the tangent of that output, computed at the next
+    flush (see ``forward_ad.flush``)."""
     t._fw = (FWD.level, Pending(node, index, t._data.shape, t._data.dtype))
+    FWD.pending.append(t)
 
 
 def track1(cls, t):
@@ -331,6 +333,8 @@ def inplace(t, outplace, args, op):
 
 def write_into(t, arr, op):
     """Copies ``arr`` into ``t``'s memory (same shape, castable dtype) and bumps the version."""
+    if FWD.pending:
+        flush()
     dst = t._data
     if arr.shape != dst.shape:
         raise RuntimeError(f"output with shape {list(dst.shape)} doesn't match the broadcast "

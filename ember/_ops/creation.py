@@ -8,6 +8,7 @@ from .. import _dtype
 from .._device import check_device
 from .._tensor import to_array
 from ..autograd.grad_mode import STATE
+from ..autograd.forward_ad import FWD
 from ._core import Node, Tensor, make, register, inplace, write_into, track, result
 
 __all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty', 'arange',
@@ -259,7 +260,7 @@ def _fill(self, value, op):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
         return inplace(self, _filled_tensor, (value,), op)
-    if not STATE.enabled or not self._requires_grad:
+    if FWD.level is None and (not STATE.enabled or not self._requires_grad):
         from ._core import check_inplace
         check_inplace(self, op)
         self._data[...] = value
@@ -306,7 +307,8 @@ def copy_(self, src, non_blocking=False):
         raise RuntimeError(f"The size of tensor a ({self._data.shape[-1] if self._data.ndim else 1})"
                            f" must match the size of tensor b ({src._data.shape[-1]}) at "
                            f"non-singleton dimension {self._data.ndim - 1}") from None
-    if not STATE.enabled or not (self._requires_grad or src._requires_grad):
+    if FWD.level is None and (not STATE.enabled or not (self._requires_grad or
+                                                         src._requires_grad)):
         from ._core import check_inplace
         check_inplace(self, 'copy_')
         np.copyto(self._data, src._data, casting='unsafe')

@@ -20,6 +20,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput
+from ..autograd.forward_ad import FWD, tangent_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
                     inplace, is_scalar, replay_view, METHODS)
 from . import shape as _shape
@@ -380,6 +381,10 @@ def _apply(x, index, setting=False):
 
 def getitem(self, index):
     """``self[index]``: basic indexing gives a view, tensor/list indices a copy."""
+    if type(index) is int and self._data.ndim:  # the most common case, kept short
+        size = self._data.shape[0]
+        if -size <= index < size:
+            return _select(self, 0, index + size if index < 0 else index)
     y, entries = _apply(self, index)
     if entries:
         return _index(y, _finish_index(y._data.shape, entries))
@@ -435,6 +440,19 @@ def _filled3(t, value):
 
 def setitem(self, index, value):
     """``self[index] = value``: copies into the view (basic index) or ``index_put_``."""
+    if FWD.level is None:
+        return _setitem(self, index, value)
+    # Forward AD: the tangent is written the same way (zeros where there was none).
+    ts = tangent_of(self)
+    tv = tangent_of(value) if isinstance(value, Tensor) else None
+    _setitem(self, index, value)
+    if ts is not None or tv is not None:
+        nt = ts.detach().clone() if ts is not None else make(np.zeros_like(self._data))
+        _setitem(nt, index, tv if tv is not None else 0)
+        self._fw = (FWD.level, nt)
+
+
+def _setitem(self, index, value):
     if type(index) is bool:
         if not index:
             return
@@ -811,6 +829,7 @@ _REDUCERS = {'add': np.add, 'multiply': np.multiply}
 
 
 def _scatter(input, dim, index, src, value, reduce, op):
+    """scatter / scatter_add: ``input`` with ``src`` (or ``value``) written along ``dim``."""
     if src is not None and src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if reduce is not None and reduce not in _REDUCERS:

@@ -18,6 +18,7 @@ __all__ = ['dual_level', 'enter_dual_level', 'exit_dual_level', 'make_dual', 'un
 class _State:
     level = None      # the active dual level (an int), or None
     counter = 0       # levels get fresh numbers, so tangents of an exited level go stale
+    pending = []      # outputs whose tangent is not computed yet (see flush)
 
 
 FWD = _State()
@@ -43,6 +44,7 @@ def exit_dual_level(*, level=None):
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
     FWD.level = None
+    FWD.pending = []
 
 
 class dual_level:
@@ -97,8 +99,19 @@ def unpack_dual(tensor, *, level=None):
     return UnpackedDualTensor(_alias_view(tensor), tangent)
 
 
+def flush():
+    """Computes every pending tangent. An op's tangent is computed after the op has saved
+    what it needs, but before anything can modify those values in place: at the start of
+    the next op, in-place write or unpack."""
+    pending, FWD.pending = FWD.pending, []
+    for t in pending:
+        tangent_of(t)
+
+
 def tangent_of(t):
     """The live tangent of tensor ``t`` at the current level, computing it if pending."""
+    if FWD.pending:
+        flush()
     fw = t._fw
     if fw is None or fw[0] != FWD.level:
         return None

@@ -196,6 +196,33 @@ def test_einsum_misc():
           arr(3, 2, dtype=np.float32), match_message=True)
 
 
+
+FWD_OPS = {
+    'mm': lambda T, a, b: a @ b, 'batched': lambda T, a, b: a.unsqueeze(0) @ b,
+    'einsum': lambda T, a, b: T.einsum('ij,jk->ik', a, b), 'mv': lambda T, a, b: T.mv(a, b[:, 0]),
+    'addmm': lambda T, a, b: T.addmm(a[:, :2], a, b, alpha=2, beta=0.5),
+    'dot': lambda T, a, b: T.dot(a[0], b[:, 0]),
+}
+
+
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')  # torch's forward_ad import
+@pytest.mark.parametrize('op', list(FWD_OPS))
+def test_forward_ad(op):
+    # every op's jvp comes from its backward formula; compare the tangents with torch's
+    import ember
+    import torch
+    import ember.autograd.forward_ad as efa
+    import torch.autograd.forward_ad as tfa
+    x, tx, y, ty = arr(3, 4, seed=1), arr(3, 4, seed=2), arr(4, 2, seed=3), arr(4, 2, seed=4)
+    tangents = []
+    for lib, fa in ((torch, tfa), (ember, efa)):
+        with fa.dual_level():
+            r = FWD_OPS[op](lib, fa.make_dual(lib.tensor(x), lib.tensor(tx)),
+                            fa.make_dual(lib.tensor(y), lib.tensor(ty)))
+            tangents.append(np.array(fa.unpack_dual(r).tangent.tolist()))
+    np.testing.assert_allclose(tangents[1], tangents[0], rtol=1e-9, atol=1e-9)
+
+
 # -- generated cases -------------------------------------------------------------------------
 hyp = pytest.importorskip('hypothesis', reason='hypothesis generates the random-shape cases')
 st = hyp.strategies

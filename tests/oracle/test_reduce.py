@@ -598,6 +598,36 @@ def test_out_argument():
     check(h, arr(3, 2), grad=False)
 
 
+
+# -- forward-mode AD -------------------------------------------------------------------------
+FWD_OPS = {
+    'sum': lambda T, a: a.sum(1), 'mean': lambda T, a: a.mean(), 'prod': lambda T, a: a.prod(1),
+    'max_dim': lambda T, a: a.max(1)[0], 'max': lambda T, a: a.max(),
+    'amax': lambda T, a: a.amax(0),
+    'var': lambda T, a: a.var(1), 'std': lambda T, a: a.std(), 'norm': lambda T, a: a.norm(dim=1),
+    'var_mean': lambda T, a: T.var_mean(a, 1)[0], 'logsumexp': lambda T, a: a.logsumexp(1),
+    'softmax': lambda T, a: a.softmax(1), 'log_softmax': lambda T, a: a.log_softmax(0),
+    'cumsum': lambda T, a: a.cumsum(1), 'cumprod': lambda T, a: a.cumprod(1),
+    'sort': lambda T, a: a.sort(1)[0], 'topk': lambda T, a: a.topk(2)[0],
+    'kthvalue': lambda T, a: a.kthvalue(2)[0], 'median': lambda T, a: a.median(),
+}
+
+
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')  # torch's forward_ad import
+@pytest.mark.parametrize('op', list(FWD_OPS))
+def test_forward_ad(op):
+    # every op's jvp comes from its backward formula; compare the tangents with torch's
+    import ember.autograd.forward_ad as efa
+    import torch.autograd.forward_ad as tfa
+    x, t = arr(3, 4, seed=1), arr(3, 4, seed=2)
+    tangents = []
+    for lib, fa in ((torch, tfa), (ember, efa)):
+        with fa.dual_level():
+            r = FWD_OPS[op](lib, fa.make_dual(lib.tensor(x), lib.tensor(t)))
+            tangents.append(np.array(fa.unpack_dual(r).tangent.tolist()))
+    np.testing.assert_allclose(tangents[1], tangents[0], rtol=1e-9, atol=1e-9)
+
+
 # -- generated cases -------------------------------------------------------------------------
 hyp = pytest.importorskip('hypothesis', reason='hypothesis generates the random-shape cases')
 st = hyp.strategies
