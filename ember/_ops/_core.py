@@ -14,6 +14,7 @@ from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import STATE
+from ..autograd.anomaly_mode import ANOMALY, record
 from ..autograd.forward_ad import FWD, Pending, tangent_of, flush, _FW_EDGE
 
 __all__ = ['register', 'OPS', 'METHODS', 'track', 'Node', 'make', 'Tensor', 'wrap_dim']
@@ -68,6 +69,8 @@ def track(cls, inputs):
     node._saved = None
     if FWD.level is not None:
         _add_tangents(node, inputs)
+    if ANOMALY.enabled:
+        record(node)
     return node
 
 
@@ -111,6 +114,8 @@ def track1(cls, t):
     node._saved = None
     if FWD.level is not None:
         _add_tangents(node, (t,))
+    if ANOMALY.enabled:
+        record(node)
     return node
 
 
@@ -126,6 +131,8 @@ def track_scalar(cls, t):
     node._saved = None
     if FWD.level is not None:
         _add_tangents(node, (t, None))
+    if ANOMALY.enabled:
+        record(node)
     return node
 
 

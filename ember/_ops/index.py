@@ -136,10 +136,8 @@ def _put_args(x, entries, values):
 
 
 def _finish_index(shape, entries):
-    """Turns ``entries`` -- (dim, int array) and (dim, bool mask) pairs for a tensor of
-    ``shape`` -- into a normalized advanced index: masks become their nonzero positions, the
-    arrays are broadcast, bounds-checked (torch numbers the k-th index tensor 'dimension k')
-    and wrapped to non-negative."""
+    """The normalized advanced index (a NumPy key) for ``entries`` -- (dim, int array) and
+    (dim, bool mask) pairs found in an index of a tensor of ``shape``: checked, wrapped."""
     return _check_index(shape, _expand_index(shape, entries))
 
 
@@ -249,7 +247,8 @@ def _as_items(index):
     if type(index) is tuple:
         return index
     if isinstance(index, list) and len(index) < 32 and any(
-            isinstance(i, (Tensor, list, tuple, builtins.slice)) or i is None or i is Ellipsis
+            isinstance(i, (Tensor, list, tuple, str, builtins.slice)) or i is None or
+            i is Ellipsis
             for i in index):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
                       "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of "
@@ -263,6 +262,7 @@ def _as_items(index):
 _INT = 'int'
 _BOOL = 'bool'
 _ARRAY = 'array'
+_STR = 'str'
 
 
 def _classify(item):
@@ -291,7 +291,7 @@ def _classify(item):
     if isinstance(item, np.ndarray):
         return _ARRAY, _seq_array(item)
     if isinstance(item, str):
-        raise TypeError("new(): invalid data type 'str'")
+        return _STR, item  # (refused when reached: torch counts the dims first)
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                      f"Variables are valid indices (got {t.__name__})")
 
@@ -322,21 +322,21 @@ def _apply(x, index, setting=False):
     """Applies the basic part of ``index`` to ``x`` as views; returns the view and the
     advanced entries left for it (an empty list when there are none)."""
     given = _as_items(index)
-    bare = given is not index  # torch treats a lone index a little differently from a tuple
+    bare = len(given) == 1 and given[0] is index  # (a lone index: a few rules differ)
     items = [_classify(i) for i in given]
     nd = x._data.ndim
     used = 0
     for kind, p in items:
-        if kind is _INT or kind is builtins.slice:
+        if kind is _INT or kind is builtins.slice or kind is _STR:
             used += 1
         elif kind is _ARRAY:
             used += p.ndim if p.dtype == np.bool_ else 1
     if used > nd:
-        if bare and items[0][0] is _INT:
+        if bare and nd == 0 and items[0][0] is _INT:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
                              "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
                              "number")
-        if bare and items[0][0] is builtins.slice:
+        if bare and nd == 0 and items[0][0] is builtins.slice:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     y, dim, entries = x, 0, []
@@ -344,6 +344,8 @@ def _apply(x, index, setting=False):
         if kind is not Ellipsis:
             # (only reachable past the end through repeated ellipses: torch's error)
             wrap_dim(dim, y._data.ndim + (kind is None or kind is _BOOL))
+        if kind is _STR:
+            raise TypeError("new(): invalid data type 'str'")
         if kind is _INT:
             size = y._data.shape[dim]
             if not -size <= p < size:

@@ -7,6 +7,8 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, 
                         is_grad_enabled, is_inference_mode_enabled)
 from .engine import run_backward
 from . import graph  # noqa: F401
+from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enabled,  # noqa
+                           is_anomaly_check_nan_enabled)
 
 __all__ = ['Function', 'backward', 'grad', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
            'is_grad_enabled']

@@ -8,6 +8,7 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 import numpy as np
 
 from .grad_mode import STATE
+from .anomaly_mode import ANOMALY, check_call
 from .graph import AccumulateGrad, CopyBackwards, _RELEASED
 
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
@@ -110,7 +111,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                             _node_post_hooks(node, (), grads_out)
                     else:
                         if (node._hooks is None and len(grads_out) == 1 and
-                                grads_out[0] is not None):
+                                grads_out[0] is not None and not ANOMALY.enabled):
                             grads_in = node.apply(grads_out)  # the common case, inlined
                         else:
                             grads_in = _call(node, grads_out)
@@ -257,7 +258,7 @@ def _call(node, grads_out):
             # Every output gradient was dropped (by a hook): nothing flows on.
             return ()
         grads_out = _materialize(node, grads_out)
-    grads_in = node.apply(grads_out)
+    grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
     if node._hooks:
         n = len(node.next_functions)
         if len(grads_in) < n:

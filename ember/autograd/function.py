@@ -13,6 +13,7 @@ from .._tensor import Tensor, make
 from .grad_mode import STATE
 from .graph import Node, _SavedOutput
 from .forward_ad import FWD, tangent_of
+from .anomaly_mode import ANOMALY, record as record_trace
 
 __all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
 
@@ -206,6 +207,8 @@ class Function(_SingleLevelFunction):
         ctx = object.__new__(cls._backward_cls)
         ctx._saved = None
         ctx.needs_input_grad = needs
+        if ANOMALY.enabled:
+            record_trace(ctx)
         STATE.enabled = False
         try:
             if _uses_setup_context(cls):

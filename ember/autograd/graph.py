@@ -8,7 +8,7 @@ running them with grad mode on builds the graph of the backward itself (double b
 """
 import re
 
-__all__ = ['Node']
+__all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -97,6 +97,9 @@ class Node:
         for t, version in saved:
             if t is None:
                 out.append(None)
+                continue
+            if type(t) is _Packed:
+                out.append(t.unpack(self))
                 continue
             if type(t) is _SavedOutput:
                 t = t.unpack(self)
@@ -198,3 +201,93 @@ class _Handle:
 
 
 RemovableHandle = _Handle
+
+
+# -- saved_tensors_hooks -------------------------------------------------------------------
+class _Packed:
+    """A saved tensor handed to a pack hook; the unpack hook turns it back into a tensor."""
+    __slots__ = ('obj', 'unpack_hook', 'is_output')
+
+    def __init__(self, obj, unpack_hook, is_output):
+        self.obj, self.unpack_hook, self.is_output = obj, unpack_hook, is_output
+
+    def unpack(self, node):
+        t = self.unpack_hook(self.obj)
+        if self.is_output:  # a node's own output comes back as that node's output
+            t = make(t._data, node, True)
+        return t
+
+
+_HOOK_STACK = []
+_SLOT = Node.__dict__['_saved']  # the slot every op's saves are written to
+
+
+def _get_saved(node):
+    return _SLOT.__get__(node, Node)
+
+
+def _set_saved(node, saved):
+    if saved is not None and saved is not _RELEASED and _HOOK_STACK:
+        pack, unpack = _HOOK_STACK[-1]
+        packed = []
+        for t, version in saved:
+            if t is None or type(t) is _Packed:
+                packed.append((t, version))
+            elif type(t) is _SavedOutput:
+                packed.append((_Packed(pack(make(t.data)), unpack, True), version))
+            else:
+                packed.append((_Packed(pack(t), unpack, False), version))
+        saved = tuple(packed)
+    _SLOT.__set__(node, saved)
+
+
+_PACKING = property(_get_saved, _set_saved)
+
+
+class saved_tensors_hooks:
+    """Context manager: ``pack_hook(tensor)`` runs on every tensor saved for backward inside
+    it (its result is stored instead), ``unpack_hook(packed)`` turns it back into a tensor
+    when backward needs it.
+
+    >>> with saved_tensors_hooks(lambda t: t.numpy().copy(), ember.from_numpy):
+    ...     y = x * x  # doctest: +SKIP
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        # Every op writes its saves into Node._saved; while hooks are active that slot is
+        # wrapped by a property that packs, so ops pay nothing when no hook is in use.
+        if not _HOOK_STACK:
+            Node._saved = _PACKING
+        _HOOK_STACK.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc):
+        _HOOK_STACK.pop()
+        if not _HOOK_STACK:
+            Node._saved = _SLOT
+        return False
+
+
+class disable_saved_tensors_hooks:
+    """Context manager raising if saved_tensors_hooks are used inside it."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        if _HOOK_STACK:
+            raise RuntimeError(self.error_message)
+        self._prev = saved_tensors_hooks.__enter__
+        msg = self.error_message
+
+        def refuse(hooks_self):
+            raise RuntimeError(msg)
+        saved_tensors_hooks.__enter__ = refuse
+        return self
+
+    def __exit__(self, *exc):
+        saved_tensors_hooks.__enter__ = self._prev
+        return False

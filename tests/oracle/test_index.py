@@ -70,7 +70,8 @@ def test_getitem_empty_tensor():
 BAD = [5, -4, (0, 5), (0, 0, 0), slice(None, None, -1), slice(None, None, 0), [0, 3],
        ('t', [5]), ('t', [-4]), (slice(None), ('t', [4])), ('t', [1.0]), ('t', 1.5), 1.5,
        ('t', [True, False]), ('t', [1, 2], 'int16'), ([0, 1], [0, 1, 2]),
-       ('t', np.ones((3, 4, 1), bool)), (slice(None), ('t', [True, False])), '1', {0}]
+       ('t', np.ones((3, 4, 1), bool)), (slice(None), ('t', [True, False])), '1', {0},
+       [0, 0, 'a'], (0, 'a')]
 
 
 @pytest.mark.parametrize('spec', BAD, ids=repr)
