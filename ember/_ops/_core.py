@@ -8,6 +8,8 @@ ember ops next to the forward, so double backward needs nothing more.
 ``register`` puts each public op in ``OPS`` (the ember namespace) and/or ``METHODS`` (Tensor
 methods); ``ember.overrides`` derives its lists from these tables.
 """
+import builtins
+
 import numpy as np
 
 from .. import _dtype
@@ -282,6 +284,31 @@ def float_array(x):
 def as_array(x):
     """ndarray result of a NumPy call, turning NumPy scalars (0-d results) back into arrays."""
     return x if type(x) is np.ndarray else np.asarray(x)
+
+
+def broadcast_shape(a, b):
+    """The broadcast shape of ``a`` and ``b``, or torch's RuntimeError naming the clash."""
+    n = builtins.max(len(a), len(b))
+    a1 = (1,) * (n - len(a)) + tuple(a)
+    b1 = (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):  # (torch reports the last clash)
+        x, y = a1[i], b1[i]
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {i}")
+    return tuple(y if x == 1 else x for x, y in zip(a1, b1))
+
+
+def check_no_partial_overlap(dst, src):
+    """torch's refusal to copy between partly overlapping memory (judged, as torch does, only
+    when both sides are dense; writing a tensor onto itself is fine)."""
+    if not np.may_share_memory(dst, src):
+        return
+    dense = [a.flags.c_contiguous or a.flags.f_contiguous for a in (dst, src)]
+    if all(dense) and (dst.ctypes.data, dst.nbytes) != (src.ctypes.data, src.nbytes):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please "
+                           "clone() the tensor before performing the operation.")
 
 
 # -- in-place --------------------------------------------------------------------------

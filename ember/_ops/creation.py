@@ -9,7 +9,8 @@ from .._device import check_device
 from .._tensor import to_array
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
-from ._core import Node, Tensor, make, register, inplace, write_into, track, result
+from ._core import (Node, Tensor, make, register, inplace, write_into, track, result,
+                    check_no_partial_overlap)
 
 __all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty', 'arange',
            'linspace', 'eye']
@@ -299,6 +300,7 @@ def copy_(self, src, non_blocking=False):
     """Copies ``src`` (broadcast to this shape, cast to this dtype) into this tensor."""
     if not isinstance(src, Tensor):
         src = make(to_array(src))
+    check_no_partial_overlap(self._data, src._data)
     try:
         np.broadcast_shapes(src._data.shape, self._data.shape)
         if np.broadcast_shapes(src._data.shape, self._data.shape) != self._data.shape:

@@ -22,7 +22,8 @@ from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput
 from ..autograd.forward_ad import FWD, tangent_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
-                    inplace, is_scalar, replay_view, METHODS)
+                    inplace, is_scalar, replay_view, METHODS, broadcast_shape,
+                    check_no_partial_overlap)
 from . import shape as _shape
 
 _INDEX_KINDS = (np.int64, np.int32)
@@ -35,19 +36,6 @@ def _tname(dt):
 
 def _zeros_like_shape(shape, dt):
     return make(np.zeros(shape, dt))
-
-
-def _broadcast(a, b):
-    """The broadcast shape of ``a`` and ``b``, or torch's RuntimeError naming the clash."""
-    n = builtins.max(len(a), len(b))
-    a1 = (1,) * (n - len(a)) + tuple(a)
-    b1 = (1,) * (n - len(b)) + tuple(b)
-    for i in range(n - 1, -1, -1):  # (torch reports the last clash)
-        x, y = a1[i], b1[i]
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
-                               f"({y}) at non-singleton dimension {i}")
-    return tuple(y if x == 1 else x for x, y in zip(a1, b1))
 
 
 # -- the advanced-index core: index and index_put ----------------------------------------
@@ -474,7 +462,7 @@ def _setitem(self, index, value):
             y._version[0] += 1
         return
     shape = y._data.shape
-    _no_partial_overlap(y._data, v._data)
+    check_no_partial_overlap(y._data, v._data)
     vs = v._data.shape
     while len(vs) > len(shape) and vs[0] == 1:
         vs = vs[1:]
@@ -502,18 +490,6 @@ def _refresh(t, written):
         t._grad_fn = fresh._grad_fn
         t._requires_grad = True
         t._output_nr = fresh._output_nr
-
-
-def _no_partial_overlap(dst, src):
-    """torch's refusal to copy between partly overlapping memory (judged, as torch does, only
-    when both sides are dense; writing a tensor onto itself is fine)."""
-    if not np.may_share_memory(dst, src):
-        return
-    dense = [a.flags.c_contiguous or a.flags.f_contiguous for a in (dst, src)]
-    if all(dense) and (dst.ctypes.data, dst.nbytes) != (src.ctypes.data, src.nbytes):
-        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
-                           "written-to tensor refer to a single memory location. Please "
-                           "clone() the tensor before performing the operation.")
 
 
 def _writable(t):
@@ -1022,7 +998,7 @@ def masked_fill(input, mask, value):
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
     x = input._data
-    shape = _broadcast(m.shape, x.shape)
+    shape = broadcast_shape(m.shape, x.shape)
     v = np.asarray(value._data if is_t else value).astype(x.dtype)
     arr = np.where(m, v, x)
     if arr.shape != shape:
@@ -1040,7 +1016,7 @@ class MaskedSelectBackward0(Node):
     def backward(self, g):
         shape, dt = self._meta[0]
         mask = self.mask
-        full = _broadcast(shape, mask._data.shape)
+        full = broadcast_shape(shape, mask._data.shape)
         if mask._data.shape != full:
             mask = make(np.broadcast_to(mask._data, full))
         return masked_scatter(_zeros_like_shape(full, dt), mask, g)
@@ -1053,7 +1029,7 @@ def masked_select(input, mask, *, out=None):
     if m.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     x = input._data
-    shape = _broadcast(m.shape, x.shape)
+    shape = broadcast_shape(m.shape, x.shape)
     arr = np.broadcast_to(x, shape)[np.broadcast_to(m, shape)]
     n = track1(MaskedSelectBackward0, input)
     if n is not None:
@@ -1088,7 +1064,7 @@ def masked_scatter(input, mask, source):
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {_tname(m.dtype)}")
-    shape = _broadcast(x.shape, m.shape)
+    shape = broadcast_shape(x.shape, m.shape)
     mb = np.broadcast_to(m, shape)
     count = int(mb.sum())
     if count > s.size:
@@ -1212,7 +1188,7 @@ def take_along_dim(input, indices, dim=None):
     d = wrap_dim(dim, x.ndim)
     xs = list(x.shape)
     xs[d] = a.shape[d]
-    full = list(_broadcast(xs, a.shape))
+    full = list(broadcast_shape(xs, a.shape))
     if tuple(full) != a.shape:
         indices = _shape.expand(indices, tuple(full))
     full[d] = x.shape[d]

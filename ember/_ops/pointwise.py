@@ -14,6 +14,7 @@ from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
+                    broadcast_shape,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
 
 _new = object.__new__
@@ -456,8 +457,9 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         if tensor_only and not isinstance(other, Tensor):
             raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                             f"{builtins.type(other).__name__}")
-        if to_float and input._data.dtype.kind not in 'fc':
-            # Cast before promotion so a negative number never wraps in an unsigned dtype.
+        if to_float and input._data.dtype.kind not in 'fc' and not isinstance(other, Tensor):
+            # Against a number, cast first so a negative number never wraps in an unsigned
+            # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
             input = make(input._data.astype(_dtype.DEFAULT.np_float))
         x, y = binary_arrays(input, other, name)
         if to_float and x.dtype.kind not in 'fc':
@@ -465,7 +467,12 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
         if check is not None:
             check(x, y)
-        r = kernel(x, y)
+        try:
+            r = kernel(x, y)
+        except ValueError:
+            if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
+                broadcast_shape(x.shape, y.shape)
+            raise
         if type(r) is not np.ndarray:
             r = np.asarray(r)
         n = None

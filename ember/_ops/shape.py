@@ -458,7 +458,8 @@ def select(input, dim, index):
                          f"{list(input._data.shape)} at dimension {dim}")
     if index < 0:
         index += size
-    key = (slice(None),) * d + (index,)
+    # The trailing Ellipsis keeps a 0-d result a NumPy view rather than a scalar copy.
+    key = (slice(None),) * d + (index, Ellipsis)
     return _slice_view(input, key, SelectBackward0, select, (d, index))
 
 
