@@ -31,6 +31,8 @@ class Tensor:
     _grad = None
     _base = None          # the tensor this one is a view of
     _view_fn = None       # base -> this view, replayed by in-place ops on views
+    _rebased = 0          # a base: bumped when an in-place op rewrites its history
+    _seen = 0             # a view: the base's _rebased its grad_fn was built against
     _output_nr = 0
     _grad_acc = None      # weakref to this leaf's AccumulateGrad node
     _hooks = None         # leaf gradient hooks
@@ -192,6 +194,9 @@ class Tensor:
     @property
     def grad_fn(self):
         """The Node that made this tensor (None for leaves)."""
+        base = self._base
+        if base is not None and base._rebased != self._seen:
+            refresh_view(self)
         return self._grad_fn
 
     @property
@@ -464,6 +469,18 @@ def _rebuild(cls, data, requires_grad, state):
     return t
 
 
+def refresh_view(t):
+    """Rebuilds the history of view ``t`` after an in-place op rewrote its base's history
+    through another view (torch regenerates such grad_fns lazily too)."""
+    from ._ops._core import replay_view
+    base = t._base
+    fresh = replay_view(base, t._view_fn)
+    t._grad_fn = fresh._grad_fn
+    t._requires_grad = fresh._requires_grad
+    t._output_nr = fresh._output_nr
+    t._seen = base._rebased
+
+
 def make(data, grad_fn=None, requires_grad=False):
     """Wraps an ndarray as a Tensor (no copy): the one constructor every op uses."""
     t = _new(Tensor)
@@ -478,6 +495,7 @@ def make(data, grad_fn=None, requires_grad=False):
 # it inside functions on the hot path (an import statement costs ~0.6 us per call).
 from .autograd import graph as _graph, engine as _engine  # noqa: E402
 _graph.make = _engine.make = make
+_engine.refresh_view = refresh_view
 
 
 class Size(tuple):

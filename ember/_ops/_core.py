@@ -13,7 +13,7 @@ import builtins
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, make, wrap_dim
+from .._tensor import Tensor, make, wrap_dim, refresh_view
 from ..autograd.graph import Node
 from ..autograd.grad_mode import STATE
 from ..autograd.anomaly_mode import ANOMALY, record
@@ -45,6 +45,9 @@ def register(fn=None, *, method=True, function=True, name=None, methods=()):
 
 def edge(t):
     """The (node, output_nr) edge through which a gradient reaches tensor ``t``."""
+    base = t._base
+    if base is not None and base._rebased != t._seen:
+        refresh_view(t)
     fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
@@ -110,6 +113,9 @@ def track1(cls, t):
     if not (t._requires_grad and STATE.enabled):
         return None if FWD.level is None else forward_only(cls, (t,))
     node = _new(cls)
+    base = t._base
+    if base is not None and base._rebased != t._seen:
+        refresh_view(t)
     fn = t._grad_fn
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),)
     node._meta = ((t._data.shape, t._data.dtype),)
@@ -126,6 +132,9 @@ def track_scalar(cls, t):
     if not (t._requires_grad and STATE.enabled):
         return None if FWD.level is None else forward_only(cls, (t, None))
     node = _new(cls)
+    base = t._base
+    if base is not None and base._rebased != t._seen:
+        refresh_view(t)
     fn = t._grad_fn
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),
                            _NO_EDGE)
@@ -409,6 +418,7 @@ def rebase(t, r):
         t._requires_grad = True
         if t._output_nr:
             t._output_nr = 0
+        t._rebased += 1  # views of t built against its old history are now stale
         _move_retain(t, old_fn, old_nr)
         return
     node = track(CopySlices, (base, r))
@@ -417,11 +427,13 @@ def rebase(t, r):
     base._requires_grad = True
     if base._output_nr:
         base._output_nr = 0
+    base._rebased += 1
     # The view's own history now goes through its base's new history.
     with_history = replay_view(base, t._view_fn)
     t._grad_fn = with_history._grad_fn
     t._requires_grad = True
     t._output_nr = with_history._output_nr
+    t._seen = base._rebased
     _move_retain(t, old_fn, old_nr)
 
 
@@ -464,6 +476,12 @@ def view_of(base, arr, node, fn, args):
         t._grad_fn = node
     else:
         _fw_output(t, node, 0)
+    link_view(t, base, fn, args)
+    return t
+
+
+def link_view(t, base, fn, args):
+    """Records that ``t`` is ``fn(base, *args)``: its root base and the steps to replay."""
     root = base._base
     step = ((fn, args),)
     if root is None:
@@ -472,7 +490,9 @@ def view_of(base, arr, node, fn, args):
     else:
         t._base = root
         t._view_fn = base._view_fn + step
-    return t
+        base = root
+    if base._rebased:
+        t._seen = base._rebased
 
 
 def replay_view(t, chain):

@@ -455,7 +455,6 @@ def _setitem(self, index, value):
         idx, v = _put_args(y, entries, v)
         if tracking:
             inplace(y, _index_put, (idx, v, False), 'index_put_')
-            _refresh(self, y)
         else:
             _writable(y)
             y._data[idx] = v._data
@@ -478,18 +477,6 @@ def _setitem(self, index, value):
         inplace(self, _filled3, (value,), 'fill_')
     else:
         y.copy_(v)
-        _refresh(self, y)
-
-
-def _refresh(t, written):
-    """After a write through ``written``, a view of view ``t``, gives ``t`` too the history of
-    its base's new state (``inplace`` updates only the view written through and the base;
-    torch regenerates every view's grad_fn lazily)."""
-    if written is not t and t._base is not None:
-        fresh = replay_view(t._base, t._view_fn)
-        t._grad_fn = fresh._grad_fn
-        t._requires_grad = True
-        t._output_nr = fresh._output_nr
 
 
 def _writable(t):

@@ -12,7 +12,7 @@ from .. import _dtype
 from .._device import check_device
 from ..autograd.engine import sum_to
 from ..autograd.grad_mode import STATE
-from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
+from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     to_tensor, wrap_dim)
 
 _new = object.__new__
@@ -472,10 +472,7 @@ def _multi_view(input, arrs, node, fn, args_of):
     outs = results(arrs, node)
     for i, o in enumerate(outs):
         o._version = input._version
-        root = input._base
-        step = ((fn, args_of(i)),)
-        o._base = input if root is None else root
-        o._view_fn = step if root is None else input._view_fn + step
+        link_view(o, input, fn, args_of(i))
     return tuple(outs)
 
 

@@ -12,6 +12,7 @@ from .anomaly_mode import ANOMALY, check_call
 from .graph import AccumulateGrad, CopyBackwards, _RELEASED
 
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
+refresh_view = None  # ember._tensor.refresh_view, bound the same way
 
 __all__ = ['run_backward']
 
@@ -31,7 +32,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     if inputs is not None:
         targets = {}
         for i, t in enumerate(inputs):
-            fn = t._grad_fn
+            fn = t.grad_fn  # (the property: a stale view's history is rebuilt first)
             key = (fn, t._output_nr) if fn is not None else (t._accumulator(), 0)
             targets.setdefault(key, []).append(i)
     captured = [None] * len(inputs) if inputs is not None else None
@@ -40,7 +41,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     deps = {}
     stack = []
     for t, g in zip(roots, grads):
-        fn = t._grad_fn
+        fn = t.grad_fn
         if fn is None:
             fn = t._accumulator()
             nr = 0

@@ -14,6 +14,7 @@ from .grad_mode import STATE
 from .graph import Node, _SavedOutput
 from .forward_ad import FWD, tangent_of
 from .anomaly_mode import ANOMALY, record as record_trace
+from .._ops._core import edge
 
 __all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
 
@@ -303,7 +304,7 @@ def _wire_outputs(ctx, args, tensor_pos, outs, record):
                                    "were not returned as output. The inputs that are modified "
                                    "inplace must all be outputs of the Function.")
     if record:
-        ctx.next_functions = tuple(_edge(args[i]) for i in tensor_pos)
+        ctx.next_functions = tuple(edge(args[i]) for i in tensor_pos)
         ctx._meta = tuple((args[i]._data.shape, args[i]._data.dtype) for i in tensor_pos)
         ctx._tensor_pos = tensor_pos
         ctx._n_args = len(args)
@@ -338,15 +339,6 @@ def _wire_outputs(ctx, args, tensor_pos, outs, record):
     else:
         ctx.to_save = None
     return tuple(result)
-
-
-def _edge(t):
-    fn = t._grad_fn
-    if fn is not None:
-        return (fn, t._output_nr)
-    if t._requires_grad:
-        return (t._accumulator(), 0)
-    return (None, 0)
 
 
 def _save(ctx, outputs):
@@ -406,7 +398,7 @@ def once_differentiable(fn):
         outs = (outputs,) if single else outputs
         err = object.__new__(_OnceDifferentiableError)
         ins = [a for a in args if isinstance(a, Tensor) and a._requires_grad]
-        err.next_functions = tuple(_edge(a) for a in ins)
+        err.next_functions = tuple(edge(a) for a in ins)
         err._meta = tuple((a._data.shape, a._data.dtype) for a in ins)
         err._saved = None
         wrapped = []

@@ -109,7 +109,7 @@ def _same(e, t, what, rtol, atol):
 
 
 def check(fn, *args, grad=True, double=False, match_message=False, rtol=None, atol=None,
-          check_grad_fn=True, seed=0):
+          seed=0):
     """Runs ``fn(lib, *args)`` on ember and torch and compares everything (see module doc)."""
     e_in, e_out = run(ember, fn, args, grad)
     t_in, t_out = run(torch, fn, args, grad)
