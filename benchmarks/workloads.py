@@ -211,3 +211,123 @@ def _import(opts):
         note += f'; torch/numpy {best["torch"] / best["numpy"]:.1f}'
     details = _importtime_breakdown('ember', env) if opts.verbose else ''
     return Measured(best['ember'], best['numpy'], 'numpy', note, details)
+
+
+# -- custom autograd Functions (the note's examples) ---------------------------------------
+def _note_functions(lib):
+    """The note's MulConstant and LinearFunction, written against ``lib``."""
+    Function = lib.autograd.Function
+
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+
+    class LinearFunction(Function):
+        @staticmethod
+        def forward(ctx, input, weight, bias=None):
+            ctx.save_for_backward(input, weight, bias)
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+
+    return MulConstant, LinearFunction
+
+
+@workload(target=0.5, ops=CHAIN_LEN)
+def mulconstant_chain(lib):
+    """The note's MulConstant applied 100 times to a 16-element tensor, forward + backward."""
+    MulConstant, _ = _note_functions(lib)
+    x = _leaf16(lib)
+
+    def run():
+        x.grad = None
+        y = x
+        for _ in range(CHAIN_LEN):
+            y = MulConstant.apply(y, 1.001)
+        y.sum().backward()
+        return x.grad
+    return run
+
+
+@workload(target=1.15)
+def linear_function(lib):
+    """The note's LinearFunction, batch 128, 784 -> 512 (with bias), forward + backward."""
+    _, LinearFunction = _note_functions(lib)
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((128, 784), dtype=np.float32), requires_grad=True)
+    w = lib.tensor(rng.standard_normal((512, 784), dtype=np.float32) * 0.03,
+                   requires_grad=True)
+    b = lib.tensor(np.zeros(512, np.float32), requires_grad=True)
+
+    def run():
+        x.grad = w.grad = b.grad = None
+        LinearFunction.apply(x, w, b).sum().backward()
+        return w.grad
+    return run
+
+
+@workload(target=1.0)
+def gradcheck_linear(lib):
+    """gradcheck of the note's LinearFunction on (20x20, 30x20) float64 inputs."""
+    _, LinearFunction = _note_functions(lib)
+    rng = np.random.default_rng(0)
+    inputs = (lib.tensor(rng.standard_normal((20, 20)), requires_grad=True),
+              lib.tensor(rng.standard_normal((30, 20)), requires_grad=True))
+
+    def run():
+        assert lib.autograd.gradcheck(LinearFunction.apply, inputs, eps=1e-6, atol=1e-4)
+    return run
+
+
+@custom(target=1.5)
+def anomaly_overhead(opts):
+    """A two-layer step (matmul, relu, matmul, sum, backward) with detect_anomaly vs without:
+    ember's own ratio (torch's is 2-3x)."""
+    import ember
+    import warnings
+    rng = np.random.default_rng(0)
+    x = ember.tensor(rng.standard_normal((64, 128), dtype=np.float32))
+    w1 = ember.tensor(rng.standard_normal((128, 128), dtype=np.float32) * 0.1,
+                      requires_grad=True)
+    w2 = ember.tensor(rng.standard_normal((128, 10), dtype=np.float32) * 0.1,
+                      requires_grad=True)
+
+    def step():
+        w1.grad = w2.grad = None
+        ((x @ w1).relu() @ w2).sum().backward()
+
+    def timed(n):
+        t0 = opts.timer()
+        for _ in range(n):
+            step()
+        return (opts.timer() - t0) / n
+
+    n = 20 if opts.quick else 200
+    plain, anomalous = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        for _ in range(5 if opts.quick else opts.repeat):
+            plain.append(timed(n))
+            with ember.autograd.detect_anomaly():
+                anomalous.append(timed(n))
+    return Measured(float(np.median(anomalous)), float(np.median(plain)),
+                    'ember without anomaly mode')

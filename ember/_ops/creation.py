@@ -19,6 +19,9 @@ __all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty'
 def _finish(arr, requires_grad, op):
     t = make(arr)
     if requires_grad:
+        if arr.dtype.kind not in 'fc':
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         t.requires_grad_(True)
     return t
 

@@ -18,6 +18,8 @@ from .._ops._core import edge
 
 __all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
 
+_new = object.__new__
+
 
 class FunctionCtx:
     """The methods ``forward`` (or ``setup_context``) may call on ``ctx``."""
@@ -55,12 +57,13 @@ class BackwardCFunction(Node, FunctionCtx):
     to_save = None
     dirty_tensors = ()
     non_differentiable = ()
-    _tensor_pos = ()
+    _keep = None   # positions of the tensor arguments (None: every argument is one)
+    _skip = ()     # positions of the other arguments, whose gradients must be None
+    _n_args = 0
 
     def apply(self, grads):
         cls = self._forward_cls
-        backward = cls.backward if cls.backward is not Function.backward else cls.vjp
-        res = backward(self, *grads)
+        res = cls._backward_impl(self, *grads)
         if type(res) is not tuple:
             res = (res,)
         n_args = self._n_args
@@ -69,16 +72,16 @@ class BackwardCFunction(Node, FunctionCtx):
                 res = res[:n_args]
             else:
                 raise RuntimeError(_count_error(self, cls, len(res)))
-        pos = self._tensor_pos
-        if len(pos) != n_args:
-            for i, r in enumerate(res):
-                if r is not None and i not in pos:
-                    raise RuntimeError(
-                        f"function {type(self).__name__} returned a gradient different than "
-                        f"None at position {i + 1}, but the corresponding forward input was "
-                        "not a Variable")
-            return tuple(res[i] for i in pos)
-        return res
+        keep = self._keep
+        if keep is None:
+            return res
+        for i in self._skip:
+            if res[i] is not None:
+                raise RuntimeError(
+                    f"function {type(self).__name__} returned a gradient different than "
+                    f"None at position {i + 1}, but the corresponding forward input was "
+                    "not a Variable")
+        return (res[keep[0]],) if len(keep) == 1 else tuple([res[i] for i in keep])
 
     @property
     def saved_tensors(self):
@@ -122,7 +125,7 @@ def _forward_param_names(cls, n):
 
 
 def _uses_setup_context(cls):
-    return cls.setup_context is not _SingleLevelFunction.setup_context
+    return cls._setup_style
 
 
 class FunctionMeta(type):
@@ -134,6 +137,12 @@ class FunctionMeta(type):
         backward_cls.__qualname__ = name + 'Backward'
         cls._backward_cls = backward_cls
         super().__init__(name, bases, attrs)
+        # Decided once per class, not on every call: which forward style, which backward.
+        base = globals().get('_SingleLevelFunction')
+        if base is not None:
+            cls._setup_style = cls.setup_context is not base.setup_context
+            cls._backward_impl = staticmethod(
+                cls.backward if cls.backward is not base.backward else cls.vjp)
 
 
 class _SingleLevelFunction(metaclass=FunctionMeta):
@@ -163,6 +172,11 @@ class _SingleLevelFunction(metaclass=FunctionMeta):
         """Forward-mode formula: one tangent per output."""
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
+
+
+# The metaclass ran before these two existed; give them the per-class decisions too.
+_SingleLevelFunction._setup_style = False
+_SingleLevelFunction._backward_impl = _SingleLevelFunction.backward
 
 
 class Function(_SingleLevelFunction):
@@ -200,19 +214,18 @@ class Function(_SingleLevelFunction):
         """Runs ``forward`` and records the call in the graph; returns its output(s)."""
         if kwargs:
             args, kwargs = _bind(cls, args, kwargs)
-        tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         grad_on = STATE.enabled
-        record = grad_on and any(needs)
+        record = grad_on and True in needs
 
-        ctx = object.__new__(cls._backward_cls)
+        ctx = _new(cls._backward_cls)
         ctx._saved = None
         ctx.needs_input_grad = needs
         if ANOMALY.enabled:
             record_trace(ctx)
         STATE.enabled = False
         try:
-            if _uses_setup_context(cls):
+            if cls._setup_style:
                 outputs = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, outputs)
             else:
@@ -222,7 +235,12 @@ class Function(_SingleLevelFunction):
 
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
-        outs = _wire_outputs(ctx, args, tensor_pos, outs, record)
+        if record:
+            _record_inputs(ctx, args)
+        if ctx.dirty_tensors or ctx.non_differentiable:
+            outs = _wire_outputs(ctx, args, outs, record)
+        else:
+            outs = _wire_plain_outputs(ctx, args, outs, record)
         if FWD.level is not None:
             _forward_ad(cls, ctx, args, outs)
         return outs[0] if single else outs
@@ -291,23 +309,70 @@ def _signature(cls):
     return sig
 
 
-def _wire_outputs(ctx, args, tensor_pos, outs, record):
+def _record_inputs(ctx, args):
+    """The node's edges: one per tensor argument (in one pass: this runs on every call)."""
+    edges, meta, keep, skip = [], [], [], []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            edges.append(edge(a))
+            meta.append((a._data.shape, a._data.dtype))
+            keep.append(i)
+        else:
+            skip.append(i)
+    ctx.next_functions = tuple(edges)
+    ctx._meta = tuple(meta)
+    ctx._n_args = len(args)
+    if skip:
+        ctx._keep = tuple(keep)
+        ctx._skip = tuple(skip)
+
+
+def _wire_plain_outputs(ctx, args, outs, record):
+    """``_wire_outputs`` for the common case: nothing marked dirty or non-differentiable."""
+    result = []
+    for nr, o in enumerate(outs):
+        if isinstance(o, Tensor):
+            for a in args:
+                if o is a:  # an input returned unchanged becomes a new tensor viewing it
+                    o = _alias_of(o)
+                    break
+            if record and o._data.dtype.kind in 'fc':
+                o._grad_fn = ctx
+                o._requires_grad = True
+                if nr:
+                    o._output_nr = nr
+        result.append(o)
+    if record:
+        if len(outs) > 1:
+            ctx.n_outputs = len(outs)
+            ctx._outs = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                              else ((), None) for o in result)
+        if ctx.to_save is not None:
+            _save(ctx, result)
+    else:
+        ctx.to_save = None
+    return tuple(result)
+
+
+def _alias_of(t):
+    alias = make(t._data)
+    alias._version = t._version
+    alias._base = t if t._base is None else t._base
+    return alias
+
+
+def _wire_outputs(ctx, args, outs, record):
     """Makes each output tensor an output of ``ctx`` (the node), handling inputs returned as
     outputs, in-place-modified (dirty) inputs and non-differentiable outputs."""
     dirty = {id(t) for t in ctx.dirty_tensors}
     non_diff = {id(t) for t in ctx.non_differentiable}
-    inputs = {id(args[i]): args[i] for i in tensor_pos}
+    inputs = {id(a): a for a in args if isinstance(a, Tensor)}
     if dirty:
         for t in ctx.dirty_tensors:
             if id(t) not in inputs:
                 raise RuntimeError("Some elements marked as dirty during the forward method "
                                    "were not returned as output. The inputs that are modified "
                                    "inplace must all be outputs of the Function.")
-    if record:
-        ctx.next_functions = tuple(edge(args[i]) for i in tensor_pos)
-        ctx._meta = tuple((args[i]._data.shape, args[i]._data.dtype) for i in tensor_pos)
-        ctx._tensor_pos = tensor_pos
-        ctx._n_args = len(args)
     result = []
     for nr, o in enumerate(outs):
         if not isinstance(o, Tensor):
@@ -319,11 +384,7 @@ def _wire_outputs(ctx, args, tensor_pos, outs, record):
                                    "in-place operation.")
             o._version[0] += 1  # as torch does for every tensor marked dirty
         elif id(o) in inputs:
-            # An input returned unchanged becomes a new tensor viewing it (as in torch).
-            alias = make(o._data)
-            alias._version = o._version
-            alias._base = o if o._base is None else o._base
-            o = alias
+            o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
         if record and id(o) not in non_diff and o._data.dtype.kind in 'fc':
             o._grad_fn = ctx
             o._requires_grad = True

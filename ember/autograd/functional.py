@@ -69,6 +69,9 @@ def _fresh(tensors, create_graph, need_graph):
 
 def _finish(tensors, create_graph):
     """Results as handed back: without history unless ``create_graph`` (nested tuples too)."""
+    if not tensors:
+        # No inputs (or no outputs) at all: torch fails here, looking at the first result.
+        raise IndexError("tuple index out of range")
     if create_graph:
         return tensors
     return tuple(t.detach() if isinstance(t, Tensor) else _finish(t, create_graph)
@@ -346,6 +349,9 @@ def _jacobian_rows_all_outputs(outputs, inputs, create_graph):
     and then split by output. Same values as the per-output path."""
     numels = [o.nelement() for o in outputs]
     total = sum(numels)
+    if total == 0:
+        # torch's vectorized path indexes the first of zero basis rows
+        raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
     per_input = [[] for _ in inputs]
     for seeds in _unit_chunks(outputs):
         grads = _grads(outputs, inputs, seeds, retain_graph=True, create_graph=create_graph)
@@ -353,11 +359,12 @@ def _jacobian_rows_all_outputs(outputs, inputs, create_graph):
             per_input[j].append(g)
     jac_by_input = []
     for rows, inp in zip(per_input, inputs):
-        if total and all(g is not None for g in rows):
-            stacked = ember.stack(rows, dim=0)
-        else:
+        if all(g is None for g in rows):
             # An input no output depends on: a zero block, as torch fills it.
             stacked = ember.zeros_like(inp).expand((total,) + tuple(inp.shape))
+        else:
+            stacked = ember.stack([ember.zeros_like(inp) if g is None else g for g in rows],
+                                  dim=0)
         parts = ember.split(stacked, numels, dim=0) if len(numels) > 1 else (stacked,)
         jac_by_input.append([p.view(o.size() + inp.size()) for p, o in zip(parts, outputs)])
     return tuple(zip(*jac_by_input))
@@ -378,26 +385,32 @@ def _jacobian_forward(func, inputs, strict, vectorize):
                                   "Hessian isonly implemented for `vectorize=True`.")
     numels = [t.nelement() for t in inputs]
     columns, primals, outputs_tuple = [], None, False
-    for tangents in _unit_chunks(inputs):
+    # With no input elements there is no pass to make, but the outputs' shapes are still
+    # needed: one pass with (empty) zero tangents gives them.
+    passes = list(_unit_chunks(inputs)) or [tuple(ember.zeros_like(t) for t in inputs)]
+    for tangents in passes:
         with _fwad.dual_level():
             duals = tuple(_fwad.make_dual(t, d) for t, d in zip(inputs, tangents))
-            out = func(*duals)
-            outputs_tuple = isinstance(out, tuple)
-            outs = out if outputs_tuple else (out,)
+            # (torch's check here names no function: its message says "given to None")
+            outputs_tuple, outs = _tupled(func(*duals), 'outputs', None)
             col, primals = [], []
             for o in outs:
                 primal, tangent = _fwad.unpack_dual(o)
                 primals.append(primal)
                 col.append(ember.zeros_like(primal) if tangent is None else tangent)
             columns.append(col)
+    if not sum(numels):
+        columns = []
     jac = []
     for i, primal in enumerate(primals):
-        stacked = ember.stack([col[i] for col in columns], dim=0)
+        stacked = (ember.stack([col[i] for col in columns], dim=0) if columns else
+                   ember.zeros((0,) + tuple(primal.shape), dtype=primal.dtype))
         parts = ember.split(stacked, numels, dim=0) if len(numels) > 1 else (stacked,)
         # The pass index runs over input elements: move it behind the output's dimensions.
-        jac.append(tuple(p.permute(*range(1, p.dim()), 0).reshape(primal.size() + inp.size())
-                         for p, inp in zip(parts, inputs)))
-    return _untuple2(tuple(jac), outputs_tuple, inputs_tuple)
+        jac.append([p.permute(*range(1, p.dim()), 0).reshape(primal.size() + inp.size())
+                    for p, inp in zip(parts, inputs)])
+    # Lists, not tuples, where a level is kept: what torch's forward-mode path returns.
+    return _untuple2(jac, outputs_tuple, inputs_tuple)
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,

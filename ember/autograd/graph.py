@@ -8,6 +8,8 @@ running them with grad mode on builds the graph of the backward itself (double b
 """
 import re
 
+from .forward_ad import FWD, Pending
+
 __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks']
 
 _RELEASED = object()
@@ -120,19 +122,24 @@ class Node:
 class _SavedOutput:
     """A node's output kept as data + version counter; unpacked into a tensor whose grad_fn is
     the node again, so a formula using the result stays differentiable."""
-    __slots__ = ('data', 'version', 'output_nr', 'cls')
+    __slots__ = ('data', 'version', 'output_nr', 'cls', 'level')
 
     def __init__(self, t):
         self.data = t._data
         self.version = t._version
         self.output_nr = t._output_nr
         self.cls = type(t)
+        self.level = FWD.level
 
     def unpack(self, node):
         t = make(self.data, node, True)
         t._version = self.version
         if self.output_nr:
             t._output_nr = self.output_nr
+        if node._fw_in is not None and self.level is not None and self.level == FWD.level:
+            # forward-over-reverse: the saved output keeps the tangent its node gave it
+            t._fw = (self.level, Pending(node, self.output_nr, self.data.shape,
+                                         self.data.dtype))
         return t
 
 
