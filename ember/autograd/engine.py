@@ -274,7 +274,9 @@ def _materialize(node, grads):
     if not getattr(node, 'materialize_grads', True):
         return grads
     shapes = node._out_meta()
-    return [make(np.zeros(s, d)) if g is None else g for g, (s, d) in zip(grads, shapes)]
+    # outputs that were not tensors (dtype None) get None, as in torch
+    return [make(np.zeros(s, d)) if g is None and d is not None else g
+            for g, (s, d) in zip(grads, shapes)]
 
 
 def _conform(g, meta, node, i):

@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, make
 from .grad_mode import STATE
 from .graph import Node, _SavedOutput
-from .forward_ad import FWD, tangent_of
+from .forward_ad import FWD, tangent_of, flush
 from .anomaly_mode import ANOMALY, record as record_trace
 from .._ops._core import edge
 
@@ -27,10 +27,10 @@ class FunctionCtx:
     def save_for_backward(self, *tensors):
         """Saves tensors (inputs, outputs, or None) for ``backward``; gradients flow through
         them in double backward, and modifying them in place before backward is an error."""
-        for t in tensors:
+        for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError("save_for_backward can only save variables, but argument "
-                                f"{tensors.index(t)} is of type {type(t).__name__}")
+                                f"{i} is of type {type(t).__name__}")
         self.to_save = tensors
 
     def save_for_forward(self, *tensors):
@@ -141,8 +141,16 @@ class FunctionMeta(type):
         base = globals().get('_SingleLevelFunction')
         if base is not None:
             cls._setup_style = cls.setup_context is not base.setup_context
-            cls._backward_impl = staticmethod(
-                cls.backward if cls.backward is not base.backward else cls.vjp)
+            if cls.backward is not base.backward and cls.vjp is not base.vjp:
+                cls._backward_impl = staticmethod(_both_backward_and_vjp)
+            else:
+                cls._backward_impl = staticmethod(
+                    cls.backward if cls.backward is not base.backward else cls.vjp)
+
+
+def _both_backward_and_vjp(ctx, *grads):
+    raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                       "allowed. You should only implement one of them.")
 
 
 class _SingleLevelFunction(metaclass=FunctionMeta):
@@ -223,6 +231,10 @@ class Function(_SingleLevelFunction):
         ctx.needs_input_grad = needs
         if ANOMALY.enabled:
             record_trace(ctx)
+        fw_level = FWD.level
+        if fw_level is not None:
+            flush()           # pending tangents first: forward may modify its inputs in place
+            FWD.level = None  # as in torch, forward runs with forward AD off; jvp decides
         STATE.enabled = False
         try:
             if cls._setup_style:
@@ -232,6 +244,7 @@ class Function(_SingleLevelFunction):
                 outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             STATE.enabled = grad_on
+            FWD.level = fw_level
 
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
@@ -261,21 +274,37 @@ def _forward_ad(cls, ctx, args, outs):
                     for a, t in zip(args, tangents)]
     grad_on = STATE.enabled
     STATE.enabled = False
+    # in jvp, ctx.saved_tensors are what save_for_forward saved (nothing if it was not called)
+    saved_bw = ctx._saved
+    fw_saved = ctx.__dict__.get('saved_for_forward')
+    ctx._saved = (None if fw_saved is None else
+                  tuple((_NONE, 0) if t is None else (t, t._version[0]) for t in fw_saved))
     try:
         out_tangents = cls.jvp(ctx, *tangents)
     finally:
         STATE.enabled = grad_on
+        ctx._saved = saved_bw
     if not isinstance(out_tangents, tuple):
         out_tangents = (out_tangents,)
     if len(out_tangents) != len(outs):
-        raise RuntimeError(f"jvp function of {cls.__name__} returned {len(out_tangents)} "
-                           f"tangents but forward returned {len(outs)} outputs")
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outs)} but got {len(out_tangents)})")
+    dirty = {id(d) for d in ctx.dirty_tensors}
     for o, t in zip(outs, out_tangents):
         if isinstance(o, Tensor) and t is not None:
+            if id(o) in dirty:
+                k = next(i for i, a in enumerate(args) if a is o)
+                if t is not tangents[k]:
+                    raise RuntimeError(
+                        "An inplace custom Function is not modifying the forward mode gradients "
+                        "inplace. If the forward is modifying an input inplace, then the jvp "
+                        "function must modify the corresponding gradient inplace.")
             if t._data.shape != o._data.shape:
-                raise RuntimeError(f"{cls.__name__}.jvp returned a tangent of shape "
-                                   f"{list(t._data.shape)} for an output of shape "
-                                   f"{list(o._data.shape)}")
+                raise RuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of "
+                    "the original Tensor, this is not supported. Tensor is of size "
+                    f"{list(o._data.shape)} while the given forward gradient is of size "
+                    f"{list(t._data.shape)}.")
             o._fw = (FWD.level, t)
 
 
@@ -368,11 +397,23 @@ def _wire_outputs(ctx, args, outs, record):
     non_diff = {id(t) for t in ctx.non_differentiable}
     inputs = {id(a): a for a in args if isinstance(a, Tensor)}
     if dirty:
+        returned = {id(o) for o in outs}
         for t in ctx.dirty_tensors:
-            if id(t) not in inputs:
+            if id(t) not in inputs or id(t) not in returned:
                 raise RuntimeError("Some elements marked as dirty during the forward method "
                                    "were not returned as output. The inputs that are modified "
                                    "inplace must all be outputs of the Function.")
+        if (any(t._base is not None for t in ctx.dirty_tensors)
+                and sum(isinstance(o, Tensor) for o in outs) > 1):
+            raise RuntimeError(
+                "If your Function modifies inplace an input that is a view of another Tensor, "
+                "your Function cannot return more than one Tensor. This is not supported by the "
+                "current autograd engine. You should either make sure the input is not a view "
+                "(using .clone() for example) or make your Function only return one Tensor "
+                "(potentially splitting it into two Functions: one doing the inplace that "
+                "returns a single Tensor and a second one that does the other operations). You "
+                "can ask on the forum https://discuss.pytorch.org/ if you need help to do this "
+                "change.")
     result = []
     for nr, o in enumerate(outs):
         if not isinstance(o, Tensor):

@@ -35,6 +35,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     ``GradcheckError`` showing both Jacobians (or returns False with
     ``raise_exception=False``).
     """
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad "
+                             "to be True")
     inputs = _as_tuple(inputs)
     diff = [t for t in inputs if isinstance(t, Tensor) and t._requires_grad]
     if not diff:
@@ -54,7 +57,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
         if check_backward_ad:
             if fast_mode:
-                _fast_check(func, inputs, diff, outputs, eps, atol, rtol)
+                _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
             else:
                 _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
             _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes)
@@ -68,10 +71,26 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 # -- Jacobians ---------------------------------------------------------------------------
-def _evaluate(func, inputs):
+def _evaluate(func, inputs, dtypes=None):
     # Grad mode stays as it is: gradgradcheck's function itself calls autograd.grad.
-    return [np.array(o._data, dtype=np.result_type(o._data.dtype, np.float64))
-            for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+    outs = [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+    if dtypes is not None:
+        dtypes.append([o.dtype for o in outs])
+    return [np.array(o._data, dtype=np.result_type(o._data.dtype, np.float64)) for o in outs]
+
+
+def _check_same_outputs(minus, plus, dtypes, idx, eps):
+    """As torch: perturbing an input must change neither the outputs' shapes nor dtypes."""
+    for m, p, dm, dp in zip(minus, plus, dtypes[0], dtypes[1]):
+        if m.shape != p.shape:
+            raise AssertionError(
+                "Expected `func` to return outputs with the same shape when inputs are "
+                f"perturbed on index {idx} by {eps}, but got: shapes "
+                f"torch.Size({list(m.shape)}) and torch.Size({list(p.shape)}).")
+        if dm != dp:
+            raise AssertionError(
+                "Expected `func` to return outputs with the same dtype when inputs are "
+                f"perturbed on index {idx} by {eps}, but got: dtypes {dm} and {dp}.")
 
 
 def _numerical_jacobians(func, inputs, diff, n_outputs, eps):
@@ -85,11 +104,14 @@ def _numerical_jacobians(func, inputs, diff, n_outputs, eps):
             idx = np.unravel_index(k, t._data.shape) if flat is None else k
             target = flat if flat is not None else t._data
             orig = target[idx]
-            target[idx] = orig + eps
-            plus = _evaluate(func, inputs)
+            dtypes = []
             target[idx] = orig - eps
-            minus = _evaluate(func, inputs)
+            minus = _evaluate(func, inputs, dtypes)
+            target[idx] = orig + eps
+            plus = _evaluate(func, inputs, dtypes)
             target[idx] = orig
+            _check_same_outputs(minus, plus, dtypes, tuple(
+                int(v) for v in np.unravel_index(k, t._data.shape)), eps)
             if cols is None:
                 cols = [np.zeros((n, p.size), p.dtype) for p in plus]
             for j, (p, m) in enumerate(zip(plus, minus)):
@@ -142,7 +164,7 @@ def _mismatch(j, i, numerical, analytical):
             f"numerical:{make(numerical)!r}\nanalytical:{make(analytical)!r}\n")
 
 
-def _fast_check(func, inputs, diff, outputs, eps, atol, rtol):
+def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
     from . import grad
     rng = np.random.default_rng(0)
     all_outs = [o for o in outputs if isinstance(o, Tensor)]
@@ -162,6 +184,15 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol):
                 g = grad(o, [t], make(vs[j].astype(o._data.dtype)), retain_graph=True,
                          allow_unused=True)[0]
                 a = float(np.sum(g._data * us[i])) if g is not None else 0.0
+                g2 = grad(o, [t], make(vs[j].astype(o._data.dtype)), retain_graph=True,
+                          allow_unused=True)[0]
+                a2 = float(np.sum(g2._data * us[i])) if g2 is not None else 0.0
+                if abs(a - a2) > nondet_tol:
+                    raise GradcheckError(
+                        "Backward is not reentrant, i.e., running backward with same input "
+                        "and grad_output multiple times gives different values, although "
+                        "analytical gradient matches numerical gradient.The tolerance for "
+                        f"nondeterminism was {nondet_tol}.")
             else:
                 a = 0.0
             if not np.isclose(a, n, rtol=rtol, atol=atol):
@@ -217,8 +248,36 @@ def _check_undefined_grad(func, inputs, diff):
 
 
 def _check_forward_ad(func, inputs, outputs, eps, atol, rtol):
-    raise NotImplementedError("check_forward_ad needs forward-mode AD, which ember does not "
-                              "have yet")
+    """Jacobian by forward AD (one unit tangent per input element) against finite
+    differences."""
+    from . import forward_ad as fwAD
+    pos = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    diff = [inputs[k] for k in pos]
+    all_outs = [o for o in outputs if isinstance(o, Tensor)]
+    num = _numerical_jacobians(func, inputs, diff, len(all_outs), eps)
+    for i, k in enumerate(pos):
+        n = inputs[k]._data.size
+        jac = [np.zeros((n, o._data.size), np.result_type(o._data.dtype, np.float64))
+               for o in all_outs]
+        for e in range(n):
+            with fwAD.dual_level():
+                args = list(inputs)
+                for kk in pos:
+                    tan = np.zeros(inputs[kk]._data.shape, inputs[kk]._data.dtype)
+                    if kk == k:
+                        tan.reshape(-1)[e] = 1
+                    args[kk] = fwAD.make_dual(inputs[kk].detach(), make(tan))
+                outs = [o for o in _as_tuple(func(*args)) if isinstance(o, Tensor)]
+                for j, o in enumerate(outs):
+                    tangent = fwAD.unpack_dual(o).tangent
+                    if tangent is not None:
+                        jac[j][e] = tangent._data.reshape(-1)
+        for j in range(len(all_outs)):
+            if not np.allclose(jac[j], num[j][i], rtol=rtol, atol=atol):
+                raise GradcheckError(
+                    f"Jacobian computed with forward mode mismatch for output {j} with respect "
+                    f"to input {i},\nnumerical:{make(num[j][i])!r}\n"
+                    f"analytical:{make(jac[j])!r}\n")
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
