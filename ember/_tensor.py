@@ -1,6 +1,7 @@
 """class Tensor: a NumPy array plus autograd metadata.
 
-Hot fields (``_data``, ``_requires_grad``, ``_grad_fn``, ``_version``) are slots set by
+Hot fields (``_data``, ``_requires_grad``, ``_grad_fn``, ``_vc`` -- the version counter,
+a one-element list shared by views) are slots set by
 ``make``; rarely used ones (``_grad``, ``_base``, ``_output_nr``, hooks) are class-level
 defaults that an instance overrides in its ``__dict__`` only when it needs to, so creating a
 tensor costs four assignments. Operations are attached as methods by ``ember._ops``.
@@ -26,7 +27,7 @@ class Tensor:
     ``Tensor(data)`` builds a tensor of the default float dtype from nested sequences (as
     ``torch.Tensor`` does); ``Tensor(2, 3)`` an uninitialised one of that shape.
     """
-    __slots__ = ('_data', '_requires_grad', '_grad_fn', '_version', '__dict__', '__weakref__')
+    __slots__ = ('_data', '_requires_grad', '_grad_fn', '_vc', '__dict__', '__weakref__')
 
     _grad = None
     _base = None          # the tensor this one is a view of
@@ -60,7 +61,7 @@ class Tensor:
         self._data = arr
         self._requires_grad = False
         self._grad_fn = None
-        self._version = [0]
+        self._vc = [0]
         return self
 
     def __init__(self, *args, **kwargs):
@@ -164,8 +165,9 @@ class Tensor:
         return self._data.dtype.kind in 'ifc'
 
     @property
-    def _version_value(self):
-        return self._version[0]
+    def _version(self):
+        """How many in-place changes this tensor's memory has seen (shared with its views)."""
+        return self._vc[0]
 
     # -- autograd -----------------------------------------------------------------------
     @property
@@ -314,7 +316,7 @@ class Tensor:
     def detach(self):
         """A tensor sharing data (and version counter) with this one, outside the graph."""
         t = make(self._data)
-        t._version = self._version
+        t._vc = self._vc
         if type(self) is not Tensor:
             t = t.as_subclass(type(self))
         return t
@@ -352,7 +354,7 @@ class Tensor:
         t._data = self._data
         t._requires_grad = self._requires_grad
         t._grad_fn = self._grad_fn
-        t._version = self._version
+        t._vc = self._vc
         return t
 
     # -- conversions --------------------------------------------------------------------
@@ -438,7 +440,7 @@ class Tensor:
         import copy
         t = self.as_subclass(type(self))
         t._data = self._data.copy()
-        t._version = [0]
+        t._vc = [0]
         memo[id(self)] = t
         d = self.__dict__
         if d:
@@ -462,7 +464,7 @@ def _rebuild(cls, data, requires_grad, state):
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = None
-    t._version = [0]
+    t._vc = [0]
     for k, v in state.items():
         if k != '_grad_acc':
             setattr(t, k, v)
@@ -487,7 +489,7 @@ def make(data, grad_fn=None, requires_grad=False):
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = grad_fn
-    t._version = [0]
+    t._vc = [0]
     return t
 
 

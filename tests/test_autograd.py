@@ -925,7 +925,7 @@ def test_version_counter_shared_by_views_and_detach():
     v.mul_(2)
     d.zero_()
     # The three share one counter: each in-place op is seen by all.
-    assert x._version_value == v._version_value == d._version_value == 3
+    assert x._version == v._version == d._version == 3
 
 
 # -- detach, requires_grad_, is_leaf, grad_fn ----------------------------------------------

@@ -158,7 +158,7 @@ def result(arr, node):
     """Wraps ``arr`` as the single output of ``node`` (None: no graph)."""
     t = _new(Tensor)
     t._data = arr
-    t._version = [0]
+    t._vc = [0]
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
@@ -338,7 +338,7 @@ def _alias(t):
     out-of-place op on it records the same edges an in-place op on ``t`` would."""
     a = _new(Tensor)
     a._data = t._data.copy()
-    a._version = [0]
+    a._vc = [0]
     a._requires_grad = t._requires_grad
     a._grad_fn = t._grad_fn
     # (A leaf that requires grad never gets here: check_inplace refuses it.)
@@ -397,7 +397,7 @@ def write_into(t, arr, op):
                 "refers to a single memory location. Please clone() the tensor before "
                 "performing the operation.")
         np.copyto(dst, arr, casting='unsafe')
-    t._version[0] += 1
+    t._vc[0] += 1
 
 
 def _broadcastable(a, b):
@@ -467,7 +467,7 @@ def view_of(base, arr, node, fn, args):
     counter; remembers how to recreate itself from the root base (``fn(base, *args)``)."""
     t = _new(Tensor)
     t._data = arr
-    t._version = base._version
+    t._vc = base._vc
     if node is None:
         t._requires_grad = False
         t._grad_fn = None

@@ -268,7 +268,7 @@ def _fill(self, value, op):
         from ._core import check_inplace
         check_inplace(self, op)
         self._data[...] = value
-        self._version[0] += 1
+        self._vc[0] += 1
         return self
     node = ZeroBackward0 if op == 'zero_' else FillBackward2
     return inplace(self, lambda t: result(np.full(t._data.shape, value, t._data.dtype),
@@ -317,7 +317,7 @@ def copy_(self, src, non_blocking=False):
         from ._core import check_inplace
         check_inplace(self, 'copy_')
         np.copyto(self._data, src._data, casting='unsafe')
-        self._version[0] += 1
+        self._vc[0] += 1
         return self
     return inplace(self, _copied, (src,), 'copy_')
 

@@ -458,7 +458,7 @@ def _setitem(self, index, value):
         else:
             _writable(y)
             y._data[idx] = v._data
-            y._version[0] += 1
+            y._vc[0] += 1
         return
     shape = y._data.shape
     check_no_partial_overlap(y._data, v._data)
@@ -472,7 +472,7 @@ def _setitem(self, index, value):
     if not tracking:
         _writable(y)
         np.copyto(y._data, v._data, casting='unsafe')
-        y._version[0] += 1
+        y._vc[0] += 1
     elif y is self and self._data.ndim and not isinstance(value, Tensor):
         inplace(self, _filled3, (value,), 'fill_')
     else:

@@ -72,7 +72,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
             t = result(r, n)
             if n is not None:
                 if save == 'input':
-                    n._saved = ((input, input._version[0]),)
+                    n._saved = ((input, input._vc[0]),)
                 elif save == 'result':
                     n.save_output(t)
         else:
@@ -488,7 +488,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 if n is not None:
                     n.other = other
                     if save not in ('cross', 'div') and 0 in save:
-                        n._saved = ((input, input._version[0]),)
+                        n._saved = ((input, input._vc[0]),)
         t = result(r, n)
         if out is not None:
             return _write_out(out, t)
@@ -514,15 +514,15 @@ def _save_operands(n, a, b, save):
     the divisor always, the dividend only for the divisor's gradient. Forward AD derives
     its formula from backward, so there everything is kept."""
     if n._fw_in is not None:
-        n._saved = ((a, a._version[0]), (b, b._version[0]))
+        n._saved = ((a, a._vc[0]), (b, b._vc[0]))
     elif save == 'cross':
-        n._saved = ((a, a._version[0]) if b._requires_grad else (None, 0),
-                    (b, b._version[0]) if a._requires_grad else (None, 0))
+        n._saved = ((a, a._vc[0]) if b._requires_grad else (None, 0),
+                    (b, b._vc[0]) if a._requires_grad else (None, 0))
     elif save == 'div':
-        n._saved = ((a, a._version[0]) if b._requires_grad else (None, 0),
-                    (b, b._version[0]))
+        n._saved = ((a, a._vc[0]) if b._requires_grad else (None, 0),
+                    (b, b._vc[0]))
     else:
-        n._saved = tuple([(t, t._version[0]) for t in ((a, b)[i] for i in save)])
+        n._saved = tuple([(t, t._vc[0]) for t in ((a, b)[i] for i in save)])
 
 
 def _scalar_tensor(value, like):
@@ -847,7 +847,7 @@ def _inplace_arith(self, other, ufunc, outplace, name):
                 builtins.type(y) is not np.ndarray or
                 np.broadcast_shapes(dst.shape, y.shape) == dst.shape):
             ufunc(dst, y, out=dst, casting='unsafe')
-            self._version[0] += 1
+            self._vc[0] += 1
             return self
     return inplace(self, outplace, (other,), name)
 
@@ -904,7 +904,7 @@ def pow(input, exponent, *, out=None):
         n = track1(PowBackward0, input)
         if n is not None:
             n.exponent = exponent
-            n._saved = ((input, input._version[0]),)
+            n._saved = ((input, input._vc[0]),)
         t = result(r, n)
     return _write_out(out, t) if out is not None else t
 
@@ -1023,7 +1023,7 @@ def clamp(input, min=None, max=None, *, out=None):
         n = track1(ClampBackward1, input)
         if n is not None:
             n.lo, n.hi = min, max
-            n._saved = ((input, input._version[0]),)
+            n._saved = ((input, input._vc[0]),)
         t = result(r, n)
     return _write_out(out, t) if out is not None else t
 
@@ -1199,7 +1199,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
         if x.dtype.kind in 'fc' else x.copy()
     n = track1(NanToNumBackward0, input)
     if n is not None:
-        n._saved = ((input, input._version[0]),)
+        n._saved = ((input, input._vc[0]),)
     t = result(np.asarray(r), n)
     return _write_out(out, t) if out is not None else t
 

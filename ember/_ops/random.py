@@ -231,7 +231,7 @@ def _sampler(name, draw):
         check_inplace(self, name)
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         self._data[...] = vals
-        self._version[0] += 1
+        self._vc[0] += 1
         return self
     fn.__name__ = fn.__qualname__ = name
     return fn

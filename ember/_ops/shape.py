@@ -471,7 +471,7 @@ class UnbindBackward0(Node):
 def _multi_view(input, arrs, node, fn, args_of):
     outs = results(arrs, node)
     for i, o in enumerate(outs):
-        o._version = input._version
+        o._vc = input._vc
         link_view(o, input, fn, args_of(i))
     return tuple(outs)
 

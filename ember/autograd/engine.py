@@ -336,7 +336,7 @@ def _accumulate(var, g, create_graph, stolen, make):
     elif old._data.flags.writeable:
         # In place, as torch does outside create_graph (even if the old .grad has history).
         np.add(old._data, g._data, out=old._data, casting='unsafe')
-        old._version[0] += 1
+        old._vc[0] += 1
     else:
         var._grad = old + g.detach()
     hooks = getattr(var, '_post_acc_hooks', None)
@@ -351,5 +351,5 @@ def _own(g, stolen, make):
     if (data.base is None and data.flags.writeable and data.flags.c_contiguous
             and id(data) not in stolen and g._grad_fn is None):
         stolen.add(id(data))
-        return g if g._version[0] == 0 and not g.__dict__ else make(data)
+        return g if g._vc[0] == 0 and not g.__dict__ else make(data)
     return make(np.array(data, order='C'))

@@ -89,7 +89,7 @@ class BackwardCFunction(Node, FunctionCtx):
         saved = self._saved
         if saved is None:
             return ()
-        return tuple(None if t is _NONE else t for t in Node.saved_tensors.fget(self))
+        return tuple(Node.saved_tensors.fget(self))
 
     def _out_meta(self):
         return self._outs
@@ -278,7 +278,7 @@ def _forward_ad(cls, ctx, args, outs):
     saved_bw = ctx._saved
     fw_saved = ctx.__dict__.get('saved_for_forward')
     ctx._saved = (None if fw_saved is None else
-                  tuple((_NONE, 0) if t is None else (t, t._version[0]) for t in fw_saved))
+                  tuple((_NONE, 0) if t is None else (t, t._vc[0]) for t in fw_saved))
     try:
         out_tangents = cls.jvp(ctx, *tangents)
     finally:
@@ -385,7 +385,7 @@ def _wire_plain_outputs(ctx, args, outs, record):
 
 def _alias_of(t):
     alias = make(t._data)
-    alias._version = t._version
+    alias._vc = t._vc
     alias._base = t if t._base is None else t._base
     return alias
 
@@ -423,7 +423,7 @@ def _wire_outputs(ctx, args, outs, record):
             if record and o._grad_fn is None and o._requires_grad:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                    "in-place operation.")
-            o._version[0] += 1  # as torch does for every tensor marked dirty
+            o._vc[0] += 1  # as torch does for every tensor marked dirty
         elif id(o) in inputs:
             o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
         if record and id(o) not in non_diff and o._data.dtype.kind in 'fc':
@@ -454,20 +454,12 @@ def _save(ctx, outputs):
     saved = []
     for t in tensors:
         if t is None:
-            saved.append((_NONE, 0))
+            saved.append((None, 0))
         elif id(t) in out_ids and t._grad_fn is ctx:
-            saved.append((_SavedOutput(t), t._version[0]))
+            saved.append((_SavedOutput(t), t._vc[0]))
         else:
-            saved.append((t, t._version[0]))
+            saved.append((t, t._vc[0]))
     ctx._saved = tuple(saved)
-
-
-class _NoneSaved:
-    """Placeholder for a None passed to save_for_backward."""
-    _version = [0]
-
-
-_NONE = _NoneSaved()
 
 
 class _OnceDifferentiableError(Node):

@@ -83,11 +83,11 @@ class Node:
     # -- saved tensors ------------------------------------------------------------------
     def save(self, *tensors):
         """Saves input tensors for backward, remembering their versions."""
-        self._saved = tuple((t, t._version[0]) for t in tensors)
+        self._saved = tuple((t, t._vc[0]) for t in tensors)
 
     def save_output(self, out):
         """Saves this node's own output (without a reference cycle through the tensor)."""
-        self._saved = ((_SavedOutput(out), out._version[0]),)
+        self._saved = ((_SavedOutput(out), out._vc[0]),)
 
     @property
     def saved_tensors(self):
@@ -105,7 +105,7 @@ class Node:
                 continue
             if type(t) is _SavedOutput:
                 t = t.unpack(self)
-            if t._version[0] != version:
+            if t._vc[0] != version:
                 raise RuntimeError(_version_error(t, version))
             if _DETACH_SAVED[0]:
                 t = make(t._data)
@@ -126,14 +126,14 @@ class _SavedOutput:
 
     def __init__(self, t):
         self.data = t._data
-        self.version = t._version
+        self.version = t._vc
         self.output_nr = t._output_nr
         self.cls = type(t)
         self.level = FWD.level
 
     def unpack(self, node):
         t = make(self.data, node, True)
-        t._version = self.version
+        t._vc = self.version
         if self.output_nr:
             t._output_nr = self.output_nr
         if node._fw_in is not None and self.level is not None and self.level == FWD.level:
@@ -153,7 +153,7 @@ def _version_error(t, expected):
     shape = ', '.join(str(s) for s in t._data.shape)
     return ("one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [torch.{t.dtype._legacy} [{shape}]]{where} is at version "
-            f"{t._version[0]}; expected version {expected} instead. Hint: enable anomaly "
+            f"{t._vc[0]}; expected version {expected} instead. Hint: enable anomaly "
             "detection to find the operation that failed to compute its gradient, with "
             "torch.autograd.set_detect_anomaly(True, check_nan=False).")
 

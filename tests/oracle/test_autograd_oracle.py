@@ -1247,7 +1247,7 @@ def grad_assign_wrong_dtype(T):
     x.grad = T.ones(2, dtype=T.float64)
 
 
-@case(xfail="Tensor._version is a list in ember (the shared counter); torch gives an int")
+@case
 def version_is_int(T):
     x = T.ones(2)
     x.add_(1)
