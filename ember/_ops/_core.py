@@ -308,6 +308,15 @@ def broadcast_shape(a, b):
     return tuple(y if x == 1 else x for x, y in zip(a1, b1))
 
 
+def check_broadcast(*shapes):
+    """Raises torch's RuntimeError if ``shapes`` do not broadcast together (used where NumPy
+    would raise its own ValueError)."""
+    out = ()
+    for s in shapes:
+        out = broadcast_shape(out, s)
+    return out
+
+
 def check_no_partial_overlap(dst, src):
     """torch's refusal to copy between partly overlapping memory (judged, as torch does, only
     when both sides are dense; writing a tensor onto itself is fine)."""

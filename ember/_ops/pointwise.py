@@ -14,7 +14,7 @@ from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
-                    broadcast_shape,
+                    broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
 
 _new = object.__new__
@@ -884,6 +884,7 @@ def pow(input, exponent, *, out=None):
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
         _check_int_pow(x, y)
+        check_broadcast(x.shape, y.shape)
         r = np.asarray(np.power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:
@@ -996,6 +997,7 @@ def clamp(input, min=None, max=None, *, out=None):
         for b in (lo, hi):
             if b is not None:
                 dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
+        check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
         r = x.astype(dt, copy=False)
         if lo is not None:
             r = np.maximum(r, lo._data.astype(dt, copy=False))
@@ -1081,6 +1083,7 @@ def where(condition, input=None, other=None):
     else:
         dt = _dtype.promote_types(_dtype.scalar_dtype(input), _dtype.scalar_dtype(other)).np
         a, b = np.asarray(input, dt), np.asarray(other, dt)
+    check_broadcast(cond._data.shape, np.shape(a), np.shape(b))
     r = np.asarray(np.where(cond._data, a, b))
     ins = (cond, input if isinstance(input, Tensor) else None,
            other if isinstance(other, Tensor) else None)
@@ -1113,12 +1116,14 @@ def lerp(input, end, weight):
     """``input + weight * (end - input)``; ``weight`` a number or a tensor."""
     if isinstance(weight, Tensor):
         x, e = binary_arrays(input, end, 'lerp')
+        check_broadcast(x.shape, e.shape, weight._data.shape)
         r = x + weight._data * (e - x)
         n = track(LerpBackward1, (input, end, weight))
         if n is not None:
             n.save(input, end, weight)
     else:
         x, e = binary_arrays(input, end, 'lerp')
+        check_broadcast(x.shape, np.shape(e))
         r = x + weight * (e - x)
         n = track(LerpBackward0, (input, end))
         if n is not None:
@@ -1150,6 +1155,7 @@ def _addc(node, kernel, name):
     def fn(input, tensor1, tensor2, *, value=1, out=None):
         q = kernel(tensor1, tensor2)
         x, y = binary_arrays(input, q, name)
+        check_broadcast(np.shape(x), np.shape(y))
         r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:

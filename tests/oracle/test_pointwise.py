@@ -120,3 +120,24 @@ def test_comparisons_and_logic():
         check(lambda T, x, y: getattr(T, op)(x, y), i, j)
     check(lambda T, x: [T.isnan(x / 0), T.isinf(x / 0), T.isfinite(x / 0)], a)
     check(lambda T, x, y: [T.allclose(x, y), T.equal(x, x), T.equal(x, y)], a, b)
+
+
+@pytest.mark.parametrize('op', ['exp', 'sin', 'abs', 'sigmoid', 'neg', 'floor'])
+def test_unary_on_non_contiguous_views(op):
+    check(lambda T, x: getattr(T, op)(x.t()), arr(3, 4), double=True)
+    check(lambda T, x: getattr(T, op)(x.narrow(1, 1, 2).transpose(0, 1)), arr(3, 4))
+
+
+@pytest.mark.parametrize('op', ['add', 'mul', 'div', 'maximum', 'atan2', 'pow'])
+def test_binary_on_non_contiguous_views(op):
+    check(lambda T, x, y: getattr(T, op)(x.t(), y.expand(3, 4)),
+          arr(4, 3, low=0.5, high=2), arr(4, low=0.5, high=2, seed=5), double=True)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda T, x, y: T.pow(x, y), lambda T, x, y: T.where(x > 0, x, y),
+    lambda T, x, y: T.lerp(x, y, 0.5), lambda T, x, y: T.lerp(x, x, y),
+    lambda T, x, y: T.addcmul(x, x, y), lambda T, x, y: x.clamp(min=y),
+])
+def test_shape_mismatch_is_torchs_runtime_error(fn):
+    check(fn, arr(3, 4), arr(3), match_message=True)
