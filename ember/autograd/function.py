@@ -63,6 +63,8 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def apply(self, grads):
         cls = self._forward_cls
+        if STATE.enabled:  # create_graph: the backward's own graph is being recorded
+            _guard_stashed_tensors(self)
         res = cls._backward_impl(self, *grads)
         if type(res) is not tuple:
             res = (res,)
@@ -345,9 +347,12 @@ def _record_inputs(ctx, args):
         if isinstance(a, Tensor):
             edges.append(edge(a))
             meta.append((a._data.shape, a._data.dtype))
-            keep.append(i)
+            keep.append(id(a))
         else:
             skip.append(i)
+    ctx._input_ids = keep
+    if skip:
+        keep = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
     ctx.next_functions = tuple(edges)
     ctx._meta = tuple(meta)
     ctx._n_args = len(args)
@@ -460,6 +465,51 @@ def _save(ctx, outputs):
         else:
             saved.append((t, t._vc[0]))
     ctx._saved = tuple(saved)
+
+
+class _StashedTensorError(Node):
+    """grad_fn given to a tensor that forward stashed as a plain ctx attribute, once backward
+    runs with create_graph: reaching it in a double backward means a gradient would have
+    been silently lost (pytorch#58509), so it raises and says what to do instead."""
+
+    def backward(self, *grads):
+        fn, name = self.function, self.attribute
+        raise RuntimeError(
+            f"{fn}.backward used ctx.{name}, a tensor that {fn}.forward computed but did not "
+            "return or pass to ctx.save_for_backward. Its dependence on the inputs is invisible "
+            "to autograd, so differentiating through it (double backward) would silently give "
+            "a wrong result (torch does, pytorch#58509). Return it as an output of "
+            f"{fn} and save it with ctx.save_for_backward, or recompute it inside backward from "
+            "the saved inputs. If it truly is a constant, store it as a NumPy array or a "
+            "number instead of a tensor.")
+
+
+_CTX_INTERNALS = frozenset(('needs_input_grad', 'to_save', 'saved_for_forward',
+                            'dirty_tensors', 'non_differentiable'))
+
+
+def _guard_stashed_tensors(ctx):
+    """Gives every float tensor forward stashed on ctx (not an input, not an output, not
+    saved) a grad_fn that raises if double backward reaches it. Done once per node, and only
+    when backward builds a graph, so plain backward pays nothing."""
+    d = ctx.__dict__
+    if '_stash_guarded' in d:
+        return
+    d['_stash_guarded'] = True
+    inputs = set(d.get('_input_ids', ()))
+    for name, value in list(d.items()):
+        if (name.startswith('_') or name in _CTX_INTERNALS or not isinstance(value, Tensor)
+                or value._requires_grad or id(value) in inputs
+                or value._data.dtype.kind not in 'fc'):
+            continue
+        err = _new(_StashedTensorError)
+        err.next_functions = ctx.next_functions  # where the lost gradient would have gone
+        err._meta = ctx._meta
+        err._saved = None
+        err.function, err.attribute = ctx._forward_cls.__name__, name
+        guarded = make(value._data, err, True)
+        guarded._vc = value._vc
+        d[name] = guarded
 
 
 class _OnceDifferentiableError(Node):
