@@ -166,7 +166,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 # name -> (submodule, attribute or None for the module itself)
 _LAZY = {'Function': ('function', 'Function'), 'function': ('function', None),
          'gradcheck': ('gradcheck', 'gradcheck'), 'gradgradcheck': ('gradcheck', 'gradgradcheck'),
-         'forward_ad': ('forward_ad', None), 'functional': ('functional', None)}
+         'forward_ad': ('forward_ad', None), 'functional': ('functional', None),
+         'check_function': ('check', 'check_function')}
 
 
 def __getattr__(name):
