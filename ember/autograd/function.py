@@ -14,7 +14,7 @@ from .grad_mode import STATE
 from .graph import Node, _SavedOutput
 from .forward_ad import FWD, tangent_of, flush
 from .anomaly_mode import ANOMALY, record as record_trace
-from .._ops._core import edge
+from .._ops._core import edge, rebase
 
 __all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
 
@@ -432,9 +432,16 @@ def _wire_outputs(ctx, args, outs, record):
         elif id(o) in inputs:
             o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
         if record and id(o) not in non_diff and o._data.dtype.kind in 'fc':
-            o._grad_fn = ctx
-            o._requires_grad = True
-            o._output_nr = nr
+            if id(o) in dirty and o._base is not None:
+                # A view modified in place: its base's history goes through CopySlices,
+                # exactly as for a built-in in-place op on a view.
+                new = make(o._data, ctx, True)
+                new._output_nr = nr
+                rebase(o, new)
+            else:
+                o._grad_fn = ctx
+                o._requires_grad = True
+                o._output_nr = nr
         elif record and id(o) in dirty:
             o._grad_fn = None
         result.append(o)

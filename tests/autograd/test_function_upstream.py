@@ -980,8 +980,7 @@ def test_mark_dirty_then_save_the_modified_input(lib):
     close(y.grad_fn.seen, 2 * npy(leaf))
 
 
-@libs(xfail="mark_dirty on a view does not rebase the base's history: the base's gradient "
-            "ignores the Function (torch gives the base a CopySlices grad_fn)")
+@libs()
 def test_mark_dirty_on_view_rewrites_the_base(lib):
     class Double(lib.autograd.Function):
         @staticmethod
