@@ -461,7 +461,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             # Against a number, cast first so a negative number never wraps in an unsigned
             # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
             input = make(input._data.astype(_dtype.DEFAULT.np_float))
-        x, y = binary_arrays(input, other, name)
+        x = input._data
+        if type(other) is float and x.dtype.kind in 'fc':
+            y = other  # the commonest case (tensor * 0.5), without a call
+        else:
+            x, y = binary_arrays(input, other, name)
         if to_float and x.dtype.kind not in 'fc':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y

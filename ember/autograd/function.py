@@ -57,8 +57,7 @@ class BackwardCFunction(Node, FunctionCtx):
     to_save = None
     dirty_tensors = ()
     non_differentiable = ()
-    _keep = None   # positions of the tensor arguments (None: every argument is one)
-    _skip = ()     # positions of the other arguments, whose gradients must be None
+    _skip = None   # positions of the non-tensor arguments, whose gradients must be None
     _n_args = 0
 
     def apply(self, grads):
@@ -74,16 +73,19 @@ class BackwardCFunction(Node, FunctionCtx):
                 res = res[:n_args]
             else:
                 raise RuntimeError(_count_error(self, cls, len(res)))
-        keep = self._keep
-        if keep is None:
+        skip = self._skip
+        if skip is None:
             return res
-        for i in self._skip:
+        for i in skip:
             if res[i] is not None:
                 raise RuntimeError(
                     f"function {type(self).__name__} returned a gradient different than "
                     f"None at position {i + 1}, but the corresponding forward input was "
                     "not a Variable")
-        return (res[keep[0]],) if len(keep) == 1 else tuple([res[i] for i in keep])
+        if len(skip) == 1:  # (the common case, e.g. MulConstant's constant)
+            i = skip[0]
+            return res[:i] + res[i + 1:]
+        return tuple([r for i, r in enumerate(res) if i not in skip])
 
     @property
     def saved_tensors(self):
@@ -246,13 +248,30 @@ class Function(_SingleLevelFunction):
                 outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             STATE.enabled = grad_on
-            FWD.level = fw_level
+            if fw_level is not None:
+                FWD.level = fw_level
 
-        single = not isinstance(outputs, tuple)
-        outs = (outputs,) if single else outputs
         if record:
             _record_inputs(ctx, args)
-        if ctx.dirty_tensors or ctx.non_differentiable:
+        special = ctx.dirty_tensors or ctx.non_differentiable
+        if (not special and fw_level is None and type(outputs) is Tensor
+                and outputs._data.dtype.kind in 'fc'):
+            # The common case, inline: one new float output, nothing marked.
+            for a in args:
+                if outputs is a:
+                    outputs = _alias_of(outputs)
+                    break
+            if record:
+                outputs._grad_fn = ctx
+                outputs._requires_grad = True
+                if ctx.to_save is not None:
+                    _save(ctx, (outputs,))
+            else:
+                ctx.to_save = None
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        if special:
             outs = _wire_outputs(ctx, args, outs, record)
         else:
             outs = _wire_plain_outputs(ctx, args, outs, record)
@@ -341,24 +360,24 @@ def _signature(cls):
 
 
 def _record_inputs(ctx, args):
-    """The node's edges: one per tensor argument (in one pass: this runs on every call)."""
-    edges, meta, keep, skip = [], [], [], []
+    """The node's edges, one per tensor argument, in one pass (this runs on every call)."""
+    edges, meta, ids, skip = [], [], [], None
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             edges.append(edge(a))
-            meta.append((a._data.shape, a._data.dtype))
-            keep.append(id(a))
+            d = a._data
+            meta.append((d.shape, d.dtype))
+            ids.append(id(a))
+        elif skip is None:
+            skip = [i]
         else:
             skip.append(i)
-    ctx._input_ids = keep
-    if skip:
-        keep = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
     ctx.next_functions = tuple(edges)
     ctx._meta = tuple(meta)
+    ctx._input_ids = ids
     ctx._n_args = len(args)
-    if skip:
-        ctx._keep = tuple(keep)
-        ctx._skip = tuple(skip)
+    if skip is not None:
+        ctx._skip = skip
 
 
 def _wire_plain_outputs(ctx, args, outs, record):
