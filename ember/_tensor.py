@@ -262,6 +262,7 @@ class Tensor:
         fn = self._grad_fn
         if fn._retain is None:
             fn._retain = {}
+            fn._hooked = True
         fn._retain[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):

@@ -453,6 +453,7 @@ def _move_retain(t, old_fn, old_nr):
         new = t._grad_fn
         if new._retain is None:
             new._retain = {}
+            new._hooked = True
         new._retain[t._output_nr] = ref
 
 

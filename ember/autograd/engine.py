@@ -91,7 +91,8 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                 pass
             elif grads_out is not None:
                 is_acc = type(node) is AccumulateGrad
-                if node._tensor_hooks or node._retain or (is_acc and node.variable._hooks):
+                hooked = node._hooked  # one test for the four kinds of node hooks
+                if hooked or (is_acc and node.variable._hooks):
                     grads_out = _tensor_pre_hooks(node, grads_out, is_acc)
                 if targets is not None:
                     for nr, g in enumerate(grads_out):
@@ -100,7 +101,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                             for i in hit:
                                 captured[i] = g
                 if needed is None or node in needed:
-                    if node._pre_hooks:
+                    if hooked and node._pre_hooks:
                         grads_out = _node_pre_hooks(node, grads_out)
                     if is_acc:
                         var = node.variable
@@ -108,18 +109,17 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                         # A leaf whose requires_grad was switched off since takes nothing.
                         if accumulate and g is not None and var._requires_grad:
                             _accumulate(var, g, create_graph, stolen, make)
-                        if node._hooks:
+                        if hooked and node._hooks:
                             _node_post_hooks(node, (), grads_out)
                     else:
-                        if (node._hooks is None and len(grads_out) == 1 and
+                        if (not hooked and len(grads_out) == 1 and
                                 grads_out[0] is not None and not ANOMALY.enabled):
                             grads_in = node.apply(grads_out)  # the common case, inlined
                         else:
                             grads_in = _call(node, grads_out)
                         if not retain_graph and node._saved is not None:
                             node._saved = _RELEASED
-            elif node._tensor_hooks or node._retain or (type(node) is AccumulateGrad and
-                                                        node.variable._hooks):
+            elif node._hooked or (type(node) is AccumulateGrad and node.variable._hooks):
                 # Reached, but no gradient flowed here: torch still shows hooks the None.
                 _tensor_pre_hooks(node, [None] * node.n_outputs, type(node) is AccumulateGrad)
             metas = node._meta

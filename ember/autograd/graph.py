@@ -33,6 +33,7 @@ class Node:
     _pre_hooks = None   # pre-hooks: fn(grad_outputs)
     _tensor_hooks = None  # {output_nr: [fn]} registered through Tensor.register_hook
     _retain = None        # {output_nr: weakref to a tensor that retains its grad}
+    _hooked = False       # True once any of the four above is set (one test in the engine)
     _fw_in = None         # forward AD: the tangents of the inputs (None: no forward AD)
     _fw_only = False      # forward AD: recorded only for tangents, not part of backward
 
@@ -67,17 +68,20 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
         if self._hooks is None:
             self._hooks = []
+        self._hooked = True
         return _Handle(self._hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = []
+        self._hooked = True
         return _Handle(self._pre_hooks, fn)
 
     def _register_tensor_hook(self, output_nr, fn):
         if self._tensor_hooks is None:
             self._tensor_hooks = {}
+        self._hooked = True
         return _Handle(self._tensor_hooks.setdefault(output_nr, []), fn)
 
     # -- saved tensors ------------------------------------------------------------------
