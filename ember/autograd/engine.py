@@ -304,8 +304,12 @@ def sum_to(g, shape, node=None, i=0):
     lead = len(gshape) - len(shape)
     if lead < 0 or any(s != 1 and s != gs for s, gs in zip(shape, gshape[lead:])):
         who = f"Function {node.name()}" if node is not None else "backward"
-        raise RuntimeError(f"{who} returned an invalid gradient at index {i} - got "
-                           f"{list(gshape)} but expected shape compatible with {list(shape)}")
+        msg = (f"{who} returned an invalid gradient at index {i} - got {list(gshape)} but "
+               f"expected shape compatible with {list(shape)}")
+        explain = getattr(node, 'explain_gradient', None)  # custom Functions say more
+        if explain is not None:
+            msg += explain(i, gshape, shape)
+        raise RuntimeError(msg)
     dims = tuple(range(lead)) + tuple(lead + k for k, s in enumerate(shape)
                                       if s == 1 and gshape[lead + k] != 1)
     if dims:

@@ -78,14 +78,32 @@ class BackwardCFunction(Node, FunctionCtx):
             return res
         for i in skip:
             if res[i] is not None:
+                name = _forward_param_names(cls, n_args)[i]
                 raise RuntimeError(
                     f"function {type(self).__name__} returned a gradient different than "
                     f"None at position {i + 1}, but the corresponding forward input was "
-                    "not a Variable")
+                    f"not a Variable\n{cls.__name__}.backward returned a tensor for '{name}' "
+                    f"(argument {i} of {cls.__name__}.forward), which was not a tensor; return "
+                    "None in that position.")
         if len(skip) == 1:  # (the common case, e.g. MulConstant's constant)
             i = skip[0]
             return res[:i] + res[i + 1:]
         return tuple([r for i, r in enumerate(res) if i not in skip])
+
+    def _param_of_edge(self, i):
+        """Forward's parameter name and position for gradient edge ``i`` (tensor args only)."""
+        skip = self._skip or ()
+        positions = [p for p in range(self._n_args) if p not in skip]
+        pos = positions[i] if i < len(positions) else i
+        return _forward_param_names(self._forward_cls, self._n_args)[pos], pos
+
+    def explain_gradient(self, i, got, expected):
+        """ember's addition to torch's wrong-shape message: which parameter, which shapes."""
+        name, pos = self._param_of_edge(i)
+        fn = self._forward_cls.__name__
+        return (f"\n{fn}.backward returned a gradient of shape {list(got)} for '{name}' "
+                f"(argument {pos} of {fn}.forward), whose shape is {list(expected)}. Each "
+                "gradient must have its input's shape (or broadcast to it).")
 
     @property
     def saved_tensors(self):

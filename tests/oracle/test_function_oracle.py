@@ -436,3 +436,33 @@ def test_gradcheck_fast_mode():
             return g * 2
     with pytest.raises(RuntimeError, match="computed \nin fast mode"):
         ember.autograd.gradcheck(Wrong.apply, (x,), fast_mode=True)
+
+
+def test_wrong_shape_and_non_tensor_errors_name_the_parameter():
+    class Shape(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, k, x):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g.new_ones(4)
+
+    class NotTensor(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, scale):
+            return x * scale
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = ember.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError) as info:
+        Shape.apply(2.0, x).sum().backward()
+    assert str(info.value).startswith("Function ShapeBackward returned an invalid gradient at "
+                                      "index 0 - got [4] but expected shape compatible with [3]")
+    assert "for 'x' (argument 1 of Shape.forward), whose shape is [3]" in str(info.value)
+    with pytest.raises(RuntimeError) as info:
+        NotTensor.apply(x, 2.0).sum().backward()
+    assert "'scale' (argument 1 of NotTensor.forward), which was not a tensor" in str(info.value)
