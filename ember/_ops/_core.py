@@ -373,6 +373,14 @@ def inplace(t, outplace, args, op):
         if r._fw is not None:
             t._fw = r._fw
         return t
+    if t._made_by_function is not None:
+        raise RuntimeError(
+            f"Output {t._output_nr} of {t._made_by_function} is a view and is being modified "
+            "inplace. This view was created inside a custom Function (or because an input was "
+            "returned as-is) and the autograd logic to handle view+inplace would override the "
+            "custom backward associated with the custom Function, leading to incorrect "
+            "gradients. This behavior is forbidden. You can fix this by cloning the output of "
+            "the custom Function.")
     r = outplace(_alias(t), *args)
     write_into(t, r._data, op)
     if r._fw is not None:

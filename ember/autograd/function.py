@@ -279,6 +279,8 @@ class Function(_SingleLevelFunction):
                 if outputs is a:
                     outputs = _alias_of(outputs)
                     break
+            if outputs._base is not None:
+                outputs._made_by_function = cls.__name__
             if record:
                 outputs._grad_fn = ctx
                 outputs._requires_grad = True
@@ -407,6 +409,8 @@ def _wire_plain_outputs(ctx, args, outs, record):
                 if o is a:  # an input returned unchanged becomes a new tensor viewing it
                     o = _alias_of(o)
                     break
+            if o._base is not None:
+                o._made_by_function = ctx._forward_cls.__name__
             if record and o._data.dtype.kind in 'fc':
                 o._grad_fn = ctx
                 o._requires_grad = True

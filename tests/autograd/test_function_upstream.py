@@ -1079,9 +1079,7 @@ def test_view_made_in_no_grad_keeps_requires_grad_and_refuses_inplace(lib):
         out.zero_()
 
 
-@libs(xfail="ember allows an in-place op with a grad-requiring operand on a view created "
-            "inside a custom Function; torch raises 'This view was created inside a custom "
-            "Function...'")
+@libs()
 def test_inplace_on_view_returned_by_function_is_refused(lib):
     class ViewFn(lib.autograd.Function):
         @staticmethod
