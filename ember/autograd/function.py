@@ -589,7 +589,10 @@ def once_differentiable(fn):
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
         err = object.__new__(_OnceDifferentiableError)
-        ins = [a for a in args if isinstance(a, Tensor) and a._requires_grad]
+        # As in torch, the error node hangs off placeholder leaves, not off the real graph:
+        # backward() through it raises, while a gradient w.r.t. real tensors does not reach it.
+        ins = [make(o._data).requires_grad_() for o in outs
+               if isinstance(o, Tensor) and o._data.dtype.kind in 'fc']
         err.next_functions = tuple(edge(a) for a in ins)
         err._meta = tuple((a._data.shape, a._data.dtype) for a in ins)
         err._saved = None

@@ -633,9 +633,7 @@ def test_gradgradcheck_fails_on_once_differentiable(lib):
         lib.autograd.gradgradcheck(Sq.apply, (x,))
 
 
-@libs(xfail="the node standing for a once_differentiable backward is wired to the grad_output "
-            "seed, so autograd.grad w.r.t. that seed raises where torch's disconnected Error "
-            "node gives None (allow_unused)")
+@libs()
 def test_once_differentiable_gradient_wrt_the_seed_is_unused(lib):
     once = once_differentiable(lib)
 
