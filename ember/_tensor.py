@@ -13,7 +13,6 @@ import numpy as np
 from . import _dtype
 from ._device import CPU, check_device
 from .autograd.graph import AccumulateGrad
-from .autograd.grad_mode import STATE
 
 __all__ = ['Tensor', 'make']
 
@@ -396,7 +395,7 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous"
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous"
                                if self._data.size else
                                "Boolean value of Tensor with no values is ambiguous")
         return bool(self._data.reshape(()))

@@ -22,7 +22,7 @@ from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput
 from ..autograd.forward_ad import FWD, tangent_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
-                    inplace, is_scalar, replay_view, METHODS, broadcast_shape,
+                    inplace, is_scalar, METHODS, broadcast_shape,
                     check_no_partial_overlap)
 from . import shape as _shape
 

@@ -11,7 +11,6 @@ import numpy as np
 from .. import _dtype
 from .._device import check_device
 from ..autograd.engine import sum_to
-from ..autograd.grad_mode import STATE
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     to_tensor, wrap_dim)
 

@@ -319,7 +319,7 @@ def _forward_ad(cls, ctx, args, outs):
     saved_bw = ctx._saved
     fw_saved = ctx.__dict__.get('saved_for_forward')
     ctx._saved = (None if fw_saved is None else
-                  tuple((_NONE, 0) if t is None else (t, t._vc[0]) for t in fw_saved))
+                  tuple((None, 0) if t is None else (t, t._vc[0]) for t in fw_saved))
     try:
         out_tangents = cls.jvp(ctx, *tangents)
     finally:

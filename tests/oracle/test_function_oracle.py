@@ -466,3 +466,27 @@ def test_wrong_shape_and_non_tensor_errors_name_the_parameter():
     with pytest.raises(RuntimeError) as info:
         NotTensor.apply(x, 2.0).sum().backward()
     assert "'scale' (argument 1 of NotTensor.forward), which was not a tensor" in str(info.value)
+
+
+def test_save_for_forward_with_none_is_seen_by_jvp():
+    # Regression: a None passed to save_for_forward crashed jvp (a leftover placeholder name).
+    class F(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x, None)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            x, nothing = ctx.saved_tensors
+            assert nothing is None
+            return t * 2
+
+    fw = ember.autograd.forward_ad
+    with fw.dual_level():
+        out = F.apply(fw.make_dual(ember.ones(2), ember.tensor([1., 3.])))
+        assert fw.unpack_dual(out).tangent.tolist() == [2., 6.]
