@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, make
+from .grad_mode import STATE
 
 __all__ = ['gradcheck', 'gradgradcheck', 'GradcheckError']
 
@@ -229,22 +230,51 @@ def _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes):
             raise GradcheckError("grad is incorrect size")
 
 
+_UNDEFINED_NOTE = ('Please look at "Notes about undefined output gradients" in '
+                   '"tools/autograd/derivatives.yaml"')
+
+
 def _check_undefined_grad(func, inputs, diff):
-    """Backward must cope when only some outputs get a gradient (the others are undefined)."""
-    from . import grad
+    """A custom Function's backward must cope with undefined output gradients -- all of them
+    undefined, and (with several outputs) each one alone -- and then give undefined or zero
+    input gradients. Built-in nodes never see undefined gradients (the engine skips them),
+    so each output's Function node is called directly, as the engine would call it."""
     outs = _differentiable_outputs(_as_tuple(func(*inputs)))
-    if len(outs) < 2:
-        return
+    nodes = {}
     for o in outs:
-        try:
-            grad(o, diff, make(np.ones(o._data.shape, o._data.dtype)), retain_graph=True,
-                 allow_unused=True)
-        except RuntimeError as e:
-            raise GradcheckError(
-                "Backwards compatibility: New undefined gradient support checking feature is "
-                "enabled by default, but it may break existing callers of this function. If this "
-                "is true for you, you can call this function with \"check_undefined_grad=False\" "
-                f"to disable the feature ({e})") from e
+        fn = o._grad_fn
+        if fn is not None and hasattr(fn, '_forward_cls'):
+            nodes.setdefault(fn, {})[o._output_nr] = (o._data.shape, o._data.dtype)
+    for node, present in nodes.items():
+        n = node.n_outputs
+        metas = node._outs if n > 1 else [present[0]]
+        cases = [set(range(n))] + ([{k} for k in present] if len(present) > 1 else [])
+        for undefined in cases:
+            grads = [None if k in undefined else make(np.zeros(s, d))
+                     for k, (s, d) in enumerate(metas)]
+            if node.materialize_grads:
+                grads = [make(np.zeros(s, d)) if g is None else g
+                         for g, (s, d) in zip(grads, metas)]
+            prev, STATE.enabled = STATE.enabled, False  # (a first-order backward)
+            try:
+                results = node.apply(grads)
+            except RuntimeError as e:
+                _warn_undefined()
+                raise GradcheckError("Expected backward function to handle undefined output "
+                                     f"grads. {_UNDEFINED_NOTE}") from e
+            finally:
+                STATE.enabled = prev
+            if any(g is not None and np.any(g._data != 0) for g in results):
+                _warn_undefined()
+                raise GradcheckError("Expected all input grads to be undefined or zero when all "
+                                     "output grads are undefined or zero. " + _UNDEFINED_NOTE)
+
+
+def _warn_undefined():
+    warnings.warn("Backwards compatibility: New undefined gradient support checking feature is "
+                  "enabled by default, but it may break existing callers of this function. If "
+                  "this is true for you, you can call this function with "
+                  "\"check_undefined_grad=False\" to disable the feature")
 
 
 def _check_forward_ad(func, inputs, outputs, eps, atol, rtol):

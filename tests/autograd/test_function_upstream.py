@@ -1669,8 +1669,7 @@ def test_gradgradcheck_with_explicit_grad_outputs(lib):
     assert lib.autograd.gradgradcheck(Cube.apply, (x,), gen_non_contig_grad_outputs=True)
 
 
-@libs(xfail="gradcheck with check_undefined_grad does not call backward with undefined "
-            "(None) grad outputs, so a backward that cannot handle them passes")
+@libs()
 def test_gradcheck_detects_backward_failing_on_undefined_grads(lib):
     class Fragile(lib.autograd.Function):
         @staticmethod
