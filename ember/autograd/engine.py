@@ -83,9 +83,14 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     stolen = set()
     try:
         ready = [n for n in stack if deps[n] == 0]
-        while ready:
-            node = ready.pop()
-            grads_out = buffers.pop(node, None)
+        carried = None  # a node handed its gradient directly (see the end of the loop)
+        while ready or carried is not None:
+            if carried is not None:
+                node, grads_out = carried
+                carried = None
+            else:
+                node = ready.pop()
+                grads_out = buffers.pop(node, None)
             grads_in = ()
             if visit is not None and node not in visit:
                 pass
@@ -124,7 +129,23 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                 _tensor_pre_hooks(node, [None] * node.n_outputs, type(node) is AccumulateGrad)
             metas = node._meta
             n_in = len(grads_in)
-            for i, (nxt, nr) in enumerate(node.next_functions):
+            nexts = node.next_functions
+            if n_in and (len(nexts) == 1 or (len(nexts) == 2 and nexts[1][0] is None)):
+                # A linear stretch of the graph (one edge out, or one plus the empty edge of a
+                # Python-number operand): when the next node waits for nothing else, its
+                # gradient goes to it directly, without the buffer and the ready stack.
+                nxt, nr = nexts[0]
+                g = grads_in[0]
+                if (nxt is not None and g is not None and deps[nxt] == 1 and nr == 0
+                        and nxt.n_outputs == 1 and nxt not in buffers):
+                    meta = metas[0] if metas is not None else None
+                    if meta is not None and (g._data.shape != meta[0] or (
+                            g._data.dtype is not meta[1] and g._data.dtype != meta[1])):
+                        g = _conform(g, meta, node, 0)
+                    deps[nxt] = 0
+                    carried = (nxt, [g])
+                    continue
+            for i, (nxt, nr) in enumerate(nexts):
                 if nxt is None:
                     continue
                 g = grads_in[i] if i < n_in else None
