@@ -340,6 +340,11 @@ def _forward_ad(cls, ctx, args, outs):
                         "An inplace custom Function is not modifying the forward mode gradients "
                         "inplace. If the forward is modifying an input inplace, then the jvp "
                         "function must modify the corresponding gradient inplace.")
+            elif o._base is not None and t._base is None and any(
+                    isinstance(a, Tensor) and o._base is (a if a._base is None else a._base)
+                    for a in args):
+                raise RuntimeError("A custom Function's forward is returning a view (or an "
+                                   "input as-is) but the jvp is not returning a view.")
             if t._data.shape != o._data.shape:
                 raise RuntimeError(
                     "Trying to set a forward gradient that has a different size than that of "

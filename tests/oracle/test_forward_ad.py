@@ -126,3 +126,28 @@ def test_function_jvp_is_called_and_required():
             NoJvp.apply(d)
     # outside a level, jvp is never needed
     assert NoJvp.apply(ember.ones(2)).tolist() == [2., 2.]
+
+
+def test_jvp_must_return_a_view_for_a_view_output():
+    def run(lib, clone):
+        class Head(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x[:2]
+
+            @staticmethod
+            def backward(ctx, g):
+                return lib.cat([g, g.new_zeros(1)])
+
+            @staticmethod
+            def jvp(ctx, t):
+                return t[:2].clone() if clone else t[:2]
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            out = Head.apply(fw.make_dual(lib.ones(3), lib.tensor([1., 2., 3.])))
+            return fw.unpack_dual(out).tangent.tolist()
+    for lib in (ember, torch):
+        assert run(lib, clone=False) == [1., 2.]
+        with pytest.raises(RuntimeError, match="forward is returning a view \\(or an input "
+                                               "as-is\\) but the jvp is not returning a view"):
+            run(lib, clone=True)
