@@ -17,6 +17,7 @@ from . import _ops
 from ._ops.random import Generator, default_generator  # noqa: F401
 from ._ops.reduce import return_types  # noqa: F401
 from . import _tensor_str  # noqa: F401
+from . import overrides, _C  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = '0.1.0'

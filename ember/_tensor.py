@@ -13,6 +13,7 @@ import numpy as np
 from . import _dtype
 from ._device import CPU, check_device
 from .autograd.graph import AccumulateGrad
+from . import overrides as _overrides
 
 __all__ = ['Tensor', 'make']
 
@@ -66,6 +67,10 @@ class Tensor:
 
     def __init__(self, *args, **kwargs):
         pass
+
+    # The default of the __torch_function__ protocol: run the op with subclass dispatch
+    # off, then give the results this (sub)class (see ember.overrides).
+    __torch_function__ = classmethod(_overrides._tensor_default)
 
     # -- metadata -----------------------------------------------------------------------
     @property
@@ -498,6 +503,7 @@ def make(data, grad_fn=None, requires_grad=False):
 # it inside functions on the hot path (an import statement costs ~0.6 us per call).
 from .autograd import graph as _graph, engine as _engine  # noqa: E402
 _graph.make = _engine.make = make
+_overrides._Tensor = Tensor
 _engine.refresh_view = refresh_view
 
 

@@ -4,6 +4,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._core import OPS, METHODS
+from ..overrides import overridable
 from . import pointwise, shape, reduce, linalg, creation, random, index  # noqa: F401
 
 # torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
@@ -14,6 +15,8 @@ np.seterr(all='ignore')
 
 def _install():
     for name, fn in METHODS.items():
+        if not hasattr(fn, '_ember_name'):  # operators and [] are put in METHODS directly
+            fn = METHODS[name] = overridable(fn, 'ember.Tensor.' + name)
         setattr(Tensor, name, fn)
     for name, fn in shape.PROPERTIES.items():
         setattr(Tensor, name, property(fn, doc=fn.__doc__))

@@ -17,6 +17,7 @@ from .._tensor import Tensor, make, wrap_dim, refresh_view
 from ..autograd.graph import Node
 from ..autograd.grad_mode import STATE
 from ..autograd.anomaly_mode import ANOMALY, record
+from ..overrides import overridable
 from ..autograd.forward_ad import FWD, Pending, tangent_of, flush, _FW_EDGE
 
 __all__ = ['register', 'OPS', 'METHODS', 'track', 'Node', 'make', 'Tensor', 'wrap_dim']
@@ -33,12 +34,14 @@ def register(fn=None, *, method=True, function=True, name=None, methods=()):
     ``method``), plus any extra method aliases in ``methods``."""
     def deco(f):
         n = name or f.__name__
+        # The public objects dispatch through __torch_function__; the module-level name
+        # stays the implementation, so ops calling ops pay for the protocol only once.
         if function:
-            OPS[n] = f
+            OPS[n] = overridable(f, 'ember.' + n)
         if method:
-            METHODS[n] = f
+            METHODS[n] = overridable(f, 'ember.Tensor.' + n)
         for m in methods:
-            METHODS[m] = f
+            METHODS[m] = overridable(f, 'ember.Tensor.' + m)
         return f
     return deco(fn) if fn is not None else deco
 

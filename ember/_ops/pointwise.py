@@ -13,11 +13,13 @@ import numpy as np
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
+from ..overrides import needs_protocol, handle_torch_function
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
 
 _new = object.__new__
+_PLAIN_OPERANDS = frozenset((int, float, bool, complex))
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 
@@ -55,7 +57,12 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     ``to_float``: integer inputs are promoted to the default float dtype first.
     ``check``: called with the input array to refuse dtypes torch refuses.
     """
+    public = None  # the public object being called (see overrides.overridable)
+
     def fn(input, *, out=None):
+        if type(input) is not Tensor and needs_protocol(input, out):
+            return handle_torch_function(public, (input, out), input,
+                                         **({'out': out} if out is not None else {}))
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
@@ -82,6 +89,8 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         return t
 
     _name_code(fn, name)
+    public = fn
+    fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
     if public:
         register(fn)
@@ -447,8 +456,14 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``check``: called with both operand arrays to refuse dtypes torch refuses.
     """
     scalar_node = scalar_node or node
+    public = None  # the public object being called (see overrides.overridable)
 
     def fn(input, other, *, out=None):
+        if (type(input) is not Tensor or (type(other) is not Tensor and
+                                          type(other) not in _PLAIN_OPERANDS)) \
+                and needs_protocol(input, other, out):
+            return handle_torch_function(public, (input, other, out), input, other,
+                                         **({'out': out} if out is not None else {}))
         if not isinstance(input, Tensor):
             if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
@@ -499,6 +514,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         return t
 
     _name_code(fn, name)
+    public = fn
+    fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
     if not public:  # the kernel of a public op defined by hand (add, sub, div)
         return fn
@@ -679,10 +696,13 @@ logical_and = _binary('logical_and', np.logical_and, cmp=True)
 logical_or = _binary('logical_or', np.logical_or, cmp=True)
 logical_xor = _binary('logical_xor', np.logical_xor, cmp=True)
 def _bool_kernel(kernel):
-    """torch has no bool kernel for some arithmetic: refuse when the result would be bool."""
+    """torch has no bool kernel for some arithmetic: refuse when the result would be bool;
+    integer division by zero raises (NumPy would silently give 0)."""
     def check(x, y):
         if x.dtype.kind == 'b' and (builtins.type(y) is bool or getattr(y, 'dtype', None) == x.dtype):
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
+            raise RuntimeError("ZeroDivisionError")
     return check
 
 

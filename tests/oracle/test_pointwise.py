@@ -141,3 +141,11 @@ def test_binary_on_non_contiguous_views(op):
 ])
 def test_shape_mismatch_is_torchs_runtime_error(fn):
     check(fn, arr(3, 4), arr(3), match_message=True)
+
+
+@pytest.mark.parametrize('op', ['remainder', 'fmod', 'floor_divide'])
+def test_integer_division_by_zero_raises(op):
+    # Found by hypothesis: NumPy returns 0 where torch raises.
+    check(lambda T, x, y: getattr(T, op)(x, y), np.array(5), np.array(False), match_message=True)
+    check(lambda T, x, y: getattr(T, op)(x, y), np.array([5, 3]), np.array([1, 0]),
+          match_message=True)

@@ -1,0 +1,297 @@
+"""The __torch_function__ protocol: how ember's public functions and Tensor methods hand over
+to tensor-like types and Tensor subclasses, and the helpers the note lists.
+
+Every public op is registered once (``ember._ops._core.register``); the registry wraps it in
+``overridable``, whose fast path is one type test per argument: when every argument is a
+plain ``Tensor`` or a plain Python value and no mode is active, the implementation runs at
+once. Otherwise ``handle_torch_function`` applies the note's rules: gather the distinct
+types that define ``__torch_function__``, subclasses before superclasses, otherwise left to
+right; call each until one does not return ``NotImplemented``; if all do, raise TypeError.
+
+Functions are named as the user reaches them in ember: ``ember.mul``, ``ember.Tensor.mul``
+(not ``torch.mul``) in error messages.
+"""
+import functools
+import threading
+
+__all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
+           'DisableTorchFunction', 'DisableTorchFunctionSubclass', 'overridable',
+           'get_overridable_functions', 'get_ignored_functions', 'resolve_name']
+
+
+class _State(threading.local):
+    subclass_disabled = False   # inside Tensor.__torch_function__'s default implementation
+    all_disabled = False        # inside DisableTorchFunction
+
+
+TF = _State()
+_Tensor = None  # ember.Tensor, bound by ember._tensor once it is defined
+_PLAIN = frozenset((int, float, bool, complex, type(None), str, slice, type(Ellipsis)))
+
+
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """Assign as ``__torch_function__`` on a Tensor subclass to opt it out of the protocol."""
+    return NotImplemented
+
+
+def _overloaded(obj):
+    """True if ``obj``'s type takes part in the protocol."""
+    t = type(obj)
+    if t is _Tensor or t in _PLAIN:
+        return False
+    tf = getattr(t, '__torch_function__', None)
+    if tf is None or tf is _disabled_torch_function_impl:
+        return False
+    if isinstance(obj, _Tensor):
+        # Every subclass takes part (with Tensor's default its results become instances of
+        # it), except while that default implementation is running.
+        return not TF.subclass_disabled
+    return True
+
+
+def _collect(relevant):
+    """The distinct overloaded arguments, subclasses before superclasses, otherwise in
+    order of appearance (lists and tuples of arguments are looked into, one level)."""
+    found = []
+    types = []
+    for a in relevant:
+        items = a if type(a) in (list, tuple) else (a,)
+        for x in items:
+            if not _overloaded(x) or type(x) in types:
+                continue
+            t = type(x)
+            index = len(found)
+            for i, other in enumerate(types):
+                if issubclass(t, other):
+                    index = i
+                    break
+            found.insert(index, x)
+            types.insert(index, t)
+    return found
+
+
+def has_torch_function(relevant_args):
+    """True if any argument (or element of a list/tuple argument) is an overloaded type."""
+    if TF.all_disabled:
+        return False
+    return bool(_collect(relevant_args))
+
+
+def is_tensor_like(inp):
+    """True for Tensors (and subclasses) and for any type that defines __torch_function__."""
+    return type(inp) is _Tensor or hasattr(type(inp), '__torch_function__')
+
+
+def resolve_name(f):
+    """The public name of an overridable function: ``'ember.add'``, ``'ember.Tensor.add'``."""
+    return getattr(f, '_ember_name', None)
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """Calls the ``__torch_function__`` of the overloaded arguments in the note's order;
+    the first result that is not NotImplemented is returned."""
+    overloaded = _collect(relevant_args)
+    types = tuple(type(a) for a in overloaded)
+    # Handlers run with subclass dispatch off, as super().__torch_function__ would: a handler
+    # that calls ``func`` again directly gets the plain implementation instead of itself.
+    prev = TF.subclass_disabled
+    TF.subclass_disabled = True
+    try:
+        return _call_handlers(public_api, overloaded, types, args, kwargs)
+    finally:
+        TF.subclass_disabled = prev
+
+
+def _call_handlers(public_api, overloaded, types, args, kwargs):
+    for arg in overloaded:
+        if _defined_as_plain_method(type(arg)):
+            # The oldest form (the note's first ScalarTensor): torch accepts it with a
+            # deprecation warning; so does ember.
+            import warnings
+            warnings.warn("Defining your `__torch_function__` as a plain method is deprecated "
+                          "and will be an error in future, please define it as a classmethod.",
+                          UserWarning, stacklevel=3)
+            result = arg.__torch_function__(public_api, types, args, kwargs)
+        else:
+            result = type(arg).__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    name = resolve_name(public_api) or getattr(public_api, '__name__', repr(public_api))
+    raise TypeError(f"no implementation found for '{name}' on types that implement "
+                    f"__torch_function__: [{', '.join(t.__name__ for t in types)}]")
+
+
+def _defined_as_plain_method(cls):
+    """True if the class that defines __torch_function__ made it a plain function."""
+    for klass in cls.__mro__:
+        attr = klass.__dict__.get('__torch_function__')
+        if attr is not None:
+            return not isinstance(attr, (classmethod, staticmethod))
+    return False
+
+
+def needs_protocol(*args):
+    """The slow half of an inline check: does any argument take part in the protocol?"""
+    return not TF.all_disabled and bool(_collect(args))
+
+
+def overridable(impl, public_name):
+    """The public object for an op implementation: calls with tensor-like arguments go
+    through the protocol; ``public_name`` is how the user reaches it (``'ember.Tensor.add'``).
+
+    An implementation that checks the protocol itself (``_checks_protocol``: the hot
+    pointwise ops, to spare a call frame) gets a copy of itself instead of a wrapper: same
+    code, but its ``public`` closure cell points at the copy, so ``__torch_function__``
+    receives exactly the function the user called.
+    """
+    if getattr(impl, '_checks_protocol', False):
+        return _self_dispatching_copy(impl, public_name)
+    plain = _PLAIN
+
+    @functools.wraps(impl)
+    def public(*args, **kwargs):
+        tensor = _Tensor
+        for a in args:
+            t = type(a)
+            if t is not tensor and t not in plain:
+                break
+        else:
+            if not kwargs:
+                return impl(*args)
+        if TF.all_disabled or not _collect(args + tuple(kwargs.values())):
+            try:
+                return impl(*args, **kwargs)
+            except AttributeError as e:
+                _refuse_non_tensor(public, impl, args, e)
+                raise
+        return handle_torch_function(public, args + tuple(kwargs.values()), *args, **kwargs)
+
+    public._ember_name = public_name
+    public._ember_impl = impl
+    _name_public(public, public_name)
+    return public
+
+
+def _name_public(f, public_name):
+    """``__name__``/``__qualname__`` as the user reaches the function (``__add__``,
+    ``Tensor.__add__``), which is what __torch_function__ handlers see."""
+    parts = public_name.split('.')
+    f.__name__ = parts[-1]
+    f.__qualname__ = '.'.join(parts[1:])
+
+
+def _refuse_non_tensor(public, impl, args, error):
+    """An implementation tripped over an argument that is not a Tensor: say so as torch does
+    ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
+    if "'_data'" not in str(error):
+        return
+    import inspect
+    try:
+        params = list(inspect.signature(impl).parameters)
+    except (TypeError, ValueError):
+        params = []
+    for i, a in enumerate(args):
+        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
+            name = params[i] if i < len(params) else f'arg{i}'
+            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
+                            f"Tensor, not {type(a).__name__}") from None
+
+
+def _self_dispatching_copy(fn, public_name):
+    import types as _types
+    cells = list(fn.__closure__)
+    cell = _types.CellType()
+    cells[fn.__code__.co_freevars.index('public')] = cell
+    copy = _types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                               tuple(cells))
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__doc__, copy.__qualname__, copy.__module__ = fn.__doc__, fn.__qualname__, \
+        fn.__module__
+    copy.__wrapped__ = fn  # (inspect.signature reads the implementation's)
+    _name_public(copy, public_name)
+    cell.cell_contents = copy
+    copy._ember_name = public_name
+    copy._ember_impl = fn
+    return copy
+
+
+def _tensor_default(cls, func, types, args=(), kwargs=None):
+    """Tensor.__torch_function__: runs ``func`` with subclass dispatch off, then gives the
+    results the subclass's type."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    prev = TF.subclass_disabled
+    TF.subclass_disabled = True
+    try:
+        result = func(*args, **kwargs)
+    finally:
+        TF.subclass_disabled = prev
+    return _convert(result, cls)
+
+
+def _convert(ret, cls):
+    if cls is _Tensor:
+        return ret
+    if isinstance(ret, _Tensor) and not isinstance(ret, cls):
+        return ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        converted = [_convert(r, cls) for r in ret]
+        if hasattr(ret, '_fields'):  # named tuples (max, sort, ...)
+            return type(ret)(*converted)
+        return type(ret)(converted)
+    return ret
+
+
+class DisableTorchFunctionSubclass:
+    """Context manager: Tensor subclasses are treated as plain tensors inside it."""
+
+    def __enter__(self):
+        self.prev = TF.subclass_disabled
+        TF.subclass_disabled = True
+
+    def __exit__(self, *exc):
+        TF.subclass_disabled = self.prev
+        return False
+
+
+class DisableTorchFunction:
+    """Context manager: the protocol is off entirely inside it (tensor-likes included)."""
+
+    def __enter__(self):
+        self.prev = TF.all_disabled
+        TF.all_disabled = True
+
+    def __exit__(self, *exc):
+        TF.all_disabled = self.prev
+        return False
+
+
+def get_overridable_functions():
+    """{namespace: [functions]} for every function and Tensor method that dispatches,
+    derived from the op registry (never kept by hand)."""
+    import ember
+    from ._ops._core import METHODS
+    funcs = {ember: [], ember.Tensor: []}
+    for name in dir(ember):
+        f = getattr(ember, name)
+        if callable(f) and resolve_name(f):
+            funcs[ember].append(f)
+    for name in METHODS:
+        f = getattr(ember.Tensor, name, None)
+        if f is not None and resolve_name(f):
+            funcs[ember.Tensor].append(f)
+    return funcs
+
+
+def get_ignored_functions():
+    """Public callables that deliberately do not dispatch (type checks, factories taking no
+    tensor, configuration)."""
+    import ember
+    names = ('is_tensor', 'set_default_dtype', 'get_default_dtype', 'set_printoptions',
+             'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
+             'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
+             'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
+             'broadcast_shapes')
+    return {getattr(ember, n) for n in names if hasattr(ember, n)}
