@@ -331,3 +331,51 @@ def anomaly_overhead(opts):
                 anomalous.append(timed(n))
     return Measured(float(np.median(anomalous)), float(np.median(plain)),
                     'ember without anomaly mode')
+
+
+# -- __torch_function__ -----------------------------------------------------------------
+def _passthrough_subclass(lib):
+    """The note's LoggingTensor without the logging: a pass-through __torch_function__."""
+    class Passthrough(lib.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return super().__torch_function__(func, types, args, kwargs or {})
+    return Passthrough
+
+
+def _adds(x):
+    for _ in range(CHAIN_LEN):
+        x = x + 0.5
+    return x
+
+
+@workload(target=1.0, ops=CHAIN_LEN)
+def subclass_chain(lib):
+    """100 chained adds on a 16-element Tensor subclass with a pass-through __torch_function__."""
+    x = _passthrough_subclass(lib)(np.linspace(-1, 1, 16, dtype=np.float32).tolist())
+
+    def run():
+        return _adds(x)
+    return run
+
+
+@custom(target=1.5)
+def subclass_vs_plain(opts):
+    """The same subclass chain against ember's own chain on a plain tensor."""
+    import ember
+    data = np.linspace(-1, 1, 16, dtype=np.float32).tolist()
+    sub = _passthrough_subclass(ember)(data)
+    plain = ember.tensor(data)
+
+    def timed(x, n):
+        t0 = opts.timer()
+        for _ in range(n):
+            _adds(x)
+        return (opts.timer() - t0) / n
+
+    n = 20 if opts.quick else 100
+    subs, plains = [], []
+    for _ in range(5 if opts.quick else opts.repeat):
+        subs.append(timed(sub, n))
+        plains.append(timed(plain, n))
+    return Measured(float(np.median(subs)), float(np.median(plains)), 'ember on a plain tensor')

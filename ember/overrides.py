@@ -34,39 +34,56 @@ def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
     return NotImplemented
 
 
-def _overloaded(obj):
-    """True if ``obj``'s type takes part in the protocol."""
-    t = type(obj)
-    if t is _Tensor or t in _PLAIN:
-        return False
-    tf = getattr(t, '__torch_function__', None)
-    if tf is None or tf is _disabled_torch_function_impl:
-        return False
-    if isinstance(obj, _Tensor):
-        # Every subclass takes part (with Tensor's default its results become instances of
-        # it), except while that default implementation is running.
-        return not TF.subclass_disabled
-    return True
+_KIND = {}          # type -> 0: not overloaded, 1: Tensor subclass, 2: other tensor-like
+_PLAIN_METHOD = {}  # type -> True if its __torch_function__ is a plain (instance) method
+
+
+def _kind(t):
+    """How type ``t`` takes part in the protocol (cached: this runs on every dispatch)."""
+    k = _KIND.get(t)
+    if k is None:
+        tf = getattr(t, '__torch_function__', None)
+        if tf is None or tf is _disabled_torch_function_impl:
+            k = 0
+        else:
+            k = 1 if issubclass(t, _Tensor) else 2
+        _KIND[t] = k
+        _PLAIN_METHOD[t] = k != 0 and _defined_as_plain_method(t)
+    return k
 
 
 def _collect(relevant):
     """The distinct overloaded arguments, subclasses before superclasses, otherwise in
-    order of appearance (lists and tuples of arguments are looked into, one level)."""
-    found = []
-    types = []
+    order of appearance (lists and tuples of arguments are looked into, one level). Tensor
+    subclasses take part except while subclass dispatch is off."""
+    found = types = None
+    subclasses_off = None
     for a in relevant:
-        items = a if type(a) in (list, tuple) else (a,)
-        for x in items:
-            if not _overloaded(x) or type(x) in types:
-                continue
+        ta = type(a)
+        if ta is _Tensor or ta in _PLAIN:
+            continue
+        for x in (a if ta is list or ta is tuple else (a,)):
             t = type(x)
-            index = len(found)
-            for i, other in enumerate(types):
-                if issubclass(t, other):
-                    index = i
-                    break
-            found.insert(index, x)
-            types.insert(index, t)
+            if t is _Tensor or t in _PLAIN:
+                continue
+            k = _kind(t)
+            if k == 0:
+                continue
+            if k == 1:
+                if subclasses_off is None:
+                    subclasses_off = TF.subclass_disabled
+                if subclasses_off:
+                    continue
+            if found is None:
+                found, types = [x], [t]
+            elif t not in types:
+                index = len(found)
+                for i, other in enumerate(types):
+                    if issubclass(t, other):
+                        index = i
+                        break
+                found.insert(index, x)
+                types.insert(index, t)
     return found
 
 
@@ -74,7 +91,7 @@ def has_torch_function(relevant_args):
     """True if any argument (or element of a list/tuple argument) is an overloaded type."""
     if TF.all_disabled:
         return False
-    return bool(_collect(relevant_args))
+    return _collect(relevant_args) is not None
 
 
 def is_tensor_like(inp):
@@ -90,8 +107,12 @@ def resolve_name(f):
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Calls the ``__torch_function__`` of the overloaded arguments in the note's order;
     the first result that is not NotImplemented is returned."""
-    overloaded = _collect(relevant_args)
-    types = tuple(type(a) for a in overloaded)
+    return dispatch(public_api, _collect(relevant_args) or [], args, kwargs)
+
+
+def dispatch(public_api, overloaded, args, kwargs):
+    """``handle_torch_function`` once the overloaded arguments are known."""
+    types = tuple([type(a) for a in overloaded])
     # Handlers run with subclass dispatch off, as super().__torch_function__ would: a handler
     # that calls ``func`` again directly gets the plain implementation instead of itself.
     prev = TF.subclass_disabled
@@ -104,7 +125,7 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
 
 def _call_handlers(public_api, overloaded, types, args, kwargs):
     for arg in overloaded:
-        if _defined_as_plain_method(type(arg)):
+        if _PLAIN_METHOD[type(arg)]:
             # The oldest form (the note's first ScalarTensor): torch accepts it with a
             # deprecation warning; so does ember.
             import warnings
@@ -130,9 +151,10 @@ def _defined_as_plain_method(cls):
     return False
 
 
-def needs_protocol(*args):
-    """The slow half of an inline check: does any argument take part in the protocol?"""
-    return not TF.all_disabled and bool(_collect(args))
+def overloaded_args(*args):
+    """The slow half of an inline check: the arguments that take part in the protocol
+    (None when none does, or when the protocol is off)."""
+    return None if TF.all_disabled else _collect(args)
 
 
 def overridable(impl, public_name):
@@ -158,13 +180,14 @@ def overridable(impl, public_name):
         else:
             if not kwargs:
                 return impl(*args)
-        if TF.all_disabled or not _collect(args + tuple(kwargs.values())):
+        overloaded = None if TF.all_disabled else _collect(args + tuple(kwargs.values()))
+        if overloaded is None:
             try:
                 return impl(*args, **kwargs)
             except AttributeError as e:
                 _refuse_non_tensor(public, impl, args, e)
                 raise
-        return handle_torch_function(public, args + tuple(kwargs.values()), *args, **kwargs)
+        return dispatch(public, overloaded, args, kwargs)
 
     public._ember_name = public_name
     public._ember_impl = impl
@@ -220,14 +243,16 @@ def _tensor_default(cls, func, types, args=(), kwargs=None):
     results the subclass's type."""
     if kwargs is None:
         kwargs = {}
-    if not all(issubclass(cls, t) for t in types):
-        return NotImplemented
-    prev = TF.subclass_disabled
+    for t in types:
+        if not issubclass(cls, t):
+            return NotImplemented
+    if TF.subclass_disabled:  # (called by dispatch, which has already turned it off)
+        return _convert(func(*args, **kwargs), cls)
     TF.subclass_disabled = True
     try:
         result = func(*args, **kwargs)
     finally:
-        TF.subclass_disabled = prev
+        TF.subclass_disabled = False
     return _convert(result, cls)
 
 
