@@ -26,21 +26,4 @@ globals().update(_ops.OPS)
 del _ops
 
 
-def is_tensor(obj):
-    """True if ``obj`` is an ember Tensor (or subclass)."""
-    return isinstance(obj, Tensor)
-
-
-def numel(input):
-    """Number of elements of ``input``."""
-    return input.numel()
-
-
-def is_floating_point(input):
-    """True if ``input`` has a floating-point dtype."""
-    return input.is_floating_point()
-
-
-def is_complex(input):
-    """True if ``input`` has a complex dtype."""
-    return input.is_complex()
+from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in torch)

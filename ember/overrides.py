@@ -16,7 +16,9 @@ import threading
 
 __all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
            'DisableTorchFunction', 'DisableTorchFunctionSubclass', 'overridable',
-           'get_overridable_functions', 'get_ignored_functions', 'resolve_name']
+           'get_overridable_functions', 'get_ignored_functions', 'get_testing_overrides',
+           'resolve_name', 'TorchFunctionMode', 'is_tensor_method_or_property',
+           'wrap_torch_function', 'coverage']
 
 
 class _State(threading.local):
@@ -157,6 +159,14 @@ def overloaded_args(*args):
     return None if TF.all_disabled else _collect(args)
 
 
+def inline_dispatch(public, overloaded, args, kwargs):
+    """What an op that checks the protocol inline calls when it must hand over: to the
+    active modes first, then to the overloaded arguments."""
+    if MODES:
+        return _mode_dispatch(public, overloaded, args, kwargs)
+    return dispatch(public, overloaded, args, kwargs)
+
+
 def overridable(impl, public_name):
     """The public object for an op implementation: calls with tensor-like arguments go
     through the protocol; ``public_name`` is how the user reaches it (``'ember.Tensor.add'``).
@@ -172,15 +182,18 @@ def overridable(impl, public_name):
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
-        tensor = _Tensor
-        for a in args:
-            t = type(a)
-            if t is not tensor and t not in plain:
-                break
-        else:
-            if not kwargs:
-                return impl(*args)
+        if not MODES:
+            tensor = _Tensor
+            for a in args:
+                t = type(a)
+                if t is not tensor and t not in plain:
+                    break
+            else:
+                if not kwargs:
+                    return impl(*args)
         overloaded = None if TF.all_disabled else _collect(args + tuple(kwargs.values()))
+        if MODES and not TF.all_disabled:
+            return _mode_dispatch(public, overloaded, args, kwargs)
         if overloaded is None:
             try:
                 return impl(*args, **kwargs)
@@ -320,3 +333,138 @@ def get_ignored_functions():
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
              'broadcast_shapes')
     return {getattr(ember, n) for n in names if hasattr(ember, n)}
+
+
+# -- modes ----------------------------------------------------------------------------------
+MODES = []  # the active TorchFunctionModes, innermost last (module level: read on every op)
+
+
+class TorchFunctionMode:
+    """Intercepts every ember function and Tensor method called inside ``with mode:``.
+
+    Subclasses define ``__torch_function__(self, func, types, args=(), kwargs=None)``; while it
+    runs, the mode is off, so calling ``func`` inside it runs the operation (or reaches the
+    modes below it). Modes nest; the innermost sees calls first.
+    """
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        raise NotImplementedError
+
+    def __enter__(self):
+        MODES.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        MODES.remove(self)
+        return False
+
+
+def _mode_dispatch(public_api, overloaded, args, kwargs):
+    """Hands the call to the innermost mode (with that mode off while it runs); a mode that
+    returns NotImplemented passes the call on to the ones below, then to the arguments."""
+    mode = MODES.pop()
+    try:
+        types = tuple([type(a) for a in overloaded or ()])
+        result = mode.__torch_function__(public_api, types, args, kwargs)
+        if result is NotImplemented:
+            if MODES:
+                result = _mode_dispatch(public_api, overloaded, args, kwargs)
+            elif overloaded:
+                result = dispatch(public_api, overloaded, args, kwargs)
+            else:
+                result = public_api._ember_impl(*args, **kwargs)
+        return result
+    finally:
+        MODES.append(mode)
+
+
+# -- listings derived from the registry -------------------------------------------------
+def get_testing_overrides():
+    """{overridable function: a dummy returning -1 with the function's positional
+    parameters (plus ``out=None`` where the function takes ``out``)}, derived from the op
+    registry; useful with ``inspect.signature``."""
+    import inspect
+    result = {}
+    for funcs in get_overridable_functions().values():
+        for f in funcs:
+            result[f] = _dummy(f, inspect)
+    return result
+
+
+def _dummy(f, inspect):
+    try:
+        sig = inspect.signature(f._ember_impl)
+    except (TypeError, ValueError):
+        sig = inspect.Signature()
+    P = inspect.Parameter
+    params = [p for p in sig.parameters.values()
+              if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)]
+    if 'out' in sig.parameters and not any(p.name == 'out' for p in params) and \
+            not any(p.kind is P.VAR_POSITIONAL for p in params):
+        params.append(P('out', P.POSITIONAL_OR_KEYWORD, default=None))
+
+    def dummy(*args, **kwargs):
+        return -1
+    dummy.__signature__ = inspect.Signature(params)
+    dummy.__name__ = f.__name__
+    return dummy
+
+
+def is_tensor_method_or_property(func):
+    """True for Tensor methods (and property getters) that dispatch."""
+    name = resolve_name(func) or ''
+    return name.startswith('ember.Tensor.')
+
+
+def wrap_torch_function(dispatcher):
+    """Decorator making a user function overridable: ``dispatcher(*args, **kwargs)``
+    returns the arguments to look at for tensor-likes."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            relevant = dispatcher(*args, **kwargs)
+            overloaded = None if TF.all_disabled else _collect(relevant)
+            if overloaded is None and not MODES:
+                return fn(*args, **kwargs)
+            if MODES:
+                return _mode_dispatch(wrapped, overloaded, args, kwargs)
+            return dispatch(wrapped, overloaded, args, kwargs)
+        wrapped._ember_impl = fn
+        wrapped._ember_name = f'{fn.__module__}.{fn.__qualname__}'
+        return wrapped
+    return deco
+
+
+def coverage(cls, make=None, *, verbose=False):
+    """Calls every overridable function with instances of ``cls`` (made by ``make()``,
+    default ``cls()``) in its tensor positions, and sorts the functions into those ``cls``
+    handles, those it returns NotImplemented for, and those that raise something else.
+
+    >>> report = coverage(ScalarTensor, lambda: ScalarTensor(2, 2))  # doctest: +SKIP
+    >>> report['handled']                                             # doctest: +SKIP
+    ['ember.add', 'ember.mean']
+    """
+    import inspect
+    make = make or cls
+    report = {'handled': [], 'not_implemented': [], 'raised': []}
+    for f, dummy in get_testing_overrides().items():
+        params = [p for p in inspect.signature(dummy).parameters.values()
+                  if p.default is p.empty and p.kind is not p.VAR_POSITIONAL]
+        args = [make() for _ in params] or [make()]
+        name = resolve_name(f)
+        try:
+            f(*args)
+        except TypeError as e:
+            key = 'not_implemented' if 'no implementation found' in str(e) else 'raised'
+            report[key].append(name if key != 'raised' else (name, f'TypeError: {e}'))
+        except Exception as e:  # noqa: BLE001 - what a type's handler raises is the report
+            report['raised'].append((name, f'{type(e).__name__}: {e}'))
+        else:
+            report['handled'].append(name)
+    for v in report.values():
+        v.sort(key=lambda x: x if isinstance(x, str) else x[0])
+    if verbose:
+        print(f"coverage({cls.__name__}): {len(report['handled'])} handled, "
+              f"{len(report['not_implemented'])} NotImplemented, {len(report['raised'])} "
+              "raised")
+    return report

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
-from ..overrides import overloaded_args, dispatch
+from ..overrides import overloaded_args, inline_dispatch, MODES, TF
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
@@ -60,11 +60,11 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     public = None  # the public object being called (see overrides.overridable)
 
     def fn(input, *, out=None):
-        if type(input) is not Tensor:
+        if type(input) is not Tensor or MODES:
             overloaded = overloaded_args(input, out)
-            if overloaded is not None:
-                return dispatch(public, overloaded, (input,),
-                                {'out': out} if out is not None else {})
+            if overloaded is not None or (MODES and not TF.all_disabled):
+                return inline_dispatch(public, overloaded, (input,),
+                                       {'out': out} if out is not None else {})
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
@@ -461,12 +461,12 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     public = None  # the public object being called (see overrides.overridable)
 
     def fn(input, other, *, out=None):
-        if type(input) is not Tensor or (type(other) is not Tensor and
-                                         type(other) not in _PLAIN_OPERANDS):
+        if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
+                                         _PLAIN_OPERANDS) or MODES:
             overloaded = overloaded_args(input, other, out)
-            if overloaded is not None:
-                return dispatch(public, overloaded, (input, other),
-                                {'out': out} if out is not None else {})
+            if overloaded is not None or (MODES and not TF.all_disabled):
+                return inline_dispatch(public, overloaded, (input, other),
+                                       {'out': out} if out is not None else {})
         if not isinstance(input, Tensor):
             if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
