@@ -102,8 +102,9 @@ def is_tensor_like(inp):
 
 
 def resolve_name(f):
-    """The public name of an overridable function: ``'ember.add'``, ``'ember.Tensor.add'``."""
-    return getattr(f, '_ember_name', None)
+    """The public name of an overridable function: ``'ember.add'``, ``'ember.Tensor.add'``,
+    ``'ember.Tensor.shape.__get__'``."""
+    return getattr(f, '_ember_name', None) or _property_name(f)
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
@@ -320,6 +321,9 @@ def get_overridable_functions():
         f = getattr(ember.Tensor, name, None)
         if f is not None and resolve_name(f):
             funcs[ember.Tensor].append(f)
+    for name, attr in vars(ember.Tensor).items():
+        if isinstance(attr, property) and id(attr) in _PROPERTY_NAMES:
+            funcs[ember.Tensor].append(attr.__get__)
     return funcs
 
 
@@ -372,7 +376,7 @@ def _mode_dispatch(public_api, overloaded, args, kwargs):
             elif overloaded:
                 result = dispatch(public_api, overloaded, args, kwargs)
             else:
-                result = public_api._ember_impl(*args, **kwargs)
+                result = getattr(public_api, '_ember_impl', public_api)(*args, **kwargs)
         return result
     finally:
         MODES.append(mode)
@@ -392,8 +396,11 @@ def get_testing_overrides():
 
 
 def _dummy(f, inspect):
+    impl = getattr(f, '_ember_impl', None)
+    if impl is None and _property_name(f):
+        impl = lambda self: None  # noqa: E731 - a property getter takes the tensor only
     try:
-        sig = inspect.signature(f._ember_impl)
+        sig = inspect.signature(impl)
     except (TypeError, ValueError):
         sig = inspect.Signature()
     P = inspect.Parameter
@@ -408,6 +415,37 @@ def _dummy(f, inspect):
     dummy.__signature__ = inspect.Signature(params)
     dummy.__name__ = f.__name__
     return dummy
+
+
+def dispatching_property(prop, name):
+    """``prop`` with a getter that goes through the protocol; handlers receive the new
+    property's ``__get__`` as ``func`` (as torch passes ``Tensor.shape.__get__``)."""
+    fget = prop.fget
+    holder = []
+
+    def getter(self):
+        if type(self) is _Tensor and not MODES:
+            return fget(self)
+        overloaded = None if TF.all_disabled else _collect((self,))
+        if overloaded is None and not (MODES and not TF.all_disabled):
+            return fget(self)
+        return inline_dispatch(holder[0].__get__, overloaded, (self,), {})
+    getter.__name__ = getter.__qualname__ = name
+    getter.__doc__ = fget.__doc__
+    new = property(getter, prop.fset, prop.fdel, prop.__doc__)
+    holder.append(new)
+    _PROPERTY_NAMES[id(new)] = name
+    return new
+
+
+_PROPERTY_NAMES = {}  # id(property) -> name, to name a property's __get__ in messages
+
+
+def _property_name(f):
+    owner = getattr(f, '__self__', None)
+    if isinstance(owner, property) and id(owner) in _PROPERTY_NAMES:
+        return f'ember.Tensor.{_PROPERTY_NAMES[id(owner)]}.__get__'
+    return None
 
 
 def is_tensor_method_or_property(func):

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._core import OPS, METHODS
-from ..overrides import overridable
+from ..overrides import overridable, dispatching_property
 from . import pointwise, shape, reduce, linalg, creation, random, index, query  # noqa: F401
 
 # torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
@@ -22,6 +22,8 @@ _DISPATCHING_DUNDERS = {'__repr__', '__len__', '__iter__', '__bool__', '__float_
 
 
 def _install():
+    for name, fn in shape.PROPERTIES.items():
+        setattr(Tensor, name, property(fn, doc=fn.__doc__))
     for name, fn in METHODS.items():
         if not hasattr(fn, '_ember_name'):  # operators and [] are put in METHODS directly
             fn = METHODS[name] = overridable(fn, 'ember.Tensor.' + name)
@@ -31,8 +33,8 @@ def _install():
                 (not name.startswith('_') or name in _DISPATCHING_DUNDERS)):
             METHODS[name] = overridable(attr, 'ember.Tensor.' + name)
             setattr(Tensor, name, METHODS[name])
-    for name, fn in shape.PROPERTIES.items():
-        setattr(Tensor, name, property(fn, doc=fn.__doc__))
+        elif isinstance(attr, property) and not name.startswith('_'):
+            setattr(Tensor, name, dispatching_property(attr, name))
 
 
 _install()

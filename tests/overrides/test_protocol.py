@@ -118,3 +118,23 @@ def test_coverage_sorts_every_function():
         report['not_implemented']
     total = sum(len(v) for v in report.values())
     assert total == len(get_testing_overrides())
+
+
+def test_property_getters_dispatch_with_their_get_as_func():
+    seen = []
+
+    class Watch(ember.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append(func)
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    w = Watch([[1., 2.]])
+    assert w.shape == (1, 2) and w.dtype is ember.float32
+    assert type(w.T) is Watch and type(w.data) is Watch and w.grad is None
+    assert seen[0] == ember.Tensor.shape.__get__
+    assert resolve_name(seen[1]) == 'ember.Tensor.dtype.__get__'
+    assert ember.Tensor.shape.__get__ in get_overridable_functions()[ember.Tensor]
+    with Recording() as mode:
+        ember.ones(2).requires_grad
+    assert mode.log[-1][1] == '__get__'
