@@ -354,6 +354,19 @@ class Tensor:
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
         self._data = value._data
 
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False):
+        """An instance of ``cls`` over ``data``'s memory (sharing its version counter), as a
+        fresh leaf with ``requires_grad=require_grad`` -- how nn.Parameter is built."""
+        t = _new(cls)
+        t._data = data._data
+        t._vc = data._vc
+        t._grad_fn = None
+        t._requires_grad = False
+        if require_grad:
+            t.requires_grad_(True)
+        return t
+
     def as_subclass(self, cls):
         """This tensor's data and autograd history viewed as an instance of ``cls``."""
         t = _new(cls)

@@ -261,13 +261,20 @@ def _tensor_default(cls, func, types, args=(), kwargs=None):
         if not issubclass(cls, t):
             return NotImplemented
     if TF.subclass_disabled:  # (called by dispatch, which has already turned it off)
-        return _convert(func(*args, **kwargs), cls)
-    TF.subclass_disabled = True
-    try:
         result = func(*args, **kwargs)
-    finally:
-        TF.subclass_disabled = False
+    else:
+        TF.subclass_disabled = True
+        try:
+            result = func(*args, **kwargs)
+        finally:
+            TF.subclass_disabled = False
+    if type(func) is _METHOD_WRAPPER and id(func.__self__) in _NOWRAP:
+        return result  # .grad stays what backward made it, as in torch
     return _convert(result, cls)
+
+
+_METHOD_WRAPPER = type(property().__get__)
+_NOWRAP = set()  # ids of the properties whose results the default does not convert
 
 
 def _convert(ret, cls):
@@ -435,6 +442,8 @@ def dispatching_property(prop, name):
     new = property(getter, prop.fset, prop.fdel, prop.__doc__)
     holder.append(new)
     _PROPERTY_NAMES[id(new)] = name
+    if name == 'grad':
+        _NOWRAP.add(id(new))
     return new
 
 

@@ -247,3 +247,19 @@ def test_subclasses_survive_copy_and_pickle():
     s.note = 'kept'
     for c in (copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
         assert type(c) is SubTensor and c.note == 'kept' and c.tolist() == [1., 2.]
+
+
+def test_make_subclass_and_autograd_through_a_subclass():
+    real = pytest.importorskip("torch", reason="real PyTorch (the oracle) is not installed")
+
+    def run(lib):
+        class Sub(lib.Tensor):
+            pass
+        base = lib.tensor([1., 2.])
+        p = lib.Tensor._make_subclass(Sub, base, True)
+        y = (p * 3).sum()
+        y.backward()
+        return [type(p).__name__, p.requires_grad, p.is_leaf, type(y).__name__,
+                type(p.grad).__name__, p.grad.tolist(), type(p.detach()).__name__,
+                p.detach().requires_grad]
+    assert run(torch) == run(real)
