@@ -369,12 +369,7 @@ class Tensor:
 
     def as_subclass(self, cls):
         """This tensor's data and autograd history viewed as an instance of ``cls``."""
-        t = _new(cls)
-        t._data = self._data
-        t._requires_grad = self._requires_grad
-        t._grad_fn = self._grad_fn
-        t._vc = self._vc
-        return t
+        return retype(self, cls)
 
     # -- conversions --------------------------------------------------------------------
     def numpy(self, *, force=False):
@@ -502,6 +497,16 @@ def refresh_view(t):
     t._seen = base._rebased
 
 
+def retype(t, cls):
+    """``t``'s data and autograd history as an instance of ``cls`` (as_subclass, and how
+    the __torch_function__ default gives results the subclass's type)."""
+    r = _new(cls)
+    r._data, r._requires_grad, r._grad_fn, r._vc = t._data, t._requires_grad, t._grad_fn, t._vc
+    if t._output_nr:
+        r._output_nr = t._output_nr
+    return r
+
+
 def make(data, grad_fn=None, requires_grad=False):
     """Wraps an ndarray as a Tensor (no copy): the one constructor every op uses."""
     t = _new(Tensor)
@@ -517,6 +522,7 @@ def make(data, grad_fn=None, requires_grad=False):
 from .autograd import graph as _graph, engine as _engine  # noqa: E402
 _graph.make = _engine.make = make
 _overrides._Tensor = Tensor
+_overrides._retype = retype
 _engine.refresh_view = refresh_view
 
 

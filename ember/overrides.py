@@ -28,6 +28,7 @@ class _State(threading.local):
 
 TF = _State()
 _Tensor = None  # ember.Tensor, bound by ember._tensor once it is defined
+_retype = None  # ember._tensor.retype, bound the same way
 _PLAIN = frozenset((int, float, bool, complex, type(None), str, slice, type(Ellipsis)))
 
 
@@ -68,7 +69,9 @@ def _collect(relevant):
             t = type(x)
             if t is _Tensor or t in _PLAIN:
                 continue
-            k = _kind(t)
+            k = _KIND.get(t)
+            if k is None:
+                k = _kind(t)
             if k == 0:
                 continue
             if k == 1:
@@ -281,7 +284,7 @@ def _convert(ret, cls):
     if cls is _Tensor:
         return ret
     if isinstance(ret, _Tensor) and not isinstance(ret, cls):
-        return ret.as_subclass(cls)
+        return _retype(ret, cls)  # (as_subclass, without going through the protocol again)
     if isinstance(ret, (tuple, list)):
         converted = [_convert(r, cls) for r in ret]
         if hasattr(ret, '_fields'):  # named tuples (max, sort, ...)
