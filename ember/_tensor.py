@@ -41,6 +41,7 @@ class Tensor:
     _post_acc_hooks = None  # leaf hooks run after .grad is accumulated
     _fw = None            # forward AD: (level, tangent or Pending)
     _made_by_function = None  # a view a custom Function returned: that Function's name
+    _no_grad_view = False     # a view of a grad-requiring tensor made under no_grad
     _is_param = False
 
     def __new__(cls, *args, device=None, dtype=None):

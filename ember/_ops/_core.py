@@ -337,6 +337,14 @@ def check_inplace(t, op):
     """torch's errors for in-place ops on leaves that require grad (or views of them)."""
     if STATE.enabled and t._requires_grad:
         if t._grad_fn is None:
+            if t._no_grad_view:
+                raise RuntimeError(
+                    "A view was created in no_grad mode and is being modified inplace with grad "
+                    "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                    "forbidden. You can clarify your code by moving both the view and the "
+                    "inplace either both inside the no_grad block (if you don't want the "
+                    "inplace to be tracked) or both outside (if you want the inplace to be "
+                    "tracked).")
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
         base = t._base
@@ -492,6 +500,11 @@ def view_of(base, arr, node, fn, args):
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
+        if base._requires_grad and not STATE.enabled:
+            # As in torch: such a view requires grad (a leaf of its own), and modifying it
+            # in place once grad mode is back on is refused (check_inplace).
+            t._requires_grad = True
+            t._no_grad_view = True
     elif node._fw_in is None:
         t._requires_grad = True
         t._grad_fn = node

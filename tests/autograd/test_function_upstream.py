@@ -1056,8 +1056,7 @@ def test_view_returned_in_no_grad_does_not_require_grad(lib):
     assert out.grad_fn is None
 
 
-@libs(xfail="a view made under no_grad of a tensor requiring grad has requires_grad=False "
-            "(torch: True), and modifying it in place with grad mode on is not refused")
+@libs()
 def test_view_made_in_no_grad_keeps_requires_grad_and_refuses_inplace(lib):
     class Alias(lib.autograd.Function):
         @staticmethod
