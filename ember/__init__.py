@@ -27,3 +27,13 @@ del _ops
 
 
 from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in torch)
+
+
+def __getattr__(name):
+    # ember.nn loads on first use, keeping `import ember` fast.
+    if name == 'nn':
+        import importlib
+        module = importlib.import_module('ember.nn')
+        globals()['nn'] = module
+        return module
+    raise AttributeError(f"module 'ember' has no attribute '{name}'")

@@ -324,9 +324,7 @@ class Tensor:
         """A tensor sharing data (and version counter) with this one, outside the graph."""
         t = make(self._data)
         t._vc = self._vc
-        if type(self) is not Tensor:
-            t = t.as_subclass(type(self))
-        return t
+        return t  # (a subclass gets its type back through __torch_function__)
 
     def detach_(self):
         """Detaches this tensor from the graph in place, making it a leaf."""
@@ -344,10 +342,7 @@ class Tensor:
     @property
     def data(self):
         """The same data as a tensor that does not require grad (shares the version)."""
-        t = make(self._data)
-        if type(self) is not Tensor:
-            t = t.as_subclass(type(self))
-        return t
+        return make(self._data)  # (a subclass gets its type back through __torch_function__)
 
     @data.setter
     def data(self, value):

@@ -1,0 +1,51 @@
+"""Linear and Identity."""
+import math
+
+from ... import _ops
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ['Linear', 'Identity']
+
+
+class Identity(Module):
+    """Returns its input unchanged (arguments are accepted and ignored)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """``y = x @ weight.T + bias``, weight and bias initialised as torch does (uniform in
+    +-1/sqrt(in_features)), so a seeded model starts from the same distribution."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(_ops.creation.empty(out_features, in_features, device=device,
+                                                    dtype=dtype))
+        if bias:
+            self.bias = Parameter(_ops.creation.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter('bias', None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """kaiming_uniform_(a=sqrt(5)) for the weight, uniform +-1/sqrt(fan_in) for the bias."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight.shape[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f'in_features={self.in_features}, out_features={self.out_features}, '
+                f'bias={self.bias is not None}')

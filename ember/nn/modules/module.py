@@ -1,0 +1,452 @@
+"""nn.Module: the base class of models -- parameter/buffer/submodule registration by
+attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks, repr."""
+import collections
+import itertools
+
+from ..._tensor import Tensor
+from ..parameter import Parameter
+
+__all__ = ['Module']
+
+
+class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
+                                               ['missing_keys', 'unexpected_keys'])):
+    """What load_state_dict reports: keys the module lacked in the dict, and extra keys."""
+    __slots__ = ()
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return '<All keys matched successfully>'
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class Module:
+    """Base class for all neural-network modules; subclasses define ``forward``.
+
+    Assigning a ``Parameter``, a ``Module`` or (via ``register_buffer``) a tensor to an
+    attribute registers it, so ``parameters()``, ``state_dict()``, ``to()`` and the repr
+    find it.
+    """
+    training = True
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() takes no arguments")
+        setattr_ = object.__setattr__
+        setattr_(self, 'training', True)
+        setattr_(self, '_parameters', {})
+        setattr_(self, '_buffers', {})
+        setattr_(self, '_non_persistent_buffers_set', set())
+        setattr_(self, '_modules', {})
+        setattr_(self, '_forward_pre_hooks', {})
+        setattr_(self, '_forward_hooks', {})
+
+    def forward(self, *input):
+        """The computation; every subclass defines it."""
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    def __call__(self, *args, **kwargs):
+        for hook in list(self._forward_pre_hooks.values()):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    # -- registration ---------------------------------------------------------------------
+    def _check_name(self, name, kind):
+        if '_parameters' not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if '.' in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == '':
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+
+    def register_parameter(self, name, param):
+        """Registers ``param`` (a Parameter, or None for an optional one) as ``name``."""
+        self._check_name(name, 'parameter')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                             "parameters must be created explicitly. To express '"
+                             f"{name}' as a function of another Tensor, compute the value in "
+                             "the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Registers a tensor that is state but not a parameter (saved in state_dict unless
+        ``persistent=False``)."""
+        self._check_name(name, 'buffer')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        """Registers a submodule (or None) as ``name``."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        self._check_name(name, 'module')
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def __setattr__(self, name, value):
+        params = self.__dict__.get('_parameters')
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._discard(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._discard(name)
+            self._modules[name] = value
+        elif params is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            self._modules[name] = value
+        elif params is not None and name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _discard(self, name):
+        self.__dict__.pop(name, None)
+        for table in ('_parameters', '_buffers', '_modules'):
+            self.__dict__[table].pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        for table in ('_parameters', '_buffers', '_modules'):
+            if table in d and name in d[table]:
+                return d[table][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for table in ('_parameters', '_buffers', '_modules'):
+            if name in self.__dict__.get(table, ()):
+                del self.__dict__[table][name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) |
+                      set(self._modules))
+
+    # -- traversal ------------------------------------------------------------------------
+    def named_modules(self, memo=None, prefix='', remove_duplicate=True):
+        """(name, module) for this module and every submodule, depth first."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = prefix + ('.' if prefix else '') + name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    def modules(self):
+        """This module and every submodule."""
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self):
+        """(name, module) for the direct submodules."""
+        seen = set()
+        for name, m in self._modules.items():
+            if m is not None and m not in seen:
+                seen.add(m)
+                yield name, m
+
+    def children(self):
+        """The direct submodules."""
+        for _, m in self.named_children():
+            yield m
+
+    def _named_members(self, table, prefix, recurse, remove_duplicate):
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        for mod_prefix, module in modules:
+            for name, value in getattr(module, table).items():
+                if value is None:
+                    continue
+                if remove_duplicate:
+                    if id(value) in seen:
+                        continue
+                    seen.add(id(value))
+                yield mod_prefix + ('.' if mod_prefix else '') + name, value
+
+    def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
+        """(name, parameter) pairs; a parameter shared by two modules comes once."""
+        return self._named_members('_parameters', prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        """The parameters (shared ones once)."""
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix='', recurse=True, remove_duplicate=True):
+        """(name, buffer) pairs."""
+        return self._named_members('_buffers', prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        """The buffers."""
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def apply(self, fn):
+        """Calls ``fn`` on every submodule (children first) and on self; returns self."""
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    # -- state ----------------------------------------------------------------------------
+    def state_dict(self, *args, destination=None, prefix='', keep_vars=False):
+        """An ordered dict name -> tensor of the parameters and persistent buffers (detached
+        unless ``keep_vars``), in registration order, submodules after their parent's own."""
+        if destination is None:
+            destination = collections.OrderedDict()
+        for name, p in self._parameters.items():
+            if p is not None:
+                destination[prefix + name] = p if keep_vars else p.detach()
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = b if keep_vars else b.detach()
+        for name, m in self._modules.items():
+            if m is not None:
+                m.state_dict(destination=destination, prefix=prefix + name + '.',
+                             keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copies tensors from ``state_dict`` into the parameters and buffers; returns
+        (missing_keys, unexpected_keys). With ``strict``, either kind of key, or a shape
+        mismatch, raises RuntimeError listing them all."""
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        if strict:
+            if unexpected:
+                errors.append('Unexpected key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
+            if missing:
+                errors.append('Missing key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in missing) + '. ')
+        from ...autograd.grad_mode import no_grad
+        with no_grad():
+            for key, target in own.items():
+                if key not in state_dict:
+                    continue
+                value = state_dict[key]
+                if not isinstance(value, Tensor):
+                    errors.append(f'While copying the parameter named "{key}", expected '
+                                  f'torch.Tensor or Tensor-like object from checkpoint but '
+                                  f'received {type(value)}')
+                    continue
+                if value.shape != target.shape:
+                    errors.append(f'size mismatch for {key}: copying a param with shape '
+                                  f'{value.shape} from checkpoint, the shape in current model '
+                                  f'is {target.shape}.')
+                    continue
+                target.copy_(value)
+        if errors:
+            body = '\n\t'.join(errors)
+            raise RuntimeError(f'Error(s) in loading state_dict for {type(self).__name__}:\n\t'
+                               f'{body}')
+        return _IncompatibleKeys(missing, unexpected)
+
+    def train(self, mode=True):
+        """Sets training mode (affects Dropout, BatchNorm...) here and below; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for m in self.children():
+            m.train(mode)
+        return self
+
+    def eval(self):
+        """``train(False)``."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        """Sets ``requires_grad`` of every parameter; returns self."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """Clears the gradients of every parameter (None by default, else zeros)."""
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad.detach_().zero_()
+
+    # -- conversion ---------------------------------------------------------------------
+    def _apply_to_tensors(self, fn):
+        from ...autograd.grad_mode import no_grad
+        for m in self.modules():
+            with no_grad():
+                for name, p in m._parameters.items():
+                    if p is not None:
+                        new = fn(p)
+                        if new is not p:
+                            p.data = new
+                            if p.grad is not None:
+                                p.grad = fn(p.grad)
+                for name, b in m._buffers.items():
+                    if b is not None:
+                        m._buffers[name] = fn(b)
+        return self
+
+    def to(self, *args, **kwargs):
+        """Converts floating-point parameters and buffers to a dtype (and checks the
+        device: only the CPU exists); returns self."""
+        from ..._device import check_device
+        dtype = kwargs.pop('dtype', None)
+        device = kwargs.pop('device', None)
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif hasattr(a, 'is_floating_point') and hasattr(a, 'itemsize'):
+                dtype = a
+            else:
+                device = a
+        check_device(device, 'Module.to')
+        if dtype is None:
+            return self
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+        return self._apply_to_tensors(
+            lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self):
+        """Floating-point parameters and buffers to float32."""
+        from ... import _dtype
+        return self.to(_dtype.float32)
+
+    def double(self):
+        """Floating-point parameters and buffers to float64."""
+        from ... import _dtype
+        return self.to(_dtype.float64)
+
+    def half(self):
+        """Floating-point parameters and buffers to float16."""
+        from ... import _dtype
+        return self.to(_dtype.float16)
+
+    def cpu(self):
+        """Self: everything already lives on the CPU."""
+        return self
+
+    def cuda(self, device=None):
+        """Raises: ember has no CUDA backend yet."""
+        from ..._device import check_device
+        check_device('cuda', 'Module.cuda')
+
+    # -- hooks ------------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook):
+        """``hook(module, args)`` runs before forward; may return new args."""
+        return _DictHandle(self._forward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook):
+        """``hook(module, args, output)`` runs after forward; may return a new output."""
+        return _DictHandle(self._forward_hooks, hook)
+
+    # -- repr -----------------------------------------------------------------------------
+    def extra_repr(self):
+        """The text inside this module's parentheses in its repr (override it)."""
+        return ''
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        lines = extra.split('\n') if extra else []
+        for name, module in self._modules.items():
+            text = _indent(repr(module), 2)
+            lines.append(f'({name}): {text}')
+        main = self._get_name() + '('
+        if lines:
+            if len(lines) == 1 and not self._modules:
+                main += lines[0]
+            else:
+                main += '\n  ' + '\n  '.join(lines) + '\n'
+        return main + ')'
+
+
+def _indent(text, n):
+    first, *rest = text.split('\n')
+    return '\n'.join([first] + [' ' * n + line for line in rest])
+
+
+def _type_name(value):
+    if isinstance(value, Tensor):
+        return 'torch.' + value.dtype._legacy
+    return type(value).__module__ + '.' + type(value).__name__ \
+        if type(value).__module__ != 'builtins' else type(value).__name__
+
+
+class _DictHandle:
+    """Handle of a module hook: ``remove()`` unregisters it."""
+    _ids = itertools.count()
+
+    def __init__(self, table, hook):
+        self.id = next(self._ids)
+        self.table = table
+        table[self.id] = hook
+
+    def remove(self):
+        """Unregisters the hook (removing twice is harmless)."""
+        self.table.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
