@@ -397,6 +397,13 @@ class Tensor:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
+    def __contains__(self, element):
+        """``element in tensor``: whether any entry equals ``element``."""
+        if isinstance(element, (Tensor, int, float, bool, complex)):
+            return bool((element == self).any())
+        raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
+
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")

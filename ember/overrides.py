@@ -24,6 +24,7 @@ __all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
 class _State(threading.local):
     subclass_disabled = False   # inside Tensor.__torch_function__'s default implementation
     all_disabled = False        # inside DisableTorchFunction
+    args_disabled = False       # inside DisableTorchFunctionSubclass: no argument dispatches
 
 
 TF = _State()
@@ -72,7 +73,7 @@ def _collect(relevant):
             k = _KIND.get(t)
             if k is None:
                 k = _kind(t)
-            if k == 0:
+            if k == 0 or (k == 2 and TF.args_disabled):
                 continue
             if k == 1:
                 if subclasses_off is None:
@@ -96,7 +97,7 @@ def has_torch_function(relevant_args):
     """True if any argument (or element of a list/tuple argument) is an overloaded type."""
     if TF.all_disabled:
         return False
-    return _collect(relevant_args) is not None
+    return bool(MODES) or _collect(relevant_args) is not None
 
 
 def is_tensor_like(inp):
@@ -113,7 +114,10 @@ def resolve_name(f):
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Calls the ``__torch_function__`` of the overloaded arguments in the note's order;
     the first result that is not NotImplemented is returned."""
-    return dispatch(public_api, _collect(relevant_args) or [], args, kwargs)
+    overloaded = None if TF.all_disabled else _collect(relevant_args)
+    if MODES and not TF.all_disabled:
+        return _mode_dispatch(public_api, overloaded, args, kwargs)
+    return dispatch(public_api, overloaded or [], args, kwargs)
 
 
 def dispatch(public_api, overloaded, args, kwargs):
@@ -132,12 +136,13 @@ def dispatch(public_api, overloaded, args, kwargs):
 def _call_handlers(public_api, overloaded, types, args, kwargs):
     for arg in overloaded:
         if _PLAIN_METHOD[type(arg)]:
-            # The oldest form (the note's first ScalarTensor): torch accepts it with a
-            # deprecation warning; so does ember.
+            # The oldest form (the note's first ScalarTensor): torch accepts it, with a
+            # deprecation warning for Tensor subclasses only; so does ember.
             import warnings
-            warnings.warn("Defining your `__torch_function__` as a plain method is deprecated "
-                          "and will be an error in future, please define it as a classmethod.",
-                          UserWarning, stacklevel=3)
+            if _KIND[type(arg)] == 1:
+                warnings.warn("Defining your `__torch_function__` as a plain method is "
+                              "deprecated and will be an error in future, please define it "
+                              "as a classmethod.", UserWarning, stacklevel=3)
             result = arg.__torch_function__(public_api, types, args, kwargs)
         else:
             result = type(arg).__torch_function__(public_api, types, args, kwargs)
@@ -297,11 +302,11 @@ class DisableTorchFunctionSubclass:
     """Context manager: Tensor subclasses are treated as plain tensors inside it."""
 
     def __enter__(self):
-        self.prev = TF.subclass_disabled
-        TF.subclass_disabled = True
+        self.prev = TF.subclass_disabled, TF.args_disabled
+        TF.subclass_disabled = TF.args_disabled = True
 
     def __exit__(self, *exc):
-        TF.subclass_disabled = self.prev
+        TF.subclass_disabled, TF.args_disabled = self.prev
         return False
 
 
@@ -346,7 +351,8 @@ def get_ignored_functions():
              'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
              'broadcast_shapes')
-    return {getattr(ember, n) for n in names if hasattr(ember, n)}
+    return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
+        {ember.Tensor.as_subclass, ember.Tensor.__iter__}
 
 
 # -- modes ----------------------------------------------------------------------------------
@@ -375,18 +381,16 @@ class TorchFunctionMode:
 
 def _mode_dispatch(public_api, overloaded, args, kwargs):
     """Hands the call to the innermost mode (with that mode off while it runs); a mode that
-    returns NotImplemented passes the call on to the ones below, then to the arguments."""
+    returns NotImplemented passes the call on to the arguments (never to the modes below it,
+    as in torch): TypeError if there are none, or if they all decline too."""
     mode = MODES.pop()
     try:
         types = tuple([type(a) for a in overloaded or ()])
         result = mode.__torch_function__(public_api, types, args, kwargs)
         if result is NotImplemented:
-            if MODES:
-                result = _mode_dispatch(public_api, overloaded, args, kwargs)
-            elif overloaded:
-                result = dispatch(public_api, overloaded, args, kwargs)
-            else:
-                result = getattr(public_api, '_ember_impl', public_api)(*args, **kwargs)
+            # as torch: the arguments' handlers next (never the outer modes); TypeError if
+            # they all decline too, or if there are none
+            result = dispatch(public_api, overloaded or [], args, kwargs)
         return result
     finally:
         MODES.append(mode)

@@ -17,7 +17,7 @@ np.seterr(all='ignore')
 
 # Tensor's own methods that dispatch too (as in torch); the rest of its dunders are Python
 # machinery (construction, pickling, hashing) that must not.
-_DISPATCHING_DUNDERS = {'__repr__', '__len__', '__iter__', '__bool__', '__float__', '__int__',
+_DISPATCHING_DUNDERS = {'__repr__', '__len__', '__contains__', '__bool__', '__float__', '__int__',
                         '__index__', '__complex__', '__format__', '__array__'}
 
 
@@ -29,7 +29,7 @@ def _install():
             fn = METHODS[name] = overridable(fn, 'ember.Tensor.' + name)
         setattr(Tensor, name, fn)
     for name, attr in list(vars(Tensor).items()):
-        if (type(attr) is FunctionType and name not in METHODS and
+        if (type(attr) is FunctionType and name not in METHODS and name != 'as_subclass' and
                 (not name.startswith('_') or name in _DISPATCHING_DUNDERS)):
             METHODS[name] = overridable(attr, 'ember.Tensor.' + name)
             setattr(Tensor, name, METHODS[name])

@@ -29,7 +29,7 @@ _NO_EDGE = (None, 0)
 _FROM_NP = _dtype.FROM_NP
 
 
-def register(fn=None, *, method=True, function=True, name=None, methods=()):
+def register(fn=None, *, method=True, function=True, name=None, methods=(), dispatch=True):
     """Registers ``fn`` as ``ember.<name>`` (if ``function``) and ``Tensor.<name>`` (if
     ``method``), plus any extra method aliases in ``methods``."""
     def deco(f):
@@ -37,7 +37,7 @@ def register(fn=None, *, method=True, function=True, name=None, methods=()):
         # The public objects dispatch through __torch_function__; the module-level name
         # stays the implementation, so ops calling ops pay for the protocol only once.
         if function:
-            OPS[n] = overridable(f, 'ember.' + n)
+            OPS[n] = overridable(f, 'ember.' + n) if dispatch else f
         if method:
             METHODS[n] = overridable(f, 'ember.Tensor.' + n)
         for m in methods:
@@ -230,7 +230,9 @@ def to_tensor(x, op='op', arg='other'):
     from .._tensor import to_array
     if isinstance(x, (list, tuple, np.ndarray)) or is_scalar(x):
         return make(to_array(x))
-    raise TypeError(f"{op}(): argument '{arg}' must be Tensor, not {type(x).__name__}")
+    pos = {'input': 1, 'other': 2}.get(arg)
+    where = f" (position {pos})" if pos else ''
+    raise TypeError(f"{op}(): argument '{arg}'{where} must be Tensor, not {type(x).__name__}")
 
 
 def dtype_of(x):

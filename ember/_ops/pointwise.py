@@ -60,7 +60,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     public = None  # the public object being called (see overrides.overridable)
 
     def fn(input, *, out=None):
-        if type(input) is not Tensor or MODES:
+        if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
             overloaded = overloaded_args(input, out)
             if overloaded is not None or (MODES and not TF.all_disabled):
                 return inline_dispatch(public, overloaded, (input,),
@@ -462,7 +462,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
 
     def fn(input, other, *, out=None):
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
-                                         _PLAIN_OPERANDS) or MODES:
+                                         _PLAIN_OPERANDS) or MODES or \
+                (out is not None and type(out) is not Tensor):
             overloaded = overloaded_args(input, other, out)
             if overloaded is not None or (MODES and not TF.all_disabled):
                 return inline_dispatch(public, overloaded, (input, other),

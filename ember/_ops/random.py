@@ -71,31 +71,31 @@ def _rng(generator):
     return (generator or default_generator)._rng
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def manual_seed(seed):
     """Seeds the default generator; returns it."""
     return default_generator.manual_seed(seed)
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def seed():
     """Seeds the default generator non-deterministically; returns the seed."""
     return default_generator.seed()
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def initial_seed():
     """The default generator's seed."""
     return default_generator.initial_seed()
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def get_rng_state():
     """The default generator's state."""
     return default_generator.get_state()
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def set_rng_state(new_state):
     """Restores the default generator's state."""
     default_generator.set_state(new_state)

@@ -372,7 +372,7 @@ def broadcast_tensors(*tensors):
     return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def broadcast_shapes(*shapes):
     """The shape that tensors of ``shapes`` broadcast to."""
     shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]

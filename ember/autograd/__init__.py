@@ -6,6 +6,7 @@ import numpy as np
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
                         is_grad_enabled, is_inference_mode_enabled)
 from .engine import run_backward
+from ..overrides import wrap_torch_function
 from . import graph  # noqa: F401
 from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enabled,  # noqa
                            is_anomaly_check_nan_enabled)
@@ -117,6 +118,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     run_backward(tensors, seeds, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
+def _grad_relevant(outputs, inputs, *args, **kwargs):
+    """The tensors ``grad`` dispatches on (as torch: the outputs and the inputs)."""
+    def seq(x):
+        return (x,) if not isinstance(x, (list, tuple)) else tuple(x)
+    return seq(outputs) + seq(inputs)
+
+
+@wrap_torch_function(_grad_relevant)
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Returns the gradients of ``outputs`` w.r.t. ``inputs`` without touching ``.grad``
