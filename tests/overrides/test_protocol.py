@@ -138,3 +138,16 @@ def test_property_getters_dispatch_with_their_get_as_func():
     with Recording() as mode:
         ember.ones(2).requires_grad
     assert mode.log[-1][1] == '__get__'
+
+
+def test_nn_functional_is_overridable_and_listed():
+    F = ember.nn.functional
+    assert F.linear in get_overridable_functions()[F]
+    assert str(inspect.signature(get_testing_overrides()[F.linear])) == \
+        '(input, weight, bias=None)'
+
+    class Like:
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return resolve_name(func)
+    assert F.relu(Like()) == 'ember.nn.functional.relu'
