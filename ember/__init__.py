@@ -29,11 +29,16 @@ del _ops
 from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in torch)
 
 
+# Loaded on first use, keeping `import ember` fast: name -> (module, attribute or None).
+_LAZY = {'nn': ('ember.nn', None), 'serialization': ('ember.serialization', None),
+         'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load')}
+
+
 def __getattr__(name):
-    # ember.nn loads on first use, keeping `import ember` fast.
-    if name == 'nn':
+    if name in _LAZY:
         import importlib
-        module = importlib.import_module('ember.nn')
-        globals()['nn'] = module
-        return module
+        module = importlib.import_module(_LAZY[name][0])
+        value = getattr(module, _LAZY[name][1]) if _LAZY[name][1] else module
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'ember' has no attribute '{name}'")

@@ -353,7 +353,7 @@ def get_ignored_functions():
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
              'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
-             'broadcast_shapes')
+             'broadcast_shapes', 'save', 'load')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__}
 
