@@ -9,6 +9,7 @@ from .._device import check_device
 from .._tensor import to_array
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
+from ..autograd.graph import CopyBackwards
 from ._core import (Node, Tensor, make, register, inplace, write_into, track, result,
                     check_no_partial_overlap)
 
@@ -290,12 +291,6 @@ def fill_(self, value):
 def zero_(self):
     """Fills with zeros."""
     return _fill(self, 0, 'zero_')
-
-
-class CopyBackwards(Node):
-    def backward(self, g):
-        src_dt = _dtype.FROM_NP[self._meta[1][1]]
-        return g * 0, g.to(src_dt)
 
 
 @register(function=False)

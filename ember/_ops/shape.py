@@ -1012,7 +1012,8 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 @register(function=False)
 def unfold(input, dimension, size, step):
-    """A view of all slices of ``size`` along ``dimension`` taken every ``step`` (new last dim)."""
+    """All slices of ``size`` along ``dimension`` taken every ``step``, as a new last dim
+    (a copy in ember; torch returns a view)."""
     d = wrap_dim(dimension, input._data.ndim)
     arr = input._data
     if arr.ndim == 0:
@@ -1023,8 +1024,6 @@ def unfold(input, dimension, size, step):
                            f"is {size}")
     win = np.lib.stride_tricks.sliding_window_view(arr, size, axis=d)
     win = win[(slice(None),) * d + (slice(None, None, step),)]
-    idx = np.arange(n)[:, None] * step + np.arange(size)[None, :]
-    del idx
     out = np.ascontiguousarray(win)
     n_ = track1(UnfoldBackward0, input)
     if n_ is not None:

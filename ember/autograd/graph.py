@@ -177,15 +177,16 @@ class AccumulateGrad(Node):
 
 
 class CopyBackwards(Node):
-    """The history of a ``.grad`` first set by ``backward(create_graph=True)``: a copy of the
-    incoming gradient (edge 1); edge 0 (the fresh tensor copied into) has no history."""
+    """A copy into a tensor (``copy_``, and a ``.grad`` first set by
+    ``backward(create_graph=True)``): nothing flows to the overwritten value (edge 0), the
+    gradient goes to the source (edge 1; the engine casts it to the source's dtype)."""
 
     def name(self):
         """``'torch::autograd::CopyBackwards'``, torch's name for this node."""
         return 'torch::autograd::CopyBackwards'
 
     def backward(self, g):
-        return None, g
+        return (g * 0 if self.next_functions[0][0] is not None else None), g
 
 
 class _Handle:
