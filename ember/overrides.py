@@ -24,6 +24,9 @@ __all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
 class _State(threading.local):
     subclass_disabled = False   # inside Tensor.__torch_function__'s default implementation
     all_disabled = False        # inside DisableTorchFunction
+
+    def __init__(self):
+        self.modes = []         # this thread's TorchFunctionModes, innermost last
     args_disabled = False       # inside DisableTorchFunctionSubclass: no argument dispatches
 
 
@@ -97,7 +100,7 @@ def has_torch_function(relevant_args):
     """True if any argument (or element of a list/tuple argument) is an overloaded type."""
     if TF.all_disabled:
         return False
-    return bool(MODES) or _collect(relevant_args) is not None
+    return _modes_on() or _collect(relevant_args) is not None
 
 
 def is_tensor_like(inp):
@@ -115,7 +118,7 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Calls the ``__torch_function__`` of the overloaded arguments in the note's order;
     the first result that is not NotImplemented is returned."""
     overloaded = None if TF.all_disabled else _collect(relevant_args)
-    if MODES and not TF.all_disabled:
+    if _modes_on():
         return _mode_dispatch(public_api, overloaded, args, kwargs)
     return dispatch(public_api, overloaded or [], args, kwargs)
 
@@ -171,7 +174,7 @@ def overloaded_args(*args):
 def inline_dispatch(public, overloaded, args, kwargs):
     """What an op that checks the protocol inline calls when it must hand over: to the
     active modes first, then to the overloaded arguments."""
-    if MODES:
+    if _modes_on():
         return _mode_dispatch(public, overloaded, args, kwargs)
     return dispatch(public, overloaded, args, kwargs)
 
@@ -201,7 +204,7 @@ def overridable(impl, public_name):
                 if not kwargs:
                     return impl(*args)
         overloaded = None if TF.all_disabled else _collect(args + tuple(kwargs.values()))
-        if MODES and not TF.all_disabled:
+        if MODES and _modes_on():
             return _mode_dispatch(public, overloaded, args, kwargs)
         if overloaded is None:
             try:
@@ -359,7 +362,14 @@ def get_ignored_functions():
 
 
 # -- modes ----------------------------------------------------------------------------------
-MODES = []  # the active TorchFunctionModes, innermost last (module level: read on every op)
+# Every active mode, in any thread: the fast paths test this global first (a thread-local
+# read on every op would cost more); what a thread's calls see is its own stack, TF.modes.
+MODES = []
+
+
+def _modes_on():
+    """True if this thread has a mode to hand calls to (and the protocol is on)."""
+    return bool(MODES) and bool(TF.modes) and not TF.all_disabled
 
 
 class TorchFunctionMode:
@@ -374,10 +384,12 @@ class TorchFunctionMode:
         raise NotImplementedError
 
     def __enter__(self):
+        TF.modes.append(self)
         MODES.append(self)
         return self
 
     def __exit__(self, *exc):
+        TF.modes.remove(self)
         MODES.remove(self)
         return False
 
@@ -386,7 +398,8 @@ def _mode_dispatch(public_api, overloaded, args, kwargs):
     """Hands the call to the innermost mode (with that mode off while it runs); a mode that
     returns NotImplemented passes the call on to the arguments (never to the modes below it,
     as in torch): TypeError if there are none, or if they all decline too."""
-    mode = MODES.pop()
+    stack = TF.modes
+    mode = stack.pop()
     try:
         types = tuple([type(a) for a in overloaded or ()])
         result = mode.__torch_function__(public_api, types, args, kwargs)
@@ -396,7 +409,7 @@ def _mode_dispatch(public_api, overloaded, args, kwargs):
             result = dispatch(public_api, overloaded or [], args, kwargs)
         return result
     finally:
-        MODES.append(mode)
+        stack.append(mode)
 
 
 # -- listings derived from the registry -------------------------------------------------
@@ -444,7 +457,7 @@ def dispatching_property(prop, name):
         if type(self) is _Tensor and not MODES:
             return fget(self)
         overloaded = None if TF.all_disabled else _collect((self,))
-        if overloaded is None and not (MODES and not TF.all_disabled):
+        if overloaded is None and not (MODES and _modes_on()):
             return fget(self)
         return inline_dispatch(holder[0].__get__, overloaded, (self,), {})
     getter.__name__ = getter.__qualname__ = name
@@ -481,9 +494,10 @@ def wrap_torch_function(dispatcher):
         def wrapped(*args, **kwargs):
             relevant = dispatcher(*args, **kwargs)
             overloaded = None if TF.all_disabled else _collect(relevant)
-            if overloaded is None and not MODES:
+            modes = MODES and _modes_on()
+            if overloaded is None and not modes:
                 return fn(*args, **kwargs)
-            if MODES:
+            if modes:
                 return _mode_dispatch(wrapped, overloaded, args, kwargs)
             return dispatch(wrapped, overloaded, args, kwargs)
         wrapped._ember_impl = fn

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
-from ..overrides import overloaded_args, inline_dispatch, MODES, TF
+from ..overrides import overloaded_args, inline_dispatch, MODES, _modes_on as modes_on
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
@@ -62,7 +62,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     def fn(input, *, out=None):
         if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
             overloaded = overloaded_args(input, out)
-            if overloaded is not None or (MODES and not TF.all_disabled):
+            if overloaded is not None or (MODES and modes_on()):
                 return inline_dispatch(public, overloaded, (input,),
                                        {'out': out} if out is not None else {})
         if not isinstance(input, Tensor):
@@ -465,7 +465,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
             overloaded = overloaded_args(input, other, out)
-            if overloaded is not None or (MODES and not TF.all_disabled):
+            if overloaded is not None or (MODES and modes_on()):
                 return inline_dispatch(public, overloaded, (input, other),
                                        {'out': out} if out is not None else {})
         if not isinstance(input, Tensor):

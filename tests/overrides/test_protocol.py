@@ -151,3 +151,27 @@ def test_nn_functional_is_overridable_and_listed():
         def __torch_function__(cls, func, types, args=(), kwargs=None):
             return resolve_name(func)
     assert F.relu(Like()) == 'ember.nn.functional.relu'
+
+
+def test_modes_are_per_thread():
+    import threading
+    started, release = threading.Event(), threading.Event()
+    log = []
+
+    def other_thread():
+        with Recording('other', log):
+            started.set()
+            release.wait(5)
+
+    t = threading.Thread(target=other_thread)
+    t.start()
+    started.wait(5)
+    try:
+        ember.ones(2).neg()   # this thread has no mode: nothing is recorded
+        assert log == []
+        with Recording('here', log):
+            ember.ones(1).exp()
+        assert log == [('here', 'ones'), ('here', 'exp')]
+    finally:
+        release.set()
+        t.join()
