@@ -24,6 +24,9 @@ from typing import Callable, Optional
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from examples.note_examples import autograd_examples  # noqa: E402  (the note's code, once)
+
 __all__ = ['Workload', 'Measured', 'WORKLOADS', 'workload', 'custom']
 
 
@@ -215,41 +218,9 @@ def _import(opts):
 
 # -- custom autograd Functions (the note's examples) ---------------------------------------
 def _note_functions(lib):
-    """The note's MulConstant and LinearFunction, written against ``lib``."""
-    Function = lib.autograd.Function
-
-    class MulConstant(Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output * ctx.constant, None
-
-    class LinearFunction(Function):
-        @staticmethod
-        def forward(ctx, input, weight, bias=None):
-            ctx.save_for_backward(input, weight, bias)
-            output = input.mm(weight.t())
-            if bias is not None:
-                output += bias.unsqueeze(0).expand_as(output)
-            return output
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            input, weight, bias = ctx.saved_tensors
-            grad_input = grad_weight = grad_bias = None
-            if ctx.needs_input_grad[0]:
-                grad_input = grad_output.mm(weight)
-            if ctx.needs_input_grad[1]:
-                grad_weight = grad_output.t().mm(input)
-            if bias is not None and ctx.needs_input_grad[2]:
-                grad_bias = grad_output.sum(0)
-            return grad_input, grad_weight, grad_bias
-
-    return MulConstant, LinearFunction
+    """The note's MulConstant and LinearFunction (examples/note_examples.py), for ``lib``."""
+    note = autograd_examples(lib)
+    return note.MulConstant, note.LinearFunction
 
 
 @workload(target=0.5, ops=CHAIN_LEN)

@@ -4,56 +4,16 @@ import numpy as np
 import pytest
 
 import ember
+from examples.note_examples import autograd_examples
 from .oracle import torch, arr, assert_same_tensor
 
 
 def classes(lib):
     """The note's Functions, defined against ``lib`` exactly as the note writes them."""
     Function = lib.autograd.Function
-
-    class LinearFunction(Function):
-        @staticmethod
-        def forward(ctx, input, weight, bias=None):
-            ctx.save_for_backward(input, weight, bias)
-            output = input.mm(weight.t())
-            if bias is not None:
-                output += bias.unsqueeze(0).expand_as(output)
-            return output
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            input, weight, bias = ctx.saved_tensors
-            grad_input = grad_weight = grad_bias = None
-            if ctx.needs_input_grad[0]:
-                grad_input = grad_output.mm(weight)
-            if ctx.needs_input_grad[1]:
-                grad_weight = grad_output.t().mm(input)
-            if bias is not None and ctx.needs_input_grad[2]:
-                grad_bias = grad_output.sum(0)
-            return grad_input, grad_weight, grad_bias
-
-    class MulConstant(Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output * ctx.constant, None
-
-    class MulConstantLazy(Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.set_materialize_grads(False)
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            if grad_output is None:
-                return None, None
-            return grad_output * ctx.constant, None
+    note = autograd_examples(lib)
+    LinearFunction, MulConstant = note.LinearFunction, note.MulConstant
+    MulConstantLazy = note.MulConstantLazy
 
     class Split(Function):
         """Two outputs; with materialize_grads off backward sees None for the unused one."""
