@@ -42,6 +42,7 @@ def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
 
 
 _KIND = {}          # type -> 0: not overloaded, 1: Tensor subclass, 2: other tensor-like
+_DEFAULT_HANDLER = {}  # type -> True for a Tensor subclass keeping Tensor.__torch_function__
 _PLAIN_METHOD = {}  # type -> True if its __torch_function__ is a plain (instance) method
 
 
@@ -56,6 +57,7 @@ def _kind(t):
             k = 1 if issubclass(t, _Tensor) else 2
         _KIND[t] = k
         _PLAIN_METHOD[t] = k != 0 and _defined_as_plain_method(t)
+        _DEFAULT_HANDLER[t] = k == 1 and getattr(tf, '__func__', None) is _tensor_default
     return k
 
 
@@ -125,6 +127,19 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
 
 def dispatch(public_api, overloaded, args, kwargs):
     """``handle_torch_function`` once the overloaded arguments are known."""
+    if len(overloaded) == 1 and _DEFAULT_HANDLER.get(type(overloaded[0])):
+        # One subclass that keeps Tensor's default: do what the default does, without the
+        # chain of calls to reach it (the commonest kind of subclass).
+        cls = type(overloaded[0])
+        prev = TF.subclass_disabled
+        TF.subclass_disabled = True
+        try:
+            result = public_api(*args, **kwargs)
+        finally:
+            TF.subclass_disabled = prev
+        if type(public_api) is _METHOD_WRAPPER and id(public_api.__self__) in _NOWRAP:
+            return result
+        return _convert(result, cls)
     types = tuple([type(a) for a in overloaded])
     # Handlers run with subclass dispatch off, as super().__torch_function__ would: a handler
     # that calls ``func`` again directly gets the plain implementation instead of itself.
