@@ -1,7 +1,8 @@
 """Containers: Sequential, ModuleList, ModuleDict."""
 import collections
+import collections.abc
 
-from .module import Module
+from .module import Module, _indent
 
 __all__ = ['Sequential', 'ModuleList', 'ModuleDict']
 
@@ -76,6 +77,23 @@ class ModuleList(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def __repr__(self):
+        # runs of consecutive children with the same repr are shown once: "(0-2): 3 x ..."
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + '()'
+        runs = []  # [first index, last index, repr]
+        for i, r in enumerate(reprs):
+            if runs and runs[-1][2] == r:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, r])
+        lines = []
+        for first, last, r in runs:
+            head = f'({first}):' if first == last else f'({first}-{last}): {last - first + 1} x'
+            lines.append(_indent(f'{head} {r}', 2))
+        return self._get_name() + '(\n  ' + '\n  '.join(lines) + '\n)'
+
     def extend(self, modules):
         """Appends every module of ``modules``; returns self."""
         for m in modules:
@@ -88,8 +106,10 @@ class ModuleDict(Module):
 
     def __init__(self, modules=None):
         super().__init__()
-        for name, m in (modules or {}).items():
-            self.add_module(name, m)
+        if modules is not None:
+            pairs = modules.items() if isinstance(modules, collections.abc.Mapping) else modules
+            for name, m in pairs:
+                self.add_module(name, m)
 
     def __getitem__(self, key):
         return self._modules[key]

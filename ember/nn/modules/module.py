@@ -1,6 +1,7 @@
 """nn.Module: the base class of models -- parameter/buffer/submodule registration by
 attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks, repr."""
 import collections
+import collections.abc
 import itertools
 
 from ..._tensor import Tensor
@@ -32,8 +33,12 @@ class Module:
     training = True
 
     def __init__(self, *args, **kwargs):
-        if args or kwargs:
-            raise TypeError(f"{type(self).__name__}.__init__() takes no arguments")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                            f"but {len(args) + 1} were given")
         setattr_ = object.__setattr__
         setattr_(self, 'training', True)
         setattr_(self, '_parameters', {})
@@ -67,7 +72,8 @@ class Module:
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
         if '.' in name:
-            raise KeyError(f'{kind} name can\'t contain "."')
+            raise KeyError(f'{kind} name can\'t contain "."' +
+                           (f', got: {name}' if kind == 'module' else ''))
         if name == '':
             raise KeyError(f'{kind} name can\'t be empty string ""')
 
@@ -117,7 +123,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._discard(name)
+            self._discard(name, keep='_parameters')
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -127,7 +133,7 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._discard(name)
+            self._discard(name, keep='_modules')
             self._modules[name] = value
         elif params is not None and name in self._modules:
             if value is not None:
@@ -142,10 +148,11 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _discard(self, name):
+    def _discard(self, name, keep=None):
         self.__dict__.pop(name, None)
         for table in ('_parameters', '_buffers', '_modules'):
-            self.__dict__[table].pop(name, None)
+            if table != keep:
+                self.__dict__[table].pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name):
@@ -262,17 +269,19 @@ class Module:
         """Copies tensors from ``state_dict`` into the parameters and buffers; returns
         (missing_keys, unexpected_keys). With ``strict``, either kind of key, or a shape
         mismatch, raises RuntimeError listing them all."""
+        if not isinstance(state_dict, collections.abc.Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
+        unexpected = _unexpected_keys(self, state_dict, '', [])
         errors = []
         if strict:
-            if unexpected:
-                errors.append('Unexpected key(s) in state_dict: ' +
-                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
             if missing:
                 errors.append('Missing key(s) in state_dict: ' +
                               ', '.join(f'"{k}"' for k in missing) + '. ')
+            if unexpected:
+                errors.append('Unexpected key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
         from ...autograd.grad_mode import no_grad
         with no_grad():
             for key, target in own.items():
@@ -417,6 +426,23 @@ class Module:
             else:
                 main += '\n  ' + '\n  '.join(lines) + '\n'
         return main + ')'
+
+
+def _unexpected_keys(module, state_dict, prefix, out):
+    """torch's rule, module by module: a key under ``prefix`` is unexpected when its next
+    dotted part names no child (if the key goes deeper) or no local persistent tensor."""
+    local = {n for n, p in module._parameters.items() if p is not None}
+    local |= {n for n, b in module._buffers.items()
+              if b is not None and n not in module._non_persistent_buffers_set}
+    for key in state_dict:
+        if key.startswith(prefix):
+            head, *rest = key[len(prefix):].split('.', 1)
+            if (head not in module._modules) if rest else (head not in local):
+                out.append(key)
+    for name, child in module._modules.items():
+        if child is not None:
+            _unexpected_keys(child, state_dict, prefix + name + '.', out)
+    return out
 
 
 def _indent(text, n):
