@@ -1,8 +1,26 @@
 """nn.functional: the stateless versions of layers (growing with ember.nn). Every function
-goes through __torch_function__, as the ember namespace does."""
-from ..overrides import overridable
+goes through __torch_function__, as the ember namespace does.
 
-__all__ = ['linear', 'relu']
+Activations and losses are composed from ember ops where torch's observable grad_fn is that
+of a composition (``l1_loss`` ends in ``MeanBackward0``, ``kl_div`` in ``SubBackward0``...).
+Where torch shows a dedicated node (``_EluBackward0``, ``_MseLossBackward0``,
+``_NllLossBackward0``...) the forward runs on arrays and a Node of that name carries a backward
+written with ember ops, so double backward still comes for free.
+"""
+import math as _math
+import warnings as _warnings
+
+import numpy as _np
+
+from .._ops import _core, pointwise as _pw, reduce as _red, shape as _shape
+from .._ops._core import Node as _Node, make as _make
+from ..autograd.grad_mode import STATE as _STATE
+from ..overrides import overridable as _overridable
+
+__all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
+           'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
+           'smooth_l1_loss', 'cross_entropy', 'nll_loss', 'binary_cross_entropy',
+           'binary_cross_entropy_with_logits', 'kl_div']
 
 
 def _linear(input, weight, bias=None):
@@ -14,7 +32,709 @@ def _relu(input, inplace=False):
     return input.relu_() if inplace else input.relu()
 
 
-linear = overridable(_linear, 'ember.nn.functional.linear')
-linear.__doc__ = "``input @ weight.T + bias``."
-relu = overridable(_relu, 'ember.nn.functional.relu')
-relu.__doc__ = "max(input, 0), elementwise (in place with ``inplace=True``)."
+# -- helpers -----------------------------------------------------------------------------
+def _float_input(input, kernel):
+    """The input's array, refusing non-floating dtypes as torch's CPU kernels do."""
+    x = input._data
+    if x.dtype.kind != 'f':
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_pw.dtype_name(x.dtype)}'")
+    return x
+
+
+def _named(name):
+    """Gives a node class torch's grad_fn name (the module attribute stays private)."""
+    def deco(cls):
+        cls.__name__ = cls.__qualname__ = name
+        return cls
+    return deco
+
+
+def _unary_node(input, arr, cls, **attrs):
+    """Wraps ``arr`` as the output of a ``cls`` node on ``input`` (which it saves)."""
+    n = _core.track1(cls, input)
+    out = _core.result(_np.asarray(arr, input._data.dtype), n)
+    if n is not None:
+        n.save(input)
+        for k, v in attrs.items():
+            setattr(n, k, v)
+    return out
+
+
+def _not_differentiable(t, fn, arg):
+    """torch's refusal of a ``requires_grad`` argument it has no derivative for."""
+    if t is not None and t._requires_grad and _STATE.enabled:
+        raise RuntimeError(f"The function '{fn}' is not differentiable with respect to argument "
+                           f"'{arg}'. This input cannot have requires_grad True.")
+
+
+def _maybe_inplace(input, inplace, outplace, args, name):
+    if inplace:
+        return _core.inplace(input, outplace, args, name)
+    return outplace(input, *args)
+
+
+# -- activations -------------------------------------------------------------------------
+@_named('LeakyReluBackward0')
+class _LeakyReluBackward0(_Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        return g * _make(_np.where(x._data > 0, 1, self.slope).astype(x._data.dtype))
+
+
+@_named('LeakyReluBackward1')
+class _LeakyReluBackward1(_LeakyReluBackward0):
+    pass
+
+
+def _leaky_relu_out(input, negative_slope, cls=_LeakyReluBackward0):
+    x = _float_input(input, 'leaky_relu_cpu')
+    r = _np.where(x > 0, x, x * negative_slope)
+    return _unary_node(input, r, cls, slope=negative_slope)
+
+
+def _leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:  # (torch names the in-place node LeakyReluBackward1)
+        return _core.inplace(input, _leaky_relu_out, (negative_slope, _LeakyReluBackward1),
+                             'leaky_relu_')
+    return _leaky_relu_out(input, negative_slope)
+
+
+@_named('EluBackward0')
+class _EluBackward0(_Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        pos = _make(x._data > 0)
+        return g * _pw.where(pos, 1.0,
+                             x.clamp(max=0).exp() * self.alpha)
+
+
+@_named('EluBackward1')
+class _EluBackward1(_EluBackward0):
+    pass
+
+
+def _elu_out(input, alpha, cls=_EluBackward0):
+    x = _float_input(input, 'elu_cpu')
+    r = _np.where(x > 0, x, alpha * _np.expm1(_np.minimum(x, 0)))
+    return _unary_node(input, r, cls, alpha=alpha)
+
+
+def _elu(input, alpha=1.0, inplace=False):
+    if inplace:  # (torch names the in-place node EluBackward1)
+        return _core.inplace(input, _elu_out, (alpha, _EluBackward1), 'elu_')
+    return _elu_out(input, alpha)
+
+
+_SQRT1_2 = 1 / _math.sqrt(2)
+_INV_SQRT_2PI = 1 / _math.sqrt(2 * _math.pi)
+_K_TANH = _math.sqrt(2 / _math.pi)
+_C_TANH = 0.044715
+
+
+@_named('GeluBackward0')
+class _GeluBackward0(_Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        if self.approximate == 'tanh':
+            inner = (x + x * x * x * _C_TANH) * _K_TANH
+            th = inner.tanh()
+            d = (th + 1) * 0.5 + x * 0.5 * (1 - th * th) * _K_TANH * (x * x * (3 * _C_TANH) + 1)
+        else:
+            cdf = ((x * _SQRT1_2).erf() + 1) * 0.5
+            pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI
+            d = cdf + x * pdf
+        return g * d
+
+
+def _gelu(input, *, approximate='none'):
+    if approximate not in ('none', 'tanh'):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    x = _float_input(input, 'GeluKernelImpl')
+    if approximate == 'tanh':
+        r = 0.5 * x * (1 + _np.tanh(_K_TANH * (x + _C_TANH * x * x * x)))
+    else:
+        r = 0.5 * x * (1 + _pw._erf(x * _SQRT1_2))
+    return _unary_node(input, r, _GeluBackward0, approximate=approximate)
+
+
+@_named('SiluBackward0')
+class _SiluBackward0(_Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        s = x.sigmoid()
+        return g * (s * (x * (1 - s) + 1))
+
+
+def _silu_out(input):
+    x = _float_input(input, 'silu_cpu')
+    return _unary_node(input, x * _pw._sigmoid(x), _SiluBackward0)
+
+
+def _silu(input, inplace=False):
+    return _maybe_inplace(input, inplace, _silu_out, (), 'silu_')
+
+
+def _sigmoid(input):
+    return input.sigmoid()
+
+
+def _tanh(input):
+    return input.tanh()
+
+
+def _softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _red.implicit_softmax_dim(input.dim(), 'softmax', _stacklevel)
+    return _red.softmax(input, dim, dtype)
+
+
+def _log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _red.implicit_softmax_dim(input.dim(), 'log_softmax', _stacklevel)
+    return _red.log_softmax(input, dim, dtype)
+
+
+@_named('SoftplusBackward0')
+class _SoftplusBackward0(_Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        linear = _make((x._data * self.beta) > self.threshold)
+        return g * _pw.where(linear, 1.0,
+                             (x * self.beta).sigmoid())
+
+
+def _softplus(input, beta=1.0, threshold=20.0):
+    x = _float_input(input, 'softplus_cpu')
+    bx = x * beta
+    r = _np.where(bx > threshold, x, _np.log1p(_np.exp(_np.minimum(bx, threshold))) / beta)
+    return _unary_node(input, r, _SoftplusBackward0, beta=beta, threshold=threshold)
+
+
+@_named('HardtanhBackward0')
+class _HardtanhBackward0(_Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]._data
+        return g * _make(((x > self.lo) & (x < self.hi)).astype(x.dtype))
+
+
+def _hardtanh_out(input, min_val, max_val):
+    x = input._data
+    if x.dtype.kind == 'b':
+        raise NotImplementedError('"hardtanh_cpu" not implemented for \'Bool\'')
+    r = _np.minimum(_np.maximum(x, min_val), max_val).astype(x.dtype, copy=False)
+    return _unary_node(input, r, _HardtanhBackward0, lo=min_val, hi=max_val)
+
+
+def _hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _maybe_inplace(input, inplace, _hardtanh_out, (min_val, max_val), 'hardtanh_')
+
+
+# -- losses ------------------------------------------------------------------------------
+def _legacy_reduction(size_average, reduce):
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    ret = 'mean' if size_average and reduce else ('sum' if reduce else 'none')
+    _warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                   f"reduction='{ret}' instead.", stacklevel=4)
+    return ret
+
+
+def _reduction(size_average, reduce, reduction):
+    """The reduction string, from the legacy flags if given; torch's ValueError if unknown."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction == 'elementwise_mean':
+        _warnings.warn("reduction='elementwise_mean' is deprecated. Please use "
+                       "reduction='mean' instead.", stacklevel=4)
+        return 'mean'
+    if reduction not in ('none', 'mean', 'sum'):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _apply_reduction(t, reduction):
+    if reduction == 'mean':
+        return t.mean()
+    if reduction == 'sum':
+        return t.sum()
+    return t
+
+
+def _reduce_array(a, reduction):
+    if reduction == 'mean':
+        return _np.asarray(_np.mean(a) if a.size else _np.nan, a.dtype)
+    if reduction == 'sum':
+        return _np.asarray(_np.sum(a), a.dtype)
+    return a
+
+
+def _warn_size(input, target):
+    if target.shape != input.shape:
+        _warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
+                       f"size ({input.size()}). This will likely lead to incorrect results due "
+                       "to broadcasting. Please ensure they have the same size.", stacklevel=4)
+
+
+def _broadcast(input, target):
+    if input.shape == target.shape:
+        return input, target
+    return tuple(_shape.broadcast_tensors(input, target))
+
+
+class _PairLoss(_Node):
+    """Base of the (input, target) loss nodes: ``backward`` scales the pointwise derivative
+    ``self.deriv(x, t)`` by the output gradient (and 1/numel for 'mean')."""
+
+    def backward(self, g):
+        x, t = self.saved_tensors
+        d = self.deriv(x, t)
+        if self.reduction == 'mean':
+            d = d / x.numel()
+        gi = g * d
+        return gi, -gi
+
+
+@_named('MseLossBackward0')
+class _MseLossBackward0(_PairLoss):
+    @staticmethod
+    def deriv(x, t):
+        return (x - t) * 2
+
+
+@_named('SmoothL1LossBackward0')
+class _SmoothL1LossBackward0(_PairLoss):
+    def deriv(self, x, t):
+        d = x - t
+        inside = _make(_np.abs(d._data) < self.beta)
+        return _pw.where(inside, d / self.beta, d.sign())
+
+
+def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
+    x, t = _broadcast(input, target)
+    xa, ta = _core.binary_arrays(x, t, name)
+    if xa.dtype.kind not in 'fc':
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{_pw.dtype_name(xa.dtype)}'")
+    r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction)
+    n = _core.track(cls, (x, t))
+    out = _core.result(r, n)
+    if n is not None:
+        n.save(x, t)
+        n.reduction = reduction
+        for k, v in attrs.items():
+            setattr(n, k, v)
+    return out
+
+
+def _weighted(errors, weight, input, reduction):
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    w = errors * weight
+    if reduction == 'none':
+        return w
+    if reduction == 'sum':
+        return w.sum()
+    return w.sum() / weight.sum()
+
+
+def _mse_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
+    _warn_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    if weight is not None:
+        x, t = _broadcast(input, target)
+        return _weighted((x - t).pow(2), weight, input, reduction)
+    return _pair_loss(input, target, reduction, _MseLossBackward0, lambda d: d * d, 'mse')
+
+
+def _l1_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
+    _warn_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    x, t = _broadcast(input, target)
+    if weight is not None:
+        return _weighted((x - t).abs(), weight, input, reduction)
+    return _apply_reduction((x - t).abs(), reduction)
+
+
+def _smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0):
+    _warn_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        x, t = _broadcast(input, target)
+        return _apply_reduction((x - t).abs(), reduction)
+
+    def kernel(d):
+        a = _np.abs(d)
+        return _np.where(a < beta, 0.5 * a * a / beta, a - 0.5 * beta)
+    return _pair_loss(input, target, reduction, _SmoothL1LossBackward0, kernel,
+                      'smooth_l1', beta=beta)
+
+
+# -- nll / cross entropy -----------------------------------------------------------------
+@_named('NllLossBackward0')
+class _NllLossBackward0(_Node):
+    """Gradient of nll_loss: the output gradient placed at each target class, times
+    ``-weight[target] / total_weight`` (a constant computed in the forward)."""
+
+    def backward(self, g):
+        if self.expand_dim is not None:  # 'none': one gradient per target
+            g = g.unsqueeze(self.expand_dim)
+        return g * _make(self.coef)
+
+
+@_named('NllLoss2DBackward0')
+class _NllLoss2DBackward0(_NllLossBackward0):
+    pass
+
+
+def _nll_check_target(target):
+    if target._data.dtype not in (_np.int64, _np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{_pw.dtype_name(target._data.dtype)}")
+
+
+def _nll_core(input, target, weight, reduction, ignore_index, cls):
+    """nll_loss on an input of shape (C,), (N, C) or (N, C, d1, ...) with a matching target."""
+    _nll_check_target(target)
+    _not_differentiable(weight, 'nll_loss_forward' if cls is _NllLossBackward0
+                        else 'nll_loss2d_forward', 'weight')
+    x = input._data
+    t = target._data.astype(_np.int64)
+    nd = x.ndim
+    C = x.shape[0] if nd == 1 else x.shape[1]
+    if weight is not None and weight.numel() != C:
+        raise RuntimeError(f"weight tensor should be defined either for all {C} classes or no "
+                           f"classes but got weight tensor of shape: {list(weight.shape)}")
+    if nd == 1:
+        xx = x.reshape(1, C)
+        tt = t.reshape(1)
+    else:
+        xx, tt = x, t
+    ignored = tt == ignore_index
+    bad = ~ignored & ((tt < 0) | (tt >= C))
+    if bad.any():
+        raise IndexError(f"Target {tt[bad].flat[0]} is out of bounds.")
+    safe = _np.where(ignored, 0, tt) if ignored.any() else tt
+    w = None if weight is None else weight._data.astype(x.dtype, copy=False)
+    if w is None:
+        wt = (~ignored).astype(x.dtype)
+    else:
+        wt = _np.where(ignored, 0, w[safe]).astype(x.dtype, copy=False)
+    if xx.ndim == 2:
+        rows = _np.arange(xx.shape[0])
+        picked = xx[rows, safe]
+    else:
+        picked = _np.take_along_axis(xx, safe[:, None], axis=1)[:, 0]
+    losses = -picked * wt
+    scale = None
+    if reduction == 'none':
+        r = losses.reshape(t.shape if nd > 1 else ())  # (C,) input: a 0-d loss
+    elif reduction == 'sum':
+        r = losses.sum()
+    else:
+        total = wt.sum()
+        r = losses.sum() / total
+        scale = total if total != 0 else None  # all ignored: a zero gradient, not nan
+    n = _core.track1(cls, input)
+    out = _core.result(_np.asarray(r, x.dtype), n)
+    if n is not None:
+        coef = _np.zeros_like(xx)
+        if xx.ndim == 2:
+            coef[rows, safe] = -wt
+        else:
+            _np.put_along_axis(coef, safe[:, None], -wt[:, None], axis=1)
+        if scale is not None:
+            coef /= scale
+        n.coef = coef.reshape(x.shape)
+        # 'none': one gradient per target, spread along the class dim
+        n.expand_dim = 1 if reduction == 'none' and nd > 1 else None
+    return out
+
+
+def _nll_loss_nd(input, target, weight, reduction, ignore_index):
+    nd = input.dim()
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    if nd != 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if nd <= 2:
+        if target.dim() > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if nd == 1 and target.numel() != 1 and target.dim() == 1:
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: "
+                               f"{list(target.shape)})")
+        return _nll_core(input, target, weight, reduction, ignore_index, _NllLossBackward0)
+    out_size = [input.shape[0]] + list(input.shape[2:])
+    if list(target.shape[1:]) != list(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
+    out = _nll_core(input, target, weight, reduction, ignore_index, _NllLoss2DBackward0)
+    if reduction == 'none' and nd != 4:
+        out = out.view(out_size)
+    return out
+
+
+def _nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+              reduction='mean'):
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nll_loss_nd(input, target, weight, reduction, ignore_index)
+
+
+@_named('DivBackward1')
+class _DivBackward1(_Node):
+    def backward(self, g):
+        return g / self.other
+
+
+def _div_scalar(t, s):
+    """``t / s`` for a Python number ``s``, recorded as torch's Tensor-by-Scalar division."""
+    n = _core.track1(_DivBackward1, t)
+    out = _core.result(_np.asarray(t._data / s, t._data.dtype), n)
+    if n is not None:
+        n.other = s
+    return out
+
+
+def _class_view(weight, nd, class_dim):
+    shape = [1] * nd
+    shape[class_dim] = weight.shape[0]
+    return weight.view(shape)
+
+
+_NO_DIMS = "Dimension specified as 1 but tensor has no dimensions"
+
+
+def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                   reduce=None, reduction='mean', label_smoothing=0.0):
+    reduction = _reduction(size_average, reduce, reduction)
+    nd = input.dim()
+    class_dim = 0 if nd == 1 else 1
+    if tuple(input.shape) == tuple(target.shape):
+        if target._data.dtype.kind != 'f':
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {_pw.dtype_name(target._data.dtype)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if not 0.0 <= label_smoothing <= 1.0:
+            raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
+                               f"{label_smoothing}")
+        if nd == 0:
+            raise IndexError(_NO_DIMS)
+        C = input.shape[class_dim]
+        if label_smoothing > 0.0:
+            target = target * (1 - label_smoothing) + label_smoothing / C
+        logp = _red.log_softmax(input, class_dim)
+        prod = logp * target
+        if weight is not None:
+            prod = prod * _class_view(weight, nd, class_dim)
+        if reduction == 'none':
+            return -prod.sum(class_dim)
+        if reduction == 'sum':
+            return -prod.sum()
+        return _div_scalar(-prod.sum(), input.numel() // C if input.numel() else float('nan'))
+    if nd == 0:
+        raise IndexError(_NO_DIMS)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
+                               f"{label_smoothing}")
+        logp = _red.log_softmax(input, class_dim)
+        nll = _nll_loss_nd(logp, target, weight, reduction, ignore_index)
+        C = input.shape[class_dim]
+        ignore_mask = _make(target._data == ignore_index)
+        if weight is not None:
+            smooth = -(logp * _class_view(weight, nd, class_dim)).sum(class_dim)
+        else:
+            smooth = -logp.sum(class_dim)
+        smooth = smooth.masked_fill(ignore_mask, 0.0)
+        if reduction == 'mean':
+            flat = target._data.reshape(-1).astype(_np.int64)
+            keep = flat != ignore_index
+            if weight is not None:
+                denom = weight[_make(flat[keep])].sum()
+            else:
+                denom = _make(_np.asarray(keep.sum()))
+            ret = smooth.sum() / denom
+        elif reduction == 'sum':
+            ret = smooth.sum()
+        else:
+            ret = smooth
+        return nll * (1 - label_smoothing) + ret * (label_smoothing / C)
+    logp = _red.log_softmax(input, class_dim)
+    return _nll_loss_nd(logp, target, weight, reduction, ignore_index)
+
+
+# -- binary cross entropy ----------------------------------------------------------------
+@_named('BinaryCrossEntropyBackward0')
+class _BinaryCrossEntropyBackward0(_Node):
+    def backward(self, g):
+        x, t, w = self.saved_tensors
+        gi = g * (x - t) / (x * (1 - x)).clamp(min=1e-12)
+        gt = g * ((-x).log1p() - x.log())
+        if w is not None:
+            gi = gi * w
+            gt = gt * w
+        if self.reduction == 'mean':
+            gi = gi / x.numel()
+            gt = gt / x.numel()
+        return gi, gt, None
+
+
+def _binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                          reduction='mean'):
+    reduction = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the "
+                         f"input size ({input.size()}) is deprecated. Please ensure they have "
+                         "the same size.")
+    if weight is not None:
+        weight = weight.expand(_core.check_broadcast(target.shape, weight.shape))
+    x = input._data
+    t = target._data
+    if t.dtype != x.dtype:
+        raise RuntimeError(f"Found dtype {_pw.dtype_name(t.dtype)} but expected "
+                           f"{_pw.dtype_name(x.dtype)}")
+    _not_differentiable(weight, 'binary_cross_entropy', 'weight')
+    if _np.any((x < 0) | (x > 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with _np.errstate(all='ignore'):
+        lx = _np.maximum(_np.log(x), -100)
+        l1x = _np.maximum(_np.log1p(-x), -100)
+        loss = -(t * lx + (1 - t) * l1x)
+    if weight is not None:
+        loss = loss * weight._data
+    r = _reduce_array(_np.asarray(loss, x.dtype), reduction)
+    n = _core.track(_BinaryCrossEntropyBackward0, (input, target, weight))
+    out = _core.result(r, n)
+    if n is not None:
+        n.save(input, target, *([weight] if weight is not None else []))
+        if weight is None:
+            n._saved = n._saved + ((None, 0),)
+        n.reduction = reduction
+    return out
+
+
+def _log_sigmoid_array(x):
+    return _np.minimum(x, 0) - _np.log1p(_np.exp(-_np.abs(x)))
+
+
+def _log_sigmoid(x):
+    return x.clamp(max=0) - (-(x.abs())).exp().log1p()
+
+
+@_named('BinaryCrossEntropyWithLogitsBackward0')
+class _BinaryCrossEntropyWithLogitsBackward0(_Node):
+    def backward(self, g):
+        x, t, w, p = self.saved_tensors
+        if p is not None:
+            pt = p * t
+            gi = x.sigmoid() * (pt + 1 - t) - pt
+            gt = _log_sigmoid(-x) - _log_sigmoid(x) * p
+        else:
+            gi = x.sigmoid() - t
+            gt = -x
+        gi = g * gi
+        gt = g * gt
+        if w is not None:
+            gi = gi * w
+            gt = gt * w
+        if self.reduction == 'mean':
+            gi = gi / self.numel
+            gt = gt / self.numel
+        return gi, gt, None, None
+
+
+def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                      reduce=None, reduction='mean', pos_weight=None):
+    reduction = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    _not_differentiable(weight, 'binary_cross_entropy_with_logits', 'weight')
+    _not_differentiable(pos_weight, 'binary_cross_entropy_with_logits', 'pos_weight')
+    x, t = _core.binary_arrays(input, target, 'binary_cross_entropy_with_logits')
+    with _np.errstate(all='ignore'):
+        ls = _log_sigmoid_array(x)
+        if pos_weight is not None:
+            ls = ls * ((pos_weight._data - 1) * t + 1)
+        loss = (1 - t) * x - ls
+        if weight is not None:
+            loss = loss * weight._data
+    loss = _np.asarray(loss, x.dtype)
+    r = _reduce_array(loss, reduction)
+    n = _core.track(_BinaryCrossEntropyWithLogitsBackward0, (input, target, weight, pos_weight))
+    out = _core.result(r, n)
+    if n is not None:
+        n._saved = tuple((a, a._vc[0]) if a is not None else (None, 0)
+                         for a in (input, target, weight, pos_weight))
+        n.reduction = reduction
+        n.numel = loss.size
+    return out
+
+
+def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    elif reduction == 'mean':
+        _warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                       "support size.'batchmean' divides only by the batch size, and aligns with "
+                       "the KL div math definition.'mean' will be changed to behave the same as "
+                       "'batchmean' in the next major release.", stacklevel=3)
+    batchmean = reduction == 'batchmean'
+    if not batchmean:
+        reduction = _reduction(None, None, reduction)
+    if input._data.dtype.kind in 'biu' or target._data.dtype.kind in 'biu':
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        out = target.exp() * (target - input)
+    else:
+        zero = _make(target._data == 0)
+        safe = _pw.where(zero, 1.0,
+                         target)
+        out = target * safe.log() - target * input
+    if batchmean:
+        reduced = out.sum()
+        return reduced / input.shape[0] if input.dim() != 0 else reduced
+    return _apply_reduction(out, reduction)
+
+
+def _export(impl, name, doc):
+    f = _overridable(impl, 'ember.nn.functional.' + name)
+    f.__doc__ = doc
+    return f
+
+
+linear = _export(_linear, 'linear', "``input @ weight.T + bias``.")
+relu = _export(_relu, 'relu', "max(input, 0), elementwise (in place with ``inplace=True``).")
+leaky_relu = _export(_leaky_relu, 'leaky_relu',
+                     "``x`` where positive, ``negative_slope * x`` elsewhere.")
+elu = _export(_elu, 'elu', "``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.")
+gelu = _export(_gelu, 'gelu', "``x * Phi(x)`` (``approximate='tanh'``: the tanh formula).")
+silu = _export(_silu, 'silu', "``x * sigmoid(x)``.")
+sigmoid = _export(_sigmoid, 'sigmoid', "``1 / (1 + exp(-x))``.")
+tanh = _export(_tanh, 'tanh', "Hyperbolic tangent.")
+softmax = _export(_softmax, 'softmax', "Softmax over ``dim`` (legacy implicit dim if None).")
+log_softmax = _export(_log_softmax, 'log_softmax',
+                      "Log-softmax over ``dim`` (legacy implicit dim if None).")
+softplus = _export(_softplus, 'softplus',
+                   "``log(1 + exp(beta * x)) / beta``, linear above ``threshold``.")
+hardtanh = _export(_hardtanh, 'hardtanh', "``x`` clamped to ``[min_val, max_val]``.")
+mse_loss = _export(_mse_loss, 'mse_loss', "Mean squared error.")
+l1_loss = _export(_l1_loss, 'l1_loss', "Mean absolute error.")
+smooth_l1_loss = _export(_smooth_l1_loss, 'smooth_l1_loss',
+                         "Squared error below ``beta``, absolute error above.")
+cross_entropy = _export(_cross_entropy, 'cross_entropy',
+                        "Cross entropy of logits against class indices or probabilities.")
+nll_loss = _export(_nll_loss, 'nll_loss', "Negative log likelihood of log-probabilities.")
+binary_cross_entropy = _export(_binary_cross_entropy, 'binary_cross_entropy',
+                               "Binary cross entropy of probabilities.")
+binary_cross_entropy_with_logits = _export(
+    _binary_cross_entropy_with_logits, 'binary_cross_entropy_with_logits',
+    "Binary cross entropy of logits (with ``pos_weight`` for positives).")
+kl_div = _export(_kl_div, 'kl_div', "Kullback-Leibler divergence of log-probabilities.")
