@@ -14,7 +14,8 @@ from .grad_mode import STATE
 from .graph import Node, _SavedOutput
 from .forward_ad import FWD, tangent_of, flush
 from .anomaly_mode import ANOMALY, record as record_trace
-from .._ops._core import edge, rebase
+from .._ops._core import edge, rebase, link_view
+from .._ops.shape import view
 
 __all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
 
@@ -435,9 +436,11 @@ def _wire_plain_outputs(ctx, args, outs, record):
 
 
 def _alias_of(t):
+    """A view of ``t`` over the same memory; recorded as ``t.view(t.shape)`` so it can be
+    viewed further and replayed like any other view."""
     alias = make(t._data)
     alias._vc = t._vc
-    alias._base = t if t._base is None else t._base
+    link_view(alias, t, view, tuple(t._data.shape))
     return alias
 
 

@@ -12,7 +12,7 @@ import warnings as _warnings
 
 import numpy as _np
 
-from .._ops import _core, pointwise as _pw, reduce as _red, shape as _shape
+from .._ops import _core, linalg as _la, pointwise as _pw, reduce as _red, shape as _shape
 from .._ops._core import Node as _Node, make as _make
 from ..autograd.grad_mode import STATE as _STATE
 from ..overrides import overridable as _overridable
@@ -24,6 +24,8 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
 
 
 def _linear(input, weight, bias=None):
+    if bias is not None and input.dim() == 2 and weight.dim() == 2:
+        return _la.addmm(bias, input, weight.t())  # one fused node, as torch (AddmmBackward0)
     out = input.matmul(weight.t())
     return out + bias if bias is not None else out
 

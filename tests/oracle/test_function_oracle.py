@@ -243,6 +243,18 @@ def test_returning_an_input_gives_a_view():
     same(f)
 
 
+def test_a_returned_input_can_be_viewed_again():
+    # regression: the alias a Function returns for an input had no view steps recorded,
+    # so viewing it again (e.g. ``.mT`` inside linear's backward) failed
+    def f(lib, F):
+        x = leaf(lib, arr(3, 2))
+        y = F['Identity'].apply(F['Identity'].apply(x))
+        z = y.mT[1]
+        (z * z).sum().backward()
+        return [y._base is x, z._base is x, z, x.grad]
+    same(f)
+
+
 def test_backward_named_vjp():
     def f(lib, F):
         x = leaf(lib, arr(3))

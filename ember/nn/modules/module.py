@@ -6,6 +6,7 @@ import itertools
 
 from ..._tensor import Tensor
 from ..parameter import Parameter
+from ._backward_hooks import BackwardHook
 
 __all__ = ['Module']
 
@@ -47,6 +48,8 @@ class Module:
         setattr_(self, '_modules', {})
         setattr_(self, '_forward_pre_hooks', {})
         setattr_(self, '_forward_hooks', {})
+        setattr_(self, '_backward_pre_hooks', {})
+        setattr_(self, '_backward_hooks', {})
 
     def forward(self, *input):
         """The computation; every subclass defines it."""
@@ -58,11 +61,17 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            backward_hook = BackwardHook(self, args)
+            args = backward_hook.wrap_inputs(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hook is not None:
+            output = backward_hook.wrap_outputs(output)
         return output
 
     # -- registration ---------------------------------------------------------------------
@@ -404,6 +413,16 @@ class Module:
     def register_forward_hook(self, hook):
         """``hook(module, args, output)`` runs after forward; may return a new output."""
         return _DictHandle(self._forward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook):
+        """``hook(module, grad_output)`` runs when the gradients with respect to the module's
+        outputs are known; may return new ones (a tuple, one per output)."""
+        return _DictHandle(self._backward_pre_hooks, hook)
+
+    def register_full_backward_hook(self, hook):
+        """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to
+        the module's positional inputs are known; may return new ``grad_input``."""
+        return _DictHandle(self._backward_hooks, hook)
 
     # -- repr -----------------------------------------------------------------------------
     def extra_repr(self):
