@@ -37,6 +37,8 @@ def _dt(dtype):
 
 
 def _shape(size, op):
+    if not size:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "size"')
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
     out = []

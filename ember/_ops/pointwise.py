@@ -705,9 +705,15 @@ def _bool_kernel(kernel):
     def check(x, y):
         if x.dtype.kind == 'b' and (builtins.type(y) is bool or getattr(y, 'dtype', None) == x.dtype):
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-        if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
-            raise RuntimeError("ZeroDivisionError")
+        _check_int_division(x, y)
     return check
+
+
+def _check_int_division(x, y):
+    """Integer division by zero raises as torch's (NumPy would silently give 0); only where a
+    division happens, so not when the broadcast result is empty."""
+    if x.dtype.kind in 'iu' and x.size and np.any(np.asarray(y) == 0):
+        raise RuntimeError("ZeroDivisionError")
 
 
 def _integral_only(kernel):
@@ -804,8 +810,7 @@ def div(input, other, *, rounding_mode=None, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'div', 'input')
     x, y = binary_arrays(input, other, 'div')
-    if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
-        raise RuntimeError("ZeroDivisionError")
+    _check_int_division(x, y)
     if rounding_mode == 'floor':
         r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else np.floor(np.true_divide(x, y))
     else:
@@ -849,8 +854,7 @@ def floor_divide(input, other, *, out=None):
         input = to_tensor(input, 'floor_divide', 'input')
     x, y = binary_arrays(input, other, 'floor_divide')
     _bool_kernel('div_floor_cpu')(x, y)
-    if x.dtype.kind in 'iu' and np.any(np.asarray(y) == 0):
-        raise RuntimeError("ZeroDivisionError")
+    _check_int_division(x, y)
     n = track(NotImplemented_, (input, other))
     if n is not None:
         n.op = 'floor_divide'

@@ -16,11 +16,12 @@ from .._ops import _core, linalg as _la, pointwise as _pw, reduce as _red, shape
 from .._ops._core import Node as _Node, make as _make
 from ..autograd.grad_mode import STATE as _STATE
 from ..overrides import overridable as _overridable
+from . import _layer_functional as _layers
 
 __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
            'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
            'smooth_l1_loss', 'cross_entropy', 'nll_loss', 'binary_cross_entropy',
-           'binary_cross_entropy_with_logits', 'kl_div']
+           'binary_cross_entropy_with_logits', 'kl_div', 'dropout', 'layer_norm', 'embedding']
 
 
 def _linear(input, weight, bias=None):
@@ -740,3 +741,8 @@ binary_cross_entropy_with_logits = _export(
     _binary_cross_entropy_with_logits, 'binary_cross_entropy_with_logits',
     "Binary cross entropy of logits (with ``pos_weight`` for positives).")
 kl_div = _export(_kl_div, 'kl_div', "Kullback-Leibler divergence of log-probabilities.")
+dropout = _export(_layers.dropout, 'dropout',
+                  "Zeroes elements with probability ``p``, scales the rest by ``1/(1-p)``.")
+layer_norm = _export(_layers.layer_norm, 'layer_norm',
+                     "Normalises over the trailing ``normalized_shape`` dims.")
+embedding = _export(_layers.embedding, 'embedding', "Rows of ``weight`` picked by ``input``.")

@@ -134,3 +134,9 @@ def test_inplace_initialisers():
     check(lambda T, x, y: (x * 1).copy_(y), arr(2, 3), arr(3), double=True)
     check(lambda T, x: x.fill_(1), arr(3), match_message=True)
     check(lambda T, x: x.detach().copy_(T.ones(4)), arr(3))
+
+
+@pytest.mark.parametrize('name', ['empty', 'zeros', 'ones', 'rand', 'randn'])
+def test_factories_need_a_size(name):
+    # regression: ember.empty() used to return a 0-d tensor
+    check(lambda lib: getattr(lib, name)(), grad=False)

@@ -149,3 +149,16 @@ def test_integer_division_by_zero_raises(op):
     check(lambda T, x, y: getattr(T, op)(x, y), np.array(5), np.array(False), match_message=True)
     check(lambda T, x, y: getattr(T, op)(x, y), np.array([5, 3]), np.array([1, 0]),
           match_message=True)
+
+
+@pytest.mark.parametrize('op', ['remainder', 'floor_divide', 'div_trunc'])
+@pytest.mark.parametrize('x,y', [(np.ones(0, np.int64), np.array([False])),
+                                 (np.ones((0, 2), np.int64), np.array([0, 1])),
+                                 (np.ones(2, np.int64), np.array([0]))])
+def test_integer_division_by_zero_raises_only_when_something_is_divided(op, x, y):
+    # regression (found by hypothesis): an empty result divides nothing, so nothing raises
+    def f(lib, a, b):
+        if op == 'div_trunc':
+            return lib.div(a, b, rounding_mode='trunc')
+        return getattr(lib, op)(a, b)
+    check(f, x, y, grad=False, match_message=True)

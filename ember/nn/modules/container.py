@@ -1,10 +1,13 @@
-"""Containers: Sequential, ModuleList, ModuleDict."""
+"""Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
 import collections
 import collections.abc
+import operator
 
+from ..._tensor import Tensor
+from ..parameter import Parameter
 from .module import Module, _indent
 
-__all__ = ['Sequential', 'ModuleList', 'ModuleDict']
+__all__ = ['Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict']
 
 
 class Sequential(Module):
@@ -137,3 +140,228 @@ class ModuleDict(Module):
     def items(self):
         """(name, module) pairs."""
         return self._modules.items()
+
+
+def _entry_line(key, value, dtype_text):
+    """One line of a ParameterList/ParameterDict repr, as torch prints it."""
+    if isinstance(value, Tensor):
+        kind = 'Parameter' if isinstance(value, Parameter) else 'Tensor'
+        size = 'x'.join(str(n) for n in value.size())
+        return f'  ({key}): {kind} containing: [{dtype_text(value)} of size {size}]'
+    return f'  ({key}): Object of type: {type(value).__name__}'
+
+
+class ParameterList(Module):
+    """A list of parameters, registered so that ``parameters()`` and ``state_dict()`` see
+    them under the names ``'0'``, ``'1'``, ... Tensors put in it (by the constructor,
+    ``append``, ``extend`` or item assignment) become Parameters; other objects are kept
+    as they are.
+
+    >>> ember.nn.ParameterList([ember.ones(3, 4)])
+    ParameterList(  (0): Parameter containing: [torch.float32 of size 3x4])
+    """
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _abs_index(self, idx):
+        idx = operator.index(idx)
+        if not -len(self) <= idx < len(self):
+            raise IndexError(f'index {idx} is out of range')
+        return str(idx % len(self))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._abs_index(idx))
+
+    def __setitem__(self, idx, param):
+        name = self._abs_index(idx)
+        if isinstance(param, Tensor) and not isinstance(param, Parameter):
+            param = Parameter(param)
+        setattr(self, name, param)
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value):
+        """Adds ``value`` at the end (a tensor becomes a Parameter); returns self."""
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values):
+        """Appends every element of the iterable ``values``; returns self."""
+        if not isinstance(values, collections.abc.Iterable) or isinstance(values, Tensor):
+            raise TypeError('ParameterList.extend should be called with an iterable, but got '
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        """One line per element: its kind, dtype and size."""
+        return '\n'.join(_entry_line(i, p, lambda t: str(t.dtype)) for i, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError('ParameterList should not be called.')
+
+
+class ParameterDict(Module):
+    """An ordered dict of parameters keyed by strings, registered so that ``parameters()``
+    and ``state_dict()`` see them under their keys. Tensors put in it become Parameters;
+    other objects are kept as they are. Built from (and ``update``d with) a mapping, whose
+    keys are sorted unless it is an OrderedDict or a ParameterDict, or from (key, value)
+    pairs.
+
+    >>> ember.nn.ParameterDict({'w': ember.ones(2)})
+    ParameterDict(  (w): Parameter containing: [torch.FloatTensor of size 2])
+    """
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key_to_attr(self, key):
+        if not isinstance(key, str):
+            raise TypeError('Index given to ParameterDict cannot be used as a key as it is not '
+                            f"a string (type is '{type(key).__name__}'). Open an issue on "
+                            'github if you need non-string keys.')
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None  # (before the key check, as in torch)
+        attr = self._key_to_attr(key)
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, attr, value)
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def copy(self):
+        """A new ParameterDict holding the same values (not copies of them)."""
+        return ParameterDict(collections.OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key, default=None):
+        """The value at ``key``, first setting it to ``default`` if the key is missing."""
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        """Removes every entry."""
+        for k in self._keys.copy():
+            del self[k]
+
+    def pop(self, key):
+        """Removes ``key`` and returns its value."""
+        v = self[key]
+        del self[key]
+        return v
+
+    def popitem(self):
+        """Removes and returns the last inserted ``(key, value)`` pair."""
+        k, _ = self._keys.popitem()
+        self._keys[k] = None
+        val = self[k]
+        del self[k]
+        return k, val
+
+    def get(self, key, default=None):
+        """The value at ``key`` if present, else ``default``."""
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        """A new ParameterDict with every key of ``keys`` set to ``default``."""
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        """The keys, in insertion order."""
+        return self._keys.keys()
+
+    def items(self):
+        """(key, value) pairs, in insertion order."""
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        """The values, in insertion order."""
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        """Sets the entries of a mapping or an iterable of (key, value) pairs, overwriting
+        existing keys. A plain mapping is taken in sorted key order."""
+        if not isinstance(parameters, collections.abc.Iterable):
+            raise TypeError('ParametersDict.update should be called with an iterable of '
+                            'key/value pairs, but got ' + type(parameters).__name__)
+        if isinstance(parameters, (collections.OrderedDict, ParameterDict)):
+            pairs = parameters.items()
+        elif isinstance(parameters, collections.abc.Mapping):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = []
+            for j, p in enumerate(parameters):
+                if not isinstance(p, collections.abc.Iterable):
+                    raise TypeError(f'ParameterDict update sequence element #{j} should be '
+                                    f'Iterable; is{type(p).__name__}')
+                if len(p) != 2:
+                    raise ValueError(f'ParameterDict update sequence element #{j} has length '
+                                     f'{len(p)}; 2 is required')
+                self[p[0]] = p[1]
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self):
+        """One line per entry: its kind, tensor type and size."""
+        return '\n'.join(_entry_line(k, p, lambda t: 'torch.' + t.dtype._legacy)
+                         for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError('ParameterDict should not be called.')
+
+    def __or__(self, other):
+        copy = self.copy()
+        copy.update(other)
+        return copy
+
+    def __ror__(self, other):
+        copy = other.copy()
+        copy.update(self)
+        return copy
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

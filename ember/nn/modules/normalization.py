@@ -1,0 +1,47 @@
+"""LayerNorm."""
+from ... import _ops
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ['LayerNorm']
+
+
+class LayerNorm(Module):
+    """Normalises over the trailing ``normalized_shape`` dims, then applies a learned
+    elementwise scale (ones) and shift (zeros) when ``elementwise_affine``."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_ops.creation.empty(self.normalized_shape, device=device,
+                                                        dtype=dtype))
+            if bias:
+                self.bias = Parameter(_ops.creation.empty(self.normalized_shape,
+                                                          device=device, dtype=dtype))
+            else:
+                self.register_parameter('bias', None)
+        else:
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Scale to ones, shift to zeros."""
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f'{self.normalized_shape}, eps={self.eps}, elementwise_affine='
+                f'{self.elementwise_affine}, bias={self.bias is not None}')
