@@ -350,3 +350,44 @@ def subclass_vs_plain(opts):
         subs.append(timed(sub, n))
         plains.append(timed(plain, n))
     return Measured(float(np.median(subs)), float(np.median(plains)), 'ember on a plain tensor')
+
+
+# -- nn layers -------------------------------------------------------------------------------
+def _seeded_weights(module, lib, seed=0):
+    """Gives ``module`` the same (seeded, small) weights in either library."""
+    rng = np.random.default_rng(seed)
+    with lib.no_grad():
+        for p in module.parameters():
+            p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape), dtype=np.float32) * 0.05))
+    return module
+
+
+@workload(target=1.5)
+def transformer_layer(lib):
+    """TransformerEncoderLayer(d_model=128, nhead=4) (feed-forward 2048, dropout off),
+    seq 64 x batch 16 float32, forward + backward."""
+    layer = _seeded_weights(lib.nn.TransformerEncoderLayer(128, 4, dropout=0.0), lib)
+    rng = np.random.default_rng(1)
+    x = lib.tensor(rng.standard_normal((64, 16, 128), dtype=np.float32), requires_grad=True)
+
+    def run():
+        x.grad = None
+        layer.zero_grad()
+        layer(x).sum().backward()
+        return x.grad
+    return run
+
+
+@workload(target=2.0)
+def conv2d_layer(lib):
+    """Conv2d(16, 32, 3, padding=1) on a 64x16x14x14 float32 batch, forward + backward."""
+    conv = _seeded_weights(lib.nn.Conv2d(16, 32, 3, padding=1), lib)
+    rng = np.random.default_rng(2)
+    x = lib.tensor(rng.standard_normal((64, 16, 14, 14), dtype=np.float32), requires_grad=True)
+
+    def run():
+        x.grad = None
+        conv.zero_grad()
+        conv(x).sum().backward()
+        return conv.weight.grad
+    return run

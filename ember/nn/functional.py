@@ -17,16 +17,29 @@ from .._ops._core import Node as _Node, make as _make
 from ..autograd.grad_mode import STATE as _STATE
 from ..overrides import overridable as _overridable
 from . import _layer_functional as _layers
+from . import _misc_functional as _misc
+from . import _norm_functional as _norm
+from . import _conv_functional as _conv
+from . import _attention_functional as _attn
+from . import _pool_functional as _pool
 
 __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
            'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
            'smooth_l1_loss', 'cross_entropy', 'nll_loss', 'binary_cross_entropy',
-           'binary_cross_entropy_with_logits', 'kl_div', 'dropout', 'layer_norm', 'embedding']
+           'binary_cross_entropy_with_logits', 'kl_div', 'dropout', 'layer_norm',
+           'embedding', 'pad', 'one_hot', 'normalize', 'cosine_similarity',
+           'batch_norm', 'group_norm', 'conv1d', 'conv2d', 'conv_transpose2d',
+           'scaled_dot_product_attention', 'multi_head_attention_forward', 'max_pool1d',
+           'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d']
 
 
 def _linear(input, weight, bias=None):
-    if bias is not None and input.dim() == 2 and weight.dim() == 2:
-        return _la.addmm(bias, input, weight.t())  # one fused node, as torch (AddmmBackward0)
+    if input.dim() >= 2 and weight.dim() == 2:
+        # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims
+        # at once, viewed back -- NumPy's stacked matmul would run one small GEMM per slice.
+        flat = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
+        out = _la.addmm(bias, flat, weight.t()) if bias is not None else flat.mm(weight.t())
+        return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
     out = input.matmul(weight.t())
     return out + bias if bias is not None else out
 
@@ -746,3 +759,28 @@ dropout = _export(_layers.dropout, 'dropout',
 layer_norm = _export(_layers.layer_norm, 'layer_norm',
                      "Normalises over the trailing ``normalized_shape`` dims.")
 embedding = _export(_layers.embedding, 'embedding', "Rows of ``weight`` picked by ``input``.")
+pad = _export(_misc.pad, 'pad', "Pads (or crops) the last dims: constant/reflect/replicate/circular.")
+one_hot = _export(_misc.one_hot, 'one_hot', "int64 one-hot encoding of class indices.")
+normalize = _export(_misc.normalize, 'normalize', "``input`` divided by its p-norm along ``dim``.")
+cosine_similarity = _export(_misc.cosine_similarity, 'cosine_similarity',
+                            "Cosine similarity of ``x1`` and ``x2`` along ``dim``.")
+batch_norm = _export(_norm.batch_norm, 'batch_norm',
+                     "Normalises each channel over the batch (batch or running statistics).")
+group_norm = _export(_norm.group_norm, 'group_norm',
+                     "Normalises each sample over groups of channels.")
+conv1d = _export(_conv.conv1d, 'conv1d', "1-d cross-correlation (padding int/tuple/'valid'/'same').")
+conv2d = _export(_conv.conv2d, 'conv2d', "2-d cross-correlation (padding int/tuple/'valid'/'same').")
+conv_transpose2d = _export(_conv.conv_transpose2d, 'conv_transpose2d',
+                           "Transposed 2-d convolution (the adjoint of conv2d).")
+scaled_dot_product_attention = _export(
+    _attn.scaled_dot_product_attention, 'scaled_dot_product_attention',
+    "``softmax(q @ k^T * scale + mask) @ v`` over the last two dims.")
+multi_head_attention_forward = _export(
+    _attn.multi_head_attention_forward, 'multi_head_attention_forward',
+    "The computation of nn.MultiheadAttention on (L, N, E) inputs.")
+max_pool1d = _export(_pool.max_pool1d, 'max_pool1d', "Max pooling over the last dim.")
+max_pool2d = _export(_pool.max_pool2d, 'max_pool2d', "Max pooling over the last two dims.")
+avg_pool1d = _export(_pool.avg_pool1d, 'avg_pool1d', "Average pooling over the last dim.")
+avg_pool2d = _export(_pool.avg_pool2d, 'avg_pool2d', "Average pooling over the last two dims.")
+adaptive_avg_pool2d = _export(_pool.adaptive_avg_pool2d, 'adaptive_avg_pool2d',
+                              "Average pooling to a fixed output size.")

@@ -548,3 +548,10 @@ def test_weights_that_require_grad_are_refused(i):
 def test_cross_entropy_probabilities_differentiate_the_weight():
     check(lambda lib, x, t, w: lib.nn.functional.cross_entropy(x, t.softmax(1), w),
           arr(2, 3), arr(2, 3, seed=1), arr(3, seed=2), double=True)
+
+
+@pytest.mark.parametrize('shape', [(4, 3), (2, 4, 3), (2, 2, 4, 3)])
+def test_linear_runs_one_gemm_with_torchs_nodes(shape):
+    # (3-D+ inputs are flattened to one addmm and viewed back: torch's ViewBackward0)
+    check(lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), arr(*shape, seed=1),
+          arr(5, 3, seed=2), arr(5, seed=3), double=True)

@@ -1,13 +1,29 @@
-"""The module classes of ember.nn."""
-from .module import Module  # noqa: F401
-from .container import (Sequential, ModuleList, ModuleDict, ParameterList,  # noqa: F401
-                        ParameterDict)
-from .flatten import Flatten, Unflatten  # noqa: F401
-from .linear import Linear, Identity  # noqa: F401
-from .dropout import Dropout  # noqa: F401
-from .normalization import LayerNorm  # noqa: F401
-from .sparse import Embedding  # noqa: F401
-from .activation import (ReLU, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softmax,  # noqa: F401
+"""The module classes of ember.nn, one file per family (as torch.nn.modules)."""
+from .module import Module
+from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
+from .linear import Linear, Identity
+from .flatten import Flatten, Unflatten
+from .activation import (ReLU, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softmax,
                          LogSoftmax, Softplus, Hardtanh)
-from .loss import (MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss,  # noqa: F401
-                   BCELoss, BCEWithLogitsLoss, KLDivLoss)
+from .loss import (MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCELoss,
+                   BCEWithLogitsLoss, KLDivLoss)
+from .dropout import Dropout
+from .sparse import Embedding
+from .normalization import LayerNorm, GroupNorm
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .conv import Conv1d, Conv2d, ConvTranspose2d
+from .pooling import MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d
+from .transformer import MultiheadAttention, TransformerEncoderLayer
+
+__all__ = [
+    'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
+    'Linear', 'Identity', 'Flatten', 'Unflatten',
+    'ReLU', 'LeakyReLU', 'ELU', 'GELU', 'SiLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax',
+    'Softplus', 'Hardtanh',
+    'MSELoss', 'L1Loss', 'SmoothL1Loss', 'CrossEntropyLoss', 'NLLLoss', 'BCELoss',
+    'BCEWithLogitsLoss', 'KLDivLoss',
+    'Dropout', 'Embedding', 'LayerNorm', 'GroupNorm', 'BatchNorm1d', 'BatchNorm2d',
+    'BatchNorm3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'MaxPool1d', 'MaxPool2d',
+    'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MultiheadAttention',
+    'TransformerEncoderLayer',
+]

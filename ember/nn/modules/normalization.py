@@ -45,3 +45,47 @@ class LayerNorm(Module):
     def extra_repr(self):
         return (f'{self.normalized_shape}, eps={self.eps}, elementwise_affine='
                 f'{self.elementwise_affine}, bias={self.bias is not None}')
+
+
+__all__.append('GroupNorm')
+
+
+class GroupNorm(Module):
+    """Normalises each sample over ``num_groups`` groups of channels, then applies a learned
+    per-channel scale (ones) and shift (zeros) when ``affine``."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(_ops.creation.empty(num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_ops.creation.empty(num_channels, device=device,
+                                                          dtype=dtype))
+            else:
+                self.register_parameter('bias', None)
+        else:
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Scale to ones, shift to zeros."""
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f'{self.num_groups}, {self.num_channels}, eps={self.eps}, '
+                f'affine={self.affine}, bias={self.bias is not None}')

@@ -1,0 +1,268 @@
+"""Convolutions (exported by ``ember.nn.functional``): conv1d, conv2d, conv_transpose2d.
+
+One op does all of them: ``_convolution`` on 1-d or 2-d spatial inputs, plain or transposed,
+with symmetric zero padding. Its forward is im2col on NumPy arrays (a strided window view,
+then one ``tensordot`` per group); its ``ConvolutionBackward0`` node computes the gradients
+by calling ``_convolution`` again (input gradient: the transposed convolution, and back;
+weight gradient: a convolution of the input by the output gradient, batch and channels
+swapped), so gradients of gradients come out of the same op."""
+import warnings
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .._ops import _core
+from .._ops._core import Node
+from .._tensor import Tensor
+from . import _misc_functional as _misc
+
+
+# -- the array kernels ---------------------------------------------------------------------
+def _conv_arr(x, w, stride, dilation, groups):
+    """Cross-correlation of an already padded ``x`` (N, C, *sp) with ``w`` (O, C/g, *k)."""
+    nd = len(stride)
+    ks = w.shape[2:]
+    span = tuple(d * (k - 1) + 1 for d, k in zip(dilation, ks))
+    win = sliding_window_view(x, span, axis=tuple(range(2, 2 + nd)))
+    # (N, C, *out, *k): output positions every ``stride``, kernel taps every ``dilation``
+    win = win[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)
+              + tuple(slice(None, None, d) for d in dilation)]
+    cg, og = x.shape[1] // groups, w.shape[0] // groups
+    axes = ([1] + list(range(2 + nd, 2 + 2 * nd)), list(range(1, 2 + nd)))
+    outs = [np.tensordot(win[:, g * cg:(g + 1) * cg], w[g * og:(g + 1) * og], axes)
+            for g in range(groups)]
+    out = outs[0] if groups == 1 else np.concatenate(outs, axis=-1)
+    return np.ascontiguousarray(np.moveaxis(out, -1, 1))
+
+
+def _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups):
+    """The adjoint of ``_conv_arr``: ``x`` (N, Cin, *sp), ``w`` (Cin, Cout/g, *k)."""
+    nd = len(stride)
+    n, cin = x.shape[:2]
+    ks = w.shape[2:]
+    # spread the input by the stride, pad it fully, correlate with the flipped kernel
+    up = np.zeros((n, cin) + tuple((s_ - 1) * s + 1 for s_, s in zip(x.shape[2:], stride)),
+                  x.dtype)
+    up[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)] = x
+    full = [d * (k - 1) for d, k in zip(dilation, ks)]
+    up = np.pad(up, [(0, 0), (0, 0)] + [(f, f + op) for f, op in zip(full, output_padding)])
+    cg, og = cin // groups, w.shape[1]
+    wt = w.reshape((groups, cg, og) + ks).swapaxes(1, 2).reshape((groups * og, cg) + ks)
+    wt = wt[(Ellipsis,) + (slice(None, None, -1),) * nd]
+    out = _conv_arr(up, wt, (1,) * nd, dilation, groups)
+    size = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in
+            zip(x.shape[2:], stride, padding, dilation, ks, output_padding)]
+    return np.ascontiguousarray(
+        out[(Ellipsis,) + tuple(slice(p, p + m) for p, m in zip(padding, size))])
+
+
+# -- the op --------------------------------------------------------------------------------
+class ConvolutionBackward0(Node):
+    """Gradients of a (transposed) convolution, each itself a ``_convolution``."""
+
+    def backward(self, g):
+        x, w = self.saved_tensors
+        nd = len(self.stride)
+        gx = gw = gb = None
+        args = (self.stride, self.padding, self.dilation)
+        if self.next_functions[0][0] is not None:
+            if self.transposed:
+                gx = _convolution(g, w, None, *args, False, (0,) * nd, self.groups)
+                gx = gx[(Ellipsis,) + tuple(slice(0, s) for s in x.shape[2:])]
+            else:
+                op = tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
+                           zip(x.shape[2:], g.shape[2:], self.stride, self.padding,
+                               self.dilation, w.shape[2:]))
+                gx = _convolution(g, w, None, *args, True, op, self.groups)
+        if self.next_functions[1][0] is not None:
+            gw = (_weight_grad(g, x, w.shape, *args, self.groups) if self.transposed
+                  else _weight_grad(x, g, w.shape, *args, self.groups))
+        if self.next_functions[2][0] is not None:
+            gb = g.sum((0,) + tuple(range(2, 2 + nd)))
+        return gx, gw, gb
+
+
+def _weight_grad(x, g, wshape, stride, padding, dilation, groups):
+    """d<conv(x, w), g>/dw as a convolution of ``x`` by ``g`` (batch and channels swapped:
+    the batch becomes the summed channel dim, stride and dilation trade places)."""
+    n, c = x.shape[:2]
+    o, nd = g.shape[1], len(stride)
+    sp, osp = tuple(x.shape[2:]), tuple(g.shape[2:])
+    cg, og = c // groups, o // groups
+    rest = tuple(range(3, 3 + nd))
+    xs = x.reshape((n, groups, cg) + sp).permute((2, 1, 0) + rest).reshape(
+        (cg, groups * n) + sp)
+    gs = g.reshape((n, groups, og) + osp).permute((1, 2, 0) + rest).reshape(
+        (groups * og, n) + osp)
+    out = _convolution(xs, gs, None, dilation, padding, stride, False, (0,) * nd, groups)
+    out = out[(Ellipsis,) + tuple(slice(0, k) for k in wshape[2:])]
+    return out.transpose(0, 1)
+
+
+def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                 groups):
+    """The one convolution op (arguments already checked and expanded to tuples)."""
+    x, w = input._data, weight._data
+    if transposed:
+        out = _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
+    else:
+        if any(padding):
+            x = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+        out = _conv_arr(x, w, stride, dilation, groups)
+    if bias is not None:
+        out = out + bias._data.reshape((-1,) + (1,) * len(stride))
+    n = _core.track(ConvolutionBackward0, (input, weight, bias))
+    result = _core.result(np.asarray(out, input._data.dtype), n)
+    if n is not None:
+        n.save(input, weight)
+        n.stride, n.padding, n.dilation, n.groups = stride, padding, dilation, groups
+        n.transposed, n.output_padding = transposed, output_padding
+    return result
+
+
+# -- the public functions: torch's argument handling and checks ----------------------------
+def _tuple(v, nd, name):
+    if isinstance(v, (tuple, list)):
+        v = tuple(int(i) for i in v)
+        if len(v) == 1:
+            v = v * nd
+        if len(v) != nd:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {nd} "
+                               f"values to match the convolution dimensions, but got "
+                               f"{name}={list(v)}")
+        return v
+    return (int(v),) * nd
+
+
+def _check(input, weight, bias, stride, padding, dilation, groups, transposed, nd):
+    if bias is not None and bias._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Input type ({_name(input).lower()}) and bias type "
+                           f"({_name(bias).lower()}) should be the same")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    ws, xs = list(weight.shape), list(input.shape)
+    if len(ws) != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}-dimensional input for {nd + 2}-dimensional "
+                           f"weight {ws}, but got {len(xs)}-dimensional input of size {xs} "
+                           "instead")
+    if not transposed:
+        if ws[0] % groups:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
+                               f"{groups} at dimension 0, but got weight of size [{ws}] instead")
+        if xs[1] != ws[1] * groups:
+            raise RuntimeError(f"Given groups={groups}, weight of size {ws}, expected input{xs}"
+                               f" to have {ws[1] * groups} channels, but got {xs[1]} channels "
+                               "instead")
+        if bias is not None and (bias.dim() != 1 or bias.shape[0] != ws[0]):
+            raise RuntimeError(f"Given weight of size {ws}, expected bias to be 1-dimensional "
+                               f"with {ws[0]} elements, but got bias of size "
+                               f"{list(bias.shape)} instead")
+        padded = [i + 2 * p for i, p in zip(xs[2:], padding)]
+        kernel = [d * (k - 1) + 1 for d, k in zip(dilation, ws[2:])]
+        if any(k > i for k, i in zip(kernel, padded)):
+            raise RuntimeError(f"Calculated padded input size per channel: "
+                               f"({' x '.join(map(str, padded))}). Kernel size: "
+                               f"({' x '.join(map(str, kernel))}). Kernel size can't be greater "
+                               "than actual input size")
+    else:
+        if xs[1] != ws[0]:
+            raise RuntimeError(f"Given transposed=1, weight of size {ws}, expected input{xs} to "
+                               f"have {ws[0]} channels, but got {xs[1]} channels instead")
+        if bias is not None and (bias.dim() != 1 or bias.shape[0] != ws[1] * groups):
+            raise RuntimeError(f"Given transposed=1, weight of size {ws}, expected bias to be "
+                               f"1-dimensional with {ws[1] * groups} elements, but got bias of "
+                               f"size {list(bias.shape)} instead")
+    if input._data.dtype != weight._data.dtype:
+        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
+
+
+def _name(t):
+    return {'float32': 'Float', 'float64': 'Double', 'float16': 'Half'}.get(
+        t._data.dtype.name, t._data.dtype.name)
+
+
+def _batched(input, nd, fname):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fname}() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, ...)")
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+                           f"{fname}, but got input of size: {list(input.shape)}")
+    return input.dim() == nd + 2
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, nd, fname):
+    batched = _batched(input, nd, fname)
+    x = input if batched else input.unsqueeze(0)
+    stride, dilation = _tuple(stride, nd, 'stride'), _tuple(dilation, nd, 'dilation')
+    if isinstance(padding, str):
+        if padding == 'valid':
+            padding = (0,) * nd
+        elif padding == 'same':
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+            padding = tuple(t // 2 for t in total)
+            extra = [t - 2 * p for t, p in zip(total, padding)]
+            if any(extra):
+                warnings.warn("Using padding='same' with even kernel lengths and odd dilation "
+                              "may require a zero-padded copy of the input be created",
+                              UserWarning, stacklevel=3)
+                pads = []
+                for e in reversed(extra):
+                    pads += [0, e]
+                x = _misc.pad(x, pads)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        padding = _tuple(padding, nd, 'padding')
+    _check(x, weight, bias, stride, padding, dilation, groups, False, nd)
+    out = _convolution(x, weight, bias, stride, padding, dilation, False, (0,) * nd, groups)
+    return out if batched else out.squeeze(0)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-d cross-correlation of ``input`` (N, C, L) or (C, L) with ``weight`` (O, C/groups,
+    k); ``padding`` an int, a tuple, 'valid' or 'same'."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, 'conv1d')
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-d cross-correlation of ``input`` (N, C, H, W) or (C, H, W) with ``weight``
+    (O, C/groups, kH, kW); ``padding`` an int, a tuple, 'valid' or 'same'."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, 'conv2d')
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                    nd, fname):
+    if isinstance(padding, str):
+        raise TypeError(f"{fname}(): argument 'padding' must be tuple of ints, not str")
+    batched = _batched(input, nd, fname)
+    x = input if batched else input.unsqueeze(0)
+    stride, dilation = _tuple(stride, nd, 'stride'), _tuple(dilation, nd, 'dilation')
+    padding = _tuple(padding, nd, 'padding')
+    output_padding = _tuple(output_padding, nd, 'output_padding')
+    _check(x, weight, bias, stride, padding, dilation, groups, True, nd)
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        names = ['height', 'width'] if nd == 2 else ['width']
+        parts = [f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)]
+        parts += [f"stride_{n}: {v}" for n, v in zip(names, stride)]
+        parts += [f"dilation_{n}: {v}" for n, v in zip(names, dilation)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           "got " + ' '.join(parts))
+    out = _convolution(x, weight, bias, stride, padding, dilation, True, output_padding, groups)
+    return out if batched else out.squeeze(0)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transposed 2-d convolution (the gradient of conv2d with respect to its input):
+    ``weight`` is (Cin, Cout/groups, kH, kW)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 2, 'conv_transpose2d')

@@ -1,0 +1,165 @@
+"""The functional forms of batch and group normalisation (exported by ``ember.nn.functional``).
+Each forward works on NumPy arrays; each backward recomputes the statistics from the saved
+input in ember ops, so the gradients can be differentiated again."""
+import numpy as np
+
+from .._ops import _core
+from .._ops._core import Node, make
+
+
+def _channel_view(t, ndim):
+    """A per-channel vector shaped ``(1, C, 1, ...)`` to broadcast against an ``ndim`` input."""
+    return t.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _saved(*tensors):
+    return tuple((t, t._vc[0]) if t is not None else (None, 0) for t in tensors)
+
+
+def _normalised_grad(gxhat, xhat, rstd, dims):
+    """The input gradient of ``(x - mean) * rstd`` (statistics over ``dims``), given the
+    gradient ``gxhat`` of the normalised values."""
+    return rstd * (gxhat - gxhat.mean(dims, keepdim=True)
+                   - xhat * (gxhat * xhat).mean(dims, keepdim=True))
+
+
+class NativeBatchNormBackward0(Node):
+    """Gradients of batch_norm: with batch statistics (training) recomputed in ember ops, or
+    through the constant running statistics (eval)."""
+
+    def backward(self, g):
+        x, w, b = self.saved_tensors
+        dims, nd = self.dims, x.dim()
+        if self.stats is None:
+            mean = x.mean(dims, keepdim=True)
+            centred = x - mean
+            rstd = ((centred * centred).mean(dims, keepdim=True) + self.eps).rsqrt()
+        else:
+            mean, rstd = (make(a.reshape((1, -1) + (1,) * (nd - 2))) for a in self.stats)
+            centred = x - mean
+        xhat = centred * rstd
+        gw = (g * xhat).sum(dims) if w is not None and self.next_functions[1][0] else None
+        gb = g.sum(dims) if b is not None and self.next_functions[2][0] else None
+        gx = None
+        if self.next_functions[0][0] is not None:
+            gxhat = g * _channel_view(w, nd) if w is not None else g
+            gx = gxhat * rstd if self.stats is not None else \
+                _normalised_grad(gxhat, xhat, rstd, dims)
+        return gx, gw, gb
+
+
+def _check_size(t, name, channels):
+    if t is not None and t.numel() != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+
+
+def _update(running, value, momentum):
+    """``running <- (1 - momentum) * running + momentum * value``, in place, outside autograd."""
+    r = running._data
+    r[...] = ((1 - momentum) * r + momentum * value).astype(r.dtype)
+    running._vc[0] += 1
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Normalises each channel (dim 1) over the batch and any trailing dims, then scales and
+    shifts. Training uses the batch statistics and moves ``running_mean``/``running_var``
+    (when given) towards them by ``momentum`` (the variance unbiased); eval uses them."""
+    x = input._data
+    if training:
+        size = list(input.shape)
+        if x.ndim >= 2 and size[0] * int(np.prod(size[2:])) == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input "
+                             f"size {input.shape!r}")
+    if x.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{x.ndim}")
+    channels = x.shape[1]
+    for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var'),
+                    (weight, 'weight'), (bias, 'bias')):
+        _check_size(t, name, channels)
+    if not training:
+        for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var')):
+            if t is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+    dims = (0,) + tuple(range(2, x.ndim))
+    shape = (1, channels) + (1,) * (x.ndim - 2)
+    if training:
+        mean = x.mean(dims)
+        var = x.var(dims)
+        count = x.size // channels
+        if running_mean is not None:
+            _update(running_mean, mean, momentum)
+        if running_var is not None:
+            _update(running_var, var * (count / (count - 1)), momentum)
+        stats = None
+    else:
+        mean, var = running_mean._data.copy(), running_var._data.copy()
+        stats = (mean, 1 / np.sqrt(var + eps))
+    out = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
+    if weight is not None:
+        out = out * weight._data.reshape(shape)
+    if bias is not None:
+        out = out + bias._data.reshape(shape)
+    n = _core.track(NativeBatchNormBackward0, (input, weight, bias))
+    result = _core.result(np.asarray(out, x.dtype), n)
+    if n is not None:
+        n._saved = _saved(input, weight, bias)
+        n.dims, n.eps, n.stats = dims, eps, stats
+    return result
+
+
+class NativeGroupNormBackward0(Node):
+    """Gradients of group_norm; recomputes the group statistics in ember ops."""
+
+    def backward(self, g):
+        x, w, b = self.saved_tensors
+        groups, nd = self.groups, x.dim()
+        dims = (0,) + tuple(range(2, nd))
+        xg = x.reshape(x.shape[0], groups, -1)
+        centred = xg - xg.mean(2, keepdim=True)
+        rstd = ((centred * centred).mean(2, keepdim=True) + self.eps).rsqrt()
+        xhat = centred * rstd
+        gw = (g * xhat.reshape(x.shape)).sum(dims) \
+            if w is not None and self.next_functions[1][0] else None
+        gb = g.sum(dims) if b is not None and self.next_functions[2][0] else None
+        gx = None
+        if self.next_functions[0][0] is not None:
+            gxhat = g * _channel_view(w, nd) if w is not None else g
+            gx = _normalised_grad(gxhat.reshape(xg.shape), xhat, rstd, 2).reshape(x.shape)
+        return gx, gw, gb
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalises each sample over groups of ``num_groups`` consecutive channels (and all
+    trailing dims), then scales and shifts per channel."""
+    x = input._data
+    if x.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{x.ndim}")
+    channels = x.shape[1]
+    if channels % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(x.shape)} and "
+                           f"num_groups={num_groups}")
+    # torch reports the weight's shape (or [0] without one) in both messages
+    shown = list(weight.shape) if weight is not None else [0]
+    for t, name in ((weight, 'weight'), (bias, 'bias')):
+        if t is not None and (t.dim() != 1 or t.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {shown} and input "
+                               f"of shape {list(x.shape)}")
+    shape = (1, channels) + (1,) * (x.ndim - 2)
+    xg = x.reshape(x.shape[0], num_groups, -1)
+    centred = xg - xg.mean(2, keepdims=True)
+    out = (centred / np.sqrt((centred * centred).mean(2, keepdims=True) + eps)).reshape(x.shape)
+    if weight is not None:
+        out = out * weight._data.reshape(shape)
+    if bias is not None:
+        out = out + bias._data.reshape(shape)
+    n = _core.track(NativeGroupNormBackward0, (input, weight, bias))
+    result = _core.result(np.asarray(out, x.dtype), n)
+    if n is not None:
+        n._saved = _saved(input, weight, bias)
+        n.groups, n.eps = num_groups, eps
+    return result

@@ -1,0 +1,290 @@
+"""The functional forms of pooling (exported by ``ember.nn.functional``): max and average
+pooling over 1-d and 2-d windows, and adaptive average pooling.
+
+Max pooling takes each window's maximum from NumPy sliding-window views (padding with -inf);
+its backward scatters the gradient to the saved argmax positions. Average pooling (plain and
+adaptive) is separable, so it is two matrix products, ``Mh @ x @ Mw.T``, whose backward is
+``Mh.T @ g @ Mw`` in ember ops. Both backwards are ember ops, so they differentiate again.
+The 1-d forms run the 2-d ones over an inserted height-1 axis, as torch does (their grad_fn
+is the ``SqueezeBackward1`` on top)."""
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .._ops import _core
+from .._ops._core import Node, make
+
+
+# -- argument handling and torch's shape checks -----------------------------------------------
+def _pair(v, msg):
+    t = (v,) if isinstance(v, int) else tuple(v)
+    if len(t) not in (1, 2):
+        raise RuntimeError(msg)
+    return t * 2 if len(t) == 1 else t
+
+
+def _single(v, fn, name):
+    t = (v,) if isinstance(v, int) else tuple(v)
+    if len(t) != 1:
+        raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got {len(t)})")
+    return t[0]
+
+
+def _out_size(n, k, p, s, d, ceil_mode):
+    """torch's ``pooling_output_shape`` (with its checks)."""
+    if s == 0:
+        raise RuntimeError("stride should not be zero")
+    if p < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+    if p > ((k - 1) * d + 1) // 2:
+        raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                           f"pad={p}, kernel_size={k} and dilation={d}")
+    o = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (o - 1) * s >= n + p:
+        o -= 1  # the last window must start inside the (left-padded) input
+    return o
+
+
+def _shape_check(shape, k, s, p, d, out):
+    """torch's ``pool2d_shape_check``."""
+    if k[0] <= 0 or k[1] <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {k[0]} "
+                           f"kW: {k[1]}")
+    if s[0] <= 0 or s[1] <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {s[0]} dW: {s[1]}")
+    if d[0] <= 0 or d[1] <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {d[0]} "
+                           f"dilationW: {d[1]}")
+    valid = len(shape) >= 3 and shape[1] != 0 and shape[2] != 0
+    if not ((len(shape) == 3 and shape[0] != 0 and valid)
+            or (len(shape) == 4 and valid and shape[3] != 0)):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:[{', '.join(map(str, shape))}]")
+    if k[1] // 2 < p[1] or k[0] // 2 < p[0]:
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but got "
+                           f"padW = {p[1]}, padH = {p[0]}, kW = {k[1]}, kH = {k[0]}")
+    if out[0] < 1 or out[1] < 1:
+        c, h, w = shape[-3:]
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: "
+                           f"({c}x{out[0]}x{out[1]}). Output size is too small")
+
+
+# -- max pooling -------------------------------------------------------------------------------
+class MaxPool2DWithIndicesBackward0(Node):
+    """Gradient of max pooling: each output's gradient added at its window's argmax."""
+
+    def backward(self, g):
+        shape = self.in_shape
+        planes = int(np.prod(shape[:-2], dtype=np.int64))
+        zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
+        gx = zeros.scatter_add(1, self.indices.reshape(planes, -1), g.reshape(planes, -1))
+        return gx.reshape(shape)
+
+
+def _fill(dtype):
+    if dtype.kind == 'f':
+        return -np.inf
+    return np.iinfo(dtype).min if dtype.kind in 'iu' else False
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The maximum over each (dilated) ``kernel_size`` window of the last two dims of a
+    ``(N, C, H, W)`` or ``(C, H, W)`` input; with ``return_indices`` also the argmax positions
+    (flat indices into each ``H * W`` plane)."""
+    k = _pair(kernel_size, "max_pool2d: kernel_size must either be a single int, or a tuple "
+                           "of two ints")
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(
+        stride, "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints")
+    p = _pair(padding, "max_pool2d: padding must either be a single int, or a tuple of two ints")
+    d = _pair(dilation, "max_pool2d: dilation must be either a single int, or a tuple of two "
+                        "ints")
+    x = input._data
+    if x.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    H, W = x.shape[-2:]
+    out_hw = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode) for i, n in enumerate((H, W)))
+    _shape_check(x.shape, k, s, p, d, out_hw)
+    (oh, ow), (kh, kw) = out_hw, k
+    x4 = x.reshape((-1,) + x.shape[-3:])
+    eff = [(k[i] - 1) * d[i] + 1 for i in range(2)]
+    after = [max(0, (out_hw[i] - 1) * s[i] + eff[i] - p[i] - n) for i, n in enumerate((H, W))]
+    xp = np.pad(x4, ((0, 0), (0, 0), (p[0], after[0]), (p[1], after[1])),
+                constant_values=_fill(x.dtype))
+    win = sliding_window_view(xp, eff, axis=(2, 3))
+    win = win[:, :, :(oh - 1) * s[0] + 1:s[0], :(ow - 1) * s[1] + 1:s[1], ::d[0], ::d[1]]
+    flat = win.reshape(win.shape[:4] + (kh * kw,))
+    am = flat.argmax(-1)
+    out = np.take_along_axis(flat, am[..., None], -1)[..., 0]
+    ki, kj = np.divmod(am, kw)
+    rows = np.arange(oh)[:, None] * s[0] - p[0] + ki * d[0]
+    cols = np.arange(ow) * s[1] - p[1] + kj * d[1]
+    lead = x.shape[:-2]
+    idx = make((rows * W + cols).astype(np.int64).reshape(lead + out_hw))
+    n = _core.track(MaxPool2DWithIndicesBackward0, (input,))
+    result = _core.result(out.reshape(lead + out_hw), n)
+    if n is not None:
+        n.in_shape, n.indices = x.shape, idx
+    return (result, idx) if return_indices else result
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The maximum over each (dilated) window of the last dim of a ``(N, C, L)`` or
+    ``(C, L)`` input (``return_indices``: also the argmax positions along ``L``)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:[{', '.join(map(str, input.shape))}]")
+    args = []
+    for name, v in (('kernel_size', kernel_size), ('stride', stride), ('padding', padding),
+                    ('dilation', dilation)):
+        if name == 'stride' and (v is None or (not isinstance(v, int) and len(v) == 0)):
+            v = args[0]
+        t = (v,) if isinstance(v, int) else tuple(v)
+        if len(t) != 1:
+            raise RuntimeError(f"max_pool1d() {name} must be an int, list of ints or tuple of "
+                               f"ints of size 1 but got size {len(t)}")
+        args.append(t[0])
+    k, s, p, d = args
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    o = _out_size(input.shape[-1], k, p, s, d, ceil_mode)
+    if o <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {o}")
+    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
+    out, idx = out[0].squeeze(-2), out[1].squeeze(-2)
+    return (out, idx) if return_indices else out
+
+
+# -- average pooling (separable: two matrix products) ------------------------------------------
+class _SeparableBackward(Node):
+    """Gradient of ``Mh @ x @ Mw.T``: ``Mh.T @ g @ Mw`` (linear, so it differentiates again)."""
+
+    def backward(self, g):
+        mh, mw = (make(m.astype(g._data.dtype)) for m in self.mats)
+        return mh.t().matmul(g).matmul(mw)
+
+
+class AvgPool2DBackward0(_SeparableBackward):
+    """Gradient of average pooling."""
+
+
+class AdaptiveAvgPool2DBackward0(_SeparableBackward):
+    """Gradient of adaptive average pooling."""
+
+
+def _separable(node_cls, input, mh, mw):
+    x = input._data
+    if x.dtype.kind == 'f':
+        out = mh.astype(x.dtype) @ x @ mw.T.astype(x.dtype)
+    else:  # integer averages truncate, as torch's integer division does: exact sums first
+        den = np.outer(*(np.round(1 / m.max(1, initial=1e-300)) for m in (mh, mw)))
+        out = np.trunc(((mh > 0) @ x @ (mw > 0).T) / den).astype(x.dtype)
+    n = _core.track(node_cls, (input,))
+    result = _core.result(out, n)
+    if n is not None:
+        n.mats = (mh, mw)
+    return result
+
+
+def _window_matrix(n, starts, ends, sizes):
+    cols = np.arange(n)
+    mask = (cols >= starts[:, None]) & (cols < ends[:, None])
+    return mask / np.asarray(sizes, np.float64).reshape(-1, 1)
+
+
+def _avg_matrix(n, k, p, s, o, count_include_pad, override):
+    starts = np.arange(o) * s - p
+    ends = np.minimum(starts + k, n + p)
+    sizes = ends - starts
+    lo, hi = np.maximum(starts, 0), np.minimum(ends, n)
+    if override is not None:
+        sizes = np.ones(o)
+    elif not count_include_pad:
+        sizes = hi - lo
+    return _window_matrix(n, lo, hi, sizes)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean over each ``kernel_size`` window of the last two dims of a ``(N, C, H, W)`` or
+    ``(C, H, W)`` input (zero padding counted unless ``count_include_pad=False``; a fixed
+    divisor with ``divisor_override``)."""
+    k = _pair(kernel_size, "avg_pool2d: kernel_size must either be a single int, or a tuple "
+                           "of two ints")
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(
+        stride, "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints")
+    p = _pair(padding, "avg_pool2d: padding must either be a single int, or a tuple of two ints")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    ndim = input.dim()
+    if ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got -3)")
+    H, W = input.shape[-2:]
+    out_hw = tuple(_out_size(n, k[i], p[i], s[i], 1, ceil_mode) for i, n in enumerate((H, W)))
+    _shape_check(tuple(input.shape), k, s, p, (1, 1), out_hw)
+    mh = _avg_matrix(H, k[0], p[0], s[0], out_hw[0], count_include_pad, divisor_override)
+    mw = _avg_matrix(W, k[1], p[1], s[1], out_hw[1], count_include_pad, divisor_override)
+    if divisor_override is not None:
+        mh = mh / divisor_override
+    return _separable(AvgPool2DBackward0, input, mh, mw)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """The mean over each window of the last dim of a ``(N, C, L)`` or ``(C, L)`` input."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "avg_pool1d)")
+    k = _single(kernel_size, 'avg_pool1d', 'kernel_size')
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _single(
+        stride, 'avg_pool1d', 'stride')
+    p = _single(padding, 'avg_pool1d', 'padding')
+    out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean over ``output_size`` windows that evenly tile the last two dims (window ``i``
+    spans ``floor(i*H/oh)`` to ``ceil((i+1)*H/oh)``); a None entry keeps that size."""
+    if not isinstance(output_size, int):
+        if input.dim() <= len(output_size):
+            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+        shape = tuple(input.shape)[-len(output_size):]
+        output_size = [v if v is not None else n for v, n in zip(output_size, shape)]
+    size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    if size[0] < 0 or size[1] < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than "
+                           f"or equal to 0 but received {{{size[0]}, {size[1]}}}")
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)  # torch's shortcut (MeanBackward1)
+    shape = tuple(input.shape)
+    if len(shape) not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"[{', '.join(map(str, shape))}]")
+    for i in range(len(shape) - 3 + 1, len(shape)):
+        if shape[i] == 0:
+            raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes "
+                               f"[{', '.join(map(str, shape))}] with dimension {i} being empty")
+    mats = []
+    for n, o in zip(shape[-2:], size):
+        i = np.arange(o)
+        starts, ends = i * n // o, -(-(i + 1) * n // o)
+        mats.append(_window_matrix(n, starts, ends, ends - starts))
+    return _separable(AdaptiveAvgPool2DBackward0, input, *mats)
+
+
+__all__ = ['max_pool1d', 'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d']

@@ -1,0 +1,97 @@
+"""BatchNorm1d, BatchNorm2d and BatchNorm3d."""
+from ... import _ops
+from ..._dtype import int64
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ['BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d']
+
+
+class _BatchNorm(Module):
+    """Shared body of the BatchNorm layers: a learned per-channel scale (ones) and shift
+    (zeros) when ``affine``, and running statistics (``running_mean`` zeros, ``running_var``
+    ones, ``num_batches_tracked``) when ``track_running_stats``. ``momentum=None`` makes the
+    running statistics a cumulative average."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(_ops.creation.empty(num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_ops.creation.empty(num_features, device=device,
+                                                          dtype=dtype))
+            else:
+                self.register_parameter('bias', None)
+        else:
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
+        if track_running_stats:
+            self.register_buffer('running_mean', _ops.creation.zeros(num_features,
+                                                                     device=device, dtype=dtype))
+            self.register_buffer('running_var', _ops.creation.ones(num_features, device=device,
+                                                                   dtype=dtype))
+            self.register_buffer('num_batches_tracked', _ops.creation.tensor(0, dtype=int64))
+        else:
+            self.register_buffer('running_mean', None)
+            self.register_buffer('running_var', None)
+            self.register_buffer('num_batches_tracked', None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        """Running mean to zeros, running variance to ones, batch count to zero."""
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        """Resets the running statistics; scale to ones, shift to zeros."""
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        if input.dim() not in self._dims:
+            raise ValueError(f"expected {self._expected} input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # cumulative moving average
+                factor = 1.0 / float(self.num_batches_tracked)
+        use_batch = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if track else None,
+                            self.running_var if track else None, self.weight, self.bias,
+                            use_batch, factor, self.eps)
+
+    def extra_repr(self):
+        return (f'{self.num_features}, eps={self.eps}, momentum={self.momentum}, '
+                f'affine={self.affine}, bias={self.bias is not None}, '
+                f'track_running_stats={self.track_running_stats}')
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of ``(N, C)`` or ``(N, C, L)`` input over all dims but channels."""
+    _dims, _expected = (2, 3), '2D or 3D'
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of ``(N, C, H, W)`` input over all dims but channels."""
+    _dims, _expected = (4,), '4D'
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of ``(N, C, D, H, W)`` input over all dims but channels."""
+    _dims, _expected = (5,), '5D'

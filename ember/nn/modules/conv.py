@@ -1,0 +1,144 @@
+"""Conv1d, Conv2d and ConvTranspose2d."""
+import math
+
+from ... import _ops
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d']
+
+_MODES = {'zeros', 'reflect', 'replicate', 'circular'}
+_PADDING_STRINGS = {'valid', 'same'}
+
+
+def _ntuple(v, n):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+class _ConvNd(Module):
+    """What the convolution modules share: torch's checks, parameters, initialisation and
+    repr. Non-'zeros' padding modes pad with ``F.pad`` first, as torch does."""
+
+    _nd = 2
+    _transposed = False
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode='zeros', output_padding=0, device=None,
+                 dtype=None):
+        super().__init__()
+        nd = self._nd
+        if groups <= 0:
+            raise ValueError('groups must be a positive integer')
+        if in_channels % groups != 0:
+            raise ValueError('in_channels must be divisible by groups')
+        if out_channels % groups != 0:
+            raise ValueError('out_channels must be divisible by groups')
+        if isinstance(padding, str):
+            if padding not in ('valid', 'same'):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                                 f"{_PADDING_STRINGS}")  # a set's order, as torch prints
+            if padding == 'same' and any(s != 1 for s in _ntuple(stride, nd)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _MODES:
+            raise ValueError(f"padding_mode must be one of {_MODES}, but got "
+                             f"padding_mode='{padding_mode}'")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _ntuple(kernel_size, nd)
+        self.stride = _ntuple(stride, nd)
+        self.padding = padding if isinstance(padding, str) else _ntuple(padding, nd)
+        self.dilation = _ntuple(dilation, nd)
+        self.transposed = self._transposed
+        self.output_padding = _ntuple(output_padding, nd)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        if isinstance(self.padding, str):
+            pads = [0, 0] * nd
+            if padding == 'same':
+                for d, k, i in zip(self.dilation, self.kernel_size, range(nd - 1, -1, -1)):
+                    total = d * (k - 1)
+                    pads[2 * i], pads[2 * i + 1] = total // 2, total - total // 2
+        else:
+            pads = [p for p in reversed(self.padding) for _ in range(2)]
+        self._reversed_padding_repeated_twice = pads
+        shape = ((in_channels, out_channels // groups) if self.transposed
+                 else (out_channels, in_channels // groups)) + self.kernel_size
+        self.weight = Parameter(_ops.creation.empty(*shape, device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_ops.creation.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter('bias', None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """kaiming_uniform_(a=sqrt(5)) for the weight, uniform +-1/sqrt(fan_in) for the bias."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self):
+        s = '{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}'
+        if self.padding != (0,) * len(self.padding):
+            s += ', padding={padding}'
+        if self.dilation != (1,) * len(self.dilation):
+            s += ', dilation={dilation}'
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ', output_padding={output_padding}'
+        if self.groups != 1:
+            s += ', groups={groups}'
+        if self.bias is None:
+            s += ', bias=False'
+        if self.padding_mode != 'zeros':
+            s += ', padding_mode={padding_mode}'
+        return s.format(**self.__dict__)
+
+    def _conv_forward(self, input, weight, bias):
+        fn = F.conv1d if self._nd == 1 else F.conv2d
+        if self.padding_mode != 'zeros':
+            input = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return fn(input, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return fn(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution over (N, C, L) or (C, L) inputs; weight (out, in/groups, k)."""
+
+    _nd = 1
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution over (N, C, H, W) or (C, H, W) inputs; weight (out, in/groups, kH,
+    kW)."""
+
+    _nd = 2
+
+
+class ConvTranspose2d(_ConvNd):
+    """Transposed 2-d convolution (conv2d's input gradient as a layer); weight (in,
+    out/groups, kH, kW). ``output_size`` in forward picks the output padding."""
+
+    _transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros',
+                 device=None, dtype=None):
+        if padding_mode != 'zeros':
+            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, output_padding, device, dtype)
+
+    def forward(self, input, output_size=None):
+        op = self.output_padding
+        if output_size is not None:
+            size = list(output_size)[-2:]
+            op = tuple(want - ((i - 1) * s - 2 * p + d * (k - 1) + 1) for want, i, s, p, d, k in
+                       zip(size, input.shape[-2:], self.stride, self.padding, self.dilation,
+                           self.kernel_size))
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op,
+                                  self.groups, self.dilation)
