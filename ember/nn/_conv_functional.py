@@ -9,30 +9,80 @@ swapped), so gradients of gradients come out of the same op."""
 import warnings
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .._ops import _core
-from .._ops._core import Node
+from .._ops._core import Node, make
+from ..autograd.grad_mode import STATE
 from .._tensor import Tensor
 from . import _misc_functional as _misc
 
 
 # -- the array kernels ---------------------------------------------------------------------
+def _out_size(sp, ks, stride, dilation):
+    return tuple((size - d * (k - 1) - 1) // s + 1 for size, k, s, d in
+                 zip(sp, ks, stride, dilation))
+
+
+def _im2col(x, ks, stride, dilation, out_sp):
+    """(C, *ks, N, *out): for each kernel tap, the strided slice of the padded ``x`` it
+    meets (one contiguous copy per tap)."""
+    n, c = x.shape[:2]
+    xc = x.swapaxes(0, 1)                          # (C, N, *sp): taps gather contiguously
+    cols = np.empty((c,) + tuple(ks) + (n,) + tuple(out_sp), x.dtype)
+    for tap in np.ndindex(*ks):
+        cols[(slice(None),) + tap] = xc[(slice(None), slice(None)) + tuple(
+            slice(t * d, t * d + s * (m - 1) + 1, s)
+            for t, d, s, m in zip(tap, dilation, stride, out_sp))]
+    return cols
+
+
+def _pad_arr(x, before, after=None):
+    """``x`` zero-padded on its spatial dims (cheaper than np.pad for this one case)."""
+    after = before if after is None else after
+    if not any(before) and not any(after):
+        return x
+    out = np.zeros(x.shape[:2] + tuple(m + a + b for m, a, b in zip(x.shape[2:], before, after)),
+                   x.dtype)
+    out[(Ellipsis,) + tuple(slice(a, a + m) for a, m in zip(before, x.shape[2:]))] = x
+    return out
+
+
 def _conv_arr(x, w, stride, dilation, groups):
-    """Cross-correlation of an already padded ``x`` (N, C, *sp) with ``w`` (O, C/g, *k)."""
-    nd = len(stride)
-    ks = w.shape[2:]
-    span = tuple(d * (k - 1) + 1 for d, k in zip(dilation, ks))
-    win = sliding_window_view(x, span, axis=tuple(range(2, 2 + nd)))
-    # (N, C, *out, *k): output positions every ``stride``, kernel taps every ``dilation``
-    win = win[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)
-              + tuple(slice(None, None, d) for d in dilation)]
-    cg, og = x.shape[1] // groups, w.shape[0] // groups
-    axes = ([1] + list(range(2 + nd, 2 + 2 * nd)), list(range(1, 2 + nd)))
-    outs = [np.tensordot(win[:, g * cg:(g + 1) * cg], w[g * og:(g + 1) * og], axes)
-            for g in range(groups)]
-    out = outs[0] if groups == 1 else np.concatenate(outs, axis=-1)
-    return np.ascontiguousarray(np.moveaxis(out, -1, 1))
+    """Cross-correlation of an already padded ``x`` (N, C, *sp) with ``w`` (O, C/g, *k), as
+    matrix products: im2col and one GEMM when the kernel is small, or one GEMM per output
+    position when the kernel is the larger (a weight gradient's "kernel" is the output
+    gradient)."""
+    n, c = x.shape[:2]
+    o, ks = w.shape[0], w.shape[2:]
+    out_sp = _out_size(x.shape[2:], ks, stride, dilation)
+    cg, og = c // groups, o // groups
+    taps = int(np.prod(ks))
+    wm = w.reshape(groups, og, cg * taps)
+    if taps <= int(np.prod(out_sp)):
+        cols = _im2col(x, ks, stride, dilation, out_sp)
+        out = np.matmul(wm, cols.reshape(groups, cg * taps, -1))   # (groups, og, N*out)
+        return np.ascontiguousarray(out.reshape((o, n) + out_sp).swapaxes(0, 1))
+    every = (slice(None), slice(None))
+    out = np.empty((n, o) + out_sp, np.result_type(x, w))
+    wt = wm.transpose(0, 2, 1)                         # (groups, cg*taps, og)
+    for pos in np.ndindex(*out_sp):
+        win = x[every + tuple(slice(p * s, p * s + d * (k - 1) + 1, d)
+                              for p, s, d, k in zip(pos, stride, dilation, ks))]
+        win = win.reshape(n, groups, cg * taps).swapaxes(0, 1)    # (groups, N, cg*taps)
+        out[every + pos] = np.matmul(win, wt).swapaxes(0, 1).reshape(n, o)
+    return out
+
+
+def _weight_grad_arr(x, g, ks, stride, padding, dilation, groups):
+    """The weight gradient of a plain convolution on arrays: the output gradient times the
+    input's im2col, one GEMM (used when no graph of the gradient is wanted)."""
+    o, out_sp = g.shape[1], g.shape[2:]
+    c = x.shape[1]
+    cg, og = c // groups, o // groups
+    cols = _im2col(_pad_arr(x, padding), ks, stride, dilation, out_sp)
+    gm = g.swapaxes(0, 1).reshape(groups, og, -1)                 # (groups, og, N*out)
+    gw = np.matmul(gm, cols.reshape(groups, cg * int(np.prod(ks)), -1).transpose(0, 2, 1))
+    return gw.reshape((o, cg) + tuple(ks))
 
 
 def _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups):
@@ -40,12 +90,12 @@ def _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
     nd = len(stride)
     n, cin = x.shape[:2]
     ks = w.shape[2:]
-    # spread the input by the stride, pad it fully, correlate with the flipped kernel
-    up = np.zeros((n, cin) + tuple((s_ - 1) * s + 1 for s_, s in zip(x.shape[2:], stride)),
-                  x.dtype)
-    up[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)] = x
+    # spread the input by the stride inside a full padding, correlate with the flipped kernel
     full = [d * (k - 1) for d, k in zip(dilation, ks)]
-    up = np.pad(up, [(0, 0), (0, 0)] + [(f, f + op) for f, op in zip(full, output_padding)])
+    spread = tuple((m - 1) * s + 1 for m, s in zip(x.shape[2:], stride))
+    up = np.zeros((n, cin) + tuple(m + 2 * f + op for m, f, op in
+                                   zip(spread, full, output_padding)), x.dtype)
+    up[(Ellipsis,) + tuple(slice(f, f + m, s) for f, m, s in zip(full, spread, stride))] = x
     cg, og = cin // groups, w.shape[1]
     wt = w.reshape((groups, cg, og) + ks).swapaxes(1, 2).reshape((groups * og, cg) + ks)
     wt = wt[(Ellipsis,) + (slice(None, None, -1),) * nd]
@@ -65,6 +115,8 @@ class ConvolutionBackward0(Node):
         nd = len(self.stride)
         gx = gw = gb = None
         args = (self.stride, self.padding, self.dilation)
+        if not STATE.enabled and not self.transposed:
+            return self._backward_arrays(x, w, g)
         if self.next_functions[0][0] is not None:
             if self.transposed:
                 gx = _convolution(g, w, None, *args, False, (0,) * nd, self.groups)
@@ -79,6 +131,24 @@ class ConvolutionBackward0(Node):
                   else _weight_grad(x, g, w.shape, *args, self.groups))
         if self.next_functions[2][0] is not None:
             gb = g.sum((0,) + tuple(range(2, 2 + nd)))
+        return gx, gw, gb
+
+    def _backward_arrays(self, x, w, g):
+        """The same gradients straight on arrays, when no graph of them is wanted (the
+        common backward): saves the op dispatch and lets the weight gradient reuse im2col."""
+        gx = gw = gb = None
+        ga = g._data
+        if self.next_functions[0][0] is not None:
+            op = tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
+                       zip(x.shape[2:], ga.shape[2:], self.stride, self.padding,
+                           self.dilation, w.shape[2:]))
+            gx = make(_conv_transpose_arr(ga, w._data, self.stride, self.padding,
+                                          self.dilation, op, self.groups))
+        if self.next_functions[1][0] is not None:
+            gw = make(_weight_grad_arr(x._data, ga, w.shape[2:], self.stride, self.padding,
+                                       self.dilation, self.groups).astype(w._data.dtype))
+        if self.next_functions[2][0] is not None:
+            gb = make(ga.sum((0,) + tuple(range(2, ga.ndim))))
         return gx, gw, gb
 
 
@@ -106,8 +176,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     if transposed:
         out = _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
     else:
-        if any(padding):
-            x = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+        x = _pad_arr(x, padding)
         out = _conv_arr(x, w, stride, dilation, groups)
     if bias is not None:
         out = out + bias._data.reshape((-1,) + (1,) * len(stride))
