@@ -22,6 +22,7 @@ from . import _norm_functional as _norm
 from . import _conv_functional as _conv
 from . import _attention_functional as _attn
 from . import _pool_functional as _pool
+from . import _interpolate_functional as _interp
 
 __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
            'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
@@ -30,7 +31,8 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
            'embedding', 'pad', 'one_hot', 'normalize', 'cosine_similarity',
            'batch_norm', 'group_norm', 'conv1d', 'conv2d', 'conv_transpose2d',
            'scaled_dot_product_attention', 'multi_head_attention_forward', 'max_pool1d',
-           'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d']
+           'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d', 'bilinear',
+           'interpolate']
 
 
 def _linear(input, weight, bias=None):
@@ -784,3 +786,7 @@ avg_pool1d = _export(_pool.avg_pool1d, 'avg_pool1d', "Average pooling over the l
 avg_pool2d = _export(_pool.avg_pool2d, 'avg_pool2d', "Average pooling over the last two dims.")
 adaptive_avg_pool2d = _export(_pool.adaptive_avg_pool2d, 'adaptive_avg_pool2d',
                               "Average pooling to a fixed output size.")
+bilinear = _export(_interp.bilinear, 'bilinear',
+                   "``x1^T A x2 + b`` for each output feature (weight (out, in1, in2)).")
+interpolate = _export(_interp.interpolate, 'interpolate',
+                      "Resamples the spatial dims: nearest / linear / bilinear / trilinear.")

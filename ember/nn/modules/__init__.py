@@ -1,7 +1,7 @@
 """The module classes of ember.nn, one file per family (as torch.nn.modules)."""
 from .module import Module
 from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
-from .linear import Linear, Identity
+from .linear import Linear, Bilinear, Identity
 from .flatten import Flatten, Unflatten
 from .activation import (ReLU, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softmax,
                          LogSoftmax, Softplus, Hardtanh)
@@ -14,10 +14,12 @@ from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .conv import Conv1d, Conv2d, ConvTranspose2d
 from .pooling import MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d
 from .transformer import MultiheadAttention, TransformerEncoderLayer
+from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
+from .upsampling import Upsample
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
-    'Linear', 'Identity', 'Flatten', 'Unflatten',
+    'Linear', 'Bilinear', 'Identity', 'Flatten', 'Unflatten', 'Upsample',
     'ReLU', 'LeakyReLU', 'ELU', 'GELU', 'SiLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax',
     'Softplus', 'Hardtanh',
     'MSELoss', 'L1Loss', 'SmoothL1Loss', 'CrossEntropyLoss', 'NLLLoss', 'BCELoss',
@@ -25,5 +27,5 @@ __all__ = [
     'Dropout', 'Embedding', 'LayerNorm', 'GroupNorm', 'BatchNorm1d', 'BatchNorm2d',
     'BatchNorm3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'MaxPool1d', 'MaxPool2d',
     'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MultiheadAttention',
-    'TransformerEncoderLayer',
+    'TransformerEncoderLayer', 'RNN', 'LSTM', 'GRU', 'RNNCell', 'LSTMCell', 'GRUCell',
 ]

@@ -1,0 +1,33 @@
+"""Upsample (a module around ``F.interpolate``)."""
+from .. import functional as F
+from .module import Module
+
+__all__ = ['Upsample']
+
+
+class Upsample(Module):
+    """Resamples its input's spatial dims with ``F.interpolate`` (same arguments)."""
+
+    def __init__(self, size=None, scale_factor=None, mode='nearest', align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor = tuple(float(f) for f in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self):
+        if self.scale_factor is not None:
+            info = 'scale_factor=' + repr(self.scale_factor)
+        else:
+            info = 'size=' + repr(self.size)
+        return info + ', mode=' + repr(self.mode)

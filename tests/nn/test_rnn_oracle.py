@@ -1,0 +1,169 @@
+"""RNN, LSTM, GRU and their cells against torch: outputs, final states, gradients of the
+input, the initial state and every parameter (same float64 weights copied into both), reprs,
+parameter names and errors. grad_fn names are not compared (torch's fused kernels differ)."""
+import numpy as np
+import pytest
+
+import ember
+from ..oracle.oracle import torch, arr, check
+
+
+def _flat(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _outs(out):
+    r = []
+    for o in _flat(out):
+        r.extend(_outs(o) if isinstance(o, (list, tuple)) else [o])
+    return r
+
+
+def compare(cls, args, kw, x, hx=None, double=False):
+    """Builds ``cls(*args, **kw)`` in torch (float64) and ember with the same weights, runs
+    both on ``x`` (and ``hx``), compares outputs and the gradients of input, hx and params."""
+    torch.manual_seed(0)
+    t = getattr(torch.nn, cls)(*args, **kw).double()
+    e = getattr(ember.nn, cls)(*args, **kw).double()
+    e.load_state_dict({k: ember.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
+    assert [n for n, _ in e.named_parameters()] == [n for n, _ in t.named_parameters()]
+    results = []
+    for lib, m in ((ember, e), (torch, t)):
+        xi = lib.tensor(x, requires_grad=True)
+        hi = None if hx is None else (
+            tuple(lib.tensor(h, requires_grad=True) for h in hx) if isinstance(hx, tuple)
+            else lib.tensor(hx, requires_grad=True))
+        out = m(xi) if hi is None else m(xi, hi)
+        leaves = [xi] + _flat(hi if hi is not None else []) + list(m.parameters())
+        outs = _outs(out)
+        rng = np.random.default_rng(1)
+        loss = sum((o * lib.tensor(rng.standard_normal(tuple(o.shape)))).sum() for o in outs)
+        grads = lib.autograd.grad(loss, leaves, create_graph=double)
+        second = None
+        if double:
+            s = sum((g * g).sum() for g in grads)
+            second = lib.autograd.grad(s, leaves[:1 + len(_flat(hi if hi is not None else []))],
+                                       allow_unused=True)
+        results.append((outs, grads, second))
+    (eo, eg, es), (to, tg, ts) = results
+    assert len(eo) == len(to)
+    for a, b in zip(eo, to):
+        assert tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-10)
+    names = ['input', 'hx'] + [n for n, _ in t.named_parameters()]
+    for i, (a, b) in enumerate(zip(eg, tg)):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-9,
+                                   atol=1e-10, err_msg=f'grad {i} ({names[min(i, len(names)-1)]})')
+    if double:
+        for a, b in zip(es, ts):
+            if b is not None:
+                np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-8,
+                                           atol=1e-10)
+
+
+MODES = [('RNN', {}), ('RNN', {'nonlinearity': 'relu'}), ('LSTM', {}), ('GRU', {})]
+
+
+@pytest.mark.parametrize('cls,extra', MODES)
+@pytest.mark.parametrize('kw', [{}, {'num_layers': 2}, {'batch_first': True},
+                                {'bias': False}, {'bidirectional': True},
+                                {'num_layers': 2, 'bidirectional': True, 'batch_first': True}])
+def test_sequence_layers(cls, extra, kw):
+    x = arr(5, 3, 4, seed=1)
+    compare(cls, (4, 6), {**extra, **kw}, x)
+
+
+@pytest.mark.parametrize('cls,extra', MODES)
+@pytest.mark.parametrize('batch_first', [False, True])
+def test_given_hx_and_unbatched(cls, extra, batch_first):
+    kw = {**extra, 'num_layers': 2, 'bidirectional': True, 'batch_first': batch_first}
+    h = arr(4, 3, 6, seed=2)
+    hx = (h, arr(4, 3, 6, seed=3)) if cls == 'LSTM' else h
+    compare(cls, (4, 6), kw, arr(3, 5, 4, seed=1) if batch_first else arr(5, 3, 4, seed=1), hx)
+    hu = (h[:, 0], hx[1][:, 0]) if cls == 'LSTM' else h[:, 0]
+    compare(cls, (4, 6), kw, arr(5, 4, seed=1))
+    compare(cls, (4, 6), kw, arr(5, 4, seed=1), hu)
+
+
+@pytest.mark.parametrize('cls', ['RNN', 'LSTM', 'GRU'])
+def test_double_backward(cls):
+    h = arr(2, 3, 5, seed=2)
+    hx = (h, arr(2, 3, 5, seed=3)) if cls == 'LSTM' else h
+    compare(cls, (4, 5), {'num_layers': 2}, arr(4, 3, 4, seed=1), hx, double=True)
+
+
+@pytest.mark.parametrize('cls,extra', [('RNNCell', {}), ('RNNCell', {'nonlinearity': 'relu'}),
+                                       ('LSTMCell', {}), ('GRUCell', {}),
+                                       ('GRUCell', {'bias': False})])
+def test_cells(cls, extra):
+    compare(cls, (4, 6), extra, arr(3, 4, seed=1))
+    h = arr(3, 6, seed=2)
+    compare(cls, (4, 6), extra, arr(3, 4, seed=1),
+            (h, arr(3, 6, seed=3)) if cls == 'LSTMCell' else h)
+    compare(cls, (4, 6), extra, arr(4, seed=1),
+            (h[0], arr(6, seed=3)) if cls == 'LSTMCell' else h[0])
+
+
+def test_dropout_between_layers_only_in_training():
+    m = ember.nn.LSTM(3, 4, num_layers=2, dropout=0.5)
+    x = ember.randn(6, 2, 3)
+    m.eval()
+    a, b = m(x)[0], m(x)[0]
+    assert np.array_equal(a.detach().numpy(), b.detach().numpy())
+    m.train()
+    outs = {m(x)[0].detach().numpy().tobytes() for _ in range(4)}
+    assert len(outs) > 1
+
+
+@pytest.mark.parametrize('make', [
+    lambda lib: lib.nn.LSTM(10, 20, num_layers=2, batch_first=True),
+    lambda lib: lib.nn.RNN(3, 4, nonlinearity='relu', bias=False, dropout=0.5,
+                           bidirectional=True, num_layers=2),
+    lambda lib: lib.nn.GRU(3, 4), lambda lib: lib.nn.LSTMCell(3, 4),
+    lambda lib: lib.nn.RNNCell(3, 4, nonlinearity='relu', bias=False),
+    lambda lib: lib.nn.GRUCell(3, 4, bias=False),
+])
+def test_reprs_names_shapes_and_init(make):
+    e, t = make(ember), make(torch)
+    assert repr(e) == repr(t)
+    assert [(n, tuple(p.shape)) for n, p in e.named_parameters()] == \
+        [(n, tuple(p.shape)) for n, p in t.named_parameters()]
+    bound = 1 / np.sqrt(e.hidden_size)
+    for p in e.parameters():
+        assert np.abs(p.detach().numpy()).max() <= bound
+
+
+def _hx(lib, *shape):
+    return lib.zeros(*shape, dtype=lib.float64)
+
+
+@pytest.mark.parametrize('call', [
+    lambda lib, x: lib.nn.LSTM(10, 20).double()(x),
+    lambda lib, x: lib.nn.LSTM(7, 20).double()(x, (_hx(lib, 1, 2, 20), _hx(lib, 1, 3, 20))),
+    lambda lib, x: lib.nn.LSTM(7, 20).double()(x, (_hx(lib, 1, 3, 20), _hx(lib, 1, 3, 19))),
+    lambda lib, x: lib.nn.LSTM(7, 20).double()(x, (_hx(lib, 3, 20), _hx(lib, 3, 20))),
+    lambda lib, x: lib.nn.LSTM(7, 20).double()(x[0, 0]),
+    lambda lib, x: lib.nn.LSTM(7, 20).double()(x[0], (_hx(lib, 1, 3, 20), _hx(lib, 1, 3, 20))),
+    lambda lib, x: lib.nn.GRU(7, 20).double()(x, _hx(lib, 1, 2, 20)),
+    lambda lib, x: lib.nn.GRU(7, 20).double()(x, _hx(lib, 2, 3, 20)),
+    lambda lib, x: lib.nn.GRU(7, 20).double()(x[0], _hx(lib, 1, 3, 20)),
+    lambda lib, x: lib.nn.RNN(7, 20).double()(x, _hx(lib, 3, 20)),
+    lambda lib, x: lib.nn.RNN(7, 20).double()(x[None]),
+    lambda lib, x: lib.nn.GRU(7, 20).double()(x[None]),
+    lambda lib, x: lib.nn.LSTMCell(10, 20).double()(x[0]),
+    lambda lib, x: lib.nn.LSTMCell(7, 20).double()(x[0], (_hx(lib, 2, 20), _hx(lib, 2, 20))),
+    lambda lib, x: lib.nn.GRUCell(7, 20).double()(x[0], _hx(lib, 3, 19)),
+    lambda lib, x: lib.nn.GRUCell(7, 20).double()(x),
+    lambda lib, x: lib.nn.RNNCell(7, 20).double()(x[0], _hx(lib, 1, 3, 20)),
+    lambda lib, x: lib.nn.RNN(7, 20, nonlinearity='x'),
+    lambda lib, x: lib.nn.RNN(7, 20, dropout=1.5),
+    lambda lib, x: lib.nn.RNN(7, 0),
+    lambda lib, x: lib.nn.LSTM(7, 20, num_layers=0),
+])
+def test_errors(call):
+    check(call, arr(5, 3, 7), grad=False, match_message=True)
+
+
+def test_proj_size_not_supported():
+    with pytest.raises(NotImplementedError):
+        ember.nn.LSTM(4, 6, proj_size=2)
