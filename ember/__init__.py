@@ -42,3 +42,10 @@ def __getattr__(name):
         globals()[name] = value
         return value
     raise AttributeError(f"module 'ember' has no attribute '{name}'")
+
+
+# `ember.autograd.gradcheck` names both a submodule and the function (as in torch). Python
+# rebinds a package attribute to a submodule when the submodule is first imported, so load
+# it now, through the lazy export that binds the function, before user code can.
+from .autograd import gradcheck as _gradcheck  # noqa: E402,F401
+del _gradcheck

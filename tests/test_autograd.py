@@ -1320,3 +1320,15 @@ def test_unused_outputs_of_chunk_get_zero_gradient():
     expected = np.zeros((10, 10))
     expected[:2] = arr(go)
     assert_close(x.grad, expected)
+
+
+def test_gradcheck_stays_the_function_when_its_module_is_imported_first():
+    # regression: `import ember.autograd.gradcheck` before touching the function rebound
+    # ember.autograd.gradcheck to the submodule ("'module' object is not callable")
+    import subprocess
+    import sys
+    code = ("import ember.autograd.gradcheck as m, ember; "
+            "print(ember.autograd.gradcheck is m.gradcheck, callable(ember.autograd.gradcheck))")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ['True', 'True']

@@ -473,6 +473,7 @@ def _wire_outputs(ctx, args, outs, record):
         if not isinstance(o, Tensor):
             result.append(o)
             continue
+        differentiable = id(o) not in non_diff  # (by identity: before any aliasing below)
         if id(o) in dirty:
             if record and o._grad_fn is None and o._requires_grad:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an "
@@ -480,7 +481,7 @@ def _wire_outputs(ctx, args, outs, record):
             o._vc[0] += 1  # as torch does for every tensor marked dirty
         elif id(o) in inputs:
             o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
-        if record and id(o) not in non_diff and o._data.dtype.kind in 'fc':
+        if record and differentiable and o._data.dtype.kind in 'fc':
             if id(o) in dirty and o._base is not None:
                 # A view modified in place: its base's history goes through CopySlices,
                 # exactly as for a built-in in-place op on a view.

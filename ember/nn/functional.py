@@ -36,7 +36,10 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
 
 
 def _linear(input, weight, bias=None):
-    if input.dim() >= 2 and weight.dim() == 2:
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
+    if (input.dim() >= 2 or (input.dim() == 1 and bias is not None)) and weight.dim() == 2:
         # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims
         # at once, viewed back -- NumPy's stacked matmul would run one small GEMM per slice.
         flat = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])

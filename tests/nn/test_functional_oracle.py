@@ -550,8 +550,14 @@ def test_cross_entropy_probabilities_differentiate_the_weight():
           arr(2, 3), arr(2, 3, seed=1), arr(3, seed=2), double=True)
 
 
-@pytest.mark.parametrize('shape', [(4, 3), (2, 4, 3), (2, 2, 4, 3)])
+@pytest.mark.parametrize('shape', [(3,), (4, 3), (2, 4, 3), (2, 2, 4, 3)])
 def test_linear_runs_one_gemm_with_torchs_nodes(shape):
     # (3-D+ inputs are flattened to one addmm and viewed back: torch's ViewBackward0)
     check(lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), arr(*shape, seed=1),
           arr(5, 3, seed=2), arr(5, seed=3), double=True)
+
+
+@pytest.mark.parametrize('shapes', [((), (3, 1)), ((1,), ())])
+def test_linear_refuses_0d_arguments(shapes):
+    check(lambda lib, x, w: lib.nn.functional.linear(x, w), _arr(*shapes[0], seed=1),
+          _arr(*shapes[1], seed=2), match_message=True)

@@ -255,6 +255,27 @@ def test_a_returned_input_can_be_viewed_again():
     same(f)
 
 
+@pytest.mark.parametrize('b_requires_grad', [False, True])
+def test_a_returned_input_marked_non_differentiable_stays_so(b_requires_grad):
+    # regression: returning an input made a new alias, and the mark (kept by identity) was
+    # looked up on the alias, so the output required grad anyway
+    def f(lib, F):
+        class Pair(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.mark_non_differentiable(b)
+                return a * 2, b
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                return ga * 2, None
+        a = leaf(lib, arr(3))
+        b = lib.tensor(arr(3, seed=1), requires_grad=b_requires_grad)
+        x, y = Pair.apply(a, b)
+        return [x.requires_grad, y.requires_grad, y.grad_fn is None, y]
+    same(f)
+
+
 def test_backward_named_vjp():
     def f(lib, F):
         x = leaf(lib, arr(3))

@@ -10,6 +10,7 @@ output, with None for what is not a tensor.
 import warnings
 
 from ..._tensor import Tensor
+from ... import zeros_like
 from ...autograd.function import Function
 from ...autograd.grad_mode import is_grad_enabled
 
@@ -18,14 +19,15 @@ class BackwardHookFunction(Function):
     """Identity on tensors; its backward hands the incoming gradients to ``on_grads``."""
 
     @staticmethod
-    def forward(ctx, on_grads, *tensors):
+    def forward(ctx, on_grads, materialize, *tensors):
         ctx.on_grads = on_grads
+        ctx.set_materialize_grads(materialize)
         ctx.mark_non_differentiable(*[t for t in tensors if not t.requires_grad])
         return tensors
 
     @staticmethod
     def backward(ctx, *grads):
-        return (None,) + tuple(ctx.on_grads(grads))
+        return (None, None) + tuple(ctx.on_grads(grads))
 
 
 class BackwardHook:
@@ -40,11 +42,16 @@ class BackwardHook:
     def wrap_inputs(self, args):
         """Routes the tensor arguments through the input-side identity (when any of them
         requires grad)."""
-        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        if not is_grad_enabled() or not any(args[i].requires_grad for i in positions):
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        if not is_grad_enabled() or not positions:
             return args
         self.input_positions = positions
-        wrapped = BackwardHookFunction.apply(self._on_input_grads, *[args[i] for i in positions])
+        # tensor inputs that take no part in the graph show up as zeros in grad_input, as in
+        # torch (whose hook Function materializes their undefined gradients)
+        self.zero_inputs = {i: a for i, a in enumerate(args)
+                            if isinstance(a, Tensor) and not a.requires_grad}
+        wrapped = BackwardHookFunction.apply(self._on_input_grads, True,
+                                             *[args[i] for i in positions])
         args = list(args)
         for i, t in zip(positions, wrapped):
             args[i] = t
@@ -60,7 +67,8 @@ class BackwardHook:
         if not is_grad_enabled() or not any(outputs[i].requires_grad for i in positions):
             return output
         self.n_outputs, self.output_positions = len(outputs), positions
-        wrapped = BackwardHookFunction.apply(self._on_output_grads,
+        # unused outputs stay None in grad_output (no materialized zeros), as in torch
+        wrapped = BackwardHookFunction.apply(self._on_output_grads, False,
                                              *[outputs[i] for i in positions])
         outputs = list(outputs)
         for i, t in zip(positions, wrapped):
@@ -89,7 +97,10 @@ class BackwardHook:
         return [grad_outputs[i] for i in self.output_positions]
 
     def _on_input_grads(self, grads):
-        grad_inputs = _pack(self.input_positions, grads, self.n_inputs)
+        grad_inputs = list(_pack(self.input_positions, grads, self.n_inputs))
+        for i, a in self.zero_inputs.items():
+            grad_inputs[i] = zeros_like(a)
+        grad_inputs = tuple(grad_inputs)
         for hook in list(self.module._backward_hooks.values()):
             result = hook(self.module, grad_inputs, self.grad_outputs)
             if result is not None:

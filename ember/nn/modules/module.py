@@ -3,6 +3,7 @@ attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks
 import collections
 import collections.abc
 import itertools
+import warnings
 
 from ..._tensor import Tensor
 from ..parameter import Parameter
@@ -46,10 +47,13 @@ class Module:
         setattr_(self, '_buffers', {})
         setattr_(self, '_non_persistent_buffers_set', set())
         setattr_(self, '_modules', {})
-        setattr_(self, '_forward_pre_hooks', {})
-        setattr_(self, '_forward_hooks', {})
-        setattr_(self, '_backward_pre_hooks', {})
-        setattr_(self, '_backward_hooks', {})
+        setattr_(self, '_forward_pre_hooks', collections.OrderedDict())
+        setattr_(self, '_forward_pre_hooks_with_kwargs', {})
+        setattr_(self, '_forward_hooks', collections.OrderedDict())
+        setattr_(self, '_forward_hooks_with_kwargs', {})
+        setattr_(self, '_forward_hooks_always_called', {})
+        setattr_(self, '_backward_pre_hooks', collections.OrderedDict())
+        setattr_(self, '_backward_hooks', collections.OrderedDict())
 
     def forward(self, *input):
         """The computation; every subclass defines it."""
@@ -57,22 +61,53 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
         backward_hook = None
         if self._backward_hooks or self._backward_pre_hooks:
             backward_hook = BackwardHook(self, args)
             args = backward_hook.wrap_inputs(args)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)
-            if result is not None:
-                output = result
+        output = None
+        called = set()
+        try:
+            output = self.forward(*args, **kwargs)
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called:
+                    called.add(hook_id)
+                result = self._call_forward_hook(hook_id, hook, args, kwargs, output)
+                if result is not None:
+                    output = result
+        except Exception:
+            # hooks registered with always_call=True still run (once) when forward raised
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called and hook_id not in called:
+                    try:
+                        result = self._call_forward_hook(hook_id, hook, args, kwargs, output)
+                        if result is not None:
+                            output = result
+                    except Exception as e:  # noqa: BLE001 - the first error wins
+                        warnings.warn("module forward hook with ``always_call=True`` raised "
+                                      "an exception that was silenced as another error was "
+                                      f"raised in forward: {e}")
+            raise
         if backward_hook is not None:
             output = backward_hook.wrap_outputs(output)
         return output
+
+    def _call_forward_hook(self, hook_id, hook, args, kwargs, output):
+        if hook_id in self._forward_hooks_with_kwargs:
+            return hook(self, args, kwargs, output)
+        return hook(self, args, output)
 
     # -- registration ---------------------------------------------------------------------
     def _check_name(self, name, kind):
@@ -406,23 +441,39 @@ class Module:
         check_device('cuda', 'Module.cuda')
 
     # -- hooks ------------------------------------------------------------------------------
-    def register_forward_pre_hook(self, hook):
-        """``hook(module, args)`` runs before forward; may return new args."""
-        return _DictHandle(self._forward_pre_hooks, hook)
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args)`` runs before forward; may return new args. With
+        ``with_kwargs``, ``hook(module, args, kwargs)`` may return ``(args, kwargs)``.
+        ``prepend`` puts it before the hooks already registered."""
+        handle = _DictHandle(self._forward_pre_hooks, hook, prepend,
+                             extra=(self._forward_pre_hooks_with_kwargs,))
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        return handle
 
-    def register_forward_hook(self, hook):
-        """``hook(module, args, output)`` runs after forward; may return a new output."""
-        return _DictHandle(self._forward_hooks, hook)
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """``hook(module, args, output)`` runs after forward; may return a new output. With
+        ``with_kwargs`` it is ``hook(module, args, kwargs, output)``; ``always_call`` runs it
+        even when forward raises; ``prepend`` puts it before the hooks already registered."""
+        handle = _DictHandle(self._forward_hooks, hook, prepend,
+                             extra=(self._forward_hooks_with_kwargs,
+                                    self._forward_hooks_always_called))
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        return handle
 
-    def register_full_backward_pre_hook(self, hook):
+    def register_full_backward_pre_hook(self, hook, prepend=False):
         """``hook(module, grad_output)`` runs when the gradients with respect to the module's
         outputs are known; may return new ones (a tuple, one per output)."""
-        return _DictHandle(self._backward_pre_hooks, hook)
+        return _DictHandle(self._backward_pre_hooks, hook, prepend)
 
-    def register_full_backward_hook(self, hook):
+    def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to
         the module's positional inputs are known; may return new ``grad_input``."""
-        return _DictHandle(self._backward_hooks, hook)
+        return _DictHandle(self._backward_hooks, hook, prepend)
 
     # -- repr -----------------------------------------------------------------------------
     def extra_repr(self):
@@ -480,14 +531,19 @@ class _DictHandle:
     """Handle of a module hook: ``remove()`` unregisters it."""
     _ids = itertools.count()
 
-    def __init__(self, table, hook):
+    def __init__(self, table, hook, prepend=False, extra=()):
         self.id = next(self._ids)
         self.table = table
+        self.extra = extra
         table[self.id] = hook
+        if prepend:
+            table.move_to_end(self.id, last=False)
 
     def remove(self):
         """Unregisters the hook (removing twice is harmless)."""
         self.table.pop(self.id, None)
+        for d in self.extra:
+            d.pop(self.id, None)
 
     def __enter__(self):
         return self
