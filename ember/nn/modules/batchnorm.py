@@ -1,8 +1,8 @@
 """BatchNorm1d, BatchNorm2d and BatchNorm3d."""
 from ... import _ops
 from ..._dtype import int64
-from .. import functional as F, init
-from ..parameter import Parameter
+from .. import functional as F
+from ._params import register_affine, reset_affine
 from .module import Module
 
 __all__ = ['BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d']
@@ -22,16 +22,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(_ops.creation.empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_ops.creation.empty(num_features, device=device,
-                                                          dtype=dtype))
-            else:
-                self.register_parameter('bias', None)
-        else:
-            self.register_parameter('weight', None)
-            self.register_parameter('bias', None)
+        register_affine(self, (num_features,), affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer('running_mean', _ops.creation.zeros(num_features,
                                                                      device=device, dtype=dtype))
@@ -54,10 +45,7 @@ class _BatchNorm(Module):
     def reset_parameters(self):
         """Resets the running statistics; scale to ones, shift to zeros."""
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def _check_input_dim(self, input):
         if input.dim() not in self._dims:

@@ -1,9 +1,8 @@
 """Conv1d, Conv2d and ConvTranspose2d."""
-import math
-
 from ... import _ops
-from .. import functional as F, init
+from .. import functional as F
 from ..parameter import Parameter
+from ._params import register_new, reset_kaiming_default
 from .module import Module
 
 __all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d']
@@ -64,20 +63,12 @@ class _ConvNd(Module):
         shape = ((in_channels, out_channels // groups) if self.transposed
                  else (out_channels, in_channels // groups)) + self.kernel_size
         self.weight = Parameter(_ops.creation.empty(*shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ops.creation.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
+        register_new(self, 'bias', bias, out_channels, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """kaiming_uniform_(a=sqrt(5)) for the weight, uniform +-1/sqrt(fan_in) for the bias."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        reset_kaiming_default(self.weight, self.bias)
 
     def extra_repr(self):
         s = '{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}'

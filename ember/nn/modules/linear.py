@@ -4,6 +4,7 @@ import math
 from ... import _ops
 from .. import functional as F, init
 from ..parameter import Parameter
+from ._params import register_new, reset_kaiming_default
 from .module import Module
 
 __all__ = ['Linear', 'Bilinear', 'Identity']
@@ -29,19 +30,12 @@ class Linear(Module):
         self.out_features = out_features
         self.weight = Parameter(_ops.creation.empty(out_features, in_features, device=device,
                                                     dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ops.creation.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
+        register_new(self, 'bias', bias, out_features, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """kaiming_uniform_(a=sqrt(5)) for the weight, uniform +-1/sqrt(fan_in) for the bias."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.weight.shape[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        reset_kaiming_default(self.weight, self.bias)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
@@ -63,10 +57,7 @@ class Bilinear(Module):
         self.out_features = out_features
         self.weight = Parameter(_ops.creation.empty(out_features, in1_features, in2_features,
                                                     device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ops.creation.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
+        register_new(self, 'bias', bias, out_features, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

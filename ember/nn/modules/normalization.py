@@ -1,10 +1,9 @@
-"""LayerNorm."""
-from ... import _ops
-from .. import functional as F, init
-from ..parameter import Parameter
+"""LayerNorm and GroupNorm."""
+from .. import functional as F
+from ._params import register_affine, reset_affine
 from .module import Module
 
-__all__ = ['LayerNorm']
+__all__ = ['LayerNorm', 'GroupNorm']
 
 
 class LayerNorm(Module):
@@ -19,25 +18,12 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_ops.creation.empty(self.normalized_shape, device=device,
-                                                        dtype=dtype))
-            if bias:
-                self.bias = Parameter(_ops.creation.empty(self.normalized_shape,
-                                                          device=device, dtype=dtype))
-            else:
-                self.register_parameter('bias', None)
-        else:
-            self.register_parameter('weight', None)
-            self.register_parameter('bias', None)
+        register_affine(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """Scale to ones, shift to zeros."""
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -46,8 +32,6 @@ class LayerNorm(Module):
         return (f'{self.normalized_shape}, eps={self.eps}, elementwise_affine='
                 f'{self.elementwise_affine}, bias={self.bias is not None}')
 
-
-__all__.append('GroupNorm')
 
 
 class GroupNorm(Module):
@@ -64,24 +48,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(_ops.creation.empty(num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_ops.creation.empty(num_channels, device=device,
-                                                          dtype=dtype))
-            else:
-                self.register_parameter('bias', None)
-        else:
-            self.register_parameter('weight', None)
-            self.register_parameter('bias', None)
+        register_affine(self, (num_channels,), affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """Scale to ones, shift to zeros."""
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
