@@ -15,7 +15,7 @@ __all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'ein
 
 def _name(t):
     """torch's short dtype name ('Float', 'Double', 'Long', ...) used in its messages."""
-    return t.dtype._legacy.replace('Tensor', '')
+    return t.dtype.kernel_name
 
 
 def _check_tensor(x, op, arg, pos):

@@ -847,14 +847,16 @@ class NotImplemented_(Node):
 NotImplemented_.__name__ = NotImplemented_.__qualname__ = 'NotImplemented'
 
 
+_check_floor_divide = _bool_kernel('div_floor_cpu')
+
+
 @register
 def floor_divide(input, other, *, out=None):
     """``input // other`` rounded toward negative infinity (no derivative, as in torch)."""
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'floor_divide', 'input')
     x, y = binary_arrays(input, other, 'floor_divide')
-    _bool_kernel('div_floor_cpu')(x, y)
-    _check_int_division(x, y)
+    _check_floor_divide(x, y)
     n = track(NotImplemented_, (input, other))
     if n is not None:
         n.op = 'floor_divide'

@@ -133,7 +133,7 @@ def _np_mean(x, dims, keepdims):
 
 def _dtype_name(npdt):
     """torch's short legacy name of a dtype ('Long', 'Float', ...), as its messages print."""
-    return _dtype.FROM_NP[np.dtype(npdt)]._legacy.replace('Tensor', '')
+    return _dtype.FROM_NP[np.dtype(npdt)].kernel_name
 
 
 def _out(r, out):

@@ -122,10 +122,8 @@ class ConvolutionBackward0(Node):
                 gx = _convolution(g, w, None, *args, False, (0,) * nd, self.groups)
                 gx = gx[(Ellipsis,) + tuple(slice(0, s) for s in x.shape[2:])]
             else:
-                op = tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
-                           zip(x.shape[2:], g.shape[2:], self.stride, self.padding,
-                               self.dilation, w.shape[2:]))
-                gx = _convolution(g, w, None, *args, True, op, self.groups)
+                gx = _convolution(g, w, None, *args, True, self._grad_output_padding(x, g, w),
+                                  self.groups)
         if self.next_functions[1][0] is not None:
             gw = (_weight_grad(g, x, w.shape, *args, self.groups) if self.transposed
                   else _weight_grad(x, g, w.shape, *args, self.groups))
@@ -133,20 +131,25 @@ class ConvolutionBackward0(Node):
             gb = g.sum((0,) + tuple(range(2, 2 + nd)))
         return gx, gw, gb
 
+    def _grad_output_padding(self, x, g, w):
+        """The output_padding that makes the transposed convolution of ``g`` come back to
+        ``x``'s size (the rows a strided forward skipped at the end)."""
+        return tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
+                     zip(x.shape[2:], g.shape[2:], self.stride, self.padding, self.dilation,
+                         w.shape[2:]))
+
     def _backward_arrays(self, x, w, g):
         """The same gradients straight on arrays, when no graph of them is wanted (the
         common backward): saves the op dispatch and lets the weight gradient reuse im2col."""
         gx = gw = gb = None
         ga = g._data
         if self.next_functions[0][0] is not None:
-            op = tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
-                       zip(x.shape[2:], ga.shape[2:], self.stride, self.padding,
-                           self.dilation, w.shape[2:]))
             gx = make(_conv_transpose_arr(ga, w._data, self.stride, self.padding,
-                                          self.dilation, op, self.groups))
+                                          self.dilation, self._grad_output_padding(x, g, w),
+                                          self.groups))
         if self.next_functions[1][0] is not None:
             gw = make(_weight_grad_arr(x._data, ga, w.shape[2:], self.stride, self.padding,
-                                       self.dilation, self.groups).astype(w._data.dtype))
+                                       self.dilation, self.groups).astype(w._data.dtype, copy=False))
         if self.next_functions[2][0] is not None:
             gb = make(ga.sum((0,) + tuple(range(2, ga.ndim))))
         return gx, gw, gb
@@ -205,8 +208,8 @@ def _tuple(v, nd, name):
 
 def _check(input, weight, bias, stride, padding, dilation, groups, transposed, nd):
     if bias is not None and bias._data.dtype != input._data.dtype:
-        raise RuntimeError(f"Input type ({_name(input).lower()}) and bias type "
-                           f"({_name(bias).lower()}) should be the same")
+        raise RuntimeError(f"Input type ({input.dtype.kernel_name.lower()}) and bias type "
+                           f"({bias.dtype.kernel_name.lower()}) should be the same")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
     if any(p < 0 for p in padding):
@@ -248,12 +251,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, n
                                f"1-dimensional with {ws[1] * groups} elements, but got bias of "
                                f"size {list(bias.shape)} instead")
     if input._data.dtype != weight._data.dtype:
-        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
-
-
-def _name(t):
-    return {'float32': 'Float', 'float64': 'Double', 'float16': 'Half'}.get(
-        t._data.dtype.name, t._data.dtype.name)
+        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found {weight.dtype.kernel_name}")
 
 
 def _batched(input, nd, fname):

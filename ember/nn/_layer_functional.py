@@ -7,6 +7,7 @@ from .._ops import _core, random as _random
 from .._ops._core import Node, make
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
+from ._norm_functional import _normalised_grad, _saved, _standardised
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -31,10 +32,7 @@ class NativeLayerNormBackward0(Node):
     def backward(self, g):
         x, w, b = self.saved_tensors
         dims, eps = self.dims, self.eps
-        mean = x.mean(dims, keepdim=True)
-        centred = x - mean
-        rstd = ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
-        xhat = centred * rstd
+        xhat, rstd = _standardised(x, dims, eps)
         batch = tuple(range(x.dim() - len(dims)))
 
         def over_batch(t):  # (sum over no dims would reduce them all)
@@ -44,8 +42,7 @@ class NativeLayerNormBackward0(Node):
         gx = None
         if self.next_functions[0][0] is not None:
             gxhat = g * w if w is not None else g
-            gx = rstd * (gxhat - gxhat.mean(dims, keepdim=True)
-                         - xhat * (gxhat * xhat).mean(dims, keepdim=True))
+            gx = _normalised_grad(gxhat, xhat, rstd, dims)
         return gx, gw, gb
 
 
@@ -77,8 +74,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     n = _core.track(NativeLayerNormBackward0, (input, weight, bias))
     result = _core.result(np.asarray(out, x.dtype), n)
     if n is not None:
-        n._saved = ((input, input._vc[0]),) + tuple(
-            (t, t._vc[0]) if t is not None else (None, 0) for t in (weight, bias))
+        n._saved = _saved(input, weight, bias)
         n.dims, n.eps = dims, eps
     return result
 

@@ -33,7 +33,10 @@ class _IndexPadBackward(Node):
 
 def _node_class(mode, k):
     name = f'{_NODE_PREFIX[mode]}{k}DBackward0'
-    return _NODE_CLASSES.setdefault(name, type(name, (_IndexPadBackward,), {}))
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:  # made once per name, not per call
+        cls = _NODE_CLASSES[name] = type(name, (_IndexPadBackward,), {})
+    return cls
 
 
 _NODE_CLASSES = {}

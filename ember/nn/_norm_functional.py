@@ -16,6 +16,13 @@ def _saved(*tensors):
     return tuple((t, t._vc[0]) if t is not None else (None, 0) for t in tensors)
 
 
+def _standardised(x, dims, eps):
+    """``(x - mean) * rstd`` with the statistics over ``dims``, in ember ops, and ``rstd``."""
+    centred = x - x.mean(dims, keepdim=True)
+    rstd = ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
+    return centred * rstd, rstd
+
+
 def _normalised_grad(gxhat, xhat, rstd, dims):
     """The input gradient of ``(x - mean) * rstd`` (statistics over ``dims``), given the
     gradient ``gxhat`` of the normalised values."""
@@ -31,13 +38,10 @@ class NativeBatchNormBackward0(Node):
         x, w, b = self.saved_tensors
         dims, nd = self.dims, x.dim()
         if self.stats is None:
-            mean = x.mean(dims, keepdim=True)
-            centred = x - mean
-            rstd = ((centred * centred).mean(dims, keepdim=True) + self.eps).rsqrt()
+            xhat, rstd = _standardised(x, dims, self.eps)
         else:
-            mean, rstd = (make(a.reshape((1, -1) + (1,) * (nd - 2))) for a in self.stats)
-            centred = x - mean
-        xhat = centred * rstd
+            mean, rstd = (make(_channel_view(a, nd)) for a in self.stats)
+            xhat = (x - mean) * rstd
         gw = (g * xhat).sum(dims) if w is not None and self.next_functions[1][0] else None
         gb = g.sum(dims) if b is not None and self.next_functions[2][0] else None
         gx = None
@@ -117,9 +121,7 @@ class NativeGroupNormBackward0(Node):
         groups, nd = self.groups, x.dim()
         dims = (0,) + tuple(range(2, nd))
         xg = x.reshape(x.shape[0], groups, -1)
-        centred = xg - xg.mean(2, keepdim=True)
-        rstd = ((centred * centred).mean(2, keepdim=True) + self.eps).rsqrt()
-        xhat = centred * rstd
+        xhat, rstd = _standardised(xg, 2, self.eps)
         gw = (g * xhat.reshape(x.shape)).sum(dims) \
             if w is not None and self.next_functions[1][0] else None
         gb = g.sum(dims) if b is not None and self.next_functions[2][0] else None

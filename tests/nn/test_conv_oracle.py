@@ -223,3 +223,9 @@ def test_module_construction_errors(make):
                      str(info.value))
         raised.append((type(info.value), msg))
     assert raised[0] == raised[1]
+
+
+def test_dtype_mismatch_names_any_dtype_as_torch():
+    # regression: the message printed NumPy's 'int64' where torch prints 'Long'
+    check(lambda lib, x: lib.nn.functional.conv2d(x, lib.ones(1, 1, 2, 2, dtype=lib.int64)),
+          arr(1, 1, 3, 3, dtype=np.float32), match_message=True)

@@ -313,9 +313,8 @@ def test_explicit_prefix_and_contents():
 
 
 def test_parameter_prints_like_a_tensor():
-    nn = pytest.importorskip('ember.nn', reason='ember.nn (Parameter) is not built yet')
     a = _normal(2, 3)
-    assert repr(nn.Parameter(ember.tensor(a))) == repr(torch.nn.Parameter(torch.tensor(a)))
+    assert repr(ember.nn.Parameter(ember.tensor(a))) == repr(torch.nn.Parameter(torch.tensor(a)))
 
 
 def test_format_and_print_use_repr():
