@@ -391,3 +391,12 @@ def conv2d_layer(lib):
         conv(x).sum().backward()
         return conv.weight.grad
     return run
+
+
+# -- workloads of later issues, one module per family (registered on import) ------------------
+import importlib  # noqa: E402
+import importlib.util as _importlib_util  # noqa: E402
+
+for _family in ('training_workloads', 'cpp_workloads'):
+    if _importlib_util.find_spec(_family) is not None:
+        importlib.import_module(_family)
