@@ -1,2 +1,13 @@
 """ember.utils: data loading (``ember.utils.data``) and C++ extensions
-(``ember.utils.cpp_extension``), each imported on first use."""
+(``ember.utils.cpp_extension``), each imported on first use so ``import ember`` stays fast."""
+import importlib
+
+_SUBMODULES = ('data', 'cpp_extension')
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        module = importlib.import_module(f'{__name__}.{name}')
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'ember.utils' has no attribute '{name}'")
