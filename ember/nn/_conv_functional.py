@@ -5,7 +5,11 @@ with symmetric zero padding. Its forward is im2col on NumPy arrays (a strided wi
 then one ``tensordot`` per group); its ``ConvolutionBackward0`` node computes the gradients
 by calling ``_convolution`` again (input gradient: the transposed convolution, and back;
 weight gradient: a convolution of the input by the output gradient, batch and channels
-swapped), so gradients of gradients come out of the same op."""
+swapped), so gradients of gradients come out of the same op.
+
+3x3 stride-1 convolutions (most of a CNN) go through Winograd's F(2x2, 3x3) instead
+(``_winograd``); when no graph of the gradients is wanted, the backward reuses the domain
+forms of the input and weight that forward made."""
 import warnings
 
 import numpy as np
@@ -15,6 +19,7 @@ from .._ops._core import Node, make
 from ..autograd.grad_mode import STATE
 from .._tensor import Tensor
 from . import _misc_functional as _misc
+from . import _winograd
 
 
 # -- the array kernels ---------------------------------------------------------------------
@@ -52,6 +57,8 @@ def _conv_arr(x, w, stride, dilation, groups):
     matrix products: im2col and one GEMM when the kernel is small, or one GEMM per output
     position when the kernel is the larger (a weight gradient's "kernel" is the output
     gradient)."""
+    if _winograd.eligible(w, stride, dilation, groups):
+        return _winograd.forward(x, w, (0, 0))[0]
     n, c = x.shape[:2]
     o, ks = w.shape[0], w.shape[2:]
     out_sp = _out_size(x.shape[2:], ks, stride, dilation)
@@ -143,11 +150,16 @@ class ConvolutionBackward0(Node):
         common backward): saves the op dispatch and lets the weight gradient reuse im2col."""
         gx = gw = gb = None
         ga = g._data
-        if self.next_functions[0][0] is not None:
+        want_x, want_w = (self.next_functions[i][0] is not None for i in (0, 1))
+        if self.winograd is not None:
+            gxa, gwa = _winograd.backward(self.winograd, ga, want_x, want_w)
+            gx = make(gxa) if want_x else None
+            gw = make(gwa) if want_w else None
+        if self.next_functions[0][0] is not None and gx is None:
             gx = make(_conv_transpose_arr(ga, w._data, self.stride, self.padding,
                                           self.dilation, self._grad_output_padding(x, g, w),
                                           self.groups))
-        if self.next_functions[1][0] is not None:
+        if self.next_functions[1][0] is not None and gw is None:
             gw = make(_weight_grad_arr(x._data, ga, w.shape[2:], self.stride, self.padding,
                                        self.dilation, self.groups).astype(w._data.dtype, copy=False))
         if self.next_functions[2][0] is not None:
@@ -176,11 +188,13 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
                  groups):
     """The one convolution op (arguments already checked and expanded to tuples)."""
     x, w = input._data, weight._data
+    winograd = None
     if transposed:
         out = _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
+    elif _winograd.eligible(w, stride, dilation, groups):
+        out, winograd = _winograd.forward(x, w, padding)
     else:
-        x = _pad_arr(x, padding)
-        out = _conv_arr(x, w, stride, dilation, groups)
+        out = _conv_arr(_pad_arr(x, padding), w, stride, dilation, groups)
     if bias is not None:
         out = out + bias._data.reshape((-1,) + (1,) * len(stride))
     n = _core.track(ConvolutionBackward0, (input, weight, bias))
@@ -189,6 +203,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
         n.save(input, weight)
         n.stride, n.padding, n.dilation, n.groups = stride, padding, dilation, groups
         n.transposed, n.output_padding = transposed, output_padding
+        n.winograd = winograd     # the domain forms the array-only backward reuses
     return result
 
 
