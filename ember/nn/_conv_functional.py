@@ -1,15 +1,11 @@
 """Convolutions (exported by ``ember.nn.functional``): conv1d, conv2d, conv_transpose2d.
 
 One op does all of them: ``_convolution`` on 1-d or 2-d spatial inputs, plain or transposed,
-with symmetric zero padding. Its forward is im2col on NumPy arrays (a strided window view,
-then one ``tensordot`` per group); its ``ConvolutionBackward0`` node computes the gradients
+with symmetric zero padding. Its forward is im2col on NumPy arrays (one strided copy per
+kernel tap, laid out per sample) and a batched GEMM per group; its ``ConvolutionBackward0`` node computes the gradients
 by calling ``_convolution`` again (input gradient: the transposed convolution, and back;
 weight gradient: a convolution of the input by the output gradient, batch and channels
-swapped), so gradients of gradients come out of the same op.
-
-3x3 stride-1 convolutions (most of a CNN) go through Winograd's F(2x2, 3x3) instead
-(``_winograd``); when no graph of the gradients is wanted, the backward reuses the domain
-forms of the input and weight that forward made."""
+swapped), so gradients of gradients come out of the same op."""
 import warnings
 
 import numpy as np
@@ -19,7 +15,7 @@ from .._ops._core import Node, make
 from ..autograd.grad_mode import STATE
 from .._tensor import Tensor
 from . import _misc_functional as _misc
-from . import _winograd
+from ._scratch import scratch
 
 
 # -- the array kernels ---------------------------------------------------------------------
@@ -28,37 +24,57 @@ def _out_size(sp, ks, stride, dilation):
                  zip(sp, ks, stride, dilation))
 
 
+def _tap_slices(tap, stride, dilation, sp):
+    """Where kernel tap ``tap`` meets the padded input, for every output position."""
+    return (Ellipsis,) + tuple(slice(t * d, t * d + s * (m - 1) + 1, s)
+                               for t, d, s, m in zip(tap, dilation, stride, sp))
+
+
 def _im2col(x, ks, stride, dilation, out_sp):
-    """(C, *ks, N, *out): for each kernel tap, the strided slice of the padded ``x`` it
-    meets (one contiguous copy per tap)."""
-    n, c = x.shape[:2]
-    xc = x.swapaxes(0, 1)                          # (C, N, *sp): taps gather contiguously
-    cols = np.empty((c,) + tuple(ks) + (n,) + tuple(out_sp), x.dtype)
+    """(N, C, *ks, *out) from the padded ``x`` (N, C, *sp): for each kernel tap the strided
+    slice it meets (one copy per tap). Laid out per sample, so the product with the weight
+    comes out in (N, O, *out) order with no transposition. A scratch array: it is rebuilt
+    for the weight gradient rather than kept (cheaper than a fresh array each time)."""
+    cols = scratch('im2col', x.shape[:2] + tuple(ks) + tuple(out_sp), x.dtype)
     for tap in np.ndindex(*ks):
-        cols[(slice(None),) + tap] = xc[(slice(None), slice(None)) + tuple(
-            slice(t * d, t * d + s * (m - 1) + 1, s)
-            for t, d, s, m in zip(tap, dilation, stride, out_sp))]
+        cols[(slice(None), slice(None)) + tap] = x[_tap_slices(tap, stride, dilation, out_sp)]
     return cols
 
 
-def _pad_arr(x, before, after=None):
-    """``x`` zero-padded on its spatial dims (cheaper than np.pad for this one case)."""
-    after = before if after is None else after
-    if not any(before) and not any(after):
+def _col2im(cols, sp, stride, dilation):
+    """The adjoint of ``_im2col``: (N, C, *ks, *out) summed back into a zero (N, C, *sp)."""
+    ks, out_sp = cols.shape[2:2 + (cols.ndim - 2) // 2], cols.shape[2 + (cols.ndim - 2) // 2:]
+    x = scratch('col2im', cols.shape[:2] + tuple(sp), cols.dtype)
+    x.fill(0)
+    for tap in np.ndindex(*ks):
+        x[_tap_slices(tap, stride, dilation, out_sp)] += cols[(slice(None), slice(None)) + tap]
+    return x
+
+
+def _pad_arr(x, before):
+    """``x`` zero-padded by ``before`` on both sides of its spatial dims (a scratch array
+    when padded: only im2col reads it)."""
+    if not any(before):
         return x
-    out = np.zeros(x.shape[:2] + tuple(m + a + b for m, a, b in zip(x.shape[2:], before, after)),
-                   x.dtype)
+    out = scratch('padded', x.shape[:2] + tuple(m + 2 * a for m, a in zip(x.shape[2:], before)),
+                  x.dtype)
+    out.fill(0)
     out[(Ellipsis,) + tuple(slice(a, a + m) for a, m in zip(before, x.shape[2:]))] = x
     return out
 
 
+def _grouped(a, groups, nd):
+    """(N, C, ..., *spatial) with ``nd`` spatial dims -> (N, groups, rows, positions): a
+    matrix per sample and group, its columns the spatial positions."""
+    rows = a.shape[1] // groups * int(np.prod(a.shape[2:a.ndim - nd], dtype=np.int64))
+    return a.reshape(a.shape[0], groups, rows, int(np.prod(a.shape[a.ndim - nd:], dtype=np.int64)))
+
+
 def _conv_arr(x, w, stride, dilation, groups):
     """Cross-correlation of an already padded ``x`` (N, C, *sp) with ``w`` (O, C/g, *k), as
-    matrix products: im2col and one GEMM when the kernel is small, or one GEMM per output
-    position when the kernel is the larger (a weight gradient's "kernel" is the output
-    gradient)."""
-    if _winograd.eligible(w, stride, dilation, groups):
-        return _winograd.forward(x, w, (0, 0))[0]
+    matrix products: im2col and a GEMM per sample when the kernel is small, or one GEMM per
+    output position when the kernel is the larger (a weight gradient's "kernel" is the
+    output gradient)."""
     n, c = x.shape[:2]
     o, ks = w.shape[0], w.shape[2:]
     out_sp = _out_size(x.shape[2:], ks, stride, dilation)
@@ -67,8 +83,8 @@ def _conv_arr(x, w, stride, dilation, groups):
     wm = w.reshape(groups, og, cg * taps)
     if taps <= int(np.prod(out_sp)):
         cols = _im2col(x, ks, stride, dilation, out_sp)
-        out = np.matmul(wm, cols.reshape(groups, cg * taps, -1))   # (groups, og, N*out)
-        return np.ascontiguousarray(out.reshape((o, n) + out_sp).swapaxes(0, 1))
+        out = np.matmul(wm, _grouped(cols, groups, len(out_sp)))  # (N, groups, og, L)
+        return out.reshape((n, o) + out_sp)
     every = (slice(None), slice(None))
     out = np.empty((n, o) + out_sp, np.result_type(x, w))
     wt = wm.transpose(0, 2, 1)                         # (groups, cg*taps, og)
@@ -80,35 +96,28 @@ def _conv_arr(x, w, stride, dilation, groups):
     return out
 
 
-def _weight_grad_arr(x, g, ks, stride, padding, dilation, groups):
-    """The weight gradient of a plain convolution on arrays: the output gradient times the
-    input's im2col, one GEMM (used when no graph of the gradient is wanted)."""
-    o, out_sp = g.shape[1], g.shape[2:]
-    c = x.shape[1]
-    cg, og = c // groups, o // groups
-    cols = _im2col(_pad_arr(x, padding), ks, stride, dilation, out_sp)
-    gm = g.swapaxes(0, 1).reshape(groups, og, -1)                 # (groups, og, N*out)
-    gw = np.matmul(gm, cols.reshape(groups, cg * int(np.prod(ks)), -1).transpose(0, 2, 1))
-    return gw.reshape((o, cg) + tuple(ks))
+def _weight_grad_arr(cols, g, wshape, groups):
+    """The weight gradient of a plain convolution on arrays: per sample, the output gradient
+    times the forward's im2col matrix, summed over the batch."""
+    nd = g.ndim - 2
+    gw = np.matmul(_grouped(g, groups, nd), _grouped(cols, groups, nd).swapaxes(2, 3))
+    gw = gw.sum(0)
+    return gw.reshape(wshape)
 
 
 def _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups):
-    """The adjoint of ``_conv_arr``: ``x`` (N, Cin, *sp), ``w`` (Cin, Cout/g, *k)."""
-    nd = len(stride)
+    """The adjoint of ``_conv_arr``: ``x`` (N, Cin, *sp), ``w`` (Cin, Cout/g, *k). Each input
+    position times the weight gives a kernel-sized patch of columns (one GEMM per sample),
+    and col2im sums the patches into place."""
     n, cin = x.shape[:2]
-    ks = w.shape[2:]
-    # spread the input by the stride inside a full padding, correlate with the flipped kernel
-    full = [d * (k - 1) for d, k in zip(dilation, ks)]
-    spread = tuple((m - 1) * s + 1 for m, s in zip(x.shape[2:], stride))
-    up = np.zeros((n, cin) + tuple(m + 2 * f + op for m, f, op in
-                                   zip(spread, full, output_padding)), x.dtype)
-    up[(Ellipsis,) + tuple(slice(f, f + m, s) for f, m, s in zip(full, spread, stride))] = x
+    ks, sp = w.shape[2:], x.shape[2:]
     cg, og = cin // groups, w.shape[1]
-    wt = w.reshape((groups, cg, og) + ks).swapaxes(1, 2).reshape((groups * og, cg) + ks)
-    wt = wt[(Ellipsis,) + (slice(None, None, -1),) * nd]
-    out = _conv_arr(up, wt, (1,) * nd, dilation, groups)
-    size = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in
-            zip(x.shape[2:], stride, padding, dilation, ks, output_padding)]
+    wm = w.reshape(groups, cg, -1).swapaxes(1, 2)                  # (groups, og*taps, cg)
+    cols = np.matmul(wm, _grouped(x, groups, len(sp))).reshape((n, groups * og) + ks + sp)
+    full = [(i - 1) * s + d * (k - 1) + 1 + op for i, s, d, k, op in
+            zip(sp, stride, dilation, ks, output_padding)]
+    out = _col2im(cols, full, stride, dilation)         # a scratch array: cropped into a copy
+    size = [f - 2 * p for f, p in zip(full, padding)]
     return np.ascontiguousarray(
         out[(Ellipsis,) + tuple(slice(p, p + m) for p, m in zip(padding, size))])
 
@@ -147,21 +156,18 @@ class ConvolutionBackward0(Node):
 
     def _backward_arrays(self, x, w, g):
         """The same gradients straight on arrays, when no graph of them is wanted (the
-        common backward): saves the op dispatch and lets the weight gradient reuse im2col."""
+        common backward): saves the op dispatch and the graph's bookkeeping."""
         gx = gw = gb = None
         ga = g._data
-        want_x, want_w = (self.next_functions[i][0] is not None for i in (0, 1))
-        if self.winograd is not None:
-            gxa, gwa = _winograd.backward(self.winograd, ga, want_x, want_w)
-            gx = make(gxa) if want_x else None
-            gw = make(gwa) if want_w else None
-        if self.next_functions[0][0] is not None and gx is None:
+        if self.next_functions[0][0] is not None:
             gx = make(_conv_transpose_arr(ga, w._data, self.stride, self.padding,
                                           self.dilation, self._grad_output_padding(x, g, w),
                                           self.groups))
-        if self.next_functions[1][0] is not None and gw is None:
-            gw = make(_weight_grad_arr(x._data, ga, w.shape[2:], self.stride, self.padding,
-                                       self.dilation, self.groups).astype(w._data.dtype, copy=False))
+        if self.next_functions[1][0] is not None:
+            cols = _im2col(_pad_arr(x._data, self.padding), w.shape[2:], self.stride,
+                           self.dilation, ga.shape[2:])
+            gw = make(_weight_grad_arr(cols, ga, w.shape, self.groups).astype(
+                w._data.dtype, copy=False))
         if self.next_functions[2][0] is not None:
             gb = make(ga.sum((0,) + tuple(range(2, ga.ndim))))
         return gx, gw, gb
@@ -188,11 +194,8 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
                  groups):
     """The one convolution op (arguments already checked and expanded to tuples)."""
     x, w = input._data, weight._data
-    winograd = None
     if transposed:
         out = _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
-    elif _winograd.eligible(w, stride, dilation, groups):
-        out, winograd = _winograd.forward(x, w, padding)
     else:
         out = _conv_arr(_pad_arr(x, padding), w, stride, dilation, groups)
     if bias is not None:
@@ -203,7 +206,6 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
         n.save(input, weight)
         n.stride, n.padding, n.dilation, n.groups = stride, padding, dilation, groups
         n.transposed, n.output_padding = transposed, output_padding
-        n.winograd = winograd     # the domain forms the array-only backward reuses
     return result
 
 

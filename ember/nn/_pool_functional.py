@@ -8,10 +8,10 @@ adaptive) is separable, so it is two matrix products, ``Mh @ x @ Mw.T``, whose b
 The 1-d forms run the 2-d ones over an inserted height-1 axis, as torch does (their grad_fn
 is the ``SqueezeBackward1`` on top)."""
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .._ops import _core
 from .._ops._core import Node, make
+from ..autograd.grad_mode import STATE
 
 
 # -- argument handling and torch's shape checks -----------------------------------------------
@@ -69,21 +69,83 @@ def _shape_check(shape, k, s, p, d, out):
 
 
 # -- max pooling -------------------------------------------------------------------------------
+def _tap_views(a, k, s, d, out_hw):
+    """For each kernel tap (i, j), the strided view of the padded ``a`` (..., H, W) holding
+    that tap of every window, shape (..., oh, ow)."""
+    (oh, ow), (sh, sw), (dh, dw) = out_hw, s, d
+    return [a[..., i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+            for i in range(k[0]) for j in range(k[1])]
+
+
 class MaxPool2DWithIndicesBackward0(Node):
     """Gradient of max pooling: each output's gradient added at its window's argmax."""
 
     def backward(self, g):
-        shape = self.in_shape
-        planes = int(np.prod(shape[:-2], dtype=np.int64))
-        zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
-        gx = zeros.scatter_add(1, self.indices.reshape(planes, -1), g.reshape(planes, -1))
-        return gx.reshape(shape)
+        if STATE.enabled:     # a graph of the gradient is wanted: scatter in ember ops
+            shape = self.in_shape
+            planes = int(np.prod(shape[:-2], dtype=np.int64))
+            zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
+            gx = zeros.scatter_add(1, self.indices().reshape(planes, -1), g.reshape(planes, -1))
+            return gx.reshape(shape)
+        # on arrays, tap by tap: one tap's view never meets the same input element twice, so
+        # each tap is a plain strided add (a window-overlap safe scatter without ufunc.at)
+        k, s, p, d, out_hw = self.geometry
+        ga = g._data
+        gp = np.zeros(self.in_shape[:-2] + self.padded_hw, ga.dtype)
+        disjoint = all(si >= (ki - 1) * di + 1 for ki, si, di in zip(k, s, d))
+        # gradient * mask is the fast form of where(mask, gradient, 0), but not when an inf
+        # or NaN gradient would leak (inf * 0 = NaN) to the elements that did not win
+        finite = bool(np.isfinite(ga).all()) if ga.dtype.kind in 'fc' else True
+        for t, view in enumerate(_tap_views(gp, k, s, d, out_hw)):
+            won = self.tap == t
+            if finite and disjoint:  # windows don't overlap: every element is written once
+                np.multiply(ga, won, out=view)
+                continue
+            part = ga * won if finite else np.where(won, ga, ga.dtype.type(0))
+            if disjoint:
+                np.copyto(view, part)
+            else:
+                view += part
+        h, w = self.in_shape[-2:]
+        return make(np.ascontiguousarray(gp[..., p[0]:p[0] + h, p[1]:p[1] + w]))
 
 
 def _fill(dtype):
     if dtype.kind == 'f':
         return -np.inf
     return np.iinfo(dtype).min if dtype.kind in 'iu' else False
+
+
+def _flat_indices(tap, k, s, p, d, width):
+    """Window-local argmax taps -> flat positions in each input plane (torch's indices)."""
+    ki, kj = np.divmod(tap, k[1])
+    oh, ow = tap.shape[-2:]
+    rows = np.arange(oh)[:, None] * s[0] - p[0] + ki * d[0]
+    cols = np.arange(ow) * s[1] - p[1] + kj * d[1]
+    return make((rows * width + cols).astype(np.int64))
+
+
+def _window_max(views, floating):
+    """The elementwise maximum of the tap views and, for each output, the tap it came from,
+    with torch's choice: the first of equal maxima, the last NaN (a NaN wins). Taps are
+    found with integer arithmetic on the masks (``copyto(where=)`` is several times slower)."""
+    out = views[0].copy()
+    for view in views[1:]:
+        np.maximum(out, view, out=out)
+    kind = np.int8 if len(views) < 2 ** 7 else np.int32
+    tap = np.zeros(out.shape, kind)
+    found = views[0] == out
+    for t in range(1, len(views)):
+        new = views[t] == out
+        new &= ~found
+        found |= new
+        tap += new.view(np.int8).astype(kind, copy=False) * kind(t)
+    if floating and len(views) > 1:
+        nan = np.isnan(out)
+        if nan.any():
+            for t, view in enumerate(views):             # ascending: the last NaN stays
+                np.copyto(tap, t, where=np.isnan(view) & nan)
+    return out, tap
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -104,27 +166,21 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     H, W = x.shape[-2:]
     out_hw = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode) for i, n in enumerate((H, W)))
     _shape_check(x.shape, k, s, p, d, out_hw)
-    (oh, ow), (kh, kw) = out_hw, k
-    x4 = x.reshape((-1,) + x.shape[-3:])
     eff = [(k[i] - 1) * d[i] + 1 for i in range(2)]
     after = [max(0, (out_hw[i] - 1) * s[i] + eff[i] - p[i] - n) for i, n in enumerate((H, W))]
-    xp = np.pad(x4, ((0, 0), (0, 0), (p[0], after[0]), (p[1], after[1])),
-                constant_values=_fill(x.dtype))
-    win = sliding_window_view(xp, eff, axis=(2, 3))
-    win = win[:, :, :(oh - 1) * s[0] + 1:s[0], :(ow - 1) * s[1] + 1:s[1], ::d[0], ::d[1]]
-    flat = win.reshape(win.shape[:4] + (kh * kw,))
-    am = flat.argmax(-1)
-    out = np.take_along_axis(flat, am[..., None], -1)[..., 0]
-    ki, kj = np.divmod(am, kw)
-    rows = np.arange(oh)[:, None] * s[0] - p[0] + ki * d[0]
-    cols = np.arange(ow) * s[1] - p[1] + kj * d[1]
-    lead = x.shape[:-2]
-    idx = make((rows * W + cols).astype(np.int64).reshape(lead + out_hw))
+    xp = x
+    if any(p) or any(after):
+        xp = np.pad(x, ((0, 0),) * (x.ndim - 2) + ((p[0], after[0]), (p[1], after[1])),
+                    constant_values=_fill(x.dtype))
+    views = _tap_views(xp, k, s, d, out_hw)
+    out, tap = _window_max(views, x.dtype.kind in 'fc')
     n = _core.track(MaxPool2DWithIndicesBackward0, (input,))
-    result = _core.result(out.reshape(lead + out_hw), n)
+    result = _core.result(out, n)
+    geometry = (k, s, p, d, out_hw)
     if n is not None:
-        n.in_shape, n.indices = x.shape, idx
-    return (result, idx) if return_indices else result
+        n.in_shape, n.padded_hw, n.tap, n.geometry = x.shape, xp.shape[-2:], tap, geometry
+        n.indices = lambda: _flat_indices(tap, k, s, p, d, W)
+    return (result, _flat_indices(tap, k, s, p, d, W)) if return_indices else result
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,

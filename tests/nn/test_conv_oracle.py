@@ -44,19 +44,19 @@ def test_conv2d_unbatched_and_float32():
           arr(2, dtype=np.float32, seed=3), rtol=1e-4, atol=1e-4)
 
 
-# 3x3 stride-1 convolutions take Winograd's F(2x2, 3x3) path (ember/nn/_winograd.py):
-# whole and partial output tiles, asymmetric padding, one output pixel, both dtypes.
+# 3x3 stride-1 convolutions, the common CNN layer: odd and even sizes, asymmetric padding,
+# one output pixel, both dtypes.
 @pytest.mark.parametrize('size,padding', [((6, 6), 0), ((7, 9), 1), ((3, 4), (0, 2)),
                                           ((3, 3), 0), ((5, 2), (2, 1))])
 @pytest.mark.parametrize('dtype', [np.float64, np.float32])
-def test_conv2d_3x3_stride1_winograd_path(size, padding, dtype):
+def test_conv2d_3x3_stride1(size, padding, dtype):
     tol = {'rtol': 1e-4, 'atol': 1e-4} if dtype == np.float32 else {}
     check(lambda lib, x, w, b: F(lib).conv2d(x, w, b, padding=padding),
           arr(3, 5, *size, dtype=dtype, seed=1), arr(4, 5, 3, 3, dtype=dtype, seed=2),
           arr(4, dtype=dtype, seed=3), **tol)
 
 
-def test_conv2d_3x3_winograd_second_derivatives_and_no_grad():
+def test_conv2d_3x3_second_derivatives_and_no_grad():
     check(lambda lib, x, w: F(lib).conv2d(x, w, padding=1).tanh(),
           arr(2, 3, 5, 4, seed=1), arr(2, 3, 3, 3, seed=2), double=True)
     x, w = arr(2, 3, 5, 4, seed=1), arr(2, 3, 3, 3, seed=2)

@@ -20,6 +20,31 @@ def test_max_pool2d_values_indices_and_derivatives(kw):
           arr(2, 3, 9, 8, seed=1), double=True)
 
 
+@pytest.mark.parametrize('kw', MAX2D, ids=str)
+def test_max_pool2d_first_derivatives_on_arrays_with_ties_and_nan(kw):
+    # plain backward (no graph of the gradient) takes the array path; ties and NaN decide
+    # which window element receives the gradient
+    x = np.round(arr(2, 3, 9, 8, seed=1) * 2)        # many equal values per window
+    x[0, 1, 2, 3] = x[1, 2, 5, 5] = np.nan
+    check(lambda lib, x: lib.nn.functional.max_pool2d(x, return_indices=True, **kw), x)
+    check(lambda lib, x: lib.nn.functional.max_pool2d(x, **kw), arr(2, 3, 9, 8, seed=1))
+
+
+@pytest.mark.parametrize('kw', [dict(kernel_size=2), dict(kernel_size=3, stride=1, padding=1)],
+                         ids=str)
+def test_max_pool2d_infinite_gradient_reaches_only_the_argmax(kw):
+    grads = []
+    for lib in (ember, torch):
+        x = lib.tensor(arr(1, 2, 4, 4, seed=3), requires_grad=True)
+        out = lib.nn.functional.max_pool2d(x, **kw)
+        g = lib.ones(out.shape, dtype=out.dtype)
+        g[0, 0, 0, 0] = float('inf')
+        out.backward(g)
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
+    assert not np.isnan(grads[0]).any()
+
+
 @pytest.mark.parametrize('kw', [dict(kernel_size=k, stride=s, padding=p, dilation=d, ceil_mode=c)
                                 for k, s, p, d, c in itertools.product(
                                     [2, 3], [None, 2], [0, 1], [1, 2], [False, True])], ids=str)
