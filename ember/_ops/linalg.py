@@ -72,13 +72,23 @@ def _needs(node, i):
 
 
 # -- mm / bmm / mv / dot -------------------------------------------------------------------
+def _right_grad(a, b, g):
+    """``a^T @ g``, the gradient of ``b`` in ``a @ b``, made in ``b``'s memory order: when ``b``
+    is a transposed view (``weight.t()`` in ``linear``) the product is computed transposed,
+    so that the gradient, transposed back on its way to the weight, is one whole contiguous
+    array that ``.grad`` can take over instead of copying."""
+    if b._data.ndim == 2 and not b._data.flags.c_contiguous and b._data.flags.f_contiguous:
+        return g.mT.mm(a).mT
+    return a.mT.mm(g)
+
+
 class MmBackward0(Node):
     """Gradient of ``mm``: ``g @ b^T`` and ``a^T @ g``."""
 
     def backward(self, g):
         a, b = self.saved_tensors
         return (g.mm(b.mT) if _needs(self, 0) else None,
-                a.mT.mm(g) if _needs(self, 1) else None)
+                _right_grad(a, b, g) if _needs(self, 1) else None)
 
 
 @register
@@ -410,7 +420,7 @@ class AddmmBackward0(Node):
         m1, m2 = self.saved_tensors
         return (_scaled(g, self.beta) if _needs(self, 0) else None,
                 _scaled(g.mm(m2.mT), self.alpha) if _needs(self, 1) else None,
-                _scaled(m1.mT.mm(g), self.alpha) if _needs(self, 2) else None)
+                _scaled(_right_grad(m1, m2, g), self.alpha) if _needs(self, 2) else None)
 
 
 class BaddbmmBackward0(Node):

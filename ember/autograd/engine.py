@@ -373,10 +373,22 @@ def _accumulate(var, g, create_graph, stolen, make):
 
 
 def _own(g, stolen, make):
-    """``g`` itself as a new ``.grad`` when nothing else holds its array, else a copy."""
+    """``g`` itself as a new ``.grad`` when nothing else holds its array, else a copy. A
+    contiguous view covering all of its (fresh, contiguous) base in the same layout -- e.g. a
+    gradient transposed twice on its way here -- is its base, and is taken over too."""
     data = g._data
-    if (data.base is None and data.flags.writeable and data.flags.c_contiguous
-            and id(data) not in stolen and g._grad_fn is None):
-        stolen.add(id(data))
-        return g if g._vc[0] == 0 and not g.__dict__ else make(data)
+    whole = data.base
+    if whole is not None and not (whole.base is None and whole.flags.c_contiguous
+                                  and whole.shape == data.shape
+                                  and whole.__array_interface__['data'][0]
+                                  == data.__array_interface__['data'][0]):
+        whole = None
+    if (data.flags.writeable and data.flags.c_contiguous and g._grad_fn is None
+            and (data.base is None or whole is not None)):
+        key = id(data if whole is None else whole)
+        if key not in stolen:
+            stolen.add(key)
+            if whole is None and g._vc[0] == 0 and not g.__dict__:
+                return g
+            return make(data if whole is None else whole)
     return make(np.array(data, order='C'))
