@@ -22,7 +22,8 @@ def _default_safe():
     import numpy as np
     from . import _tensor, _dtype, _device
     names = {
-        ('collections', 'OrderedDict'), ('builtins', 'set'), ('builtins', 'frozenset'),
+        ('collections', 'OrderedDict'), ('collections', 'Counter'),  # MultiStepLR's state
+        ('builtins', 'set'), ('builtins', 'frozenset'),
         ('builtins', 'slice'), ('builtins', 'complex'), ('builtins', 'range'),
         ('ember._tensor', '_rebuild'), ('ember._tensor', 'Tensor'),
         ('ember._tensor', 'Size'), ('ember._dtype', '_dtype_by_name'),

@@ -1,1 +1,38 @@
-"""ember.optim: optimizers and learning-rate schedulers."""
+"""ember.optim: optimizers and learning-rate schedulers, as torch.optim.
+
+Layout (one job per module):
+
+- ``optimizer.py``  the ``Optimizer`` base: param groups (options filled from the
+  optimizer's defaults), ``state`` keyed by parameter, ``state_dict`` in torch's layout
+  (``{'state': {0: {...}}, 'param_groups': [{..., 'params': [0, 1]}]}``), ``zero_grad``,
+  step and state_dict hooks, torch's errors;
+- ``_functional.py`` each optimizer's update rule for one parameter, written once over a
+  dozen primitives (``mul_``, ``addcmul_``, ``lerp_``, ...) with two backends;
+- ``sgd.py``, ``adam.py``, ``adamw.py``, ``rmsprop.py``, ``adagrad.py``: constructor
+  checks, defaults, state layout and the loop over parameters;
+- ``lr_scheduler.py``: ``LRScheduler`` and the schedules, chainable as in torch.
+
+Speed: ``step()`` never goes through Tensor dispatch. The default backend updates the
+parameters' NumPy arrays (``p._data``, grads ``p.grad._data``) and the state tensors' arrays
+in place with ufuncs (``out=``), then bumps the version counter of every tensor it changed
+(``t._vc[0] += 1``) so that autograd still detects in-place modification of saved tensors.
+Hyperparameters enter as Python floats, so float32 parameters are updated in float32 math,
+as torch does (bias corrections are Python floats too). State values are ember tensors
+(``opt.state[p]['exp_avg']``), ``step`` a 0-d float tensor, as torch stores them.
+
+Keywords: ``foreach``, ``fused`` and ``capturable`` are accepted and ignored -- ember has
+one device and one implementation -- except that ``fused`` keeps ``step`` in float32 and
+is refused together with ``foreach`` or ``differentiable`` (as torch). Note that torch
+itself refuses ``capturable=True`` for CPU tensors at step time; ember just runs.
+``differentiable=True`` runs the same update rules on Tensor ops under autograd (the
+second backend), so gradients flow through ``step`` (real parameters only).
+"""
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamw import AdamW  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
+from .adagrad import Adagrad  # noqa: F401
+from . import lr_scheduler  # noqa: F401
+
+__all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'lr_scheduler']

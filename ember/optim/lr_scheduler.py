@@ -1,0 +1,706 @@
+"""Learning-rate schedulers, as torch.optim.lr_scheduler.
+
+A scheduler rewrites ``group['lr']`` of its optimizer's param groups each time ``step()``
+is called (after ``optimizer.step()``). Each schedule computes the next lr from the current
+one (torch's chainable form), so schedulers stacked on one optimizer compose; ``step(epoch)``
+(deprecated in torch) jumps with the closed form where the schedule has one.
+``get_last_lr()`` is what the last step set. A tensor ``lr`` stays the same tensor: it is
+filled in place.
+"""
+import math
+import types
+import warnings
+from bisect import bisect_right
+from collections import Counter
+
+from .._tensor import Tensor
+from .optimizer import Optimizer, _to_scalar
+
+__all__ = ['LRScheduler', 'LambdaLR', 'MultiplicativeLR', 'StepLR', 'MultiStepLR',
+           'ConstantLR', 'LinearLR', 'ExponentialLR', 'PolynomialLR', 'CosineAnnealingLR',
+           'ReduceLROnPlateau', 'OneCycleLR']
+
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
+    "where possible. Please use `scheduler.step()` to step the scheduler. During the "
+    "deprecation, if epoch is different from None, the closed form is used instead of the new "
+    "chainable form, where available. Please open an issue if you are unable to replicate "
+    "your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
+
+
+def _group_values(optimizer, key):
+    """``group[key]`` of every param group; tensors are cloned, so that the caller never
+    aliases the optimizer's own."""
+    return [g[key].clone() if isinstance(g[key], Tensor) else g[key]
+            for g in optimizer.param_groups]
+
+
+def _set_group_value(group, key, value):
+    """Sets ``group[key]``; a tensor there is filled in place instead of replaced."""
+    if isinstance(group[key], Tensor):
+        group[key].fill_(_to_scalar(value))
+    else:
+        group[key] = value
+
+
+def _per_group(name, optimizer, value):
+    """``value`` for each param group: a list/tuple must have one entry per group, anything
+    else is repeated."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(optimizer.param_groups):
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has "
+                             f"{len(optimizer.param_groups)}.")
+    else:
+        value = [value] * len(optimizer.param_groups)
+    return [v.clone() if isinstance(v, Tensor) else v for v in value]
+
+
+def _check_optimizer(optimizer):
+    if not isinstance(optimizer, Optimizer):
+        raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+
+
+class LRScheduler:
+    """Base class of the schedulers: subclasses implement ``get_lr()`` (the next lr of each
+    group, computed after ``last_epoch`` has advanced). Construction records each group's
+    ``initial_lr`` and makes the first step (``last_epoch`` 0); pass ``last_epoch`` >= 0
+    only when resuming, with ``initial_lr`` already in the groups.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+    >>> lrs = []
+    >>> for _ in range(4):
+    ...     opt.step(); sched.step(); lrs.append(sched.get_last_lr()[0])
+    >>> lrs
+    [1.0, 0.5, 0.5, 0.25]
+    """
+    _get_lr_called_within_step = False
+    _is_initial = False
+
+    def __init__(self, optimizer, last_epoch=-1):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        if last_epoch == -1:
+            for group in optimizer.param_groups:
+                lr = group['lr']
+                group.setdefault('initial_lr', lr.clone() if isinstance(lr, Tensor) else lr)
+        else:
+            for i, group in enumerate(optimizer.param_groups):
+                if 'initial_lr' not in group:
+                    raise KeyError(
+                        f"param 'initial_lr' is not specified in param_groups[{i}] when "
+                        "resuming scheduler with last_epoch >= 0.\nThis typically happens "
+                        "when:\n1. You're trying to resume training from a checkpoint but "
+                        "haven't properly loaded the optimizer state\n2. You're using "
+                        "last_epoch >= 0 for a fresh training run (not recommended)")
+        self.base_lrs = _group_values(optimizer, 'initial_lr')
+        self.last_epoch = last_epoch
+        # Optimizer.step marks _opt_called; count only the steps made under a scheduler.
+        if not optimizer.__dict__.get('_with_lr_scheduler'):
+            optimizer._with_lr_scheduler = True
+            optimizer._opt_called = False
+        self._initial_step()
+
+    def _initial_step(self):
+        """Resets the step count and makes the constructor's step."""
+        self._step_count = 0
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
+
+    def state_dict(self):
+        """Every attribute except the optimizer, as a dict."""
+        return {k: v for k, v in self.__dict__.items() if k != 'optimizer'}
+
+    def load_state_dict(self, state_dict):
+        """Restores what ``state_dict`` returned."""
+        self.__dict__.update(state_dict)
+
+    def get_last_lr(self):
+        """The lr of each param group as the last ``step`` set it (tensors are copies)."""
+        return self._last_lr
+
+    def get_lr(self):
+        """The next lr of each param group; called by ``step`` (use ``get_last_lr`` to read
+        the current one)."""
+        raise NotImplementedError
+
+    def step(self, epoch=None):
+        """Advances the schedule one step and writes the new lrs into the optimizer. Call it
+        after ``optimizer.step()``. ``epoch`` (deprecated) jumps to that epoch."""
+        if self._step_count == 1 and not getattr(self.optimizer, '_opt_called', False):
+            warnings.warn(
+                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
+                "1.1.0 and later, you should call them in the opposite order: "
+                "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
+                "result in PyTorch skipping the first value of the learning rate schedule. "
+                "See more details at "
+                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                UserWarning, stacklevel=2)
+        self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None):
+        self._get_lr_called_within_step = True
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                values = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                closed_form = getattr(self, '_get_closed_form_lr', None)
+                values = closed_form() if closed_form is not None else self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values, strict=True):
+            _set_group_value(group, 'lr', lr)
+        self._last_lr = _group_values(self.optimizer, 'lr')
+
+    def _warn_outside_step(self):
+        if not self._get_lr_called_within_step:
+            warnings.warn("To get the last learning rate computed by the scheduler, please "
+                          "use `get_last_lr()`.", UserWarning, stacklevel=3)
+
+    def _current(self):
+        """The groups' current lrs (copies): what a schedule returns when it holds still."""
+        return _group_values(self.optimizer, 'lr')
+
+    def _scaled(self, factors):
+        """Each group's current lr times its factor."""
+        return [g['lr'] * f for g, f in zip(self.optimizer.param_groups, factors, strict=True)]
+
+
+class _LRScheduler(LRScheduler):
+    """The old name of :class:`LRScheduler`, kept for code that subclasses it."""
+
+
+class _LambdaScheduler(LRScheduler):
+    """Schedulers driven by one function of the epoch per param group. Their state_dict
+    holds, per function, its ``__dict__`` if it is a callable object, else None (plain
+    functions and lambdas are not saved)."""
+
+    def _set_lambdas(self, optimizer, lr_lambda):
+        if isinstance(lr_lambda, (list, tuple)):
+            if len(lr_lambda) != len(optimizer.param_groups):
+                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
+                                 f"{len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        else:
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+
+    def state_dict(self):
+        """Every attribute except the optimizer; ``lr_lambdas`` as described above."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ('optimizer', 'lr_lambdas')}
+        state['lr_lambdas'] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+                               for fn in self.lr_lambdas]
+        return state
+
+    def load_state_dict(self, state_dict):
+        """Restores what ``state_dict`` returned (callable objects' attributes included)."""
+        state = dict(state_dict)
+        saved = state.pop('lr_lambdas')
+        self.__dict__.update(state)
+        for fn, attrs in zip(self.lr_lambdas, saved):
+            if attrs is not None:
+                fn.__dict__.update(attrs)
+
+
+class LambdaLR(_LambdaScheduler):
+    """lr = initial lr * ``lr_lambda(epoch)`` (one function, or a list with one per group).
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.5 ** epoch)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.5]
+    """
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        self._set_lambdas(optimizer, lr_lambda)
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """Each base lr times its function of ``last_epoch``."""
+        self._warn_outside_step()
+        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs,
+                                                                  strict=True)]
+
+
+class MultiplicativeLR(_LambdaScheduler):
+    """Each step multiplies the lr by ``lr_lambda(epoch)`` (one function, or one per group).
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.5)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.5]
+    """
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        self._set_lambdas(optimizer, lr_lambda)
+        for fn in self.lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The current lrs times their functions of ``last_epoch`` (unchanged at start)."""
+        self._warn_outside_step()
+        if self._is_initial:
+            return self._current()
+        return self._scaled(fn(self.last_epoch) for fn in self.lr_lambdas)
+
+
+class StepLR(LRScheduler):
+    """Multiplies the lr by ``gamma`` every ``step_size`` epochs.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.1)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.1]
+    """
+
+    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+        self.step_size = step_size
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The current lrs, times gamma when ``last_epoch`` is a multiple of step_size."""
+        self._warn_outside_step()
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return self._current()
+        return self._scaled([self.gamma] * len(self.optimizer.param_groups))
+
+    def _get_closed_form_lr(self):
+        return [base * self.gamma ** (self.last_epoch // self.step_size)
+                for base in self.base_lrs]
+
+
+class MultiStepLR(LRScheduler):
+    """Multiplies the lr by ``gamma`` at each epoch in ``milestones`` (a milestone listed
+    twice multiplies twice).
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.5)
+    >>> for _ in range(3):
+    ...     opt.step(); sched.step()
+    >>> sched.get_last_lr()
+    [0.25]
+    """
+
+    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        self.milestones = Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The current lrs, times gamma (per repetition) at a milestone."""
+        self._warn_outside_step()
+        if self.last_epoch not in self.milestones:
+            return self._current()
+        factor = self.gamma ** self.milestones[self.last_epoch]
+        return self._scaled([factor] * len(self.optimizer.param_groups))
+
+    def _get_closed_form_lr(self):
+        passed = bisect_right(sorted(self.milestones.elements()), self.last_epoch)
+        return [base * self.gamma ** passed for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    """Multiplies the lr by ``factor`` until epoch ``total_iters``, then restores it.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=1)
+    >>> before = sched.get_last_lr(); opt.step(); sched.step(); before, sched.get_last_lr()
+    ([0.5], [1.0])
+    """
+
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """factor at epoch 0, 1 / factor at ``total_iters``, unchanged otherwise."""
+        self._warn_outside_step()
+        n = len(self.optimizer.param_groups)
+        if self.last_epoch == 0:
+            return self._scaled([self.factor] * n)
+        if self.last_epoch != self.total_iters:
+            return self._current()
+        return self._scaled([1.0 / self.factor] * n)
+
+    def _get_closed_form_lr(self):
+        done = self.last_epoch >= self.total_iters
+        return [base * (self.factor + done * (1 - self.factor)) for base in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """Scales the lr by a factor going linearly from ``start_factor`` to ``end_factor``
+    over ``total_iters`` epochs.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=2)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.75]
+    """
+
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5,
+                 last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The ratio of this epoch's factor to the last one's, times the current lrs."""
+        self._warn_outside_step()
+        n = len(self.optimizer.param_groups)
+        if self.last_epoch == 0:
+            return self._scaled([self.start_factor] * n)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current()
+        span = self.end_factor - self.start_factor
+        ratio = 1.0 + span / (self.total_iters * self.start_factor
+                              + (self.last_epoch - 1) * span)
+        return self._scaled([ratio] * n)
+
+    def _get_closed_form_lr(self):
+        span = self.end_factor - self.start_factor
+        frac = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * (self.start_factor + span * frac) for base in self.base_lrs]
+
+
+class ExponentialLR(LRScheduler):
+    """Multiplies the lr by ``gamma`` every epoch.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.5]
+    """
+
+    def __init__(self, optimizer, gamma, last_epoch=-1):
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The current lrs times gamma (unchanged at construction)."""
+        self._warn_outside_step()
+        if self._is_initial:
+            return self._current()
+        return self._scaled([self.gamma] * len(self.optimizer.param_groups))
+
+    def _get_closed_form_lr(self):
+        return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Decays the lr to 0 over ``total_iters`` epochs as ``(1 - epoch / total_iters) **
+    power``.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.PolynomialLR(opt, total_iters=4, power=1.0)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.75]
+    """
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The current lrs times the ratio of this epoch's decay to the last one's."""
+        self._warn_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current()
+        decay = ((1.0 - self.last_epoch / self.total_iters)
+                 / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return self._scaled([decay] * len(self.optimizer.param_groups))
+
+    def _get_closed_form_lr(self):
+        left = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * left ** self.power for base in self.base_lrs]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Anneals the lr from its initial value to ``eta_min`` along half a cosine over
+    ``T_max`` epochs (and back up over the next ``T_max``: it does not restart).
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=2)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.5]
+    """
+
+    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        self.T_max = T_max
+        self.eta_min = eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The next point on the cosine, computed from the current lrs (chainable)."""
+        self._warn_outside_step()
+        groups, t, T, lo = self.optimizer.param_groups, self.last_epoch, self.T_max, self.eta_min
+        if self._is_initial:
+            return self._current()
+        if self._step_count == 1 and t > 0:
+            # Resumed at last_epoch > 0: start from the closed form.
+            return [lo + (base - lo) * (1 + math.cos(t * math.pi / T)) / 2
+                    for base in self.base_lrs]
+        if (t - 1 - T) % (2 * T) == 0:
+            # The bottom of the cosine, where the ratio below would divide by zero.
+            return [g['lr'] + (base - lo) * (1 - math.cos(math.pi / T)) / 2
+                    for base, g in zip(self.base_lrs, groups, strict=True)]
+        ratio = (1 + math.cos(math.pi * t / T)) / (1 + math.cos(math.pi * (t - 1) / T))
+        return [ratio * (g['lr'] - lo) + lo for g in groups]
+
+    def _get_closed_form_lr(self):
+        return [self.eta_min + (base - self.eta_min)
+                * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base in self.base_lrs]
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """Multiplies the lr by ``factor`` (down to ``min_lr``) when a metric has not improved
+    for more than ``patience`` steps: ``step(metric)``.
+
+    ``mode`` 'min' (lower is better) or 'max'; an improvement must beat the best by
+    ``threshold``, relative (``threshold_mode='rel'``) or absolute ('abs'); after a
+    reduction ``cooldown`` steps pass before bad steps count again; a reduction smaller
+    than ``eps`` is skipped.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.5)
+    >>> for loss in [3.0, 2.0, 2.0, 2.0]:
+    ...     sched.step(loss)
+    >>> sched.get_last_lr()
+    [0.5]
+    """
+
+    def __init__(self, optimizer, mode='min', factor=0.1, patience=10, threshold=1e-4,
+                 threshold_mode='rel', cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got "
+                                 f"{len(min_lr)}")
+            self.default_min_lr = None
+            self.min_lrs = list(min_lr)
+        else:
+            self.default_min_lr = min_lr
+            self.min_lrs = [min_lr] * len(optimizer.param_groups)
+        self.patience = patience
+        self.cooldown = cooldown
+        self.eps = eps
+        self.last_epoch = 0
+        self._last_lr = _group_values(optimizer, 'lr')
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _reset(self):
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    def step(self, metrics, epoch=None):
+        """Records one value of the watched metric and reduces the lrs on a plateau."""
+        current = float(metrics)
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = epoch
+        if self._is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0  # bad epochs in cooldown do not count
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = _group_values(self.optimizer, 'lr')
+
+    def _reduce_lr(self):
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs "
+                    f"from when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), "
+                    "usually due to a new param group being added to the optimizer. Please "
+                    "modify the `min_lrs` field to match the length of the `optimizer` param "
+                    "groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for group, min_lr in zip(groups, self.min_lrs):
+            old = float(group['lr'])
+            new = max(old * self.factor, min_lr)
+            if old - new > self.eps:
+                _set_group_value(group, 'lr', new)
+
+    @property
+    def in_cooldown(self):
+        """True while steps after a reduction are not counted."""
+        return self.cooldown_counter > 0
+
+    def _is_better(self, a, best):
+        if self.mode == 'min':
+            if self.threshold_mode == 'rel':
+                return a < best * (1.0 - self.threshold)
+            return a < best - self.threshold
+        if self.threshold_mode == 'rel':
+            return a > best * (self.threshold + 1.0)
+        return a > best + self.threshold
+
+    def _init_is_better(self, mode, threshold, threshold_mode):
+        if mode not in {'min', 'max'}:
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in {'rel', 'abs'}:
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode_worse = math.inf if mode == 'min' else -math.inf
+        self.mode = mode
+        self.threshold = threshold
+        self.threshold_mode = threshold_mode
+
+    def load_state_dict(self, state_dict):
+        """Restores what ``state_dict`` returned."""
+        self.__dict__.update(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy, stepped once per batch: the lr rises from ``max_lr /
+    div_factor`` to ``max_lr`` over the first ``pct_start`` of ``total_steps`` (or
+    ``epochs * steps_per_epoch``), then falls to ``initial_lr / final_div_factor``.
+    ``three_phase`` falls back to the initial lr symmetrically first and only then
+    annihilates it. ``anneal_strategy`` 'cos' or 'linear'. With ``cycle_momentum`` the
+    momentum (SGD) or beta1 (Adam) moves inversely between ``max_momentum`` and
+    ``base_momentum``.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0, momentum=0.9)
+    >>> sched = ember.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10,
+    ...                                             anneal_strategy='linear')
+    >>> sched.get_last_lr(), opt.param_groups[0]['momentum']
+    ([0.04], 0.95)
+    """
+
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
+                 pct_start=0.3, anneal_strategy='cos', cycle_momentum=True, base_momentum=0.85,
+                 max_momentum=0.95, div_factor=25.0, final_div_factor=1e4, three_phase=False,
+                 last_epoch=-1):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        self.total_steps = _total_steps(total_steps, epochs, steps_per_epoch)
+        up = float(pct_start * self.total_steps) - 1
+        # Each phase: (end step, lr from, lr to, momentum from, momentum to); the values
+        # are keys of the param group.
+        if three_phase:
+            phases = [(up, 'initial_lr', 'max_lr', 'max_momentum', 'base_momentum'),
+                      (float(2 * pct_start * self.total_steps) - 2, 'max_lr', 'initial_lr',
+                       'base_momentum', 'max_momentum'),
+                      (self.total_steps - 1, 'initial_lr', 'min_lr', 'max_momentum',
+                       'max_momentum')]
+        else:
+            phases = [(up, 'initial_lr', 'max_lr', 'max_momentum', 'base_momentum'),
+                      (self.total_steps - 1, 'max_lr', 'min_lr', 'base_momentum',
+                       'max_momentum')]
+        keys = ('end_step', 'start_lr', 'end_lr', 'start_momentum', 'end_momentum')
+        self._schedule_phases = [dict(zip(keys, phase)) for phase in phases]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ('cos', 'linear'):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group('max_lr', optimizer, max_lr)
+        if last_epoch == -1:
+            for group, top in zip(optimizer.param_groups, max_lrs):
+                group['initial_lr'] = top / div_factor
+                group['max_lr'] = top
+                group['min_lr'] = group['initial_lr'] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if 'momentum' not in optimizer.defaults and 'betas' not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with "
+                                 "`cycle_momentum` option enabled")
+            self.use_beta1 = 'betas' in optimizer.defaults
+            tops = _per_group('max_momentum', optimizer, max_momentum)
+            bases = _per_group('base_momentum', optimizer, base_momentum)
+            if last_epoch == -1:
+                for top, base, group in zip(tops, bases, optimizer.param_groups, strict=True):
+                    self._set_momentum(group, top)
+                    group['max_momentum'] = top
+                    group['base_momentum'] = base
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group, value):
+        if self.use_beta1:
+            group['betas'] = (value, *group['betas'][1:])
+        else:
+            group['momentum'] = value
+
+    def _anneal(self, start, end, pct):
+        if self._anneal_func_type == 'cos':
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self):
+        """The lr at ``last_epoch`` in its phase (also sets the cycled momentum)."""
+        self._warn_outside_step()
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total "
+                             f"steps is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                end = phase['end_step']
+                if step <= end or i == len(self._schedule_phases) - 1:
+                    pct = (step - start) / (end - start)
+                    lrs.append(self._anneal(group[phase['start_lr']], group[phase['end_lr']],
+                                            pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(
+                            group[phase['start_momentum']], group[phase['end_momentum']], pct))
+                    break
+                start = end
+        return lrs
+
+
+def _total_steps(total_steps, epochs, steps_per_epoch):
+    """OneCycleLR's cycle length from ``total_steps`` or ``epochs * steps_per_epoch``."""
+    if total_steps is not None:
+        if total_steps <= 0 or not isinstance(total_steps, int):
+            raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+        return total_steps
+    if epochs is not None and steps_per_epoch is not None:
+        if not isinstance(epochs, int) or epochs <= 0:
+            raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+        if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+            raise ValueError("Expected positive integer steps_per_epoch, but got "
+                             f"{steps_per_epoch}")
+        return epochs * steps_per_epoch
+    raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
