@@ -5,12 +5,16 @@ Layout (one job per module):
 - ``optimizer.py``  the ``Optimizer`` base: param groups (options filled from the
   optimizer's defaults), ``state`` keyed by parameter, ``state_dict`` in torch's layout
   (``{'state': {0: {...}}, 'param_groups': [{..., 'params': [0, 1]}]}``), ``zero_grad``,
-  step and state_dict hooks, torch's errors;
+  step and state_dict hooks, torch's errors; and ``RuleOptimizer``, whose one ``step``
+  serves every built-in optimizer;
 - ``_functional.py`` each optimizer's update rule for one parameter, written once over a
   dozen primitives (``mul_``, ``addcmul_``, ``lerp_``, ...) with two backends;
 - ``sgd.py``, ``adam.py``, ``adamw.py``, ``rmsprop.py``, ``adagrad.py``: constructor
-  checks, defaults, state layout and the loop over parameters;
-- ``lr_scheduler.py``: ``LRScheduler`` and the schedules, chainable as in torch.
+  checks, defaults, and the state each parameter gets;
+- ``lr_scheduler.py``: ``LRScheduler`` and the schedules (StepLR, MultiStepLR,
+  ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, OneCycleLR, LambdaLR,
+  MultiplicativeLR, ConstantLR, LinearLR, PolynomialLR, SequentialLR, ChainedScheduler,
+  ReduceLROnPlateau), chainable as in torch.
 
 Speed: ``step()`` never goes through Tensor dispatch. The default backend updates the
 parameters' NumPy arrays (``p._data``, grads ``p.grad._data``) and the state tensors' arrays

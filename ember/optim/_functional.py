@@ -12,9 +12,9 @@ grad mode, so autograd can differentiate through the step (hyperparameters may t
 tensors that require grad). Where a formula reuses a temporary's memory (``*_tmp``), this
 backend makes a new tensor instead: autograd may have saved the old one.
 
-The formulas follow torch's single-tensor (for-loop) implementations, op for op, so the
-results agree to rounding (torch fuses ``a + alpha * b`` into one rounding; NumPy rounds
-twice).
+The formulas follow torch's single-tensor (for-loop) implementations op for op, except
+where a rearrangement saves a pass over the arrays (noted there), so the results agree to
+rounding (torch also fuses ``a + alpha * b`` into one rounding; NumPy rounds twice).
 """
 import numpy as np
 
@@ -29,8 +29,25 @@ _REAL = {np.dtype(np.complex64): np.dtype(np.float32),
 
 class ArrayOps:
     """Primitives on NumPy arrays; the in-place ones (``*_``) write into their first
-    argument, the ``*_tmp`` ones into their first argument too (a temporary)."""
+    argument, the ``*_tmp`` ones into their first argument too (a temporary).
+
+    One instance serves one step of one param group: it keeps one scratch array per shape
+    and dtype for the temporaries a primitive needs internally, so a step allocates almost
+    nothing (large allocations cost page faults on every step).
+    """
     differentiable = False
+
+    def __init__(self):
+        self._scratch = {}
+
+    def _tmp(self, like):
+        """Scratch memory shaped like ``like``. Safe to share: a primitive never returns it
+        and never gets it as an argument."""
+        key = (like.shape, like.dtype)
+        t = self._scratch.get(key)
+        if t is None:
+            t = self._scratch[key] = np.empty(like.shape, like.dtype)
+        return t
 
     @staticmethod
     def of(t):
@@ -89,15 +106,18 @@ class ArrayOps:
     def mul_(x, s):
         np.multiply(x, s, out=x)
 
-    @staticmethod
-    def add_(x, y, alpha=1):
-        np.add(x, y if alpha == 1 else np.multiply(y, alpha), out=x)
+    def add_(self, x, y, alpha=1):
+        if alpha != 1:
+            y = np.multiply(y, alpha, out=self._tmp(y))
+        np.add(x, y, out=x)
 
-    @staticmethod
-    def addcmul_(x, a, b, value):
+    def addcmul_(self, x, a, b, value):
         """x += value * a * b."""
-        t = np.multiply(a, b) if value == 1 else np.multiply(a, value)
-        if value != 1:
+        t = self._tmp(x)
+        if value == 1:
+            np.multiply(a, b, out=t)
+        else:
+            np.multiply(a, value, out=t)
             np.multiply(t, b, out=t)
         np.add(x, t, out=x)
 
@@ -109,19 +129,16 @@ class ArrayOps:
         return np.add(x, t, out=t)
 
     @staticmethod
-    def addcdiv_(x, a, b, value):
-        """x += value * a / b."""
-        if value == 1:
-            t = np.divide(a, b)
-        else:
-            t = np.multiply(a, value)
-            np.divide(t, b, out=t)
-        np.add(x, t, out=x)
+    def addcdiv_tmp_(x, a, b, value):
+        """x += value * a / b, where ``b`` is a temporary the update may overwrite."""
+        np.divide(a, b, out=b)
+        if value != 1:
+            np.multiply(b, value, out=b)
+        np.add(x, b, out=x)
 
-    @staticmethod
-    def lerp_(x, end, w):
+    def lerp_(self, x, end, w):
         """x += w * (end - x), computed from the nearer end as torch does."""
-        t = np.subtract(end, x)
+        t = np.subtract(end, x, out=self._tmp(x))
         if abs(w) < 0.5:
             np.multiply(t, w, out=t)
             np.add(x, t, out=x)
@@ -140,10 +157,6 @@ class ArrayOps:
     @staticmethod
     def sqrt_tmp(x):
         return np.sqrt(x, out=x)
-
-    @staticmethod
-    def div_tmp(x, s):
-        return np.divide(x, s, out=x)
 
     @staticmethod
     def add_tmp(x, s):
@@ -228,7 +241,7 @@ class TensorOps:
         return x + a * value * b if _is_tensor(value) else x.addcmul(a, b, value=value)
 
     @staticmethod
-    def addcdiv_(x, a, b, value):
+    def addcdiv_tmp_(x, a, b, value):
         # ``a`` may be state (Adam's exp_avg) that the next step changes in place, and the
         # graph node saves it: hand it a copy (as torch's differentiable path does).
         a = a.clone()
@@ -251,10 +264,6 @@ class TensorOps:
         return x.sqrt()
 
     sqrt_tmp = sqrt
-
-    @staticmethod
-    def div_tmp(x, s):
-        return x / s
 
     @staticmethod
     def add_tmp(x, s):
@@ -308,8 +317,10 @@ def adam(F, p, g, m, v, v_max, *, step, lr, beta1, beta2, eps, weight_decay, dec
         v = v_max
     step_size = lr / (1 - beta1 ** step)
     bias_correction2_sqrt = F.sqrt_scalar(1 - beta2 ** step)
-    denom = F.add_tmp(F.div_tmp(F.sqrt(v), bias_correction2_sqrt), eps)
-    F.addcdiv_(p, m, denom, -step_size)
+    # p -= step_size * m / (sqrt(v) / bias_correction2_sqrt + eps), with the division by
+    # the bias correction moved onto the scalars: one pass over the arrays fewer.
+    denom = F.add_tmp(F.sqrt(v), eps * bias_correction2_sqrt)
+    F.addcdiv_tmp_(p, m, denom, -step_size * bias_correction2_sqrt)
 
 
 def rmsprop(F, p, g, square_avg, grad_avg, buf, *, lr, alpha, eps, weight_decay, momentum,
@@ -330,10 +341,10 @@ def rmsprop(F, p, g, square_avg, grad_avg, buf, *, lr, alpha, eps, weight_decay,
     if buf is not None:
         buf = F.real(buf)
         F.mul_(buf, momentum)
-        F.addcdiv_(buf, g, avg, 1)
+        F.addcdiv_tmp_(buf, g, avg, 1)
         F.add_(p, buf, -lr)
     else:
-        F.addcdiv_(p, g, avg, -lr)
+        F.addcdiv_tmp_(p, g, avg, -lr)
 
 
 def adagrad(F, p, g, state_sum, *, step, lr, lr_decay, eps, weight_decay, maximize):
@@ -343,9 +354,9 @@ def adagrad(F, p, g, state_sum, *, step, lr, lr_decay, eps, weight_decay, maximi
     p, g, state_sum = F.real(p), F.real(g), F.real(state_sum)
     F.addcmul_(state_sum, g, g, 1)
     std = F.add_tmp(F.sqrt(state_sum), eps)
-    F.addcdiv_(p, g, std, -clr)
+    F.addcdiv_tmp_(p, g, std, -clr)
 
 
 def backend(group):
-    """The primitives a parameter group's update runs on."""
-    return TensorOps if group['differentiable'] else ArrayOps
+    """The primitives one step of a parameter group runs on."""
+    return TensorOps if group['differentiable'] else ArrayOps()

@@ -18,6 +18,7 @@ from .optimizer import Optimizer, _to_scalar
 
 __all__ = ['LRScheduler', 'LambdaLR', 'MultiplicativeLR', 'StepLR', 'MultiStepLR',
            'ConstantLR', 'LinearLR', 'ExponentialLR', 'PolynomialLR', 'CosineAnnealingLR',
+           'CosineAnnealingWarmRestarts', 'SequentialLR', 'ChainedScheduler',
            'ReduceLROnPlateau', 'OneCycleLR']
 
 EPOCH_DEPRECATION_WARNING = (
@@ -146,15 +147,19 @@ class LRScheduler:
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None):
+        if epoch is None:
+            self.last_epoch += 1
+            self._set_lrs(self.get_lr)
+        else:
+            self.last_epoch = epoch
+            self._set_lrs(getattr(self, '_get_closed_form_lr', self.get_lr))
+
+    def _set_lrs(self, compute):
+        """Writes the lrs ``compute()`` returns into the groups (``get_lr`` called from
+        here does not warn) and records them for ``get_last_lr``."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                closed_form = getattr(self, '_get_closed_form_lr', None)
-                values = closed_form() if closed_form is not None else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
@@ -473,6 +478,188 @@ class CosineAnnealingLR(LRScheduler):
         return [self.eta_min + (base - self.eta_min)
                 * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from the initial lr to ``eta_min`` that restarts: the first cycle
+    lasts ``T_0`` epochs, each next one ``T_mult`` times longer. ``step(epoch)`` may take a
+    fractional epoch (e.g. ``epoch + batch / batches``).
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> sched = ember.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
+    >>> lrs = []
+    >>> for _ in range(3):
+    ...     opt.step(); sched.step(); lrs.append(round(sched.get_last_lr()[0], 3))
+    >>> lrs
+    [0.5, 1.0, 0.5]
+    """
+
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
+                             f"{type(eta_min)}")
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        """The point ``T_cur / T_i`` of the current cycle's cosine."""
+        self._warn_outside_step()
+        cos = 1 + math.cos(math.pi * self.T_cur / self.T_i)
+        return [self.eta_min + (base - self.eta_min) * cos / 2 for base in self.base_lrs]
+
+    def step(self, epoch=None):
+        """Advances one epoch, or jumps to ``epoch`` (which may be fractional)."""
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur %= self.T_i
+                self.T_i *= self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch < self.T_0:
+            self.T_i, self.T_cur = self.T_0, epoch
+        elif self.T_mult == 1:
+            self.T_cur = epoch % self.T_0
+        else:
+            # Cycles so far: T_0 * (1 + T_mult + ... + T_mult**(n-1)) <= epoch.
+            n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+            self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult ** n
+        self.last_epoch = math.floor(epoch)
+        self._set_lrs(self.get_lr)
+
+
+class _Composite(LRScheduler):
+    """Schedulers made of other schedulers of one optimizer: their state_dict nests the
+    parts' state_dicts under ``_schedulers``."""
+
+    def _check_parts(self, schedulers, optimizer, none_message):
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} {none_message}")
+        for i, sched in enumerate(schedulers):
+            if not hasattr(sched, 'optimizer'):
+                raise TypeError(f"{type(self).__name__} at index {i} should have `optimizer` "
+                                "as its attribute.")
+            if isinstance(sched, ReduceLROnPlateau):
+                raise ValueError(
+                    f"{type(self).__name__} does not support `ReduceLROnPlateau` scheduler as "
+                    "it requires additional kwargs to be specified when calling `step`, but "
+                    f"got one at index {i} in the given schedulers sequence.")
+            if optimizer != sched.optimizer:
+                raise ValueError(
+                    f"{type(self).__name__} expects all schedulers to belong to the same "
+                    f"optimizer, but got scheduler {type(sched).__name__} at index {i} has "
+                    f"{sched.optimizer}, which is different from {type(optimizer).__name__}.")
+
+    def state_dict(self):
+        """Every attribute except the optimizer; the parts as their own state_dicts."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ('optimizer', '_schedulers')}
+        state['_schedulers'] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        """Restores what ``state_dict`` returned, parts included."""
+        state = dict(state_dict)
+        parts = state.pop('_schedulers')
+        self.__dict__.update(state)
+        for sched, part in zip(self._schedulers, parts):
+            sched.load_state_dict(part)
+
+
+class SequentialLR(_Composite):
+    """Runs ``schedulers`` one after another, switching at the epochs in ``milestones``
+    (one fewer than the schedulers), e.g. a linear warm-up then cosine annealing.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> warm = ember.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=2)
+    >>> decay = ember.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    >>> sched = ember.optim.lr_scheduler.SequentialLR(opt, [warm, decay], milestones=[2])
+    >>> lrs = [sched.get_last_lr()[0]]
+    >>> for _ in range(4):
+    ...     opt.step(); sched.step(); lrs.append(sched.get_last_lr()[0])
+    >>> lrs
+    [0.5, 0.75, 1.0, 0.5, 0.25]
+    """
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        self._check_parts(schedulers, optimizer, "expects at least one scheduler, but got no "
+                                                 "scheduler.")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more "
+                "than the number of milestone points, but got number of schedulers "
+                f"{len(schedulers)} and the number of milestones to be equal to "
+                f"{len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        # Each part's constructor already made its first step: take those back, then start
+        # the first part afresh from the initial lrs.
+        for group in optimizer.param_groups:
+            _set_group_value(group, 'lr', group['initial_lr'])
+        _undo_first_steps(self)
+        first = schedulers[bisect_right(milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    def step(self):
+        """Steps the part whose turn it is (a part starts at its milestone from epoch 0)."""
+        self.last_epoch += 1
+        i = bisect_right(self._milestones, self.last_epoch)
+        sched = self._schedulers[i]
+        if i > 0 and self._milestones[i - 1] == self.last_epoch:
+            sched._update_lr(0)
+        else:
+            sched.step()
+        self._last_lr = sched.get_last_lr()
+
+
+def _undo_first_steps(sched):
+    """Takes one epoch back from every scheduler inside ``sched`` (nested ones too)."""
+    if hasattr(sched, '_schedulers'):
+        for part in sched._schedulers:
+            _undo_first_steps(part)
+    elif hasattr(sched, 'last_epoch'):
+        sched.last_epoch -= 1
+
+
+class ChainedScheduler(_Composite):
+    """Steps all of ``schedulers`` together at each ``step()``, so their effects on the lr
+    multiply (chainable schedules).
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0)
+    >>> a = ember.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2)
+    >>> b = ember.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
+    >>> sched = ember.optim.lr_scheduler.ChainedScheduler([a, b])
+    >>> opt.step(); sched.step(); [round(lr, 4) for lr in sched.get_last_lr()]
+    [0.45]
+    """
+
+    def __init__(self, schedulers, optimizer=None):
+        optimizer = optimizer or (schedulers[0].optimizer if schedulers else None)
+        self._check_parts(schedulers, optimizer, "expects at least one scheduler to be chained, "
+                                                 "but got no scheduler.")
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _group_values(schedulers[-1].optimizer, 'lr')
+
+    def step(self):
+        """Steps every part once."""
+        for sched in self._schedulers:
+            sched.step()
+        self._last_lr = _group_values(self._schedulers[-1].optimizer, 'lr')
 
 
 class ReduceLROnPlateau(LRScheduler):

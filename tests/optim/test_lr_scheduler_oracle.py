@@ -19,47 +19,81 @@ def _halve(epoch):
     return 0.5
 
 
-# name, scheduler kwargs, optimizer ('SGD' with momentum or 'Adam'), steps
+def plain(name, **kwargs):
+    """A maker of one scheduler of the optimizer: ``make(lib, opt)``."""
+    def make(lib, opt):
+        return getattr(lib.optim.lr_scheduler, name)(opt, **kwargs)
+    make.__name__ = name
+    return make
+
+
+def sequential(lib, opt):
+    s = lib.optim.lr_scheduler
+    warm = s.LinearLR(opt, start_factor=0.25, total_iters=3)
+    steps = s.MultiStepLR(opt, milestones=[2, 4], gamma=0.5)
+    cos = s.CosineAnnealingLR(opt, T_max=4)
+    return s.SequentialLR(opt, [warm, steps, cos], milestones=[3, 7])
+
+
+def chained(lib, opt):
+    s = lib.optim.lr_scheduler
+    return s.ChainedScheduler([s.ConstantLR(opt, factor=0.5, total_iters=3),
+                               s.ExponentialLR(opt, gamma=0.9)])
+
+
+def nested(lib, opt):
+    s = lib.optim.lr_scheduler
+    inner = s.SequentialLR(opt, [s.ConstantLR(opt, factor=0.1, total_iters=2),
+                                 s.StepLR(opt, step_size=2, gamma=0.5)], milestones=[2])
+    return s.ChainedScheduler([inner, s.ExponentialLR(opt, gamma=0.9)])
+
+
+# scheduler maker, optimizer ('SGD' with momentum, or 'Adam'), steps
 SCHEDULES = [
-    ('StepLR', dict(step_size=3, gamma=0.5), 'SGD', 10),
-    ('MultiStepLR', dict(milestones=[2, 5, 5, 8], gamma=0.3), 'SGD', 10),
-    ('ExponentialLR', dict(gamma=0.8), 'SGD', 8),
-    ('CosineAnnealingLR', dict(T_max=4, eta_min=0.001), 'SGD', 13),
-    ('CosineAnnealingLR', dict(T_max=5), 'Adam', 7),
-    ('LambdaLR', dict(lr_lambda=_decay), 'SGD', 6),
-    ('LambdaLR', dict(lr_lambda=[_decay, lambda e: 1 / (e + 1)]), 'SGD', 6),
-    ('MultiplicativeLR', dict(lr_lambda=lambda e: 0.95), 'Adam', 6),
-    ('ConstantLR', dict(factor=0.5, total_iters=3), 'SGD', 6),
-    ('LinearLR', dict(start_factor=0.2, end_factor=0.9, total_iters=4), 'SGD', 7),
-    ('PolynomialLR', dict(total_iters=5, power=2.0), 'SGD', 7),
-    ('OneCycleLR', dict(max_lr=0.5, total_steps=12), 'SGD', 12),
-    ('OneCycleLR', dict(max_lr=[0.5, 0.2], total_steps=10, anneal_strategy='linear',
-                        pct_start=0.4), 'SGD', 10),
-    ('OneCycleLR', dict(max_lr=0.1, epochs=3, steps_per_epoch=4, three_phase=True), 'SGD', 12),
-    ('OneCycleLR', dict(max_lr=0.05, total_steps=9, base_momentum=0.8, max_momentum=0.9),
+    (plain('StepLR', step_size=3, gamma=0.5), 'SGD', 10),
+    (plain('MultiStepLR', milestones=[2, 5, 5, 8], gamma=0.3), 'SGD', 10),
+    (plain('ExponentialLR', gamma=0.8), 'SGD', 8),
+    (plain('CosineAnnealingLR', T_max=4, eta_min=0.001), 'SGD', 13),
+    (plain('CosineAnnealingLR', T_max=5), 'Adam', 7),
+    (plain('CosineAnnealingWarmRestarts', T_0=3, T_mult=2, eta_min=0.01), 'SGD', 12),
+    (plain('CosineAnnealingWarmRestarts', T_0=4), 'Adam', 9),
+    (plain('LambdaLR', lr_lambda=_decay), 'SGD', 6),
+    (plain('LambdaLR', lr_lambda=[_decay, lambda e: 1 / (e + 1)]), 'SGD', 6),
+    (plain('MultiplicativeLR', lr_lambda=lambda e: 0.95), 'Adam', 6),
+    (plain('ConstantLR', factor=0.5, total_iters=3), 'SGD', 6),
+    (plain('LinearLR', start_factor=0.2, end_factor=0.9, total_iters=4), 'SGD', 7),
+    (plain('PolynomialLR', total_iters=5, power=2.0), 'SGD', 7),
+    (plain('OneCycleLR', max_lr=0.5, total_steps=12), 'SGD', 12),
+    (plain('OneCycleLR', max_lr=[0.5, 0.2], total_steps=10, anneal_strategy='linear',
+           pct_start=0.4), 'SGD', 10),
+    (plain('OneCycleLR', max_lr=0.1, epochs=3, steps_per_epoch=4, three_phase=True), 'SGD', 12),
+    (plain('OneCycleLR', max_lr=0.05, total_steps=9, base_momentum=0.8, max_momentum=0.9),
      'Adam', 9),
-    ('OneCycleLR', dict(max_lr=0.3, total_steps=8, cycle_momentum=False, div_factor=10.0,
-                        final_div_factor=100.0), 'SGD', 8),
+    (plain('OneCycleLR', max_lr=0.3, total_steps=8, cycle_momentum=False, div_factor=10.0,
+           final_div_factor=100.0), 'SGD', 8),
+    (sequential, 'SGD', 12),
+    (chained, 'Adam', 6),
+    (nested, 'SGD', 7),
 ]
-IDS = [f'{n}-{i}' for i, (n, *_) in enumerate(SCHEDULES)]
+IDS = [f'{make.__name__}-{i}' for i, (make, *_) in enumerate(SCHEDULES)]
 
 
-def _setup(lib, opt_name, sched_name, kwargs, lr=0.1):
+def _setup(lib, opt_name, make, lr=0.1):
     ps = params(lib)
     groups = [{'params': ps[:2]}, {'params': ps[2:], 'lr': lr / 2}]
     if opt_name == 'SGD':
         opt = lib.optim.SGD(groups, lr=lr, momentum=0.9)
     else:
         opt = lib.optim.Adam(groups, lr=lr)
-    return ps, opt, getattr(lib.optim.lr_scheduler, sched_name)(opt, **kwargs)
+    return ps, opt, make(lib, opt)
 
 
 def _momenta(opt):
     return [g['betas'][0] if 'betas' in g else g['momentum'] for g in opt.param_groups]
 
 
-def _run(lib, sched_name, kwargs, opt_name, steps):
-    ps, opt, sched = _setup(lib, opt_name, sched_name, kwargs)
+def _run(lib, make, opt_name, steps):
+    ps, opt, sched = _setup(lib, opt_name, make)
     history = [(sched.get_last_lr(), _momenta(opt))]
     for i in range(steps):
         train(lib, ps, opt, 1, start=i)
@@ -70,15 +104,18 @@ def _run(lib, sched_name, kwargs, opt_name, steps):
 
 def _comparable(state):
     """A scheduler state_dict without the functions LambdaLR keeps (never comparable)."""
-    return {k: v for k, v in state.items() if k != 'lr_lambdas'}
+    if isinstance(state, list):
+        return [_comparable(s) for s in state]
+    return {k: _comparable(v) if k == '_schedulers' else v for k, v in state.items()
+            if k != 'lr_lambdas'}
 
 
-@pytest.mark.parametrize('name,kwargs,opt_name,steps', SCHEDULES, ids=IDS)
-def test_schedule_matches_torch(name, kwargs, opt_name, steps):
+@pytest.mark.parametrize('make,opt_name,steps', SCHEDULES, ids=IDS)
+def test_schedule_matches_torch(make, opt_name, steps):
     with warnings.catch_warnings():
         warnings.simplefilter('error')  # correct use warns about nothing
         (e_ps, e_opt, e_sched, e_hist), (t_ps, t_opt, t_sched, t_hist) = [
-            _run(lib, name, kwargs, opt_name, steps) for lib in LIBS]
+            _run(lib, make, opt_name, steps) for lib in LIBS]
     assert_same_state(e_hist, t_hist, 'lr/momentum history', rtol=1e-12)
     assert_same_params(e_ps, t_ps)
     assert_same_state(_comparable(e_sched.state_dict()), _comparable(t_sched.state_dict()),
@@ -87,17 +124,17 @@ def test_schedule_matches_torch(name, kwargs, opt_name, steps):
                       rtol=1e-12)
 
 
-@pytest.mark.parametrize('name,kwargs,opt_name,steps', SCHEDULES, ids=IDS)
-def test_state_dict_round_trip_continues_the_schedule(name, kwargs, opt_name, steps):
-    *_, straight = _run(ember, name, kwargs, opt_name, steps)
-    ps, opt, sched = _setup(ember, opt_name, name, kwargs)
+@pytest.mark.parametrize('make,opt_name,steps', SCHEDULES, ids=IDS)
+def test_state_dict_round_trip_continues_the_schedule(make, opt_name, steps):
+    *_, straight = _run(ember, make, opt_name, steps)
+    ps, opt, sched = _setup(ember, opt_name, make)
     half = steps // 2
     for i in range(half):
         train(ember, ps, opt, 1, start=i)
         sched.step()
     saved = roundtrip({'opt': opt.state_dict(), 'sched': sched.state_dict()})
     # Resuming as torch recommends: fresh optimizer and scheduler, then load both.
-    ps2, opt2, sched2 = _setup(ember, opt_name, name, kwargs)
+    ps2, opt2, sched2 = _setup(ember, opt_name, make)
     for a, b in zip(ps2, ps):
         a.data = b.detach().clone()
     opt2.load_state_dict(saved['opt'])
@@ -219,7 +256,31 @@ ERRORS = [
     lambda lib: lib.optim.lr_scheduler.OneCycleLR(_sgd(lib), [1.0, 2.0], 10),
     lambda lib: lib.optim.lr_scheduler.OneCycleLR(
         lib.optim.Adagrad([lib.nn.Parameter(lib.ones(2))]), 1.0, 10),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(_sgd(lib), T_0=0),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(_sgd(lib), T_0=2.5),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(_sgd(lib), 2, T_mult=0),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(_sgd(lib), 2, eta_min='0'),
+    lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(_sgd(lib), 2).step(-1),
+    lambda lib: lib.optim.lr_scheduler.SequentialLR(_sgd(lib), [], milestones=[]),
+    lambda lib: lib.optim.lr_scheduler.ChainedScheduler([]),
+    lambda lib: _parts(lib, lambda s, opt: [s.StepLR(opt, 2)], milestones=[1]),
+    lambda lib: _parts(lib, lambda s, opt: [object()]),
+    lambda lib: _parts(lib, lambda s, opt: [s.ReduceLROnPlateau(opt)]),
+    lambda lib: _parts(lib, lambda s, opt: [s.StepLR(_sgd(lib), 2)]),
+    lambda lib: _parts(lib, lambda s, opt: [s.ReduceLROnPlateau(opt)], chain=True),
+    lambda lib: _parts(lib, lambda s, opt: [s.StepLR(opt, 2), s.StepLR(_sgd(lib), 2)],
+                       chain=True),
 ]
+
+
+def _parts(lib, make, milestones=(), chain=False):
+    """A SequentialLR (or ChainedScheduler) of the schedulers ``make`` builds."""
+    opt = _sgd(lib)
+    s = lib.optim.lr_scheduler
+    parts = make(s, opt)
+    if chain:
+        return s.ChainedScheduler(parts)
+    return s.SequentialLR(opt, parts, milestones=list(milestones))
 
 
 @pytest.mark.parametrize('make', ERRORS, ids=range(len(ERRORS)))
@@ -291,6 +352,22 @@ def test_step_with_epoch_warns_and_jumps(name, kwargs):
     (e, e_res), (t, t_res) = _warnings(jump)
     assert e == t and len(e) == 1
     assert_same_state(e_res, t_res, rtol=1e-12)
+
+
+@pytest.mark.parametrize('T_mult', [1, 2, 3])
+def test_warm_restarts_with_fractional_epochs(T_mult):
+    def run(lib):
+        opt = _sgd(lib)
+        sched = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=T_mult)
+        out = []
+        for epoch in (0.5, 1.0, 2.25, 3.9, 7.5, 15.0, 1.5):
+            opt.step()
+            sched.step(epoch)
+            out.append((sched.get_last_lr(), sched.T_cur, sched.T_i, sched.last_epoch))
+        return out
+    (e, e_out), (t, t_out) = _warnings(run)
+    assert e == t == []
+    assert_same_state(e_out, t_out, rtol=1e-12)
 
 
 def test_resuming_with_last_epoch_starts_from_the_closed_form():

@@ -5,7 +5,6 @@ import importlib
 import pickle
 import warnings
 
-import numpy as np
 import pytest
 
 import ember

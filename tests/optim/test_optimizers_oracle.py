@@ -52,24 +52,27 @@ def test_training_ends_at_torchs_parameters_and_state(name, kwargs, dtype):
     assert_same_state(e_opt.state_dict(), t_opt.state_dict(), **tol)
 
 
+@pytest.mark.parametrize('dtype', ['complex64', 'float16'])
 @pytest.mark.parametrize('name', NAMES)
-def test_complex_parameters(name):
-    """Complex parameters update as torch's view_as_real does (squares per component).
-    The gradients are set, not computed, so that only the optimizer is under test."""
+def test_complex_and_half_parameters(name, dtype):
+    """Complex parameters update as torch's view_as_real does (squares per component);
+    float16 ones round each op to half as torch does. The gradients are set, not computed,
+    so that only the optimizer is under test."""
     kwargs = dict(lr=0.01, weight_decay=0.1)
     if name in ('SGD', 'RMSprop'):
         kwargs['momentum'] = 0.5
     out = []
     for lib in LIBS:
-        ps = params(lib, 'complex64')
+        ps = params(lib, dtype)
         opt = getattr(lib.optim, name)(ps, **kwargs)
         for step in range(4):
-            for p, g in zip(ps, arrays('complex64', seed=10 * step + 1)):
+            for p, g in zip(ps, arrays(dtype, seed=10 * step + 1)):
                 p.grad = lib.tensor(g)
             opt.step()
         out.append((ps, opt.state_dict()))
-    assert_same_params(out[0][0], out[1][0])
-    assert_same_state(out[0][1], out[1][1])
+    tol = dict(rtol=2e-3, atol=2e-3) if dtype == 'float16' else {}
+    assert_same_params(out[0][0], out[1][0], **tol)
+    assert_same_state(out[0][1], out[1][1], **tol)
 
 
 @pytest.mark.parametrize('name,kwargs', CONFIGS, ids=IDS)
