@@ -90,6 +90,29 @@ def test_waiting_is_announced_and_a_killed_holder_frees_the_lock(toolchain, tmp_
     assert 'waiting for the lock' in err and str(build / 'lock') in err
 
 
+def test_a_build_killed_half_way_does_not_stop_the_next(toolchain, tmp_path):
+    """SIGKILL the builder once its build has started (the lock file names it); the next
+    process then gets the lock (once the killed build's compilers, which share it, are done)
+    and ends up with a working module."""
+    build = tmp_path / 'build'
+    builder, ready = _loader(tmp_path, 'killed_ext', build, 'k')
+    _wait_for([ready])
+    (tmp_path / 'go').touch()
+    deadline = time.monotonic() + TIMEOUT
+    while not ((build / 'lock').exists() and (build / 'lock').read_text()):
+        assert builder.poll() is None and time.monotonic() < deadline, 'no build started'
+        time.sleep(0.005)
+    builder.send_signal(signal.SIGKILL)
+    builder.wait()
+    (tmp_path / 'go').unlink()
+    after, ready = _loader(tmp_path, 'killed_ext', build, 'after')
+    _wait_for([ready])
+    (tmp_path / 'go').touch()
+    out, err = after.communicate(timeout=TIMEOUT)
+    assert after.returncode == 0, err
+    assert 'RESULT 42' in out
+
+
 def test_lock_is_exclusive_between_processes(tmp_path):
     """The lock itself, without a compiler: held in another process, it cannot be taken."""
     from ember.utils.cpp_extension import _lock

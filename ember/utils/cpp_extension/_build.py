@@ -48,9 +48,10 @@ def _failed(name, step, output, build_dir):
     return BuildError(name, step, build_dir, output, log)
 
 
-def run(name, steps, build_dir, verbose=False, use_ninja=None):
+def run(name, steps, build_dir, verbose=False, use_ninja=None, pass_fds=()):
     """Runs ``steps`` (compiles, then the link as the last step) in ``build_dir``; ninja
-    when available unless ``use_ninja`` says otherwise. Raises BuildError."""
+    when available unless ``use_ninja`` says otherwise. The commands inherit ``pass_fds``
+    (the build lock). Raises BuildError."""
     if use_ninja is None:
         use_ninja = _toolchain.is_ninja_available()
     # nanobind's object, once built by any build directory, is an input like a source file:
@@ -61,32 +62,32 @@ def run(name, steps, build_dir, verbose=False, use_ninja=None):
         print(f'ember.utils.cpp_extension: building extension {name!r} in {build_dir} '
               f'with {how}', flush=True)
     if use_ninja:
-        _run_ninja(name, steps, build_dir, verbose)
+        _run_ninja(name, steps, build_dir, verbose, pass_fds)
     else:
-        _run_direct(name, steps, build_dir, verbose)
+        _run_direct(name, steps, build_dir, verbose, pass_fds)
 
 
 # -- plain compiler processes ------------------------------------------------------------------
-def _run_direct(name, steps, build_dir, verbose):
+def _run_direct(name, steps, build_dir, verbose, pass_fds):
     *compiles, link = steps
     for step in compiles:
         os.makedirs(os.path.dirname(step.output), exist_ok=True)
     with ThreadPoolExecutor(_toolchain.max_jobs()) as pool:
-        results = list(pool.map(lambda s: _call(s, build_dir, verbose), compiles))
+        results = list(pool.map(lambda s: _call(s, build_dir, verbose, pass_fds), compiles))
     for step, (code, output) in zip(compiles, results):
         if code:
             raise _failed(name, step, output, build_dir)
-    code, output = _call(link, build_dir, verbose)
+    code, output = _call(link, build_dir, verbose, pass_fds)
     if code:
         raise _failed(name, link, output, build_dir)
 
 
-def _call(step, build_dir, verbose):
+def _call(step, build_dir, verbose, pass_fds):
     """Runs one step; returns (exit status, output). Prints both when verbose."""
     if verbose:
         print(step.shell(), flush=True)
     proc = subprocess.run(step.argv(), cwd=build_dir, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
+                          stderr=subprocess.STDOUT, text=True, pass_fds=pass_fds)
     if verbose and proc.stdout:
         print(proc.stdout, end='', flush=True)
     if proc.returncode == 0 and step.scratch:
@@ -99,7 +100,7 @@ _FAILED = re.compile(r'^FAILED: (?:\[code=\d+\] )?(.*)$')
 _PROGRESS = re.compile(r'^\[\d+/\d+\] ')
 
 
-def _run_ninja(name, steps, build_dir, verbose):
+def _run_ninja(name, steps, build_dir, verbose, pass_fds):
     _cache.write_if_changed(os.path.join(build_dir, 'build.ninja'), ninja_file(steps).encode())
     command = [_toolchain.ninja(), '-C', build_dir]
     if verbose:
@@ -107,7 +108,7 @@ def _run_ninja(name, steps, build_dir, verbose):
     if os.environ.get('MAX_JOBS'):
         command += ['-j', str(_toolchain.max_jobs())]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+                            text=True, pass_fds=pass_fds)
     lines = []
     for line in proc.stdout:
         lines.append(line)

@@ -91,7 +91,7 @@ def _jit(name, sources, extra_cflags, extra_ldflags, extra_include_paths, build_
             return module
     os.makedirs(build_dir, exist_ok=True)
     with BuildLock(os.path.join(build_dir, 'lock'),
-                   f'building extension {name!r} in {build_dir}'):
+                   f'building extension {name!r} in {build_dir}') as lock:
         contents = _read(sources)  # again: files may have changed while we waited
         # Another process may have finished this very build while we waited for the lock.
         library = _cache.up_to_date(build_dir, plan.config, contents)
@@ -99,7 +99,7 @@ def _jit(name, sources, extra_cflags, extra_ldflags, extra_include_paths, build_
         if not cached:
             from . import _build  # subprocess and threads: only when building
             _write_generated(sources)
-            _build.run(name, plan.steps, build_dir, verbose)
+            _build.run(name, plan.steps, build_dir, verbose, pass_fds=lock.inherit())
             library = _cache.record(build_dir, plan.config, contents, plan.depfiles,
                                     plan.library, name, _toolchain.EXT_SUFFIX)
     return _import(name, library, verbose, cached, unlocked=False)

@@ -5,6 +5,11 @@ Windows), not the file's existence: when its holder exits or is killed, the syst
 so a build that died half-way never leaves a stale lock that makes every later load wait
 forever. The holder writes its process id and purpose into the file, so that a process
 that has waited for ``NOTICE_AFTER`` seconds can say what it waits for.
+
+The builder hands the locked descriptor down to ninja and the compilers (``inherit``):
+a POSIX ``flock`` is held until every process with the descriptor has closed it, so when a
+builder is killed while its compilers run on, the next builder waits for them instead of
+writing the same object files at the same time.
 """
 import os
 import sys
@@ -63,6 +68,11 @@ class BuildLock:
         os.write(fd, f'process {os.getpid()}, {self.purpose}'.encode())
         self._fd = fd
         return self
+
+    def inherit(self):
+        """The descriptors a child process should inherit to share the lock (``pass_fds``):
+        none on Windows, where locks do not pass to children."""
+        return () if os.name == 'nt' else (self._fd,)
 
     def __exit__(self, *exc):
         fd, self._fd = self._fd, None
