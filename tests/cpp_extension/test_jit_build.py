@@ -193,7 +193,9 @@ def test_undefined_symbol_is_an_import_error_naming_the_extension(toolchain, tmp
     lambda ce: ce.load_inline('cuda_ext', '', cuda_sources='__global__ void k() {}'),
     lambda ce: ce.load_inline('cuda_ext', '', with_cuda=True),
     lambda ce: ce.CUDAExtension('cuda_ext', ['kernel.cu']),
-], ids=['.cu', '.cuh', 'with_cuda', 'cuda_sources', 'inline with_cuda', 'CUDAExtension'])
+    lambda ce: ce.include_paths('cuda'),
+], ids=['.cu', '.cuh', 'with_cuda', 'cuda_sources', 'inline with_cuda', 'CUDAExtension',
+        'include_paths'])
 def test_cuda_is_refused_clearly(call):
     with pytest.raises(NotImplementedError, match='CUDA extensions are not supported yet, '
                                                   'because ember has no CUDA device support'):
@@ -213,6 +215,13 @@ def test_bad_arguments(tmp_path):
         cpp_extension.load('ok_name', ['ops.py'])
     with pytest.raises(FileNotFoundError, match='missing.cpp'):
         cpp_extension.load('ok_name', [str(tmp_path / 'missing.cpp')])
+
+
+def test_missing_compiler_is_named(monkeypatch):
+    monkeypatch.setenv('CXX', 'no-such-compiler-here --flag')
+    with pytest.raises(RuntimeError, match="the C\\+\\+ compiler CXX='no-such-compiler-here "
+                                           "--flag' is not found"):
+        cpp_extension.load_inline('no_compiler_ext', SMALL, functions='twice')
 
 
 def test_importing_ember_needs_no_binding_library():

@@ -22,9 +22,9 @@ def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ldflags
     The sources include ``<ember/extension.h>`` and define
     ``NB_MODULE(EMBER_EXTENSION_NAME, m) { ... }``. Several sources compile in parallel
     (ninja when installed). ``extra_cflags`` / ``extra_ldflags`` / ``extra_include_paths``
-    are lists added to the compiler and linker calls; ``build_directory`` defaults to
-    ``<root>/<name>`` with the root ``$EMBER_EXTENSIONS_DIR`` (else a per-user cache);
-    ``verbose`` prints the commands. Two processes loading one extension at once build it
+    are lists added to the compiler and linker calls; ``build_directory`` (one per
+    extension) defaults to ``<root>/<name>`` with the root ``$EMBER_EXTENSIONS_DIR``, else
+    a per-user cache (``get_default_build_root()``); ``verbose`` prints the commands. Two processes loading one extension at once build it
     once: the second waits for the first (and says so after a few seconds). A compiler error
     raises RuntimeError with the compiler's first error lines, the command and the build
     directory. CUDA (``.cu`` sources, ``with_cuda=True``) raises NotImplementedError: ember

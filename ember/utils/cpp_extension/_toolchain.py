@@ -61,14 +61,18 @@ def binding():
                    os.path.join(nanobind.source_dir(), 'nb_combined.cpp'))
 
 
-def include_paths():
+def include_paths(device_type='cpu'):
     """The include directories an ember extension compiles against, besides Python's own:
     ember's header directory (``#include <ember/extension.h>``), nanobind's and NumPy's.
+    ``device_type`` is torch's argument: only 'cpu' exists in ember so far.
 
+    >>> import os
     >>> from ember.utils.cpp_extension import include_paths
-    >>> any(p.endswith('include') for p in include_paths())
+    >>> os.path.exists(os.path.join(include_paths()[0], 'ember', 'extension.h'))
     True
     """
+    if device_type != 'cpu':
+        refuse_cuda(f'include_paths(device_type={device_type!r})')
     import numpy
     return [EMBER_INCLUDE, *binding().include_dirs, numpy.get_include()]
 
@@ -84,7 +88,11 @@ def compiler():
     ``ccache g++``, else the first of c++, g++, clang++ on PATH); RuntimeError if none."""
     cxx = os.environ.get('CXX')
     if cxx:
-        return shlex.split(cxx)
+        command = shlex.split(cxx)
+        if not command or shutil.which(command[0]) is None:
+            raise RuntimeError(f'ember.utils.cpp_extension: the C++ compiler CXX={cxx!r} is '
+                               f'not found')
+        return command
     for candidate in ('c++', 'g++', 'clang++'):
         path = shutil.which(candidate)
         if path:

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -132,7 +133,7 @@ inline PyObject* attr(PyObject* module, const char* name) {
 inline PyRefs* load_refs() {
   nanobind::object ember_tensor = nanobind::module_::import_("ember._tensor");
   nanobind::object numpy = nanobind::module_::import_("numpy");
-  auto* r = new PyRefs();
+  auto r = std::make_unique<PyRefs>();
   r->tensor_type = attr(ember_tensor.ptr(), "Tensor");
   r->make = attr(ember_tensor.ptr(), "make");
   r->ndarray_type = attr(numpy.ptr(), "ndarray");
@@ -147,7 +148,7 @@ inline PyRefs* load_refs() {
     r->dtypes[i] = PyObject_CallFunction(dtype, "s", dtype_name(static_cast<ScalarType>(i)));
     if (!r->dtypes[i]) throw nanobind::python_error();
   }
-  return r;
+  return r.release();
 }
 
 // Never freed: extension modules are not unloaded, and these must outlive every kernel.
