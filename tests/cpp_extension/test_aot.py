@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 SETUP = textwrap.dedent('''
@@ -46,6 +48,8 @@ CHECK = textwrap.dedent('''
 
 
 def test_setuptools_package_installs_with_pip(toolchain, tmp_path):
+    pytest.importorskip('setuptools', reason="setuptools is not installed: pip install -e "
+                        "'.[test]' brings it")
     package = tmp_path / 'package'
     package.mkdir()
     (package / 'setup.py').write_text(SETUP)
