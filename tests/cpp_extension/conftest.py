@@ -1,0 +1,26 @@
+"""Shared set-up of the C++ extension tests: a private build root for the whole session (so
+the user's cache is never touched), and one skip, with its reason, where a build cannot run."""
+import os
+import shutil
+
+import pytest
+
+
+@pytest.fixture(scope='session', autouse=True)
+def extensions_root(tmp_path_factory):
+    """EMBER_EXTENSIONS_DIR for this session (each xdist worker gets its own), inherited by
+    the subprocesses the tests start."""
+    root = tmp_path_factory.mktemp('ember_extensions')
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv('EMBER_EXTENSIONS_DIR', str(root))
+        yield root
+
+
+@pytest.fixture(scope='session')
+def toolchain():
+    """Skips a test that builds when no C++ compiler or no nanobind is installed."""
+    cxx = os.environ.get('CXX', '').split() or ['c++']
+    if shutil.which(cxx[0]) is None and shutil.which('g++') is None:
+        pytest.skip('no C++ compiler on PATH (set CXX or install g++)')
+    pytest.importorskip('nanobind', reason="nanobind (the binding library) is not installed: "
+                        "pip install -e '.[test]' brings it")
