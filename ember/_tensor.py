@@ -6,6 +6,7 @@ a one-element list shared by views) are slots set by
 defaults that an instance overrides in its ``__dict__`` only when it needs to, so creating a
 tensor costs four assignments. Operations are attached as methods by ``ember._ops``.
 """
+import warnings
 import weakref
 
 import numpy as np
@@ -444,8 +445,7 @@ class Tensor:
         return object.__format__(self, spec) if spec else repr(self)
 
     def __reduce_ex__(self, proto):
-        return (_rebuild, (type(self), self._data, self._requires_grad,
-                           self.__dict__ if hasattr(self, '__dict__') else {}))
+        return (_rebuild, (type(self), self._data, self._requires_grad, pickled_state(self)))
 
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
@@ -476,6 +476,23 @@ def _short_name(d):
             }.get(d.name, d.name)
 
 
+# Autograd state that belongs to this process's graph, not to the tensor's value. A pickled
+# tensor comes back as a leaf without it -- no .grad, history, view base or hooks, as in torch
+# (and the weak reference to the leaf's AccumulateGrad node could not be pickled anyway).
+_GRAPH_STATE = frozenset({
+    '_grad', '_grad_acc', '_base', '_view_fn', '_rebased', '_seen', '_output_nr', '_hooks',
+    '_retains_grad', '_post_acc_hooks', '_fw', '_made_by_function', '_no_grad_view'})
+
+
+def pickled_state(t):
+    """The instance attributes a pickled tensor keeps (the user's own, not autograd's);
+    warns, as torch does, for each backward hook that is dropped."""
+    d = t.__dict__
+    for hook in d.get('_hooks') or ():
+        warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.")
+    return {k: v for k, v in d.items() if k not in _GRAPH_STATE}
+
+
 def _rebuild(cls, data, requires_grad, state):
     t = _new(cls)
     t._data = data
@@ -483,8 +500,7 @@ def _rebuild(cls, data, requires_grad, state):
     t._grad_fn = None
     t._vc = [0]
     for k, v in state.items():
-        if k != '_grad_acc':
-            setattr(t, k, v)
+        setattr(t, k, v)
     return t
 
 
