@@ -6,6 +6,8 @@ a one-element list shared by views) are slots set by
 defaults that an instance overrides in its ``__dict__`` only when it needs to, so creating a
 tensor costs four assignments. Operations are attached as methods by ``ember._ops``.
 """
+import functools
+import warnings
 import weakref
 
 import numpy as np
@@ -439,13 +441,14 @@ class Tensor:
         return tensor_repr(self, tensor_contents=tensor_contents)
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec) if spec else repr(self)
+        # As torch: a 0-d plain Tensor formats as its Python number (f"{t}", f"{t:.3f}"); any
+        # other tensor, subclasses included, as its str -- and refuses a format spec.
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return self._data.item().__format__(spec)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, proto):
-        return (_rebuild, (type(self), self._data, self._requires_grad,
-                           self.__dict__ if hasattr(self, '__dict__') else {}))
+        return (_rebuild, (type(self), self._data, self._requires_grad, pickled_state(self)))
 
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
@@ -476,6 +479,23 @@ def _short_name(d):
             }.get(d.name, d.name)
 
 
+# Autograd state that belongs to this process's graph, not to the tensor's value. A pickled
+# tensor comes back as a leaf without it -- no .grad, history, view base or hooks, as in torch
+# (and the weak reference to the leaf's AccumulateGrad node could not be pickled anyway).
+_GRAPH_STATE = frozenset({
+    '_grad', '_grad_acc', '_base', '_view_fn', '_rebased', '_seen', '_output_nr', '_hooks',
+    '_retains_grad', '_post_acc_hooks', '_fw', '_made_by_function', '_no_grad_view'})
+
+
+def pickled_state(t):
+    """The instance attributes a pickled tensor keeps (the user's own, not autograd's);
+    warns, as torch does, for each backward hook that is dropped."""
+    d = t.__dict__
+    for hook in d.get('_hooks') or ():
+        warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.")
+    return {k: v for k, v in d.items() if k not in _GRAPH_STATE}
+
+
 def _rebuild(cls, data, requires_grad, state):
     t = _new(cls)
     t._data = data
@@ -483,8 +503,7 @@ def _rebuild(cls, data, requires_grad, state):
     t._grad_fn = None
     t._vc = [0]
     for k, v in state.items():
-        if k != '_grad_acc':
-            setattr(t, k, v)
+        setattr(t, k, v)
     return t
 
 
@@ -573,42 +592,86 @@ def to_array(data, dtype=None):
         if dtype is None:
             _dtype.from_numpy_dtype(arr.dtype)
     else:
-        if isinstance(data, (list, tuple)) and data and _has_tensors(data):
-            data = _tensors_to_lists(data)
+        inferred = None
+        if isinstance(data, (list, tuple)) and data:
+            inferred, has_tensors = _sequence_dtype(data)
+            if has_tensors:
+                data = _tensors_to_lists(data)
+        elif isinstance(data, _NP_SCALARS):
+            inferred = _dtype.from_numpy_dtype(data.dtype)
         try:
-            arr = np.asarray(data)
-        except (ValueError, TypeError) as e:
+            # Built straight in the inferred dtype: NumPy's own promotion differs from torch's
+            # (np.int32 with a Python int stays int32 in NumPy, becomes int64 in torch).
+            arr = np.asarray(data, inferred.np if inferred is not None and dtype is None
+                             else None)
+        except (ValueError, TypeError, OverflowError) as e:
             raise ValueError(f"could not build a tensor from {type(data).__name__}: {e}") \
                 from None
-        kind = arr.dtype.kind
         if dtype is None:
-            if kind == 'f':
-                dtype = _dtype.DEFAULT.float if arr.dtype != np.float16 else _dtype.float16
-                if isinstance(data, np.floating):
-                    dtype = _dtype.FROM_NP[arr.dtype]
-            elif kind == 'c':
-                dtype = _dtype.DEFAULT.complex
-                if isinstance(data, np.complexfloating):
-                    dtype = _dtype.FROM_NP[arr.dtype]
-            elif kind in 'iu':
-                dtype = _dtype.int64 if not isinstance(data, np.generic) else \
-                    _dtype.FROM_NP.get(arr.dtype, _dtype.int64)
-            elif kind == 'b':
-                dtype = _dtype.bool_
-            else:
-                raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+            dtype = inferred or _python_dtype(arr, data)
     if dtype is not None and arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     return arr
 
 
-def _has_tensors(seq):
-    for x in seq:
-        if isinstance(x, Tensor):
-            return True
-        if isinstance(x, (list, tuple)) and x and _has_tensors(x):
-            return True
-    return False
+def _python_dtype(arr, data):
+    """torch's dtype for data made only of Python numbers, from NumPy's inference ``arr``."""
+    kind = arr.dtype.kind
+    if kind == 'f':
+        return _dtype.DEFAULT.float
+    if kind == 'c':
+        return _dtype.DEFAULT.complex
+    if kind in 'iu':
+        return _dtype.int64
+    if kind == 'b':
+        return _dtype.bool_
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+_PY_NUMBERS = frozenset((bool, int, float, complex))
+_NP_SCALARS = (np.number, np.bool_)
+
+
+def _sequence_dtype(seq):
+    """torch's dtype for a nested sequence, and whether it holds tensors. Every leaf counts
+    with its own dtype -- a NumPy scalar or array or a tensor with its dtype, a Python number
+    with the one ``tensor(number)`` gets -- and all are promoted together. None when all
+    leaves are Python numbers: NumPy's inference then agrees with torch's."""
+    numbers, typed = set(), set()
+    has_tensors = _collect_leaf_types(seq, numbers, typed)
+    if not typed:
+        return None, has_tensors
+    # (a Python type's default dtype is that of its zero value: scalar_dtype(0.0), ...)
+    return (functools.reduce(_dtype.promote_types,
+                             typed | {_dtype.scalar_dtype(t()) for t in numbers}),
+            has_tensors)
+
+
+def _collect_leaf_types(seq, numbers, typed):
+    """Walks nested ``seq``: Python number types into ``numbers``, the dtypes of the other
+    leaves into ``typed``; returns whether a tensor was among them."""
+    # Scalars are judged by type, once per type, so a long row costs no Python loop.
+    nested = False
+    for kind in set(map(type, seq)):
+        if kind in _PY_NUMBERS:
+            numbers.add(kind)
+        elif issubclass(kind, _NP_SCALARS):
+            typed.add(_dtype.from_numpy_dtype(np.dtype(kind)))
+        else:
+            nested = True
+    has_tensors = False
+    for x in seq if nested else ():
+        if isinstance(x, (list, tuple)):
+            has_tensors |= _collect_leaf_types(x, numbers, typed)
+        elif isinstance(x, Tensor):
+            typed.add(_dtype.FROM_NP[x._data.dtype])
+            has_tensors = True
+        elif isinstance(x, np.ndarray):
+            if x.ndim == 0:
+                raise TypeError("len() of unsized object: a 0-d numpy.ndarray inside a "
+                                "sequence (as torch, ember refuses it; use .item())")
+            typed.add(_dtype.from_numpy_dtype(x.dtype))
+    return has_tensors
 
 
 def _tensors_to_lists(seq):

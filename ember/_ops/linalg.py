@@ -1,7 +1,9 @@
 """Matrix products: mm, matmul (every 1-D/2-D/batched/broadcast form), bmm, mv, dot, outer,
 addmm, addmv, addbmm, baddbmm, einsum.
 
-Backward formulas are products again, so they are differentiable too. torch builds matmul
+Backward formulas are products again, so they are differentiable too; each multiplies the
+gradient by the other operand's adjoint (``.mH``, the conjugate transpose: the plain transpose
+for real tensors, see complex.py). torch builds matmul
 and einsum out of other ops (mm, bmm, views, permutes, sums); ember computes each with one
 NumPy call, but names the grad_fn after the op torch's decomposition ends with, and raises
 the errors of the kernel torch would have called, so both look the same from outside.
@@ -9,6 +11,7 @@ the errors of the kernel torch would have called, so both look the same from out
 import numpy as np
 
 from ._core import Node, Tensor, register, track, result, make, METHODS
+from .complex import conj_if_complex as cj
 
 __all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum']
 
@@ -73,21 +76,21 @@ def _needs(node, i):
 
 # -- mm / bmm / mv / dot -------------------------------------------------------------------
 def _right_grad(a, b, g):
-    """``a^T @ g``, the gradient of ``b`` in ``a @ b``, made in ``b``'s memory order: when ``b``
+    """``a^H @ g``, the gradient of ``b`` in ``a @ b``, made in ``b``'s memory order: when ``b``
     is a transposed view (``weight.t()`` in ``linear``) the product is computed transposed,
     so that the gradient, transposed back on its way to the weight, is one whole contiguous
     array that ``.grad`` can take over instead of copying."""
     if b._data.ndim == 2 and not b._data.flags.c_contiguous and b._data.flags.f_contiguous:
-        return g.mT.mm(a).mT
-    return a.mT.mm(g)
+        return g.mT.mm(cj(a)).mT
+    return a.mH.mm(g)
 
 
 class MmBackward0(Node):
-    """Gradient of ``mm``: ``g @ b^T`` and ``a^T @ g``."""
+    """Gradient of ``mm``: ``g @ b^H`` and ``a^H @ g``."""
 
     def backward(self, g):
         a, b = self.saved_tensors
-        return (g.mm(b.mT) if _needs(self, 0) else None,
+        return (g.mm(b.mH) if _needs(self, 0) else None,
                 _right_grad(a, b, g) if _needs(self, 1) else None)
 
 
@@ -118,12 +121,12 @@ def _out(r, out):
 
 
 class BmmBackward0(Node):
-    """Gradient of ``bmm``: batched ``g @ b^T`` and ``a^T @ g``."""
+    """Gradient of ``bmm``: batched ``g @ b^H`` and ``a^H @ g``."""
 
     def backward(self, g):
         a, b = self.saved_tensors
-        return (g.bmm(b.mT) if _needs(self, 0) else None,
-                a.mT.bmm(g) if _needs(self, 1) else None)
+        return (g.bmm(b.mH) if _needs(self, 0) else None,
+                a.mH.bmm(g) if _needs(self, 1) else None)
 
 
 @register
@@ -146,16 +149,22 @@ def bmm(input, mat2, *, out=None):
 
 
 class DotBackward0(Node):
-    """Gradient of ``dot``: each vector times the other's... the other vector."""
+    """Gradient of ``dot``: the gradient times the other vector (conjugated)."""
 
     def backward(self, g):
         a, b = self.saved_tensors
-        return (g * b if _needs(self, 0) else None,
+        return (g * cj(b) if _needs(self, 0) else None,
+                g * cj(a) if _needs(self, 1) else None)
+
+
+class VdotBackward0(Node):
+    """Gradient of ``vdot(a, b) = sum(conj(a) * b)``: conjugate in ``a``, so ``a`` gets
+    ``conj(g) * b``; ``b`` gets ``g * a`` (as ``dot`` for real tensors)."""
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return (cj(g) * b if _needs(self, 0) else None,
                 g * a if _needs(self, 1) else None)
-
-
-class VdotBackward0(DotBackward0):
-    """Gradient of ``vdot`` (``dot`` with the first vector conjugated; same for reals)."""
 
 
 def _dot(input, tensor, op, cls):
@@ -192,12 +201,12 @@ def vdot(input, other, *, out=None):
 
 
 class MvBackward0(Node):
-    """Gradient of ``mv``: ``outer(g, v)`` and ``m^T @ g``."""
+    """Gradient of ``mv``: ``outer(g, conj(v))`` and ``m^H @ g``."""
 
     def backward(self, g):
         m, v = self.saved_tensors
-        return (g.unsqueeze(1) * v.unsqueeze(0) if _needs(self, 0) else None,
-                m.mT.mv(g) if _needs(self, 1) else None)
+        return (g.unsqueeze(1) * cj(v).unsqueeze(0) if _needs(self, 0) else None,
+                m.mH.mv(g) if _needs(self, 1) else None)
 
 
 @register
@@ -257,8 +266,8 @@ def _tensordot_last(a, b):
 
 # -- matmul ------------------------------------------------------------------------------
 class _MatmulBackward(Node):
-    """Gradient of a batched/broadcast matmul, 1-D operands included: ``g @ b^T`` and
-    ``a^T @ g`` on the operands seen as (batches of) matrices; the engine sums the
+    """Gradient of a batched/broadcast matmul, 1-D operands included: ``g @ b^H`` and
+    ``a^H @ g`` on the operands seen as (batches of) matrices; the engine sums the
     broadcast batch dims back to each operand's shape."""
 
     def backward(self, g):
@@ -270,11 +279,11 @@ class _MatmulBackward(Node):
             g = g.unsqueeze(-1)
         ga = gb = None
         if _needs(self, 0):
-            ga = g.matmul(b.unsqueeze(-1).mT if b1 else b.mT)
+            ga = g.matmul(b.unsqueeze(-1).mH if b1 else b.mH)
             if a1:
                 ga = ga.squeeze(-2)
         if _needs(self, 1):
-            gb = (a.unsqueeze(0).mT if a1 else a.mT).matmul(g)
+            gb = (a.unsqueeze(0).mH if a1 else a.mH).matmul(g)
             if b1:
                 gb = gb.squeeze(-1)
         return ga, gb
@@ -409,17 +418,18 @@ def _batched_checks(input, other):
 
 # -- fused multiply-adds -----------------------------------------------------------------
 def _scaled(g, s):
-    return g if s == 1 else g * s
+    """``g`` times the derivative factor ``s`` (a Python number, conjugated if complex)."""
+    return g if s == 1 else g * cj(s)
 
 
 class AddmmBackward0(Node):
-    """Gradient of ``addmm``: ``beta * g`` for input, ``alpha * g @ m2^T`` and
-    ``alpha * m1^T @ g`` for the matrices."""
+    """Gradient of ``addmm``: ``beta * g`` for input, ``alpha * g @ m2^H`` and
+    ``alpha * m1^H @ g`` for the matrices (``alpha``, ``beta`` conjugated if complex)."""
 
     def backward(self, g):
         m1, m2 = self.saved_tensors
         return (_scaled(g, self.beta) if _needs(self, 0) else None,
-                _scaled(g.mm(m2.mT), self.alpha) if _needs(self, 1) else None,
+                _scaled(g.mm(m2.mH), self.alpha) if _needs(self, 1) else None,
                 _scaled(_right_grad(m1, m2, g), self.alpha) if _needs(self, 2) else None)
 
 
@@ -429,8 +439,8 @@ class BaddbmmBackward0(Node):
     def backward(self, g):
         b1, b2 = self.saved_tensors
         return (_scaled(g, self.beta) if _needs(self, 0) else None,
-                _scaled(g.bmm(b2.mT), self.alpha) if _needs(self, 1) else None,
-                _scaled(b1.mT.bmm(g), self.alpha) if _needs(self, 2) else None)
+                _scaled(g.bmm(b2.mH), self.alpha) if _needs(self, 1) else None,
+                _scaled(b1.mH.bmm(g), self.alpha) if _needs(self, 2) else None)
 
 
 class AddmvBackward0(Node):
@@ -439,9 +449,9 @@ class AddmvBackward0(Node):
     def backward(self, g):
         m, v = self.saved_tensors
         return (_scaled(g, self.beta) if _needs(self, 0) else None,
-                _scaled(g.unsqueeze(1) * v.unsqueeze(0), self.alpha) if _needs(self, 1)
+                _scaled(g.unsqueeze(1) * cj(v).unsqueeze(0), self.alpha) if _needs(self, 1)
                 else None,
-                _scaled(m.mT.mv(g), self.alpha) if _needs(self, 2) else None)
+                _scaled(m.mH.mv(g), self.alpha) if _needs(self, 2) else None)
 
 
 class AddbmmBackward0(Node):
@@ -451,8 +461,8 @@ class AddbmmBackward0(Node):
         b1, b2 = self.saved_tensors
         gb = g.unsqueeze(0).expand((b1.shape[0],) + tuple(g.shape))
         return (_scaled(g, self.beta) if _needs(self, 0) else None,
-                _scaled(gb.bmm(b2.mT), self.alpha) if _needs(self, 1) else None,
-                _scaled(b1.mT.bmm(gb), self.alpha) if _needs(self, 2) else None)
+                _scaled(gb.bmm(b2.mH), self.alpha) if _needs(self, 1) else None,
+                _scaled(b1.mH.bmm(gb), self.alpha) if _needs(self, 2) else None)
 
 
 def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
@@ -577,7 +587,7 @@ class _EinsumBackward(Node):
                 grads.append(None)
                 continue
             terms = [out] + [s for j, s in enumerate(ins) if j != i]
-            args = [g] + [o for j, o in enumerate(ops) if j != i]
+            args = [g] + [cj(o) for j, o in enumerate(ops) if j != i]
             present = set(''.join(terms))
             fresh = iter(c for c in _LETTERS if c not in set(''.join(ins) + out))
             target = ''

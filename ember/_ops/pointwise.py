@@ -6,6 +6,7 @@ build the public function and its in-place ``_`` variant from one kernel, so an 
 table row plus its derivative.
 """
 import builtins
+import cmath
 import math
 
 import numpy as np
@@ -17,6 +18,9 @@ from ..overrides import overloaded_args, inline_dispatch, MODES, _modes_on as mo
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
+# cj(d): the conjugate of a complex derivative factor, d itself otherwise; every rule below
+# multiplies the gradient by cj(d out / d input) (torch's convention, see complex.py).
+from .complex import conj_if_complex as cj
 
 _new = object.__new__
 _PLAIN_OPERANDS = frozenset((int, float, bool, complex))
@@ -144,7 +148,7 @@ class NegBackward0(Node):
 
 class AbsBackward0(Node):
     def backward(self, g):
-        return g * _saved0(self).sign()
+        return g * _saved0(self).sgn()
 
 
 class SignBackward0(Node):
@@ -152,116 +156,124 @@ class SignBackward0(Node):
         return g * 0
 
 
-class SgnBackward0(SignBackward0):
-    pass
+class SgnBackward0(Node):
+    """Zero for real inputs; for complex ones, ``sgn(z) = z/|z|`` moves only along the unit
+    circle, so the gradient is the part of ``g`` orthogonal to ``sgn(z)``, over ``|z|``."""
+
+    def backward(self, g):
+        x = _saved0(self)
+        if not x.is_complex():
+            return g * 0
+        s, a = x.sgn(), x.abs()
+        return where(a == 0, 0.0, (g - s * (g * s.conj()).real) / a)
 
 
 class ExpBackward0(Node):
     def backward(self, g):
-        return g * _saved0(self)
+        return g * cj(_saved0(self))
 
 
 class Exp2Backward0(Node):
     def backward(self, g):
-        return g * _saved0(self) * _LN2
+        return g * cj(_saved0(self)) * _LN2
 
 
 class Expm1Backward0(Node):
     def backward(self, g):
-        return g * (_saved0(self) + 1)
+        return g * cj(_saved0(self) + 1)
 
 
 class LogBackward0(Node):
     def backward(self, g):
-        return g / _saved0(self)
+        return g / cj(_saved0(self))
 
 
 class Log2Backward0(Node):
     def backward(self, g):
-        return g / (_saved0(self) * _LN2)
+        return g / (cj(_saved0(self)) * _LN2)
 
 
 class Log10Backward0(Node):
     def backward(self, g):
-        return g / (_saved0(self) * _LN10)
+        return g / (cj(_saved0(self)) * _LN10)
 
 
 class Log1PBackward0(Node):
     def backward(self, g):
-        return g / (_saved0(self) + 1)
+        return g / cj(_saved0(self) + 1)
 
 
 class SqrtBackward0(Node):
     def backward(self, g):
-        return g / (2 * _saved0(self))
+        return g / (2 * cj(_saved0(self)))
 
 
 class RsqrtBackward0(Node):
     def backward(self, g):
         r = _saved0(self)
-        return -0.5 * g * r * r * r
+        return -0.5 * g * cj(r * r * r)
 
 
 class ReciprocalBackward0(Node):
     def backward(self, g):
         r = _saved0(self)
-        return -g * r * r
+        return -g * cj(r * r)
 
 
 class SinBackward0(Node):
     def backward(self, g):
-        return g * _saved0(self).cos()
+        return g * cj(_saved0(self).cos())
 
 
 class CosBackward0(Node):
     def backward(self, g):
-        return -g * _saved0(self).sin()
+        return -g * cj(_saved0(self).sin())
 
 
 class TanBackward0(Node):
     def backward(self, g):
         r = _saved0(self)
-        return g * (1 + r * r)
+        return g * cj(1 + r * r)
 
 
 class AsinBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
-        return g * (1 - x * x).rsqrt()
+        return g * cj((1 - x * x).rsqrt())
 
 
 class AcosBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
-        return -g * (1 - x * x).rsqrt()
+        return -g * cj((1 - x * x).rsqrt())
 
 
 class AtanBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
-        return g / (1 + x * x)
+        return g / cj(1 + x * x)
 
 
 class SinhBackward0(Node):
     def backward(self, g):
-        return g * _saved0(self).cosh()
+        return g * cj(_saved0(self).cosh())
 
 
 class CoshBackward0(Node):
     def backward(self, g):
-        return g * _saved0(self).sinh()
+        return g * cj(_saved0(self).sinh())
 
 
 class TanhBackward0(Node):
     def backward(self, g):
         r = _saved0(self)
-        return g * (1 - r * r)
+        return g * cj(1 - r * r)
 
 
 class SigmoidBackward0(Node):
     def backward(self, g):
         r = _saved0(self)
-        return g * r * (1 - r)
+        return g * cj(r * (1 - r))
 
 
 class ReluBackward0(Node):
@@ -304,10 +316,12 @@ class PowBackward0(Node):
         if e == 0:
             return g * 0
         x = _saved0(self)
-        return g * e * x.pow(e - 1)
+        return g * cj(e * x.pow(e - 1))
 
 
 def _sigmoid(x):
+    if x.dtype.kind == 'c':
+        return 1 / (1 + np.exp(-x))
     # exp(-|x|) never overflows; this form is exact for both signs.
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
@@ -338,6 +352,12 @@ def _sign(x):
     return np.sign(x) if x.dtype.kind != 'b' else x.copy()
 
 
+def _real_sign(x):
+    if x.dtype.kind == 'c':
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
+
+
 neg = _unary('neg', np.negative, NegBackward0, to_float=False, check=_no_bool(_NEG_BOOL))
 negative = _unary('negative', np.negative, NegBackward0, to_float=False,
                   check=_no_bool(_NEG_BOOL))
@@ -345,8 +365,8 @@ abs = _unary('abs', np.abs, AbsBackward0, save='input', to_float=False,
              check=_not_implemented_for('abs_cpu', 'b'))
 absolute = _unary('absolute', np.abs, AbsBackward0, save='input', to_float=False,
                   check=_not_implemented_for('abs_cpu', 'b'))
-sign = _unary('sign', _sign, SignBackward0, to_float=False)
-sgn = _unary('sgn', _sign, SgnBackward0, to_float=False)
+sign = _unary('sign', _sign, SignBackward0, to_float=False, check=_real_sign)
+sgn = _unary('sgn', _sign, SgnBackward0, save='input', to_float=False)
 exp = _unary('exp', np.exp, ExpBackward0, save='result')
 exp2 = _unary('exp2', np.exp2, Exp2Backward0, save='result')
 expm1 = _unary('expm1', np.expm1, Expm1Backward0, save='result')
@@ -574,27 +594,27 @@ class SubBackward0(Node):
 class MulBackward0(Node):
     def backward(self, g):
         if 'other' in self.__dict__:
-            return g * self.other, None
+            return g * cj(self.other), None
         a, b = self.saved_tensors
-        return (g * b if b is not None else None), (g * a if a is not None else None)
+        return (g * cj(b) if b is not None else None), (g * cj(a) if a is not None else None)
 
 
 class DivBackward0(Node):
     def backward(self, g):
         if 'other' in self.__dict__:
-            return g / self.other, None
+            return g / cj(self.other), None
         a, b = self.saved_tensors
-        ga = g / b if self.next_functions[0][0] is not None else None
-        gb = -g * a / (b * b) if a is not None else None
+        ga = g / cj(b) if self.next_functions[0][0] is not None else None
+        gb = -g * cj(a / (b * b)) if a is not None else None
         return ga, gb
 
 
 class PowBackward1(Node):
     def backward(self, g):
         a, e = self.saved_tensors
-        ga = g * e * a.pow(e - 1)
+        ga = g * cj(e * a.pow(e - 1))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
-        ge = g * where((a == 0) & (e >= 0), 0.0, a.pow(e) * a.log())
+        ge = g * cj(where((a == 0) & (e >= 0), 0.0, a.pow(e) * a.log()))
         return ga, ge
 
 
@@ -603,7 +623,10 @@ class PowBackward2(Node):
 
     def backward(self, g):
         r = _saved0(self)
-        return None, (g * r * math.log(self.base) if self.base != 0 else g * 0)
+        if self.base == 0:
+            return None, g * 0
+        log = cmath.log if isinstance(self.base, complex) else math.log
+        return None, g * cj(r * log(self.base))
 
 
 class Atan2Backward0(Node):
@@ -1136,13 +1159,13 @@ def where_(self, condition, other):
 class LerpBackward0(Node):
     def backward(self, g):
         w = self.weight
-        return g * (1 - w), g * w
+        return g * cj(1 - w), g * cj(w)
 
 
 class LerpBackward1(Node):
     def backward(self, g):
         a, b, w = self.saved_tensors
-        return g * (1 - w), g * w, g * (b - a)
+        return g * cj(1 - w), g * cj(w), g * cj(b - a)
 
 
 @register
@@ -1175,14 +1198,14 @@ class AddcmulBackward0(Node):
     def backward(self, g):
         t1, t2 = self.saved_tensors
         v = self.value
-        return g, g * t2 * v, g * t1 * v
+        return g, g * cj(t2 * v), g * cj(t1 * v)
 
 
 class AddcdivBackward0(Node):
     def backward(self, g):
         t1, t2 = self.saved_tensors
         v = self.value
-        return g, g * v / t2, -g * v * t1 / (t2 * t2)
+        return g, g * cj(v / t2), -g * cj(v * t1 / (t2 * t2))
 
 
 def _addc(node, kernel, name):

@@ -215,15 +215,83 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 
 @register
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
-    """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
-    rng = _rng(generator)
-    p = np.atleast_2d(input._data).astype(np.float64)
-    if not replacement and num_samples > p.shape[-1]:
+    """``num_samples`` indices drawn from each row of ``input`` (non-negative weights, not
+    necessarily summing to one), index ``i`` with probability proportional to its weight;
+    without ``replacement`` no index repeats within a row (once the positive weights are used
+    up, the zero-weight indices follow).
+
+    >>> ember.multinomial(ember.tensor([0., 3., 0.]), 2, replacement=True)
+    tensor([1, 1])
+    """
+    _check_multinomial_args(input, num_samples, replacement)
+    x = input._data
+    p = (x if x.ndim == 2 else x[None]).astype(np.float64)
+    if p.shape[0] == 0:
+        arr = np.zeros((0, num_samples), np.int64)
+    elif not replacement or num_samples == 1:
+        _check_weights(p)
+        # Exponential race: the first n of p / Exp(1) draws, largest first, are a sample
+        # without replacement with the right probabilities.
+        keys = p / _rng(generator).standard_exponential(p.shape)
+        arr = np.argsort(-keys, axis=1, kind='stable')[:, :num_samples]
+    else:
+        _check_weights_per_row(p)
+        rng = _rng(generator)
+        arr = np.stack([rng.choice(p.shape[1], num_samples, p=r / r.sum()) for r in p])
+    t = make(np.ascontiguousarray(arr, np.int64) if x.ndim == 2 else arr[0].astype(np.int64))
+    if out is not None:
+        from .pointwise import _write_out
+        return _write_out(out, t)
+    return t
+
+
+def _check_multinomial_args(input, num_samples, replacement):
+    """torch's checks of multinomial's arguments, in torch's order."""
+    if not isinstance(num_samples, int):
+        raise TypeError("multinomial(): argument 'num_samples' (position 2) must be int, not "
+                        f"{type(num_samples).__name__}")
+    x = input._data
+    if x.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if x.dtype.kind != 'f':
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{input.dtype.kernel_name}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > x.shape[-1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
-    rows = [rng.choice(p.shape[-1], num_samples, replace=replacement, p=r / r.sum()) for r in p]
-    arr = np.array(rows, np.int64)
-    return make(arr if input._data.ndim == 2 else arr[0])
+    if x.shape[-1] > 2 ** 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+
+
+_INVALID = "invalid multinomial distribution ({})"
+
+
+def _check_weights(p):
+    """The checks before a draw without replacement (or of one sample): every weight finite
+    and non-negative, no row all zeros."""
+    if p.shape[1] == 0:  # torch finds this out computing the rows' min and max
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    if not (np.all(p >= 0) and np.all(p < np.inf)):  # (NaN fails both)
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(p.sum(1) == 0):
+        raise RuntimeError(_INVALID.format("sum of probabilities <= 0"))
+
+
+def _check_weights_per_row(p):
+    """The checks before a draw with replacement, row by row as torch makes them: the first
+    bad weight of a row (negative or NaN, else infinite), then the row's sum."""
+    negative = ~(p >= 0)
+    bad = negative | np.isinf(p)
+    for r in np.flatnonzero(bad.any(1) | ~(p.sum(1) > 0))[:1]:
+        if bad[r].any():
+            k = np.argmax(bad[r])
+            raise RuntimeError(_INVALID.format(
+                "encountering probability entry < 0" if negative[r, k] else
+                "encountering probability entry = infinity or NaN"))
+        raise RuntimeError(_INVALID.format("sum of probabilities <= 0"))
 
 
 def _sampler(name, draw):

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import Node, Tensor, make, register, track1, result, results, wrap_dim
+from .complex import conj_if_complex as cj
 from ..autograd.grad_mode import STATE
 
 __all__ = ['return_types']
@@ -294,10 +295,10 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 class ProdBackward0(Node):
-    """Gradient of ``prod(x)``."""
+    """Gradient of ``prod(x)`` (products of the conjugated ``x`` for complex gradients)."""
 
     def backward(self, g):
-        x = self.saved_tensors[0]
+        x = cj(self.saved_tensors[0])
         if x.dim() == 0:
             return g.expand(())
         return _others_product(x.reshape(-1), 0).reshape(x.shape) * g
@@ -307,7 +308,7 @@ class ProdBackward1(Node):
     """Gradient of ``prod(x, dim)``."""
 
     def backward(self, g):
-        x = self.saved_tensors[0]
+        x = cj(self.saved_tensors[0])
         if x.dim() == 0:
             return g.expand(())
         d = self.dim
@@ -928,7 +929,7 @@ class LogsumexpBackward0(Node):
         x = self.saved_tensors[0]
         shape = self._meta[0][0]
         r = logsumexp(x, self.dims, True)
-        return _unreduce(g, shape, self.dims, self.keepdim) * (x - r).exp()
+        return _unreduce(g, shape, self.dims, self.keepdim) * cj((x - r).exp())
 
 
 @register
@@ -1055,10 +1056,10 @@ class CumsumBackward0(Node):
 
 
 class CumprodBackward0(Node):
-    """Gradient of ``cumprod``."""
+    """Gradient of ``cumprod`` (products of the conjugated ``x`` for complex gradients)."""
 
     def backward(self, g):
-        x = self.saved_tensors[0]
+        x = cj(self.saved_tensors[0])
         d = self.dim
         if x.dim() == 0 or x._data.size == 0:
             return g

@@ -637,7 +637,9 @@ def contiguous(input, memory_format=None):
 
 class ToCopyBackward0(Node):
     def backward(self, g):
-        return g.to(_dtype.FROM_NP[self._meta[0][1]])
+        dt = _dtype.FROM_NP[self._meta[0][1]]
+        # A real input gets the real part of a complex gradient (as in torch).
+        return (g if dt.is_complex else g.real).to(dt)
 
 
 def convert(input, dt, copy=False):

@@ -310,6 +310,8 @@ def _conform(g, meta, node, i):
     if g._data.dtype != dt:
         if dt.kind not in 'fc':
             return None
+        if dt.kind == 'f' and g._data.dtype.kind == 'c':
+            g = g.real  # a real input gets the real part of a complex gradient, as in torch
         g = g.to(_np_to_ember(dt))
     return g
 

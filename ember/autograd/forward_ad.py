@@ -169,7 +169,11 @@ def _jvp_from_backward(node, tangents, metas, make):
         total = None
         for g, t in zip(grads, tangents):
             if g is not None and t is not None and g._requires_grad:
-                term = (g * t).sum()
+                # <J^H u, t> = <u, J t> in the real inner product Re(sum(conj(a) * b)),
+                # which for real tensors is the plain sum of products.
+                term = ((g.conj() if g.is_complex() else g) * t).sum()
+                if term.is_complex():
+                    term = term.real
                 total = term if total is None else total + term
     finally:
         node.next_functions = edges

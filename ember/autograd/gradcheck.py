@@ -3,6 +3,11 @@
 Slow mode builds both Jacobians in full (rows: input elements, columns: output elements, as
 torch prints them). Fast mode compares one random projection ``v^T J u`` per (output, input)
 pair, and only on a mismatch rebuilds the full Jacobians for the message.
+
+Complex numbers follow torch's convention for gradients: for a real ``L``, the gradient of
+``z = x + iy`` is ``dL/dx + i dL/dy``. A complex input is perturbed along its real and its
+imaginary axis; a complex output is probed twice, with output gradient ``1j`` (its
+imaginary part, checked first as torch does) and ``1`` (its real part).
 """
 import warnings
 
@@ -72,6 +77,33 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 # -- Jacobians ---------------------------------------------------------------------------
+def _directions(t):
+    """The axes an input is perturbed along: the real one, and the imaginary one if complex."""
+    return (1, 1j) if t._data.dtype.kind == 'c' else (1,)
+
+
+def _seeds(out):
+    """The output gradients an output is probed with: 1, and first 1j if it is complex."""
+    return (1j, 1) if out._data.dtype.kind == 'c' else (1,)
+
+
+def _expected(num, seed):
+    """What the vjp rows seeded with ``seed`` must equal, from the numerical derivatives
+    ``num`` (one array per direction of the input): the derivatives of
+    ``L = Re(conj(seed) * out)`` along the real axis, plus ``1j`` times those along the
+    imaginary axis."""
+    parts = [np.real(np.conj(seed) * n) for n in num]
+    return parts[0] if len(parts) == 1 else parts[0] + 1j * parts[1]
+
+
+def _part(out, seed):
+    """torch's prefix naming the part of a complex output a mismatch was found in."""
+    if out._data.dtype.kind != 'c':
+        return ''
+    return (f"While considering the {'imaginary' if seed == 1j else 'real'} part of complex "
+            "outputs only, ")
+
+
 def _evaluate(func, inputs, dtypes=None):
     # Grad mode stays as it is: gradgradcheck's function itself calls autograd.grad.
     outs = [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
@@ -95,42 +127,52 @@ def _check_same_outputs(minus, plus, dtypes, idx, eps):
 
 
 def _numerical_jacobians(func, inputs, diff, n_outputs, eps):
-    """[output][input] -> array (input numel, output numel) of central differences."""
-    jac = [[None] * len(diff) for _ in range(n_outputs)]
+    """[output][input] -> one array (input numel, output numel) of central differences per
+    direction of the input (``_directions``)."""
+    jac = [[[] for _ in diff] for _ in range(n_outputs)]
     for i, t in enumerate(diff):
-        flat = t._data.reshape(-1) if t._data.flags.c_contiguous else None
-        n = t._data.size
-        cols = None
-        for k in range(n):
-            idx = np.unravel_index(k, t._data.shape) if flat is None else k
-            target = flat if flat is not None else t._data
-            orig = target[idx]
-            dtypes = []
-            target[idx] = orig - eps
-            minus = _evaluate(func, inputs, dtypes)
-            target[idx] = orig + eps
-            plus = _evaluate(func, inputs, dtypes)
-            target[idx] = orig
-            _check_same_outputs(minus, plus, dtypes, tuple(
-                int(v) for v in np.unravel_index(k, t._data.shape)), eps)
-            if cols is None:
-                cols = [np.zeros((n, p.size), p.dtype) for p in plus]
-            for j, (p, m) in enumerate(zip(plus, minus)):
-                cols[j][k] = ((p - m) / (2 * eps)).reshape(-1)
-        for j in range(n_outputs):
-            jac[j][i] = cols[j] if cols is not None else np.zeros((0, 0))
+        for d in _directions(t):
+            cols = _difference_columns(func, inputs, t, d, eps)
+            for j in range(n_outputs):
+                jac[j][i].append(cols[j] if cols is not None else np.zeros((0, 0)))
     return jac
 
 
-def _vjp_rows(out, diff):
-    """Analytical Jacobian of one output: one backward per output element."""
+def _difference_columns(func, inputs, t, d, eps):
+    """Per output, the central differences of ``func`` as each element of input ``t`` moves
+    by ``eps * d``: an array (t numel, output numel); None if ``t`` is empty."""
+    flat = t._data.reshape(-1) if t._data.flags.c_contiguous else None
+    n = t._data.size
+    cols = None
+    for k in range(n):
+        idx = np.unravel_index(k, t._data.shape) if flat is None else k
+        target = flat if flat is not None else t._data
+        orig = target[idx]
+        dtypes = []
+        target[idx] = orig - eps * d
+        minus = _evaluate(func, inputs, dtypes)
+        target[idx] = orig + eps * d
+        plus = _evaluate(func, inputs, dtypes)
+        target[idx] = orig
+        _check_same_outputs(minus, plus, dtypes, tuple(
+            int(v) for v in np.unravel_index(k, t._data.shape)), eps)
+        if cols is None:
+            cols = [np.zeros((n, p.size), p.dtype) for p in plus]
+        for j, (p, m) in enumerate(zip(plus, minus)):
+            cols[j][k] = ((p - m) / (2 * eps)).reshape(-1)
+    return cols
+
+
+def _vjp_rows(out, diff, seed=1):
+    """Analytical Jacobian of one output: one backward per output element, each seeded with
+    ``seed`` at that element."""
     from . import grad
     rows = [np.zeros((t._data.size, out._data.size), np.result_type(t._data.dtype, np.float64))
             for t in diff]
     for j in range(out._data.size):
-        seed = np.zeros(out._data.shape, out._data.dtype)
-        seed.reshape(-1)[j] = 1
-        gs = grad(out, diff, make(seed), retain_graph=True, allow_unused=True)
+        v = np.zeros(out._data.shape, out._data.dtype)
+        v.reshape(-1)[j] = seed
+        gs = grad(out, diff, make(v), retain_graph=True, allow_unused=True)
         for i, g in enumerate(gs):
             if g is not None:
                 rows[i][:, j] = g._data.reshape(-1)
@@ -143,21 +185,24 @@ def _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol):
     for j, o in enumerate(all_outs):
         if not o._requires_grad:
             for i in range(len(diff)):
-                if np.abs(num[j][i]).max(initial=0) > atol:
+                if any(np.abs(n).max(initial=0) > atol for n in num[j][i]):
                     raise GradcheckError("Numerical gradient for function expected to be zero")
             continue
-        ana = _vjp_rows(o, diff)
-        again = _vjp_rows(o, diff)
-        for i in range(len(diff)):
-            a, n = ana[i], num[j][i]
-            if not np.allclose(a, n, rtol=rtol, atol=atol):
-                raise GradcheckError(_mismatch(j, i, n, a))
-            if np.abs(a - again[i]).max(initial=0) > nondet_tol:
-                raise GradcheckError(
-                    "Backward is not reentrant, i.e., running backward with same input and "
-                    "grad_output multiple times gives different values, although analytical "
-                    "gradient matches numerical gradient.The tolerance for nondeterminism was "
-                    f"{nondet_tol}.")
+        for seed in _seeds(o):
+            ana = _vjp_rows(o, diff, seed)
+            again = _vjp_rows(o, diff, seed)
+            for i in range(len(diff)):
+                a, n = ana[i], _expected(num[j][i], seed)
+                if not np.allclose(a, n, rtol=rtol, atol=atol):
+                    raise GradcheckError(_part(o, seed) + _mismatch(j, i, n, a))
+                if np.abs(a - again[i]).max(initial=0) > nondet_tol:
+                    raise GradcheckError(_NOT_REENTRANT.format(nondet_tol))
+
+
+_NOT_REENTRANT = ("Backward is not reentrant, i.e., running backward with same input and "
+                  "grad_output multiple times gives different values, although analytical "
+                  "gradient matches numerical gradient.The tolerance for nondeterminism was "
+                  "{}.")
 
 
 def _mismatch(j, i, numerical, analytical):
@@ -171,7 +216,13 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
     all_outs = [o for o in outputs if isinstance(o, Tensor)]
     us = [rng.standard_normal(t._data.shape) for t in diff]
     vs = [rng.standard_normal(o._data.shape) for o in all_outs]
-    # numerical: directional derivative along u_i, projected on v_j
+    us = [u + 1j * rng.standard_normal(u.shape) if t._data.dtype.kind == 'c' else u
+          for u, t in zip(us, diff)]
+
+    def along_u(g, i):  # the derivative along u_i of the loss whose gradient is g
+        return float(np.sum(np.real(np.conj(g._data) * us[i]))) if g is not None else 0.0
+
+    # numerical: directional derivative along u_i, projected on seed * v_j
     for i, t in enumerate(diff):
         orig = t._data.copy()
         t._data[...] = orig + eps * us[i]
@@ -180,35 +231,38 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
         minus = _evaluate(func, inputs)
         t._data[...] = orig
         for j, o in enumerate(all_outs):
-            n = float(np.sum((plus[j] - minus[j]) / (2 * eps) * vs[j]))
-            if o._requires_grad:
-                g = grad(o, [t], make(vs[j].astype(o._data.dtype)), retain_graph=True,
-                         allow_unused=True)[0]
-                a = float(np.sum(g._data * us[i])) if g is not None else 0.0
-                g2 = grad(o, [t], make(vs[j].astype(o._data.dtype)), retain_graph=True,
-                          allow_unused=True)[0]
-                a2 = float(np.sum(g2._data * us[i])) if g2 is not None else 0.0
-                if abs(a - a2) > nondet_tol:
-                    raise GradcheckError(
-                        "Backward is not reentrant, i.e., running backward with same input "
-                        "and grad_output multiple times gives different values, although "
-                        "analytical gradient matches numerical gradient.The tolerance for "
-                        f"nondeterminism was {nondet_tol}.")
-            else:
-                a = 0.0
-            if not np.isclose(a, n, rtol=rtol, atol=atol):
-                num = _numerical_jacobians(func, inputs, diff, len(all_outs), eps)[j][i]
-                ana = _vjp_rows(o, diff)[i] if o._requires_grad else np.zeros_like(num)
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{n}\nanalytical:{a}\n\n"
-                    "The above quantities relating the numerical and analytical jacobians are "
-                    "computed \nin fast mode. See: https://github.com/pytorch/pytorch/issues/"
-                    "53876 for more background \nabout fast mode. Below, we recompute numerical "
-                    "and analytical jacobians in slow mode:\n\n"
-                    f"Numerical:\n {make(num)!r}\nAnalytical:\n{make(ana)!r}\n\n"
-                    "The max per-element difference (slow mode) is: "
-                    f"{float(np.abs(num - ana).max(initial=0))}.\n")
+            for seed in _seeds(o):
+                v = seed * vs[j]
+                n = float(np.sum(np.real(np.conj(v) * (plus[j] - minus[j]) / (2 * eps))))
+                if o._requires_grad:
+                    a = along_u(grad(o, [t], make(v.astype(o._data.dtype)), retain_graph=True,
+                                     allow_unused=True)[0], i)
+                    a2 = along_u(grad(o, [t], make(v.astype(o._data.dtype)), retain_graph=True,
+                                      allow_unused=True)[0], i)
+                    if abs(a - a2) > nondet_tol:
+                        raise GradcheckError(_NOT_REENTRANT.format(nondet_tol))
+                else:
+                    a = 0.0
+                if not np.isclose(a, n, rtol=rtol, atol=atol):
+                    _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a)
+
+
+def _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a):
+    """Raises fast mode's error, with the full Jacobians recomputed in slow mode."""
+    o = all_outs[j]
+    num = _expected(_numerical_jacobians(func, inputs, diff, len(all_outs), eps)[j][i], seed)
+    ana = _vjp_rows(o, diff, seed)[i] if o._requires_grad else np.zeros_like(num)
+    raise GradcheckError(
+        _part(o, seed) +
+        f"Jacobian mismatch for output {j} with respect to input {i},\n"
+        f"numerical:{n}\nanalytical:{a}\n\n"
+        "The above quantities relating the numerical and analytical jacobians are "
+        "computed \nin fast mode. See: https://github.com/pytorch/pytorch/issues/"
+        "53876 for more background \nabout fast mode. Below, we recompute numerical "
+        "and analytical jacobians in slow mode:\n\n"
+        f"Numerical:\n {make(num)!r}\nAnalytical:\n{make(ana)!r}\n\n"
+        "The max per-element difference (slow mode) is: "
+        f"{float(np.abs(num - ana).max(initial=0))}.\n")
 
 
 def _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes):
@@ -280,34 +334,41 @@ def _warn_undefined():
 def _check_forward_ad(func, inputs, outputs, eps, atol, rtol):
     """Jacobian by forward AD (one unit tangent per input element) against finite
     differences."""
-    from . import forward_ad as fwAD
     pos = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
     diff = [inputs[k] for k in pos]
     all_outs = [o for o in outputs if isinstance(o, Tensor)]
     num = _numerical_jacobians(func, inputs, diff, len(all_outs), eps)
     for i, k in enumerate(pos):
-        n = inputs[k]._data.size
-        jac = [np.zeros((n, o._data.size), np.result_type(o._data.dtype, np.float64))
-               for o in all_outs]
-        for e in range(n):
-            with fwAD.dual_level():
-                args = list(inputs)
-                for kk in pos:
-                    tan = np.zeros(inputs[kk]._data.shape, inputs[kk]._data.dtype)
-                    if kk == k:
-                        tan.reshape(-1)[e] = 1
-                    args[kk] = fwAD.make_dual(inputs[kk].detach(), make(tan))
-                outs = [o for o in _as_tuple(func(*args)) if isinstance(o, Tensor)]
-                for j, o in enumerate(outs):
-                    tangent = fwAD.unpack_dual(o).tangent
-                    if tangent is not None:
-                        jac[j][e] = tangent._data.reshape(-1)
-        for j in range(len(all_outs)):
-            if not np.allclose(jac[j], num[j][i], rtol=rtol, atol=atol):
-                raise GradcheckError(
-                    f"Jacobian computed with forward mode mismatch for output {j} with respect "
-                    f"to input {i},\nnumerical:{make(num[j][i])!r}\n"
-                    f"analytical:{make(jac[j])!r}\n")
+        for nd, d in enumerate(_directions(inputs[k])):
+            jac = _forward_jacobians(func, inputs, pos, k, d, all_outs)
+            for j in range(len(all_outs)):
+                if not np.allclose(jac[j], num[j][i][nd], rtol=rtol, atol=atol):
+                    raise GradcheckError(
+                        f"Jacobian computed with forward mode mismatch for output {j} with "
+                        f"respect to input {i},\nnumerical:{make(num[j][i][nd])!r}\n"
+                        f"analytical:{make(jac[j])!r}\n")
+
+
+def _forward_jacobians(func, inputs, pos, k, d, all_outs):
+    """Per output, its tangents (rows) as each element of input ``k`` gets tangent ``d``."""
+    from . import forward_ad as fwAD
+    n = inputs[k]._data.size
+    jac = [np.zeros((n, o._data.size), np.result_type(o._data.dtype, np.float64))
+           for o in all_outs]
+    for e in range(n):
+        with fwAD.dual_level():
+            args = list(inputs)
+            for kk in pos:
+                tan = np.zeros(inputs[kk]._data.shape, inputs[kk]._data.dtype)
+                if kk == k:
+                    tan.reshape(-1)[e] = d
+                args[kk] = fwAD.make_dual(inputs[kk].detach(), make(tan))
+            outs = [o for o in _as_tuple(func(*args)) if isinstance(o, Tensor)]
+            for j, o in enumerate(outs):
+                tangent = fwAD.unpack_dual(o).tangent
+                if tangent is not None:
+                    jac[j][e] = tangent._data.reshape(-1)
+    return jac
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._ops import _core
 from .._ops._core import Node, make
+from .._ops.complex import conj_if_complex as cj
 from ..autograd.grad_mode import STATE
 from .._tensor import Tensor
 from . import _misc_functional as _misc
@@ -118,8 +119,9 @@ def _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
             zip(sp, stride, dilation, ks, output_padding)]
     out = _col2im(cols, full, stride, dilation)         # a scratch array: cropped into a copy
     size = [f - 2 * p for f, p in zip(full, padding)]
-    return np.ascontiguousarray(
-        out[(Ellipsis,) + tuple(slice(p, p + m) for p, m in zip(padding, size))])
+    # Always a copy (ascontiguousarray would hand back the scratch itself when nothing is
+    # cropped, and the next transposed convolution would overwrite this result).
+    return np.array(out[(Ellipsis,) + tuple(slice(p, p + m) for p, m in zip(padding, size))])
 
 
 # -- the op --------------------------------------------------------------------------------
@@ -127,7 +129,8 @@ class ConvolutionBackward0(Node):
     """Gradients of a (transposed) convolution, each itself a ``_convolution``."""
 
     def backward(self, g):
-        x, w = self.saved_tensors
+        # Each gradient is the other operand times g: conjugated if complex (as in complex.py).
+        x, w = (cj(t) for t in self.saved_tensors)
         nd = len(self.stride)
         gx = gw = gb = None
         args = (self.stride, self.padding, self.dilation)

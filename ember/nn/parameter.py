@@ -1,5 +1,5 @@
 """nn.Parameter: a Tensor subclass that a Module registers as a parameter when assigned."""
-from .._tensor import Tensor, make
+from .._tensor import Tensor, make, pickled_state
 from ..overrides import _disabled_torch_function_impl
 
 __all__ = ['Parameter']
@@ -25,7 +25,7 @@ class Parameter(Tensor):
         return 'Parameter containing:\n' + super().__repr__()
 
     def __reduce_ex__(self, proto):
-        return (_rebuild_parameter, (self._data, self._requires_grad, dict(self.__dict__)))
+        return (_rebuild_parameter, (self._data, self._requires_grad, pickled_state(self)))
 
     def __deepcopy__(self, memo):
         if id(self) in memo:
@@ -38,6 +38,5 @@ class Parameter(Tensor):
 def _rebuild_parameter(data, requires_grad, state):
     p = Parameter(make(data), requires_grad)
     for k, v in state.items():
-        if k != '_grad_acc':
-            setattr(p, k, v)
+        setattr(p, k, v)
     return p

@@ -80,13 +80,6 @@ def _closure(closure):
         return closure()
 
 
-def _fmt(value):
-    """``f"{value}"`` as torch prints it: a 0-d tensor shows its Python number."""
-    if isinstance(value, Tensor) and value._data.ndim == 0 and type(value) is Tensor:
-        return f"{value._data.item()}"
-    return f"{value}"
-
-
 def _to_scalar(x):
     """A 1-element tensor hyperparameter as a 0-d tensor; anything else unchanged."""
     if isinstance(x, Tensor) and x._data.ndim != 0:
@@ -104,7 +97,7 @@ def check_lr(lr):
 def check_nonnegative(value, what):
     """ValueError ``Invalid <what>: <value>`` (torch's wording) unless ``value >= 0``."""
     if not 0.0 <= value:
-        raise ValueError(f"Invalid {what}: {_fmt(value)}")
+        raise ValueError(f"Invalid {what}: {value}")
 
 
 def check_fused(fused, foreach, differentiable):
@@ -207,7 +200,7 @@ class Optimizer:
         text = self.__class__.__name__ + ' ('
         for i, group in enumerate(self.param_groups):
             text += f"\nParameter Group {i}\n"
-            text += ''.join(f"    {key}: {_fmt(group[key])}\n" for key in sorted(group)
+            text += ''.join(f"    {key}: {group[key]}\n" for key in sorted(group)
                             if key != 'params')
         return text + ')'
 

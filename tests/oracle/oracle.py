@@ -16,7 +16,8 @@ import ember  # noqa: E402
 
 torch.set_num_threads(1)
 
-TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-5), np.float64: (1e-10, 1e-10)}
+TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-5), np.float64: (1e-10, 1e-10),
+       np.complex64: (1e-5, 1e-5), np.complex128: (1e-10, 1e-10)}
 
 
 def show(x):
@@ -80,7 +81,7 @@ def assert_same_tensor(e, t, what='output', rtol=None, atol=None):
     assert isinstance(e, ember.Tensor), f"{what}: ember returned {type(e).__name__}"
     assert tuple(e.shape) == tuple(t.shape), f"{what}: shape {tuple(e.shape)} != {tuple(t.shape)}"
     assert str(e.dtype) == str(t.dtype), f"{what}: dtype {e.dtype} != {t.dtype}"
-    ev, tv = np.asarray(e.detach()._data), t.detach().numpy()
+    ev, tv = np.asarray(e.detach()._data), t.detach().numpy(force=True)  # (resolves conj)
     r, a = TOL.get(tv.dtype.type, (1e-5, 1e-5))
     r, a = rtol or r, atol or a
     if tv.dtype.kind in 'fc':
@@ -136,11 +137,11 @@ def check(fn, *args, grad=True, double=False, match_message=False, rtol=None, at
     if not t_outs:
         return e_out
     rng = np.random.default_rng(seed)
-    ws = [rng.standard_normal(o.shape).astype(o.detach().numpy().dtype) for o in t_outs]
+    ws = _weights(rng, t_outs)
     t_leaves = [t for t in _leaves(t_in) if t.requires_grad]
     e_leaves = [t for t in _leaves(e_in) if t.requires_grad]
-    t_loss = sum((o * torch.tensor(w)).sum() for o, w in zip(t_outs, ws))
-    e_loss = sum((o * ember.tensor(w)).sum() for o, w in zip(e_outs, ws))
+    t_loss = _loss(torch, t_outs, ws)
+    e_loss = _loss(ember, e_outs, ws)
     try:
         t_g = torch.autograd.grad(t_loss, t_leaves, allow_unused=True, create_graph=double)
     except RuntimeError as exc:  # e.g. "derivative for ... is not implemented"
@@ -163,6 +164,26 @@ def check(fn, *args, grad=True, double=False, match_message=False, rtol=None, at
     return e_out
 
 
+def _weights(rng, tensors):
+    """Fixed random weights, one array per torch tensor (complex for a complex tensor, so
+    both its real and imaginary parts reach the loss)."""
+    ws = []
+    for t in tensors:
+        dt = t.detach().numpy(force=True).dtype
+        w = rng.standard_normal(t.shape)
+        if dt.kind == 'c':
+            w = w + 1j * rng.standard_normal(t.shape)
+        ws.append(w.astype(dt))
+    return ws
+
+
+def _loss(lib, tensors, ws):
+    """The real scalar ``sum(t * w)`` over all tensors (its real part if complex): what the
+    gradients compared are gradients of."""
+    loss = sum((t * lib.tensor(w)).sum() for t, w in zip(tensors, ws))
+    return loss.real if loss.is_complex() else loss
+
+
 def _check_second_order(e_g, t_g, e_leaves, t_leaves, rng, rtol, atol):
     """Differentiates the first-order gradients again (seeded with fixed random weights) and
     compares. A gradient that does not require grad in ember stands for a zero second
@@ -170,14 +191,12 @@ def _check_second_order(e_g, t_g, e_leaves, t_leaves, rng, rtol, atol):
     pairs = [(a, b) for a, b in zip(e_g, t_g) if b is not None and b.requires_grad]
     if not pairs:
         return
-    ws = [rng.standard_normal(b.shape).astype(b.detach().numpy(force=True).dtype)
-          for _, b in pairs]
-    t2 = torch.autograd.grad(sum((b * torch.tensor(w)).sum() for (_, b), w in zip(pairs, ws)),
-                             t_leaves, allow_unused=True)
+    ws = _weights(rng, [b for _, b in pairs])
+    t2 = torch.autograd.grad(_loss(torch, [b for _, b in pairs], ws), t_leaves,
+                             allow_unused=True)
     live = [(a, w) for (a, _), w in zip(pairs, ws) if a is not None and a.requires_grad]
     if live:
-        e2 = ember.autograd.grad(sum((a * ember.tensor(w)).sum() for a, w in live), e_leaves,
-                                 allow_unused=True)
+        e2 = ember.autograd.grad(_loss(ember, *zip(*live)), e_leaves, allow_unused=True)
     else:
         e2 = [None] * len(e_leaves)
     for i, (a, b) in enumerate(zip(e2, t2)):
@@ -191,7 +210,8 @@ def _check_second_order(e_g, t_g, e_leaves, t_leaves, rng, rtol, atol):
 
 
 def arr(*shape, dtype=np.float64, seed=0, low=None, high=None):
-    """A reproducible random array (uniform in [low, high) if given, else normal)."""
+    """A reproducible random array (uniform in [low, high) if given, else normal; a complex
+    one has random real and imaginary parts)."""
     rng = np.random.default_rng(seed)
     if np.dtype(dtype).kind in 'iu':
         a = rng.integers(low if low is not None else -5, high or 6, shape)
@@ -201,5 +221,8 @@ def arr(*shape, dtype=np.float64, seed=0, low=None, high=None):
         a = rng.uniform(low, high, shape)
     else:
         a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == 'c':
+        a = a + 1j * (rng.uniform(low, high, shape) if low is not None else
+                      rng.standard_normal(shape))
     # np.asarray: a 0-d draw is a NumPy scalar, which torch would take as a Python number.
     return np.asarray(a).astype(dtype)

@@ -121,8 +121,7 @@ def _collate_arrays(batch, *, collate_fn_map=None):
 
 
 def _collate_numpy_scalars(batch, *, collate_fn_map=None):
-    # Through one array so mixed scalar types promote as torch.as_tensor promotes them.
-    return as_tensor(np.asarray(batch))
+    return as_tensor(batch)
 
 
 def _collate_floats(batch, *, collate_fn_map=None):

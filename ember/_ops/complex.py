@@ -1,0 +1,112 @@
+"""Complex numbers: conj, conj_physical, resolve_conj, is_conj, real, imag -- and
+``conj_if_complex``, the conjugate every derivative rule applies to complex operands.
+
+torch's convention for complex gradients (conjugate Wirtinger calculus): for a real loss
+``L`` of ``z = x + iy``, ``z.grad`` is ``dL/dx + i dL/dy``. A rule for ``out = f(a, ...)``
+that is holomorphic in ``a`` then reads ``grad_a = grad * conj(d out / d a)`` -- for
+``out = a * b``, ``grad * conj(b)``; for ``a @ b``, ``grad @ b^H``. For real tensors the
+conjugate is the tensor itself, so the same formula serves both.
+"""
+import numpy as np
+
+from ._core import Node, Tensor, register, track1, result, view_of, inplace
+
+__all__ = ['conj', 'conj_physical', 'resolve_conj', 'is_conj', 'real', 'imag',
+           'conj_if_complex']
+
+
+def conj_if_complex(x):
+    """``x``'s complex conjugate if ``x`` (a tensor or a number) is complex, else ``x``
+    itself: the factor derivative rules multiply the incoming gradient by is
+    ``conj_if_complex(d out / d input)`` (see the module docstring)."""
+    if isinstance(x, Tensor):
+        return conj(x) if x._data.dtype.kind == 'c' else x
+    return x.conjugate() if isinstance(x, (complex, np.complexfloating)) else x
+
+
+class ConjBackward0(Node):
+    def backward(self, g):
+        return conj(g)
+
+
+class ConjPhysicalBackward0(Node):
+    def backward(self, g):
+        return conj_physical(g)
+
+
+@register
+def conj(input):
+    """The complex conjugate; ``input`` itself when it is not complex.
+
+    torch returns a lazily conjugated view (``is_conj()`` True); ember has no conjugate bit,
+    so it computes the conjugate into new memory (writing to it leaves ``input`` alone).
+    """
+    if input._data.dtype.kind != 'c':
+        return input
+    return result(np.conj(input._data), track1(ConjBackward0, input))
+
+
+@register
+def conj_physical(input):
+    """The complex conjugate in new memory; ``input`` itself when it is not complex."""
+    if input._data.dtype.kind != 'c':
+        return input
+    return result(np.conj(input._data), track1(ConjPhysicalBackward0, input))
+
+
+@register
+def conj_physical_(input):
+    """In-place ``conj_physical``."""
+    if input._data.dtype.kind != 'c':
+        return input
+    return inplace(input, conj_physical, (), 'conj_physical_')
+
+
+@register
+def resolve_conj(input):
+    """``input`` itself: ember never defers a conjugation (see ``conj``)."""
+    return input
+
+
+@register
+def is_conj(input):
+    """False: ember tensors never carry a pending conjugation (see ``conj``)."""
+    return False
+
+
+class _RealBackward(Node):
+    # The real gradient of the real part; the engine makes it complex for the input.
+    def backward(self, g):
+        return g
+
+
+class _ImagBackward(Node):
+    def backward(self, g):
+        return g * 1j
+
+
+# torch computes both as a select of view_as_real, and names their grad_fn after it.
+_RealBackward.__name__ = _RealBackward.__qualname__ = 'SelectBackward0'
+_ImagBackward.__name__ = _ImagBackward.__qualname__ = 'SelectBackward0'
+
+
+@register(method=False)
+def real(input):
+    """The real part of a complex tensor, as a view (writing to it changes ``input``);
+    ``input`` itself when it is not complex. Also the property ``Tensor.real``."""
+    if input._data.dtype.kind != 'c':
+        return input
+    return view_of(input, input._data.real, track1(_RealBackward, input), real, ())
+
+
+@register(method=False)
+def imag(input):
+    """The imaginary part of a complex tensor, as a view; RuntimeError for real tensors.
+    Also the property ``Tensor.imag``."""
+    if input._data.dtype.kind != 'c':
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return view_of(input, input._data.imag, track1(_ImagBackward, input), imag, ())
+
+
+# Installed on Tensor as properties (``x.real``), as in torch.
+PROPERTIES = {'real': real, 'imag': imag}
