@@ -520,12 +520,15 @@ def refresh_view(t):
 
 
 def retype(t, cls):
-    """``t``'s data and autograd history as an instance of ``cls`` (as_subclass, and how
-    the __torch_function__ default gives results the subclass's type)."""
+    """``t``'s data, autograd history and forward-AD tangent as an instance of ``cls``
+    (as_subclass, and how the __torch_function__ default gives results the subclass's
+    type)."""
     r = _new(cls)
     r._data, r._requires_grad, r._grad_fn, r._vc = t._data, t._requires_grad, t._grad_fn, t._vc
     if t._output_nr:
         r._output_nr = t._output_nr
+    if t._fw is not None:
+        r._fw = t._fw
     return r
 
 
@@ -545,6 +548,7 @@ from .autograd import graph as _graph, engine as _engine  # noqa: E402
 _graph.make = _engine.make = make
 _overrides._Tensor = Tensor
 _overrides._retype = retype
+_overrides._PLAIN_OR_TENSOR = _overrides._PLAIN | {Tensor}
 _engine.refresh_view = refresh_view
 
 

@@ -8,6 +8,12 @@ once. Otherwise ``handle_torch_function`` applies the note's rules: gather the d
 types that define ``__torch_function__``, subclasses before superclasses, otherwise left to
 right; call each until one does not return ``NotImplemented``; if all do, raise TypeError.
 
+The hot pointwise ops check inline and call ``handoff``, which has a fast path of its own
+for the commonest case, one Tensor subclass among plain values: it calls the subclass's
+handler at once, and when the handler passes the call on unchanged to
+``Tensor.__torch_function__`` (``super().__torch_function__``), that runs a copy of the op
+that skips the check and makes the subclass's result directly (``_tensor_default``).
+
 Functions are named as the user reaches them in ember: ``ember.mul``, ``ember.Tensor.mul``
 (not ``torch.mul``) in error messages.
 """
@@ -21,19 +27,35 @@ __all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
            'wrap_torch_function', 'coverage']
 
 
-class _State(threading.local):
-    subclass_disabled = False   # inside Tensor.__torch_function__'s default implementation
-    all_disabled = False        # inside DisableTorchFunction
+class _Flags:
+    """One thread's switches, in slots of one object: a function fetches it once
+    (``THREAD.flags``: a threading.local attribute, ~30 ns) and then reads and writes slots
+    (~7 ns each), where each threading.local access would cost the 30 ns again."""
+    __slots__ = ('subclass_disabled', 'args_disabled', 'all_disabled', 'modes', 'fast_args',
+                 'fast_class')
 
     def __init__(self):
-        self.modes = []         # this thread's TorchFunctionModes, innermost last
-    args_disabled = False       # inside DisableTorchFunctionSubclass: no argument dispatches
+        self.subclass_disabled = False  # in a handler, or Tensor.__torch_function__'s default
+        self.args_disabled = False      # in DisableTorchFunctionSubclass: no argument dispatches
+        self.all_disabled = False       # in DisableTorchFunction (which sets the first too)
+        self.modes = []                 # this thread's TorchFunctionModes, innermost last
+        # What handoff's fast path gave the handler running now: its ``args``, and the
+        # subclass's _FastClass (see handoff and _tensor_default).
+        self.fast_args = self.fast_class = None
 
 
-TF = _State()
+class _PerThread(threading.local):
+    """Holds each thread's _Flags (made on the thread's first access)."""
+
+    def __init__(self):
+        self.flags = _Flags()
+
+
+THREAD = _PerThread()
 _Tensor = None  # ember.Tensor, bound by ember._tensor once it is defined
 _retype = None  # ember._tensor.retype, bound the same way
 _PLAIN = frozenset((int, float, bool, complex, type(None), str, slice, type(Ellipsis)))
+_PLAIN_OR_TENSOR = _PLAIN  # and ember.Tensor, added by ember._tensor
 
 
 def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
@@ -44,6 +66,18 @@ def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
 _KIND = {}          # type -> 0: not overloaded, 1: Tensor subclass, 2: other tensor-like
 _DEFAULT_HANDLER = {}  # type -> True for a Tensor subclass keeping Tensor.__torch_function__
 _PLAIN_METHOD = {}  # type -> True if its __torch_function__ is a plain (instance) method
+_FAST_CLASS = {}    # Tensor subclass with a classmethod handler -> its _FastClass
+
+
+class _FastClass:
+    """What handoff's fast path keeps for a Tensor subclass ``cls``: ``types``, the
+    ``(cls,)`` its handler gets when ``cls`` is the only overloaded type, and ``copies``:
+    {op: the op's copy that makes ``cls`` results} (see _tensor_default)."""
+    __slots__ = ('types', 'copies')
+
+    def __init__(self, cls):
+        self.types = (cls,)
+        self.copies = {}
 
 
 def _kind(t):
@@ -58,6 +92,8 @@ def _kind(t):
         _KIND[t] = k
         _PLAIN_METHOD[t] = k != 0 and _defined_as_plain_method(t)
         _DEFAULT_HANDLER[t] = k == 1 and getattr(tf, '__func__', None) is _tensor_default
+        if k == 1 and not _PLAIN_METHOD[t]:
+            _FAST_CLASS[t] = _FastClass(t)
     return k
 
 
@@ -65,8 +101,7 @@ def _collect(relevant):
     """The distinct overloaded arguments, subclasses before superclasses, otherwise in
     order of appearance (lists and tuples of arguments are looked into, one level). Tensor
     subclasses take part except while subclass dispatch is off."""
-    found = types = None
-    subclasses_off = None
+    found = types = flags = None
     for a in relevant:
         ta = type(a)
         if ta is _Tensor or ta in _PLAIN:
@@ -78,13 +113,12 @@ def _collect(relevant):
             k = _KIND.get(t)
             if k is None:
                 k = _kind(t)
-            if k == 0 or (k == 2 and TF.args_disabled):
+            if k == 0:
                 continue
-            if k == 1:
-                if subclasses_off is None:
-                    subclasses_off = TF.subclass_disabled
-                if subclasses_off:
-                    continue
+            if flags is None:
+                flags = THREAD.flags
+            if flags.args_disabled if k == 2 else flags.subclass_disabled:
+                continue
             if found is None:
                 found, types = [x], [t]
             elif t not in types:
@@ -100,7 +134,7 @@ def _collect(relevant):
 
 def has_torch_function(relevant_args):
     """True if any argument (or element of a list/tuple argument) is an overloaded type."""
-    if TF.all_disabled:
+    if THREAD.flags.all_disabled:
         return False
     return _modes_on() or _collect(relevant_args) is not None
 
@@ -119,7 +153,7 @@ def resolve_name(f):
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Calls the ``__torch_function__`` of the overloaded arguments in the note's order;
     the first result that is not NotImplemented is returned."""
-    overloaded = None if TF.all_disabled else _collect(relevant_args)
+    overloaded = None if THREAD.flags.all_disabled else _collect(relevant_args)
     if _modes_on():
         return _mode_dispatch(public_api, overloaded, args, kwargs)
     return dispatch(public_api, overloaded or [], args, kwargs)
@@ -131,24 +165,26 @@ def dispatch(public_api, overloaded, args, kwargs):
         # One subclass that keeps Tensor's default: do what the default does, without the
         # chain of calls to reach it (the commonest kind of subclass).
         cls = type(overloaded[0])
-        prev = TF.subclass_disabled
-        TF.subclass_disabled = True
+        flags = THREAD.flags
+        prev = flags.subclass_disabled
+        flags.subclass_disabled = True
         try:
-            result = public_api(*args, **kwargs)
+            result = public_api(*args, **kwargs) if kwargs else public_api(*args)
         finally:
-            TF.subclass_disabled = prev
+            flags.subclass_disabled = prev
         if type(public_api) is _METHOD_WRAPPER and id(public_api.__self__) in _NOWRAP:
             return result
         return _convert(result, cls)
     types = tuple([type(a) for a in overloaded])
     # Handlers run with subclass dispatch off, as super().__torch_function__ would: a handler
     # that calls ``func`` again directly gets the plain implementation instead of itself.
-    prev = TF.subclass_disabled
-    TF.subclass_disabled = True
+    flags = THREAD.flags
+    prev = flags.subclass_disabled
+    flags.subclass_disabled = True
     try:
         return _call_handlers(public_api, overloaded, types, args, kwargs)
     finally:
-        TF.subclass_disabled = prev
+        flags.subclass_disabled = prev
 
 
 def _call_handlers(public_api, overloaded, types, args, kwargs):
@@ -166,6 +202,11 @@ def _call_handlers(public_api, overloaded, types, args, kwargs):
             result = type(arg).__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
             return result
+    _no_implementation(public_api, types)
+
+
+def _no_implementation(public_api, types):
+    """The TypeError for a call that every handler declined."""
     name = resolve_name(public_api) or getattr(public_api, '__name__', repr(public_api))
     raise TypeError(f"no implementation found for '{name}' on types that implement "
                     f"__torch_function__: [{', '.join(t.__name__ for t in types)}]")
@@ -180,15 +221,51 @@ def _defined_as_plain_method(cls):
     return False
 
 
+CONTINUE = object()  # handoff's answer when the op should run its own implementation
+
+
+def handoff(public, args, out):
+    """What an op that checks the protocol inline calls when an argument (``args``, or its
+    ``out=``) is not a plain Tensor or number, or a mode is on: the protocol's result, or
+    CONTINUE if the op should run its own implementation."""
+    fast = _FAST_CLASS.get(type(args[0]))
+    if fast is not None and out is None and not MODES and (
+            len(args) == 1 or type(args[1]) in _PLAIN_OR_TENSOR or type(args[1]) is type(args[0])):
+        # The commonest case -- a Tensor subclass, plain values, no mode -- without collecting
+        # the arguments: what dispatch would do, in one step (handlers get kwargs None when
+        # there are none, as from torch's built-in functions). ``fast_args`` tells
+        # Tensor.__torch_function__ that the arguments need no second look (see there).
+        flags = THREAD.flags
+        if flags.subclass_disabled:  # (DisableTorchFunction turns it on too)
+            return CONTINUE
+        flags.subclass_disabled = True
+        flags.fast_args = args
+        flags.fast_class = fast
+        types = fast.types
+        try:
+            result = types[0].__torch_function__(public, types, args, None)
+        finally:
+            flags.subclass_disabled = False
+            flags.fast_args = None
+        if result is NotImplemented:
+            _no_implementation(public, types)
+        return result
+    overloaded = overloaded_args(*args, out)
+    if overloaded is None and not (MODES and _modes_on()):
+        return CONTINUE
+    return inline_dispatch(public, overloaded, args, None if out is None else {'out': out})
+
+
 def overloaded_args(*args):
-    """The slow half of an inline check: the arguments that take part in the protocol
-    (None when none does, or when the protocol is off)."""
-    return None if TF.all_disabled else _collect(args)
+    """The arguments that take part in the protocol (None when none does, or when the
+    protocol is off)."""
+    return None if THREAD.flags.all_disabled else _collect(args)
 
 
 def inline_dispatch(public, overloaded, args, kwargs):
-    """What an op that checks the protocol inline calls when it must hand over: to the
-    active modes first, then to the overloaded arguments."""
+    """What a function that checks the protocol itself (``handoff``, a property getter)
+    calls when it must hand over: to the active modes first, then to the overloaded
+    arguments."""
     if _modes_on():
         return _mode_dispatch(public, overloaded, args, kwargs)
     return dispatch(public, overloaded, args, kwargs)
@@ -218,16 +295,17 @@ def overridable(impl, public_name):
             else:
                 if not kwargs:
                     return impl(*args)
-        overloaded = None if TF.all_disabled else _collect(args + tuple(kwargs.values()))
+        overloaded = None if THREAD.flags.all_disabled else \
+            _collect(args + tuple(kwargs.values()))
         if MODES and _modes_on():
-            return _mode_dispatch(public, overloaded, args, kwargs)
+            return _mode_dispatch(public, overloaded, args, kwargs or None)
         if overloaded is None:
             try:
                 return impl(*args, **kwargs)
             except AttributeError as e:
                 _refuse_non_tensor(public, impl, args, e)
                 raise
-        return dispatch(public, overloaded, args, kwargs)
+        return dispatch(public, overloaded, args, kwargs or None)
 
     public._ember_name = public_name
     public._ember_impl = impl
@@ -261,39 +339,72 @@ def _refuse_non_tensor(public, impl, args, error):
 
 
 def _self_dispatching_copy(fn, public_name):
-    import types as _types
-    cells = list(fn.__closure__)
-    cell = _types.CellType()
-    cells[fn.__code__.co_freevars.index('public')] = cell
-    copy = _types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
-                               tuple(cells))
-    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy = _copy_with_cells(fn, public=None)
     copy.__doc__, copy.__qualname__, copy.__module__ = fn.__doc__, fn.__qualname__, \
         fn.__module__
     copy.__wrapped__ = fn  # (inspect.signature reads the implementation's)
     _name_public(copy, public_name)
-    cell.cell_contents = copy
+    copy.__closure__[fn.__code__.co_freevars.index('public')].cell_contents = copy
     copy._ember_name = public_name
     copy._ember_impl = fn
+    _CHECKS_INLINE.add(copy)
+    return copy
+
+
+_CHECKS_INLINE = set()  # the public ops that check the protocol inline
+
+
+def _as_subclass_copy(op, cls):
+    """A copy of ``op``'s implementation that skips the protocol check (``public`` None) and
+    makes its result a ``cls`` (``result_type``): what Tensor.__torch_function__ runs when
+    the check could only say "run yourself" and the result would be converted to ``cls``.
+    (Called without ``out=``, the ops that check inline return a new tensor made by
+    ``result``, never an argument: making it a ``cls`` at once is what ``_convert`` does.)"""
+    return _copy_with_cells(op._ember_impl, public=None, result_type=cls)
+
+
+def _copy_with_cells(fn, **cells):
+    """A copy of function ``fn`` with new closure cells holding ``cells`` (name: value); its
+    other cells stay shared with ``fn``."""
+    import types as _types
+    closure = list(fn.__closure__)
+    for name, value in cells.items():
+        closure[fn.__code__.co_freevars.index(name)] = _types.CellType(value)
+    copy = _types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                               tuple(closure))
+    copy.__kwdefaults__ = fn.__kwdefaults__
     return copy
 
 
 def _tensor_default(cls, func, types, args=(), kwargs=None):
     """Tensor.__torch_function__: runs ``func`` with subclass dispatch off, then gives the
     results the subclass's type."""
-    if kwargs is None:
-        kwargs = {}
+    flags = THREAD.flags
+    if args is flags.fast_args and not kwargs:
+        # The handler passed on the arguments handoff gave it (a pass-through subclass):
+        # a subclass and plain values, no mode (entering one clears ``fast_args``). If
+        # ``func`` checks the protocol inline, the check could only say "run yourself" now:
+        # run its copy without the check, which also makes the result a ``cls`` at once
+        # instead of a Tensor converted afterwards (a second object). Same result, in half
+        # the time of the general path for such a subclass (see DESIGN.md).
+        fast = flags.fast_class
+        if types is fast.types and cls is types[0]:
+            copy = fast.copies.get(func)
+            if copy is None and func in _CHECKS_INLINE:
+                copy = fast.copies[func] = _as_subclass_copy(func, cls)
+            if copy is not None:
+                return copy(*args)
     for t in types:
         if not issubclass(cls, t):
             return NotImplemented
-    if TF.subclass_disabled:  # (called by dispatch, which has already turned it off)
-        result = func(*args, **kwargs)
+    if flags.subclass_disabled:  # (called by dispatch, which has already turned it off)
+        result = func(*args, **kwargs) if kwargs else func(*args)
     else:
-        TF.subclass_disabled = True
+        flags.subclass_disabled = True
         try:
-            result = func(*args, **kwargs)
+            result = func(*args, **kwargs) if kwargs else func(*args)
         finally:
-            TF.subclass_disabled = False
+            flags.subclass_disabled = False
     if type(func) is _METHOD_WRAPPER and id(func.__self__) in _NOWRAP:
         return result  # .grad stays what backward made it, as in torch
     return _convert(result, cls)
@@ -320,11 +431,13 @@ class DisableTorchFunctionSubclass:
     """Context manager: Tensor subclasses are treated as plain tensors inside it."""
 
     def __enter__(self):
-        self.prev = TF.subclass_disabled, TF.args_disabled
-        TF.subclass_disabled = TF.args_disabled = True
+        flags = THREAD.flags
+        self.prev = flags.subclass_disabled, flags.args_disabled
+        flags.subclass_disabled = flags.args_disabled = True
 
     def __exit__(self, *exc):
-        TF.subclass_disabled, TF.args_disabled = self.prev
+        flags = THREAD.flags
+        flags.subclass_disabled, flags.args_disabled = self.prev
         return False
 
 
@@ -332,11 +445,13 @@ class DisableTorchFunction:
     """Context manager: the protocol is off entirely inside it (tensor-likes included)."""
 
     def __enter__(self):
-        self.prev = TF.all_disabled
-        TF.all_disabled = True
+        flags = THREAD.flags
+        self.prev = flags.all_disabled, flags.subclass_disabled
+        flags.all_disabled = flags.subclass_disabled = True
 
     def __exit__(self, *exc):
-        TF.all_disabled = self.prev
+        flags = THREAD.flags
+        flags.all_disabled, flags.subclass_disabled = self.prev
         return False
 
 
@@ -378,13 +493,17 @@ def get_ignored_functions():
 
 # -- modes ----------------------------------------------------------------------------------
 # Every active mode, in any thread: the fast paths test this global first (a thread-local
-# read on every op would cost more); what a thread's calls see is its own stack, TF.modes.
+# read on every op would cost more); what a thread's calls see is its own stack (its flags'
+# ``modes``).
 MODES = []
 
 
 def _modes_on():
     """True if this thread has a mode to hand calls to (and the protocol is on)."""
-    return bool(MODES) and bool(TF.modes) and not TF.all_disabled
+    if not MODES:
+        return False
+    flags = THREAD.flags
+    return bool(flags.modes) and not flags.all_disabled
 
 
 class TorchFunctionMode:
@@ -399,12 +518,14 @@ class TorchFunctionMode:
         raise NotImplementedError
 
     def __enter__(self):
-        TF.modes.append(self)
+        flags = THREAD.flags
+        flags.modes.append(self)
+        flags.fast_args = None  # (a handler entering a mode: its calls must reach the mode)
         MODES.append(self)
         return self
 
     def __exit__(self, *exc):
-        TF.modes.remove(self)
+        THREAD.flags.modes.remove(self)
         MODES.remove(self)
         return False
 
@@ -413,7 +534,7 @@ def _mode_dispatch(public_api, overloaded, args, kwargs):
     """Hands the call to the innermost mode (with that mode off while it runs); a mode that
     returns NotImplemented passes the call on to the arguments (never to the modes below it,
     as in torch): TypeError if there are none, or if they all decline too."""
-    stack = TF.modes
+    stack = THREAD.flags.modes
     mode = stack.pop()
     try:
         types = tuple([type(a) for a in overloaded or ()])
@@ -471,10 +592,10 @@ def dispatching_property(prop, name):
     def getter(self):
         if type(self) is _Tensor and not MODES:
             return fget(self)
-        overloaded = None if TF.all_disabled else _collect((self,))
+        overloaded = None if THREAD.flags.all_disabled else _collect((self,))
         if overloaded is None and not (MODES and _modes_on()):
             return fget(self)
-        return inline_dispatch(holder[0].__get__, overloaded, (self,), {})
+        return inline_dispatch(holder[0].__get__, overloaded, (self,), None)
     getter.__name__ = getter.__qualname__ = name
     getter.__doc__ = fget.__doc__
     new = property(getter, prop.fset, prop.fdel, prop.__doc__)
@@ -508,7 +629,7 @@ def wrap_torch_function(dispatcher):
         @functools.wraps(fn)
         def wrapped(*args, **kwargs):
             relevant = dispatcher(*args, **kwargs)
-            overloaded = None if TF.all_disabled else _collect(relevant)
+            overloaded = None if THREAD.flags.all_disabled else _collect(relevant)
             modes = MODES and _modes_on()
             if overloaded is None and not modes:
                 return fn(*args, **kwargs)

@@ -157,9 +157,9 @@ def attach(out, node):
     return out
 
 
-def result(arr, node):
-    """Wraps ``arr`` as the single output of ``node`` (None: no graph)."""
-    t = _new(Tensor)
+def result(arr, node, cls=Tensor):
+    """Wraps ``arr`` as the single output of ``node`` (None: no graph), a ``cls``."""
+    t = _new(cls)
     t._data = arr
     t._vc = [0]
     if node is None:

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
-from ..overrides import overloaded_args, inline_dispatch, MODES, _modes_on as modes_on
+from ..overrides import handoff, CONTINUE, MODES
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
@@ -62,13 +62,14 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     ``check``: called with the input array to refuse dtypes torch refuses.
     """
     public = None  # the public object being called (see overrides.overridable)
+    result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
 
     def fn(input, *, out=None):
         if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
-            overloaded = overloaded_args(input, out)
-            if overloaded is not None or (MODES and modes_on()):
-                return inline_dispatch(public, overloaded, (input,),
-                                       {'out': out} if out is not None else {})
+            if public is not None:  # (None: the copy the protocol runs, see overrides)
+                r = handoff(public, (input,), out)
+                if r is not CONTINUE:
+                    return r
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
@@ -82,14 +83,14 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         if node is not None and ((input._requires_grad and STATE.enabled) or
                                  FWD.level is not None):
             n = track1(node, input)
-            t = result(r, n)
+            t = result(r, n, result_type)
             if n is not None:
                 if save == 'input':
                     n._saved = ((input, input._vc[0]),)
                 elif save == 'result':
                     n.save_output(t)
         else:
-            t = result(r, None)
+            t = result(r, None, result_type)
         if out is not None:
             return _write_out(out, t)
         return t
@@ -479,15 +480,16 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     """
     scalar_node = scalar_node or node
     public = None  # the public object being called (see overrides.overridable)
+    result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
 
     def fn(input, other, *, out=None):
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
-            overloaded = overloaded_args(input, other, out)
-            if overloaded is not None or (MODES and modes_on()):
-                return inline_dispatch(public, overloaded, (input, other),
-                                       {'out': out} if out is not None else {})
+            if public is not None:  # (None: the copy the protocol runs, see overrides)
+                r = handoff(public, (input, other), out)
+                if r is not CONTINUE:
+                    return r
         if not isinstance(input, Tensor):
             if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
@@ -532,7 +534,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                     n.other = other
                     if save not in ('cross', 'div') and 0 in save:
                         n._saved = ((input, input._vc[0]),)
-        t = result(r, n)
+        t = result(r, n, result_type)
         if out is not None:
             return _write_out(out, t)
         return t
