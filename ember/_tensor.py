@@ -529,7 +529,16 @@ def retype(t, cls):
         r._output_nr = t._output_nr
     if t._fw is not None:
         r._fw = t._fw
+    if t._base is not None:
+        # a view stays a view of the same base, so in-place ops through it still rewrite
+        # the base's history (a subclass's s[:2].mul_(2) must reach s)
+        for key in _VIEW_STATE:
+            if key in t.__dict__:
+                setattr(r, key, t.__dict__[key])
     return r
+
+
+_VIEW_STATE = ('_base', '_view_fn', '_seen', '_no_grad_view', '_made_by_function')
 
 
 def make(data, grad_fn=None, requires_grad=False):
