@@ -397,14 +397,12 @@ def _tensor_default(cls, func, types, args=(), kwargs=None):
     for t in types:
         if not issubclass(cls, t):
             return NotImplemented
-    if flags.subclass_disabled:  # (called by dispatch, which has already turned it off)
+    prev = flags.subclass_disabled  # (already on when called by dispatch)
+    flags.subclass_disabled = True
+    try:
         result = func(*args, **kwargs) if kwargs else func(*args)
-    else:
-        flags.subclass_disabled = True
-        try:
-            result = func(*args, **kwargs) if kwargs else func(*args)
-        finally:
-            flags.subclass_disabled = False
+    finally:
+        flags.subclass_disabled = prev
     if type(func) is _METHOD_WRAPPER and id(func.__self__) in _NOWRAP:
         return result  # .grad stays what backward made it, as in torch
     return _convert(result, cls)
@@ -427,32 +425,31 @@ def _convert(ret, cls):
     return ret
 
 
-class DisableTorchFunctionSubclass:
+class _FlagsOn:
+    """A context manager that turns this thread's ``FLAGS`` on and restores them after."""
+    FLAGS = ()
+
+    def __enter__(self):
+        flags = THREAD.flags
+        self.prev = [getattr(flags, name) for name in self.FLAGS]
+        for name in self.FLAGS:
+            setattr(flags, name, True)
+
+    def __exit__(self, *exc):
+        flags = THREAD.flags
+        for name, value in zip(self.FLAGS, self.prev):
+            setattr(flags, name, value)
+        return False
+
+
+class DisableTorchFunctionSubclass(_FlagsOn):
     """Context manager: Tensor subclasses are treated as plain tensors inside it."""
-
-    def __enter__(self):
-        flags = THREAD.flags
-        self.prev = flags.subclass_disabled, flags.args_disabled
-        flags.subclass_disabled = flags.args_disabled = True
-
-    def __exit__(self, *exc):
-        flags = THREAD.flags
-        flags.subclass_disabled, flags.args_disabled = self.prev
-        return False
+    FLAGS = ('subclass_disabled', 'args_disabled')
 
 
-class DisableTorchFunction:
+class DisableTorchFunction(_FlagsOn):
     """Context manager: the protocol is off entirely inside it (tensor-likes included)."""
-
-    def __enter__(self):
-        flags = THREAD.flags
-        self.prev = flags.all_disabled, flags.subclass_disabled
-        flags.all_disabled = flags.subclass_disabled = True
-
-    def __exit__(self, *exc):
-        flags = THREAD.flags
-        flags.all_disabled, flags.subclass_disabled = self.prev
-        return False
+    FLAGS = ('all_disabled', 'subclass_disabled')
 
 
 def get_overridable_functions():

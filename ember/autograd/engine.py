@@ -376,21 +376,23 @@ def _accumulate(var, g, create_graph, stolen, make):
 
 def _own(g, stolen, make):
     """``g`` itself as a new ``.grad`` when nothing else holds its array, else a copy. A
-    contiguous view covering all of its (fresh, contiguous) base in the same layout -- e.g. a
-    gradient transposed twice on its way here -- is its base, and is taken over too."""
+    contiguous view covering all of its fresh base in the same layout -- e.g. a gradient
+    transposed twice on its way here -- is taken over as that base."""
     data = g._data
-    whole = data.base
-    if whole is not None and not (whole.base is None and whole.flags.c_contiguous
-                                  and whole.shape == data.shape
-                                  and whole.__array_interface__['data'][0]
-                                  == data.__array_interface__['data'][0]):
-        whole = None
-    if (data.flags.writeable and data.flags.c_contiguous and g._grad_fn is None
-            and (data.base is None or whole is not None)):
-        key = id(data if whole is None else whole)
-        if key not in stolen:
-            stolen.add(key)
-            if whole is None and g._vc[0] == 0 and not g.__dict__:
-                return g
-            return make(data if whole is None else whole)
+    owner = data if data.base is None else _whole_base(data)
+    if (owner is not None and data.flags.writeable and data.flags.c_contiguous
+            and g._grad_fn is None and id(owner) not in stolen):
+        stolen.add(id(owner))
+        if owner is data and g._vc[0] == 0 and not g.__dict__:
+            return g
+        return make(owner)
     return make(np.array(data, order='C'))
+
+
+def _whole_base(view):
+    """The base of ``view`` when ``view`` is all of it, element for element (else None)."""
+    base = view.base
+    if (base.base is None and base.flags.c_contiguous and base.shape == view.shape
+            and base.ctypes.data == view.ctypes.data):
+        return base
+    return None

@@ -7,7 +7,7 @@ from .._ops import _core, random as _random
 from .._ops._core import Node, make
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from ._norm_functional import _normalised_grad, _saved, _standardised
+from ._norm_functional import _affine_result, _normalised_grad, _standardised
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -67,14 +67,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     mean = x.mean(dims, keepdims=True)
     centred = x - mean
     out = centred / np.sqrt((centred * centred).mean(dims, keepdims=True) + eps)
-    if weight is not None:
-        out = out * weight._data
-    if bias is not None:
-        out = out + bias._data
-    n = _core.track(NativeLayerNormBackward0, (input, weight, bias))
-    result = _core.result(np.asarray(out, x.dtype), n)
+    result, n = _affine_result(NativeLayerNormBackward0, input, out, weight, bias)
     if n is not None:
-        n._saved = _saved(input, weight, bias)
         n.dims, n.eps = dims, eps
     return result
 

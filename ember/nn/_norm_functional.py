@@ -16,6 +16,21 @@ def _saved(*tensors):
     return tuple((t, t._vc[0]) if t is not None else (None, 0) for t in tensors)
 
 
+def _affine_result(node_cls, input, out, weight, bias, shape=None):
+    """The normalised array ``out`` times ``weight`` plus ``bias`` (reshaped to ``shape`` to
+    broadcast), as the op's result, with a ``node_cls`` node that saves input, weight and
+    bias. Returns (result, node or None)."""
+    if weight is not None:
+        out = out * (weight._data if shape is None else weight._data.reshape(shape))
+    if bias is not None:
+        out = out + (bias._data if shape is None else bias._data.reshape(shape))
+    n = _core.track(node_cls, (input, weight, bias))
+    result = _core.result(np.asarray(out, input._data.dtype), n)
+    if n is not None:
+        n._saved = _saved(input, weight, bias)
+    return result, n
+
+
 def _standardised(x, dims, eps):
     """``(x - mean) * rstd`` with the statistics over ``dims``, in ember ops, and ``rstd``."""
     centred = x - x.mean(dims, keepdim=True)
@@ -101,14 +116,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         mean, var = running_mean._data.copy(), running_var._data.copy()
         stats = (mean, 1 / np.sqrt(var + eps))
     out = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
-    if weight is not None:
-        out = out * weight._data.reshape(shape)
-    if bias is not None:
-        out = out + bias._data.reshape(shape)
-    n = _core.track(NativeBatchNormBackward0, (input, weight, bias))
-    result = _core.result(np.asarray(out, x.dtype), n)
+    result, n = _affine_result(NativeBatchNormBackward0, input, out, weight, bias, shape)
     if n is not None:
-        n._saved = _saved(input, weight, bias)
         n.dims, n.eps, n.stats = dims, eps, stats
     return result
 
@@ -155,13 +164,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     xg = x.reshape(x.shape[0], num_groups, -1)
     centred = xg - xg.mean(2, keepdims=True)
     out = (centred / np.sqrt((centred * centred).mean(2, keepdims=True) + eps)).reshape(x.shape)
-    if weight is not None:
-        out = out * weight._data.reshape(shape)
-    if bias is not None:
-        out = out + bias._data.reshape(shape)
-    n = _core.track(NativeGroupNormBackward0, (input, weight, bias))
-    result = _core.result(np.asarray(out, x.dtype), n)
+    result, n = _affine_result(NativeGroupNormBackward0, input, out, weight, bias, shape)
     if n is not None:
-        n._saved = _saved(input, weight, bias)
         n.groups, n.eps = num_groups, eps
     return result

@@ -80,12 +80,15 @@ def _tap_views(a, k, s, d, out_hw):
 class MaxPool2DWithIndicesBackward0(Node):
     """Gradient of max pooling: each output's gradient added at its window's argmax."""
 
+    def _indices(self):
+        return _flat_indices(self.tap, self.geometry, self.in_shape[-1])
+
     def backward(self, g):
         if STATE.enabled:     # a graph of the gradient is wanted: scatter in ember ops
             shape = self.in_shape
             planes = int(np.prod(shape[:-2], dtype=np.int64))
             zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
-            gx = zeros.scatter_add(1, self.indices().reshape(planes, -1), g.reshape(planes, -1))
+            gx = zeros.scatter_add(1, self._indices().reshape(planes, -1), g.reshape(planes, -1))
             return gx.reshape(shape)
         # on arrays, tap by tap: one tap's view never meets the same input element twice, so
         # each tap is a plain strided add (a window-overlap safe scatter without ufunc.at)
@@ -116,8 +119,9 @@ def _fill(dtype):
     return np.iinfo(dtype).min if dtype.kind in 'iu' else False
 
 
-def _flat_indices(tap, k, s, p, d, width):
+def _flat_indices(tap, geometry, width):
     """Window-local argmax taps -> flat positions in each input plane (torch's indices)."""
+    k, s, p, d, _ = geometry
     ki, kj = np.divmod(tap, k[1])
     oh, ow = tap.shape[-2:]
     rows = np.arange(oh)[:, None] * s[0] - p[0] + ki * d[0]
@@ -179,8 +183,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     geometry = (k, s, p, d, out_hw)
     if n is not None:
         n.in_shape, n.padded_hw, n.tap, n.geometry = x.shape, xp.shape[-2:], tap, geometry
-        n.indices = lambda: _flat_indices(tap, k, s, p, d, W)
-    return (result, _flat_indices(tap, k, s, p, d, W)) if return_indices else result
+    return (result, _flat_indices(tap, geometry, W)) if return_indices else result
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,

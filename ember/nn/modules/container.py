@@ -10,7 +10,22 @@ from .module import Module, _indent
 __all__ = ['Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict']
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: children numbered in order."""
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        """Adds ``module`` at the end; returns self."""
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_ModuleSequence):
     """Runs its modules in order, each on the previous one's output. Built from modules or
     an OrderedDict of named modules; indexing and slicing give modules and Sequentials."""
 
@@ -34,16 +49,6 @@ class Sequential(Module):
             return Sequential(collections.OrderedDict(items[idx]))
         return items[_index(idx, len(items))][1]
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        """Adds ``module`` at the end; returns self."""
-        self.add_module(str(len(self)), module)
-        return self
 
 
 def _index(idx, n):
@@ -52,7 +57,7 @@ def _index(idx, n):
     return idx % n
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of submodules, registered so that parameters() sees them."""
 
     def __init__(self, modules=None):
@@ -69,16 +74,6 @@ class ModuleList(Module):
     def __setitem__(self, idx, module):
         self.add_module(str(_index(idx, len(self))), module)
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        """Adds ``module`` at the end; returns self."""
-        self.add_module(str(len(self)), module)
-        return self
 
     def __repr__(self):
         # runs of consecutive children with the same repr are shown once: "(0-2): 3 x ..."
