@@ -17,6 +17,7 @@ from ..autograd.grad_mode import STATE
 from .._tensor import Tensor
 from . import _misc_functional as _misc
 from ._scratch import scratch
+from . import _winograd
 
 
 # -- the array kernels ---------------------------------------------------------------------
@@ -162,6 +163,8 @@ class ConvolutionBackward0(Node):
         common backward): saves the op dispatch and the graph's bookkeeping."""
         gx = gw = gb = None
         ga = g._data
+        if self.winograd is not None:
+            return self._winograd_backward(x, w, ga)
         if self.next_functions[0][0] is not None:
             gx = make(_conv_transpose_arr(ga, w._data, self.stride, self.padding,
                                           self.dilation, self._grad_output_padding(x, g, w),
@@ -174,6 +177,16 @@ class ConvolutionBackward0(Node):
         if self.next_functions[2][0] is not None:
             gb = make(ga.sum((0,) + tuple(range(2, ga.ndim))))
         return gx, gw, gb
+
+
+    def _winograd_backward(self, x, w, ga):
+        """The gradients through the forward's Winograd transforms (see ``_winograd``)."""
+        v, u, tiles = self.winograd
+        dm = _winograd.grad_transform(ga, tiles)
+        want = [f is not None for f, _ in self.next_functions]
+        return (make(_winograd.input_grad(dm, u, tiles)) if want[0] else None,
+                make(_winograd.weight_grad(dm, v, w.shape)) if want[1] else None,
+                make(_winograd.bias_grad(dm)) if want[2] else None)
 
 
 def _weight_grad(x, g, wshape, stride, padding, dilation, groups):
@@ -197,15 +210,21 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
                  groups):
     """The one convolution op (arguments already checked and expanded to tuples)."""
     x, w = input._data, weight._data
-    if transposed:
+    n = _core.track(ConvolutionBackward0, (input, weight, bias))
+    kept = None
+    winograd = not transposed and _winograd.applies(x, w, stride, dilation, groups)
+    if winograd:                                      # (adds the bias itself, for free)
+        out, kept = _winograd.forward(x, w, None if bias is None else bias._data, padding,
+                                      keep=n is not None)
+    elif transposed:
         out = _conv_transpose_arr(x, w, stride, padding, dilation, output_padding, groups)
     else:
         out = _conv_arr(_pad_arr(x, padding), w, stride, dilation, groups)
-    if bias is not None:
+    if bias is not None and not winograd:
         out = out + bias._data.reshape((-1,) + (1,) * len(stride))
-    n = _core.track(ConvolutionBackward0, (input, weight, bias))
     result = _core.result(np.asarray(out, input._data.dtype), n)
     if n is not None:
+        n.winograd = kept
         n.save(input, weight)
         n.stride, n.padding, n.dilation, n.groups = stride, padding, dilation, groups
         n.transposed, n.output_padding = transposed, output_padding

@@ -6,6 +6,7 @@ costs a page fault per 4 KiB; on a virtual machine that took longer than the ari
 convolution. A buffer kept per thread and name is faulted in once. Buffers above
 ``LIMIT`` bytes are not kept (memory stays bounded), so big inputs just allocate.
 """
+import math
 import threading
 
 import numpy as np
@@ -18,7 +19,7 @@ def scratch(name, shape, dtype):
     """An uninitialised array of ``shape``/``dtype`` carved from the buffer called ``name``.
     Valid until the next ``scratch(name, ...)`` call in this thread: use it only for values
     that do not outlive the caller."""
-    nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
     if nbytes > LIMIT:
         return np.empty(shape, dtype)
     buf = getattr(_buffers, name, None)
@@ -26,3 +27,16 @@ def scratch(name, shape, dtype):
         buf = np.empty(nbytes, np.uint8)
         setattr(_buffers, name, buf)
     return buf[:nbytes].view(dtype).reshape(shape)
+
+
+def zeroed_scratch(name, shape, dtype, layout=()):
+    """``scratch`` that comes back all zeros outside the part the caller writes, for work
+    arrays with a zero border (padding, unused tiles) whose inside is overwritten on every
+    call. Zero-filled only when the shape, dtype or ``layout`` (whatever decides which part
+    the caller writes) changes; every user of ``name`` must write only that part."""
+    arr = scratch(name, shape, dtype)
+    key = (tuple(shape), np.dtype(dtype), tuple(layout), arr.__array_interface__['data'][0])
+    if getattr(_buffers, name + '/zeroed', None) != key:
+        arr.fill(0)
+        setattr(_buffers, name + '/zeroed', key)
+    return arr
