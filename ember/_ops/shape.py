@@ -26,10 +26,19 @@ def _size_args(args, op):
         if isinstance(a, Tensor):
             a = a.__index__()
         elif not isinstance(a, int) or isinstance(a, builtins.bool):
-            raise TypeError(f"{op}(): argument 'size' must be tuple of ints, but found element "
-                            f"of type {type(a).__name__} at pos {len(out)}")
+            if not out:  # torch's parser: the first element decides which overload it is
+                got = ', '.join(builtins.type(x).__name__ for x in args)
+                raise TypeError(f"{op}() received an invalid combination of arguments - got "
+                                f"({got}), but expected one of:")
+            name = _SIZE_ARG_NAMES.get(op, 'size')
+            raise TypeError(f"{op}(): argument '{name}' failed to unpack the object at pos "
+                            f"{len(out) + 1} with error \"type must be tuple of ints,but got "
+                            f"{builtins.type(a).__name__}\"")
         out.append(a)
     return tuple(out)
+
+
+_SIZE_ARG_NAMES = {'reshape': 'shape', 'permute': 'dims', 'repeat': 'repeats'}
 
 
 def _infer_shape(shape, numel, op):
@@ -788,17 +797,30 @@ def stack(tensors, dim=0, *, out=None):
     """Joins equally shaped tensors along a new dim."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
-    tensors = [to_tensor(t, 'stack', 'tensors') for t in tensors]
-    s0 = tensors[0]._data.shape
-    for i, t in enumerate(tensors):
-        if t._data.shape != s0:
+    tensors = [t if builtins.type(t) is Tensor else to_tensor(t, 'stack', 'tensors')
+               for t in tensors]
+    arrays = [t._data for t in tensors]
+    s0, dt0 = arrays[0].shape, arrays[0].dtype
+    mixed = False
+    for i, a in enumerate(arrays):
+        if a.shape != s0:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(s0)} "
-                               f"at entry 0 and {list(t._data.shape)} at entry {i}")
+                               f"at entry 0 and {list(a.shape)} at entry {i}")
+        mixed = mixed or a.dtype != dt0
     d = wrap_dim(dim, len(s0) + 1)
-    dt = tensors[0].dtype
-    for t in tensors[1:]:
-        dt = _dtype.promote_types(dt, t.dtype)
-    arr = np.stack([t._data.astype(dt.np, copy=False) for t in tensors], axis=d)
+    if mixed:
+        dt = tensors[0].dtype
+        for t in tensors[1:]:
+            dt = _dtype.promote_types(dt, t.dtype)
+        arrays = [a.astype(dt.np, copy=False) for a in arrays]
+    if d == 0:
+        # (A loop of row copies: np.stack's general path costs twice as much for the many
+        # small samples a DataLoader batches.)
+        arr = np.empty((len(arrays),) + s0, arrays[0].dtype)
+        for i, a in enumerate(arrays):
+            arr[i] = a
+    else:
+        arr = np.stack(arrays, axis=d)
     n = track(StackBackward0, tensors)
     if n is not None:
         n.dim = d

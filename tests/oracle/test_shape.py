@@ -66,6 +66,10 @@ ERRORS = [
     lambda T, x: x.squeeze(5), lambda T, x: x.unsqueeze(5), lambda T, x: x.flatten(2, 1),
     lambda T, x: x.repeat(2), lambda T, x: x.split([1, 1], 0), lambda T, x: T.diagonal(x, 0, 1, 1),
     lambda T, x: T.cat([]), lambda T, x: x.movedim((0, 1), 2),
+    # A size that is not all ints (the element's type once named the builtin ``type``,
+    # shadowed in ember's shape module by Tensor.type, and raised AttributeError).
+    lambda T, x: x.view(2, 'a'), lambda T, x: x.reshape((6, 1.5)), lambda T, x: x.expand([3, None]),
+    lambda T, x: x.permute(0, 'a'), lambda T, x: x.repeat((2, 'a')), lambda T, x: x.view('a', 2),
 ]
 
 
