@@ -96,19 +96,33 @@ def _check_inputs(query, key, value, key_padding_mask, attn_mask, num_heads):
     return batched
 
 
-def _in_projection(query, key, value, weights, biases):
-    """q, k and v from the separate projection weights, whose shapes are checked first."""
+def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate):
+    """q, k and v: from the packed ``in_proj_weight`` (one matmul for self-attention) or,
+    with ``separate`` = (q, k, v weights), from those after checking their shapes."""
     from .functional import linear
+    inputs = (query, key, value)
+    biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+    if separate is None:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is "
+                                 "None")
+        if query is key and key is value:
+            return linear(query, in_proj_weight, in_proj_bias).chunk(3, -1)
+        return [linear(x, w, b) for x, w, b in zip(inputs, in_proj_weight.chunk(3), biases)]
+    for name, w in zip('qkv', separate):
+        if w is None:
+            raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is "
+                                 "None")
     e = query.shape[-1]
     names = ('query', 'key', 'value')
-    for name, x, w, b in zip(names, (query, key, value), weights, biases):
+    for name, x, w in zip(names, inputs, separate):
         if w.shape != (e, x.shape[-1]):
             raise AssertionError(f"expecting {name} weights shape of {(e, x.shape[-1])}, but "
                                  f"got {w.shape}")
     for name, b in zip(names, biases):
         if b is not None and b.shape != (e,):
             raise AssertionError(f"expecting {name} bias shape of {(e,)}, but got {b.shape}")
-    return [linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases)]
+    return [linear(x, w, b) for x, w, b in zip(inputs, separate, biases)]
 
 
 def _static(t, name, heads, head_dim):
@@ -118,6 +132,27 @@ def _static(t, name, heads, head_dim):
     if t.shape[2] != head_dim:
         raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {t.shape[2]}")
     return t
+
+
+def _attend(q, k, v, attn_mask, dropout_p, need_weights, causal, bsz):
+    """Attention of per-head q, k, v (N * heads, L or S, head_dim) under an additive mask;
+    returns the result, laid out (L, N, heads, head_dim) to reshape to (L * N, E), and the
+    weights (None unless ``need_weights``)."""
+    heads, head_dim = q.shape[0] // bsz, q.shape[-1]
+    if not need_weights:
+        # torch takes scaled_dot_product_attention here: rows with every key masked give 0
+        if attn_mask is not None and attn_mask.shape[0] != 1:
+            attn_mask = attn_mask.reshape(bsz, heads, -1, k.shape[1])
+        q, k, v = (t.reshape(bsz, heads, -1, head_dim) for t in (q, k, v))
+        out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, causal)
+        return out.permute(2, 0, 1, 3), None
+    scores = (q * math.sqrt(1.0 / head_dim)).bmm(k.transpose(-2, -1))
+    if attn_mask is not None:
+        scores = scores + attn_mask
+    weights = _red.softmax(scores, -1)
+    if dropout_p > 0:
+        weights = _layers.dropout(weights, dropout_p)
+    return weights.bmm(v).transpose(0, 1), weights
 
 
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
@@ -159,22 +194,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                              f"value's {value.shape[:2]}")
     if not use_separate_proj_weight and key.shape != value.shape:
         raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
-    if use_separate_proj_weight:
-        for name, w in zip('qkv', (q_proj_weight, k_proj_weight, v_proj_weight)):
-            if w is None:
-                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight "
-                                     "is None")
-        biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
-        q, k, v = _in_projection(query, key, value,
-                                 (q_proj_weight, k_proj_weight, v_proj_weight), biases)
-    elif in_proj_weight is None:
-        raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
-    elif query is key and key is value:
-        q, k, v = linear(query, in_proj_weight, in_proj_bias).chunk(3, -1)
-    else:
-        ws = in_proj_weight.chunk(3)
-        bs = in_proj_bias.chunk(3) if in_proj_bias is not None else (None,) * 3
-        q, k, v = (linear(x, w, b) for x, w, b in zip((query, key, value), ws, bs))
+    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias,
+                             (q_proj_weight, k_proj_weight, v_proj_weight)
+                             if use_separate_proj_weight else None)
     if attn_mask is not None:
         if attn_mask.dim() == 2:
             if tuple(attn_mask.shape) != (tgt_len, src_len):
@@ -216,24 +238,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         pad_mask = key_padding_mask.view(bsz, 1, 1, src_len)
         pad_mask = pad_mask.expand(-1, num_heads, -1, -1).reshape(heads, 1, src_len)
         attn_mask = pad_mask if attn_mask is None else attn_mask + pad_mask
-    if not training:
-        dropout_p = 0.0
-    if need_weights:
-        scores = (q * math.sqrt(1.0 / head_dim)).bmm(k.transpose(-2, -1))
-        if attn_mask is not None:
-            scores = scores + attn_mask
-        weights = _red.softmax(scores, -1)
-        if dropout_p > 0:
-            weights = _layers.dropout(weights, dropout_p)
-        out = weights.bmm(v).transpose(0, 1)
-    else:
-        # torch takes scaled_dot_product_attention here: rows with every key masked give 0
-        if attn_mask is not None:
-            attn_mask = (attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1
-                         else attn_mask.reshape(bsz, num_heads, -1, src_len))
-        q, k, v = (t.reshape(bsz, num_heads, -1, head_dim) for t in (q, k, v))
-        out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, causal_only)
-        out = out.permute(2, 0, 1, 3)
+    out, weights = _attend(q, k, v, attn_mask, dropout_p if training else 0.0, need_weights,
+                           causal_only, bsz)
     out = linear(out.reshape(tgt_len * bsz, embed_dim), out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, -1)
     if not batched:
