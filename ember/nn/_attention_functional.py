@@ -41,9 +41,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 def _softmax_visible(scores):
     """Softmax over the last dim, where a row with every key masked out (all -inf) gives
     zeros and zero gradients, as torch's scaled_dot_product_attention, instead of NaN."""
-    blind = np.isneginf(scores._data).all(-1, keepdims=True)
-    if not blind.any():
-        return _red.softmax(scores, -1)
+    blind = scores.dtype.is_floating_point and np.isneginf(scores._data).all(-1, keepdims=True)
+    if not np.any(blind):
+        return _red.softmax(scores, -1)  # (complex scores get softmax's own refusal)
     blind = make(blind)
     return _red.softmax(scores.masked_fill(blind, 0.0), -1).masked_fill(blind, 0.0)
 
