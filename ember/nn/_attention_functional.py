@@ -2,10 +2,12 @@
 nn.MultiheadAttention (exported by ``ember.nn.functional``). Composed from ember ops, so
 every derivative order works."""
 import math
+import warnings
 
 import numpy as np
 
-from .._ops import reduce as _red
+from .. import _dtype
+from .._ops import creation as _creation, reduce as _red, shape as _shape
 from .._ops._core import make
 from . import _layer_functional as _layers
 
@@ -30,45 +32,171 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = scores + attn_mask
         else:
             scores = scores.masked_fill(attn_mask.logical_not(), float('-inf'))
-    weights = _red.softmax(scores, -1)
+    weights = _softmax_visible(scores)
     if dropout_p > 0:
         weights = _layers.dropout(weights, dropout_p)
     return weights.matmul(value)
 
 
-def _float_mask(mask, dtype):
-    """A bool mask (True = masked out) as an additive float mask; float masks pass."""
-    if mask is None or mask.dtype.is_floating_point:
+def _softmax_visible(scores):
+    """Softmax over the last dim, where a row with every key masked out (all -inf) gives
+    zeros and zero gradients, as torch's scaled_dot_product_attention, instead of NaN."""
+    blind = scores.dtype.is_floating_point and np.isneginf(scores._data).all(-1, keepdims=True)
+    if not np.any(blind):
+        return _red.softmax(scores, -1)  # (complex scores get softmax's own refusal)
+    blind = make(blind)
+    return _red.softmax(scores.masked_fill(blind, 0.0), -1).masked_fill(blind, 0.0)
+
+
+def _canonical_mask(mask, name, dtype, other=None, other_name=''):
+    """``mask`` as an additive float mask of ``dtype``: a bool one becomes -inf where True
+    (masked out), a float one passes. Warns, as torch, when ``other`` has another dtype."""
+    if mask is None:
+        return None
+    if mask.dtype != _dtype.bool_ and not mask.dtype.is_floating_point:
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other is not None and mask.dtype != other.dtype:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use "
+                      "same type for both instead.", stacklevel=3)
+    if mask.dtype.is_floating_point:
         return mask
     return make(np.where(mask._data, -np.inf, 0).astype(dtype.np))
 
 
-def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, in_proj_bias,
-                                 out_proj_weight, out_proj_bias, *, dropout_p=0.0,
-                                 training=True, key_padding_mask=None, need_weights=True,
-                                 attn_mask=None, average_attn_weights=True, is_causal=False):
-    """Multi-head attention on (L, N, E) inputs (or unbatched (L, E)); returns the output and,
-    with ``need_weights``, the attention weights (averaged over heads by default)."""
-    from .functional import linear
+def _canonical_masks(key_padding_mask, attn_mask, dtype):
+    """Both masks of MultiheadAttention in additive float form (the padding mask first, as
+    torch checks them)."""
+    key_padding_mask = _canonical_mask(key_padding_mask, 'key_padding_mask', dtype, attn_mask,
+                                       'attn_mask')
+    return key_padding_mask, _canonical_mask(attn_mask, 'attn_mask', dtype)
+
+
+def _check_inputs(query, key, value, key_padding_mask, attn_mask, num_heads):
+    """The dims of the inputs and masks, as torch checks them; returns whether batched."""
+    if query.dim() not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
     batched = query.dim() == 3
+    d = query.dim()
+    kind = f"For {'batched' if batched else 'unbatched'} ({d}-D) `query`, expected"
+    if key.dim() != d or value.dim() != d:
+        raise AssertionError(f"{kind} `key` and `value` to be {d}-D but found {key.dim()}-D "
+                             f"and {value.dim()}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != d - 1:
+        raise AssertionError(f"{kind} `key_padding_mask` to be `None` or {d - 1}-D but found "
+                             f"{key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"{kind} `attn_mask` to be `None`, 2-D or 3-D but found "
+                                 f"{attn_mask.dim()}-D tensor instead")
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if not batched and attn_mask.dim() == 3 and attn_mask.shape != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got "
+                                 f"{attn_mask.shape}")
+    return batched
+
+
+def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate):
+    """q, k and v: from the packed ``in_proj_weight`` (one matmul for self-attention) or,
+    with ``separate`` = (q, k, v weights), from those after checking their shapes."""
+    from .functional import linear
+    inputs = (query, key, value)
+    biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+    if separate is None:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is "
+                                 "None")
+        if query is key and key is value:
+            return linear(query, in_proj_weight, in_proj_bias).chunk(3, -1)
+        return [linear(x, w, b) for x, w, b in zip(inputs, in_proj_weight.chunk(3), biases)]
+    for name, w in zip('qkv', separate):
+        if w is None:
+            raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is "
+                                 "None")
+    e = query.shape[-1]
+    names = ('query', 'key', 'value')
+    for name, x, w in zip(names, inputs, separate):
+        if w.shape != (e, x.shape[-1]):
+            raise AssertionError(f"expecting {name} weights shape of {(e, x.shape[-1])}, but "
+                                 f"got {w.shape}")
+    for name, b in zip(names, biases):
+        if b is not None and b.shape != (e,):
+            raise AssertionError(f"expecting {name} bias shape of {(e,)}, but got {b.shape}")
+    return [linear(x, w, b) for x, w, b in zip(inputs, separate, biases)]
+
+
+def _static(t, name, heads, head_dim):
+    """A given per-head key or value (static_k/static_v) after checking its shape."""
+    if t.shape[0] != heads:
+        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {t.shape[0]}")
+    if t.shape[2] != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {t.shape[2]}")
+    return t
+
+
+def _attend(q, k, v, attn_mask, dropout_p, need_weights, causal, bsz):
+    """Attention of per-head q, k, v (N * heads, L or S, head_dim) under an additive mask;
+    returns the result, laid out (L, N, heads, head_dim) to reshape to (L * N, E), and the
+    weights (None unless ``need_weights``)."""
+    heads, head_dim = q.shape[0] // bsz, q.shape[-1]
+    if not need_weights:
+        # torch takes scaled_dot_product_attention here: rows with every key masked give 0
+        if attn_mask is not None and attn_mask.shape[0] != 1:
+            attn_mask = attn_mask.reshape(bsz, heads, -1, k.shape[1])
+        q, k, v = (t.reshape(bsz, heads, -1, head_dim) for t in (q, k, v))
+        out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, causal)
+        return out.permute(2, 0, 1, 3), None
+    scores = (q * math.sqrt(1.0 / head_dim)).bmm(k.transpose(-2, -1))
+    if attn_mask is not None:
+        scores = scores + attn_mask
+    weights = _red.softmax(scores, -1)
+    if dropout_p > 0:
+        weights = _layers.dropout(weights, dropout_p)
+    return weights.bmm(v).transpose(0, 1), weights
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """Multi-head attention on (L, N, E) inputs (or unbatched (L, E)); returns the output and,
+    with ``need_weights``, the attention weights (averaged over heads by default).
+    ``bias_k``/``bias_v`` append one learned key/value position, ``add_zero_attn`` one of
+    zeros; ``use_separate_proj_weight`` projects with q/k/v_proj_weight (keys and values
+    may then have their own sizes)."""
+    from .functional import linear, pad
+    batched = _check_inputs(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    # with only the causal hint torch trusts it alone: attn_mask is neither checked nor used
+    causal_only = is_causal and key_padding_mask is None and not need_weights
+    masks = _canonical_masks(key_padding_mask, None if causal_only else attn_mask, query.dtype)
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                            "Transformer module method `generate_square_subsequent_mask` to "
                            "create this mask.")
-    tgt_len, bsz, embed_dim = query.shape
-    src_len = key.shape[0]
+    key_padding_mask, attn_mask = masks
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {embed_dim}")
     head_dim = embed_dim // num_heads
-    if query is key and key is value:
-        q, k, v = linear(query, in_proj_weight, in_proj_bias).chunk(3, -1)
-    else:
-        ws = in_proj_weight.chunk(3)
-        bs = in_proj_bias.chunk(3) if in_proj_bias is not None else (None,) * 3
-        q, k, v = (linear(x, w, b) for x, w, b in zip((query, key, value), ws, bs))
-    attn_mask = _float_mask(attn_mask, q.dtype)
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight and key.shape[:2] != value.shape[:2]:
+        raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                             f"value's {value.shape[:2]}")
+    if not use_separate_proj_weight and key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias,
+                             (q_proj_weight, k_proj_weight, v_proj_weight)
+                             if use_separate_proj_weight else None)
     if attn_mask is not None:
         if attn_mask.dim() == 2:
             if tuple(attn_mask.shape) != (tgt_len, src_len):
@@ -78,21 +206,42 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
         elif tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
             raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should "
                                f"be {(bsz * num_heads, tgt_len, src_len)}.")
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k is set but bias_v is None" if bias_v is None else
+                             "bias_v is set but bias_k is None")
+    if bias_k is not None:
+        for name, t in (('key', static_k), ('value', static_v)):
+            if t is not None:
+                raise AssertionError(f"bias cannot be added to static {name}.")
+        k = _shape.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _shape.cat([v, bias_v.repeat(1, bsz, 1)])
+    heads = bsz * num_heads
+    q = q.reshape(tgt_len, heads, head_dim).transpose(0, 1)
+    k = (k.reshape(k.shape[0], heads, head_dim).transpose(0, 1) if static_k is None
+         else _static(static_k, 'static_k', heads, head_dim))
+    v = (v.reshape(v.shape[0], heads, head_dim).transpose(0, 1) if static_v is None
+         else _static(static_v, 'static_v', heads, head_dim))
+    if add_zero_attn:
+        zeros = _creation.zeros(heads, 1, head_dim, dtype=k.dtype, device=k.device)
+        k, v = _shape.cat([k, zeros], 1), _shape.cat([v, zeros], 1)
+    # the appended key positions (bias_k, zeros) stay visible under both masks
+    added = (bias_k is not None) + bool(add_zero_attn)
+    if added:
+        attn_mask, key_padding_mask = (None if m is None else pad(m, (0, added))
+                                       for m in (attn_mask, key_padding_mask))
+    src_len = k.shape[1]
     if key_padding_mask is not None:
-        pad = _float_mask(key_padding_mask, q.dtype).view(bsz, 1, 1, src_len)
-        pad = pad.expand(-1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
-        attn_mask = pad if attn_mask is None else attn_mask + pad
-    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    k = k.reshape(src_len, bsz * num_heads, head_dim).transpose(0, 1)
-    v = v.reshape(src_len, bsz * num_heads, head_dim).transpose(0, 1)
-    scores = (q * math.sqrt(1.0 / head_dim)).bmm(k.transpose(-2, -1))
-    if attn_mask is not None:
-        scores = scores + attn_mask
-    weights = _red.softmax(scores, -1)
-    if dropout_p > 0 and training:
-        weights = _layers.dropout(weights, dropout_p)
-    out = weights.bmm(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-    out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
+        for i, want in enumerate((bsz, src_len)):
+            if key_padding_mask.shape[i] != want:
+                raise AssertionError(f"Expected key_padded_mask.shape[{i}] to be {want}, but "
+                                     f"got {key_padding_mask.shape[i]}")
+        pad_mask = key_padding_mask.view(bsz, 1, 1, src_len)
+        pad_mask = pad_mask.expand(-1, num_heads, -1, -1).reshape(heads, 1, src_len)
+        attn_mask = pad_mask if attn_mask is None else attn_mask + pad_mask
+    out, weights = _attend(q, k, v, attn_mask, dropout_p if training else 0.0, need_weights,
+                           causal_only, bsz)
+    out = linear(out.reshape(tgt_len * bsz, embed_dim), out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, -1)
     if not batched:
         out = out.squeeze(1)
     if not need_weights:

@@ -19,12 +19,16 @@ def _outs(out):
     return r
 
 
-def compare(cls, args, kw, x, hx=None, double=False):
-    """Builds ``cls(*args, **kw)`` in torch (float64) and ember with the same weights, runs
+def compare(cls, args, kw, x, hx=None, double=False, dtype='float64'):
+    """Builds ``cls(*args, **kw)`` in torch (``dtype``) and ember with the same weights, runs
     both on ``x`` (and ``hx``), compares outputs and the gradients of input, hx and params."""
     torch.manual_seed(0)
-    t = getattr(torch.nn, cls)(*args, **kw).double()
-    e = getattr(ember.nn, cls)(*args, **kw).double()
+    t = getattr(torch.nn, cls)(*args, **kw).to(getattr(torch, dtype))
+    e = getattr(ember.nn, cls)(*args, **kw).to(getattr(ember, dtype))
+    x = x.astype(dtype)
+    hx = tuple(h.astype(dtype) for h in hx) if isinstance(hx, tuple) else \
+        None if hx is None else hx.astype(dtype)
+    tol = 1e-10 if dtype == 'float64' else 1e-5
     e.load_state_dict({k: ember.tensor(v.detach().numpy()) for k, v in t.state_dict().items()})
     assert [n for n, _ in e.named_parameters()] == [n for n, _ in t.named_parameters()]
     results = []
@@ -49,11 +53,12 @@ def compare(cls, args, kw, x, hx=None, double=False):
     assert len(eo) == len(to)
     for a, b in zip(eo, to):
         assert tuple(a.shape) == tuple(b.shape)
-        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-10)
+        assert a.dtype == getattr(ember, dtype)
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol)
     names = ['input', 'hx'] + [n for n, _ in t.named_parameters()]
     for i, (a, b) in enumerate(zip(eg, tg)):
-        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-9,
-                                   atol=1e-10, err_msg=f'grad {i} ({names[min(i, len(names)-1)]})')
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol * 10,
+                                   atol=tol, err_msg=f'grad {i} ({names[min(i, len(names)-1)]})')
     if double:
         for a, b in zip(es, ts):
             if b is not None:
@@ -159,11 +164,46 @@ def _hx(lib, *shape):
     lambda lib, x: lib.nn.RNN(7, 20, dropout=1.5),
     lambda lib, x: lib.nn.RNN(7, 0),
     lambda lib, x: lib.nn.LSTM(7, 20, num_layers=0),
+    lambda lib, x: lib.nn.LSTM(7, 20, proj_size=20),
+    lambda lib, x: lib.nn.LSTM(7, 20, proj_size=-1),
+    lambda lib, x: lib.nn.LSTM(7, 20, proj_size=5).double()(
+        x, (_hx(lib, 1, 3, 20), _hx(lib, 1, 3, 20))),
+    lambda lib, x: lib.nn.LSTM(7, 20, proj_size=5).double()(
+        x, (_hx(lib, 1, 3, 5), _hx(lib, 1, 3, 5))),
 ])
 def test_errors(call):
     check(call, arr(5, 3, 7), grad=False, match_message=True)
 
 
-def test_proj_size_not_supported():
-    with pytest.raises(NotImplementedError):
-        ember.nn.LSTM(4, 6, proj_size=2)
+@pytest.mark.filterwarnings('ignore:LSTM with projections is not supported with oneDNN')
+@pytest.mark.parametrize('kw,dtype', [
+    ({}, 'float64'), ({}, 'float32'), ({'bias': False}, 'float64'),
+    ({'num_layers': 2, 'bidirectional': True}, 'float64'),
+    ({'num_layers': 2, 'bidirectional': True, 'batch_first': True}, 'float32')])
+def test_lstm_projection(kw, dtype):
+    """proj_size: h (outputs, h_n, h_0) has proj_size features, c keeps hidden_size."""
+    x = arr(3, 5, 4, seed=1) if kw.get('batch_first') else arr(5, 3, 4, seed=1)
+    compare('LSTM', (4, 6), {'proj_size': 2, **kw}, x, dtype=dtype)
+    d = 2 * kw.get('num_layers', 1) if kw.get('bidirectional') else 1
+    hx = (arr(d, 3, 2, seed=2), arr(d, 3, 6, seed=3))
+    compare('LSTM', (4, 6), {'proj_size': 2, **kw}, x, hx, dtype=dtype)
+    compare('LSTM', (4, 6), {'proj_size': 2, **kw}, arr(5, 4, seed=1),
+            (hx[0][:, 0], hx[1][:, 0]), dtype=dtype)
+
+
+def test_lstm_projection_double_backward():
+    hx = (arr(2, 3, 3, seed=2), arr(2, 3, 5, seed=3))
+    compare('LSTM', (4, 5), {'num_layers': 2, 'proj_size': 3}, arr(4, 3, 4, seed=1), hx,
+            double=True)
+
+
+@pytest.mark.parametrize('kw', [{}, {'bias': False, 'num_layers': 2, 'bidirectional': True}])
+def test_lstm_projection_layout(kw):
+    """Parameter names, shapes and order, state_dict keys, all_weights, repr and init."""
+    def describe(lib):
+        m = lib.nn.LSTM(4, 6, proj_size=3, **kw)
+        bound = 1 / np.sqrt(6)
+        assert all(np.abs(p.detach().numpy()).max() <= bound for p in m.parameters())
+        return (repr(m), [(n, tuple(p.shape)) for n, p in m.named_parameters()],
+                list(m.state_dict()), [[tuple(w.shape) for w in ws] for ws in m.all_weights])
+    assert describe(ember) == describe(torch)

@@ -26,11 +26,12 @@ def _rnn_step(act):
     return step
 
 
-def _lstm_step(x_proj, state, w_hh, b_hh):
+def _lstm_step(x_proj, state, w_hh, b_hh, w_hr=None):
     h, c = state
     i, f, g, o = (x_proj + F.linear(h, w_hh, b_hh)).chunk(4, -1)
     c = f.sigmoid() * c + i.sigmoid() * g.tanh()
-    return o.sigmoid() * c.tanh(), c
+    h = o.sigmoid() * c.tanh()
+    return (h if w_hr is None else F.linear(h, w_hr)), c
 
 
 def _gru_step(x_proj, h, w_hh, b_hh):
@@ -48,8 +49,9 @@ _STEPS = {'LSTM': _lstm_step, 'GRU': _gru_step,
 
 class RNNBase(Module):
     """The shared machinery of RNN, LSTM and GRU: parameters per layer and direction
-    (``weight_ih_l{k}``, ``weight_hh_l{k}``, ``bias_ih_l{k}``, ``bias_hh_l{k}``, with
-    ``_reverse`` for the backward direction), argument checks and the loop over time."""
+    (``weight_ih_l{k}``, ``weight_hh_l{k}``, ``bias_ih_l{k}``, ``bias_hh_l{k}``, for an LSTM
+    with ``proj_size`` also ``weight_hr_l{k}``, with ``_reverse`` for the backward
+    direction), argument checks and the loop over time."""
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
                  batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
@@ -80,8 +82,6 @@ class RNNBase(Module):
                              "projections")
         if proj_size >= hidden_size:
             raise ValueError("proj_size has to be smaller than hidden_size")
-        if proj_size > 0:
-            raise NotImplementedError("ember's LSTM does not support proj_size > 0 yet")
         self.mode = mode
         self.input_size = input_size
         self.hidden_size = hidden_size
@@ -95,13 +95,15 @@ class RNNBase(Module):
         gate_size = _GATES[mode] * hidden_size
         self._flat_weights_names = []
         for layer in range(num_layers):
-            layer_input = input_size if layer == 0 else hidden_size * num_directions
+            layer_input = input_size if layer == 0 else self._out_size * num_directions
             for direction in range(num_directions):
                 suffix = '_reverse' if direction == 1 else ''
                 shapes = [('weight_ih', (gate_size, layer_input)),
-                          ('weight_hh', (gate_size, hidden_size))]
+                          ('weight_hh', (gate_size, self._out_size))]
                 if bias:
                     shapes += [('bias_ih', (gate_size,)), ('bias_hh', (gate_size,))]
+                if proj_size:
+                    shapes.append(('weight_hr', (proj_size, hidden_size)))
                 for kind, shape in shapes:
                     name = f'{kind}_l{layer}{suffix}'
                     setattr(self, name, Parameter(_ops.creation.empty(*shape, device=device,
@@ -116,9 +118,14 @@ class RNNBase(Module):
             init.uniform_(weight, -stdv, stdv)
 
     @property
+    def _out_size(self):
+        """Features of each direction's output and hidden state: proj_size when set."""
+        return self.proj_size or self.hidden_size
+
+    @property
     def all_weights(self):
         """The parameters grouped per layer and direction, as torch's ``all_weights``."""
-        per = 4 if self.bias else 2
+        per = (4 if self.bias else 2) + (1 if self.proj_size else 0)
         flat = [getattr(self, n) for n in self._flat_weights_names]
         return [flat[i:i + per] for i in range(0, len(flat), per)]
 
@@ -174,13 +181,14 @@ class RNNBase(Module):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.shape[-1]}")
         num_directions = 2 if self.bidirectional else 1
-        expected = (self.num_layers * num_directions, input.shape[1], self.hidden_size)
+        expected = (self.num_layers * num_directions, input.shape[1], self._out_size)
+        cell = expected[:2] + (self.hidden_size,)
         if states is None:
-            zeros = _ops.creation.zeros(*expected, dtype=input.dtype, device=input.device)
-            states = [zeros, zeros] if lstm else [zeros]
+            states = [_ops.creation.zeros(*shape, dtype=input.dtype, device=input.device)
+                      for shape in ((expected, cell) if lstm else (expected,))]
         elif lstm:
             self._check_hidden(states[0], expected, 'Expected hidden[0] size {}, got {}')
-            self._check_hidden(states[1], expected, 'Expected hidden[1] size {}, got {}')
+            self._check_hidden(states[1], cell, 'Expected hidden[1] size {}, got {}')
         else:
             self._check_hidden(states[0], expected)
 
@@ -195,13 +203,14 @@ class RNNBase(Module):
                               for k in ('weight_ih', 'weight_hh'))
                 b_ih, b_hh = ((getattr(self, f'{k}_l{layer}{suffix}')
                                for k in ('bias_ih', 'bias_hh')) if self.bias else (None, None))
+                w_hr = (getattr(self, f'weight_hr_l{layer}{suffix}'),) if self.proj_size else ()
                 k = layer * num_directions + direction
                 state = tuple(s[k] for s in states) if lstm else states[0][k]
                 x_proj = F.linear(layer_input, w_ih, b_ih)  # all time steps at once
                 times = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 hs = [None] * seq_len
                 for t in times:
-                    state = step(x_proj[t], state, w_hh, b_hh)
+                    state = step(x_proj[t], state, w_hh, b_hh, *w_hr)
                     hs[t] = state[0] if lstm else state
                 outs.append(_ops.shape.stack(hs))
                 finals.append(state)
@@ -242,7 +251,9 @@ class RNN(RNNBase):
 
 class LSTM(RNNBase):
     """Long short-term memory over ``num_layers`` stacked layers (gates i, f, g, o);
-    returns ``(output, (h_n, c_n))``. ``proj_size`` > 0 is not supported."""
+    returns ``(output, (h_n, c_n))``. With ``proj_size`` > 0 each hidden state is projected
+    by ``weight_hr_l{k}`` to ``proj_size`` features (outputs and h_n too; c_n keeps
+    ``hidden_size``)."""
 
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
