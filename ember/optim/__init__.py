@@ -9,12 +9,13 @@ Layout (one job per module):
   serves every built-in optimizer;
 - ``_functional.py`` each optimizer's update rule for one parameter, written once over a
   dozen primitives (``mul_``, ``addcmul_``, ``lerp_``, ...) with two backends;
-- ``sgd.py``, ``adam.py``, ``adamw.py``, ``rmsprop.py``, ``adagrad.py``: constructor
-  checks, defaults, and the state each parameter gets;
+- ``sgd.py``, ``adam.py``, ``adamw.py``, ``nadam.py``, ``radam.py``, ``adamax.py``,
+  ``rmsprop.py``, ``adagrad.py``, ``adadelta.py``: constructor checks, defaults, and the
+  state each parameter gets;
 - ``lr_scheduler.py``: ``LRScheduler`` and the schedules (StepLR, MultiStepLR,
-  ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, OneCycleLR, LambdaLR,
-  MultiplicativeLR, ConstantLR, LinearLR, PolynomialLR, SequentialLR, ChainedScheduler,
-  ReduceLROnPlateau), chainable as in torch.
+  ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, OneCycleLR, CyclicLR,
+  LambdaLR, MultiplicativeLR, ConstantLR, LinearLR, PolynomialLR, SequentialLR,
+  ChainedScheduler, ReduceLROnPlateau), chainable as in torch.
 
 Speed: ``step()`` never goes through Tensor dispatch. The default backend updates the
 parameters' NumPy arrays (``p._data``, grads ``p.grad._data``) and the state tensors' arrays
@@ -37,6 +38,11 @@ from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
-__all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'lr_scheduler']
+__all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
+           'Adadelta', 'lr_scheduler']

@@ -21,7 +21,8 @@ import numpy as np
 from .._tensor import Tensor, make
 from .._ops.pointwise import maximum as _maximum
 
-__all__ = ['ArrayOps', 'TensorOps', 'backend', 'sgd', 'adam', 'rmsprop', 'adagrad']
+__all__ = ['ArrayOps', 'TensorOps', 'backend', 'sgd', 'adam', 'nadam', 'radam', 'adamax',
+           'rmsprop', 'adagrad', 'adadelta']
 
 _REAL = {np.dtype(np.complex64): np.dtype(np.float32),
          np.dtype(np.complex128): np.dtype(np.float64)}
@@ -72,9 +73,10 @@ class ArrayOps:
         return float(x) if isinstance(x, Tensor) else x
 
     @staticmethod
-    def count(step):
-        """Adam's step count for its bias corrections: a Python float."""
-        return float(step._data)
+    def state_scalar(x):
+        """A 0-d state value (Adam's step count, NAdam's mu product) as the scalar formulas
+        use it: a Python float."""
+        return float(x)
 
     @staticmethod
     def sqrt_scalar(x):
@@ -103,6 +105,20 @@ class ArrayOps:
         return np.add(x, t, out=t)
 
     @staticmethod
+    def add_scalar(x, s):
+        """x + s, a new array."""
+        return np.add(x, s)
+
+    @staticmethod
+    def div(x, s):
+        """x / s, a new array."""
+        return np.divide(x, s)
+
+    @staticmethod
+    def abs(x):
+        return np.abs(x)
+
+    @staticmethod
     def mul_(x, s):
         np.multiply(x, s, out=x)
 
@@ -129,12 +145,17 @@ class ArrayOps:
         return np.add(x, t, out=t)
 
     @staticmethod
-    def addcdiv_tmp_(x, a, b, value):
-        """x += value * a / b, where ``b`` is a temporary the update may overwrite."""
-        np.divide(a, b, out=b)
+    def addcdiv_tmp_(x, a, b, value, quotient=None):
+        """x += value * a / b, where ``b`` is a temporary the update may overwrite (unless
+        the ``quotient`` goes to other scratch memory)."""
+        t = np.divide(a, b, out=b if quotient is None else quotient)
         if value != 1:
-            np.multiply(b, value, out=b)
-        np.add(x, b, out=x)
+            np.multiply(t, value, out=t)
+        np.add(x, t, out=x)
+
+    def addcdiv_(self, x, a, b, value):
+        """x += value * a / b."""
+        self.addcdiv_tmp_(x, a, b, value, quotient=self._tmp(x))
 
     def lerp_(self, x, end, w):
         """x += w * (end - x), computed from the nearer end as torch does."""
@@ -161,6 +182,14 @@ class ArrayOps:
     @staticmethod
     def add_tmp(x, s):
         return np.add(x, s, out=x)
+
+    @staticmethod
+    def div_tmp(x, y):
+        return np.divide(x, y, out=x)
+
+    @staticmethod
+    def mul_tmp(x, y):
+        return np.multiply(x, y, out=x)
 
 
 def _is_tensor(x):
@@ -189,10 +218,11 @@ class TensorOps:
         return x.squeeze() if isinstance(x, Tensor) and x._data.ndim else x
 
     @staticmethod
-    def count(step):
-        # torch's differentiable Adam computes its bias corrections from the step tensor,
-        # in that tensor's dtype. A copy: the next step increments the original in place.
-        return step.clone()
+    def state_scalar(x):
+        # torch's differentiable Adam (NAdam) computes its bias corrections (momentum
+        # coefficients) from the step (mu product) tensor, in that tensor's dtype. A copy:
+        # the next step changes the original in place.
+        return x.clone()
 
     @staticmethod
     def sqrt_scalar(x):
@@ -216,6 +246,26 @@ class TensorOps:
     @staticmethod
     def add(x, y, alpha):
         return x + y * alpha
+
+    @staticmethod
+    def add_scalar(x, s):
+        return x + s
+
+    add_tmp = add_scalar
+
+    @staticmethod
+    def div(x, s):
+        return x / s
+
+    div_tmp = div
+
+    @staticmethod
+    def mul_tmp(x, y):
+        return x * y
+
+    @staticmethod
+    def abs(x):
+        return x.abs()
 
     @staticmethod
     def mul_(x, s):
@@ -251,6 +301,11 @@ class TensorOps:
             x.addcdiv_(a, b, value=value)
 
     @staticmethod
+    def addcdiv_(x, a, b, value):
+        # The division saves ``b`` too, which may be state (Adamax's exp_inf): a copy.
+        TensorOps.addcdiv_tmp_(x, a, b.clone(), value)
+
+    @staticmethod
     def lerp_(x, end, w):
         x.lerp_(end, w)
 
@@ -265,18 +320,31 @@ class TensorOps:
 
     sqrt_tmp = sqrt
 
-    @staticmethod
-    def add_tmp(x, s):
-        return x + s
 
-
-def _gradient(F, p, g, weight_decay, maximize):
-    """The gradient the update uses: negated to maximize, plus L2 weight decay."""
+def _gradient(F, p, g, weight_decay, maximize, decoupled=False, lr=None):
+    """The gradient the update uses: negated to maximize, plus L2 weight decay -- or, with
+    ``decoupled`` (AdamW's form), the weights shrink by ``lr * weight_decay`` instead and
+    the gradient keeps no decay."""
     if maximize:
         g = F.neg(g)
     if weight_decay != 0:
-        g = F.add(g, p, weight_decay)
+        if decoupled:
+            F.mul_(p, 1 - lr * weight_decay)
+        else:
+            g = F.add(g, p, weight_decay)
     return g
+
+
+def _average_square_(F, avg, x, decay):
+    """avg = decay * avg + (1 - decay) * x**2, in place."""
+    F.mul_(avg, decay)
+    F.addcmul_(avg, x, x, 1 - decay)
+
+
+def _moments_(F, g, m, v, beta1, beta2):
+    """Adam's running averages of the gradient (``m``) and of its square (``v``)."""
+    F.lerp_(m, g, 1 - beta1)
+    _average_square_(F, v, g, beta2)
 
 
 def sgd(F, p, g, buf, *, lr, momentum, dampening, weight_decay, nesterov, maximize):
@@ -296,21 +364,13 @@ def sgd(F, p, g, buf, *, lr, momentum, dampening, weight_decay, nesterov, maximi
 
 def adam(F, p, g, m, v, v_max, *, step, lr, beta1, beta2, eps, weight_decay, decoupled,
          maximize):
-    """One Adam/AdamW update of ``p`` at ``step`` (1 on the first, ``F.count`` of the step
-    tensor: bias corrections in Python floats, as torch); ``v_max`` is the AMSGrad
+    """One Adam/AdamW update of ``p`` at ``step`` (1 on the first, ``F.state_scalar`` of
+    the step tensor: bias corrections in Python floats, as torch); ``v_max`` is the AMSGrad
     running maximum or None. ``decoupled`` shrinks the weights (AdamW) instead of adding
     L2 decay to the gradient."""
-    if maximize:
-        g = F.neg(g)
-    if weight_decay != 0:
-        if decoupled:
-            F.mul_(p, 1 - lr * weight_decay)
-        else:
-            g = F.add(g, p, weight_decay)
+    g = _gradient(F, p, g, weight_decay, maximize, decoupled, lr)
     p, g, m, v = F.real(p), F.real(g), F.real(m), F.real(v)
-    F.lerp_(m, g, 1 - beta1)
-    F.mul_(v, beta2)
-    F.addcmul_(v, g, g, 1 - beta2)
+    _moments_(F, g, m, v, beta1, beta2)
     if v_max is not None:
         v_max = F.real(v_max)
         F.maximum_(v_max, v)
@@ -323,14 +383,70 @@ def adam(F, p, g, m, v, v_max, *, step, lr, beta1, beta2, eps, weight_decay, dec
     F.addcdiv_tmp_(p, m, denom, -step_size * bias_correction2_sqrt)
 
 
+def nadam(F, p, g, m, v, mu_product, *, step, lr, beta1, beta2, eps, weight_decay,
+          momentum_decay, decoupled, maximize):
+    """One NAdam update of ``p`` at ``step`` (a Python float, 1 on the first): Adam whose
+    step takes the momentum one step ahead (Nesterov), ``mu_t * m`` plus ``(1 - mu_t) *
+    g``, each bias-corrected by the product of the ``mu`` so far. ``mu_t = beta1 * (1 -
+    0.96 ** (t * momentum_decay) / 2)`` warms up over the steps; ``mu_product`` (0-d
+    state) accumulates it in place. ``decoupled`` as in :func:`adam`."""
+    g = _gradient(F, p, g, weight_decay, maximize, decoupled, lr)
+    p, g, m, v = F.real(p), F.real(g), F.real(m), F.real(v)
+    mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+    mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+    F.mul_(mu_product, mu)
+    # A float, or under TensorOps a tensor in the state's dtype (as torch's differentiable
+    # path, whose coefficients below are then computed in that dtype).
+    product = F.state_scalar(mu_product)
+    _moments_(F, g, m, v, beta1, beta2)
+    denom = F.add_tmp(F.sqrt_tmp(F.div(v, 1 - beta2 ** step)), eps)
+    F.addcdiv_(p, g, denom, -lr * (1.0 - mu) / (1.0 - product))
+    F.addcdiv_tmp_(p, m, denom, -lr * mu_next / (1.0 - product * mu_next))
+
+
+def radam(F, p, g, m, v, *, step, lr, beta1, beta2, eps, weight_decay, decoupled, maximize):
+    """One RAdam update of ``p`` at ``step`` (a Python float, 1 on the first): Adam whose
+    adaptive denominator is used only once the variance of its estimate is tractable (the
+    approximated SMA length ``rho_t`` above 5), and then scaled by the rectification term;
+    before that, momentum SGD with the bias-corrected ``m``. ``decoupled`` as in
+    :func:`adam`."""
+    g = _gradient(F, p, g, weight_decay, maximize, decoupled, lr)
+    p, g, m, v = F.real(p), F.real(g), F.real(m), F.real(v)
+    _moments_(F, g, m, v, beta1, beta2)
+    bias_correction1 = 1 - beta1 ** step
+    bias_correction2 = 1 - beta2 ** step
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+    if rho_t > 5.0:
+        rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+        # p -= lr * rect * sqrt(bc2) / bc1 * m / (sqrt(v) + eps): torch's four products
+        # over the arrays folded into one scalar.
+        denom = F.add_tmp(F.sqrt(v), eps)
+        F.addcdiv_tmp_(p, m, denom, -lr * rect * bias_correction2 ** 0.5 / bias_correction1)
+    else:
+        F.add_(p, m, -lr / bias_correction1)
+
+
+def adamax(F, p, g, m, u, *, step, lr, beta1, beta2, eps, weight_decay, maximize):
+    """One Adamax update of ``p`` at ``step`` (a Python float, 1 on the first): Adam with
+    the infinity norm, ``u = max(beta2 * u, |g| + eps)`` in place of the root mean square,
+    and ``p -= lr / (1 - beta1**step) * m / u``."""
+    g = _gradient(F, p, g, weight_decay, maximize)
+    p, g, m, u = F.real(p), F.real(g), F.real(m), F.real(u)
+    F.lerp_(m, g, 1 - beta1)
+    F.mul_(u, beta2)
+    F.maximum_(u, F.add_tmp(F.abs(g), eps))
+    F.addcdiv_(p, m, u, -(lr / (1 - beta1 ** step)))
+
+
 def rmsprop(F, p, g, square_avg, grad_avg, buf, *, lr, alpha, eps, weight_decay, momentum,
             maximize):
     """One RMSprop update of ``p``; ``grad_avg`` (centered) and ``buf`` (momentum) may be
     None."""
     g = _gradient(F, p, g, weight_decay, maximize)
     p, g, square_avg = F.real(p), F.real(g), F.real(square_avg)
-    F.mul_(square_avg, alpha)
-    F.addcmul_(square_avg, g, g, 1 - alpha)
+    _average_square_(F, square_avg, g, alpha)
     if grad_avg is not None:
         grad_avg = F.real(grad_avg)
         F.lerp_(grad_avg, g, 1 - alpha)
@@ -355,6 +471,21 @@ def adagrad(F, p, g, state_sum, *, step, lr, lr_decay, eps, weight_decay, maximi
     F.addcmul_(state_sum, g, g, 1)
     std = F.add_tmp(F.sqrt(state_sum), eps)
     F.addcdiv_tmp_(p, g, std, -clr)
+
+
+def adadelta(F, p, g, square_avg, acc_delta, *, lr, rho, eps, weight_decay, maximize):
+    """One Adadelta update of ``p``: the step ``delta = sqrt(acc_delta + eps) / sqrt(
+    square_avg + eps) * g`` has the units of ``p`` (running RMS of past steps over that of
+    the gradients, both decaying with ``rho``), and ``p -= lr * delta``."""
+    g = _gradient(F, p, g, weight_decay, maximize)
+    p, g = F.real(p), F.real(g)
+    square_avg, acc_delta = F.real(square_avg), F.real(acc_delta)
+    _average_square_(F, square_avg, g, rho)
+    std = F.sqrt_tmp(F.add_scalar(square_avg, eps))
+    delta = F.sqrt_tmp(F.add_scalar(acc_delta, eps))
+    delta = F.mul_tmp(F.div_tmp(delta, std), g)
+    _average_square_(F, acc_delta, delta, rho)
+    F.add_(p, delta, -lr)
 
 
 def backend(group):

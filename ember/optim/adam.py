@@ -5,7 +5,7 @@ from . import _functional
 from .optimizer import (RuleOptimizer, _to_scalar, advance_step, check_fused, check_lr,
                         check_nonnegative, step_counter, state_like)
 
-__all__ = ['Adam']
+__all__ = ['Adam', 'beta_hyper', 'check_adam_options']
 
 
 class Adam(RuleOptimizer):
@@ -31,12 +31,7 @@ class Adam(RuleOptimizer):
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
         _check_tensor_hyper(lr, 'lr', foreach, capturable)
-        check_lr(lr)
-        check_nonnegative(eps, 'epsilon value')
-        for i in (0, 1):
-            if not 0.0 <= betas[i] < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
-        check_nonnegative(weight_decay, 'weight_decay value')
+        check_adam_options(lr, betas, eps, weight_decay)
         if not (all(isinstance(b, float) for b in betas[:2])
                 or all(isinstance(b, Tensor) for b in betas[:2])):
             raise ValueError("betas must be either both floats or both Tensors")
@@ -54,10 +49,7 @@ class Adam(RuleOptimizer):
         check_fused(fused, foreach, differentiable)
 
     def _hyper(self, F, group):
-        beta1, beta2 = group['betas']
-        return dict(lr=F.scalar(group['lr']), beta1=F.scalar(beta1), beta2=F.scalar(beta2),
-                    eps=F.scalar(group['eps']), weight_decay=F.scalar(group['weight_decay']),
-                    decoupled=group['decoupled_weight_decay'], maximize=group['maximize'])
+        return dict(beta_hyper(F, group), decoupled=group['decoupled_weight_decay'])
 
     def _update(self, F, group, p, hyper):
         state = self.state[p]
@@ -71,10 +63,29 @@ class Adam(RuleOptimizer):
         v_max = state['max_exp_avg_sq'] if group['amsgrad'] else None
         _functional.adam(F, F.of(p), F.of(p._grad), F.of(m), F.of(v),
                          None if v_max is None else F.of(v_max),
-                         step=F.count(advance_step(state)), **hyper)
+                         step=F.state_scalar(advance_step(state)), **hyper)
         F.touched(p, m, v)
         if v_max is not None:
             F.touched(v_max)
+
+
+def check_adam_options(lr, betas, eps, weight_decay):
+    """torch's checks of the options the Adam family shares, in its order."""
+    check_lr(lr)
+    check_nonnegative(eps, 'epsilon value')
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    check_nonnegative(weight_decay, 'weight_decay value')
+
+
+def beta_hyper(F, group):
+    """The options every Adam-like update rule takes, from a param group: ``lr``, ``beta1``,
+    ``beta2``, ``eps``, ``weight_decay`` (numbers through ``F.scalar``) and ``maximize``."""
+    beta1, beta2 = group['betas']
+    return dict(lr=F.scalar(group['lr']), beta1=F.scalar(beta1), beta2=F.scalar(beta2),
+                eps=F.scalar(group['eps']), weight_decay=F.scalar(group['weight_decay']),
+                maximize=group['maximize'])
 
 
 def _check_tensor_hyper(value, name, foreach, capturable):

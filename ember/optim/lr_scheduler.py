@@ -19,7 +19,7 @@ from .optimizer import Optimizer, _to_scalar
 __all__ = ['LRScheduler', 'LambdaLR', 'MultiplicativeLR', 'StepLR', 'MultiStepLR',
            'ConstantLR', 'LinearLR', 'ExponentialLR', 'PolynomialLR', 'CosineAnnealingLR',
            'CosineAnnealingWarmRestarts', 'SequentialLR', 'ChainedScheduler',
-           'ReduceLROnPlateau', 'OneCycleLR']
+           'ReduceLROnPlateau', 'OneCycleLR', 'CyclicLR']
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
@@ -55,6 +55,20 @@ def _per_group(name, optimizer, value):
     else:
         value = [value] * len(optimizer.param_groups)
     return [v.clone() if isinstance(v, Tensor) else v for v in value]
+
+
+def _callable_state(fn):
+    """What a scheduler's state_dict keeps of a user function: a callable object's
+    attributes (a copy of its ``__dict__``); None for None, plain functions and lambdas."""
+    if fn is None or isinstance(fn, types.FunctionType):
+        return None
+    return fn.__dict__.copy()
+
+
+def _restore_callable(fn, saved):
+    """Puts back into ``fn`` what ``_callable_state`` kept of it (nothing for None)."""
+    if saved is not None:
+        fn.__dict__.update(saved)
 
 
 def _check_optimizer(optimizer):
@@ -201,8 +215,7 @@ class _LambdaScheduler(LRScheduler):
     def state_dict(self):
         """Every attribute except the optimizer; ``lr_lambdas`` as described above."""
         state = {k: v for k, v in self.__dict__.items() if k not in ('optimizer', 'lr_lambdas')}
-        state['lr_lambdas'] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-                               for fn in self.lr_lambdas]
+        state['lr_lambdas'] = [_callable_state(fn) for fn in self.lr_lambdas]
         return state
 
     def load_state_dict(self, state_dict):
@@ -211,8 +224,7 @@ class _LambdaScheduler(LRScheduler):
         saved = state.pop('lr_lambdas')
         self.__dict__.update(state)
         for fn, attrs in zip(self.lr_lambdas, saved):
-            if attrs is not None:
-                fn.__dict__.update(attrs)
+            _restore_callable(fn, attrs)
 
 
 class LambdaLR(_LambdaScheduler):
@@ -777,7 +789,32 @@ class ReduceLROnPlateau(LRScheduler):
         self._init_is_better(self.mode, self.threshold, self.threshold_mode)
 
 
-class OneCycleLR(LRScheduler):
+class _MomentumCycler(LRScheduler):
+    """Schedulers that can cycle the momentum against the lr: the ``momentum`` of SGD-like
+    optimizers, or ``betas[0]`` of Adam-like ones (``use_beta1``)."""
+
+    def _use_momentum_of(self, optimizer):
+        """Checks that ``optimizer`` has a momentum to cycle and notes which kind."""
+        if 'momentum' not in optimizer.defaults and 'betas' not in optimizer.defaults:
+            raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                             "option enabled")
+        self.use_beta1 = 'betas' in optimizer.defaults
+
+    def _start_momentum(self, tops, bases):
+        """Starts each group's momentum at its top value; the group records both bounds."""
+        for top, base, group in zip(tops, bases, self.optimizer.param_groups, strict=True):
+            self._set_momentum(group, top)
+            group['max_momentum'] = top
+            group['base_momentum'] = base
+
+    def _set_momentum(self, group, value):
+        if self.use_beta1:
+            group['betas'] = (value, *group['betas'][1:])
+        else:
+            group['momentum'] = value
+
+
+class OneCycleLR(_MomentumCycler):
     """The 1cycle policy, stepped once per batch: the lr rises from ``max_lr /
     div_factor`` to ``max_lr`` over the first ``pct_start`` of ``total_steps`` (or
     ``epochs * steps_per_epoch``), then falls to ``initial_lr / final_div_factor``.
@@ -829,24 +866,12 @@ class OneCycleLR(LRScheduler):
                 group['min_lr'] = group['initial_lr'] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if 'momentum' not in optimizer.defaults and 'betas' not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with "
-                                 "`cycle_momentum` option enabled")
-            self.use_beta1 = 'betas' in optimizer.defaults
+            self._use_momentum_of(optimizer)
             tops = _per_group('max_momentum', optimizer, max_momentum)
             bases = _per_group('base_momentum', optimizer, base_momentum)
             if last_epoch == -1:
-                for top, base, group in zip(tops, bases, optimizer.param_groups, strict=True):
-                    self._set_momentum(group, top)
-                    group['max_momentum'] = top
-                    group['base_momentum'] = base
+                self._start_momentum(tops, bases)
         super().__init__(optimizer, last_epoch)
-
-    def _set_momentum(self, group, value):
-        if self.use_beta1:
-            group['betas'] = (value, *group['betas'][1:])
-        else:
-            group['momentum'] = value
 
     def _anneal(self, start, end, pct):
         if self._anneal_func_type == 'cos':
@@ -891,3 +916,112 @@ def _total_steps(total_steps, epochs, steps_per_epoch):
                              f"{steps_per_epoch}")
         return epochs * steps_per_epoch
     raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+
+
+class CyclicLR(_MomentumCycler):
+    """The cyclical learning rate policy, stepped once per batch: the lr goes linearly from
+    ``base_lr`` up to ``max_lr`` in ``step_size_up`` steps and back in ``step_size_down``
+    (default: as many), the amplitude scaled per ``mode`` -- 'triangular' (constant),
+    'triangular2' (halved each cycle), 'exp_range' (``gamma ** step``) -- or by a custom
+    ``scale_fn`` of the cycle number (``scale_mode='cycle'``) or of the step
+    ('iterations'). With ``cycle_momentum`` the momentum (SGD) or beta1 (Adam) moves the
+    other way, from ``max_momentum`` down to ``base_momentum``. The constructor sets the lr
+    of each group to its ``base_lr``.
+
+    The state_dict keeps a custom ``scale_fn`` only if it is a callable object (its
+    attributes), not a function or lambda.
+
+    >>> opt = ember.optim.SGD([ember.nn.Parameter(ember.ones(1))], lr=1.0, momentum=0.9)
+    >>> sched = ember.optim.lr_scheduler.CyclicLR(opt, base_lr=0.1, max_lr=0.5,
+    ...                                           step_size_up=2)
+    >>> lrs = []
+    >>> for _ in range(4):
+    ...     opt.step(); sched.step(); lrs.append(round(sched.get_last_lr()[0], 3))
+    >>> lrs, opt.param_groups[0]['momentum']
+    ([0.3, 0.5, 0.3, 0.1], 0.9)
+    """
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None,
+                 mode='triangular', gamma=1.0, scale_fn=None, scale_mode='cycle',
+                 cycle_momentum=True, base_momentum=0.8, max_momentum=0.9, last_epoch=-1):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        base_lrs = _per_group('base_lr', optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
+                _set_group_value(group, 'lr', lr)
+        self.max_lrs = _per_group('max_lr', optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ('triangular', 'triangular2', 'exp_range') and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._fix_scale_mode()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self._use_momentum_of(optimizer)
+            self.base_momentums = _per_group('base_momentum', optimizer, base_momentum)
+            self.max_momentums = _per_group('max_momentum', optimizer, max_momentum)
+            if last_epoch == -1:
+                self._start_momentum(self.max_momentums, self.base_momentums)
+        super().__init__(optimizer, last_epoch)
+        # The constructor's step ran from the groups' initial_lr (as torch); the cycle's
+        # lower bounds are the base_lr given.
+        self.base_lrs = base_lrs
+
+    def _fix_scale_mode(self):
+        # A built-in mode decides what it scales by; a custom scale_fn keeps scale_mode.
+        if self._scale_fn_custom is None:
+            self.scale_mode = 'iterations' if self.mode == 'exp_range' else 'cycle'
+
+    def scale_fn(self, x):
+        """The amplitude's scale at ``x`` (the cycle number, counted from 1, or the step,
+        per ``scale_mode``): the custom ``scale_fn``'s, else the mode's."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == 'triangular':
+            return 1.0
+        if self.mode == 'triangular2':
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma ** x
+
+    def get_lr(self):
+        """The lr at step ``last_epoch`` of its cycle (also sets the cycled momentum)."""
+        self._warn_outside_step()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle  # position in the cycle, [0, 1)
+        if x <= self.step_ratio:
+            height = x / self.step_ratio
+        else:
+            height = (x - 1) / (self.step_ratio - 1)
+        at = cycle if self.scale_mode == 'cycle' else self.last_epoch
+        # scale_fn is called once per value, as torch does (a custom one may count calls).
+        lrs = [base + (top - base) * height * self.scale_fn(at)
+               for base, top in zip(self.base_lrs, self.max_lrs, strict=True)]
+        if self.cycle_momentum:
+            momenta = [top - (top - base) * height * self.scale_fn(at)
+                       for base, top in zip(self.base_momentums, self.max_momentums,
+                                            strict=True)]
+            for group, momentum in zip(self.optimizer.param_groups, momenta, strict=True):
+                self._set_momentum(group, momentum)
+        return lrs
+
+    def state_dict(self):
+        """Every attribute except the optimizer; a custom ``scale_fn`` as described above
+        (last)."""
+        state = super().state_dict()
+        state['_scale_fn_custom'] = _callable_state(state.pop('_scale_fn_custom'))
+        return state
+
+    def load_state_dict(self, state_dict):
+        """Restores what ``state_dict`` returned (a callable object's attributes included)."""
+        state = dict(state_dict)
+        saved = state.pop('_scale_fn_custom')
+        super().load_state_dict(state)
+        _restore_callable(self._scale_fn_custom, saved)
+        self._fix_scale_mode()

@@ -117,9 +117,15 @@ def scalar_dtype(fused=False):
     return np.dtype(np.float32)
 
 
+def scalar_state(value=0, fused=False):
+    """A 0-d state tensor in the dtype of ``step`` (``scalar_dtype``), e.g. NAdam's
+    ``mu_product``."""
+    return make(np.array(value, scalar_dtype(fused)))
+
+
 def step_counter(fused=False):
     """A fresh 0-d ``step`` state tensor, as torch stores it."""
-    return make(np.zeros((), scalar_dtype(fused)))
+    return scalar_state(0, fused)
 
 
 def state_like(p, fill=0):
@@ -143,6 +149,10 @@ class Optimizer:
     Parameter containing:
     tensor([0.5000, 0.5000], requires_grad=True)
     """
+
+    # Per-parameter state entries that torch keeps as 0-d tensors but older files hold as
+    # numbers.
+    _scalar_state = ('step',)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -188,13 +198,14 @@ class Optimizer:
             for name, default in self.defaults.items():
                 if default is not required:
                     group.setdefault(name, default)
-        # A step saved as a Python number (older files) becomes the tensor torch keeps now.
+        # A step (or other _scalar_state) saved as a Python number (older files) becomes
+        # the tensor torch keeps now.
         for group in self.param_groups:
             for p in group['params']:
                 s = self.state.get(p)
-                if s and 'step' in s and not isinstance(s['step'], Tensor):
-                    dtype = scalar_dtype(group.get('fused'))
-                    s['step'] = make(np.array(float(s['step']), dtype))
+                for key in self._scalar_state if s else ():
+                    if key in s and not isinstance(s[key], Tensor):
+                        s[key] = scalar_state(float(s[key]), group.get('fused'))
 
     def __repr__(self):
         text = self.__class__.__name__ + ' ('
@@ -394,6 +405,25 @@ class RuleOptimizer(Optimizer):
     def _update(self, F, group, p, hyper):
         """Updates ``p`` (and its state) once."""
         raise NotImplementedError
+
+    def _fresh_state(self, p, *names, **scalars):
+        """``p``'s state; on first use created as torch orders it: ``step`` (0), the 0-d
+        ``scalars`` (name=start value), then zero tensors ``names`` shaped like ``p``."""
+        state = self.state[p]
+        if not state:
+            state['step'] = step_counter()
+            for name, value in scalars.items():
+                state[name] = scalar_state(value)
+            for name in names:
+                state[name] = state_like(p)
+        return state
+
+    def _run_rule(self, F, p, rule, names, **kwargs):
+        """Runs the update ``rule`` on ``p``, its grad and its state tensors ``names`` (in
+        that order, as ``F`` sees them), then marks them all changed."""
+        tensors = [self.state[p][name] for name in names]
+        rule(F, F.of(p), F.of(p._grad), *map(F.of, tensors), **kwargs)
+        F.touched(p, *tensors)
 
 
 def _cast_state(param, value, group, key=None):

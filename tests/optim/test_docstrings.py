@@ -6,7 +6,8 @@ import pytest
 
 import ember
 
-MODULES = ['optimizer', 'sgd', 'adam', 'adamw', 'rmsprop', 'adagrad', 'lr_scheduler']
+MODULES = ['optimizer', 'sgd', 'adam', 'adamw', 'nadam', 'radam', 'adamax', 'rmsprop', 'adagrad',
+           'adadelta', 'lr_scheduler']
 
 
 @pytest.mark.parametrize('name', MODULES)

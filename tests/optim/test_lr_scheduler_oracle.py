@@ -19,6 +19,16 @@ def _halve(epoch):
     return 0.5
 
 
+class _Shrink:
+    """A scale_fn that is a callable object: its attributes go into the state_dict."""
+
+    def __init__(self, base=0.8):
+        self.base = base
+
+    def __call__(self, x):
+        return self.base ** x
+
+
 def plain(name, **kwargs):
     """A maker of one scheduler of the optimizer: ``make(lib, opt)``."""
     def make(lib, opt):
@@ -71,6 +81,15 @@ SCHEDULES = [
      'Adam', 9),
     (plain('OneCycleLR', max_lr=0.3, total_steps=8, cycle_momentum=False, div_factor=10.0,
            final_div_factor=100.0), 'SGD', 8),
+    (plain('CyclicLR', base_lr=0.01, max_lr=0.1, step_size_up=3), 'SGD', 14),
+    (plain('CyclicLR', base_lr=[0.01, 0.02], max_lr=[0.1, 0.05], step_size_up=2,
+           step_size_down=4, mode='triangular2', base_momentum=[0.8, 0.7]), 'SGD', 15),
+    (plain('CyclicLR', base_lr=0.001, max_lr=0.01, step_size_up=2, mode='exp_range',
+           gamma=0.9, base_momentum=0.7, max_momentum=0.95), 'Adam', 12),
+    (plain('CyclicLR', base_lr=0.01, max_lr=0.1, step_size_up=3, step_size_down=1,
+           scale_fn=_Shrink(), cycle_momentum=False), 'Adam', 10),
+    (plain('CyclicLR', base_lr=0.01, max_lr=0.1, step_size_up=2, scale_fn=_decay,
+           scale_mode='iterations', mode='ignored'), 'SGD', 9),
     (sequential, 'SGD', 12),
     (chained, 'Adam', 6),
     (nested, 'SGD', 7),
@@ -263,6 +282,14 @@ ERRORS = [
     lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(_sgd(lib), 2).step(-1),
     lambda lib: lib.optim.lr_scheduler.SequentialLR(_sgd(lib), [], milestones=[]),
     lambda lib: lib.optim.lr_scheduler.ChainedScheduler([]),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(object(), 0.1, 1.0),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(_sgd(lib, momentum=0.9), 0.1, 1.0, mode='cos'),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(
+        lib.optim.Adadelta([lib.nn.Parameter(lib.ones(2))]), 0.1, 1.0),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(_sgd(lib), [0.1, 0.2], 1.0),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(_sgd(lib), 0.1, (1.0, 2.0)),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(_sgd(lib), 0.1, 1.0, max_momentum=[0.9] * 3),
+    lambda lib: lib.optim.lr_scheduler.CyclicLR(_sgd(lib), 0.1, 1.0, last_epoch=2),
     lambda lib: _parts(lib, lambda s, opt: [s.StepLR(opt, 2)], milestones=[1]),
     lambda lib: _parts(lib, lambda s, opt: [object()]),
     lambda lib: _parts(lib, lambda s, opt: [s.ReduceLROnPlateau(opt)]),
@@ -380,6 +407,41 @@ def test_resuming_with_last_epoch_starts_from_the_closed_form():
         sched.step()
         results.append((sched.base_lrs, sched.get_last_lr(), sched.last_epoch))
     assert_same_state(*results, rtol=1e-12)
+
+
+@pytest.mark.parametrize('momentum', [True, False])
+def test_cyclic_resumed_with_last_epoch(momentum):
+    """Resuming skips setting the lrs and momenta; the constructor's step runs from the
+    groups' initial_lr, and base_lr takes over afterwards (as torch)."""
+    results = []
+    for lib in LIBS:
+        opt = _sgd(lib, momentum=0.5)
+        opt.param_groups[0]['initial_lr'] = 0.4
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, 0.05, 0.5, step_size_up=3, last_epoch=4,
+                                                cycle_momentum=momentum)
+        first = (sched.get_last_lr(), opt.param_groups[0]['momentum'])
+        opt.step()
+        sched.step()
+        results.append((first, sched.base_lrs, sched.get_last_lr(),
+                        opt.param_groups[0]['momentum'], sched.last_epoch))
+    assert_same_state(*results, rtol=1e-12)
+
+
+def test_cyclic_state_dict_saves_a_callable_scale_fn_object_only():
+    states = []
+    for lib in LIBS:
+        fn = _Shrink(0.5)
+        sched = lib.optim.lr_scheduler.CyclicLR(_sgd(lib, momentum=0.9), 0.1, 1.0,
+                                                scale_fn=fn)
+        sd = sched.state_dict()
+        saved, keys = sd['_scale_fn_custom'], list(sd)  # (torch's load pops it from sd)
+        fn.base = 0.1
+        sched.load_state_dict(sd)
+        plain = lib.optim.lr_scheduler.CyclicLR(_sgd(lib, momentum=0.9), 0.1, 1.0,
+                                                scale_fn=_decay).state_dict()
+        states.append((saved, fn.base, keys, plain['_scale_fn_custom'], sched.scale_fn(2)))
+    assert states[0] == states[1]
+    assert states[0][:2] == ({'base': 0.5}, 0.5) and states[0][2][-1] == '_scale_fn_custom'
 
 
 def test_lambda_state_dict_saves_callable_objects_only():

@@ -10,7 +10,7 @@ import pytest
 import ember
 from .helpers import LIBS, assert_same_state, params, same_error, train, torch
 
-NAMES = ['SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad']
+NAMES = ['SGD', 'Adam', 'AdamW', 'NAdam', 'RAdam', 'Adamax', 'RMSprop', 'Adagrad', 'Adadelta']
 
 
 def _param(lib):
@@ -37,6 +37,15 @@ BAD_ARGS = [
     ('Adagrad', dict(lr_decay=-1)), ('Adagrad', dict(initial_accumulator_value=-0.1)),
     ('Adagrad', dict(eps=-1.0)), ('Adagrad', dict(weight_decay=-1)),
     ('Adagrad', dict(fused=True, foreach=True)),
+    ('NAdam', dict(lr=-0.1)), ('NAdam', dict(eps=-1.0)), ('NAdam', dict(betas=(1.0, 0.9))),
+    ('NAdam', dict(betas=(0.9, 1.5))), ('NAdam', dict(weight_decay=-0.1)),
+    ('NAdam', dict(momentum_decay=-4e-3)), ('NAdam', dict(fused=True)),
+    ('RAdam', dict(lr=-1e-3)), ('RAdam', dict(eps=-1e-8)), ('RAdam', dict(betas=(-0.1, 0.9))),
+    ('RAdam', dict(betas=(0.9, 1.0))), ('RAdam', dict(weight_decay=-1)),
+    ('Adamax', dict(lr=-2e-3)), ('Adamax', dict(eps=-1.0)), ('Adamax', dict(betas=(1.0, 0.9))),
+    ('Adamax', dict(betas=(0.9, -0.5))), ('Adamax', dict(weight_decay=-0.5)),
+    ('Adadelta', dict(lr=-1.0)), ('Adadelta', dict(rho=1.5)), ('Adadelta', dict(rho=-0.1)),
+    ('Adadelta', dict(eps=-1e-6)), ('Adadelta', dict(weight_decay=-1)),
 ]
 
 
@@ -53,6 +62,10 @@ TENSOR_ARGS = [
     ('Adam', lambda lib: dict(betas=(lib.tensor([0.9, 0.8]), lib.tensor(0.999)))),
     ('Adam', lambda lib: dict(betas=(lib.tensor(0.9), lib.tensor(0.999)), foreach=True)),
     ('Adagrad', lambda lib: dict(lr=lib.tensor([0.1, 0.1]))),
+    ('NAdam', lambda lib: dict(lr=lib.tensor([0.1, 0.1]))),
+    ('RAdam', lambda lib: dict(lr=lib.tensor(-1.0))),
+    ('Adamax', lambda lib: dict(lr=lib.tensor([[0.1], [0.1]]))),
+    ('Adadelta', lambda lib: dict(lr=lib.tensor([1.0, 1.0]))),
 ]
 
 
@@ -238,17 +251,20 @@ def test_load_state_dict_takes_the_saved_options_and_keeps_the_params():
     assert_same_state(*results)
 
 
-def test_load_state_dict_upgrades_a_numeric_step_to_a_tensor():
+@pytest.mark.parametrize('name,numbers', [('Adam', dict(step=2)),
+                                          ('NAdam', dict(step=2, mu_product=0.8))])
+def test_load_state_dict_upgrades_numeric_scalars_to_tensors(name, numbers):
     sds = []
     for lib in LIBS:
         ps = params(lib)
-        opt = lib.optim.Adam(ps, lr=0.01)
+        opt = getattr(lib.optim, name)(ps, lr=0.01)
         train(lib, ps, opt, 2)
         sd = opt.state_dict()
         for s in sd['state'].values():
-            s['step'] = 2  # as files from old torch versions hold it
-        again = lib.optim.Adam(params(lib), lr=0.01)
+            s.update(numbers)  # as files from old torch versions hold them
+        again = getattr(lib.optim, name)(params(lib), lr=0.01)
         again.load_state_dict(sd)
+        train(lib, again.param_groups[0]['params'], again, 1)
         sds.append(again.state_dict())
     assert_same_state(*sds)
 

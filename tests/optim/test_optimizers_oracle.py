@@ -28,9 +28,23 @@ CONFIGS = [
     ('Adagrad', dict(lr=0.1)),
     ('Adagrad', dict(lr=0.1, lr_decay=0.05, weight_decay=0.1, initial_accumulator_value=0.2)),
     ('Adagrad', dict(lr=0.1, maximize=True, eps=1e-6)),
+    ('NAdam', dict(lr=0.01)),
+    ('NAdam', dict(lr=0.01, betas=(0.8, 0.99), momentum_decay=0.05, weight_decay=0.1)),
+    ('NAdam', dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, maximize=True)),
+    # RAdam's rectified step starts at step 6 (default betas) / 7 (beta2=0.8) of 8.
+    ('RAdam', dict(lr=0.01)),
+    ('RAdam', dict(lr=0.01, betas=(0.5, 0.8), eps=1e-4, weight_decay=0.1)),
+    ('RAdam', dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, maximize=True)),
+    ('Adamax', dict(lr=0.01)),
+    ('Adamax', dict(lr=0.01, betas=(0.8, 0.9), eps=1e-3, weight_decay=0.1)),
+    ('Adamax', dict(lr=0.01, maximize=True)),
+    ('Adadelta', dict()),
+    ('Adadelta', dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1)),
+    ('Adadelta', dict(maximize=True)),
+    ('Adadelta', dict(lr=0.1, rho=1.0)),  # rho=1: plain gradient steps
 ]
 IDS = [name + '-' + ','.join(f'{k}={v}' for k, v in kw.items()) for name, kw in CONFIGS]
-NAMES = ['SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad']
+NAMES = ['SGD', 'Adam', 'AdamW', 'NAdam', 'RAdam', 'Adamax', 'RMSprop', 'Adagrad', 'Adadelta']
 STEPS = 8
 
 
@@ -115,7 +129,9 @@ def test_load_state_dict_casts_state_to_the_parameters_dtype():
 def test_param_groups_with_their_own_options(name):
     own = {'SGD': dict(lr=0.01, momentum=0.5), 'Adam': dict(lr=0.05, betas=(0.5, 0.9)),
            'AdamW': dict(weight_decay=0.3, amsgrad=True), 'RMSprop': dict(centered=True),
-           'Adagrad': dict(lr_decay=0.1)}[name]
+           'Adagrad': dict(lr_decay=0.1), 'NAdam': dict(momentum_decay=0.1, weight_decay=0.1),
+           'RAdam': dict(betas=(0.5, 0.9), decoupled_weight_decay=True, weight_decay=0.1),
+           'Adamax': dict(betas=(0.5, 0.5)), 'Adadelta': dict(rho=0.5, lr=1.0)}[name]
     results = []
     for lib in LIBS:
         ps = params(lib)
@@ -189,36 +205,46 @@ def test_zero_grad_keeps_zeros_that_still_step(name):
     assert_same_params(*out)
 
 
-@pytest.mark.parametrize('name', ['Adam', 'AdamW', 'Adagrad'])
+@pytest.mark.parametrize('name', ['Adam', 'AdamW', 'Adagrad', 'NAdam', 'RAdam', 'Adadelta'])
 @pytest.mark.parametrize('default', ['float32', 'float64'])
 def test_step_counter_dtype_follows_default_dtype_and_fused(name, default):
+    """``step`` (and NAdam's ``mu_product``) in the default dtype, or float32 when fused."""
+    options = [dict(fused=True), {}] if name in ('Adam', 'AdamW', 'Adagrad') else [{}]
     sds = []
     for lib in LIBS:
         previous = lib.get_default_dtype()
         lib.set_default_dtype(getattr(lib, default))
         try:
-            fused = _run(lib, name, dict(lr=0.01), steps=2, fused=True)[1]
-            plain = _run(lib, name, dict(lr=0.01), steps=2)[1]
+            sds.append([_run(lib, name, dict(lr=0.01), steps=2, **kw)[1].state_dict()
+                        for kw in options])
         finally:
             lib.set_default_dtype(previous)
-        sds.append((fused.state_dict(), plain.state_dict()))
     assert_same_state(sds[0], sds[1])
 
 
-# differentiable=True: the step runs on Tensor ops, and gradients flow through it. torch's
-# own differentiable RMSprop/Adagrad refuse a tensor lr, so those get a float one.
-DIFF = [('SGD', dict(momentum=0.9, weight_decay=0.1, nesterov=True), True),
-        ('SGD', dict(), True), ('Adam', dict(maximize=True), True), ('AdamW', dict(), True),
-        ('RMSprop', dict(momentum=0.5), False),
-        ('RMSprop', dict(weight_decay=0.1), False), ('Adagrad', dict(lr_decay=0.1), False)]
+# differentiable=True: the step runs on Tensor ops, and gradients flow through it, over
+# ``steps`` steps. torch's own differentiable RMSprop/Adagrad/Adamax/Adadelta refuse a tensor
+# lr, so those get a float one. torch's differentiable NAdam (with a tensor lr) and Adamax
+# save state that their next step overwrites, so their backward fails after several steps;
+# ember copies what it saves, but can be compared only where torch runs.
+DIFF = [('SGD', dict(momentum=0.9, weight_decay=0.1, nesterov=True), True, 2),
+        ('SGD', dict(), True, 2), ('Adam', dict(maximize=True), True, 2),
+        ('AdamW', dict(), True, 2), ('RMSprop', dict(momentum=0.5), False, 2),
+        ('RMSprop', dict(weight_decay=0.1), False, 2), ('Adagrad', dict(lr_decay=0.1), False, 2),
+        ('NAdam', dict(weight_decay=0.1, momentum_decay=0.1), False, 3),
+        ('NAdam', dict(weight_decay=0.1, decoupled_weight_decay=True), True, 1),
+        ('RAdam', dict(betas=(0.9, 0.9), weight_decay=0.1), True, 7),
+        ('RAdam', dict(decoupled_weight_decay=True, weight_decay=0.1, maximize=True), True, 2),
+        ('Adamax', dict(weight_decay=0.1), False, 1),
+        ('Adadelta', dict(weight_decay=0.1, rho=0.5), False, 3)]
 
 
-@pytest.mark.parametrize('name,kwargs,tensor_lr', DIFF,
-                         ids=[f'{n}-{k}-{t}' for n, k, t in DIFF])
-def test_differentiable_step_gradients_match_torch(name, kwargs, tensor_lr):
+@pytest.mark.parametrize('name,kwargs,tensor_lr,steps', DIFF,
+                         ids=[f'{n}-{k}-{t}-{s}' for n, k, t, s in DIFF])
+def test_differentiable_step_gradients_match_torch(name, kwargs, tensor_lr, steps):
     rng = np.random.default_rng(0)
     w_init = rng.standard_normal(5)
-    grads = [rng.standard_normal(5) for _ in range(2)]
+    grads = [rng.standard_normal(5) for _ in range(steps)]
     out = []
     for lib in LIBS:
         w0 = lib.tensor(w_init, requires_grad=True)
