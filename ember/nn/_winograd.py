@@ -206,10 +206,11 @@ def weight_grad(dm, v, wshape):
 
 
 def _overlap_add(t0, t1, t2, t3, even, odd, axis, tmp):
-    """The adjoint of ``_bt_pass`` along ``axis``, tiles 2 apart: d0..d3's gradients (t0,
-    t2 + t1 - t0... per B^T's columns) added into the even and odd positions they came
-    from. ``even``/``odd`` have the tiles' length along ``axis`` (flat rows, where a row's
-    extra tile absorbs the spill) or one more (the last tile's d2/d3 land there)."""
+    """The adjoint of ``_bt_pass`` along ``axis``, tiles 2 apart: ``t0..t3`` are the
+    gradients of its four outputs; each tile's d0..d3 gradients (B^T's columns applied to
+    them) are added into the even and odd positions they were read from. ``even``/``odd``
+    have the tiles' length along ``axis`` (flat rows, where a row's extra tile takes the
+    spill) or one more (where the last tile's d2/d3 land). ``tmp``: room for two parts."""
     def cut(a, lo, hi):
         return a[(slice(None),) * (axis % a.ndim) + (slice(lo, hi),)]
     n = t0.shape[axis]
