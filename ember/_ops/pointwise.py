@@ -1016,6 +1016,10 @@ class ClampBackward1(Node):
         return g * mask
 
 
+class ClampMinBackward0(ClampBackward1):
+    """clamp_min with a number bound (torch's own node name for it)."""
+
+
 class ClampBackward0(Node):
     """clamp with tensor bounds."""
 
@@ -1069,24 +1073,29 @@ def clamp(input, min=None, max=None, *, out=None):
             n.save(*ins)
         t = result(np.asarray(r), n)
     else:
-        x = input._data
-        for b in (min, max):
-            if b is not None and isinstance(b, float) and x.dtype.kind in 'iub':
-                x = x.astype(_dtype.DEFAULT.np_float)
-        r = x
-        if min is not None:
-            r = np.maximum(r, min)
-        if max is not None:
-            r = np.minimum(r, max)
-        if min is not None and max is not None and min > max:
-            r = np.full_like(x, max)
-        r = np.asarray(r).astype(x.dtype, copy=False)
-        n = track1(ClampBackward1, input)
-        if n is not None:
-            n.lo, n.hi = min, max
-            n._saved = ((input, input._vc[0]),)
-        t = result(r, n)
+        t = _clamp_numbers(input, min, max, ClampBackward1)
     return _write_out(out, t) if out is not None else t
+
+
+def _clamp_numbers(input, min, max, node):
+    """clamp to number bounds, recorded as a ``node``."""
+    x = input._data
+    for b in (min, max):
+        if b is not None and isinstance(b, float) and x.dtype.kind in 'iub':
+            x = x.astype(_dtype.DEFAULT.np_float)
+    r = x
+    if min is not None:
+        r = np.maximum(r, min)
+    if max is not None:
+        r = np.minimum(r, max)
+    if min is not None and max is not None and min > max:
+        r = np.full_like(x, max)
+    r = np.asarray(r).astype(x.dtype, copy=False)
+    n = track1(node, input)
+    if n is not None:
+        n.lo, n.hi = min, max
+        n._saved = ((input, input._vc[0]),)
+    return result(r, n)
 
 
 clip = clamp
@@ -1105,7 +1114,9 @@ register(clamp_, name='clip_')
 @register
 def clamp_min(input, min):
     """``clamp(input, min=min)``."""
-    return clamp(input, min=min)
+    if isinstance(min, Tensor) or not isinstance(input, Tensor):
+        return clamp(input, min=min)
+    return _clamp_numbers(input, min, None, ClampMinBackward0)
 
 
 @register

@@ -850,28 +850,39 @@ class LinalgVectorNormBackward0(Node):
     """Gradient of the vector p-norm (``norm``, ``linalg.vector_norm``)."""
 
     def backward(self, g):
-        x = self.saved_tensors[0]
-        p, dims, keepdim = self.p, self.dims, self.keepdim
         shape = self._meta[0][0]
-        gx = _unreduce(g, shape, dims, keepdim)
-        if p == 0:
-            return gx * 0
-        if p == 1:
-            return gx * x.sgn()
-        # The norm is recomputed from x so that double backward sees its dependence on x.
-        norm = _unreduce(_vector_norm(x, p, dims, True), shape, dims, True)
-        zero = _const(norm._data == 0)
-        if p == 2:
-            return x * _where(zero, 0.0, gx / norm)
-        if p == float('inf') or p == float('-inf'):
-            a = x._data.__abs__()
-            mask = a == norm._data
-            count = np.sum(mask, axis=_np_axis(dims, len(shape)), keepdims=True)
-            return gx * x.sgn() * _const((mask / count).astype(a.dtype))
-        return x.sgn() * x.abs().pow(p - 1) * _where(zero, 0.0, gx / norm.pow(p - 1))
+        gx = _unreduce(g, shape, self.dims, self.keepdim)
+        return vector_norm_backward(self.saved_tensors[0], gx, self.p, self.dims)
 
 
-def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
+class NormBackward1(LinalgVectorNormBackward0):
+    """The same gradient under the name torch gives its internal ``norm(x, p, dim)`` calls
+    (``pairwise_distance``)."""
+
+
+def vector_norm_backward(x, gx, p, dims):
+    """``gx`` (already broadcast to ``x``'s shape) times the derivative of ``x``'s p-norm
+    over ``dims``, written with ember ops so it differentiates again."""
+    shape = tuple(x.shape)
+    if p == 0:
+        return gx * 0
+    if p == 1:
+        return gx * x.sgn()
+    # The norm is recomputed from x so that double backward sees its dependence on x.
+    norm = _unreduce(_vector_norm(x, p, dims, True), shape, dims, True)
+    zero = _const(norm._data == 0)
+    if p == 2:
+        return x * _where(zero, 0.0, gx / norm)
+    if p == float('inf') or p == float('-inf'):
+        a = x._data.__abs__()
+        mask = a == norm._data
+        count = np.sum(mask, axis=_np_axis(dims, len(shape)), keepdims=True)
+        return gx * x.sgn() * _const((mask / count).astype(a.dtype))
+    return x.sgn() * x.abs().pow(p - 1) * _where(zero, 0.0, gx / norm.pow(p - 1))
+
+
+def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
+                 node=LinalgVectorNormBackward0):
     x = input._data
     if dtype is not None:
         if dtype.np.kind not in 'fc':
@@ -903,7 +914,7 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
     else:
         r = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
     r = np.asarray(r, dtype=a.dtype)
-    n = track1(LinalgVectorNormBackward0, input)
+    n = track1(node, input)
     if n is not None:
         n.save(input)
         n.p, n.dims, n.keepdim = p, dims, keepdim

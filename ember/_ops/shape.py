@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._device import check_device
 from ..autograd.engine import sum_to
+from ._core import check_broadcast
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     to_tensor, wrap_dim)
 
@@ -377,7 +378,8 @@ def broadcast_tensors(*tensors):
     """Expands all tensors to their common broadcast shape."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
-    shape = broadcast_shapes(*(t._data.shape for t in tensors))
+    # (torch's tensor-a/tensor-b message here, not broadcast_shapes' own)
+    shape = check_broadcast(*(t._data.shape for t in tensors))
     return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 

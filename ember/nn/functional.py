@@ -33,6 +33,20 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
            'scaled_dot_product_attention', 'multi_head_attention_forward', 'max_pool1d',
            'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d', 'bilinear',
            'interpolate']
+__all__ += ['huber_loss',
+            'soft_margin_loss',
+            'margin_ranking_loss',
+            'hinge_embedding_loss',
+            'cosine_embedding_loss',
+            'poisson_nll_loss',
+            'gaussian_nll_loss',
+            'pairwise_distance',
+            'pdist',
+            'triplet_margin_loss',
+            'triplet_margin_with_distance_loss',
+            'multilabel_soft_margin_loss',
+            'multi_margin_loss',
+            'multilabel_margin_loss']
 
 
 def _linear(input, weight, bias=None):
@@ -793,3 +807,26 @@ bilinear = _export(_interp.bilinear, 'bilinear',
                    "``x1^T A x2 + b`` for each output feature (weight (out, in1, in2)).")
 interpolate = _export(_interp.interpolate, 'interpolate',
                       "Resamples the spatial dims: nearest / linear / bilinear / trilinear.")
+
+from . import _loss_functional as _losses  # noqa: E402 (it builds on the helpers above)
+
+
+def _export_loss(name):
+    impl = getattr(_losses, name)
+    return _export(impl, name, impl.__doc__)
+
+
+huber_loss = _export_loss('huber_loss')
+soft_margin_loss = _export_loss('soft_margin_loss')
+margin_ranking_loss = _export_loss('margin_ranking_loss')
+hinge_embedding_loss = _export_loss('hinge_embedding_loss')
+cosine_embedding_loss = _export_loss('cosine_embedding_loss')
+poisson_nll_loss = _export_loss('poisson_nll_loss')
+gaussian_nll_loss = _export_loss('gaussian_nll_loss')
+pairwise_distance = _export_loss('pairwise_distance')
+pdist = _export_loss('pdist')
+triplet_margin_loss = _export_loss('triplet_margin_loss')
+triplet_margin_with_distance_loss = _export_loss('triplet_margin_with_distance_loss')
+multilabel_soft_margin_loss = _export_loss('multilabel_soft_margin_loss')
+multi_margin_loss = _export_loss('multi_margin_loss')
+multilabel_margin_loss = _export_loss('multilabel_margin_loss')

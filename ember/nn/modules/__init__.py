@@ -16,6 +16,11 @@ from .pooling import MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool
 from .transformer import MultiheadAttention, TransformerEncoderLayer
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
 from .upsampling import Upsample
+from .loss import (HuberLoss, SoftMarginLoss, MarginRankingLoss, HingeEmbeddingLoss,
+                   CosineEmbeddingLoss, PoissonNLLLoss, GaussianNLLLoss, TripletMarginLoss,
+                   TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+                   MultiLabelMarginLoss)
+from .distance import PairwiseDistance, CosineSimilarity
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -28,4 +33,8 @@ __all__ = [
     'BatchNorm3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'MaxPool1d', 'MaxPool2d',
     'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MultiheadAttention',
     'TransformerEncoderLayer', 'RNN', 'LSTM', 'GRU', 'RNNCell', 'LSTMCell', 'GRUCell',
+    'HuberLoss', 'SoftMarginLoss', 'MarginRankingLoss', 'HingeEmbeddingLoss',
+    'CosineEmbeddingLoss', 'PoissonNLLLoss', 'GaussianNLLLoss', 'TripletMarginLoss',
+    'TripletMarginWithDistanceLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss',
+    'MultiLabelMarginLoss', 'PairwiseDistance', 'CosineSimilarity',
 ]
