@@ -793,3 +793,10 @@ bilinear = _export(_interp.bilinear, 'bilinear',
                    "``x1^T A x2 + b`` for each output feature (weight (out, in1, in2)).")
 interpolate = _export(_interp.interpolate, 'interpolate',
                       "Resamples the spatial dims: nearest / linear / bilinear / trilinear.")
+rms_norm = _export(_norm.rms_norm, 'rms_norm',
+                   "Divides by the root mean square over the trailing ``normalized_shape`` dims.")
+instance_norm = _export(_norm.instance_norm, 'instance_norm',
+                        "Normalises each channel of each sample over its spatial dims.")
+local_response_norm = _export(_norm.local_response_norm, 'local_response_norm',
+                              "Divides by the mean of squares over neighbouring channels.")
+__all__ += ['rms_norm', 'instance_norm', 'local_response_norm']

@@ -12,9 +12,11 @@ from ..oracle.oracle import torch, arr, check, assert_same_tensor
 from .test_attention_oracle import _compare
 
 # both libraries warn when an encoder cannot use nested tensors and when mask dtypes differ;
-# the tests that are about those warnings record them themselves
+# torch also calls its nested tensors a prototype; the tests about ember's warnings record
+# them themselves
 pytestmark = [pytest.mark.filterwarnings('ignore:enable_nested_tensor is True'),
-              pytest.mark.filterwarnings('ignore:Support for mismatched')]
+              pytest.mark.filterwarnings('ignore:Support for mismatched'),
+              pytest.mark.filterwarnings('ignore:The PyTorch API of nested tensors')]
 
 
 def _both(make):
@@ -319,3 +321,136 @@ def test_mask_dtype_mismatch_warnings():
                     src_key_padding_mask=lib.zeros(2, 5, dtype=lib.bool))
     e, t = _warnings(make)
     assert e == t and len(t) == 2
+
+
+# -- rms_norm / RMSNorm --------------------------------------------------------------------
+@pytest.mark.parametrize('shape,norm,weight,eps', [
+    ((3, 5), (5,), True, None), ((2, 3, 4), (3, 4), True, 1e-3), ((2, 3, 4), [4], False, None),
+    ((4,), (4,), True, 0.5)])
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_rms_norm(shape, norm, weight, eps, dtype):
+    w = (arr(*norm, seed=2, dtype=dtype),) if weight else ()
+    check(lambda lib, x, *w: lib.nn.functional.rms_norm(x, norm, *w, eps=eps),
+          arr(*shape, seed=1, dtype=dtype), *w, double=dtype == np.float64)
+
+
+@pytest.mark.parametrize('call', [
+    lambda F, x: F.rms_norm(x, 4), lambda F, x: F.rms_norm(x, (4.0,)),
+    lambda F, x: F.rms_norm(x, ()), lambda F, x: F.rms_norm(x, (3,)),
+    lambda F, x: F.rms_norm(x, (2, 4)), lambda F, x: F.rms_norm(x, (4,), x[0, 0, :3]),
+    lambda F, x: F.rms_norm(x, (2, 3, 4, 5), x[0, 0]),
+    lambda F, x: F.rms_norm(x, (2, 3, 4, 5)), lambda F, x: F.rms_norm(x.int(), (4,)),
+])
+def test_rms_norm_errors(call):
+    check(lambda lib, x: call(lib.nn.functional, x), arr(2, 3, 4), match_message=True)
+
+
+def test_rms_norm_module():
+    def f(lib, x):
+        m = lib.nn.RMSNorm([3, 4], eps=1e-4, dtype=lib.float64)
+        with lib.no_grad():
+            m.weight.copy_(lib.tensor(arr(3, 4, seed=3)))
+        plain = lib.nn.RMSNorm(4, elementwise_affine=False)
+        return m(x), plain(x), list(m.state_dict()), list(plain.state_dict())
+    check(f, arr(2, 3, 4, seed=1))
+    check(lambda lib, x: lib.nn.RMSNorm(4)(x), arr(3, 4, dtype=np.float32, seed=2))
+
+
+# -- instance_norm / InstanceNorm ----------------------------------------------------------
+@pytest.mark.parametrize('shape', [(2, 3, 5), (3, 3, 2, 3), (2, 3, 2, 2, 2)])
+@pytest.mark.parametrize('stats,affine', [(False, True), (True, False), ('eval', True)])
+def test_instance_norm(shape, stats, affine):
+    rm, rv = arr(3, seed=7), np.abs(arr(3, seed=8)) + 0.5
+
+    def f(lib, x, *wb):
+        mean, var = (lib.tensor(rm), lib.tensor(rv)) if stats else (None, None)
+        out = lib.nn.functional.instance_norm(x, mean, var, *wb, use_input_stats=stats != 'eval',
+                                              momentum=0.3, eps=1e-3)
+        return (out, mean, var) if stats else out
+    wb = (arr(3, seed=2), arr(3, seed=3)) if affine else ()
+    check(f, arr(*shape, seed=1), *wb, double=True)
+
+
+def test_instance_norm_float32():
+    check(lambda lib, x, w: lib.nn.functional.instance_norm(x, weight=w),
+          arr(2, 4, 6, dtype=np.float32, seed=1), arr(4, dtype=np.float32, seed=2))
+
+
+@pytest.mark.parametrize('call', [
+    lambda F, x, lib: F.instance_norm(x[:, :, :1]), lambda F, x, lib: F.instance_norm(x[0]),
+    lambda F, x, lib: F.instance_norm(x, lib.zeros(3), None, use_input_stats=False),
+    lambda F, x, lib: F.instance_norm(x, None, None, use_input_stats=False),
+    lambda F, x, lib: F.instance_norm(x, lib.zeros(3), None),
+    lambda F, x, lib: F.instance_norm(x, lib.zeros(2), lib.ones(2)),
+    lambda F, x, lib: F.instance_norm(x, weight=lib.ones(2)),
+    lambda F, x, lib: F.instance_norm(x, bias=lib.ones(6)),
+])
+def test_instance_norm_errors(call):
+    check(lambda lib, x: call(lib.nn.functional, x, lib), arr(2, 3, 4, dtype=np.float32),
+          match_message=True)
+
+
+@pytest.mark.parametrize('cls,shape', [('InstanceNorm1d', (2, 3, 5)), ('InstanceNorm1d', (3, 5)),
+                                       ('InstanceNorm2d', (2, 3, 2, 3)),
+                                       ('InstanceNorm2d', (3, 4, 2)),
+                                       ('InstanceNorm3d', (2, 3, 2, 2, 3))])
+@pytest.mark.parametrize('kw', [{}, {'affine': True, 'track_running_stats': True},
+                                {'track_running_stats': True, 'momentum': None},
+                                {'affine': True, 'bias': False}])
+def test_instance_norm_modules_train_then_eval(cls, shape, kw):
+    """Training steps (running statistics moving as torch's), then eval: outputs,
+    gradients, the state_dict."""
+    def f(lib, x):
+        m = getattr(lib.nn, cls)(3, dtype=lib.float64, **kw)
+        if m.weight is not None:
+            with lib.no_grad():
+                m.weight.copy_(lib.tensor(arr(3, seed=4)))
+        outs = [m(x), m(x * 2 + 1)]
+        m.eval()
+        outs.append(m(x))
+        return outs, list(m.state_dict().items())
+    check(f, arr(*shape, seed=1))
+
+
+def test_instance_norm_module_reprs_and_keys():
+    def describe(nn):
+        mods = [nn.InstanceNorm1d(3), nn.InstanceNorm2d(4, affine=True),
+                nn.InstanceNorm3d(2, eps=1e-3, momentum=None, track_running_stats=True),
+                nn.InstanceNorm2d(3, affine=True, bias=False), nn.RMSNorm([2, 3]),
+                nn.RMSNorm(4, 1e-6, False), nn.LocalResponseNorm(3),
+                nn.LocalResponseNorm(2, 1e-3, 0.5, 2.0)]
+        return [(repr(m), [n for n, _ in m.named_parameters()], list(m.state_dict()),
+                 isinstance(m, nn.modules.batchnorm._BatchNorm)) for m in mods]
+    assert describe(ember.nn) == describe(torch.nn)
+
+
+@pytest.mark.parametrize('make,shape', [
+    (lambda nn: nn.InstanceNorm1d(3), (2, 3, 4, 5)), (lambda nn: nn.InstanceNorm1d(3), (3,)),
+    (lambda nn: nn.InstanceNorm2d(3), (2, 3)), (lambda nn: nn.InstanceNorm3d(3), (3, 4, 4)),
+    (lambda nn: nn.InstanceNorm1d(3, affine=True), (2, 4, 5)),
+    (lambda nn: nn.InstanceNorm2d(3, affine=True), (4, 5, 5)),
+    (lambda nn: nn.InstanceNorm1d(3), (2, 3, 1)),
+])
+def test_instance_norm_module_errors(make, shape):
+    check(lambda lib, x: make(lib.nn)(x), arr(*shape), match_message=True)
+
+
+def test_instance_norm_size_mismatch_warning_without_affine():
+    e, t = _warnings(lambda lib: lib.nn.InstanceNorm2d(3)(lib.ones(2, 4, 3, 3)))
+    assert e == t and len(t) == 1
+
+
+# -- local_response_norm / LocalResponseNorm -----------------------------------------------
+@pytest.mark.parametrize('shape,size', [((2, 5, 4), 3), ((2, 6, 3, 2), 2), ((1, 4, 2, 2, 3), 5),
+                                        ((2, 3, 4), 1)])
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_local_response_norm(shape, size, dtype):
+    check(lambda lib, x: lib.nn.functional.local_response_norm(x, size, 0.1, 0.6, 1.5),
+          arr(*shape, seed=1, dtype=dtype), double=dtype == np.float64)
+
+
+def test_local_response_norm_module_and_edges():
+    check(lambda lib, x: lib.nn.LocalResponseNorm(3)(x), arr(2, 4, 5, seed=2))
+    check(lambda lib, x: lib.nn.LocalResponseNorm(2)(x[:0]), arr(2, 4, 5, seed=2))
+    check(lambda lib, x: lib.nn.functional.local_response_norm(x, 2), arr(4, 5),
+          match_message=True)

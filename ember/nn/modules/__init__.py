@@ -18,6 +18,8 @@ from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
 from .upsampling import Upsample
 from .transformer import (TransformerEncoder, TransformerDecoderLayer, TransformerDecoder,
                           Transformer)
+from .normalization import RMSNorm, LocalResponseNorm
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -31,4 +33,5 @@ __all__ = [
     'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MultiheadAttention',
     'TransformerEncoderLayer', 'RNN', 'LSTM', 'GRU', 'RNNCell', 'LSTMCell', 'GRUCell',
     'TransformerEncoder', 'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer',
+    'RMSNorm', 'LocalResponseNorm', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d',
 ]
