@@ -5,6 +5,8 @@ import numpy as np
 
 from .._ops import _core
 from .._ops._core import Node, make
+from .._ops.pointwise import dtype_name
+from . import _misc_functional as _misc, _pool_functional as _pool
 
 
 def _channel_view(t, ndim):
@@ -168,3 +170,91 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if n is not None:
         n.groups, n.eps = num_groups, eps
     return result
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """``input`` divided by its root mean square over the trailing ``normalized_shape`` dims
+    (plus ``eps``, by default the machine epsilon of its dtype), times ``weight``. Composed
+    of ember ops, so every derivative order works."""
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
+                        f"ints, not {type(normalized_shape).__name__}")
+    for pos, d in enumerate(normalized_shape):
+        if not isinstance(d, (int, np.integer)):
+            raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                            f"of ints, but found element of type {type(d).__name__} at pos {pos}")
+    shape = tuple(int(d) for d in normalized_shape)
+    k = len(shape)
+    if k == 0:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {list(weight.shape)} and normalized_shape = "
+                           f"{list(shape)}")
+    if input.dim() < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got "
+                         f"{input.dim()}")
+    if tuple(input.shape[input.dim() - k:]) != shape:
+        # (unlike layer_norm's, torch's message has no ", " after the "*")
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*{', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"rms_norm\" not implemented for "
+                                  f"'{dtype_name(input._data.dtype)}'")
+    if eps is None:
+        eps = float(np.finfo(input._data.dtype).eps)
+    dims = tuple(range(input.dim() - k, input.dim()))
+    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return out * weight if weight is not None else out
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Normalises each channel of each sample over its trailing (spatial) dims, then scales
+    and shifts per channel: batch_norm over the ``N * C`` instances. With
+    ``use_input_stats=False`` the running statistics are used instead; when given, they
+    move towards the batch average of the instance statistics."""
+    if use_input_stats:
+        spatial = int(np.prod(input.shape[2:]))
+        if spatial == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape!r}")
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither "
+                         "be None")
+    n, c = input.shape[0], input.shape[1]
+
+    def per_instance(t):
+        return None if t is None else t.repeat(n)
+    stats = [per_instance(t) for t in (running_mean, running_var)]
+    out = batch_norm(input.reshape((1, n * c) + tuple(input.shape[2:])), *stats,
+                     per_instance(weight), per_instance(bias), use_input_stats, momentum, eps)
+    for running, moved in zip((running_mean, running_var), stats):
+        if running is not None:
+            running._data[...] = moved._data.reshape(n, c).mean(0).astype(running._data.dtype)
+            running._vc[0] += 1
+    return out.view(input.shape)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """``input / (k + alpha * mean of squares over a window of size channels) ** beta``,
+    the window centred on each channel (dim 1) and zero-padded at the ends."""
+    dim = input.dim()
+    if dim < 3:
+        # (torch's message has this run of spaces)
+        raise ValueError("Expected 3D or higher dimensionality                          "
+                         f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    sizes = tuple(input.shape)
+    # channels as the height of a one-channel image whose width is every other dim: the
+    # window is then a (size, 1) average pool
+    div = (input * input).reshape(sizes[0], 1, sizes[1], -1)
+    div = _misc.pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = _pool.avg_pool2d(div, (size, 1), stride=1).reshape(sizes)
+    return input / (div * alpha + k).pow(beta)

@@ -830,3 +830,10 @@ triplet_margin_with_distance_loss = _export_loss('triplet_margin_with_distance_l
 multilabel_soft_margin_loss = _export_loss('multilabel_soft_margin_loss')
 multi_margin_loss = _export_loss('multi_margin_loss')
 multilabel_margin_loss = _export_loss('multilabel_margin_loss')
+rms_norm = _export(_norm.rms_norm, 'rms_norm',
+                   "Divides by the root mean square over the trailing ``normalized_shape`` dims.")
+instance_norm = _export(_norm.instance_norm, 'instance_norm',
+                        "Normalises each channel of each sample over its spatial dims.")
+local_response_norm = _export(_norm.local_response_norm, 'local_response_norm',
+                              "Divides by the mean of squares over neighbouring channels.")
+__all__ += ['rms_norm', 'instance_norm', 'local_response_norm']

@@ -21,6 +21,10 @@ from .loss import (HuberLoss, SoftMarginLoss, MarginRankingLoss, HingeEmbeddingL
                    TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                    MultiLabelMarginLoss)
 from .distance import PairwiseDistance, CosineSimilarity
+from .transformer import (TransformerEncoder, TransformerDecoderLayer, TransformerDecoder,
+                          Transformer)
+from .normalization import RMSNorm, LocalResponseNorm
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -37,4 +41,6 @@ __all__ = [
     'CosineEmbeddingLoss', 'PoissonNLLLoss', 'GaussianNLLLoss', 'TripletMarginLoss',
     'TripletMarginWithDistanceLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss',
     'MultiLabelMarginLoss', 'PairwiseDistance', 'CosineSimilarity',
+    'TransformerEncoder', 'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer',
+    'RMSNorm', 'LocalResponseNorm', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d',
 ]

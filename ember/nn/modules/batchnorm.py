@@ -8,11 +8,11 @@ from .module import Module
 __all__ = ['BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d']
 
 
-class _BatchNorm(Module):
-    """Shared body of the BatchNorm layers: a learned per-channel scale (ones) and shift
-    (zeros) when ``affine``, and running statistics (``running_mean`` zeros, ``running_var``
-    ones, ``num_batches_tracked``) when ``track_running_stats``. ``momentum=None`` makes the
-    running statistics a cumulative average."""
+class _NormBase(Module):
+    """Shared body of the BatchNorm and InstanceNorm layers: a learned per-channel scale
+    (ones) and shift (zeros) when ``affine``, and running statistics (``running_mean``
+    zeros, ``running_var`` ones, ``num_batches_tracked``) when ``track_running_stats``.
+    ``momentum=None`` makes BatchNorm's running statistics a cumulative average."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None, *, bias=True):
@@ -51,6 +51,15 @@ class _BatchNorm(Module):
         if input.dim() not in self._dims:
             raise ValueError(f"expected {self._expected} input (got {input.dim()}D input)")
 
+    def extra_repr(self):
+        return (f'{self.num_features}, eps={self.eps}, momentum={self.momentum}, '
+                f'affine={self.affine}, bias={self.bias is not None}, '
+                f'track_running_stats={self.track_running_stats}')
+
+
+class _BatchNorm(_NormBase):
+    """Batch statistics in training (moving the running ones), running statistics in eval."""
+
     def forward(self, input):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
@@ -63,11 +72,6 @@ class _BatchNorm(Module):
         return F.batch_norm(input, self.running_mean if track else None,
                             self.running_var if track else None, self.weight, self.bias,
                             use_batch, factor, self.eps)
-
-    def extra_repr(self):
-        return (f'{self.num_features}, eps={self.eps}, momentum={self.momentum}, '
-                f'affine={self.affine}, bias={self.bias is not None}, '
-                f'track_running_stats={self.track_running_stats}')
 
 
 class BatchNorm1d(_BatchNorm):

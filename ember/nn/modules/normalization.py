@@ -1,9 +1,18 @@
-"""LayerNorm and GroupNorm."""
-from .. import functional as F
-from ._params import register_affine, reset_affine
+"""LayerNorm, GroupNorm, RMSNorm and LocalResponseNorm."""
+from .. import functional as F, init
+from ._params import register_affine, register_new, reset_affine
 from .module import Module
 
-__all__ = ['LayerNorm', 'GroupNorm']
+__all__ = ['LayerNorm', 'GroupNorm', 'RMSNorm', 'LocalResponseNorm']
+
+
+def _set_normalized_shape(module, normalized_shape, eps, elementwise_affine):
+    """The attributes LayerNorm and RMSNorm share (an int shape becomes a 1-tuple)."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    module.normalized_shape = tuple(normalized_shape)
+    module.eps = eps
+    module.elementwise_affine = elementwise_affine
 
 
 class LayerNorm(Module):
@@ -13,11 +22,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
         super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
+        _set_normalized_shape(self, normalized_shape, eps, elementwise_affine)
         register_affine(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
         self.reset_parameters()
 
@@ -61,3 +66,47 @@ class GroupNorm(Module):
     def extra_repr(self):
         return (f'{self.num_groups}, {self.num_channels}, eps={self.eps}, '
                 f'affine={self.affine}, bias={self.bias is not None}')
+
+
+class RMSNorm(Module):
+    """Divides by the root mean square over the trailing ``normalized_shape`` dims (plus
+    ``eps``; None: the machine epsilon of the input's dtype), then applies a learned
+    elementwise scale (ones) when ``elementwise_affine``."""
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        _set_normalized_shape(self, normalized_shape, eps, elementwise_affine)
+        register_new(self, 'weight', elementwise_affine, *self.normalized_shape, device=device,
+                     dtype=dtype)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Scale to ones."""
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return (f'{self.normalized_shape}, eps={self.eps}, '
+                f'elementwise_affine={self.elementwise_affine}')
+
+
+class LocalResponseNorm(Module):
+    """Divides each channel by ``(k + alpha * mean of squares over size neighbouring
+    channels) ** beta``."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f'{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}'
