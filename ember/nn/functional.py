@@ -32,7 +32,10 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
            'batch_norm', 'group_norm', 'conv1d', 'conv2d', 'conv_transpose2d',
            'scaled_dot_product_attention', 'multi_head_attention_forward', 'max_pool1d',
            'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d', 'bilinear',
-           'interpolate']
+           'interpolate',
+           'adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
+           'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
+           'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d']
 
 
 def _linear(input, weight, bias=None):
@@ -793,3 +796,27 @@ bilinear = _export(_interp.bilinear, 'bilinear',
                    "``x1^T A x2 + b`` for each output feature (weight (out, in1, in2)).")
 interpolate = _export(_interp.interpolate, 'interpolate',
                       "Resamples the spatial dims: nearest / linear / bilinear / trilinear.")
+adaptive_max_pool1d = _export(_pool.adaptive_max_pool1d, 'adaptive_max_pool1d',
+                              "Max pooling of the last dim to a fixed output size.")
+adaptive_max_pool2d = _export(_pool.adaptive_max_pool2d, 'adaptive_max_pool2d',
+                              "Max pooling of the last two dims to a fixed output size.")
+adaptive_max_pool1d_with_indices = _export(
+    _pool.adaptive_max_pool1d_with_indices, 'adaptive_max_pool1d_with_indices',
+    "Adaptive 1-d max pooling returning (output, indices).")
+adaptive_max_pool2d_with_indices = _export(
+    _pool.adaptive_max_pool2d_with_indices, 'adaptive_max_pool2d_with_indices',
+    "Adaptive 2-d max pooling returning (output, indices).")
+adaptive_avg_pool1d = _export(_pool.adaptive_avg_pool1d, 'adaptive_avg_pool1d',
+                              "Average pooling of the last dim to a fixed output size.")
+max_pool1d_with_indices = _export(_pool.max_pool1d_with_indices, 'max_pool1d_with_indices',
+                                  "1-d max pooling returning (output, indices).")
+max_pool2d_with_indices = _export(_pool.max_pool2d_with_indices, 'max_pool2d_with_indices',
+                                  "2-d max pooling returning (output, indices).")
+max_unpool1d = _export(_pool.max_unpool1d, 'max_unpool1d',
+                       "Partial inverse of max_pool1d: values back at their indices.")
+max_unpool2d = _export(_pool.max_unpool2d, 'max_unpool2d',
+                       "Partial inverse of max_pool2d: values back at their indices.")
+lp_pool1d = _export(_pool.lp_pool1d, 'lp_pool1d',
+                    "Power-average (p-norm) pooling over the last dim.")
+lp_pool2d = _export(_pool.lp_pool2d, 'lp_pool2d',
+                    "Power-average (p-norm) pooling over the last two dims.")

@@ -16,6 +16,8 @@ from .pooling import MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool
 from .transformer import MultiheadAttention, TransformerEncoderLayer
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
 from .upsampling import Upsample
+from .pooling import (AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveAvgPool1d, MaxUnpool1d,
+                      MaxUnpool2d, LPPool1d, LPPool2d)
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -28,4 +30,6 @@ __all__ = [
     'BatchNorm3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'MaxPool1d', 'MaxPool2d',
     'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MultiheadAttention',
     'TransformerEncoderLayer', 'RNN', 'LSTM', 'GRU', 'RNNCell', 'LSTMCell', 'GRUCell',
+    'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveAvgPool1d', 'MaxUnpool1d', 'MaxUnpool2d',
+    'LPPool1d', 'LPPool2d',
 ]
