@@ -23,6 +23,7 @@ from . import _conv_functional as _conv
 from . import _attention_functional as _attn
 from . import _pool_functional as _pool
 from . import _interpolate_functional as _interp
+from . import _shape_functional as _rearrange
 
 __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
            'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
@@ -35,7 +36,8 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
            'interpolate',
            'adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
            'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
-           'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d']
+           'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d',
+           'pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle']
 
 
 def _linear(input, weight, bias=None):
@@ -820,3 +822,9 @@ lp_pool1d = _export(_pool.lp_pool1d, 'lp_pool1d',
                     "Power-average (p-norm) pooling over the last dim.")
 lp_pool2d = _export(_pool.lp_pool2d, 'lp_pool2d',
                     "Power-average (p-norm) pooling over the last two dims.")
+pixel_shuffle = _export(_rearrange.pixel_shuffle, 'pixel_shuffle',
+                        "(*, C*r*r, H, W) -> (*, C, H*r, W*r): channels into pixel blocks.")
+pixel_unshuffle = _export(_rearrange.pixel_unshuffle, 'pixel_unshuffle',
+                          "(*, C, H*r, W*r) -> (*, C*r*r, H, W): pixel blocks into channels.")
+channel_shuffle = _export(_rearrange.channel_shuffle, 'channel_shuffle',
+                          "Interleaves ``groups`` groups of channels.")

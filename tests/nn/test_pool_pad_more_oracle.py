@@ -148,3 +148,107 @@ def test_pool_errors(call):
         F._lib = lib
         return call(F, x)
     check(f, arr(2, 3, 7, 8, seed=9), match_message=True)
+
+
+# -- padding layers ----------------------------------------------------------------------------
+PADS = [
+    (lambda nn: nn.ZeroPad1d(2), (2, 3, 5)), (lambda nn: nn.ZeroPad1d((1, -2)), (3, 5)),
+    (lambda nn: nn.ZeroPad2d((1, 2, 0, 1)), (2, 3, 5, 6)), (lambda nn: nn.ZeroPad2d(1), (3, 5, 6)),
+    (lambda nn: nn.ConstantPad1d((1, 2), 3.5), (2, 3, 5)),
+    (lambda nn: nn.ConstantPad2d(1, -1), (2, 3, 5, 6)),
+    (lambda nn: nn.ConstantPad3d((1, 0, 1, 0, 2, 1), 0.5), (2, 3, 4, 5, 6)),
+    (lambda nn: nn.ConstantPad3d(1, 2.0), (3, 4, 5)),
+    (lambda nn: nn.ReflectionPad1d(2), (2, 3, 5)), (lambda nn: nn.ReflectionPad1d((0, 4)), (3, 5)),
+    (lambda nn: nn.ReflectionPad2d((1, 2, 0, 3)), (2, 3, 5, 6)),
+    (lambda nn: nn.ReflectionPad2d((-1, 2, 1, -2)), (3, 5, 6)),
+    (lambda nn: nn.ReplicationPad1d((1, 3)), (2, 3, 5)), (lambda nn: nn.ReplicationPad1d(2), (3, 5)),
+    (lambda nn: nn.ReplicationPad2d(2), (2, 3, 5, 6)),
+    (lambda nn: nn.ReplicationPad2d((-1, 1, 0, 3)), (3, 5, 6)),
+]
+
+
+@pytest.mark.parametrize('make,shape', PADS, ids=lambda v: str(v) if isinstance(v, tuple) else '')
+def test_padding_modules(make, shape):
+    check(lambda lib, x: make(lib.nn)(x), arr(*shape, seed=10), double=True)
+    check(lambda lib, x: make(lib.nn)(x), arr(*shape, seed=10, dtype=np.float32))
+
+
+@pytest.mark.parametrize('make,shape', [
+    (lambda nn: nn.CircularPad1d(2), (2, 3, 5)), (lambda nn: nn.CircularPad1d((-1, 3)), (3, 5)),
+    (lambda nn: nn.CircularPad2d((1, 0, 2, 1)), (2, 3, 5, 6)),
+    (lambda nn: nn.CircularPad2d((2, -1, -1, 2)), (3, 5, 6)),
+    (lambda nn: lambda x: nn.functional.pad(x, (1, 2, 0, 1, 2, 2), mode='circular'), (1, 2, 3, 4, 5)),
+], ids=lambda v: str(v) if isinstance(v, tuple) else '')
+def test_circular_padding_values_and_gradients(make, shape):
+    # torch's circular pad shows a CopySlices node, ember's a CircularPad node: values and
+    # gradients are compared directly
+    x = arr(*shape, seed=11)
+    w = arr(*make(torch.nn)(torch.tensor(x)).shape, seed=12)
+    res = []
+    for lib in (ember, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = make(lib.nn)(t)
+        (g,) = lib.autograd.grad((y * lib.tensor(w)).sum(), t)
+        res.append((y.detach().numpy(), g.numpy()))
+    np.testing.assert_array_equal(res[0][0], res[1][0])
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-12)
+
+
+def test_padding_reprs():
+    def describe(nn):
+        mods = [nn.ZeroPad1d(2), nn.ZeroPad2d((1, 2, 0, 1)), nn.ZeroPad2d(1),
+                nn.ConstantPad1d((1, 2), 3.5), nn.ConstantPad2d(1, -1),
+                nn.ConstantPad3d((1, 0, 1, 0, 2, 1), 0.), nn.ConstantPad3d(2, 1),
+                nn.ReflectionPad1d(2), nn.ReflectionPad2d((1, 2, 0, 1)),
+                nn.ReplicationPad1d((1, 2)), nn.ReplicationPad2d(1), nn.CircularPad1d(1),
+                nn.CircularPad2d((1, 0, 2, 1)), nn.PixelShuffle(2), nn.PixelUnshuffle(3),
+                nn.ChannelShuffle(3)]
+        return [(repr(m), getattr(m, 'padding', None), getattr(m, 'value', None),
+                 list(m.state_dict())) for m in mods]
+    assert describe(ember.nn) == describe(torch.nn)
+
+
+@pytest.mark.parametrize('call', [
+    lambda nn, x: nn.ReflectionPad1d(1)(x), lambda nn, x: nn.ReflectionPad1d(1)(x[0, 0, 0]),
+    lambda nn, x: nn.ReflectionPad2d(1)(x[None]), lambda nn, x: nn.ReflectionPad2d(1)(x[0, 0]),
+    lambda nn, x: nn.ReplicationPad1d(1)(x), lambda nn, x: nn.ReplicationPad2d(1)(x[0, 0]),
+    lambda nn, x: nn.CircularPad1d(1)(x), lambda nn, x: nn.CircularPad2d(1)(x[None]),
+    lambda nn, x: nn.CircularPad1d(7)(x[0]), lambda nn, x: nn.ReflectionPad1d(6)(x[0]),
+    lambda nn, x: nn.ReplicationPad1d(1)(x[0, :, :0, 0]),
+    lambda nn, x: nn.ReflectionPad2d(1)(x[0, :, :0]),
+    lambda nn, x: nn.functional.pad(x[0, 0, 0], (1, 1), mode='circular'),
+    lambda nn, x: nn.functional.pad(x[None], (1,) * 8, mode='replicate'),
+])
+def test_padding_errors(call):
+    check(lambda lib, x: call(lib.nn, x), arr(2, 3, 5, 6, seed=13), match_message=True)
+
+
+# -- pixel and channel shuffles ----------------------------------------------------------------
+def test_shuffles():
+    def f(lib, x):
+        nn, F = lib.nn, lib.nn.functional
+        return [F.pixel_shuffle(x, 2), nn.PixelShuffle(3)(x[:, :, :2, :3].reshape(2, 18, 2, 1)),
+                F.pixel_shuffle(x[0], 1), F.pixel_shuffle(x.reshape(1, 2, 12, 3, 2), 2),
+                F.pixel_unshuffle(x, 2), nn.PixelUnshuffle(3)(x[:, :, :3, :6]),
+                F.pixel_unshuffle(x[0].reshape(1, 3, 4, 4, 2), 2),
+                F.channel_shuffle(x, 3), nn.ChannelShuffle(2)(x.reshape(2, 6, 2, 8)),
+                F.channel_shuffle(x.reshape(2, 12, 8), 4), F.channel_shuffle(x, 1)]
+    check(f, arr(2, 12, 4, 4, seed=14), double=True)
+    check(f, arr(2, 12, 4, 4, seed=14, dtype=np.float32))
+    check(lambda lib, x: [lib.nn.functional.pixel_shuffle(x, 2),
+                          lib.nn.functional.channel_shuffle(x, 2)],
+          arr(2, 12, 4, 4, seed=14, dtype=np.int64))
+
+
+@pytest.mark.parametrize('call', [
+    lambda F, x: F.pixel_shuffle(x[0, 0], 2), lambda F, x: F.pixel_shuffle(x[:, :3], 2),
+    lambda F, x: F.pixel_shuffle(x, 0), lambda F, x: F.pixel_shuffle(x, -1),
+    lambda F, x: F.pixel_unshuffle(x[0, 0], 2), lambda F, x: F.pixel_unshuffle(x[:, :, :3], 2),
+    lambda F, x: F.pixel_unshuffle(x[:, :, :, :3], 2), lambda F, x: F.pixel_unshuffle(x, 0),
+    lambda F, x: F.channel_shuffle(x, 5), lambda F, x: F.channel_shuffle(x, 0),
+    lambda F, x: F.channel_shuffle(x, -1), lambda F, x: F.channel_shuffle(x[0, 0], 3),
+    lambda F, x: F.channel_shuffle(x[0, 0, 0], 3),
+])
+def test_shuffle_errors(call):
+    check(lambda lib, x: call(lib.nn.functional, x), arr(2, 12, 4, 4, seed=15),
+          match_message=True)

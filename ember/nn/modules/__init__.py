@@ -18,6 +18,10 @@ from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
 from .upsampling import Upsample
 from .pooling import (AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveAvgPool1d, MaxUnpool1d,
                       MaxUnpool2d, LPPool1d, LPPool2d)
+from .padding import (ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+                      ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
+                      CircularPad1d, CircularPad2d)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -32,4 +36,8 @@ __all__ = [
     'TransformerEncoderLayer', 'RNN', 'LSTM', 'GRU', 'RNNCell', 'LSTMCell', 'GRUCell',
     'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveAvgPool1d', 'MaxUnpool1d', 'MaxUnpool2d',
     'LPPool1d', 'LPPool2d',
+    'ZeroPad1d', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d',
+    'ReflectionPad1d', 'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d',
+    'CircularPad1d', 'CircularPad2d',
+    'PixelShuffle', 'PixelUnshuffle', 'ChannelShuffle',
 ]
