@@ -104,4 +104,98 @@ def channel_shuffle(input, groups):
     return _rearranged(ChannelShuffleBackward0, input, out.reshape(x.shape), groups=groups)
 
 
-__all__ = ['pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle']
+# -- sliding blocks ----------------------------------------------------------------------------
+class Im2ColBackward0(Node):
+    """Gradient of unfold: fold of the gradient."""
+
+    def backward(self, g):
+        return fold(g, self.size, *self.geometry)
+
+
+class Col2ImBackward0(Node):
+    """Gradient of fold: unfold of the gradient."""
+
+    def backward(self, g):
+        return unfold(g, *self.geometry)
+
+
+def _pairs(values, names):
+    out = []
+    for v, name in zip(values, names):
+        t = tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+        if len(t) != 2:
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(t)}")
+        out.append(t)
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = out[-4:]
+    for bad, what, msg in (
+            (kh <= 0 or kw <= 0, 'kernel size', f"kernel_height: {kh} kernel_width: {kw}"),
+            (sh <= 0 or sw <= 0, 'stride', f"stride_height: {sh} stride_width: {sw}"),
+            (dh <= 0 or dw <= 0, 'dilation', f"dilation_height: {dh} dilation_width: {dw}")):
+        if bad:
+            raise RuntimeError(f"{what} should be greater than zero, but got {msg}")
+    if ph < 0 or pw < 0:
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {ph} "
+                           f"pad_width: {pw}")
+    return out
+
+
+def _blocks(size, k, d, p, s):
+    """The number of sliding blocks along each dim (C's truncating division, as torch)."""
+    return tuple(int((n + 2 * pi - (di * (ki - 1) + 1)) / si) + 1
+                 for n, ki, di, pi, si in zip(size, k, d, p, s))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Each ``kernel_size`` block of the (zero-padded) last two dims as a column:
+    ``(N, C, H, W)`` -> ``(N, C*kh*kw, L)`` (``(C, H, W)`` -> ``(C*kh*kw, L)``), ``L`` the
+    number of blocks."""
+    k, d, p, s = _pairs((kernel_size, dilation, padding, stride),
+                        ('kernel_size', 'dilation', 'padding', 'stride'))
+    shape = tuple(input.shape)
+    if len(shape) < 3:  # torch reads dim 2 before checking the rank
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
+                         f"{len(shape) - 1}], but got 2)")
+    if len(shape) > 4 or 0 in shape[-3:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and "
+                           f"other non-zero dimensions for input, but got: {list(shape)}")
+    blocks = _blocks(shape[-2:], k, d, p, s)
+    if min(blocks) < 1:
+        raise RuntimeError(f"Given input with spatial size {shape[-2:]}, kernel_size={k}, "
+                           f"dilation={d}, padding={p}, calculated shape of the array of "
+                           f"sliding blocks as {blocks}, but its components must be at least one.")
+    x = input._data.reshape((-1,) + shape[-3:])
+    cols = _im2col(_pad_arr(x, p), k, s, d, blocks)        # a scratch array: copied out
+    out = cols.reshape(shape[:-3] + (shape[-3] * k[0] * k[1], blocks[0] * blocks[1]))
+    return _rearranged(Im2ColBackward0, input, np.array(out), size=shape[-2:],
+                       geometry=(k, d, p, s))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """The adjoint of ``unfold``: columns ``(N, C*kh*kw, L)`` summed back into their blocks of
+    an ``(N, C, *output_size)`` output (overlaps add up)."""
+    size, k, d, p, s = _pairs((output_size, kernel_size, dilation, padding, stride),
+                              ('output_size', 'kernel_size', 'dilation', 'padding', 'stride'))
+    shape = tuple(input.shape)
+    if len(shape) not in (2, 3) or 0 in shape[-2:]:
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: {list(shape)}")
+    if shape[-2] % (k[0] * k[1]):
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product "
+                           f"of kernel_size, but got input.size(1)={shape[-2]} and "
+                           f"kernel_size={k}.")
+    blocks = _blocks(size, k, d, p, s)
+    if shape[-1] != blocks[0] * blocks[1]:
+        raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
+                           f"padding={p}, stride={s}, expected size of input's dimension 2 to "
+                           f"match the calculated number of sliding blocks {blocks[0]} * "
+                           f"{blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)="
+                           f"{shape[-1]}.")
+    c = shape[-2] // (k[0] * k[1])
+    cols = input._data.reshape((-1, c) + k + blocks)
+    full = _col2im(cols, [n + 2 * pi for n, pi in zip(size, p)], s, d)  # a scratch array
+    out = full[..., p[0]:p[0] + size[0], p[1]:p[1] + size[1]]
+    return _rearranged(Col2ImBackward0, input, np.array(out.reshape(shape[:-2] + (c,) + size)),
+                       geometry=(k, d, p, s))
+
+
+__all__ = ['pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle', 'unfold', 'fold']

@@ -37,7 +37,9 @@ __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'ta
            'adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
            'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
            'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d',
-           'pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle']
+           'pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle',
+           'unfold', 'fold', 'dropout1d', 'dropout2d', 'dropout3d', 'alpha_dropout',
+           'conv_transpose1d']
 
 
 def _linear(input, weight, bias=None):
@@ -828,3 +830,17 @@ pixel_unshuffle = _export(_rearrange.pixel_unshuffle, 'pixel_unshuffle',
                           "(*, C, H*r, W*r) -> (*, C*r*r, H, W): pixel blocks into channels.")
 channel_shuffle = _export(_rearrange.channel_shuffle, 'channel_shuffle',
                           "Interleaves ``groups`` groups of channels.")
+unfold = _export(_rearrange.unfold, 'unfold',
+                 "Sliding blocks of the last two dims as columns: (N, C*kh*kw, L).")
+fold = _export(_rearrange.fold, 'fold',
+               "Columns (N, C*kh*kw, L) summed back into their blocks (unfold's adjoint).")
+dropout1d = _export(_layers.dropout1d, 'dropout1d',
+                    "Zeroes whole channels of (N, C, L) inputs, scales the rest by 1/(1-p).")
+dropout2d = _export(_layers.dropout2d, 'dropout2d',
+                    "Zeroes whole channels of (N, C, H, W) inputs, scales the rest by 1/(1-p).")
+dropout3d = _export(_layers.dropout3d, 'dropout3d',
+                    "Zeroes whole channels of (N, C, D, H, W) inputs, scales the rest by 1/(1-p).")
+alpha_dropout = _export(_layers.alpha_dropout, 'alpha_dropout',
+                        "Dropout keeping SELU activations' mean and variance.")
+conv_transpose1d = _export(_conv.conv_transpose1d, 'conv_transpose1d',
+                           "Transposed 1-d convolution (the adjoint of conv1d).")

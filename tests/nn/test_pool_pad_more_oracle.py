@@ -102,6 +102,21 @@ def test_lp_pool(norm):
     check(f, arr(2, 3, 7, 8, seed=8, low=0.5, high=2.0), double=True)
 
 
+class _Functional:
+    """A library's ``nn.functional`` that also knows the library (``F._lib``), for error
+    cases that build their inputs with it."""
+
+    def __init__(self, lib):
+        self._lib = lib
+
+    def __getattr__(self, name):
+        return getattr(self._lib.nn.functional, name)
+
+
+def _check_error(call, x):
+    check(lambda lib, x: call(_Functional(lib), x), x, match_message=True)
+
+
 def _unpool_idx(lib, x, bad):
     out, idx = lib.nn.functional.max_pool2d(x, 2, return_indices=True)
     idx = idx.clone()
@@ -143,11 +158,7 @@ def _unpool_idx(lib, x, bad):
     lambda F, x: F.lp_pool2d(x[0, 0], 2, 2),
 ])
 def test_pool_errors(call):
-    def f(lib, x):
-        F = lib.nn.functional
-        F._lib = lib
-        return call(F, x)
-    check(f, arr(2, 3, 7, 8, seed=9), match_message=True)
+    _check_error(call, arr(2, 3, 7, 8, seed=9))
 
 
 # -- padding layers ----------------------------------------------------------------------------
@@ -252,3 +263,155 @@ def test_shuffles():
 def test_shuffle_errors(call):
     check(lambda lib, x: call(lib.nn.functional, x), arr(2, 12, 4, 4, seed=15),
           match_message=True)
+
+
+# -- Unfold / Fold -----------------------------------------------------------------------------
+@pytest.mark.parametrize('kw', [dict(kernel_size=2), dict(kernel_size=(2, 3), stride=(2, 1)),
+                                dict(kernel_size=3, padding=1, dilation=2),
+                                dict(kernel_size=(3, 2), padding=(1, 0), stride=2, dilation=(1, 2))],
+                         ids=str)
+def test_unfold_fold(kw):
+    def f(lib, x):
+        nn, F = lib.nn, lib.nn.functional
+        cols = F.unfold(x, **kw)
+        return [cols, nn.Unfold(**kw)(x[0]), F.fold(cols, (7, 8), **kw),
+                nn.Fold((7, 8), **kw)(cols[0] * 2)]
+    check(f, arr(2, 3, 7, 8, seed=16), double=True)
+    check(f, arr(2, 3, 7, 8, seed=16, dtype=np.float32))
+
+
+def test_unfold_fold_reprs():
+    def describe(nn):
+        return [repr(m) for m in (nn.Unfold(2), nn.Unfold((2, 3), 2, 1, (1, 2)),
+                                  nn.Fold((4, 5), 2), nn.Fold(4, 3, 1, 1, 2))]
+    assert describe(ember.nn) == describe(torch.nn)
+
+
+def _cols(lib, x):
+    return lib.nn.functional.unfold(x, 2)
+
+
+@pytest.mark.parametrize('call', [
+    lambda F, x: F.unfold(x[0, 0], 2), lambda F, x: F.unfold(x[None], 2),
+    lambda F, x: F.unfold(x, 9), lambda F, x: F.unfold(x, 0), lambda F, x: F.unfold(x, 2, stride=0),
+    lambda F, x: F.unfold(x, 2, dilation=0), lambda F, x: F.unfold(x, 2, padding=-1),
+    lambda F, x: F.unfold(x, (2, 2, 2)), lambda F, x: F.unfold(x, 4, stride=3, padding=0),
+    lambda F, x: F.fold(_cols(F._lib, x)[:, :11], (7, 8), 2),
+    lambda F, x: F.fold(_cols(F._lib, x)[:, :, :40], (7, 8), 2),
+    lambda F, x: F.fold(x, (7, 8), 2), lambda F, x: F.fold(_cols(F._lib, x)[0, 0], (7, 8), 2),
+    lambda F, x: F.fold(_cols(F._lib, x), (1, 1), 2),
+    lambda F, x: F.fold(_cols(F._lib, x), (7, 8), 0),
+    lambda F, x: F.fold(_cols(F._lib, x), (7, 8), 2, stride=0),
+    lambda F, x: F.fold(_cols(F._lib, x), (7, 8, 9), 2),
+])
+def test_unfold_fold_errors(call):
+    _check_error(call, arr(2, 3, 7, 8, seed=17))
+
+
+# -- channel and alpha dropout -----------------------------------------------------------------
+@pytest.mark.parametrize('fn,shape', [('dropout1d', (4, 50, 6)), ('dropout1d', (50, 6)),
+                                      ('dropout2d', (4, 50, 3, 2)), ('dropout3d', (4, 50, 2, 3, 1)),
+                                      ('dropout3d', (50, 2, 3, 2))])
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_channel_dropout(fn, shape, dtype):
+    F = ember.nn.functional
+    x = ember.tensor(arr(*shape, seed=18, low=1.0, high=2.0, dtype=dtype), requires_grad=True)
+    np.testing.assert_array_equal(getattr(F, fn)(x, 0.4, training=False).detach().numpy(),
+                                  x.detach().numpy())
+    ember.manual_seed(0)
+    y = getattr(F, fn)(x, 0.4)
+    assert y.dtype == x.dtype and y.shape == x.shape
+    ratio = (y / x).detach().numpy()
+    batched = len(shape) == {'dropout1d': 3, 'dropout2d': 4, 'dropout3d': 5}[fn]
+    chans = ratio.reshape(ratio.shape[:2 if batched else 1] + (-1,))
+    # every channel is all zeros or all 1 / (1 - p)
+    assert np.isclose(chans, 0).all(-1).sum() + np.isclose(chans, 1 / 0.6).all(-1).sum() \
+        == chans[..., 0].size
+    assert 0.2 < np.isclose(chans[..., 0], 0).mean() < 0.6
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), ratio, rtol=1e-6)
+    assert not getattr(F, fn)(x, 1.0).detach().numpy().any()
+
+
+def test_channel_dropout_modules_and_errors():
+    for lib in (ember, torch):
+        m = lib.nn.Dropout2d(0.5)
+        x = lib.ones(2, 8, 3, 3)
+        assert m.eval()(x) is x
+    def describe(nn):
+        return [repr(m) for m in (nn.Dropout1d(), nn.Dropout2d(0.2, True), nn.Dropout3d(0.1),
+                                  nn.AlphaDropout(0.3))]
+    assert describe(ember.nn) == describe(torch.nn)
+    for call in (lambda lib, x: lib.nn.functional.dropout1d(x, 0.5),
+                 lambda lib, x: lib.nn.functional.dropout1d(x[0, 0, 0], 0.5),
+                 lambda lib, x: lib.nn.functional.dropout1d(x[0], 1.5),
+                 lambda lib, x: lib.nn.functional.dropout2d(x, -0.1),
+                 lambda lib, x: lib.nn.functional.dropout3d(x, 2),
+                 lambda lib, x: lib.nn.functional.alpha_dropout(x, 2, True),
+                 lambda lib, x: lib.nn.Dropout1d(-0.1), lambda lib, x: lib.nn.Dropout2d(2),
+                 lambda lib, x: lib.nn.AlphaDropout(1.5)):
+        check(call, arr(2, 3, 4, 5, seed=19), match_message=True)
+    with pytest.warns(UserWarning, match="dropout2d: Received a 3D input"):
+        ember.nn.functional.dropout2d(ember.ones(2, 3, 4))
+    with pytest.warns(UserWarning, match="dropout3d: Received a 3-D input to dropout3d"):
+        ember.nn.functional.dropout3d(ember.ones(2, 3, 4))
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_alpha_dropout(dtype):
+    F = ember.nn.functional
+    x = ember.tensor(arr(400, 500, seed=20, dtype=dtype), requires_grad=True)
+    assert F.alpha_dropout(x, 0.5) is x and F.alpha_dropout(x, 0.0, True) is x
+    assert ember.nn.AlphaDropout(0.3).eval()(x) is x
+    ember.manual_seed(1)
+    y = F.alpha_dropout(x, 0.2, True)
+    assert y.dtype == x.dtype and type(y.grad_fn).__name__ == 'AddBackward0'
+    out = y.detach().numpy()
+    # a standard-normal input keeps (about) zero mean and unit variance
+    assert abs(out.mean()) < 0.02 and abs(out.std() - 1) < 0.02
+    a = 1 / np.sqrt((1.7580993408473766 ** 2 * 0.2 + 1) * 0.8)
+    dropped = np.isclose(out, a * 1.7580993408473766 * (0.2 - 1), rtol=1e-5)
+    assert 0.18 < dropped.mean() < 0.22
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.where(dropped, 0, a), rtol=1e-5)
+    np.testing.assert_array_equal(ember.nn.AlphaDropout(0.2)(x).detach().numpy() != x.detach().numpy(),
+                                  True)
+    assert not F.alpha_dropout(x, 1.0, True).detach().numpy().any()
+
+
+# -- ConvTranspose1d ---------------------------------------------------------------------------
+@pytest.mark.parametrize('kw', [dict(), dict(stride=2, padding=1, output_padding=1),
+                                dict(stride=3, dilation=2, groups=2, output_padding=2),
+                                dict(padding=2, dilation=3)], ids=str)
+def test_conv_transpose1d(kw):
+    def f(lib, x, w, b):
+        F = lib.nn.functional
+        return [F.conv_transpose1d(x, w, b, **kw), F.conv_transpose1d(x[0], w, None, **kw)]
+    check(f, arr(2, 4, 9, seed=21), arr(4, 3, 3, seed=22), arr(3 * kw.get('groups', 1), seed=23),
+          double=True)
+    check(f, *(arr(*s, seed=21, dtype=np.float32) for s in
+               ((2, 4, 9), (4, 3, 3), (3 * kw.get('groups', 1),))))
+
+
+def test_conv_transpose1d_module():
+    def f(lib, x):
+        lib.manual_seed(0)
+        m = lib.nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, groups=2).double()
+        return [m(x), m(x, output_size=[18]), m(x[0], output_size=[6, 17]),
+                tuple(m.weight.shape), list(m.state_dict()), repr(m),
+                repr(lib.nn.ConvTranspose1d(2, 4, 3, 2, 1, 1, 2, False, 2))]
+    e, t = f(ember, ember.tensor(arr(2, 4, 9, seed=24))), f(torch, torch.tensor(arr(2, 4, 9,
+                                                                                    seed=24)))
+    assert [tuple(v.shape) for v in e[:3]] == [tuple(v.shape) for v in t[:3]]
+    assert e[3:] == t[3:]
+    check(lambda lib, x, w: lib.nn.functional.conv_transpose1d(x, w, stride=2, padding=1,
+                                                               output_padding=1),
+          arr(2, 4, 9), arr(4, 3, 3))
+    for call in (lambda lib, x: lib.nn.functional.conv_transpose1d(x, x),
+                 lambda lib, x: lib.nn.functional.conv_transpose1d(x, x[:, :, :1], stride=2,
+                                                                   output_padding=2),
+                 lambda lib, x: lib.nn.functional.conv_transpose1d(x[0, 0], x[:, :, :1])):
+        check(call, arr(4, 3, 5), match_message=True)
+    with pytest.raises(ValueError, match='Only "zeros" padding mode is supported for '
+                                         'ConvTranspose1d'):
+        ember.nn.ConvTranspose1d(2, 2, 3, padding_mode='reflect')

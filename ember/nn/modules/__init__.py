@@ -22,6 +22,9 @@ from .padding import (ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, Consta
                       ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
                       CircularPad1d, CircularPad2d)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
+from .fold import Unfold, Fold
+from .dropout import Dropout1d, Dropout2d, Dropout3d, AlphaDropout
+from .conv import ConvTranspose1d
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -40,4 +43,5 @@ __all__ = [
     'ReflectionPad1d', 'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d',
     'CircularPad1d', 'CircularPad2d',
     'PixelShuffle', 'PixelUnshuffle', 'ChannelShuffle',
+    'Unfold', 'Fold', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'ConvTranspose1d',
 ]
