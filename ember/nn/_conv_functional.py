@@ -372,3 +372,11 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     ``weight`` is (Cin, Cout/groups, kH, kW)."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 2, 'conv_transpose2d')
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transposed 1-d convolution (the gradient of conv1d with respect to its input):
+    ``weight`` is (Cin, Cout/groups, k)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 1, 'conv_transpose1d')

@@ -63,15 +63,22 @@ def pad(input, pad, mode='constant', value=None):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    if mode == 'reflect':
-        for d, (a, b) in enumerate(pairs):
-            if a >= x.shape[d] or b >= x.shape[d]:
-                raise RuntimeError(f"Argument #4: Padding size should be less than the "
-                                   f"corresponding input dimension, but got: padding ({a}, "
-                                   f"{b}) at dimension {d} of input {list(x.shape)}")
+    if not 1 <= k <= 3 or x.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {x.ndim}D "
+                                  "input tensor.")
+    _check_index_pad(x.shape, pairs, k, mode)
     inner = x.shape[x.ndim - k:]
-    source = np.pad(np.arange(int(np.prod(inner))).reshape(inner), pairs[x.ndim - k:],
-                    mode=_NP_MODES[mode])
+    # negative amounts crop: as torch, after reflect / replicate padding (an element keeps
+    # its source about the uncropped edge) but before circular padding (which wraps the
+    # cropped input)
+    grow = [(max(a, 0), max(b, 0)) for a, b in pairs[x.ndim - k:]]
+    source = np.arange(int(np.prod(inner))).reshape(inner)
+    if mode != 'circular':
+        source = np.pad(source, grow, mode=_NP_MODES[mode])
+    source = source[tuple(slice(max(-a, 0), source.shape[d] - max(-b, 0))
+                          for d, (a, b) in enumerate(pairs[x.ndim - k:]))]
+    if mode == 'circular':
+        source = np.pad(source, grow, mode='wrap')
     out = x.reshape(x.shape[:x.ndim - k] + (-1,))[..., source.ravel()]
     out = out.reshape(x.shape[:x.ndim - k] + source.shape)
     n = _core.track(_node_class(mode, k), (input,))
@@ -79,6 +86,25 @@ def pad(input, pad, mode='constant', value=None):
     if n is not None:
         n.source, n.inner = make(source.ravel().astype(np.int64)), inner
     return result
+
+
+def _check_index_pad(shape, pairs, k, mode):
+    """torch's checks of a reflect / replicate / circular pad of the last ``k`` dims."""
+    if mode == 'circular':
+        if any(a > shape[d] or b > shape[d] for d, (a, b) in enumerate(pairs)
+               if d >= len(shape) - k):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        return
+    if 0 in shape[len(shape) - k - 1:]:
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
+                           "batch size and other non-zero dimensions for input, but got: "
+                           f"{list(shape)}")
+    if mode == 'reflect':
+        for d, (a, b) in enumerate(pairs):
+            if a >= shape[d] or b >= shape[d]:
+                raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                                   f"corresponding input dimension, but got: padding ({a}, "
+                                   f"{b}) at dimension {d} of input {list(shape)}")
 
 
 def _constant_pad(input, pad, pairs, value):

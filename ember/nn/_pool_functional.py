@@ -85,11 +85,7 @@ class MaxPool2DWithIndicesBackward0(Node):
 
     def backward(self, g):
         if STATE.enabled:     # a graph of the gradient is wanted: scatter in ember ops
-            shape = self.in_shape
-            planes = int(np.prod(shape[:-2], dtype=np.int64))
-            zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
-            gx = zeros.scatter_add(1, self._indices().reshape(planes, -1), g.reshape(planes, -1))
-            return gx.reshape(shape)
+            return _scatter_to_planes(g, self._indices(), self.in_shape)
         # on arrays, tap by tap: one tap's view never meets the same input element twice, so
         # each tap is a plain strided add (a window-overlap safe scatter without ufunc.at)
         k, s, p, d, out_hw = self.geometry
@@ -111,6 +107,14 @@ class MaxPool2DWithIndicesBackward0(Node):
                 view += part
         h, w = self.in_shape[-2:]
         return make(np.ascontiguousarray(gp[..., p[0]:p[0] + h, p[1]:p[1] + w]))
+
+
+def _scatter_to_planes(g, indices, shape):
+    """``g`` added into zeros of ``shape`` at the flat per-plane ``indices`` (the gradient
+    of picking those elements), in ember ops so that it differentiates again."""
+    planes = int(np.prod(shape[:-2], dtype=np.int64))
+    zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
+    return zeros.scatter_add(1, indices.reshape(planes, -1), g.reshape(planes, -1)).reshape(shape)
 
 
 def _fill(dtype):
@@ -313,6 +317,13 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     return out.squeeze(-2)
 
 
+def _adaptive_windows(n, o):
+    """torch's adaptive windows over ``n`` elements: window ``i`` of ``o`` spans
+    ``floor(i*n/o)`` to ``ceil((i+1)*n/o)``."""
+    i = np.arange(o)
+    return i * n // o, -(-(i + 1) * n // o)
+
+
 def adaptive_avg_pool2d(input, output_size):
     """The mean over ``output_size`` windows that evenly tile the last two dims (window ``i``
     spans ``floor(i*H/oh)`` to ``ceil((i+1)*H/oh)``); a None entry keeps that size."""
@@ -340,10 +351,256 @@ def adaptive_avg_pool2d(input, output_size):
                                f"[{', '.join(map(str, shape))}] with dimension {i} being empty")
     mats = []
     for n, o in zip(shape[-2:], size):
-        i = np.arange(o)
-        starts, ends = i * n // o, -(-(i + 1) * n // o)
+        starts, ends = _adaptive_windows(n, o)
         mats.append(_window_matrix(n, starts, ends, ends - starts))
     return _separable(AdaptiveAvgPool2DBackward0, input, *mats)
 
 
 __all__ = ['max_pool1d', 'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d']
+
+
+# -- adaptive max pooling ----------------------------------------------------------------------
+class AdaptiveMaxPool2DBackward0(Node):
+    """Gradient of adaptive max pooling: each output's gradient added at its argmax."""
+
+    def backward(self, g):
+        return _scatter_to_planes(g, self.indices, self.in_shape)
+
+
+def _adaptive_taps(n, o):
+    """For each of the ``o`` adaptive windows over ``n`` elements, its positions padded to
+    the longest window (clipped into range) and which of them really belong to it."""
+    starts, ends = _adaptive_windows(n, o)
+    k = int((ends - starts).max()) if o else 0
+    pos = starts[:, None] + np.arange(k)
+    return np.minimum(pos, n - 1), pos < ends[:, None]
+
+
+def _shape_list(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The maximum over ``output_size`` windows that evenly tile the last two dims (as
+    ``adaptive_avg_pool2d``'s); with ``return_indices`` also the flat argmax positions in
+    each ``H * W`` plane. A None entry of ``output_size`` keeps that size."""
+    if not isinstance(output_size, int):
+        output_size = tuple(v if v is not None else n for v, n in
+                            zip(output_size, tuple(input.shape)[-len(output_size):]))
+    size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    shape = tuple(input.shape)
+    if len(shape) not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{_shape_list(shape)}")
+    for i in range(len(shape) - 2, len(shape)):
+        if shape[i] == 0:
+            raise RuntimeError("adaptive_max_pool2d(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes {_shape_list(shape)} "
+                               f"with dimension {i} being empty")
+    if min(size) < 0:
+        bad = next(v for v in size if v < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
+                           f"{_shape_list(shape[:-2] + size)}")
+    x = input._data
+    if x.dtype.kind != 'f':
+        raise NotImplementedError(f'"adaptive_max_pool2d" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
+    (rows, rok), (cols, cok) = _adaptive_taps(shape[-2], size[0]), _adaptive_taps(shape[-1],
+                                                                                   size[1])
+    if 0 in size:
+        out, flat = np.empty(shape[:-2] + size, x.dtype), np.empty(shape[:-2] + size, np.int64)
+    else:
+        # every window gathered at the longest window's size, the padding taps at -inf (tap 0
+        # is always real, so a padding tap never wins a tie)
+        win = x[..., rows[:, None, :, None], cols[None, :, None, :]]   # (..., oh, ow, kh, kw)
+        win = np.where(rok[:, None, :, None] & cok[None, :, None, :], win, -np.inf)
+        kh, kw = rows.shape[1], cols.shape[1]
+        out, tap = _window_max([win[..., i, j] for i in range(kh) for j in range(kw)], True)
+        ki, kj = np.divmod(tap.astype(np.int64), kw)
+        flat = (rows[np.arange(size[0])[:, None], ki] * shape[-1]
+                + cols[np.arange(size[1]), kj])
+    out = out.astype(x.dtype, copy=False)
+    indices = make(np.ascontiguousarray(flat, np.int64))
+    n = _core.track(AdaptiveMaxPool2DBackward0, (input,))
+    result = _core.result(out, n)
+    if n is not None:
+        n.indices, n.in_shape = indices, shape
+    return (result, indices) if return_indices else result
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """``adaptive_max_pool2d`` always returning ``(output, indices)``."""
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def _pool1d_input(input, fn):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for {fn})")
+
+
+def _output_size1d(output_size, fn):
+    if output_size is None:
+        raise TypeError(f"{fn}(): argument 'output_size' (position 2) must be tuple of ints, "
+                        "not NoneType")
+    return _single(output_size, fn, 'output_size')
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """The maximum over ``output_size`` windows that evenly tile the last dim of an
+    ``(N, C, L)`` or ``(C, L)`` input (``return_indices``: also the argmax positions)."""
+    _pool1d_input(input, 'adaptive_max_pool1d')
+    o = _output_size1d(output_size, 'adaptive_max_pool1d')
+    out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, o), True)
+    out, idx = out.squeeze(-2), idx.squeeze(-2)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """``adaptive_max_pool1d`` always returning ``(output, indices)``."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """The mean over ``output_size`` windows that evenly tile the last dim of an
+    ``(N, C, L)`` or ``(C, L)`` input."""
+    _pool1d_input(input, 'adaptive_avg_pool1d')
+    o = _output_size1d(output_size, 'adaptive_avg_pool1d')
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """``max_pool2d`` always returning ``(output, indices)``."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """``max_pool1d`` always returning ``(output, indices)``."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+# -- max unpooling -----------------------------------------------------------------------------
+class MaxUnpool2DBackward0(Node):
+    """Gradient of max unpooling: the output gradient read back at the indices."""
+
+    def backward(self, g):
+        planes = int(np.prod(self.in_shape[:-2], dtype=np.int64))
+        return g.reshape(planes, -1).gather(1, self.indices.reshape(planes, -1)).reshape(
+            self.in_shape), None
+
+
+def _as_tuple(v, n):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+def _unpool_size(input, k, s, p, output_size):
+    """torch's output size of max unpooling (the inverse of max pooling's, or a given size
+    within one stride of it)."""
+    nd = len(k)
+    default = [(input.shape[-nd + d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(nd)]
+    size = default
+    if output_size is not None:
+        if len(output_size) == nd + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nd:
+            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                             f"elements, but it has a length of '{len(output_size)}'")
+        for d in range(nd):
+            lo, hi = default[d] - s[d], default[d] + s[d]
+            if not lo < output_size[d] < hi:
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                                 f'{lo} and {hi})')
+        size = output_size
+    for d in range(nd):
+        if size[d] < 0:
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial "
+                             f"dimensions, but got output_size[{d}]={size[d]}")
+    return list(size)
+
+
+def _max_unpool2d(input, indices, size):
+    """Scatters ``input`` into zero planes of ``size`` at the flat ``indices``."""
+    if indices._data.dtype != np.int64:
+        raise RuntimeError("elements in indices should be type int64 but got: "
+                           f"{indices.dtype.kernel_name}")
+    shape = tuple(input.shape)
+    if len(shape) not in (3, 4):
+        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
+                           f"tensor with {len(shape)} dimensions.")
+    if tuple(indices.shape) != shape:
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({_shape_list(shape)}) but got indices tensor with shape: "
+                           f"{_shape_list(indices.shape)}")
+    for i in range(1, len(shape)):
+        if shape[i] == 0:
+            raise RuntimeError("max_unpooling2d(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but got {_shape_list(shape)} with "
+                               f"dimension {i} being empty.")
+    oh, ow = size
+    planes = int(np.prod(shape[:-2], dtype=np.int64))
+    idx = indices._data.reshape(planes, -1)
+    bad = (idx < 0) | (idx >= oh * ow)
+    if bad.any():  # torch reports the last bad one it meets (one thread: the last in order)
+        raise RuntimeError(f"Found an invalid max index: {idx.ravel()[np.flatnonzero(bad)[-1]]} "
+                           f"(output volumes are of size {oh}x{ow})")
+    out = np.zeros((planes, oh * ow), input._data.dtype)
+    np.put_along_axis(out, idx, input._data.reshape(planes, -1), 1)
+    n = _core.track(MaxUnpool2DBackward0, (input, indices))
+    result = _core.result(out.reshape(shape[:-2] + (oh, ow)), n)
+    if n is not None:
+        n.indices, n.in_shape = indices, shape
+    return result
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of ``max_pool2d``: each value put back at its ``indices`` position
+    in zero planes (the pooled input's size, or ``output_size``)."""
+    k = _as_tuple(kernel_size, 2)
+    s = _as_tuple(stride, 2) if stride is not None else k
+    p = _as_tuple(padding, 2)
+    return _max_unpool2d(input, indices, _unpool_size(input, k, s, p, output_size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of ``max_pool1d``: each value put back at its ``indices`` position
+    along zero rows (the pooled input's length, or ``output_size``)."""
+    k = _as_tuple(kernel_size, 1)
+    s = _as_tuple(stride, 1) if stride is not None else k
+    p = _as_tuple(padding, 1)
+    size = _unpool_size(input, k, s, p, output_size)
+    # as torch: planes of L x 1, so errors name those sizes
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size + [1]).squeeze(-1)
+
+
+# -- power-average pooling ---------------------------------------------------------------------
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool, avg_pool, taps):
+    if isinstance(norm_type, (int, float)) and norm_type == float('inf'):
+        return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if isinstance(norm_type, (int, float)) and norm_type == -float('inf'):
+        return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(taps).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The ``norm_type``-norm of each window of the last two dims: ``(sum x^p)^(1/p)``
+    (a max of absolute values for an infinite ``norm_type``)."""
+    kh, kw = _as_tuple(kernel_size, 2)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool2d, avg_pool2d,
+                    kh * kw)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The ``norm_type``-norm of each window of the last dim: ``(sum x^p)^(1/p)`` (a max
+    of absolute values for an infinite ``norm_type``)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool1d, avg_pool1d,
+                    kernel_size)
+
+
+__all__ += ['adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
+            'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
+            'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d']

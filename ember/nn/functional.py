@@ -23,6 +23,7 @@ from . import _conv_functional as _conv
 from . import _attention_functional as _attn
 from . import _pool_functional as _pool
 from . import _interpolate_functional as _interp
+from . import _shape_functional as _rearrange
 
 __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
            'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
@@ -47,6 +48,12 @@ __all__ += ['huber_loss',
             'multilabel_soft_margin_loss',
             'multi_margin_loss',
             'multilabel_margin_loss']
+__all__ += ['adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
+            'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
+            'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d',
+            'pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle',
+            'unfold', 'fold', 'dropout1d', 'dropout2d', 'dropout3d', 'alpha_dropout',
+            'conv_transpose1d']
 
 
 def _linear(input, weight, bias=None):
@@ -837,3 +844,47 @@ instance_norm = _export(_norm.instance_norm, 'instance_norm',
 local_response_norm = _export(_norm.local_response_norm, 'local_response_norm',
                               "Divides by the mean of squares over neighbouring channels.")
 __all__ += ['rms_norm', 'instance_norm', 'local_response_norm']
+adaptive_max_pool1d = _export(_pool.adaptive_max_pool1d, 'adaptive_max_pool1d',
+                              "Max pooling of the last dim to a fixed output size.")
+adaptive_max_pool2d = _export(_pool.adaptive_max_pool2d, 'adaptive_max_pool2d',
+                              "Max pooling of the last two dims to a fixed output size.")
+adaptive_max_pool1d_with_indices = _export(
+    _pool.adaptive_max_pool1d_with_indices, 'adaptive_max_pool1d_with_indices',
+    "Adaptive 1-d max pooling returning (output, indices).")
+adaptive_max_pool2d_with_indices = _export(
+    _pool.adaptive_max_pool2d_with_indices, 'adaptive_max_pool2d_with_indices',
+    "Adaptive 2-d max pooling returning (output, indices).")
+adaptive_avg_pool1d = _export(_pool.adaptive_avg_pool1d, 'adaptive_avg_pool1d',
+                              "Average pooling of the last dim to a fixed output size.")
+max_pool1d_with_indices = _export(_pool.max_pool1d_with_indices, 'max_pool1d_with_indices',
+                                  "1-d max pooling returning (output, indices).")
+max_pool2d_with_indices = _export(_pool.max_pool2d_with_indices, 'max_pool2d_with_indices',
+                                  "2-d max pooling returning (output, indices).")
+max_unpool1d = _export(_pool.max_unpool1d, 'max_unpool1d',
+                       "Partial inverse of max_pool1d: values back at their indices.")
+max_unpool2d = _export(_pool.max_unpool2d, 'max_unpool2d',
+                       "Partial inverse of max_pool2d: values back at their indices.")
+lp_pool1d = _export(_pool.lp_pool1d, 'lp_pool1d',
+                    "Power-average (p-norm) pooling over the last dim.")
+lp_pool2d = _export(_pool.lp_pool2d, 'lp_pool2d',
+                    "Power-average (p-norm) pooling over the last two dims.")
+pixel_shuffle = _export(_rearrange.pixel_shuffle, 'pixel_shuffle',
+                        "(*, C*r*r, H, W) -> (*, C, H*r, W*r): channels into pixel blocks.")
+pixel_unshuffle = _export(_rearrange.pixel_unshuffle, 'pixel_unshuffle',
+                          "(*, C, H*r, W*r) -> (*, C*r*r, H, W): pixel blocks into channels.")
+channel_shuffle = _export(_rearrange.channel_shuffle, 'channel_shuffle',
+                          "Interleaves ``groups`` groups of channels.")
+unfold = _export(_rearrange.unfold, 'unfold',
+                 "Sliding blocks of the last two dims as columns: (N, C*kh*kw, L).")
+fold = _export(_rearrange.fold, 'fold',
+               "Columns (N, C*kh*kw, L) summed back into their blocks (unfold's adjoint).")
+dropout1d = _export(_layers.dropout1d, 'dropout1d',
+                    "Zeroes whole channels of (N, C, L) inputs, scales the rest by 1/(1-p).")
+dropout2d = _export(_layers.dropout2d, 'dropout2d',
+                    "Zeroes whole channels of (N, C, H, W) inputs, scales the rest by 1/(1-p).")
+dropout3d = _export(_layers.dropout3d, 'dropout3d',
+                    "Zeroes whole channels of (N, C, D, H, W) inputs, scales the rest by 1/(1-p).")
+alpha_dropout = _export(_layers.alpha_dropout, 'alpha_dropout',
+                        "Dropout keeping SELU activations' mean and variance.")
+conv_transpose1d = _export(_conv.conv_transpose1d, 'conv_transpose1d',
+                           "Transposed 1-d convolution (the adjoint of conv1d).")

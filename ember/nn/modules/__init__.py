@@ -12,8 +12,11 @@ from .sparse import Embedding
 from .normalization import LayerNorm, GroupNorm
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .conv import Conv1d, Conv2d, ConvTranspose2d
-from .pooling import MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d
-from .transformer import MultiheadAttention, TransformerEncoderLayer
+from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d,
+                      AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveAvgPool1d, MaxUnpool1d,
+                      MaxUnpool2d, LPPool1d, LPPool2d)
+from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+                          TransformerDecoderLayer, TransformerDecoder, Transformer)
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
 from .upsampling import Upsample
 from .loss import (HuberLoss, SoftMarginLoss, MarginRankingLoss, HingeEmbeddingLoss,
@@ -21,10 +24,15 @@ from .loss import (HuberLoss, SoftMarginLoss, MarginRankingLoss, HingeEmbeddingL
                    TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                    MultiLabelMarginLoss)
 from .distance import PairwiseDistance, CosineSimilarity
-from .transformer import (TransformerEncoder, TransformerDecoderLayer, TransformerDecoder,
-                          Transformer)
 from .normalization import RMSNorm, LocalResponseNorm
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .padding import (ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+                      ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
+                      CircularPad1d, CircularPad2d)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
+from .fold import Unfold, Fold
+from .dropout import Dropout1d, Dropout2d, Dropout3d, AlphaDropout
+from .conv import ConvTranspose1d
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
@@ -43,4 +51,11 @@ __all__ = [
     'MultiLabelMarginLoss', 'PairwiseDistance', 'CosineSimilarity',
     'TransformerEncoder', 'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer',
     'RMSNorm', 'LocalResponseNorm', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d',
+    'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveAvgPool1d', 'MaxUnpool1d', 'MaxUnpool2d',
+    'LPPool1d', 'LPPool2d',
+    'ZeroPad1d', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d',
+    'ReflectionPad1d', 'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d',
+    'CircularPad1d', 'CircularPad2d',
+    'PixelShuffle', 'PixelUnshuffle', 'ChannelShuffle',
+    'Unfold', 'Fold', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'ConvTranspose1d',
 ]

@@ -5,7 +5,7 @@ from ..parameter import Parameter
 from ._params import register_new, reset_kaiming_default
 from .module import Module
 
-__all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d']
+__all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'ConvTranspose1d']
 
 _MODES = {'zeros', 'reflect', 'replicate', 'circular'}
 _PADDING_STRINGS = {'valid', 'same'}
@@ -120,16 +120,26 @@ class ConvTranspose2d(_ConvNd):
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros',
                  device=None, dtype=None):
         if padding_mode != 'zeros':
-            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
+            raise ValueError('Only "zeros" padding mode is supported for '
+                             f'ConvTranspose{self._nd}d')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, bias, padding_mode, output_padding, device, dtype)
 
     def forward(self, input, output_size=None):
         op = self.output_padding
         if output_size is not None:
-            size = list(output_size)[-2:]
+            nd = self._nd
+            size = list(output_size)[-nd:]
             op = tuple(want - ((i - 1) * s - 2 * p + d * (k - 1) + 1) for want, i, s, p, d, k in
-                       zip(size, input.shape[-2:], self.stride, self.padding, self.dilation,
+                       zip(size, input.shape[-nd:], self.stride, self.padding, self.dilation,
                            self.kernel_size))
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op,
+        fn = F.conv_transpose1d if self._nd == 1 else F.conv_transpose2d
+        return fn(input, self.weight, self.bias, self.stride, self.padding, op,
                                   self.groups, self.dilation)
+
+
+class ConvTranspose1d(ConvTranspose2d):
+    """Transposed 1-d convolution (conv1d's input gradient as a layer); weight (in,
+    out/groups, k). ``output_size`` in forward picks the output padding."""
+
+    _nd = 1

@@ -1,5 +1,6 @@
 """Pooling layers: max and average pooling (1-d, 2-d) and adaptive average pooling."""
 from .. import functional as F
+from .conv import _ntuple
 from .module import Module
 
 __all__ = ['MaxPool1d', 'MaxPool2d', 'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d']
@@ -94,3 +95,110 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f'output_size={self.output_size}'
+
+
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self):
+        return f'output_size={self.output_size}'
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """Max pooling of the last dim to a fixed ``output_size`` (``return_indices``: also the
+    argmax positions)."""
+
+    def forward(self, input):
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """Max pooling of the last two dims to a fixed ``output_size`` (int or pair; None keeps
+    the input's size; ``return_indices``: also the argmax positions)."""
+
+    def forward(self, input):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveAvgPool1d(Module):
+    """Average pooling of the last dim to a fixed ``output_size``."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+    def extra_repr(self):
+        return f'output_size={self.output_size}'
+
+
+class _MaxUnpoolNd(Module):
+    _nd = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        nd = self._nd
+        self.kernel_size = _ntuple(kernel_size, nd)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, nd)
+        self.padding = _ntuple(padding, nd)
+
+    def extra_repr(self):
+        return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool1d``: ``forward(input, indices, output_size=None)``
+    puts each value back at its index, zeros elsewhere."""
+
+    _nd = 1
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool2d``: ``forward(input, indices, output_size=None)``
+    puts each value back at its index, zeros elsewhere."""
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class _LPPoolNd(Module):
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self):
+        return (f'norm_type={self.norm_type}, kernel_size={self.kernel_size}, '
+                f'stride={self.stride}, ceil_mode={self.ceil_mode}')
+
+
+class LPPool1d(_LPPoolNd):
+    """Power-average pooling over the last dim: each window's ``norm_type``-norm."""
+
+    def forward(self, input):
+        return F.lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride,
+                           self.ceil_mode)
+
+
+class LPPool2d(_LPPoolNd):
+    """Power-average pooling over the last two dims: each window's ``norm_type``-norm."""
+
+    def forward(self, input):
+        return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride,
+                           self.ceil_mode)
+
+
+__all__ += ['AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveAvgPool1d', 'MaxUnpool1d',
+            'MaxUnpool2d', 'LPPool1d', 'LPPool2d']
