@@ -4,7 +4,9 @@ from .container import Sequential, ModuleList, ModuleDict, ParameterList, Parame
 from .linear import Linear, Bilinear, Identity
 from .flatten import Flatten, Unflatten
 from .activation import (ReLU, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softmax,
-                         LogSoftmax, Softplus, Hardtanh)
+                         LogSoftmax, Softplus, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish,
+                         Hardsigmoid, LogSigmoid, Softsign, Softmin, Tanhshrink, Softshrink,
+                         Hardshrink, Threshold, GLU, PReLU, RReLU, Softmax2d)
 from .loss import (MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCELoss,
                    BCEWithLogitsLoss, KLDivLoss)
 from .dropout import Dropout
@@ -21,7 +23,9 @@ __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
     'Linear', 'Bilinear', 'Identity', 'Flatten', 'Unflatten', 'Upsample',
     'ReLU', 'LeakyReLU', 'ELU', 'GELU', 'SiLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax',
-    'Softplus', 'Hardtanh',
+    'Softplus', 'Hardtanh', 'ReLU6', 'SELU', 'CELU', 'Mish', 'Hardswish', 'Hardsigmoid',
+    'LogSigmoid', 'Softsign', 'Softmin', 'Tanhshrink', 'Softshrink', 'Hardshrink', 'Threshold',
+    'GLU', 'PReLU', 'RReLU', 'Softmax2d',
     'MSELoss', 'L1Loss', 'SmoothL1Loss', 'CrossEntropyLoss', 'NLLLoss', 'BCELoss',
     'BCEWithLogitsLoss', 'KLDivLoss',
     'Dropout', 'Embedding', 'LayerNorm', 'GroupNorm', 'BatchNorm1d', 'BatchNorm2d',
