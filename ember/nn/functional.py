@@ -7,7 +7,6 @@ Where torch shows a dedicated node (``_EluBackward0``, ``_MseLossBackward0``,
 ``_NllLossBackward0``...) the forward runs on arrays and a Node of that name carries a backward
 written with ember ops, so double backward still comes for free.
 """
-import math as _math
 import warnings as _warnings
 
 import numpy as _np
@@ -24,10 +23,15 @@ from . import _attention_functional as _attn
 from . import _pool_functional as _pool
 from . import _interpolate_functional as _interp
 from . import _shape_functional as _rearrange
+from . import _activation_functional as _act
+from ._activation_functional import _named, _log_sigmoid_array
 
 __all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
-           'softmax', 'log_softmax', 'softplus', 'hardtanh', 'mse_loss', 'l1_loss',
-           'smooth_l1_loss', 'cross_entropy', 'nll_loss', 'binary_cross_entropy',
+           'softmax', 'log_softmax', 'softplus', 'hardtanh', 'relu6', 'selu', 'celu', 'mish',
+           'hardswish', 'hardsigmoid', 'logsigmoid', 'softsign', 'softmin', 'tanhshrink',
+           'softshrink', 'hardshrink', 'threshold', 'glu', 'prelu', 'rrelu', 'relu_', 'elu_',
+           'leaky_relu_', 'hardtanh_', 'selu_', 'celu_', 'threshold_', 'rrelu_', 'mse_loss',
+           'l1_loss', 'smooth_l1_loss', 'cross_entropy', 'nll_loss', 'binary_cross_entropy',
            'binary_cross_entropy_with_logits', 'kl_div', 'dropout', 'layer_norm',
            'embedding', 'pad', 'one_hot', 'normalize', 'cosine_similarity',
            'batch_norm', 'group_norm', 'conv1d', 'conv2d', 'conv_transpose2d',
@@ -70,208 +74,12 @@ def _linear(input, weight, bias=None):
     return out + bias if bias is not None else out
 
 
-def _relu(input, inplace=False):
-    return input.relu_() if inplace else input.relu()
-
-
 # -- helpers -----------------------------------------------------------------------------
-def _float_input(input, kernel):
-    """The input's array, refusing non-floating dtypes as torch's CPU kernels do."""
-    x = input._data
-    if x.dtype.kind != 'f':
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{_pw.dtype_name(x.dtype)}'")
-    return x
-
-
-def _named(name):
-    """Gives a node class torch's grad_fn name (the module attribute stays private)."""
-    def deco(cls):
-        cls.__name__ = cls.__qualname__ = name
-        return cls
-    return deco
-
-
-def _unary_node(input, arr, cls, **attrs):
-    """Wraps ``arr`` as the output of a ``cls`` node on ``input`` (which it saves)."""
-    n = _core.track1(cls, input)
-    out = _core.result(_np.asarray(arr, input._data.dtype), n)
-    if n is not None:
-        n.save(input)
-        for k, v in attrs.items():
-            setattr(n, k, v)
-    return out
-
-
 def _not_differentiable(t, fn, arg):
     """torch's refusal of a ``requires_grad`` argument it has no derivative for."""
     if t is not None and t._requires_grad and _STATE.enabled:
         raise RuntimeError(f"The function '{fn}' is not differentiable with respect to argument "
                            f"'{arg}'. This input cannot have requires_grad True.")
-
-
-def _maybe_inplace(input, inplace, outplace, args, name):
-    if inplace:
-        return _core.inplace(input, outplace, args, name)
-    return outplace(input, *args)
-
-
-# -- activations -------------------------------------------------------------------------
-@_named('LeakyReluBackward0')
-class _LeakyReluBackward0(_Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
-        return g * _make(_np.where(x._data > 0, 1, self.slope).astype(x._data.dtype))
-
-
-@_named('LeakyReluBackward1')
-class _LeakyReluBackward1(_LeakyReluBackward0):
-    pass
-
-
-def _leaky_relu_out(input, negative_slope, cls=_LeakyReluBackward0):
-    x = _float_input(input, 'leaky_relu_cpu')
-    r = _np.where(x > 0, x, x * negative_slope)
-    return _unary_node(input, r, cls, slope=negative_slope)
-
-
-def _leaky_relu(input, negative_slope=0.01, inplace=False):
-    if inplace:  # (torch names the in-place node LeakyReluBackward1)
-        return _core.inplace(input, _leaky_relu_out, (negative_slope, _LeakyReluBackward1),
-                             'leaky_relu_')
-    return _leaky_relu_out(input, negative_slope)
-
-
-@_named('EluBackward0')
-class _EluBackward0(_Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
-        pos = _make(x._data > 0)
-        return g * _pw.where(pos, 1.0,
-                             x.clamp(max=0).exp() * self.alpha)
-
-
-@_named('EluBackward1')
-class _EluBackward1(_EluBackward0):
-    pass
-
-
-def _elu_out(input, alpha, cls=_EluBackward0):
-    x = _float_input(input, 'elu_cpu')
-    r = _np.where(x > 0, x, alpha * _np.expm1(_np.minimum(x, 0)))
-    return _unary_node(input, r, cls, alpha=alpha)
-
-
-def _elu(input, alpha=1.0, inplace=False):
-    if inplace:  # (torch names the in-place node EluBackward1)
-        return _core.inplace(input, _elu_out, (alpha, _EluBackward1), 'elu_')
-    return _elu_out(input, alpha)
-
-
-_SQRT1_2 = 1 / _math.sqrt(2)
-_INV_SQRT_2PI = 1 / _math.sqrt(2 * _math.pi)
-_K_TANH = _math.sqrt(2 / _math.pi)
-_C_TANH = 0.044715
-
-
-@_named('GeluBackward0')
-class _GeluBackward0(_Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
-        if self.approximate == 'tanh':
-            inner = (x + x * x * x * _C_TANH) * _K_TANH
-            th = inner.tanh()
-            d = (th + 1) * 0.5 + x * 0.5 * (1 - th * th) * _K_TANH * (x * x * (3 * _C_TANH) + 1)
-        else:
-            cdf = ((x * _SQRT1_2).erf() + 1) * 0.5
-            pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI
-            d = cdf + x * pdf
-        return g * d
-
-
-def _gelu(input, *, approximate='none'):
-    if approximate not in ('none', 'tanh'):
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    x = _float_input(input, 'GeluKernelImpl')
-    if approximate == 'tanh':
-        r = 0.5 * x * (1 + _np.tanh(_K_TANH * (x + _C_TANH * x * x * x)))
-    else:
-        r = 0.5 * x * (1 + _pw._erf(x * _SQRT1_2))
-    return _unary_node(input, r, _GeluBackward0, approximate=approximate)
-
-
-@_named('SiluBackward0')
-class _SiluBackward0(_Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
-        s = x.sigmoid()
-        return g * (s * (x * (1 - s) + 1))
-
-
-def _silu_out(input):
-    x = _float_input(input, 'silu_cpu')
-    return _unary_node(input, x * _pw._sigmoid(x), _SiluBackward0)
-
-
-def _silu(input, inplace=False):
-    return _maybe_inplace(input, inplace, _silu_out, (), 'silu_')
-
-
-def _sigmoid(input):
-    return input.sigmoid()
-
-
-def _tanh(input):
-    return input.tanh()
-
-
-def _softmax(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _red.implicit_softmax_dim(input.dim(), 'softmax', _stacklevel)
-    return _red.softmax(input, dim, dtype)
-
-
-def _log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _red.implicit_softmax_dim(input.dim(), 'log_softmax', _stacklevel)
-    return _red.log_softmax(input, dim, dtype)
-
-
-@_named('SoftplusBackward0')
-class _SoftplusBackward0(_Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
-        linear = _make((x._data * self.beta) > self.threshold)
-        return g * _pw.where(linear, 1.0,
-                             (x * self.beta).sigmoid())
-
-
-def _softplus(input, beta=1.0, threshold=20.0):
-    x = _float_input(input, 'softplus_cpu')
-    bx = x * beta
-    r = _np.where(bx > threshold, x, _np.log1p(_np.exp(_np.minimum(bx, threshold))) / beta)
-    return _unary_node(input, r, _SoftplusBackward0, beta=beta, threshold=threshold)
-
-
-@_named('HardtanhBackward0')
-class _HardtanhBackward0(_Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]._data
-        return g * _make(((x > self.lo) & (x < self.hi)).astype(x.dtype))
-
-
-def _hardtanh_out(input, min_val, max_val):
-    x = input._data
-    if x.dtype.kind == 'b':
-        raise NotImplementedError('"hardtanh_cpu" not implemented for \'Bool\'')
-    r = _np.minimum(_np.maximum(x, min_val), max_val).astype(x.dtype, copy=False)
-    return _unary_node(input, r, _HardtanhBackward0, lo=min_val, hi=max_val)
-
-
-def _hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
-    return _maybe_inplace(input, inplace, _hardtanh_out, (min_val, max_val), 'hardtanh_')
 
 
 # -- losses ------------------------------------------------------------------------------
@@ -662,10 +470,6 @@ def _binary_cross_entropy(input, target, weight=None, size_average=None, reduce=
     return out
 
 
-def _log_sigmoid_array(x):
-    return _np.minimum(x, 0) - _np.log1p(_np.exp(-_np.abs(x)))
-
-
 def _log_sigmoid(x):
     return x.clamp(max=0) - (-(x.abs())).exp().log1p()
 
@@ -753,20 +557,49 @@ def _export(impl, name, doc):
 
 
 linear = _export(_linear, 'linear', "``input @ weight.T + bias``.")
-relu = _export(_relu, 'relu', "max(input, 0), elementwise (in place with ``inplace=True``).")
-leaky_relu = _export(_leaky_relu, 'leaky_relu',
+relu = _export(_act.relu, 'relu', "max(input, 0), elementwise (in place with ``inplace=True``).")
+leaky_relu = _export(_act.leaky_relu, 'leaky_relu',
                      "``x`` where positive, ``negative_slope * x`` elsewhere.")
-elu = _export(_elu, 'elu', "``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.")
-gelu = _export(_gelu, 'gelu', "``x * Phi(x)`` (``approximate='tanh'``: the tanh formula).")
-silu = _export(_silu, 'silu', "``x * sigmoid(x)``.")
-sigmoid = _export(_sigmoid, 'sigmoid', "``1 / (1 + exp(-x))``.")
-tanh = _export(_tanh, 'tanh', "Hyperbolic tangent.")
-softmax = _export(_softmax, 'softmax', "Softmax over ``dim`` (legacy implicit dim if None).")
-log_softmax = _export(_log_softmax, 'log_softmax',
+elu = _export(_act.elu, 'elu', "``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.")
+gelu = _export(_act.gelu, 'gelu', "``x * Phi(x)`` (``approximate='tanh'``: the tanh formula).")
+silu = _export(_act.silu, 'silu', "``x * sigmoid(x)``.")
+sigmoid = _export(_act.sigmoid, 'sigmoid', "``1 / (1 + exp(-x))``.")
+tanh = _export(_act.tanh, 'tanh', "Hyperbolic tangent.")
+softmax = _export(_act.softmax, 'softmax', "Softmax over ``dim`` (legacy implicit dim if None).")
+log_softmax = _export(_act.log_softmax, 'log_softmax',
                       "Log-softmax over ``dim`` (legacy implicit dim if None).")
-softplus = _export(_softplus, 'softplus',
+softplus = _export(_act.softplus, 'softplus',
                    "``log(1 + exp(beta * x)) / beta``, linear above ``threshold``.")
-hardtanh = _export(_hardtanh, 'hardtanh', "``x`` clamped to ``[min_val, max_val]``.")
+hardtanh = _export(_act.hardtanh, 'hardtanh', "``x`` clamped to ``[min_val, max_val]``.")
+relu6 = _export(_act.relu6, 'relu6', "``min(max(x, 0), 6)`` (hardtanh with limits 0 and 6).")
+selu = _export(_act.selu, 'selu', "``scale * elu(x, alpha)`` with the self-normalising constants.")
+celu = _export(_act.celu, 'celu', "``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.")
+mish = _export(_act.mish, 'mish', "``x * tanh(softplus(x))``.")
+hardswish = _export(_act.hardswish, 'hardswish', "``x * relu6(x + 3) / 6``.")
+hardsigmoid = _export(_act.hardsigmoid, 'hardsigmoid', "``relu6(x + 3) / 6``.")
+logsigmoid = _export(_act.logsigmoid, 'logsigmoid', "``log(sigmoid(x))``, computed stably.")
+softsign = _export(_act.softsign, 'softsign', "``x / (1 + |x|)``.")
+softmin = _export(_act.softmin, 'softmin', "``softmax(-x)`` over ``dim`` (legacy implicit dim "
+                  "if None).")
+tanhshrink = _export(_act.tanhshrink, 'tanhshrink', "``x - tanh(x)``.")
+softshrink = _export(_act.softshrink, 'softshrink',
+                     "``x`` moved ``lambd`` toward 0, 0 inside ``[-lambd, lambd]``.")
+hardshrink = _export(_act.hardshrink, 'hardshrink', "``x``, 0 inside ``[-lambd, lambd]``.")
+threshold = _export(_act.threshold, 'threshold', "``value`` where ``x <= threshold``, else ``x``.")
+glu = _export(_act.glu, 'glu', "``a * sigmoid(b)`` for the two halves ``a, b`` of ``dim``.")
+prelu = _export(_act.prelu, 'prelu',
+                "``x`` where positive, ``weight * x`` elsewhere (one weight per channel).")
+rrelu = _export(_act.rrelu, 'rrelu', "Leaky ReLU with random slopes in ``[lower, upper]`` "
+                "(their mean when not training).")
+relu_ = _export(_act.relu_, 'relu_', "In-place ``relu``.")
+elu_ = _export(_act.elu_, 'elu_',
+               "In-place ``elu`` (also takes torch's ``scale`` and ``input_scale``).")
+leaky_relu_ = _export(_act.leaky_relu_, 'leaky_relu_', "In-place ``leaky_relu``.")
+hardtanh_ = _export(_act.hardtanh_, 'hardtanh_', "In-place ``hardtanh``.")
+selu_ = _export(_act.selu_, 'selu_', "In-place ``selu``.")
+celu_ = _export(_act.celu_, 'celu_', "In-place ``celu``.")
+threshold_ = _export(_act.threshold_, 'threshold_', "In-place ``threshold``.")
+rrelu_ = _export(_act.rrelu_, 'rrelu_', "In-place ``rrelu`` (with an optional ``generator``).")
 mse_loss = _export(_mse_loss, 'mse_loss', "Mean squared error.")
 l1_loss = _export(_l1_loss, 'l1_loss', "Mean absolute error.")
 smooth_l1_loss = _export(_smooth_l1_loss, 'smooth_l1_loss',

@@ -4,14 +4,16 @@ from .container import Sequential, ModuleList, ModuleDict, ParameterList, Parame
 from .linear import Linear, Bilinear, Identity
 from .flatten import Flatten, Unflatten
 from .activation import (ReLU, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softmax,
-                         LogSoftmax, Softplus, Hardtanh)
+                         LogSoftmax, Softplus, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish,
+                         Hardsigmoid, LogSigmoid, Softsign, Softmin, Tanhshrink, Softshrink,
+                         Hardshrink, Threshold, GLU, PReLU, RReLU, Softmax2d)
 from .loss import (MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCELoss,
                    BCEWithLogitsLoss, KLDivLoss)
-from .dropout import Dropout
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout
 from .sparse import Embedding
 from .normalization import LayerNorm, GroupNorm
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
-from .conv import Conv1d, Conv2d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d,
                       AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveAvgPool1d, MaxUnpool1d,
                       MaxUnpool2d, LPPool1d, LPPool2d)
@@ -31,14 +33,14 @@ from .padding import (ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, Consta
                       CircularPad1d, CircularPad2d)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
 from .fold import Unfold, Fold
-from .dropout import Dropout1d, Dropout2d, Dropout3d, AlphaDropout
-from .conv import ConvTranspose1d
 
 __all__ = [
     'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
     'Linear', 'Bilinear', 'Identity', 'Flatten', 'Unflatten', 'Upsample',
     'ReLU', 'LeakyReLU', 'ELU', 'GELU', 'SiLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax',
-    'Softplus', 'Hardtanh',
+    'Softplus', 'Hardtanh', 'ReLU6', 'SELU', 'CELU', 'Mish', 'Hardswish', 'Hardsigmoid',
+    'LogSigmoid', 'Softsign', 'Softmin', 'Tanhshrink', 'Softshrink', 'Hardshrink', 'Threshold',
+    'GLU', 'PReLU', 'RReLU', 'Softmax2d',
     'MSELoss', 'L1Loss', 'SmoothL1Loss', 'CrossEntropyLoss', 'NLLLoss', 'BCELoss',
     'BCEWithLogitsLoss', 'KLDivLoss',
     'Dropout', 'Embedding', 'LayerNorm', 'GroupNorm', 'BatchNorm1d', 'BatchNorm2d',
