@@ -1,0 +1,693 @@
+"""Arrangement ops: grids and products (meshgrid, kron, tensordot, cartesian_prod), repeats,
+rotations and differences, splits and stacks by axis name, index generators, and the scans
+and scatters that keep indices (cummax, cummin, logcumsumexp, select/slice_scatter,
+as_strided).
+
+Most are compositions of existing ops, so their grad_fn is whatever torch's composition ends
+in (torch composes them the same way); the few with a grad_fn of their own (Rot90Backward0,
+TraceBackward0, ...) have a Node here whose backward is written in ember ops.
+"""
+import builtins
+import itertools
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
+                    to_tensor, wrap_dim, binary_arrays, dtype_of)
+from .shape import (cat, stack, narrow, select, tensor_split, diag_embed_like,
+                    UnsafeViewBackward0)
+from .reduce import _named
+from ..autograd.graph import _SavedOutput
+
+_cummax_t = _named('cummax', ('values', 'indices'))
+_cummin_t = _named('cummin', ('values', 'indices'))
+
+
+def _tensors(ts):
+    """Varargs or one list/tuple of tensors, as torch's TensorList arguments take."""
+    return tuple(ts[0]) if len(ts) == 1 and isinstance(ts[0], (list, tuple)) else ts
+
+
+def _unsafe_view(t, shape):
+    """A reshape that torch records as ``_unsafe_view`` (a fresh result, not a view)."""
+    return result(t._data.reshape(shape), track1(UnsafeViewBackward0, t))
+
+
+# -- grids and products ------------------------------------------------------------------
+@register(method=False)
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids (expanded views) from 0-D/1-D tensors; ``indexing`` 'ij' (matrix) or
+    'xy' (Cartesian: the first two dims swapped)."""
+    tensors = _tensors(tensors)
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=2)
+        indexing = 'ij'
+    if indexing not in ('ij', 'xy'):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           f'received: {indexing}')
+    for t in tensors[1:]:
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: {t!r}")
+    ts = list(tensors)
+    swap = indexing == 'xy' and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t._data.size for t in ts)
+    grids = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = -1
+        grids.append(t.reshape(view).expand(shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+@register
+def kron(input, other):
+    """Kronecker product: every element of ``input`` times the whole of ``other``."""
+    nd = builtins.max(input._data.ndim, other._data.ndim)
+    a_shape = (1,) * (nd - input._data.ndim) + input._data.shape
+    b_shape = (1,) * (nd - other._data.ndim) + other._data.shape
+    a = input.reshape([s for d in a_shape for s in (d, 1)])
+    b = other.reshape([s for d in b_shape for s in (1, d)])
+    return _unsafe_view(a * b, tuple(x * y for x, y in zip(a_shape, b_shape)))
+
+
+@register(method=False)
+def tensordot(a, b, dims=2, out=None):
+    """Sums products over the last ``dims`` dims of ``a`` and the first of ``b`` (or over the
+    given pair of dim lists)."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > builtins.min(a._data.ndim, b._data.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got "
+                               f"dims={dims}")
+        da = list(range(a._data.ndim - dims, a._data.ndim))
+        db = list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, int) else list(da)
+        db = [db] if isinstance(db, int) else list(db)
+        if len(da) != len(db):
+            raise RuntimeError("both dimension lists should have same length")
+    da = [wrap_dim(d, a._data.ndim) for d in da]
+    db = [wrap_dim(d, b._data.ndim) for d in db]
+    for x, y in zip(da, db):
+        sa, sb = a._data.shape[x], b._data.shape[y]
+        if sa != sb:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {sa} "
+                               f"in dim {x} and second has size {sb} in dim {y}")
+    fa = [d for d in range(a._data.ndim) if d not in da]
+    fb = [d for d in range(b._data.ndim) if d not in db]
+    k = int(np.prod([a._data.shape[d] for d in da]))
+    out_shape = [a._data.shape[d] for d in fa] + [b._data.shape[d] for d in fb]
+    m = a.permute(fa + da).reshape(-1, k) if a._data.size else a.permute(fa + da).reshape(
+        int(np.prod([a._data.shape[d] for d in fa])), k)
+    n = b.permute(db + fb).reshape(k, -1) if b._data.size else b.permute(db + fb).reshape(
+        k, int(np.prod([b._data.shape[d] for d in fb])))
+    r = m.mm(n).reshape(out_shape)
+    if out is not None:
+        from .pointwise import _write_out
+        return _write_out(out, r)
+    return r
+
+
+@register(method=False)
+def cartesian_prod(*tensors):
+    """Every combination of one element from each 1-D tensor, one per row."""
+    tensors = _tensors(tensors)
+    for t in tensors:
+        if t._data.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t._data.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing='ij')
+    return stack([g.flatten() for g in grids], 1)
+
+
+@register(method=False)
+def combinations(input, r=2, with_replacement=False):
+    """Length-``r`` combinations of a 1-D tensor's elements (as ``itertools.combinations``,
+    or ``combinations_with_replacement``), one per row."""
+    if input._data.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input._data.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return make(np.empty((0,), input._data.dtype))
+    pick = (itertools.combinations_with_replacement if with_replacement
+            else itertools.combinations)
+    idx = np.array(list(pick(range(input._data.shape[0]), r)), np.int64).reshape(-1, r)
+    return stack([input[make(idx[:, j].copy())] for j in range(r)], 1)
+
+
+# -- repeats, rotations, differences -------------------------------------------------------
+@register
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeats each element ``repeats`` times (an int, or a tensor of per-element counts)
+    along ``dim`` (the flattened tensor if None). With only a 1-D count tensor: the indices
+    ``0..n-1`` each repeated by its count."""
+    if repeats is None:
+        counts = input
+        if counts._data.ndim != 1 or counts._data.dtype.kind not in 'iu':
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if counts._data.size and counts._data.min() < 0:
+            raise RuntimeError("repeats can not be negative")
+        out = np.repeat(np.arange(counts._data.size, dtype=counts._data.dtype), counts._data)
+        if output_size is not None and output_size != out.size:
+            raise RuntimeError("allocated size does not match required size")
+        return make(out)
+    if dim is None:
+        input = input.flatten()
+        d = 0
+    else:
+        d = wrap_dim(dim, input._data.ndim)
+    if isinstance(repeats, Tensor):
+        rep = repeats._data
+        if rep.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if rep.dtype.kind not in 'iu':
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        size = input._data.shape[d] if input._data.ndim else 1
+        if rep.size == 1:
+            rep = np.full(size, rep.reshape(-1)[0], np.int64)
+        elif rep.size != size:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {rep.size} and input.size({d}) = {size}")
+        if rep.size and rep.min() < 0:
+            raise RuntimeError("repeats can not be negative")
+        idx = np.repeat(np.arange(size, dtype=np.int64), rep)
+        if output_size is not None and output_size != idx.size:
+            raise RuntimeError("allocated size does not match required size")
+        return input.index_select(d, make(idx)) if input._data.ndim else \
+            input.reshape(1).index_select(0, make(idx))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if input._data.ndim == 0:
+        input = input.reshape(1)
+    shape = list(input._data.shape)
+    wide = shape[:d + 1] + [repeats] + shape[d + 1:]
+    shape[d] *= repeats
+    return input.unsqueeze(d + 1).expand(wide).contiguous().view(shape)
+
+
+class Rot90Backward0(Node):
+    def backward(self, g):
+        return rot90(g, -self.k, self.dims)
+
+
+@register
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotates by 90 degrees ``k`` times in the plane of ``dims`` (from the first towards
+    the second)."""
+    dims = list(dims)
+    nd = input._data.ndim
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if nd < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    if dims[0] == dims[1] or builtins.abs(dims[0] - dims[1]) == nd:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
+                           f"and dim1 = {dims[1]}")
+    d = (wrap_dim(dims[0], nd), wrap_dim(dims[1], nd))
+    out = np.rot90(input._data, k, d).copy()
+    n = track1(Rot90Backward0, input)
+    if n is not None:
+        n.k, n.dims = k, d
+    return result(out, n)
+
+
+@register
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """The ``n``-th forward difference along ``dim`` (xor for bools), after joining
+    ``prepend`` and ``append`` to it."""
+    if input._data.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = wrap_dim(dim, input._data.ndim)
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = cat(parts, d) if len(parts) > 1 else input
+    for _ in range(n):
+        size = x._data.shape[d]
+        if size == 0:
+            break
+        hi, lo = narrow(x, d, 1, size - 1), narrow(x, d, 0, size - 1)
+        x = hi.logical_xor(lo) if x._data.dtype == np.bool_ else hi - lo
+    return x
+
+
+# -- diagonals and vector products --------------------------------------------------------
+class TraceBackward0(Node):
+    def backward(self, g):
+        shape = self._meta[0][0]
+        k = builtins.min(shape)
+        return diag_embed_like(g.expand(k), shape, 0, 0, 1)
+
+
+@register
+def trace(input):
+    """Sum of the main diagonal of a matrix (integers and bools sum in int64)."""
+    if input._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                           f"{input._data.ndim}")
+    x = input._data
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    dt = np.int64 if x.dtype.kind in 'biu' else x.dtype
+    out = np.asarray(np.trace(x, dtype=dt), dt)
+    return result(out, track1(TraceBackward0, input))
+
+
+class LinalgCrossBackward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        d = self.dim
+        # g . (a x b) = a . (b x g) = b . (g x a); the engine sums broadcast dims away.
+        return cross(b.conj(), g, dim=d), cross(g, a.conj(), dim=d)
+
+
+@register
+def cross(input, other, dim=None):
+    """Cross product of 3-vectors along ``dim`` (inputs broadcast). Without ``dim``, the
+    first dim of size 3 (deprecated, as in torch)."""
+    if dim is None:
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
+                      "Please either pass the dim explicitly or simply use torch.linalg.cross."
+                      "\nThe default value of dim will change to agree with that of "
+                      "linalg.cross in a future release.", UserWarning, stacklevel=2)
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape) \
+            if input._data.ndim == other._data.ndim else input._data.shape
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    if input._data.ndim != other._data.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"expected scalar type {dtype_of(input).kernel_name} but found "
+                           f"{dtype_of(other).kernel_name}")
+    a, b = input._data, other._data
+    nd = a.ndim
+    d = wrap_dim(dim, nd)
+    if a.shape[d] != 3 or b.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[d]} and {b.shape[d]}")
+    from ._core import check_broadcast
+    check_broadcast(a.shape, b.shape)
+    out = np.cross(a, b, axis=d).astype(a.dtype, copy=False)
+    n = track(LinalgCrossBackward0, (input, other))
+    if n is not None:
+        n.dim = d - nd  # negative: valid for the broadcast gradient too
+        n.save(input, other)
+    return result(out, n)
+
+
+@register
+def diagflat(input, offset=0):
+    """A square matrix with the flattened ``input`` on diagonal ``offset``."""
+    flat = input.flatten()
+    k = flat._data.shape[0] + builtins.abs(offset)
+    return diag_embed_like(flat, (k, k), offset, 0, 1)
+
+
+# -- splits and stacks by axis name --------------------------------------------------------
+def _axis_split(name, input, sections, dim, min_dims):
+    nd = input._data.ndim
+    if nd < min_dims:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} "
+                           f"dimension, but got a tensor with {nd} dimensions!")
+    if isinstance(sections, int):
+        size = input._data.shape[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {size} is not divisible by the "
+                               f"split_size {sections}!")
+    return tensor_split(input, sections, dim)
+
+
+@register
+def hsplit(input, indices_or_sections):
+    """Splits along dim 1 (dim 0 for a 1-D tensor) into equal parts or at indices."""
+    return _axis_split('hsplit', input, indices_or_sections,
+                       0 if input._data.ndim == 1 else 1, 1)
+
+
+@register
+def vsplit(input, indices_or_sections):
+    """Splits along dim 0 into equal parts or at indices (needs at least 2 dims)."""
+    return _axis_split('vsplit', input, indices_or_sections, 0, 2)
+
+
+@register
+def dsplit(input, indices_or_sections):
+    """Splits along dim 2 into equal parts or at indices (needs at least 3 dims)."""
+    return _axis_split('dsplit', input, indices_or_sections, 2, 3)
+
+
+def _atleast_3d(t):
+    nd = t._data.ndim
+    if nd == 0:
+        return t.reshape(1, 1, 1)
+    if nd == 1:
+        return t.reshape(1, -1, 1)
+    if nd == 2:
+        return t.unsqueeze(-1)
+    return t
+
+
+@register(method=False)
+def dstack(tensors, *, out=None):
+    """Concatenates along dim 2 (tensors raised to at least 3 dims first)."""
+    if not tensors:
+        raise RuntimeError("dstack expects a non-empty TensorList")
+    return cat([_atleast_3d(t) for t in tensors], 2, out=out)
+
+
+@register(method=False)
+def column_stack(tensors, *, out=None):
+    """Stacks 0-D/1-D tensors as columns and concatenates the rest along dim 1."""
+    if not tensors:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    ts = [t.reshape(t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors]
+    return cat(ts, 1, out=out)
+
+
+# -- index generators ---------------------------------------------------------------------
+def _tri_indices(name, np_fn, row, col, offset, dtype):
+    dt = _dtype.int64 if dtype is None else dtype
+    if dt.np.kind not in 'iu':
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.kernel_name}'")
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    i, j = np_fn(row, offset, col)
+    return make(np.stack([i, j]).astype(dt.np).reshape(2, -1))
+
+
+@register(method=False)
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) coordinates of the lower triangle (below diagonal ``offset``) of a
+    ``row`` x ``col`` matrix, row by row."""
+    return _tri_indices('tril_indices', np.tril_indices, row, col, offset, dtype)
+
+
+@register(method=False)
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) coordinates of the upper triangle (from diagonal ``offset``) of a
+    ``row`` x ``col`` matrix, row by row."""
+    return _tri_indices('triu_indices', np.triu_indices, row, col, offset, dtype)
+
+
+@register(method=False)
+def unravel_index(indices, shape):
+    """Flat indices into a tensor of ``shape`` as a tuple of coordinate tensors (int64)."""
+    if not isinstance(indices, Tensor):  # (torch fails the same way on a plain int)
+        raise AttributeError(f"'{builtins.type(indices).__name__}' object has no attribute "
+                             "'is_complex'")
+    t = indices
+    if t._data.dtype.kind not in 'iu':
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {dtype_of(t)}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape:
+        if s < 0:
+            raise ValueError("'shape' cannot have negative values, but got "
+                             f"{tuple(shape)}")
+    x = t._data.astype(np.int64)
+    coords = []
+    for s in reversed(shape):
+        coords.append(x % s if s else x)
+        x = x // s if s else x
+    return tuple(make(c.astype(np.int64)) for c in reversed(coords))
+
+
+@register(method=False)
+def vander(x, N=None, increasing=False):
+    """Columns of powers of a 1-D ``x`` (decreasing by default), ``N`` of them."""
+    if x._data.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    if N is None:
+        N = x._data.shape[0]
+    if N < 0:
+        raise RuntimeError("N must be non-negative.")
+    # As torch computes it (ones, then in-place cumulative products), so the graph and its
+    # grad_fn names are torch's.
+    dt = _dtype.promote_types(dtype_of(x), _dtype.int64)
+    out = make(np.ones((x._data.shape[0], builtins.max(N, 1)), dt.np)[:, :N].copy())
+    if N > 1:
+        out[:, 1:] = x[:, None]
+        out[:, 1:] = out[:, 1:].cumprod(1)
+    return out if increasing else out.flip(1)
+
+
+@register(method=False)
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """Trapezoidal rule along ``dim``: sample points ``x`` or a constant spacing ``dx``."""
+    d = wrap_dim(dim, y._data.ndim)
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments")
+    if y._data.shape[d] == 0:
+        shape = y._data.shape[:d] + y._data.shape[d + 1:]
+        return make(np.zeros(shape, y._data.dtype))
+    if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
+        raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is not "
+                           "supported")
+    n = y._data.shape[d]
+    if x is None:
+        spacing = 1 if dx is None else dx
+        return _by_scalar(y.sum(d) - (select(y, d, 0) + select(y, d, -1)) * 0.5, spacing,
+                          MulBackward1, np.multiply)
+    if x._data.ndim == 1:
+        if x._data.shape[0] != n:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        view = [1] * y._data.ndim
+        view[d] = n
+        x = x.view(view)
+    elif x._data.ndim < y._data.ndim:
+        x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
+    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
+    return _by_scalar((spacing * (narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1))).sum(d), 2.,
+                      DivBackward1, np.true_divide)
+
+
+class MulBackward1(Node):
+    def backward(self, g):
+        return g * self.other
+
+
+class DivBackward1(Node):
+    def backward(self, g):
+        return g / self.other
+
+
+def _by_scalar(t, c, cls, np_fn):
+    """``t`` times / over the Python number ``c`` as torch's Scalar overloads record it
+    (``MulBackward1``, ``DivBackward1``), which its composite ops use."""
+    a, b = binary_arrays(t, c, 'mul')
+    n = track1(cls, t)
+    if n is not None:
+        n.other = c
+    return result(np.asarray(np_fn(a, b), a.dtype), n)
+
+
+# -- scans that keep indices ----------------------------------------------------------------
+class CummaxBackward0(Node):
+    def backward(self, g, _gi=None):
+        idx, = self.saved_tensors
+        if g.dim() == 0:
+            return g
+        return g.new_zeros(self._meta[0][0]).scatter_add(self.dim, idx, g)
+
+
+class CumminBackward0(CummaxBackward0):
+    pass
+
+
+def _cumext(name, ufunc, cls, named, input, dim):
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        vals, idx = x.copy(), np.zeros((), np.int64)
+    else:
+        vals = ufunc.accumulate(x, axis=d) if x.size else x.copy()
+        pos = np.arange(x.shape[d]).reshape((-1,) + (1,) * (x.ndim - d - 1))
+        # An element starts a new run when it ties or beats the running extreme (torch keeps
+        # the latest index on ties) or is NaN (a NaN is the extreme from there on).
+        hit = (x == vals) | (np.isnan(x) if x.dtype.kind in 'fc' else False)
+        idx = np.maximum.accumulate(np.where(hit, pos, 0), axis=d).astype(np.int64) \
+            if x.size else np.zeros(x.shape, np.int64)
+    n = track1(cls, input)
+    v, i = results([np.asarray(vals, x.dtype), idx], n, (True, False))
+    if n is not None:
+        n.dim = d
+        n.save(i)
+    return named(v, i)
+
+
+@register
+def cummax(input, dim):
+    """Running maximum along ``dim`` and the index where each was reached."""
+    return _cumext('cummax', np.maximum, CummaxBackward0, _cummax_t,
+                   input, dim)
+
+
+@register
+def cummin(input, dim):
+    """Running minimum along ``dim`` and the index where each was reached."""
+    return _cumext('cummin', np.minimum, CumminBackward0, _cummin_t, input, dim)
+
+
+class LogcumsumexpBackward0(Node):
+    def backward(self, g):
+        x, out = self.saved_tensors
+        d = self.dim
+        if g.dim() == 0:
+            return g
+        # grad_i = sum_{j>=i} g_j exp(x_i - out_j), summed in log space for the positive and
+        # negative parts of g separately so no exp overflows.
+        def part(w):
+            pos = w > 0
+            # (masked so that no log(0) - (-inf) makes a NaN in any derivative order)
+            logw = pos.where(pos.where(w, 1.).log() - out, float('-inf'))
+            return (logw.flip(d).logcumsumexp(d).flip(d) + x).exp()
+        return part(g.clamp(min=0)) - part((-g).clamp(min=0))
+
+
+@register
+def logcumsumexp(input, dim, *, out=None):
+    """``log(cumsum(exp(input)))`` along ``dim``, computed without overflow."""
+    x = input._data
+    if x.dtype.kind not in 'fc':
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
+                                  f"'{dtype_of(input).kernel_name}'")
+    d = wrap_dim(dim, x.ndim)
+    r = np.logaddexp.accumulate(x, axis=d) if x.ndim and x.size else x.copy()
+    n = track1(LogcumsumexpBackward0, input)
+    t = result(np.asarray(r, x.dtype), n)
+    if n is not None:
+        n.dim = d
+        # (both the input and the node's own output, the latter without a cycle)
+        n._saved = ((input, input._vc[0]), (_SavedOutput(t), t._vc[0]))
+    if out is not None:
+        from .pointwise import _write_out
+        return _write_out(out, t)
+    return t
+
+
+# -- scatters and strided views --------------------------------------------------------------
+def _scatter_into(name, cls, input, src, key, sliced, fn_args):
+    view = input._data[key]
+    if src._data.shape != view.shape:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {list(src._data.shape)}, slice size = {list(view.shape)}")
+    out = input._data.copy()
+    out[key] = src._data
+    n = track(cls, (input, src))
+    if n is not None:
+        n.args = fn_args
+    return result(out, n)
+
+
+class SelectScatterBackward0(Node):
+    def backward(self, g):
+        dim, index = self.args
+        piece = select(g, dim, index)
+        return select_scatter(g, piece.new_zeros(piece.shape), dim, index), piece
+
+
+class SliceScatterBackward0(Node):
+    def backward(self, g):
+        dim, start, end, step = self.args
+        piece = g[(slice(None),) * dim + (slice(start, end, step),)]
+        return slice_scatter(g, piece.new_zeros(piece.shape), dim, start, end, step), piece
+
+
+@register
+def select_scatter(input, src, dim, index):
+    """A copy of ``input`` with ``src`` written at ``index`` along ``dim``."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, nd)
+    size = input._data.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input._data.shape)} at dimension {dim}")
+    index = index + size if index < 0 else index
+    return _scatter_into('select_scatter', SelectScatterBackward0, input, src,
+                         (slice(None),) * d + (index, Ellipsis), None, (d, index))
+
+
+@register
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """A copy of ``input`` with ``src`` written at ``start:end:step`` along ``dim``."""
+    d = wrap_dim(dim, input._data.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    return _scatter_into('slice_scatter', SliceScatterBackward0, input, src,
+                         (slice(None),) * d + (slice(start, end, step),), None,
+                         (d, start, end, step))
+
+
+def _positions(shape, stride, offset):
+    """Storage positions (in elements) of every element of a strided layout."""
+    pos = np.full(shape, offset, np.int64)
+    for k, (n, s) in enumerate(zip(shape, stride)):
+        pos = pos + (np.arange(n, dtype=np.int64) * s).reshape((-1,) + (1,) * (len(shape) - k - 1))
+    return pos
+
+
+class AsStridedBackward0(Node):
+    def backward(self, g):
+        # Every output element's gradient lands on the storage element it reads; the input
+        # then gathers its own elements' positions out of that storage.
+        grad_storage = g.new_zeros(self.storage_size).index_add(
+            0, make(self.out_pos.reshape(-1)), g.reshape(-1))
+        return grad_storage[make(self.in_pos)]
+
+
+@register
+def as_strided(input, size, stride, storage_offset=None):
+    """A view over ``input``'s memory with the given sizes, strides and offset (in elements
+    from the start of its storage)."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    for s in stride:
+        if s < 0:
+            raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                               f"got strides: {list(stride)}")
+    root = input._base if input._base is not None else input
+    flat = root._data.reshape(-1)
+    if not np.shares_memory(flat, root._data):
+        flat = root._data  # (a non-contiguous root: reshaping copied it)
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    need = 0 if 0 in size else offset + 1 + builtins.sum((n - 1) * s for n, s in zip(size, stride))
+    isz = flat.itemsize
+    if need > flat.size:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {isz} requiring a storage size of "
+                           f"{need * isz} are out of bounds for storage of size "
+                           f"{flat.size * isz}")
+    arr = np.lib.stride_tricks.as_strided(flat[offset:], size, [s * isz for s in stride])
+    n = track1(AsStridedBackward0, input)
+    if n is not None:
+        n.storage_size = flat.size
+        n.out_pos = _positions(size, stride, offset)
+        n.in_pos = _positions(input._data.shape, input.stride(), input.storage_offset())
+    return view_of(input, arr, n, as_strided, (size, stride, offset))
