@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
-                    to_tensor, wrap_dim, binary_arrays, dtype_of)
+                    wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, tensor_split, diag_embed_like,
                     UnsafeViewBackward0)
 from .reduce import _named
@@ -590,7 +590,7 @@ def logcumsumexp(input, dim, *, out=None):
 
 
 # -- scatters and strided views --------------------------------------------------------------
-def _scatter_into(name, cls, input, src, key, sliced, fn_args):
+def _scatter_into(cls, input, src, key, fn_args):
     view = input._data[key]
     if src._data.shape != view.shape:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
@@ -629,8 +629,8 @@ def select_scatter(input, src, dim, index):
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input._data.shape)} at dimension {dim}")
     index = index + size if index < 0 else index
-    return _scatter_into('select_scatter', SelectScatterBackward0, input, src,
-                         (slice(None),) * d + (index, Ellipsis), None, (d, index))
+    return _scatter_into(SelectScatterBackward0, input, src,
+                         (slice(None),) * d + (index, Ellipsis), (d, index))
 
 
 @register
@@ -639,9 +639,8 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     d = wrap_dim(dim, input._data.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    return _scatter_into('slice_scatter', SliceScatterBackward0, input, src,
-                         (slice(None),) * d + (slice(start, end, step),), None,
-                         (d, start, end, step))
+    return _scatter_into(SliceScatterBackward0, input, src,
+                         (slice(None),) * d + (slice(start, end, step),), (d, start, end, step))
 
 
 def _positions(shape, stride, offset):
