@@ -548,6 +548,15 @@ def _tolerances(a, atol, rtol):
     return at[..., None] if at.ndim else at, rt[..., None] if rt.ndim else rt
 
 
+def _svd_pinv(a, at, rt):
+    """The pseudo-inverse array through the SVD, and which singular values it kept."""
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    keep = s > np.maximum(at, rt * s[..., :1])
+    sinv = np.where(keep, 1 / np.where(keep, s, 1), 0)
+    vinv = np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :]
+    return vinv @ np.conj(np.swapaxes(u, -1, -2)), keep
+
+
 def _pinv(A, atol, rtol, hermitian):
     a = A._data
     if a.dtype.kind not in 'fc' or a.ndim < 2:
@@ -563,11 +572,7 @@ def _pinv(A, atol, rtol, hermitian):
         winv = np.where(keep, 1 / np.where(keep, w, 1), 0)
         p = (v * winv[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2))
     else:
-        u, s, vh = np.linalg.svd(a, full_matrices=False)
-        smax = s[..., :1]
-        keep = s > np.maximum(at, rt * smax)
-        sinv = np.where(keep, 1 / np.where(keep, s, 1), 0)
-        p = np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :] @ np.conj(np.swapaxes(u, -1, -2))
+        p, _ = _svd_pinv(a, at, rt)
     n = track1(LinalgPinvBackward0, A)
     if n is not None:
         n.save(A)
@@ -609,11 +614,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     a, b = A._data, B._data
     if b.ndim >= 2 and a.shape[-2] != b.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
-    at, rt = _tolerances(a, None, rcond)
-    u, s, vh = np.linalg.svd(a, full_matrices=False)
-    keep = s > rt * s[..., :1]
-    sinv = np.where(keep, 1 / np.where(keep, s, 1), 0)
-    p = np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :] @ np.conj(np.swapaxes(u, -1, -2))
+    p, keep = _svd_pinv(a, *_tolerances(a, None, rcond))
     n = track(LinalgLstsqBackward0, (A, B))
     if n is not None:
         n.save(A, B)
@@ -731,7 +732,7 @@ def cross(input, other, *, dim=-1, out=None):
         raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
                            f"{other.dtype.kernel_name}")
     if a.ndim != b.ndim:
-        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if a.shape[dim] != 3 or b.shape[dim] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{a.shape[dim]} and {b.shape[dim]}")
