@@ -1,0 +1,804 @@
+"""Linear algebra beyond products: the ``ember.linalg`` functions (torch.linalg's twins) and
+the top-level/Tensor forms torch keeps (inverse, det, logdet, slogdet, svd, pinverse,
+matrix_power, cholesky, qr).
+
+Factorizations run in NumPy (LAPACK). Each differentiable one has a node named as torch's
+grad_fn whose backward is the standard formula written in ember ops; it recomputes the
+factorization from the saved input with the ember op itself, so the backward is recorded
+too and higher derivatives work. Functions torch composes from other ops (matrix_norm,
+matrix_power, multi_dot, vecdot, logdet) are composed here the same way, which gives them
+torch's grad_fn names for free. The ``ember.linalg`` namespace (``LINALG``) is installed by
+``ember/linalg.py`` on first use.
+"""
+import numpy as np
+
+from ._core import Node, Tensor, register, track, track1, result, results, make
+from . import linalg as _products
+from .complex import conj_if_complex as cj
+from .reduce import _named, _vector_norm
+from .pointwise import where as _where
+from ..overrides import overridable
+
+__all__ = ['LINALG', 'LinAlgError']
+
+# ember.linalg.<name> -> the dispatching public function.
+LINALG = {}
+
+
+class LinAlgError(RuntimeError):
+    """Raised when a matrix is singular or not positive-definite (``torch.linalg.LinAlgError``)."""
+
+
+LINALG['LinAlgError'] = LinAlgError
+
+
+def _linalg(name=None):
+    def deco(f):
+        LINALG[name or f.__name__] = overridable(f, 'ember.linalg.' + (name or f.__name__))
+        return f
+    return deco
+
+
+_slogdet_t = _named('linalg_slogdet', ('sign', 'logabsdet'))
+_slogdet_top = _named('slogdet', ('sign', 'logabsdet'))
+_qr_t = _named('linalg_qr', ('Q', 'R'))
+_qr_top = _named('qr', ('Q', 'R'))
+_eigh_t = _named('linalg_eigh', ('eigenvalues', 'eigenvectors'))
+_svd_t = _named('linalg_svd', ('U', 'S', 'Vh'))
+_svd_top = _named('svd', ('U', 'S', 'V'))
+_lstsq_t = _named('linalg_lstsq', ('solution', 'residuals', 'rank', 'singular_values'))
+
+
+# -- checks (torch's messages) -------------------------------------------------------------
+def _floating(A, op):
+    if A._data.dtype.kind not in 'fc':
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
+                           f"{A.dtype.kernel_name}")
+
+
+def _matrices(A, op, square=True):
+    """The checks torch's linalg kernels start with: floating dtype, >= 2 dims, square."""
+    _products._check_tensor(A, op, 'A', 1)
+    _floating(A, op)
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    m, n = A._data.shape[-2:]
+    if square and m != n:
+        raise RuntimeError(f"{op}: A must be batches of square matrices, but they are {m} by "
+                           f"{n} matrices")
+
+
+def _batch_prefix(shape, index):
+    """torch names the failing batch element when the input is a batch."""
+    if len(shape) <= 2:
+        return ''
+    return f"(Batch element {int(np.ravel_multi_index(index, shape[:-2]))}): "
+
+
+def _first_zero_pivot(a):
+    """(batch index, 1-based column) of the first exactly-zero pivot of LU with partial
+    pivoting, which is where LAPACK's getrf reports a singular matrix."""
+    for idx in np.ndindex(a.shape[:-2]):
+        m = np.array(a[idx], dtype=a.dtype)
+        n = m.shape[-1]
+        for k in range(n):
+            p = k + int(np.argmax(np.abs(m[k:, k])))
+            if m[p, k] == 0:
+                return idx, k + 1
+            m[[k, p]] = m[[p, k]]
+            m[k + 1:] -= np.outer(m[k + 1:, k] / m[k, k], m[k])
+    return None, None
+
+
+def _singular(a, op):
+    idx, k = _first_zero_pivot(a)
+    if idx is None:
+        return None
+    return LinAlgError(f"{op}: {_batch_prefix(a.shape, idx)}The diagonal element {k} is zero, "
+                       "the inversion could not be completed because the input matrix is "
+                       "singular.")
+
+
+def _eye_like(A):
+    n = A._data.shape[-1]
+    return make(np.broadcast_to(np.eye(n, dtype=A._data.dtype), A._data.shape).copy())
+
+
+# -- inverse / det / slogdet / logdet --------------------------------------------------------
+class LinalgInvExBackward0(Node):
+    """Gradient of ``inv``: ``-A^{-H} g A^{-H}``."""
+
+    def backward(self, g):
+        Ai = inv(self.saved_tensors[0]).mH
+        return -Ai.matmul(g).matmul(Ai)
+
+
+def _inv(A, op):
+    _matrices(A, op)
+    a = A._data
+    try:
+        r = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        r = None
+    err = _singular(a, op) if r is None or not np.all(np.isfinite(r)) else None
+    if r is None or (err is not None and np.all(np.isfinite(a))):
+        raise err or LinAlgError(f"{op}: The input matrix is singular.")
+    n = track1(LinalgInvExBackward0, A)
+    if n is not None:
+        n.save(A)
+    return result(r.astype(a.dtype, copy=False), n)
+
+
+@_linalg()
+def inv(A, *, out=None):
+    """Inverse of a square matrix (or a batch); a singular one raises LinAlgError."""
+    return _products._out(_inv(A, 'linalg.inv'), out)
+
+
+@register
+def inverse(input, *, out=None):
+    """``linalg.inv`` under its older name."""
+    return _products._out(_inv(input, 'linalg.inv'), out)
+
+
+class LinalgDetBackward0(Node):
+    """Gradient of ``det``: ``g * conj(det A) * A^{-H}``."""
+
+    def backward(self, g):
+        A = self.saved_tensors[0]
+        d = det(A)
+        return (g * cj(d)).unsqueeze(-1).unsqueeze(-1) * inv(A).mH
+
+
+@_linalg()
+def det(A, *, out=None):
+    """Determinant of a square matrix (or a batch)."""
+    _matrices(A, 'linalg.det')
+    n = track1(LinalgDetBackward0, A)
+    if n is not None:
+        n.save(A)
+    return _products._out(result(np.asarray(np.linalg.det(A._data), A._data.dtype), n), out)
+
+
+register(det)
+
+
+class LinalgSlogdetBackward0(Node):
+    """Gradient of ``slogdet`` through ``logabsdet``: ``g * A^{-H}`` (the sign is locally
+    constant for real matrices)."""
+
+    def backward(self, gsign, glogabs):
+        A = self.saved_tensors[0]
+        return glogabs.unsqueeze(-1).unsqueeze(-1) * inv(A).mH
+
+
+def _slogdet(A, op, cls):
+    _matrices(A, op)
+    sign, logabs = np.linalg.slogdet(A._data)
+    n = track1(LinalgSlogdetBackward0, A)
+    if n is not None:
+        n.save(A)
+    dt = A._data.dtype
+    s, la = results([np.asarray(sign, dt), np.asarray(logabs, np.abs(A._data[..., :0, :0]).dtype)],
+                    n)
+    return cls(s, la)
+
+
+@_linalg()
+def slogdet(A, *, out=None):
+    """(sign, log|det|) of a square matrix: a determinant that neither over- nor
+    underflows."""
+    return _slogdet(A, 'linalg.slogdet', _slogdet_t)
+
+
+@register(name='slogdet')
+def _slogdet_toplevel(input):
+    """``linalg.slogdet`` as ``torch.slogdet`` (its named tuple is ``slogdet``)."""
+    return _slogdet(input, 'linalg.slogdet', _slogdet_top)
+
+
+@register
+def logdet(input):
+    """``log(det(input))``: NaN for a negative determinant, -inf for a singular matrix."""
+    _products._check_tensor(input, 'logdet', 'input', 1)
+    _floating(input, 'logdet')
+    sign, logabs = _slogdet(input, 'logdet', _slogdet_top)
+    if input._data.dtype.kind == 'c':
+        return logabs + sign.log()
+    return _where(sign.lt(0), make(np.asarray(np.nan, logabs._data.dtype)), logabs)
+
+
+# -- solve ---------------------------------------------------------------------------------
+class LinalgSolveExBackward0(Node):
+    """Gradient of ``solve`` (``A X = B``): ``gB = A^{-H} g``, ``gA = -gB X^H``."""
+
+    def backward(self, g):
+        A, B = self.saved_tensors
+        if not self.left:  # X A = B is X^T = solve(A^T, B^T)
+            A, B, g = A.mT, B.mT, g.mT
+        gB = _solve(A.mH, g, 'linalg.solve')
+        X = _solve(A, B, 'linalg.solve')
+        if self.vector:
+            gA = -gB.unsqueeze(-1).matmul(X.unsqueeze(-1).mH)
+        else:
+            gA = -gB.matmul(X.mH)
+        return (gA, gB) if self.left else (gA.mT, gB.mT)
+
+
+def _solve(A, B, op, left=True):
+    _matrices(A, op)
+    _products._check_tensor(B, op, 'B', 2)
+    a, b = A._data, B._data
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
+                           f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
+    # B is a (batch of) vector(s) when it is 1-D or has exactly A's batch shape plus one dim.
+    vec = left and (b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1]))
+    if not left:  # X A = B is X^T = solve(A^T, B^T)
+        a, b = np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)
+    bm = b[..., None] if vec else b
+    if bm.shape[-2] != a.shape[-1]:
+        raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation AX = B "
+                           f"({a.shape[-2]}x{a.shape[-1]} and {bm.shape[-2]}x{bm.shape[-1]})")
+    try:
+        x = np.linalg.solve(a, bm)
+    except np.linalg.LinAlgError:
+        raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
+                          "singular.") from None
+    if vec:
+        x = x[..., 0]
+    elif not left:
+        x = np.swapaxes(x, -1, -2)
+    n = track(LinalgSolveExBackward0, (A, B))
+    if n is not None:
+        n.save(A, B)
+        n.vector, n.left = vec, left
+    return result(np.ascontiguousarray(x, dtype=a.dtype), n)
+
+
+@_linalg()
+def solve(A, B, *, left=True, out=None):
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``); ``B`` may be a
+    (batch of) vector(s)."""
+    if not left:
+        return _products._out(_solve(A, B, 'linalg.solve', False), out)
+    return _products._out(_solve(A, B, 'linalg.solve'), out)
+
+
+# -- cholesky ------------------------------------------------------------------------------
+def _cholesky_grad(L, gL):
+    """``A``'s gradient from the lower factor's: ``L^{-H} sym(tril(L^H gL)) L^{-1}`` where
+    sym keeps the diagonal once and mirrors the strict lower part."""
+    P = L.mH.matmul(gL).tril()
+    P = 0.5 * (P + P.tril(-1).mH)
+    Li = inv(L)
+    return Li.mH.matmul(P).matmul(Li)
+
+
+class LinalgCholeskyExBackward0(Node):
+    """Gradient of ``linalg.cholesky``."""
+
+    def backward(self, g):
+        A = self.saved_tensors[0]
+        L = _cholesky(A, False, 'linalg.cholesky', LinalgCholeskyExBackward0)
+        return _cholesky_grad(L, g.mH if self.upper else g)
+
+
+class CholeskyBackward0(LinalgCholeskyExBackward0):
+    """Gradient of the older ``torch.cholesky``: the same formula."""
+
+
+def _cholesky(A, upper, op, cls):
+    _matrices(A, op)
+    a = A._data
+    try:
+        L = np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        L = None
+    if L is None or not np.all(np.isfinite(L)):
+        # LAPACK reports the first leading minor that is not positive-definite.
+        for k in range(1, a.shape[-1] + 1):
+            for idx in np.ndindex(a.shape[:-2]):
+                try:
+                    np.linalg.cholesky(a[idx][:k, :k])
+                except np.linalg.LinAlgError:
+                    raise LinAlgError(
+                        f"{op}: {_batch_prefix(a.shape, idx)}The factorization could not be "
+                        "completed because the input is not positive-definite (the leading "
+                        f"minor of order {k} is not positive-definite).") from None
+    r = np.conj(np.swapaxes(L, -1, -2)) if upper else L
+    n = track1(cls, A)
+    if n is not None:
+        n.save(A)
+        n.upper = upper
+    return result(np.ascontiguousarray(r, dtype=a.dtype), n)
+
+
+@_linalg('cholesky')
+def _linalg_cholesky(A, *, upper=False, out=None):
+    """Cholesky factor of a Hermitian positive-definite matrix: lower ``L`` with
+    ``A = L L^H`` (or upper ``U = L^H``)."""
+    return _products._out(_cholesky(A, upper, 'linalg.cholesky', LinalgCholeskyExBackward0),
+                          out)
+
+
+@register
+def cholesky(input, upper=False, *, out=None):
+    """``torch.cholesky`` (deprecated in torch in favour of ``linalg.cholesky``)."""
+    return _products._out(_cholesky(input, upper, 'cholesky', CholeskyBackward0), out)
+
+
+# -- qr ------------------------------------------------------------------------------------
+class LinalgQrBackward0(Node):
+    """Gradient of ``qr`` for ``m >= n`` (reduced, or complete on square matrices):
+    ``(gQ + Q sym(triu(gR R^H - Q^H gQ))) R^{-H}``."""
+
+    def backward(self, gQ, gR):
+        A = self.saved_tensors[0]
+        m, n = A.shape[-2:]
+        if self.mode == 'r':
+            raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                               "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
+                               "are going to differentiate through linalg.qr.")
+        if m < n:
+            raise NotImplementedError("ember: the derivative of linalg.qr for wide matrices "
+                                      "(m < n) is not implemented")
+        Q, R = _qr(A, self.mode, 'linalg.qr', _qr_t)
+        M = (gR.matmul(R.mH) - Q.mH.matmul(gQ)).triu()
+        M = M + M.mH
+        M = M - 0.5 * M.diagonal(0, -2, -1).diag_embed()
+        gA = Q.matmul(M) + gQ
+        return gA.matmul(inv(R).mH)
+
+
+def _qr(A, mode, op, cls):
+    _matrices(A, op, square=False)
+    if mode not in ('reduced', 'r', 'complete'):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    a = A._data
+    q, r = np.linalg.qr(a, mode='complete' if mode == 'complete' else 'reduced')
+    if mode == 'r':
+        q = np.zeros((0,), a.dtype)
+    n = track1(LinalgQrBackward0, A)
+    if n is not None:
+        n.save(A)
+        n.mode = mode
+    return cls(*results([q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)], n))
+
+
+@_linalg('qr')
+def _linalg_qr(A, mode='reduced', *, out=None):
+    """QR decomposition ``A = Q R`` (``mode``: 'reduced', 'complete' or 'r')."""
+    return _qr(A, mode, 'linalg.qr', _qr_t)
+
+
+@register
+def qr(input, some=True, *, out=None):
+    """``torch.qr``: ``some=True`` is ``linalg.qr``'s 'reduced' mode, False 'complete'."""
+    return _qr(input, 'reduced' if some else 'complete', 'linalg.qr', _qr_top)
+
+
+# -- eigh ----------------------------------------------------------------------------------
+class LinalgEighBackward0(Node):
+    """Gradient of ``eigh`` (distinct eigenvalues):
+    ``V (diag(gL) + skew(V^H gV) / (L_j - L_i)) V^H``."""
+
+    def backward(self, gL, gV=None):
+        A = self.saved_tensors[0]
+        L, V = _eigh(A, self.uplo, 'linalg.eigh', True)
+        inner = gL.diag_embed()
+        if gV is not None:
+            VhgV = V.mH.matmul(gV)
+            VhgV = 0.5 * (VhgV - VhgV.mH)
+            E = L.unsqueeze(-2) - L.unsqueeze(-1)
+            E = E + _eye_like(E)
+            inner = inner + VhgV / E
+        return V.matmul(inner.to(V.dtype)).matmul(V.mH)
+
+
+def _eigh(A, UPLO, op, vectors):
+    _matrices(A, op)
+    if UPLO not in ('L', 'U'):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    a = A._data
+    w, v = np.linalg.eigh(a, UPLO)
+    n = track1(LinalgEighBackward0, A)
+    if n is not None:
+        n.save(A)
+        n.uplo = UPLO
+    if vectors:
+        return results([w, v.astype(a.dtype, copy=False)], n)
+    return result(w, n)
+
+
+def _eigh_dtype(A):
+    _products._check_tensor(A, 'linalg.eigh', 'A', 1)
+    if A._data.dtype.kind not in 'fc':
+        raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
+                                  f"'{A.dtype.kernel_name}'")
+
+
+@_linalg()
+def eigh(A, UPLO='L', *, out=None):
+    """Eigenvalues (ascending, real) and eigenvectors of a Hermitian matrix, read from its
+    lower (``UPLO='L'``) or upper triangle."""
+    _eigh_dtype(A)
+    return _eigh_t(*_eigh(A, UPLO, 'linalg.eigh', True))
+
+
+@_linalg()
+def eigvalsh(A, UPLO='L', *, out=None):
+    """Eigenvalues (ascending) of a Hermitian matrix."""
+    _eigh_dtype(A)
+    return _products._out(_eigh(A, UPLO, 'linalg.eigh', False), out)
+
+
+# -- svd -----------------------------------------------------------------------------------
+class LinalgSvdBackward0(Node):
+    """Gradient of the SVD ``A = U diag(S) Vh`` (distinct, non-zero singular values)."""
+
+    def backward(self, gU, gS=None, gVh=None):
+        if gS is None:  # svdvals: S is the only output
+            gU, gS, gVh = None, gU, None
+        A = self.saved_tensors[0]
+        m, n = A.shape[-2:]
+        k = min(m, n)
+        U, S, Vh = _svd(A, False, 'linalg.svd', True)
+        if gU is not None and gU.shape[-1] != k:
+            gU = gU[..., :k]
+        if gVh is not None and gVh.shape[-2] != k:
+            gVh = gVh[..., :k, :]
+        Sd = S.to(A.dtype)
+        if gU is None and gVh is None:
+            return U.matmul(gS.to(A.dtype).diag_embed()).matmul(Vh)
+        V, gV = Vh.mH, gVh.mH
+        UhgU = U.mH.matmul(gU)
+        UhgU = UhgU - UhgU.mH
+        VhgV = V.mH.matmul(gV)
+        VhgV = VhgV - VhgV.mH
+        S2 = S * S
+        E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
+        E = E + _eye_like(E)
+        gA = (UhgU * Sd.unsqueeze(-2) + Sd.unsqueeze(-1) * VhgV) / E
+        gA = gA + gS.to(A.dtype).diag_embed()
+        if m > k:
+            gA = U.matmul(gA)
+            gUSinv = gU / Sd.unsqueeze(-2)
+            gA = (gA + gUSinv - U.matmul(U.mH.matmul(gUSinv))).matmul(Vh)
+        elif n > k:
+            gA = gA.matmul(Vh)
+            gVSinv = gV / Sd.unsqueeze(-2)
+            gA = U.matmul(gA + gVSinv.mH - gVSinv.mH.matmul(V).matmul(Vh))
+        else:
+            gA = U.matmul(gA).matmul(Vh)
+        return gA
+
+
+def _svd(A, full_matrices, op, uv):
+    _matrices(A, op, square=False)
+    a = A._data
+    if uv:
+        u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    else:
+        s = np.linalg.svd(a, compute_uv=False)
+    n = track1(LinalgSvdBackward0, A)
+    if n is not None:
+        n.save(A)
+    real = np.abs(a[..., :0, :0]).dtype
+    if not uv:
+        return result(s.astype(real, copy=False), n)
+    return results([u.astype(a.dtype, copy=False), s.astype(real, copy=False),
+                    vh.astype(a.dtype, copy=False)], n)
+
+
+@_linalg()
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    """Singular value decomposition ``A = U diag(S) Vh``, singular values descending."""
+    return _svd_t(*_svd(A, full_matrices, 'linalg.svd', True))
+
+
+@register(name='svd')
+def _svd_toplevel(input, some=True, compute_uv=True, *, out=None):
+    """``torch.svd``: returns ``V`` (not ``Vh``); ``compute_uv=False`` gives zero U and V."""
+    if not compute_uv:
+        S = _svd(input, False, 'linalg.svd', False)
+        m, n = input._data.shape[-2:]
+        batch = input._data.shape[:-2]
+        return _svd_top(make(np.zeros(batch + (m, m), input._data.dtype)), S,
+                        make(np.zeros(batch + (n, n), input._data.dtype)))
+    U, S, Vh = _svd(input, not some, 'linalg.svd', True)
+    return _svd_top(U, S, Vh.mH)
+
+
+@_linalg()
+def svdvals(A, *, driver=None, out=None):
+    """Singular values of ``A``, descending."""
+    return _products._out(_svd(A, False, 'linalg.svd', False), out)
+
+
+# -- pinv / lstsq / matrix_rank ------------------------------------------------------------
+def _pinv_grad(A, P, G):
+    """``A``'s gradient from ``pinv(A)``'s (``P``, gradient ``G``): the derivative of the
+    pseudo-inverse (Golub and Pereyra), valid where the rank is locally constant."""
+    Gh = G.mH
+    PPh = P.matmul(P.mH)
+    PhP = P.mH.matmul(P)
+    return (-P.mH.matmul(G).matmul(P.mH) + (Gh - A.matmul(P).matmul(Gh)).matmul(PPh)
+            + PhP.matmul(Gh - Gh.matmul(P).matmul(A)))
+
+
+class LinalgPinvBackward0(Node):
+    """Gradient of ``pinv``."""
+
+    def backward(self, g):
+        A = self.saved_tensors[0]
+        return _pinv_grad(A, _pinv(A, self.atol, self.rtol, self.hermitian), g)
+
+
+def _tolerances(a, atol, rtol):
+    """torch's defaults: with neither given, ``rtol = eps * max(m, n)``; with only ``atol``
+    given, ``rtol = 0``. Returned as arrays broadcasting against the singular values."""
+    real = np.abs(a[..., :0, :0]).dtype
+    if rtol is None:
+        rtol = np.finfo(real).eps * max(a.shape[-2:]) if atol is None else 0.0
+    atol = 0.0 if atol is None else atol
+    at = atol._data if isinstance(atol, Tensor) else np.asarray(atol)
+    rt = rtol._data if isinstance(rtol, Tensor) else np.asarray(rtol)
+    return at[..., None] if at.ndim else at, rt[..., None] if rt.ndim else rt
+
+
+def _svd_pinv(a, at, rt):
+    """The pseudo-inverse array through the SVD, and which singular values it kept."""
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    keep = s > np.maximum(at, rt * s[..., :1])
+    sinv = np.where(keep, 1 / np.where(keep, s, 1), 0)
+    vinv = np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :]
+    return vinv @ np.conj(np.swapaxes(u, -1, -2)), keep
+
+
+def _pinv(A, atol, rtol, hermitian):
+    a = A._data
+    if a.dtype.kind not in 'fc' or a.ndim < 2:
+        raise RuntimeError(f"linalg.pinv({A.dtype.kernel_name}{{{list(a.shape)}}}): expected a "
+                           "tensor with 2 or more dimensions of float, double, cfloat or "
+                           "cdouble types")
+    at, rt = _tolerances(a, atol, rtol)
+    if hermitian:
+        w, v = np.linalg.eigh(a)
+        s = np.abs(w)
+        smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
+        keep = s > np.maximum(at, rt * smax)
+        winv = np.where(keep, 1 / np.where(keep, w, 1), 0)
+        p = (v * winv[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2))
+    else:
+        p, _ = _svd_pinv(a, at, rt)
+    n = track1(LinalgPinvBackward0, A)
+    if n is not None:
+        n.save(A)
+        n.atol, n.rtol, n.hermitian = atol, rtol, hermitian
+    return result(np.ascontiguousarray(p, dtype=a.dtype), n)
+
+
+@_linalg()
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """Moore-Penrose pseudo-inverse; singular values at most ``max(atol, rtol * s_max)`` are
+    treated as zero."""
+    return _products._out(_pinv(A, atol, rtol, hermitian), out)
+
+
+@register
+def pinverse(input, rcond=1e-15):
+    """``torch.pinverse``: ``linalg.pinv`` with ``rtol=rcond``."""
+    return _pinv(input, None, rcond, False)
+
+
+class LinalgLstsqBackward0(Node):
+    """Gradient of ``lstsq``'s solution ``X = pinv(A) B``."""
+
+    def backward(self, gX, *rest):
+        A, B = self.saved_tensors
+        P = _pinv(A, None, None, False)
+        return _pinv_grad(A, P, gX.matmul(B.mH)), P.mH.matmul(gX)
+
+
+@_linalg()
+def lstsq(A, B, rcond=None, *, driver=None):
+    """Least-squares solution of ``A X = B``. Only ``solution`` is computed; ``residuals``
+    and ``singular_values`` are empty and ``rank`` is the rank of ``A`` (what torch's default
+    CPU driver, gelsy, returns)."""
+    for t, name in ((A, 'input'), (B, 'other')):
+        _products._check_tensor(t, 'linalg.lstsq', name, 1)
+        if t._data.dtype.kind not in 'fc':
+            raise RuntimeError("This function doesn't handle types other than float and double")
+    a, b = A._data, B._data
+    if b.ndim >= 2 and a.shape[-2] != b.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    p, keep = _svd_pinv(a, *_tolerances(a, None, rcond))
+    n = track(LinalgLstsqBackward0, (A, B))
+    if n is not None:
+        n.save(A, B)
+    empty = np.zeros((0,), np.abs(a[..., :0, :0]).dtype)
+    x, res, sv = results([np.asarray(p @ b, a.dtype), empty.astype(a.dtype), empty], n,
+                         (True, False, False))
+    return _lstsq_t(x, res, make(np.asarray(keep.sum(-1), np.int64)), sv)
+
+
+@_linalg()
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """Number of singular values above ``max(atol, rtol * s_max)``."""
+    _products._check_tensor(A, 'linalg.matrix_rank', 'A', 1)
+    a = A._data
+    if a.dtype.kind not in 'fc':
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    at, rt = _tolerances(a, atol, rtol)
+    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
+    return _products._out(make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64)),
+                          out)
+
+
+# -- matrix_power / multi_dot / vecdot / cross / matmul ------------------------------------
+def _matrix_power(A, n):
+    _products._check_tensor(A, 'linalg.matrix_power', 'A', 1)
+    a = A._data
+    if a.ndim < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {a.shape[-2]} by {a.shape[-1]} matrices")
+    if n == 0:
+        # torch copies the identity into a clone of A, hence CopyBackwards
+        r = A.clone()
+        r.copy_(_eye_like(A))
+        return r
+    if n < 0:
+        A, n = _inv(A, 'linalg.inv'), -n
+        if n == 1:
+            return A
+    if n == 1:
+        return A.clone()
+    # binary exponentiation, multiplying in torch's order
+    z = r = None
+    while n:
+        bit, n = n % 2, n // 2
+        z = A if z is None else _products.matmul(z, z)
+        if bit:
+            r = z if r is None else _products.matmul(r, z)
+    return r
+
+
+@_linalg()
+def matrix_power(A, n, *, out=None):
+    """``A`` to the integer power ``n`` (a negative power inverts first)."""
+    return _products._out(_matrix_power(A, n), out)
+
+
+register(matrix_power)
+
+
+@_linalg()
+def multi_dot(tensors, *, out=None):
+    """The product of a chain of matrices; the first and last may be vectors."""
+    ts = list(tensors)
+    if len(ts) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(ts)}")
+    first, last = ts[0].dim(), ts[-1].dim()
+    if first not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first}D")
+    if last not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last}D")
+    for i, t in enumerate(ts[1:-1], 1):
+        if t.dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
+    for i, t in enumerate(ts[1:], 1):
+        if t.dtype != ts[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
+                               f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
+                               f"{t.dtype.kernel_name}")
+    shape = ([ts[0].shape[0]] if first == 2 else []) + ([ts[-1].shape[1]] if last == 2 else [])
+    if first == 1:
+        ts[0] = ts[0].unsqueeze(0)
+    if last == 1:
+        ts[-1] = ts[-1].unsqueeze(1)
+    r = ts[0]
+    for t in ts[1:]:
+        r = _products.mm(r, t)
+    return _products._out(r.view(shape), out)
+
+
+@_linalg()
+def vecdot(x, y, *, dim=-1, out=None):
+    """``sum(conj(x) * y, dim)``, broadcasting."""
+    _floating(x, 'linalg.vecdot')
+    return _products._out((cj(x) * y).sum(dim), out)
+
+
+class LinalgCrossBackward0(Node):
+    """Gradient of ``cross``: ``cross(b, g)`` and ``cross(g, a)``."""
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return (cross(b, g, dim=self.dim) if _products._needs(self, 0) else None,
+                cross(g, a, dim=self.dim) if _products._needs(self, 1) else None)
+
+
+@_linalg()
+def cross(input, other, *, dim=-1, out=None):
+    """Cross product of 3-vectors along ``dim`` (the operands broadcast)."""
+    a, b = input._data, other._data
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
+                           f"{other.dtype.kernel_name}")
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.shape[dim] != 3 or b.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[dim]} and {b.shape[dim]}")
+    n = track(LinalgCrossBackward0, (input, other))
+    if n is not None:
+        n.save(input, other)
+        n.dim = dim
+    return _products._out(result(np.asarray(np.cross(a, b, axis=dim), a.dtype), n), out)
+
+
+LINALG['matmul'] = overridable(_products.matmul, 'ember.linalg.matmul')
+
+
+# -- norms ---------------------------------------------------------------------------------
+@_linalg()
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Vector ``ord``-norm over ``dim`` (every element by default)."""
+    return _products._out(_vector_norm(x, ord, dim, keepdim, dtype=dtype), out)
+
+
+@_linalg()
+def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """Matrix norm over the two dims ``dim``: 'fro', 'nuc', +-inf (max/min row sum),
+    +-1 (column sum), +-2 (largest/smallest singular value)."""
+    _products._check_tensor(A, 'linalg.matrix_norm', 'A', 1)
+    if A._data.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    _floating(A, 'linalg.matrix_norm')
+    if dtype is not None:
+        A = A.to(dtype)
+    nd = A._data.ndim
+    d0, d1 = (d % nd for d in dim)
+    if ord == 'fro':
+        return _products._out(_vector_norm(A, 2, (d0, d1), keepdim), out)
+    if ord in ('nuc', 2, -2):
+        S = svdvals(A.movedim((d0, d1), (-2, -1)))
+        r = S.sum(-1) if ord == 'nuc' else S.amax(-1) if ord == 2 else S.amin(-1)
+        if keepdim:
+            r = r.unsqueeze(-1).unsqueeze(-1).movedim((-2, -1), (d0, d1))
+        return _products._out(r, out)
+    if ord in (1, -1, float('inf'), float('-inf')):
+        summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)
+        red = 'amax' if ord > 0 else 'amin'
+        s = A.abs().sum(summed, keepdim=keepdim)
+        if not keepdim and other > summed:
+            other -= 1
+        return _products._out(getattr(s, red)(other, keepdim=keepdim), out)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+@_linalg()
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Vector or matrix norm: a matrix norm when ``dim`` is a pair (or ``A`` is 2-D and
+    ``ord`` given without ``dim``), a vector norm otherwise."""
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) == 2:
+            return matrix_norm(A, 'fro' if ord is None else ord, dims, keepdim, dtype=dtype,
+                               out=out)
+        return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype, out=out)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype, out=out)
+    if A.dim() not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must "
+                           f"be 1D or 2D. Got {A.dim()}D.")
+    if A.dim() == 1:
+        return vector_norm(A, ord, None, keepdim, dtype=dtype, out=out)
+    return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
