@@ -65,9 +65,13 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     x = input._data
     if dim is None:
         flat = x.reshape(-1)
-        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        # (every NaN is distinct to torch, since NaN != NaN)
+        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True,
+                                      equal_nan=False)
         return _unique_out(input, vals, inv.reshape(x.shape), counts, Unique2Backward0,
                            return_inverse, return_counts)
+    if x.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, x.ndim)
     m, rows = _rows(x, d)
     if rows.shape[0] == 0:
@@ -113,16 +117,24 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 # -- searching ---------------------------------------------------------------------------
-def _search(seq, vals, side):
-    """``np.searchsorted`` row by row for an N-d ``seq`` whose leading dims match ``vals``."""
-    if seq.ndim == 1:
-        return np.searchsorted(seq, vals, side)
-    s2 = seq.reshape(-1, seq.shape[-1])
-    v2 = vals.reshape(s2.shape[0], -1)
-    out = np.empty(v2.shape, np.int64)
-    for i in range(s2.shape[0]):
-        out[i] = np.searchsorted(s2[i], v2[i], side)
-    return out.reshape(vals.shape)
+def _search(seq, vals, right):
+    """Insertion points of ``vals`` in ``seq`` (sorted along its last dim, whose leading dims
+    match ``vals``'), found by torch's bisection: at each step it goes right unless the
+    middle element is >= the value (> with ``right``), so a NaN value lands past the end and
+    NaNs in ``seq`` send the search right. All values bisect together, vectorised."""
+    n = seq.shape[-1]
+    start = np.zeros(vals.shape, np.int64)
+    end = np.full(vals.shape, n, np.int64)
+    while True:
+        active = start < end
+        if not active.any():
+            return start
+        mid = start + ((end - start) >> 1)
+        safe = np.minimum(mid, n - 1)
+        m = seq[safe] if seq.ndim == 1 else np.take_along_axis(seq, safe, -1)
+        stop = (m > vals) if right else (m >= vals)
+        start = np.where(active & ~stop, mid + 1, start)
+        end = np.where(active & stop, mid, end)
 
 
 @register(method=False)
@@ -161,8 +173,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                                f"size, but got boundary tensor {list(seq.shape)}and got "
                                f"sorter tensor {list(s.shape)}")
         seq = np.take_along_axis(seq, s, -1)
-    r = np.asarray(_search(seq, vals, 'right' if right else 'left'),
-                   np.int32 if out_int32 else np.int64)
+    r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
     t = make(r)
     if out is not None:
         from .pointwise import _write_out
@@ -186,7 +197,7 @@ def bincount(input, weights=None, minlength=0):
     """How often each non-negative integer occurs in the 1-d ``input`` (summing ``weights``
     instead of ones if given), over at least ``minlength`` bins."""
     x = input._data
-    if x.dtype.kind not in 'iub':
+    if x.dtype.kind not in 'iu':
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     if minlength < 0:

@@ -44,6 +44,10 @@ def test_unique_rows_and_graph():
     check(lambda T, x: T.unique(x, dim=0), x)
     check(lambda T, x: T.unique_consecutive(x), x)
     check(lambda T, x: T.unique(x), np.zeros(0), grad=False)
+    # every NaN is a distinct value
+    check(lambda T, x: T.unique(x, return_inverse=True, return_counts=True),
+          np.array([1., NAN, NAN, 2]), grad=False)
+    check(lambda T, x: T.unique(x, dim=0), np.array(3.), match_message=True)
     check(lambda T, x: T.unique_consecutive(x, return_inverse=True, return_counts=True),
           np.zeros((0, 2)), grad=False)
 
@@ -63,6 +67,10 @@ def test_searchsorted():
     check(lambda T, s, v: T.searchsorted(s, v), seq2, np.array([[2, 3], [5, 0]]))
     check(lambda T, s, v: T.searchsorted(s, v, right=True), seq2,
           np.array([[2.5, 3], [6, 1]]))
+    # NaN values and NaNs in the sequence follow torch's bisection
+    check(lambda T, s: T.searchsorted(s, T.tensor([[NAN, 2., 1.]]), right=True),
+          np.array([1., 2, NAN]))
+    check(lambda T, s: T.searchsorted(s, T.tensor([[NAN, 2.]])), np.array([[1., 2, NAN, 4]]))
     unsorted = np.array([5., 1, 3])
     check(lambda T, s, v: T.searchsorted(s, v, sorter=T.argsort(s)), unsorted, v)
     check(lambda T, s, v: T.searchsorted(s, v, side='up'), seq, v, match_message=True)
@@ -81,6 +89,7 @@ def test_bincount():
     for w in [np.linspace(0, 1, 6), np.linspace(0, 1, 6).astype(np.float32), np.arange(6)]:
         check(lambda T, x, w: T.bincount(x, w), x, w, grad=False)
     check(lambda T, x: T.bincount(x), x.astype(np.uint8))
+    check(lambda T, x: T.bincount(x), np.array([True, False]), match_message=True)
     for bad in [np.array([1, -1]), np.array([[1]]), np.array([1.])]:
         check(lambda T, x: T.bincount(x), bad, match_message=True)
     check(lambda T, x: T.bincount(x, minlength=-1), x, match_message=True)
