@@ -1281,6 +1281,25 @@ def _select(values, k):
     return ix[k]
 
 
+def median_all(input, flat, nan, cls):
+    """The lower median of ``flat`` (``input``'s values, maybe filtered) as a 0-d result
+    whose gradient ``cls`` shares among the tied elements; NaN if ``nan``."""
+    x = input._data
+    if flat.size == 0:
+        # torch returns NaN (the lowest value for integers) rather than raising.
+        r = np.asarray(np.nan if x.dtype.kind in 'fc' else
+                       np.iinfo(x.dtype).min if x.dtype.kind in 'iu' else False, x.dtype)
+    elif nan:
+        r = np.asarray(np.nan, x.dtype)
+    else:
+        r = np.asarray(np.sort(flat)[(flat.size - 1) // 2])
+    n = track1(cls, input)
+    if n is not None:
+        n.save(input)
+        n.dims, n.keepdim, n.out_value = tuple(range(x.ndim)), False, make(r)
+    return result(r, n)
+
+
 @register
 def median(input, dim=_NODIM, keepdim=False, *, out=None):
     """Lower median of all elements (NaN if any), or named tuple (values, indices) along
@@ -1288,19 +1307,8 @@ def median(input, dim=_NODIM, keepdim=False, *, out=None):
     x = input._data
     if dim is _NODIM:
         flat = x.reshape(-1)
-        if flat.size == 0:
-            # torch returns NaN (the lowest value for integers) rather than raising.
-            r = np.asarray(np.nan if x.dtype.kind in 'fc' else
-                           np.iinfo(x.dtype).min if x.dtype.kind in 'iu' else False, x.dtype)
-        elif x.dtype.kind == 'f' and np.isnan(flat).any():
-            r = np.asarray(np.nan, x.dtype)
-        else:
-            r = np.asarray(np.sort(flat)[(flat.size - 1) // 2])
-        n = track1(MedianBackward0, input)
-        if n is not None:
-            n.save(input)
-            n.dims, n.keepdim, n.out_value = tuple(range(x.ndim)), False, make(r)
-        return _out(result(r, n), out)
+        nan = x.dtype.kind == 'f' and np.isnan(flat).any()
+        return _out(median_all(input, flat, nan, MedianBackward0), out)
     d = _wrap1(dim, x.ndim)
     if x.ndim == 0:
         idx = None

@@ -1,0 +1,682 @@
+"""Sorting, searching and statistics: unique/unique_consecutive, searchsorted/bucketize,
+bincount/histc, mode/nanmedian, quantile/nanquantile, cov/corrcoef, cdist/dist/renorm, and
+the top-level aliases of pdist/pairwise_distance/cosine_similarity.
+
+Counting and searching results are int64 (int32 on request) and never join the graph. The
+statistics whose torch gradient comes from a composition of other ops (quantile, cov,
+corrcoef) are written as that composition of ember ops, so their gradients (of every order)
+and the grad_fn torch shows come from the ops they are made of.
+"""
+import numpy as np
+
+from .. import _dtype
+from ._core import (Node, Tensor, make, register, track, track1, result, wrap_dim, to_tensor,
+                    inplace)
+from .reduce import (_NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
+                     _SelectBackward, _mode_t, _median_t, _const, _where, _vector_norm,
+                     vector_norm_backward, sort, median_all)
+from ..autograd.graph import _SavedOutput
+
+
+# -- unique ------------------------------------------------------------------------------
+class _NotDifferentiable(Node):
+    """An op torch records in the graph but has no derivative for: backward raises."""
+    aten = ''
+
+    def backward(self, *grads):
+        raise NotImplementedError(f"the derivative for '{self.aten}' is not implemented.")
+
+
+class Unique2Backward0(_NotDifferentiable):
+    """grad_fn of ``unique`` without ``dim`` (not differentiable)."""
+    aten = '_unique2'
+
+
+class UniqueDimBackward0(_NotDifferentiable):
+    """grad_fn of ``unique`` with ``dim`` (not differentiable)."""
+    aten = 'unique_dim'
+
+
+class UniqueConsecutiveBackward0(_NotDifferentiable):
+    """grad_fn of ``unique_consecutive`` (not differentiable)."""
+    aten = 'unique_consecutive'
+
+
+def _unique_out(input, vals, inverse, counts, cls, return_inverse, return_counts):
+    n = track1(cls, input)
+    out = [result(np.ascontiguousarray(vals), n)]
+    if return_inverse:
+        out.append(make(np.asarray(inverse, np.int64)))
+    if return_counts:
+        out.append(make(np.asarray(counts, np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _rows(x, d):
+    """``x`` with dim ``d`` first, flattened to one row per index along ``d``."""
+    m = np.moveaxis(x, d, 0)
+    return m, m.reshape(m.shape[0], -1)
+
+
+@register
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements (or slices along ``dim``), sorted; optionally the index of each
+    input element in the result (``return_inverse``) and how often each occurs."""
+    x = input._data
+    if dim is None:
+        flat = x.reshape(-1)
+        # (every NaN is distinct to torch, since NaN != NaN)
+        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True,
+                                      equal_nan=False)
+        return _unique_out(input, vals, inv.reshape(x.shape), counts, Unique2Backward0,
+                           return_inverse, return_counts)
+    if x.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, x.ndim)
+    m, rows = _rows(x, d)
+    if rows.shape[0] == 0:
+        vals, inv, counts = m, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    else:
+        # Sort rows lexicographically (first column most significant), then keep run starts.
+        order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.zeros(len(rows), np.int64)
+        srt = rows[order]
+        new = np.ones(len(srt), bool)
+        new[1:] = (srt[1:] != srt[:-1]).any(axis=1) if rows.shape[1] else False
+        group = np.cumsum(new) - 1
+        inv = np.empty(len(rows), np.int64)
+        inv[order] = group
+        counts = np.bincount(group)
+        vals = m[order[new]]
+    return _unique_out(input, np.moveaxis(vals, 0, d), inv, counts, UniqueDimBackward0,
+                       return_inverse, return_counts)
+
+
+@register
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapses each run of equal consecutive elements (or slices along ``dim``) to one;
+    optionally the run index of each input element and the length of each run."""
+    x = input._data
+    if dim is None:
+        m, rows = x.reshape(-1), x.reshape(-1, 1)
+        shape = x.shape
+    else:
+        d = wrap_dim(dim, x.ndim)
+        m, rows = _rows(x, d)
+        shape = (rows.shape[0],)
+    new = np.ones(len(rows), bool)
+    if len(rows):
+        new[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+    inv = (np.cumsum(new) - 1).reshape(shape)
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, len(rows)))
+    vals = m[new]
+    if dim is not None:
+        vals = np.moveaxis(vals, 0, d)
+    return _unique_out(input, vals, inv, counts, UniqueConsecutiveBackward0,
+                       return_inverse, return_counts)
+
+
+# -- searching ---------------------------------------------------------------------------
+def _search(seq, vals, right):
+    """Insertion points of ``vals`` in ``seq`` (sorted along its last dim, whose leading dims
+    match ``vals``'), found by torch's bisection: at each step it goes right unless the
+    middle element is >= the value (> with ``right``), so a NaN value lands past the end and
+    NaNs in ``seq`` send the search right. All values bisect together, vectorised."""
+    n = seq.shape[-1]
+    start = np.zeros(vals.shape, np.int64)
+    end = np.full(vals.shape, n, np.int64)
+    while True:
+        active = start < end
+        if not active.any():
+            return start
+        mid = start + ((end - start) >> 1)
+        safe = np.minimum(mid, n - 1)
+        m = seq[safe] if seq.ndim == 1 else np.take_along_axis(seq, safe, -1)
+        stop = (m > vals) if right else (m >= vals)
+        start = np.where(active & ~stop, mid + 1, start)
+        end = np.where(active & stop, mid, end)
+
+
+@register(method=False)
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 out=None, sorter=None):
+    """For each value of ``input``, the index in ``sorted_sequence`` (sorted along its last
+    dim) where it would be inserted to keep it sorted: the first such place, or the last
+    with ``right=True`` / ``side='right'``."""
+    if side is not None:
+        if side not in ('left', 'right'):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == 'left':
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        right = side == 'right'
+    seq = sorted_sequence._data
+    scalar = not isinstance(input, Tensor)
+    vals = np.asarray(input if scalar else input._data)
+    if seq.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    if seq.ndim > 1 and (scalar or seq.shape[:-1] != vals.shape[:-1]):
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            "dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor {list(seq.shape)} and input value tensor "
+            f"{list(vals.shape)}")
+    if sorter is not None:
+        s = sorter._data
+        if s.dtype != np.int64:
+            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype "
+                               f"but got dtype {_dtype.FROM_NP[s.dtype]}")
+        if s.shape != seq.shape:
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {list(seq.shape)}and got "
+                               f"sorter tensor {list(s.shape)}")
+        seq = np.take_along_axis(seq, s, -1)
+    r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
+    t = make(r)
+    if out is not None:
+        from .pointwise import _write_out
+        return _write_out(out, t)
+    return t
+
+
+@register(method=False)
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    """Index of the bucket of each value of ``input``: ``boundaries[i-1] < x <=
+    boundaries[i]`` (with ``right=True``: ``boundaries[i-1] <= x < boundaries[i]``)."""
+    if boundaries._data.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{boundaries._data.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+# -- counting ----------------------------------------------------------------------------
+@register
+def bincount(input, weights=None, minlength=0):
+    """How often each non-negative integer occurs in the 1-d ``input`` (summing ``weights``
+    instead of ones if given), over at least ``minlength`` bins."""
+    x = input._data
+    if x.dtype.kind not in 'iu':
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if x.ndim != 1 or (x.size and x.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return make(np.bincount(x, minlength=minlength).astype(np.int64))
+    w = weights._data
+    if w.ndim != 1 or w.shape[0] != x.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    # torch accumulates float weights in float and everything else in double.
+    dt = np.float32 if w.dtype == np.float32 else np.float64
+    return make(np.bincount(x, w.astype(np.float64), minlength=minlength).astype(dt))
+
+
+@register
+def histc(input, bins=100, min=0, max=0):
+    """Histogram of ``input`` with ``bins`` equal-width bins over [min, max] (the data's
+    range if both are 0); values outside are ignored."""
+    x = input._data
+    if x.dtype.kind != 'f':
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           "dimension 0")
+    lo, hi = float(min), float(max)
+    if lo == hi and x.size:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    flat = x.reshape(-1)
+    flat = flat[(flat >= lo) & (flat <= hi)]
+    idx = ((flat - x.dtype.type(lo)) * bins / (x.dtype.type(hi) - x.dtype.type(lo))
+           ).astype(np.int64)
+    idx[idx == bins] = bins - 1  # the maximum belongs to the last bin
+    return make(np.bincount(idx, minlength=bins)[:bins].astype(x.dtype))
+
+
+# -- mode / nanmedian --------------------------------------------------------------------
+class ModeBackward0(_SelectBackward):
+    """Gradient of ``mode``."""
+
+
+class NanmedianBackward0(_EvenlyDistributed):
+    """Gradient of ``nanmedian(x)``."""
+
+
+class NanmedianBackward1(_SelectBackward):
+    """Gradient of ``nanmedian(x, dim)``."""
+
+
+def _mode_index(row):
+    """Index (in ``row``) torch's mode reports: of the most frequent values the smallest,
+    at its last occurrence."""
+    order = np.argsort(row, kind='stable')
+    s = row[order]
+    new = np.ones(len(s), bool)
+    new[1:] = s[1:] != s[:-1]
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, len(s)))
+    best = int(np.argmax(counts))  # first maximum: the smallest value
+    return order[starts[best] + counts[best] - 1]
+
+
+@register
+def mode(input, dim=-1, keepdim=False):
+    """Named tuple (values, indices): the most frequent value along ``dim`` (the smallest
+    of several), at its last occurrence."""
+    x = input._data
+    d = _wrap1(dim, x.ndim)
+    if x.ndim == 0:
+        return _selection(input, None, d, keepdim, ModeBackward0, _mode_t)
+    if x.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    m = np.moveaxis(x, d, -1)
+    rows = m.reshape(-1, m.shape[-1])
+    idx = np.array([_mode_index(r) for r in rows], np.int64).reshape(m.shape[:-1] + (1,))
+    return _selection(input, np.moveaxis(idx, -1, d), d, keepdim, ModeBackward0, _mode_t)
+
+
+def _nanmedian_index(m):
+    """Index along the last dim of the lower median of the non-NaN values, dim kept: the
+    stable sort's (which is torch's choice among ties). An all-NaN slice reports the index
+    torch's nth_element leaves first (``_all_nan_index``)."""
+    rows = m.reshape(-1, m.shape[-1])
+    n = rows.shape[1]
+    nan = np.isnan(rows) if rows.dtype.kind == 'f' else np.zeros(rows.shape, bool)
+    valid = n - nan.sum(1)
+    order = np.argsort(rows, axis=1, kind='stable')  # NaNs sort last
+    idx = order[np.arange(len(rows)), np.maximum(valid - 1, 0) // 2]
+    if (valid == 0).any():
+        idx[valid == 0] = _all_nan_index(n)
+    return idx.reshape(m.shape[:-1] + (1,))
+
+
+def _all_nan_index(n):
+    """Where libstdc++'s nth_element (introselect, k=0) leaves element 0's slot when no two
+    elements compare less (all NaN): only its swaps matter, so they are replayed on indices."""
+    ix = list(range(n))
+    first, last = 0, n
+    while last - first > 3:
+        mid = first + (last - first) // 2
+        ix[first], ix[mid] = ix[mid], ix[first]  # median-of-three with no order: the middle
+        lo, hi = first + 1, last
+        while True:
+            hi -= 1
+            if lo >= hi:
+                break
+            ix[lo], ix[hi] = ix[hi], ix[lo]
+            lo += 1
+        if lo <= 0:
+            first = lo
+        else:
+            last = lo
+    return ix[0]
+
+
+@register
+def nanmedian(input, dim=_NODIM, keepdim=False, *, out=None):
+    """``median`` ignoring NaN: the lower median of the non-NaN values (NaN only where all
+    are NaN); with ``dim`` a named tuple (values, indices)."""
+    from .reduce import _out, _out_pair
+    x = input._data
+    if dim is _NODIM:
+        flat = x.reshape(-1)
+        if x.dtype.kind == 'f':
+            flat = flat[~np.isnan(flat)]
+        return _out(median_all(input, flat, False, NanmedianBackward0), out)
+    d = _wrap1(dim, x.ndim)
+    idx = None
+    if x.ndim:
+        if x.shape[d] == 0:
+            raise IndexError(f"nanmedian(): Expected reduction dim {d} to have non-zero "
+                             "size.")
+        idx = np.moveaxis(_nanmedian_index(np.moveaxis(x, d, -1)), -1, d)
+    return _out_pair(_selection(input, idx, d, keepdim, NanmedianBackward1, _median_t), out)
+
+
+# -- quantile ----------------------------------------------------------------------------
+class SqueezeBackward4(Node):
+    """Gradient of the final squeeze torch's quantile ends with."""
+
+    def backward(self, g):
+        return g.reshape(self._meta[0][0])
+
+
+def _squeeze4(t, shape):
+    n = track1(SqueezeBackward4, t)
+    return result(t._data.reshape(shape), n)
+
+
+_INTERPOLATIONS = ('linear', 'lower', 'higher', 'midpoint', 'nearest')
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, op):
+    x = input._data
+    if x.dtype not in (np.float32, np.float64):
+        raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        if q._data.ndim > 1:
+            raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")
+        if q._data.dtype != x.dtype:
+            raise RuntimeError(f"{op}() q tensor must be same dtype as the input tensor")
+        qs = q
+    else:
+        qs = make(np.asarray(q, x.dtype))
+    if x.size == 0:
+        raise RuntimeError(f"{op}() input tensor must be non-empty")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{op}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+    qa = qs._data
+    if not ((qa >= 0) & (qa <= 1)).all():
+        raise RuntimeError(f"{op}() q must be in the range [0, 1] but got {qa.item()}"
+                           if qa.ndim == 0 else f"{op}() q values must be in the range [0, 1]")
+    if dim is None:
+        s = sort(input.reshape(-1)).values
+        kept = (1,) * x.ndim
+        batch = ()
+    else:
+        d = _wrap1(dim, x.ndim)
+        s = sort(input.movedim(d, -1) if x.ndim else input.reshape(1)).values
+        batch = s.shape[:-1]
+        kept = x.shape[:d] + (1,) + x.shape[d + 1:] if x.ndim else ()
+    n = s.shape[-1]
+    # Ranks are constants: the gradient flows to the input only (not to a tensor q).
+    qv = make(qs._data.reshape(-1))  # ranks have shape batch + (nq,)
+    nan = np.isnan(s._data)
+    if ignore_nan:
+        valid = make((~nan).sum(-1, keepdims=True).astype(x.dtype))
+        ranks = qv * (valid - 1)
+        ranks = _where(_const(ranks._data < 0), 0.0, ranks)
+    else:
+        ranks = qv * float(n - 1)
+        ranks = _where(_const(nan[..., -1:]), float(n - 1), ranks.expand(batch + (qv.shape[0],)))
+    if interpolation in ('lower', 'higher', 'nearest'):
+        fn = {'lower': np.floor, 'higher': np.ceil, 'nearest': np.round}[interpolation]
+        r = s.gather(-1, make(fn(ranks._data).astype(np.int64)))
+    else:
+        below = np.floor(ranks._data).astype(np.int64)
+        above = np.ceil(ranks._data).astype(np.int64)
+        lo, hi = s.gather(-1, make(below)), s.gather(-1, make(above))
+        if interpolation == 'linear':
+            w = ranks - _const(below.astype(x.dtype))
+        else:
+            w = _const(np.where(above == below, 0, 0.5).astype(x.dtype))
+        r = lo.lerp(hi, w)
+    r = r.movedim(-1, 0)  # q first, as torch lays out a tensor q
+    shape = (kept if keepdim else batch)
+    return _squeeze4(r, ((qv.shape[0],) if qa.ndim else ()) + tuple(shape))
+
+
+@register
+def quantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None):
+    """The ``q``-th quantiles (``q`` a number or 1-d tensor in [0, 1]) of all elements or
+    along ``dim``, interpolating between neighbours as ``interpolation`` says; NaN where a
+    slice holds NaN. With a tensor ``q`` its values index the first output dim."""
+    from .reduce import _out
+    return _out(_quantile(input, q, dim, keepdim, interpolation, False, 'quantile'), out)
+
+
+@register
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None):
+    """``quantile`` ignoring NaN (NaN only where a slice is all NaN)."""
+    from .reduce import _out
+    return _out(_quantile(input, q, dim, keepdim, interpolation, True, 'quantile'), out)
+
+
+# -- covariance ---------------------------------------------------------------------------
+def _check_weights(w, name, kinds, kind_name, nobs):
+    """torch's checks of cov's ``fweights``/``aweights``."""
+    a = w._data
+    if a.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {a.ndim} dimensions")
+    if a.dtype.kind not in kinds:
+        raise RuntimeError(f"cov(): expected {name} to have {kind_name} dtype but got "
+                           f"{name} with {_dtype_name(a.dtype)} dtype")
+    if a.size != nobs:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {a.size} != {nobs}")
+    if nobs and a.min() < 0:
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
+@register
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """Covariance matrix of the variables in the rows of ``input`` (observations in the
+    columns), with optional integer frequency and float observation weights."""
+    from . import linalg
+    x = input
+    if x._data.ndim > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {x._data.ndim} dimensions")
+    if x._data.ndim < 2:
+        x = x.reshape(1, -1)
+    if x._data.dtype.kind not in 'fc':
+        x = x.to(_dtype.get_default_dtype())
+    nobs = x.shape[1]
+    w = None
+    if fweights is not None:
+        _check_weights(fweights, 'fweights', 'iu', 'integral', nobs)
+        w = fweights
+    if aweights is not None:
+        _check_weights(aweights, 'aweights', 'f', 'floating point', nobs)
+        w = aweights if w is None else w * aweights
+    if w is None:
+        avg = x.mean(1)
+        norm = float(nobs - correction)
+    else:
+        wsum = w.sum()
+        avg = (x * w).sum(1) / wsum
+        if correction == 0:
+            norm = wsum
+        elif aweights is None:
+            norm = wsum - correction
+        else:
+            norm = wsum - correction * (w * aweights).sum() / wsum
+    nv = float(norm._data) if isinstance(norm, Tensor) else norm
+    if nv <= 0:
+        import warnings
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=2)
+        norm = 0.0 if not isinstance(norm, Tensor) else norm * 0
+    xm = x - avg.unsqueeze(1)
+    xw = xm if w is None else xm * w
+    c = linalg.mm(xm, xw.t().conj())
+    return (c / norm).squeeze()
+
+
+@register
+def corrcoef(input):
+    """Pearson correlation coefficients of the variables in the rows of ``input``."""
+    c = cov(input)
+    if c._data.ndim == 0:
+        return c / c
+    sd = c.diagonal().real.sqrt() if c._data.dtype.kind == 'c' else c.diagonal().sqrt()
+    c = c / sd.unsqueeze(1)
+    c = c / sd.unsqueeze(0)
+    if c._data.dtype.kind == 'c':
+        return c
+    return c.clamp(-1, 1)
+
+
+# -- distances ---------------------------------------------------------------------------
+class CdistBackward0(Node):
+    """Gradient of ``cdist``."""
+
+    def backward(self, g):
+        x1, x2, dist = self.saved_tensors
+        p = self.p
+        diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)  # (..., P, R, M)
+        gd = g.unsqueeze(-1)
+        if p == 0:
+            d = diff * 0
+        elif p == 1:
+            d = gd * diff.sgn()
+        elif p == float('inf'):
+            a = diff._data.__abs__()
+            mask = (a == np.expand_dims(dist._data, -1))
+            count = np.maximum(mask.sum(-1, keepdims=True), 1)
+            d = gd * diff.sgn() * _const((mask / count).astype(a.dtype))
+        else:
+            dd = dist.unsqueeze(-1)
+            zero = _const(dd._data == 0)
+            if p == 2:
+                d = diff * _where(zero, 0.0, gd / dd)
+            else:
+                d = diff.sgn() * diff.abs().pow(p - 1) * _where(zero, 0.0, gd / dd.pow(p - 1))
+        return d.sum(-2), -d.sum(-3)
+
+
+@register(method=False)
+def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
+    """p-norm distances between each row of ``x1`` (..., P, M) and each row of ``x2``
+    (..., R, M): a (..., P, R) tensor. ``compute_mode`` is accepted; distances are always
+    computed directly."""
+    a, b = x1._data, x2._data
+    if a.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {a.ndim}D")
+    if b.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {b.ndim}D")
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{a.shape[-1]} X2: {b.shape[-1]}")
+    for name, t in (('X1', a), ('X2', b)):
+        if t.dtype.kind != 'f':
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{_dtype_name(t.dtype)}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if compute_mode not in (None, 'use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
+                            'donot_use_mm_for_euclid_dist'):
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    dt = np.result_type(a.dtype, b.dtype)
+    diff = np.abs(np.expand_dims(a, -2).astype(dt) - np.expand_dims(b, -3).astype(dt))
+    if p == 0:
+        r = (diff != 0).sum(-1)
+    elif p == 1:
+        r = diff.sum(-1)
+    elif p == 2:
+        r = np.sqrt((diff * diff).sum(-1))
+    elif p == float('inf'):
+        r = diff.max(-1) if diff.shape[-1] else diff.sum(-1)
+    else:
+        r = (diff ** p).sum(-1) ** (1.0 / p)
+    r = np.asarray(r, dt)
+    n = track(CdistBackward0, (x1, x2))
+    out = result(r, n)
+    if n is not None:
+        # the output comes back with this node as its grad_fn, so double backward sees
+        # its dependence on the inputs
+        n._saved = ((x1, x1._vc[0]), (x2, x2._vc[0]), (_SavedOutput(out), out._vc[0]))
+        n.p = p
+    return out
+
+
+class DistBackward0(Node):
+    """Gradient of ``dist``."""
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        diff = a - b
+        gd = vector_norm_backward(diff, g.expand(diff.shape), self.p,
+                                  tuple(range(diff._data.ndim)))
+        return gd, -gd
+
+
+@register
+def dist(input, other, p=2):
+    """The p-norm of ``input - other`` (broadcast)."""
+    other = to_tensor(other, 'dist')
+    x, y = input._data, other._data
+    for t in (x, y):
+        if t.dtype.kind not in 'fc':
+            raise RuntimeError("norm(): input dtype should be either floating point or "
+                               f"complex. Got {_dtype_name(t.dtype)} instead.")
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        r = _vector_norm(input - other, p)._data
+    n = track(DistBackward0, (input, other))
+    if n is not None:
+        n.save(input, other)
+        n.p = p
+    return result(r, n)
+
+
+class RenormBackward0(Node):
+    """Gradient of ``renorm``: ``x * f(norm)`` with ``f`` the scale applied to each slice."""
+
+    def backward(self, g):
+        x, = self.saved_tensors
+        dims, p, maxnorm = self.dims, self.p, self.maxnorm
+        norm = _vector_norm(x, p, dims, True)
+        active = _const(norm._data > maxnorm)
+        scale = _where(active, maxnorm / (norm + 1e-7), 1.0)
+        s = (g * x).sum(dims, keepdim=True)
+        coef = _where(active, -maxnorm * s / (norm + 1e-7).pow(2), 0.0)
+        return g * scale + vector_norm_backward(x, coef.expand(x.shape), p, dims)
+
+
+@register
+def renorm(input, p, dim, maxnorm):
+    """``input`` with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down
+    to norm ``maxnorm``."""
+    x = input._data
+    if x.dtype.kind not in 'fc':
+        raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if x.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} "
+                           "dimensions")
+    d = wrap_dim(dim, x.ndim)
+    dims = tuple(i for i in range(x.ndim) if i != d)
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        norm = _vector_norm(input, p, dims, True)._data
+    scale = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(norm.dtype)
+    n = track1(RenormBackward0, input)
+    if n is not None:
+        n.save(input)
+        n.dims, n.p, n.maxnorm = dims, p, maxnorm
+    return result((x * scale).astype(x.dtype), n)
+
+
+@register(function=False)
+def renorm_(self, p, dim, maxnorm):
+    """In-place ``renorm``."""
+    return inplace(self, renorm, (p, dim, maxnorm), 'renorm_')
+
+
+# -- aliases of ember.nn.functional ------------------------------------------------------
+# ember.nn is imported on first call, not with ember, so `import ember` stays light.
+@register(method=False)
+def pdist(input, p=2):
+    """``nn.functional.pdist``: p-norm distances between all pairs of rows."""
+    from ..nn._loss_functional import pdist as impl
+    return impl(input, p)
+
+
+@register(method=False)
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """``nn.functional.pairwise_distance``: p-norm of ``x1 - x2 + eps`` along the last dim."""
+    from ..nn._loss_functional import pairwise_distance as impl
+    return impl(x1, x2, p, eps, keepdim)
+
+
+@register(method=False)
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """``nn.functional.cosine_similarity``: cosine of the angle between ``x1`` and ``x2``
+    along ``dim``."""
+    from ..nn._misc_functional import cosine_similarity as impl
+    return impl(x1, x2, dim, eps)
