@@ -487,9 +487,16 @@ class CopySlices(Node):
         return 'torch::autograd::CopySlices'
 
     def backward(self, g):
-        mask = make(np.ones(g._data.shape, g._data.dtype))
+        complex_ = g._data.dtype.kind == 'c'
+        # (complex: 1 + 1j, so that a view of the real or imaginary parts -- view_as_real --
+        # zeroes just that part; the mask then applies part by part)
+        mask = make(np.full(g._data.shape, 1 + 1j if complex_ else 1, g._data.dtype))
         replay_view(mask, self.view_fn)._data[...] = 0
-        return g * mask, replay_view(g, self.view_fn)
+        if complex_:
+            rest = g.real * mask.real + (g.imag * mask.imag) * 1j
+        else:
+            rest = g * mask
+        return rest, replay_view(g, self.view_fn)
 
 
 # -- views -----------------------------------------------------------------------------
