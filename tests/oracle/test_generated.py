@@ -2,7 +2,7 @@
 chained, all compared with torch by the oracle helper."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
+from hypothesis import example, given, settings, strategies as st, HealthCheck
 
 from .oracle import check
 
@@ -40,6 +40,9 @@ def _array(shape, dtype, seed):
 @SETTINGS
 @given(broadcast_pair(), st.sampled_from(BINARY), st.sampled_from(DTYPES),
        st.sampled_from(DTYPES), st.integers(0, 2 ** 16))
+# (found by a fresh clone's run: a float64 0-d operand's gradient is a float32 sum, and
+# float32 sums differ from torch's by a ulp with the order)
+@example(shapes=((1, 1, 3, 3), ()), op='add', da=np.float32, db=np.float64, seed=0)
 def test_binary_broadcast_and_promotion(shapes, op, da, db, seed):
     a, b = _array(shapes[0], da, seed), _array(shapes[1], db, seed + 1)
     # Gradients only between float inputs: torch's own backward of some ops breaks on a bool
