@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
-from .shape import (cat, stack, narrow, select, tensor_split, diag_embed_like,
+from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
                     UnsafeViewBackward0)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput
@@ -620,15 +620,7 @@ class SliceScatterBackward0(Node):
 @register
 def select_scatter(input, src, dim, index):
     """A copy of ``input`` with ``src`` written at ``index`` along ``dim``."""
-    nd = input._data.ndim
-    if nd == 0:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = wrap_dim(dim, nd)
-    size = input._data.shape[d]
-    if not -size <= index < size:
-        raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(input._data.shape)} at dimension {dim}")
-    index = index + size if index < 0 else index
+    d, index = select_position(input, dim, index)
     return _scatter_into(SelectScatterBackward0, input, src,
                          (slice(None),) * d + (index, Ellipsis), (d, index))
 

@@ -454,9 +454,9 @@ def _slice_view(input, key, cls, fn, args):
     return view_of(input, arr, n, fn, args)
 
 
-@register
-def select(input, dim, index):
-    """The view at ``index`` along ``dim`` (that dim removed)."""
+def select_position(input, dim, index):
+    """``dim`` and ``index`` of a select on ``input``, checked and made non-negative (also
+    what select_scatter writes to)."""
     nd = input._data.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -466,8 +466,13 @@ def select(input, dim, index):
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input._data.shape)} at dimension {dim}")
-    if index < 0:
-        index += size
+    return d, index + size if index < 0 else index
+
+
+@register
+def select(input, dim, index):
+    """The view at ``index`` along ``dim`` (that dim removed)."""
+    d, index = select_position(input, dim, index)
     # The trailing Ellipsis keeps a 0-d result a NumPy view rather than a scalar copy.
     key = (slice(None),) * d + (index, Ellipsis)
     return _slice_view(input, key, SelectBackward0, select, (d, index))
