@@ -1,4 +1,4 @@
-"""A short tour of ember's autograd: the main job until the training demo exists.
+"""A short tour of ember's autograd: a least-squares fit, gradients of gradients, hooks.
 
 Run: python examples/autograd_tour.py
 """

@@ -104,3 +104,28 @@ def test_text_progress_bar(tty):
         assert '] 2/4' in text
     else:
         assert text == ''                  # nothing redrawn into a log file
+
+
+@pytest.mark.parametrize('args, message', [
+    (['--test-fraction', '0'], '--test-fraction must lie strictly between 0 and 1, not 0.0'),
+    (['--test-fraction', '1'], '--test-fraction must lie strictly between 0 and 1, not 1.0'),
+    (['--test-fraction', '-0.5'], 'strictly between 0 and 1, not -0.5'),
+    (['--test-fraction', 'nan'], 'strictly between 0 and 1, not nan'),
+    (['--epochs', '0'], '--epochs must be at least 1, not 0'),
+    (['--batch-size', '0'], '--batch-size must be at least 1, not 0'),
+    (['--lr', '-1'], '--lr must be positive, not -1.0'),
+])
+def test_bad_arguments_are_refused_with_a_clear_message(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        demo_main.parse_args(args)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_out_naming_an_existing_file_is_refused(tmp_path, capsys):
+    existing = tmp_path / 'weights.pt'
+    existing.write_text('not a folder')
+    with pytest.raises(SystemExit):
+        demo_main.parse_args(['--out', str(existing)])
+    assert 'is an existing file' in capsys.readouterr().err
+    assert existing.read_text() == 'not a folder'

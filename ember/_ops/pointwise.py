@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._compat import rename_code
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ..overrides import handoff, CONTINUE, MODES
@@ -49,7 +50,7 @@ def _write_out(out, t):
 def _name_code(fn, name):
     """Names a generated op function (and its code object, so profiles tell ops apart)."""
     fn.__name__ = fn.__qualname__ = name
-    fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name)
+    fn.__code__ = rename_code(fn.__code__, name)
 
 
 # -- unary ops ---------------------------------------------------------------------------

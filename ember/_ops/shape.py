@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._device import check_device
+from .._compat import reshape_view
 from ..autograd.engine import sum_to
 from ._core import check_broadcast
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
@@ -80,7 +81,7 @@ def view(input, *shape):
         return _view_dtype(input, shape[0])
     shape = _infer_shape(_size_args(shape, 'view'), input._data.size, 'view')
     try:
-        arr = np.reshape(input._data, shape, copy=False)
+        arr = reshape_view(input._data, shape)
     except ValueError:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
@@ -118,7 +119,7 @@ def reshape(input, *shape):
     """``view`` when the layout allows it, otherwise a copy with the new shape."""
     shape = _infer_shape(_size_args(shape, 'reshape'), input._data.size, 'reshape')
     try:
-        arr = np.reshape(input._data, shape, copy=False)
+        arr = reshape_view(input._data, shape)
     except ValueError:
         arr = np.reshape(input._data, shape)
         return result(arr, track1(UnsafeViewBackward0, input))

@@ -31,7 +31,15 @@ def parse_args(argv=None):
                    'held out for testing (default: %(default)s)')
     args = p.parse_args(argv)
     if args.epochs < 1:
-        p.error('--epochs must be at least 1')
+        p.error(f'--epochs must be at least 1, not {args.epochs}')
+    if args.batch_size < 1:
+        p.error(f'--batch-size must be at least 1, not {args.batch_size}')
+    if not args.lr > 0:
+        p.error(f'--lr must be positive, not {args.lr}')
+    if not 0 < args.test_fraction < 1:
+        p.error(f'--test-fraction must lie strictly between 0 and 1, not {args.test_fraction}')
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        p.error(f'--out must name a folder, but {args.out!r} is an existing file')
     return args
 
 

@@ -15,8 +15,9 @@ def progress(iterable, total, desc):
 
 
 class _TextBar:
-    """``desc [#########.........] 12/45  0.3s`` redrawn in place on a terminal, or printed
-    once at the end when the output is a file (so logs stay readable)."""
+    """``desc [#########.........] 12/45  0.3s`` redrawn in place on a terminal and cleared at
+    the end (the caller prints the epoch's summary there); when the output is not a terminal
+    it draws nothing, so a log holds only the summaries."""
 
     WIDTH = 30
 

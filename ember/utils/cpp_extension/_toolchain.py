@@ -63,8 +63,9 @@ def binding():
 
 def include_paths(device_type='cpu'):
     """The include directories an ember extension compiles against, besides Python's own:
-    ember's header directory (``#include <ember/extension.h>``), nanobind's and NumPy's.
-    ``device_type`` is torch's argument: only 'cpu' exists in ember so far.
+    ember's header directory (``#include <ember/extension.h>``, shipped in the wheel),
+    nanobind's when nanobind is installed (building needs it; asking for the paths does
+    not), and NumPy's. ``device_type`` is torch's argument: only 'cpu' exists in ember so far.
 
     >>> import os
     >>> from ember.utils.cpp_extension import include_paths
@@ -74,7 +75,11 @@ def include_paths(device_type='cpu'):
     if device_type != 'cpu':
         refuse_cuda(f'include_paths(device_type={device_type!r})')
     import numpy
-    return [EMBER_INCLUDE, *binding().include_dirs, numpy.get_include()]
+    try:
+        binding_dirs = binding().include_dirs
+    except ImportError:
+        binding_dirs = []
+    return [EMBER_INCLUDE, *binding_dirs, numpy.get_include()]
 
 
 def python_include():
