@@ -159,7 +159,7 @@ def import_library(name, library, verbose, cached, unlocked):
     if module is not None:
         return module
     if verbose and cached:
-        print(f'ember.utils.cpp_extension: extension {name!r} is up to date: {library}',
+        print(f'ember.utils: extension {name!r} is up to date: {library}',
               flush=True)
     spec = importlib.util.spec_from_file_location(name, library)
     try:

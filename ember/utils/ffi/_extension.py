@@ -2,8 +2,11 @@
 setup.py route through cffi's ``cffi_modules``) and load (the same, compiled and imported in
 one call). Both build through ember's extension cache: an unchanged extension is not
 compiled again, and two processes building one extension build it once."""
+import contextlib
 import functools
+import io
 import os
+import sys
 
 from ..cpp_extension import _cache, _jit, _toolchain
 from . import _cffi, _codegen, _module, _plan
@@ -55,9 +58,9 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False, pack
     if not parts or not all(p.isidentifier() for p in parts):
         raise ValueError(f'create_extension: name must be a dotted Python module name, got '
                          f'{name!r}')
+    _check_sources(_paths(sources))
     headers = [os.path.join(base, h) for h in _paths(headers)]
     sources = [os.path.join(base, s) for s in _paths(sources)]
-    _check_sources(sources)
     target = os.path.join(base, *parts)
     leaf = '_' + parts[-1]
     cffi_name = '.'.join([*parts, leaf]) if package else leaf
@@ -94,9 +97,9 @@ def load(name, headers, sources, define_macros=None, include_dirs=None,
                             extra_compile_args=extra_compile_args,
                             extra_link_args=extra_link_args, libraries=libraries,
                             library_dirs=library_dirs), 'load')
+    _check_sources(_paths(sources))
     headers = [os.path.abspath(h) for h in _paths(headers)]
     sources = [os.path.abspath(s) for s in _paths(sources)]
-    _check_sources(sources)
     build = _Build(name, '_' + name, headers, sources, options, None, verbose)
     build_dir = _jit.build_dir_of(name, build_directory)
     return build.run(build_dir, lambda library, cached, unlocked: _import(
@@ -143,7 +146,8 @@ class _Build:
         """Writes the cffi module's C source to ``path`` (cffi parses the headers now)."""
         ffi = _declare(_cffi.cffi().FFI, self.module, self.headers, self.sources, self.options)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        ffi.emit_c_code(path + '.tmp')  # cffi rewrites the file: keep ninja's mtime if equal
+        with contextlib.redirect_stdout(sys.stdout if self.verbose else io.StringIO()):
+            ffi.emit_c_code(path + '.tmp')  # it says "generating ...": only when verbose
         with open(path + '.tmp', 'rb') as f:
             _cache.write_if_changed(path, f.read())
         os.remove(path + '.tmp')
@@ -159,7 +163,7 @@ class _Build:
             with open(tmp, 'wb') as f:
                 f.write(data)
             os.chmod(tmp, 0o755)
-            os.replace(tmp, target)
+            os.replace(tmp, target)  # written whole, then renamed: never seen half-written
         if self.verbose:
             print(f'{WHERE}: extension {self.name!r} '
                   f'{"was up to date" if cached else "built"}: {target}', flush=True)
