@@ -31,6 +31,15 @@
 #define EMBER_THREAD_LOCAL __thread
 #endif
 
+/* float16 <-> double: public in CPython 3.11, underscored before. */
+#if PY_VERSION_HEX < 0x030B0000
+#define EMBER_PACK2(x, p) _PyFloat_Pack2((x), (unsigned char *) (p), PY_LITTLE_ENDIAN)
+#define EMBER_UNPACK2(p) _PyFloat_Unpack2((const unsigned char *) (p), PY_LITTLE_ENDIAN)
+#else
+#define EMBER_PACK2(x, p) PyFloat_Pack2((x), (char *) (p), PY_LITTLE_ENDIAN)
+#define EMBER_UNPACK2(p) PyFloat_Unpack2((const char *) (p), PY_LITTLE_ENDIAN)
+#endif
+
 #define EMBER_MAX_ARGS 16
 #define EMBER_MESSAGE_SIZE 1024
 
@@ -158,7 +167,7 @@ double ember_get(const EmberTensor *t, int64_t index) {
     case EMBER_FLOAT64: return *(const double *) p;
     case EMBER_COMPLEX64: return *(const float *) p; /* the real part */
     case EMBER_COMPLEX128: return *(const double *) p;
-    default: return PyFloat_Unpack2((const char *) p, 1); /* float16, little-endian */
+    default: return EMBER_UNPACK2(p); /* float16, native byte order */
   }
 }
 
@@ -175,7 +184,7 @@ void ember_set(EmberTensor *t, int64_t index, double value) {
     case EMBER_FLOAT64: *(double *) p = value; break;
     case EMBER_COMPLEX64: ((float *) p)[0] = (float) value; ((float *) p)[1] = 0; break;
     case EMBER_COMPLEX128: ((double *) p)[0] = value; ((double *) p)[1] = 0; break;
-    default: PyFloat_Pack2(value, (char *) p, 1); break;
+    default: EMBER_PACK2(value, p); break;
   }
 }
 
