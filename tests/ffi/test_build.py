@@ -72,6 +72,19 @@ def test_load_in_process_returns_the_same_module(toolchain, tmp_path):
     assert first.__name__ == 'same_ext' and first.__all__ == ['twice']
 
 
+def test_a_changed_source_rebuilds_in_the_same_process(toolchain, tmp_path):
+    _write(tmp_path)
+    args = (str(tmp_path / 'twice.h'), str(tmp_path / 'twice.c'))
+    old = load('changing_ext', *args, include_dirs=[str(tmp_path)])
+    (tmp_path / 'helper.h').write_text('#define FACTOR 5\n')
+    new = load('changing_ext', *args, include_dirs=[str(tmp_path)])
+    assert new is not old and new.__file__ != old.__file__  # a new library file, both loaded
+    t, u = ember.arange(3), ember.arange(3)
+    old.twice(t)
+    new.twice(u)
+    assert t.tolist() == [0, 2, 4] and u.tolist() == [0, 5, 10]
+
+
 def test_compiler_error_shows_the_compilers_words_and_the_command(toolchain, tmp_path):
     (tmp_path / 'bad.h').write_text('int bad(EmberTensor *t);\n')
     (tmp_path / 'bad.c').write_text('#include <ember/ember_c.h>\n'

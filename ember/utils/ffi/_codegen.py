@@ -4,8 +4,9 @@ headers whose parameters and result ember can convert (tensors, numbers, strings
 
 Functions with other parameters (``float *``, structs, variadic...) stay plain cffi
 functions, called with cffi objects. The conversions themselves live in C, in
-``include/ember/ember_c_module.h``; what is generated per function is one line calling it
-(a *thunk*) and a row of the table describing its parameters.
+``include/ember/ember_c_module.h`` (and the helpers in ``ember_c_impl.h``); what is generated
+per function is one line calling it (a *thunk*) and a row of the table describing its
+parameters.
 """
 import os
 
