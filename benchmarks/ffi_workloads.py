@@ -26,7 +26,7 @@ SOURCE = '''
 #include <ember/ember_c.h>
 
 int scale_add(const EmberTensor *x, EmberTensor *out) {
-  if (!ember_check_dtype(x, EMBER_FLOAT32, "x") || !ember_check_dtype(out, EMBER_FLOAT32, "out"))
+  if (!ember_check_dtype(x, EMBER_FLOAT32) || !ember_check_dtype(out, EMBER_FLOAT32))
     return 0;
   if (!ember_is_contiguous(x)) return ember_error("scale_add: x must be contiguous");
   if (!ember_resize_as(out, x)) return 0;

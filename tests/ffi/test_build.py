@@ -20,7 +20,7 @@ SOURCE = textwrap.dedent('''
     #include "helper.h"
 
     int twice(EmberTensor *t) {
-      if (!ember_check_dtype(t, EMBER_INT64, "t")) return 0;
+      if (!ember_check_dtype(t, EMBER_INT64)) return 0;
       for (int64_t i = 0; i < t->numel; ++i) *(int64_t *) ember_element(t, i) *= FACTOR;
       return 1;
     }

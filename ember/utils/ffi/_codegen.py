@@ -25,6 +25,8 @@ MACROS = (('_CFFI_NO_LIMITED_API', None),)
 # cffi needs only the name of ember's tensor struct: C functions take pointers to it.
 CDEF_PRELUDE = f'typedef struct EmberTensor EmberTensor;\nint {INSTALL}(const char *key);\n'
 
+_MAX_ARGS = 16  # EMBER_MAX_ARGS in ember_c_module.h
+
 # cffi's primitive type names ember passes as numbers ("long double" has no C conversion).
 _FLOATS = ('float', 'double')
 
@@ -69,9 +71,6 @@ def wrappable(tp):
     """True if ember can call a function of cffi type ``tp`` with Python values."""
     return (not tp.ellipsis and len(tp.args) <= _MAX_ARGS and _kind(tp.result, True) is not None
             and all(_kind(a) is not None for a in tp.args))
-
-
-_MAX_ARGS = 16  # EMBER_MAX_ARGS in ember_c_module.h
 
 
 def _c_type(tp):

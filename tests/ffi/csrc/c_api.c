@@ -6,7 +6,7 @@
 /* out = [dtype, ndim, writable, numel, sizes..., strides...] as int64. */
 int describe(const EmberTensor *t, EmberTensor *out) {
   const int64_t n = 4 + 2 * t->ndim;
-  if (!ember_check_dtype(out, EMBER_INT64, "out") || !ember_resize(out, 1, &n)) return 0;
+  if (!ember_check_dtype(out, EMBER_INT64) || !ember_resize(out, 1, &n)) return 0;
   int64_t *o = (int64_t *) out->data;
   o[0] = t->dtype;
   o[1] = t->ndim;
@@ -26,7 +26,7 @@ double total(const EmberTensor *t) {
 }
 
 int flatten_into(const EmberTensor *src, EmberTensor *dst) {
-  if (!ember_check_dtype(dst, src->dtype, "dst")) return 0;
+  if (!ember_check_dtype(dst, src->dtype)) return 0;
   if (!ember_resize(dst, 1, &src->numel)) return 0;
   for (int64_t i = 0; i < src->numel; ++i) ember_set(dst, i, ember_get(src, i));
   return 1;
@@ -39,7 +39,7 @@ int resize(EmberTensor *t, int ndim, int64_t a, int64_t b) {
   return ember_resize(t, ndim, sizes);
 }
 
-int require_float(const EmberTensor *t) { return ember_check_dtype(t, EMBER_FLOAT32, "t"); }
+int require_float(const EmberTensor *t) { return ember_check_dtype(t, EMBER_FLOAT32); }
 
 int same_size(const EmberTensor *a, const EmberTensor *b) {
   const int same = ember_is_same_size(a, b);
@@ -54,7 +54,7 @@ int set_2d(EmberTensor *t, int64_t i, int64_t j, double value) {
     return ember_index_error("set_2d: index (%lld, %lld) is out of bounds for size [%lld, %lld]",
                              (long long) i, (long long) j, (long long) t->sizes[0],
                              (long long) t->sizes[1]);
-  if (!ember_check_dtype(t, EMBER_FLOAT64, "t")) return 0;
+  if (!ember_check_dtype(t, EMBER_FLOAT64)) return 0;
   EMBER_AT2(double, t, i, j) = value;
   return 1;
 }

@@ -6,7 +6,8 @@
  *   #include <ember/ember_c.h>
  *
  *   int scale(EmberTensor *input, EmberTensor *output, double factor) {
- *     if (!ember_check_dtype(input, EMBER_FLOAT64, "input")) return 0;
+ *     if (!ember_check_dtype(input, EMBER_FLOAT64) || !ember_check_dtype(output, EMBER_FLOAT64))
+ *       return 0;                                      // (resize keeps output's dtype)
  *     if (!ember_resize_as(output, input)) return 0;   // reallocates output's memory
  *     for (int64_t i = 0; i < input->numel; ++i)
  *       *(double *) ember_element(output, i) = *(double *) ember_element(input, i) * factor;
@@ -87,9 +88,9 @@ const char *ember_dtype_torch_name(EmberDtype dtype);
 /* Bytes per element. */
 int64_t ember_element_size(EmberDtype dtype);
 
-/* 1 if t has that dtype; else reports "expected scalar type Float but found Double" (what
- * torch says) for the argument `name` and returns 0. */
-int ember_check_dtype(const EmberTensor *t, EmberDtype dtype, const char *name);
+/* 1 if t has that dtype; else reports torch's RuntimeError "expected scalar type Float but
+ * found Double" and returns 0. */
+int ember_check_dtype(const EmberTensor *t, EmberDtype dtype);
 /* 1 if a and b have the same sizes (THTensor_isSameSizeAs). */
 int ember_is_same_size(const EmberTensor *a, const EmberTensor *b);
 /* 1 if a and b have the same sizes; else reports a RuntimeError naming both and returns 0. */

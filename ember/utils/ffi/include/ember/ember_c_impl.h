@@ -98,9 +98,8 @@ int64_t ember_element_size(EmberDtype dtype) {
   return (unsigned) dtype < EMBER_NUM_DTYPES ? ember__element_sizes[dtype] : 0;
 }
 
-int ember_check_dtype(const EmberTensor *t, EmberDtype dtype, const char *name) {
+int ember_check_dtype(const EmberTensor *t, EmberDtype dtype) {
   if (t->dtype == dtype) return 1;
-  (void) name; /* torch's message does not name the argument; kept for the caller's reading */
   return ember_error("expected scalar type %s but found %s", ember_dtype_torch_name(dtype),
                      ember_dtype_torch_name(t->dtype));
 }

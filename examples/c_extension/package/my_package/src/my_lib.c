@@ -10,8 +10,8 @@
 
 int my_lib_add_forward(EmberTensor *input1, EmberTensor *input2, EmberTensor *output) {
   if (!ember_check_same_size(input1, "input1", input2, "input2")) return 0;
-  if (!ember_check_dtype(input2, input1->dtype, "input2")) return 0;
-  if (!ember_check_dtype(output, input1->dtype, "output")) return 0;
+  if (!ember_check_dtype(input2, input1->dtype)) return 0;
+  if (!ember_check_dtype(output, input1->dtype)) return 0;
   if (!ember_resize_as(output, input1)) return 0;
   switch (input1->dtype) {
     case EMBER_FLOAT32: ADD(float, output, input1, input2); return 1;
