@@ -9,8 +9,10 @@ call it on tensors, and wrap it in an ``autograd.Function`` for gradients
 Modules: ``_toolchain`` (compiler, ninja, nanobind, include paths, flags), ``_plan`` (the
 commands of a build), ``_build`` (running them; compiler errors), ``_cache`` (fingerprints,
 manifest), ``_lock`` (the lock between processes), ``_bindings`` (load_inline's generated
-module), ``_jit`` (load, load_inline), ``_setuptools`` (ahead-of-time builds); the C++
-headers live in ``include/ember/``.
+module), ``_jit`` (load, load_inline, and ``cached_build``: the cache-lock-build-import flow),
+``_setuptools`` (ahead-of-time builds); the C++ headers live in ``include/ember/``.
+``ember.utils.ffi`` (C extensions) builds through the same ``_toolchain``, ``_plan.Step``,
+``_build``, ``_cache``, ``_lock`` and ``_jit.cached_build``.
 
 The bindings come from nanobind, not pybind11, chosen by measuring both
 (``python benchmarks/cpp_bindings.py``, g++ 12, a busy 2-core machine, best of 3 builds):

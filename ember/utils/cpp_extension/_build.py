@@ -59,7 +59,7 @@ def run(name, steps, build_dir, verbose=False, use_ninja=None, pass_fds=()):
     steps = [s for s in steps if not (s.scratch and os.path.exists(s.output))]
     if verbose:
         how = 'ninja' if use_ninja else f'{_toolchain.max_jobs()} parallel compiler processes'
-        print(f'ember.utils.cpp_extension: building extension {name!r} in {build_dir} '
+        print(f'ember.utils: building extension {name!r} in {build_dir} '
               f'with {how}', flush=True)
     if use_ninja:
         _run_ninja(name, steps, build_dir, verbose, pass_fds)

@@ -7,7 +7,8 @@ from . import _cache, _plan, _toolchain
 from ._bindings import inline_source
 from ._lock import BuildLock
 
-__all__ = ['load', 'load_inline']
+__all__ = ['load', 'load_inline', 'cached_build', 'check_name', 'build_dir_of',
+           'import_library']
 
 # library path -> module: a second load in one process returns the module it already has.
 _LOADED = {}
@@ -69,7 +70,7 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
         _toolchain.refuse_cuda('cuda_sources were given')
     if with_cuda:
         _toolchain.refuse_cuda('with_cuda=True')
-    build_dir = _build_dir(name, build_directory)
+    build_dir = build_dir_of(name, build_directory)
     source = os.path.join(build_dir, 'main.cpp')
     return _jit(name, {source: inline_source(cpp_sources, functions).encode()}, extra_cflags,
                 extra_ldflags, extra_include_paths, build_dir, verbose)
@@ -79,16 +80,35 @@ def _jit(name, sources, extra_cflags, extra_ldflags, extra_include_paths, build_
          verbose):
     """Cache check, then (under the lock) build, then import. ``sources``: {path: bytes}
     for generated sources, {path: None} for files on disk."""
-    if not (isinstance(name, str) and name.isidentifier()):
-        raise ValueError(f'extension name must be a valid Python identifier, got {name!r}')
-    build_dir = _build_dir(name, build_directory)
+    check_name(name)
+    build_dir = build_dir_of(name, build_directory)
     plan = _plan.plan(name, list(sources), build_dir, list(extra_cflags or ()),
                       list(extra_ldflags or ()), list(extra_include_paths or ()))
+    return cached_build(name, plan, sources, build_dir, verbose,
+                        generate=lambda: _write_generated(sources),
+                        use=lambda library, cached, unlocked: import_library(
+                            name, library, verbose, cached, unlocked))
+
+
+def check_name(name):
+    """ValueError unless ``name`` can name a Python module."""
+    if not (isinstance(name, str) and name.isidentifier()):
+        raise ValueError(f'extension name must be a valid Python identifier, got {name!r}')
+
+
+def cached_build(name, plan, sources, build_dir, verbose, generate, use):
+    """The build of ``plan`` (a ``_plan.Plan``) from the cache, or built: when the cache has
+    it, ``use(library, cached=True, unlocked=True)`` right away (it returns None if the file
+    vanished meanwhile: then we look again under the lock); otherwise, under the build
+    directory's lock, ``generate()`` (writes generated sources), the build, the manifest, and
+    ``use(library, cached, unlocked=False)``. ``sources``: {path: bytes or None (read it)},
+    the files whose contents decide whether the build is up to date. Used by load/load_inline
+    and by ember.utils.ffi."""
     library = _cache.up_to_date(build_dir, plan.config, _read(sources))
     if library is not None:
-        module = _import(name, library, verbose, cached=True, unlocked=True)
-        if module is not None:
-            return module
+        result = use(library, True, True)
+        if result is not None:
+            return result
     os.makedirs(build_dir, exist_ok=True)
     with BuildLock(os.path.join(build_dir, 'lock'),
                    f'building extension {name!r} in {build_dir}') as lock:
@@ -98,20 +118,23 @@ def _jit(name, sources, extra_cflags, extra_ldflags, extra_include_paths, build_
         cached = library is not None
         if not cached:
             from . import _build  # subprocess and threads: only when building
-            _write_generated(sources)
+            generate()
             _build.run(name, plan.steps, build_dir, verbose, pass_fds=lock.inherit())
             library = _cache.record(build_dir, plan.config, contents, plan.depfiles,
-                                    plan.library, name, _toolchain.EXT_SUFFIX)
-    return _import(name, library, verbose, cached, unlocked=False)
+                                    plan.library, os.path.basename(plan.library).split('.')[0],
+                                    _toolchain.EXT_SUFFIX)
+        return use(library, cached, False)
 
 
-def _build_dir(name, build_directory):
+def build_dir_of(name, build_directory):
+    """The build directory: ``build_directory`` if given, else ``<root>/<name>``."""
     if build_directory is not None:
         return os.path.abspath(build_directory)
     return os.path.join(_cache.default_root(), name)
 
 
 def _read(sources):
+    """{path: bytes}, reading the files given as None."""
     contents = {}
     for path, data in sources.items():
         if data is None:
@@ -128,7 +151,7 @@ def _write_generated(sources):
             _cache.write_if_changed(path, data)
 
 
-def _import(name, library, verbose, cached, unlocked):
+def import_library(name, library, verbose, cached, unlocked):
     """Imports the module in ``library``. Found without holding the lock, None if the file
     vanished meanwhile (another process's rebuild replaced it): the caller then takes the
     lock and looks again."""
@@ -136,7 +159,7 @@ def _import(name, library, verbose, cached, unlocked):
     if module is not None:
         return module
     if verbose and cached:
-        print(f'ember.utils.cpp_extension: extension {name!r} is up to date: {library}',
+        print(f'ember.utils: extension {name!r} is up to date: {library}',
               flush=True)
     spec = importlib.util.spec_from_file_location(name, library)
     try:

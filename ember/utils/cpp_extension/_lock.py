@@ -88,7 +88,7 @@ class BuildLock:
         while not _try_lock(fd):
             waited = time.monotonic() - start
             if waited >= next_notice:
-                print(f'ember.utils.cpp_extension: waiting for the lock {self.path} '
+                print(f'ember.utils: waiting for the lock {self.path} '
                       f'({waited:.0f} s so far), held by {self._holder()}',
                       file=sys.stderr, flush=True)
                 next_notice += REMIND_EVERY

@@ -91,19 +91,30 @@ def python_include():
 def compiler():
     """The C++ compiler command as a list (``$CXX`` split like a shell would, e.g.
     ``ccache g++``, else the first of c++, g++, clang++ on PATH); RuntimeError if none."""
-    cxx = os.environ.get('CXX')
-    if cxx:
-        command = shlex.split(cxx)
+    return _find_compiler('CXX', ('c++', 'g++', 'clang++'), 'C++', 'g++')
+
+
+def c_compiler():
+    """The C compiler command as a list (``$CC``, else the first of cc, gcc, clang on PATH),
+    for ember.utils.ffi; RuntimeError if none."""
+    return _find_compiler('CC', ('cc', 'gcc', 'clang'), 'C', 'gcc')
+
+
+def _find_compiler(variable, candidates, language, example):
+    value = os.environ.get(variable)
+    if value:
+        command = shlex.split(value)
         if not command or shutil.which(command[0]) is None:
-            raise RuntimeError(f'ember.utils.cpp_extension: the C++ compiler CXX={cxx!r} is '
+            raise RuntimeError(f'ember.utils: the {language} compiler {variable}={value!r} is '
                                f'not found')
         return command
-    for candidate in ('c++', 'g++', 'clang++'):
+    for candidate in candidates:
         path = shutil.which(candidate)
         if path:
             return [path]
-    raise RuntimeError('ember.utils.cpp_extension: no C++ compiler found (looked for $CXX, c++, '
-                       'g++ and clang++ on PATH); install one, e.g. g++, or set CXX')
+    raise RuntimeError(f'ember.utils: no {language} compiler found (looked for ${variable}, '
+                       f'{", ".join(candidates)} on PATH); install one, e.g. {example}, or '
+                       f'set {variable}')
 
 
 def compiler_identity(command):
@@ -119,10 +130,11 @@ def compiler_identity(command):
 
 
 @functools.lru_cache(maxsize=None)
-def header_digest():
-    """A digest of ember's own headers, so editing them rebuilds every extension."""
+def header_digest(include_dir=EMBER_INCLUDE):
+    """A digest of ember's own headers in ``include_dir`` (the C++ ones unless told), so
+    editing them rebuilds every extension."""
     h = hashlib.sha256()
-    folder = os.path.join(EMBER_INCLUDE, 'ember')
+    folder = os.path.join(include_dir, 'ember')
     for name in sorted(os.listdir(folder)):
         h.update(name.encode())
         with open(os.path.join(folder, name), 'rb') as f:
@@ -162,20 +174,21 @@ def max_jobs():
     return os.cpu_count() or 1
 
 
-def check_sources(sources, what='sources'):
-    """ValueError for a source that is not C/C++; NotImplementedError (a RuntimeError) for
-    CUDA ones, which ember cannot build yet."""
+def check_sources(sources, what='sources', suffixes=SOURCE_SUFFIXES, language='C++',
+                  where='ember.utils.cpp_extension'):
+    """ValueError for a source that is not C/C++ (``suffixes``); NotImplementedError (a
+    RuntimeError) for CUDA ones, which ember cannot build yet."""
     cuda = [s for s in sources if s.endswith(CUDA_SUFFIXES)]
     if cuda:
-        refuse_cuda(f'CUDA sources {cuda}')
-    other = [s for s in sources if not s.endswith(SOURCE_SUFFIXES)]
+        refuse_cuda(f'CUDA sources {cuda}', where, language)
+    other = [s for s in sources if not s.endswith(suffixes)]
     if other:
-        raise ValueError(f'ember.utils.cpp_extension: {what} must be C++ files '
-                         f'({", ".join(SOURCE_SUFFIXES)}), got {other}')
+        raise ValueError(f'{where}: {what} must be {language} files '
+                         f'({", ".join(suffixes)}), got {other}')
 
 
-def refuse_cuda(what):
+def refuse_cuda(what, where='ember.utils.cpp_extension', language='C++'):
     """The one error for anything CUDA."""
-    raise NotImplementedError(f'ember.utils.cpp_extension: {what}: CUDA extensions are not '
-                              f'supported yet, because ember has no CUDA device support yet; '
-                              f'build C++ (CPU) sources only')
+    raise NotImplementedError(f'{where}: {what}: CUDA extensions are not supported yet, '
+                              f'because ember has no CUDA device support yet; build '
+                              f'{language} (CPU) sources only')
