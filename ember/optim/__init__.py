@@ -42,7 +42,8 @@ from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
 __all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
-           'Adadelta', 'lr_scheduler']
+           'Adadelta', 'LBFGS', 'lr_scheduler']

@@ -7,7 +7,7 @@ import pytest
 import ember
 
 MODULES = ['optimizer', 'sgd', 'adam', 'adamw', 'nadam', 'radam', 'adamax', 'rmsprop', 'adagrad',
-           'adadelta', 'lr_scheduler']
+           'adadelta', 'lbfgs', 'lr_scheduler']
 
 
 @pytest.mark.parametrize('name', MODULES)
