@@ -43,7 +43,10 @@ from .radam import RAdam  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .lbfgs import LBFGS  # noqa: F401
+from .asgd import ASGD  # noqa: F401
+from .rprop import Rprop  # noqa: F401
+from .adafactor import Adafactor  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
 __all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
-           'Adadelta', 'LBFGS', 'lr_scheduler']
+           'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'lr_scheduler']

@@ -7,7 +7,7 @@ import pytest
 import ember
 
 MODULES = ['optimizer', 'sgd', 'adam', 'adamw', 'nadam', 'radam', 'adamax', 'rmsprop', 'adagrad',
-           'adadelta', 'lbfgs', 'lr_scheduler']
+           'adadelta', 'lbfgs', 'asgd', 'rprop', 'adafactor', 'lr_scheduler']
 
 
 @pytest.mark.parametrize('name', MODULES)
