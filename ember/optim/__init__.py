@@ -47,6 +47,8 @@ from .asgd import ASGD  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .adafactor import Adafactor  # noqa: F401
 from . import lr_scheduler  # noqa: F401
+from . import swa_utils  # noqa: F401
 
 __all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
-           'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'lr_scheduler']
+           'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'lr_scheduler',
+           'swa_utils']
