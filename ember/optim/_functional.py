@@ -22,7 +22,8 @@ from .._tensor import Tensor, make
 from .._ops.pointwise import maximum as _maximum
 
 __all__ = ['ArrayOps', 'TensorOps', 'backend', 'sgd', 'adam', 'nadam', 'radam', 'adamax',
-           'rmsprop', 'adagrad', 'adadelta', 'asgd', 'rprop', 'adafactor']
+           'rmsprop', 'adagrad', 'adadelta', 'asgd', 'rprop', 'adafactor', 'muon',
+           'newton_schulz']
 
 _REAL = {np.dtype(np.complex64): np.dtype(np.float32),
          np.dtype(np.complex128): np.dtype(np.float64)}
@@ -650,6 +651,60 @@ def adafactor(F, p, g, row_var, col_var, variance, *, step, lr, beta2_decay, eps
     update = F.mul_tmp(F.rsqrt_tmp(F.clamp_min_tmp(v, eps1 * eps1)), g)
     denom = max(1.0, F.norm(update) / (update.size ** 0.5 * d))
     F.add_(p, update, -alpha / denom)
+
+
+def _bfloat16(x):
+    """A float32 array rounded to the nearest bfloat16 values (ties to even), kept in
+    float32: the rounding of torch's bfloat16 ops, each computed in float32 and rounded
+    once."""
+    x = np.ascontiguousarray(x, np.float32)
+    bits = x.view(np.uint32)
+    rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1)))
+               & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(x), x, rounded)
+
+
+def newton_schulz(g, coefficients, steps, eps):
+    """The orthogonalization of the matrix ``g`` (its polar factor ``U V^T``,
+    approximately) that Muon steps along, by ``steps`` iterations of the quintic
+    ``X <- a X + (b A + c A^2) X`` with ``A = X X^T``, from ``g`` scaled to unit norm; in
+    bfloat16 arithmetic, as torch runs it. A tall matrix is worked on transposed, so that
+    ``A`` is the smaller Gram matrix."""
+    if steps >= 100:
+        raise ValueError("Number of steps must be less than 100 for computational efficiency")
+    if g.ndim != 2:
+        raise ValueError("Input tensor gradient must be a 2D matrix")
+    if len(coefficients) != 3:
+        raise ValueError("Coefficients must be a tuple of exactly 3 values")
+    a, b, c = coefficients
+    x = _bfloat16(g)
+    tall = g.shape[0] > g.shape[1]
+    if tall:
+        x = x.T
+    norm = _bfloat16(np.sqrt(np.sum(np.square(x, dtype=np.float32))))
+    x = _bfloat16(x / np.maximum(norm, _bfloat16(eps)))
+    for _ in range(steps):
+        gram = _bfloat16(x @ x.T)
+        poly = _bfloat16(b * gram + c * (gram @ gram))
+        x = _bfloat16(a * x + poly @ x)
+    return x.T if tall else x
+
+
+def muon(F, p, g, buf, *, lr, adjusted_lr, weight_decay, momentum, nesterov, coefficients,
+         steps, eps):
+    """One Muon update of the matrix ``p``: momentum ``buf`` (an average of the gradients
+    decaying with ``momentum``; with ``nesterov`` the step takes it one step ahead),
+    orthogonalized by :func:`newton_schulz`, then a step of ``adjusted_lr`` after the
+    weights shrink by ``lr * weight_decay``."""
+    F.lerp_(buf, g, 1 - momentum)
+    if nesterov:
+        update = F.clone(g)
+        F.lerp_(update, buf, momentum)
+    else:
+        update = buf
+    update = newton_schulz(update, coefficients, steps, eps)
+    F.mul_(p, 1 - lr * weight_decay)
+    F.add_(p, update.astype(p.dtype, copy=False), -adjusted_lr)
 
 
 def backend(group):

@@ -176,3 +176,45 @@ BAD = [('ASGD', dict(lr=-1)), ('ASGD', dict(weight_decay=-1)),
 def test_constructor_errors(name, kwargs):
     same_error(lambda lib: getattr(lib.optim, name)([lib.nn.Parameter(lib.ones(2))],
                                                     **kwargs))
+
+
+# -- Muon: 2-D parameters only, its orthogonalization in bfloat16 ---------------------------
+MUON = [dict(lr=0.02), dict(lr=0.05, nesterov=False, weight_decay=0.0),
+        dict(lr=0.02, adjust_lr_fn='match_rms_adamw', momentum=0.9),
+        dict(lr=0.01, adjust_lr_fn='original', ns_steps=3,
+             ns_coefficients=(2.0, -1.5, 0.5), eps=1e-5)]
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64'])
+@pytest.mark.parametrize('kwargs', MUON, ids=[str(k) for k in MUON])
+def test_muon_trajectory(kwargs, dtype):
+    shapes = [(5, 3), (3, 7), (4, 4)]
+    out = []
+    for lib in LIBS:
+        ps = [lib.nn.Parameter(lib.tensor(np.cos(np.arange(np.prod(s)) + i).reshape(s)
+                                          .astype(dtype))) for i, s in enumerate(shapes)]
+        opt = lib.optim.Muon(ps, **kwargs)
+        for step in range(5):
+            for i, p in enumerate(ps):
+                g = np.sin(np.arange(p.numel()) * (step + 1) + i).reshape(tuple(p.shape))
+                p.grad = lib.tensor(g.astype(dtype))
+            opt.step()
+        out.append((ps, opt.state_dict()))
+    assert_same_params(out[0][0], out[1][0], rtol=1e-5, atol=1e-6)
+    assert_same_state(out[0][1], out[1][1], rtol=1e-5, atol=1e-6)
+
+
+def test_muon_errors():
+    same_error(lambda lib: lib.optim.Muon([lib.nn.Parameter(lib.ones(3))]))
+    for kwargs in (dict(lr=-1), dict(momentum=-1), dict(weight_decay=-1),
+                   dict(adjust_lr_fn='sqrt')):
+        same_error(lambda lib: lib.optim.Muon([lib.nn.Parameter(lib.ones(2, 2))], **kwargs))
+
+    def too_many_steps(lib):
+        w = lib.nn.Parameter(lib.ones(2, 2))
+        w.grad = lib.ones(2, 2)
+        lib.optim.Muon([w], ns_steps=100).step()
+    same_error(too_many_steps)
+    e = ember.optim.Muon([ember.nn.Parameter(ember.ones(2, 2))])
+    t = torch.optim.Muon([torch.nn.Parameter(torch.ones(2, 2))])
+    assert e.defaults == t.defaults and repr(e) == repr(t)
