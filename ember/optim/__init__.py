@@ -17,6 +17,8 @@ Layout (one job per module):
   closure several times per step (so it has no per-parameter rule), and its strong-Wolfe
   line search;
 - ``swa_utils.py``: weight averaging (AveragedModel, SWALR, update_bn);
+- ``_stateless.py``: ``swap_in_optimizer_params_and_state``, stepping an optimizer on
+  other tensors and state for the length of a ``with`` block;
 - ``lr_scheduler.py``: ``LRScheduler`` and the schedules (StepLR, MultiStepLR,
   ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, OneCycleLR, CyclicLR,
   LambdaLR, MultiplicativeLR, ConstantLR, LinearLR, PolynomialLR, SequentialLR,
@@ -54,7 +56,8 @@ from .adafactor import Adafactor  # noqa: F401
 from .muon import Muon  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 from . import swa_utils  # noqa: F401
+from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
 
 __all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
            'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'Muon', 'lr_scheduler',
-           'swa_utils']
+           'swa_utils', 'swap_in_optimizer_params_and_state']
