@@ -1,7 +1,6 @@
 """optim.swap_in_optimizer_params_and_state against torch 2.13: inside the block the
 optimizer steps the swapped-in tensors with the swapped-in state and options (in-place
 state changes reach the caller's dict), afterwards it is the live optimizer again; errors."""
-
 from .helpers import LIBS, assert_same_params, assert_same_state, params, same_error, train
 
 
