@@ -179,3 +179,25 @@ def test_errors():
         opt.add_param_group({'params': [lib.nn.Parameter(lib.ones(2))]})
         opt.step(lambda: lib.ones(()))
     same_error(second_group)
+
+
+def test_lr_as_a_tensor_and_a_parameter_without_grad():
+    out = []
+    for lib in LIBS:
+        w = lib.nn.Parameter(lib.tensor(arr(3, seed=5)))
+        unused = lib.nn.Parameter(lib.tensor(arr(2, seed=6)))
+        opt = lib.optim.LBFGS([w, unused], lr=lib.tensor(0.5, dtype=lib.float64), max_iter=5)
+        a = lib.tensor(arr(20, 3, seed=1))
+        y = lib.tensor(arr(20, seed=2))
+
+        def closure():
+            opt.zero_grad()
+            loss = ((a @ w - y) ** 2).mean()
+            loss.backward()
+            return loss
+
+        for _ in range(2):
+            opt.step(closure)
+        out.append(([w.detach(), unused.detach()], opt.state_dict()))
+    assert_same_params(out[0][0], out[1][0], rtol=1e-10, atol=1e-12)
+    assert_same_state(out[0][1], out[1][1], rtol=1e-8, atol=1e-10)
