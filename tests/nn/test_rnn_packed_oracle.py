@@ -226,3 +226,61 @@ def test_docstring_examples_and_docstrings():
     assert result.attempted > 0 and result.failed == 0, result
     for name in module.__all__:
         assert getattr(module, name).__doc__, name
+
+
+@pytest.mark.parametrize('mode', ['RNN', 'LSTM', 'GRU'])
+def test_flatten_parameters_and_flat_weights(mode):
+    """Code that packs sequences often calls flatten_parameters() first (a no-op on the
+    CPU, in torch too)."""
+    out = []
+    for lib in (ember, torch):
+        m = getattr(lib.nn, mode)(2, 3, num_layers=2, bidirectional=True)
+        before = [p.detach().clone() for p in m.parameters()]
+        assert m.flatten_parameters() is None
+        assert all(a is b for a, b in zip(m._flat_weights, m.parameters()))
+        assert all((a == b.detach()).all() for a, b in zip(before, m.parameters()))
+        out.append(m._flat_weights_names)
+    assert out[0] == out[1]
+
+
+def _tagger(lib):
+    return lib.nn.ModuleList([lib.nn.Embedding(10, 4),
+                              lib.nn.LSTM(4, 5, bidirectional=True, batch_first=True),
+                              lib.nn.Linear(10, 3)]).double()
+
+
+def test_training_a_packed_bilstm_tagger():
+    """The usual pattern end to end: embed, pad, pack (unsorted), BiLSTM, unpack, a linear
+    tagger, masked cross entropy, Adam; the same losses and weights as torch."""
+    lengths = [4, 2, 5, 3]
+    tokens = [np.arange(n) % 7 + i for i, n in enumerate(lengths)]
+    tags = [np.arange(n) % 3 for n in lengths]
+    torch.manual_seed(0)
+    t_model = _tagger(torch)
+    e_model = _tagger(ember)
+    e_model.load_state_dict({k: ember.tensor(v.detach().numpy())
+                             for k, v in t_model.state_dict().items()})
+    out = []
+    for lib, model in ((ember, e_model), (torch, t_model)):
+        emb, lstm, lin = model
+        opt = lib.optim.Adam(model.parameters(), lr=0.05)
+        R = lib.nn.utils.rnn
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            x = R.pad_sequence([emb(lib.tensor(t)) for t in tokens], batch_first=True)
+            packed = R.pack_padded_sequence(x, lib.tensor(lengths), batch_first=True,
+                                            enforce_sorted=False)
+            h, _ = lstm(packed)
+            h, _ = R.pad_packed_sequence(h, batch_first=True)
+            y = R.pad_sequence([lib.tensor(t) for t in tags], batch_first=True,
+                               padding_value=-100)
+            loss = lib.nn.functional.cross_entropy(lin(h).reshape(-1, 3), y.reshape(-1),
+                                                   ignore_index=-100)
+            loss.backward()
+            opt.step()
+            losses.append(float(loss))
+        out.append((losses, [p.detach().numpy() for p in model.parameters()]))
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-10)
+    for a, b in zip(out[0][1], out[1][1]):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)

@@ -122,11 +122,20 @@ class RNNBase(Module):
         """Features of each direction's output and hidden state: proj_size when set."""
         return self.proj_size or self.hidden_size
 
+    def flatten_parameters(self):
+        """Does nothing and returns None. torch packs the weights into one cuDNN buffer
+        here on a GPU and does nothing on the CPU; ember runs on the CPU."""
+
+    @property
+    def _flat_weights(self):
+        """The parameters in ``_flat_weights_names`` order (torch keeps this list)."""
+        return [getattr(self, n) for n in self._flat_weights_names]
+
     @property
     def all_weights(self):
         """The parameters grouped per layer and direction, as torch's ``all_weights``."""
         per = (4 if self.bias else 2) + (1 if self.proj_size else 0)
-        flat = [getattr(self, n) for n in self._flat_weights_names]
+        flat = self._flat_weights
         return [flat[i:i + per] for i in range(0, len(flat), per)]
 
     def extra_repr(self):
