@@ -226,9 +226,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     batch = int(sizes[0])
     out = full((steps, batch) + tuple(data.shape[1:]), padding_value, dtype=data.dtype)
     positions = _packed_positions(sizes, False, steps, batch)
-    # (reshape, not view: ember replays a view on the incoming gradient, which the
-    # transpose below makes non-contiguous)
-    out.reshape((steps * batch,) + tuple(data.shape[1:]))[make(positions)] = data
+    out.view((steps * batch,) + tuple(data.shape[1:]))[make(positions)] = data
     if batch_first:
         out = out.transpose(0, 1)
     # sequence b runs for as many steps as have more than b sequences running
