@@ -496,7 +496,10 @@ class CopySlices(Node):
             rest = g.real * mask.real + (g.imag * mask.imag) * 1j
         else:
             rest = g * mask
-        return rest, replay_view(g, self.view_fn)
+        # The view is replayed on the incoming gradient, which may have any layout (a
+        # transpose after the in-place op makes it non-contiguous, where a ``view`` step
+        # cannot be replayed): a contiguous one, as torch's copy of it.
+        return rest, replay_view(g.contiguous(), self.view_fn)
 
 
 # -- views -----------------------------------------------------------------------------

@@ -1222,8 +1222,25 @@ class AddcdivBackward0(Node):
         return g, g * cj(v / t2), -g * cj(v * t1 / (t2 * t2))
 
 
+_ADDCDIV_INTEGER = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+    "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
+    "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+    "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+    "addcdiv behavior is just the latter implementation: (input + value * tensor1 / "
+    "tensor2), for all dtypes.")
+
+
+def _inexact_operand(t):
+    """Whether an addcdiv operand is floating or complex (a Python float counts)."""
+    kind = t._data.dtype.kind if isinstance(t, Tensor) else np.asarray(t).dtype.kind
+    return kind in 'fc'
+
+
 def _addc(node, kernel, name):
     def fn(input, tensor1, tensor2, *, value=1, out=None):
+        if name == 'addcdiv' and not any(_inexact_operand(t) for t in (tensor1, tensor2)):
+            raise RuntimeError(_ADDCDIV_INTEGER)
         q = kernel(tensor1, tensor2)
         x, y = binary_arrays(input, q, name)
         check_broadcast(np.shape(x), np.shape(y))

@@ -10,8 +10,15 @@ Layout (one job per module):
 - ``_functional.py`` each optimizer's update rule for one parameter, written once over a
   dozen primitives (``mul_``, ``addcmul_``, ``lerp_``, ...) with two backends;
 - ``sgd.py``, ``adam.py``, ``adamw.py``, ``nadam.py``, ``radam.py``, ``adamax.py``,
-  ``rmsprop.py``, ``adagrad.py``, ``adadelta.py``: constructor checks, defaults, and the
-  state each parameter gets;
+  ``rmsprop.py``, ``adagrad.py``, ``adadelta.py``, ``asgd.py``, ``rprop.py``,
+  ``adafactor.py``, ``muon.py``: constructor checks, defaults, and the state each
+  parameter gets;
+- ``lbfgs.py``: L-BFGS, which works on all parameters as one vector and calls the
+  closure several times per step (so it has no per-parameter rule), and its strong-Wolfe
+  line search;
+- ``swa_utils.py``: weight averaging (AveragedModel, SWALR, update_bn);
+- ``_stateless.py``: ``swap_in_optimizer_params_and_state``, stepping an optimizer on
+  other tensors and state for the length of a ``with`` block;
 - ``lr_scheduler.py``: ``LRScheduler`` and the schedules (StepLR, MultiStepLR,
   ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, OneCycleLR, CyclicLR,
   LambdaLR, MultiplicativeLR, ConstantLR, LinearLR, PolynomialLR, SequentialLR,
@@ -42,7 +49,15 @@ from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
+from .asgd import ASGD  # noqa: F401
+from .rprop import Rprop  # noqa: F401
+from .adafactor import Adafactor  # noqa: F401
+from .muon import Muon  # noqa: F401
 from . import lr_scheduler  # noqa: F401
+from . import swa_utils  # noqa: F401
+from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
 
 __all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
-           'Adadelta', 'lr_scheduler']
+           'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'Muon', 'lr_scheduler',
+           'swa_utils', 'swap_in_optimizer_params_and_state']

@@ -22,7 +22,8 @@ from .._tensor import Tensor, make
 from .._ops.pointwise import maximum as _maximum
 
 __all__ = ['ArrayOps', 'TensorOps', 'backend', 'sgd', 'adam', 'nadam', 'radam', 'adamax',
-           'rmsprop', 'adagrad', 'adadelta']
+           'rmsprop', 'adagrad', 'adadelta', 'asgd', 'rprop', 'adafactor', 'muon',
+           'newton_schulz']
 
 _REAL = {np.dtype(np.complex64): np.dtype(np.float32),
          np.dtype(np.complex128): np.dtype(np.float64)}
@@ -191,6 +192,72 @@ class ArrayOps:
     def mul_tmp(x, y):
         return np.multiply(x, y, out=x)
 
+    @staticmethod
+    def mul(x, y):
+        """x * y, a new array."""
+        return np.multiply(x, y)
+
+    @staticmethod
+    def copy_(x, y):
+        np.copyto(x, y)
+
+    @staticmethod
+    def sign(x):
+        return np.sign(x)
+
+    @staticmethod
+    def clamp_(x, lo, hi):
+        np.clip(x, lo, hi, out=x)
+
+    @staticmethod
+    def sign_factors_tmp(s, positive, negative):
+        """Each entry of the sign array ``s`` replaced by ``positive``, ``negative`` or 1
+        (for a zero), in place."""
+        pos, neg = s > 0, s < 0
+        s.fill(1)
+        s[pos] = positive
+        s[neg] = negative
+        return s
+
+    @staticmethod
+    def zero_where(x, mask):
+        """A copy of ``x`` with zeros where ``mask``."""
+        out = x.copy()
+        out[mask] = 0
+        return out
+
+    @staticmethod
+    def less(x, value):
+        return x < value
+
+    # Adafactor's primitives (it has no differentiable mode, so ArrayOps only).
+    @staticmethod
+    def norm(x):
+        """The 2-norm of all of ``x``, a Python float."""
+        return float(np.sqrt(np.vdot(x, x)))
+
+    @staticmethod
+    def mean_square(x, axis):
+        """mean(x * x) over ``axis``, kept as a size-1 axis."""
+        return np.mean(np.square(x), axis=axis, keepdims=True)
+
+    @staticmethod
+    def mean(x, axis):
+        return np.mean(x, axis=axis, keepdims=True)
+
+    @staticmethod
+    def matmul(x, y):
+        return np.matmul(x, y)
+
+    @staticmethod
+    def clamp_min_tmp(x, lo):
+        return np.maximum(x, lo, out=x)
+
+    @staticmethod
+    def rsqrt_tmp(x):
+        np.sqrt(x, out=x)
+        return np.divide(1, x, out=x)
+
 
 def _is_tensor(x):
     return isinstance(x, Tensor)
@@ -319,6 +386,40 @@ class TensorOps:
         return x.sqrt()
 
     sqrt_tmp = sqrt
+
+    @staticmethod
+    def mul(x, y):
+        # the product saves both; either may be state changed in place later: copies
+        return x.clone() * y.clone()
+
+    @staticmethod
+    def copy_(x, y):
+        x.copy_(y)
+
+    @staticmethod
+    def sign(x):
+        return x.sign()
+
+    @staticmethod
+    def clamp_(x, lo, hi):
+        x.clamp_(lo, hi)
+
+    @staticmethod
+    def sign_factors_tmp(s, positive, negative):
+        # piecewise constant in s: no gradient flows through the factors
+        s = s.detach()
+        out = s.new_ones(s.shape)
+        out[s > 0] = positive
+        out[s < 0] = negative
+        return out
+
+    @staticmethod
+    def zero_where(x, mask):
+        return x.masked_fill(mask, 0)
+
+    @staticmethod
+    def less(x, value):
+        return x < value
 
 
 def _gradient(F, p, g, weight_decay, maximize, decoupled=False, lr=None):
@@ -488,6 +589,124 @@ def adadelta(F, p, g, square_avg, acc_delta, *, lr, rho, eps, weight_decay, maxi
     F.add_(p, delta, -lr)
 
 
+def asgd(F, p, g, ax, *, eta, mu, lambd, weight_decay, maximize):
+    """One ASGD update of ``p`` with the step size ``eta`` and averaging rate ``mu`` of
+    this step: the weights decay by ``lambd * eta``, take a gradient step of ``eta``, and
+    the running average ``ax`` moves ``mu`` of the way to them (``mu`` is 1, a plain copy,
+    until averaging starts)."""
+    g = _gradient(F, p, g, weight_decay, maximize)
+    p, g, ax = F.real(p), F.real(g), F.real(ax)
+    F.mul_(p, 1 - lambd * eta)
+    F.add_(p, g, -eta)
+    if mu != 1:
+        F.add_(ax, F.add(p, ax, -1), mu)
+    else:
+        F.copy_(ax, p)
+
+
+def rprop(F, p, g, prev, step_size, *, etaminus, etaplus, step_size_min, step_size_max,
+          maximize):
+    """One Rprop update of ``p``: each entry's own step size grows by ``etaplus`` while
+    its gradient keeps its sign and shrinks by ``etaminus`` when the sign flips (within
+    ``[step_size_min, step_size_max]``); the entry moves by its step size against the
+    gradient's sign, except just after a flip (it then waits a step, its gradient
+    remembered as 0 in ``prev``)."""
+    if maximize:
+        g = F.neg(g)
+    p, g, prev, step_size = F.real(p), F.real(g), F.real(prev), F.real(step_size)
+    s = F.sign(F.mul(g, prev))
+    flipped = F.less(s, 0)
+    F.mul_(step_size, F.sign_factors_tmp(s, etaplus, etaminus))
+    F.clamp_(step_size, step_size_min, step_size_max)
+    g = F.zero_where(g, flipped)
+    F.addcmul_(p, F.sign(g), step_size, -1)
+    F.copy_(prev, g)
+
+
+def adafactor(F, p, g, row_var, col_var, variance, *, step, lr, beta2_decay, eps1, eps2, d,
+              weight_decay, maximize):
+    """One Adafactor update of ``p`` at ``step`` (a Python float, 1 on the first). The
+    second moment of a matrix's gradient is kept factored: running means of the squares
+    over its rows (``row_var``) and columns (``col_var``), their outer product over the
+    mean of ``row_var`` estimating it; a vector keeps the full ``variance``. The running
+    means decay at ``1 - step ** beta2_decay``. The step ``g / sqrt(v)`` is scaled down to
+    RMS at most ``d``, then by the relative step size ``min(lr, 1/sqrt(step))`` times the
+    weights' RMS (at least ``eps2``). ``weight_decay`` shrinks the weights by ``lr *
+    weight_decay`` first."""
+    if maximize:
+        g = F.neg(g)
+    decay = step ** beta2_decay
+    rho = min(lr, 1 / step ** 0.5)
+    alpha = max(eps2, F.norm(p) / p.size ** 0.5) * rho
+    if weight_decay != 0:
+        F.mul_(p, 1 - lr * weight_decay)
+    if row_var is not None:
+        F.lerp_(row_var, F.mean_square(g, -1), decay)
+        F.lerp_(col_var, F.mean_square(g, -2), decay)
+        v = F.div_tmp(F.matmul(row_var, col_var),
+                      F.clamp_min_tmp(F.mean(row_var, -2), eps1))
+    else:
+        F.lerp_(variance, F.mul(g, g), decay)
+        v = F.clone(variance)
+    update = F.mul_tmp(F.rsqrt_tmp(F.clamp_min_tmp(v, eps1 * eps1)), g)
+    denom = max(1.0, F.norm(update) / (update.size ** 0.5 * d))
+    F.add_(p, update, -alpha / denom)
+
+
+def _bfloat16(x):
+    """A float32 array rounded to the nearest bfloat16 values (ties to even), kept in
+    float32: the rounding of torch's bfloat16 ops, each computed in float32 and rounded
+    once."""
+    x = np.ascontiguousarray(x, np.float32)
+    bits = x.view(np.uint32)
+    rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1)))
+               & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(x), x, rounded)
+
+
+def newton_schulz(g, coefficients, steps, eps):
+    """The orthogonalization of the matrix ``g`` (its polar factor ``U V^T``,
+    approximately) that Muon steps along, by ``steps`` iterations of the quintic
+    ``X <- a X + (b A + c A^2) X`` with ``A = X X^T``, from ``g`` scaled to unit norm; in
+    bfloat16 arithmetic, as torch runs it. A tall matrix is worked on transposed, so that
+    ``A`` is the smaller Gram matrix."""
+    if steps >= 100:
+        raise ValueError("Number of steps must be less than 100 for computational efficiency")
+    if g.ndim != 2:
+        raise ValueError("Input tensor gradient must be a 2D matrix")
+    if len(coefficients) != 3:
+        raise ValueError("Coefficients must be a tuple of exactly 3 values")
+    a, b, c = coefficients
+    x = _bfloat16(g)
+    tall = g.shape[0] > g.shape[1]
+    if tall:
+        x = x.T
+    norm = _bfloat16(np.sqrt(np.sum(np.square(x, dtype=np.float32))))
+    x = _bfloat16(x / np.maximum(norm, _bfloat16(eps)))
+    for _ in range(steps):
+        gram = _bfloat16(x @ x.T)
+        poly = _bfloat16(b * gram + c * (gram @ gram))
+        x = _bfloat16(a * x + poly @ x)
+    return x.T if tall else x
+
+
+def muon(F, p, g, buf, *, lr, adjusted_lr, weight_decay, momentum, nesterov, coefficients,
+         steps, eps):
+    """One Muon update of the matrix ``p``: momentum ``buf`` (an average of the gradients
+    decaying with ``momentum``; with ``nesterov`` the step takes it one step ahead),
+    orthogonalized by :func:`newton_schulz`, then a step of ``adjusted_lr`` after the
+    weights shrink by ``lr * weight_decay``."""
+    F.lerp_(buf, g, 1 - momentum)
+    if nesterov:
+        update = F.clone(g)
+        F.lerp_(update, buf, momentum)
+    else:
+        update = buf
+    update = newton_schulz(update, coefficients, steps, eps)
+    F.mul_(p, 1 - lr * weight_decay)
+    F.add_(p, update.astype(p.dtype, copy=False), -adjusted_lr)
+
+
 def backend(group):
     """The primitives one step of a parameter group runs on."""
-    return TensorOps if group['differentiable'] else ArrayOps()
+    return TensorOps if group.get('differentiable') else ArrayOps()

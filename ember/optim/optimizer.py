@@ -192,12 +192,14 @@ class Optimizer:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._init_hooks()
-        self.defaults.setdefault('differentiable', False)
         # Options this optimizer has but an older state_dict's groups lack get the defaults.
         for group in self.param_groups:
             for name, default in self.defaults.items():
                 if default is not required:
                     group.setdefault(name, default)
+        # (after the groups: an optimizer without the option, Adafactor, keeps its groups
+        # without it, as torch)
+        self.defaults.setdefault('differentiable', False)
         # A step (or other _scalar_state) saved as a Python number (older files) becomes
         # the tensor torch keeps now.
         for group in self.param_groups:
@@ -388,7 +390,7 @@ class RuleOptimizer(Optimizer):
         loss = _closure(closure)
         # Grad mode follows ``differentiable`` (as torch): the update records a graph only
         # when asked to.
-        with set_grad_enabled(self.defaults['differentiable']):
+        with set_grad_enabled(self.defaults.get('differentiable', False)):
             for group in self.param_groups:
                 F = _functional.backend(group)
                 hyper = self._hyper(F, group)

@@ -7,7 +7,8 @@ import pytest
 import ember
 
 MODULES = ['optimizer', 'sgd', 'adam', 'adamw', 'nadam', 'radam', 'adamax', 'rmsprop', 'adagrad',
-           'adadelta', 'lr_scheduler']
+           'adadelta', 'lbfgs', 'asgd', 'rprop', 'adafactor', 'muon', 'lr_scheduler',
+           'swa_utils']
 
 
 @pytest.mark.parametrize('name', MODULES)

@@ -122,11 +122,20 @@ class RNNBase(Module):
         """Features of each direction's output and hidden state: proj_size when set."""
         return self.proj_size or self.hidden_size
 
+    def flatten_parameters(self):
+        """Does nothing and returns None. torch packs the weights into one cuDNN buffer
+        here on a GPU and does nothing on the CPU; ember runs on the CPU."""
+
+    @property
+    def _flat_weights(self):
+        """The parameters in ``_flat_weights_names`` order (torch keeps this list)."""
+        return [getattr(self, n) for n in self._flat_weights_names]
+
     @property
     def all_weights(self):
         """The parameters grouped per layer and direction, as torch's ``all_weights``."""
         per = (4 if self.bias else 2) + (1 if self.proj_size else 0)
-        flat = [getattr(self, n) for n in self._flat_weights_names]
+        flat = self._flat_weights
         return [flat[i:i + per] for i in range(0, len(flat), per)]
 
     def extra_repr(self):
@@ -151,8 +160,12 @@ class RNNBase(Module):
 
     def forward(self, input, hx=None):
         """Runs the sequence ``input`` ((L, N, H_in), (N, L, H_in) with batch_first, or
-        unbatched (L, H_in)) from ``hx`` (zeros by default); returns ``(output, h_n)``, for
-        LSTM ``(output, (h_n, c_n))``."""
+        unbatched (L, H_in), or a PackedSequence) from ``hx`` (zeros by default); returns
+        ``(output, h_n)``, for LSTM ``(output, (h_n, c_n))``. A packed input gives a packed
+        output, and each sequence's final state is taken at its own last step."""
+        from ..utils.rnn import PackedSequence
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         lstm = self.mode == 'LSTM'
         name = 'RNN' if self.mode.startswith('RNN') else self.mode
         if input.dim() not in (2, 3):
@@ -177,23 +190,72 @@ class RNNBase(Module):
             input = input.unsqueeze(1 if not self.batch_first else 0)
         if self.batch_first:
             input = input.transpose(0, 1)
-        if input.shape[-1] != self.input_size:
+        states = self._initial_states(input, states, input.shape[1])
+        output, h_n = self._run(input, states, [input.shape[1]] * input.shape[0])
+        output = _ops.shape.stack(output)
+        if self.batch_first:
+            output = output.transpose(0, 1)
+        if not batched:
+            output = output.squeeze(1 if not self.batch_first else 0)
+            h_n = tuple(s.squeeze(1) for s in h_n) if lstm else h_n.squeeze(1)
+        return output, h_n
+
+    def _forward_packed(self, packed, hx):
+        """``forward`` of a PackedSequence: the data runs time step by time step over the
+        sequences still running (``batch_sizes``); ``hx`` and ``h_n`` are in the caller's
+        order of the sequences, the packing's sorted order inside."""
+        lstm = self.mode == 'LSTM'
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        states = None if hx is None else (list(hx) if lstm else [hx])
+        if states is not None and sorted_indices is not None:
+            states = [s.index_select(1, sorted_indices) for s in states]
+        sizes = [int(b) for b in batch_sizes._data]
+        # torch's LSTM checks a packed input's shapes only when given hx (unchecked, a
+        # wrong feature size fails in the input projection instead)
+        states = self._initial_states(data, states, sizes[0],
+                                      check=not (lstm and states is None))
+        output, h_n = self._run(data, states, sizes)
+        output = type(packed)(_ops.shape.cat(output), batch_sizes, sorted_indices,
+                              unsorted_indices)
+        if unsorted_indices is not None:
+            h_n = (tuple(s.index_select(1, unsorted_indices) for s in h_n) if lstm
+                   else h_n.index_select(1, unsorted_indices))
+        return output, h_n
+
+    def _initial_states(self, input, states, batch, check=True):
+        """Checks the input's features (if ``check``) and the given states' shapes for a
+        batch of ``batch`` sequences; zeros where no states are given."""
+        if check and input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.shape[-1]}")
         num_directions = 2 if self.bidirectional else 1
-        expected = (self.num_layers * num_directions, input.shape[1], self._out_size)
+        expected = (self.num_layers * num_directions, batch, self._out_size)
         cell = expected[:2] + (self.hidden_size,)
+        lstm = self.mode == 'LSTM'
         if states is None:
-            states = [_ops.creation.zeros(*shape, dtype=input.dtype, device=input.device)
-                      for shape in ((expected, cell) if lstm else (expected,))]
-        elif lstm:
+            return [_ops.creation.zeros(*shape, dtype=input.dtype, device=input.device)
+                    for shape in ((expected, cell) if lstm else (expected,))]
+        if lstm:
             self._check_hidden(states[0], expected, 'Expected hidden[0] size {}, got {}')
             self._check_hidden(states[1], cell, 'Expected hidden[1] size {}, got {}')
         else:
             self._check_hidden(states[0], expected)
+        return states
 
+    def _run(self, input, states, batch_sizes):
+        """All layers and directions over ``input``, time-major: (T, N, H_in) with
+        ``batch_sizes`` all N, or packed data whose time step ``t`` is the next
+        ``batch_sizes[t]`` rows. Returns the last layer's output of each time step and the
+        final states (h_n, or (h_n, c_n) for LSTM)."""
+        lstm = self.mode == 'LSTM'
+        num_directions = 2 if self.bidirectional else 1
         step = _STEPS[self.mode]
-        seq_len = input.shape[0]
+        starts = [0]
+        for b in batch_sizes[:-1]:
+            starts.append(starts[-1] + b)
+        packed = input.dim() == 2
         layer_input, finals = input, []
         for layer in range(self.num_layers):
             outs = []
@@ -207,28 +269,44 @@ class RNNBase(Module):
                 k = layer * num_directions + direction
                 state = tuple(s[k] for s in states) if lstm else states[0][k]
                 x_proj = F.linear(layer_input, w_ih, b_ih)  # all time steps at once
+                seq_len = len(batch_sizes)
                 times = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 hs = [None] * seq_len
                 for t in times:
-                    state = step(x_proj[t], state, w_hh, b_hh, *w_hr)
-                    hs[t] = state[0] if lstm else state
-                outs.append(_ops.shape.stack(hs))
+                    b = batch_sizes[t]
+                    x_t = x_proj[starts[t]:starts[t] + b] if packed else x_proj[t]
+                    state, hs[t] = _advance(step, x_t, state, b, lstm, w_hh, b_hh, *w_hr)
+                outs.append(hs)
                 finals.append(state)
-            layer_input = outs[0] if num_directions == 1 else _ops.shape.cat(outs, -1)
-            if self.dropout and self.training and layer < self.num_layers - 1:
+            joined = [o[0] if num_directions == 1 else _ops.shape.cat(o, -1)
+                      for o in zip(*outs)]
+            if layer == self.num_layers - 1:
+                break
+            layer_input = _ops.shape.cat(joined) if packed else _ops.shape.stack(joined)
+            if self.dropout and self.training:
                 layer_input = F.dropout(layer_input, self.dropout, training=True)
-        output = layer_input
-        if self.batch_first:
-            output = output.transpose(0, 1)
         if lstm:
             h_n = (_ops.shape.stack([s[0] for s in finals]),
                    _ops.shape.stack([s[1] for s in finals]))
         else:
             h_n = _ops.shape.stack(finals)
-        if not batched:
-            output = output.squeeze(1 if not self.batch_first else 0)
-            h_n = tuple(s.squeeze(1) for s in h_n) if lstm else h_n.squeeze(1)
-        return output, h_n
+        return joined, h_n
+
+
+def _advance(step, x_t, state, b, lstm, *weights):
+    """One time step for the first ``b`` sequences of the batch (those still running, in a
+    packed batch sorted by length); the others keep their state. Returns the new state of
+    the whole batch and the output of the ``b`` running sequences."""
+    whole = (state[0] if lstm else state).shape[0]
+    if b == whole:
+        state = step(x_t, state, *weights)
+        return state, (state[0] if lstm else state)
+    if lstm:
+        part = step(x_t, tuple(s[:b] for s in state), *weights)
+        merged = tuple(_ops.shape.cat([p, s[b:]]) for p, s in zip(part, state))
+        return merged, part[0]
+    part = step(x_t, state[:b], *weights)
+    return _ops.shape.cat([part, state[b:]]), part
 
 
 class RNN(RNNBase):
