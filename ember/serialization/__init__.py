@@ -127,12 +127,6 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 
 def _load(f, path, restore, pickle_module, weights_only, mmap, pickle_load_args):
-    start = f.tell()
-    if f.read(len(_legacy.EMBER_MAGIC)) == _legacy.EMBER_MAGIC:
-        return _legacy.read_ember_v1(f, RestrictedUnpickler, weights_only, pickle_module,
-                                     **pickle_load_args)
-    f.seek(start)
-
     def unpickler(file, persistent_load):
         if weights_only:
             return RestrictedUnpickler(file, torch_names(), persistent_load=persistent_load,
@@ -141,6 +135,11 @@ def _load(f, path, restore, pickle_module, weights_only, mmap, pickle_load_args)
                                    pickle_load_args)
 
     try:
+        start = f.tell()
+        if f.read(len(_legacy.EMBER_MAGIC)) == _legacy.EMBER_MAGIC:
+            return _legacy.read_ember_v1(f, RestrictedUnpickler, weights_only, pickle_module,
+                                         **pickle_load_args)
+        f.seek(start)
         if _zip.is_zip(f):
             return _load_zip(_zip.Reader(f, path), unpickler, restore, mmap)
         if mmap:

@@ -118,14 +118,15 @@ class TorchPickler(pickle._Pickler):
 
     def _tensor_args(self, t):
         a = t._data
-        ref, offset = self._storage(a, t.dtype)
+        ref, offset, a = self._storage(a, t.dtype)
         stride = tuple(s // a.itemsize for s in a.strides)
         return (ref, offset, tuple(a.shape), stride, t._requires_grad,
                 collections.OrderedDict())
 
     def _storage(self, a, dtype):
-        """The storage holding ``a`` and ``a``'s offset in it (elements). An array whose
-        layout torch cannot express over its root's memory gets a copy of its own."""
+        """The storage holding ``a``, ``a``'s offset in it (elements) and the array written
+        (``a``, or a copy with a storage of its own where torch cannot express ``a``'s
+        layout over its root's memory: negative strides, misaligned views)."""
         root = _root(a)
         item = a.itemsize
         offset, rem = divmod(a.ctypes.data - root.ctypes.data, item)
@@ -133,15 +134,16 @@ class TorchPickler(pickle._Pickler):
                      and root.nbytes % item == 0 and all(s >= 0 and s % item == 0
                                                          for s in a.strides))
         if not shareable:
-            return self._new_storage(np.ascontiguousarray(a).reshape(-1), dtype, None), 0
+            a = np.ascontiguousarray(a)
+            return self._new_storage(a.reshape(-1), dtype, None), 0, a
         known = self._by_root.get(id(root))
         if known is not None:
             if known[1].dtype is not dtype:
                 raise RuntimeError("Cannot save multiple tensors or storages that view the "
                                    "same data as different types")
-            return known[1], offset
+            return known[1], offset, a
         flat = root.reshape(-1).view(np.uint8).view(a.dtype)
-        return self._new_storage(flat, dtype, root), offset
+        return self._new_storage(flat, dtype, root), offset, a
 
     def _new_storage(self, flat, dtype, root):
         ref = StorageRef(str(len(self.storages)), dtype, flat)
