@@ -198,6 +198,13 @@ class RestrictedUnpickler(pickle._Unpickler):
         self._check_dict('SETITEMS', self.metastack[-1][-1] if self.metastack else None)
         pickle._Unpickler.load_setitems(self)
 
+    def _binget(self):
+        # an index the file never stored is a KeyError, as in torch
+        self.append(self.memo[self.read(1)[0]])
+
+    def _long_binget(self):
+        self.append(self.memo[int.from_bytes(self.read(4), 'little')])
+
     @staticmethod
     def _check_list(verb, target):
         if type(target) is not list:
@@ -217,7 +224,9 @@ _CHECKED = {pickle.REDUCE[0]: RestrictedUnpickler._reduce,
             pickle.APPEND[0]: RestrictedUnpickler._append,
             pickle.APPENDS[0]: RestrictedUnpickler._appends,
             pickle.SETITEM[0]: RestrictedUnpickler._setitem,
-            pickle.SETITEMS[0]: RestrictedUnpickler._setitems}
+            pickle.SETITEMS[0]: RestrictedUnpickler._setitems,
+            pickle.BINGET[0]: RestrictedUnpickler._binget,
+            pickle.LONG_BINGET[0]: RestrictedUnpickler._long_binget}
 
 
 def _ascii(s):

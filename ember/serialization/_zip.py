@@ -109,9 +109,12 @@ class Reader:
                                "found." + _CORRUPT)
         self.prefix = pkl[0][:-len('data.pkl')]
         self.size = f.seek(0, 2)
+        if self.prefix + 'version' not in names and self.prefix + '.data/version' not in names:
+            raise RuntimeError("PytorchStreamReader failed locating file version: file not "
+                               "found." + _CORRUPT)
         order = self._small('byteorder', b'little')
         if order not in (b'little', b'big'):
-            raise RuntimeError(f"ember.load: unknown byteorder {order!r} in the checkpoint")
+            raise ValueError(f"Unknown endianness type: {order.decode(errors='replace')}")
         self.swap = order.decode() != sys.byteorder
         self._map = None
 
@@ -163,11 +166,10 @@ class Reader:
             raise RuntimeError(f"ember.load: invalid storage size {numel!r}")
         info = self._info(f'data/{key}')
         nbytes = numel * d.itemsize
-        if info.file_size != nbytes:
+        if info.file_size != nbytes:   # worded as torch words it, counting bytes
             raise RuntimeError(
                 f"record size ({info.file_size} bytes) does not match expected size "
-                f"({nbytes} bytes = {numel} elements * {d.itemsize} bytes/element) for dtype "
-                f"{d.kernel_name}")
+                f"({nbytes} bytes = {nbytes} elements * 1 bytes/element) for dtype Byte")
         if info.compress_type != zipfile.ZIP_STORED:
             if mmap:
                 raise RuntimeError(f"ember.load: record data/{key} is compressed and cannot "
