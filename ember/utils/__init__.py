@@ -1,8 +1,9 @@
-"""ember.utils: data loading (``ember.utils.data``) and C++ extensions
-(``ember.utils.cpp_extension``), each imported on first use so ``import ember`` stays fast."""
+"""ember.utils: data loading (``ember.utils.data``), C++ extensions
+(``ember.utils.cpp_extension``), DLPack (``ember.utils.dlpack``) and safetensors files
+(``ember.utils.safetensors``), each imported on first use so ``import ember`` stays fast."""
 import importlib
 
-_SUBMODULES = ('data', 'cpp_extension')
+_SUBMODULES = ('data', 'cpp_extension', 'dlpack', 'safetensors')
 
 
 def __getattr__(name):
