@@ -134,7 +134,7 @@ class TorchPickler(pickle._Pickler):
                      and root.nbytes % item == 0 and all(s >= 0 and s % item == 0
                                                          for s in a.strides))
         if not shareable:
-            a = np.ascontiguousarray(a)
+            a = a.copy(order='C')   # (ascontiguousarray would make a 0-d array 1-d)
             return self._new_storage(a.reshape(-1), dtype, None), 0, a
         known = self._by_root.get(id(root))
         if known is not None:
