@@ -88,7 +88,7 @@ class _Storages:
             if numel != flat.size:
                 raise RuntimeError(f"storage has wrong byte size: expected {flat.size} got "
                                    f"{numel}")
-            view = memoryview(flat).cast('B')
+            view = memoryview(flat.view(np.uint8))   # (bytes: bfloat16 has no buffer code)
             got = self.f.readinto(view)
             if got != len(view):
                 raise RuntimeError(f"unexpected EOF, expected {len(view) - got} more bytes. "

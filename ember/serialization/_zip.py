@@ -185,7 +185,7 @@ class Reader:
             else:
                 flat = np.empty(numel, d.np)
                 self.f.seek(start)
-                if self.f.readinto(memoryview(flat).cast('B')) != nbytes:
+                if self.f.readinto(memoryview(flat.view(np.uint8))) != nbytes:
                     raise RuntimeError(f"ember.load: record data/{key} is truncated." +
                                        _CORRUPT)
         if self.swap and d.itemsize > 1:

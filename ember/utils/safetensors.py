@@ -67,9 +67,27 @@ def save_file(tensors, filename, metadata=None):
     _numpy_api().save_file(_arrays(tensors), filename, metadata=metadata)
 
 
+# the file's dtype codes (the package's NumPy loader of bytes lacks BF16)
+_CODES = {'F64': 'float64', 'F32': 'float32', 'F16': 'float16', 'BF16': 'bfloat16',
+          'C64': 'complex64', 'I64': 'int64', 'I32': 'int32', 'I16': 'int16', 'I8': 'int8',
+          'U8': 'uint8', 'BOOL': 'bool'}
+
+
+def _np_dtype(code):
+    import ember
+    d = getattr(ember, _CODES.get(code, ''), None) if code != 'BOOL' else ember.bool
+    if d is None:
+        raise TypeError(f"ember has no dtype for the safetensors dtype {code}"
+                        f"{' (bfloat16)' if code == 'BF16' else ''}")
+    return d.np
+
+
 def load(data):
     """The dict of tensors in safetensors bytes ``data``."""
-    return _tensors(_numpy_api().load(data))
+    from safetensors import deserialize
+    _numpy_api()
+    return _tensors({name: np.frombuffer(view['data'], _np_dtype(view['dtype']))
+                     .reshape(view['shape']) for name, view in deserialize(data)})
 
 
 def load_file(filename, device='cpu'):
