@@ -25,7 +25,7 @@ from . import _legacy, _zip
 from ._rebuild import Storage, torch_names
 
 __all__ = ['save', 'load', 'add_safe_globals', 'get_safe_globals', 'clear_safe_globals',
-           'safe_globals', 'default_restore_location']
+           'safe_globals', 'default_restore_location', 'get_unsafe_globals_in_checkpoint']
 
 DEFAULT_PROTOCOL = 2
 
@@ -153,6 +153,28 @@ def _load(f, path, restore, pickle_module, weights_only, mmap, pickle_load_args)
         if not weights_only:
             raise
         raise pickle.UnpicklingError(weights_only_message(str(e))) from None
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The globals in the zip checkpoint ``f`` (path or binary file) that a weights-only
+    load would refuse, as 'module.name' strings -- found without unpickling anything."""
+    import pickletools
+    import _compat_pickle
+    from ._allowlist import _user_object
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, 'rb') as fh:
+            return get_unsafe_globals_in_checkpoint(fh)
+    if not _zip.is_zip(f):
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    with _zip.Reader(f).pickle_file() as data:
+        found = set()
+        for op, arg, _ in pickletools.genops(data):
+            if op.name == 'GLOBAL':
+                module, name = arg.split(' ', 1)
+                module, name = _compat_pickle.NAME_MAPPING.get(
+                    (module, name), (_compat_pickle.IMPORT_MAPPING.get(module, module), name))
+                found.add(f'{module}.{name}')
+    return sorted(n for n in found if n not in torch_names() and _user_object(n) is None)
 
 
 def _load_zip(reader, unpickler, restore, mmap):

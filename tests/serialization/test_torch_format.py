@@ -350,3 +350,30 @@ def test_embers_older_files_still_load(tmp_path):
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
         ember.load(path)
     assert ember.load(path, weights_only=False)['x'][1] is None
+
+
+def test_unsafe_globals_are_listed_without_loading_as_in_torch():
+    data = saved(torch, {'p': Point(1), 'f': np.add, 'w': torch.ones(2)})
+    for lib in (torch, ember):
+        lib.serialization.clear_safe_globals()
+    found = [lib.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+             for lib in (torch, ember)]
+    assert sorted(found[0]) == found[1] == ['numpy.add',
+                                            'tests.serialization.test_torch_format.Point']
+    kinds = [outcome(lambda: lib.serialization.get_unsafe_globals_in_checkpoint(
+        io.BytesIO(saved(torch, 1, _use_new_zipfile_serialization=False))))
+        for lib in (torch, ember)]
+    assert kinds[0] == kinds[1] and kinds[0][0] is ValueError
+
+
+def test_a_whole_torch_module_loads_as_embers_when_trusted():
+    tnet = _net(torch).eval()
+    enet = loaded(ember, saved(torch, tnet), weights_only=False)
+    assert type(enet) is ember.nn.Sequential and not enet.training
+    x = np.random.default_rng(1).standard_normal((2, 1, 4, 4)).astype(np.float32)
+    np.testing.assert_allclose(enet(ember.tensor(x)).detach().numpy(),
+                               tnet(torch.tensor(x)).detach().numpy(), rtol=1e-5, atol=1e-6)
+    for lib in (torch, ember):   # and it is refused by default, naming the module's class
+        with pytest.raises(pickle.UnpicklingError, match="GLOBAL torch.nn.modules.container."
+                           "Sequential was not an allowed global"):
+            loaded(lib, saved(torch, tnet))
