@@ -26,7 +26,7 @@ EMBER_MAGIC = b'EMBER-PICKLE-1\n'
 
 class _Pickler(TorchPickler):
     def persistent_id(self, obj):
-        if isinstance(obj, StorageRef):
+        if type(obj) is StorageRef:
             return ('storage', TorchName(f'torch.{obj.type_name}'), obj.key, 'cpu', obj.numel,
                     None)
         return None

@@ -206,15 +206,17 @@ def _dtype_entries():
 
 
 class _missing_dtype:
-    """Stands for a torch dtype ember lacks; using it raises."""
+    """Stands for a torch dtype ember lacks (``torch.uint16``): the file may name it, but
+    rebuilding a tensor with it raises, naming the dtype."""
     def __init__(self, message):
         self.message = message
 
     def __call__(self, *args):
         raise RuntimeError(self.message)
 
-    def __getattr__(self, name):
-        raise RuntimeError(self.__dict__.get('message', 'missing dtype'))
+    @property
+    def np(self):   # what _strided reads first from a dtype
+        raise RuntimeError(self.message)
 
 
 def _build_torch_names():

@@ -20,7 +20,7 @@ import zipfile
 
 import numpy as np
 
-from ._pickler import TorchPickler
+from ._pickler import TorchPickler, TorchName, StorageRef
 from ._rebuild import Storage, ember_dtype
 
 __all__ = ['write', 'Reader', 'is_zip']
@@ -42,15 +42,9 @@ def is_zip(f):
 
 class _Pickler(TorchPickler):
     def persistent_id(self, obj):
-        from ._pickler import StorageRef
-        if isinstance(obj, StorageRef):
-            return ('storage', _Name(obj.type_name), obj.key, 'cpu', obj.numel)
+        if type(obj) is StorageRef:
+            return ('storage', TorchName(f'torch.{obj.type_name}'), obj.key, 'cpu', obj.numel)
         return None
-
-
-def _Name(storage_type):
-    from ._pickler import TorchName
-    return TorchName(f'torch.{storage_type}')
 
 
 def write(obj, f, archive, pickle_protocol=2):
