@@ -75,6 +75,7 @@ class Storage:
 
     @property
     def dtype(self):
+        """The ember dtype of the elements."""
         return _dtype.FROM_NP[self.array.dtype]
 
     def size(self):
@@ -89,6 +90,7 @@ class Storage:
         return self.array.size
 
     def cpu(self):
+        """This storage (it is on the CPU), for ``map_location=lambda s, loc: s.cpu()``."""
         return self
 
 

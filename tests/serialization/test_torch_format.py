@@ -377,3 +377,15 @@ def test_a_whole_torch_module_loads_as_embers_when_trusted():
         with pytest.raises(pickle.UnpicklingError, match="GLOBAL torch.nn.modules.container."
                            "Sequential was not an allowed global"):
             loaded(lib, saved(torch, tnet))
+
+
+@pytest.mark.parametrize('zip_format', [True, False], ids=['zip', 'legacy'])
+def test_a_trusted_load_reads_the_same_from_a_path(zip_format, tmp_path):
+    original = {'a': torch.arange(5), 'row': torch.ones(2, 3)[1], 'n': 7}
+    torch.save(original, tmp_path / 'c.pt', _use_new_zipfile_serialization=zip_format)
+    for kwargs in ({}, {'weights_only': False}, {'pickle_module': pickle}):
+        e = ember.load(tmp_path / 'c.pt', **kwargs)
+        t = torch.load(tmp_path / 'c.pt', **kwargs)
+        assert e['n'] == t['n']
+        for k in ('a', 'row'):
+            same_tensor(e[k], t[k])
