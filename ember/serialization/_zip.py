@@ -12,6 +12,7 @@ others before allocating anything (a record's size against its storage's element
 tensor's extent against its storage), so a hostile file gets an error, not memory.
 """
 import io
+import mmap as mmap_module
 import os
 import struct
 import sys
@@ -174,8 +175,12 @@ class Reader:
             start = self._data_offset(info)
             if mmap and nbytes:
                 if self._map is None:   # the whole file, mapped once, copy-on-write
-                    self._map = np.memmap(self.path, np.uint8, 'c').view(np.ndarray)
-                flat = self._map[start:start + nbytes].view(d.np)
+                    with open(self.path, 'rb') as fh:
+                        self._map = mmap_module.mmap(fh.fileno(), 0,
+                                                   access=mmap_module.ACCESS_COPY)
+                # each storage its own array over the map (not a slice of one array of the
+                # whole file): saving it again writes this storage, not the file
+                flat = np.frombuffer(self._map, d.np, numel, start)
             else:
                 flat = np.empty(numel, d.np)
                 self.f.seek(start)
