@@ -185,6 +185,7 @@ def _load_zip(reader, unpickler, restore, mmap):
             raise pickle.UnpicklingError(f"ember.load: unknown persistent id {pid!r}")
         _, storage_type, key, location, numel = pid
         key, location = _text(key), _text(location)
+        _check_storage_ref(storage_type, key, location)
         if key not in storages:
             storage = reader.storage(getattr(storage_type, 'dtype_name', None), key, numel,
                                      mmap)
@@ -196,11 +197,21 @@ def _load_zip(reader, unpickler, restore, mmap):
         return unpickler(data, persistent_load).load()
 
 
+def _check_storage_ref(storage_type, key, location):
+    from ._rebuild import StorageType
+    if type(storage_type) is not StorageType or type(key) is not str or \
+            type(location) is not str:
+        raise RuntimeError(f"ember.load: invalid storage reference ({storage_type!r}, "
+                           f"{key!r}, {location!r}). The file might be corrupted.")
+
+
 def _legacy_restorer(load, restore):
     if load is None:
         return None
 
     def persistent_load(pid):
+        if type(pid) is tuple and len(pid) == 6:
+            _check_storage_ref(pid[1], _text(pid[2]), _text(pid[3]))
         storage = load(pid)
         return restore(storage, _text(pid[3]))
     return persistent_load

@@ -65,6 +65,7 @@ class _Storages:
         if type(pid) is not tuple or len(pid) != 6:
             raise pickle.UnpicklingError(f"ember.load: unknown persistent id {pid!r}")
         _, storage_type, key, location, numel, view = pid
+        key = key.decode('ascii') if isinstance(key, bytes) else key
         base = self.by_key.get(key)
         if base is None:
             d = ember_dtype(getattr(storage_type, 'dtype_name', 'uint8'))
@@ -75,6 +76,10 @@ class _Storages:
             base = self.by_key[key] = Storage(np.empty(numel, d.np), location)
         if view is None:
             return base
+        if type(view) is not tuple or len(view) != 3 or \
+                not all(type(v) is int and v >= 0 for v in view[1:]):
+            raise RuntimeError(f"ember.load: invalid storage view {view!r}. The file might be "
+                               "corrupted.")
         view_key, offset, size = view
         return Storage(base.array[offset:offset + size], location)
 
