@@ -79,7 +79,7 @@ def test_a_model_loads_straight_from_a_file_with_tied_weights(tmp_path):
         tuple(st.load_model(_net(torch), tmp_path / 'net.safetensors'))
     idx = [0, 3, 4]
     np.testing.assert_allclose(enet(ember.tensor(idx)).detach().numpy(),
-                               tnet(torch.tensor(idx)).detach().numpy(), rtol=1e-6)
+                               tnet(torch.tensor(idx)).detach().numpy(), rtol=1e-5, atol=1e-6)
     assert enet[1].weight is enet[0].weight
     est.save_model(enet, tmp_path / 'enet.safetensors')
     tnet2 = _net(torch)
