@@ -377,6 +377,16 @@ class Tensor:
                                "tensor.detach().numpy() instead.")
         return self._data
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over this tensor's memory (see ember.utils.dlpack)."""
+        from .utils.dlpack import dlpack
+        return dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device,
+                      copy=copy)
+
+    def __dlpack_device__(self):
+        """(kDLCPU, 0): ember tensors live on the CPU."""
+        return (1, 0)
+
     def __array__(self, dtype=None, copy=None):
         a = self._data
         if dtype is not None and a.dtype != dtype:

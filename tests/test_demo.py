@@ -49,6 +49,12 @@ def test_training_reaches_97_percent_and_saves_loadable_weights(tmp_path, capsys
     state = ember.load(str(tmp_path / 'digits_cnn.pt'))
     model = DigitsNet()
     model.load_state_dict(state)
+    # the checkpoint is torch's format: torch reads it with its safe loader, same weights
+    torch = pytest.importorskip('torch', reason='torch 2.13 (the oracle) checks the file')
+    in_torch = torch.load(tmp_path / 'digits_cnn.pt', weights_only=True)
+    assert list(in_torch) == list(state)
+    for k, v in state.items():
+        np.testing.assert_array_equal(in_torch[k].numpy(), v.numpy())
     images, labels = demo.load_digits()
     model.eval()
     with ember.no_grad():

@@ -1,6 +1,7 @@
 """ember.save / ember.load: tensors, state_dicts, subclasses, and the weights_only guard."""
 import collections
 import io
+import pickle
 
 import numpy as np
 import pytest
@@ -55,9 +56,12 @@ def test_weights_only_refuses_arbitrary_objects_and_bad_files():
     class Evil:
         def __reduce__(self):
             return (print, ('pwned',))
-    with pytest.raises(Exception, match="Unsupported global: GLOBAL builtins.print"):
+    # the messages torch 2.13 gives for the same files
+    with pytest.raises(pickle.UnpicklingError,
+                       match="Unsupported global: GLOBAL print was not an allowed global"):
         _roundtrip({'x': Evil()})
-    with pytest.raises(RuntimeError, match="not a file written by ember.save"):
+    with pytest.raises(RuntimeError, match="PytorchStreamReader failed reading zip archive: "
+                       "failed finding central directory"):
         ember.load(io.BytesIO(b'PK\x03\x04 zip from torch'))
     with pytest.raises(RuntimeError, match="ember runs on the CPU only"):
         buf = io.BytesIO()

@@ -1,9 +1,10 @@
 """ember.utils: data loading (``ember.utils.data``), C++ extensions
-(``ember.utils.cpp_extension``) and C extensions (``ember.utils.ffi``), each imported on
-first use so ``import ember`` stays fast."""
+(``ember.utils.cpp_extension``), C extensions (``ember.utils.ffi``), DLPack
+(``ember.utils.dlpack``) and safetensors files (``ember.utils.safetensors``), each imported
+on first use so ``import ember`` stays fast."""
 import importlib
 
-_SUBMODULES = ('data', 'cpp_extension', 'ffi')
+_SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors')
 
 
 def __getattr__(name):
