@@ -460,6 +460,18 @@ class Tensor:
     def __reduce_ex__(self, proto):
         return (_rebuild, (type(self), self._data, self._requires_grad, pickled_state(self)))
 
+    def share_memory_(self):
+        """Moves this tensor's memory (its base's, for a view) into shared memory, so that
+        processes it is sent to (``ember.multiprocessing``) see the same numbers; returns
+        self."""
+        from .multiprocessing._sharing import share_memory_
+        return share_memory_(self)
+
+    def is_shared(self):
+        """True when this tensor's memory lies in shared memory (``share_memory_``)."""
+        from .multiprocessing._sharing import is_shared
+        return is_shared(self)
+
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "

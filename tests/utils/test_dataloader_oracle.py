@@ -191,10 +191,7 @@ def test_options_iterable_dataset(kwargs):
     check_same(lambda lib: list(DL(lib, stream(lib, 2), **kwargs)))
 
 
-def test_positive_num_workers_is_not_implemented():
-    with pytest.raises(NotImplementedError, match=r"num_workers=2 .*main process only"):
-        ember.utils.data.DataLoader(tds(ember), num_workers=2)
-    # torch's own errors come first, as they would in torch.
+def test_worker_option_errors_with_workers():
     check_same(lambda lib: DL(lib, tds(lib), num_workers=2, prefetch_factor=-1))
     check_same(lambda lib: DL(lib, tds(lib), num_workers=2, batch_size=None, drop_last=True))
 

@@ -422,6 +422,12 @@ class Module:
         return self._apply_to_tensors(
             lambda t: t.to(dtype) if t.is_floating_point() else t)
 
+    def share_memory(self):
+        """Moves every parameter and buffer to shared memory (``Tensor.share_memory_``), so
+        processes the module is sent to through ``ember.multiprocessing`` train the same
+        numbers (Hogwild); returns self."""
+        return self._apply_to_tensors(lambda t: t.share_memory_())
+
     def float(self):
         """Floating-point parameters and buffers to float32."""
         from ... import _dtype

@@ -1,18 +1,19 @@
-"""DataLoader: iterates a dataset in batches, in the main process.
+"""DataLoader: iterates a dataset in batches, in the main process or in worker processes.
 
 A loader turns its options into one index sampler -- a ``BatchSampler`` over a
 ``SequentialSampler``/``RandomSampler`` by default -- and each step fetches the samples at
-the next indices and collates them. Worker processes are not implemented: ``num_workers``
-must be 0 (any other value raises NotImplementedError at construction), so the options that
-only concern workers (``worker_init_fn``, ``prefetch_factor``, ``persistent_workers``,
-``timeout``) are validated as torch validates them and otherwise have no effect.
+the next indices and collates them: here (``num_workers=0``, ``_LoaderIter``) or in worker
+processes (``_multiprocessing_iter``, whose workers run ``_worker.worker_loop``).
 """
+import functools
 import itertools
 import math
 import warnings
 from typing import Generic, TypeVar
 
 from .collate import default_collate, default_convert
+from ._multiprocessing_iter import MultiProcessingLoaderIter, check_multiprocessing_context
+from ._worker import get_worker_info
 from .dataset import IterableDataset
 from .sampler import BatchSampler, _InfiniteConstantSampler, RandomSampler, SequentialSampler
 
@@ -23,16 +24,6 @@ T_co = TypeVar('T_co', covariant=True)
 # Options that define the index stream; changing them under a live loader is refused.
 _FROZEN = frozenset({'batch_size', 'batch_sampler', 'sampler', 'drop_last', 'dataset',
                      'persistent_workers'})
-
-
-def get_worker_info():
-    """Information about the data-loading worker process this runs in: always None in
-    ember, whose DataLoader loads in the main process.
-
-    >>> get_worker_info() is None
-    True
-    """
-    return None
 
 
 def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
@@ -77,9 +68,15 @@ class DataLoader(Generic[T_co]):
     ``sampler`` and ``drop_last``); ``drop_last`` drops a final short batch;
     ``batch_size=None`` turns batching off (each sample goes through ``default_convert``).
     An ``IterableDataset`` is read in its own order. ``len(loader)`` is the number of
-    batches. ``num_workers`` must be 0: ember loads in the main process, and a positive
-    value raises NotImplementedError; ``pin_memory`` is accepted and has no effect (it
-    warns, as torch does without an accelerator).
+    batches. ``num_workers > 0`` loads in that many worker processes (started with
+    ``multiprocessing_context``, default the platform's), each seeded from ``generator``
+    and set up by ``worker_init_fn(worker_id)``, with ``prefetch_factor`` batches in
+    flight per worker, kept for the next pass when ``persistent_workers``; batches come out
+    in the sampler's order (``in_order=False``: as they arrive); ``timeout`` bounds the
+    wait for one batch; a worker's exception is raised here with its traceback. An
+    ``IterableDataset`` is copied into every worker: shard it with ``get_worker_info()``.
+    ``pin_memory`` is accepted and has no effect (it warns, as torch does without an
+    accelerator).
 
     >>> ds = TensorDataset(ember.arange(5), ember.arange(5) * 10)
     >>> [b for b in DataLoader(ds, batch_size=2)][-1], len(DataLoader(ds, batch_size=2))
@@ -133,17 +130,13 @@ class DataLoader(Generic[T_co]):
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
-        self.multiprocessing_context = multiprocessing_context
+        self.multiprocessing_context = check_multiprocessing_context(multiprocessing_context)
         self.prefetch_factor = prefetch_factor
         self.persistent_workers = persistent_workers
         self.in_order = in_order
         self._IterableDataset_len_called = None
+        self._iterator = None       # the persistent workers' iterator, once started
         self._initialized = True
-        # Last, so that every option torch refuses gets torch's error first.
-        if num_workers > 0:
-            raise NotImplementedError(
-                f"DataLoader: num_workers={num_workers} asks for worker processes, but ember's "
-                "DataLoader loads data in the main process only; use num_workers=0")
 
     def __setattr__(self, name, value):
         if self._initialized and name in _FROZEN:
@@ -161,7 +154,16 @@ class DataLoader(Generic[T_co]):
         return self.batch_sampler if self.batch_sampler is not None else self.sampler
 
     def __iter__(self):
-        return _LoaderIter(self)
+        _warn_pin_memory(self)
+        if self.num_workers == 0:
+            return _LoaderIter(self)
+        if not self.persistent_workers:
+            return MultiProcessingLoaderIter(self)
+        if self._iterator is None:
+            self._iterator = MultiProcessingLoaderIter(self)
+        else:
+            self._iterator._reset(self)
+        return self._iterator
 
     def __len__(self):
         if not isinstance(self.dataset, IterableDataset):
@@ -175,6 +177,17 @@ class DataLoader(Generic[T_co]):
         return math.ceil(length / self.batch_size)
 
 
+def _warn_pin_memory(loader):
+    """torch's CPU build warns that pinning has no accelerator to pin for; so does ember."""
+    if loader.pin_memory:
+        if loader.pin_memory_device:
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will "
+                          "be used as the device,ignore "
+                          f"pin_memory_device='{loader.pin_memory_device}'.", stacklevel=3)
+        warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                      "then device pinned memory won't be used.", stacklevel=3)
+
+
 class _LoaderIter:
     """One pass over a DataLoader: ``next`` fetches and collates the next batch."""
 
@@ -185,21 +198,13 @@ class _LoaderIter:
             raise AssertionError(
                 "DataLoader: timeout applies to worker processes only; ember loads in the main "
                 f"process, so timeout must be 0 (got timeout={loader.timeout})")
-        if loader.pin_memory:
-            if loader.pin_memory_device:
-                warnings.warn("pin_memory_device is deprecated, the current accelerator will "
-                              "be used as the device,ignore "
-                              f"pin_memory_device='{loader.pin_memory_device}'.", stacklevel=3)
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
-                          "then device pinned memory won't be used.", stacklevel=3)
         self._sampler = loader._index_sampler
         self._indices = iter(self._sampler)
         self._dataset = loader.dataset
+        self._fetch = fetcher_factory(loader)(loader.dataset)
         if isinstance(loader.dataset, IterableDataset):
-            self._fetch = _StreamFetcher(loader)
             self._reported_len = loader._IterableDataset_len_called
         else:
-            self._fetch = _map_fetcher(loader)
             self._reported_len = None
         self._yielded = 0
 
@@ -220,10 +225,20 @@ class _LoaderIter:
         return data
 
 
-def _map_fetcher(loader):
-    """The function from a step's index (or list of indices) to its collated batch."""
-    dataset, collate_fn = loader.dataset, loader.collate_fn
-    if not loader._auto_collation:
+def fetcher_factory(loader):
+    """A picklable function from a dataset to its fetcher -- the function from a step's
+    index (or list of indices) to its collated batch -- as ``loader`` fetches. The main
+    process and every worker process build their fetchers with it."""
+    if isinstance(loader.dataset, IterableDataset):
+        return functools.partial(_StreamFetcher, batching=loader._auto_collation,
+                                 collate_fn=loader.collate_fn, drop_last=loader.drop_last)
+    return functools.partial(_map_fetcher, auto_collation=loader._auto_collation,
+                             collate_fn=loader.collate_fn)
+
+
+def _map_fetcher(dataset, auto_collation, collate_fn):
+    """The fetcher of a map-style dataset: indices -> collated batch."""
+    if not auto_collation:
         return lambda index: collate_fn(dataset[index])
     getitems = getattr(dataset, '__getitems__', None)
     # A dataset's _collated_batch equals default_collate of its samples, so it may replace
@@ -246,11 +261,11 @@ class _StreamFetcher:
     items (the indices themselves are placeholders); the pass ends with the stream, or at
     a short batch under ``drop_last``."""
 
-    def __init__(self, loader):
-        self.items = iter(loader.dataset)
-        self.batching = loader._auto_collation
-        self.collate_fn = loader.collate_fn
-        self.drop_last = loader.drop_last
+    def __init__(self, dataset, batching, collate_fn, drop_last):
+        self.items = iter(dataset)
+        self.batching = batching
+        self.collate_fn = collate_fn
+        self.drop_last = drop_last
         self.ended = False
 
     def __call__(self, indices):
