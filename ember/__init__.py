@@ -33,6 +33,17 @@ from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in to
 _LAZY = {'nn': ('ember.nn', None), 'linalg': ('ember.linalg', None), 'optim': ('ember.optim', None), 'utils': ('ember.utils', None),
          'serialization': ('ember.serialization', None),
          'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load')}
+# The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
+_LAZY.update({name: (f'ember.{name}', None) for name in (
+    'cuda', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random')})
+_LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp', 'autocast')})
+_LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
+    'is_autocast_enabled', 'get_autocast_dtype')})
+_LAZY.update({name: ('ember._threads', name) for name in (
+    'set_num_threads', 'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads')})
+_LAZY.update({name: ('ember._legacy', name) for name in (
+    'FloatTensor', 'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
+    'CharTensor', 'ByteTensor', 'BoolTensor', 'ComplexFloatTensor', 'ComplexDoubleTensor')})
 
 
 def __getattr__(name):
