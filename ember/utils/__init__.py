@@ -1,8 +1,10 @@
-"""ember.utils: data loading (``ember.utils.data``) and C++ extensions
-(``ember.utils.cpp_extension``), each imported on first use so ``import ember`` stays fast."""
+"""ember.utils: data loading (``ember.utils.data``), C++ extensions
+(``ember.utils.cpp_extension``), activation checkpointing (``ember.utils.checkpoint``) and
+TensorBoard logging (``ember.utils.tensorboard``), each imported on first use so ``import
+ember`` stays fast."""
 import importlib
 
-_SUBMODULES = ('data', 'cpp_extension')
+_SUBMODULES = ('data', 'cpp_extension', 'checkpoint', 'tensorboard')
 
 
 def __getattr__(name):
