@@ -35,7 +35,8 @@ _LAZY = {'nn': ('ember.nn', None), 'linalg': ('ember.linalg', None), 'optim': ('
          'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load')}
 # The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
 _LAZY.update({name: (f'ember.{name}', None) for name in (
-    'cuda', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random')})
+    'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',
+    'version')})
 _LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp', 'autocast')})
 _LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
     'is_autocast_enabled', 'get_autocast_dtype')})

@@ -26,6 +26,7 @@ class OptimizedModule(Module):
         self._orig_mod = mod
 
     def forward(self, *args, **kwargs):
+        """Calls the original module."""
         return self._orig_mod(*args, **kwargs)
 
     def __getattr__(self, name):

@@ -58,6 +58,7 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
+        """Runs ``run_function(*args)`` without a graph, keeping only the inputs."""
         if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
             warnings.warn('None of the inputs have requires_grad=True. Gradients will be None',
                           stacklevel=2)
@@ -70,6 +71,7 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grads):
+        """Re-runs the function with grad and back-propagates ``grads`` through it."""
         from ..autograd import backward
         tensors = iter(ctx.saved_tensors)
         inputs = [next(tensors) if a is None else a for a in ctx.inputs]

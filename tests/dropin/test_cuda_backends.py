@@ -152,3 +152,32 @@ def test_cpu_capability_is_one_of_torchs_names():
     assert ember.backends.cpu.get_cpu_capability() in ('DEFAULT', 'AVX2', 'AVX512')
     assert torch.backends.cpu.get_cpu_capability() in ('DEFAULT', 'AVX2', 'AVX512', 'ZVECTOR',
                                                        'VSX', 'SVE256', 'NO AVX')
+
+
+CPU_AND_VERSION = [
+    lambda t: t.cpu.is_available(), lambda t: t.cpu.device_count(),
+    lambda t: t.cpu.current_device(), lambda t: t.cpu.synchronize(),
+    lambda t: t.cpu.is_initialized(), lambda t: t.cpu.set_device(0),
+    lambda t: str(t.cpu.amp.autocast(dtype=t.float16).fast_dtype),
+    lambda t: t.cpu.amp.GradScaler().is_enabled(),
+    lambda t: t.cpu.amp.GradScaler(init_scale=8.0).get_scale(),
+    lambda t: t.version.cuda, lambda t: t.version.hip, lambda t: t.version.debug,
+    lambda t: t.version.xpu,
+]
+
+
+@pytest.mark.parametrize('call', CPU_AND_VERSION)
+def test_cpu_module_and_version(call):
+    same(call)
+
+
+def test_cpu_amp_autocast_state():
+    def inside(t):
+        with t.cpu.amp.autocast():
+            return t.is_autocast_enabled('cpu'), str(t.get_autocast_dtype('cpu'))
+    e = same(inside, project=lambda v: v[0])
+    assert e[0] == ('ok', True)
+
+
+def test_version_string_is_embers():
+    assert ember.version.__version__ == ember.__version__
