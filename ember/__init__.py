@@ -42,6 +42,10 @@ _LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
     'is_autocast_enabled', 'get_autocast_dtype')})
 _LAZY.update({name: ('ember._threads', name) for name in (
     'set_num_threads', 'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads')})
+_LAZY.update({name: ('ember._settings', name) for name in (
+    'set_float32_matmul_precision', 'get_float32_matmul_precision', 'use_deterministic_algorithms',
+    'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled',
+    'set_deterministic_debug_mode', 'get_deterministic_debug_mode')})
 _LAZY.update({name: ('ember._legacy', name) for name in (
     'FloatTensor', 'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
     'CharTensor', 'ByteTensor', 'BoolTensor', 'ComplexFloatTensor', 'ComplexDoubleTensor')})

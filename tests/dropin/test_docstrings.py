@@ -9,7 +9,7 @@ import pytest
 
 import ember
 
-WITH_EXAMPLES = ['ember.amp.autocast_mode', 'ember.amp.grad_scaler', 'ember._compile',
+WITH_EXAMPLES = ['ember.amp.autocast_mode', 'ember._settings', 'ember.amp.grad_scaler', 'ember._compile',
                  'ember.random', 'ember._threads', 'ember.autograd.variable',
                  'ember.testing._comparison', 'ember.testing._creation', 'ember.utils.checkpoint']
 PUBLIC = WITH_EXAMPLES + ['ember.cuda', 'ember.cuda.amp', 'ember.backends', 'ember.backends.cuda',
@@ -46,7 +46,8 @@ def test_every_public_name_has_a_docstring(name):
 def test_import_ember_loads_none_of_them():
     code = ("import sys, ember\nprint(sorted(m for m in sys.modules if m.split('.')[:2] in "
             "[['ember', n] for n in ('cuda', 'cpu', 'version', 'backends', 'jit', 'amp', "
-            "'testing', 'random', 'accelerator', 'onnx', '_compile', '_legacy', '_threads')]))\n"
+            "'testing', 'random', 'accelerator', 'onnx', '_compile', '_legacy', '_threads', "
+            "'_settings')]))\n"
             "print('threadpoolctl' in sys.modules)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True, cwd=str(__import__('pathlib').Path(ember.__file__).parents[1]))
