@@ -65,9 +65,14 @@ def _scalar_msg(actual, expected, rtol, atol):
                          atol, rel_diff, None, rtol)
 
 
+def _floating(dt):
+    """Whether a NumPy dtype holds floats or complex numbers (ml_dtypes' bfloat16 too)."""
+    return dt.kind in 'fc' or dt.name == 'bfloat16'
+
+
 def _isclose(a, b, rtol, atol, equal_nan):
     """torch.isclose on arrays of one dtype, computed in that dtype."""
-    if a.dtype.kind not in 'fc':
+    if not _floating(a.dtype):
         if rtol == 0 and atol == 0 or a.dtype.kind == 'b':
             return a == b
         a, b = a.astype(np.float64), b.astype(np.float64)
@@ -90,7 +95,7 @@ def _tensor_msg(a, b, matches, rtol, atol):
     wrong = total - int(matches.sum())
     extra = f'Mismatched elements: {wrong} / {total} ({wrong / total:.1%})'
     fa, fb, ok = a.ravel(), b.ravel(), matches.ravel()
-    if a.dtype.kind not in 'fc':
+    if not _floating(a.dtype):
         fa, fb = fa.astype(np.int64), fb.astype(np.int64)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
         abs_diff = np.abs(fa - fb)

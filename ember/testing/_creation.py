@@ -14,11 +14,20 @@ from .. import _dtype
 __all__ = ['make_tensor']
 
 
+def _finfo(dt):
+    """finfo of a NumPy float type, or of ml_dtypes' bfloat16 (which NumPy's refuses)."""
+    try:
+        return np.finfo(dt)
+    except ValueError:
+        import ml_dtypes
+        return ml_dtypes.finfo(dt)
+
+
 def _bounds(low, high, dtype, lowest, highest, default_low, default_high):
     """``(low, high)`` checked and clamped to what ``dtype`` holds; ceiled for integers."""
     low = default_low if low is None else low
     high = default_high if high is None else high
-    floating = dtype.np.kind in 'fc'
+    floating = dtype.is_floating_point or dtype.is_complex
     if any(isinstance(v, float) and math.isnan(v) for v in (low, high)):
         raise ValueError(f'`low` and `high` cannot be NaN, but got low={low} and high={high}')
     if low == high and floating:
@@ -55,7 +64,8 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
         raise TypeError(f"The requested dtype '{dtype}' is not supported by "
                         'torch.testing.make_tensor(). To request support, file an issue at: '
                         'https://github.com/pytorch/pytorch/issues')
-    kind = dtype.np.kind
+    # 'b' bool, 'i' integers, 'f' floating (bfloat16 included), 'c' complex
+    kind = 'f' if dtype.is_floating_point else 'c' if dtype.is_complex else dtype.np.kind
     if requires_grad and kind in 'biu':
         raise ValueError('`requires_grad=True` is not supported for boolean and integral '
                          f'dtypes, but got dtype={dtype}')
@@ -73,7 +83,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
         low, high = _bounds(low, high, dtype, int(info.min), top, -9, 10)
         result = randint(low, high, shape, dtype=dtype)
     elif kind in 'fc':
-        info = np.finfo(dtype.np)
+        info = _finfo(dtype.np)
         low, high = _bounds(low, high, dtype, float(info.min), float(info.max), -9, 9)
         result = empty(shape, dtype=dtype)
         target = view_as_real(result) if kind == 'c' else result
@@ -90,7 +100,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     elif memory_format is not None:
         result = result.clone(memory_format=memory_format)
     if exclude_zero:
-        result[result == 0] = 1 if kind in 'biu' else float(np.finfo(dtype.np).tiny)
+        result[result == 0] = 1 if kind in 'biu' else float(_finfo(dtype.np).tiny)
     if kind in 'fc':
         result.requires_grad = requires_grad
     return result
