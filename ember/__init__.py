@@ -34,6 +34,22 @@ _LAZY = {'nn': ('ember.nn', None), 'multiprocessing': ('ember.multiprocessing', 
          'serialization': ('ember.serialization', None),
          'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load'),
          'from_dlpack': ('ember.utils.dlpack', 'from_dlpack')}
+# The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
+_LAZY.update({name: (f'ember.{name}', None) for name in (
+    'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',
+    'version')})
+_LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp', 'autocast')})
+_LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
+    'is_autocast_enabled', 'get_autocast_dtype')})
+_LAZY.update({name: ('ember._threads', name) for name in (
+    'set_num_threads', 'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads')})
+_LAZY.update({name: ('ember._settings', name) for name in (
+    'set_float32_matmul_precision', 'get_float32_matmul_precision', 'use_deterministic_algorithms',
+    'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled',
+    'set_deterministic_debug_mode', 'get_deterministic_debug_mode')})
+_LAZY.update({name: ('ember._legacy', name) for name in (
+    'FloatTensor', 'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
+    'CharTensor', 'ByteTensor', 'BoolTensor', 'ComplexFloatTensor', 'ComplexDoubleTensor')})
 
 
 def __getattr__(name):

@@ -483,7 +483,14 @@ def get_ignored_functions():
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
              'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
-             'broadcast_shapes', 'save', 'load')
+             'broadcast_shapes', 'save', 'load',
+             # configuration of the drop-in namespaces (see ember/__init__.py's _LAZY)
+             'compile', 'is_autocast_enabled', 'get_autocast_dtype', 'set_num_threads',
+             'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads',
+             'set_float32_matmul_precision', 'get_float32_matmul_precision',
+             'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled',
+             'is_deterministic_algorithms_warn_only_enabled', 'set_deterministic_debug_mode',
+             'get_deterministic_debug_mode')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__}
 

@@ -712,11 +712,18 @@ _TYPE_NAMES = {'torch.FloatTensor': _dtype.float32, 'torch.DoubleTensor': _dtype
 
 @register(function=False)
 def type(input, dtype=None, non_blocking=False):
-    """Without arguments, the legacy type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
+    """Without arguments, the legacy type name (``'torch.FloatTensor'``); else ``to(dtype)``,
+    where ``dtype`` may also be a type name or a legacy type (``ember.DoubleTensor``)."""
     if dtype is None:
         return 'torch.' + input.dtype._legacy
-    if isinstance(dtype, str):
+    if dtype is Tensor or dtype == 'torch.Tensor':
+        dtype = _dtype.DEFAULT.float
+    elif isinstance(dtype, str):
+        if dtype not in _TYPE_NAMES:
+            raise ValueError(f"invalid type: '{dtype}'")
         dtype = _TYPE_NAMES[dtype]
+    elif not isinstance(dtype, _dtype.dtype):  # a legacy type such as ember.FloatTensor
+        dtype = dtype.dtype
     return convert(input, dtype)
 
 

@@ -176,7 +176,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 _LAZY = {'Function': ('function', 'Function'), 'function': ('function', None),
          'gradcheck': ('gradcheck', 'gradcheck'), 'gradgradcheck': ('gradcheck', 'gradgradcheck'),
          'forward_ad': ('forward_ad', None), 'functional': ('functional', None),
-         'check_function': ('check', 'check_function')}
+         'check_function': ('check', 'check_function'), 'Variable': ('variable', 'Variable'),
+         'variable': ('variable', None)}
 
 
 def __getattr__(name):

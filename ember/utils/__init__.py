@@ -1,10 +1,12 @@
 """ember.utils: data loading (``ember.utils.data``), C++ extensions
 (``ember.utils.cpp_extension``), C extensions (``ember.utils.ffi``), DLPack
-(``ember.utils.dlpack``) and safetensors files (``ember.utils.safetensors``), each imported
-on first use so ``import ember`` stays fast."""
+(``ember.utils.dlpack``), safetensors files (``ember.utils.safetensors``), activation
+checkpointing (``ember.utils.checkpoint``) and TensorBoard logging
+(``ember.utils.tensorboard``), each imported on first use so ``import ember`` stays fast."""
 import importlib
 
-_SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors')
+_SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors', 'checkpoint',
+               'tensorboard')
 
 
 def __getattr__(name):
