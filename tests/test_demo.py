@@ -120,6 +120,7 @@ def test_text_progress_bar(tty):
     (['--epochs', '0'], '--epochs must be at least 1, not 0'),
     (['--batch-size', '0'], '--batch-size must be at least 1, not 0'),
     (['--lr', '-1'], '--lr must be positive, not -1.0'),
+    (['--threads', '0'], '--threads must be at least 1, not 0'),
 ])
 def test_bad_arguments_are_refused_with_a_clear_message(args, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
@@ -135,3 +136,16 @@ def test_out_naming_an_existing_file_is_refused(tmp_path, capsys):
         demo_main.parse_args(['--out', str(existing)])
     assert 'is an existing file' in capsys.readouterr().err
     assert existing.read_text() == 'not a folder'
+
+
+def test_printed_numbers_do_not_depend_on_the_machines_blas_threads(tmp_path):
+    """The demo trains on --threads BLAS threads (1 by default) whatever the environment
+    asks for, so a seed prints the same loss and accuracy everywhere."""
+    lines = []
+    for threads in ('1', '2'):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads, OMP_NUM_THREADS=threads)
+        out = subprocess.run([sys.executable, '-m', 'ember.demo', '--epochs', '1', '--out',
+                              str(tmp_path / threads)], env=env, capture_output=True,
+                             text=True, check=True).stdout
+        lines.append([line.split('  (')[0] for line in out.splitlines() if 'epoch' in line])
+    assert lines[0] == lines[1] and lines[0]
