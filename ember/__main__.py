@@ -54,7 +54,11 @@ def main(argv=None):
     else:
         kind, target, args = 'path', rest[0], rest[1:]
     import ember
-    ember.install_as_torch()
+    try:
+        ember.install_as_torch()
+    except RuntimeError as e:  # the real torch came first (a sitecustomize, a .pth file)
+        print(f"python -m ember run: {e}", file=sys.stderr)
+        return 1
     return _run(kind, target, args)
 
 
@@ -67,28 +71,31 @@ def _run(kind, target, args):
     """Runs the program in a fresh ``__main__`` module, as the interpreter would."""
     main = types.ModuleType('__main__')
     main.__dict__['__builtins__'] = __builtins__
-    if kind == '-c':
-        code = compile(target, '<string>', 'exec')
-        sys.argv = ['-c', *args]
-        sys.path[0] = ''
-    elif kind == '-m':
-        code, spec = _module_code(target)
-        if code is None:
-            return 1
-        main.__dict__.update(__file__=spec.origin, __spec__=spec, __loader__=spec.loader,
-                             __package__=spec.parent, __cached__=spec.cached)
-        sys.argv = [spec.origin, *args]
-    else:
-        path = target if os.path.isabs(target) else os.path.join(os.getcwd(), target)
-        code = _script_code(path)  # (named by that joined path, as python names it)
-        if code is None:
-            return 2
-        main.__dict__.update(__file__=path, __package__=None, __spec__=None,
-                             __cached__=None)
-        sys.argv = [target, *args]
-        sys.path[0] = os.path.dirname(os.path.realpath(target))
-    sys.modules['__main__'] = main
     try:
+        if kind == '-c':
+            sys.argv = ['-c', *args]
+            sys.path[0] = ''
+            code = compile(target, '<string>', 'exec')
+        elif kind == '-m':
+            code, spec = _module_code(target)
+            if code is None:
+                return 1
+            main.__dict__.update(__file__=spec.origin, __spec__=spec, __loader__=spec.loader,
+                                 __package__=spec.parent, __cached__=spec.cached)
+            sys.argv = [spec.origin, *args]
+        else:
+            path = target if os.path.isabs(target) else os.path.join(os.getcwd(), target)
+            source = _script_source(path)
+            if source is None:
+                return 2
+            main.__dict__.update(__file__=path, __package__=None, __spec__=None,
+                                 __cached__=None)
+            sys.argv = [target, *args]
+            sys.path[0] = os.path.dirname(os.path.realpath(target))
+            # (named by that joined path, as python names it; bytes: compile() honours a
+            # coding declaration)
+            code = compile(source, path, 'exec', dont_inherit=True)
+        sys.modules['__main__'] = main
         exec(code, main.__dict__)
     except SystemExit:
         raise
@@ -99,16 +106,15 @@ def _run(kind, target, args):
     return 0
 
 
-def _script_code(path):
-    """The compiled script, or None after saying why it cannot be opened (as python does)."""
+def _script_source(path):
+    """The script's bytes, or None after saying why it cannot be opened (as python does)."""
     try:
-        with open(path, 'rb') as f:  # bytes: compile() honours a coding declaration
-            source = f.read()
+        with open(path, 'rb') as f:
+            return f.read()
     except OSError as e:
         print(f"python -m ember run: can't open file {path!r}: "
               f"[Errno {e.errno}] {e.strerror}", file=sys.stderr)
         return None
-    return compile(source, path, 'exec', dont_inherit=True)
 
 
 def _module_code(name):
@@ -135,11 +141,11 @@ def _module_code(name):
 
 
 def _program_frames(tb):
-    """The traceback without the runner's own frames: it starts in the program."""
-    start = tb
+    """The traceback without the runner's own frames: it starts in the program (None when
+    the error is the program's text itself, a SyntaxError, as python shows it)."""
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next
-    return tb if tb is not None else start
+    return tb
 
 
 if __name__ == '__main__':

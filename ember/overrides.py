@@ -338,16 +338,21 @@ def _refuse_non_tensor(public, impl, args, error):
     ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
     if "'_data'" not in str(error):
         return
+    for i, a in enumerate(args):
+        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
+            name = _argument_name(impl, i)
+            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
+                            f"Tensor, not {type(a).__name__}") from None
+
+
+def _argument_name(impl, i):
+    """The name of ``impl``'s positional parameter ``i`` (for error messages)."""
     import inspect
     try:
         params = list(inspect.signature(impl).parameters)
     except (TypeError, ValueError):
         params = []
-    for i, a in enumerate(args):
-        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
-            name = params[i] if i < len(params) else f'arg{i}'
-            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
-                            f"Tensor, not {type(a).__name__}") from None
+    return params[i] if i < len(params) else f'arg{i}'
 
 
 def _self_dispatching_copy(fn, public_name):
@@ -495,15 +500,11 @@ def _refuse_torch_tensor(public_api, tensor, args, kwargs):
     i, key = _position_of(tensor, args, kwargs)
     if key is not None:
         where = f"argument '{key}'"
+    elif i is None:  # (deeper inside an argument)
+        where = "an argument"
     else:
-        import inspect
         impl = getattr(public_api, '_ember_impl', public_api)
-        try:
-            params = list(inspect.signature(impl).parameters)
-        except (TypeError, ValueError):
-            params = []
-        i = i or 0
-        where = f"argument '{params[i] if i < len(params) else f'arg{i}'}' (position {i + 1})"
+        where = f"argument '{_argument_name(impl, i)}' (position {i + 1})"
     raise TypeError(f"{name}(): {where} must be ember.Tensor, not torch.Tensor: ember and "
                     "torch tensors do not mix. Convert it with ember.as_tensor(x) (shares "
                     "its memory) or ember.tensor(x) (a copy)")
@@ -523,7 +524,8 @@ def _refuse_ember_tensor(func, args, kwargs):
                       if isinstance(a, _Tensor) or type(a) in (list, tuple)
                       and any(isinstance(x, _Tensor) for x in a)), None)
     i, key = _position_of(ember_arg, args, kwargs)
-    where = f"argument '{key}'" if key is not None else f"argument (position {(i or 0) + 1})"
+    where = f"argument '{key}'" if key is not None else \
+        f"argument (position {i + 1})" if i is not None else "an argument"
     raise TypeError(f"{name}(): {where} is an ember.Tensor, not a torch.Tensor: torch and "
                     "ember tensors do not mix. Convert it with torch.from_numpy(x.numpy())")
 

@@ -137,8 +137,10 @@ def test_exit_statuses(tmp_path, code):
 
 def test_syntax_error_is_reported_like_python(tmp_path):
     t, e = both(tmp_path, "import sys\nx = (\n")
-    assert e[0] == t[0] == 1 and 'SyntaxError' in e[2], (t, e)
-    assert e[2].splitlines()[-1] == t[2].splitlines()[-1]
+    assert e == t and t[0] == 1 and 'SyntaxError' in t[2], (t, e)
+    code = "x = ("
+    t, e = run(['-c', code], tmp_path), run(['-m', 'ember', 'run', '-c', code], tmp_path)
+    assert e == t and t[0] == 1, (t, e)
 
 
 def test_run_module_and_code(tmp_path):
@@ -210,3 +212,13 @@ def test_import_ember_does_not_load_the_alias(tmp_path):
     rc, out, _ = run(['-c', "import sys, ember; print('ember._torch_alias' in sys.modules, "
                             "'torch' in sys.modules)"], tmp_path)
     assert (rc, out) == (0, "False False\n")
+
+
+def test_the_runner_refuses_a_process_where_torch_came_first(tmp_path):
+    # (as when a sitecustomize or .pth file imports torch before the runner starts)
+    code = ("import runpy, sys, torch; sys.argv = ['ember', 'run', '-c', 'print(1)']; "
+            "runpy.run_module('ember', run_name='__main__')")
+    rc, out, err = run(['-c', code], tmp_path)
+    assert (rc, out) == (1, '')
+    assert err.startswith("python -m ember run: ember.install_as_torch(): the real torch is "
+                          "already imported in this process"), err
