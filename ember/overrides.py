@@ -590,7 +590,8 @@ def get_ignored_functions():
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
              'broadcast_shapes', 'save', 'load',
              # data in, a tensor out: they convert (torch tensors too), as torch's do
-             'tensor', 'as_tensor', 'asarray', 'from_numpy')
+             'tensor', 'as_tensor', 'asarray', 'from_numpy',
+             'install_as_torch', 'uninstall_as_torch')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__}
 
