@@ -470,17 +470,28 @@ def is_torch_callable(func):
     """True if ``func`` is one of real torch's functions, methods or property getters
     (``torch.add``, ``torch.Tensor.add``, ``torch.Tensor.shape.__get__``,
     ``torch.nn.functional.relu``)."""
-    return _torch_module(func) is not None
+    return _torch_name(func) is not None
 
 
-def _torch_module(func):
-    owner = getattr(getattr(func, '__self__', None), '__objclass__', None)  # a getter
-    if owner is None:
-        owner = getattr(func, '__objclass__', None)  # a method of a class defined in C
+def _torch_name(func):
+    """torch's public name for one of its callables (as listed above), else None."""
+    holder = getattr(func, '__self__', None)
+    if getattr(holder, '__objclass__', None) is not None:  # a getter: shape.__get__
+        owner, name = holder.__objclass__, f'{holder.__name__}.__get__'
+    elif getattr(func, '__objclass__', None) is not None:  # a method of a C class
+        owner, name = func.__objclass__, func.__name__
+    else:  # a function, or a method written in Python (``Tensor.split``)
+        owner, name = None, getattr(func, '__qualname__', None) or '?'
+        if not name.startswith('Tensor.'):
+            name = getattr(func, '__name__', name)
     module = getattr(func if owner is None else owner, '__module__', None)
-    if isinstance(module, str) and (module == 'torch' or module.startswith('torch.')):
-        return module
-    return None
+    if not isinstance(module, str) or not (module == 'torch' or module.startswith('torch.')):
+        return None
+    if owner is not None and is_torch_tensor_type(owner) or name.startswith('Tensor.'):
+        return 'torch.Tensor.' + name.split('Tensor.', 1)[-1]
+    if owner is not None:
+        return f'{module}.{owner.__qualname__}.{name}'
+    return f'{module}.{name}'
 
 
 def _position_of(target, args, kwargs):
@@ -513,13 +524,7 @@ def _refuse_torch_tensor(public_api, tensor, args, kwargs):
 def _refuse_ember_tensor(func, args, kwargs):
     """The TypeError for a real torch function given an ember tensor (torch asks ember's
     ``__torch_function__`` to take the call)."""
-    holder = getattr(func, '__self__', None)
-    if getattr(holder, '__objclass__', None) is not None:  # torch.Tensor.shape.__get__
-        name = f'torch.Tensor.{holder.__name__}.__get__'
-    elif getattr(func, '__objclass__', None) is not None:  # torch.Tensor.add
-        name = 'torch.Tensor.' + func.__name__
-    else:
-        name = f"{_torch_module(func)}.{getattr(func, '__name__', '?')}"
+    name = _torch_name(func)
     ember_arg = next((a for a in list(args) + list((kwargs or {}).values())
                       if isinstance(a, _Tensor) or type(a) in (list, tuple)
                       and any(isinstance(x, _Tensor) for x in a)), None)

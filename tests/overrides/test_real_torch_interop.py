@@ -191,4 +191,6 @@ def test_detection_never_imports_torch():
     assert not is_torch_tensor_type(ember.Tensor) and not is_torch_tensor_type(np.ndarray)
     assert is_torch_callable(torch.add) and is_torch_callable(torch.Tensor.add)
     assert is_torch_callable(torch.Tensor.shape.__get__)
+    assert is_torch_callable(torch.Tensor.split)  # (a method written in Python)
+    assert is_torch_callable(torch.nn.functional.relu)
     assert not is_torch_callable(ember.add) and not is_torch_callable(len)
