@@ -33,7 +33,9 @@ from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in to
 _LAZY = {'nn': ('ember.nn', None), 'multiprocessing': ('ember.multiprocessing', None), 'linalg': ('ember.linalg', None), 'optim': ('ember.optim', None), 'utils': ('ember.utils', None),
          'serialization': ('ember.serialization', None),
          'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load'),
-         'from_dlpack': ('ember.utils.dlpack', 'from_dlpack')}
+         'from_dlpack': ('ember.utils.dlpack', 'from_dlpack'),
+         'install_as_torch': ('ember._torch_alias', 'install_as_torch'),
+         'uninstall_as_torch': ('ember._torch_alias', 'uninstall_as_torch')}
 # The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
 _LAZY.update({name: (f'ember.{name}', None) for name in (
     'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',

@@ -622,8 +622,10 @@ def to_array(data, dtype=None):
     ``dtype`` (an ember dtype), inferring torch's dtype when ``dtype`` is None."""
     if isinstance(data, Tensor):
         arr = data._data
-    elif isinstance(data, np.ndarray):
-        arr = data
+    elif isinstance(data, np.ndarray) or _overrides.is_torch_tensor_type(type(data)):
+        # (a real torch tensor is data, as torch.tensor takes a NumPy array: its values, as
+        # NumPy sees them, without its autograd history)
+        arr = data if isinstance(data, np.ndarray) else data.detach().numpy()
         if dtype is None:
             _dtype.from_numpy_dtype(arr.dtype)
     else:

@@ -63,7 +63,8 @@ def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
     return NotImplemented
 
 
-_KIND = {}          # type -> 0: not overloaded, 1: Tensor subclass, 2: other tensor-like
+_KIND = {}          # type -> 0: not overloaded, 1: Tensor subclass, 2: other tensor-like,
+#                      3: real torch's Tensor (or a subclass): refused, never called (see below)
 _DEFAULT_HANDLER = {}  # type -> True for a Tensor subclass keeping Tensor.__torch_function__
 _PLAIN_METHOD = {}  # type -> True if its __torch_function__ is a plain (instance) method
 _FAST_CLASS = {}    # Tensor subclass with a classmethod handler -> its _FastClass
@@ -87,10 +88,12 @@ def _kind(t):
         tf = getattr(t, '__torch_function__', None)
         if tf is None or tf is _disabled_torch_function_impl:
             k = 0
+        elif issubclass(t, _Tensor):
+            k = 1
         else:
-            k = 1 if issubclass(t, _Tensor) else 2
+            k = 3 if is_torch_tensor_type(t) else 2
         _KIND[t] = k
-        _PLAIN_METHOD[t] = k != 0 and _defined_as_plain_method(t)
+        _PLAIN_METHOD[t] = k in (1, 2) and _defined_as_plain_method(t)
         _DEFAULT_HANDLER[t] = k == 1 and getattr(tf, '__func__', None) is _tensor_default
         if k == 1 and not _PLAIN_METHOD[t]:
             _FAST_CLASS[t] = _FastClass(t)
@@ -117,7 +120,8 @@ def _collect(relevant):
                 continue
             if flags is None:
                 flags = THREAD.flags
-            if flags.args_disabled if k == 2 else flags.subclass_disabled:
+            # (real torch tensors are always collected: they are refused, never run as data)
+            if flags.args_disabled if k == 2 else k == 1 and flags.subclass_disabled:
                 continue
             if found is None:
                 found, types = [x], [t]
@@ -188,7 +192,13 @@ def dispatch(public_api, overloaded, args, kwargs):
 
 
 def _call_handlers(public_api, overloaded, types, args, kwargs):
+    torch_tensor = None
     for arg in overloaded:
+        if _KIND[type(arg)] == 3:
+            # Real torch's handler would call the ember function back (recursion): the
+            # other arguments' handlers may still take the call; if none does, refuse.
+            torch_tensor = arg
+            continue
         if _PLAIN_METHOD[type(arg)]:
             # The oldest form (the note's first ScalarTensor): torch accepts it, with a
             # deprecation warning for Tensor subclasses only; so does ember.
@@ -202,6 +212,8 @@ def _call_handlers(public_api, overloaded, types, args, kwargs):
             result = type(arg).__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
             return result
+    if torch_tensor is not None:
+        _refuse_torch_tensor(public_api, torch_tensor, args, kwargs)
     _no_implementation(public_api, types)
 
 
@@ -326,16 +338,21 @@ def _refuse_non_tensor(public, impl, args, error):
     ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
     if "'_data'" not in str(error):
         return
+    for i, a in enumerate(args):
+        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
+            name = _argument_name(impl, i)
+            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
+                            f"Tensor, not {type(a).__name__}") from None
+
+
+def _argument_name(impl, i):
+    """The name of ``impl``'s positional parameter ``i`` (for error messages)."""
     import inspect
     try:
         params = list(inspect.signature(impl).parameters)
     except (TypeError, ValueError):
         params = []
-    for i, a in enumerate(args):
-        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
-            name = params[i] if i < len(params) else f'arg{i}'
-            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
-                            f"Tensor, not {type(a).__name__}") from None
+    return params[i] if i < len(params) else f'arg{i}'
 
 
 def _self_dispatching_copy(fn, public_name):
@@ -394,6 +411,8 @@ def _tensor_default(cls, func, types, args=(), kwargs=None):
                 copy = fast.copies[func] = _as_subclass_copy(func, cls)
             if copy is not None:
                 return copy(*args)
+    if not resolve_name(func) and is_torch_callable(func):
+        _refuse_ember_tensor(func, args, kwargs)
     for t in types:
         if not issubclass(cls, t):
             return NotImplemented
@@ -423,6 +442,97 @@ def _convert(ret, cls):
             return type(ret)(*converted)
         return type(ret)(converted)
     return ret
+
+
+# -- real torch in the same process ---------------------------------------------------------
+# torch's Tensor defines __torch_function__, and so does ember's: each library would hand a
+# call with the other's tensor to the other's handler, which calls the function again with
+# the same arguments (torch's handler calls it with torch's dispatch off, ember's with
+# ember's), forever. So ember recognises torch's tensors and functions -- by the name of
+# the module that defines them, without importing torch -- and refuses them with a
+# TypeError that names both libraries. Converting stays where torch converts NumPy arrays:
+# ember.tensor / as_tensor / asarray take a torch tensor as data (``to_array``).
+_TORCH_TENSOR_TYPES = {}  # type -> True if it is torch.Tensor or derives from it
+
+
+def is_torch_tensor_type(t):
+    """True if class ``t`` is real torch's ``torch.Tensor`` or a subclass of it (e.g. torch's
+    ``nn.Parameter``); torch itself is not imported."""
+    known = _TORCH_TENSOR_TYPES.get(t)
+    if known is None:
+        known = _TORCH_TENSOR_TYPES[t] = any(
+            c.__name__ in ('Tensor', 'TensorBase') and c.__module__ in ('torch', 'torch._C')
+            for c in getattr(t, '__mro__', ()))
+    return known
+
+
+def is_torch_callable(func):
+    """True if ``func`` is one of real torch's functions, methods or property getters
+    (``torch.add``, ``torch.Tensor.add``, ``torch.Tensor.shape.__get__``,
+    ``torch.nn.functional.relu``)."""
+    return _torch_name(func) is not None
+
+
+def _torch_name(func):
+    """torch's public name for one of its callables (as listed above), else None."""
+    holder = getattr(func, '__self__', None)
+    if getattr(holder, '__objclass__', None) is not None:  # a getter: shape.__get__
+        owner, name = holder.__objclass__, f'{holder.__name__}.__get__'
+    elif getattr(func, '__objclass__', None) is not None:  # a method of a C class
+        owner, name = func.__objclass__, func.__name__
+    else:  # a function, or a method written in Python (``Tensor.split``)
+        owner, name = None, getattr(func, '__qualname__', None) or '?'
+        if not name.startswith('Tensor.'):
+            name = getattr(func, '__name__', name)
+    module = getattr(func if owner is None else owner, '__module__', None)
+    if not isinstance(module, str) or not (module == 'torch' or module.startswith('torch.')):
+        return None
+    if owner is not None and is_torch_tensor_type(owner) or name.startswith('Tensor.'):
+        return 'torch.Tensor.' + name.split('Tensor.', 1)[-1]
+    if owner is not None:
+        return f'{module}.{owner.__qualname__}.{name}'
+    return f'{module}.{name}'
+
+
+def _position_of(target, args, kwargs):
+    """(index, keyword) of the argument that is or contains ``target``."""
+    for i, a in enumerate(args):
+        if a is target or type(a) in (list, tuple) and any(x is target for x in a):
+            return i, None
+    for k, a in (kwargs or {}).items():
+        if a is target or type(a) in (list, tuple) and any(x is target for x in a):
+            return None, k
+    return None, None
+
+
+def _refuse_torch_tensor(public_api, tensor, args, kwargs):
+    """The TypeError for an ember function given a real torch tensor."""
+    name = resolve_name(public_api) or getattr(public_api, '__name__', repr(public_api))
+    i, key = _position_of(tensor, args, kwargs)
+    if key is not None:
+        where = f"argument '{key}'"
+    elif i is None:  # (deeper inside an argument)
+        where = "an argument"
+    else:
+        impl = getattr(public_api, '_ember_impl', public_api)
+        where = f"argument '{_argument_name(impl, i)}' (position {i + 1})"
+    raise TypeError(f"{name}(): {where} must be ember.Tensor, not torch.Tensor: ember and "
+                    "torch tensors do not mix. Convert it with ember.as_tensor(x) (shares "
+                    "its memory) or ember.tensor(x) (a copy)")
+
+
+def _refuse_ember_tensor(func, args, kwargs):
+    """The TypeError for a real torch function given an ember tensor (torch asks ember's
+    ``__torch_function__`` to take the call)."""
+    name = _torch_name(func)
+    ember_arg = next((a for a in list(args) + list((kwargs or {}).values())
+                      if isinstance(a, _Tensor) or type(a) in (list, tuple)
+                      and any(isinstance(x, _Tensor) for x in a)), None)
+    i, key = _position_of(ember_arg, args, kwargs)
+    where = f"argument '{key}'" if key is not None else \
+        f"argument (position {i + 1})" if i is not None else "an argument"
+    raise TypeError(f"{name}(): {where} is an ember.Tensor, not a torch.Tensor: torch and "
+                    "ember tensors do not mix. Convert it with torch.from_numpy(x.numpy())")
 
 
 class _FlagsOn:
@@ -490,7 +600,10 @@ def get_ignored_functions():
              'set_float32_matmul_precision', 'get_float32_matmul_precision',
              'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled',
              'is_deterministic_algorithms_warn_only_enabled', 'set_deterministic_debug_mode',
-             'get_deterministic_debug_mode')
+             'get_deterministic_debug_mode',
+             # data in, a tensor out: they convert (torch tensors too), as torch's do
+             'tensor', 'as_tensor', 'asarray', 'from_numpy',
+             'install_as_torch', 'uninstall_as_torch')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__}
 

@@ -56,7 +56,7 @@ def _shape(size, op):
     return tuple(out)
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor copying ``data`` (nested lists, numbers, arrays, tensors); the dtype is
     inferred as torch does (floats -> default dtype, ints -> int64, bools -> bool)."""
@@ -72,7 +72,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(arr, requires_grad, 'tensor')
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with ``data`` when it already is a matching array or
     tensor."""
@@ -85,7 +85,7 @@ def as_tensor(data, dtype=None, device=None):
     return make(to_array(data, dtype))
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def from_numpy(ndarray):
     """A tensor sharing memory with the NumPy array (dtype kept)."""
     if not isinstance(ndarray, np.ndarray):
@@ -94,7 +94,7 @@ def from_numpy(ndarray):
     return make(ndarray)
 
 
-@register(method=False)
+@register(method=False, dispatch=False)
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """``as_tensor`` with torch's ``asarray`` keywords."""
     t = as_tensor(obj, dtype, device)

@@ -259,6 +259,26 @@ def test_random_sampler_with_replacement():
     assert all(type(i) is int for i in out)
 
 
+@pytest.mark.parametrize('num_samples', [1, 31, 32, 33, 100])
+def test_random_sampler_with_replacement_draws_in_chunks_the_indices_of_one_draw(num_samples):
+    # Drawn lazily, 32 at a time (as torch), yet the same indices as one draw of them all.
+    s = ember.utils.data.RandomSampler(range(7), replacement=True, num_samples=num_samples,
+                                       generator=ember.Generator().manual_seed(4))
+    whole = ember.randint(7, (num_samples,), generator=ember.Generator().manual_seed(4))
+    assert list(s) == whole.tolist()
+
+
+def test_random_sampler_with_replacement_is_lazy_for_a_huge_num_samples():
+    # torch: len() is num_samples and iteration starts at once (10**10 int64 indices drawn
+    # up front would need 75 GiB).
+    def first(lib):
+        s = data(lib).RandomSampler(range(5), replacement=True, num_samples=10 ** 10)
+        it = iter(s)
+        head = [next(it) for _ in range(100)]
+        return len(s), len(head), all(0 <= i < 5 and type(i) is int for i in head)
+    check_same(first)
+
+
 def test_random_sampler_reproducibility():
     def draw(**kw):
         return list(ember.utils.data.RandomSampler(range(30), **kw))

@@ -65,6 +65,9 @@ def _seeded_generator(generator):
     return Generator().manual_seed(seed)
 
 
+_CHUNK = 32  # indices RandomSampler(replacement=True) draws at a time (torch's number)
+
+
 class RandomSampler(Sampler[int]):
     """Yields the indices of ``data_source`` in a random order: a fresh permutation each
     iteration (repeated when ``num_samples`` exceeds the length), or with
@@ -95,7 +98,14 @@ class RandomSampler(Sampler[int]):
         n = len(self.data_source)
         g = _seeded_generator(self.generator)
         if self.replacement:
-            yield from randint(n, (self.num_samples,), generator=g).tolist()
+            # Drawn lazily, _CHUNK at a time as torch does: num_samples may be far larger
+            # than memory (10**10 indices would be 75 GiB at once). NumPy's integer draws
+            # are sequential, so the indices are the same as one draw of num_samples.
+            full, rest = divmod(self.num_samples, _CHUNK)
+            for _ in range(full):
+                yield from randint(n, (_CHUNK,), generator=g).tolist()
+            if rest:
+                yield from randint(n, (rest,), generator=g).tolist()
             return
         for _ in range(self.num_samples // n):
             yield from randperm(n, generator=g).tolist()
