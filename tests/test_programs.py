@@ -31,10 +31,8 @@ PROGRAMS = [
     'transformer_classifier.py', 'wgan_gradient_penalty.py', 'text_classifier.py',
     'einops_vit.py',
     pytest.param('einops_mean.py', marks=needs('torch.bfloat16')),
-    pytest.param('device_boilerplate.py', marks=needs(
-        'torch.cuda, torch.backends, torch.set_num_threads, torch.finfo')),
-    pytest.param('lbfgs_curve_fit.py', marks=needs('torch.optim.LBFGS')),
-    pytest.param('packed_gru_tagger.py', marks=needs('torch.nn.utils.rnn')),
+    pytest.param('device_boilerplate.py', marks=needs('torch.finfo')),
+    'lbfgs_curve_fit.py', 'packed_gru_tagger.py',
     pytest.param('reinforce_bandit.py', marks=needs('torch.distributions, torch.finfo')),
 ]
 
