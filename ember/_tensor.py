@@ -20,7 +20,7 @@ from . import overrides as _overrides
 __all__ = ['Tensor', 'make']
 
 _new = object.__new__
-_FLOATISH = 'fc'
+_FLOATISH = 'fcV'
 
 
 class Tensor:
@@ -161,8 +161,8 @@ class Tensor:
         return -1
 
     def is_floating_point(self):
-        """True for float16/32/64."""
-        return self._data.dtype.kind == 'f'
+        """True for float16/bfloat16/float32/float64."""
+        return self._data.dtype.kind in 'fV'
 
     def is_complex(self):
         """True for complex dtypes."""
@@ -170,7 +170,7 @@ class Tensor:
 
     def is_signed(self):
         """True unless the dtype is uint8 or bool."""
-        return self._data.dtype.kind in 'ifc'
+        return self._data.dtype.kind in 'ifcV'
 
     @property
     def _version(self):
@@ -375,10 +375,15 @@ class Tensor:
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self._data
+        a = self._data
+        if a.dtype.kind == 'V':
+            _no_bfloat16_numpy()
+        return a
 
     def __array__(self, dtype=None, copy=None):
         a = self._data
+        if a.dtype.kind == 'V':
+            _no_bfloat16_numpy()
         if dtype is not None and a.dtype != dtype:
             return a.astype(dtype)
         return a.copy() if copy else a
@@ -471,12 +476,18 @@ class Tensor:
         return t
 
 
+def _no_bfloat16_numpy():
+    # As torch: NumPy has no bfloat16 of its own (ember's arrays use ml_dtypes' internally),
+    # so a bfloat16 tensor converts with .float() first.
+    raise TypeError("Got unsupported ScalarType BFloat16")
+
+
 def _short_name(d):
     """torch's C++ short dtype name used in some messages: 'float', 'double', 'long', ..."""
     return {'float32': 'float', 'float64': 'double', 'float16': 'half', 'int64': 'long',
             'int32': 'int', 'int16': 'short', 'int8': 'signed char', 'uint8': 'unsigned char',
-            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'
-            }.get(d.name, d.name)
+            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>',
+            'bfloat16': 'c10::BFloat16'}.get(d.name, d.name)
 
 
 # Autograd state that belongs to this process's graph, not to the tensor's value. A pickled
@@ -630,10 +641,10 @@ def to_array(data, dtype=None):
 def _python_dtype(arr, data):
     """torch's dtype for data made only of Python numbers, from NumPy's inference ``arr``."""
     kind = arr.dtype.kind
-    if kind == 'f':
+    if kind in 'fV':
         return _dtype.DEFAULT.float
     if kind == 'c':
-        return _dtype.DEFAULT.complex
+        return _dtype.default_complex()
     if kind in 'iu':
         return _dtype.int64
     if kind == 'b':

@@ -28,7 +28,7 @@ from ..autograd.forward_ad import FWD, tangent_of
 def _float_input(input, kernel):
     """The input's array, refusing non-floating dtypes as torch's CPU kernels do."""
     x = input._data
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_pw.dtype_name(x.dtype)}'")
     return x
@@ -81,7 +81,7 @@ def _checked_scalar(v, dt):
         v = int(v)
     over = RuntimeError(f"value cannot be converted to type {_CPP_NAMES.get(dt.name, dt.name)} "
                         "without overflow")
-    if dt.kind == 'f':
+    if dt.kind in 'fV':
         fmax = float(np.finfo(dt).max)
         if isinstance(v, (int, np.integer)):
             if abs(int(v)) > fmax:
