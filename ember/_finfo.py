@@ -6,6 +6,8 @@ bfloat16 needs neither ml_dtypes nor NumPy's tables: ``eps = 2**-mantissa``, ``m
 """
 import math
 
+import numpy as np
+
 from . import _dtype
 
 __all__ = ['finfo', 'iinfo']
@@ -108,3 +110,9 @@ class iinfo(_Info):
         for k, v in (('bits', bits), ('max', low + 2 ** bits - 1), ('min', low),
                      ('dtype', d.name)):
             object.__setattr__(self, k, v)
+
+
+def of_array_dtype(np_dtype):
+    """``finfo`` of a NumPy array dtype: what the ops use in place of ``np.finfo``, which knows
+    no bfloat16."""
+    return finfo(_dtype.FROM_NP[np.dtype(np_dtype)])

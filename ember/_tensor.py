@@ -621,7 +621,7 @@ def to_array(data, dtype=None):
             inferred, has_tensors = _sequence_dtype(data)
             if has_tensors:
                 data = _tensors_to_lists(data)
-        elif isinstance(data, _NP_SCALARS):
+        elif _is_np_scalar_type(type(data)):
             inferred = _dtype.from_numpy_dtype(data.dtype)
         try:
             # Built straight in the inferred dtype: NumPy's own promotion differs from torch's
@@ -656,6 +656,12 @@ _PY_NUMBERS = frozenset((bool, int, float, complex))
 _NP_SCALARS = (np.number, np.bool_)
 
 
+def _is_np_scalar_type(kind):
+    """NumPy's number types and ml_dtypes' bfloat16 (a ``np.generic`` but not a number)."""
+    return issubclass(kind, _NP_SCALARS) or (issubclass(kind, np.generic) and
+                                              kind.__name__ == 'bfloat16')
+
+
 def _sequence_dtype(seq):
     """torch's dtype for a nested sequence, and whether it holds tensors. Every leaf counts
     with its own dtype -- a NumPy scalar or array or a tensor with its dtype, a Python number
@@ -679,7 +685,7 @@ def _collect_leaf_types(seq, numbers, typed):
     for kind in set(map(type, seq)):
         if kind in _PY_NUMBERS:
             numbers.add(kind)
-        elif issubclass(kind, _NP_SCALARS):
+        elif _is_np_scalar_type(kind):
             typed.add(_dtype.from_numpy_dtype(np.dtype(kind)))
         else:
             nested = True

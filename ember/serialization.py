@@ -30,6 +30,7 @@ def _default_safe():
         ('ember._device', 'device'), ('ember.nn.parameter', '_rebuild_parameter'),
         ('ember.nn.parameter', 'Parameter'),
         ('numpy', 'ndarray'), ('numpy', 'dtype'),
+        ('ml_dtypes', 'bfloat16'),  # (the element type of bfloat16 tensors' arrays)
     }
     for module in ('numpy.core.multiarray', 'numpy._core.multiarray'):
         names.add((module, '_reconstruct'))

@@ -1279,8 +1279,17 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     """Replaces NaN with ``nan`` and infinities with ``posinf``/``neginf`` (default: the
     dtype's largest/smallest finite value)."""
     x = input._data
-    r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf) \
-        if x.dtype.kind in 'fcV' else x.copy()
+    kind = x.dtype.kind
+    if kind in 'fc':
+        r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+    elif kind == 'V':  # bfloat16: NumPy knows no bfloat16 limits, ember's finfo does
+        from .._finfo import finfo
+        top = finfo(_dtype.bfloat16).max
+        r = opmath_call(lambda a: np.nan_to_num(
+            a, nan=nan, posinf=top if posinf is None else posinf,
+            neginf=-top if neginf is None else neginf), x)
+    else:
+        r = x.copy()
     n = track1(NanToNumBackward0, input)
     if n is not None:
         n._saved = ((input, input._vc[0]),)

@@ -246,8 +246,10 @@ class AdaptiveAvgPool2DBackward0(_SeparableBackward):
 
 def _separable(node_cls, input, mh, mw):
     x = input._data
-    if x.dtype.kind in 'fV':
+    if x.dtype.kind == 'f':
         out = mh.astype(x.dtype) @ x @ mw.T.astype(x.dtype)
+    elif x.dtype.kind == 'V':  # bfloat16: in float32, rounded once
+        out = _core.opmath_call(lambda a: mh.astype(a.dtype) @ a @ mw.T.astype(a.dtype), x)
     else:  # integer averages truncate, as torch's integer division does: exact sums first
         den = np.outer(*(np.round(1 / m.max(1, initial=1e-300)) for m in (mh, mw)))
         out = np.trunc(((mh > 0) @ x @ (mw > 0).T) / den).astype(x.dtype)

@@ -7,6 +7,7 @@ NumPy arrays in ``args`` become tensors of that library (floating ones requiring
 the gradients of every input after a backward seeded with fixed random weights, and with
 ``double=True`` the gradients of those gradients too.
 """
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -15,6 +16,9 @@ torch = pytest.importorskip("torch", reason="real PyTorch 2.13 (the oracle) is n
 import ember  # noqa: E402
 
 torch.set_num_threads(1)
+
+# ml_dtypes' bfloat16: an array of it becomes a bfloat16 tensor of each library (_to_lib).
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
 TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-5), np.float64: (1e-10, 1e-10),
        np.complex64: (1e-5, 1e-5), np.complex128: (1e-10, 1e-10),

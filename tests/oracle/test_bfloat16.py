@@ -3,13 +3,10 @@ tensors, 0-d tensors and Python scalars), conversions, values (bit for bit where
 once), reductions, matrix products, autograd, printing, nn, and torch's errors."""
 import pickle
 
-import ml_dtypes
 import numpy as np
 import pytest
 
-from .oracle import check, arr, values, torch, ember
-
-BF16 = np.dtype(ml_dtypes.bfloat16)
+from .oracle import check, arr, values, torch, ember, BFLOAT16 as BF16
 NAMES = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32',
          'float64', 'complex64', 'complex128']
 
@@ -199,6 +196,8 @@ def test_from_numpy_of_an_ml_dtypes_array():
     e = ember.from_numpy(a)
     a[0] = 7
     assert e[0].item() == 7.0
+    assert ember.tensor(a[1]).dtype is ember.bfloat16  # (an ml_dtypes scalar)
+    assert ember.tensor([[a[1]], [3]]).dtype is ember.bfloat16
 
 
 # -- arithmetic ------------------------------------------------------------------------------
@@ -352,6 +351,51 @@ def test_linear_module_in_bfloat16():
     check(fn, grad=False)
 
 
+NN = {
+    'conv2d': lambda F, x, w: F.conv2d(x, w, padding=1),
+    'conv2d_stride': lambda F, x, w: F.conv2d(x, w[:, :, :2, :2], stride=2),
+    'conv1d': lambda F, x, w: F.conv1d(x[0], w[:, :, 0]),
+    'max_pool2d': lambda F, x, w: F.max_pool2d(x, 2),
+    'avg_pool2d': lambda F, x, w: F.avg_pool2d(x, 2),
+    'adaptive_avg_pool2d': lambda F, x, w: F.adaptive_avg_pool2d(x, 1),
+    'batch_norm': lambda F, x, w: F.batch_norm(x, None, None, training=True),
+    'layer_norm': lambda F, x, w: F.layer_norm(x, (6,)),
+    'group_norm': lambda F, x, w: F.group_norm(x, 3),
+    'rms_norm': lambda F, x, w: F.rms_norm(x, (6,)),
+    'rms_norm_weight': lambda F, x, w: F.rms_norm(x, (3,), w[0, :, 0]),
+    'gelu': lambda F, x, w: F.gelu(x), 'gelu_tanh': lambda F, x, w: F.gelu(x, approximate='tanh'),
+    'silu': lambda F, x, w: F.silu(x), 'softplus': lambda F, x, w: F.softplus(x),
+    'elu': lambda F, x, w: F.elu(x), 'leaky_relu': lambda F, x, w: F.leaky_relu(x, 0.1),
+    'hardtanh': lambda F, x, w: F.hardtanh(x), 'softmax': lambda F, x, w: F.softmax(x, 1),
+    'log_softmax': lambda F, x, w: F.log_softmax(x, -1),
+    'mse_loss': lambda F, x, w: F.mse_loss(x, x.detach() * 0.5),
+    'l1_loss': lambda F, x, w: F.l1_loss(x, x.detach() * 0.5),
+    'bce_with_logits': lambda F, x, w: F.binary_cross_entropy_with_logits(x, x.detach() > 0),
+    'embedding': lambda F, x, w: F.embedding(x.new_ones(2).long().cumsum(0), x[0, 0]),
+    'pad': lambda F, x, w: F.pad(x, (1, 1)),
+    'interpolate': lambda F, x, w: F.interpolate(x, scale_factor=2, mode='nearest'),
+    'bilinear': lambda F, x, w: F.interpolate(x, size=(4, 4), mode='bilinear'),
+    'normalize': lambda F, x, w: F.normalize(x),
+    'cosine_similarity': lambda F, x, w: F.cosine_similarity(x, x + 1),
+}
+
+
+@pytest.mark.parametrize('name', NN)
+def test_nn_functional(name):
+    """nn.functional on bfloat16: bfloat16 results, torch's grad_fn, values and gradients
+    within bfloat16 tolerance."""
+    def fn(T, x, w):
+        if name.startswith('bce'):  # (a bool target: made a float of the input's dtype)
+            return T.nn.functional.binary_cross_entropy_with_logits(x, (x.detach() > 0).to(x.dtype))
+        return NN[name](T.nn.functional, x, w)
+    check(fn, bf(2, 3, 6, 6, seed=20), bf(4, 3, 3, 3, seed=21))
+
+
+def test_cross_entropy_in_bfloat16():
+    check(lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([0, 1, 2, 3])),
+          bf(4, 6, seed=22))
+
+
 def test_module_bfloat16_method():
     check(lambda T: [p.dtype for p in T.nn.Sequential(T.nn.Linear(2, 3), T.nn.ReLU(),
                                                       T.nn.Linear(3, 1)).bfloat16().parameters()],
@@ -374,6 +418,15 @@ def test_printing(make):
     e, t = run_both(make)
     assert repr(e) == repr(t)
     assert str(e) == str(t)
+
+
+def test_save_and_load(tmp_path):
+    """ember.save/load keep bfloat16 tensors bit for bit (weights_only, the default)."""
+    x = ember.tensor(DELICATE, dtype=ember.bfloat16)
+    ember.save({'x': x}, tmp_path / 'x.pt')
+    y = ember.load(tmp_path / 'x.pt')['x']
+    assert y.dtype is ember.bfloat16
+    np.testing.assert_array_equal(values(y), values(x))
 
 
 def test_legacy_type_names():
