@@ -120,8 +120,9 @@ def _load_bfloat16():
     return np_dtype
 
 
-def is_bfloat16(np_dtype):
-    """True for ml_dtypes' bfloat16 (the only NumPy dtype of kind 'V' ember accepts)."""
+def _is_bfloat16(np_dtype):
+    """True for ml_dtypes' bfloat16 (the only NumPy dtype of kind 'V' ember accepts); loads
+    ml_dtypes when it looks like it."""
     return np_dtype.kind == BF16_KIND and np_dtype.name == 'bfloat16' and \
         _load_bfloat16() == np_dtype
 
@@ -138,7 +139,7 @@ def from_numpy_dtype(np_dtype):
         return FROM_NP[np_dtype]
     except KeyError:
         np_dtype = np.dtype(np_dtype)
-        if is_bfloat16(np_dtype):  # an ml_dtypes array met before ember.bfloat16 was used
+        if _is_bfloat16(np_dtype):  # an ml_dtypes array met before ember.bfloat16 was used
             return bfloat16
         raise TypeError(f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. "
                         "The only supported types are: float64, float32, float16, complex64, "
@@ -193,8 +194,8 @@ def _promote(a, b):
     if a.category == BOOL:
         return a
     if a is bfloat16 or b is bfloat16:
-        # (NumPy cannot promote ml_dtypes' bfloat16 with float16) The wider float wins;
-        # float16 and bfloat16 meet in float32, which holds both exactly.
+        # The wider float wins, and float16 with bfloat16 meet in float32, which holds both
+        # exactly (decided here: NumPy cannot promote those two, nor without ml_dtypes).
         other = b if a is bfloat16 else a
         return float32 if other is float16 else other
     return FROM_NP[np.promote_types(a.np, b.np)]

@@ -20,7 +20,6 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._finfo import of_array_dtype
 from ..autograd.grad_mode import STATE
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, results,
                     check_broadcast, inplace, view_of, is_scalar, dtype_of)
@@ -228,6 +227,7 @@ class SpecialI1Backward0(Node):
 
     def backward(self, g):
         x, r = self.saved_tensors
+        from .._finfo import of_array_dtype  # (loaded on first use, as ember.finfo)
         eps = of_array_dtype(x._data.dtype).eps
         not_tiny = x.abs() > eps
         safe = where(not_tiny, x, eps)
