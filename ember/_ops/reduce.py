@@ -362,12 +362,12 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Product over all elements, or over one ``dim``; integers and bools give int64."""
     x = _sum_array(input, dtype)
     if dim is None:
-        r = np.asarray(opmath(x).prod(), dtype=x.dtype)
+        # (bfloat16 multiplies in bfloat16, step by step: torch's prod does not widen)
+        r = np.asarray(x.prod(), dtype=x.dtype)
         n = track1(ProdBackward0, input)
     else:
         d = _wrap1(dim, x.ndim)
-        r = np.asarray(opmath(x).prod(axis=d if x.ndim else None, keepdims=keepdim),
-                       dtype=x.dtype)
+        r = np.asarray(x.prod(axis=d if x.ndim else None, keepdims=keepdim), dtype=x.dtype)
         n = track1(ProdBackward1, input)
         if n is not None:
             n.dim, n.keepdim = d, keepdim

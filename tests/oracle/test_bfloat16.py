@@ -290,6 +290,15 @@ def test_reductions(op):
     check(op, bf(4, 5, seed=10, low=0.5, high=1.5))
 
 
+@pytest.mark.parametrize('op', [lambda x: x.prod(1), lambda x: x.prod(), lambda x: x.cumsum(1),
+                                lambda x: x.cumprod(1), lambda x: x.var(1)])
+def test_reductions_bit_exact(op):
+    """Rounded as torch rounds: prod multiplies step by step in bfloat16, the others
+    accumulate in float32 and round once."""
+    a = bf(4, 9, seed=23, low=0.5, high=1.5)
+    exact(lambda T: op(T.tensor(a.astype(np.float32)).bfloat16()))
+
+
 def test_argmax_sort_topk():
     check(lambda T, x: (x.argmax(), x.argmin(1), x.sort(1), x.topk(2)), bf(3, 6, seed=11),
           grad=False)
@@ -377,6 +386,11 @@ NN = {
     'bilinear': lambda F, x, w: F.interpolate(x, size=(4, 4), mode='bilinear'),
     'normalize': lambda F, x, w: F.normalize(x),
     'cosine_similarity': lambda F, x, w: F.cosine_similarity(x, x + 1),
+    # (3-D: torch's math kernel; for 4-D inputs torch picks its flash kernel, another grad_fn)
+    'scaled_dot_product_attention': lambda F, x, w: F.scaled_dot_product_attention(
+        x[0], x[1], x[1]),
+    'sdpa_causal': lambda F, x, w: F.scaled_dot_product_attention(x[0], x[0], x[0],
+                                                                  is_causal=True),
 }
 
 
