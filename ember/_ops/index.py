@@ -916,7 +916,7 @@ def _identity(how, dt):
         return 0
     if how == 'prod':
         return 1
-    big = np.inf if dt.kind == 'f' else np.iinfo(dt).max
+    big = np.inf if dt.kind in 'fV' else np.iinfo(dt).max
     return -big if how == 'amax' else big
 
 
@@ -958,9 +958,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
 # -- masked ops --------------------------------------------------------------------------
 def _mask_name(dt):
     """The C++ type name torch's masked_fill message gives for a mask dtype."""
-    return {np.float32: 'float', np.float64: 'double', np.float16: 'c10::Half',
-            np.int64: 'long int', np.int32: 'int', np.int16: 'short int', np.int8: 'signed char',
-            np.uint8: 'unsigned char'}.get(np.dtype(dt).type, str(np.dtype(dt)))
+    return _dtype.FROM_NP[np.dtype(dt)].cpp_name
 
 
 class MaskedFillBackward0(Node):

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._ops import _core, pointwise as _pw, reduce as _red, random as _random, shape as _shape
 from .._ops._core import Node, make
+from .._finfo import of_array_dtype
 from .._tensor import Tensor, wrap_dim
 from ..autograd.engine import sum_to
 from ..autograd.forward_ad import FWD, tangent_of
@@ -28,7 +29,7 @@ from ..autograd.forward_ad import FWD, tangent_of
 def _float_input(input, kernel):
     """The input's array, refusing non-floating dtypes as torch's CPU kernels do."""
     x = input._data
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_pw.dtype_name(x.dtype)}'")
     return x
@@ -66,7 +67,8 @@ def _mask(cond, dtype):
 
 # c10's names for the C++ types a Scalar is converted to (in its overflow errors).
 _CPP_NAMES = {'int8': 'int8_t', 'int16': 'int16_t', 'int32': 'int', 'int64': 'int64_t',
-              'uint8': 'uint8_t', 'float16': 'c10::Half', 'float32': 'float',
+              'uint8': 'uint8_t', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16',
+              'float32': 'float',
               'float64': 'double'}
 
 
@@ -81,8 +83,8 @@ def _checked_scalar(v, dt):
         v = int(v)
     over = RuntimeError(f"value cannot be converted to type {_CPP_NAMES.get(dt.name, dt.name)} "
                         "without overflow")
-    if dt.kind == 'f':
-        fmax = float(np.finfo(dt).max)
+    if dt.kind in 'fV':
+        fmax = of_array_dtype(dt).max
         if isinstance(v, (int, np.integer)):
             if abs(int(v)) > fmax:
                 raise over
@@ -518,7 +520,7 @@ class _SoftshrinkBackward0(Node):
 
 def softshrink(input, lambd=0.5):
     x = _float_input(input, 'softshrink_check')
-    top = float(np.finfo(x.dtype).max)
+    top = of_array_dtype(x.dtype).max
     if not 0 <= float(lambd) <= top:
         raise RuntimeError(f"lambda must be in range [0, {_g(top)}] for input dtype "
                            f"{_pw.dtype_name(x.dtype)}, but found {_g(lambd)}")

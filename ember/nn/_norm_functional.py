@@ -5,6 +5,7 @@ import numpy as np
 
 from .._ops import _core
 from .._ops._core import Node, make
+from .._finfo import of_array_dtype
 from .._ops.pointwise import dtype_name
 from . import _misc_functional as _misc, _pool_functional as _pool
 
@@ -203,8 +204,12 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"rms_norm\" not implemented for "
                                   f"'{dtype_name(input._data.dtype)}'")
+    if input._data.dtype.itemsize == 2:
+        # torch computes float16 and bfloat16 in float32 (float32's eps the default), the
+        # weight included, and casts the result back
+        return rms_norm(input.float(), normalized_shape, weight, eps).to(input.dtype)
     if eps is None:
-        eps = float(np.finfo(input._data.dtype).eps)
+        eps = of_array_dtype(input._data.dtype).eps
     dims = tuple(range(input.dim() - k, input.dim()))
     out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return out * weight if weight is not None else out
