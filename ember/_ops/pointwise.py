@@ -1013,7 +1013,7 @@ class ClampBackward1(Node):
         if self.hi is not None:
             m = x <= self.hi
             mask = m if mask is None else mask & m
-        return g * mask
+        return where(mask, g, 0.0)  # (a nan/inf gradient must not leak as nan)
 
 
 class ClampMinBackward0(ClampBackward1):
@@ -1034,9 +1034,9 @@ class ClampBackward0(Node):
         if hi is not None:
             m = x <= hi
             mask = m if mask is None else mask & m
-        gx = g * mask
-        glo = g * (x < lo) if lo is not None else None
-        ghi = g * (x > hi) if hi is not None else None
+        gx = where(mask, g, 0.0)
+        glo = where(x < lo, g, 0.0) if lo is not None else None
+        ghi = where(x > hi, g, 0.0) if hi is not None else None
         out = [gx]
         if self.has_lo:
             out.append(glo)
