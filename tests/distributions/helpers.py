@@ -70,11 +70,11 @@ def same(e, t, what, rtol=None, atol=None):
             f"{what}: {e!r} != {t!r}"
 
 
-def check(fn, *args, grad=True, rtol=None, atol=None, message=True, seed=0):
+def check(fn, *args, grad=True, rtol=None, atol=None, message=True, seed=0, double=False):
     """Runs ``fn(lib, *args)`` (NumPy arrays become tensors, floating ones requiring grad)
     on both libraries and compares results, then the gradients of ``sum(w * out)`` for
-    fixed random weights ``w``. Exceptions must match in class and (if ``message``) text.
-    Returns ember's result."""
+    fixed random weights ``w`` (and with ``double``, the gradients of those gradients).
+    Exceptions must match in class and (if ``message``) text. Returns ember's result."""
     e_in, e_out = run(ember, fn, args, grad)
     t_in, t_out = run(torch, fn, args, grad)
     if isinstance(t_out, Raised):
@@ -108,23 +108,43 @@ def check(fn, *args, grad=True, rtol=None, atol=None, message=True, seed=0):
 
     try:
         t_g = torch.autograd.grad(loss(torch, [t for _, t in pairs]), t_leaves,
-                                  allow_unused=True)
+                                  allow_unused=True, create_graph=double)
     except (RuntimeError, NotImplementedError) as exc:  # "derivative ... not implemented"
         with pytest.raises(type(exc), match=str(exc).replace('(', '.').replace(')', '.')):
             ember.autograd.grad(loss(ember, [e for e, _ in pairs]), e_leaves,
                                 allow_unused=True)
         return e_out
-    e_g = ember.autograd.grad(loss(ember, [e for e, _ in pairs]), e_leaves, allow_unused=True)
+    e_g = ember.autograd.grad(loss(ember, [e for e, _ in pairs]), e_leaves, allow_unused=True,
+                              create_graph=double)
     for i, (a, b) in enumerate(zip(e_g, t_g)):
         if b is None:
             assert a is None or not np.any(np.asarray(a._data)), f"grad {i}: torch None"
             continue
         assert a is not None, f"grad {i}: ember None"
-        r, at = TOL.get(b.numpy().dtype.type, (1e-5, 1e-5))
-        np.testing.assert_allclose(np.asarray(a._data), b.numpy(), rtol=rtol or 10 * r,
+        r, at = TOL.get(b.detach().numpy().dtype.type, (1e-5, 1e-5))
+        np.testing.assert_allclose(np.asarray(a._data), b.detach().numpy(), rtol=rtol or 10 * r,
                                    atol=atol or 10 * at, equal_nan=True,
                                    err_msg=f"grad of input {i}")
+    if double:
+        _second_order(e_g, t_g, e_leaves, t_leaves, rng, rtol, atol)
     return e_out
+
+
+def _second_order(e_g, t_g, e_leaves, t_leaves, rng, rtol, atol):
+    """Differentiates the weighted first-order gradients again and compares."""
+    live = [(a, b) for a, b in zip(e_g, t_g) if b is not None and b.requires_grad]
+    ws = [rng.standard_normal(tuple(b.shape)) for _, b in live]
+    t2 = torch.autograd.grad(sum((b * torch.tensor(w, dtype=b.dtype)).sum()
+                                 for (_, b), w in zip(live, ws)), t_leaves, allow_unused=True)
+    e2 = ember.autograd.grad(sum((a * ember.tensor(w, dtype=a.dtype)).sum()
+                                 for (a, _), w in zip(live, ws)), e_leaves, allow_unused=True)
+    for i, (a, b) in enumerate(zip(e2, t2)):
+        if b is None:
+            continue
+        r, at = TOL.get(b.detach().numpy().dtype.type, (1e-5, 1e-5))
+        got = np.zeros_like(b.numpy()) if a is None else np.asarray(a._data)
+        np.testing.assert_allclose(got, b.numpy(), rtol=rtol or 100 * r, atol=atol or 100 * at,
+                                   err_msg=f"second-order grad of input {i}")
 
 
 def arr(*shape, low=None, high=None, seed=0, dtype=np.float64):

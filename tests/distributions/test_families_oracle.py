@@ -152,3 +152,20 @@ def test_enumerate_support(name, expand):
 def test_repr(name):
     make, params, _ = FAMILIES[name]
     check(lambda lib, *ps: repr(make(lib.distributions, *ps)), *params, grad=False)
+
+
+SECOND_ORDER = ['Normal', 'Uniform', 'Laplace', 'Exponential', 'LogNormal', 'Gamma', 'Beta',
+                'Dirichlet', 'Bernoulli_logits', 'Binomial_probs', 'Poisson',
+                'Categorical_logits', 'MultivariateNormal_tril', 'MultivariateNormal_cov',
+                'Independent', 'TransformedDistribution', 'MixtureSameFamily']
+
+
+@pytest.mark.parametrize('method', ['log_prob', 'entropy'])
+@pytest.mark.parametrize('name', SECOND_ORDER)
+def test_second_order(name, method):
+    make, params, value = FAMILIES[name]
+
+    def fn(lib, v, *ps):
+        d = make(lib.distributions, *ps)
+        return d.log_prob(v) if method == 'log_prob' else d.entropy()
+    check(fn, value, *params, double=True, message=False)
