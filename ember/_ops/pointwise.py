@@ -1129,8 +1129,9 @@ def clamp_max(input, max):
 class WhereBackward0(Node):
     def backward(self, g):
         cond = self.cond
-        zero = g * 0
-        return None, where(cond, g, zero), where(cond, zero, g)
+        # A literal zero, not g * 0: a nan/inf gradient must not leak into the branch that
+        # was not taken (torch gives 0 there).
+        return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
 @register

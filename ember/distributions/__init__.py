@@ -16,29 +16,42 @@ from . import constraints, transforms
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
+from .cauchy import Cauchy
+from .constraint_registry import biject_to, transform_to
 from .categorical import Categorical
+from .chi2 import Chi2
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
 from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
+from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
+from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F401,F403  (torch exports the transforms here too)
 from .uniform import Uniform
 
 __all__ = [
-    'Bernoulli', 'Beta', 'Binomial', 'Categorical', 'Dirichlet', 'Distribution',
-    'ExponentialFamily', 'Exponential', 'Gamma', 'Independent', 'Laplace', 'LogNormal',
-    'MixtureSameFamily', 'MultivariateNormal', 'Normal', 'OneHotCategorical',
-    'OneHotCategoricalStraightThrough', 'Poisson', 'TransformedDistribution', 'Uniform',
-    'constraints', 'kl_divergence', 'register_kl', 'transforms',
+    'Bernoulli', 'Beta', 'Binomial', 'Categorical', 'Cauchy', 'Chi2', 'Dirichlet',
+    'Distribution', 'ExpRelaxedCategorical', 'ExponentialFamily', 'Exponential', 'Gamma',
+    'Geometric', 'Gumbel', 'HalfNormal', 'Independent', 'Laplace', 'LogNormal',
+    'LogitRelaxedBernoulli', 'MixtureSameFamily', 'Multinomial', 'MultivariateNormal',
+    'Normal', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
+    'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
+    'Uniform',
+    'biject_to', 'constraints', 'kl_divergence', 'register_kl', 'transform_to', 'transforms',
 ] + transforms.__all__

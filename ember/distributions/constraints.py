@@ -154,6 +154,28 @@ class MixtureSameFamilyConstraint(Constraint):
         return f"{type(self).__name__}({self.base_constraint!r})"
 
 
+class _OneBound(Constraint):
+    """Shared by the one-sided constraints: the bound and torch's repr of it."""
+
+    def __init__(self, bound):
+        setattr(self, self._bound_name, bound)
+
+    def __repr__(self):
+        return f"{type(self).__name__[1:]}({self._bound_name}={getattr(self, self._bound_name)})"
+
+
+class _TwoBounds(Constraint):
+    """Shared by the intervals: the bounds and torch's repr of them."""
+
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound = lower_bound
+        self.upper_bound = upper_bound
+
+    def __repr__(self):
+        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, " \
+               f"upper_bound={self.upper_bound})"
+
+
 class _Boolean(Constraint):
     is_discrete = True
 
@@ -169,45 +191,27 @@ class _OneHot(Constraint):
         return ((value == 0) | (value == 1)).all(-1) & (value.sum(-1) == 1)
 
 
-class _IntegerInterval(Constraint):
+class _IntegerInterval(_TwoBounds):
     is_discrete = True
-
-    def __init__(self, lower_bound, upper_bound):
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
 
     def check(self, value):
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, " \
-               f"upper_bound={self.upper_bound})"
 
-
-class _IntegerLessThan(Constraint):
+class _IntegerLessThan(_OneBound):
     is_discrete = True
-
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
+    _bound_name = 'upper_bound'
 
     def check(self, value):
         return (value % 1 == 0) & (value <= self.upper_bound)
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _IntegerGreaterThan(Constraint):
+class _IntegerGreaterThan(_OneBound):
     is_discrete = True
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
+    _bound_name = 'lower_bound'
 
     def check(self, value):
         return (value % 1 == 0) & (value >= self.lower_bound)
-
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
 
 
 class _Real(Constraint):
@@ -215,47 +219,33 @@ class _Real(Constraint):
         return value == value  # False exactly at NaN
 
 
-class _GreaterThan(Constraint):
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
+class _GreaterThan(_OneBound):
+    _bound_name = 'lower_bound'
 
     def check(self, value):
         return self.lower_bound < value
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
 
+class _GreaterThanEq(_OneBound):
+    _bound_name = 'lower_bound'
 
-class _GreaterThanEq(_GreaterThan):
     def check(self, value):
         return self.lower_bound <= value
 
 
-class _LessThan(Constraint):
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
+class _LessThan(_OneBound):
+    _bound_name = 'upper_bound'
 
     def check(self, value):
         return value < self.upper_bound
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _Interval(Constraint):
-    def __init__(self, lower_bound, upper_bound):
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-
+class _Interval(_TwoBounds):
     def check(self, value):
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
-    def __repr__(self):
-        return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, " \
-               f"upper_bound={self.upper_bound})"
 
-
-class _HalfOpenInterval(_Interval):
+class _HalfOpenInterval(_TwoBounds):
     def check(self, value):
         return (self.lower_bound <= value) & (value < self.upper_bound)
 

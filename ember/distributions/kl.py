@@ -18,12 +18,16 @@ import ember
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
+from .cauchy import Cauchy
 from .categorical import Categorical
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .log_normal import LogNormal  # noqa: F401  (a TransformedDistribution: KL via its base)
@@ -211,6 +215,31 @@ def _kl_gamma_gamma(p, q):
         + (a1 - a2) * ember.digamma(a1) + (r2 - r1) * (a1 / r1)
 
 
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p, q):
+    # Chyzak & Nielsen (2019): log(((s_p + s_q)^2 + (m_p - m_q)^2) / (4 s_p s_q))
+    return ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log() \
+        - (4 * p.scale * q.scale).log()
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    return -p.entropy() - ember.log1p(-q.probs) / p.probs - q.logits
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p, q):
+    ratio = p.scale / q.scale
+    q_loc, p_loc = q.loc / q.scale, p.loc / q.scale
+    return -ratio.log() - q_loc + p_loc + ratio * euler_constant \
+        + ember.exp(q_loc + (1 + ratio).lgamma() - p_loc) - (1 + euler_constant)
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_halfnormal_halfnormal(p, q):
+    return _kl_normal_normal(p.base_dist, q.base_dist)
+
+
 @register_kl(Laplace, Laplace)
 def _kl_laplace_laplace(p, q):
     ratio = p.scale / q.scale
@@ -319,6 +348,58 @@ def _kl_exponential_normal(p, q):
     rate2 = p.rate.pow(2)
     return 0.5 * ember.log(rate2 * var * 2 * math.pi) - 1 \
         + (rate2.reciprocal() - q.loc / p.rate + 0.5 * q.loc.pow(2)) / var
+
+
+@register_kl(Exponential, Gumbel)
+def _kl_exponential_gumbel(p, q):
+    prod = p.rate * q.scale
+    loc_ratio = q.loc / q.scale
+    return prod.log() - 1 - loc_ratio + ember.exp(loc_ratio) * prod / (prod + 1) \
+        + prod.reciprocal()
+
+
+@register_kl(Gamma, Gumbel)
+def _kl_gamma_gumbel(p, q):
+    a = p.concentration
+    prod = p.rate * q.scale
+    loc_ratio = q.loc / q.scale
+    return (a - 1) * a.digamma() - a.lgamma() - a + prod.log() + a / prod \
+        + ember.exp(loc_ratio) * (1 + prod.reciprocal()).pow(-a) - loc_ratio
+
+
+@register_kl(Gumbel, Beta)
+@register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Gamma)
+@register_kl(Gumbel, Uniform)
+def _kl_gumbel_infinity(p, q):
+    return _infinite_like(p.loc)
+
+
+@register_kl(Gumbel, Normal)
+def _kl_gumbel_normal(p, q):
+    ratio = p.scale / q.scale
+    t1 = (ratio / math.sqrt(2 * math.pi)).log()
+    t2 = (math.pi * ratio * 0.5).pow(2) / 3
+    t3 = ((p.loc + p.scale * euler_constant - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (euler_constant + 1)
+
+
+@register_kl(Normal, Gumbel)
+def _kl_normal_gumbel(p, q):
+    mean_ratio = p.loc / q.scale
+    var_ratio = (p.scale / q.scale).pow(2)
+    loc_ratio = q.loc / q.scale
+    return -0.5 * var_ratio.log() + mean_ratio - loc_ratio \
+        + ember.exp(-mean_ratio + 0.5 * var_ratio + loc_ratio) \
+        - 0.5 * (1 + math.log(2 * math.pi))
+
+
+@register_kl(Uniform, Gumbel)
+def _kl_uniform_gumbel(p, q):
+    ratio = q.scale / (p.high - p.low)
+    hi = (p.high - q.loc) / q.scale
+    lo = (p.low - q.loc) / q.scale
+    return ratio.log() + 0.5 * (hi + lo) - ratio * (ember.exp(-hi) - ember.exp(-lo))
 
 
 @register_kl(Gamma, Beta)

@@ -21,7 +21,8 @@ from .utils import broadcast_all, finfo, lazy_property, sum_rightmost
 __all__ = ['Transform', 'ComposeTransform', 'ExpTransform', 'AffineTransform',
            'SigmoidTransform', 'TanhTransform', 'PowerTransform', 'SoftmaxTransform',
            'StickBreakingTransform', 'AbsTransform', 'IndependentTransform',
-           'SoftplusTransform', 'identity_transform']
+           'SoftplusTransform', 'LowerCholeskyTransform', 'PositiveDefiniteTransform',
+           'identity_transform']
 
 
 class Transform:
@@ -635,3 +636,41 @@ class StickBreakingTransform(Transform):
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return shape[:-1] + (shape[-1] - 1,)
+
+
+class LowerCholeskyTransform(Transform):
+    """Square matrices to lower-triangular ones with a positive diagonal: keeps the strictly
+    lower part and exponentiates the diagonal (not bijective on all matrices)."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.lower_cholesky
+
+    def __eq__(self, other):
+        return isinstance(other, LowerCholeskyTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x):
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y):
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Square matrices to positive-definite ones: ``L L^T`` of their LowerCholeskyTransform."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other):
+        return isinstance(other, PositiveDefiniteTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x):
+        L = LowerCholeskyTransform()(x)
+        return L @ L.mT
+
+    def _inverse(self, y):
+        return LowerCholeskyTransform().inv(ember.linalg.cholesky(y))

@@ -16,7 +16,11 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.dirichlet', 'distributions.poisson', 'distributions.binomial',
            'distributions.log_normal', 'distributions.multivariate_normal',
            'distributions.independent', 'distributions.transformed_distribution',
-           'distributions.mixture_same_family']
+           'distributions.mixture_same_family', 'distributions.cauchy',
+           'distributions.half_normal', 'distributions.chi2', 'distributions.studentT',
+           'distributions.gumbel', 'distributions.geometric', 'distributions.multinomial',
+           'distributions.relaxed_bernoulli', 'distributions.relaxed_categorical',
+           'distributions.constraint_registry']
 
 
 @pytest.mark.parametrize('name', MODULES)

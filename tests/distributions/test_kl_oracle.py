@@ -44,6 +44,10 @@ MAKERS = {
         m, scale_tril=ember.linalg.cholesky(c) if D is ember.distributions
         else torch.linalg.cholesky(c)), lambda s: [arr(3, seed=s), spd(3, seed=s)]),
     'LogNormal': (lambda D, a, b: D.LogNormal(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s)]),
+    'Cauchy': (lambda D, a, b: D.Cauchy(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s + 1)]),
+    'Gumbel': (lambda D, a, b: D.Gumbel(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s + 1)]),
+    'HalfNormal': (lambda D, b: D.HalfNormal(b), lambda s: [pos(3, seed=s)]),
+    'Geometric': (lambda D, p: D.Geometric(p), lambda s: [unit(3, seed=s)]),
     'Independent': (lambda D, a, b: D.Independent(D.Normal(a, b), 1),
                     lambda s: [arr(2, 3, seed=s), pos(2, 3, seed=s + 1)]),
 }
@@ -67,6 +71,10 @@ PAIRS = [
     ('Poisson', 'Bernoulli'), ('Poisson', 'Binomial'), ('Uniform', 'Beta'),
     ('UniformWide', 'Beta'), ('Uniform', 'Exponential'), ('UniformWide', 'Exponential'),
     ('Uniform', 'Gamma'), ('UniformWide', 'Gamma'), ('Uniform', 'Normal'),
+    ('Cauchy', 'Cauchy'), ('Gumbel', 'Gumbel'), ('HalfNormal', 'HalfNormal'),
+    ('Geometric', 'Geometric'), ('Exponential', 'Gumbel'), ('Gamma', 'Gumbel'),
+    ('Gumbel', 'Beta'), ('Gumbel', 'Exponential'), ('Gumbel', 'Gamma'), ('Gumbel', 'Uniform'),
+    ('Gumbel', 'Normal'), ('Normal', 'Gumbel'), ('Uniform', 'Gumbel'),
 ]
 
 

@@ -36,6 +36,8 @@ LOC_SCALE = {
     'Uniform': (lambda D, a, w: D.Uniform(a, a + w), [arr(3), arr(3, low=0.5, high=2.0)]),
     'Exponential': (lambda D, r: D.Exponential(r), [arr(3, low=0.5, high=2.0)]),
     'LogNormal': (lambda D, m, s: D.LogNormal(m, s), [arr(3), arr(3, low=0.2, high=1.0)]),
+    'Cauchy': (lambda D, m, s: D.Cauchy(m, s), [arr(3), arr(3, low=0.5, high=2.0, seed=1)]),
+    'HalfNormal': (lambda D, s: D.HalfNormal(s), [arr(3, low=0.5, high=2.0)]),
     'TransformedTanh': (lambda D, m, s: D.TransformedDistribution(
         D.Normal(m, s), [D.transforms.TanhTransform(), D.transforms.AffineTransform(1.0, 3.0)]),
         [arr(3), arr(3, low=0.2, high=1.0)]),
@@ -127,6 +129,12 @@ MOMENTS = {
     'MultivariateNormal': lambda D, T: D.MultivariateNormal(
         T.tensor([1.0, -1.0]), T.tensor([[2.0, 0.5], [0.5, 1.0]])),
     'Independent': lambda D, T: D.Independent(D.Normal(T.zeros(2), T.tensor([1.0, 3.0])), 1),
+    'HalfNormal': lambda D, T: D.HalfNormal(T.tensor([0.5, 2.0])),
+    'Chi2': lambda D, T: D.Chi2(T.tensor([1.0, 6.0])),
+    'StudentT': lambda D, T: D.StudentT(T.tensor([5.0, 9.0]), T.tensor([1.0, -1.0])),
+    'Gumbel': lambda D, T: D.Gumbel(T.tensor([1.0, -1.0]), T.tensor([0.5, 2.0])),
+    'Geometric': lambda D, T: D.Geometric(T.tensor([0.3, 0.8])),
+    'Multinomial': lambda D, T: D.Multinomial(6, T.tensor([0.2, 0.5, 0.3])),
     'MixtureSameFamily': lambda D, T: D.MixtureSameFamily(
         D.Categorical(T.tensor([0.3, 0.7])), D.Normal(T.tensor([-2.0, 1.0]), T.ones(2))),
 }
@@ -182,3 +190,25 @@ def test_straight_through_one_hot():
             eg = p.grad._data.copy()
         else:
             np.testing.assert_allclose(eg, p.grad.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize('family', ['RelaxedOneHotCategorical', 'RelaxedBernoulli'])
+def test_relaxed_rsample_gradient_at_the_same_noise(family):
+    temp, logits = 0.7, arr(2, 3)
+    e_ps = [ember.tensor(temp, requires_grad=True), ember.tensor(logits, requires_grad=True)]
+    t_ps = [torch.tensor(temp, requires_grad=True), torch.tensor(logits, requires_grad=True)]
+    ember.manual_seed(0)
+    x = getattr(ember.distributions, family)(e_ps[0], logits=e_ps[1]).rsample((4,))
+    xd = torch.tensor(x.detach()._data)
+    t, lg = t_ps
+    if family == 'RelaxedOneHotCategorical':
+        # x = softmax((logits + G) / t): the noise, up to a per-row constant, is t log x - logits
+        lg_n = lg - lg.logsumexp(-1, keepdim=True)
+        noise = (temp * xd.log() - lg_n).detach()
+        x_t = torch.softmax((lg_n + noise) / t, -1)
+    else:
+        # x = sigmoid((logit(u) + logits) / t)
+        noise = (temp * torch.logit(xd) - lg).detach()
+        x_t = torch.sigmoid((noise + lg) / t)
+    for a, b in zip(*_grads(x, x_t, e_ps, t_ps)):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-8)

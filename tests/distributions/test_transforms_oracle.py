@@ -153,3 +153,39 @@ def test_dependent_constraints():
                 C.is_dependent(lib.distributions.Uniform.support),
                 C.is_dependent(C.real))
     check(fn, grad=False)
+
+
+REGISTRY_CASES = ['real', 'positive', 'nonnegative', 'greater_than', 'greater_than_eq',
+                  'less_than', 'unit_interval', 'interval', 'half_open_interval', 'simplex',
+                  'independent', 'real_vector', 'lower_cholesky', 'positive_definite',
+                  'positive_semidefinite', 'boolean', 'one_hot']
+
+
+@pytest.mark.parametrize('registry', ['biject_to', 'transform_to'])
+@pytest.mark.parametrize('name', REGISTRY_CASES)
+def test_constraint_registry(name, registry):
+    def fn(lib, x):
+        D = lib.distributions
+        t = getattr(D, registry)(CONSTRAINTS[name](D.constraints))
+        x = x if t.domain.event_dim < 2 else x.reshape(2, 2)
+        y = t(x)
+        return (repr(t), y, t.codomain.check(y), t.inv(y) if t.bijective else y,
+                t.log_abs_det_jacobian(x, y) if t.bijective else y)
+    check(fn, arr(4), message=False)
+
+
+def test_registry_register_errors_and_custom_entries():
+    def fn(lib):
+        D = lib.distributions
+        reg = D.constraint_registry.ConstraintRegistry()
+        reg.register(D.constraints.positive, lambda c: D.transforms.ExpTransform())
+        try:
+            reg.register(3, lambda c: None)
+        except TypeError as e:
+            err = str(e)
+        try:
+            reg(D.constraints.real)
+        except NotImplementedError as e:
+            missing = str(e)
+        return repr(reg(D.constraints.positive)), err, missing
+    check(fn, grad=False)

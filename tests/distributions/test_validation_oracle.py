@@ -46,6 +46,16 @@ BAD_PARAMS = {
         torch_or(D).zeros(2), scale_tril=torch_or(D).tensor([[1.0, 0.5], [0.0, 1.0]])),
     'MVN_tril_negative_diag': lambda D: D.MultivariateNormal(
         torch_or(D).zeros(2), scale_tril=torch_or(D).tensor([[-1.0, 0.0], [0.0, 1.0]])),
+    'Cauchy': lambda D: D.Cauchy(0.0, torch_or(D).tensor([-1.0])),
+    'HalfNormal': lambda D: D.HalfNormal(torch_or(D).tensor([-1.0])),
+    'Chi2': lambda D: D.Chi2(torch_or(D).tensor([0.0, 1.0])),
+    'StudentT': lambda D: D.StudentT(torch_or(D).tensor([-1.0])),
+    'Gumbel': lambda D: D.Gumbel(torch_or(D).tensor([0.0]), torch_or(D).tensor([-1.0])),
+    'Geometric_zero': lambda D: D.Geometric(torch_or(D).tensor([0.0, 0.5])),
+    'Geometric_above_one': lambda D: D.Geometric(torch_or(D).tensor([1.5])),
+    'Multinomial_count': lambda D: D.Multinomial(torch_or(D).tensor(3), torch_or(D).ones(2)),
+    'RelaxedBernoulli': lambda D: D.RelaxedBernoulli(torch_or(D).tensor(0.5),
+                                                     torch_or(D).tensor([1.5])),
     'Independent_too_many': lambda D: D.Independent(D.Normal(torch_or(D).zeros(2), 1.0), 2),
     'Transformed_not_transform': lambda D: D.TransformedDistribution(D.Normal(0.0, 1.0),
                                                                      [lambda x: x]),
@@ -94,6 +104,10 @@ BAD_VALUES = {
     'MVN_batch': (lambda D, T: D.MultivariateNormal(T.zeros(2, 2), T.eye(2)),
                   lambda T: T.zeros(3, 2)),
     'LogNormal_negative': (lambda D, T: D.LogNormal(0.0, 1.0), lambda T: T.tensor(-1.0)),
+    'HalfNormal_negative': (lambda D, T: D.HalfNormal(1.0), lambda T: T.tensor(-1.0)),
+    'Geometric_fraction': (lambda D, T: D.Geometric(T.tensor(0.5)), lambda T: T.tensor(0.5)),
+    'Multinomial_count': (lambda D, T: D.Multinomial(3, T.ones(2)),
+                          lambda T: T.tensor([3.0, 1.0])),
     'Independent': (lambda D, T: D.Independent(D.Exponential(T.ones(2)), 1),
                     lambda T: T.tensor([1.0, -1.0])),
     'Mixture': (lambda D, T: D.MixtureSameFamily(D.Categorical(T.ones(2)),
@@ -111,6 +125,7 @@ def test_out_of_support(name, method):
         d = make(lib.distributions, lib)
         if not hasattr(d, 'cdf') or name.startswith(('Categorical', 'OneHot', 'Dirichlet',
                                                      'MVN', 'Bernoulli', 'Binomial',
+                                                     'Geometric', 'Multinomial',
                                                      'Poisson', 'Independent')):
             return getattr(d, 'log_prob')(value(lib))
         return getattr(d, method)(value(lib))
