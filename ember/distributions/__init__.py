@@ -27,6 +27,7 @@ from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
 from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -35,8 +36,10 @@ from .log_normal import LogNormal
 from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
+from .negative_binomial import NegativeBinomial
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .pareto import Pareto
 from .poisson import Poisson
 from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
@@ -44,14 +47,15 @@ from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F401,F403  (torch exports the transforms here too)
 from .uniform import Uniform
+from .weibull import Weibull
 
 __all__ = [
     'Bernoulli', 'Beta', 'Binomial', 'Categorical', 'Cauchy', 'Chi2', 'Dirichlet',
     'Distribution', 'ExpRelaxedCategorical', 'ExponentialFamily', 'Exponential', 'Gamma',
-    'Geometric', 'Gumbel', 'HalfNormal', 'Independent', 'Laplace', 'LogNormal',
+    'Geometric', 'Gumbel', 'HalfCauchy', 'HalfNormal', 'Independent', 'Laplace', 'LogNormal',
     'LogitRelaxedBernoulli', 'MixtureSameFamily', 'Multinomial', 'MultivariateNormal',
-    'Normal', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
+    'NegativeBinomial', 'Normal', 'Pareto', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
     'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
-    'Uniform',
+    'Uniform', 'Weibull',
     'biject_to', 'constraints', 'kl_divergence', 'register_kl', 'transform_to', 'transforms',
 ] + transforms.__all__

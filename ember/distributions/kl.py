@@ -35,6 +35,7 @@ from .multivariate_normal import MultivariateNormal, batch_mahalanobis, batch_tr
     tril_solve
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
@@ -267,6 +268,47 @@ def _kl_normal_normal(p, q):
     return 0.5 * (var_ratio + shift - 1 - var_ratio.log())
 
 
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    result = q.alpha * scale_ratio.log() - alpha_ratio.log() + alpha_ratio - 1
+    return _inf_where(p.support.lower_bound < q.support.lower_bound, result)
+
+
+@register_kl(Pareto, Beta)
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p, q):
+    return _infinite_like(p.scale)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p, q):
+    prod = p.scale * q.rate
+    result = (p.alpha / prod).log() - p.alpha.reciprocal() + p.alpha * prod / (p.alpha - 1) - 1
+    return _inf_where(p.alpha <= 1, result)
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p, q):
+    e_log_x = p.scale.log() + p.alpha.reciprocal()
+    result = p.alpha.log() - e_log_x + q.concentration.lgamma() \
+        - q.concentration * q.rate.log() + (1 - q.concentration) * e_log_x \
+        + q.rate * p.alpha * p.scale / (p.alpha - 1) - 1
+    return _inf_where(p.alpha <= 1, result)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p, q):
+    two_var = 2 * q.scale.pow(2)
+    c = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t3 = p.alpha * c.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * c - q.loc).pow(2)
+    result = t1 - p.alpha.reciprocal() + (t3 + t4) / two_var - 1
+    return _inf_where(p.alpha <= 2, result)
+
+
 @register_kl(Poisson, Poisson)
 def _kl_poisson_poisson(p, q):
     return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
@@ -323,12 +365,18 @@ def _kl_beta_normal(p, q):
         + (0.5 * second_moment - q.loc * mean + 0.5 * q.loc.pow(2)) / var
 
 
+@register_kl(Beta, Pareto)
+def _kl_beta_infinity(p, q):
+    return _infinite_like(p.concentration1)
+
+
 @register_kl(Beta, Uniform)
 def _kl_beta_uniform(p, q):
     result = -p.entropy() + (q.high - q.low).log()
     return _inf_where((q.low > 0.0) | (q.high < 1.0), result)
 
 
+@register_kl(Exponential, Pareto)
 @register_kl(Exponential, Beta)
 @register_kl(Exponential, Uniform)
 def _kl_exponential_infinity(p, q):
@@ -367,6 +415,7 @@ def _kl_gamma_gumbel(p, q):
         + ember.exp(loc_ratio) * (1 + prod.reciprocal()).pow(-a) - loc_ratio
 
 
+@register_kl(Gumbel, Pareto)
 @register_kl(Gumbel, Beta)
 @register_kl(Gumbel, Exponential)
 @register_kl(Gumbel, Gamma)
@@ -402,6 +451,7 @@ def _kl_uniform_gumbel(p, q):
     return ratio.log() + 0.5 * (hi + lo) - ratio * (ember.exp(-hi) - ember.exp(-lo))
 
 
+@register_kl(Gamma, Pareto)
 @register_kl(Gamma, Beta)
 @register_kl(Gamma, Uniform)
 def _kl_gamma_infinity(p, q):
@@ -423,6 +473,7 @@ def _kl_gamma_normal(p, q):
     return t1 + (a - 1) * ember.digamma(a) + moments / var
 
 
+@register_kl(Laplace, Pareto)
 @register_kl(Laplace, Beta)
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Gamma)
@@ -439,6 +490,7 @@ def _kl_laplace_normal(p, q):
         + (0.5 * p.loc.pow(2) - p.loc * q.loc + 0.5 * q.loc.pow(2)) / var - 1
 
 
+@register_kl(Normal, Pareto)
 @register_kl(Normal, Beta)
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Gamma)
@@ -490,6 +542,14 @@ def _kl_uniform_gamma(p, q):
         - q.concentration * q.rate.log() + (1 - q.concentration) * e_log_x \
         + q.rate * (p.high + p.low) / 2
     return _inf_where(p.low < 0.0, result)
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p, q):
+    width = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    return _inf_where(p.low < q.support.lower_bound, t2 * (q.alpha + 1) - t1)
 
 
 @register_kl(Uniform, Normal)

@@ -20,7 +20,8 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.half_normal', 'distributions.chi2', 'distributions.studentT',
            'distributions.gumbel', 'distributions.geometric', 'distributions.multinomial',
            'distributions.relaxed_bernoulli', 'distributions.relaxed_categorical',
-           'distributions.constraint_registry']
+           'distributions.constraint_registry', 'distributions.half_cauchy',
+           'distributions.pareto', 'distributions.weibull', 'distributions.negative_binomial']
 
 
 @pytest.mark.parametrize('name', MODULES)

@@ -48,6 +48,9 @@ MAKERS = {
     'Gumbel': (lambda D, a, b: D.Gumbel(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s + 1)]),
     'HalfNormal': (lambda D, b: D.HalfNormal(b), lambda s: [pos(3, seed=s)]),
     'Geometric': (lambda D, p: D.Geometric(p), lambda s: [unit(3, seed=s)]),
+    'Pareto': (lambda D, a, b: D.Pareto(a, b), lambda s: [pos(3, seed=s), pos(3, seed=s + 1)]),
+    'ParetoHeavy': (lambda D, a, b: D.Pareto(a, b),
+                    lambda s: [pos(3, seed=s), arr(3, low=0.5, high=2.5, seed=s)]),
     'Independent': (lambda D, a, b: D.Independent(D.Normal(a, b), 1),
                     lambda s: [arr(2, 3, seed=s), pos(2, 3, seed=s + 1)]),
 }
@@ -75,6 +78,12 @@ PAIRS = [
     ('Geometric', 'Geometric'), ('Exponential', 'Gumbel'), ('Gamma', 'Gumbel'),
     ('Gumbel', 'Beta'), ('Gumbel', 'Exponential'), ('Gumbel', 'Gamma'), ('Gumbel', 'Uniform'),
     ('Gumbel', 'Normal'), ('Normal', 'Gumbel'), ('Uniform', 'Gumbel'),
+    ('Pareto', 'Pareto'), ('ParetoHeavy', 'Pareto'), ('Pareto', 'Exponential'),
+    ('ParetoHeavy', 'Exponential'), ('Pareto', 'Gamma'), ('ParetoHeavy', 'Gamma'),
+    ('Pareto', 'Normal'), ('ParetoHeavy', 'Normal'), ('Pareto', 'Beta'), ('Pareto', 'Uniform'),
+    ('Uniform', 'Pareto'), ('UniformWide', 'Pareto'), ('Beta', 'Pareto'),
+    ('Exponential', 'Pareto'), ('Gamma', 'Pareto'), ('Gumbel', 'Pareto'),
+    ('Laplace', 'Pareto'), ('Normal', 'Pareto'),
 ]
 
 

@@ -135,6 +135,10 @@ MOMENTS = {
     'Gumbel': lambda D, T: D.Gumbel(T.tensor([1.0, -1.0]), T.tensor([0.5, 2.0])),
     'Geometric': lambda D, T: D.Geometric(T.tensor([0.3, 0.8])),
     'Multinomial': lambda D, T: D.Multinomial(6, T.tensor([0.2, 0.5, 0.3])),
+    'Pareto': lambda D, T: D.Pareto(T.tensor([1.0, 0.5]), T.tensor([5.0, 8.0])),
+    'Weibull': lambda D, T: D.Weibull(T.tensor([1.0, 2.0]), T.tensor([0.8, 3.0])),
+    'NegativeBinomial': lambda D, T: D.NegativeBinomial(T.tensor([3.0, 10.0]),
+                                                        T.tensor([0.3, 0.6])),
     'MixtureSameFamily': lambda D, T: D.MixtureSameFamily(
         D.Categorical(T.tensor([0.3, 0.7])), D.Normal(T.tensor([-2.0, 1.0]), T.ones(2))),
 }
