@@ -33,6 +33,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
@@ -53,7 +54,7 @@ __all__ = [
     'Bernoulli', 'Beta', 'Binomial', 'Categorical', 'Cauchy', 'Chi2', 'Dirichlet',
     'Distribution', 'ExpRelaxedCategorical', 'ExponentialFamily', 'Exponential', 'Gamma',
     'Geometric', 'Gumbel', 'HalfCauchy', 'HalfNormal', 'Independent', 'Laplace', 'LogNormal',
-    'LogitRelaxedBernoulli', 'MixtureSameFamily', 'Multinomial', 'MultivariateNormal',
+    'LogitRelaxedBernoulli', 'LowRankMultivariateNormal', 'MixtureSameFamily', 'Multinomial', 'MultivariateNormal',
     'NegativeBinomial', 'Normal', 'Pareto', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
     'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
     'Uniform', 'Weibull',

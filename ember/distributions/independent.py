@@ -20,6 +20,10 @@ class Independent(Distribution):
 
     arg_constraints = {}
 
+    def __class_getitem__(cls, item):
+        """``Independent[Normal]`` in annotations (torch's class is Generic)."""
+        return cls
+
     def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
             raise ValueError(

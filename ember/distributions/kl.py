@@ -31,6 +31,7 @@ from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .log_normal import LogNormal  # noqa: F401  (a TransformedDistribution: KL via its base)
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis, batch_trace_xxt, \
     tril_solve
 from .normal import Normal
@@ -248,17 +249,45 @@ def _kl_laplace_laplace(p, q):
     return -ratio.log() + dist / q.scale + ratio * ember.exp(-dist / p.scale) - 1
 
 
-@register_kl(MultivariateNormal, MultivariateNormal)
-def _kl_multivariatenormal_multivariatenormal(p, q):
+def _event_shapes_must_match(p, q, what):
     if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Multivariate Normals with "
+        # torch's text carries a source line continuation's indentation: kept verbatim.
+        raise ValueError(f"KL-divergence between two {what} with" + " " * 26 +
                          "different event shapes cannot be computed")
-    Lp, Lq = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+
+
+def _gaussian_kl(p_loc, Lp, q_loc, Lq, n):
+    """KL between Gaussians given by means and lower Cholesky factors of the covariance."""
     half_log_det_ratio = Lq.diagonal(dim1=-2, dim2=-1).log().sum(-1) \
         - Lp.diagonal(dim1=-2, dim2=-1).log().sum(-1)
     trace = batch_trace_xxt(tril_solve(Lq, Lp))  # tr(Sq^-1 Sp)
-    maha = batch_mahalanobis(Lq, q.loc - p.loc)
-    return half_log_det_ratio + 0.5 * (trace + maha - p.event_shape[0])
+    maha = batch_mahalanobis(Lq, q_loc - p_loc)
+    return half_log_det_ratio + 0.5 * (trace + maha - n)
+
+
+def _tril(d):
+    """A Gaussian's covariance factor, unbroadcast where the distribution keeps one."""
+    return d._unbroadcasted_scale_tril if isinstance(d, MultivariateNormal) else d.scale_tril
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_multivariatenormal_multivariatenormal(p, q):
+    _event_shapes_must_match(p, q, 'Multivariate Normals')
+    return _gaussian_kl(p.loc, _tril(p), q.loc, _tril(q), p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p, q):
+    # Through the full Cholesky factors: the same value as the Woodbury forms.
+    _event_shapes_must_match(p, q, 'Low Rank Multivariate Normals')
+    return _gaussian_kl(p.loc, _tril(p), q.loc, _tril(q), p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_mixed_multivariatenormal(p, q):
+    _event_shapes_must_match(p, q, '(Low Rank) Multivariate Normals')
+    return _gaussian_kl(p.loc, _tril(p), q.loc, _tril(q), p.event_shape[0])
 
 
 @register_kl(Normal, Normal)

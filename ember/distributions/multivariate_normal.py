@@ -112,8 +112,8 @@ class MultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         """The inverse covariance."""
-        L_inv = tril_solve(self._unbroadcasted_scale_tril,
-                           _eye_like(self._unbroadcasted_scale_tril))
+        # As a function of the whole matrix (torch's cholesky_inverse differentiates so).
+        L_inv = ember.linalg.inv(self._unbroadcasted_scale_tril)
         return ember.matmul(L_inv.mT, L_inv).expand(self._matrix_shape())
 
     @property

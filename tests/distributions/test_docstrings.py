@@ -21,7 +21,8 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.gumbel', 'distributions.geometric', 'distributions.multinomial',
            'distributions.relaxed_bernoulli', 'distributions.relaxed_categorical',
            'distributions.constraint_registry', 'distributions.half_cauchy',
-           'distributions.pareto', 'distributions.weibull', 'distributions.negative_binomial']
+           'distributions.pareto', 'distributions.weibull', 'distributions.negative_binomial',
+           'distributions.lowrank_multivariate_normal']
 
 
 @pytest.mark.parametrize('name', MODULES)

@@ -62,6 +62,9 @@ FAMILIES = {
                                 [arr(3), spd(3, (2,))], arr(4, 2, 3, seed=2)),
     'MultivariateNormal_tril': (lambda D, m, L: D.MultivariateNormal(m, scale_tril=L),
                                 [arr(2, 3), lower(3, (2,))], arr(4, 2, 3, seed=2)),
+    'LowRankMultivariateNormal': (
+        lambda D, m, W, d: D.LowRankMultivariateNormal(m, W, d),
+        [arr(2, 3), arr(3, 2, seed=1), pos(2, 3, seed=2)], arr(4, 2, 3, seed=3)),
     'Independent': (lambda D, m, s: D.Independent(D.Normal(m, s), 1), [arr(2, 3), pos(2, 3)],
                     arr(4, 2, 3, seed=2)),
     'TransformedDistribution': (
@@ -179,6 +182,7 @@ def test_repr(name):
 SECOND_ORDER = ['Normal', 'Uniform', 'Laplace', 'Exponential', 'LogNormal', 'Gamma', 'Beta',
                 'Dirichlet', 'Bernoulli_logits', 'Binomial_probs', 'Poisson',
                 'Categorical_logits', 'MultivariateNormal_tril', 'MultivariateNormal_cov',
+                'LowRankMultivariateNormal',
                 'Independent', 'TransformedDistribution', 'MixtureSameFamily']
 
 
@@ -191,3 +195,11 @@ def test_second_order(name, method):
         d = make(lib.distributions, *ps)
         return d.log_prob(v) if method == 'log_prob' else d.entropy()
     check(fn, value, *params, double=True, message=False)
+
+
+@pytest.mark.parametrize('name', ['MultivariateNormal_cov', 'MultivariateNormal_prec',
+                                  'MultivariateNormal_tril', 'LowRankMultivariateNormal'])
+@pytest.mark.parametrize('prop', ['scale_tril', 'covariance_matrix', 'precision_matrix'])
+def test_gaussian_matrices(name, prop):
+    make, params, _ = FAMILIES[name]
+    check(lambda lib, *ps: getattr(make(lib.distributions, *ps), prop), *params)

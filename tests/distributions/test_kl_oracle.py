@@ -43,6 +43,8 @@ MAKERS = {
     'MultivariateNormalTril': (lambda D, m, c: D.MultivariateNormal(
         m, scale_tril=ember.linalg.cholesky(c) if D is ember.distributions
         else torch.linalg.cholesky(c)), lambda s: [arr(3, seed=s), spd(3, seed=s)]),
+    'LowRank': (lambda D, m, W, d: D.LowRankMultivariateNormal(m, W, d),
+                lambda s: [arr(2, 3, seed=s), arr(3, 2, seed=s + 1), pos(3, seed=s + 2)]),
     'LogNormal': (lambda D, a, b: D.LogNormal(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s)]),
     'Cauchy': (lambda D, a, b: D.Cauchy(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s + 1)]),
     'Gumbel': (lambda D, a, b: D.Gumbel(a, b), lambda s: [arr(3, seed=s), pos(3, seed=s + 1)]),
@@ -84,7 +86,21 @@ PAIRS = [
     ('Uniform', 'Pareto'), ('UniformWide', 'Pareto'), ('Beta', 'Pareto'),
     ('Exponential', 'Pareto'), ('Gamma', 'Pareto'), ('Gumbel', 'Pareto'),
     ('Laplace', 'Pareto'), ('Normal', 'Pareto'),
+    ('LowRank', 'LowRank'), ('LowRank', 'MultivariateNormal'), ('MultivariateNormal', 'LowRank'),
 ]
+
+
+@pytest.mark.parametrize('p,q', [('MultivariateNormal', 'MultivariateNormal'),
+                                 ('LowRank', 'LowRank'), ('LowRank', 'MultivariateNormal'),
+                                 ('MultivariateNormal', 'LowRank')])
+def test_kl_gaussian_event_shape_mismatch(p, q):
+    def make(D, lib, which, n):
+        if which == 'LowRank':
+            return D.LowRankMultivariateNormal(lib.zeros(n), lib.ones(n, 1), lib.ones(n))
+        return D.MultivariateNormal(lib.zeros(n), lib.eye(n))
+    check(lambda lib: lib.distributions.kl_divergence(make(lib.distributions, lib, p, 2),
+                                                      make(lib.distributions, lib, q, 3)),
+          grad=False)
 
 
 @pytest.mark.parametrize('p,q', PAIRS)

@@ -129,6 +129,8 @@ MOMENTS = {
     'MultivariateNormal': lambda D, T: D.MultivariateNormal(
         T.tensor([1.0, -1.0]), T.tensor([[2.0, 0.5], [0.5, 1.0]])),
     'Independent': lambda D, T: D.Independent(D.Normal(T.zeros(2), T.tensor([1.0, 3.0])), 1),
+    'LowRankMultivariateNormal': lambda D, T: D.LowRankMultivariateNormal(
+        T.tensor([1.0, -1.0]), T.tensor([[1.0], [0.5]]), T.tensor([0.5, 2.0])),
     'HalfNormal': lambda D, T: D.HalfNormal(T.tensor([0.5, 2.0])),
     'Chi2': lambda D, T: D.Chi2(T.tensor([1.0, 6.0])),
     'StudentT': lambda D, T: D.StudentT(T.tensor([5.0, 9.0]), T.tensor([1.0, -1.0])),
@@ -216,3 +218,31 @@ def test_relaxed_rsample_gradient_at_the_same_noise(family):
         x_t = torch.sigmoid((noise + lg) / t)
     for a, b in zip(*_grads(x, x_t, e_ps, t_ps)):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-8)
+
+
+def test_squashed_gaussian_with_cached_tanh():
+    # The soft actor-critic policy: the log-probability of its own (cached) sample.
+    mu, log_std = arr(4, 2), arr(4, 2, seed=1) * 0.3
+    e_ps = [ember.tensor(mu, requires_grad=True), ember.tensor(log_std, requires_grad=True)]
+    t_ps = [torch.tensor(mu, requires_grad=True), torch.tensor(log_std, requires_grad=True)]
+    ember.manual_seed(0)
+    De, Dt = ember.distributions, torch.distributions
+    e = De.TransformedDistribution(De.Normal(e_ps[0], e_ps[1].exp()),
+                                   [De.transforms.TanhTransform(cache_size=1)])
+    a = e.rsample()
+    lp = e.log_prob(a).sum(-1)
+    t_base = Dt.Normal(t_ps[0], t_ps[1].exp())
+    u = ((torch.tensor(a.detach()._data).atanh() - t_ps[0]) / t_ps[1].exp()).detach()
+    tanh = Dt.transforms.TanhTransform(cache_size=1)
+    t = Dt.TransformedDistribution(t_base, [tanh])
+    a_t = tanh(t_ps[0] + u * t_ps[1].exp())
+    lp_t = t.log_prob(a_t).sum(-1)
+    np.testing.assert_allclose(np.asarray(lp.detach()._data), lp_t.detach().numpy(),
+                               rtol=1e-6, atol=1e-8)
+    for x, y in zip(*_grads(lp + a.sum(-1), lp_t + a_t.sum(-1), e_ps, t_ps)):
+        np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-8)
+
+
+def test_independent_is_subscriptable_like_torchs_generic():
+    assert ember.distributions.Independent[ember.distributions.Normal] is not None
+    assert torch.distributions.Independent[torch.distributions.Normal] is not None

@@ -61,6 +61,18 @@ BAD_PARAMS = {
     'HalfCauchy': lambda D: D.HalfCauchy(torch_or(D).tensor([0.0])),
     'NegativeBinomial_probs': lambda D: D.NegativeBinomial(2.0, torch_or(D).tensor([1.0])),
     'NegativeBinomial_count': lambda D: D.NegativeBinomial(-1.0, torch_or(D).tensor([0.5])),
+    'LowRank_loc_0d': lambda D: D.LowRankMultivariateNormal(
+        torch_or(D).tensor(0.0), torch_or(D).ones(2, 1), torch_or(D).ones(2)),
+    'LowRank_factor_1d': lambda D: D.LowRankMultivariateNormal(
+        torch_or(D).zeros(2), torch_or(D).ones(2), torch_or(D).ones(2)),
+    'LowRank_factor_rows': lambda D: D.LowRankMultivariateNormal(
+        torch_or(D).zeros(2), torch_or(D).ones(3, 1), torch_or(D).ones(2)),
+    'LowRank_diag': lambda D: D.LowRankMultivariateNormal(
+        torch_or(D).zeros(2), torch_or(D).ones(2, 1), torch_or(D).ones(3)),
+    'LowRank_batches': lambda D: D.LowRankMultivariateNormal(
+        torch_or(D).zeros(3, 2), torch_or(D).ones(4, 2, 1), torch_or(D).ones(2)),
+    'LowRank_negative_diag': lambda D: D.LowRankMultivariateNormal(
+        torch_or(D).zeros(2), torch_or(D).ones(2, 1), -torch_or(D).ones(2)),
     'Independent_too_many': lambda D: D.Independent(D.Normal(torch_or(D).zeros(2), 1.0), 2),
     'Transformed_not_transform': lambda D: D.TransformedDistribution(D.Normal(0.0, 1.0),
                                                                      [lambda x: x]),
