@@ -21,7 +21,6 @@ from .binomial import Binomial
 from .cauchy import Cauchy
 from .categorical import Categorical
 from .dirichlet import Dirichlet
-from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
@@ -30,7 +29,6 @@ from .gumbel import Gumbel
 from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
-from .log_normal import LogNormal  # noqa: F401  (a TransformedDistribution: KL via its base)
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis, batch_trace_xxt, \
     tril_solve

@@ -22,7 +22,8 @@ __all__ = ['Transform', 'ComposeTransform', 'ExpTransform', 'AffineTransform',
            'SigmoidTransform', 'TanhTransform', 'PowerTransform', 'SoftmaxTransform',
            'StickBreakingTransform', 'AbsTransform', 'IndependentTransform',
            'SoftplusTransform', 'LowerCholeskyTransform', 'PositiveDefiniteTransform',
-           'identity_transform']
+           'ReshapeTransform', 'CatTransform', 'StackTransform',
+           'CumulativeDistributionTransform', 'identity_transform']
 
 
 class Transform:
@@ -566,111 +567,10 @@ class AffineTransform(Transform):
     inverse_shape = forward_shape
 
 
-class SoftmaxTransform(Transform):
-    """Unconstrained vectors to the simplex by softmax (not bijective: its inverse is the
-    log, one of many preimages)."""
-
-    domain = constraints.real_vector
-    codomain = constraints.simplex
-
-    def __eq__(self, other):
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        probs = (x - x.max(-1, True)[0]).exp()
-        return probs / probs.sum(-1, True)
-
-    def _inverse(self, y):
-        return y.log()
-
-    def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return shape
-
-    inverse_shape = forward_shape
 
 
-class StickBreakingTransform(Transform):
-    """Vectors of length K - 1 to the K-simplex by stick breaking: each coordinate takes
-    a sigmoid share of what is left (shifted so that zeros map to the uniform vector)."""
-
-    domain = constraints.real_vector
-    codomain = constraints.simplex
-    bijective = True
-
-    def __eq__(self, other):
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
-
-    @staticmethod
-    def _log_offset(n, like):
-        # log(K - 1), log(K - 2), ..., log(1) for n = K - 1 entries
-        return ember.arange(n, 0, -1, dtype=like.dtype).log()
-
-    def _call(self, x):
-        from ember.nn.functional import pad
-        z = _clipped_sigmoid(x - self._log_offset(x.shape[-1], x))
-        left = (1 - z).cumprod(-1)
-        return pad(z, [0, 1], value=1) * pad(left, [1, 0], value=1)
-
-    def _inverse(self, y):
-        y_crop = y[..., :-1]
-        left = ember.clamp(1 - y_crop.cumsum(-1), min=float(finfo(y).tiny))
-        return y_crop.log() - left.log() + self._log_offset(y_crop.shape[-1], y)
-
-    def log_abs_det_jacobian(self, x, y):
-        from ember.nn.functional import logsigmoid
-        x = x - self._log_offset(x.shape[-1], x)
-        return (-x + logsigmoid(x) + y[..., :-1].log()).sum(-1)
-
-    def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return shape[:-1] + (shape[-1] + 1,)
-
-    def inverse_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return shape[:-1] + (shape[-1] - 1,)
-
-
-class LowerCholeskyTransform(Transform):
-    """Square matrices to lower-triangular ones with a positive diagonal: keeps the strictly
-    lower part and exponentiates the diagonal (not bijective on all matrices)."""
-
-    domain = constraints.independent(constraints.real, 2)
-    codomain = constraints.lower_cholesky
-
-    def __eq__(self, other):
-        return isinstance(other, LowerCholeskyTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
-
-    def _inverse(self, y):
-        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
-
-
-class PositiveDefiniteTransform(Transform):
-    """Square matrices to positive-definite ones: ``L L^T`` of their LowerCholeskyTransform."""
-
-    domain = constraints.independent(constraints.real, 2)
-    codomain = constraints.positive_definite
-
-    def __eq__(self, other):
-        return isinstance(other, PositiveDefiniteTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        L = LowerCholeskyTransform()(x)
-        return L @ L.mT
-
-    def _inverse(self, y):
-        return LowerCholeskyTransform().inv(ember.linalg.cholesky(y))
+# Transforms of whole vectors and matrices live in their own module (built on the above).
+from ._vector_transforms import (CatTransform, CumulativeDistributionTransform,  # noqa: E402
+                                 LowerCholeskyTransform, PositiveDefiniteTransform,
+                                 ReshapeTransform, SoftmaxTransform, StackTransform,
+                                 StickBreakingTransform)

@@ -30,6 +30,18 @@ TRANSFORMS = {
                     arr(2, 3)),
     'Inverse': (lambda T, lib: T.SigmoidTransform().inv, [], arr(2, 3, low=0.1, high=0.9)),
     'Identity': (lambda T, lib: T.ComposeTransform([]), [], arr(2, 3)),
+    'Reshape': (lambda T, lib: T.ReshapeTransform((3,), (3, 1)), [], arr(2, 3)),
+    'Cat': (lambda T, lib: T.CatTransform([T.ExpTransform(), T.SigmoidTransform()], -1, [1, 2]),
+            [], arr(2, 3)),
+    'Cat_batch_dim': (lambda T, lib: T.CatTransform([T.ExpTransform(), T.TanhTransform()], 0,
+                                                    [1, 1]), [], arr(2, 3)),
+    'Cat_event': (lambda T, lib: T.CatTransform(
+        [T.StickBreakingTransform(), T.IndependentTransform(T.ExpTransform(), 1)], 0, [1, 1]),
+        [], arr(2, 3)),
+    'Stack': (lambda T, lib: T.StackTransform([T.ExpTransform(), T.SigmoidTransform(),
+                                               T.AffineTransform(1.0, 3.0)], -1), [], arr(2, 3)),
+    'CDF': (lambda T, lib, m: T.CumulativeDistributionTransform(
+        lib.distributions.Normal(m, 2.0)), [arr(3)], arr(2, 3, seed=1)),
 }
 
 
@@ -50,7 +62,8 @@ def test_properties(name):
 
     def fn(lib, x, *ps):
         t = make(lib.distributions.transforms, lib, *ps)
-        sign = t.sign if name not in ('StickBreaking', 'Compose_event') else None
+        sign = t.sign if name not in ('StickBreaking', 'Compose_event', 'Reshape', 'Cat',
+                                      'Cat_batch_dim', 'Cat_event', 'Stack') else None
         return (repr(t.domain), repr(t.codomain), t.domain.event_dim, t.codomain.event_dim,
                 t.bijective, sign, t.forward_shape(x.shape), t.inverse_shape(t(x).shape),
                 t == make(lib.distributions.transforms, lib, *ps), repr(t))
@@ -158,7 +171,7 @@ def test_dependent_constraints():
 REGISTRY_CASES = ['real', 'positive', 'nonnegative', 'greater_than', 'greater_than_eq',
                   'less_than', 'unit_interval', 'interval', 'half_open_interval', 'simplex',
                   'independent', 'real_vector', 'lower_cholesky', 'positive_definite',
-                  'positive_semidefinite', 'boolean', 'one_hot']
+                  'positive_semidefinite', 'boolean', 'one_hot', 'stack']
 
 
 @pytest.mark.parametrize('registry', ['biject_to', 'transform_to'])
@@ -188,4 +201,19 @@ def test_registry_register_errors_and_custom_entries():
         except NotImplementedError as e:
             missing = str(e)
         return repr(reg(D.constraints.positive)), err, missing
+    check(fn, grad=False)
+
+
+@pytest.mark.parametrize('case', ['cat_wrong_length', 'stack_wrong_length', 'reshape_numel',
+                                  'reshape_shape'])
+def test_structural_transform_errors(case):
+    def fn(lib):
+        T = lib.distributions.transforms
+        if case == 'cat_wrong_length':
+            return T.CatTransform([T.ExpTransform()], 0, [2])(lib.zeros(3))
+        if case == 'stack_wrong_length':
+            return T.StackTransform([T.ExpTransform()], 0)(lib.zeros(3))
+        if case == 'reshape_numel':
+            return T.ReshapeTransform((3,), (2, 2))
+        return T.ReshapeTransform((3,), (3, 1)).forward_shape((2, 4))
     check(fn, grad=False)
