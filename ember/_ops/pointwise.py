@@ -1022,7 +1022,7 @@ class ClampBackward1(Node):
         if self.hi is not None:
             m = x <= self.hi
             mask = m if mask is None else mask & m
-        return g * mask
+        return where(mask, g, 0.0)  # (a nan/inf gradient must not leak as nan)
 
 
 class ClampMinBackward0(ClampBackward1):
@@ -1043,9 +1043,9 @@ class ClampBackward0(Node):
         if hi is not None:
             m = x <= hi
             mask = m if mask is None else mask & m
-        gx = g * mask
-        glo = g * (x < lo) if lo is not None else None
-        ghi = g * (x > hi) if hi is not None else None
+        gx = where(mask, g, 0.0)
+        glo = where(x < lo, g, 0.0) if lo is not None else None
+        ghi = where(x > hi, g, 0.0) if hi is not None else None
         out = [gx]
         if self.has_lo:
             out.append(glo)
@@ -1138,8 +1138,9 @@ def clamp_max(input, max):
 class WhereBackward0(Node):
     def backward(self, g):
         cond = self.cond
-        zero = g * 0
-        return None, where(cond, g, zero), where(cond, zero, g)
+        # A literal zero, not g * 0: a nan/inf gradient must not leak into the branch that
+        # was not taken (torch gives 0 there).
+        return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
 @register
