@@ -979,6 +979,13 @@ class SoftmaxBackward0(Node):
 
     def backward(self, g):
         y = self.saved_tensors[0]
+        if not STATE.enabled:   # no graph of the gradient wanted: y (g - sum(g y)) on arrays
+            ga, ya = g._data, y._data
+            gx = np.asarray(ga * ya)
+            s = gx.sum(self.dim, keepdims=True)
+            np.subtract(ga, s, out=gx)
+            gx *= ya
+            return make(gx)
         gy = g * y
         return gy - y * gy.sum(self.dim, keepdim=True)
 
@@ -988,6 +995,12 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, g):
         y = self.saved_tensors[0]
+        if not STATE.enabled:   # on arrays: g - exp(y) sum(g)
+            ga = g._data
+            gx = np.asarray(np.exp(y._data))
+            gx *= ga.sum(self.dim, keepdims=True)
+            np.subtract(ga, gx, out=gx)
+            return make(gx)
         return g - y.exp() * g.sum(self.dim, keepdim=True)
 
 
@@ -1027,8 +1040,9 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
     elif x.size == 0:
         r = x.copy()
     else:
-        e = np.exp(x - np.max(x, axis=d, keepdims=True))
-        r = e / np.sum(e, axis=d, keepdims=True)
+        r = np.subtract(x, np.max(x, axis=d, keepdims=True))   # in place from here
+        np.exp(r, out=r)
+        r /= np.sum(r, axis=d, keepdims=True)
     n = track1(SoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
@@ -1048,7 +1062,9 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     else:
         m = np.max(x, axis=d, keepdims=True)
         s = x - np.where(np.isfinite(m), m, 0)
-        r = s - np.log(np.sum(np.exp(s), axis=d, keepdims=True))
+        r = np.exp(s)
+        lse = np.log(np.sum(r, axis=d, keepdims=True))
+        r = np.subtract(s, lse, out=r)
     n = track1(LogSoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:

@@ -8,7 +8,7 @@ import numpy as np
 from .._ops import _core, random as _random
 from .._ops._core import Node, make
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import STATE, no_grad
 from ._norm_functional import _affine_result, _normalised_grad, _standardised
 
 
@@ -36,6 +36,8 @@ class NativeLayerNormBackward0(Node):
     def backward(self, g):
         x, w, b = self.saved_tensors
         dims, eps = self.dims, self.eps
+        if not STATE.enabled:   # no graph of the gradient wanted: on arrays, from the forward's
+            return self._backward_arrays(g._data, x, w, b)          # xhat and rstd
         xhat, rstd = _standardised(x, dims, eps)
         batch = tuple(range(x.dim() - len(dims)))
 
@@ -47,6 +49,29 @@ class NativeLayerNormBackward0(Node):
         if self.next_functions[0][0] is not None:
             gxhat = g * w if w is not None else g
             gx = _normalised_grad(gxhat, xhat, rstd, dims)
+        return gx, gw, gb
+
+    def _backward_arrays(self, g, x, w, b):
+        xhat, rstd, dims = self.xhat, self.rstd, self.dims
+        if xhat is None:
+            xhat, rstd = _standardised_array(x._data, dims, self.eps)
+        batch = tuple(range(xhat.ndim - len(dims)))
+        gw = gb = gx = None
+        if w is not None and self.next_functions[1][0]:
+            gw = make(np.asarray(np.sum(g * xhat, axis=batch)))
+        if b is not None and self.next_functions[2][0]:
+            gb = make(np.asarray(np.sum(g, axis=batch)))
+        if self.next_functions[0][0] is not None:
+            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), with one temporary
+            gxhat = g * w._data if w is not None else g
+            gx = np.asarray(gxhat * xhat)
+            m2 = gx.mean(dims, keepdims=True)
+            m1 = gxhat.mean(dims, keepdims=True)
+            np.multiply(xhat, m2, out=gx)
+            np.subtract(gxhat, gx, out=gx)
+            gx -= m1
+            gx *= rstd
+            gx = make(gx)
         return gx, gw, gb
 
 
@@ -68,13 +93,25 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
     dims = tuple(range(x.ndim - k, x.ndim))
-    mean = x.mean(dims, keepdims=True)
-    centred = x - mean
-    out = centred / np.sqrt((centred * centred).mean(dims, keepdims=True) + eps)
-    result, n = _affine_result(NativeLayerNormBackward0, input, out, weight, bias)
+    xhat, rstd = _standardised_array(x, dims, eps)
+    result, n = _affine_result(NativeLayerNormBackward0, input, xhat, weight, bias)
     if n is not None:
         n.dims, n.eps = dims, eps
+        # for the backward on arrays; not when the result is xhat itself (no weight or
+        # bias), which the caller may change in place: the backward recomputes it then
+        n.xhat = xhat if result._data is not xhat else None
+        n.rstd = rstd
     return result
+
+
+def _standardised_array(x, dims, eps):
+    """``((x - mean) * rstd, rstd)`` over ``dims``, on arrays."""
+    xhat = np.asarray(x - x.mean(dims, keepdims=True))
+    rstd = np.asarray(np.square(xhat).mean(dims, keepdims=True) + eps)
+    np.sqrt(rstd, out=rstd)
+    np.reciprocal(rstd, out=rstd)
+    xhat *= rstd
+    return xhat, rstd
 
 
 class EmbeddingBackward0(Node):

@@ -23,8 +23,10 @@ def _affine_result(node_cls, input, out, weight, bias, shape=None):
     broadcast), as the op's result, with a ``node_cls`` node that saves input, weight and
     bias. Returns (result, node or None)."""
     if weight is not None:
-        out = out * (weight._data if shape is None else weight._data.reshape(shape))
-    if bias is not None:
+        out = np.asarray(out * (weight._data if shape is None else weight._data.reshape(shape)))
+        if bias is not None:    # (into the fresh product: one temporary fewer)
+            out += bias._data if shape is None else bias._data.reshape(shape)
+    elif bias is not None:
         out = out + (bias._data if shape is None else bias._data.reshape(shape))
     n = _core.track(node_cls, (input, weight, bias))
     result = _core.result(np.asarray(out, input._data.dtype), n)
