@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 
 from .._ops import _core, random as _random
+from .._ops.index import add_rows_at
 from .._ops._core import Node, make
 from .._tensor import Tensor
 from ..autograd.grad_mode import STATE, no_grad
@@ -127,6 +128,9 @@ class EmbeddingBackward0(Node):
         if not keep.all():
             rows = rows * make(keep[:, None].astype(g._data.dtype))
         zeros = make(np.zeros((self.num_weights, g.shape[-1]), g._data.dtype))
+        if not STATE.enabled:   # no graph of the gradient wanted: the scatter on arrays
+            add_rows_at(zeros._data, idx._data, rows._data)
+            return zeros, None
         return zeros.index_add(0, idx, rows), None
 
 
