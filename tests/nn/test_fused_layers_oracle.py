@@ -79,3 +79,24 @@ def test_embedding_backward_with_repeated_indices(dtype, kw, double):
     idx[:, :5] = 7               # index 7 used 60+ times
     check(lambda T, w: T.nn.functional.embedding(T.tensor(idx), w, **kw) * 1.5,
           arr(20, 6, dtype=dtype), double=double)
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('kw', [{}, {'bias': False}, {'num_layers': 2, 'bidirectional': True}])
+@pytest.mark.parametrize('double', [False, True])
+def test_lstm_layer_op(dtype, kw, double):
+    """nn.LSTM runs each layer and direction as one op (output grad_fn
+    MkldnnRnnLayerBackward0 as in torch); input and initial-state gradients, to second
+    order through the recomputed graph."""
+    layers = kw.get('num_layers', 1) * (2 if kw.get('bidirectional') else 1)
+
+    def fn(T, x, h0, c0):
+        m = T.nn.LSTM(4, 5, **kw).to(getattr(T, np.dtype(dtype).name))
+        rng = np.random.default_rng(3)
+        with T.no_grad():
+            for p in m.parameters():
+                p.copy_(T.tensor(rng.standard_normal(tuple(p.shape)) * 0.5))
+        out, (h, c) = m(x, (h0, c0))
+        return out, h, c
+    check(fn, arr(6, 3, 4, dtype=dtype), arr(layers, 3, 5, dtype=dtype, seed=1),
+          arr(layers, 3, 5, dtype=dtype, seed=2), double=double)

@@ -1,7 +1,9 @@
 """Recurrent layers: RNN, LSTM, GRU and their single-step cells.
 
 Each step is composed from ember ops (linear, sigmoid, tanh, chunk, stack) in a loop over
-time, so gradients and double backward come from the ops' own nodes. Parameter names,
+time, so gradients and double backward come from the ops' own nodes -- except an LSTM layer
+without projections, which runs as one op over the whole sequence (``_rnn_functional``:
+a few GEMMs per step instead of a dozen nodes). Parameter names,
 shapes (gates stacked i,f,g,o for LSTM and r,z,n for GRU), initialisation, reprs and error
 messages follow torch.
 """
@@ -9,8 +11,11 @@ import math
 import numbers
 import warnings
 
+import numpy as np
+
 from ... import _ops
 from .. import functional as F, init
+from .._rnn_functional import lstm_layer
 from ..parameter import Parameter
 from .module import Module
 
@@ -207,6 +212,14 @@ class RNNBase(Module):
                 k = layer * num_directions + direction
                 state = tuple(s[k] for s in states) if lstm else states[0][k]
                 x_proj = F.linear(layer_input, w_ih, b_ih)  # all time steps at once
+                if lstm and not w_hr:   # the whole sequence as one op (see _rnn_functional)
+                    out, h, c = lstm_layer(x_proj, *state, w_hh, b_hh, reverse=direction == 1)
+                    if out._data.dtype != np.float32 and out.requires_grad:
+                        # torch's own (non-oneDNN) kernel stacks the steps: same grad_fn
+                        out = _ops.shape.stack(out.unbind(0))
+                    outs.append(out)
+                    finals.append((h, c))
+                    continue
                 times = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 hs = [None] * seq_len
                 for t in times:
