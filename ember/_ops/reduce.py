@@ -973,6 +973,31 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out(result(r, n), out)
 
 
+# -- sums of rows and columns, by BLAS ---------------------------------------------------
+def row_sums(a, scale=1.0):
+    """``scale`` times the sums of the rows of a 2-D array, as a column. For float32/float64
+    a matrix-vector product: BLAS sums short rows 3-4x faster than NumPy's reduction (the
+    hot reduction of softmax and the normalisations)."""
+    if a.dtype.kind != 'f' or a.dtype.itemsize < 4 or not a.size:
+        return a.sum(1, keepdims=True) * a.dtype.type(scale)
+    return (a @ np.full(a.shape[1], scale, a.dtype))[:, None]
+
+
+def column_sums(a):
+    """The sums of the columns of a 2-D array (a vector-matrix product, as ``row_sums``)."""
+    if a.dtype.kind != 'f' or a.dtype.itemsize < 4 or not a.size:
+        return a.sum(0)
+    return np.ones(a.shape[0], a.dtype) @ a
+
+
+def _sum_over(a, d):
+    """``np.sum(a, d, keepdims=True)``, by ``row_sums`` when ``d`` is the last axis of a
+    C-contiguous array."""
+    if d == a.ndim - 1 and a.ndim and a.flags.c_contiguous:
+        return row_sums(a.reshape(-1, a.shape[-1])).reshape(a.shape[:-1] + (1,))
+    return a.sum(d, keepdims=True)
+
+
 # -- softmax -----------------------------------------------------------------------------
 class SoftmaxBackward0(Node):
     """Gradient of ``softmax``: ``y * (g - sum(g * y))``, from the saved output ``y``."""
@@ -982,7 +1007,7 @@ class SoftmaxBackward0(Node):
         if not STATE.enabled:   # no graph of the gradient wanted: y (g - sum(g y)) on arrays
             ga, ya = g._data, y._data
             gx = np.asarray(ga * ya)
-            s = gx.sum(self.dim, keepdims=True)
+            s = _sum_over(gx, self.dim)
             np.subtract(ga, s, out=gx)
             gx *= ya
             return make(gx)
@@ -998,7 +1023,7 @@ class LogSoftmaxBackward0(Node):
         if not STATE.enabled:   # on arrays: g - exp(y) sum(g)
             ga = g._data
             gx = np.asarray(np.exp(y._data))
-            gx *= ga.sum(self.dim, keepdims=True)
+            gx *= _sum_over(ga, self.dim)
             np.subtract(ga, gx, out=gx)
             return make(gx)
         return g - y.exp() * g.sum(self.dim, keepdim=True)
@@ -1042,7 +1067,7 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
     else:
         r = np.subtract(x, np.max(x, axis=d, keepdims=True))   # in place from here
         np.exp(r, out=r)
-        r /= np.sum(r, axis=d, keepdims=True)
+        r /= _sum_over(r, d)
     n = track1(SoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
@@ -1063,7 +1088,7 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
         m = np.max(x, axis=d, keepdims=True)
         s = x - np.where(np.isfinite(m), m, 0)
         r = np.exp(s)
-        lse = np.log(np.sum(r, axis=d, keepdims=True))
+        lse = np.log(_sum_over(r, d))
         r = np.subtract(s, lse, out=r)
     n = track1(LogSoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)

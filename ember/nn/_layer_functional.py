@@ -1,12 +1,15 @@
 """The functional forms of dropout, layer normalisation and embedding lookup (exported by
 ``ember.nn.functional``). Each forward works on NumPy arrays; each backward is written in
 ember ops so the gradients can be differentiated again."""
+import math
 import warnings
 
 import numpy as np
 
 from .._ops import _core, random as _random
+from .._ops._scratch import scratch
 from .._ops.index import add_rows_at
+from .._ops.reduce import row_sums, column_sums
 from .._ops._core import Node, make
 from .._tensor import Tensor
 from ..autograd.grad_mode import STATE, no_grad
@@ -56,23 +59,27 @@ class NativeLayerNormBackward0(Node):
         xhat, rstd, dims = self.xhat, self.rstd, self.dims
         if xhat is None:
             xhat, rstd = _standardised_array(x._data, dims, self.eps)
-        batch = tuple(range(xhat.ndim - len(dims)))
+        size = math.prod(xhat.shape[xhat.ndim - len(dims):])
+        g2, xh = g.reshape(-1, size), xhat.reshape(-1, size)
+        shape = xhat.shape[xhat.ndim - len(dims):]
         gw = gb = gx = None
         if w is not None and self.next_functions[1][0]:
-            gw = make(np.asarray(np.sum(g * xhat, axis=batch)))
+            gw = make(column_sums(np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)))
+                      .reshape(shape))
         if b is not None and self.next_functions[2][0]:
-            gb = make(np.asarray(np.sum(g, axis=batch)))
+            gb = make(column_sums(g2).reshape(shape))
         if self.next_functions[0][0] is not None:
-            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), with one temporary
-            gxhat = g * w._data if w is not None else g
-            gx = np.asarray(gxhat * xhat)
-            m2 = gx.mean(dims, keepdims=True)
-            m1 = gxhat.mean(dims, keepdims=True)
-            np.multiply(xhat, m2, out=gx)
+            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), row by row
+            gxhat = g2 if w is None else np.multiply(
+                g2, w._data.reshape(size), out=scratch('ln.gxhat', xh.shape, xh.dtype))
+            gx = np.multiply(gxhat, xh)
+            m2 = row_sums(gx, 1 / size)
+            m1 = row_sums(gxhat, 1 / size)
+            np.multiply(xh, m2, out=gx)
             np.subtract(gxhat, gx, out=gx)
             gx -= m1
             gx *= rstd
-            gx = make(gx)
+            gx = make(gx.reshape(xhat.shape))
         return gx, gw, gb
 
 
@@ -106,13 +113,16 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 def _standardised_array(x, dims, eps):
-    """``((x - mean) * rstd, rstd)`` over ``dims``, on arrays."""
-    xhat = np.asarray(x - x.mean(dims, keepdims=True))
-    rstd = np.asarray(np.square(xhat).mean(dims, keepdims=True) + eps)
+    """``((x - mean) * rstd, rstd)`` over the trailing ``dims``, on arrays; ``rstd`` is a
+    column, one value per row of ``x`` seen as (rows, normalised elements)."""
+    x2 = x.reshape(-1, math.prod(x.shape[x.ndim - len(dims):]))
+    xhat = x2 - row_sums(x2, 1 / x2.shape[1])
+    rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)), 1 / x2.shape[1])
+    rstd += eps
     np.sqrt(rstd, out=rstd)
     np.reciprocal(rstd, out=rstd)
     xhat *= rstd
-    return xhat, rstd
+    return xhat.reshape(x.shape), rstd
 
 
 class EmbeddingBackward0(Node):
