@@ -399,6 +399,12 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 class _SoftplusBackward0(Node):
     def backward(self, g):
         x = self.saved_tensors[0]
+        if not STATE.enabled:   # on arrays: sigmoid(beta x), 1 where softplus is linear
+            bx = np.asarray(x._data * self.beta)
+            d = _pw._sigmoid(bx)
+            np.copyto(d, 1, where=bx > self.threshold)
+            d *= g._data
+            return make(d)
         linear = make((x._data * self.beta) > self.threshold)
         return g * _pw.where(linear, 1.0,
                              (x * self.beta).sigmoid())
@@ -406,8 +412,13 @@ class _SoftplusBackward0(Node):
 
 def softplus(input, beta=1.0, threshold=20.0):
     x = _float_input(input, 'softplus_cpu')
-    bx = x * beta
-    r = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
+    bx = np.multiply(x, beta, out=scratch('softplus', x.shape, x.dtype))
+    r = np.asarray(np.minimum(bx, threshold))   # log1p(exp(beta x)) / beta, in place
+    np.exp(r, out=r)
+    np.log1p(r, out=r)
+    if beta != 1:
+        r /= beta
+    np.copyto(r, x, where=bx > threshold)       # where it is linear: x itself
     return _unary_node(input, r, _SoftplusBackward0, beta=beta, threshold=threshold)
 
 
