@@ -100,3 +100,18 @@ def test_lstm_layer_op(dtype, kw, double):
         return out, h, c
     check(fn, arr(6, 3, 4, dtype=dtype), arr(layers, 3, 5, dtype=dtype, seed=1),
           arr(layers, 3, 5, dtype=dtype, seed=2), double=double)
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('training', [True, False])
+@pytest.mark.parametrize('affine', [True, False])
+@pytest.mark.parametrize('double', [False, True])
+def test_batch_norm(dtype, training, affine, double):
+    x = arr(4, 3, 5, 6, dtype=dtype) * 2 + 1
+    w = arr(3, dtype=dtype, seed=1, low=0.5, high=1.5) if affine else None
+    b = arr(3, dtype=dtype, seed=2) if affine else None
+
+    def fn(T, x, w, b):
+        rm, rv = T.tensor(np.linspace(-0.5, 0.5, 3)).to(x.dtype), T.ones(3, dtype=x.dtype) * 1.5
+        return T.nn.functional.batch_norm(x, rm, rv, w, b, training=training)
+    check(fn, x, w, b, double=double)
