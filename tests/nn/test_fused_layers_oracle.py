@@ -61,7 +61,7 @@ def test_cross_entropy(dtype, kw, double):
 @pytest.mark.parametrize('repeats', ['few', 'many'])
 @pytest.mark.parametrize('double', [False, True])
 def test_index_add_rows_with_repeated_indices(dtype, repeats, double):
-    """Indices repeating up to ~4 times, and one index 60 times (past the rank passes)."""
+    """Indices repeating up to ~4 times, and one index 60 times."""
     rng = np.random.default_rng(6)
     index = rng.integers(0, 30, 100)
     if repeats == 'many':
