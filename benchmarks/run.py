@@ -262,7 +262,7 @@ def _profile(w, opts):
 
     fn = w.setup(ember)
     n = _calibrate(fn, opts.min_batch * 4, time.perf_counter)
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(opts.timer)     # (--clock cpu: CPU time, steadier when busy)
     prof.enable()
     for _ in range(n):
         fn()

@@ -115,3 +115,16 @@ def test_batch_norm(dtype, training, affine, double):
         rm, rv = T.tensor(np.linspace(-0.5, 0.5, 3)).to(x.dtype), T.ones(3, dtype=x.dtype) * 1.5
         return T.nn.functional.batch_norm(x, rm, rv, w, b, training=training)
     check(fn, x, w, b, double=double)
+
+
+@pytest.mark.parametrize('dtype', DTYPES + [np.float16])
+@pytest.mark.parametrize('op', ['softmax', 'log_softmax'])
+@pytest.mark.parametrize('spread', [1.0, 30.0, 400.0, 'inf'])
+def test_softmax_values_of_any_spread(op, dtype, spread):
+    """Close values (shifted by the global maximum) and far-apart ones (by each row's), with
+    infinities and an all -inf row."""
+    x = (arr(8, 50) * spread if spread != 'inf' else arr(8, 50) * 3).astype(dtype)
+    if spread == 'inf':
+        x[0, 3], x[1, :] = np.inf, -np.inf
+        x[2, 5] = -np.inf
+    check(lambda T, x: getattr(T, op)(x, -1), x, grad=dtype != np.float16)
