@@ -1,4 +1,4 @@
-"""The fused array kernels of the pointwise activations (erf, gelu, silu, sigmoid, softplus) against
+"""The fused array kernels of the pointwise activations (erf, gelu, silu, sigmoid, relu, softplus) against
 torch on arrays large enough to take them (small arrays take exact per-element paths):
 values over the whole range, first derivatives computed on arrays (no graph wanted), first
 and second derivatives through the graph (create_graph), float32 and float64, with and
@@ -18,6 +18,7 @@ OPS = {
     'gelu_tanh': lambda T, x: T.nn.functional.gelu(x, approximate='tanh'),
     'silu': lambda T, x: T.nn.functional.silu(x),
     'sigmoid': lambda T, x: T.sigmoid(x),
+    'relu': lambda T, x: T.relu(x),
     'softplus': lambda T, x: T.nn.functional.softplus(x),
     'softplus_beta': lambda T, x: T.nn.functional.softplus(x, beta=2.5, threshold=4.0),
 }
