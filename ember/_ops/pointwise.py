@@ -342,7 +342,8 @@ def _sigmoid(x):
 
 
 def _relu(x):
-    return np.maximum(x, 0).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
+    # maximum(0, x), not (x, 0): on a tie NumPy returns the second, so relu(-0.0) is -0.0
+    return np.maximum(0, x).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
 
 
 def _round(x):
