@@ -1007,6 +1007,8 @@ def _softmax_shift(x, d):
     result is shift-invariant and no exp leaves the normal range) and costs a tenth of a
     maximum per row (one SIMD pass instead of a strided reduction)."""
     hi, lo = x.max(), x.min()
+    if lo == -np.inf and hi > lo:   # masked entries (attention): exp gives 0 whatever the
+        lo = np.min(x, initial=hi, where=x > lo)                # shift, so they do not count
     if hi - lo < _SHIFT_SPREAD.get(x.dtype, 0):    # (False for inf and nan)
         return hi
     return np.max(x, axis=d, keepdims=True)

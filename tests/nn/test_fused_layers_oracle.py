@@ -119,11 +119,13 @@ def test_batch_norm(dtype, training, affine, double):
 
 @pytest.mark.parametrize('dtype', DTYPES + [np.float16])
 @pytest.mark.parametrize('op', ['softmax', 'log_softmax'])
-@pytest.mark.parametrize('spread', [1.0, 30.0, 400.0, 'inf'])
+@pytest.mark.parametrize('spread', [1.0, 30.0, 400.0, 'inf', 'masked'])
 def test_softmax_values_of_any_spread(op, dtype, spread):
     """Close values (shifted by the global maximum) and far-apart ones (by each row's), with
-    infinities and an all -inf row."""
-    x = (arr(8, 50) * spread if spread != 'inf' else arr(8, 50) * 3).astype(dtype)
+    infinities and an all -inf row, or -inf entries only (masked attention scores)."""
+    x = (arr(8, 50) * spread if not isinstance(spread, str) else arr(8, 50) * 3).astype(dtype)
+    if spread == 'masked':
+        x[np.triu_indices(8, 1, 50)] = -np.inf
     if spread == 'inf':
         x[0, 3], x[1, :] = np.inf, -np.inf
         x[2, 5] = -np.inf
