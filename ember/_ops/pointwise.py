@@ -23,11 +23,13 @@ from ._core import (Node, Tensor, make, register, track, track1, track_scalar, r
 # cj(d): the conjugate of a complex derivative factor, d itself otherwise; every rule below
 # multiplies the gradient by cj(d out / d input) (torch's convention, see complex.py).
 from .complex import conj_if_complex as cj
+from ._erf import erf as _erf  # (NumPy has no erf)
 
 _new = object.__new__
 _PLAIN_OPERANDS = frozenset((int, float, bool, complex))
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
 
 def _saved0(node):
@@ -283,13 +285,23 @@ class SigmoidBackward0(Node):
 
 class ReluBackward0(Node):
     def backward(self, g):
-        return g * (_saved0(self) > 0)
+        r = _saved0(self)
+        if not STATE.enabled:   # no graph of the gradient wanted: one masked product
+            return make(np.asarray(np.multiply(g._data, r._data > 0)))
+        return g * (r > 0)
 
 
 class ErfBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
-        return g * (2 / math.sqrt(math.pi)) * (-(x * x)).exp()
+        if not STATE.enabled:   # no graph of the gradient wanted: the same formula on arrays
+            d = np.asarray(np.square(x._data))
+            np.negative(d, out=d)
+            np.exp(d, out=d)
+            d *= _TWO_OVER_SQRT_PI
+            d *= g._data
+            return make(d)
+        return g * _TWO_OVER_SQRT_PI * (-(x * x)).exp()
 
 
 class FloorBackward0(SignBackward0):
@@ -325,23 +337,17 @@ class PowBackward0(Node):
 
 
 def _sigmoid(x):
-    if x.dtype.kind == 'c':
-        return 1 / (1 + np.exp(-x))
-    # exp(-|x|) never overflows; this form is exact for both signs.
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-
-
-_erf_scalar = np.frompyfunc(math.erf, 1, 1)
-
-
-def _erf(x):
-    # NumPy has no erf; math.erf per element is exact (scipy is not a dependency).
-    return np.asarray(_erf_scalar(x)).astype(x.dtype)
+    # 1 / (1 + exp(-x)) in place: exp overflowing to inf for x < -88 (float32) gives the
+    # right limit, 0, and elsewhere both steps are accurate to an ulp (no cancellation).
+    e = np.asarray(np.negative(x))    # (asarray: a 0-d input gives a NumPy scalar)
+    np.exp(e, out=e)
+    e += 1
+    return np.reciprocal(e, out=e)
 
 
 def _relu(x):
-    return np.maximum(x, 0).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
+    # maximum(0, x), not (x, 0): on a tie NumPy returns the second, so relu(-0.0) is -0.0
+    return np.maximum(0, x).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
 
 
 def _round(x):

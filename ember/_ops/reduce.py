@@ -9,6 +9,7 @@ the input where it may be zero (prod, cumprod), so they stay exact there.
 """
 import builtins
 import collections
+import math
 import warnings
 
 import numpy as np
@@ -979,12 +980,61 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out(result(r, n), out)
 
 
+# -- sums of rows and columns, by BLAS ---------------------------------------------------
+def row_sums(a, scale=1.0):
+    """``scale`` times the sums of the rows of a 2-D array, as a column. For float32/float64
+    a matrix-vector product: BLAS sums short rows 3-4x faster than NumPy's reduction (the
+    hot reduction of softmax and the normalisations)."""
+    if a.dtype.kind != 'f' or a.dtype.itemsize < 4 or not a.size:
+        return a.sum(1, keepdims=True) * a.dtype.type(scale)
+    return (a @ np.full(a.shape[1], scale, a.dtype))[:, None]
+
+
+def column_sums(a):
+    """The sums of the columns of a 2-D array (a vector-matrix product, as ``row_sums``)."""
+    if a.dtype.kind != 'f' or a.dtype.itemsize < 4 or not a.size:
+        return a.sum(0)
+    return np.ones(a.shape[0], a.dtype) @ a
+
+
+def _sum_over(a, d):
+    """``np.sum(a, d, keepdims=True)``, by ``row_sums`` when ``d`` is the last axis of a
+    C-contiguous array."""
+    if d == a.ndim - 1 and a.ndim and a.flags.c_contiguous:
+        return row_sums(a.reshape(-1, a.shape[-1])).reshape(a.shape[:-1] + (1,))
+    return a.sum(d, keepdims=True)
+
+
 # -- softmax -----------------------------------------------------------------------------
+def _softmax_shift(x, d):
+    """What softmax subtracts before exp: the maximum along ``d`` (so exp cannot overflow),
+    or -- when every element is finite and they all lie within half of exp's normal range
+    of each other -- the global maximum, which gives the same values up to rounding (the
+    result is shift-invariant and no exp leaves the normal range) and costs a tenth of a
+    maximum per row (one SIMD pass instead of a strided reduction)."""
+    hi, lo = x.max(), x.min()
+    if lo == -np.inf and hi > lo:   # masked entries (attention): exp gives 0 whatever the
+        lo = np.min(x, initial=hi, where=x > lo)                # shift, so they do not count
+    if hi - lo < _SHIFT_SPREAD.get(x.dtype, 0):    # (False for inf and nan)
+        return hi
+    return np.max(x, axis=d, keepdims=True)
+
+
+_SHIFT_SPREAD = {np.dtype(t): -0.5 * math.log(np.finfo(t).tiny)
+                 for t in (np.float16, np.float32, np.float64)}
+
 class SoftmaxBackward0(Node):
     """Gradient of ``softmax``: ``y * (g - sum(g * y))``, from the saved output ``y``."""
 
     def backward(self, g):
         y = self.saved_tensors[0]
+        if not STATE.enabled:   # no graph of the gradient wanted: y (g - sum(g y)) on arrays
+            ga, ya = g._data, y._data
+            gx = np.asarray(ga * ya)
+            s = _sum_over(gx, self.dim)
+            np.subtract(ga, s, out=gx)
+            gx *= ya
+            return make(gx)
         gy = g * y
         return gy - y * gy.sum(self.dim, keepdim=True)
 
@@ -994,6 +1044,12 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, g):
         y = self.saved_tensors[0]
+        if not STATE.enabled:   # on arrays: g - exp(y) sum(g)
+            ga = g._data
+            gx = np.asarray(np.exp(y._data))
+            gx *= _sum_over(ga, self.dim)
+            np.subtract(ga, gx, out=gx)
+            return make(gx)
         return g - y.exp() * g.sum(self.dim, keepdim=True)
 
 
@@ -1034,8 +1090,9 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
         r = x.copy()
     else:
         w = opmath(x)
-        e = np.exp(w - np.max(w, axis=d, keepdims=True))
-        r = e / np.sum(e, axis=d, keepdims=True)
+        r = np.subtract(w, _softmax_shift(w, d))   # in place from here
+        np.exp(r, out=r)
+        r /= _sum_over(r, d)
     n = track1(SoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
@@ -1054,9 +1111,11 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
         r = x.copy()
     else:
         w = opmath(x)
-        m = np.max(w, axis=d, keepdims=True)
-        s = w - np.where(np.isfinite(m), m, 0)
-        r = s - np.log(np.sum(np.exp(s), axis=d, keepdims=True))
+        m = _softmax_shift(w, d)
+        s = w - np.where(m == -np.inf, 0, m)   # (a +inf maximum makes the row nan, as torch)
+        r = np.exp(s)
+        lse = np.log(_sum_over(r, d))
+        r = np.subtract(s, lse, out=r)
     n = track1(LogSoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:

@@ -37,7 +37,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = scores + attn_mask
         else:
             scores = scores.masked_fill(attn_mask.logical_not(), float('-inf'))
-    weights = _softmax_visible(scores)
+    # (a causal mask leaves every query its own key: no row can be all masked out)
+    weights = _red.softmax(scores, -1) if is_causal and S else _softmax_visible(scores)
     if dropout_p > 0:
         weights = _layers.dropout(weights, dropout_p)
     return weights.matmul(value)
