@@ -122,12 +122,14 @@ def test_a_torch_op_given_an_ember_tensor_raises_a_type_error_naming_both(call, 
     assert str(info.value) == f"{name} {REVERSE}"
 
 
-def test_torch_tensor_of_an_ember_tensor_does_not_recurse():
-    # torch.tensor reads an ember tensor as a sequence and stops at its 0-d elements (as it
-    # does for any such object); the way across is NumPy.
-    with pytest.raises(TypeError, match=r"len\(\) of a 0-d tensor"):
-        torch.tensor(ember.ones(2))
+def test_torch_tensor_of_an_ember_tensor_copies_it():
+    # torch.tensor reads an ember tensor through DLPack (Tensor.__dlpack__) and copies it,
+    # as it copies any array it is given; nothing recurses.
     e = ember.arange(3.0)
+    t = torch.tensor(e)
+    assert t.dtype == torch.float32 and t.tolist() == [0.0, 1.0, 2.0]
+    t[0] = 5.0
+    assert e.tolist() == [0.0, 1.0, 2.0]
     assert torch.equal(torch.from_numpy(e.numpy()), torch.arange(3.0))
 
 
