@@ -1247,9 +1247,10 @@ _ADDCDIV_INTEGER = (
 
 
 def _inexact_operand(t):
-    """Whether an addcdiv operand is floating or complex (a Python float counts)."""
+    """Whether an addcdiv operand is floating or complex (a Python float counts; bfloat16's
+    NumPy kind is 'V')."""
     kind = t._data.dtype.kind if isinstance(t, Tensor) else np.asarray(t).dtype.kind
-    return kind in 'fc'
+    return kind in 'fcV'
 
 
 def _addc(node, kernel, name):
