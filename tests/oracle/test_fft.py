@@ -187,3 +187,24 @@ def test_namespace_holds_torch_names_and_dispatches():
     with Mode():
         ember.fft.rfft(x)
     assert seen == [ember.fft.rfft]
+
+
+def test_numpy_fallback_without_scipy(monkeypatch):
+    """SciPy is optional: with ``numpy.fft`` as the kernels, the same results and gradients."""
+    from ember._ops import fft as impl
+    monkeypatch.setattr(impl, '_KERNELS', [np.fft])
+    x, c = arr(3, 6, dtype=np.float32, seed=4), arr(3, 6, dtype=np.complex128, seed=4)
+    check(_squared('rfft', norm='ortho'), x, double=True)
+    check(_squared('irfft', n=9), c, double=True)
+    check(_squared('fft2', s=(4, 4)), c, double=True)
+    check(_squared('hfftn'), c, double=True)
+    check(_squared('ihfftn'), x, double=True)
+    assert impl._kernels() is np.fft
+
+
+def test_kernels_fall_back_to_numpy_when_scipy_is_missing(monkeypatch):
+    import sys
+    from ember._ops import fft as impl
+    monkeypatch.setattr(impl, '_KERNELS', [])
+    monkeypatch.setitem(sys.modules, 'scipy.fft', None)   # makes the import fail
+    assert impl._kernels() is np.fft
