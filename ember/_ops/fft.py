@@ -87,12 +87,7 @@ class FftR2CBackward0(Node):
         if self.onesided:
             # The dropped half of the spectrum gets no gradient: zero-pad it back.
             last = self.dims[-1]
-            full = self._meta[0][0][last]
-            missing = full - g._data.shape[last]
-            if missing:
-                shape = list(g._data.shape)
-                shape[last] = missing
-                g = cat([g, _zeros(shape, g._data.dtype)], last)
+            g = _resize(g, (last,), (self._meta[0][0][last],))
         return _fft_c2c(g, self.dims, self.mode, False).real
 
 

@@ -208,3 +208,18 @@ def test_kernels_fall_back_to_numpy_when_scipy_is_missing(monkeypatch):
     monkeypatch.setattr(impl, '_KERNELS', [])
     monkeypatch.setitem(sys.modules, 'scipy.fft', None)   # makes the import fail
     assert impl._kernels() is np.fft
+
+
+@pytest.mark.parametrize('name,dtype', [('fft', np.float64), ('ifft2', np.complex128),
+                                        ('rfftn', np.float32), ('irfft', np.complex64),
+                                        ('hfft2', np.complex128), ('ihfftn', np.float64)])
+def test_forward_mode(name, dtype):
+    """Forward-mode AD (derived from the backward formulas) gives torch's tangents."""
+    x, t = arr(4, 6, dtype=dtype, seed=6), arr(4, 6, dtype=dtype, seed=7)
+
+    def fn(T, x, t):
+        fwAD = T.autograd.forward_ad
+        with fwAD.dual_level():
+            y = getattr(T.fft, name)(fwAD.make_dual(x, t), norm='ortho')
+            return fwAD.unpack_dual(y).tangent
+    check(fn, x, t, grad=False)
