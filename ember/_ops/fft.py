@@ -29,6 +29,7 @@ from ._core import write_into
 from .complex import conj, conj_physical
 from .shape import narrow, cat, convert, roll
 from .creation import _finish
+from .._device import check_device
 from ..autograd.grad_mode import STATE
 from ..overrides import overridable
 
@@ -411,6 +412,7 @@ def _freq(n, d, dtype, requires_grad, out, fname, onesided):
 def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """The sample frequencies of an ``n``-point ``fft`` with sample spacing ``d``:
     ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d * n)``."""
+    check_device(device, 'fftfreq')
     return _freq(n, d, dtype, requires_grad, out, 'fftfreq', False)
 
 
@@ -418,12 +420,15 @@ def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, require
 def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     """The sample frequencies of an ``n``-point ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
+    check_device(device, 'rfftfreq')
     return _freq(n, d, dtype, requires_grad, out, 'rfftfreq', True)
 
 
 def _shift(input, dim, sign):
     dims = list(range(input._data.ndim)) if dim is None else \
         ([dim] if isinstance(dim, (int, np.integer)) else list(dim))
+    if not dims:  # a 0-d input: torch's roll refuses the empty shift list
+        raise RuntimeError("`shifts` required")
     dims = [wrap_dim(d, input._data.ndim) for d in dims]
     shifts = [sign * (input._data.shape[d] // 2) for d in dims]
     return roll(input, shifts, dims)

@@ -85,6 +85,12 @@ def test_zero_dim_and_empty_dims():
     check(_plain('ifftn', dim=()), arr(3, 4, dtype=np.complex128))
 
 
+def test_sizes_as_tensors_and_size_objects():
+    check(lambda T, x: T.fft.fft(x, n=T.tensor(5)), arr(2, 3))
+    check(lambda T, x: T.fft.rfftn(x, s=T.Size([4, 6])), arr(2, 3))
+    check(lambda T, x: T.fft.irfft2(x, s=[3, 5], dim=[0, 1]), arr(2, 3, dtype=np.complex128))
+
+
 def test_inverse_pairs_round_trip():
     x = arr(4, 10, seed=5)
     check(lambda T, a: T.fft.irfft(T.fft.rfft(a), n=10), x, double=True)
@@ -168,6 +174,7 @@ def test_shifts(name, dtype):
     check(_plain(name, dim=(0, -1)), x)
     check(_plain(name, dim=(0, 0)), x)
     check(_plain(name, dim=5), x, match_message=True)
+    check(_plain(name), arr(dtype=dtype), match_message=True)
 
 
 def test_namespace_holds_torch_names_and_dispatches():
