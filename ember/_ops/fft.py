@@ -302,7 +302,8 @@ def _c2r(fname, x, s, dim, norm, forward, out):
     dims, sizes = _dims_and_sizes(x, s, dim, fname)
     if not dims:
         raise RuntimeError(f"{fname} must transform at least one axis")
-    last = s if isinstance(s, (int, np.integer)) else (None if s is None else s[-1])
+    last = None if s is None else _int_arg(s if isinstance(s, (int, np.integer, Tensor))
+                                           else s[-1], fname, 's')
     # The output's last size; by default the one a one-sided spectrum of this size comes from.
     last_size = sizes[-1] if last is not None and last != -1 else \
         _points(2 * (x._data.shape[dims[-1]] - 1))

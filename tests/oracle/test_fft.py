@@ -89,6 +89,9 @@ def test_sizes_as_tensors_and_size_objects():
     check(lambda T, x: T.fft.fft(x, n=T.tensor(5)), arr(2, 3))
     check(lambda T, x: T.fft.rfftn(x, s=T.Size([4, 6])), arr(2, 3))
     check(lambda T, x: T.fft.irfft2(x, s=[3, 5], dim=[0, 1]), arr(2, 3, dtype=np.complex128))
+    check(lambda T, x: T.fft.irfftn(x, s=(T.tensor(3), T.tensor(5))),
+          arr(2, 3, dtype=np.complex128))
+    check(lambda T, x: T.fft.irfft(x, n=T.tensor(7)), arr(2, 3, dtype=np.complex128))
 
 
 def test_inverse_pairs_round_trip():
