@@ -18,8 +18,22 @@ import sys
 # may have imported numpy already, e.g. from sitecustomize) re-executes itself with them.
 _THREAD_VARS = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS',
                 'VECLIB_MAXIMUM_THREADS', 'NUMEXPR_NUM_THREADS')
-if any(os.environ.get(v) != '1' for v in _THREAD_VARS):
-    os.environ.update({v: '1' for v in _THREAD_VARS})
+
+
+def _threads_arg(argv):
+    """The ``--threads N`` value (1 by default), read before argparse: it must be known
+    before numpy loads."""
+    for i, a in enumerate(argv):
+        if a == '--threads' and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith('--threads='):
+            return a.split('=', 1)[1]
+    return '1'
+
+
+THREADS = _threads_arg(sys.argv[1:])
+if any(os.environ.get(v) != THREADS for v in _THREAD_VARS):
+    os.environ.update({v: THREADS for v in _THREAD_VARS})
     os.execv(sys.executable, sys.orig_argv)  # orig_argv keeps interpreter flags (-X ...)
 
 import argparse  # noqa: E402  (after the thread set-up above, on purpose)
@@ -38,7 +52,7 @@ from workloads import WORKLOADS  # noqa: E402
 
 try:
     import torch
-    torch.set_num_threads(1)
+    torch.set_num_threads(int(THREADS))
     torch.set_num_interop_threads(1)
 except ImportError:  # the runner still reports ember's own times without the oracle
     torch = None
@@ -90,6 +104,8 @@ def _parse(argv):
     p.add_argument('--profile', action='store_true',
                    help="cProfile ember's side of each timed workload, per call")
     p.add_argument('--top', type=int, default=25, help='rows of --profile output')
+    p.add_argument('--threads', type=int, default=1,
+                   help="threads for torch and NumPy's BLAS (default 1)")
     p.add_argument('--json', metavar='FILE', help='also write the results as JSON')
     p.add_argument('--strict', action='store_true', help='exit 1 if a target is missed')
     p.add_argument('--list', action='store_true', help='list the workloads and exit')
@@ -246,7 +262,7 @@ def _profile(w, opts):
 
     fn = w.setup(ember)
     n = _calibrate(fn, opts.min_batch * 4, time.perf_counter)
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(opts.timer)     # (--clock cpu: CPU time, steadier when busy)
     prof.enable()
     for _ in range(n):
         fn()

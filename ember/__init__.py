@@ -4,9 +4,9 @@
 extension mechanisms of the note "Extending PyTorch".
 """
 from . import _dtype
-from ._dtype import (dtype, float16, float32, float64, complex64, complex128, uint8,  # noqa
-                     int8, int16, int32, int64, half, float, double, short, int, long, cfloat,
-                     cdouble, set_default_dtype, get_default_dtype, promote_types)
+from ._dtype import (dtype, float16, bfloat16, float32, float64, complex64, complex128,  # noqa
+                     uint8, int8, int16, int32, int64, half, float, double, short, int, long,
+                     cfloat, cdouble, set_default_dtype, get_default_dtype, promote_types)
 from ._dtype import bool_ as bool  # noqa: F401  (ember.bool, as torch.bool)
 from ._device import device  # noqa: F401
 from ._tensor import Tensor, Size  # noqa: F401
@@ -30,12 +30,14 @@ from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in to
 
 
 # Loaded on first use, keeping `import ember` fast: name -> (module, attribute or None).
-_LAZY = {'nn': ('ember.nn', None), 'multiprocessing': ('ember.multiprocessing', None), 'linalg': ('ember.linalg', None), 'optim': ('ember.optim', None), 'utils': ('ember.utils', None),
+_LAZY = {'nn': ('ember.nn', None), 'multiprocessing': ('ember.multiprocessing', None), 'linalg': ('ember.linalg', None), 'fft': ('ember.fft', None), 'optim': ('ember.optim', None), 'utils': ('ember.utils', None),
          'serialization': ('ember.serialization', None),
+         'distributions': ('ember.distributions', None),
          'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load'),
          'from_dlpack': ('ember.utils.dlpack', 'from_dlpack'),
          'install_as_torch': ('ember._torch_alias', 'install_as_torch'),
-         'uninstall_as_torch': ('ember._torch_alias', 'uninstall_as_torch')}
+         'uninstall_as_torch': ('ember._torch_alias', 'uninstall_as_torch'),
+         'finfo': ('ember._finfo', 'finfo'), 'iinfo': ('ember._finfo', 'iinfo')}
 # The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
 _LAZY.update({name: (f'ember.{name}', None) for name in (
     'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',

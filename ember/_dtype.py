@@ -9,21 +9,37 @@ __all__ = ['dtype', 'set_default_dtype', 'get_default_dtype', 'promote_types', '
 # Categories order the kinds of numbers: a higher category always wins in promotion.
 BOOL, INT, FLOAT, COMPLEX = 0, 1, 2, 3
 
+# bfloat16 arrays come from the ml_dtypes package, whose dtype has NumPy's kind 'V' (void).
+# ember has no other void dtype, so array-level kind tests read 'V' as floating: 'fcV' is
+# "floating or complex", 'fV' "floating". NumPy's ufuncs on such arrays compute in float32
+# and round once, as torch does; what they lack goes through ``opmath`` below.
+BF16_KIND = 'V'
+
 
 class dtype:
     """The type of a tensor's elements, e.g. ``ember.float32``; prints as torch prints it."""
     __slots__ = ('name', 'np', 'itemsize', 'is_floating_point', 'is_complex', 'is_signed',
                  'category', '_legacy')
 
-    def __init__(self, name, np_dtype, category, legacy):
+    def __init__(self, name, np_dtype, category, legacy, itemsize=None):
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.itemsize = self.np.itemsize
         self.category = category
         self.is_floating_point = category == FLOAT
         self.is_complex = category == COMPLEX
-        self.is_signed = self.np.kind in 'ifc'
         self._legacy = legacy  # torch's legacy type name, used in error messages
+        if np_dtype is None:  # bfloat16: its NumPy dtype loads on first use (_load_bfloat16)
+            self.itemsize = itemsize
+            self.is_signed = True
+            return
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.is_signed = self.np.kind in 'ifc'
+
+    def __getattr__(self, name):
+        # Reached only for an unset slot: bfloat16's ``np`` before ml_dtypes is imported.
+        if name == 'np' and self.name == 'bfloat16':
+            return _load_bfloat16()
+        raise AttributeError(f"'torch.dtype' object has no attribute '{name}'")
 
     def __repr__(self):
         # Printed with torch's prefix so code written for torch shows what torch shows.
@@ -45,6 +61,12 @@ class dtype:
         """The complex dtype with the same precision (float32 -> complex64)."""
         return _REAL_TO_COMPLEX.get(self, self)
 
+    @property
+    def cpp_name(self):
+        """The C++ type torch's kernels name in some messages: 'float', 'long int',
+        'c10::BFloat16', ..."""
+        return _CPP_NAMES.get(self.name, self.name)
+
 
 float16 = dtype('float16', np.float16, FLOAT, 'HalfTensor')
 float32 = dtype('float32', np.float32, FLOAT, 'FloatTensor')
@@ -57,13 +79,22 @@ int16 = dtype('int16', np.int16, INT, 'ShortTensor')
 int32 = dtype('int32', np.int32, INT, 'IntTensor')
 int64 = dtype('int64', np.int64, INT, 'LongTensor')
 bool_ = dtype('bool', np.bool_, BOOL, 'BoolTensor')
+bfloat16 = dtype('bfloat16', None, FLOAT, 'BFloat16Tensor', itemsize=2)
 
-ALL = (float16, float32, float64, complex64, complex128, uint8, int8, int16, int32, int64, bool_)
+ALL = (float16, bfloat16, float32, float64, complex64, complex128, uint8, int8, int16, int32,
+       int64, bool_)
 _BY_NAME = {d.name: d for d in ALL}
-# The array dtype -> ember dtype map every op result goes through.
-FROM_NP = {d.np: d for d in ALL}
+# The array dtype -> ember dtype map every op result goes through (bfloat16 joins it when
+# ml_dtypes loads: no bfloat16 array can exist before).
+FROM_NP = {d.np: d for d in ALL if d is not bfloat16}
 _COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
-_REAL_TO_COMPLEX = {float16: complex64, float32: complex64, float64: complex128}
+_REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
+                    float64: complex128}
+FLOAT32_NP = float32.np
+_CPP_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
+              'bfloat16': 'c10::BFloat16', 'int64': 'long int', 'int32': 'int',
+              'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',
+              'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'}
 
 # torch's aliases
 half, float, double = float16, float32, float64
@@ -75,11 +106,41 @@ def _dtype_by_name(name):
     return _BY_NAME[name]
 
 
+def _load_bfloat16():
+    """Imports ml_dtypes (on first use: it is not needed to import ember) and gives
+    ``bfloat16`` its NumPy dtype; returns that dtype."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError("ember.bfloat16 needs the ml_dtypes package (pip install ml_dtypes)") \
+            from None
+    np_dtype = np.dtype(ml_dtypes.bfloat16)
+    bfloat16.np = np_dtype
+    FROM_NP[np_dtype] = bfloat16
+    return np_dtype
+
+
+def _is_bfloat16(np_dtype):
+    """True for ml_dtypes' bfloat16 (the only NumPy dtype of kind 'V' ember accepts); loads
+    ml_dtypes when it looks like it."""
+    return np_dtype.kind == BF16_KIND and np_dtype.name == 'bfloat16' and \
+        _load_bfloat16() == np_dtype
+
+
+def opmath(arr):
+    """``arr`` as the array an op computes on: bfloat16 becomes float32 (torch's opmath type;
+    the caller rounds the result back), other dtypes are returned as they are."""
+    return arr.astype(FLOAT32_NP) if arr.dtype.kind == BF16_KIND else arr
+
+
 def from_numpy_dtype(np_dtype):
     """The ember dtype of a NumPy dtype; TypeError for dtypes ember has no counterpart for."""
     try:
         return FROM_NP[np_dtype]
     except KeyError:
+        np_dtype = np.dtype(np_dtype)
+        if _is_bfloat16(np_dtype):  # an ml_dtypes array met before ember.bfloat16 was used
+            return bfloat16
         raise TypeError(f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. "
                         "The only supported types are: float64, float32, float16, complex64, "
                         "complex128, int64, int32, int16, int8, uint8, and bool.") from None
@@ -96,8 +157,9 @@ DEFAULT = _Defaults()
 
 def set_default_dtype(d):
     """Sets the dtype that Python floats and float factories (``ember.zeros``) produce."""
-    if d not in (float16, float32, float64):
-        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    if d not in (float16, bfloat16, float32, float64):
+        raise TypeError(("" if isinstance(d, dtype) else "invalid dtype object: ") +
+                        "only floating-point types are supported as the default type")
     DEFAULT.float = d
     DEFAULT.np_float = d.np
     DEFAULT.complex = d.to_complex()
@@ -131,6 +193,11 @@ def _promote(a, b):
         return hi
     if a.category == BOOL:
         return a
+    if a is bfloat16 or b is bfloat16:
+        # The wider float wins, and float16 with bfloat16 meet in float32, which holds both
+        # exactly (decided here: NumPy cannot promote those two, nor without ml_dtypes).
+        other = b if a is bfloat16 else a
+        return float32 if other is float16 else other
     return FROM_NP[np.promote_types(a.np, b.np)]
 
 
@@ -146,8 +213,16 @@ def scalar_dtype(value):
     if t is _PY_INT:
         return int64
     if t is complex:
-        return DEFAULT.complex
+        return default_complex()
     return DEFAULT.float
+
+
+def default_complex():
+    """The dtype a tensor made from Python complex numbers gets (torch has none for a
+    bfloat16 default)."""
+    if DEFAULT.float is bfloat16:
+        raise RuntimeError("invalid default scalar type for complex")
+    return DEFAULT.complex
 
 
 def result_type(tensor_dtype, scalar):

@@ -20,7 +20,7 @@ from . import overrides as _overrides
 __all__ = ['Tensor', 'make']
 
 _new = object.__new__
-_FLOATISH = 'fc'
+_FLOATISH = 'fcV'
 
 
 class Tensor:
@@ -161,8 +161,8 @@ class Tensor:
         return -1
 
     def is_floating_point(self):
-        """True for float16/32/64."""
-        return self._data.dtype.kind == 'f'
+        """True for float16/bfloat16/float32/float64."""
+        return self._data.dtype.kind in 'fV'
 
     def is_complex(self):
         """True for complex dtypes."""
@@ -170,7 +170,7 @@ class Tensor:
 
     def is_signed(self):
         """True unless the dtype is uint8 or bool."""
-        return self._data.dtype.kind in 'ifc'
+        return self._data.dtype.kind in 'ifcV'
 
     @property
     def _version(self):
@@ -375,7 +375,10 @@ class Tensor:
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self._data
+        a = self._data
+        if a.dtype.kind == 'V':
+            _no_bfloat16_numpy()
+        return a
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule over this tensor's memory (see ember.utils.dlpack)."""
@@ -389,6 +392,8 @@ class Tensor:
 
     def __array__(self, dtype=None, copy=None):
         a = self._data
+        if a.dtype.kind == 'V':
+            _no_bfloat16_numpy()
         if dtype is not None and a.dtype != dtype:
             return a.astype(dtype)
         return a.copy() if copy else a
@@ -493,12 +498,18 @@ class Tensor:
         return t
 
 
+def _no_bfloat16_numpy():
+    # As torch: NumPy has no bfloat16 of its own (ember's arrays use ml_dtypes' internally),
+    # so a bfloat16 tensor converts with .float() first.
+    raise TypeError("Got unsupported ScalarType BFloat16")
+
+
 def _short_name(d):
     """torch's C++ short dtype name used in some messages: 'float', 'double', 'long', ..."""
     return {'float32': 'float', 'float64': 'double', 'float16': 'half', 'int64': 'long',
             'int32': 'int', 'int16': 'short', 'int8': 'signed char', 'uint8': 'unsigned char',
-            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'
-            }.get(d.name, d.name)
+            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>',
+            'bfloat16': 'c10::BFloat16'}.get(d.name, d.name)
 
 
 # Autograd state that belongs to this process's graph, not to the tensor's value. A pickled
@@ -634,7 +645,7 @@ def to_array(data, dtype=None):
             inferred, has_tensors = _sequence_dtype(data)
             if has_tensors:
                 data = _tensors_to_lists(data)
-        elif isinstance(data, _NP_SCALARS):
+        elif _is_np_scalar_type(type(data)):
             inferred = _dtype.from_numpy_dtype(data.dtype)
         try:
             # Built straight in the inferred dtype: NumPy's own promotion differs from torch's
@@ -654,10 +665,10 @@ def to_array(data, dtype=None):
 def _python_dtype(arr, data):
     """torch's dtype for data made only of Python numbers, from NumPy's inference ``arr``."""
     kind = arr.dtype.kind
-    if kind == 'f':
+    if kind in 'fV':
         return _dtype.DEFAULT.float
     if kind == 'c':
-        return _dtype.DEFAULT.complex
+        return _dtype.default_complex()
     if kind in 'iu':
         return _dtype.int64
     if kind == 'b':
@@ -667,6 +678,12 @@ def _python_dtype(arr, data):
 
 _PY_NUMBERS = frozenset((bool, int, float, complex))
 _NP_SCALARS = (np.number, np.bool_)
+
+
+def _is_np_scalar_type(kind):
+    """NumPy's number types and ml_dtypes' bfloat16 (a ``np.generic`` but not a number)."""
+    return issubclass(kind, _NP_SCALARS) or (issubclass(kind, np.generic) and
+                                              kind.__name__ == 'bfloat16')
 
 
 def _sequence_dtype(seq):
@@ -692,7 +709,7 @@ def _collect_leaf_types(seq, numbers, typed):
     for kind in set(map(type, seq)):
         if kind in _PY_NUMBERS:
             numbers.add(kind)
-        elif issubclass(kind, _NP_SCALARS):
+        elif _is_np_scalar_type(kind):
             typed.add(_dtype.from_numpy_dtype(np.dtype(kind)))
         else:
             nested = True

@@ -86,7 +86,7 @@ class _Formatter:
 
     def __init__(self, values):
         precision = OPTS.precision
-        self.floating = values.dtype.kind == 'f'
+        self.floating = values.dtype.kind in 'fV'
         self.int_mode = True
         self.sci_mode = False
         self.width = 1

@@ -245,8 +245,13 @@ def binary_arrays(a, b, op):
     ``b`` may be a Python number (it stays a weak-typed scalar for NumPy)."""
     x = a._data
     if type(b) is float:  # the most common scalar, checked first
-        if x.dtype.kind in 'fc':
+        k = x.dtype.kind
+        if k in 'fc':
             return x, b
+        if k == 'V':
+            # (NumPy makes bfloat16 with a Python float float32; the op builders pass the
+            # float itself to opmath_call instead, keeping its float32 precision)
+            return x, np.asarray(b, x.dtype)
         return x.astype(_dtype.DEFAULT.np_float), b
     if type(b) is Tensor or isinstance(b, Tensor):
         y = b._data
@@ -261,10 +266,6 @@ def binary_arrays(a, b, op):
             y = y.astype(dt)
         return x, y
     t = type(b)
-    if t is float:
-        if x.dtype.kind in 'fc':
-            return x, b
-        return x.astype(_dtype.DEFAULT.np_float), b
     if t is int:
         k = x.dtype.kind
         if k == 'b':
@@ -282,6 +283,25 @@ def binary_arrays(a, b, op):
     return binary_arrays(a, to_tensor(b, op), op)
 
 
+def opmath_call(kernel, *args):
+    """``kernel(*args)`` as torch computes a bfloat16 op: bfloat16 arrays in float32 (its
+    "opmath" type), float32 results rounded back to bfloat16 once. The op builders
+    (``pointwise._unary``/``_binary``), the reductions and the matrix products call this for
+    bfloat16 operands, so no kernel needs to know about bfloat16."""
+    f32 = _dtype.FLOAT32_NP
+    r = kernel(*[a.astype(f32) if type(a) is np.ndarray and a.dtype.kind == 'V' else a
+                 for a in args])
+    return round_opmath(r)
+
+
+def round_opmath(r):
+    """A float32 opmath result (or tuple of them) rounded to bfloat16; others unchanged."""
+    if type(r) is tuple:
+        return tuple(round_opmath(a) for a in r)
+    r = np.asarray(r)
+    return r.astype(_dtype.bfloat16.np) if r.dtype == _dtype.FLOAT32_NP else r
+
+
 def _fits(v, dt):
     info = np.iinfo(dt)
     return info.min <= v <= info.max
@@ -290,7 +310,7 @@ def _fits(v, dt):
 def float_array(x):
     """``x._data``, promoted to the default float dtype if it is integral or bool."""
     a = x._data
-    if a.dtype.kind in 'fc':
+    if a.dtype.kind in 'fcV':
         return a
     return a.astype(_dtype.DEFAULT.np_float)
 
@@ -378,7 +398,7 @@ def inplace(t, outplace, args, op):
     is a view); the original value is kept for the backward formula."""
     check_inplace(t, op)
     # An integer tensor never joins the graph, whatever was written into it.
-    tracking = STATE.enabled and t._data.dtype.kind in 'fc' and (t._requires_grad or any(
+    tracking = STATE.enabled and t._data.dtype.kind in 'fcV' and (t._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     if not tracking:
         r = outplace(t, *args)

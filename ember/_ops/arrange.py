@@ -528,7 +528,7 @@ def _cumext(name, ufunc, cls, named, input, dim):
         pos = np.arange(x.shape[d]).reshape((-1,) + (1,) * (x.ndim - d - 1))
         # An element starts a new run when it ties or beats the running extreme (torch keeps
         # the latest index on ties) or is NaN (a NaN is the extreme from there on).
-        hit = (x == vals) | (np.isnan(x) if x.dtype.kind in 'fc' else False)
+        hit = (x == vals) | (np.isnan(x) if x.dtype.kind in 'fcV' else False)
         idx = np.maximum.accumulate(np.where(hit, pos, 0), axis=d).astype(np.int64) \
             if x.size else np.zeros(x.shape, np.int64)
     n = track1(cls, input)
@@ -572,7 +572,7 @@ class LogcumsumexpBackward0(Node):
 def logcumsumexp(input, dim, *, out=None):
     """``log(cumsum(exp(input)))`` along ``dim``, computed without overflow."""
     x = input._data
-    if x.dtype.kind not in 'fc':
+    if x.dtype.kind not in 'fcV':
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{dtype_of(input).kernel_name}'")
     d = wrap_dim(dim, x.ndim)

@@ -20,7 +20,7 @@ __all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty'
 def _finish(arr, requires_grad, op):
     t = make(arr)
     if requires_grad:
-        if arr.dtype.kind not in 'fc':
+        if arr.dtype.kind not in 'fcV':
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         t.requires_grad_(True)
@@ -204,7 +204,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     n = int(np.ceil((end - start) / step))
     # Computed in float64 then cast, as torch does, so float32 endpoints match.
     arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt) \
-        if np.dtype(dt).kind in 'fc' else (start + np.arange(builtins.max(n, 0)) * step).astype(dt)
+        if np.dtype(dt).kind in 'fcV' else (start + np.arange(builtins.max(n, 0)) * step).astype(dt)
     return _finish(arr, requires_grad, 'arange')
 
 

@@ -13,6 +13,7 @@ does, and faster). ``_index`` and ``_index_put`` compute on that form, and each 
 other's backward (with accumulation), so gradients of any order are ember ops.
 """
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -506,6 +507,20 @@ def _dim_key(d, idx):
     return (builtins.slice(None),) * d + (idx,)
 
 
+def add_rows_at(out, idx, rows):
+    """``np.add.at(out, idx, rows)`` for a 1-D array ``idx`` of indices in ``[0, len(out))``
+    and ``rows`` of shape ``(len(idx),) + out.shape[1:]``: repeated indices accumulate, in
+    their order. ufunc.at over rows goes one row at a time (an embedding backward took 12x
+    torch's time); over a flat array with one index per element it takes NumPy's fast 1-D
+    path, 2-7x faster in measurements (4096 rows of 128 into 1000: 0.7 ms against 3.5)."""
+    width = math.prod(out.shape[1:])
+    if idx.size < 2 or width < 2 or not (out.flags.c_contiguous and out.dtype == rows.dtype):
+        np.add.at(out, idx, rows)
+        return
+    flat = idx.astype(np.intp, copy=False)[:, None] * width + np.arange(width)
+    np.add.at(out.reshape(-1), flat.reshape(-1), np.ascontiguousarray(rows).reshape(-1))
+
+
 class IndexSelectBackward0(Node):
     def backward(self, g):
         shape, dt = self._meta[0]
@@ -603,8 +618,11 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
             _check_bounds(a, xs[d], d, RuntimeError)
         elif a.size and (a.min() < 0 or a.max() >= xs[d]):
             raise IndexError("index out of range in self")
-        np.add.at(outa, _dim_key(d, a), s.reshape(ss) * alpha if alpha != 1 else
-                  s.reshape(ss))
+        src = s.reshape(ss) * alpha if alpha != 1 else s.reshape(ss)
+        if d == 0 and a.ndim == 1:
+            add_rows_at(outa, a, src)
+        else:
+            np.add.at(outa, _dim_key(d, a), src)
     n = track(IndexAddBackward0, (input, source))
     if n is not None:
         n.dim, n.index, n.alpha = d, index, alpha
@@ -916,7 +934,7 @@ def _identity(how, dt):
         return 0
     if how == 'prod':
         return 1
-    big = np.inf if dt.kind == 'f' else np.iinfo(dt).max
+    big = np.inf if dt.kind in 'fV' else np.iinfo(dt).max
     return -big if how == 'amax' else big
 
 
@@ -958,9 +976,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
 # -- masked ops --------------------------------------------------------------------------
 def _mask_name(dt):
     """The C++ type name torch's masked_fill message gives for a mask dtype."""
-    return {np.float32: 'float', np.float64: 'double', np.float16: 'c10::Half',
-            np.int64: 'long int', np.int32: 'int', np.int16: 'short int', np.int8: 'signed char',
-            np.uint8: 'unsigned char'}.get(np.dtype(dt).type, str(np.dtype(dt)))
+    return _dtype.FROM_NP[np.dtype(dt)].cpp_name
 
 
 class MaskedFillBackward0(Node):

@@ -10,7 +10,8 @@ the errors of the kernel torch would have called, so both look the same from out
 """
 import numpy as np
 
-from ._core import Node, Tensor, register, track, result, make, METHODS
+from .. import _dtype
+from ._core import Node, Tensor, register, track, result, make, METHODS, opmath_call
 from .complex import conj_if_complex as cj
 
 __all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum']
@@ -43,7 +44,7 @@ def _mm_shapes(a, b):
 def _mm_dtypes(a, b):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_name(a).lower()} != {_name(b).lower()}")
+                           f"{a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
 def _mv_shapes(m, v):
@@ -110,7 +111,15 @@ def mm(input, mat2, *, out=None):
     n = track(MmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
-    return _out(result(a @ b, n), out)
+    return _out(result(_product(a, b), n), out)
+
+
+def _product(a, b, f=np.matmul, rounded=True):
+    """``f(a, b)``, a NumPy product; bfloat16 operands multiply and accumulate in float32,
+    the result rounded once (as torch computes them; not at all unless ``rounded``)."""
+    if a.dtype.kind != 'V':
+        return f(a, b)
+    return opmath_call(f, a, b) if rounded else f(a.astype(np.float32), b.astype(np.float32))
 
 
 def _out(r, out):
@@ -145,7 +154,7 @@ def bmm(input, mat2, *, out=None):
     n = track(BmmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
-    return _out(result(np.matmul(a, b), n), out)
+    return _out(result(_product(a, b), n), out)
 
 
 class DotBackward0(Node):
@@ -184,7 +193,7 @@ def _dot(input, tensor, op, cls):
     n = track(cls, (input, tensor))
     if n is not None:
         n.save(input, tensor)
-    r = np.vdot(a, b) if op == 'vdot' else np.dot(a, b)
+    r = _product(a, b, np.vdot if op == 'vdot' else np.dot)
     return result(np.asarray(r, a.dtype), n)
 
 
@@ -223,7 +232,7 @@ def mv(input, vec, *, out=None):
     n = track(MvBackward0, (input, vec))
     if n is not None:
         n.save(input, vec)
-    return _out(result(a @ v, n), out)
+    return _out(result(_product(a, v), n), out)
 
 
 @register
@@ -363,7 +372,7 @@ def matmul(input, other, *, out=None):
     else:
         name = _batched_checks(input, other)
     n = track(_MATMUL_NODES[name], (input, other))
-    r = np.matmul(a, b)
+    r = _product(a, b)
     if n is not None:
         n.save(input, other)
         if name == 'CloneBackward0' and (r.shape[-1] == 1 or r.shape[-2] == 1 or r.size == 0):
@@ -468,9 +477,10 @@ class AddbmmBackward0(Node):
 def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
     """``beta * input + alpha * p`` (``p`` the product array), with torch's checks: input
     broadcasts to the product's shape, all dtypes equal; ``beta == 0`` ignores input (NaN
-    included)."""
+    included). bfloat16 products come unrounded, in float32 (``_product(.., rounded=False)``)."""
     _check_tensor(input, op, 'input', 1)
     x = input._data
+    dt = m2._data.dtype
     try:
         target = np.broadcast_shapes(x.shape, p.shape)
     except ValueError:
@@ -487,9 +497,11 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
             raise RuntimeError(f"Input dtypes must be the same, got: input "
                                f"{_name(input).lower()}, batch1: {_name(m1).lower()}, batch2: "
                                f"{_name(m2).lower()}")
-    elif x.dtype != p.dtype:
+    elif x.dtype != dt:
         raise RuntimeError(f"self and {second} must have the same dtype, but got "
                            f"{_name(input)} and {_name(m2)}")
+    if dt.kind == 'V':  # bfloat16: all of it in float32 (p is already), rounded once
+        x = x.astype(np.float32)
     r = p * alpha if alpha != 1 else p
     if beta != 0:
         r = r + (x * beta if beta != 1 else x)
@@ -497,7 +509,7 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
     if n is not None:
         n.save(m1, m2)
         n.alpha, n.beta = alpha, beta
-    return result(np.asarray(r, dtype=p.dtype), n)
+    return result(np.asarray(r, dtype=dt), n)
 
 
 @register
@@ -518,7 +530,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_name(mat1)} and "
                            f"{_name(mat2)}")
     _no_bool('addmm_impl_cpu_', mat1)
-    return _out(_fused('addmm', AddmmBackward0, input, mat1, mat2, a @ b, beta, alpha,
+    return _out(_fused('addmm', AddmmBackward0, input, mat1, mat2,
+                       _product(a, b, rounded=False), beta, alpha,
                        'mat1', 'mat2'), out)
 
 
@@ -533,8 +546,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     a, b = batch1._data, batch2._data
     _bmm_shapes(a.shape, b.shape)
     _no_bool('baddbmm_cpu', batch1)
-    return _out(_fused('baddbmm', BaddbmmBackward0, input, batch1, batch2, np.matmul(a, b),
-                       beta, alpha, 'batch1', 'batch2'), out)
+    return _out(_fused('baddbmm', BaddbmmBackward0, input, batch1, batch2,
+                       _product(a, b, rounded=False), beta, alpha, 'batch1', 'batch2'), out)
 
 
 @register
@@ -547,8 +560,9 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
                            f"{mat._data.ndim}, {vec._data.ndim}")
     _mv_shapes(mat._data.shape, vec._data.shape)
     _mv_dtypes(mat, vec)
-    return _out(_fused('addmv', AddmvBackward0, input, mat, vec, mat._data @ vec._data, beta,
-                       alpha, 'mat', 'vec'), out)
+    return _out(_fused('addmv', AddmvBackward0, input, mat, vec,
+                       _product(mat._data, vec._data, rounded=False), beta, alpha, 'mat', 'vec'),
+                out)
 
 
 @register
@@ -562,7 +576,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     a, b = batch1._data, batch2._data
     _bmm_shapes(a.shape, b.shape)
     _bmm_dtypes(batch1, batch2)
-    p = np.matmul(a, b).sum(0) if a.shape[0] else np.zeros((a.shape[1], b.shape[2]), a.dtype)
+    p = _product(a, b, rounded=False).sum(0) if a.shape[0] else \
+        np.zeros((a.shape[1], b.shape[2]), _dtype.opmath(a).dtype)
     return _out(_fused('addbmm', AddbmmBackward0, input, batch1, batch2, p, beta, alpha,
                        'batch1', 'batch2'), out)
 
@@ -721,7 +736,7 @@ def einsum(equation, *operands):
                                f"{_name(t)}")
     if dt == np.bool_ and len(ops) > 1:
         raise NotImplementedError('"bmm" not implemented for \'Bool\'')
-    arrs = [o._data for o in ops]
+    arrs = [_dtype.opmath(o._data) for o in ops]  # (bfloat16 in float32, rounded below)
     r = np.asarray(np.einsum(','.join(ins) + '->' + out, *arrs, optimize=len(arrs) > 2),
                    dtype=dt)
     n = track(_EINSUM_NODES[_einsum_grad_fn(ins, out)], ops)

@@ -51,7 +51,7 @@ _lstsq_t = _named('linalg_lstsq', ('solution', 'residuals', 'rank', 'singular_va
 
 # -- checks (torch's messages) -------------------------------------------------------------
 def _floating(A, op):
-    if A._data.dtype.kind not in 'fc':
+    if A._data.dtype.kind not in 'fcV':
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
                            f"{A.dtype.kernel_name}")
 
@@ -414,7 +414,7 @@ def _eigh(A, UPLO, op, vectors):
 
 def _eigh_dtype(A):
     _products._check_tensor(A, 'linalg.eigh', 'A', 1)
-    if A._data.dtype.kind not in 'fc':
+    if A._data.dtype.kind not in 'fcV':
         raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
                                   f"'{A.dtype.kernel_name}'")
 
@@ -559,7 +559,7 @@ def _svd_pinv(a, at, rt):
 
 def _pinv(A, atol, rtol, hermitian):
     a = A._data
-    if a.dtype.kind not in 'fc' or a.ndim < 2:
+    if a.dtype.kind not in 'fcV' or a.ndim < 2:
         raise RuntimeError(f"linalg.pinv({A.dtype.kernel_name}{{{list(a.shape)}}}): expected a "
                            "tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
@@ -609,7 +609,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     CPU driver, gelsy, returns)."""
     for t, name in ((A, 'input'), (B, 'other')):
         _products._check_tensor(t, 'linalg.lstsq', name, 1)
-        if t._data.dtype.kind not in 'fc':
+        if t._data.dtype.kind not in 'fcV':
             raise RuntimeError("This function doesn't handle types other than float and double")
     a, b = A._data, B._data
     if b.ndim >= 2 and a.shape[-2] != b.shape[-2]:
@@ -629,7 +629,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
     """Number of singular values above ``max(atol, rtol * s_max)``."""
     _products._check_tensor(A, 'linalg.matrix_rank', 'A', 1)
     a = A._data
-    if a.dtype.kind not in 'fc':
+    if a.dtype.kind not in 'fcV':
         raise RuntimeError("This function doesn't handle types other than float and double")
     at, rt = _tolerances(a, atol, rtol)
     s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)

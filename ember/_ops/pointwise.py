@@ -18,15 +18,18 @@ from ..autograd.forward_ad import FWD
 from ..overrides import handoff, CONTINUE, MODES
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
-                    binary_arrays, float_array, inplace, write_into, is_scalar, METHODS)
+                    binary_arrays, float_array, inplace, write_into, is_scalar, METHODS,
+                    opmath_call)
 # cj(d): the conjugate of a complex derivative factor, d itself otherwise; every rule below
 # multiplies the gradient by cj(d out / d input) (torch's convention, see complex.py).
 from .complex import conj_if_complex as cj
+from ._erf import erf as _erf  # (NumPy has no erf)
 
 _new = object.__new__
 _PLAIN_OPERANDS = frozenset((int, float, bool, complex))
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
 
 def _saved0(node):
@@ -76,9 +79,11 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         x = input._data
         if check is not None:
             check(x)
-        if to_float and x.dtype.kind not in 'fc':
+        k = x.dtype.kind
+        if to_float and k not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
-        r = kernel(x)
+            k = x.dtype.kind
+        r = kernel(x) if k != 'V' else opmath_call(kernel, x)
         if type(r) is not np.ndarray:
             r = np.asarray(r)
         if node is not None and ((input._requires_grad and STATE.enabled) or
@@ -280,13 +285,23 @@ class SigmoidBackward0(Node):
 
 class ReluBackward0(Node):
     def backward(self, g):
-        return g * (_saved0(self) > 0)
+        r = _saved0(self)
+        if not STATE.enabled:   # no graph of the gradient wanted: one masked product
+            return make(np.asarray(np.multiply(g._data, r._data > 0)))
+        return g * (r > 0)
 
 
 class ErfBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
-        return g * (2 / math.sqrt(math.pi)) * (-(x * x)).exp()
+        if not STATE.enabled:   # no graph of the gradient wanted: the same formula on arrays
+            d = np.asarray(np.square(x._data))
+            np.negative(d, out=d)
+            np.exp(d, out=d)
+            d *= _TWO_OVER_SQRT_PI
+            d *= g._data
+            return make(d)
+        return g * _TWO_OVER_SQRT_PI * (-(x * x)).exp()
 
 
 class FloorBackward0(SignBackward0):
@@ -322,32 +337,26 @@ class PowBackward0(Node):
 
 
 def _sigmoid(x):
-    if x.dtype.kind == 'c':
-        return 1 / (1 + np.exp(-x))
-    # exp(-|x|) never overflows; this form is exact for both signs.
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-
-
-_erf_scalar = np.frompyfunc(math.erf, 1, 1)
-
-
-def _erf(x):
-    # NumPy has no erf; math.erf per element is exact (scipy is not a dependency).
-    return np.asarray(_erf_scalar(x)).astype(x.dtype)
+    # 1 / (1 + exp(-x)) in place: exp overflowing to inf for x < -88 (float32) gives the
+    # right limit, 0, and elsewhere both steps are accurate to an ulp (no cancellation).
+    e = np.asarray(np.negative(x))    # (asarray: a 0-d input gives a NumPy scalar)
+    np.exp(e, out=e)
+    e += 1
+    return np.reciprocal(e, out=e)
 
 
 def _relu(x):
-    return np.maximum(x, 0).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
+    # maximum(0, x), not (x, 0): on a tie NumPy returns the second, so relu(-0.0) is -0.0
+    return np.maximum(0, x).astype(x.dtype, copy=False) if x.dtype.kind != 'b' else x.copy()
 
 
 def _round(x):
-    return np.round(x) if x.dtype.kind in 'fc' else x.copy()
+    return np.round(x) if x.dtype.kind in 'fcV' else x.copy()
 
 
 def _intsafe(f):
     """Rounding functions leave integer tensors unchanged (as a copy), as torch does."""
-    return lambda x: f(x) if x.dtype.kind in 'fc' else x.copy()
+    return lambda x: f(x) if x.dtype.kind in 'fcV' else x.copy()
 
 
 def _sign(x):
@@ -480,6 +489,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``check``: called with both operand arrays to refuse dtypes torch refuses.
     """
     scalar_node = scalar_node or node
+    exact_scalar = name in ('mul', 'div')
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
 
@@ -499,7 +509,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         if tensor_only and not isinstance(other, Tensor):
             raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                             f"{builtins.type(other).__name__}")
-        if to_float and input._data.dtype.kind not in 'fc' and not isinstance(other, Tensor):
+        if to_float and input._data.dtype.kind not in 'fcV' and not isinstance(other, Tensor):
             # Against a number, cast first so a negative number never wraps in an unsigned
             # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
             input = make(input._data.astype(_dtype.DEFAULT.np_float))
@@ -508,13 +518,17 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             y = other  # the commonest case (tensor * 0.5), without a call
         else:
             x, y = binary_arrays(input, other, name)
-        if to_float and x.dtype.kind not in 'fc':
+        if to_float and x.dtype.kind not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
         if check is not None:
             check(x, y)
         try:
-            r = kernel(x, y)
+            if x.dtype.kind != 'V':
+                r = kernel(x, y)
+            else:  # bfloat16: computed in float32 (torch's mul/div read a Python float in
+                r = opmath_call(kernel, x, other if exact_scalar and type(other) is float
+                                else y)  # float32 too; its other kernels round it to bfloat16)
         except ValueError:
             if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
                 broadcast_shape(x.shape, y.shape)
@@ -903,7 +917,7 @@ def _inplace_arith(self, other, ufunc, outplace, name):
             isinstance(other, Tensor) and other._requires_grad))):
         x, y = binary_arrays(self, other, name)
         dst = self._data
-        if x is dst and dst.flags.writeable and (
+        if x is dst and dst.flags.writeable and dst.dtype.kind != 'V' and (
                 builtins.type(y) is not np.ndarray or
                 np.broadcast_shapes(dst.shape, y.shape) == dst.shape):
             ufunc(dst, y, out=dst, casting='unsafe')
@@ -957,7 +971,7 @@ def pow(input, exponent, *, out=None):
             r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
         elif e == 2:
             r = np.multiply(x, x)
-        elif e == 0.5 and x.dtype.kind in 'fc':
+        elif e == 0.5 and x.dtype.kind in 'fcV':
             r = np.sqrt(x)
         else:
             r = np.power(x, e)
@@ -1014,7 +1028,7 @@ class ClampBackward1(Node):
         if self.hi is not None:
             m = x <= self.hi
             mask = m if mask is None else mask & m
-        return g * mask
+        return where(mask, g, 0.0)  # (a nan/inf gradient must not leak as nan)
 
 
 class ClampMinBackward0(ClampBackward1):
@@ -1035,9 +1049,9 @@ class ClampBackward0(Node):
         if hi is not None:
             m = x <= hi
             mask = m if mask is None else mask & m
-        gx = g * mask
-        glo = g * (x < lo) if lo is not None else None
-        ghi = g * (x > hi) if hi is not None else None
+        gx = where(mask, g, 0.0)
+        glo = where(x < lo, g, 0.0) if lo is not None else None
+        ghi = where(x > hi, g, 0.0) if hi is not None else None
         out = [gx]
         if self.has_lo:
             out.append(glo)
@@ -1130,8 +1144,9 @@ def clamp_max(input, max):
 class WhereBackward0(Node):
     def backward(self, g):
         cond = self.cond
-        zero = g * 0
-        return None, where(cond, g, zero), where(cond, zero, g)
+        # A literal zero, not g * 0: a nan/inf gradient must not leak into the branch that
+        # was not taken (torch gives 0 there).
+        return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
 @register
@@ -1232,9 +1247,10 @@ _ADDCDIV_INTEGER = (
 
 
 def _inexact_operand(t):
-    """Whether an addcdiv operand is floating or complex (a Python float counts)."""
+    """Whether an addcdiv operand is floating or complex (a Python float counts; bfloat16's
+    NumPy kind is 'V')."""
     kind = t._data.dtype.kind if isinstance(t, Tensor) else np.asarray(t).dtype.kind
-    return kind in 'fc'
+    return kind in 'fcV'
 
 
 def _addc(node, kernel, name):
@@ -1289,8 +1305,17 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     """Replaces NaN with ``nan`` and infinities with ``posinf``/``neginf`` (default: the
     dtype's largest/smallest finite value)."""
     x = input._data
-    r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf) \
-        if x.dtype.kind in 'fc' else x.copy()
+    kind = x.dtype.kind
+    if kind in 'fc':
+        r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+    elif kind == 'V':  # bfloat16: NumPy knows no bfloat16 limits, ember's finfo does
+        from .._finfo import finfo
+        top = finfo(_dtype.bfloat16).max
+        r = opmath_call(lambda a: np.nan_to_num(
+            a, nan=nan, posinf=top if posinf is None else posinf,
+            neginf=-top if neginf is None else neginf), x)
+    else:
+        r = x.copy()
     n = track1(NanToNumBackward0, input)
     if n is not None:
         n._saved = ((input, input._vc[0]),)
@@ -1329,7 +1354,7 @@ def equal(input, other):
 
 # -- Python operators --------------------------------------------------------------------
 def _rtruediv(self, other):
-    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fc' else \
+    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' else \
         div(_scalar_tensor(other, self), self)
 
 

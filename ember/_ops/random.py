@@ -103,7 +103,7 @@ def set_rng_state(new_state):
 
 def _float_dt(dtype, op):
     dt = _dt(dtype)
-    if dt.kind not in 'fc':
+    if dt.kind not in 'fcV':
         raise NotImplementedError(f'"{op}" not implemented for '
                                   f"'{_dtype.FROM_NP[dt].kernel_name}'")
     return dt
@@ -253,7 +253,7 @@ def _check_multinomial_args(input, num_samples, replacement):
     x = input._data
     if x.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
                            f"{input.dtype.kernel_name}")
     if num_samples <= 0:

@@ -697,6 +697,7 @@ def _converter(dt_name):
 
 
 for _name, _dt in (('float', 'float32'), ('double', 'float64'), ('half', 'float16'),
+                   ('bfloat16', 'bfloat16'),
                    ('long', 'int64'), ('int', 'int32'), ('short', 'int16'), ('char', 'int8'),
                    ('byte', 'uint8'), ('bool', 'bool_'), ('cfloat', 'complex64'),
                    ('cdouble', 'complex128')):
@@ -704,7 +705,8 @@ for _name, _dt in (('float', 'float32'), ('double', 'float64'), ('half', 'float1
 
 
 _TYPE_NAMES = {'torch.FloatTensor': _dtype.float32, 'torch.DoubleTensor': _dtype.float64,
-               'torch.HalfTensor': _dtype.float16, 'torch.LongTensor': _dtype.int64,
+               'torch.HalfTensor': _dtype.float16, 'torch.BFloat16Tensor': _dtype.bfloat16,
+               'torch.LongTensor': _dtype.int64,
                'torch.IntTensor': _dtype.int32, 'torch.ShortTensor': _dtype.int16,
                'torch.CharTensor': _dtype.int8, 'torch.ByteTensor': _dtype.uint8,
                'torch.BoolTensor': _dtype.bool_}

@@ -125,7 +125,7 @@ def _polygamma(n, input, out=None, node_type=PolygammaBackward0, op='polygamma')
         kernel = 'digamma' if n == 0 else 'trigamma' if n == 1 else 'polygamma'
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{dtype_of(input).kernel_name}'")
-    if x.dtype.kind not in 'f':
+    if x.dtype.kind not in 'fV':
         x = x.astype(_dtype.DEFAULT.np_float)
     r = _in_float64(lambda a: _specfun.polygamma(n, a))(x)
     node = track1(node_type, input)
@@ -187,7 +187,7 @@ def mvlgamma(input, p, *, out=None):
     what the sum gives (+inf where a term hits a pole), as here."""
     p = _mvlgamma_checks(input, p)
     x = input._data
-    dt = x.dtype if x.dtype.kind == 'f' else _dtype.DEFAULT.np_float
+    dt = x.dtype if x.dtype.kind in 'fV' else _dtype.DEFAULT.np_float
     offsets = -0.5 * np.arange(p - 1, -1, -1, dtype=np.float64)  # -(p-1)/2, ..., -1/2, 0
     xs = x.astype(np.float64)[..., None] + offsets
     r = _specfun.lgamma(xs).sum(-1) + p * (p - 1) * math.log(math.pi) / 4
@@ -227,7 +227,8 @@ class SpecialI1Backward0(Node):
 
     def backward(self, g):
         x, r = self.saved_tensors
-        eps = float(np.finfo(x._data.dtype).eps)
+        from .._finfo import of_array_dtype  # (loaded on first use, as ember.finfo)
+        eps = of_array_dtype(x._data.dtype).eps
         not_tiny = x.abs() > eps
         safe = where(not_tiny, x, eps)
         return g * where(not_tiny, i0(safe) - r * safe.reciprocal(), 0.5)
@@ -237,7 +238,7 @@ def _i1(input):
     """torch's ``special_i1``: the modified Bessel function of the first kind, order 1 (the
     derivative of i0; not public in ember)."""
     x = input._data
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         x = x.astype(_dtype.DEFAULT.np_float)
     node = track1(SpecialI1Backward0, input)
     r = result(np.asarray(_in_float64(_specfun.i1)(x)), node)
@@ -326,7 +327,7 @@ def logit(input, eps=None, *, out=None):
     if x.dtype.kind == 'c':
         raise NotImplementedError(f"\"logit_cpu\" not implemented for "
                                   f"'{dtype_of(input).kernel_name}'")
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         x = x.astype(_dtype.DEFAULT.np_float)
     z = x
     if eps is not None and eps >= 0:
@@ -510,7 +511,7 @@ def _pow2(e):
     """2 ** e computed as torch's pow(2, e) does: in e's dtype, so an integer exponent gives
     integer powers (0 for a negative exponent, wrapping past the dtype)."""
     a = e._data
-    if a.dtype.kind in 'fc':
+    if a.dtype.kind in 'fcV':
         return e.exp2()
     a = a.astype(np.int64) if a.dtype.kind == 'b' else a
     bits = a.dtype.itemsize * 8
@@ -552,7 +553,7 @@ def ldexp(input, other, *, out=None):
 def ldexp_(input, other):
     """In-place ``ldexp``."""
     _must_be_tensor(input, 'ldexp_', 'input', 1)
-    if input._data.dtype.kind not in 'fc':
+    if input._data.dtype.kind not in 'fcV':
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{dtype_of(input).kernel_name}")
     return inplace(input, ldexp, (other,), 'ldexp_')
@@ -571,7 +572,7 @@ def frexp(input, *, out=None):
     """Splits floats into ``mantissa`` (in (-1, -0.5] or [0.5, 1), or 0) and int32
     ``exponent`` with ``input = mantissa * 2 ** exponent``; a ``torch.return_types.frexp``."""
     _must_be_tensor(input, 'frexp', 'input', 1)
-    if input._data.dtype.kind != 'f':
+    if input._data.dtype.kind not in 'fV':
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     m, e = np.frexp(input._data)
     m, e = np.asarray(m), np.asarray(e, dtype=np.int32)

@@ -219,7 +219,7 @@ def histc(input, bins=100, min=0, max=0):
     """Histogram of ``input`` with ``bins`` equal-width bins over [min, max] (the data's
     range if both are 0); values outside are ignored."""
     x = input._data
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     if bins <= 0:
@@ -290,7 +290,7 @@ def _nanmedian_index(m):
     torch's nth_element leaves first (``_all_nan_index``)."""
     rows = m.reshape(-1, m.shape[-1])
     n = rows.shape[1]
-    nan = np.isnan(rows) if rows.dtype.kind == 'f' else np.zeros(rows.shape, bool)
+    nan = np.isnan(rows) if rows.dtype.kind in 'fV' else np.zeros(rows.shape, bool)
     valid = n - nan.sum(1)
     order = np.argsort(rows, axis=1, kind='stable')  # NaNs sort last
     idx = order[np.arange(len(rows)), np.maximum(valid - 1, 0) // 2]
@@ -329,7 +329,7 @@ def nanmedian(input, dim=_NODIM, keepdim=False, *, out=None):
     x = input._data
     if dim is _NODIM:
         flat = x.reshape(-1)
-        if x.dtype.kind == 'f':
+        if x.dtype.kind in 'fV':
             flat = flat[~np.isnan(flat)]
         return _out(median_all(input, flat, False, NanmedianBackward0), out)
     d = _wrap1(dim, x.ndim)
@@ -460,7 +460,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
                            f"input with {x._data.ndim} dimensions")
     if x._data.ndim < 2:
         x = x.reshape(1, -1)
-    if x._data.dtype.kind not in 'fc':
+    if x._data.dtype.kind not in 'fcV':
         x = x.to(_dtype.get_default_dtype())
     nobs = x.shape[1]
     w = None
@@ -550,7 +550,7 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{a.shape[-1]} X2: {b.shape[-1]}")
     for name, t in (('X1', a), ('X2', b)):
-        if t.dtype.kind != 'f':
+        if t.dtype.kind not in 'fV':
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{_dtype_name(t.dtype)}")
     if p < 0:
@@ -598,7 +598,7 @@ def dist(input, other, p=2):
     other = to_tensor(other, 'dist')
     x, y = input._data, other._data
     for t in (x, y):
-        if t.dtype.kind not in 'fc':
+        if t.dtype.kind not in 'fcV':
             raise RuntimeError("norm(): input dtype should be either floating point or "
                                f"complex. Got {_dtype_name(t.dtype)} instead.")
     from ..autograd.grad_mode import no_grad
@@ -630,7 +630,7 @@ def renorm(input, p, dim, maxnorm):
     """``input`` with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down
     to norm ``maxnorm``."""
     x = input._data
-    if x.dtype.kind not in 'fc':
+    if x.dtype.kind not in 'fcV':
         raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")

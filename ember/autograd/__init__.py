@@ -53,12 +53,12 @@ def _seed_grads(outputs, grad_outputs):
                     g = g.to(out.dtype)
             else:
                 # The engine may keep a seed as a leaf's .grad: it must not alias the caller's.
-                g = make(np.array(gd, dtype=od.dtype if od.dtype.kind in 'fc' else None))
+                g = make(np.array(gd, dtype=od.dtype if od.dtype.kind in 'fcV' else None))
         elif g is None:
             if out._requires_grad:
                 if od.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if od.dtype.kind != 'f':
+                if od.dtype.kind not in 'fV':
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
                 g = make(np.ones(od.shape, od.dtype))

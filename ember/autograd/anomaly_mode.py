@@ -130,7 +130,7 @@ def check_call(node, grads_out):
         raise
     if ANOMALY.check_nan:
         for i, g in enumerate(grads_in):
-            if g is not None and g._data.dtype.kind in 'fc' and np.isnan(g._data).any():
+            if g is not None and g._data.dtype.kind in 'fcV' and np.isnan(g._data).any():
                 report(node)
                 raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
                                    "output.")

@@ -120,7 +120,7 @@ def _base_jvp():
 
 
 def _float64(a):
-    if isinstance(a, Tensor) and a._data.dtype.kind == 'f':
+    if isinstance(a, Tensor) and a._data.dtype.kind in 'fV':
         t = make(a._data.astype(np.float64))
         return t.requires_grad_(a._requires_grad)
     return a

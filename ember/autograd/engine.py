@@ -308,9 +308,9 @@ def _conform(g, meta, node, i):
     if g._data.shape != shape:
         g = sum_to(g, shape, node, i)
     if g._data.dtype != dt:
-        if dt.kind not in 'fc':
+        if dt.kind not in 'fcV':
             return None
-        if dt.kind == 'f' and g._data.dtype.kind == 'c':
+        if dt.kind in 'fV' and g._data.dtype.kind == 'c':
             g = g.real  # a real input gets the real part of a complex gradient, as in torch
         g = g.to(_np_to_ember(dt))
     return g

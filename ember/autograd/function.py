@@ -274,7 +274,7 @@ class Function(_SingleLevelFunction):
             _record_inputs(ctx, args)
         special = ctx.dirty_tensors or ctx.non_differentiable
         if (not special and fw_level is None and type(outputs) is Tensor
-                and outputs._data.dtype.kind in 'fc'):
+                and outputs._data.dtype.kind in 'fcV'):
             # The common case, inline: one new float output, nothing marked.
             for a in args:
                 if outputs is a:
@@ -417,7 +417,7 @@ def _wire_plain_outputs(ctx, args, outs, record):
                     break
             if o._base is not None:
                 o._made_by_function = ctx._forward_cls.__name__
-            if record and o._data.dtype.kind in 'fc':
+            if record and o._data.dtype.kind in 'fcV':
                 o._grad_fn = ctx
                 o._requires_grad = True
                 if nr:
@@ -481,7 +481,7 @@ def _wire_outputs(ctx, args, outs, record):
             o._vc[0] += 1  # as torch does for every tensor marked dirty
         elif id(o) in inputs:
             o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
-        if record and differentiable and o._data.dtype.kind in 'fc':
+        if record and differentiable and o._data.dtype.kind in 'fcV':
             if id(o) in dirty and o._base is not None:
                 # A view modified in place: its base's history goes through CopySlices,
                 # exactly as for a built-in in-place op on a view.
@@ -557,7 +557,7 @@ def _guard_stashed_tensors(ctx):
     for name, value in list(d.items()):
         if (name.startswith('_') or name in _CTX_INTERNALS or not isinstance(value, Tensor)
                 or value._requires_grad or id(value) in inputs
-                or value._data.dtype.kind not in 'fc'):
+                or value._data.dtype.kind not in 'fcV'):
             continue
         err = _new(_StashedTensorError)
         err.next_functions = ctx.next_functions  # where the lost gradient would have gone
@@ -601,13 +601,13 @@ def once_differentiable(fn):
         # As in torch, the error node hangs off placeholder leaves, not off the real graph:
         # backward() through it raises, while a gradient w.r.t. real tensors does not reach it.
         ins = [make(o._data).requires_grad_() for o in outs
-               if isinstance(o, Tensor) and o._data.dtype.kind in 'fc']
+               if isinstance(o, Tensor) and o._data.dtype.kind in 'fcV']
         err.next_functions = tuple(edge(a) for a in ins)
         err._meta = tuple((a._data.shape, a._data.dtype) for a in ins)
         err._saved = None
         wrapped = []
         for o in outs:
-            if isinstance(o, Tensor) and o._data.dtype.kind in 'fc':
+            if isinstance(o, Tensor) and o._data.dtype.kind in 'fcV':
                 o = make(o._data)
                 o._grad_fn = err
                 o._requires_grad = True

@@ -19,16 +19,19 @@ import numpy as np
 
 from .._ops import _core, pointwise as _pw, reduce as _red, random as _random, shape as _shape
 from .._ops._core import Node, make
+from .._finfo import of_array_dtype
+from .._ops._scratch import scratch
 from .._tensor import Tensor, wrap_dim
 from ..autograd.engine import sum_to
 from ..autograd.forward_ad import FWD, tangent_of
+from ..autograd.grad_mode import STATE
 
 
 # -- helpers -----------------------------------------------------------------------------
 def _float_input(input, kernel):
     """The input's array, refusing non-floating dtypes as torch's CPU kernels do."""
     x = input._data
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_pw.dtype_name(x.dtype)}'")
     return x
@@ -66,7 +69,8 @@ def _mask(cond, dtype):
 
 # c10's names for the C++ types a Scalar is converted to (in its overflow errors).
 _CPP_NAMES = {'int8': 'int8_t', 'int16': 'int16_t', 'int32': 'int', 'int64': 'int64_t',
-              'uint8': 'uint8_t', 'float16': 'c10::Half', 'float32': 'float',
+              'uint8': 'uint8_t', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16',
+              'float32': 'float',
               'float64': 'double'}
 
 
@@ -81,8 +85,8 @@ def _checked_scalar(v, dt):
         v = int(v)
     over = RuntimeError(f"value cannot be converted to type {_CPP_NAMES.get(dt.name, dt.name)} "
                         "without overflow")
-    if dt.kind == 'f':
-        fmax = float(np.finfo(dt).max)
+    if dt.kind in 'fV':
+        fmax = of_array_dtype(dt).max
         if isinstance(v, (int, np.integer)):
             if abs(int(v)) > fmax:
                 raise over
@@ -282,6 +286,8 @@ _C_TANH = 0.044715
 class _GeluBackward0(Node):
     def backward(self, g):
         x = self.saved_tensors[0]
+        if not STATE.enabled:   # no graph of the gradient wanted: on arrays, reusing aux
+            return make(_gelu_grad_arrays(x._data, self.aux, self.approximate, g._data))
         if self.approximate == 'tanh':
             inner = (x + x * x * x * _C_TANH) * _K_TANH
             th = inner.tanh()
@@ -293,28 +299,70 @@ class _GeluBackward0(Node):
         return g * d
 
 
+def _gelu_arrays(x, approximate):
+    """``(gelu(x), h)`` computed in place in x's dtype; ``h`` is the factor gelu multiplies
+    x by -- the Gaussian cdf, or (1 + tanh(inner)) / 2 -- which the backward reuses."""
+    if approximate == 'tanh':
+        h = np.asarray(x * x)                   # inner = K (x + C x^3) = x (K + K C x^2)
+        h *= _K_TANH * _C_TANH
+        h += _K_TANH
+        h *= x
+        np.tanh(h, out=h)
+    else:
+        h = _pw._erf(np.multiply(x, _SQRT1_2, out=scratch('gelu', x.shape, x.dtype)))
+    h += 1
+    h *= 0.5
+    return np.asarray(x * h), h
+
+
+def _gelu_grad_arrays(x, h, approximate, g):
+    """g * gelu'(x), from the forward's ``h``: h + x h'(x)."""
+    d = np.asarray(x * x)                       # (asarray: 0-d arrays give NumPy scalars)
+    if approximate == 'tanh':                   # x h' = 2 x h (1 - h) K (1 + 3 C x^2)
+        d *= 3 * _C_TANH * _K_TANH
+        d += _K_TANH
+        d *= x
+        d *= h
+        d *= 1 - h
+        d *= 2
+    else:                                       # x h' = x pdf(x)
+        d *= -0.5
+        np.exp(d, out=d)
+        d *= _INV_SQRT_2PI
+        d *= x
+    d += h
+    d *= g
+    return d
+
+
 def gelu(input, *, approximate='none'):
     if approximate not in ('none', 'tanh'):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = _float_input(input, 'GeluKernelImpl')
-    if approximate == 'tanh':
-        r = 0.5 * x * (1 + np.tanh(_K_TANH * (x + _C_TANH * x * x * x)))
-    else:
-        r = 0.5 * x * (1 + _pw._erf(x * _SQRT1_2))
-    return _unary_node(input, r, _GeluBackward0, approximate=approximate)
+    r, h = _gelu_arrays(x, approximate)
+    return _unary_node(input, r, _GeluBackward0, approximate=approximate, aux=h)
 
 
 @_named('SiluBackward0')
 class _SiluBackward0(Node):
     def backward(self, g):
         x = self.saved_tensors[0]
+        if not STATE.enabled:   # on arrays, from the forward's sigmoid: s (1 + x (1 - s))
+            s = self.aux
+            d = np.asarray(1 - s)
+            d *= x._data
+            d += 1
+            d *= s
+            d *= g._data
+            return make(d)
         s = x.sigmoid()
         return g * (s * (x * (1 - s) + 1))
 
 
 def _silu_out(input):
     x = _float_input(input, 'silu_cpu')
-    return _unary_node(input, x * _pw._sigmoid(x), _SiluBackward0)
+    s = _pw._sigmoid(x)
+    return _unary_node(input, x * s, _SiluBackward0, aux=s)
 
 
 def silu(input, inplace=False):
@@ -353,6 +401,12 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 class _SoftplusBackward0(Node):
     def backward(self, g):
         x = self.saved_tensors[0]
+        if not STATE.enabled:   # on arrays: sigmoid(beta x), 1 where softplus is linear
+            bx = np.asarray(x._data * self.beta)
+            d = _pw._sigmoid(bx)
+            np.copyto(d, 1, where=bx > self.threshold)
+            d *= g._data
+            return make(d)
         linear = make((x._data * self.beta) > self.threshold)
         return g * _pw.where(linear, 1.0,
                              (x * self.beta).sigmoid())
@@ -360,8 +414,13 @@ class _SoftplusBackward0(Node):
 
 def softplus(input, beta=1.0, threshold=20.0):
     x = _float_input(input, 'softplus_cpu')
-    bx = x * beta
-    r = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
+    bx = np.multiply(x, beta, out=scratch('softplus', x.shape, x.dtype))
+    r = np.asarray(np.minimum(bx, threshold))   # log1p(exp(beta x)) / beta, in place
+    np.exp(r, out=r)
+    np.log1p(r, out=r)
+    if beta != 1:
+        r /= beta
+    np.copyto(r, x, where=bx > threshold)       # where it is linear: x itself
     return _unary_node(input, r, _SoftplusBackward0, beta=beta, threshold=threshold)
 
 
@@ -518,7 +577,7 @@ class _SoftshrinkBackward0(Node):
 
 def softshrink(input, lambd=0.5):
     x = _float_input(input, 'softshrink_check')
-    top = float(np.finfo(x.dtype).max)
+    top = of_array_dtype(x.dtype).max
     if not 0 <= float(lambd) <= top:
         raise RuntimeError(f"lambda must be in range [0, {_g(top)}] for input dtype "
                            f"{_pw.dtype_name(x.dtype)}, but found {_g(lambd)}")

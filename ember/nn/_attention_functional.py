@@ -19,6 +19,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if enable_gqa:
         raise NotImplementedError("scaled_dot_product_attention(enable_gqa=True) is not "
                                   "supported by ember yet")
+    if query.dtype.is_floating_point and query.dtype.itemsize == 2:
+        # torch's math kernel computes float16 and bfloat16 in float32 and casts back
+        out = scaled_dot_product_attention(_wide(query), _wide(key), _wide(value), attn_mask,
+                                           dropout_p, is_causal, scale)
+        return out.to(query.dtype)
     L, S = query.shape[-2], key.shape[-2]
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query.matmul(key.transpose(-2, -1)) * scale
@@ -32,10 +37,16 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = scores + attn_mask
         else:
             scores = scores.masked_fill(attn_mask.logical_not(), float('-inf'))
-    weights = _softmax_visible(scores)
+    # (a causal mask leaves every query its own key: no row can be all masked out)
+    weights = _red.softmax(scores, -1) if is_causal and S else _softmax_visible(scores)
     if dropout_p > 0:
         weights = _layers.dropout(weights, dropout_p)
     return weights.matmul(value)
+
+
+def _wide(t):
+    """A float16/bfloat16 tensor as float32; others as they are."""
+    return t.float() if t.dtype.is_floating_point and t.dtype.itemsize == 2 else t
 
 
 def _softmax_visible(scores):

@@ -16,7 +16,7 @@ from .._ops.complex import conj_if_complex as cj
 from ..autograd.grad_mode import STATE
 from .._tensor import Tensor
 from . import _misc_functional as _misc
-from ._scratch import scratch
+from .._ops._scratch import scratch
 from . import _winograd
 
 

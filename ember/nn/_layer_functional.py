@@ -1,14 +1,18 @@
 """The functional forms of dropout, layer normalisation and embedding lookup (exported by
 ``ember.nn.functional``). Each forward works on NumPy arrays; each backward is written in
 ember ops so the gradients can be differentiated again."""
+import math
 import warnings
 
 import numpy as np
 
 from .._ops import _core, random as _random
+from .._ops._scratch import scratch
+from .._ops.index import add_rows_at
+from .._ops.reduce import row_sums, column_sums
 from .._ops._core import Node, make
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import STATE, no_grad
 from ._norm_functional import _affine_result, _normalised_grad, _standardised
 
 
@@ -36,6 +40,8 @@ class NativeLayerNormBackward0(Node):
     def backward(self, g):
         x, w, b = self.saved_tensors
         dims, eps = self.dims, self.eps
+        if not STATE.enabled:   # no graph of the gradient wanted: on arrays, from the forward's
+            return self._backward_arrays(g._data, x, w, b)          # xhat and rstd
         xhat, rstd = _standardised(x, dims, eps)
         batch = tuple(range(x.dim() - len(dims)))
 
@@ -47,6 +53,33 @@ class NativeLayerNormBackward0(Node):
         if self.next_functions[0][0] is not None:
             gxhat = g * w if w is not None else g
             gx = _normalised_grad(gxhat, xhat, rstd, dims)
+        return gx, gw, gb
+
+    def _backward_arrays(self, g, x, w, b):
+        xhat, rstd, dims = self.xhat, self.rstd, self.dims
+        if xhat is None:
+            xhat, rstd = _standardised_array(x._data, dims, self.eps)
+        size = math.prod(xhat.shape[xhat.ndim - len(dims):])
+        g2, xh = g.reshape(-1, size), xhat.reshape(-1, size)
+        shape = xhat.shape[xhat.ndim - len(dims):]
+        gw = gb = gx = None
+        if w is not None and self.next_functions[1][0]:
+            gw = make(column_sums(np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)))
+                      .reshape(shape))
+        if b is not None and self.next_functions[2][0]:
+            gb = make(column_sums(g2).reshape(shape))
+        if self.next_functions[0][0] is not None:
+            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), row by row
+            gxhat = g2 if w is None else np.multiply(
+                g2, w._data.reshape(size), out=scratch('ln.gxhat', xh.shape, xh.dtype))
+            gx = np.multiply(gxhat, xh)
+            m2 = row_sums(gx, 1 / size)
+            m1 = row_sums(gxhat, 1 / size)
+            np.multiply(xh, m2, out=gx)
+            np.subtract(gxhat, gx, out=gx)
+            gx -= m1
+            gx *= rstd
+            gx = make(gx.reshape(xhat.shape))
         return gx, gw, gb
 
 
@@ -68,13 +101,28 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
     dims = tuple(range(x.ndim - k, x.ndim))
-    mean = x.mean(dims, keepdims=True)
-    centred = x - mean
-    out = centred / np.sqrt((centred * centred).mean(dims, keepdims=True) + eps)
-    result, n = _affine_result(NativeLayerNormBackward0, input, out, weight, bias)
+    xhat, rstd = _standardised_array(x, dims, eps)
+    result, n = _affine_result(NativeLayerNormBackward0, input, xhat, weight, bias)
     if n is not None:
         n.dims, n.eps = dims, eps
+        # for the backward on arrays; not when the result is xhat itself (no weight or
+        # bias), which the caller may change in place: the backward recomputes it then
+        n.xhat = xhat if result._data is not xhat else None
+        n.rstd = rstd
     return result
+
+
+def _standardised_array(x, dims, eps):
+    """``((x - mean) * rstd, rstd)`` over the trailing ``dims``, on arrays; ``rstd`` is a
+    column, one value per row of ``x`` seen as (rows, normalised elements)."""
+    x2 = x.reshape(-1, math.prod(x.shape[x.ndim - len(dims):]))
+    xhat = x2 - row_sums(x2, 1 / x2.shape[1])
+    rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)), 1 / x2.shape[1])
+    rstd += eps
+    np.sqrt(rstd, out=rstd)
+    np.reciprocal(rstd, out=rstd)
+    xhat *= rstd
+    return xhat.reshape(x.shape), rstd
 
 
 class EmbeddingBackward0(Node):
@@ -90,6 +138,9 @@ class EmbeddingBackward0(Node):
         if not keep.all():
             rows = rows * make(keep[:, None].astype(g._data.dtype))
         zeros = make(np.zeros((self.num_weights, g.shape[-1]), g._data.dtype))
+        if not STATE.enabled:   # no graph of the gradient wanted: the scatter on arrays
+            add_rows_at(zeros._data, idx._data, rows._data)
+            return zeros, None
         return zeros.index_add(0, idx, rows), None
 
 

@@ -63,7 +63,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
     _not_differentiable(target, 'soft_margin_loss', 'target')
     x, y = _broadcast(input, target)
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
-    if xa.dtype.kind not in 'fc':
+    if xa.dtype.kind not in 'fcV':
         raise RuntimeError("result type Float can't be cast to the desired output type "
                            f"{_pw.dtype_name(input._data.dtype)}")
     with np.errstate(all='ignore'):
@@ -188,7 +188,7 @@ def pdist(input, p=2):
     """p-norm distances between all pairs of rows ``i < j`` of a 2-D input, as one vector."""
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    if input._data.dtype.kind != 'f':
+    if input._data.dtype.kind not in 'fV':
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")

@@ -1,11 +1,15 @@
 """The functional forms of batch and group normalisation (exported by ``ember.nn.functional``).
 Each forward works on NumPy arrays; each backward recomputes the statistics from the saved
-input in ember ops, so the gradients can be differentiated again."""
+input in ember ops, so the gradients can be differentiated again (batch_norm's runs on the
+forward's arrays instead when no graph of the gradient is wanted)."""
 import numpy as np
 
 from .._ops import _core
 from .._ops._core import Node, make
+from .._finfo import of_array_dtype
+from .._ops._scratch import scratch
 from .._ops.pointwise import dtype_name
+from ..autograd.grad_mode import STATE
 from . import _misc_functional as _misc, _pool_functional as _pool
 
 
@@ -23,8 +27,10 @@ def _affine_result(node_cls, input, out, weight, bias, shape=None):
     broadcast), as the op's result, with a ``node_cls`` node that saves input, weight and
     bias. Returns (result, node or None)."""
     if weight is not None:
-        out = out * (weight._data if shape is None else weight._data.reshape(shape))
-    if bias is not None:
+        out = np.asarray(out * (weight._data if shape is None else weight._data.reshape(shape)))
+        if bias is not None:    # (into the fresh product: one temporary fewer)
+            out += bias._data if shape is None else bias._data.reshape(shape)
+    elif bias is not None:
         out = out + (bias._data if shape is None else bias._data.reshape(shape))
     n = _core.track(node_cls, (input, weight, bias))
     result = _core.result(np.asarray(out, input._data.dtype), n)
@@ -54,6 +60,8 @@ class NativeBatchNormBackward0(Node):
     def backward(self, g):
         x, w, b = self.saved_tensors
         dims, nd = self.dims, x.dim()
+        if not STATE.enabled and self.xhat is not None:   # no graph of the gradient wanted
+            return self._backward_arrays(g._data, w, b)
         if self.stats is None:
             xhat, rstd = _standardised(x, dims, self.eps)
         else:
@@ -66,6 +74,28 @@ class NativeBatchNormBackward0(Node):
             gxhat = g * _channel_view(w, nd) if w is not None else g
             gx = gxhat * rstd if self.stats is not None else \
                 _normalised_grad(gxhat, xhat, rstd, dims)
+        return gx, gw, gb
+
+    def _backward_arrays(self, g, w, b):
+        """The same on arrays, from the forward's xhat and rstd (per channel): with k =
+        w rstd, gx = k g - k/count (sum g + xhat sum(g xhat)) under batch statistics."""
+        xhat, dims = self.xhat, self.dims
+        shape = (1, xhat.shape[1]) + (1,) * (xhat.ndim - 2)
+        sum_gx = np.multiply(g, xhat, out=scratch('bn', xhat.shape, xhat.dtype)).sum(dims)
+        sum_g = g.sum(dims)
+        k = self.rstd if w is None else self.rstd * w._data
+        gx = None
+        if self.next_functions[0][0] is not None:
+            gx = np.multiply(g, k.reshape(shape), dtype=xhat.dtype)
+            if self.stats is None:
+                per = k / (xhat.size // xhat.shape[1])
+                t = np.multiply(xhat, (per * sum_gx).reshape(shape), out=scratch(
+                    'bn', xhat.shape, xhat.dtype))
+                gx -= t
+                gx -= (per * sum_g).reshape(shape)
+            gx = make(gx)
+        gw = make(sum_gx) if w is not None and self.next_functions[1][0] else None
+        gb = make(sum_g) if b is not None and self.next_functions[2][0] else None
         return gx, gw, gb
 
 
@@ -117,10 +147,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     else:
         mean, var = running_mean._data.copy(), running_var._data.copy()
         stats = (mean, 1 / np.sqrt(var + eps))
-    out = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
-    result, n = _affine_result(NativeBatchNormBackward0, input, out, weight, bias, shape)
+    rstd = np.asarray(1 / np.sqrt(var + eps), x.dtype)
+    xhat = np.asarray(x - mean.reshape(shape).astype(x.dtype, copy=False))
+    xhat *= rstd.reshape(shape)
+    result, n = _affine_result(NativeBatchNormBackward0, input, xhat, weight, bias, shape)
     if n is not None:
         n.dims, n.eps, n.stats = dims, eps, stats
+        # for the backward on arrays (not when the result is xhat itself, which the
+        # caller may change in place: the backward in ember ops recomputes it then)
+        n.xhat = xhat if result._data is not xhat else None
+        n.rstd = rstd
     return result
 
 
@@ -203,8 +239,12 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"rms_norm\" not implemented for "
                                   f"'{dtype_name(input._data.dtype)}'")
+    if input._data.dtype.itemsize == 2:
+        # torch computes float16 and bfloat16 in float32 (float32's eps the default), the
+        # weight included, and casts the result back
+        return rms_norm(input.float(), normalized_shape, weight, eps).to(input.dtype)
     if eps is None:
-        eps = float(np.finfo(input._data.dtype).eps)
+        eps = of_array_dtype(input._data.dtype).eps
     dims = tuple(range(input.dim() - k, input.dim()))
     out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return out * weight if weight is not None else out

@@ -94,7 +94,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         disjoint = all(si >= (ki - 1) * di + 1 for ki, si, di in zip(k, s, d))
         # gradient * mask is the fast form of where(mask, gradient, 0), but not when an inf
         # or NaN gradient would leak (inf * 0 = NaN) to the elements that did not win
-        finite = bool(np.isfinite(ga).all()) if ga.dtype.kind in 'fc' else True
+        finite = bool(np.isfinite(ga).all()) if ga.dtype.kind in 'fcV' else True
         for t, view in enumerate(_tap_views(gp, k, s, d, out_hw)):
             won = self.tap == t
             if finite and disjoint:  # windows don't overlap: every element is written once
@@ -118,7 +118,7 @@ def _scatter_to_planes(g, indices, shape):
 
 
 def _fill(dtype):
-    if dtype.kind == 'f':
+    if dtype.kind in 'fV':
         return -np.inf
     return np.iinfo(dtype).min if dtype.kind in 'iu' else False
 
@@ -181,7 +181,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         xp = np.pad(x, ((0, 0),) * (x.ndim - 2) + ((p[0], after[0]), (p[1], after[1])),
                     constant_values=_fill(x.dtype))
     views = _tap_views(xp, k, s, d, out_hw)
-    out, tap = _window_max(views, x.dtype.kind in 'fc')
+    out, tap = _window_max(views, x.dtype.kind in 'fcV')
     n = _core.track(MaxPool2DWithIndicesBackward0, (input,))
     result = _core.result(out, n)
     geometry = (k, s, p, d, out_hw)
@@ -248,6 +248,8 @@ def _separable(node_cls, input, mh, mw):
     x = input._data
     if x.dtype.kind == 'f':
         out = mh.astype(x.dtype) @ x @ mw.T.astype(x.dtype)
+    elif x.dtype.kind == 'V':  # bfloat16: in float32, rounded once
+        out = _core.opmath_call(lambda a: mh.astype(a.dtype) @ a @ mw.T.astype(a.dtype), x)
     else:  # integer averages truncate, as torch's integer division does: exact sums first
         den = np.outer(*(np.round(1 / m.max(1, initial=1e-300)) for m in (mh, mw)))
         out = np.trunc(((mh > 0) @ x @ (mw > 0).T) / den).astype(x.dtype)
@@ -404,7 +406,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
                            f"{_shape_list(shape[:-2] + size)}")
     x = input._data
-    if x.dtype.kind != 'f':
+    if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"adaptive_max_pool2d" not implemented for '
                                   f"'{input.dtype.kernel_name}'")
     (rows, rok), (cols, cok) = _adaptive_taps(shape[-2], size[0]), _adaptive_taps(shape[-1],

@@ -167,7 +167,7 @@ class _SmoothL1LossBackward0(_PairLoss):
 def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
     x, t = _broadcast(input, target)
     xa, ta = _core.binary_arrays(x, t, name)
-    if xa.dtype.kind not in 'fc':
+    if xa.dtype.kind not in 'fcV':
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_pw.dtype_name(xa.dtype)}'")
     r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction)
@@ -366,7 +366,7 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
     nd = input.dim()
     class_dim = 0 if nd == 1 else 1
     if tuple(input.shape) == tuple(target.shape):
-        if target._data.dtype.kind != 'f':
+        if target._data.dtype.kind not in 'fV':
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_pw.dtype_name(target._data.dtype)}")
         if ignore_index >= 0:

@@ -437,7 +437,7 @@ def _cast_state(param, value, group, key=None):
             if group.get('fused') or group.get('capturable'):
                 return _as_dtype(value, np.dtype(np.float32))
             return value
-        if param._data.dtype.kind == 'f':
+        if param._data.dtype.kind in 'fV':
             return _as_dtype(value, param._data.dtype)
         return value
     if isinstance(value, dict):

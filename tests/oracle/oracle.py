@@ -7,6 +7,7 @@ NumPy arrays in ``args`` become tensors of that library (floating ones requiring
 the gradients of every input after a backward seeded with fixed random weights, and with
 ``double=True`` the gradients of those gradients too.
 """
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -16,8 +17,25 @@ import ember  # noqa: E402
 
 torch.set_num_threads(1)
 
+# ml_dtypes' bfloat16: an array of it becomes a bfloat16 tensor of each library (_to_lib).
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
 TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-5), np.float64: (1e-10, 1e-10),
-       np.complex64: (1e-5, 1e-5), np.complex128: (1e-10, 1e-10)}
+       np.complex64: (1e-5, 1e-5), np.complex128: (1e-10, 1e-10),
+       'bfloat16': (1.6e-2, 1e-2)}  # (two ulps: ops composed of several rounded steps)
+
+
+def values(t):
+    """A tensor's values as a NumPy array; bfloat16 (which torch cannot hand to NumPy) as
+    float32, which holds it exactly."""
+    t = t.detach()
+    if str(t.dtype) == 'torch.bfloat16':
+        t = t.float()
+    return t.numpy(force=True) if isinstance(t, torch.Tensor) else np.asarray(t._data)
+
+
+def _tol_key(t):
+    return 'bfloat16' if str(t.dtype) == 'torch.bfloat16' else values(t).dtype.type
 
 
 def show(x):
@@ -38,8 +56,11 @@ class Raised:
 
 def _to_lib(lib, a, grad):
     if isinstance(a, np.ndarray):
-        t = lib.tensor(a)
-        if grad and a.dtype.kind in 'fc':
+        if a.dtype.name == 'bfloat16':  # an ml_dtypes array (torch takes none)
+            t = lib.tensor(a.astype(np.float32)).to(lib.bfloat16)
+        else:
+            t = lib.tensor(a)
+        if grad and a.dtype.kind in 'fcV':
             t.requires_grad_(True)
         return t
     if isinstance(a, (list, tuple)) and a and all(isinstance(x, np.ndarray) for x in a):
@@ -81,8 +102,8 @@ def assert_same_tensor(e, t, what='output', rtol=None, atol=None):
     assert isinstance(e, ember.Tensor), f"{what}: ember returned {type(e).__name__}"
     assert tuple(e.shape) == tuple(t.shape), f"{what}: shape {tuple(e.shape)} != {tuple(t.shape)}"
     assert str(e.dtype) == str(t.dtype), f"{what}: dtype {e.dtype} != {t.dtype}"
-    ev, tv = np.asarray(e.detach()._data), t.detach().numpy(force=True)  # (resolves conj)
-    r, a = TOL.get(tv.dtype.type, (1e-5, 1e-5))
+    ev, tv = values(e), values(t)  # (resolves conj)
+    r, a = TOL.get(_tol_key(t), (1e-5, 1e-5))
     r, a = rtol or r, atol or a
     if tv.dtype.kind in 'fc':
         np.testing.assert_allclose(ev, tv, rtol=r, atol=a, equal_nan=True, err_msg=what)
@@ -149,7 +170,7 @@ def check(fn, *args, grad=True, double=False, match_message=False, rtol=None, at
             ember.autograd.grad(e_loss, e_leaves, allow_unused=True, create_graph=double)
         return e_out
     e_g = ember.autograd.grad(e_loss, e_leaves, allow_unused=True, create_graph=double)
-    out_dtypes = [o.detach().numpy(force=True).dtype.type for o in t_outs]
+    out_dtypes = [_tol_key(o) for o in t_outs]
     for i, (a, b) in enumerate(zip(e_g, t_g)):
         if b is None:
             assert a is None or not np.any(np.asarray(a._data)), \
@@ -158,9 +179,8 @@ def check(fn, *args, grad=True, double=False, match_message=False, rtol=None, at
         assert a is not None, f"grad[{i}]: ember gave None, torch {b!r}"
         # A gradient is as precise as the least precise dtype it went through: a float64
         # input added to a float32 tensor gets a float32 sum (whose order differs by a ulp).
-        r, at = max(TOL.get(d, (1e-5, 1e-5)) for d in
-                    [b.detach().numpy(force=True).dtype.type] + out_dtypes)
-        np.testing.assert_allclose(np.asarray(a.detach()._data), b.detach().numpy(force=True),
+        r, at = max(TOL.get(d, (1e-5, 1e-5)) for d in [_tol_key(b)] + out_dtypes)
+        np.testing.assert_allclose(values(a), values(b),
                                    rtol=rtol or r * 10, atol=atol or at * 10,
                                    err_msg=f"grad of input {i}")
     if double:
@@ -173,7 +193,7 @@ def _weights(rng, tensors):
     both its real and imaginary parts reach the loss)."""
     ws = []
     for t in tensors:
-        dt = t.detach().numpy(force=True).dtype
+        dt = values(t).dtype
         w = rng.standard_normal(t.shape)
         if dt.kind == 'c':
             w = w + 1j * rng.standard_normal(t.shape)
@@ -184,7 +204,7 @@ def _weights(rng, tensors):
 def _loss(lib, tensors, ws):
     """The real scalar ``sum(t * w)`` over all tensors (its real part if complex): what the
     gradients compared are gradients of."""
-    loss = sum((t * lib.tensor(w)).sum() for t, w in zip(tensors, ws))
+    loss = sum((t * lib.tensor(w).to(t.dtype)).sum() for t, w in zip(tensors, ws))
     return loss.real if loss.is_complex() else loss
 
 
@@ -206,9 +226,9 @@ def _check_second_order(e_g, t_g, e_leaves, t_leaves, rng, rtol, atol):
     for i, (a, b) in enumerate(zip(e2, t2)):
         if b is None:
             continue
-        expected = b.detach().numpy(force=True)
-        got = np.zeros_like(expected) if a is None else np.asarray(a._data)
-        r, at = TOL.get(expected.dtype.type, (1e-5, 1e-5))
+        expected = values(b)
+        got = np.zeros_like(expected) if a is None else values(a)
+        r, at = TOL.get(_tol_key(b), (1e-5, 1e-5))
         np.testing.assert_allclose(got, expected, rtol=rtol or r * 100, atol=atol or at * 100,
                                    err_msg=f"second-order grad of input {i}")
 

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st, HealthCheck
 
-from .oracle import check
+from .oracle import check, BFLOAT16
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
-DTYPES = [np.float32, np.float64, np.int64, np.int32, np.uint8, np.bool_]
+DTYPES = [np.float32, np.float64, np.int64, np.int32, np.uint8, np.bool_, BFLOAT16]
 BINARY = ['add', 'sub', 'mul', 'div', 'maximum', 'minimum', 'eq', 'lt', 'remainder', 'atan2']
 UNARY = ['exp', 'tanh', 'sigmoid', 'abs', 'neg', 'sin', 'relu', 'square', 'floor']
 
@@ -47,7 +47,7 @@ def test_binary_broadcast_and_promotion(shapes, op, da, db, seed):
     a, b = _array(shapes[0], da, seed), _array(shapes[1], db, seed + 1)
     # Gradients only between float inputs: torch's own backward of some ops breaks on a bool
     # operand (atan2 negates it), which is not behaviour worth copying.
-    floats = np.dtype(da).kind == np.dtype(db).kind == 'f'
+    floats = np.dtype(da).kind in 'fV' and np.dtype(db).kind in 'fV'
     check(lambda T, x, y: getattr(T, op)(x, y), a, b, grad=floats,
           double=da == db == np.float64)
 

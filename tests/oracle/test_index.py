@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from .oracle import check, arr
+from .oracle import check, arr, BFLOAT16
 import ember
 
 X = arr(3, 4, seed=1)
@@ -468,7 +468,7 @@ def test_put():
 
 
 @pytest.mark.parametrize('dtype', [np.int64, np.int32, np.int16, np.int8, np.uint8, np.float64,
-                                   np.float16])
+                                   np.float16, BFLOAT16])
 def test_mask_dtype_errors(dtype):
     mask = np.ones(4, dtype)
     check(lambda T, x, m: x.masked_fill(m, 1.0), X, mask, match_message=True)

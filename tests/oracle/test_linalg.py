@@ -4,7 +4,7 @@ errors."""
 import numpy as np
 import pytest
 
-from .oracle import check, arr
+from .oracle import check, arr, BFLOAT16
 
 MATMUL_SHAPES = [
     ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((2, 3), (3, 4)),
@@ -40,7 +40,7 @@ def test_matmul_noncontiguous():
           arr(3, 5, seed=2))
 
 
-@pytest.mark.parametrize('dtype', [np.int64, np.int32, np.bool_, np.float16])
+@pytest.mark.parametrize('dtype', [np.int64, np.int32, np.bool_, np.float16, BFLOAT16])
 def test_matmul_dtypes(dtype):
     for sa, sb in [((2, 3), (3, 4)), ((3,), (3,)), ((2, 3), (3,)), ((2, 2, 3), (2, 3, 2)),
                    ((2, 2, 3), (3, 2))]:

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from .oracle import check, arr
+from .oracle import check, arr, BFLOAT16
 
 UNARY = ['neg', 'abs', 'sign', 'exp', 'exp2', 'expm1', 'sin', 'cos', 'tan', 'atan', 'sinh',
          'cosh', 'tanh', 'sigmoid', 'relu', 'erf', 'floor', 'ceil', 'round', 'trunc', 'frac',
@@ -57,7 +57,8 @@ def test_binary_scalar_promotion(op, scalar, dtype):
     check(lambda T, x: getattr(T, op)(x, scalar), x)
 
 
-DT = [np.float32, np.float64, np.int64, np.int32, np.int16, np.uint8, np.bool_, np.float16]
+DT = [np.float32, np.float64, np.int64, np.int32, np.int16, np.uint8, np.bool_, np.float16,
+      BFLOAT16]
 
 
 @pytest.mark.parametrize('da', DT)
@@ -84,8 +85,10 @@ def test_tensor_tensor_promotion(da, db, zero_dim):
     lambda T, x, y: T.clip(x, 0.7, 1.2), lambda T, x, y: T.add(x, y, alpha=2),
     lambda T, x, y: T.sub(x, y, alpha=0.5), lambda T, x, y: T.rsub(x, 2),
 ])
-def test_operators(expr):
-    check(expr, arr(2, 3, low=0.5, high=2, seed=3), arr(3, low=0.5, high=2, seed=4), double=True)
+@pytest.mark.parametrize('dtype', [np.float64, BFLOAT16], ids=['float64', 'bfloat16'])
+def test_operators(expr, dtype):
+    check(expr, arr(2, 3, low=0.5, high=2, seed=3, dtype=dtype),
+          arr(3, low=0.5, high=2, seed=4, dtype=dtype), double=dtype == np.float64)
 
 
 @pytest.mark.parametrize('expr', [

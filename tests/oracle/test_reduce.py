@@ -3,7 +3,7 @@ and second derivatives, ties, empty inputs and errors."""
 import numpy as np
 import pytest
 
-from .oracle import check, arr, torch, ember
+from .oracle import check, arr, torch, ember, BFLOAT16
 
 SHAPES = [(), (0,), (5,), (2, 3), (2, 3, 4)]
 
@@ -38,7 +38,7 @@ def test_sum_mean_dim(op, shape, keepdim):
 
 
 @pytest.mark.parametrize('dtype', [np.int64, np.int32, np.int16, np.uint8, np.bool_,
-                                   np.float32, np.float16])
+                                   np.float32, np.float16, BFLOAT16])
 def test_sum_dtypes(dtype):
     x = arr(3, 4, dtype=dtype)
     check(lambda T, x: T.sum(x), x, grad=False)

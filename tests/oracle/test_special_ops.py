@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from .oracle import check, arr, torch
+from .oracle import check, arr, torch, BFLOAT16
 import ember
 from ember._ops import _specfun as S
 
@@ -209,11 +209,11 @@ def test_unary_negative_arguments(op):
 
 @pytest.mark.parametrize('op', list(UNARY))
 @pytest.mark.parametrize('dtype', [np.float32, np.int64, np.int32, np.uint8, np.bool_,
-                                   np.float16])
+                                   np.float16, BFLOAT16])
 def test_unary_dtypes(op, dtype):
     """Integers and bools give the default float dtype; float16/32 keep theirs."""
     x = arr(6, dtype=dtype, low=0, high=3) if dtype != np.bool_ else arr(6, dtype=dtype)
-    if np.dtype(dtype).kind == 'f':
+    if np.dtype(dtype).kind in 'fV':
         x = arr(6, dtype=dtype, low=-0.9, high=0.9)
     tol = {np.float16: 2e-3, np.float32: 2e-6}.get(dtype)
     check(lambda T, x: getattr(T, op)(x), x, grad=False, rtol=tol, atol=tol)
@@ -483,7 +483,7 @@ def test_frexp():
     assert type(out) is type(ember.frexp(ember.tensor(1.0))) is ember.return_types.frexp
 
 
-@pytest.mark.parametrize('dtype', [np.float64, np.float32, np.float16])
+@pytest.mark.parametrize('dtype', [np.float64, np.float32, np.float16, BFLOAT16])
 def test_frexp_special_values(dtype):
     x = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e-45, 5e-324, 6e-8, 1.0, -0.75, 65504.0])
     with np.errstate(all='ignore'):

@@ -443,6 +443,11 @@ class Module:
         from ... import _dtype
         return self.to(_dtype.float16)
 
+    def bfloat16(self):
+        """Floating-point parameters and buffers to bfloat16."""
+        from ... import _dtype
+        return self.to(_dtype.bfloat16)
+
     def cpu(self):
         """Self: everything already lives on the CPU."""
         return self

@@ -1,7 +1,9 @@
 """Recurrent layers: RNN, LSTM, GRU and their single-step cells.
 
 Each step is composed from ember ops (linear, sigmoid, tanh, chunk, stack) in a loop over
-time, so gradients and double backward come from the ops' own nodes. Parameter names,
+time, so gradients and double backward come from the ops' own nodes -- except an LSTM layer
+without projections, which runs as one op over the whole sequence (``_rnn_functional``:
+a few GEMMs per step instead of a dozen nodes). Parameter names,
 shapes (gates stacked i,f,g,o for LSTM and r,z,n for GRU), initialisation, reprs and error
 messages follow torch.
 """
@@ -9,8 +11,11 @@ import math
 import numbers
 import warnings
 
+import numpy as np
+
 from ... import _ops
 from .. import functional as F, init
+from .._rnn_functional import lstm_layer
 from ..parameter import Parameter
 from .module import Module
 
@@ -192,7 +197,6 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         states = self._initial_states(input, states, input.shape[1])
         output, h_n = self._run(input, states, [input.shape[1]] * input.shape[0])
-        output = _ops.shape.stack(output)
         if self.batch_first:
             output = output.transpose(0, 1)
         if not batched:
@@ -217,8 +221,7 @@ class RNNBase(Module):
         states = self._initial_states(data, states, sizes[0],
                                       check=not (lstm and states is None))
         output, h_n = self._run(data, states, sizes)
-        output = type(packed)(_ops.shape.cat(output), batch_sizes, sorted_indices,
-                              unsorted_indices)
+        output = type(packed)(output, batch_sizes, sorted_indices, unsorted_indices)
         if unsorted_indices is not None:
             h_n = (tuple(s.index_select(1, unsorted_indices) for s in h_n) if lstm
                    else h_n.index_select(1, unsorted_indices))
@@ -247,8 +250,9 @@ class RNNBase(Module):
     def _run(self, input, states, batch_sizes):
         """All layers and directions over ``input``, time-major: (T, N, H_in) with
         ``batch_sizes`` all N, or packed data whose time step ``t`` is the next
-        ``batch_sizes[t]`` rows. Returns the last layer's output of each time step and the
-        final states (h_n, or (h_n, c_n) for LSTM)."""
+        ``batch_sizes[t]`` rows. Returns the last layer's output (time-major, or packed like the input) and the
+        final states (h_n, or (h_n, c_n) for LSTM). An LSTM layer without projections over a
+        padded batch runs as one op (``_rnn_functional.lstm_layer``)."""
         lstm = self.mode == 'LSTM'
         num_directions = 2 if self.bidirectional else 1
         step = _STEPS[self.mode]
@@ -269,6 +273,15 @@ class RNNBase(Module):
                 k = layer * num_directions + direction
                 state = tuple(s[k] for s in states) if lstm else states[0][k]
                 x_proj = F.linear(layer_input, w_ih, b_ih)  # all time steps at once
+                if lstm and not w_hr and not packed:
+                    # the whole sequence as one op (see _rnn_functional)
+                    out, h, c = lstm_layer(x_proj, *state, w_hh, b_hh, reverse=direction == 1)
+                    if out._data.dtype != np.float32 and out.requires_grad:
+                        # torch's own (non-oneDNN) kernel stacks the steps: same grad_fn
+                        out = _ops.shape.stack(out.unbind(0))
+                    outs.append(out)
+                    finals.append((h, c))
+                    continue
                 seq_len = len(batch_sizes)
                 times = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 hs = [None] * seq_len
@@ -276,21 +289,17 @@ class RNNBase(Module):
                     b = batch_sizes[t]
                     x_t = x_proj[starts[t]:starts[t] + b] if packed else x_proj[t]
                     state, hs[t] = _advance(step, x_t, state, b, lstm, w_hh, b_hh, *w_hr)
-                outs.append(hs)
+                outs.append(_ops.shape.cat(hs) if packed else _ops.shape.stack(hs))
                 finals.append(state)
-            joined = [o[0] if num_directions == 1 else _ops.shape.cat(o, -1)
-                      for o in zip(*outs)]
-            if layer == self.num_layers - 1:
-                break
-            layer_input = _ops.shape.cat(joined) if packed else _ops.shape.stack(joined)
-            if self.dropout and self.training:
+            layer_input = outs[0] if num_directions == 1 else _ops.shape.cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, training=True)
         if lstm:
             h_n = (_ops.shape.stack([s[0] for s in finals]),
                    _ops.shape.stack([s[1] for s in finals]))
         else:
             h_n = _ops.shape.stack(finals)
-        return joined, h_n
+        return layer_input, h_n
 
 
 def _advance(step, x_t, state, b, lstm, *weights):

@@ -1,0 +1,117 @@
+"""Helpers shared by the distributions: broadcasting parameters, probs <-> logits, lazily
+computed parameters, and small array-level facts (machine epsilon, Cholesky success)."""
+import math
+import numbers
+
+import numpy as np
+
+import ember
+
+__all__ = ['broadcast_all', 'clamp_probs', 'lazy_property', 'logits_to_probs',
+           'probs_to_logits', 'euler_constant']
+
+euler_constant = 0.57721566490153286060  # Euler-Mascheroni
+
+
+def broadcast_all(*values):
+    """Broadcasts tensors and Python numbers to one shape; numbers become tensors of the
+    first tensor's dtype (the default dtype if there is none)::
+
+        >>> [t.shape for t in broadcast_all(ember.zeros(2, 1), 3.0)]
+        [torch.Size([2, 1]), torch.Size([2, 1])]
+    """
+    if not all(isinstance(v, (ember.Tensor, numbers.Number)) or
+               hasattr(v, '__torch_function__') for v in values):
+        raise ValueError("Input arguments must all be instances of numbers.Number, "
+                         "torch.Tensor or objects implementing __torch_function__.")
+    if not all(isinstance(v, ember.Tensor) for v in values):
+        like = next((v for v in values if isinstance(v, ember.Tensor)), None)
+        dtype = like.dtype if like is not None else ember.get_default_dtype()
+        values = [v if isinstance(v, ember.Tensor) else ember.tensor(v, dtype=dtype)
+                  for v in values]
+    return ember.broadcast_tensors(*values)
+
+
+def standard_normal(shape, dtype):
+    """Standard normal draws of ``shape`` from the default generator (no graph)."""
+    with ember.no_grad():
+        return ember.randn(tuple(shape), dtype=dtype)
+
+
+def sum_rightmost(value, dim):
+    """Sums the rightmost ``dim`` dimensions of ``value``."""
+    if dim == 0:
+        return value
+    return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1)
+
+
+def logits_to_probs(logits, is_binary=False):
+    """Probabilities from logits: sigmoid if binary, else softmax over the last dim."""
+    if is_binary:
+        return ember.sigmoid(logits)
+    return ember.softmax(logits, dim=-1)
+
+
+def finfo(tensor):
+    """NumPy's float facts (eps, tiny, max) for the tensor's dtype."""
+    return np.finfo(tensor._data.dtype)
+
+
+def clamp_probs(probs):
+    """Clamps probabilities into [eps, 1 - eps] for the dtype's machine epsilon."""
+    eps = float(finfo(probs).eps)
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs, is_binary=False):
+    """Logits from probabilities (clamped away from 0 and 1 first): log-odds if binary,
+    else the log-probabilities."""
+    p = clamp_probs(probs)
+    if is_binary:
+        return ember.log(p) - ember.log1p(-p)
+    return ember.log(p)
+
+
+def cholesky_succeeds(matrices):
+    """A boolean tensor over the batch: whether each matrix has a Cholesky factor."""
+    a = np.asarray(matrices.detach()._data)
+    flat = a.reshape((-1,) + a.shape[-2:])
+    ok = np.empty(len(flat), bool)
+    for i, m in enumerate(flat):
+        try:
+            np.linalg.cholesky(m)
+            ok[i] = True
+        except np.linalg.LinAlgError:
+            ok[i] = False
+    return ember.tensor(ok.reshape(a.shape[:-2]))
+
+
+class lazy_property:
+    """A parameter computed from another on first access and then cached on the instance
+    (``probs`` of a distribution made from ``logits``). It is computed with grad mode on,
+    so gradients reach the parameter it came from."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+        self.__name__ = wrapped.__name__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with ember.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value
+
+
+LOG_2PI = math.log(2 * math.pi)
+
+
+def broadcast_params(*values):
+    """``broadcast_all(*values)`` and the batch shape they give: empty when every value is
+    a Python number (the tensors made from them are 0-d anyway), else the tensors' shape."""
+    tensors = broadcast_all(*values)
+    if all(isinstance(v, numbers.Number) for v in values):
+        return tensors, ember.Size()
+    return tensors, tensors[0].size()
