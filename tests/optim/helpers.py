@@ -106,3 +106,22 @@ def same_error(fn):
     assert t is not None, "torch did not raise"
     assert type(e) is type(t) and str(e) == str(t), (e, t)
 
+
+
+def run_optimizer(lib, name, kwargs, dtype='float32', steps=8, **opt_extra):
+    """Trains the shared toy problem with ``lib.optim.<name>(**kwargs)``; returns (params,
+    optimizer, losses)."""
+    ps = params(lib, dtype)
+    opt = getattr(lib.optim, name)(ps, **kwargs, **opt_extra)
+    losses, _ = train(lib, ps, opt, steps)
+    return ps, opt, losses
+
+
+def check_same_trajectory(name, kwargs, dtype, steps=8):
+    """ember and torch end a training run at the same losses, parameters and state."""
+    (e_ps, e_opt, e_loss), (t_ps, t_opt, t_loss) = [
+        run_optimizer(lib, name, kwargs, dtype, steps) for lib in (ember, torch)]
+    tol = dict(rtol=1e-5, atol=1e-6) if dtype == 'float32' else dict(rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(e_loss, t_loss, rtol=tol['rtol'] * 10)
+    assert_same_params(e_ps, t_ps, **tol)
+    assert_same_state(e_opt.state_dict(), t_opt.state_dict(), **tol)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import ember
-from .helpers import (LIBS, arrays, assert_same_params, assert_same_state, params, roundtrip,
+from .helpers import (LIBS, arrays, assert_same_params, assert_same_state, check_same_trajectory,
+                      params, roundtrip, run_optimizer,
                       same_error, train, torch)
 
 CONFIGS = [
@@ -27,21 +28,13 @@ STEPS = 8
 
 
 def _run(lib, name, kwargs, dtype='float32', steps=STEPS, **opt_extra):
-    ps = params(lib, dtype)
-    opt = getattr(lib.optim, name)(ps, **kwargs, **opt_extra)
-    losses, _ = train(lib, ps, opt, steps)
-    return ps, opt, losses
+    return run_optimizer(lib, name, kwargs, dtype, steps, **opt_extra)
 
 
 @pytest.mark.parametrize('dtype', ['float32', 'float64'])
 @pytest.mark.parametrize('name,kwargs', CONFIGS, ids=IDS)
 def test_training_ends_at_torchs_parameters_and_state(name, kwargs, dtype):
-    (e_ps, e_opt, e_loss), (t_ps, t_opt, t_loss) = [_run(lib, name, kwargs, dtype)
-                                                    for lib in LIBS]
-    tol = dict(rtol=1e-5, atol=1e-6) if dtype == 'float32' else dict(rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(e_loss, t_loss, rtol=tol['rtol'] * 10)
-    assert_same_params(e_ps, t_ps, **tol)
-    assert_same_state(e_opt.state_dict(), t_opt.state_dict(), **tol)
+    check_same_trajectory(name, kwargs, dtype, STEPS)
 
 
 @pytest.mark.parametrize('dtype', ['complex64', 'float16'])

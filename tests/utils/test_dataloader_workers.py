@@ -17,10 +17,14 @@ def data_module(lib):
     return ember.utils.data if lib is ember else torch.utils.data
 
 
-# Module level, so spawned workers can unpickle them.
+def _lib(name_or_lib):
+    return {'ember': ember, 'torch': torch}.get(name_or_lib, name_or_lib)
+
+
+# Module level, so spawned workers can unpickle them; each pickles the library by name.
 class Squares:
     def __init__(self, lib, n=10):
-        self.lib, self.n = lib, n
+        self.lib, self.n = _lib(lib), n
 
     def __len__(self):
         return self.n
@@ -31,22 +35,7 @@ class Squares:
         return self.lib.tensor([i * i])
 
     def __reduce__(self):
-        return (Squares, ('ember' if self.lib is ember else 'torch', self.n))
-
-
-def _lib(name_or_lib):
-    return {'ember': ember, 'torch': torch}.get(name_or_lib, name_or_lib)
-
-
-Squares.__init__.__defaults__ = (10,)
-_squares_init = Squares.__init__
-
-
-def _init(self, lib, n=10):
-    _squares_init(self, _lib(lib), n)
-
-
-Squares.__init__ = _init
+        return (type(self), (self.lib.__name__, self.n))
 
 
 class Failing(Squares):
@@ -55,16 +44,12 @@ class Failing(Squares):
             raise ValueError(f'sample {i} is broken')
         return super().__getitem__(i)
 
-    def __reduce__(self):
-        return (Failing, ('ember' if self.lib is ember else 'torch', self.n))
 
 
 class MissingKey(Squares):
     def __getitem__(self, i):
         raise KeyError('no such key')
 
-    def __reduce__(self):
-        return (MissingKey, ('ember' if self.lib is ember else 'torch', self.n))
 
 
 class WhoAmI(Squares):
@@ -75,8 +60,6 @@ class WhoAmI(Squares):
         return (info.id, info.num_workers, info.seed, os.getpid(),
                 float(self.lib.rand(())))
 
-    def __reduce__(self):
-        return (WhoAmI, ('ember' if self.lib is ember else 'torch', self.n))
 
 
 class Slow(Squares):
@@ -84,8 +67,6 @@ class Slow(Squares):
         time.sleep(3)
         return i
 
-    def __reduce__(self):
-        return (Slow, ('ember' if self.lib is ember else 'torch', self.n))
 
 
 class Dies(Squares):
@@ -94,8 +75,6 @@ class Dies(Squares):
             os._exit(1)
         return i
 
-    def __reduce__(self):
-        return (Dies, ('ember' if self.lib is ember else 'torch', self.n))
 
 
 def make_stream(lib):
@@ -191,8 +170,6 @@ class EnvEcho(Squares):
     def __getitem__(self, i):
         return int(os.environ.get('LOADER_WORKER_ID', -1))
 
-    def __reduce__(self):
-        return (EnvEcho, ('ember' if self.lib is ember else 'torch', self.n))
 
 
 @pytest.mark.parametrize('lib', LIBS)
