@@ -32,7 +32,8 @@ def mpi_env(**extra):
     """The environment for an mpirun child: this tree first on the path, root allowed."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''),
                OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-               OMPI_MCA_rmaps_base_oversubscribe='1', PYTHONWARNINGS='ignore')
+               OMPI_MCA_rmaps_base_oversubscribe='1', PYTHONWARNINGS='ignore',
+               OMPI_MCA_btl_vader_single_copy_mechanism='none')
     env.update({k: str(v) for k, v in extra.items()})
     return env
 

@@ -202,9 +202,9 @@ class DistributedDataParallel(Module):
 
     def _finish(self):
         """Waits for every bucket and writes the averaged gradients into ``.grad``."""
-        from ...distributed._mpi import load_mpi
         from ... import from_numpy
-        load_mpi().Request.Waitall([b.work for b in self._buckets])
+        from ...distributed._mpi import wait_all
+        wait_all([b.work for b in self._buckets])
         self._armed = False
         used = self._globally_used()
         for b in self._buckets:
