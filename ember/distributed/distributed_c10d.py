@@ -134,8 +134,8 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if name == 'nccl':
         raise RuntimeError("Distributed package doesn't have NCCL built in")
     if name not in ('mpi', 'gloo'):
-        raise ValueError(f"Unknown backend type {backend}: ember.distributed runs the 'mpi' "
-                         "backend (and 'gloo', on MPI)")
+        # torch's class for it (raised by an assert in torch).
+        raise AssertionError(f"Unknown backend type {backend}")
     MPI = load_mpi()
     comm = MPI.COMM_WORLD
     size, me = comm.Get_size(), comm.Get_rank()

@@ -87,3 +87,24 @@ def test_launcher_runs_the_script_on_mpirun_with_torchrun_env(tmp_path):
                         'world_size': 2, 'argv': ['tests/distributed/ranks_env.py', '--lr',
                                                   '0.1'],
                         'main': '__main__', 'elastic': True}
+
+
+def test_readme_example_trains_on_two_ranks(tmp_path):
+    """examples/ddp_train.py (the README's example) through the launcher: rank 0 reports a
+    falling loss and saves the unwrapped model, whose keys are those of the same torch
+    model."""
+    require_mpi()
+    import torch
+    import ember
+    saved = tmp_path / 'model.pt'
+    proc = run([sys.executable, '-m', 'ember.distributed.run', '--nproc-per-node', '2',
+                'examples/ddp_train.py', '--epochs', '3', '--save', str(saved)], timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    losses = [float(line.split()[-1]) for line in proc.stdout.splitlines()
+              if line.startswith('epoch')]
+    assert len(losses) == 3 and losses[2] < losses[0]
+    reference = torch.nn.Sequential(torch.nn.Linear(20, 64), torch.nn.ReLU(),
+                                    torch.nn.Linear(64, 2)).state_dict()
+    state = ember.load(saved)
+    assert {k: tuple(v.shape) for k, v in state.items()} == {
+        k: tuple(v.shape) for k, v in reference.items()}

@@ -132,3 +132,26 @@ def test_import_needs_no_mpi4py():
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          cwd=ROOT, env={'PYTHONPATH': ROOT, 'PATH': '/usr/bin:/bin'})
     assert out.stdout.strip() == 'False', out.stderr
+
+
+@pytest.mark.parametrize('backend', ['nccl', 'foo'])
+def test_unknown_backends(backend):
+    def init(d):
+        return d.init_process_group(backend, init_method='tcp://127.0.0.1:1', world_size=1,
+                                    rank=0)
+    assert outcome(lambda: init(edist)) == outcome(lambda: init(tdist))
+    assert not edist.is_initialized()
+
+
+def test_gloo_world_size_must_agree_with_mpi():
+    """backend='gloo' runs on MPI: a WORLD_SIZE (env://) that is not MPI's is an error
+    (one process started without mpirun is a world of one)."""
+    from .mpi import require_mpi
+    require_mpi()
+    code = ("import ember.distributed as d\ntry:\n d.init_process_group('gloo')\n"
+            "except ValueError as e:\n print(e)")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         cwd=ROOT, env={'PYTHONPATH': ROOT, 'PATH': '/usr/bin:/bin',
+                                        'WORLD_SIZE': '3', 'RANK': '0'})
+    assert out.stdout.startswith("init_process_group: world_size=3 but MPI launched this "
+                                 "process with world_size=1"), out.stdout + out.stderr
