@@ -59,6 +59,13 @@ for op in ('SUM', 'PRODUCT', 'MIN', 'MAX', 'AVG'):
 for op in ('BAND', 'BOR', 'BXOR', 'SUM', 'MAX'):
     record(f'all_reduce_int64_{op}', lambda lib, dist, op=op: (
         lambda t: (dist.all_reduce(t, op=getattr(dist.ReduceOp, op)), t)[1])(mine(lib, 'int64')))
+for dtype in ('float16', 'int8', 'float64'):
+    record(f'all_reduce_{dtype}', lambda lib, dist, dtype=dtype: (
+        lambda t: (dist.all_reduce(t), t)[1])(mine(lib, dtype)))
+for op in ('SUM', 'MIN', 'MAX'):
+    record(f'all_reduce_bool_{op}', lambda lib, dist, op=op: (
+        lambda t: (dist.all_reduce(t, op=getattr(dist.ReduceOp, op)), t)[1])(
+            lib.tensor([rank == 0, False, True, rank == 1])))
 record('all_reduce_int32', lambda lib, dist: (
     lambda t: (dist.all_reduce(t), t)[1])(mine(lib, 'int32')))
 # gloo reduces the wrong elements of a non-contiguous tensor; the definition: every other
