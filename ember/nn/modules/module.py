@@ -2,14 +2,22 @@
 attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks, repr."""
 import collections
 import collections.abc
+import functools
 import itertools
 import warnings
 
 from ..._tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter, is_lazy
 from ._backward_hooks import BackwardHook
 
 __all__ = ['Module']
+
+_HOOK_TABLES = ('_forward_pre_hooks', '_forward_pre_hooks_with_kwargs', '_forward_hooks',
+                '_forward_hooks_with_kwargs', '_forward_hooks_always_called',
+                '_backward_pre_hooks', '_backward_hooks', '_state_dict_hooks',
+                '_state_dict_pre_hooks', '_load_state_dict_pre_hooks',
+                '_load_state_dict_post_hooks')
+_EXTRA_STATE = '_extra_state'  # the state_dict key of get_extra_state()'s value
 
 
 class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
@@ -54,6 +62,20 @@ class Module:
         setattr_(self, '_forward_hooks_always_called', {})
         setattr_(self, '_backward_pre_hooks', collections.OrderedDict())
         setattr_(self, '_backward_hooks', collections.OrderedDict())
+        setattr_(self, '_is_full_backward_hook', None)
+        setattr_(self, '_state_dict_hooks', collections.OrderedDict())
+        setattr_(self, '_state_dict_pre_hooks', collections.OrderedDict())
+        setattr_(self, '_load_state_dict_pre_hooks', collections.OrderedDict())
+        setattr_(self, '_load_state_dict_post_hooks', collections.OrderedDict())
+
+    def __setstate__(self, state):
+        # a module pickled before some hook table existed (or with one deleted) gets it back
+        self.__dict__.update(state)
+        for name in _HOOK_TABLES:
+            if name not in self.__dict__:
+                object.__setattr__(self, name, collections.OrderedDict())
+        self.__dict__.setdefault('_non_persistent_buffers_set', set())
+        self.__dict__.setdefault('_is_full_backward_hook', None)
 
     def forward(self, *input):
         """The computation; every subclass defines it."""
@@ -190,11 +212,15 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = value
-        elif params is not None and name in self._buffers:
+        elif isinstance(value, Buffer) or params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
-            self._buffers[name] = value
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            if isinstance(value, Buffer):
+                persistent = value.persistent
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -221,8 +247,11 @@ class Module:
         object.__delattr__(self, name)
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) |
-                      set(self._modules))
+        # attributes, parameters, modules and buffers -- but not the numbered children of
+        # containers ('0', '1', ...), which are no identifiers
+        keys = set(super().__dir__()) | set(self._parameters) | set(self._buffers) | \
+            set(self._modules)
+        return sorted(k for k in keys if not k[:1].isdigit())
 
     # -- traversal ------------------------------------------------------------------------
     def named_modules(self, memo=None, prefix='', remove_duplicate=True):
@@ -298,57 +327,182 @@ class Module:
         return self
 
     # -- state ----------------------------------------------------------------------------
+    _version = 1  # saved in state_dict()._metadata; subclasses bump it when their keys change
+
     def state_dict(self, *args, destination=None, prefix='', keep_vars=False):
         """An ordered dict name -> tensor of the parameters and persistent buffers (detached
-        unless ``keep_vars``), in registration order, submodules after their parent's own."""
+        unless ``keep_vars``), in registration order, submodules after their parent's own.
+        Its ``_metadata`` maps each module's prefix (``''``, ``'0'``, ``'layer.sub'``) to
+        ``{'version': type(module)._version}``. Pre-hooks run first, post-hooks last."""
+        if args:  # torch's deprecated positional form: (destination, prefix, keep_vars)
+            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn."
+                          "Module.state_dict for details.", FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == '':
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = collections.OrderedDict()
+            destination._metadata = collections.OrderedDict()
+        local_metadata = {'version': self._version}
+        if hasattr(destination, '_metadata'):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in list(self._state_dict_pre_hooks.values()):
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, m in self._modules.items():
+            if m is not None:
+                m.state_dict(destination=destination, prefix=prefix + name + '.',
+                             keep_vars=keep_vars)
+        for hook in list(self._state_dict_hooks.values()):
+            result = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, '_from_public_api', False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:  # the private hooks may hand back a new dict
+                destination = result
+        return destination
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """Puts this module's own state (not its children's) into ``destination``: the
+        parameters, the persistent buffers and, when ``get_extra_state`` is overridden,
+        ``prefix + '_extra_state'``. Override it to save something else."""
         for name, p in self._parameters.items():
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
-        for name, m in self._modules.items():
-            if m is not None:
-                m.state_dict(destination=destination, prefix=prefix + name + '.',
-                             keep_vars=keep_vars)
-        return destination
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        """Copies tensors from ``state_dict`` into the parameters and buffers; returns
-        (missing_keys, unexpected_keys). With ``strict``, either kind of key, or a shape
-        mismatch, raises RuntimeError listing them all."""
-        if not isinstance(state_dict, collections.abc.Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = _unexpected_keys(self, state_dict, '', [])
-        errors = []
-        if strict:
-            if missing:
-                errors.append('Missing key(s) in state_dict: ' +
-                              ', '.join(f'"{k}"' for k in missing) + '. ')
-            if unexpected:
-                errors.append('Unexpected key(s) in state_dict: ' +
-                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
+    def get_extra_state(self):
+        """The picklable extra state to store under ``'_extra_state'`` in the state_dict;
+        override it together with ``set_extra_state`` (the base version is never called)."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
+                           "be called. Please file an issue at https://github.com/pytorch/"
+                           "pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+    def set_extra_state(self, state):
+        """Restores what ``get_extra_state`` returned; override the two together."""
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
+                           "be called. Please file an issue at https://github.com/pytorch/"
+                           "pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        """Loads this module's own state (not its children's) from ``state_dict``, appending
+        to ``missing_keys``/``unexpected_keys``/``error_msgs``; ``local_metadata`` is what
+        ``state_dict`` saved for this module. Override it to load something else."""
+        for hook in list(self._load_state_dict_pre_hooks.values()):
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)
+        local = {n: p for n, p in self._parameters.items() if p is not None}
+        local.update((n, b) for n, b in self._buffers.items()
+                     if b is not None and n not in self._non_persistent_buffers_set)
+        assign = local_metadata.get('assign_to_params_buffers', False)
         from ...autograd.grad_mode import no_grad
-        with no_grad():
-            for key, target in own.items():
-                if key not in state_dict:
-                    continue
-                value = state_dict[key]
-                if not isinstance(value, Tensor):
-                    errors.append(f'While copying the parameter named "{key}", expected '
-                                  f'torch.Tensor or Tensor-like object from checkpoint but '
+        for name, target in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected '
+                                  'torch.Tensor or Tensor-like object from checkpoint but '
                                   f'received {type(value)}')
-                    continue
-                if value.shape != target.shape:
-                    errors.append(f'size mismatch for {key}: copying a param with shape '
+                continue
+            lazy = is_lazy(target)
+            if not lazy and target.dim() == 0 and value.dim() == 1:
+                value = value[0]  # checkpoints of torch 0.3 saved scalars as 1-element
+            if not lazy and value.shape != target.shape:
+                error_msgs.append(f'size mismatch for {key}: copying a param with shape '
                                   f'{value.shape} from checkpoint, the shape in current model '
                                   f'is {target.shape}.')
-                    continue
-                target.copy_(value)
+                continue
+            try:
+                with no_grad():
+                    if assign:
+                        if isinstance(target, Parameter):
+                            if isinstance(value, Parameter):
+                                value.requires_grad_(target.requires_grad)
+                            else:
+                                value = Parameter(value, requires_grad=target.requires_grad)
+                        setattr(self, name, value)
+                    elif lazy:
+                        target.materialize(value.shape)
+                        target.copy_(value)
+                    else:
+                        target.copy_(value)
+            except Exception as ex:  # noqa: BLE001 - reported as torch does, with the others
+                error_msgs.append(f'While copying the parameter named "{key}", whose '
+                                  f'dimensions in the model are {target.size()} and whose '
+                                  f'dimensions in the checkpoint are {value.size()}, an '
+                                  f'exception occurred : {ex.args}.')
+        extra_key = prefix + _EXTRA_STATE
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        if strict:
+            # a key under prefix is unexpected when its next dotted part names no child (if
+            # the key goes deeper) or no local persistent tensor
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_key:
+                    head, *rest = key[len(prefix):].split('.', 1)
+                    if (head not in self._modules) if rest else (head not in local):
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copies tensors from ``state_dict`` into the parameters and buffers (or, with
+        ``assign``, puts the given tensors in their place); returns (missing_keys,
+        unexpected_keys). With ``strict``, either kind of key raises RuntimeError listing
+        them all; a shape mismatch always does. Each module's ``_load_from_state_dict`` gets
+        the keys under its prefix and the metadata ``state_dict`` saved for it; its
+        post-hooks see (and may edit) the incompatible keys."""
+        if not isinstance(state_dict, collections.abc.Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, '_metadata', None)
+        state_dict = collections.OrderedDict(state_dict)
+        if metadata is not None:
+            state_dict._metadata = metadata
+
+        def load(module, local_state, prefix):
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata['assign_to_params_buffers'] = assign
+            module._load_from_state_dict(local_state, prefix, local_metadata, True, missing,
+                                         unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + '.'
+                    load(child, {k: v for k, v in local_state.items()
+                                 if k.startswith(child_prefix)}, child_prefix)
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in list(module._load_state_dict_post_hooks.values()):
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
+
+        load(self, state_dict, '')
+        if strict:
+            if unexpected:
+                errors.insert(0, 'Unexpected key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
+            if missing:
+                errors.insert(0, 'Missing key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in missing) + '. ')
         if errors:
             body = '\n\t'.join(errors)
             raise RuntimeError(f'Error(s) in loading state_dict for {type(self).__name__}:\n\t'
@@ -481,6 +635,43 @@ class Module:
         the module's positional inputs are known; may return new ``grad_input``."""
         return _DictHandle(self._backward_hooks, hook, prepend)
 
+    def register_state_dict_pre_hook(self, hook):
+        """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` saves anything."""
+        return _DictHandle(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
+        saved this module and its children; it may edit the dict in place and must return
+        None."""
+        hook._from_public_api = True
+        return _DictHandle(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook):
+        # the older private form: the hook may return a new dict, which replaces the old
+        if getattr(hook, '_from_public_api', False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
+        return _DictHandle(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before this module loads its own state; it may
+        edit ``state_dict`` in place."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        # the private form calls the hook without the module first
+        if with_module:
+            hook = functools.partial(hook, self)
+        return _DictHandle(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """``hook(module, incompatible_keys)`` runs after ``load_state_dict`` loaded this
+        module and its children; it may edit ``incompatible_keys``' lists in place (which
+        decides what ``strict`` reports) and must return None."""
+        return _DictHandle(self._load_state_dict_post_hooks, hook)
+
     # -- repr -----------------------------------------------------------------------------
     def extra_repr(self):
         """The text inside this module's parentheses in its repr (override it)."""
@@ -502,23 +693,6 @@ class Module:
             else:
                 main += '\n  ' + '\n  '.join(lines) + '\n'
         return main + ')'
-
-
-def _unexpected_keys(module, state_dict, prefix, out):
-    """torch's rule, module by module: a key under ``prefix`` is unexpected when its next
-    dotted part names no child (if the key goes deeper) or no local persistent tensor."""
-    local = {n for n, p in module._parameters.items() if p is not None}
-    local |= {n for n, b in module._buffers.items()
-              if b is not None and n not in module._non_persistent_buffers_set}
-    for key in state_dict:
-        if key.startswith(prefix):
-            head, *rest = key[len(prefix):].split('.', 1)
-            if (head not in module._modules) if rest else (head not in local):
-                out.append(key)
-    for name, child in module._modules.items():
-        if child is not None:
-            _unexpected_keys(child, state_dict, prefix + name + '.', out)
-    return out
 
 
 def _indent(text, n):
