@@ -1,5 +1,6 @@
 """The module classes of ember.nn, one file per family (as torch.nn.modules)."""
 from .module import Module
+from . import utils  # noqa: F401  (nn.modules.utils: checkpoint helpers)
 from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from .linear import Linear, Bilinear, Identity
 from .flatten import Flatten, Unflatten

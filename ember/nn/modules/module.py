@@ -2,22 +2,26 @@
 attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks, repr."""
 import collections
 import collections.abc
-import functools
 import itertools
 import warnings
+import weakref
 
 from ..._tensor import Tensor
 from ..parameter import Buffer, Parameter, is_lazy
 from ._backward_hooks import BackwardHook
 
-__all__ = ['Module']
+__all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook',
+           'register_module_full_backward_pre_hook', 'register_module_full_backward_hook',
+           'register_module_backward_hook']
 
 _HOOK_TABLES = ('_forward_pre_hooks', '_forward_pre_hooks_with_kwargs', '_forward_hooks',
                 '_forward_hooks_with_kwargs', '_forward_hooks_always_called',
                 '_backward_pre_hooks', '_backward_hooks', '_state_dict_hooks',
                 '_state_dict_pre_hooks', '_load_state_dict_pre_hooks',
                 '_load_state_dict_post_hooks')
-_EXTRA_STATE = '_extra_state'  # the state_dict key of get_extra_state()'s value
+_EXTRA_STATE = '_extra_state'
+_MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
+                         "Please use only one of them.")  # the state_dict key of get_extra_state()'s value
 
 
 class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
@@ -31,6 +35,68 @@ class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
         return super().__repr__()
 
     __str__ = __repr__
+
+
+class _GlobalHooks:
+    """The hooks of every module (``register_module_*_hook``); ``any`` says whether there
+    is one, so that a call without hooks stays on the fast path."""
+
+    def __init__(self):
+        self.forward_pre_hooks = collections.OrderedDict()
+        self.forward_hooks = collections.OrderedDict()
+        self.forward_hooks_with_kwargs = {}
+        self.forward_hooks_always_called = {}
+        self.backward_pre_hooks = collections.OrderedDict()
+        self.backward_hooks = collections.OrderedDict()
+        self.is_full_backward_hook = None  # as torch: set by the first kind registered
+
+    @property
+    def any(self):
+        return bool(self.forward_pre_hooks or self.forward_hooks or self.backward_pre_hooks
+                    or self.backward_hooks)
+
+
+_GLOBAL = _GlobalHooks()
+
+
+def register_module_forward_pre_hook(hook):
+    """``hook(module, args)`` runs before the forward of every module (before the module's
+    own pre-hooks); may return new args."""
+    return _DictHandle(_GLOBAL.forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """``hook(module, args, output)`` runs after the forward of every module (before the
+    module's own hooks); the keywords are those of ``Module.register_forward_hook``."""
+    handle = _DictHandle(_GLOBAL.forward_hooks, hook, extra=(
+        _GLOBAL.forward_hooks_with_kwargs, _GLOBAL.forward_hooks_always_called))
+    if with_kwargs:
+        _GLOBAL.forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _GLOBAL.forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook):
+    """``hook(module, grad_output)`` for every module, as ``register_full_backward_pre_hook``."""
+    return _DictHandle(_GLOBAL.backward_pre_hooks, hook)
+
+
+def register_module_full_backward_hook(hook):
+    """``hook(module, grad_input, grad_output)`` for every module, as
+    ``register_full_backward_hook``; cannot be mixed with ``register_module_backward_hook``."""
+    if _GLOBAL.is_full_backward_hook is False:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('as a global Module hook'))
+    _GLOBAL.is_full_backward_hook = True
+    return _DictHandle(_GLOBAL.backward_hooks, hook)
+
+
+def register_module_backward_hook(hook):
+    """The legacy backward hook for every module, as ``Module.register_backward_hook``."""
+    if _GLOBAL.is_full_backward_hook is True:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('as a global Module hook'))
+    _GLOBAL.is_full_backward_hook = False
+    return _DictHandle(_GLOBAL.backward_hooks, hook)
 
 
 class Module:
@@ -84,13 +150,17 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
+                or self._backward_pre_hooks or _GLOBAL.any):
             return self.forward(*args, **kwargs)  # the common case: no hooks, no bookkeeping
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
+        # the global hooks (register_module_*_hook) run before the module's own
+        pre_hooks = [(False, h) for h in _GLOBAL.forward_pre_hooks.values()]
+        pre_hooks += [(i in self._forward_pre_hooks_with_kwargs, h)
+                      for i, h in self._forward_pre_hooks.items()]
+        for with_kwargs, hook in pre_hooks:
+            if with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
                     if not (isinstance(result, tuple) and len(result) == 2):
@@ -101,26 +171,37 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        full, legacy = self._backward_hook_lists()
+        backward_pre = list(_GLOBAL.backward_pre_hooks.values()) + \
+            list(self._backward_pre_hooks.values())
         backward_hook = None
-        if self._backward_hooks or self._backward_pre_hooks:
-            backward_hook = BackwardHook(self, args)
+        if full or backward_pre:
+            backward_hook = BackwardHook(self, args, backward_pre, full)
             args = backward_hook.wrap_inputs(args)
+        forward_hooks = [(i, i in _GLOBAL.forward_hooks_with_kwargs,
+                          i in _GLOBAL.forward_hooks_always_called, h)
+                         for i, h in _GLOBAL.forward_hooks.items()]
+        forward_hooks += [(i, i in self._forward_hooks_with_kwargs,
+                           i in self._forward_hooks_always_called, h)
+                          for i, h in self._forward_hooks.items()]
         output = None
         called = set()
         try:
             output = self.forward(*args, **kwargs)
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
+            for hook_id, with_kwargs, always, hook in forward_hooks:
+                if always:
                     called.add(hook_id)
-                result = self._call_forward_hook(hook_id, hook, args, kwargs, output)
+                result = hook(self, args, kwargs, output) if with_kwargs \
+                    else hook(self, args, output)
                 if result is not None:
                     output = result
         except Exception:
             # hooks registered with always_call=True still run (once) when forward raised
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called and hook_id not in called:
+            for hook_id, with_kwargs, always, hook in forward_hooks:
+                if always and hook_id not in called:
                     try:
-                        result = self._call_forward_hook(hook_id, hook, args, kwargs, output)
+                        result = hook(self, args, kwargs, output) if with_kwargs \
+                            else hook(self, args, output)
                         if result is not None:
                             output = result
                     except Exception as e:  # noqa: BLE001 - the first error wins
@@ -130,12 +211,20 @@ class Module:
             raise
         if backward_hook is not None:
             output = backward_hook.wrap_outputs(output)
+        if legacy:
+            _attach_legacy_backward_hooks(self, legacy, args, output)
         return output
 
-    def _call_forward_hook(self, hook_id, hook, args, kwargs, output):
-        if hook_id in self._forward_hooks_with_kwargs:
-            return hook(self, args, kwargs, output)
-        return hook(self, args, output)
+    def _backward_hook_lists(self):
+        """(full backward hooks, legacy backward hooks), the global ones first."""
+        full, legacy = [], []
+        for flag, table in ((_GLOBAL.is_full_backward_hook, _GLOBAL.backward_hooks),
+                            (self._is_full_backward_hook, self._backward_hooks)):
+            if flag is True:
+                full += table.values()
+            elif flag is False:
+                legacy += table.values()
+        return full, legacy
 
     # -- registration ---------------------------------------------------------------------
     def _check_name(self, name, kind):
@@ -496,6 +585,7 @@ class Module:
                         "modified, it should be done inplace.")
 
         load(self, state_dict, '')
+        del load  # the recursive closure refers to itself: break that cycle now
         if strict:
             if unexpected:
                 errors.insert(0, 'Unexpected key(s) in state_dict: ' +
@@ -558,9 +648,13 @@ class Module:
         """Converts floating-point parameters and buffers to a dtype (and checks the
         device: only the CPU exists); returns self."""
         from ..._device import check_device
+        if 'copy' in kwargs:  # a module's tensors are converted in place, never copied
+            raise RuntimeError('.to() does not accept copy argument')
         dtype = kwargs.pop('dtype', None)
         device = kwargs.pop('device', None)
         for a in args:
+            if isinstance(a, bool):
+                continue  # non_blocking: nothing is asynchronous on the CPU
             if isinstance(a, Tensor):
                 dtype = a.dtype
             elif hasattr(a, 'is_floating_point') and hasattr(a, 'itemsize'):
@@ -633,7 +727,20 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to
         the module's positional inputs are known; may return new ``grad_input``."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('on a single Module'))
+        self._is_full_backward_hook = True
         return _DictHandle(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The legacy form of ``register_full_backward_hook``: ``hook(module, grad_input,
+        grad_output)`` is a hook on the autograd node that made the (first) output, so
+        ``grad_input`` holds that node's input gradients only. Deprecated, as in torch; it
+        cannot be mixed with full backward hooks on one module."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('on a single Module'))
+        self._is_full_backward_hook = False
+        return _DictHandle(self._backward_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook):
         """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` saves anything."""
@@ -663,7 +770,7 @@ class Module:
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         # the private form calls the hook without the module first
         if with_module:
-            hook = functools.partial(hook, self)
+            hook = _WithModule(hook, self)
         return _DictHandle(self._load_state_dict_pre_hooks, hook)
 
     def register_load_state_dict_post_hook(self, hook):
@@ -693,6 +800,86 @@ class Module:
             else:
                 main += '\n  ' + '\n  '.join(lines) + '\n'
         return main + ')'
+
+
+def _attach_legacy_backward_hooks(module, hooks, args, output):
+    """Puts the legacy backward hooks on the node that made the module's (first) output,
+    with torch's warnings where that node cannot see all of the module's gradients."""
+    var = output
+    while not isinstance(var, Tensor):
+        var = next(v for v in var.values() if isinstance(v, Tensor)) \
+            if isinstance(var, dict) else var[0]
+    grad_fn = var.grad_fn
+    if grad_fn is None:
+        return
+    for hook in hooks:
+        grad_fn.register_hook(_LegacyHook(hook, module))
+    _warn_legacy_backward_hook(args, output, grad_fn)
+
+
+class _WithModule:
+    """A hook stored on a module that is called with that module first. It holds the module
+    weakly (a module is not kept alive by its own hook table) and pickles with it."""
+
+    def __init__(self, hook, module):
+        self.hook, self.module = hook, weakref.ref(module)
+        self.__name__ = getattr(hook, '__name__', type(hook).__name__)
+
+    def __call__(self, *args):
+        module = self.module()
+        if module is None:
+            raise RuntimeError("You are trying to call the hook of a dead Module!")
+        return self.hook(module, *args)
+
+    def __getstate__(self):
+        return {'hook': self.hook, 'module': self.module()}
+
+    def __setstate__(self, state):
+        self.hook, self.module = state['hook'], weakref.ref(state['module'])
+        self.__name__ = getattr(self.hook, '__name__', type(self.hook).__name__)
+
+
+class _LegacyHook:
+    """A node hook ``(grad_inputs, grad_outputs)`` calling a module's legacy backward hook
+    with the module first; named after the hook for the engine's messages."""
+
+    def __init__(self, hook, module):
+        self.hook, self.module = hook, module
+        self.__name__ = getattr(hook, '__name__', type(hook).__name__)
+
+    def __call__(self, grad_inputs, grad_outputs):
+        return self.hook(self.module, grad_inputs, grad_outputs)
+
+
+def _warn_legacy_backward_hook(inputs, result, grad_fn):
+    # the cases where the output's node is not the module's whole backward
+    full_text = " Please use register_full_backward_hook to get the documented behavior."
+    def warn(text, missing, advice=True):
+        warnings.warn(f"Using {text} is deprecated and will be removed in future versions. "
+                      f"This hook will be missing some {missing}." + (full_text if advice
+                                                                       else ''),
+                      FutureWarning, stacklevel=4)
+    if isinstance(result, Tensor):
+        result = (result,)
+    elif not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+        return warn("non-full backward hooks on a Module that does not return a single Tensor "
+                    "or a tuple of Tensors", "of the grad_output")
+    if isinstance(inputs, Tensor):
+        inputs = (inputs,)
+    elif not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+        return warn("non-full backward hooks on a Module that does not take as input a single "
+                    "Tensor or a tuple of Tensors", "of the grad_input")
+    out_nodes = {r.grad_fn for r in result if r.grad_fn is not None}
+    if not out_nodes or (len(out_nodes) == 1 and grad_fn not in out_nodes):
+        warn("a non-full backward hook when outputs are nested in python data structure",
+             "grad_output", advice=False)
+    elif len(out_nodes) > 1:
+        warn("a non-full backward hook when outputs are generated by different autograd "
+             "Nodes", "grad_output")
+    elif {i.grad_fn for i in inputs if i.grad_fn is not None} != \
+            {n[0] for n in grad_fn.next_functions}:
+        warn("a non-full backward hook when the forward contains multiple autograd Nodes",
+             "grad_input")
 
 
 def _indent(text, n):
