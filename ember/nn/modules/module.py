@@ -408,6 +408,55 @@ class Module:
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
+    def get_submodule(self, target):
+        """The submodule at the dotted path ``target`` (``''`` is self)."""
+        if target == '':
+            return self
+        mod = self
+        for item in target.split('.'):
+            if not hasattr(mod, item):
+                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return mod
+
+    def set_submodule(self, target, module, strict=False):
+        """Puts ``module`` at the dotted path ``target`` (whose parent must exist; with
+        ``strict``, so must the name itself)."""
+        if target == '':
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition('.')
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    def _get_member(self, target):
+        module_path, _, name = target.rpartition('.')
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        return mod, name, getattr(mod, name)
+
+    def get_parameter(self, target):
+        """The parameter at the dotted path ``target`` (e.g. ``'layer.0.weight'``)."""
+        _, name, param = self._get_member(target)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path ``target`` (e.g. ``'bn.running_mean'``)."""
+        mod, name, buffer = self._get_member(target)
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
     def apply(self, fn):
         """Calls ``fn`` on every submodule (children first) and on self; returns self."""
         for m in self.children():
