@@ -1019,18 +1019,3 @@ def test_fuse_refuses_training_mode(lib):
     with pytest.raises(AssertionError, match='bn.running_mean and bn.running_var must not be '
                                              'None'):
         lib.nn.utils.fusion.fuse_conv_bn_eval(lib.nn.Conv2d(1, 1, 1).eval(), bn)
-
-
-# -- lazy modules ---------------------------------------------------------------------------
-
-@pytest.mark.parametrize('lib', [
-    pytest.param(ember, marks=pytest.mark.xfail(
-        reason='lazy modules (LazyLinear, LazyConv*d, UninitializedParameter) are not in '
-               'ember yet', strict=True, raises=AttributeError)),
-    torch], ids=['ember', 'torch'])
-def test_lazy_linear(lib):
-    m = lib.nn.LazyLinear(10)
-    assert isinstance(m.weight, lib.nn.parameter.UninitializedParameter)
-    assert m.in_features == 0
-    m(lib.ones(5, 5))
-    assert type(m) is lib.nn.Linear and m.weight.shape == (10, 5) and m.in_features == 5

@@ -556,7 +556,9 @@ class Module:
                                   f'received {type(value)}')
                 continue
             lazy = is_lazy(target)
-            if not lazy and target.dim() == 0 and value.dim() == 1:
+            if lazy and is_lazy(value):
+                continue  # two uninitialized tensors: nothing to copy
+            if not lazy and len(target.shape) == 0 and len(value.shape) == 1:
                 value = value[0]  # checkpoints of torch 0.3 saved scalars as 1-element
             if not lazy and value.shape != target.shape:
                 error_msgs.append(f'size mismatch for {key}: copying a param with shape '
@@ -572,9 +574,6 @@ class Module:
                             else:
                                 value = Parameter(value, requires_grad=target.requires_grad)
                         setattr(self, name, value)
-                    elif lazy:
-                        target.materialize(value.shape)
-                        target.copy_(value)
                     else:
                         target.copy_(value)
             except Exception as ex:  # noqa: BLE001 - reported as torch does, with the others
