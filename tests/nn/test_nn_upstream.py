@@ -972,6 +972,46 @@ def test_to_refuses_copy(lib, args, kwargs):
         lib.nn.Linear(1, 1).to(*args, **kwargs)
 
 
+def test_module_to_argparse(lib):
+    net = lib.nn.Sequential(lib.nn.Linear(3, 3))
+    cpu = lib.device('cpu')
+    long_tensor = lib.tensor(3, dtype=lib.long)
+    for fn in [lambda: net.to(cpu, True), lambda: net.to(lib.long), lambda: net.to(None, True),
+               lambda: net.to(cpu, lib.long, True),
+               lambda: net.to(cpu, dtype=lib.long, non_blocking=True), lambda: net.to([]),
+               lambda: net.to({}, non_blocking=True),
+               lambda: net.to(long_tensor, non_blocking=True),
+               lambda: net.to(cpu, long_tensor, non_blocking=True)]:
+        with pytest.raises(TypeError):
+            fn()
+
+
+def test_module_to_invalid_arguments_message(lib):
+    with pytest.raises(TypeError) as info:
+        lib.nn.Linear(1, 1).to(lib.device('cpu'), lib.ones(1), non_blocking=True)
+    assert str(info.value) == (
+        'to() received an invalid combination of arguments - got (torch.device, Tensor, '
+        'non_blocking=bool), but expected one of:\n'
+        ' * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, '
+        'bool copy = False, *, torch.memory_format memory_format = None)\n'
+        ' * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, '
+        'torch.memory_format memory_format = None)\n'
+        ' * (Tensor tensor, bool non_blocking = False, bool copy = False, *, '
+        'torch.memory_format memory_format = None)\n')
+
+
+@pytest.mark.parametrize('args,kwargs', [
+    (('cpu', 'float64', True), {}), (('float64', True), {}), ((), {'dtype': 'float64'}),
+    (('cpu',), {'dtype': 'float64', 'non_blocking': True}), ((), {'tensor': 'float64'})])
+def test_module_to_signatures(lib, args, kwargs):
+    def arg(a):
+        return getattr(lib, a) if a == 'float64' else a
+    kwargs = {k: (lib.ones(1, dtype=lib.float64) if k == 'tensor' else arg(v))
+              for k, v in kwargs.items()}
+    m = lib.nn.Linear(1, 1)
+    assert m.to(*[arg(a) for a in args], **kwargs) is m and m.weight.dtype == lib.float64
+
+
 def test_to_takes_positional_non_blocking(lib):
     m = lib.nn.Linear(1, 1)
     assert m.to('cpu', lib.float64, True) is m

@@ -696,19 +696,12 @@ class Module:
         """Converts floating-point parameters and buffers to a dtype (and checks the
         device: only the CPU exists); returns self."""
         from ..._device import check_device
-        if 'copy' in kwargs:  # a module's tensors are converted in place, never copied
+        from ._to_args import parse_to
+        bound = parse_to(args, kwargs)
+        if 'copy' in bound:  # a module's tensors are converted in place, never copied
             raise RuntimeError('.to() does not accept copy argument')
-        dtype = kwargs.pop('dtype', None)
-        device = kwargs.pop('device', None)
-        for a in args:
-            if isinstance(a, bool):
-                continue  # non_blocking: nothing is asynchronous on the CPU
-            if isinstance(a, Tensor):
-                dtype = a.dtype
-            elif hasattr(a, 'is_floating_point') and hasattr(a, 'itemsize'):
-                dtype = a
-            else:
-                device = a
+        device = bound.get('device')
+        dtype = bound['tensor'].dtype if 'tensor' in bound else bound.get('dtype')
         check_device(device, 'Module.to')
         if dtype is None:
             return self
