@@ -1059,3 +1059,63 @@ def test_fuse_refuses_training_mode(lib):
     with pytest.raises(AssertionError, match='bn.running_mean and bn.running_var must not be '
                                              'None'):
         lib.nn.utils.fusion.fuse_conv_bn_eval(lib.nn.Conv2d(1, 1, 1).eval(), bn)
+
+
+@pytest.mark.parametrize('lib', [
+    pytest.param(ember, marks=pytest.mark.xfail(
+        strict=True, raises=AttributeError,
+        reason='ember has no legacy tensor type classes (torch.FloatTensor, ...)')),
+    torch], ids=['ember', 'torch'])
+def test_type(lib):
+    # upstream's test_type without its CUDA half: parameters, buffers and grads follow
+    l = lib.nn.Linear(10, 20)
+    net = lib.nn.Module()
+    net.l = l
+    net.l2 = l
+    net.add_module('empty', None)
+    net.indices = lib.nn.Buffer(lib.LongTensor(1))
+    net.float()
+    assert isinstance(l.weight.data, lib.FloatTensor)
+    assert isinstance(net.indices, lib.LongTensor)
+    net.double()
+    assert isinstance(l.weight.data, lib.DoubleTensor)
+    net.type(lib.FloatTensor)
+    assert isinstance(l.weight.data, lib.FloatTensor)
+    net.type(lib.DoubleTensor)
+    assert isinstance(l.weight.data, lib.DoubleTensor)
+
+
+def test_type_with_dtypes_and_names(lib):
+    # the same through dtypes and type names, which ember has
+    l = lib.nn.Linear(10, 20)
+    net = lib.nn.Module()
+    net.l = l
+    net.l2 = l
+    net.add_module('empty', None)
+    net.indices = lib.nn.Buffer(lib.zeros(1, dtype=lib.long))
+    net.double()
+    assert l.weight.dtype == lib.float64 and net.indices.dtype == lib.long
+    net.to(lib.half)
+    assert l.weight.dtype == lib.half and net.indices.dtype == lib.long
+    net.type('torch.FloatTensor')
+    assert l.weight.dtype == lib.float32 and net.indices.dtype == lib.float32
+    net.type(lib.float64)
+    assert l.weight.dtype == lib.float64 and net.indices.dtype == lib.float64
+
+
+def test_module_to_empty(lib):
+    m = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3))
+    params = list(m.parameters())
+    assert m.to_empty(device='cpu') is m
+    assert [p.shape for p in m.parameters()] == [p.shape for p in params]
+    assert all(a is b for a, b in zip(m.parameters(), params))  # the same Parameters
+    assert m[1].running_mean.shape == (3,)
+
+
+def test_apply_without_recursing(lib):
+    s = lib.nn.Sequential(lib.nn.Linear(1, 1))
+    s.register_buffer('own', lib.ones(1))
+    s._apply(lambda t: t.double(), recurse=False)
+    assert s.own.dtype == lib.float64 and s[0].weight.dtype == lib.float32
+    s._apply(lambda t: t.double())
+    assert s[0].weight.dtype == lib.float64

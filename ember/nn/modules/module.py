@@ -107,6 +107,8 @@ class Module:
     find it.
     """
     training = True
+    dump_patches = False
+    call_super_init = False
 
     def __init__(self, *args, **kwargs):
         if kwargs:
@@ -676,9 +678,12 @@ class Module:
                     p.grad.detach_().zero_()
 
     # -- conversion ---------------------------------------------------------------------
-    def _apply_to_tensors(self, fn):
+    def _apply(self, fn, recurse=True):
+        """Replaces every parameter's data (and grad) and every buffer by ``fn`` of it, in
+        this module and (with ``recurse``) below; returns self. What ``to``, ``float``,
+        ``type``... are built on."""
         from ...autograd.grad_mode import no_grad
-        for m in self.modules():
+        for m in (self.modules() if recurse else (self,)):
             with no_grad():
                 for name, p in m._parameters.items():
                     if p is not None:
@@ -708,8 +713,18 @@ class Module:
         if not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
-        return self._apply_to_tensors(
-            lambda t: t.to(dtype) if t.is_floating_point() else t)
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def type(self, dst_type):
+        """Casts every parameter and buffer (floating or not) to ``dst_type``."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def to_empty(self, *, device, recurse=True):
+        """Gives every parameter and buffer new uninitialized memory of the same shape on
+        ``device``; returns self."""
+        from ... import _ops
+        return self._apply(lambda t: _ops.creation.empty_like(t, device=device),
+                           recurse=recurse)
 
     def float(self):
         """Floating-point parameters and buffers to float32."""
