@@ -913,3 +913,57 @@ def test_global_mixing_legacy_and_full_raises(global_hooks):
                                                'full backward hooks as a global Module hook. '
                                                'Please use only one of them.'):
             reg.register_module_backward_hook(lambda *args: None)
+
+
+def _create_basic_net(lib):
+    nn = lib.nn
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer_dummy_param = nn.Parameter(lib.empty(3, 5))
+            self.layer_dummy_buf = nn.Buffer(lib.zeros(1, 3, 3, 7))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = Layer()
+            self.dummy_param = nn.Parameter(lib.empty(3, 5))
+            self.dummy_buf = nn.Buffer(lib.zeros(7, 3, 3, 1))
+
+    l, n = Layer(), Net()
+    return l, n, nn.Sequential(n, n)
+
+
+@pytest.mark.parametrize('return_value', [True, False])
+@pytest.mark.parametrize('kind', ['buffer', 'module', 'parameter'])
+def test_hook_registration(lib, kind, return_value):
+    # upstream's test_hook_buffer_registration / _submodule_ / _parameter_registration
+    def hook(module, name, value):
+        if kind == 'module':
+            module.registered = True
+        value.registered = True
+        if return_value:
+            return value
+    register = getattr(lib.nn.modules.module, f'register_module_{kind}_registration_hook')
+    handle = register(hook)
+    try:
+        _, _, s = _create_basic_net(lib)
+        items = {'buffer': s.buffers, 'module': s.modules, 'parameter': s.parameters}[kind]()
+        assert all(getattr(x, 'registered', False) for x in items)
+    finally:
+        handle.remove()
+    assert not hasattr(lib.nn.Linear(1, 1).weight, 'registered')
+
+
+def test_registration_hook_replaces_the_value(lib):
+    replacement = lib.nn.Parameter(lib.zeros(2))
+    handle = lib.nn.modules.module.register_module_parameter_registration_hook(
+        lambda module, name, param: replacement if name == 'w' else None)
+    try:
+        m = lib.nn.Module()
+        m.w = lib.nn.Parameter(lib.ones(2))
+        m.register_parameter('v', None)
+    finally:
+        handle.remove()
+    assert m.w is replacement and m.v is None

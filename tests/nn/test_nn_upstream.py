@@ -1119,3 +1119,29 @@ def test_apply_without_recursing(lib):
     assert s.own.dtype == lib.float64 and s[0].weight.dtype == lib.float32
     s._apply(lambda t: t.double())
     assert s[0].weight.dtype == lib.float64
+
+
+@pytest.mark.parametrize('container', ['ParameterList', 'ParameterDict'])
+def test_Parameter_container_replication(lib, container):
+    # upstream's test_ParameterList_replication / test_ParameterDict_replication: the
+    # replica has no parameters of its own; the replication code sets views in their place
+    def make_param():
+        return lib.nn.Parameter(lib.randn(2, 2))
+    if container == 'ParameterList':
+        original = lib.nn.ParameterList([make_param(), make_param()])
+    else:
+        original = lib.nn.ParameterDict({'foo': make_param(), 'bar': make_param()})
+    replica = original._replicate_for_data_parallel()
+    assert replica._is_replica and list(replica.parameters()) == []
+    for n, p in original.named_parameters():
+        setattr(replica, n, p.view_as(p))
+    values = (lambda c: list(c)) if container == 'ParameterList' else \
+        (lambda c: [c[k] for k in c])
+    for p, p2 in zip(values(original), values(replica)):
+        assert lib.equal(p, p2) and p2.grad_fn is not None and p2._base is p
+
+
+def test_lazy_module_refuses_replication(lib):
+    with pytest.raises(RuntimeError, match="Modules with uninitialized parameters can't be "
+                                           "used with `DataParallel`"):
+        lib.nn.LazyLinear(2)._replicate_for_data_parallel()

@@ -51,6 +51,11 @@ class LazyModuleMixin:
         return any(is_lazy(t) for t in
                    itertools.chain(self._parameters.values(), self._buffers.values()))
 
+    def _replicate_for_data_parallel(self):
+        raise RuntimeError("Modules with uninitialized parameters can't be used with "
+                           "`DataParallel`. Run a dummy forward pass to correctly initialize "
+                           "the modules")
+
     def _infer_parameters(self, module, args, kwargs=None):
         # the forward pre-hook: initializes once, then removes itself and the load hook
         module.initialize_parameters(*args, **(kwargs or {}))

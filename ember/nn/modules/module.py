@@ -12,7 +12,9 @@ from ._backward_hooks import BackwardHook
 
 __all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook',
            'register_module_full_backward_pre_hook', 'register_module_full_backward_hook',
-           'register_module_backward_hook']
+           'register_module_backward_hook', 'register_module_parameter_registration_hook',
+           'register_module_buffer_registration_hook',
+           'register_module_module_registration_hook']
 
 _HOOK_TABLES = ('_forward_pre_hooks', '_forward_pre_hooks_with_kwargs', '_forward_hooks',
                 '_forward_hooks_with_kwargs', '_forward_hooks_always_called',
@@ -49,6 +51,9 @@ class _GlobalHooks:
         self.backward_pre_hooks = collections.OrderedDict()
         self.backward_hooks = collections.OrderedDict()
         self.is_full_backward_hook = None  # as torch: set by the first kind registered
+        self.parameter_registration_hooks = collections.OrderedDict()
+        self.buffer_registration_hooks = collections.OrderedDict()
+        self.module_registration_hooks = collections.OrderedDict()
 
     @property
     def any(self):
@@ -57,6 +62,33 @@ class _GlobalHooks:
 
 
 _GLOBAL = _GlobalHooks()
+
+
+def _registered(hooks, module, name, value):
+    """``value`` after the registration hooks of its kind (each may return a replacement)."""
+    for hook in list(hooks.values()):
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
+def register_module_parameter_registration_hook(hook):
+    """``hook(module, name, param)`` runs whenever any module registers a parameter; may
+    return a replacement."""
+    return _DictHandle(_GLOBAL.parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook):
+    """``hook(module, name, buffer)`` runs whenever any module registers a buffer; may
+    return a replacement."""
+    return _DictHandle(_GLOBAL.buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook):
+    """``hook(module, name, submodule)`` runs whenever any module registers a submodule;
+    may return a replacement."""
+    return _DictHandle(_GLOBAL.module_registration_hooks, hook)
 
 
 def register_module_forward_pre_hook(hook):
@@ -253,6 +285,8 @@ class Module:
                              "parameters must be created explicitly. To express '"
                              f"{name}' as a function of another Tensor, compute the value in "
                              "the forward() method.")
+        if param is not None:  # (None is registered without the hooks, as in torch)
+            param = _registered(_GLOBAL.parameter_registration_hooks, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -264,7 +298,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_GLOBAL.buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -277,7 +311,7 @@ class Module:
         self._check_name(name, 'module')
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
-        self._modules[name] = module
+        self._modules[name] = _registered(_GLOBAL.module_registration_hooks, self, name, module)
 
     register_module = add_module
 
@@ -297,12 +331,14 @@ class Module:
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._discard(name, keep='_modules')
-            self._modules[name] = value
+            self._modules[name] = _registered(_GLOBAL.module_registration_hooks, self, name,
+                                              value)
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = value
+            self._modules[name] = _registered(_GLOBAL.module_registration_hooks, self, name,
+                                              value)
         elif isinstance(value, Buffer) or params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
@@ -409,6 +445,17 @@ class Module:
         """The buffers."""
         for _, b in self.named_buffers(recurse=recurse):
             yield b
+
+    def _replicate_for_data_parallel(self):
+        # a shallow copy for data-parallel replicas: no parameters of its own (the replica
+        # code sets them as views of the original's), its own buffer and child tables
+        replica = self.__new__(type(self))
+        replica.__dict__ = self.__dict__.copy()
+        replica._parameters = {}
+        replica._buffers = replica._buffers.copy()
+        replica._modules = replica._modules.copy()
+        replica._is_replica = True
+        return replica
 
     def get_submodule(self, target):
         """The submodule at the dotted path ``target`` (``''`` is self)."""
