@@ -1145,3 +1145,228 @@ def test_lazy_module_refuses_replication(lib):
     with pytest.raises(RuntimeError, match="Modules with uninitialized parameters can't be "
                                            "used with `DataParallel`"):
         lib.nn.LazyLinear(2)._replicate_for_data_parallel()
+
+
+def _create_basic_net(lib):
+    nn = lib.nn
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer_dummy_param = nn.Parameter(lib.empty(3, 5))
+            self.layer_dummy_buf = nn.Buffer(lib.zeros(1, 3, 3, 7))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = Layer()
+            self.dummy_param = nn.Parameter(lib.empty(3, 5))
+            self.dummy_buf = nn.Buffer(lib.zeros(7, 3, 3, 1))
+
+    l, n = Layer(), Net()
+    return l, n, nn.Sequential(n, n)
+
+
+def test_requires_grad_(lib):
+    m = _create_basic_net(lib)[-1]
+    assert list(m.buffers()) and all(not b.requires_grad for b in m.buffers())
+    assert list(m.parameters()) and all(p.requires_grad for p in m.parameters())
+    for requires_grad in (False, True):
+        assert m.requires_grad_(requires_grad) is m
+        assert all(p.requires_grad == requires_grad for p in m.parameters())
+        assert all(not b.requires_grad for b in m.buffers())
+
+
+def test_module_super_init(lib):
+    class MyMixin:
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.mixin_init = True
+
+    class MyModuleWithMixinBefore(MyMixin, lib.nn.Module):
+        pass
+
+    class MyModuleWithMixinAfter(lib.nn.Module, MyMixin):
+        pass
+
+    assert hasattr(MyModuleWithMixinBefore(), 'mixin_init')
+    assert not hasattr(MyModuleWithMixinAfter(), 'mixin_init')
+    lib.nn.Module.call_super_init = True
+    try:
+        assert hasattr(MyModuleWithMixinBefore(), 'mixin_init')
+        assert hasattr(MyModuleWithMixinAfter(), 'mixin_init')
+    finally:
+        lib.nn.Module.call_super_init = False
+    MyModuleWithMixinBefore.call_super_init = True
+    MyModuleWithMixinAfter.call_super_init = True
+    assert hasattr(MyModuleWithMixinBefore(), 'mixin_init')
+    assert hasattr(MyModuleWithMixinAfter(), 'mixin_init')
+
+
+def test_to(lib):
+    m = lib.nn.Linear(3, 5)
+    assert m is m.to('cpu')
+    assert m is m.to('cpu', dtype=lib.float32)
+    assert m.double() is m.to(lib.float64)
+    with pytest.raises(RuntimeError):
+        m.to('cpu', copy=True)
+
+
+def test_zero_grad(lib):
+    i = lib.randn(2, 5, requires_grad=True)
+    module = lib.nn.Linear(5, 5)
+    for p in module.parameters():
+        p.requires_grad = False
+    module.zero_grad()
+    module.weight.requires_grad = True
+    module.zero_grad()
+    assert module.weight.grad is None
+    module(i).sum().backward()
+    assert module.weight.grad is not None and module.weight.grad.data.abs().sum() > 0
+    module.zero_grad()
+    assert module.weight.grad is None
+    module.bias.requires_grad = True
+    module.zero_grad()
+    assert module.weight.grad is None and module.bias.grad is None
+    module(i).sum().backward()
+    assert module.weight.grad.data.abs().sum() > 0 and module.bias.grad.data.abs().sum() > 0
+    module.zero_grad(set_to_none=False)
+    assert lib.equal(module.weight.grad.data, module.weight.data.clone().zero_())
+    assert lib.equal(module.bias.grad.data, module.bias.data.clone().zero_())
+    module.zero_grad()
+    assert module.weight.grad is None and module.bias.grad is None
+
+
+@pytest.mark.parametrize('dtype', ['float', 'double'])  # (upstream also runs bfloat16)
+def test_no_grad(lib, dtype):
+    dtype = getattr(lib, dtype)
+    module = lib.nn.Conv2d(2, 5, kernel_size=3, padding=1).to(dtype)
+    input = lib.randn(1, 2, 10, 10).to(dtype)
+    output = module(input)
+    assert output.requires_grad
+    output.backward(lib.ones(1, 5, 10, 10, dtype=dtype))
+    with lib.no_grad():
+        output2 = module(input.clone())
+        assert not output2.requires_grad
+        with pytest.raises(RuntimeError):
+            output2.backward(lib.ones(1, 5, 10, 10, dtype=dtype))
+
+
+def test_parameters_and_named_parameters(lib):
+    l, n, s = _create_basic_net(lib)
+    assert [k for k, _ in l.named_parameters()] == ['layer_dummy_param']
+    assert [k for k, _ in n.named_parameters()] == ['dummy_param', 'l1.layer_dummy_param']
+    assert [k for k, _ in n.named_parameters(recurse=False)] == ['dummy_param']
+    assert len(list(n.parameters(recurse=False))) == 1
+    assert [k for k, _ in s.named_parameters()] == ['0.dummy_param', '0.l1.layer_dummy_param']
+
+
+def test_named_parameters_remove_duplicate(lib):
+    class M1(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.param1 = lib.nn.Parameter(lib.empty(3, 3))
+            self.param2 = self.param1
+
+    m1 = M1()
+    assert [k for k, _ in m1.named_parameters()] == ['param1']
+    assert [k for k, _ in m1.named_parameters(remove_duplicate=False)] == ['param1', 'param2']
+
+    class M2(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mod1 = lib.nn.Linear(3, 4, bias=False)
+            self.mod2 = self.mod1
+
+    m2 = M2()
+    assert [k for k, _ in m2.named_parameters()] == ['mod1.weight']
+    assert [k for k, _ in m2.named_parameters(remove_duplicate=False)] == ['mod1.weight',
+                                                                           'mod2.weight']
+
+
+def test_buffers_and_named_buffers(lib):
+    l, n, s = _create_basic_net(lib)
+    assert [k for k, _ in l.named_buffers()] == ['layer_dummy_buf']
+    assert [k for k, _ in n.named_buffers()] == ['dummy_buf', 'l1.layer_dummy_buf']
+    assert [k for k, _ in n.named_buffers(recurse=False)] == ['dummy_buf']
+    assert [k for k, _ in s.named_buffers()] == ['0.dummy_buf', '0.l1.layer_dummy_buf']
+
+    class M(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.buffer1 = lib.nn.Buffer(lib.empty(3, 5))
+            self.buffer2 = self.buffer1
+
+    m = M()
+    assert [k for k, _ in m.named_buffers()] == ['buffer1']
+    assert [k for k, _ in m.named_buffers(remove_duplicate=False)] == ['buffer1', 'buffer2']
+
+
+def test_buffer_bad_module_subclass(lib):
+    class MyBadModule(lib.nn.Linear):
+        def __init__(self):
+            super().__init__(2, 2)
+            self.bar = lib.nn.Buffer(lib.rand(2, 2))
+
+        def register_buffer(self, name, value):
+            # persistent is explicitly missing!
+            super().register_buffer(name, value, True)
+
+    foo = MyBadModule()
+    assert foo.bar is not None
+    with pytest.raises(RuntimeError, match='Registering a non-persistent buffer on a Module '
+                                           'subclass that implements register_buffer\\(\\) '
+                                           'without the persistent argument is not allowed.'):
+        foo.baz = lib.nn.Buffer(lib.rand(2), persistent=False)
+
+
+def test_call_supports_python_dict_output(lib):
+    class Net(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = lib.nn.Linear(10, 20)
+            self.register_backward_hook(self.hook)
+            self.check_backward_hook_flag = False
+
+        def hook(self, module, grad_out, grad_in):
+            self.check_backward_hook_flag = True
+
+        def forward(self, inputs):
+            return {'output': self.l1(inputs).sum()}
+
+    net = Net()
+    with pytest.warns(FutureWarning, match='does not return a single Tensor or a tuple of '
+                                           'Tensors'):
+        model_output = net(lib.randn([5, 10]))
+    model_output['output'].backward()
+    assert net.check_backward_hook_flag
+
+
+def test_children(lib):
+    l1, l2, l3, l4 = [lib.nn.Linear(2, 2) for _ in range(4)]
+    subnet = lib.nn.Sequential(l3, l4)
+    s = lib.nn.Sequential(l1, l2, l1, l2, subnet)
+    assert same_children(s.children(), [l1, l2, subnet])
+
+
+def test_modules(lib):
+    l = lib.nn.Linear(10, 20)
+
+    class Net(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = l
+            self.l2 = l
+            self.param = lib.empty(3, 5)
+
+    n = Net()
+    s = lib.nn.Sequential(n, n, n, n)
+    assert same_children(s.modules(), [s, n, l])
+
+
+def test_repr(lib):
+    assert repr(lib.nn.Sequential()) == 'Sequential()'
+    linear = lib.nn.Linear(1, 1)
+    assert repr(linear) == 'Linear(in_features=1, out_features=1, bias=True)'
+    assert repr(lib.nn.Sequential(linear)) == (
+        'Sequential(\n  (0): Linear(in_features=1, out_features=1, bias=True)\n)')

@@ -2,6 +2,7 @@
 attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks, repr."""
 import collections
 import collections.abc
+import inspect
 import itertools
 import warnings
 import weakref
@@ -143,10 +144,10 @@ class Module:
     call_super_init = False
 
     def __init__(self, *args, **kwargs):
-        if kwargs:
+        if kwargs and not self.call_super_init:
             raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
                             f"argument '{next(iter(kwargs))}'")
-        if args:
+        if args and not self.call_super_init:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
                             f"but {len(args) + 1} were given")
         setattr_ = object.__setattr__
@@ -167,6 +168,8 @@ class Module:
         setattr_(self, '_state_dict_pre_hooks', collections.OrderedDict())
         setattr_(self, '_load_state_dict_pre_hooks', collections.OrderedDict())
         setattr_(self, '_load_state_dict_post_hooks', collections.OrderedDict())
+        if self.call_super_init:  # (a mixin after Module in the bases gets the arguments)
+            super().__init__(*args, **kwargs)
 
     def __setstate__(self, state):
         # a module pickled before some hook table existed (or with one deleted) gets it back
@@ -347,9 +350,23 @@ class Module:
                 persistent = value.persistent
             else:
                 persistent = name not in self._non_persistent_buffers_set
-            self.register_buffer(name, value, persistent)
+            self._register_buffer_compat(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
+
+    def _register_buffer_compat(self, name, value, persistent):
+        # a subclass may override register_buffer without the persistent argument (as torch,
+        # it is then called without it, which is only right for a persistent buffer)
+        method = self.register_buffer
+        if getattr(method, '__func__', None) is Module.register_buffer or \
+                'persistent' in inspect.signature(method).parameters:
+            method(name, value, persistent)
+        elif not persistent:
+            raise RuntimeError("Registering a non-persistent buffer on a Module subclass that "
+                               "implements register_buffer() without the persistent argument "
+                               "is not allowed.")
+        else:
+            method(name, value)
 
     def _discard(self, name, keep=None):
         self.__dict__.pop(name, None)
