@@ -1370,3 +1370,166 @@ def test_repr(lib):
     assert repr(linear) == 'Linear(in_features=1, out_features=1, bias=True)'
     assert repr(lib.nn.Sequential(linear)) == (
         'Sequential(\n  (0): Linear(in_features=1, out_features=1, bias=True)\n)')
+
+
+def test_ParameterDict_more(lib):
+    # the second half of upstream's test_ParameterDict: pop, reversed, copy, popitem,
+    # setdefault, |, |=, get, clear, fromkeys, tensors and other objects
+    P = lambda: lib.nn.Parameter(lib.randn(2, 2))  # noqa: E731
+    parameters = OrderedDict([('p1', P()), ('p4', P())])
+    parameter_dict = lib.nn.ParameterDict(parameters)
+
+    def check():
+        assert list(parameter_dict) == list(parameters)
+        assert all(parameter_dict[k] is v for k, v in parameters.items())
+
+    assert parameter_dict.pop('p4') is parameters.pop('p4')
+    check()
+    assert list(reversed(parameter_dict)) == list(reversed(list(parameter_dict)))
+    copy = parameter_dict.copy()
+    assert all(copy[k] is parameter_dict[k] for k in parameter_dict)
+    parameter_dict['p20'] = P()
+    copy['p21'] = P()
+    assert 'p20' in parameter_dict and 'p20' not in copy
+    assert 'p21' not in parameter_dict and 'p21' in copy
+    parameter_dict.pop('p20')
+    p = P()
+    parameter_dict['p12'] = p
+    k, v = parameter_dict.popitem()
+    assert k == 'p12' and v is p
+    check()
+    parameters['p11'] = P()
+    assert parameter_dict.setdefault('p11', parameters['p11']) is parameters['p11']
+    assert parameter_dict.setdefault('p11', P()) is parameters['p11']
+    assert parameter_dict.setdefault('p26') is None
+    del parameter_dict['p26']
+    check()
+    parameters2 = OrderedDict([('p13', P()), ('p1', P())])
+    parameters.update(parameters2)
+    parameter_dict |= lib.nn.ParameterDict(parameters2)
+    check()
+    parameters2 = OrderedDict([('p20', P())])
+    parameters.update(parameters2)
+    parameter_dict = parameter_dict | lib.nn.ParameterDict(parameters2)
+    check()
+    parameters2 = OrderedDict([('p23', P())])
+    parameter_dict = lib.nn.ParameterDict(parameters2) | parameter_dict
+    parameters2.update(parameters)
+    parameters = parameters2
+    check()
+    temp_param = P()
+    assert parameter_dict.get('p13') is parameters['p13']
+    assert parameter_dict.get('p13', temp_param) is parameters['p13']
+    assert parameter_dict.get('p18') is None and parameter_dict.get('p18', temp_param) is \
+        temp_param
+    parameter_dict.clear()
+    parameters.clear()
+    check()
+    d2 = parameter_dict.fromkeys(['p19', 'p20'], temp_param)
+    assert list(d2) == ['p19', 'p20'] and d2['p19'] is temp_param
+    parameter_dict['p21'] = lib.rand(2, 2)
+    assert isinstance(parameter_dict['p21'], lib.nn.Parameter)
+    parameter_dict.update({'p22': lib.rand(2, 2), 'foo': 'bar'})
+    assert isinstance(parameter_dict['p22'], lib.nn.Parameter)
+    assert parameter_dict['foo'] == 'bar'
+
+
+@pytest.mark.parametrize('fn', ['add_module', 'register_module'])
+def test_add_module(lib, fn):
+    l = lib.nn.Linear(10, 20)
+    net = lib.nn.Module()
+    net.l = l
+    net.l2 = l
+    getattr(net, fn)('empty', None)
+    assert net.l is l and net.l2 is l and net.empty is None
+    getattr(net, fn)('l3', l)
+    assert net.l3 is l
+    l3 = lib.nn.Linear(20, 10)
+    getattr(net, fn)('l', l3)
+    assert net.l is l3
+    with pytest.raises(TypeError):
+        getattr(net, fn)('x', 'non-module')
+    with pytest.raises(TypeError, match='module name should be a string. Got int'):
+        getattr(net, fn)(1, l)
+    with pytest.raises(TypeError, match='module name should be a string. Got NoneType'):
+        getattr(net, fn)(None, l)
+
+
+def test_set_submodule_upstream(lib):
+    nn = lib.nn
+    A = nn.Module()
+    A.set_submodule('net_b', nn.Module())
+    A.set_submodule('net_b.net_c', nn.Module())
+    A.set_submodule('net_b.net_c.conv', nn.Conv2d(3, 3, 3))
+    A.set_submodule('net_b.linear', nn.Linear(3, 3))
+    new_linear = nn.Linear(1, 1)
+    A.set_submodule('net_b.net_c.conv', new_linear)
+    assert A.get_submodule('net_b.net_c.conv') is new_linear
+    new_linear = nn.Linear(1, 2)
+    A.set_submodule('net_b.net_c.conv', new_linear, True)
+    assert A.get_submodule('net_b.net_c.conv') is new_linear
+    new_conv = nn.Conv2d(1, 1, 1)
+    with pytest.raises(AttributeError):
+        A.set_submodule('net_b.conv', new_conv, True)
+    A.set_submodule('net_b.conv', new_conv)
+    assert A.get_submodule('net_b.conv') is new_conv
+    net = nn.Module()
+    net.t = nn.Module()
+    l = nn.Linear(1, 2)
+    net.t.l = l
+    assert net.get_submodule('t.l') is l
+    l2 = nn.Linear(2, 1)
+    net.set_submodule('t.l', l2)
+    assert net.get_submodule('t.l') is l2
+    with pytest.raises(ValueError):
+        net.set_submodule('', l)
+    with pytest.raises(AttributeError):
+        net.set_submodule('a.l', l)
+    with pytest.raises(AttributeError):
+        net.set_submodule('0', l, True)
+    net.set_submodule('0', l, False)
+    assert net.get_submodule('0') is l
+    l3 = nn.Linear(1, 1)
+    net.set_submodule('0', l3, True)
+    assert net.get_submodule('0') is l3
+    net.foo = 'bar'
+    with pytest.raises(AttributeError):
+        net.set_submodule('foo', l)
+    with pytest.raises(ValueError):
+        net.set_submodule('t.l', 'bazz')
+
+
+def test_module_apply_inplace_op(lib):
+    def add_one_inplace(t):
+        return t.add_(1.0)
+
+    # an in-place fn bumps the parameters' version counters
+    m = lib.nn.Linear(20, 10)
+    pvm = m.weight.mul(m.weight)
+    saved = m.weight._version
+    m = m._apply(add_one_inplace)
+    assert m.weight._version > saved
+    with pytest.raises(RuntimeError, match='modified by an inplace operation'):
+        pvm.backward(lib.randn(10, 20))
+    # and the gradients'
+    m = lib.nn.Linear(20, 10)
+    m.weight.grad = lib.randn(10, 20).requires_grad_()
+    pgm = m.weight.grad.mul(m.weight.grad)
+    saved = m.weight.grad._version
+    m = m._apply(add_one_inplace)
+    assert m.weight.grad._version > saved
+    with pytest.raises(RuntimeError, match='modified by an inplace operation'):
+        pgm.backward(lib.randn(10, 20))
+
+
+def test_conversion_keeps_parameter_objects_not_views(lib):
+    # upstream's test_overwrite_module_params_on_conversion, default setting: after
+    # double(), a view taken before still sees float memory while its base is double
+    m = lib.nn.Linear(20, 10).float()
+    weight = m.weight
+    mw = m.weight[:]
+    m.double()
+    assert m.weight is weight
+    with lib.no_grad():
+        mw[0][0] = 5
+    assert mw[0][0].dtype == lib.float and mw._base[0][0].dtype == lib.double

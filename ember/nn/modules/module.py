@@ -754,8 +754,8 @@ class Module:
                         new = fn(p)
                         if new is not p:
                             p.data = new
-                            if p.grad is not None:
-                                p.grad = fn(p.grad)
+                        if p.grad is not None:
+                            p.grad = fn(p.grad)
                 for name, b in m._buffers.items():
                     if b is not None:
                         m._buffers[name] = fn(b)
