@@ -1533,3 +1533,41 @@ def test_conversion_keeps_parameter_objects_not_views(lib):
     with lib.no_grad():
         mw[0][0] = 5
     assert mw[0][0].dtype == lib.float and mw._base[0][0].dtype == lib.double
+
+
+def test_non_leaf_parameters(lib):
+    l1, l2 = lib.nn.Linear(10, 10), lib.nn.Linear(10, 10)
+    with pytest.raises(TypeError):
+        l2.weight = l1.weight + 2
+    l2.weight = lib.nn.Parameter(lib.randn(10, 10))  # this works
+
+
+def _param_containers(lib):
+    return [lib.nn.ParameterList(map(lib.nn.Parameter, [lib.rand(2), lib.rand(2)])),
+            lib.nn.ParameterDict({'a': lib.nn.Parameter(lib.rand(2)),
+                                  'b': lib.nn.Parameter(lib.rand(2))})]
+
+
+def test_parameterlistdict_setting_attributes(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        for mod in _param_containers(lib):
+            mod.train()
+            mod.eval()
+
+
+def test_parameterlistdict_pickle(lib):
+    import pickle
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        for m in _param_containers(lib):
+            m2 = pickle.loads(pickle.dumps(m))
+            assert [n for n, _ in m2.named_parameters()] == [n for n, _ in
+                                                              m.named_parameters()]
+        # a checkpoint of an older version, without some hook tables, loads too
+        for m in _param_containers(lib):
+            del m._forward_pre_hooks, m._state_dict_hooks, m._load_state_dict_pre_hooks, \
+                m._non_persistent_buffers_set
+            m = pickle.loads(pickle.dumps(m))
+            m.state_dict()
+            m.load_state_dict(m.state_dict())
