@@ -22,9 +22,9 @@ _HOOK_TABLES = ('_forward_pre_hooks', '_forward_pre_hooks_with_kwargs', '_forwar
                 '_backward_pre_hooks', '_backward_hooks', '_state_dict_hooks',
                 '_state_dict_pre_hooks', '_load_state_dict_pre_hooks',
                 '_load_state_dict_post_hooks')
-_EXTRA_STATE = '_extra_state'
+_EXTRA_STATE = '_extra_state'  # the state_dict key of get_extra_state()'s value
 _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
-                         "Please use only one of them.")  # the state_dict key of get_extra_state()'s value
+                         "Please use only one of them.")
 
 
 class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
