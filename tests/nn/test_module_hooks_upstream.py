@@ -967,3 +967,42 @@ def test_registration_hook_replaces_the_value(lib):
     finally:
         handle.remove()
     assert m.w is replacement and m.v is None
+
+
+def test_register_state_dict_post_hook_on_submodules(lib):
+    # post-hooks registered on every Linear of a Transformer may rewrite their own entries
+    def state_dict_post_hook(module, state_dict, prefix, local_metadata):
+        for name, _ in module.named_parameters(recurse=False):
+            state_dict[prefix + name] = lib.nn.Parameter(state_dict[prefix + name])
+
+    def register_linear_hook(module):
+        if isinstance(module, lib.nn.Linear):
+            module.register_state_dict_post_hook(state_dict_post_hook)
+
+    m = lib.nn.Transformer(d_model=4, nhead=2, num_encoder_layers=2, num_decoder_layers=2)
+    m.apply(register_linear_hook)
+    linears = {name for name, mod in m.named_modules() if isinstance(mod, lib.nn.Linear)}
+    sd = m.state_dict()
+    assert linears
+    for key, value in sd.items():
+        owner = key.rpartition('.')[0]
+        assert isinstance(value, lib.nn.Parameter) == (owner in linears), key
+
+
+def test_register_state_dict_pre_hook_prefix_and_keep_vars(lib):
+    calls = []
+
+    class MyModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = lib.nn.Linear(2, 2)
+
+    model = MyModule()
+    model.register_state_dict_pre_hook(lambda m, prefix, keep_vars: calls.append(
+        (type(m).__name__, prefix, keep_vars)))
+    model.a.register_state_dict_pre_hook(lambda m, prefix, keep_vars: calls.append(
+        (type(m).__name__, prefix, keep_vars)))
+    for keep_vars in (True, False):
+        model.state_dict(prefix='foo.', keep_vars=keep_vars)
+    assert calls == [('MyModule', 'foo.', True), ('Linear', 'foo.a.', True),
+                     ('MyModule', 'foo.', False), ('Linear', 'foo.a.', False)]
