@@ -41,8 +41,9 @@ class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
 
 
 class _GlobalHooks:
-    """The hooks of every module (``register_module_*_hook``); ``any`` says whether there
-    is one, so that a call without hooks stays on the fast path."""
+    """The hooks of every module (``register_module_*_hook``). ``active`` holds the id of
+    every registered call-time hook (forward or backward), so that one dict lookup keeps a
+    call without hooks on the fast path."""
 
     def __init__(self):
         self.forward_pre_hooks = collections.OrderedDict()
@@ -55,14 +56,17 @@ class _GlobalHooks:
         self.parameter_registration_hooks = collections.OrderedDict()
         self.buffer_registration_hooks = collections.OrderedDict()
         self.module_registration_hooks = collections.OrderedDict()
+        self.active = {}
 
-    @property
-    def any(self):
-        return bool(self.forward_pre_hooks or self.forward_hooks or self.backward_pre_hooks
-                    or self.backward_hooks)
+    def register(self, table, hook, extra=()):
+        """The handle of ``hook`` put in ``table``, one of the call-time tables."""
+        handle = _DictHandle(table, hook, extra=extra + (self.active,))
+        self.active[handle.id] = True
+        return handle
 
 
 _GLOBAL = _GlobalHooks()
+_GLOBAL_ACTIVE = _GLOBAL.active  # (a module global: the fast path's one lookup)
 
 
 def _registered(hooks, module, name, value):
@@ -95,13 +99,13 @@ def register_module_module_registration_hook(hook):
 def register_module_forward_pre_hook(hook):
     """``hook(module, args)`` runs before the forward of every module (before the module's
     own pre-hooks); may return new args."""
-    return _DictHandle(_GLOBAL.forward_pre_hooks, hook)
+    return _GLOBAL.register(_GLOBAL.forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     """``hook(module, args, output)`` runs after the forward of every module (before the
     module's own hooks); the keywords are those of ``Module.register_forward_hook``."""
-    handle = _DictHandle(_GLOBAL.forward_hooks, hook, extra=(
+    handle = _GLOBAL.register(_GLOBAL.forward_hooks, hook, extra=(
         _GLOBAL.forward_hooks_with_kwargs, _GLOBAL.forward_hooks_always_called))
     if with_kwargs:
         _GLOBAL.forward_hooks_with_kwargs[handle.id] = True
@@ -112,7 +116,7 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
 
 def register_module_full_backward_pre_hook(hook):
     """``hook(module, grad_output)`` for every module, as ``register_full_backward_pre_hook``."""
-    return _DictHandle(_GLOBAL.backward_pre_hooks, hook)
+    return _GLOBAL.register(_GLOBAL.backward_pre_hooks, hook)
 
 
 def register_module_full_backward_hook(hook):
@@ -121,7 +125,7 @@ def register_module_full_backward_hook(hook):
     if _GLOBAL.is_full_backward_hook is False:
         raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('as a global Module hook'))
     _GLOBAL.is_full_backward_hook = True
-    return _DictHandle(_GLOBAL.backward_hooks, hook)
+    return _GLOBAL.register(_GLOBAL.backward_hooks, hook)
 
 
 def register_module_backward_hook(hook):
@@ -129,7 +133,7 @@ def register_module_backward_hook(hook):
     if _GLOBAL.is_full_backward_hook is True:
         raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('as a global Module hook'))
     _GLOBAL.is_full_backward_hook = False
-    return _DictHandle(_GLOBAL.backward_hooks, hook)
+    return _GLOBAL.register(_GLOBAL.backward_hooks, hook)
 
 
 class Module:
@@ -187,7 +191,7 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks or _GLOBAL.any):
+                or self._backward_pre_hooks or _GLOBAL_ACTIVE):
             return self.forward(*args, **kwargs)  # the common case: no hooks, no bookkeeping
         return self._call_with_hooks(args, kwargs)
 
