@@ -251,6 +251,10 @@ class Module:
                                       f"raised in forward: {e}")
             raise
         if backward_hook is not None:
+            if not isinstance(output, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a "
+                              f"Tensor or a tuple of Tensors but received {type(output)}",
+                              stacklevel=3)
             output = backward_hook.wrap_outputs(output)
         if legacy:
             _attach_legacy_backward_hooks(self, legacy, args, output)
@@ -1040,6 +1044,10 @@ class _DictHandle:
         table[self.id] = hook
         if prepend:
             table.move_to_end(self.id, last=False)
+
+    def hooks_dict_ref(self):
+        """The table the hook is registered in (torch's handle holds it weakly)."""
+        return self.table
 
     def remove(self):
         """Unregisters the hook (removing twice is harmless)."""
