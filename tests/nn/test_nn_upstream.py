@@ -1061,11 +1061,6 @@ def test_fuse_refuses_training_mode(lib):
         lib.nn.utils.fusion.fuse_conv_bn_eval(lib.nn.Conv2d(1, 1, 1).eval(), bn)
 
 
-@pytest.mark.parametrize('lib', [
-    pytest.param(ember, marks=pytest.mark.xfail(
-        strict=True, raises=AttributeError,
-        reason='ember has no legacy tensor type classes (torch.FloatTensor, ...)')),
-    torch], ids=['ember', 'torch'])
 def test_type(lib):
     # upstream's test_type without its CUDA half: parameters, buffers and grads follow
     l = lib.nn.Linear(10, 20)

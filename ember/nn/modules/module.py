@@ -802,7 +802,7 @@ class Module:
         """Moves every parameter and buffer to shared memory (``Tensor.share_memory_``), so
         processes the module is sent to through ``ember.multiprocessing`` train the same
         numbers (Hogwild); returns self."""
-        return self._apply_to_tensors(lambda t: t.share_memory_())
+        return self._apply(lambda t: t.share_memory_())
 
     def float(self):
         """Floating-point parameters and buffers to float32."""
