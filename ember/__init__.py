@@ -30,7 +30,9 @@ from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in to
 
 
 # Loaded on first use, keeping `import ember` fast: name -> (module, attribute or None).
-_LAZY = {'nn': ('ember.nn', None), 'multiprocessing': ('ember.multiprocessing', None), 'linalg': ('ember.linalg', None), 'fft': ('ember.fft', None), 'optim': ('ember.optim', None), 'utils': ('ember.utils', None),
+_LAZY = {'nn': ('ember.nn', None), 'distributed': ('ember.distributed', None),
+         'multiprocessing': ('ember.multiprocessing', None), 'linalg': ('ember.linalg', None),
+         'fft': ('ember.fft', None), 'optim': ('ember.optim', None), 'utils': ('ember.utils', None),
          'serialization': ('ember.serialization', None),
          'distributions': ('ember.distributions', None),
          'save': ('ember.serialization', 'save'), 'load': ('ember.serialization', 'load'),

@@ -1,7 +1,8 @@
 """The module classes of ember.nn, one file per family (as torch.nn.modules)."""
 from .module import Module
+from . import utils  # noqa: F401  (nn.modules.utils: checkpoint helpers)
 from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
-from .linear import Linear, Bilinear, Identity
+from .linear import Linear, Bilinear, Identity, LazyLinear
 from .flatten import Flatten, Unflatten
 from .activation import (ReLU, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softmax,
                          LogSoftmax, Softplus, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish,
@@ -13,7 +14,9 @@ from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout
 from .sparse import Embedding
 from .normalization import LayerNorm, GroupNorm
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .conv import (Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, LazyConv1d, LazyConv2d,
+                   LazyConvTranspose1d, LazyConvTranspose2d)
+from .lazy import LazyModuleMixin
 from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d,
                       AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveAvgPool1d, MaxUnpool1d,
                       MaxUnpool2d, LPPool1d, LPPool2d)
@@ -35,7 +38,8 @@ from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
 from .fold import Unfold, Fold
 
 __all__ = [
-    'Module', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
+    'Module', 'LazyModuleMixin', 'LazyLinear', 'LazyConv1d', 'LazyConv2d', 'LazyConvTranspose1d',
+    'LazyConvTranspose2d', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
     'Linear', 'Bilinear', 'Identity', 'Flatten', 'Unflatten', 'Upsample',
     'ReLU', 'LeakyReLU', 'ELU', 'GELU', 'SiLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax',
     'Softplus', 'Hardtanh', 'ReLU6', 'SELU', 'CELU', 'Mish', 'Hardswish', 'Hardsigmoid',

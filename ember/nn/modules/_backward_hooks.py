@@ -33,8 +33,9 @@ class BackwardHookFunction(Function):
 class BackwardHook:
     """The state one module call shares between its output-side and input-side identities."""
 
-    def __init__(self, module, args):
+    def __init__(self, module, args, pre_hooks, hooks):
         self.module = module
+        self.pre_hooks, self.hooks = pre_hooks, hooks  # the global ones, then the module's
         self.n_inputs = len(args)
         self.input_positions = None     # set when some input takes part in the graph
         self.grad_outputs = None
@@ -78,17 +79,17 @@ class BackwardHook:
     # -- backward side ----------------------------------------------------------------------
     def _on_output_grads(self, grads):
         grad_outputs = _pack(self.output_positions, grads, self.n_outputs)
-        for hook in list(self.module._backward_pre_hooks.values()):
+        for hook in self.pre_hooks:
             result = hook(self.module, grad_outputs)
             if result is not None:
                 grad_outputs = _checked(result, self.n_outputs, 'pre hook', 'grad_output')
         self.grad_outputs = grad_outputs
-        if self.input_positions is None and self.module._backward_hooks:
+        if self.input_positions is None and self.hooks:
             # no input takes part: the hooks fire now, and may not change anything
             warnings.warn("Full backward hook is firing when gradients are computed with "
                           "respect to module outputs since no inputs require gradients.")
             grad_inputs = (None,) * self.n_inputs
-            for hook in list(self.module._backward_hooks.values()):
+            for hook in self.hooks:
                 result = hook(self.module, grad_inputs, grad_outputs)
                 if result is not None and any(g is not None for g in result):
                     raise RuntimeError("Backward hook for Modules where no input requires "
@@ -101,7 +102,7 @@ class BackwardHook:
         for i, a in self.zero_inputs.items():
             grad_inputs[i] = zeros_like(a)
         grad_inputs = tuple(grad_inputs)
-        for hook in list(self.module._backward_hooks.values()):
+        for hook in self.hooks:
             result = hook(self.module, grad_inputs, self.grad_outputs)
             if result is not None:
                 grad_inputs = _checked(result, self.n_inputs, 'hook', 'grad_input')

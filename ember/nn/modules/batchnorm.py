@@ -35,6 +35,21 @@ class _NormBase(Module):
             self.register_buffer('num_batches_tracked', None)
         self.reset_parameters()
 
+    _version = 2  # version 2 added num_batches_tracked
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        # a checkpoint older than version 2 has no num_batches_tracked: it loads as 0
+        version = local_metadata.get('version', None)
+        key = prefix + 'num_batches_tracked'
+        if (version is None or version < 2) and self.track_running_stats \
+                and key not in state_dict:
+            state_dict[key] = self.num_batches_tracked if self.num_batches_tracked is not None \
+                and self.num_batches_tracked.device.type != 'meta' \
+                else _ops.creation.tensor(0, dtype=int64)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
     def reset_running_stats(self):
         """Running mean to zeros, running variance to ones, batch count to zero."""
         if self.track_running_stats:

@@ -1,6 +1,7 @@
 """Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
 import collections
 import collections.abc
+import itertools
 import operator
 
 from ..._tensor import Tensor
@@ -11,7 +12,8 @@ __all__ = ['Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'Parameter
 
 
 class _ModuleSequence(Module):
-    """What Sequential and ModuleList share: children numbered in order."""
+    """What Sequential and ModuleList share: children numbered ``'0'``, ``'1'``, ... in
+    order, renumbered after a deletion."""
 
     def __len__(self):
         return len(self._modules)
@@ -19,15 +21,48 @@ class _ModuleSequence(Module):
     def __iter__(self):
         return iter(self._modules.values())
 
+    def _key_at(self, idx):
+        """The name of the child at integer position ``idx`` (negative counts from the end)."""
+        keys = list(self._modules)
+        return keys[_index(idx, len(keys))]
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._key_at(idx), module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for key in list(self._modules)[idx]:
+                delattr(self, key)
+        else:
+            delattr(self, self._key_at(idx))
+        # the survivors are renumbered from 0, as torch does (named children too)
+        object.__setattr__(self, '_modules',
+                           {str(i): m for i, m in enumerate(self._modules.values())})
+
+    def pop(self, idx):
+        """Removes the child (or, for a slice, the children) at ``idx`` and returns it."""
+        value = self[idx]
+        del self[idx]
+        return value
+
     def append(self, module):
         """Adds ``module`` at the end; returns self."""
         self.add_module(str(len(self)), module)
         return self
 
+    def _shift_in(self, index, module):
+        # moves the children from ``index`` on one place up (by name, as torch does), then
+        # puts ``module`` at ``index``
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
 
 class Sequential(_ModuleSequence):
     """Runs its modules in order, each on the previous one's output. Built from modules or
-    an OrderedDict of named modules; indexing and slicing give modules and Sequentials."""
+    an OrderedDict of named modules; indexing and slicing give modules and Sequentials.
+    Like a list it supports item assignment and deletion, ``pop``, ``insert``, ``extend``,
+    ``+``/``+=`` with another Sequential and ``*``/``*=`` with a positive int."""
 
     def __init__(self, *args):
         super().__init__()
@@ -44,36 +79,103 @@ class Sequential(_ModuleSequence):
         return input
 
     def __getitem__(self, idx):
-        items = list(self._modules.items())
         if isinstance(idx, slice):
-            return Sequential(collections.OrderedDict(items[idx]))
-        return items[_index(idx, len(items))][1]
+            return self.__class__(collections.OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._key_at(idx)]
 
+    def _check_sequential(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError('add operator supports only objects of Sequential class, but '
+                             f'{type(other)} is given.')
+
+    def __add__(self, other):
+        self._check_sequential(other)
+        return Sequential().extend(self).extend(other)
+
+    def __iadd__(self, other):
+        self._check_sequential(other)
+        return self.extend(other)
+
+    def _check_factor(self, other):
+        if not isinstance(other, int):
+            raise TypeError(f'unsupported operand type(s) for *: {type(self)} and '
+                            f'{type(other)}')
+        if other <= 0:
+            raise ValueError(f'Non-positive multiplication factor {other} for {type(self)}')
+
+    def __mul__(self, other):
+        self._check_factor(other)
+        combined = Sequential()
+        for _ in range(other):
+            combined.extend(self)
+        return combined
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        n = len(self)
+        for _ in range(other - 1):
+            for i in range(n):
+                self.append(self._modules[str(i)])
+        return self
+
+    def insert(self, index, module):
+        """Puts ``module`` before position ``index`` (``-len <= index <= len``); returns
+        self."""
+        if not isinstance(module, Module):
+            raise AssertionError(f'module should be of type: {Module}')
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f'Index out of range: {index}')
+        self._shift_in(index + n if index < 0 else index, module)
+        return self
+
+    def extend(self, sequential):
+        """Appends every module of the iterable ``sequential``; returns self."""
+        for layer in sequential:
+            self.append(layer)
+        return self
 
 
 def _index(idx, n):
+    idx = operator.index(idx)
     if not -n <= idx < n:
         raise IndexError(f'index {idx} is out of range')
     return idx % n
 
 
 class ModuleList(_ModuleSequence):
-    """A list of submodules, registered so that parameters() sees them."""
+    """A list of submodules, registered so that parameters() sees them. Supports item
+    assignment and deletion, ``insert``, ``pop``, ``extend``, ``+=`` with any iterable of
+    modules and ``+`` giving a new ModuleList."""
 
     def __init__(self, modules=None):
         super().__init__()
-        for m in modules or ():
-            self.append(m)
+        if modules is not None:
+            self += modules
 
     def __getitem__(self, idx):
-        values = list(self._modules.values())
         if isinstance(idx, slice):
-            return ModuleList(values[idx])
-        return values[_index(idx, len(values))]
+            return self.__class__(list(self._modules.values())[idx])
+        return self._modules[str(_index(idx, len(self)))]
 
     def __setitem__(self, idx, module):
-        self.add_module(str(_index(idx, len(self))), module)
+        setattr(self, str(_index(idx, len(self))), module)
 
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def __add__(self, other):
+        combined = ModuleList()
+        for i, module in enumerate(itertools.chain(self, other)):
+            combined.add_module(str(i), module)
+        return combined
+
+    def insert(self, index, module):
+        """Puts ``module`` before position ``index`` (a non-negative one, as torch)."""
+        self._shift_in(index, module)
 
     def __repr__(self):
         # runs of consecutive children with the same repr are shown once: "(0-2): 3 x ..."
@@ -93,21 +195,25 @@ class ModuleList(_ModuleSequence):
         return self._get_name() + '(\n  ' + '\n  '.join(lines) + '\n)'
 
     def extend(self, modules):
-        """Appends every module of ``modules``; returns self."""
-        for m in modules:
-            self.append(m)
+        """Appends every module of the iterable ``modules``; returns self."""
+        if not isinstance(modules, collections.abc.Iterable):
+            raise TypeError('ModuleList.extend should be called with an iterable, but got '
+                            + type(modules).__name__)
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
         return self
 
 
 class ModuleDict(Module):
-    """A dict of named submodules, registered so that parameters() sees them."""
+    """A dict of named submodules, registered so that parameters() sees them. Built from
+    (and ``update``d with) a mapping, kept in its order, or an iterable of (key, module)
+    pairs."""
 
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
-            pairs = modules.items() if isinstance(modules, collections.abc.Mapping) else modules
-            for name, m in pairs:
-                self.add_module(name, m)
+            self.update(modules)
 
     def __getitem__(self, key):
         return self._modules[key]
@@ -135,6 +241,38 @@ class ModuleDict(Module):
     def items(self):
         """(name, module) pairs."""
         return self._modules.items()
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def clear(self):
+        """Removes every module."""
+        self._modules.clear()
+
+    def pop(self, key):
+        """Removes the module named ``key`` and returns it."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def update(self, modules):
+        """Adds (or replaces) the modules of a mapping (in its order) or of an iterable of
+        (key, module) pairs."""
+        if not isinstance(modules, collections.abc.Iterable):
+            raise TypeError('ModuleDict.update should be called with an iterable of key/value '
+                            'pairs, but got ' + type(modules).__name__)
+        if isinstance(modules, (collections.abc.Mapping, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):
+            if not isinstance(pair, collections.abc.Iterable):
+                raise TypeError(f'ModuleDict update sequence element #{j} should be Iterable; '
+                                f'is{type(pair).__name__}')
+            if len(pair) != 2:
+                raise ValueError(f'ModuleDict update sequence element #{j} has length '
+                                 f'{len(pair)}; 2 is required')
+            self[pair[0]] = pair[1]
 
 
 def _entry_line(key, value, dtype_text):
@@ -190,9 +328,6 @@ class ParameterList(Module):
 
     def __iadd__(self, parameters):
         return self.extend(parameters)
-
-    def __dir__(self):
-        return [key for key in super().__dir__() if not key.isdigit()]
 
     def append(self, value):
         """Adds ``value`` at the end (a tensor becomes a Parameter); returns self."""

@@ -1,11 +1,13 @@
-"""Conv1d, Conv2d and ConvTranspose2d."""
+"""Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d and their lazy versions."""
 from ... import _ops
 from .. import functional as F
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
 from ._params import register_new, reset_kaiming_default
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'ConvTranspose1d']
+__all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'ConvTranspose1d', 'LazyConv1d', 'LazyConv2d',
+           'LazyConvTranspose1d', 'LazyConvTranspose2d']
 
 _MODES = {'zeros', 'reflect', 'replicate', 'circular'}
 _PADDING_STRINGS = {'valid', 'same'}
@@ -143,3 +145,69 @@ class ConvTranspose1d(ConvTranspose2d):
     out/groups, k). ``output_size`` in forward picks the output padding."""
 
     _nd = 1
+
+
+class _LazyConvMixin(LazyModuleMixin):
+    """A convolution whose ``in_channels`` is taken from its first input (dim 1 of a
+    batched input, dim 0 of an unbatched one)."""
+
+    def __init__(self, out_channels, kernel_size, *args, device=None, dtype=None, bias=True,
+                 **kwargs):
+        super().__init__(0, 0, kernel_size, *args, bias=False, **kwargs)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        """Initialises as the convolution does, once the shapes are known."""
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def _get_in_channels(self, input):
+        unbatched = self._nd + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise RuntimeError(f'Expected {unbatched}D (unbatched) or {unbatched + 1}D '
+                               f'(batched) input to {type(self).__name__}, but got input of '
+                               f'size: {input.shape}')
+        return input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        """Materializes weight and bias from the input's channel count, then initialises
+        them."""
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError('in_channels must be divisible by groups')
+            shape = ((self.in_channels, self.out_channels // self.groups) if self.transposed
+                     else (self.out_channels, self.in_channels // self.groups))
+            from ...autograd.grad_mode import no_grad
+            with no_grad():
+                self.weight.materialize(shape + self.kernel_size)
+                if self.bias is not None:
+                    self.bias.materialize((self.out_channels,))
+                self.reset_parameters()
+
+
+def _lazy(conv, doc, signature):
+    """The lazy version of the convolution class ``conv`` (it becomes a ``conv``)."""
+    def __init__(self, out_channels, kernel_size, *args, **kwargs):
+        bound = dict(zip(signature, args), **kwargs)
+        _LazyConvMixin.__init__(self, out_channels, kernel_size, **bound)
+    return type('Lazy' + conv.__name__, (_LazyConvMixin, conv),
+                {'cls_to_become': conv, '__init__': __init__, '__doc__': doc,
+                 '__module__': __name__})
+
+
+_CONV_ARGS = ('stride', 'padding', 'dilation', 'groups', 'bias', 'padding_mode', 'device',
+              'dtype')
+_TRANSPOSE_ARGS = ('stride', 'padding', 'output_padding', 'groups', 'bias', 'dilation',
+                   'padding_mode', 'device', 'dtype')
+LazyConv1d = _lazy(Conv1d, 'A Conv1d whose in_channels comes from its first input.',
+                   _CONV_ARGS)
+LazyConv2d = _lazy(Conv2d, 'A Conv2d whose in_channels comes from its first input.',
+                   _CONV_ARGS)
+LazyConvTranspose1d = _lazy(ConvTranspose1d, 'A ConvTranspose1d whose in_channels comes '
+                            'from its first input.', _TRANSPOSE_ARGS)
+LazyConvTranspose2d = _lazy(ConvTranspose2d, 'A ConvTranspose2d whose in_channels comes '
+                            'from its first input.', _TRANSPOSE_ARGS)

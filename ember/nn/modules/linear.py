@@ -3,11 +3,12 @@ import math
 
 from ... import _ops
 from .. import functional as F, init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
 from ._params import register_new, reset_kaiming_default
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ['Linear', 'Bilinear', 'Identity']
+__all__ = ['Linear', 'LazyLinear', 'Bilinear', 'Identity']
 
 
 class Identity(Module):
@@ -43,6 +44,36 @@ class Linear(Module):
     def extra_repr(self):
         return (f'in_features={self.in_features}, out_features={self.out_features}, '
                 f'bias={self.bias is not None}')
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose ``in_features`` is taken from the last dimension of its first input;
+    it then becomes a Linear."""
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        """Initialises as Linear does, once the shapes are known."""
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        """Materializes weight (out_features, input.shape[-1]) and bias, then initialises
+        them."""
+        if self.has_uninitialized_params():
+            from ...autograd.grad_mode import no_grad
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
 
 
 class Bilinear(Module):

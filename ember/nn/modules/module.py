@@ -2,14 +2,29 @@
 attribute assignment, traversal, state_dict, train/eval, dtype conversion, hooks, repr."""
 import collections
 import collections.abc
+import inspect
 import itertools
 import warnings
+import weakref
 
 from ..._tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter, is_lazy
 from ._backward_hooks import BackwardHook
 
-__all__ = ['Module']
+__all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook',
+           'register_module_full_backward_pre_hook', 'register_module_full_backward_hook',
+           'register_module_backward_hook', 'register_module_parameter_registration_hook',
+           'register_module_buffer_registration_hook',
+           'register_module_module_registration_hook']
+
+_HOOK_TABLES = ('_forward_pre_hooks', '_forward_pre_hooks_with_kwargs', '_forward_hooks',
+                '_forward_hooks_with_kwargs', '_forward_hooks_always_called',
+                '_backward_pre_hooks', '_backward_hooks', '_state_dict_hooks',
+                '_state_dict_pre_hooks', '_load_state_dict_pre_hooks',
+                '_load_state_dict_post_hooks')
+_EXTRA_STATE = '_extra_state'  # the state_dict key of get_extra_state()'s value
+_MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
+                         "Please use only one of them.")
 
 
 class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
@@ -25,6 +40,102 @@ class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
     __str__ = __repr__
 
 
+class _GlobalHooks:
+    """The hooks of every module (``register_module_*_hook``). ``active`` holds the id of
+    every registered call-time hook (forward or backward), so that one dict lookup keeps a
+    call without hooks on the fast path."""
+
+    def __init__(self):
+        self.forward_pre_hooks = collections.OrderedDict()
+        self.forward_hooks = collections.OrderedDict()
+        self.forward_hooks_with_kwargs = {}
+        self.forward_hooks_always_called = {}
+        self.backward_pre_hooks = collections.OrderedDict()
+        self.backward_hooks = collections.OrderedDict()
+        self.is_full_backward_hook = None  # as torch: set by the first kind registered
+        self.parameter_registration_hooks = collections.OrderedDict()
+        self.buffer_registration_hooks = collections.OrderedDict()
+        self.module_registration_hooks = collections.OrderedDict()
+        self.active = {}
+
+    def register(self, table, hook, extra=()):
+        """The handle of ``hook`` put in ``table``, one of the call-time tables."""
+        handle = _DictHandle(table, hook, extra=extra + (self.active,))
+        self.active[handle.id] = True
+        return handle
+
+
+_GLOBAL = _GlobalHooks()
+_GLOBAL_ACTIVE = _GLOBAL.active  # (a module global: the fast path's one lookup)
+
+
+def _registered(hooks, module, name, value):
+    """``value`` after the registration hooks of its kind (each may return a replacement)."""
+    for hook in list(hooks.values()):
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
+def register_module_parameter_registration_hook(hook):
+    """``hook(module, name, param)`` runs whenever any module registers a parameter; may
+    return a replacement."""
+    return _DictHandle(_GLOBAL.parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook):
+    """``hook(module, name, buffer)`` runs whenever any module registers a buffer; may
+    return a replacement."""
+    return _DictHandle(_GLOBAL.buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook):
+    """``hook(module, name, submodule)`` runs whenever any module registers a submodule;
+    may return a replacement."""
+    return _DictHandle(_GLOBAL.module_registration_hooks, hook)
+
+
+def register_module_forward_pre_hook(hook):
+    """``hook(module, args)`` runs before the forward of every module (before the module's
+    own pre-hooks); may return new args."""
+    return _GLOBAL.register(_GLOBAL.forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """``hook(module, args, output)`` runs after the forward of every module (before the
+    module's own hooks); the keywords are those of ``Module.register_forward_hook``."""
+    handle = _GLOBAL.register(_GLOBAL.forward_hooks, hook, extra=(
+        _GLOBAL.forward_hooks_with_kwargs, _GLOBAL.forward_hooks_always_called))
+    if with_kwargs:
+        _GLOBAL.forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _GLOBAL.forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook):
+    """``hook(module, grad_output)`` for every module, as ``register_full_backward_pre_hook``."""
+    return _GLOBAL.register(_GLOBAL.backward_pre_hooks, hook)
+
+
+def register_module_full_backward_hook(hook):
+    """``hook(module, grad_input, grad_output)`` for every module, as
+    ``register_full_backward_hook``; cannot be mixed with ``register_module_backward_hook``."""
+    if _GLOBAL.is_full_backward_hook is False:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('as a global Module hook'))
+    _GLOBAL.is_full_backward_hook = True
+    return _GLOBAL.register(_GLOBAL.backward_hooks, hook)
+
+
+def register_module_backward_hook(hook):
+    """The legacy backward hook for every module, as ``Module.register_backward_hook``."""
+    if _GLOBAL.is_full_backward_hook is True:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('as a global Module hook'))
+    _GLOBAL.is_full_backward_hook = False
+    return _GLOBAL.register(_GLOBAL.backward_hooks, hook)
+
+
 class Module:
     """Base class for all neural-network modules; subclasses define ``forward``.
 
@@ -33,12 +144,14 @@ class Module:
     find it.
     """
     training = True
+    dump_patches = False
+    call_super_init = False
 
     def __init__(self, *args, **kwargs):
-        if kwargs:
+        if kwargs and not self.call_super_init:
             raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
                             f"argument '{next(iter(kwargs))}'")
-        if args:
+        if args and not self.call_super_init:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
                             f"but {len(args) + 1} were given")
         setattr_ = object.__setattr__
@@ -54,6 +167,22 @@ class Module:
         setattr_(self, '_forward_hooks_always_called', {})
         setattr_(self, '_backward_pre_hooks', collections.OrderedDict())
         setattr_(self, '_backward_hooks', collections.OrderedDict())
+        setattr_(self, '_is_full_backward_hook', None)
+        setattr_(self, '_state_dict_hooks', collections.OrderedDict())
+        setattr_(self, '_state_dict_pre_hooks', collections.OrderedDict())
+        setattr_(self, '_load_state_dict_pre_hooks', collections.OrderedDict())
+        setattr_(self, '_load_state_dict_post_hooks', collections.OrderedDict())
+        if self.call_super_init:  # (a mixin after Module in the bases gets the arguments)
+            super().__init__(*args, **kwargs)
+
+    def __setstate__(self, state):
+        # a module pickled before some hook table existed (or with one deleted) gets it back
+        self.__dict__.update(state)
+        for name in _HOOK_TABLES:
+            if name not in self.__dict__:
+                object.__setattr__(self, name, collections.OrderedDict())
+        self.__dict__.setdefault('_non_persistent_buffers_set', set())
+        self.__dict__.setdefault('_is_full_backward_hook', None)
 
     def forward(self, *input):
         """The computation; every subclass defines it."""
@@ -62,13 +191,17 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
+                or self._backward_pre_hooks or _GLOBAL_ACTIVE):
             return self.forward(*args, **kwargs)  # the common case: no hooks, no bookkeeping
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
+        # the global hooks (register_module_*_hook) run before the module's own
+        pre_hooks = [(False, h) for h in _GLOBAL.forward_pre_hooks.values()]
+        pre_hooks += [(i in self._forward_pre_hooks_with_kwargs, h)
+                      for i, h in self._forward_pre_hooks.items()]
+        for with_kwargs, hook in pre_hooks:
+            if with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
                     if not (isinstance(result, tuple) and len(result) == 2):
@@ -79,26 +212,37 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        full, legacy = self._backward_hook_lists()
+        backward_pre = list(_GLOBAL.backward_pre_hooks.values()) + \
+            list(self._backward_pre_hooks.values())
         backward_hook = None
-        if self._backward_hooks or self._backward_pre_hooks:
-            backward_hook = BackwardHook(self, args)
+        if full or backward_pre:
+            backward_hook = BackwardHook(self, args, backward_pre, full)
             args = backward_hook.wrap_inputs(args)
+        forward_hooks = [(i, i in _GLOBAL.forward_hooks_with_kwargs,
+                          i in _GLOBAL.forward_hooks_always_called, h)
+                         for i, h in _GLOBAL.forward_hooks.items()]
+        forward_hooks += [(i, i in self._forward_hooks_with_kwargs,
+                           i in self._forward_hooks_always_called, h)
+                          for i, h in self._forward_hooks.items()]
         output = None
         called = set()
         try:
             output = self.forward(*args, **kwargs)
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
+            for hook_id, with_kwargs, always, hook in forward_hooks:
+                if always:
                     called.add(hook_id)
-                result = self._call_forward_hook(hook_id, hook, args, kwargs, output)
+                result = hook(self, args, kwargs, output) if with_kwargs \
+                    else hook(self, args, output)
                 if result is not None:
                     output = result
         except Exception:
             # hooks registered with always_call=True still run (once) when forward raised
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called and hook_id not in called:
+            for hook_id, with_kwargs, always, hook in forward_hooks:
+                if always and hook_id not in called:
                     try:
-                        result = self._call_forward_hook(hook_id, hook, args, kwargs, output)
+                        result = hook(self, args, kwargs, output) if with_kwargs \
+                            else hook(self, args, output)
                         if result is not None:
                             output = result
                     except Exception as e:  # noqa: BLE001 - the first error wins
@@ -107,13 +251,25 @@ class Module:
                                       f"raised in forward: {e}")
             raise
         if backward_hook is not None:
+            if not isinstance(output, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a "
+                              f"Tensor or a tuple of Tensors but received {type(output)}",
+                              stacklevel=3)
             output = backward_hook.wrap_outputs(output)
+        if legacy:
+            _attach_legacy_backward_hooks(self, legacy, args, output)
         return output
 
-    def _call_forward_hook(self, hook_id, hook, args, kwargs, output):
-        if hook_id in self._forward_hooks_with_kwargs:
-            return hook(self, args, kwargs, output)
-        return hook(self, args, output)
+    def _backward_hook_lists(self):
+        """(full backward hooks, legacy backward hooks), the global ones first."""
+        full, legacy = [], []
+        for flag, table in ((_GLOBAL.is_full_backward_hook, _GLOBAL.backward_hooks),
+                            (self._is_full_backward_hook, self._backward_hooks)):
+            if flag is True:
+                full += table.values()
+            elif flag is False:
+                legacy += table.values()
+        return full, legacy
 
     # -- registration ---------------------------------------------------------------------
     def _check_name(self, name, kind):
@@ -140,6 +296,8 @@ class Module:
                              "parameters must be created explicitly. To express '"
                              f"{name}' as a function of another Tensor, compute the value in "
                              "the forward() method.")
+        if param is not None:  # (None is registered without the hooks, as in torch)
+            param = _registered(_GLOBAL.parameter_registration_hooks, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -151,7 +309,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_GLOBAL.buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -164,7 +322,7 @@ class Module:
         self._check_name(name, 'module')
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
-        self._modules[name] = module
+        self._modules[name] = _registered(_GLOBAL.module_registration_hooks, self, name, module)
 
     register_module = add_module
 
@@ -184,19 +342,39 @@ class Module:
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._discard(name, keep='_modules')
-            self._modules[name] = value
+            self._modules[name] = _registered(_GLOBAL.module_registration_hooks, self, name,
+                                              value)
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = value
-        elif params is not None and name in self._buffers:
+            self._modules[name] = _registered(_GLOBAL.module_registration_hooks, self, name,
+                                              value)
+        elif isinstance(value, Buffer) or params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
-            self._buffers[name] = value
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            if isinstance(value, Buffer):
+                persistent = value.persistent
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            self._register_buffer_compat(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
+
+    def _register_buffer_compat(self, name, value, persistent):
+        # a subclass may override register_buffer without the persistent argument (as torch,
+        # it is then called without it, which is only right for a persistent buffer)
+        method = self.register_buffer
+        if getattr(method, '__func__', None) is Module.register_buffer or \
+                'persistent' in inspect.signature(method).parameters:
+            method(name, value, persistent)
+        elif not persistent:
+            raise RuntimeError("Registering a non-persistent buffer on a Module subclass that "
+                               "implements register_buffer() without the persistent argument "
+                               "is not allowed.")
+        else:
+            method(name, value)
 
     def _discard(self, name, keep=None):
         self.__dict__.pop(name, None)
@@ -221,8 +399,11 @@ class Module:
         object.__delattr__(self, name)
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) |
-                      set(self._modules))
+        # attributes, parameters, modules and buffers -- but not the numbered children of
+        # containers ('0', '1', ...), which are no identifiers
+        keys = set(super().__dir__()) | set(self._parameters) | set(self._buffers) | \
+            set(self._modules)
+        return sorted(k for k in keys if not k[:1].isdigit())
 
     # -- traversal ------------------------------------------------------------------------
     def named_modules(self, memo=None, prefix='', remove_duplicate=True):
@@ -290,6 +471,66 @@ class Module:
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
+    def _replicate_for_data_parallel(self):
+        # a shallow copy for data-parallel replicas: no parameters of its own (the replica
+        # code sets them as views of the original's), its own buffer and child tables
+        replica = self.__new__(type(self))
+        replica.__dict__ = self.__dict__.copy()
+        replica._parameters = {}
+        replica._buffers = replica._buffers.copy()
+        replica._modules = replica._modules.copy()
+        replica._is_replica = True
+        return replica
+
+    def get_submodule(self, target):
+        """The submodule at the dotted path ``target`` (``''`` is self)."""
+        if target == '':
+            return self
+        mod = self
+        for item in target.split('.'):
+            if not hasattr(mod, item):
+                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return mod
+
+    def set_submodule(self, target, module, strict=False):
+        """Puts ``module`` at the dotted path ``target`` (whose parent must exist; with
+        ``strict``, so must the name itself)."""
+        if target == '':
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition('.')
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    def _get_member(self, target):
+        module_path, _, name = target.rpartition('.')
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        return mod, name, getattr(mod, name)
+
+    def get_parameter(self, target):
+        """The parameter at the dotted path ``target`` (e.g. ``'layer.0.weight'``)."""
+        _, name, param = self._get_member(target)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path ``target`` (e.g. ``'bn.running_mean'``)."""
+        mod, name, buffer = self._get_member(target)
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
     def apply(self, fn):
         """Calls ``fn`` on every submodule (children first) and on self; returns self."""
         for m in self.children():
@@ -298,57 +539,182 @@ class Module:
         return self
 
     # -- state ----------------------------------------------------------------------------
+    _version = 1  # saved in state_dict()._metadata; subclasses bump it when their keys change
+
     def state_dict(self, *args, destination=None, prefix='', keep_vars=False):
         """An ordered dict name -> tensor of the parameters and persistent buffers (detached
-        unless ``keep_vars``), in registration order, submodules after their parent's own."""
+        unless ``keep_vars``), in registration order, submodules after their parent's own.
+        Its ``_metadata`` maps each module's prefix (``''``, ``'0'``, ``'layer.sub'``) to
+        ``{'version': type(module)._version}``. Pre-hooks run first, post-hooks last."""
+        if args:  # torch's deprecated positional form: (destination, prefix, keep_vars)
+            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn."
+                          "Module.state_dict for details.", FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == '':
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = collections.OrderedDict()
+            destination._metadata = collections.OrderedDict()
+        local_metadata = {'version': self._version}
+        if hasattr(destination, '_metadata'):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in list(self._state_dict_pre_hooks.values()):
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, m in self._modules.items():
+            if m is not None:
+                m.state_dict(destination=destination, prefix=prefix + name + '.',
+                             keep_vars=keep_vars)
+        for hook in list(self._state_dict_hooks.values()):
+            result = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, '_from_public_api', False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:  # the private hooks may hand back a new dict
+                destination = result
+        return destination
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """Puts this module's own state (not its children's) into ``destination``: the
+        parameters, the persistent buffers and, when ``get_extra_state`` is overridden,
+        ``prefix + '_extra_state'``. Override it to save something else."""
         for name, p in self._parameters.items():
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
-        for name, m in self._modules.items():
-            if m is not None:
-                m.state_dict(destination=destination, prefix=prefix + name + '.',
-                             keep_vars=keep_vars)
-        return destination
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        """Copies tensors from ``state_dict`` into the parameters and buffers; returns
-        (missing_keys, unexpected_keys). With ``strict``, either kind of key, or a shape
-        mismatch, raises RuntimeError listing them all."""
-        if not isinstance(state_dict, collections.abc.Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = _unexpected_keys(self, state_dict, '', [])
-        errors = []
-        if strict:
-            if missing:
-                errors.append('Missing key(s) in state_dict: ' +
-                              ', '.join(f'"{k}"' for k in missing) + '. ')
-            if unexpected:
-                errors.append('Unexpected key(s) in state_dict: ' +
-                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
+    def get_extra_state(self):
+        """The picklable extra state to store under ``'_extra_state'`` in the state_dict;
+        override it together with ``set_extra_state`` (the base version is never called)."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
+                           "be called. Please file an issue at https://github.com/pytorch/"
+                           "pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+    def set_extra_state(self, state):
+        """Restores what ``get_extra_state`` returned; override the two together."""
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
+                           "be called. Please file an issue at https://github.com/pytorch/"
+                           "pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        """Loads this module's own state (not its children's) from ``state_dict``, appending
+        to ``missing_keys``/``unexpected_keys``/``error_msgs``; ``local_metadata`` is what
+        ``state_dict`` saved for this module. Override it to load something else."""
+        for hook in list(self._load_state_dict_pre_hooks.values()):
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)
+        local = {n: p for n, p in self._parameters.items() if p is not None}
+        local.update((n, b) for n, b in self._buffers.items()
+                     if b is not None and n not in self._non_persistent_buffers_set)
+        assign = local_metadata.get('assign_to_params_buffers', False)
         from ...autograd.grad_mode import no_grad
-        with no_grad():
-            for key, target in own.items():
-                if key not in state_dict:
-                    continue
-                value = state_dict[key]
-                if not isinstance(value, Tensor):
-                    errors.append(f'While copying the parameter named "{key}", expected '
-                                  f'torch.Tensor or Tensor-like object from checkpoint but '
+        for name, target in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected '
+                                  'torch.Tensor or Tensor-like object from checkpoint but '
                                   f'received {type(value)}')
-                    continue
-                if value.shape != target.shape:
-                    errors.append(f'size mismatch for {key}: copying a param with shape '
+                continue
+            lazy = is_lazy(target)
+            if lazy and is_lazy(value):
+                continue  # two uninitialized tensors: nothing to copy
+            if not lazy and len(target.shape) == 0 and len(value.shape) == 1:
+                value = value[0]  # checkpoints of torch 0.3 saved scalars as 1-element
+            if not lazy and value.shape != target.shape:
+                error_msgs.append(f'size mismatch for {key}: copying a param with shape '
                                   f'{value.shape} from checkpoint, the shape in current model '
                                   f'is {target.shape}.')
-                    continue
-                target.copy_(value)
+                continue
+            try:
+                with no_grad():
+                    if assign:
+                        if isinstance(target, Parameter):
+                            if isinstance(value, Parameter):
+                                value.requires_grad_(target.requires_grad)
+                            else:
+                                value = Parameter(value, requires_grad=target.requires_grad)
+                        setattr(self, name, value)
+                    else:
+                        target.copy_(value)
+            except Exception as ex:  # noqa: BLE001 - reported as torch does, with the others
+                error_msgs.append(f'While copying the parameter named "{key}", whose '
+                                  f'dimensions in the model are {target.size()} and whose '
+                                  f'dimensions in the checkpoint are {value.size()}, an '
+                                  f'exception occurred : {ex.args}.')
+        extra_key = prefix + _EXTRA_STATE
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        if strict:
+            # a key under prefix is unexpected when its next dotted part names no child (if
+            # the key goes deeper) or no local persistent tensor
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_key:
+                    head, *rest = key[len(prefix):].split('.', 1)
+                    if (head not in self._modules) if rest else (head not in local):
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copies tensors from ``state_dict`` into the parameters and buffers (or, with
+        ``assign``, puts the given tensors in their place); returns (missing_keys,
+        unexpected_keys). With ``strict``, either kind of key raises RuntimeError listing
+        them all; a shape mismatch always does. Each module's ``_load_from_state_dict`` gets
+        the keys under its prefix and the metadata ``state_dict`` saved for it; its
+        post-hooks see (and may edit) the incompatible keys."""
+        if not isinstance(state_dict, collections.abc.Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, '_metadata', None)
+        state_dict = collections.OrderedDict(state_dict)
+        if metadata is not None:
+            state_dict._metadata = metadata
+
+        def load(module, local_state, prefix):
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata['assign_to_params_buffers'] = assign
+            module._load_from_state_dict(local_state, prefix, local_metadata, True, missing,
+                                         unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + '.'
+                    load(child, {k: v for k, v in local_state.items()
+                                 if k.startswith(child_prefix)}, child_prefix)
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in list(module._load_state_dict_post_hooks.values()):
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
+
+        load(self, state_dict, '')
+        del load  # the recursive closure refers to itself: break that cycle now
+        if strict:
+            if unexpected:
+                errors.insert(0, 'Unexpected key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in unexpected) + '. ')
+            if missing:
+                errors.insert(0, 'Missing key(s) in state_dict: ' +
+                              ', '.join(f'"{k}"' for k in missing) + '. ')
         if errors:
             body = '\n\t'.join(errors)
             raise RuntimeError(f'Error(s) in loading state_dict for {type(self).__name__}:\n\t'
@@ -384,17 +750,20 @@ class Module:
                     p.grad.detach_().zero_()
 
     # -- conversion ---------------------------------------------------------------------
-    def _apply_to_tensors(self, fn):
+    def _apply(self, fn, recurse=True):
+        """Replaces every parameter's data (and grad) and every buffer by ``fn`` of it, in
+        this module and (with ``recurse``) below; returns self. What ``to``, ``float``,
+        ``type``... are built on."""
         from ...autograd.grad_mode import no_grad
-        for m in self.modules():
+        for m in (self.modules() if recurse else (self,)):
             with no_grad():
                 for name, p in m._parameters.items():
                     if p is not None:
                         new = fn(p)
                         if new is not p:
                             p.data = new
-                            if p.grad is not None:
-                                p.grad = fn(p.grad)
+                        if p.grad is not None:
+                            p.grad = fn(p.grad)
                 for name, b in m._buffers.items():
                     if b is not None:
                         m._buffers[name] = fn(b)
@@ -404,29 +773,36 @@ class Module:
         """Converts floating-point parameters and buffers to a dtype (and checks the
         device: only the CPU exists); returns self."""
         from ..._device import check_device
-        dtype = kwargs.pop('dtype', None)
-        device = kwargs.pop('device', None)
-        for a in args:
-            if isinstance(a, Tensor):
-                dtype = a.dtype
-            elif hasattr(a, 'is_floating_point') and hasattr(a, 'itemsize'):
-                dtype = a
-            else:
-                device = a
+        from ._to_args import parse_to
+        bound = parse_to(args, kwargs)
+        if 'copy' in bound:  # a module's tensors are converted in place, never copied
+            raise RuntimeError('.to() does not accept copy argument')
+        device = bound.get('device')
+        dtype = bound['tensor'].dtype if 'tensor' in bound else bound.get('dtype')
         check_device(device, 'Module.to')
         if dtype is None:
             return self
         if not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
-        return self._apply_to_tensors(
-            lambda t: t.to(dtype) if t.is_floating_point() else t)
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def type(self, dst_type):
+        """Casts every parameter and buffer (floating or not) to ``dst_type``."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def to_empty(self, *, device, recurse=True):
+        """Gives every parameter and buffer new uninitialized memory of the same shape on
+        ``device``; returns self."""
+        from ... import _ops
+        return self._apply(lambda t: _ops.creation.empty_like(t, device=device),
+                           recurse=recurse)
 
     def share_memory(self):
         """Moves every parameter and buffer to shared memory (``Tensor.share_memory_``), so
         processes the module is sent to through ``ember.multiprocessing`` train the same
         numbers (Hogwild); returns self."""
-        return self._apply_to_tensors(lambda t: t.share_memory_())
+        return self._apply(lambda t: t.share_memory_())
 
     def float(self):
         """Floating-point parameters and buffers to float32."""
@@ -490,7 +866,57 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to
         the module's positional inputs are known; may return new ``grad_input``."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('on a single Module'))
+        self._is_full_backward_hook = True
         return _DictHandle(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The legacy form of ``register_full_backward_hook``: ``hook(module, grad_input,
+        grad_output)`` is a hook on the autograd node that made the (first) output, so
+        ``grad_input`` holds that node's input gradients only. Deprecated, as in torch; it
+        cannot be mixed with full backward hooks on one module."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format('on a single Module'))
+        self._is_full_backward_hook = False
+        return _DictHandle(self._backward_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook):
+        """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` saves anything."""
+        return _DictHandle(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
+        saved this module and its children; it may edit the dict in place and must return
+        None."""
+        hook._from_public_api = True
+        return _DictHandle(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook):
+        # the older private form: the hook may return a new dict, which replaces the old
+        if getattr(hook, '_from_public_api', False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
+        return _DictHandle(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before this module loads its own state; it may
+        edit ``state_dict`` in place."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        # the private form calls the hook without the module first
+        if with_module:
+            hook = _WithModule(hook, self)
+        return _DictHandle(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """``hook(module, incompatible_keys)`` runs after ``load_state_dict`` loaded this
+        module and its children; it may edit ``incompatible_keys``' lists in place (which
+        decides what ``strict`` reports) and must return None."""
+        return _DictHandle(self._load_state_dict_post_hooks, hook)
 
     # -- repr -----------------------------------------------------------------------------
     def extra_repr(self):
@@ -515,21 +941,84 @@ class Module:
         return main + ')'
 
 
-def _unexpected_keys(module, state_dict, prefix, out):
-    """torch's rule, module by module: a key under ``prefix`` is unexpected when its next
-    dotted part names no child (if the key goes deeper) or no local persistent tensor."""
-    local = {n for n, p in module._parameters.items() if p is not None}
-    local |= {n for n, b in module._buffers.items()
-              if b is not None and n not in module._non_persistent_buffers_set}
-    for key in state_dict:
-        if key.startswith(prefix):
-            head, *rest = key[len(prefix):].split('.', 1)
-            if (head not in module._modules) if rest else (head not in local):
-                out.append(key)
-    for name, child in module._modules.items():
-        if child is not None:
-            _unexpected_keys(child, state_dict, prefix + name + '.', out)
-    return out
+def _attach_legacy_backward_hooks(module, hooks, args, output):
+    """Puts the legacy backward hooks on the node that made the module's (first) output,
+    with torch's warnings where that node cannot see all of the module's gradients."""
+    var = output
+    while not isinstance(var, Tensor):
+        var = next(v for v in var.values() if isinstance(v, Tensor)) \
+            if isinstance(var, dict) else var[0]
+    grad_fn = var.grad_fn
+    if grad_fn is None:
+        return
+    for hook in hooks:
+        grad_fn.register_hook(_LegacyHook(hook, module))
+    _warn_legacy_backward_hook(args, output, grad_fn)
+
+
+class _WithModule:
+    """A hook stored on a module that is called with that module first. It holds the module
+    weakly (a module is not kept alive by its own hook table) and pickles with it."""
+
+    def __init__(self, hook, module):
+        self.hook, self.module = hook, weakref.ref(module)
+        self.__name__ = getattr(hook, '__name__', type(hook).__name__)
+
+    def __call__(self, *args):
+        module = self.module()
+        if module is None:
+            raise RuntimeError("You are trying to call the hook of a dead Module!")
+        return self.hook(module, *args)
+
+    def __getstate__(self):
+        return {'hook': self.hook, 'module': self.module()}
+
+    def __setstate__(self, state):
+        self.hook, self.module = state['hook'], weakref.ref(state['module'])
+        self.__name__ = getattr(self.hook, '__name__', type(self.hook).__name__)
+
+
+class _LegacyHook:
+    """A node hook ``(grad_inputs, grad_outputs)`` calling a module's legacy backward hook
+    with the module first; named after the hook for the engine's messages."""
+
+    def __init__(self, hook, module):
+        self.hook, self.module = hook, module
+        self.__name__ = getattr(hook, '__name__', type(hook).__name__)
+
+    def __call__(self, grad_inputs, grad_outputs):
+        return self.hook(self.module, grad_inputs, grad_outputs)
+
+
+def _warn_legacy_backward_hook(inputs, result, grad_fn):
+    # the cases where the output's node is not the module's whole backward
+    full_text = " Please use register_full_backward_hook to get the documented behavior."
+    def warn(text, missing, advice=True):
+        warnings.warn(f"Using {text} is deprecated and will be removed in future versions. "
+                      f"This hook will be missing some {missing}." + (full_text if advice
+                                                                       else ''),
+                      FutureWarning, stacklevel=4)
+    if isinstance(result, Tensor):
+        result = (result,)
+    elif not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+        return warn("non-full backward hooks on a Module that does not return a single Tensor "
+                    "or a tuple of Tensors", "of the grad_output")
+    if isinstance(inputs, Tensor):
+        inputs = (inputs,)
+    elif not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+        return warn("non-full backward hooks on a Module that does not take as input a single "
+                    "Tensor or a tuple of Tensors", "of the grad_input")
+    out_nodes = {r.grad_fn for r in result if r.grad_fn is not None}
+    if not out_nodes or (len(out_nodes) == 1 and grad_fn not in out_nodes):
+        warn("a non-full backward hook when outputs are nested in python data structure",
+             "grad_output", advice=False)
+    elif len(out_nodes) > 1:
+        warn("a non-full backward hook when outputs are generated by different autograd "
+             "Nodes", "grad_output")
+    elif {i.grad_fn for i in inputs if i.grad_fn is not None} != \
+            {n[0] for n in grad_fn.next_functions}:
+        warn("a non-full backward hook when the forward contains multiple autograd Nodes",
+             "grad_input")
 
 
 def _indent(text, n):
@@ -555,6 +1044,10 @@ class _DictHandle:
         table[self.id] = hook
         if prepend:
             table.move_to_end(self.id, last=False)
+
+    def hooks_dict_ref(self):
+        """The table the hook is registered in (torch's handle holds it weakly)."""
+        return self.table
 
     def remove(self):
         """Unregisters the hook (removing twice is harmless)."""
