@@ -17,6 +17,18 @@ def one_of_probs_logits(probs, logits):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
 
+def set_count_and_parameter(dist, total_count, probs, logits):
+    """The counting families (Binomial, NegativeBinomial): ``total_count`` broadcast with
+    whichever of ``probs``/``logits`` is given (exactly one) and cast to its dtype; the
+    given one is also kept as ``dist._param``."""
+    one_of_probs_logits(probs, logits)
+    name, value = ('probs', probs) if probs is not None else ('logits', logits)
+    count, param = broadcast_all(total_count, value)
+    dist.total_count = count.type_as(param)
+    setattr(dist, name, param)
+    dist._param = param
+
+
 def bce_with_logits(logits, target):
     """Elementwise binary cross-entropy of ``target`` under ``logits``."""
     from ember.nn.functional import binary_cross_entropy_with_logits

@@ -3,9 +3,9 @@ import ember
 
 from . import constraints
 from ._sampling import binomial
-from .bernoulli import one_of_probs_logits
+from .bernoulli import set_count_and_parameter
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ['Binomial']
 
@@ -28,14 +28,7 @@ class Binomial(Distribution):
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        one_of_probs_logits(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-        self._param = self.probs if probs is not None else self.logits
+        set_count_and_parameter(self, total_count, probs, logits)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
