@@ -264,3 +264,64 @@ def test_tensor_dataset_batches_through_workers_equal_torchs():
     for (a, b), (c, d) in zip(ours, theirs, strict=True):
         assert a.tolist() == c.tolist() and b.tolist() == d.tolist()
         assert a.dtype == ember.float32 and b.dtype == ember.int64
+
+
+INTERRUPTED_SCRIPT = r'''
+import os, sys, time
+import ember
+from ember.utils.data import DataLoader
+
+class Slow:
+    def __len__(self):
+        return 1000
+    def __getitem__(self, i):
+        time.sleep(0.05)
+        return i
+
+if __name__ == '__main__':
+    loader = DataLoader(Slow(), batch_size=2, num_workers=2)
+    it = iter(loader)
+    next(it)
+    print(' '.join(str(w.pid) for w in it._workers), flush=True)
+    for batch in it:
+        pass
+'''
+
+
+def test_an_interrupt_leaves_no_worker_behind(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the loop with
+    KeyboardInterrupt, and every worker process ends with it."""
+    import signal
+    import subprocess
+    import sys
+    script = tmp_path / 'interrupted.py'
+    script.write_text(INTERRUPTED_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))] +
+        ([os.environ['PYTHONPATH']] if os.environ.get('PYTHONPATH') else [])))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    pids = [int(p) for p in proc.stdout.readline().split()]
+    assert len(pids) == 2
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and 'KeyboardInterrupt' in err
+    deadline = time.time() + 20
+    alive = pids
+    while alive and time.time() < deadline:
+        alive = [p for p in pids if _running(p)]
+        time.sleep(0.1)
+    assert alive == []
+
+
+def _running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f'/proc/{pid}/stat') as f:   # a zombie has ended; only its entry is left
+            return f.read().split(')')[-1].split()[0] != 'Z'
+    except FileNotFoundError:
+        return False
