@@ -13,7 +13,7 @@ import pytest
 import torch  # noqa: F401  (the oracle; also what makes install_as_torch refuse here)
 
 import ember
-from .run_python import ROOT, run
+from .run_python import run
 
 
 def both(tmp_path, source, *args, name='prog.py', oracle=True):
@@ -105,8 +105,9 @@ def test_a_missing_module_is_a_module_not_found_error(tmp_path):
     assert e[1] == ("ModuleNotFoundError torch.no_such_thing | No module named "
                     "'torch.no_such_thing' (ember is installed as torch, and has no module "
                     "'ember.no_such_thing')\n")
+    import ember
     assert e[2].endswith("ImportError: cannot import name 'no_such_name' from 'ember' "
-                         f"({os.path.join(ROOT, 'ember', '__init__.py')})\n"), e[2]
+                         f"({ember.__file__})\n"), e[2]
 
 
 def test_traceback_and_exit_status_are_the_programs_own(tmp_path):

@@ -270,6 +270,8 @@ def binary_arrays(a, b, op):
         k = x.dtype.kind
         if k == 'b':
             return x.astype(np.int64), b
+        if k == 'V':   # bfloat16: the scalar as bfloat16 (NumPy 2.0 would make a Python int
+            return x, np.asarray(b, x.dtype)   # with a bfloat16 array float32)
         if k in 'iu' and not _fits(b, x.dtype):
             return x, np.array(b).astype(x.dtype)  # wraps as torch does
         return x, b

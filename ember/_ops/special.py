@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.grad_mode import STATE
-from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, results,
+from ._core import (Node, Tensor, make, opmath_call, register, track, track1, track_scalar, result, results,
                     check_broadcast, inplace, view_of, is_scalar, dtype_of)
 from . import _specfun
 from . import pointwise as _pw
@@ -318,6 +318,10 @@ class LogitBackward0(Node):
         return where((x < eps) | (x > 1 - eps), 0.0, d)
 
 
+def _log_odds(p):
+    return np.log(p / (1 - p))
+
+
 @register
 def logit(input, eps=None, *, out=None):
     """``log(p / (1 - p))``, elementwise; with ``eps`` (>= 0), ``p`` is first clamped to
@@ -333,7 +337,7 @@ def logit(input, eps=None, *, out=None):
     if eps is not None and eps >= 0:
         lo, hi = eps, 1 - eps
         z = np.where(x < lo, lo, np.where(x > hi, hi, x)).astype(x.dtype, copy=False)
-    r = np.asarray(np.log(z / (1 - z)))
+    r = np.asarray(_log_odds(z) if z.dtype.kind != 'V' else opmath_call(_log_odds, z))
     node = track1(LogitBackward0, input)
     if node is not None:
         node.eps = eps

@@ -11,7 +11,8 @@ the other library does not bump the ember tensor's ``_version`` (nor an ember in
 torch's), so autograd cannot see it -- as between two torch tensors shared through DLPack.
 Do not modify through one library what the other saved for backward.
 """
-import numpy as np
+
+from .._compat import dlpack_capsule, from_dlpack as _array_from_dlpack
 
 __all__ = ['from_dlpack', 'to_dlpack']
 
@@ -26,10 +27,7 @@ def dlpack(t, *, stream=None, max_version=None, dl_device=None, copy=None):
     if dl_device is not None and tuple(dl_device)[0] != _CPU:
         raise BufferError(f"ember tensors live on the CPU; cannot export to DLPack device "
                           f"{tuple(dl_device)}")
-    kwargs = {'copy': copy}
-    if max_version is not None:
-        kwargs['max_version'] = max_version
-    return t._data.__dlpack__(stream=stream, **kwargs)
+    return dlpack_capsule(t._data, stream, max_version, copy)
 
 
 def dlpack_device(t):
@@ -62,7 +60,7 @@ def from_dlpack(ext_tensor):
             raise TypeError(f"from_dlpack: expected an object with __dlpack__ or a DLPack "
                             f"capsule, got {type(ext_tensor).__name__}")
         ext_tensor = _Capsule(ext_tensor)
-    return from_numpy(np.from_dlpack(ext_tensor))
+    return from_numpy(_array_from_dlpack(ext_tensor))
 
 
 def to_dlpack(tensor):

@@ -362,8 +362,10 @@ def test_unsafe_globals_are_listed_without_loading_as_in_torch():
         lib.serialization.clear_safe_globals()
     found = [lib.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
              for lib in (torch, ember)]
-    assert sorted(found[0]) == found[1] == ['numpy.add',
-                                            'tests.serialization.test_torch_format.Point']
+    assert sorted(found[0]) == found[1]
+    # (NumPy 2.0 pickles np.add as numpy._core._multiarray_umath.add, newer ones numpy.add)
+    assert found[1][-1] == 'tests.serialization.test_torch_format.Point'
+    assert found[1][0].startswith('numpy.') and found[1][0].endswith('.add')
     kinds = [outcome(lambda: lib.serialization.get_unsafe_globals_in_checkpoint(
         io.BytesIO(saved(torch, 1, _use_new_zipfile_serialization=False))))
         for lib in (torch, ember)]
