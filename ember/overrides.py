@@ -579,9 +579,9 @@ def get_overridable_functions():
     for name, attr in vars(ember.Tensor).items():
         if isinstance(attr, property) and id(attr) in _PROPERTY_NAMES:
             funcs[ember.Tensor].append(attr.__get__)
-    functional = ember.nn.functional
-    funcs[functional] = [f for f in (getattr(functional, n) for n in dir(functional))
-                         if callable(f) and resolve_name(f)]
+    for namespace in (ember.nn.functional, ember.linalg, ember.fft):
+        funcs[namespace] = [f for f in (getattr(namespace, n) for n in dir(namespace))
+                            if callable(f) and resolve_name(f)]
     return funcs
 
 
