@@ -5,8 +5,7 @@ import ember
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all, broadcast_params, lazy_property, logits_to_probs, \
-    probs_to_logits
+from .utils import BinaryParameter, broadcast_all, broadcast_params
 
 __all__ = ['Bernoulli']
 
@@ -35,7 +34,7 @@ def bce_with_logits(logits, target):
     return binary_cross_entropy_with_logits(logits, target, reduction='none')
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(BinaryParameter, ExponentialFamily):
     """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0::
 
         >>> Bernoulli(probs=ember.tensor([0.25])).log_prob(ember.tensor([1.0]))
@@ -60,24 +59,6 @@ class Bernoulli(ExponentialFamily):
         new = self._expanded(Bernoulli, batch_shape, _instance, ('probs', 'logits'))
         new._param = new.__dict__.get('logits', new.__dict__.get('probs'))
         return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
-    @lazy_property
-    def logits(self):
-        """Log-odds of 1."""
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        """Probability of 1."""
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        """Shape of the parameter the distribution was made from."""
-        return self._param.size()
 
     @property
     def mean(self):

@@ -5,7 +5,7 @@ from . import constraints
 from ._sampling import binomial
 from .bernoulli import set_count_and_parameter
 from .distribution import Distribution
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParameter
 
 __all__ = ['Binomial']
 
@@ -15,7 +15,7 @@ def _relu_half_slope(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(BinaryParameter, Distribution):
     """Successes in ``total_count`` independent trials of probability ``probs`` (or
     ``sigmoid(logits)``)::
 
@@ -37,9 +37,6 @@ class Binomial(Distribution):
         new._param = new.__dict__.get('logits', new.__dict__.get('probs'))
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self.total_count)
@@ -55,21 +52,6 @@ class Binomial(Distribution):
     @property
     def variance(self):
         return self.total_count * self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        """Log-odds of success."""
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        """Probability of success."""
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        """Shape of the parameter the distribution was made from."""
-        return self._param.size()
 
     def sample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)

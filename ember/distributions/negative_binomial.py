@@ -6,12 +6,12 @@ from ._sampling import poisson
 from .bernoulli import set_count_and_parameter
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParameter, lazy_property
 
 __all__ = ['NegativeBinomial']
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(BinaryParameter, Distribution):
     """Successes (each of probability ``probs``) before ``total_count`` failures; a
     Gamma-Poisson mixture, which is how it is sampled::
 
@@ -34,9 +34,6 @@ class NegativeBinomial(Distribution):
         new._param = new.__dict__.get('logits', new.__dict__.get('probs'))
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
     @property
     def mean(self):
         return self.total_count * ember.exp(self.logits)
@@ -48,21 +45,6 @@ class NegativeBinomial(Distribution):
     @property
     def variance(self):
         return self.mean / ember.sigmoid(-self.logits)
-
-    @lazy_property
-    def logits(self):
-        """Log-odds of success."""
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        """Probability of success."""
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        """Shape of the parameter the distribution was made from."""
-        return self._param.size()
 
     @lazy_property
     def _gamma(self):

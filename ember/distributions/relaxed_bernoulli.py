@@ -6,13 +6,12 @@ from .bernoulli import one_of_probs_logits
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import broadcast_all, broadcast_params, clamp_probs, lazy_property, \
-    logits_to_probs, probs_to_logits
+from .utils import BinaryParameter, broadcast_all, broadcast_params, clamp_probs
 
 __all__ = ['LogitRelaxedBernoulli', 'RelaxedBernoulli']
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(BinaryParameter, Distribution):
     """The logit of a RelaxedBernoulli draw: ``(logit(u) + logits) / temperature``."""
 
     arg_constraints = {'probs': constraints.unit_interval, 'logits': constraints.real}
@@ -34,24 +33,6 @@ class LogitRelaxedBernoulli(Distribution):
         new.temperature = self.temperature
         new._param = new.__dict__.get('logits', new.__dict__.get('probs'))
         return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
-
-    @lazy_property
-    def logits(self):
-        """Log-odds."""
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        """Probability of 1 in the zero-temperature limit."""
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        """Shape of the parameter the distribution was made from."""
-        return self._param.size()
 
     def rsample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)

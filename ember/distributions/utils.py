@@ -115,3 +115,27 @@ def broadcast_params(*values):
     if all(isinstance(v, numbers.Number) for v in values):
         return tensors, ember.Size()
     return tensors, tensors[0].size()
+
+
+class BinaryParameter:
+    """The success probability of the two-outcome families (Bernoulli, Binomial,
+    NegativeBinomial, LogitRelaxedBernoulli), given as ``probs`` or ``logits``: each is
+    derived from the other on first use, and ``_param`` is the one given."""
+
+    @lazy_property
+    def logits(self):
+        """Log-odds of success."""
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        """Probability of success."""
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        """Shape of the parameter the distribution was made from."""
+        return self._param.size()
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
