@@ -832,8 +832,7 @@ def rsub(input, other, *, alpha=1):
         _check_bool_arith(input, other)
         x = input * alpha if alpha != 1 else input
         xa, o = binary_arrays(x, other, 'rsub')
-        r = np.asarray(np.subtract(o, xa) if xa.dtype.kind != 'V' else  # bfloat16: in
-                       opmath_call(np.subtract, o, xa))  # float32, rounded once (any NumPy)
+        r = np.asarray(np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
         return result(r, n)
     return sub(other, input, alpha=alpha)
