@@ -579,7 +579,7 @@ def get_overridable_functions():
     for name, attr in vars(ember.Tensor).items():
         if isinstance(attr, property) and id(attr) in _PROPERTY_NAMES:
             funcs[ember.Tensor].append(attr.__get__)
-    for namespace in (ember.nn.functional, ember.linalg, ember.fft):
+    for namespace in (ember.nn.functional, ember.linalg, ember.fft, ember.special):
         funcs[namespace] = [f for f in (getattr(namespace, n) for n in dir(namespace))
                             if callable(f) and resolve_name(f)]
     return funcs

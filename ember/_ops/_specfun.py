@@ -1,5 +1,5 @@
 """Special functions on NumPy float64 arrays, vectorised: lgamma, digamma, polygamma, erfinv,
-i0, i1 (NumPy has only ``np.i0``; ``math.lgamma`` is one number at a time).
+i0, i1, i0e, i1e (NumPy has only ``np.i0``; ``math.lgamma`` is one number at a time).
 
 Every function takes and returns float64 arrays and is accurate to a few units in the last
 place over its domain (tests/oracle/test_special_ops.py measures each against mpmath), except
@@ -22,7 +22,8 @@ The methods:
   erf(x) = y for |y| <= 0.8 and on erfc(x) = 1 - |y| (exact) beyond, with erf from its
   Taylor series and erfc = exp(-x^2) erfcx(x) from a Chebyshev expansion of erfcx in
   4 / (4 + x) (so x is found to full precision right up to +-1).
-- i0, i1: the Cephes Chebyshev expansions (the ones torch and NumPy use).
+- i0, i1: the Cephes Chebyshev expansions (the ones torch and NumPy use) of the scaled
+  functions i0e, i1e, times exp(|x|).
 
 The constant tables were computed with mpmath at 60 digits; the tests recompute them.
 """
@@ -32,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ['lgamma', 'digamma', 'polygamma', 'erfinv', 'i0', 'i1']
+__all__ = ['lgamma', 'digamma', 'polygamma', 'erfinv', 'i0', 'i1', 'i0e', 'i1e']
 
 _PI = math.pi
 _LOG_PI = math.log(math.pi)
@@ -463,32 +464,43 @@ def _winitzki(log1my2):
 
 
 # -- modified Bessel functions -------------------------------------------------------------
-def i0(x):
-    """The modified Bessel function of the first kind, order 0 (nan at +-inf, as torch)."""
+def i0e(x):
+    """The exponentially scaled i0, ``exp(-|x|) i0(x)`` (0 at +-inf)."""
     x = np.abs(_float64(x))
     out = np.empty(x.shape)
     m = x <= 8
     if m.any():
-        v = x[m]
-        out[m] = np.exp(v) * _chbevl(v / 2 - 2, _I0_A)
+        out[m] = _chbevl(x[m] / 2 - 2, _I0_A)
     m = ~m
     if m.any():
         v = x[m]
-        out[m] = np.exp(v) * _chbevl(32 / v - 2, _I0_B) / np.sqrt(v)
+        out[m] = _chbevl(32 / v - 2, _I0_B) / np.sqrt(v)
     return out
 
 
-def i1(x):
-    """The modified Bessel function of the first kind, order 1 (nan at +-inf, as torch)."""
+def i0(x):
+    """The modified Bessel function of the first kind, order 0 (nan at +-inf, as torch)."""
+    a = np.abs(_float64(x))
+    return np.exp(a) * i0e(a)
+
+
+def i1e(x):
+    """The exponentially scaled i1, ``exp(-|x|) i1(x)`` (odd; 0 at +-inf)."""
     x = _float64(x)
     a = np.abs(x)
     out = np.empty(x.shape)
     m = a <= 8
     if m.any():
         v = a[m]
-        out[m] = np.exp(v) * v * _chbevl(v / 2 - 2, _I1_A)
+        out[m] = v * _chbevl(v / 2 - 2, _I1_A)
     m = ~m
     if m.any():
         v = a[m]
-        out[m] = np.exp(v) * _chbevl(32 / v - 2, _I1_B) / np.sqrt(v)
+        out[m] = _chbevl(32 / v - 2, _I1_B) / np.sqrt(v)
     return np.where(x < 0, -out, out)
+
+
+def i1(x):
+    """The modified Bessel function of the first kind, order 1 (nan at +-inf, as torch)."""
+    x = _float64(x)
+    return np.exp(np.abs(x)) * i1e(x)

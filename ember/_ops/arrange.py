@@ -490,6 +490,13 @@ class MulBackward1(Node):
         return g * self.other
 
 
+class AddBackward1(Node):
+    """A Python number added (torch's Scalar overload of add)."""
+
+    def backward(self, g):
+        return g
+
+
 class DivBackward1(Node):
     def backward(self, g):
         return g / self.other

@@ -64,7 +64,10 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     ``save``: 'input' or 'result' -- what ``node.backward`` reads from ``saved_tensors``.
     ``to_float``: integer inputs are promoted to the default float dtype first.
     ``check``: called with the input array to refuse dtypes torch refuses.
+    ``public``: False builds the op without registering it (a kernel other ops call, or an
+    op only another namespace names).
     """
+    registered = public
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
 
@@ -105,7 +108,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     public = fn
     fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
-    if public:
+    if registered:
         register(fn)
     if inplace_ok:
         def fn_(self):
@@ -401,7 +404,8 @@ tanh = _unary('tanh', np.tanh, TanhBackward0, save='result')
 sigmoid = _unary('sigmoid', _sigmoid, SigmoidBackward0, save='result')
 relu = _unary('relu', _relu, ReluBackward0, save='result', to_float=False,
               check=_no_bool("Boolean inputs not supported for relu"))
-erf = _unary('erf', _erf, ErfBackward0, save='input')
+erf = _unary('erf', _erf, ErfBackward0, save='input',
+            check=_not_implemented_for('erf_vml_cpu', 'c'))
 floor = _unary('floor', _intsafe(np.floor), FloorBackward0, to_float=False,
                check=_not_implemented_for('floor_vml_cpu', 'b'))
 ceil = _unary('ceil', _intsafe(np.ceil), CeilBackward0, to_float=False,
@@ -431,9 +435,10 @@ RoundDecimals.__name__ = RoundDecimals.__qualname__ = 'RoundBackward1'
 
 
 @register
-def round(input, *, decimals=0, out=None):
-    """Rounds half to even, optionally to ``decimals`` digits."""
-    if decimals == 0:
+def round(input, *, decimals=None, out=None):
+    """Rounds half to even, optionally to ``decimals`` digits (any ``decimals`` given, 0
+    included, records torch's ``RoundBackward1``, as torch's decimals overload does)."""
+    if decimals is None:
         return _round0(input, out=out)
     r = np.round(float_array(input), decimals)
     t = result(np.asarray(r), track1(RoundDecimals, input))
@@ -445,9 +450,9 @@ _round0 = _unary('round', _round, RoundBackward0, to_float=False, inplace_ok=Fal
 
 
 @register(function=False)
-def round_(self, *, decimals=0):
+def round_(self, *, decimals=None):
     """In-place ``round``."""
-    return inplace(self, round, (), 'round_') if decimals == 0 else \
+    return inplace(self, round, (), 'round_') if decimals is None else \
         inplace(self, lambda t: round(t, decimals=decimals), (), 'round_')
 
 

@@ -56,6 +56,16 @@ def _in_float64(fn):
     return kernel
 
 
+def float_double_only(kernel):
+    """A dtype check raising torch's NotImplementedError for the dtypes a function with only
+    float and double kernels refuses (complex, float16, bfloat16)."""
+    def check(x):
+        if x.dtype.kind in 'cV' or x.dtype == np.float16:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
+    return check
+
+
 def _type_name(x):
     return 'Tensor' if isinstance(x, Tensor) else type(x).__name__
 
@@ -378,23 +388,61 @@ def _float_operands(input, other, op):
     return x, y
 
 
-def _xlogy(x, y):
-    r = x * np.log(y)
-    return np.asarray(np.where((x == 0) & ~np.isnan(y), 0, r).astype(r.dtype, copy=False))
+def _xlog_kernel(log):
+    """``x * log(y)``, with 0 where ``x`` is 0 (unless ``y`` is nan)."""
+    def kernel(x, y):
+        r = x * log(y)
+        return np.asarray(np.where((x == 0) & ~np.isnan(y), 0, r).astype(r.dtype, copy=False))
+    return kernel
 
 
-def _xlogy_self_grad(g, x, y):
-    """d/dx xlogy(x, y) as torch has it: log(y), but 0 where x == 0 and y <= 0."""
+def _xlog_self_grad(g, x, y, log, pole):
+    """d/dx of ``x * log(y)`` as torch has it: log(y), but 0 where x == 0 and y is at or
+    beyond log's pole (y <= 0 for log, y <= -1 for log1p)."""
     if isinstance(y, Tensor):
-        return g * where((x == 0) & (y <= 0), 0.0, y.log())
-    log_y = float(np.log(np.float64(y)))
-    return g * log_y if y > 0 else g * where(x == 0, 0.0, log_y)
+        return g * where((x == 0) & (y <= pole), 0.0, log(y))
+    log_y = float(log(np.float64(y)))
+    return g * log_y if y > pole else g * where(x == 0, 0.0, log_y)
+
+
+def _number_tensor_op(op, kernel_name, kernel, nodes, input, other, out, check=None):
+    """A binary op of torch's three signatures (Tensor, Tensor), (Number, Tensor),
+    (Tensor, Number), computing ``kernel`` on the float operands; ``nodes`` are its three
+    grad_fn classes in that order (the number is kept as ``self_`` or ``other``), or None
+    for an op without derivative."""
+    input, other = _scalar_value(input), _scalar_value(other)
+    ok = lambda v: isinstance(v, Tensor) or is_scalar(v)  # noqa: E731
+    if not (ok(input) and ok(other)) or not (isinstance(input, Tensor) or
+                                             isinstance(other, Tensor)):
+        raise _invalid_arguments(op, (input, other))
+    x, y = _float_operands(input, other, kernel_name)
+    if check is not None:
+        check(x)
+    r = kernel(x, y)
+    if nodes is None:   # (not differentiable)
+        node = None
+    elif isinstance(input, Tensor) and isinstance(other, Tensor):
+        node = track(nodes[0], (input, other))
+        if node is not None:
+            node.save(input, other)
+    elif isinstance(other, Tensor):
+        node = track(nodes[1], (None, other))
+        if node is not None:
+            node.self_ = input
+            node.save(other)
+    else:
+        node = track_scalar(nodes[2], input)
+        if node is not None:
+            node.other = other
+            node.save(input)
+    t = result(np.asarray(r), node)
+    return _write_out(out, t) if out is not None else t
 
 
 class XlogyBackward0(Node):
     def backward(self, g):
         x, y = self.saved_tensors
-        return _xlogy_self_grad(g, x, y), g * x / y
+        return _xlog_self_grad(g, x, y, _log, 0), g * x / y
 
 
 class XlogyBackward1(Node):
@@ -409,36 +457,22 @@ class XlogyBackward2(Node):
     """xlogy with a number as ``other``."""
 
     def backward(self, g):
-        return _xlogy_self_grad(g, _saved0(self), self.other), None
+        return _xlog_self_grad(g, _saved0(self), self.other, _log, 0), None
+
+
+def _log(y):
+    return y.log() if isinstance(y, Tensor) else np.log(y)
+
+
+_xlogy = _xlog_kernel(np.log)
 
 
 @register
 def xlogy(input, other, *, out=None):
     """``input * log(other)``, elementwise, with 0 where ``input`` is 0 (unless ``other`` is
     nan). Either operand may be a number; integers give the default float dtype."""
-    input, other = _scalar_value(input), _scalar_value(other)
-    ok = lambda v: isinstance(v, Tensor) or is_scalar(v)  # noqa: E731
-    if not (ok(input) and ok(other)) or not (isinstance(input, Tensor) or
-                                             isinstance(other, Tensor)):
-        raise _invalid_arguments('xlogy', (input, other))
-    x, y = _float_operands(input, other, 'xlogy')
-    r = _xlogy(x, y)
-    if isinstance(input, Tensor) and isinstance(other, Tensor):
-        node = track(XlogyBackward0, (input, other))
-        if node is not None:
-            node.save(input, other)
-    elif isinstance(other, Tensor):
-        node = track(XlogyBackward1, (None, other))
-        if node is not None:
-            node.self_ = input
-            node.save(other)
-    else:
-        node = track_scalar(XlogyBackward2, input)
-        if node is not None:
-            node.other = other
-            node.save(input)
-    t = result(r, node)
-    return _write_out(out, t) if out is not None else t
+    return _number_tensor_op('xlogy', 'xlogy', _xlogy,
+                             (XlogyBackward0, XlogyBackward1, XlogyBackward2), input, other, out)
 
 
 @register
