@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import Node, Tensor, dtype_of, inplace, register, result, track
+from ..autograd.forward_ad import FWD, tangent_of
 from . import _scipy, _specfun
 from ._erf import erfc as _erfc
 from .arrange import _by_scalar, MulBackward1, AddBackward1
@@ -203,6 +204,15 @@ def xlog1py(input, other, *, out=None):
                               SpecialXlog1PyBackward2), input, other, out)
 
 
+def _no_forward_ad(op, *inputs):
+    """torch has no forward-mode formula for igamma, igammac and zeta: its error, raised when
+    an input carries a tangent."""
+    if FWD.level is not None and any(isinstance(t, Tensor) and tangent_of(t) is not None
+                                     for t in inputs):
+        raise NotImplementedError(f"Trying to use forward AD with {op} that does not support "
+                                  "it because it has not been implemented yet.")
+
+
 def _not_differentiable(what):
     return NotImplementedError(f"the derivative for '{what}' is not implemented.")
 
@@ -240,6 +250,7 @@ def _zeta(x, q):
 def zeta(input, other, *, out=None):
     """The Hurwitz zeta function ``sum_k (other + k) ** -input``, elementwise (Riemann's
     for ``other`` = 1). Either operand may be a number."""
+    _no_forward_ad('special_zeta', input, other)
     return _number_tensor_op('special_zeta', 'zeta', _zeta,
                              (SpecialZetaBackward0, SpecialZetaBackward1, SpecialZetaBackward2),
                              input, other, out, check=float_double_only('zeta_cpu'))
@@ -276,6 +287,7 @@ def _incomplete_gamma(op, kernel, node_type, input, other, out):
     if not (dt.is_floating_point or dt.is_complex):   # (torch does not promote integers here)
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.kernel_name}\'')
     a, x = _float_operands(input, other, name)
+    _no_forward_ad(name, input, other)
     sp = _scipy.require(op.replace('special_', 'special.').join(('ember.', '')))
     r = np.asarray(getattr(sp, kernel)(a.astype(np.float64), x.astype(np.float64)))
     node = track(node_type, (input, other))
