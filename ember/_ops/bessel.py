@@ -76,7 +76,7 @@ _DOCS = {
 
 
 for _name, _fn in _KERNELS.items():
-    BESSEL[_name] = _unary(_name, _in_float64(_fn), None, public=False, inplace_ok=False,
+    BESSEL[_name] = _unary('special_' + _name, _in_float64(_fn), None, public=False, inplace_ok=False,
                            check=float_double_only(_name + '_cpu'),
                            doc=_DOCS[_name] + ', elementwise; not differentiable (as in torch).')
 del _name, _fn

@@ -15,9 +15,10 @@ The recurrence is vectorised over the elements: step k updates only the elements
 degree is still above k, and an element that has become nan (overflow: inf - inf) stops
 there, as it would stay nan. The cost is O(max degree) NumPy steps.
 
-torch gives these functions no derivative: the result never requires grad. ``input`` or
-``n`` (not both) may be a Python number; integer and bool tensors give the default float
-dtype; half precision and complex are refused, as in torch.
+torch gives these functions no derivative: the result never requires grad. ``x`` or ``n``
+(not both) may be a Python number; integer and bool tensors give the default float
+dtype; half precision and complex are refused, as in torch. The arguments are named ``x``
+and ``n``, as torch names them.
 """
 import numpy as np
 
@@ -89,13 +90,13 @@ def _polynomial(name, first, step, cases=lambda x, k: ()):
     def kernel(x, n):
         return _run(x, _degree(n), first, step, cases)
 
-    def fn(input, n, *, out=None):
-        return _number_tensor_op(op, name, kernel, None, input, n, out,
+    def fn(x, n, *, out=None):
+        return _number_tensor_op(op, name, kernel, None, x, n, out,
                                  check=float_double_only(kernel_name))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"The {_TITLES[name]} of degree ``n`` (truncated to an integer) at "
-                  "``input``, elementwise; not differentiable, as in torch.")
+                  "``x``, elementwise; not differentiable, as in torch.")
     POLYNOMIALS[name] = fn
     return fn
 

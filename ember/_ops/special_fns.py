@@ -37,6 +37,8 @@ _SQRT_2PI = math.sqrt(2 * math.pi)
 _SQRT1_2 = math.sqrt(0.5)
 
 
+# The functions only ember.special names are built as 'special_<name>', torch's name for them
+# in its messages ("special_entr(): argument 'input' ...").
 def _scipy_kernel(op, name):
     """A kernel for ``_unary``: ``scipy.special.<name>`` in float64, rounded back."""
     def kernel(x):
@@ -70,7 +72,7 @@ class SpecialErfcxBackward0(Node):
         return g * (2 * x * erfcx(x) - _TWO_OVER_SQRT_PI)
 
 
-erfcx = _unary('erfcx', _scipy_kernel('ember.special.erfcx', 'erfcx'), SpecialErfcxBackward0,
+erfcx = _unary('special_erfcx', _scipy_kernel('ember.special.erfcx', 'erfcx'), SpecialErfcxBackward0,
                save='input', public=False, inplace_ok=False,
                check=float_double_only('erfcx_cpu'),
                doc="The scaled complementary error function ``exp(input**2) erfc(input)``.")
@@ -92,7 +94,7 @@ class SpecialNdtriBackward0(Node):
         return g * (_SQRT_2PI * (r * r / 2).exp())
 
 
-ndtri = _unary('ndtri', _scipy_kernel('ember.special.ndtri', 'ndtri'), SpecialNdtriBackward0,
+ndtri = _unary('special_ndtri', _scipy_kernel('ember.special.ndtri', 'ndtri'), SpecialNdtriBackward0,
                save='result', public=False, inplace_ok=False,
                check=float_double_only('ndtri_cpu'),
                doc="The inverse of the standard normal CDF (``ndtr``), elementwise.")
@@ -104,7 +106,7 @@ class SpecialLogNdtrBackward0(Node):
         return g / _SQRT_2PI * (-(log_ndtr(x) + x * x / 2)).exp()
 
 
-log_ndtr = _unary('log_ndtr', _scipy_kernel('ember.special.log_ndtr', 'log_ndtr'),
+log_ndtr = _unary('special_log_ndtr', _scipy_kernel('ember.special.log_ndtr', 'log_ndtr'),
                   SpecialLogNdtrBackward0, save='input', public=False, inplace_ok=False,
                   check=float_double_only('log_ndtr_cpu'),
                   doc="``log(ndtr(input))``, accurate far into the lower tail.")
@@ -122,7 +124,7 @@ class SpecialEntrBackward0(Node):
         return g * -(1 + _saved0(self).log())
 
 
-entr = _unary('entr', _entr, SpecialEntrBackward0, save='input', public=False,
+entr = _unary('special_entr', _entr, SpecialEntrBackward0, save='input', public=False,
               inplace_ok=False, check=_not_implemented_for('entr_cpu', 'c'),
               doc="The elementwise entropy ``-input * log(input)`` (0 at 0, -inf below).")
 
@@ -134,7 +136,7 @@ class SpecialI0EBackward0(Node):
         return g * (i1e(x) - x.sgn() * i0e(x))
 
 
-i0e = _unary('i0e', _in_float64(_specfun.i0e), SpecialI0EBackward0, save='input',
+i0e = _unary('special_i0e', _in_float64(_specfun.i0e), SpecialI0EBackward0, save='input',
              public=False, inplace_ok=False, check=_not_implemented_for('i0e_cpu', 'c'),
              doc="The exponentially scaled modified Bessel function of the first kind, order "
                  "0: ``exp(-|input|) i0(input)``.")
@@ -152,7 +154,7 @@ class SpecialI1EBackward0(Node):
                          0.5)
 
 
-i1e = _unary('i1e', _in_float64(_specfun.i1e), SpecialI1EBackward0, save='input',
+i1e = _unary('special_i1e', _in_float64(_specfun.i1e), SpecialI1EBackward0, save='input',
              public=False, inplace_ok=False, check=_not_implemented_for('i1e_cpu', 'c'),
              doc="The exponentially scaled modified Bessel function of the first kind, order "
                  "1: ``exp(-|input|) i1(input)``.")
