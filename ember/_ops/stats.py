@@ -663,14 +663,14 @@ def renorm_(self, p, dim, maxnorm):
 @register(method=False)
 def pdist(input, p=2):
     """``nn.functional.pdist``: p-norm distances between all pairs of rows."""
-    from ..nn._loss_functional import pdist as impl
+    from ..nn.functional._distance import pdist as impl
     return impl(input, p)
 
 
 @register(method=False)
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """``nn.functional.pairwise_distance``: p-norm of ``x1 - x2 + eps`` along the last dim."""
-    from ..nn._loss_functional import pairwise_distance as impl
+    from ..nn.functional._distance import pairwise_distance as impl
     return impl(x1, x2, p, eps, keepdim)
 
 
@@ -678,5 +678,5 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """``nn.functional.cosine_similarity``: cosine of the angle between ``x1`` and ``x2``
     along ``dim``."""
-    from ..nn._misc_functional import cosine_similarity as impl
+    from ..nn.functional._distance import cosine_similarity as impl
     return impl(x1, x2, dim, eps)

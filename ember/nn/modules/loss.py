@@ -1,5 +1,6 @@
 """Loss modules: the reduction (and weights) as attributes, the math in ``nn.functional``."""
 from .. import functional as F
+from ..functional._loss import _legacy_reduction
 from .module import Module
 from .distance import PairwiseDistance
 
@@ -11,7 +12,7 @@ class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction='mean'):
         super().__init__()
         if size_average is not None or reduce is not None:
-            self.reduction = F._legacy_reduction(size_average, reduce)
+            self.reduction = _legacy_reduction(size_average, reduce)
         else:
             self.reduction = reduction
 

@@ -1,77 +1,26 @@
-"""nn.functional: the stateless versions of layers (growing with ember.nn). Every function
-goes through __torch_function__, as the ember namespace does.
+"""The losses of nn.functional: the classic ones (mse, l1, smooth_l1, nll, cross_entropy, binary
+cross entropy, kl_div) and the rest (huber; soft / hinge / ranking / cosine / triplet margin
+losses; Poisson and Gaussian NLL; the multi-class margin losses), with the reduction helpers
+they share.
 
-Activations and losses are composed from ember ops where torch's observable grad_fn is that
-of a composition (``l1_loss`` ends in ``MeanBackward0``, ``kl_div`` in ``SubBackward0``...).
-Where torch shows a dedicated node (``_EluBackward0``, ``_MseLossBackward0``,
-``_NllLossBackward0``...) the forward runs on arrays and a Node of that name carries a backward
-written with ember ops, so double backward still comes for free.
+Losses are composed from ember ops where torch's observable grad_fn is that of a composition
+(``l1_loss`` ends in ``MeanBackward0``, ``kl_div`` in ``SubBackward0``...). Where torch shows a
+dedicated node (``MseLossBackward0``, ``NllLossBackward0``, ``HuberLossBackward0``,
+``MultiMarginLossBackward0``...) the forward runs on arrays and a Node of that name carries a
+backward written with ember ops, so double backward still comes for free.
 """
+import math
 import warnings as _warnings
 
+import numpy as np
 import numpy as _np
 
-from .._ops import _core, linalg as _la, pointwise as _pw, reduce as _red, shape as _shape
-from .._ops._core import Node as _Node, make as _make
-from ..autograd.grad_mode import STATE as _STATE
-from ..overrides import overridable as _overridable
-from . import _layer_functional as _layers
-from . import _misc_functional as _misc
-from . import _norm_functional as _norm
-from . import _conv_functional as _conv
-from . import _attention_functional as _attn
-from . import _pool_functional as _pool
-from . import _interpolate_functional as _interp
-from . import _shape_functional as _rearrange
-from . import _activation_functional as _act
-from ._activation_functional import _named, _log_sigmoid_array
-
-__all__ = ['linear', 'relu', 'leaky_relu', 'elu', 'gelu', 'silu', 'sigmoid', 'tanh',
-           'softmax', 'log_softmax', 'softplus', 'hardtanh', 'relu6', 'selu', 'celu', 'mish',
-           'hardswish', 'hardsigmoid', 'logsigmoid', 'softsign', 'softmin', 'tanhshrink',
-           'softshrink', 'hardshrink', 'threshold', 'glu', 'prelu', 'rrelu', 'relu_', 'elu_',
-           'leaky_relu_', 'hardtanh_', 'selu_', 'celu_', 'threshold_', 'rrelu_', 'mse_loss',
-           'l1_loss', 'smooth_l1_loss', 'cross_entropy', 'nll_loss', 'binary_cross_entropy',
-           'binary_cross_entropy_with_logits', 'kl_div', 'dropout', 'layer_norm',
-           'embedding', 'pad', 'one_hot', 'normalize', 'cosine_similarity',
-           'batch_norm', 'group_norm', 'conv1d', 'conv2d', 'conv_transpose2d',
-           'scaled_dot_product_attention', 'multi_head_attention_forward', 'max_pool1d',
-           'max_pool2d', 'avg_pool1d', 'avg_pool2d', 'adaptive_avg_pool2d', 'bilinear',
-           'interpolate']
-__all__ += ['huber_loss',
-            'soft_margin_loss',
-            'margin_ranking_loss',
-            'hinge_embedding_loss',
-            'cosine_embedding_loss',
-            'poisson_nll_loss',
-            'gaussian_nll_loss',
-            'pairwise_distance',
-            'pdist',
-            'triplet_margin_loss',
-            'triplet_margin_with_distance_loss',
-            'multilabel_soft_margin_loss',
-            'multi_margin_loss',
-            'multilabel_margin_loss']
-__all__ += ['adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
-            'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
-            'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d',
-            'pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle',
-            'unfold', 'fold', 'dropout1d', 'dropout2d', 'dropout3d', 'alpha_dropout',
-            'conv_transpose1d']
-
-
-def _linear(input, weight, bias=None):
-    if input.dim() == 0 or weight.dim() == 0:
-        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
-                           f"{input.dim()}D and {weight.dim()}D")
-    if (input.dim() >= 2 or (input.dim() == 1 and bias is not None)) and weight.dim() == 2:
-        # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims
-        # at once, viewed back -- NumPy's stacked matmul would run one small GEMM per slice.
-        flat = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
-        out = _la.addmm(bias, flat, weight.t()) if bias is not None else flat.mm(weight.t())
-        return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
-    out = input.matmul(weight.t())
-    return out + bias if bias is not None else out
+from ..._ops import _core, creation as _creation, pointwise as _pw, reduce as _red, shape as _shape
+from ..._ops._core import Node, make
+from ..._ops._core import Node as _Node, make as _make
+from ...autograd.grad_mode import STATE as _STATE, no_grad
+from ._activation import _named, _log_sigmoid_array
+from ._distance import pairwise_distance
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -550,174 +499,347 @@ def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log
     return _apply_reduction(out, reduction)
 
 
-def _export(impl, name, doc):
-    f = _overridable(impl, 'ember.nn.functional.' + name)
-    f.__doc__ = doc
-    return f
+# -- pointwise losses --------------------------------------------------------------------
+@_named('HuberLossBackward0')
+class _HuberLossBackward0(_PairLoss):
+    def deriv(self, x, t):
+        return (x - t).clamp(-self.delta, self.delta)
 
 
-linear = _export(_linear, 'linear', "``input @ weight.T + bias``.")
-relu = _export(_act.relu, 'relu', "max(input, 0), elementwise (in place with ``inplace=True``).")
-leaky_relu = _export(_act.leaky_relu, 'leaky_relu',
-                     "``x`` where positive, ``negative_slope * x`` elsewhere.")
-elu = _export(_act.elu, 'elu', "``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.")
-gelu = _export(_act.gelu, 'gelu', "``x * Phi(x)`` (``approximate='tanh'``: the tanh formula).")
-silu = _export(_act.silu, 'silu', "``x * sigmoid(x)``.")
-sigmoid = _export(_act.sigmoid, 'sigmoid', "``1 / (1 + exp(-x))``.")
-tanh = _export(_act.tanh, 'tanh', "Hyperbolic tangent.")
-softmax = _export(_act.softmax, 'softmax', "Softmax over ``dim`` (legacy implicit dim if None).")
-log_softmax = _export(_act.log_softmax, 'log_softmax',
-                      "Log-softmax over ``dim`` (legacy implicit dim if None).")
-softplus = _export(_act.softplus, 'softplus',
-                   "``log(1 + exp(beta * x)) / beta``, linear above ``threshold``.")
-hardtanh = _export(_act.hardtanh, 'hardtanh', "``x`` clamped to ``[min_val, max_val]``.")
-relu6 = _export(_act.relu6, 'relu6', "``min(max(x, 0), 6)`` (hardtanh with limits 0 and 6).")
-selu = _export(_act.selu, 'selu', "``scale * elu(x, alpha)`` with the self-normalising constants.")
-celu = _export(_act.celu, 'celu', "``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.")
-mish = _export(_act.mish, 'mish', "``x * tanh(softplus(x))``.")
-hardswish = _export(_act.hardswish, 'hardswish', "``x * relu6(x + 3) / 6``.")
-hardsigmoid = _export(_act.hardsigmoid, 'hardsigmoid', "``relu6(x + 3) / 6``.")
-logsigmoid = _export(_act.logsigmoid, 'logsigmoid', "``log(sigmoid(x))``, computed stably.")
-softsign = _export(_act.softsign, 'softsign', "``x / (1 + |x|)``.")
-softmin = _export(_act.softmin, 'softmin', "``softmax(-x)`` over ``dim`` (legacy implicit dim "
-                  "if None).")
-tanhshrink = _export(_act.tanhshrink, 'tanhshrink', "``x - tanh(x)``.")
-softshrink = _export(_act.softshrink, 'softshrink',
-                     "``x`` moved ``lambd`` toward 0, 0 inside ``[-lambd, lambd]``.")
-hardshrink = _export(_act.hardshrink, 'hardshrink', "``x``, 0 inside ``[-lambd, lambd]``.")
-threshold = _export(_act.threshold, 'threshold', "``value`` where ``x <= threshold``, else ``x``.")
-glu = _export(_act.glu, 'glu', "``a * sigmoid(b)`` for the two halves ``a, b`` of ``dim``.")
-prelu = _export(_act.prelu, 'prelu',
-                "``x`` where positive, ``weight * x`` elsewhere (one weight per channel).")
-rrelu = _export(_act.rrelu, 'rrelu', "Leaky ReLU with random slopes in ``[lower, upper]`` "
-                "(their mean when not training).")
-relu_ = _export(_act.relu_, 'relu_', "In-place ``relu``.")
-elu_ = _export(_act.elu_, 'elu_',
-               "In-place ``elu`` (also takes torch's ``scale`` and ``input_scale``).")
-leaky_relu_ = _export(_act.leaky_relu_, 'leaky_relu_', "In-place ``leaky_relu``.")
-hardtanh_ = _export(_act.hardtanh_, 'hardtanh_', "In-place ``hardtanh``.")
-selu_ = _export(_act.selu_, 'selu_', "In-place ``selu``.")
-celu_ = _export(_act.celu_, 'celu_', "In-place ``celu``.")
-threshold_ = _export(_act.threshold_, 'threshold_', "In-place ``threshold``.")
-rrelu_ = _export(_act.rrelu_, 'rrelu_', "In-place ``rrelu`` (with an optional ``generator``).")
-mse_loss = _export(_mse_loss, 'mse_loss', "Mean squared error.")
-l1_loss = _export(_l1_loss, 'l1_loss', "Mean absolute error.")
-smooth_l1_loss = _export(_smooth_l1_loss, 'smooth_l1_loss',
-                         "Squared error below ``beta``, absolute error above.")
-cross_entropy = _export(_cross_entropy, 'cross_entropy',
-                        "Cross entropy of logits against class indices or probabilities.")
-nll_loss = _export(_nll_loss, 'nll_loss', "Negative log likelihood of log-probabilities.")
-binary_cross_entropy = _export(_binary_cross_entropy, 'binary_cross_entropy',
-                               "Binary cross entropy of probabilities.")
-binary_cross_entropy_with_logits = _export(
-    _binary_cross_entropy_with_logits, 'binary_cross_entropy_with_logits',
-    "Binary cross entropy of logits (with ``pos_weight`` for positives).")
-kl_div = _export(_kl_div, 'kl_div', "Kullback-Leibler divergence of log-probabilities.")
-dropout = _export(_layers.dropout, 'dropout',
-                  "Zeroes elements with probability ``p``, scales the rest by ``1/(1-p)``.")
-layer_norm = _export(_layers.layer_norm, 'layer_norm',
-                     "Normalises over the trailing ``normalized_shape`` dims.")
-embedding = _export(_layers.embedding, 'embedding', "Rows of ``weight`` picked by ``input``.")
-pad = _export(_misc.pad, 'pad', "Pads (or crops) the last dims: constant/reflect/replicate/circular.")
-one_hot = _export(_misc.one_hot, 'one_hot', "int64 one-hot encoding of class indices.")
-normalize = _export(_misc.normalize, 'normalize', "``input`` divided by its p-norm along ``dim``.")
-cosine_similarity = _export(_misc.cosine_similarity, 'cosine_similarity',
-                            "Cosine similarity of ``x1`` and ``x2`` along ``dim``.")
-batch_norm = _export(_norm.batch_norm, 'batch_norm',
-                     "Normalises each channel over the batch (batch or running statistics).")
-group_norm = _export(_norm.group_norm, 'group_norm',
-                     "Normalises each sample over groups of channels.")
-conv1d = _export(_conv.conv1d, 'conv1d', "1-d cross-correlation (padding int/tuple/'valid'/'same').")
-conv2d = _export(_conv.conv2d, 'conv2d', "2-d cross-correlation (padding int/tuple/'valid'/'same').")
-conv_transpose2d = _export(_conv.conv_transpose2d, 'conv_transpose2d',
-                           "Transposed 2-d convolution (the adjoint of conv2d).")
-scaled_dot_product_attention = _export(
-    _attn.scaled_dot_product_attention, 'scaled_dot_product_attention',
-    "``softmax(q @ k^T * scale + mask) @ v`` over the last two dims.")
-multi_head_attention_forward = _export(
-    _attn.multi_head_attention_forward, 'multi_head_attention_forward',
-    "The computation of nn.MultiheadAttention on (L, N, E) inputs.")
-max_pool1d = _export(_pool.max_pool1d, 'max_pool1d', "Max pooling over the last dim.")
-max_pool2d = _export(_pool.max_pool2d, 'max_pool2d', "Max pooling over the last two dims.")
-avg_pool1d = _export(_pool.avg_pool1d, 'avg_pool1d', "Average pooling over the last dim.")
-avg_pool2d = _export(_pool.avg_pool2d, 'avg_pool2d', "Average pooling over the last two dims.")
-adaptive_avg_pool2d = _export(_pool.adaptive_avg_pool2d, 'adaptive_avg_pool2d',
-                              "Average pooling to a fixed output size.")
-bilinear = _export(_interp.bilinear, 'bilinear',
-                   "``x1^T A x2 + b`` for each output feature (weight (out, in1, in2)).")
-interpolate = _export(_interp.interpolate, 'interpolate',
-                      "Resamples the spatial dims: nearest / linear / bilinear / trilinear.")
+def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
+    """Squared error (halved) within ``delta``, ``delta``-scaled absolute error beyond."""
+    _warn_size(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
 
-from . import _loss_functional as _losses  # noqa: E402 (it builds on the helpers above)
+    def kernel(d):
+        a = np.abs(d)
+        return np.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
+    if weight is None:
+        return _pair_loss(input, target, _reduction(None, None, reduction), _HuberLossBackward0,
+                          kernel, 'huber', delta=delta)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber',
+                      delta=delta) * weight
+    if reduction not in ('none', 'mean', 'sum'):
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
+    return _apply_reduction(loss, reduction)
 
 
-def _export_loss(name):
-    impl = getattr(_losses, name)
-    return _export(impl, name, impl.__doc__)
+@_named('SoftMarginLossBackward0')
+class _SoftMarginLossBackward0(Node):
+    def backward(self, g):
+        x, y = self.saved_tensors
+        d = -y * (-y * x).sigmoid()
+        if self.reduction == 'mean':
+            d = d / self.numel
+        return g * d, None
 
 
-huber_loss = _export_loss('huber_loss')
-soft_margin_loss = _export_loss('soft_margin_loss')
-margin_ranking_loss = _export_loss('margin_ranking_loss')
-hinge_embedding_loss = _export_loss('hinge_embedding_loss')
-cosine_embedding_loss = _export_loss('cosine_embedding_loss')
-poisson_nll_loss = _export_loss('poisson_nll_loss')
-gaussian_nll_loss = _export_loss('gaussian_nll_loss')
-pairwise_distance = _export_loss('pairwise_distance')
-pdist = _export_loss('pdist')
-triplet_margin_loss = _export_loss('triplet_margin_loss')
-triplet_margin_with_distance_loss = _export_loss('triplet_margin_with_distance_loss')
-multilabel_soft_margin_loss = _export_loss('multilabel_soft_margin_loss')
-multi_margin_loss = _export_loss('multi_margin_loss')
-multilabel_margin_loss = _export_loss('multilabel_margin_loss')
-rms_norm = _export(_norm.rms_norm, 'rms_norm',
-                   "Divides by the root mean square over the trailing ``normalized_shape`` dims.")
-instance_norm = _export(_norm.instance_norm, 'instance_norm',
-                        "Normalises each channel of each sample over its spatial dims.")
-local_response_norm = _export(_norm.local_response_norm, 'local_response_norm',
-                              "Divides by the mean of squares over neighbouring channels.")
-__all__ += ['rms_norm', 'instance_norm', 'local_response_norm']
-adaptive_max_pool1d = _export(_pool.adaptive_max_pool1d, 'adaptive_max_pool1d',
-                              "Max pooling of the last dim to a fixed output size.")
-adaptive_max_pool2d = _export(_pool.adaptive_max_pool2d, 'adaptive_max_pool2d',
-                              "Max pooling of the last two dims to a fixed output size.")
-adaptive_max_pool1d_with_indices = _export(
-    _pool.adaptive_max_pool1d_with_indices, 'adaptive_max_pool1d_with_indices',
-    "Adaptive 1-d max pooling returning (output, indices).")
-adaptive_max_pool2d_with_indices = _export(
-    _pool.adaptive_max_pool2d_with_indices, 'adaptive_max_pool2d_with_indices',
-    "Adaptive 2-d max pooling returning (output, indices).")
-adaptive_avg_pool1d = _export(_pool.adaptive_avg_pool1d, 'adaptive_avg_pool1d',
-                              "Average pooling of the last dim to a fixed output size.")
-max_pool1d_with_indices = _export(_pool.max_pool1d_with_indices, 'max_pool1d_with_indices',
-                                  "1-d max pooling returning (output, indices).")
-max_pool2d_with_indices = _export(_pool.max_pool2d_with_indices, 'max_pool2d_with_indices',
-                                  "2-d max pooling returning (output, indices).")
-max_unpool1d = _export(_pool.max_unpool1d, 'max_unpool1d',
-                       "Partial inverse of max_pool1d: values back at their indices.")
-max_unpool2d = _export(_pool.max_unpool2d, 'max_unpool2d',
-                       "Partial inverse of max_pool2d: values back at their indices.")
-lp_pool1d = _export(_pool.lp_pool1d, 'lp_pool1d',
-                    "Power-average (p-norm) pooling over the last dim.")
-lp_pool2d = _export(_pool.lp_pool2d, 'lp_pool2d',
-                    "Power-average (p-norm) pooling over the last two dims.")
-pixel_shuffle = _export(_rearrange.pixel_shuffle, 'pixel_shuffle',
-                        "(*, C*r*r, H, W) -> (*, C, H*r, W*r): channels into pixel blocks.")
-pixel_unshuffle = _export(_rearrange.pixel_unshuffle, 'pixel_unshuffle',
-                          "(*, C, H*r, W*r) -> (*, C*r*r, H, W): pixel blocks into channels.")
-channel_shuffle = _export(_rearrange.channel_shuffle, 'channel_shuffle',
-                          "Interleaves ``groups`` groups of channels.")
-unfold = _export(_rearrange.unfold, 'unfold',
-                 "Sliding blocks of the last two dims as columns: (N, C*kh*kw, L).")
-fold = _export(_rearrange.fold, 'fold',
-               "Columns (N, C*kh*kw, L) summed back into their blocks (unfold's adjoint).")
-dropout1d = _export(_layers.dropout1d, 'dropout1d',
-                    "Zeroes whole channels of (N, C, L) inputs, scales the rest by 1/(1-p).")
-dropout2d = _export(_layers.dropout2d, 'dropout2d',
-                    "Zeroes whole channels of (N, C, H, W) inputs, scales the rest by 1/(1-p).")
-dropout3d = _export(_layers.dropout3d, 'dropout3d',
-                    "Zeroes whole channels of (N, C, D, H, W) inputs, scales the rest by 1/(1-p).")
-alpha_dropout = _export(_layers.alpha_dropout, 'alpha_dropout',
-                        "Dropout keeping SELU activations' mean and variance.")
-conv_transpose1d = _export(_conv.conv_transpose1d, 'conv_transpose1d',
-                           "Transposed 1-d convolution (the adjoint of conv1d).")
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    """``log(1 + exp(-target * input))``: two-class logistic loss with ±1 targets."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _not_differentiable(target, 'soft_margin_loss', 'target')
+    x, y = _broadcast(input, target)
+    xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
+    if xa.dtype.kind not in 'fcV':
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{_pw.dtype_name(input._data.dtype)}")
+    with np.errstate(all='ignore'):
+        loss = np.asarray(np.log1p(np.exp(-ya * xa)), xa.dtype)
+    r = loss if reduction == 'none' else np.asarray(
+        loss.sum() if reduction == 'sum' else (loss.mean() if loss.size else np.nan), xa.dtype)
+    n = _core.track(_SoftMarginLossBackward0, (x, y))
+    out = _core.result(r, n)
+    if n is not None:
+        n.save(x, y)
+        n.reduction, n.numel = reduction, loss.size
+    return out
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction='mean'):
+    """``max(0, -target * (input1 - input2) + margin)``: ``target`` (±1) says which input
+    should rank higher."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
+    return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction='mean'):
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    zeros = _creation.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0)
+    out = (_pw.where(target != 1, margin_clamp, zeros)
+           + _pw.where(target != -1, input, zeros))
+    return _apply_reduction(out, reduction)
+
+
+_COS_EPS = 1e-12  # keeps the squared magnitudes off zero, as torch's kernel does
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction='mean'):
+    """``1 - cos(x1, x2)`` where ``target`` is 1, ``max(0, cos(x1, x2) - margin)`` where -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    td = target.dim()
+    if td > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    want = 2 if td == 1 else 1
+    if input1.dim() != want or input2.dim() != want:
+        raise RuntimeError(f"{td}D target tensor expects {want}D input tensors, but found "
+                           f"inputs with sizes {list(input1.shape)} and {list(input2.shape)}.")
+    dim = td
+    prod = (input1 * input2).sum(dim)
+    mag1 = (input1 * input1).sum(dim) + _COS_EPS
+    mag2 = (input2 * input2).sum(dim) + _COS_EPS
+    cos = prod / (mag1 * mag2).sqrt()
+    zeros = _creation.zeros_like(cos)
+    out = (_pw.where(target == 1, 1 - cos, zeros)
+           + _pw.where(target == -1, (cos - margin).clamp_min(0), zeros))
+    return _apply_reduction(out, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction='mean'):
+    """Negative log likelihood of ``target`` under a Poisson of rate ``exp(input)`` (or
+    ``input`` with ``log_input=False``); ``full`` adds Stirling's term for targets > 1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _apply_reduction(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'):
+    """Negative log likelihood of ``target`` under a Gaussian of mean ``input`` and variance
+    ``var`` (a float, or a tensor of input's shape, one dim short, or with one dim of 1)."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _creation.ones_like(input)
+    elif (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    vs, xs = tuple(var.shape), tuple(input.shape)
+    if vs != xs:
+        if xs[:-1] == vs:
+            var = var.unsqueeze(-1)
+        elif not (len(xs) == len(vs) and sum(b for a, b in zip(xs, vs) if a != b) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ('none', 'mean', 'sum'):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():  # the floor is not part of the derivative, as in torch
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _apply_reduction(loss, reduction)
+
+
+def _check_triplet_dims(anchor, positive, negative):
+    a, p, n = anchor.dim(), positive.dim(), negative.dim()
+    if not a == p == n:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {a}D, positive {p}D, "
+                           f"and negative {n}D inputs")
+
+
+def _check_margin(margin):
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+
+
+def _triplet(anchor, positive, negative, dist, margin, swap, reduction):
+    d_pos = dist(anchor, positive)
+    d_neg = dist(anchor, negative)
+    if swap:
+        d_neg = _pw.minimum(d_neg, dist(positive, negative))
+    return _apply_reduction((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction='mean'):
+    """``max(0, margin + d(a, p) - d(a, n))`` with the p-norm pairwise distance ``d``;
+    ``swap`` uses ``d(p, n)`` when smaller."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_margin(margin)
+    _check_triplet_dims(anchor, positive, negative)
+    return _triplet(anchor, positive, negative,
+                    lambda a, b: pairwise_distance(a, b, p, eps), margin, swap, reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction='mean'):
+    """The triplet margin loss with any ``distance_function`` (pairwise_distance if None)."""
+    if reduction not in ('mean', 'sum', 'none'):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_margin(margin)
+    _check_triplet_dims(anchor, positive, negative)
+    return _triplet(anchor, positive, negative, distance_function or pairwise_distance,
+                    margin, swap, reduction)
+
+
+# -- multi-class margin losses -----------------------------------------------------------
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction='mean'):
+    """Per-class logistic loss averaged over the classes (the last dim), then reduced."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * _log_sigmoid(input) + (1 - target) * _log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    if class_dim < 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    loss = loss.sum(class_dim) / input.size(class_dim)
+    if reduction not in ('none', 'mean', 'sum'):
+        raise ValueError(reduction + " is not valid")
+    return _apply_reduction(loss, reduction)
+
+
+def _margin_frames(input):
+    """(nframe, dim, rows as a 2-D array) of a multi-class margin loss input."""
+    x = input._data
+    nd = x.ndim
+    if not (nd == 0 or (nd in (1, 2) and x.shape[-1] != 0)):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: {list(x.shape)}")
+    nframe = x.shape[0] if nd == 2 else 1
+    dim = x.shape[-1] if nd else 1
+    return nframe, dim, x.reshape(nframe, dim)
+
+
+def _long_target(target):
+    if target._data.dtype != np.int64:
+        raise RuntimeError("expected scalar type Long but found "
+                           f"{_pw.dtype_name(target._data.dtype)}")
+
+
+def _reduce_rows(per_row, reduction, keep_rows, dtype):
+    if reduction == 'none':
+        r = per_row if keep_rows else per_row.reshape(())
+    elif reduction == 'sum':
+        r = per_row.sum()
+    else:
+        r = per_row.mean() if per_row.size else np.nan
+    return np.asarray(r, dtype)
+
+
+class _MarginCoefBackward(Node):
+    """Gradient ``g * coef``: the loss is piecewise linear in the input, so its derivative
+    is a constant table worked out in the forward."""
+
+    def backward(self, g):
+        if self.per_row:  # 'none': one gradient per row
+            g = g.reshape(-1, 1)
+        return (g * make(self.coef)).reshape(self.shape)
+
+
+@_named('MultiMarginLossBackward0')
+class _MultiMarginLossBackward0(Node):
+    def backward(self, g):
+        x = self.saved_tensors[0].reshape(self.rows)
+        t = self.target
+        h = (self.margin - x.gather(1, t) + x) * make(self.active)
+        coef = h * 2 if self.p == 2 else make(self.active)
+        coef = coef * make(self.scale)
+        if self.per_row:
+            g = g.reshape(-1, 1)
+        gx = g * (coef - _creation.zeros_like(coef).scatter(1, t, coef.sum(1, keepdim=True)))
+        return gx.reshape(self.shape)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction='mean'):
+    """Multi-class hinge loss: ``sum_j max(0, margin - x[y] + x[j])^p / C`` over the classes
+    ``j != y`` (times ``weight[y]``)."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    nframe, dim, x = _margin_frames(input)
+    if target.dim() > 1 or target.numel() != nframe:
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to "
+                           "the number of input samples (batch size). Expected target size "
+                           f"[{nframe}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
+    if weight is not None and weight.numel() != dim:
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
+                           f"{list(weight.shape)}")
+    _long_target(target)
+    t = target._data.reshape(nframe)
+    if np.any((t < 0) | (t >= dim)):
+        raise RuntimeError("target out of range")
+    rows = np.arange(nframe)
+    h = margin - x[rows, t][:, None] + x
+    active = (h > 0)
+    active[rows, t] = False
+    scale = np.full((nframe, 1), 1.0 / dim, x.dtype)
+    if weight is not None:
+        scale = scale * weight._data[t][:, None]
+    per_row = (np.where(active, h, 0) ** p * scale).sum(1)
+    if reduction == 'mean' and nframe:
+        scale = scale / nframe
+    r = _reduce_rows(per_row, reduction, target.dim() > 0, x.dtype)
+    n = _core.track1(_MultiMarginLossBackward0, input)
+    out = _core.result(r, n)
+    if n is not None:
+        n.save(input)
+        n.target, n.active, n.scale = make(t[:, None].astype(np.int64)), active, scale
+        n.p, n.margin, n.rows, n.shape = p, margin, (nframe, dim), tuple(input.shape)
+        n.per_row = reduction == 'none'
+    return out
+
+
+@_named('MultilabelMarginLossBackward0')
+class _MultilabelMarginLossBackward0(_MarginCoefBackward):
+    pass
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    """Multi-label hinge loss: each row's target lists class indices (up to the first -1);
+    ``sum max(0, 1 - (x[j] - x[i])) / C`` over listed ``j`` and unlisted ``i``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    nframe, dim, x = _margin_frames(input)
+    ok = (target.dim() <= 1 and target.numel() == dim) if input.dim() <= 1 else (
+        target.dim() == 2 and tuple(target.shape) == (nframe, dim))
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
+                           f"size: {list(input.shape)}")
+    _long_target(target)
+    t = target._data.reshape(nframe, dim)
+    if np.any((t < -1) | (t >= dim)):
+        raise RuntimeError("argument #2 'target' is out of range")
+    # a row's targets are the indices before its first -1
+    listed = np.cumsum(t == -1, axis=1) == 0
+    # a class listed twice counts twice, as in torch
+    times = np.zeros((nframe, dim), x.dtype)
+    rr, cc = np.nonzero(listed)
+    np.add.at(times, (rr, t[rr, cc]), 1)
+    is_target = times > 0
+    # h[n, j, i] = 1 - x[j] + x[i] for target j and non-target i
+    h = 1 - x[:, :, None] + x[:, None, :]
+    pair = np.where(~is_target[:, None, :] & (h > 0), times[:, :, None], 0)
+    per_row = (pair * h).sum((1, 2)) / dim
+    r = _reduce_rows(per_row, reduction, input.dim() == 2, x.dtype)
+    n = _core.track1(_MultilabelMarginLossBackward0, input)
+    out = _core.result(r, n)
+    if n is not None:
+        coef = (pair.sum(1) - pair.sum(2)).astype(x.dtype) / dim
+        if reduction == 'mean' and nframe:
+            coef /= nframe
+        n.coef, n.shape, n.per_row = coef, tuple(input.shape), reduction == 'none'
+    return out

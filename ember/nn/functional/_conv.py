@@ -10,13 +10,13 @@ import warnings
 
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-from .._ops.complex import conj_if_complex as cj
-from ..autograd.grad_mode import STATE
-from .._tensor import Tensor
-from . import _misc_functional as _misc
-from .._ops._scratch import scratch
+from ..._ops import _core
+from ..._ops._core import Node, make
+from ..._ops.complex import conj_if_complex as cj
+from ...autograd.grad_mode import STATE
+from ..._tensor import Tensor
+from . import _padding as _misc
+from ..._ops._scratch import scratch
 from . import _winograd
 
 

@@ -4,9 +4,9 @@ on the convolution's im2col / col2im kernels). Each forward runs on arrays; each
 is the opposite rearrangement as an ember op, so all derivative orders work."""
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node
-from ._conv_functional import _col2im, _im2col, _pad_arr
+from ..._ops import _core
+from ..._ops._core import Node
+from ._conv import _col2im, _im2col, _pad_arr
 
 
 def _rearranged(node_cls, input, out, **attrs):

@@ -1,45 +1,13 @@
-"""The functional forms of the bilinear layer and of resampling (exported by
-``ember.nn.functional``). ``bilinear`` is composed of ember ops; ``interpolate`` is separable:
-per spatial dim a matrix ``M`` (out x in) maps the input, so the forward applies each ``M``
-along its dim and the backward applies ``M.T`` in ember ops (linear, so it differentiates
+"""The vision functions of nn.functional: resampling (``interpolate``). ``interpolate`` is
+separable: per spatial dim a matrix ``M`` (out x in) maps the input, so the forward applies each
+``M`` along its dim and the backward applies ``M.T`` in ember ops (linear, so it differentiates
 again). Index and weight formulas follow torch's CPU kernels, in the same precision."""
 import math
 
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-
-
-# -- bilinear ------------------------------------------------------------------------------
-def bilinear(input1, input2, weight, bias=None):
-    """``y[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]``."""
-    d1, d2 = input1.dim(), input2.dim()
-    if d1 != d2:
-        raise RuntimeError(f"bilinear(): input dimensions do not match: got {d1} and {d2}")
-    for i in range(d1 - 1):
-        if input1.shape[i] != input2.shape[i]:
-            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
-                               f"got {input1.shape[i]} and {input2.shape[i]}")
-    if weight.dim() != 3:
-        raise RuntimeError(f"bilinear(): weight must be three-dimensional, got {weight.dim()}")
-    out_f, in1, in2 = weight.shape
-    if input1.shape[-1] != in1:
-        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
-                           f"{input1.shape[-1]} but expected {in1}")
-    if input2.shape[-1] != in2:
-        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
-                           f"{input2.shape[-1]} but expected {in2}")
-    if bias is not None and tuple(bias.shape) != (out_f,):
-        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
-                           f"{bias.shape[0] if bias.dim() else 1} but expected {out_f}")
-    batch = tuple(input1.shape[:-1])
-    x1 = input1.reshape(-1, in1)
-    x2 = input2.reshape(-1, in2)
-    # (N, in1) @ (in1, out*in2) -> (N, out, in2), then contract in2 with input2
-    tmp = x1.matmul(weight.permute(1, 0, 2).reshape(in1, out_f * in2)).reshape(-1, out_f, in2)
-    out = (tmp * x2.unsqueeze(1)).sum(-1).view(batch + (out_f,))
-    return out + bias if bias is not None else out
+from ..._ops import _core
+from ..._ops._core import Node, make
 
 
 # -- interpolate ---------------------------------------------------------------------------

@@ -17,14 +17,14 @@ import math
 
 import numpy as np
 
-from .._ops import _core, pointwise as _pw, reduce as _red, random as _random, shape as _shape
-from .._ops._core import Node, make
-from .._finfo import of_array_dtype
-from .._ops._scratch import scratch
-from .._tensor import Tensor, wrap_dim
-from ..autograd.engine import sum_to
-from ..autograd.forward_ad import FWD, tangent_of
-from ..autograd.grad_mode import STATE
+from ..._ops import _core, pointwise as _pw, reduce as _red, random as _random, shape as _shape
+from ..._ops._core import Node, make
+from ..._finfo import of_array_dtype
+from ..._ops._scratch import scratch
+from ..._tensor import Tensor, wrap_dim
+from ...autograd.engine import sum_to
+from ...autograd.forward_ad import FWD, tangent_of
+from ...autograd.grad_mode import STATE
 
 
 # -- helpers -----------------------------------------------------------------------------

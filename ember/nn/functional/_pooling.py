@@ -9,9 +9,9 @@ The 1-d forms run the 2-d ones over an inserted height-1 axis, as torch does (th
 is the ``SqueezeBackward1`` on top)."""
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-from ..autograd.grad_mode import STATE
+from ..._ops import _core
+from ..._ops._core import Node, make
+from ...autograd.grad_mode import STATE
 
 
 # -- argument handling and torch's shape checks -----------------------------------------------
