@@ -223,3 +223,19 @@ alpha_dropout = _export(_dropout.alpha_dropout, 'alpha_dropout',
                         "Dropout keeping SELU activations' mean and variance.")
 conv_transpose1d = _export(_conv.conv_transpose1d, 'conv_transpose1d',
                            "Transposed 1-d convolution (the adjoint of conv1d).")
+
+# -- issue 14: the rest of torch.nn.functional (documented where they are defined) ----------
+_POOLING = ('max_pool3d', 'max_pool3d_with_indices', 'avg_pool3d', 'adaptive_avg_pool3d',
+            'adaptive_max_pool3d', 'adaptive_max_pool3d_with_indices', 'max_unpool3d',
+            'lp_pool3d', 'fractional_max_pool2d', 'fractional_max_pool2d_with_indices',
+            'fractional_max_pool3d', 'fractional_max_pool3d_with_indices')
+
+
+def _export_from(module, names):
+    """Exports ``names`` of ``module`` (each documented there) into this namespace."""
+    for name in names:
+        globals()[name] = _export_documented(module, name)
+    __all__.extend(names)
+
+
+_export_from(_pooling, _POOLING)

@@ -7,26 +7,16 @@ import math
 import numpy as np
 
 from ..._ops import _core
-from ..._ops._core import Node, make
+from ._separable import SeparableBackward, apply
 
 
 # -- interpolate ---------------------------------------------------------------------------
 _DIMS = {1: 'Upsample{}1DBackward0', 2: 'Upsample{}2DBackward0', 3: 'Upsample{}3DBackward0'}
 
 
-class _UpsampleBackward(Node):
-    """Gradient of the separable resampling: ``M.T`` applied along each spatial dim."""
-
-    def backward(self, g):
-        k = len(self.mats)
-        for ax, m in zip(range(g.dim() - k, g.dim()), self.mats):
-            g = g.transpose(ax, -1).matmul(make(m.astype(g._data.dtype))).transpose(ax, -1)
-        return g
-
-
 def _node_class(kind, k):
     name = _DIMS[k].format(kind)
-    return type(name, (_UpsampleBackward,), {'__doc__': f"Gradient of {kind.lower()} "
+    return type(name, (SeparableBackward,), {'__doc__': f"Gradient of {kind.lower()} "
                                              f"resampling over {k} spatial dim(s)."})
 
 
@@ -73,13 +63,6 @@ def _linear_matrix(in_size, out_size, scale, align_corners, dtype):
     return m
 
 
-def _apply(x, mats):
-    k = len(mats)
-    for ax, m in zip(range(x.ndim - k, x.ndim), mats):
-        x = np.moveaxis(np.moveaxis(x, ax, -1) @ m.T, -1, ax)
-    return np.ascontiguousarray(x)
-
-
 def _resample(input, sizes, scales, mode, align_corners):
     x = input._data
     k = len(sizes)
@@ -103,7 +86,7 @@ def _resample(input, sizes, scales, mode, align_corners):
     else:
         mats = [_linear_matrix(i, o, s, align_corners, x.dtype)
                 for i, o, s in zip(ins, sizes, scales)]
-        out = _apply(x, mats).astype(x.dtype, copy=False)
+        out = apply(x, mats).astype(x.dtype, copy=False)
         kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'trilinear': 'Trilinear'}[mode]
     n = _core.track(_NODES[kind, k], (input,))
     result = _core.result(out, n)
