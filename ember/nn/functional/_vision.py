@@ -3,10 +3,14 @@ separable: per spatial dim a matrix ``M`` (out x in) maps the input, so the forw
 ``M`` along its dim and the backward applies ``M.T`` in ember ops (linear, so it differentiates
 again). Index and weight formulas follow torch's CPU kernels, in the same precision."""
 import math
+import warnings
 
 import numpy as np
 
-from ..._ops import _core
+from ... import _dtype
+from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
+from ..._ops._core import make
+from ._recompute import RecomputedBackward, recomputed
 from ._separable import SeparableBackward, apply
 
 
@@ -154,3 +158,224 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
             "for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | "
             f"area | nearest-exact (got {mode})")
     return _resample(input, sizes, scales, mode, align_corners)
+
+
+# -- affine_grid and grid_sample ---------------------------------------------------------------
+# Both are compositions of ember ops that show torch's own node (see ``_recompute``): the
+# value comes from one run without a graph, the gradients (of any order) from a rerun.
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
+                  "align_corners=False since 1.3.0. Please specify align_corners=True if the old "
+                  "behavior is desired. See the documentation of grid_sample for details.")
+
+
+class AffineGridGeneratorBackward0(RecomputedBackward):
+    """Gradient of ``affine_grid_generator`` (the base grid times theta's transpose)."""
+
+
+class GridSampler2DBackward0(RecomputedBackward):
+    """Gradient of 2-d grid sampling with respect to the input and the grid."""
+
+
+class GridSampler3DBackward0(RecomputedBackward):
+    """Gradient of 3-d grid sampling with respect to the input and the grid."""
+
+
+def _base_coords(steps, align_corners, dtype):
+    """torch's ``linspace_from_neg_one``: ``steps`` points over [-1, 1], pulled in to the
+    pixel centres (times ``(steps - 1) / steps``) unless ``align_corners``."""
+    if steps <= 1:
+        return np.zeros(steps, dtype)
+    c = _creation.linspace(-1, 1, steps, dtype=_dtype.from_numpy_dtype(dtype))._data
+    if not align_corners:
+        c = c * dtype.type(steps - 1) / dtype.type(steps)
+    return c
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """The sampling grid (N, *spatial, 2 or 3) of the affine maps ``theta`` (N, 2, 3) or
+    (N, 3, 4) over an output of ``size`` (N, C, H, W) or (N, C, D, H, W)."""
+    size = [int(s) for s in size]
+    nd = len(size) - 2
+    dt = theta._data.dtype
+    # the base grid (*spatial, nd + 1): x (along W) first, then y, (z,) and a column of ones
+    axes = [_base_coords(s, align_corners, dt) for s in size[2:]]
+    base = np.ones(tuple(size[2:]) + (nd + 1,), dt)
+    for i, c in enumerate(reversed(axes)):
+        shape = [1] * nd
+        shape[nd - 1 - i] = -1
+        base[..., i] = c.reshape(shape)
+    base = make(base.reshape(1, -1, nd + 1))
+    n = size[0]
+    if theta.dim() != 3 or theta.shape[0] != n:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{n}, {nd + 1}] but got: [{theta.shape[0]}, {theta.shape[1]}].")
+
+    def compose(theta):
+        return base.expand(n, -1, -1).bmm(theta.transpose(1, 2)).view(n, *size[2:], nd)
+    return recomputed(AffineGridGeneratorBackward0, compose, (theta,))
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of affine matrices ``theta`` ((N, 2, 3) for 2-d, (N, 3, 4)
+    for 3-d) over an output of ``size``, in ``grid_sample``'s [-1, 1] coordinates."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        align_corners = False
+    if theta._data.dtype.kind not in 'fcV':
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(size)
+    if len(size) == 4:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError("Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                      "grids when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=3)
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+_MODES = {'bilinear': 0, 'nearest': 1, 'bicubic': 2}
+_PADDINGS = {'zeros': 0, 'border': 1, 'reflection': 2}
+
+
+def _reflect(c, twice_low, twice_high):
+    """torch's ``reflect_coordinates``: ``c`` folded into [low, high] by reflections."""
+    if twice_low == twice_high:
+        return c * 0
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    c = (c - low).abs()
+    extra = c.fmod(span)
+    flips = (c / span).floor().detach()
+    return _pw.where(flips.fmod(2) == 0, extra + low, span - extra + low)
+
+
+def _source_index(coord, size, padding_mode, align_corners):
+    """Grid coordinates in [-1, 1] -> (fractional) pixel indices along a dim of ``size``,
+    with the border or reflection padding's folding (as torch's ``ComputeLocation``)."""
+    c = ((coord + 1) * ((size - 1) / 2) if align_corners
+         else (coord + 1) * (size / 2) - 0.5)
+    if padding_mode == 1:
+        c = c.clamp(0, size - 1)
+    elif padding_mode == 2:
+        c = (_reflect(c, 0, 2 * (size - 1)) if align_corners
+             else _reflect(c, -1, 2 * size - 1))
+        c = c.clamp(0, size - 1)
+    return c
+
+
+def _grid_sample(input, grid, mode, padding_mode, align_corners):
+    """The composition: input (N, C, *sp), grid (N, *out, nd) -> (N, C, *out)."""
+    nd = grid.shape[-1]
+    n, c, sp = input.shape[0], input.shape[1], tuple(input.shape[2:])
+    out_sp = tuple(grid.shape[1:-1])
+    volume = int(np.prod(sp))
+    # the input as rows of channels, with a zero row last for taps outside it
+    rows = input.reshape(n, c, volume).transpose(1, 2).reshape(n * volume, c)
+    rows = _shape.cat([rows, rows.new_zeros((1, c))])
+    # index along each dim: grid[..., 0] is along the last spatial dim (W)
+    idx = [_source_index(grid[..., nd - 1 - ax], sp[ax], padding_mode, align_corners)
+           for ax in range(nd)]
+    batch = np.arange(n).reshape((n,) + (1,) * len(out_sp)) * volume
+
+    def tap(pos):
+        """The rows at integer positions ``pos`` (arrays, one per dim); outside -> zeros."""
+        inside = np.ones(pos[0].shape, bool)
+        flat = 0
+        for ax, p in enumerate(pos):
+            inside &= (p >= 0) & (p < sp[ax])
+            flat = flat * sp[ax] + p
+        flat = np.where(inside, batch + flat, n * volume).astype(np.int64)
+        return rows.index_select(0, make(flat.reshape(-1))).reshape(n, *out_sp, c)
+
+    if mode == 1:       # nearest (rounded half to even, as torch's nearbyint)
+        out = tap([np.rint(i._data).astype(np.int64) for i in idx])
+    else:
+        lows = [i.detach().floor() for i in idx]
+        out = None
+        for corner in np.ndindex(*(2,) * nd):
+            w = None
+            for ax, b in enumerate(corner):
+                f = idx[ax] - lows[ax] if b else (lows[ax] + 1) - idx[ax]
+                w = f if w is None else w * f
+            v = tap([lo._data.astype(np.int64) + b for lo, b in zip(lows, corner)])
+            term = v * w.unsqueeze(-1)
+            out = term if out is None else out + term
+    return out.permute(0, nd + 1, *range(1, nd + 1))
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sample`` with the modes as torch's enums (interpolation 0 bilinear, 1 nearest,
+    2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    xs, gs = _shape_list(input.shape), _shape_list(grid.shape)
+    if input.dim() != grid.dim() or input.dim() not in (4, 5):
+        raise RuntimeError("grid_sampler(): expected 4D or 5D input and grid with same number "
+                           f"of dimensions, but got input with sizes {xs} and grid with sizes "
+                           f"{gs}")
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {xs} and grid with sizes {gs}")
+    nd = input.dim() - 2
+    if grid.shape[-1] != nd:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {nd} in last "
+                           f"dimension, but got grid with sizes {gs}")
+    for i in range(2, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {xs} with dimension {i} being "
+                               "empty")
+    if interpolation_mode == 2 and nd == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input._data.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"grid_sampler_{nd}d_cpu_kernel_impl" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
+    if grid._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
+                           f"{grid.dtype.kernel_name}")
+    if interpolation_mode == 2:
+        raise NotImplementedError("grid_sample(mode='bicubic') is not supported by ember yet")
+    node_cls = GridSampler2DBackward0 if nd == 2 else GridSampler3DBackward0
+    return recomputed(node_cls, lambda x, g: _grid_sample(x, g, interpolation_mode, padding_mode,
+                                                          align_corners), (input, grid))
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 4-D input."""
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 5-D input."""
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
+    """``input`` (N, C, H, W) or (N, C, D, H, W) sampled at the ``grid`` (N, *out, 2 or 3)
+    positions (x, y[, z] in [-1, 1]), bilinearly or at the nearest pixel; ``padding_mode``
+    says what lies outside: zeros, the border's values, or the input's reflection."""
+    if mode not in _MODES:
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in _PADDINGS:
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        align_corners = False
+    return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
+
+
+def _shape_list(shape):
+    return f"[{', '.join(map(str, shape))}]"
