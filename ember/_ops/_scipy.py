@@ -23,3 +23,19 @@ def special():
             except ImportError:
                 pass
     return _special
+
+
+_sparse = _MISSING
+
+
+def sparse():
+    """The ``scipy.sparse`` module, or None when scipy is not installed (or disabled)."""
+    global _sparse
+    if _sparse is _MISSING:
+        _sparse = None
+        if not os.environ.get('EMBER_NO_SCIPY'):
+            try:
+                import scipy.sparse as _sparse  # noqa: F811  (the lazy import itself)
+            except ImportError:
+                pass
+    return _sparse

@@ -28,13 +28,15 @@ class RecomputedBackward(_core.Node):
                      for t, (fn, _) in zip(inputs, self.next_functions))
 
 
-def recomputed(node_cls, compose, inputs):
+def recomputed(node_cls, compose, inputs, value=None):
     """``compose(*inputs)`` (ember ops) as the output of one ``node_cls`` node (a
-    ``RecomputedBackward``) over ``inputs`` (tensors, or None for absent ones)."""
-    with no_grad():
-        value = compose(*inputs)
+    ``RecomputedBackward``) over ``inputs`` (tensors, or None for absent ones). ``value``:
+    the result's array when the caller has a faster way to it than the composition."""
+    if value is None:
+        with no_grad():
+            value = compose(*inputs)._data
     node = _core.track(node_cls, inputs)
-    out = _core.result(value._data, node)
+    out = _core.result(value, node)
     if node is not None:
         node.present = [t is not None for t in inputs]
         node.save(*[t for t in inputs if t is not None])
