@@ -241,3 +241,4 @@ def _export_from(module, names):
 _export_from(_pooling, _POOLING)
 _export_from(_conv, ('conv3d', 'conv_transpose3d', 'conv_tbc'))
 _export_from(_vision, ('grid_sample', 'affine_grid'))
+_export_from(_sparse, ('embedding_bag',))
