@@ -843,3 +843,172 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
             coef /= nframe
         n.coef, n.shape, n.per_row = coef, tuple(input.shape), reduction == 'none'
     return out
+
+
+# -- connectionist temporal classification ---------------------------------------------------------
+_CTC_CHECK = " (while checking arguments for ctc_loss_allocate_outputs)"
+
+
+class _CtcLossBackwardBackward(Node):
+    """torch has no derivative of the CTC gradient: asking for one is its error."""
+
+    def backward(self, g):
+        raise RuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
+
+
+@_named('CtcLossBackward0')
+class _CtcLossBackward0(Node):
+    """torch's CTC gradient with respect to ``log_probs``: ``exp(lp) - exp(log(sum over the
+    label's positions of alpha * beta) + nll - lp)`` -- the gradient through a log_softmax
+    folded in, as torch's kernel does (it equals the true gradient once it has gone back
+    through the log_softmax that made ``log_probs``)."""
+
+    def backward(self, g):
+        arr = self.grad * g._data[None, :, None]
+        n = _core.track(_CtcLossBackwardBackward, (self.saved_tensors[0], g))
+        return _core.result(arr.astype(self.grad.dtype, copy=False), n)
+
+
+def _lengths(v, name, batch):
+    from ..._tensor import Tensor
+    if isinstance(v, Tensor):
+        if v._data.dtype.kind not in 'iu':
+            raise RuntimeError(f"{name}s must be integral")
+        a = v._data.reshape(-1).astype(np.int64)
+    else:
+        a = np.asarray(v, np.int64).reshape(-1)
+    if a.size != batch:
+        raise RuntimeError(f"{name}s must be of size batch_size")
+    return a
+
+
+def _logaddexp(*arrays):
+    out = arrays[0]
+    for a in arrays[1:]:
+        out = np.logaddexp(out, a)
+    return out
+
+
+def _ctc_arrays(lp, targets, il, tl, blank):
+    """(nll per sample, torch's gradient factor) of log_probs ``lp`` (T, N, C)."""
+    T, N, C = lp.shape
+    S = 2 * int(tl.max(initial=0)) + 1
+    ext = np.full((N, S), blank, np.int64)             # blank, l1, blank, l2, ..., blank
+    for n in range(N):
+        ext[n, 1:2 * tl[n]:2] = targets[n][:tl[n]]
+    valid = np.arange(S)[None, :] < 2 * tl[:, None] + 1
+    skip = np.zeros((N, S), bool)
+    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    neg = np.array(-np.inf, lp.dtype)
+    emit = np.take_along_axis(lp, np.broadcast_to(ext[None], (T, N, S)), 2)   # (T, N, S)
+    alpha = np.full((T, N, S), neg)
+    alpha[0, :, 0] = emit[0, :, 0]
+    if S > 1:
+        alpha[0, :, 1] = np.where(tl > 0, emit[0, :, 1], neg)
+    for t in range(1, T):
+        a = alpha[t - 1]
+        a1 = np.concatenate([np.full((N, 1), neg), a[:, :-1]], 1)
+        a2 = np.concatenate([np.full((N, 2), neg), a[:, :-2]], 1)
+        alpha[t] = np.where(valid, _logaddexp(a, a1, np.where(skip, a2, neg)) + emit[t], neg)
+    rows = np.arange(N)
+    last = np.maximum(il - 1, 0)
+    end = alpha[last, rows, 2 * tl]
+    end1 = np.where(tl > 0, alpha[last, rows, np.maximum(2 * tl - 1, 0)], neg)
+    nll = -np.logaddexp(end, end1)
+    nll = np.where(il == 0, np.where(tl == 0, 0, np.inf), nll)    # nothing to align
+    beta = np.full((T, N, S), neg)
+    for t in range(T - 1, -1, -1):
+        if t + 1 < T:
+            b = beta[t + 1]
+            b1 = np.concatenate([b[:, 1:], np.full((N, 1), neg)], 1)
+            b2 = np.concatenate([np.where(skip, b, neg)[:, 2:], np.full((N, 2), neg)], 1)
+            beta[t] = np.where(valid, _logaddexp(b, b1, b2) + emit[t], neg)
+        start = t == il - 1                  # each sample's recursion starts at its end
+        init = np.full((N, S), neg)
+        init[rows, 2 * tl] = emit[t, rows, 2 * tl]
+        init[rows, np.maximum(2 * tl - 1, 0)] = np.where(
+            tl > 0, emit[t, rows, np.maximum(2 * tl - 1, 0)], init[rows, 0])
+        beta[t] = np.where(start[:, None], init, np.where((t < il - 1)[:, None], beta[t], neg))
+    ab = alpha + beta
+    top = ab.max(-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0)
+    sums = np.zeros((T, N, C), lp.dtype)
+    tt, nn = np.meshgrid(np.arange(T), rows, indexing='ij')
+    for s in range(S):
+        np.add.at(sums, (tt, nn, np.broadcast_to(ext[:, s], (T, N))), np.exp(ab[..., s] - top[..., 0]))
+    with np.errstate(divide='ignore'):
+        lcab = np.log(sums) + top
+    grad = np.exp(lp) - np.exp(lcab + nll[None, :, None] - lp)
+    grad[np.arange(T)[:, None] >= il[None, :]] = 0
+    return nll, grad
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean',
+             zero_infinity=False):
+    """The connectionist temporal classification loss: minus the log-probability of each
+    target sequence summed over its alignments with the input (``log_probs`` (T, N, C) or
+    (T, C) log-softmax outputs; ``targets`` padded (N, S) or concatenated); 'mean' divides
+    each sample's loss by its target length before averaging."""
+    if reduction not in ('none', 'mean', 'sum'):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank,
+                            {'none': 0, 'mean': 1, 'sum': 2}[reduction], zero_infinity)
+
+
+def ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
+                     zero_infinity=False):
+    """torch.ctc_loss: ``ctc_loss`` with the reduction as torch's enum (0 none, 1 mean,
+    2 sum)."""
+    batched = log_probs.dim() == 3
+    if log_probs.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim()}-"
+                           f"dimensional tensor for argument #1 'log_probs'" + _CTC_CHECK)
+    lp = log_probs._data if batched else log_probs._data[:, None]
+    if lp.dtype.kind not in 'f':
+        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
+                                  f"'{log_probs.dtype.kernel_name}'")
+    T, N, C = lp.shape
+    if not 0 <= blank < C:
+        raise RuntimeError("blank must be in label range")
+    il = _lengths(input_lengths, 'input_length', N)
+    tl = _lengths(target_lengths, 'target_length', N)
+    tg = targets._data.astype(np.int64)
+    if not batched and tg.ndim == 1:
+        tg = tg[None]
+    for name, lengths in (('input_lengths', il), ('target_lengths', tl)):
+        if lengths.size and lengths.min() < 0:
+            raise RuntimeError(f"Expected {name} to have value at least 0, but got value "
+                               f"{int(lengths.min())}" + _CTC_CHECK)
+    if il.size and il.max() > T:
+        raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got value "
+                           f"{int(il.max())}" + _CTC_CHECK)
+    if tg.ndim == 1:                        # concatenated targets
+        if tg.shape[0] != tl.sum():
+            raise RuntimeError(f"Expected tensor to have size {int(tl.sum())} at dimension 0, "
+                               f"but got size {tg.shape[0]} for argument #2 'targets'"
+                               + _CTC_CHECK)
+        starts = np.concatenate([[0], np.cumsum(tl)[:-1]])
+        rows = [tg[s:s + k] for s, k in zip(starts, tl)]
+    else:
+        if tl.size and tg.shape[1] < tl.max():
+            raise RuntimeError(f"Expected tensor to have size at least {int(tl.max())} at "
+                               f"dimension 1, but got size {tg.shape[1]} for argument #2 "
+                               "'targets'" + _CTC_CHECK)
+        rows = list(tg)
+    nll, grad = _ctc_arrays(lp, rows, il, tl, blank)
+    inf = np.isinf(nll)
+    if zero_infinity:
+        grad[:, inf] = 0
+    lp_t = log_probs if batched else log_probs.unsqueeze(1)
+    node = _core.track1(_CtcLossBackward0, lp_t)
+    loss = _core.result(nll.astype(lp.dtype), node)
+    if node is not None:
+        node.grad = grad
+        node.save(lp_t)
+    if zero_infinity:                   # torch's where(loss == inf, 0, loss)
+        loss = _pw.where(_make(inf), _make(np.zeros((), lp.dtype)), loss)
+    if not batched:
+        loss = loss.squeeze(0)
+    if reduction == 1:
+        return (loss / _make(np.maximum(tl, 1).astype(lp.dtype).reshape(loss.shape))).mean()
+    return loss.sum() if reduction == 2 else loss
