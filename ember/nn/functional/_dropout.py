@@ -1,5 +1,5 @@
-"""The dropouts of nn.functional: dropout, its channel-wise forms (dropout1d/2d/3d) and
-alpha_dropout. Each draws its mask on arrays and multiplies by it in ember ops, so the
+"""The dropouts of nn.functional: dropout, its channel-wise forms (dropout1d/2d/3d),
+alpha_dropout and its channel-wise form feature_alpha_dropout. Each draws its mask on arrays and multiplies by it in ember ops, so the
 gradients can be differentiated again."""
 import warnings
 
@@ -107,13 +107,27 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Dropout for SELU networks: dropped units are set to SELU's saturation value and an
     affine map ``a * x + b`` restores the input's mean and variance."""
     _check_p(p)
+    return _alpha_dropout(input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """``alpha_dropout`` of whole channels: one draw per (sample, channel) of a batched
+    input, broadcast over its other dims."""
+    _check_p(p)
+    return _alpha_dropout(input, p, training, inplace, True)
+
+
+def _alpha_dropout(input, p, training, inplace, feature):
     if p == 0 or not training or input.numel() == 0:
         return input
     x = input._data
+    if feature and x.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1:
         zero = make(np.zeros((), x.dtype))
         return input.mul_(zero) if inplace else input * zero
-    keep = (_random._rng(None).random(x.shape) >= p).astype(x.dtype)
+    shape = x.shape[:2] + (1,) * (x.ndim - 2) if feature else x.shape
+    keep = (_random._rng(None).random(shape) >= p).astype(x.dtype)
     a = 1 / np.sqrt((_ALPHA ** 2 * p + 1) * (1 - p))
     shift = make(((keep - 1) * _ALPHA * a + _ALPHA * a * p).astype(x.dtype))
     scale = make((keep * a).astype(x.dtype))

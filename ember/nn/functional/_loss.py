@@ -1012,3 +1012,46 @@ def ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank=0,
     if reduction == 1:
         return (loss / _make(np.maximum(tl, 1).astype(lp.dtype).reshape(loss.shape))).mean()
     return loss.sum() if reduction == 2 else loss
+
+
+# -- linear_cross_entropy --------------------------------------------------------------------------
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction='mean', ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)``, the logits
+    shaped (N, C, d1, ...) after ``linear_weight``'s (C, d1, ..., in_features). ``options``
+    (torch's chunking, which only saves memory) is accepted and ignored: ember always takes
+    the reference path."""
+    from ._linear import linear
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and "
+                           f"{linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes,) + out_features:
+        raise RuntimeError(f"expected linear_bias shape {(classes,) + out_features}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, (N, "
+                           f"{in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    logits_shape = batches + (classes,) + out_features
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    if out_features:
+        linear_weight = linear_weight.reshape(math.prod(out_features, start=classes),
+                                              in_features)
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(math.prod(out_features, start=classes))
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return _cross_entropy(logits, target, weight=weight, reduction=reduction,
+                          ignore_index=-100 if ignore_index is None else ignore_index,
+                          label_smoothing=label_smoothing)
