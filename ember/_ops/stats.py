@@ -680,3 +680,101 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     along ``dim``."""
     from ..nn.functional._distance import cosine_similarity as impl
     return impl(x1, x2, dim, eps)
+
+
+@register(method=False)
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``nn.functional.grid_sample`` with torch's enums for the modes (interpolation 0
+    bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    from ..nn.functional._vision import grid_sampler as impl
+    return impl(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 4-D input."""
+    from ..nn.functional._vision import grid_sampler_2d as impl
+    return impl(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 5-D input."""
+    from ..nn.functional._vision import grid_sampler_3d as impl
+    return impl(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def affine_grid_generator(theta, size, align_corners):
+    """``nn.functional.affine_grid`` without its argument checks."""
+    from ..nn.functional._vision import affine_grid_generator as impl
+    return impl(theta, size, align_corners)
+
+
+@register(method=False)
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
+             zero_infinity=False):
+    """``nn.functional.ctc_loss`` with torch's reduction enum (0 none, 1 mean, 2 sum)."""
+    from ..nn.functional._loss import ctc_loss_forward as impl
+    return impl(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+                zero_infinity)
+
+
+@register(method=False)
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """``nn.functional.embedding_bag``'s op: ``(output, offset2bag, bag_size, max_indices)``
+    (mode 0 sum, 1 mean, 2 max)."""
+    from ..nn.functional._sparse import embedding_bag_forward as impl
+    return impl(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                include_last_offset, padding_idx)
+
+
+@register(method=False)
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``nn.functional.max_pool3d`` (the values only)."""
+    from ..nn.functional._pooling import max_pool3d as impl
+    return impl(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+@register(method=False)
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``nn.functional.conv3d``."""
+    from ..nn.functional._conv import conv3d as impl
+    return impl(input, weight, bias, stride, padding, dilation, groups)
+
+
+@register(method=False)
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """``nn.functional.conv_transpose3d``."""
+    from ..nn.functional._conv import conv_transpose3d as impl
+    return impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+@register(method=False)
+def conv_tbc(input, weight, bias, pad=0):
+    """``nn.functional.conv_tbc``: a 1-d convolution of a (time, batch, channel) input."""
+    from ..nn.functional._conv import conv_tbc as impl
+    return impl(input, weight, bias, pad)
+
+
+@register(method=False)
+def feature_alpha_dropout(input, p, train):
+    """``nn.functional.feature_alpha_dropout``."""
+    from ..nn.functional._dropout import feature_alpha_dropout as impl
+    return impl(input, p, train)
+
+
+@register(method=False)
+def feature_alpha_dropout_(input, p, train):
+    """In-place ``feature_alpha_dropout``."""
+    from ..nn.functional._dropout import feature_alpha_dropout as impl
+    return impl(input, p, train, inplace=True)
+
+
+@register(method=False)
+def native_channel_shuffle(input, groups):
+    """``nn.functional.native_channel_shuffle``: channel_shuffle without a derivative."""
+    from ..nn.functional._rearrange import native_channel_shuffle as impl
+    return impl(input, groups)
