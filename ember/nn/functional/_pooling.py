@@ -12,6 +12,7 @@ import numpy as np
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ...autograd.grad_mode import STATE
+from ._loss import _not_differentiable
 from ._separable import SeparableBackward, apply
 
 
@@ -807,7 +808,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
                            f"{_shape_list(shape[:-3] + size)}")
-    return _adaptive_max(input, size, AdaptiveMaxPool3DBackward0, 'adaptive_max_pool3d',
+    return _adaptive_max(input, size, AdaptiveMaxPool3DBackward0, 'adaptive_max_pool3d_cpu',
                          return_indices)
 
 
@@ -874,6 +875,7 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
         ratio = _as_tuple(output_ratio, nd)
         output_size = [int(input.shape[-nd + i] * ratio[i]) for i in range(nd)]
     size = _as_tuple(output_size, nd)
+    _not_differentiable(_random_samples, fn, 'random_samples')
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):
         raise RuntimeError(f"{fn}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
@@ -883,11 +885,15 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
     if not batched:
         x = x[None]
     n, c, sp = x.shape[0], x.shape[1], x.shape[2:]
+    # torch's checks: 2-d allows windows reaching the end, 3-d not (and goes T, W, H)
     names = ('height', 'width') if nd == 2 else ('time', 'height', 'width')
-    for i in range(nd):
-        if size[i] + k[i] - 1 > sp[i]:
-            raise RuntimeError(f"{fn}_out(): pool {names[i]} {k[i]} too large relative to "
-                               f"input {names[i]} {sp[i]}")
+    for i in ((0, 1) if nd == 2 else (0, 2, 1)):
+        if size[i] + k[i] - 1 > sp[i] - (nd == 3):
+            where = fn + ('()' if nd == 2 else '_out()')
+            raise RuntimeError(f"{where}: pool {names[i]} {k[i]} too large relative to input "
+                               f"{names[i]} {sp[i]}")
+    if _random_samples is not None and _random_samples.shape[0] < n:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
     if _random_samples is None:
         samples = input.new_empty((n, c, nd)).uniform_()._data
     else:

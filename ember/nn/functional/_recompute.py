@@ -7,7 +7,10 @@ node keeps the inputs; the node's backward runs the composition again with a gra
 those inputs and asks autograd for its gradients -- with a graph of them too when the outer
 backward wants one (``create_graph``), so higher derivatives come for free.
 """
+import numpy as np
+
 from ..._ops import _core
+from ..._ops._core import make
 from ...autograd.grad_mode import STATE, enable_grad, no_grad
 
 
@@ -24,8 +27,14 @@ class RecomputedBackward(_core.Node):
         with enable_grad():
             out = self.compose(*inputs)
         grads = iter(grad(out, want, g, create_graph=create, allow_unused=True))
-        return tuple(next(grads) if t is not None and fn is not None else None
+        # an input the composition does not depend on (grid_sample's grid, for the nearest
+        # pixel) gets zeros, as torch's own kernels give
+        return tuple(_or_zeros(next(grads), t) if t is not None and fn is not None else None
                      for t, (fn, _) in zip(inputs, self.next_functions))
+
+
+def _or_zeros(g, t):
+    return g if g is not None else make(np.zeros(t.shape, t._data.dtype))
 
 
 def recomputed(node_cls, compose, inputs, value=None):

@@ -178,8 +178,10 @@ class _GridSamplerBackward(RecomputedBackward):
     """Gradient of grid sampling: on arrays when no graph of it is wanted (the common case),
     else the composition's (see ``_recompute``)."""
 
+    taps = None        # (an empty input has none: the composition handles it)
+
     def backward(self, g):
-        if STATE.enabled:
+        if STATE.enabled or self.taps is None:
             return super().backward(g)
         input, _ = self.saved_tensors      # (checks they were not modified since)
         plan = self.taps
@@ -222,9 +224,9 @@ def affine_grid_generator(theta, size, align_corners):
         base[..., i] = c.reshape(shape)
     base = make(base.reshape(1, -1, nd + 1))
     n = size[0]
-    if theta.dim() != 3 or theta.shape[0] != n:
+    if theta.dim() != 3 or theta.shape[0] != n or theta.shape[2] != nd + 1:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{n}, {nd + 1}] but got: [{theta.shape[0]}, {theta.shape[1]}].")
+                           f"[{n}, {nd + 1}] but got: [{theta.shape[0]}, {theta.shape[2]}].")
 
     def compose(theta):
         return base.expand(n, -1, -1).bmm(theta.transpose(1, 2)).view(n, *size[2:], nd)
@@ -336,10 +338,6 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """``grid_sample`` with the modes as torch's enums (interpolation 0 bilinear, 1 nearest,
     2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
     xs, gs = _shape_list(input.shape), _shape_list(grid.shape)
-    if input.dim() != grid.dim() or input.dim() not in (4, 5):
-        raise RuntimeError("grid_sampler(): expected 4D or 5D input and grid with same number "
-                           f"of dimensions, but got input with sizes {xs} and grid with sizes "
-                           f"{gs}")
     if input.shape[0] != grid.shape[0]:
         raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes {xs} and grid with sizes {gs}")
@@ -352,6 +350,11 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
             raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {xs} with dimension {i} being "
                                "empty")
+    want = 4 if input.dim() == 4 else 5          # torch dispatches on the input's rank
+    if input.dim() != grid.dim() or input.dim() != want:
+        raise RuntimeError(f"grid_sampler(): expected {want}D input and grid with same number "
+                           f"of dimensions, but got input with sizes {xs} and grid with sizes "
+                           f"{gs}")
     if interpolation_mode == 2 and nd == 3:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     if input._data.dtype.kind not in 'fV':
@@ -364,6 +367,10 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         raise NotImplementedError("grid_sample(mode='bicubic') is not supported by ember yet")
     node_cls = GridSampler2DBackward0 if nd == 2 else GridSampler3DBackward0
     modes = (interpolation_mode, padding_mode, align_corners)
+    if input.numel() == 0 or grid.numel() == 0:      # nothing to sample (no channels...)
+        return recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
+                          np.zeros(tuple(input.shape[:2]) + tuple(grid.shape[1:-1]),
+                                   input._data.dtype))
     taps = _Taps(grid, input.shape[2:], *modes)
     out = recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
                      taps.sample(input._data))
