@@ -712,9 +712,10 @@ def affine_grid_generator(theta, size, align_corners):
 
 
 @register(method=False)
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
              zero_infinity=False):
-    """``nn.functional.ctc_loss`` with torch's reduction enum (0 none, 1 mean, 2 sum)."""
+    """``nn.functional.ctc_loss`` with torch's reduction enum (0 none, 1 mean, 2 sum; none
+    unless given, as torch.ctc_loss)."""
     from ..nn.functional._loss import ctc_loss_forward as impl
     return impl(log_probs, targets, input_lengths, target_lengths, blank, reduction,
                 zero_infinity)

@@ -960,8 +960,8 @@ def ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank=0,
     """torch.ctc_loss: ``ctc_loss`` with the reduction as torch's enum (0 none, 1 mean,
     2 sum)."""
     batched = log_probs.dim() == 3
-    if log_probs.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim()}-"
+    if log_probs.dim() not in (2, 3):      # (torch counts the batch dim it would add)
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim() + 1}-"
                            f"dimensional tensor for argument #1 'log_probs'" + _CTC_CHECK)
     lp = log_probs._data if batched else log_probs._data[:, None]
     if lp.dtype.kind not in 'f':
@@ -990,6 +990,9 @@ def ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank=0,
         starts = np.concatenate([[0], np.cumsum(tl)[:-1]])
         rows = [tg[s:s + k] for s, k in zip(starts, tl)]
     else:
+        if tg.shape[0] != N:
+            raise RuntimeError(f"Expected tensor to have size {N} at dimension 0, but got size "
+                               f"{tg.shape[0]} for argument #2 'targets'" + _CTC_CHECK)
         if tl.size and tg.shape[1] < tl.max():
             raise RuntimeError(f"Expected tensor to have size at least {int(tl.max())} at "
                                f"dimension 1, but got size {tg.shape[1]} for argument #2 "

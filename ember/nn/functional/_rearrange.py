@@ -92,8 +92,11 @@ class _NativeChannelShuffleBackward(Node):
     def backward(self, g):
         raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
 
+    def name(self):
+        return 'torch::autograd::NotImplemented'
 
-_NativeChannelShuffleBackward.__name__ = 'torch::autograd::NotImplemented'
+
+_NativeChannelShuffleBackward.__name__ = 'NotImplemented'    # (its type's name in torch)
 
 
 def channel_shuffle(input, groups):
