@@ -394,44 +394,51 @@ class _Taps:
         n = grid.shape[0]
         self.idx = [i.reshape(n, -1) for i in idx]
         self.out_sp = tuple(grid.shape[1:-1])
+        index = np.int32 if n * int(np.prod(self.sp)) < 2 ** 31 else np.int64
         if mode == 1:
-            self.lows = None
-            taps = [(np.rint(i).astype(np.int64),) for i in self.idx]
+            self.lows = self.factors = None
+            taps = [(np.rint(i).astype(index),) for i in self.idx]
             corners = [None]
         else:
             self.lows = [np.floor(i) for i in self.idx]
-            taps = [(lo.astype(np.int64), lo.astype(np.int64) + 1) for lo in self.lows]
+            low = [lo.astype(index) for lo in self.lows]
+            taps = [(lo, lo + 1) for lo in low]
+            # per dim, the two corners' linear weights along it: (low + 1) - i and i - low
+            self.factors = [((lo + 1) - i, i - lo) for i, lo in zip(self.idx, self.lows)]
             corners = list(np.ndindex(*(2,) * nd))
         # per dim and tap offset: whether it falls inside, and its position clipped into range
-        inside = [[(p >= 0) & (p < n) for p in ps] for ps, n in zip(taps, self.sp)]
-        clipped = [[np.clip(p, 0, n - 1) for p in ps] for ps, n in zip(taps, self.sp)]
-        self.corners = [self._tap(c, inside, clipped) for c in corners]
+        inside = [[(p >= 0) & (p < m) for p in ps] for ps, m in zip(taps, self.sp)]
+        clipped = [[np.clip(p, 0, m - 1) for p in ps] for ps, m in zip(taps, self.sp)]
         # (N, P, taps): the taps of an output side by side, as the sparse rows want them
-        index = np.int32 if n * int(np.prod(self.sp)) < 2 ** 31 else np.int64
-        base = (np.arange(n) * int(np.prod(self.sp))).reshape(n, 1, 1)
-        self.flat = (np.stack([f for _, f, _, _ in self.corners], -1) + base).astype(index)
-        self.weights = np.stack([w for _, _, w, _ in self.corners], -1)
+        k = len(corners)
+        self.flat = np.empty(self.idx[0].shape + (k,), index)
+        self.weights = np.empty(self.idx[0].shape + (k,), self.idx[0].dtype)
+        base = (np.arange(n, dtype=index) * index(np.prod(self.sp))).reshape(n, 1)
+        self.corners = [self._tap(t, c, inside, clipped, base) for t, c in enumerate(corners)]
 
     def _factors(self, corner):
         """Per dim, the corner's linear weight along it: ``i - low`` or ``(low + 1) - i``."""
-        return [i - lo if b else (lo + 1) - i for i, lo, b in zip(self.idx, self.lows, corner)]
+        return [f[b] for f, b in zip(self.factors, corner)]
 
-    def _tap(self, corner, inside, clipped):
-        """(corner, flat position in its plane, weight, inside) of one tap."""
+    def _tap(self, t, corner, inside, clipped, base):
+        """(corner, flat position, weight, inside) of tap ``t``, written into the tables."""
         offsets = corner or (0,) * self.nd
-        ok = np.logical_and.reduce([inside[ax][b] for ax, b in enumerate(offsets)]) \
-            if self.nd > 1 else inside[0][offsets[0]]
+        ok = inside[0][offsets[0]]
         flat = clipped[0][offsets[0]]
         for ax in range(1, self.nd):
+            ok = ok & inside[ax][offsets[ax]]
             flat = flat * self.sp[ax] + clipped[ax][offsets[ax]]
-        dt = self.idx[0].dtype
+        np.add(flat, base, out=self.flat[..., t])
+        weight = self.weights[..., t]
         if corner is None:
-            weight = ok.astype(dt)
+            weight[...] = ok
         else:
-            weight = None
-            for f in self._factors(corner):
-                weight = f if weight is None else weight * f
-            weight = np.where(ok, weight, dt.type(0))
+            factors = self._factors(corner)
+            np.multiply(factors[0], factors[1], out=weight) if self.nd > 1 else \
+                np.copyto(weight, factors[0])
+            for f in factors[2:]:
+                weight *= f
+            weight *= ok           # (finite factors: the same as where(ok, weight, 0))
         return corner, flat, weight, ok
 
     def sample(self, x):
@@ -516,6 +523,14 @@ def _taps_times(flat, weights, x):
     sparse = _scipy.sparse() if x.dtype in (np.float32, np.float64) else None
     n, c, v = x.shape
     p = flat.shape[1]
+    if flat.shape[2] == 1:     # one tap (nearest): a gather per sample, then the weights
+        out = np.empty((n, c, p), x.dtype)
+        xs = x.reshape(n * c, v).reshape(n, c, v)
+        for b in range(n):
+            np.take(xs[b], flat[b, :, 0] - b * v, axis=1, out=out[b])
+        if not weights.all():
+            out *= weights[:, None, :, 0]
+        return out
     if sparse is not None:
         rows = np.ascontiguousarray(x.transpose(0, 2, 1)).reshape(n * v, c)
         out = _tap_matrix(sparse, flat, weights, n * v) @ rows
