@@ -22,6 +22,17 @@ def test_grid_sample_2d(mode, padding, align, dtype):
           arr(2, 3, 5, 6, seed=2, dtype=dtype), grid, double=dtype == np.float64)
 
 
+@pytest.mark.parametrize('dtype', [np.float64, np.float32])
+@pytest.mark.parametrize('padding, align', list(itertools.product(
+    ['zeros', 'border', 'reflection'], [False, True])), ids=str)
+def test_grid_sample_bicubic(padding, align, dtype):
+    grid = arr(2, 4, 5, 2, seed=19, low=-1.3, high=1.3, dtype=dtype)
+    check(lambda lib, x, g: lib.nn.functional.grid_sample(x, g, 'bicubic', padding, align),
+          arr(2, 3, 5, 6, seed=20, dtype=dtype), grid, double=dtype == np.float64)
+    check(lambda lib, x, g: lib.grid_sampler(x, g, 2, 0, align), arr(1, 2, 4, 4, seed=21),
+          arr(1, 3, 3, 2, seed=22, low=-1.1, high=1.1))
+
+
 @pytest.mark.parametrize('mode, padding, align', MODES, ids=str)
 def test_grid_sample_3d(mode, padding, align):
     grid = arr(2, 3, 4, 2, 3, seed=3, low=-1.3, high=1.3)

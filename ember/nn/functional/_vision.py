@@ -283,8 +283,17 @@ def _reflect(c, twice_low, twice_high):
 def _source_index(coord, size, padding_mode, align_corners):
     """Grid coordinates in [-1, 1] -> (fractional) pixel indices along a dim of ``size``,
     with the border or reflection padding's folding (as torch's ``ComputeLocation``)."""
-    c = ((coord + 1) * ((size - 1) / 2) if align_corners
-         else (coord + 1) * (size / 2) - 0.5)
+    return _fold(_unnormalize(coord, size, align_corners), size, padding_mode, align_corners)
+
+
+def _unnormalize(coord, size, align_corners):
+    """[-1, 1] -> pixel index: the corner pixels' centres (``align_corners``) or edges."""
+    return ((coord + 1) * ((size - 1) / 2) if align_corners
+            else (coord + 1) * (size / 2) - 0.5)
+
+
+def _fold(c, size, padding_mode, align_corners):
+    """A pixel index folded into the input by the border (clamp) or reflection padding."""
     if padding_mode == 1:
         c = c.clamp(0, size - 1)
     elif padding_mode == 2:
@@ -320,6 +329,22 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
 
     if mode == 1:       # nearest (rounded half to even, as torch's nearbyint)
         out = tap([np.rint(i._data).astype(np.int64) for i in idx])
+    elif mode == 2:     # bicubic (2-d): 4 x 4 taps, each folded by the padding on its own
+        ix = [_unnormalize(grid[..., nd - 1 - ax], sp[ax], align_corners) for ax in range(nd)]
+        lows = [i.detach().floor() for i in ix]
+        coeffs = [_cubic_weights(i - lo) for i, lo in zip(ix, lows)]
+        out = None
+        for taps in np.ndindex(*(4,) * nd):
+            pos = []
+            with no_grad():
+                for ax, k in enumerate(taps):
+                    p = _fold(lows[ax] + (k - 1), sp[ax], padding_mode, align_corners)
+                    pos.append(p._data.astype(np.int64))
+            w = coeffs[0][taps[0]]
+            for ax in range(1, nd):
+                w = w * coeffs[ax][taps[ax]]
+            term = tap(pos) * w.unsqueeze(-1)
+            out = term if out is None else out + term
     else:
         lows = [i.detach().floor() for i in idx]
         out = None
@@ -332,6 +357,19 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
             term = v * w.unsqueeze(-1)
             out = term if out is None else out + term
     return out.permute(0, nd + 1, *range(1, nd + 1))
+
+
+_CUBIC_A = -0.75      # torch's (and Keys') cubic convolution parameter
+
+
+def _cubic_weights(t):
+    """The four cubic-convolution weights of the taps at -1, 0, 1, 2 for offset ``t``."""
+    def near(x):          # |x| <= 1
+        return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
+
+    def far(x):           # 1 < |x| < 2
+        return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
@@ -363,10 +401,10 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     if grid._data.dtype != input._data.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
                            f"{grid.dtype.kernel_name}")
-    if interpolation_mode == 2:
-        raise NotImplementedError("grid_sample(mode='bicubic') is not supported by ember yet")
     node_cls = GridSampler2DBackward0 if nd == 2 else GridSampler3DBackward0
     modes = (interpolation_mode, padding_mode, align_corners)
+    if interpolation_mode == 2:          # bicubic: the composition alone (no array path)
+        return recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid))
     if input.numel() == 0 or grid.numel() == 0:      # nothing to sample (no channels...)
         return recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
                           np.zeros(tuple(input.shape[:2]) + tuple(grid.shape[1:-1]),
@@ -497,7 +535,8 @@ def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners
 
 def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
     """``input`` (N, C, H, W) or (N, C, D, H, W) sampled at the ``grid`` (N, *out, 2 or 3)
-    positions (x, y[, z] in [-1, 1]), bilinearly or at the nearest pixel; ``padding_mode``
+    positions (x, y[, z] in [-1, 1]), bilinearly, at the nearest pixel or (2-d) bicubically;
+    ``padding_mode``
     says what lies outside: zeros, the border's values, or the input's reflection."""
     if mode not in _MODES:
         raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
