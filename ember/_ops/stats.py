@@ -663,14 +663,14 @@ def renorm_(self, p, dim, maxnorm):
 @register(method=False)
 def pdist(input, p=2):
     """``nn.functional.pdist``: p-norm distances between all pairs of rows."""
-    from ..nn._loss_functional import pdist as impl
+    from ..nn.functional._distance import pdist as impl
     return impl(input, p)
 
 
 @register(method=False)
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """``nn.functional.pairwise_distance``: p-norm of ``x1 - x2 + eps`` along the last dim."""
-    from ..nn._loss_functional import pairwise_distance as impl
+    from ..nn.functional._distance import pairwise_distance as impl
     return impl(x1, x2, p, eps, keepdim)
 
 
@@ -678,5 +678,104 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """``nn.functional.cosine_similarity``: cosine of the angle between ``x1`` and ``x2``
     along ``dim``."""
-    from ..nn._misc_functional import cosine_similarity as impl
+    from ..nn.functional._distance import cosine_similarity as impl
     return impl(x1, x2, dim, eps)
+
+
+@register(method=False)
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``nn.functional.grid_sample`` with torch's enums for the modes (interpolation 0
+    bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    from ..nn.functional._vision import grid_sampler as impl
+    return impl(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 4-D input."""
+    from ..nn.functional._vision import grid_sampler_2d as impl
+    return impl(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 5-D input."""
+    from ..nn.functional._vision import grid_sampler_3d as impl
+    return impl(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def affine_grid_generator(theta, size, align_corners):
+    """``nn.functional.affine_grid`` without its argument checks."""
+    from ..nn.functional._vision import affine_grid_generator as impl
+    return impl(theta, size, align_corners)
+
+
+@register(method=False)
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
+             zero_infinity=False):
+    """``nn.functional.ctc_loss`` with torch's reduction enum (0 none, 1 mean, 2 sum; none
+    unless given, as torch.ctc_loss)."""
+    from ..nn.functional._loss import ctc_loss_forward as impl
+    return impl(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+                zero_infinity)
+
+
+@register(method=False)
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """``nn.functional.embedding_bag``'s op: ``(output, offset2bag, bag_size, max_indices)``
+    (mode 0 sum, 1 mean, 2 max)."""
+    from ..nn.functional._sparse import embedding_bag_forward as impl
+    return impl(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                include_last_offset, padding_idx)
+
+
+@register(method=False)
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``nn.functional.max_pool3d`` (the values only)."""
+    from ..nn.functional._pooling import max_pool3d as impl
+    return impl(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+@register(method=False)
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``nn.functional.conv3d``."""
+    from ..nn.functional._conv import conv3d as impl
+    return impl(input, weight, bias, stride, padding, dilation, groups)
+
+
+@register(method=False)
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """``nn.functional.conv_transpose3d``."""
+    from ..nn.functional._conv import conv_transpose3d as impl
+    return impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+@register(method=False)
+def conv_tbc(input, weight, bias, pad=0):
+    """``nn.functional.conv_tbc``: a 1-d convolution of a (time, batch, channel) input."""
+    from ..nn.functional._conv import conv_tbc as impl
+    return impl(input, weight, bias, pad)
+
+
+@register(method=False)
+def feature_alpha_dropout(input, p, train):
+    """``nn.functional.feature_alpha_dropout``."""
+    from ..nn.functional._dropout import feature_alpha_dropout as impl
+    return impl(input, p, train)
+
+
+@register(method=False)
+def feature_alpha_dropout_(input, p, train):
+    """In-place ``feature_alpha_dropout``."""
+    from ..nn.functional._dropout import feature_alpha_dropout as impl
+    return impl(input, p, train, inplace=True)
+
+
+@register(method=False)
+def native_channel_shuffle(input, groups):
+    """``nn.functional.native_channel_shuffle``: channel_shuffle without a derivative."""
+    from ..nn.functional._rearrange import native_channel_shuffle as impl
+    return impl(input, groups)

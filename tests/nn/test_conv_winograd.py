@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ember
-from ember.nn import _winograd
+from ember.nn.functional import _winograd
 from ..oracle.oracle import torch, arr, check
 
 

@@ -36,7 +36,7 @@ def _wide(dtype, n=3000):
 @pytest.fixture(params=['scipy', 'no scipy'])
 def scipy_or_not(request, monkeypatch):
     if request.param == 'no scipy':
-        monkeypatch.setattr(_scipy, '_special', None)
+        monkeypatch.setitem(_scipy._modules, 'special', None)
     elif _scipy.special() is None:
         pytest.skip('scipy is not installed')
 

@@ -35,6 +35,12 @@ from .padding import (ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, Consta
                       ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
                       CircularPad1d, CircularPad2d)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
+from .conv import Conv3d, ConvTranspose3d, LazyConv3d, LazyConvTranspose3d
+from .pooling import (MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, MaxUnpool3d,
+                      LPPool3d, FractionalMaxPool2d, FractionalMaxPool3d)
+from .dropout import FeatureAlphaDropout
+from .sparse import EmbeddingBag
+from .loss import CTCLoss
 from .fold import Unfold, Fold
 
 __all__ = [
@@ -64,4 +70,7 @@ __all__ = [
     'CircularPad1d', 'CircularPad2d',
     'PixelShuffle', 'PixelUnshuffle', 'ChannelShuffle',
     'Unfold', 'Fold', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'ConvTranspose1d',
+    'Conv3d', 'ConvTranspose3d', 'LazyConv3d', 'LazyConvTranspose3d', 'MaxPool3d', 'AvgPool3d',
+    'AdaptiveAvgPool3d', 'AdaptiveMaxPool3d', 'MaxUnpool3d', 'LPPool3d', 'FractionalMaxPool2d',
+    'FractionalMaxPool3d', 'FeatureAlphaDropout', 'EmbeddingBag', 'CTCLoss',
 ]

@@ -1,4 +1,4 @@
-"""Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d and their lazy versions."""
+"""Conv1d/2d/3d, ConvTranspose1d/2d/3d and their lazy versions."""
 from ... import _ops
 from .. import functional as F
 from ..parameter import Parameter, UninitializedParameter
@@ -7,7 +7,8 @@ from .lazy import LazyModuleMixin
 from .module import Module
 
 __all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'ConvTranspose1d', 'LazyConv1d', 'LazyConv2d',
-           'LazyConvTranspose1d', 'LazyConvTranspose2d']
+           'LazyConvTranspose1d', 'LazyConvTranspose2d', 'Conv3d', 'ConvTranspose3d', 'LazyConv3d',
+           'LazyConvTranspose3d']
 
 _MODES = {'zeros', 'reflect', 'replicate', 'circular'}
 _PADDING_STRINGS = {'valid', 'same'}
@@ -89,7 +90,7 @@ class _ConvNd(Module):
         return s.format(**self.__dict__)
 
     def _conv_forward(self, input, weight, bias):
-        fn = F.conv1d if self._nd == 1 else F.conv2d
+        fn = (F.conv1d, F.conv2d, F.conv3d)[self._nd - 1]
         if self.padding_mode != 'zeros':
             input = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return fn(input, weight, bias, self.stride, 0, self.dilation, self.groups)
@@ -135,7 +136,7 @@ class ConvTranspose2d(_ConvNd):
             op = tuple(want - ((i - 1) * s - 2 * p + d * (k - 1) + 1) for want, i, s, p, d, k in
                        zip(size, input.shape[-nd:], self.stride, self.padding, self.dilation,
                            self.kernel_size))
-        fn = F.conv_transpose1d if self._nd == 1 else F.conv_transpose2d
+        fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._nd - 1]
         return fn(input, self.weight, self.bias, self.stride, self.padding, op,
                                   self.groups, self.dilation)
 
@@ -145,6 +146,20 @@ class ConvTranspose1d(ConvTranspose2d):
     out/groups, k). ``output_size`` in forward picks the output padding."""
 
     _nd = 1
+
+
+class Conv3d(_ConvNd):
+    """3-d convolution over (N, C, D, H, W) or (C, D, H, W) inputs; weight (out,
+    in/groups, kD, kH, kW)."""
+
+    _nd = 3
+
+
+class ConvTranspose3d(ConvTranspose2d):
+    """Transposed 3-d convolution (conv3d's input gradient as a layer); weight (in,
+    out/groups, kD, kH, kW). ``output_size`` in forward picks the output padding."""
+
+    _nd = 3
 
 
 class _LazyConvMixin(LazyModuleMixin):
@@ -210,4 +225,8 @@ LazyConv2d = _lazy(Conv2d, 'A Conv2d whose in_channels comes from its first inpu
 LazyConvTranspose1d = _lazy(ConvTranspose1d, 'A ConvTranspose1d whose in_channels comes '
                             'from its first input.', _TRANSPOSE_ARGS)
 LazyConvTranspose2d = _lazy(ConvTranspose2d, 'A ConvTranspose2d whose in_channels comes '
+                            'from its first input.', _TRANSPOSE_ARGS)
+LazyConv3d = _lazy(Conv3d, 'A Conv3d whose in_channels comes from its first input.',
+                   _CONV_ARGS)
+LazyConvTranspose3d = _lazy(ConvTranspose3d, 'A ConvTranspose3d whose in_channels comes '
                             'from its first input.', _TRANSPOSE_ARGS)

@@ -2,7 +2,8 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ['Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout']
+__all__ = ['Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout',
+           'FeatureAlphaDropout']
 
 
 class Dropout(Module):
@@ -53,3 +54,11 @@ class AlphaDropout(Dropout):
 
     def forward(self, input):
         return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    """Alpha dropout of whole channels (one draw per sample and channel) while training;
+    the identity in eval mode."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -1,5 +1,6 @@
 """Loss modules: the reduction (and weights) as attributes, the math in ``nn.functional``."""
 from .. import functional as F
+from ..functional._loss import _legacy_reduction
 from .module import Module
 from .distance import PairwiseDistance
 
@@ -11,7 +12,7 @@ class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction='mean'):
         super().__init__()
         if size_average is not None or reduce is not None:
-            self.reduction = F._legacy_reduction(size_average, reduce)
+            self.reduction = _legacy_reduction(size_average, reduce)
         else:
             self.reduction = reduction
 
@@ -270,3 +271,20 @@ class MultiLabelMarginLoss(_Loss):
 
     def forward(self, input, target):
         return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """The connectionist temporal classification loss (see ``F.ctc_loss``):
+    ``forward(log_probs, targets, input_lengths, target_lengths)``."""
+
+    def __init__(self, blank=0, reduction='mean', zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
+
+
+__all__ += ['CTCLoss']

@@ -1,4 +1,5 @@
-"""Pooling layers: max and average pooling (1-d, 2-d) and adaptive average pooling."""
+"""Pooling layers: max, average, adaptive, power-average and fractional max pooling
+(1-d, 2-d, 3-d), and max unpooling."""
 from .. import functional as F
 from .conv import _ntuple
 from .module import Module
@@ -202,3 +203,99 @@ class LPPool2d(_LPPoolNd):
 
 __all__ += ['AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveAvgPool1d', 'MaxUnpool1d',
             'MaxUnpool2d', 'LPPool1d', 'LPPool2d']
+
+
+class MaxPool3d(_MaxPoolNd):
+    """Max pooling over the last three dims of ``(N, C, D, H, W)`` or ``(C, D, H, W)``
+    inputs."""
+
+    def forward(self, input):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool3d(AvgPool2d):
+    """Average pooling over the last three dims of ``(N, C, D, H, W)`` or ``(C, D, H, W)``
+    inputs."""
+
+    def forward(self, input):
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """Average pooling of the last three dims to a fixed ``output_size`` (int or triple;
+    None keeps the input's size)."""
+
+    def forward(self, input):
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Max pooling of the last three dims to a fixed ``output_size`` (``return_indices``:
+    also the argmax positions)."""
+
+    def forward(self, input):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool3d``: ``forward(input, indices, output_size=None)``
+    puts each value back at its index, zeros elsewhere."""
+
+    _nd = 3
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class LPPool3d(_LPPoolNd):
+    """Power-average pooling over the last three dims: each window's ``norm_type``-norm."""
+
+    def forward(self, input):
+        return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride,
+                           self.ceil_mode)
+
+
+class _FractionalMaxPoolNd(Module):
+    _nd = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        nd = self._nd
+        self.kernel_size = _ntuple(kernel_size, nd)
+        self.return_indices = return_indices
+        self.register_buffer('_random_samples', _random_samples)
+        self.output_size = _ntuple(output_size, nd) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, nd) if output_ratio is not None else None
+        name = type(self).__name__
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling "
+                             "ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        fn = F.fractional_max_pool2d if self._nd == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio,
+                  self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-randomly placed windows of the last two dims, to
+    ``output_size`` or ``output_ratio`` times the input's size."""
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-randomly placed windows of the last three dims, to
+    ``output_size`` or ``output_ratio`` times the input's size."""
+
+    _nd = 3
+
+
+__all__ += ['MaxPool3d', 'AvgPool3d', 'AdaptiveAvgPool3d', 'AdaptiveMaxPool3d', 'MaxUnpool3d',
+            'LPPool3d', 'FractionalMaxPool2d', 'FractionalMaxPool3d']

@@ -2,7 +2,7 @@
 
 Each step is composed from ember ops (linear, sigmoid, tanh, chunk, stack) in a loop over
 time, so gradients and double backward come from the ops' own nodes -- except an LSTM layer
-without projections, which runs as one op over the whole sequence (``_rnn_functional``:
+without projections, which runs as one op over the whole sequence (``functional._rnn``:
 a few GEMMs per step instead of a dozen nodes). Parameter names,
 shapes (gates stacked i,f,g,o for LSTM and r,z,n for GRU), initialisation, reprs and error
 messages follow torch.
@@ -15,7 +15,7 @@ import numpy as np
 
 from ... import _ops
 from .. import functional as F, init
-from .._rnn_functional import lstm_layer
+from ..functional._rnn import lstm_layer
 from ..parameter import Parameter
 from .module import Module
 
@@ -252,7 +252,7 @@ class RNNBase(Module):
         ``batch_sizes`` all N, or packed data whose time step ``t`` is the next
         ``batch_sizes[t]`` rows. Returns the last layer's output (time-major, or packed like the input) and the
         final states (h_n, or (h_n, c_n) for LSTM). An LSTM layer without projections over a
-        padded batch runs as one op (``_rnn_functional.lstm_layer``)."""
+        padded batch runs as one op (``functional._rnn.lstm_layer``)."""
         lstm = self.mode == 'LSTM'
         num_directions = 2 if self.bidirectional else 1
         step = _STEPS[self.mode]
@@ -274,7 +274,7 @@ class RNNBase(Module):
                 state = tuple(s[k] for s in states) if lstm else states[0][k]
                 x_proj = F.linear(layer_input, w_ih, b_ih)  # all time steps at once
                 if lstm and not w_hr and not packed:
-                    # the whole sequence as one op (see _rnn_functional)
+                    # the whole sequence as one op (see functional._rnn)
                     out, h, c = lstm_layer(x_proj, *state, w_hh, b_hh, reverse=direction == 1)
                     if out._data.dtype != np.float32 and out.requires_grad:
                         # torch's own (non-oneDNN) kernel stacks the steps: same grad_fn

@@ -6,7 +6,7 @@ import warnings
 from ... import _ops
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
-from .._attention_functional import _canonical_mask, _canonical_masks
+from ..functional._attention import _canonical_mask, _canonical_masks
 from ..parameter import Parameter
 from .activation import GELU, ReLU
 from .container import ModuleList

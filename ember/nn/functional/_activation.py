@@ -17,14 +17,15 @@ import math
 
 import numpy as np
 
-from .._ops import _core, pointwise as _pw, reduce as _red, random as _random, shape as _shape
-from .._ops._core import Node, make
-from .._finfo import of_array_dtype
-from .._ops._scratch import scratch
-from .._tensor import Tensor, wrap_dim
-from ..autograd.engine import sum_to
-from ..autograd.forward_ad import FWD, tangent_of
-from ..autograd.grad_mode import STATE
+from ..._ops import (_core, creation as _creation, pointwise as _pw, reduce as _red,
+                     random as _random, shape as _shape)
+from ..._ops._core import Node, make
+from ..._finfo import of_array_dtype
+from ..._ops._scratch import scratch
+from ..._tensor import Tensor, wrap_dim
+from ...autograd.engine import sum_to
+from ...autograd.forward_ad import FWD, tangent_of
+from ...autograd.grad_mode import STATE
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -768,3 +769,20 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
             "that we can prioritize its implementation.")
     return _core.inplace(input, _rrelu_out,
                          (lower, upper, training, generator, _RreluWithNoiseBackward1), 'rrelu_')
+
+
+# -- gumbel_softmax --------------------------------------------------------------------------------
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """A sample of the Gumbel-softmax (concrete) distribution: ``softmax((logits + g) / tau)``
+    with standard Gumbel noise ``g``; with ``hard``, the one-hot of its argmax, carrying the
+    soft sample's gradient (the straight-through estimator)."""
+    if eps != 1e-10:
+        import warnings
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=3)
+    gumbels = -_creation.empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

@@ -1,11 +1,10 @@
-"""The functional utilities of ember.nn: pad, one_hot, normalize, cosine_similarity
-(exported by ``ember.nn.functional``)."""
+"""nn.functional's ``pad``: constant padding (or cropping, with negative pads) and the
+reflect / replicate / circular modes, each with torch's node (``ConstantPadNdBackward0``,
+``ReflectionPad2DBackward0``...) and a backward in ember ops."""
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..._ops import _core
+from ..._ops._core import Node, make
 
 _NP_MODES = {'reflect': 'reflect', 'replicate': 'edge', 'circular': 'wrap'}
 _NODE_PREFIX = {'reflect': 'ReflectionPad', 'replicate': 'ReplicationPad',
@@ -119,37 +118,3 @@ def _constant_pad(input, pad, pairs, value):
     return result
 
 
-def one_hot(tensor, num_classes=-1):
-    """int64 one-hot encoding of class indices (a new last dim of ``num_classes``, inferred
-    as max + 1 when -1)."""
-    if not isinstance(tensor, Tensor) or tensor._data.dtype != np.int64:
-        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    idx = tensor._data
-    if idx.size and idx.min() < 0:
-        raise RuntimeError("Class values must be non-negative.")
-    if num_classes == -1:
-        if not idx.size:
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        num_classes = int(idx.max()) + 1
-    elif idx.size and idx.max() >= num_classes:
-        raise RuntimeError("Class values must be smaller than num_classes.")
-    return make((idx[..., None] == np.arange(num_classes)).astype(np.int64))
-
-
-def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``)."""
-    norm = input.norm(p, dim, keepdim=True).clamp(min=eps).expand_as(input)
-    if out is not None:
-        return out.copy_(input / norm)
-    return input / norm
-
-
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast); each
-    is divided by its norm (at least ``eps``) before the dot product, for stability."""
-    n1 = x1.norm(2, dim, keepdim=True).clone()
-    n2 = x2.norm(2, dim, keepdim=True).clone()
-    with no_grad():  # the floor is not part of the derivative, as in torch
-        n1.clamp_(min=eps)
-        n2.clamp_(min=eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)

@@ -1,6 +1,7 @@
-"""Convolutions (exported by ``ember.nn.functional``): conv1d, conv2d, conv_transpose2d.
+"""Convolutions (exported by ``ember.nn.functional``): conv1d/2d/3d, conv_transpose1d/2d/3d
+and conv_tbc.
 
-One op does all of them: ``_convolution`` on 1-d or 2-d spatial inputs, plain or transposed,
+One op does all of them: ``_convolution`` on 1-, 2- or 3-d spatial inputs, plain or transposed,
 with symmetric zero padding. Its forward is im2col on NumPy arrays (one strided copy per
 kernel tap, laid out per sample) and a batched GEMM per group; its ``ConvolutionBackward0`` node computes the gradients
 by calling ``_convolution`` again (input gradient: the transposed convolution, and back;
@@ -10,14 +11,15 @@ import warnings
 
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-from .._ops.complex import conj_if_complex as cj
-from ..autograd.grad_mode import STATE
-from .._tensor import Tensor
-from . import _misc_functional as _misc
-from .._ops._scratch import scratch
+from ..._ops import _core
+from ..._ops._core import Node, make
+from ..._ops.complex import conj_if_complex as cj
+from ...autograd.grad_mode import STATE
+from ..._tensor import Tensor
+from . import _padding as _misc
+from ..._ops._scratch import scratch
 from . import _winograd
+from ._recompute import RecomputedBackward, recomputed
 
 
 # -- the array kernels ---------------------------------------------------------------------
@@ -356,7 +358,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     output_padding = _tuple(output_padding, nd, 'output_padding')
     _check(x, weight, bias, stride, padding, dilation, groups, True, nd)
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        names = ['height', 'width'] if nd == 2 else ['width']
+        names = ['depth', 'height', 'width'][3 - nd:]
         parts = [f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)]
         parts += [f"stride_{n}: {v}" for n, v in zip(names, stride)]
         parts += [f"dilation_{n}: {v}" for n, v in zip(names, dilation)]
@@ -380,3 +382,46 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     ``weight`` is (Cin, Cout/groups, k)."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 1, 'conv_transpose1d')
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-d cross-correlation of ``input`` (N, C, D, H, W) or (C, D, H, W) with ``weight``
+    (O, C/groups, kD, kH, kW); ``padding`` an int, a tuple, 'valid' or 'same'."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, 'conv3d')
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transposed 3-d convolution (the gradient of conv3d with respect to its input):
+    ``weight`` is (Cin, Cout/groups, kD, kH, kW)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 3, 'conv_transpose3d')
+
+
+class ConvTbcBackward0(RecomputedBackward):
+    """Gradient of ``conv_tbc``: the gradients of the conv1d it is."""
+
+
+def _tbc_as_conv1d(x, w, b, pad):
+    """``conv_tbc`` as a conv1d: (T, B, C) -> (B, C, T), weight (k, Cin, Cout) -> (Cout, Cin, k)."""
+    out = _convolution(x.permute(1, 2, 0), w.permute(2, 1, 0), b, (1,), (pad,), (1,), False,
+                       (0,), 1)
+    return out.permute(2, 0, 1)
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """1-d convolution of a time-major ``input`` (T, B, C) with ``weight`` (k, C, O) and
+    ``bias`` (O), zero-padded by ``pad`` steps on each side: (T + 2 pad - k + 1, B, O)."""
+    if input.dim() != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if bias.dim() != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    return recomputed(ConvTbcBackward0, lambda x, w, b: _tbc_as_conv1d(x, w, b, pad),
+                      (input, weight, bias))

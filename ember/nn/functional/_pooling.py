@@ -9,9 +9,11 @@ The 1-d forms run the 2-d ones over an inserted height-1 axis, as torch does (th
 is the ``SqueezeBackward1`` on top)."""
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-from ..autograd.grad_mode import STATE
+from ..._ops import _core
+from ..._ops._core import Node, make
+from ...autograd.grad_mode import STATE
+from ._loss import _not_differentiable
+from ._separable import SeparableBackward, apply
 
 
 # -- argument handling and torch's shape checks -----------------------------------------------
@@ -69,28 +71,29 @@ def _shape_check(shape, k, s, p, d, out):
 
 
 # -- max pooling -------------------------------------------------------------------------------
-def _tap_views(a, k, s, d, out_hw):
-    """For each kernel tap (i, j), the strided view of the padded ``a`` (..., H, W) holding
-    that tap of every window, shape (..., oh, ow)."""
-    (oh, ow), (sh, sw), (dh, dw) = out_hw, s, d
-    return [a[..., i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
-            for i in range(k[0]) for j in range(k[1])]
+def _tap_views(a, k, s, d, out):
+    """For each kernel tap (in row-major order), the strided view of the padded ``a``
+    (..., *spatial) holding that tap of every window, shape (..., *out)."""
+    return [a[(Ellipsis,) + tuple(slice(t * dd, t * dd + (o - 1) * ss + 1, ss)
+                                  for t, dd, o, ss in zip(tap, d, out, s))]
+            for tap in np.ndindex(*k)]
 
 
 class MaxPool2DWithIndicesBackward0(Node):
     """Gradient of max pooling: each output's gradient added at its window's argmax."""
 
     def _indices(self):
-        return _flat_indices(self.tap, self.geometry, self.in_shape[-1])
+        return _flat_indices(self.tap, self.geometry, self.in_shape[-len(self.padded_hw):])
 
     def backward(self, g):
+        nd = len(self.padded_hw)
         if STATE.enabled:     # a graph of the gradient is wanted: scatter in ember ops
-            return _scatter_to_planes(g, self._indices(), self.in_shape)
+            return _scatter_to_planes(g, self._indices(), self.in_shape, nd)
         # on arrays, tap by tap: one tap's view never meets the same input element twice, so
         # each tap is a plain strided add (a window-overlap safe scatter without ufunc.at)
         k, s, p, d, out_hw = self.geometry
         ga = g._data
-        gp = np.zeros(self.in_shape[:-2] + self.padded_hw, ga.dtype)
+        gp = np.zeros(self.in_shape[:-nd] + self.padded_hw, ga.dtype)
         disjoint = all(si >= (ki - 1) * di + 1 for ki, si, di in zip(k, s, d))
         # gradient * mask is the fast form of where(mask, gradient, 0), but not when an inf
         # or NaN gradient would leak (inf * 0 = NaN) to the elements that did not win
@@ -105,15 +108,20 @@ class MaxPool2DWithIndicesBackward0(Node):
                 np.copyto(view, part)
             else:
                 view += part
-        h, w = self.in_shape[-2:]
-        return make(np.ascontiguousarray(gp[..., p[0]:p[0] + h, p[1]:p[1] + w]))
+        crop = tuple(slice(a, a + m) for a, m in zip(p, self.in_shape[-nd:]))
+        return make(np.ascontiguousarray(gp[(Ellipsis,) + crop]))
 
 
-def _scatter_to_planes(g, indices, shape):
-    """``g`` added into zeros of ``shape`` at the flat per-plane ``indices`` (the gradient
-    of picking those elements), in ember ops so that it differentiates again."""
-    planes = int(np.prod(shape[:-2], dtype=np.int64))
-    zeros = make(np.zeros((planes, shape[-2] * shape[-1]), g._data.dtype))
+class MaxPool3DWithIndicesBackward0(MaxPool2DWithIndicesBackward0):
+    """Gradient of 3-d max pooling (the same scatter)."""
+
+
+def _scatter_to_planes(g, indices, shape, nd=2):
+    """``g`` added into zeros of ``shape`` at the flat indices into each plane of its last
+    ``nd`` dims (the gradient of picking those elements), in ember ops so that it
+    differentiates again."""
+    planes = int(np.prod(shape[:-nd], dtype=np.int64))
+    zeros = make(np.zeros((planes, int(np.prod(shape[-nd:], dtype=np.int64))), g._data.dtype))
     return zeros.scatter_add(1, indices.reshape(planes, -1), g.reshape(planes, -1)).reshape(shape)
 
 
@@ -123,14 +131,16 @@ def _fill(dtype):
     return np.iinfo(dtype).min if dtype.kind in 'iu' else False
 
 
-def _flat_indices(tap, geometry, width):
-    """Window-local argmax taps -> flat positions in each input plane (torch's indices)."""
-    k, s, p, d, _ = geometry
-    ki, kj = np.divmod(tap, k[1])
-    oh, ow = tap.shape[-2:]
-    rows = np.arange(oh)[:, None] * s[0] - p[0] + ki * d[0]
-    cols = np.arange(ow) * s[1] - p[1] + kj * d[1]
-    return make((rows * width + cols).astype(np.int64))
+def _flat_indices(tap, geometry, sizes):
+    """Window-local argmax taps -> flat positions in each input plane of spatial ``sizes``
+    (torch's indices)."""
+    k, s, p, d, out = geometry
+    nd = len(k)
+    flat = 0
+    for ax, t in enumerate(np.unravel_index(tap, k)):
+        start = np.arange(out[ax]).reshape((-1,) + (1,) * (nd - 1 - ax)) * s[ax] - p[ax]
+        flat = flat * sizes[ax] + start + t.astype(np.int64) * d[ax]
+    return make(np.asarray(flat, np.int64))
 
 
 def _window_max(views, floating):
@@ -171,23 +181,32 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     x = input._data
     if x.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    H, W = x.shape[-2:]
-    out_hw = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode) for i, n in enumerate((H, W)))
+    out_hw = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode)
+                   for i, n in enumerate(x.shape[-2:]))
     _shape_check(x.shape, k, s, p, d, out_hw)
-    eff = [(k[i] - 1) * d[i] + 1 for i in range(2)]
-    after = [max(0, (out_hw[i] - 1) * s[i] + eff[i] - p[i] - n) for i, n in enumerate((H, W))]
+    return _max_pool(input, k, s, p, d, out_hw, MaxPool2DWithIndicesBackward0, return_indices)
+
+
+def _max_pool(input, k, s, p, d, out, node_cls, return_indices):
+    """Max pooling over the last ``len(k)`` dims (arguments checked): the windows' maxima
+    from the tap views of the input padded with the dtype's lowest value."""
+    x = input._data
+    nd = len(k)
+    sp = x.shape[-nd:]
+    after = [max(0, (out[i] - 1) * s[i] + (k[i] - 1) * d[i] + 1 - p[i] - sp[i])
+             for i in range(nd)]
     xp = x
     if any(p) or any(after):
-        xp = np.pad(x, ((0, 0),) * (x.ndim - 2) + ((p[0], after[0]), (p[1], after[1])),
+        xp = np.pad(x, ((0, 0),) * (x.ndim - nd) + tuple(zip(p, after)),
                     constant_values=_fill(x.dtype))
-    views = _tap_views(xp, k, s, d, out_hw)
-    out, tap = _window_max(views, x.dtype.kind in 'fcV')
-    n = _core.track(MaxPool2DWithIndicesBackward0, (input,))
-    result = _core.result(out, n)
-    geometry = (k, s, p, d, out_hw)
+    views = _tap_views(xp, k, s, d, out)
+    best, tap = _window_max(views, x.dtype.kind in 'fcV')
+    n = _core.track(node_cls, (input,))
+    result = _core.result(best, n)
+    geometry = (k, s, p, d, out)
     if n is not None:
-        n.in_shape, n.padded_hw, n.tap, n.geometry = x.shape, xp.shape[-2:], tap, geometry
-    return (result, _flat_indices(tap, geometry, W)) if return_indices else result
+        n.in_shape, n.padded_hw, n.tap, n.geometry = x.shape, xp.shape[-nd:], tap, geometry
+    return (result, _flat_indices(tap, geometry, sp)) if return_indices else result
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -228,35 +247,38 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 # -- average pooling (separable: two matrix products) ------------------------------------------
-class _SeparableBackward(Node):
-    """Gradient of ``Mh @ x @ Mw.T``: ``Mh.T @ g @ Mw`` (linear, so it differentiates again)."""
-
-    def backward(self, g):
-        mh, mw = (make(m.astype(g._data.dtype)) for m in self.mats)
-        return mh.t().matmul(g).matmul(mw)
-
-
-class AvgPool2DBackward0(_SeparableBackward):
+class AvgPool2DBackward0(SeparableBackward):
     """Gradient of average pooling."""
 
 
-class AdaptiveAvgPool2DBackward0(_SeparableBackward):
+class AdaptiveAvgPool2DBackward0(SeparableBackward):
     """Gradient of adaptive average pooling."""
 
 
-def _separable(node_cls, input, mh, mw):
+class AvgPool3DBackward0(SeparableBackward):
+    """Gradient of 3-d average pooling."""
+
+
+class AdaptiveAvgPool3DBackward0(SeparableBackward):
+    """Gradient of 3-d adaptive average pooling."""
+
+
+def _separable(node_cls, input, *mats):
+    """Average pooling as one matrix per spatial dim (see ``_separable``'s module)."""
     x = input._data
     if x.dtype.kind == 'f':
-        out = mh.astype(x.dtype) @ x @ mw.T.astype(x.dtype)
+        out = apply(x, [m.astype(x.dtype) for m in mats])
     elif x.dtype.kind == 'V':  # bfloat16: in float32, rounded once
-        out = _core.opmath_call(lambda a: mh.astype(a.dtype) @ a @ mw.T.astype(a.dtype), x)
+        out = _core.opmath_call(lambda a: apply(a, [m.astype(a.dtype) for m in mats]), x)
     else:  # integer averages truncate, as torch's integer division does: exact sums first
-        den = np.outer(*(np.round(1 / m.max(1, initial=1e-300)) for m in (mh, mw)))
-        out = np.trunc(((mh > 0) @ x @ (mw > 0).T) / den).astype(x.dtype)
+        den = 1
+        for m in mats:
+            den = np.multiply.outer(den, np.round(1 / m.max(1, initial=1e-300)))
+        out = np.trunc(apply(x, [(m > 0).astype(np.int64) for m in mats]) / den).astype(x.dtype)
     n = _core.track(node_cls, (input,))
     result = _core.result(out, n)
     if n is not None:
-        n.mats = (mh, mw)
+        n.mats = mats
     return result
 
 
@@ -366,7 +388,11 @@ class AdaptiveMaxPool2DBackward0(Node):
     """Gradient of adaptive max pooling: each output's gradient added at its argmax."""
 
     def backward(self, g):
-        return _scatter_to_planes(g, self.indices, self.in_shape)
+        return _scatter_to_planes(g, self.indices, self.in_shape, self.nd)
+
+
+class AdaptiveMaxPool3DBackward0(AdaptiveMaxPool2DBackward0):
+    """Gradient of 3-d adaptive max pooling (the same scatter)."""
 
 
 def _adaptive_taps(n, o):
@@ -405,30 +431,44 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
                            f"{_shape_list(shape[:-2] + size)}")
-    x = input._data
+    return _adaptive_max(input, size, AdaptiveMaxPool2DBackward0, 'adaptive_max_pool2d',
+                         return_indices)
+
+
+def _adaptive_max(input, size, node_cls, fn, return_indices):
+    """Adaptive max pooling of the last ``len(size)`` dims (arguments checked)."""
+    x, shape, nd = input._data, tuple(input.shape), len(size)
     if x.dtype.kind not in 'fV':
-        raise NotImplementedError(f'"adaptive_max_pool2d" not implemented for '
+        raise NotImplementedError(f'"{fn}" not implemented for '
                                   f"'{input.dtype.kernel_name}'")
-    (rows, rok), (cols, cok) = _adaptive_taps(shape[-2], size[0]), _adaptive_taps(shape[-1],
-                                                                                   size[1])
+    taps = [_adaptive_taps(n, o) for n, o in zip(shape[-nd:], size)]
     if 0 in size:
-        out, flat = np.empty(shape[:-2] + size, x.dtype), np.empty(shape[:-2] + size, np.int64)
+        out, flat = np.empty(shape[:-nd] + size, x.dtype), np.empty(shape[:-nd] + size, np.int64)
     else:
         # every window gathered at the longest window's size, the padding taps at -inf (tap 0
-        # is always real, so a padding tap never wins a tie)
-        win = x[..., rows[:, None, :, None], cols[None, :, None, :]]   # (..., oh, ow, kh, kw)
-        win = np.where(rok[:, None, :, None] & cok[None, :, None, :], win, -np.inf)
-        kh, kw = rows.shape[1], cols.shape[1]
-        out, tap = _window_max([win[..., i, j] for i in range(kh) for j in range(kw)], True)
-        ki, kj = np.divmod(tap.astype(np.int64), kw)
-        flat = (rows[np.arange(size[0])[:, None], ki] * shape[-1]
-                + cols[np.arange(size[1]), kj])
+        # is always real, so a padding tap never wins a tie): (..., *out, *longest window)
+        def axis(a, ax):     # (o, k) placed at output dim ax and window dim ax
+            shp = [1] * (2 * nd)
+            shp[ax], shp[nd + ax] = a.shape
+            return a.reshape(shp)
+        win = x[(Ellipsis,) + tuple(axis(pos, ax) for ax, (pos, _) in enumerate(taps))]
+        ok = True
+        for ax, (_, real) in enumerate(taps):
+            ok = ok & axis(real, ax)
+        win = np.where(ok, win, -np.inf)
+        k = tuple(pos.shape[1] for pos, _ in taps)
+        out, tap = _window_max([win[(Ellipsis,) + t] for t in np.ndindex(*k)], True)
+        flat = 0
+        for ax, (t, (pos, _)) in enumerate(zip(np.unravel_index(tap.astype(np.int64), k),
+                                               taps)):
+            o = np.arange(size[ax]).reshape((-1,) + (1,) * (nd - 1 - ax))
+            flat = flat * shape[len(shape) - nd + ax] + pos[o, t]
     out = out.astype(x.dtype, copy=False)
     indices = make(np.ascontiguousarray(flat, np.int64))
-    n = _core.track(AdaptiveMaxPool2DBackward0, (input,))
+    n = _core.track(node_cls, (input,))
     result = _core.result(out, n)
     if n is not None:
-        n.indices, n.in_shape = indices, shape
+        n.indices, n.in_shape, n.nd = indices, shape, nd
     return (result, indices) if return_indices else result
 
 
@@ -490,9 +530,13 @@ class MaxUnpool2DBackward0(Node):
     """Gradient of max unpooling: the output gradient read back at the indices."""
 
     def backward(self, g):
-        planes = int(np.prod(self.in_shape[:-2], dtype=np.int64))
+        planes = int(np.prod(self.in_shape[:-self.nd], dtype=np.int64))
         return g.reshape(planes, -1).gather(1, self.indices.reshape(planes, -1)).reshape(
             self.in_shape), None
+
+
+class MaxUnpool3DBackward0(MaxUnpool2DBackward0):
+    """Gradient of 3-d max unpooling (the same gather)."""
 
 
 def _as_tuple(v, n):
@@ -529,32 +573,38 @@ def _max_unpool2d(input, indices, size):
     if indices._data.dtype != np.int64:
         raise RuntimeError("elements in indices should be type int64 but got: "
                            f"{indices.dtype.kernel_name}")
+    return _max_unpool(input, indices, size, MaxUnpool2DBackward0)
+
+
+def _max_unpool(input, indices, size, node_cls):
+    """Scatters ``input`` into zero volumes of ``size`` (2 or 3 dims) at the flat ``indices``."""
+    nd = len(size)
     shape = tuple(input.shape)
-    if len(shape) not in (3, 4):
-        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
-                           f"tensor with {len(shape)} dimensions.")
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
+                           f"Tensor, but got a tensor with {len(shape)} dimensions.")
     if tuple(indices.shape) != shape:
         raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
                            f"({_shape_list(shape)}) but got indices tensor with shape: "
                            f"{_shape_list(indices.shape)}")
     for i in range(1, len(shape)):
         if shape[i] == 0:
-            raise RuntimeError("max_unpooling2d(): Expected input to have non-zero size for "
+            raise RuntimeError(f"max_unpooling{nd}d(): Expected input to have non-zero size for "
                                f"non-batch dimensions, but got {_shape_list(shape)} with "
                                f"dimension {i} being empty.")
-    oh, ow = size
-    planes = int(np.prod(shape[:-2], dtype=np.int64))
+    planes = int(np.prod(shape[:-nd], dtype=np.int64))
+    volume = int(np.prod(size, dtype=np.int64))
     idx = indices._data.reshape(planes, -1)
-    bad = (idx < 0) | (idx >= oh * ow)
+    bad = (idx < 0) | (idx >= volume)
     if bad.any():  # torch reports the last bad one it meets (one thread: the last in order)
         raise RuntimeError(f"Found an invalid max index: {idx.ravel()[np.flatnonzero(bad)[-1]]} "
-                           f"(output volumes are of size {oh}x{ow})")
-    out = np.zeros((planes, oh * ow), input._data.dtype)
+                           f"(output volumes are of size {'x'.join(map(str, size))})")
+    out = np.zeros((planes, volume), input._data.dtype)
     np.put_along_axis(out, idx, input._data.reshape(planes, -1), 1)
-    n = _core.track(MaxUnpool2DBackward0, (input, indices))
-    result = _core.result(out.reshape(shape[:-2] + (oh, ow)), n)
+    n = _core.track(node_cls, (input, indices))
+    result = _core.result(out.reshape(shape[:-nd] + tuple(size)), n)
     if n is not None:
-        n.indices, n.in_shape = indices, shape
+        n.indices, n.in_shape, n.nd = indices, shape, nd
     return result
 
 
@@ -606,3 +656,307 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 __all__ += ['adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_with_indices',
             'adaptive_max_pool2d_with_indices', 'adaptive_avg_pool1d', 'max_pool1d_with_indices',
             'max_pool2d_with_indices', 'max_unpool1d', 'max_unpool2d', 'lp_pool1d', 'lp_pool2d']
+
+
+# -- 3-d pooling (the N-d cores above, with torch's 3-d argument checks) ------------------------
+def _triple(v, msg, default=None):
+    if default is not None and (v is None or (not isinstance(v, int) and len(v) == 0)):
+        return default
+    t = (v,) if isinstance(v, int) else tuple(v)
+    if len(t) not in (1, 3):
+        raise RuntimeError(msg)
+    return t * 3 if len(t) == 1 else t
+
+
+def _shape_check3d(shape, k, s, p, d, out, fn, check_input_size=False):
+    """torch's ``pool3d_shape_check``."""
+    if min(k) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {k[0]} "
+                           f"kH: {k[1]} kW: {k[2]}")
+    if min(s) <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dT: {s[0]} dH: {s[1]} "
+                           f"dW: {s[2]}")
+    if min(d) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationT: {d[0]} "
+                           f"dilationH: {d[1]} dilationW: {d[2]}")
+    for i in range(len(shape) - 4, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{fn}: Expected input's non-batch dimensions to have positive "
+                               f"length, but input has a shape of {_shape_list(shape)} and "
+                               f"non-batch dimension {shape[i]} has length zero!")
+    t, h, w = shape[-3:]
+    if check_input_size and (t < k[0] or h < k[1] or w < k[2]):
+        raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size "
+                           f"(kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+    if k[0] // 2 < p[0] or k[2] // 2 < p[2] or k[1] // 2 < p[1]:
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but got "
+                           f"kT: {k[0]} kW: {k[2]} kH: {k[1]} padT: {p[0]} padW: {p[2]} "
+                           f"padH: {p[1]}")
+    if min(out) < 1:
+        c = shape[-4]
+        raise RuntimeError(f"Given input size: ({c}x{t}x{h}x{w}). Calculated output size: "
+                           f"({c}x{out[0]}x{out[1]}x{out[2]}). Output size is too small")
+
+
+def _input3d(input):
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The maximum over each (dilated) window of the last three dims of a ``(N, C, D, H, W)``
+    or ``(C, D, H, W)`` input; with ``return_indices`` also the argmax positions (flat
+    indices into each ``D * H * W`` volume)."""
+    k = _triple(kernel_size, "max_pool3d: kernel_size must either be a single int, or a tuple "
+                             "of three ints")
+    s = _triple(stride, "max_pool3d: stride must either be omitted, a single int, or a tuple of "
+                        "three ints", k)
+    p = _triple(padding, "max_pool3d: padding must either be a single int, or a tuple of three "
+                         "ints")
+    d = _triple(dilation, "max_pool3d: dilation must be either a single int, or a tuple of "
+                          "three ints")
+    _input3d(input)
+    shape = tuple(input.shape)
+    out = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode)
+                for i, n in enumerate(shape[-3:]))
+    _shape_check3d(shape, k, s, p, d, out, 'max_pool3d')
+    return _max_pool(input, k, s, p, d, out, MaxPool3DWithIndicesBackward0, return_indices)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """``max_pool3d`` always returning ``(output, indices)``."""
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean over each window of the last three dims of a ``(N, C, D, H, W)`` or
+    ``(C, D, H, W)`` input (zero padding counted unless ``count_include_pad=False``; a fixed
+    divisor with ``divisor_override``)."""
+    k = _triple(kernel_size, "avg_pool3d: kernel_size must be a single int, or a tuple of "
+                             "three ints")
+    s = _triple(stride, "avg_pool3d: stride must be omitted, a single int, or a tuple of three "
+                        "ints", k)
+    p = _triple(padding, "avg_pool3d: padding must be a single int, or a tuple of three ints")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    _input3d(input)
+    if input._data.dtype.kind in 'iu' and input._data.dtype != np.int64:
+        raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
+    shape = tuple(input.shape)
+    out = tuple(_out_size(n, k[i], p[i], s[i], 1, ceil_mode) for i, n in enumerate(shape[-3:]))
+    _shape_check3d(shape, k, s, p, (1, 1, 1), out, 'avg_pool3d', check_input_size=True)
+    mats = [_avg_matrix(n, k[i], p[i], s[i], out[i], count_include_pad, divisor_override)
+            for i, n in enumerate(shape[-3:])]
+    if divisor_override is not None:
+        mats[0] = mats[0] / divisor_override
+    return _separable(AvgPool3DBackward0, input, *mats)
+
+
+def _adaptive_size3d(input, output_size):
+    if not isinstance(output_size, int):
+        output_size = tuple(v if v is not None else n for v, n in
+                            zip(output_size, tuple(input.shape)[-len(output_size):]))
+    return (output_size,) * 3 if isinstance(output_size, int) else tuple(output_size)
+
+
+def _adaptive_input3d(shape, fn, sep=''):
+    if len(shape) not in (4, 5):
+        raise RuntimeError(f"{fn}(): Expected 4D or 5D tensor, but got{sep} {_shape_list(shape)}")
+    for i in range(len(shape) - 3, len(shape)):
+        if shape[i] == 0:
+            raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {_shape_list(shape)} with "
+                               f"dimension {i} being empty")
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """The mean over ``output_size`` windows that evenly tile the last three dims (as
+    ``adaptive_avg_pool2d``'s); a None entry keeps that size."""
+    size = _adaptive_size3d(input, output_size)
+    if len(size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if min(size) < 0:
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than "
+                           f"or equal to 0 but received {{{size[0]}, {size[1]},{size[2]}}}")
+    if size == (1, 1, 1):
+        return input.mean((-1, -2, -3), keepdim=True)  # torch's shortcut (MeanBackward1)
+    shape = tuple(input.shape)
+    _adaptive_input3d(shape, 'adaptive_avg_pool3d')
+    if input._data.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"adaptive_avg_pool3d_cpu" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
+    mats = []
+    for n, o in zip(shape[-3:], size):
+        starts, ends = _adaptive_windows(n, o)
+        mats.append(_window_matrix(n, starts, ends, ends - starts))
+    return _separable(AdaptiveAvgPool3DBackward0, input, *mats)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """The maximum over ``output_size`` windows that evenly tile the last three dims; with
+    ``return_indices`` also the flat argmax positions in each ``D * H * W`` volume."""
+    size = _adaptive_size3d(input, output_size)
+    if len(size) != 3:
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    shape = tuple(input.shape)
+    _adaptive_input3d(shape, 'adaptive_max_pool3d', ':')
+    if min(size) < 0:
+        bad = next(v for v in size if v < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
+                           f"{_shape_list(shape[:-3] + size)}")
+    return _adaptive_max(input, size, AdaptiveMaxPool3DBackward0, 'adaptive_max_pool3d_cpu',
+                         return_indices)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """``adaptive_max_pool3d`` always returning ``(output, indices)``."""
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of ``max_pool3d``: each value put back at its ``indices`` position
+    in zero volumes (the pooled input's size, or ``output_size``)."""
+    k = _as_tuple(kernel_size, 3)
+    s = _as_tuple(stride, 3) if stride is not None else k
+    p = _as_tuple(padding, 3)
+    size = _unpool_size(input, k, s, p, output_size)
+    if indices._data.dtype != np.int64:
+        raise RuntimeError("elements in indices should be type int64")
+    if min(s) <= 0:
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {list(s)}")
+    return _max_unpool(input, indices, size, MaxUnpool3DBackward0)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The ``norm_type``-norm of each window of the last three dims: ``(sum x^p)^(1/p)``
+    (a max of absolute values for an infinite ``norm_type``)."""
+    kd, kh, kw = _as_tuple(kernel_size, 3)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool3d, avg_pool3d,
+                    kd * kh * kw)
+
+
+# -- fractional max pooling --------------------------------------------------------------------
+class FractionalMaxPool2DBackward0(AdaptiveMaxPool2DBackward0):
+    """Gradient of fractional max pooling: each output's gradient added at its argmax."""
+
+
+class FractionalMaxPool3DBackward0(AdaptiveMaxPool2DBackward0):
+    """Gradient of 3-d fractional max pooling (the same scatter)."""
+
+
+def _fractional_starts(samples, n, k, o):
+    """torch's pseudo-random window starts: for sample ``u`` in [0, 1) and
+    ``alpha = (n - k) / (o - 1)``, start ``i`` is ``int((i + u) * alpha) - int(u * alpha)``,
+    the last one ``n - k``; computed in the samples' dtype, as torch does."""
+    dt = samples.dtype
+    starts = np.empty(samples.shape + (o,), np.int64)
+    if o > 1:
+        alpha = dt.type(n - k) / dt.type(o - 1)
+        i = np.arange(o - 1, dtype=dt)
+        u = samples[..., None]
+        starts[..., :-1] = (((i + u) * alpha).astype(np.int64)
+                            - (u * alpha).astype(np.int64))
+    if o > 0:
+        starts[..., -1] = n - k
+    return starts
+
+
+def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
+                _random_samples, nd, node_cls):
+    fn = f'fractional_max_pool{nd}d'
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{fn} requires specifying either an output_size or an output_ratio")
+    k = _as_tuple(kernel_size, nd)
+    if output_size is None:
+        ratio = _as_tuple(output_ratio, nd)
+        output_size = [int(input.shape[-nd + i] * ratio[i]) for i in range(nd)]
+    size = _as_tuple(output_size, nd)
+    _not_differentiable(_random_samples, fn, 'random_samples')
+    shape = tuple(input.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{fn}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+                           f"{_shape_list(shape)}")
+    x = input._data
+    batched = x.ndim == nd + 2
+    if not batched:
+        x = x[None]
+    n, c, sp = x.shape[0], x.shape[1], x.shape[2:]
+    # torch's checks: 2-d allows windows reaching the end, 3-d not (and goes T, W, H)
+    names = ('height', 'width') if nd == 2 else ('time', 'height', 'width')
+    for i in ((0, 1) if nd == 2 else (0, 2, 1)):
+        if size[i] + k[i] - 1 > sp[i] - (nd == 3):
+            where = fn + ('()' if nd == 2 else '_out()')
+            raise RuntimeError(f"{where}: pool {names[i]} {k[i]} too large relative to input "
+                               f"{names[i]} {sp[i]}")
+    if _random_samples is not None and _random_samples.shape[0] < n:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if _random_samples is None:
+        samples = input.new_empty((n, c, nd)).uniform_()._data
+    else:
+        samples = _random_samples._data
+    # torch's samples run W, H for 2-d windows and T, H, W for 3-d ones
+    order = (1, 0) if nd == 2 else (0, 1, 2)
+    starts = [_fractional_starts(samples[..., order[i]], sp[i], k[i], size[i])
+              for i in range(nd)]
+    # the flat position of every window tap: (N, C, *out, *k)
+    flat = 0
+    for i in range(nd):
+        pos = starts[i].reshape(n, c, *[size[i] if j == i else 1 for j in range(nd)],
+                                *[1] * nd)
+        tap = np.arange(k[i]).reshape([1] * (2 + nd + i) + [k[i]] + [1] * (nd - 1 - i))
+        flat = flat * sp[i] + pos + tap
+    flat = np.broadcast_to(flat, (n, c) + tuple(size) + k)
+    win = np.take_along_axis(x.reshape(n, c, -1), flat.reshape(n, c, -1), 2).reshape(flat.shape)
+    taps = [win[(Ellipsis,) + t] for t in np.ndindex(*k)]
+    out, tap = _window_max(taps, x.dtype.kind in 'fcV')
+    where = np.take_along_axis(flat.reshape(flat.shape[:2 + nd] + (-1,)),
+                               tap.astype(np.int64)[..., None], -1)[..., 0]
+    if not batched:
+        out, where = out[0], where[0]
+    indices = make(np.ascontiguousarray(where, np.int64))
+    node = _core.track(node_cls, (input,))
+    result = _core.result(np.ascontiguousarray(out), node)
+    if node is not None:
+        node.indices, node.in_shape, node.nd = indices, shape, nd
+    return (result, indices) if return_indices else result
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Max pooling over pseudo-randomly placed ``kernel_size`` windows of the last two dims,
+    to ``output_size`` (or ``output_ratio`` times the input size); ``_random_samples``
+    (N, C, 2) in [0, 1) fixes the placement."""
+    return _fractional(input, kernel_size, output_size, output_ratio, return_indices,
+                       _random_samples, 2, FractionalMaxPool2DBackward0)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """``fractional_max_pool2d`` always returning ``(output, indices)``."""
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Max pooling over pseudo-randomly placed ``kernel_size`` windows of the last three dims
+    (see ``fractional_max_pool2d``; ``_random_samples`` is (N, C, 3))."""
+    return _fractional(input, kernel_size, output_size, output_ratio, return_indices,
+                       _random_samples, 3, FractionalMaxPool3DBackward0)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """``fractional_max_pool3d`` always returning ``(output, indices)``."""
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+__all__ += ['max_pool3d', 'max_pool3d_with_indices', 'avg_pool3d', 'adaptive_avg_pool3d',
+            'adaptive_max_pool3d', 'adaptive_max_pool3d_with_indices', 'max_unpool3d',
+            'lp_pool3d', 'fractional_max_pool2d', 'fractional_max_pool2d_with_indices',
+            'fractional_max_pool3d', 'fractional_max_pool3d_with_indices']

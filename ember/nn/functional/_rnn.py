@@ -17,9 +17,9 @@ differentiable). The node is named as torch names its fused CPU kernel's
 """
 import numpy as np
 
-from .._ops import _core, pointwise as _pw, shape as _shape
-from .._ops._core import Node, make
-from ..autograd.grad_mode import STATE
+from ..._ops import _core, pointwise as _pw, shape as _shape
+from ..._ops._core import Node, make
+from ...autograd.grad_mode import STATE
 
 
 class _ArrayOps:

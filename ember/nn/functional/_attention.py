@@ -6,10 +6,10 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._ops import creation as _creation, reduce as _red, shape as _shape
-from .._ops._core import make
-from . import _layer_functional as _layers
+from ... import _dtype
+from ..._ops import creation as _creation, reduce as _red, shape as _shape
+from ..._ops._core import make
+from . import _dropout as _layers
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
@@ -110,7 +110,7 @@ def _check_inputs(query, key, value, key_padding_mask, attn_mask, num_heads):
 def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate):
     """q, k and v: from the packed ``in_proj_weight`` (one matmul for self-attention) or,
     with ``separate`` = (q, k, v weights), from those after checking their shapes."""
-    from .functional import linear
+    from . import linear
     inputs = (query, key, value)
     biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
     if separate is None:
@@ -178,7 +178,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     ``bias_k``/``bias_v`` append one learned key/value position, ``add_zero_attn`` one of
     zeros; ``use_separate_proj_weight`` projects with q/k/v_proj_weight (keys and values
     may then have their own sizes)."""
-    from .functional import linear, pad
+    from . import linear, pad
     batched = _check_inputs(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)

@@ -4,9 +4,9 @@ on the convolution's im2col / col2im kernels). Each forward runs on arrays; each
 is the opposite rearrangement as an ember op, so all derivative orders work."""
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node
-from ._conv_functional import _col2im, _im2col, _pad_arr
+from ..._ops import _core
+from ..._ops._core import Node
+from ._conv import _col2im, _im2col, _pad_arr
 
 
 def _rearranged(node_cls, input, out, **attrs):
@@ -86,9 +86,31 @@ class ChannelShuffleBackward0(Node):
         return channel_shuffle(g, g.shape[1] // self.groups)
 
 
+class _NativeChannelShuffleBackward(Node):
+    """torch has no derivative of native_channel_shuffle: asking for one is its error."""
+
+    def backward(self, g):
+        raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
+
+    def name(self):
+        return 'torch::autograd::NotImplemented'
+
+
+_NativeChannelShuffleBackward.__name__ = 'NotImplemented'    # (its type's name in torch)
+
+
 def channel_shuffle(input, groups):
     """Splits the channels (dim 1) into ``groups`` groups and interleaves them: channel
     ``i * (C / groups) + j`` moves to ``j * groups + i``."""
+    return _channel_shuffle(input, groups, ChannelShuffleBackward0)
+
+
+def native_channel_shuffle(input, groups):
+    """``channel_shuffle`` as torch's native kernel, which has no derivative."""
+    return _channel_shuffle(input, groups, _NativeChannelShuffleBackward)
+
+
+def _channel_shuffle(input, groups, node_cls):
     x = input._data
     if x.ndim <= 2:
         raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
@@ -101,7 +123,7 @@ def channel_shuffle(input, groups):
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
                            f"and {groups} groups.")
     out = x.reshape((x.shape[0], groups, c // groups) + x.shape[2:]).swapaxes(1, 2)
-    return _rearranged(ChannelShuffleBackward0, input, out.reshape(x.shape), groups=groups)
+    return _rearranged(node_cls, input, out.reshape(x.shape), groups=groups)
 
 
 # -- sliding blocks ----------------------------------------------------------------------------
@@ -198,4 +220,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                        geometry=(k, d, p, s))
 
 
-__all__ = ['pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle', 'unfold', 'fold']
+__all__ = ['pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle', 'native_channel_shuffle',
+           'unfold', 'fold']

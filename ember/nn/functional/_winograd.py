@@ -29,7 +29,7 @@ Layout, chosen so that NumPy's loops run over long contiguous stretches:
 """
 import numpy as np
 
-from .._ops._scratch import scratch, zeroed_scratch
+from ..._ops._scratch import scratch, zeroed_scratch
 
 #: G of F(2x2, 3x3): the kernel transform ...
 _G = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])

@@ -1,16 +1,20 @@
-"""The functional forms of batch and group normalisation (exported by ``ember.nn.functional``).
-Each forward works on NumPy arrays; each backward recomputes the statistics from the saved
-input in ember ops, so the gradients can be differentiated again (batch_norm's runs on the
-forward's arrays instead when no graph of the gradient is wanted)."""
+"""The normalisations of nn.functional: batch, group, instance, layer, RMS and local-response
+norm, and Lp ``normalize``. Each forward works on NumPy arrays; each backward recomputes the
+statistics from the saved input in ember ops, so the gradients can be differentiated again
+(batch_norm's and layer_norm's run on the forward's arrays instead when no graph of the
+gradient is wanted)."""
+import math
+
 import numpy as np
 
-from .._ops import _core
-from .._ops._core import Node, make
-from .._finfo import of_array_dtype
-from .._ops._scratch import scratch
-from .._ops.pointwise import dtype_name
-from ..autograd.grad_mode import STATE
-from . import _misc_functional as _misc, _pool_functional as _pool
+from ..._ops import _core
+from ..._ops._core import Node, make
+from ..._finfo import of_array_dtype
+from ..._ops._scratch import scratch
+from ..._ops.pointwise import dtype_name
+from ..._ops.reduce import row_sums, column_sums
+from ...autograd.grad_mode import STATE
+from . import _padding as _misc, _pooling as _pool
 
 
 def _channel_view(t, ndim):
@@ -298,3 +302,103 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     div = _misc.pad(div, (0, 0, size // 2, (size - 1) // 2))
     div = _pool.avg_pool2d(div, (size, 1), stride=1).reshape(sizes)
     return input / (div * alpha + k).pow(beta)
+
+
+# -- layer norm and Lp normalisation ----------------------------------------------------
+class NativeLayerNormBackward0(Node):
+    """Gradients of layer_norm; recomputes the statistics in ember ops (for double backward)."""
+
+    def backward(self, g):
+        x, w, b = self.saved_tensors
+        dims, eps = self.dims, self.eps
+        if not STATE.enabled:   # no graph of the gradient wanted: on arrays, from the forward's
+            return self._backward_arrays(g._data, x, w, b)          # xhat and rstd
+        xhat, rstd = _standardised(x, dims, eps)
+        batch = tuple(range(x.dim() - len(dims)))
+
+        def over_batch(t):  # (sum over no dims would reduce them all)
+            return t.sum(batch) if batch else t
+        gw = over_batch(g * xhat) if w is not None and self.next_functions[1][0] else None
+        gb = over_batch(g) if b is not None and self.next_functions[2][0] else None
+        gx = None
+        if self.next_functions[0][0] is not None:
+            gxhat = g * w if w is not None else g
+            gx = _normalised_grad(gxhat, xhat, rstd, dims)
+        return gx, gw, gb
+
+    def _backward_arrays(self, g, x, w, b):
+        xhat, rstd, dims = self.xhat, self.rstd, self.dims
+        if xhat is None:
+            xhat, rstd = _standardised_array(x._data, dims, self.eps)
+        size = math.prod(xhat.shape[xhat.ndim - len(dims):])
+        g2, xh = g.reshape(-1, size), xhat.reshape(-1, size)
+        shape = xhat.shape[xhat.ndim - len(dims):]
+        gw = gb = gx = None
+        if w is not None and self.next_functions[1][0]:
+            gw = make(column_sums(np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)))
+                      .reshape(shape))
+        if b is not None and self.next_functions[2][0]:
+            gb = make(column_sums(g2).reshape(shape))
+        if self.next_functions[0][0] is not None:
+            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), row by row
+            gxhat = g2 if w is None else np.multiply(
+                g2, w._data.reshape(size), out=scratch('ln.gxhat', xh.shape, xh.dtype))
+            gx = np.multiply(gxhat, xh)
+            m2 = row_sums(gx, 1 / size)
+            m1 = row_sums(gxhat, 1 / size)
+            np.multiply(xh, m2, out=gx)
+            np.subtract(gxhat, gx, out=gx)
+            gx -= m1
+            gx *= rstd
+            gx = make(gx.reshape(xhat.shape))
+        return gx, gw, gb
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalises over the trailing ``normalized_shape`` dims, then scales and shifts."""
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                        f"of ints, not {type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    k = len(shape)
+    x = input._data
+    if k == 0 or x.shape[x.ndim - k:] != shape or x.ndim < k:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(x.shape)}")
+    for t, name in ((weight, 'weight'), (bias, 'bias')):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(shape)}")
+    dims = tuple(range(x.ndim - k, x.ndim))
+    xhat, rstd = _standardised_array(x, dims, eps)
+    result, n = _affine_result(NativeLayerNormBackward0, input, xhat, weight, bias)
+    if n is not None:
+        n.dims, n.eps = dims, eps
+        # for the backward on arrays; not when the result is xhat itself (no weight or
+        # bias), which the caller may change in place: the backward recomputes it then
+        n.xhat = xhat if result._data is not xhat else None
+        n.rstd = rstd
+    return result
+
+
+def _standardised_array(x, dims, eps):
+    """``((x - mean) * rstd, rstd)`` over the trailing ``dims``, on arrays; ``rstd`` is a
+    column, one value per row of ``x`` seen as (rows, normalised elements)."""
+    x2 = x.reshape(-1, math.prod(x.shape[x.ndim - len(dims):]))
+    xhat = x2 - row_sums(x2, 1 / x2.shape[1])
+    rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)), 1 / x2.shape[1])
+    rstd += eps
+    np.sqrt(rstd, out=rstd)
+    np.reciprocal(rstd, out=rstd)
+    xhat *= rstd
+    return xhat.reshape(x.shape), rstd
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``)."""
+    norm = input.norm(p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    if out is not None:
+        return out.copy_(input / norm)
+    return input / norm

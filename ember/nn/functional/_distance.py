@@ -1,0 +1,55 @@
+"""The distances of nn.functional: pairwise_distance, pdist and cosine_similarity. pdist shows
+torch's dedicated ``PdistBackward0`` node (its backward written in ember ops); the others are
+compositions of ember ops, as in torch."""
+import numpy as np
+
+from ..._ops import _core, creation as _creation, reduce as _red
+from ..._ops._core import Node, make
+from ...autograd.grad_mode import no_grad
+from ._activation import _named
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """p-norm of ``x1 - x2 + eps`` over the last dim (the inputs broadcast)."""
+    last = max(x1.dim(), x2.dim()) - 1
+    return _red._vector_norm(x1 - x2 + eps, p, last, keepdim, node=_red.NormBackward1)
+
+
+@_named('PdistBackward0')
+class _PdistBackward0(Node):
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        i, j = self.rows
+        d = x.index_select(0, i) - x.index_select(0, j)
+        gd = _red.vector_norm_backward(d, g.unsqueeze(1).expand_as(d), self.p, (1,))
+        return _creation.zeros_like(x).index_add(0, i, gd).index_add(0, j, -gd)
+
+
+def pdist(input, p=2):
+    """p-norm distances between all pairs of rows ``i < j`` of a 2-D input, as one vector."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if input._data.dtype.kind not in 'fV':
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    x = input._data
+    i, j = np.triu_indices(x.shape[0], 1)
+    r = _red._vector_norm(make(x[i] - x[j]), p, 1)._data
+    n = _core.track1(_PdistBackward0, input)
+    out = _core.result(r, n)
+    if n is not None:
+        n.save(input)
+        n.p, n.rows = p, (make(i.astype(np.int64)), make(j.astype(np.int64)))
+    return out
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast); each
+    is divided by its norm (at least ``eps``) before the dot product, for stability."""
+    n1 = x1.norm(2, dim, keepdim=True).clone()
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with no_grad():  # the floor is not part of the derivative, as in torch
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)

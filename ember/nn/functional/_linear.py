@@ -1,0 +1,48 @@
+"""The linear layers of nn.functional: linear (one GEMM over all leading dims, as torch) and
+bilinear, both composed of ember ops."""
+from ..._ops import linalg as _la
+
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``."""
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
+    if (input.dim() >= 2 or (input.dim() == 1 and bias is not None)) and weight.dim() == 2:
+        # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims
+        # at once, viewed back -- NumPy's stacked matmul would run one small GEMM per slice.
+        flat = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
+        out = _la.addmm(bias, flat, weight.t()) if bias is not None else flat.mm(weight.t())
+        return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
+    out = input.matmul(weight.t())
+    return out + bias if bias is not None else out
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """``y[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]``."""
+    d1, d2 = input1.dim(), input2.dim()
+    if d1 != d2:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {d1} and {d2}")
+    for i in range(d1 - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {input1.shape[i]} and {input2.shape[i]}")
+    if weight.dim() != 3:
+        raise RuntimeError(f"bilinear(): weight must be three-dimensional, got {weight.dim()}")
+    out_f, in1, in2 = weight.shape
+    if input1.shape[-1] != in1:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
+                           f"{input1.shape[-1]} but expected {in1}")
+    if input2.shape[-1] != in2:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
+                           f"{input2.shape[-1]} but expected {in2}")
+    if bias is not None and tuple(bias.shape) != (out_f,):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0] if bias.dim() else 1} but expected {out_f}")
+    batch = tuple(input1.shape[:-1])
+    x1 = input1.reshape(-1, in1)
+    x2 = input2.reshape(-1, in2)
+    # (N, in1) @ (in1, out*in2) -> (N, out, in2), then contract in2 with input2
+    tmp = x1.matmul(weight.permute(1, 0, 2).reshape(in1, out_f * in2)).reshape(-1, out_f, in2)
+    out = (tmp * x2.unsqueeze(1)).sum(-1).view(batch + (out_f,))
+    return out + bias if bias is not None else out

@@ -1,0 +1,29 @@
+"""Separable linear maps of the spatial dims, shared by average pooling (plain and adaptive)
+and by interpolate: per spatial dim a matrix ``M`` (out x in) maps the input along that dim.
+The forward applies each ``M`` on arrays; the backward applies each ``M.T`` in ember ops
+(linear, so it differentiates again)."""
+import numpy as np
+
+from ..._ops._core import Node, make
+
+
+def apply(x, mats):
+    """Each of ``mats`` applied along its dim of the array ``x`` (the last ``len(mats)``)."""
+    if len(mats) == 2:                       # two batched GEMMs, no transposed copies
+        return mats[0] @ x @ mats[1].T
+    k = len(mats)
+    for ax, m in zip(range(x.ndim - k, x.ndim), mats):
+        x = np.moveaxis(np.moveaxis(x, ax, -1) @ m.T, -1, ax)
+    return np.ascontiguousarray(x)
+
+
+class SeparableBackward(Node):
+    """Gradient of the separable map: ``M.T`` applied along each spatial dim."""
+
+    def backward(self, g):
+        mats = [make(m.astype(g._data.dtype)) for m in self.mats]
+        if len(mats) == 2:
+            return mats[0].t().matmul(g).matmul(mats[1])
+        for ax, m in zip(range(g.dim() - len(mats), g.dim()), mats):
+            g = g.transpose(ax, -1).matmul(m).transpose(ax, -1)
+        return g

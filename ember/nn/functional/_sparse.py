@@ -1,0 +1,232 @@
+"""The sparse functions of nn.functional: embedding (a row lookup whose gradient adds each
+looked-up row's gradient into its row), embedding_bag (sums, means or maxima of bags of
+rows) and one_hot."""
+import numpy as np
+
+from ..._ops import _core
+from ..._ops.index import add_rows_at
+from ..._ops._core import Node, make
+from ..._tensor import Tensor
+from ...autograd.grad_mode import STATE, no_grad
+from ._recompute import RecomputedBackward, recomputed
+
+
+class EmbeddingBackward0(Node):
+    """Gradient of a row lookup: each looked-up row's gradient added into its row."""
+
+    def backward(self, g):
+        idx = self.indices.reshape(-1)
+        rows = g.reshape(-1, g.shape[-1])
+        keep = idx._data != self.padding_idx
+        if self.scale_grad_by_freq:
+            counts = np.bincount(idx._data, minlength=self.num_weights)[idx._data]
+            rows = rows / make(counts[:, None].astype(g._data.dtype))
+        if not keep.all():
+            rows = rows * make(keep[:, None].astype(g._data.dtype))
+        zeros = make(np.zeros((self.num_weights, g.shape[-1]), g._data.dtype))
+        if not STATE.enabled:   # no graph of the gradient wanted: the scatter on arrays
+            add_rows_at(zeros._data, idx._data, rows._data)
+            return zeros, None
+        return zeros.index_add(0, idx, rows), None
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """Rows of ``weight`` picked by the integer ``input`` (shape ``input.shape + (dim,)``)."""
+    if not isinstance(input, Tensor):
+        raise TypeError("embedding(): argument 'indices' (position 2) must be Tensor, not "
+                        f"{type(input).__name__}")
+    if input._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got torch."
+                           f"{input.dtype._legacy} instead (while checking arguments for "
+                           "embedding)")
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if sparse:
+        raise NotImplementedError("embedding(sparse=True): ember has no sparse tensors")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
+    idx = input._data
+    if idx.size and (idx.min() < 0 or idx.max() >= num):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _renorm_rows(weight, np.unique(idx), max_norm, norm_type)
+    n = _core.track(EmbeddingBackward0, (weight, input))
+    out = _core.result(weight._data[idx], n)
+    if n is not None:
+        n.indices, n.num_weights = input, num
+        n.padding_idx = -1 if padding_idx is None else padding_idx
+        n.scale_grad_by_freq = scale_grad_by_freq
+    return out
+
+
+def _renorm_rows(weight, rows, max_norm, norm_type):
+    """In place and outside the graph, as torch: rows longer than ``max_norm`` shrink to it."""
+    with no_grad():
+        w = weight._data
+        norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        w[rows] = w[rows] * scale[:, None].astype(w.dtype)
+        weight._vc[0] += 1
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 one-hot encoding of class indices (a new last dim of ``num_classes``, inferred
+    as max + 1 when -1)."""
+    if not isinstance(tensor, Tensor) or tensor._data.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    idx = tensor._data
+    if idx.size and idx.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not idx.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(idx.max()) + 1
+    elif idx.size and idx.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return make((idx[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+# -- embedding_bag -------------------------------------------------------------------------------
+class EmbeddingBagBackward0(RecomputedBackward):
+    """Gradient of ``embedding_bag`` (the sums, means or maxima of looked-up rows)."""
+
+
+_BAG_MODES = {'sum': 0, 'mean': 1, 'max': 2}
+
+
+def _check_indices(t, fn):
+    if t._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got torch."
+                           f"{t.dtype._legacy} instead (while checking arguments for {fn})")
+
+
+def _bags(idx, off, n_weights, include_last_offset, padding_idx, fast):
+    """The bag of each index and the kept (non-padding) indices' mask, checked as torch."""
+    if off.size and off[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the "
+                           "mini-batch has to start from position 0. However, got "
+                           f"{int(off[0])}")
+    if off.size and off[-1] > idx.size:
+        raise RuntimeError("offsets[-1] can not be greater than input's length "
+                           f"{idx.size} but got offsets[-1] of {int(off[-1])}")
+    bad = (idx < 0) | (idx >= n_weights)
+    if bad.any() and not fast:      # (torch's float32 sum/mean kernel says the other thing)
+        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
+                           f"idx to be {int(idx[np.argmax(bad)])}")
+    if bad.any() or np.any(np.diff(off) < 0):
+        raise RuntimeError("Expected i < index_size to be true, but got false.  (Could this "
+                           "error message be improved?  If so, please report an enhancement "
+                           "request to PyTorch.)")
+    n_bags = max(off.size - 1, 0) if include_last_offset else off.size
+    bag = np.zeros(idx.size, np.int64)
+    if off.size:
+        starts = off[1:n_bags] if n_bags else off[:0]
+        np.add.at(bag, starts[starts < idx.size], 1)
+        bag = np.cumsum(bag)
+    keep = idx != padding_idx if padding_idx is not None else np.ones(idx.size, bool)
+    return n_bags, bag, keep
+
+
+def embedding_bag_forward(weight, indices, offsets, scale_grad_by_freq=False, mode=0,
+                          sparse=False, per_sample_weights=None, include_last_offset=False,
+                          padding_idx=None):
+    """torch.embedding_bag: ``(output, offset2bag, bag_size, max_indices)`` for 1-D
+    ``indices`` split into bags at ``offsets``; ``mode`` 0 sums, 1 averages, 2 takes the
+    maximum of each bag's rows (padding_idx rows left out; empty bags give zeros). With
+    ``include_last_offset`` the last offset closes no bag: the last bag runs to the end."""
+    _check_indices(indices, 'embedding_bag')
+    _check_indices(offsets, 'embedding_bag')
+    if sparse:
+        raise NotImplementedError("embedding_bag(sparse=True): ember has no sparse tensors")
+    idx, off = indices._data.astype(np.int64), offsets._data.astype(np.int64)
+    num, dim = weight.shape
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += num
+    fast = weight._data.dtype == np.float32 and mode != 2
+    n_bags, bag, keep = _bags(idx, off, num, include_last_offset, padding_idx, fast)
+    counts = np.bincount(bag[keep], minlength=n_bags)[:n_bags].astype(np.int64)
+    kept_idx, kept_bag = idx[keep], bag[keep]
+    if mode == 2:
+        # each bag's argmax row per column (the first of equal maxima); empty bags: none
+        w = weight._data
+        best = np.full((n_bags, dim), -1, np.int64)
+        for b in range(n_bags):
+            rows = kept_idx[kept_bag == b]
+            if rows.size:
+                best[b] = rows[np.argmax(w[rows], axis=0)]
+        max_indices = best.clip(0)
+    else:
+        max_indices = counts.copy() if mode == 1 else np.zeros(n_bags, np.int64)
+    freq = np.bincount(idx, minlength=num) if scale_grad_by_freq else None
+    psw = per_sample_weights
+
+    def compose(weight, psw):
+        if mode == 2:
+            flat = make(best.clip(0) * dim + np.arange(dim))
+            out = weight.reshape(-1).index_select(0, flat.reshape(-1)).reshape(n_bags, dim)
+            return out * make((best >= 0).astype(weight._data.dtype))
+        rows = weight.index_select(0, make(kept_idx))
+        if freq is not None:       # the weight's gradient divided by each index's frequency
+            rows = rows.detach() + (rows - rows.detach()) / make(
+                freq[kept_idx].astype(weight._data.dtype)[:, None])
+        if psw is not None:
+            rows = rows * psw[make(np.flatnonzero(keep))].unsqueeze(1)
+        out = weight.new_zeros((n_bags, dim)).index_add(0, make(kept_bag), rows)
+        if mode == 1:
+            out = out / make(np.maximum(counts, 1).astype(weight._data.dtype)[:, None])
+        return out
+
+    out = recomputed(EmbeddingBagBackward0, compose, (weight, psw))
+    bag_size = make(counts if mode else np.zeros(n_bags, np.int64))
+    offset2bag = make(bag)
+    return out, offset2bag, bag_size, make(max_indices)
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
+                  scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None,
+                  include_last_offset=False, padding_idx=None):
+    """Sums, means or maxima of bags of embedding rows, without the intermediate
+    (len(input), dim) lookup: ``input`` 1-D with ``offsets`` (the start of each bag), or 2-D
+    (one bag per row)."""
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
+                         "is not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found "
+                             f"offsets of type {type(offsets)}")
+        offsets = make(np.arange(0, input.numel(), input.shape[1], dtype=np.int64))
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        _check_indices(input, 'embedding_bag')
+        _renorm_rows(weight, np.unique(input._data), max_norm, norm_type)
+    if per_sample_weights is not None and mode != 'sum':
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
+                                  "per_sample_weights is only supported for mode='sum' (got "
+                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+    return embedding_bag_forward(weight, input, offsets, scale_grad_by_freq, _BAG_MODES[mode],
+                                 sparse, per_sample_weights, include_last_offset,
+                                 padding_idx)[0]

@@ -1,0 +1,604 @@
+"""The vision functions of nn.functional: resampling (``interpolate``). ``interpolate`` is
+separable: per spatial dim a matrix ``M`` (out x in) maps the input, so the forward applies each
+``M`` along its dim and the backward applies ``M.T`` in ember ops (linear, so it differentiates
+again). Index and weight formulas follow torch's CPU kernels, in the same precision."""
+import math
+import warnings
+
+import numpy as np
+
+from ... import _dtype
+from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
+from ..._ops import _scipy
+from ..._ops._core import make
+from ...autograd.grad_mode import STATE, enable_grad, no_grad
+from ._recompute import RecomputedBackward, recomputed
+from ._separable import SeparableBackward, apply
+
+
+# -- interpolate ---------------------------------------------------------------------------
+_DIMS = {1: 'Upsample{}1DBackward0', 2: 'Upsample{}2DBackward0', 3: 'Upsample{}3DBackward0'}
+
+
+def _node_class(kind, k):
+    name = _DIMS[k].format(kind)
+    return type(name, (SeparableBackward,), {'__doc__': f"Gradient of {kind.lower()} "
+                                             f"resampling over {k} spatial dim(s)."})
+
+
+_NODES = {(kind, k): _node_class(kind, k) for kind in ('Nearest', 'Linear', 'Bilinear',
+                                                        'Trilinear') for k in (1, 2, 3)}
+
+
+def _scale(in_size, out_size, scale, dtype):
+    """torch's compute_scales_value: 1/scale_factor if given, else in/out, in ``dtype``."""
+    if scale is not None and scale > 0:
+        return dtype.type(1.0 / scale)
+    return dtype.type(in_size) / dtype.type(out_size)
+
+
+def _nearest_index(in_size, out_size, scale, shortcuts=False):
+    """Source index of each output position: ``floor(i * scale)``. torch's backward kernel
+    (not its forward one) takes shortcuts for equal and doubled sizes; ``shortcuts`` copies it."""
+    if shortcuts and out_size == in_size:
+        return np.arange(out_size)
+    if shortcuts and out_size == 2 * in_size:
+        return np.arange(out_size) >> 1
+    s = _scale(in_size, out_size, scale, np.dtype(np.float32))  # torch uses float here
+    src = np.floor(np.arange(out_size, dtype=np.float32) * s).astype(np.int64)
+    return np.minimum(src, in_size - 1)
+
+
+def _linear_matrix(in_size, out_size, scale, align_corners, dtype):
+    """The (out, in) matrix of linear interpolation, as torch's upsample_linear kernels."""
+    dt = np.dtype(dtype)
+    if align_corners:
+        s = dt.type(in_size - 1) / dt.type(out_size - 1) if out_size > 1 else dt.type(0)
+        src = s * np.arange(out_size, dtype=dt)
+    else:
+        s = _scale(in_size, out_size, scale, dt)
+        src = s * (np.arange(out_size, dtype=dt) + dt.type(0.5)) - dt.type(0.5)
+        src = np.maximum(src, dt.type(0))
+    i0 = np.minimum(src.astype(np.int64), in_size - 1)
+    offset = (i0 < in_size - 1).astype(np.int64)
+    l1 = np.clip(src - i0.astype(dt), 0, 1).astype(dt)
+    m = np.zeros((out_size, in_size), dt)
+    rows = np.arange(out_size)
+    np.add.at(m, (rows, i0), dt.type(1) - l1)
+    np.add.at(m, (rows, i0 + offset), l1)
+    return m
+
+
+def _resample(input, sizes, scales, mode, align_corners):
+    x = input._data
+    k = len(sizes)
+    ins = x.shape[2:]
+    if any(o <= 0 for o in sizes) or any(i <= 0 for i in ins):
+        names = 'DHW'[3 - k:]
+        fmt = ', '.join
+        raise RuntimeError("Input and output sizes should be greater than 0, but got input ("
+                           + fmt(f"{n}: {i}" for n, i in zip(names, ins)) + ") output ("
+                           + fmt(f"{n}: {o}" for n, o in zip(names, sizes)) + ")")
+    if mode == 'nearest':
+        # torch's 2-d forward kernel takes the shortcuts too, its 1-d and 3-d ones do not
+        idx = [_nearest_index(i, o, s, k == 2) for i, o, s in zip(ins, sizes, scales)]
+        out = x
+        for ax, ix in zip(range(2, 2 + k), idx):
+            out = np.take(out, ix, axis=ax)
+        out = np.ascontiguousarray(out)
+        back = [_nearest_index(i, o, s, True) for i, o, s in zip(ins, sizes, scales)]
+        mats = [(ix[:, None] == np.arange(i)).astype(np.float64) for ix, i in zip(back, ins)]
+        kind = 'Nearest'
+    else:
+        mats = [_linear_matrix(i, o, s, align_corners, x.dtype)
+                for i, o, s in zip(ins, sizes, scales)]
+        out = apply(x, mats).astype(x.dtype, copy=False)
+        kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'trilinear': 'Trilinear'}[mode]
+    n = _core.track(_NODES[kind, k], (input,))
+    result = _core.result(out, n)
+    if n is not None:
+        n.mats = mats
+    return result
+
+
+def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resamples the spatial dims (all but the first two) to ``size`` or by ``scale_factor``;
+    modes 'nearest' (1-3 spatial dims), 'linear' (3-D), 'bilinear' (4-D), 'trilinear' (5-D)."""
+    if mode in ('nearest', 'area', 'nearest-exact'):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    spatial = list(input.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scales = [None] * dim
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {spatial} and output size of "
+                    f"{size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                    "and output size in (o1, o2, ...,oK) format.")
+            sizes = [int(s) for s in size]
+        else:
+            sizes = [int(size)] * dim
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, "
+                    f"but got input with spatial dimensions of {spatial} and scale_factor of "
+                    f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, "
+                    "...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scales = [float(s) for s in scale_factor]
+        else:
+            scales = [float(scale_factor)] * dim
+        sizes = [math.floor(float(i * s)) for i, s in zip(spatial, scales)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor:
+        scales = [None] * dim
+    if antialias:
+        raise NotImplementedError("interpolate(antialias=True) is not supported by ember")
+    supported = {'nearest': (1, 2, 3), 'linear': (1,), 'bilinear': (2,), 'trilinear': (3,)}
+    need = {'linear': 3, 'bilinear': 4, 'trilinear': 5}
+    if mode in need and input.dim() in (3, 4, 5) and input.dim() != need[mode]:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{need[mode]}D input")
+    if mode in ('bicubic', 'area', 'nearest-exact') and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"interpolate(mode={mode!r}) is not supported by ember")
+    if mode not in supported or dim not in supported[mode]:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+            "for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | "
+            f"area | nearest-exact (got {mode})")
+    return _resample(input, sizes, scales, mode, align_corners)
+
+
+# -- affine_grid and grid_sample ---------------------------------------------------------------
+# Both are compositions of ember ops that show torch's own node (see ``_recompute``): the
+# value comes from one run without a graph, the gradients (of any order) from a rerun.
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
+                  "align_corners=False since 1.3.0. Please specify align_corners=True if the old "
+                  "behavior is desired. See the documentation of grid_sample for details.")
+
+
+class AffineGridGeneratorBackward0(RecomputedBackward):
+    """Gradient of ``affine_grid_generator`` (the base grid times theta's transpose)."""
+
+
+class _GridSamplerBackward(RecomputedBackward):
+    """Gradient of grid sampling: on arrays when no graph of it is wanted (the common case),
+    else the composition's (see ``_recompute``)."""
+
+    taps = None        # (an empty input has none: the composition handles it)
+
+    def backward(self, g):
+        if STATE.enabled or self.taps is None:
+            return super().backward(g)
+        input, _ = self.saved_tensors      # (checks they were not modified since)
+        plan = self.taps
+        want_x, want_grid = (fn is not None for fn, _ in self.next_functions)
+        return (plan.input_grad(g._data, input.shape) if want_x else None,
+                plan.grid_grad(g._data, input._data) if want_grid else None)
+
+
+class GridSampler2DBackward0(_GridSamplerBackward):
+    """Gradient of 2-d grid sampling with respect to the input and the grid."""
+
+
+class GridSampler3DBackward0(_GridSamplerBackward):
+    """Gradient of 3-d grid sampling with respect to the input and the grid."""
+
+
+def _base_coords(steps, align_corners, dtype):
+    """torch's ``linspace_from_neg_one``: ``steps`` points over [-1, 1], pulled in to the
+    pixel centres (times ``(steps - 1) / steps``) unless ``align_corners``."""
+    if steps <= 1:
+        return np.zeros(steps, dtype)
+    c = _creation.linspace(-1, 1, steps, dtype=_dtype.from_numpy_dtype(dtype))._data
+    if not align_corners:
+        c = c * dtype.type(steps - 1) / dtype.type(steps)
+    return c
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """The sampling grid (N, *spatial, 2 or 3) of the affine maps ``theta`` (N, 2, 3) or
+    (N, 3, 4) over an output of ``size`` (N, C, H, W) or (N, C, D, H, W)."""
+    size = [int(s) for s in size]
+    nd = len(size) - 2
+    dt = theta._data.dtype
+    # the base grid (*spatial, nd + 1): x (along W) first, then y, (z,) and a column of ones
+    axes = [_base_coords(s, align_corners, dt) for s in size[2:]]
+    base = np.ones(tuple(size[2:]) + (nd + 1,), dt)
+    for i, c in enumerate(reversed(axes)):
+        shape = [1] * nd
+        shape[nd - 1 - i] = -1
+        base[..., i] = c.reshape(shape)
+    base = make(base.reshape(1, -1, nd + 1))
+    n = size[0]
+    if theta.dim() != 3 or theta.shape[0] != n or theta.shape[2] != nd + 1:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{n}, {nd + 1}] but got: [{theta.shape[0]}, {theta.shape[2]}].")
+
+    def compose(theta):
+        return base.expand(n, -1, -1).bmm(theta.transpose(1, 2)).view(n, *size[2:], nd)
+    return recomputed(AffineGridGeneratorBackward0, compose, (theta,))
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of affine matrices ``theta`` ((N, 2, 3) for 2-d, (N, 3, 4)
+    for 3-d) over an output of ``size``, in ``grid_sample``'s [-1, 1] coordinates."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        align_corners = False
+    if theta._data.dtype.kind not in 'fcV':
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(size)
+    if len(size) == 4:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError("Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                      "grids when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=3)
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+_MODES = {'bilinear': 0, 'nearest': 1, 'bicubic': 2}
+_PADDINGS = {'zeros': 0, 'border': 1, 'reflection': 2}
+
+
+def _reflect(c, twice_low, twice_high):
+    """torch's ``reflect_coordinates``: ``c`` folded into [low, high] by reflections."""
+    if twice_low == twice_high:
+        return c * 0
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    c = (c - low).abs()
+    extra = c.fmod(span)
+    flips = (c / span).floor().detach()
+    return _pw.where(flips.fmod(2) == 0, extra + low, span - extra + low)
+
+
+def _source_index(coord, size, padding_mode, align_corners):
+    """Grid coordinates in [-1, 1] -> (fractional) pixel indices along a dim of ``size``,
+    with the border or reflection padding's folding (as torch's ``ComputeLocation``)."""
+    return _fold(_unnormalize(coord, size, align_corners), size, padding_mode, align_corners)
+
+
+def _unnormalize(coord, size, align_corners):
+    """[-1, 1] -> pixel index: the corner pixels' centres (``align_corners``) or edges."""
+    return ((coord + 1) * ((size - 1) / 2) if align_corners
+            else (coord + 1) * (size / 2) - 0.5)
+
+
+def _fold(c, size, padding_mode, align_corners):
+    """A pixel index folded into the input by the border (clamp) or reflection padding."""
+    if padding_mode == 1:
+        c = c.clamp(0, size - 1)
+    elif padding_mode == 2:
+        c = (_reflect(c, 0, 2 * (size - 1)) if align_corners
+             else _reflect(c, -1, 2 * size - 1))
+        c = c.clamp(0, size - 1)
+    return c
+
+
+def _grid_sample(input, grid, mode, padding_mode, align_corners):
+    """The composition: input (N, C, *sp), grid (N, *out, nd) -> (N, C, *out)."""
+    nd = grid.shape[-1]
+    n, c, sp = input.shape[0], input.shape[1], tuple(input.shape[2:])
+    out_sp = tuple(grid.shape[1:-1])
+    volume = int(np.prod(sp))
+    # the input as rows of channels, with a zero row last for taps outside it
+    rows = input.reshape(n, c, volume).transpose(1, 2).reshape(n * volume, c)
+    rows = _shape.cat([rows, rows.new_zeros((1, c))])
+    # index along each dim: grid[..., 0] is along the last spatial dim (W)
+    idx = [_source_index(grid[..., nd - 1 - ax], sp[ax], padding_mode, align_corners)
+           for ax in range(nd)]
+    batch = np.arange(n).reshape((n,) + (1,) * len(out_sp)) * volume
+
+    def tap(pos):
+        """The rows at integer positions ``pos`` (arrays, one per dim); outside -> zeros."""
+        inside = np.ones(pos[0].shape, bool)
+        flat = 0
+        for ax, p in enumerate(pos):
+            inside &= (p >= 0) & (p < sp[ax])
+            flat = flat * sp[ax] + p
+        flat = np.where(inside, batch + flat, n * volume).astype(np.int64)
+        return rows.index_select(0, make(flat.reshape(-1))).reshape(n, *out_sp, c)
+
+    if mode == 1:       # nearest (rounded half to even, as torch's nearbyint)
+        out = tap([np.rint(i._data).astype(np.int64) for i in idx])
+    elif mode == 2:     # bicubic (2-d): 4 x 4 taps, each folded by the padding on its own
+        ix = [_unnormalize(grid[..., nd - 1 - ax], sp[ax], align_corners) for ax in range(nd)]
+        lows = [i.detach().floor() for i in ix]
+        coeffs = [_cubic_weights(i - lo) for i, lo in zip(ix, lows)]
+        out = None
+        for taps in np.ndindex(*(4,) * nd):
+            pos = []
+            with no_grad():
+                for ax, k in enumerate(taps):
+                    p = _fold(lows[ax] + (k - 1), sp[ax], padding_mode, align_corners)
+                    pos.append(p._data.astype(np.int64))
+            w = coeffs[0][taps[0]]
+            for ax in range(1, nd):
+                w = w * coeffs[ax][taps[ax]]
+            term = tap(pos) * w.unsqueeze(-1)
+            out = term if out is None else out + term
+    else:
+        lows = [i.detach().floor() for i in idx]
+        out = None
+        for corner in np.ndindex(*(2,) * nd):
+            w = None
+            for ax, b in enumerate(corner):
+                f = idx[ax] - lows[ax] if b else (lows[ax] + 1) - idx[ax]
+                w = f if w is None else w * f
+            v = tap([lo._data.astype(np.int64) + b for lo, b in zip(lows, corner)])
+            term = v * w.unsqueeze(-1)
+            out = term if out is None else out + term
+    return out.permute(0, nd + 1, *range(1, nd + 1))
+
+
+_CUBIC_A = -0.75      # torch's (and Keys') cubic convolution parameter
+
+
+def _cubic_weights(t):
+    """The four cubic-convolution weights of the taps at -1, 0, 1, 2 for offset ``t``."""
+    def near(x):          # |x| <= 1
+        return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
+
+    def far(x):           # 1 < |x| < 2
+        return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sample`` with the modes as torch's enums (interpolation 0 bilinear, 1 nearest,
+    2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    xs, gs = _shape_list(input.shape), _shape_list(grid.shape)
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {xs} and grid with sizes {gs}")
+    nd = input.dim() - 2
+    if grid.shape[-1] != nd:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {nd} in last "
+                           f"dimension, but got grid with sizes {gs}")
+    for i in range(2, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {xs} with dimension {i} being "
+                               "empty")
+    want = 4 if input.dim() == 4 else 5          # torch dispatches on the input's rank
+    if input.dim() != grid.dim() or input.dim() != want:
+        raise RuntimeError(f"grid_sampler(): expected {want}D input and grid with same number "
+                           f"of dimensions, but got input with sizes {xs} and grid with sizes "
+                           f"{gs}")
+    if interpolation_mode == 2 and nd == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input._data.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"grid_sampler_{nd}d_cpu_kernel_impl" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
+    if grid._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
+                           f"{grid.dtype.kernel_name}")
+    node_cls = GridSampler2DBackward0 if nd == 2 else GridSampler3DBackward0
+    modes = (interpolation_mode, padding_mode, align_corners)
+    if interpolation_mode == 2:          # bicubic: the composition alone (no array path)
+        return recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid))
+    if input.numel() == 0 or grid.numel() == 0:      # nothing to sample (no channels...)
+        return recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
+                          np.zeros(tuple(input.shape[:2]) + tuple(grid.shape[1:-1]),
+                                   input._data.dtype))
+    taps = _Taps(grid, input.shape[2:], *modes)
+    out = recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
+                     taps.sample(input._data))
+    if out.grad_fn is not None:
+        out.grad_fn.taps = taps
+    return out
+
+
+class _Taps:
+    """The array form of ``_grid_sample`` (the same formulas, the same order of operations):
+    for each corner of the interpolation cell (one tap for nearest), the flat input position
+    it reads (clipped into range) and its weight (0 outside the input)."""
+
+    def __init__(self, grid, sp, mode, padding_mode, align_corners):
+        self.sp, self.mode, self.nd = tuple(sp), mode, len(sp)
+        self.grid, self.padding_mode, self.align_corners = grid, padding_mode, align_corners
+        nd = self.nd
+        with no_grad():
+            idx = [_source_index(grid[..., nd - 1 - ax], sp[ax], padding_mode,
+                                 align_corners)._data for ax in range(nd)]
+        n = grid.shape[0]
+        self.idx = [i.reshape(n, -1) for i in idx]
+        self.out_sp = tuple(grid.shape[1:-1])
+        index = np.int32 if n * int(np.prod(self.sp)) < 2 ** 31 else np.int64
+        if mode == 1:
+            self.lows = self.factors = None
+            taps = [(np.rint(i).astype(index),) for i in self.idx]
+            corners = [None]
+        else:
+            self.lows = [np.floor(i) for i in self.idx]
+            low = [lo.astype(index) for lo in self.lows]
+            taps = [(lo, lo + 1) for lo in low]
+            # per dim, the two corners' linear weights along it: (low + 1) - i and i - low
+            self.factors = [((lo + 1) - i, i - lo) for i, lo in zip(self.idx, self.lows)]
+            corners = list(np.ndindex(*(2,) * nd))
+        # per dim and tap offset: whether it falls inside, and its position clipped into range
+        inside = [[(p >= 0) & (p < m) for p in ps] for ps, m in zip(taps, self.sp)]
+        clipped = [[np.clip(p, 0, m - 1) for p in ps] for ps, m in zip(taps, self.sp)]
+        # (N, P, taps): the taps of an output side by side, as the sparse rows want them
+        k = len(corners)
+        self.flat = np.empty(self.idx[0].shape + (k,), index)
+        self.weights = np.empty(self.idx[0].shape + (k,), self.idx[0].dtype)
+        base = (np.arange(n, dtype=index) * index(np.prod(self.sp))).reshape(n, 1)
+        self.corners = [self._tap(t, c, inside, clipped, base) for t, c in enumerate(corners)]
+
+    def _factors(self, corner):
+        """Per dim, the corner's linear weight along it: ``i - low`` or ``(low + 1) - i``."""
+        return [f[b] for f, b in zip(self.factors, corner)]
+
+    def _tap(self, t, corner, inside, clipped, base):
+        """(corner, flat position, weight, inside) of tap ``t``, written into the tables."""
+        offsets = corner or (0,) * self.nd
+        ok = inside[0][offsets[0]]
+        flat = clipped[0][offsets[0]]
+        for ax in range(1, self.nd):
+            ok = ok & inside[ax][offsets[ax]]
+            flat = flat * self.sp[ax] + clipped[ax][offsets[ax]]
+        np.add(flat, base, out=self.flat[..., t])
+        weight = self.weights[..., t]
+        if corner is None:
+            weight[...] = ok
+        else:
+            factors = self._factors(corner)
+            np.multiply(factors[0], factors[1], out=weight) if self.nd > 1 else \
+                np.copyto(weight, factors[0])
+            for f in factors[2:]:
+                weight *= f
+            weight *= ok           # (finite factors: the same as where(ok, weight, 0))
+        return corner, flat, weight, ok
+
+    def sample(self, x):
+        """The forward value (N, C, *out)."""
+        out = _taps_times(self.flat, self.weights, x.reshape(x.shape[0], x.shape[1], -1))
+        return np.ascontiguousarray(out.reshape(x.shape[:2] + self.out_sp), x.dtype)
+
+    def input_grad(self, g, shape):
+        """Each output's gradient times each weight, summed into the positions read."""
+        volume = int(np.prod(shape[2:]))
+        out = _taps_times_t(self.flat, self.weights, g.reshape(g.shape[0], g.shape[1], -1),
+                            volume)
+        return make(out.reshape(tuple(shape)))
+
+    def grid_grad(self, g, x):
+        """The gradient along each dim of the source indices (the corners' values times
+        their weights' derivatives), carried to the grid by autograd over the small index
+        computation."""
+        grid = self.grid
+        if self.mode == 1:     # nearest: piecewise constant in the grid
+            return make(np.zeros(grid.shape, grid._data.dtype))
+        g = g.reshape(g.shape[0], g.shape[1], -1)
+        x = x.reshape(x.shape[0], x.shape[1], -1)
+        gidx = []
+        for ax in range(self.nd):
+            # each corner's weight differentiated along dim ax (0 outside the input)
+            weights = []
+            for corner, _, _, inside in self.corners:
+                factors = self._factors(corner)
+                d = inside.astype(factors[0].dtype) if corner[ax] else -inside.astype(
+                    factors[0].dtype)
+                for other, f in enumerate(factors):
+                    if other != ax:
+                        d = d * f
+                weights.append(d)
+            d = _taps_times(self.flat, np.stack(weights, -1), x)
+            gidx.append(np.einsum('ncp,ncp->np', g, d))
+        from ...autograd import grad
+        leaf = grid.detach().requires_grad_()
+        nd = self.nd
+        with enable_grad():
+            idx = [_source_index(leaf[..., nd - 1 - ax], self.sp[ax], self.padding_mode,
+                                 self.align_corners) for ax in range(nd)]
+        return grad(idx, leaf, [make(gi.reshape(i.shape)) for gi, i in zip(gidx, idx)])[0]
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 4-D input."""
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of a 5-D input."""
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
+    """``input`` (N, C, H, W) or (N, C, D, H, W) sampled at the ``grid`` (N, *out, 2 or 3)
+    positions (x, y[, z] in [-1, 1]), bilinearly, at the nearest pixel or (2-d) bicubically;
+    ``padding_mode``
+    says what lies outside: zeros, the border's values, or the input's reflection."""
+    if mode not in _MODES:
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in _PADDINGS:
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        align_corners = False
+    return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
+
+
+def _shape_list(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _taps_times(flat, weights, x):
+    """``sum_k weights[..., k] * x.flat[flat[..., k]]`` per sample and channel: ``x``
+    (N, C, V), ``flat`` (positions in the (N, V) volumes) and ``weights`` (N, P, taps) -- a
+    sparse (N P x N V) matrix applied to the channels. With scipy, one CSR product (a pass in
+    C); without, a gather per tap."""
+    sparse = _scipy.sparse() if x.dtype in (np.float32, np.float64) else None
+    n, c, v = x.shape
+    p = flat.shape[1]
+    if flat.shape[2] == 1:     # one tap (nearest): a gather per sample, then the weights
+        out = np.empty((n, c, p), x.dtype)
+        xs = x.reshape(n * c, v).reshape(n, c, v)
+        for b in range(n):
+            np.take(xs[b], flat[b, :, 0] - b * v, axis=1, out=out[b])
+        if not weights.all():
+            out *= weights[:, None, :, 0]
+        return out
+    if sparse is not None:
+        rows = np.ascontiguousarray(x.transpose(0, 2, 1)).reshape(n * v, c)
+        out = _tap_matrix(sparse, flat, weights, n * v) @ rows
+        return np.ascontiguousarray(out.reshape(n, p, c).transpose(0, 2, 1))
+    xs = x.transpose(1, 0, 2).reshape(c, n * v)
+    acc = None
+    for k in range(flat.shape[2]):
+        t = np.take(xs, flat[..., k], axis=1) * weights[..., k]       # (C, N, P)
+        acc = t if acc is None else acc + t
+    return np.ascontiguousarray(acc.transpose(1, 0, 2))
+
+
+def _taps_times_t(flat, weights, g, v):
+    """The adjoint of ``_taps_times``: ``g`` (N, C, P) summed into (N, C, ``v``)."""
+    sparse = _scipy.sparse() if g.dtype in (np.float32, np.float64) else None
+    n, c, p = g.shape
+    if sparse is not None:
+        rows = np.ascontiguousarray(g.transpose(0, 2, 1)).reshape(n * p, c)
+        out = _tap_matrix(sparse, flat, weights, n * v).T @ rows
+        return np.ascontiguousarray(out.reshape(n, v, c).transpose(0, 2, 1))
+    idx = flat.ravel()
+    gw = (g.transpose(1, 0, 2)[..., None] * weights[None]).reshape(c, -1)
+    out = np.stack([np.bincount(idx, gw[ch], n * v) for ch in range(c)])  # index shared
+    return np.ascontiguousarray(out.reshape(c, n, v).transpose(1, 0, 2), g.dtype)
+
+
+def _tap_matrix(sparse, flat, weights, v):
+    """The (N P x ``v``) CSR matrix: row (n, p) holds each tap's weight at its column."""
+    rows, k = flat.shape[0] * flat.shape[1], flat.shape[2]
+    return sparse.csr_matrix((weights.ravel(), flat.ravel(),
+                              np.arange(0, k * rows + 1, k, dtype=flat.dtype)),
+                             shape=(rows, v))
