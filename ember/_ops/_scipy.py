@@ -1,4 +1,4 @@
-"""scipy.special, when it is installed, imported on first use.
+"""scipy.special and scipy.linalg.lapack, when scipy is installed, imported on first use.
 
 scipy is an optional extra (``pip install ember[scipy]``): its special-function ufuncs are
 C loops, 5-10x faster than ember's own NumPy kernels in float64. Importing scipy.special
@@ -10,6 +10,7 @@ import os
 
 _MISSING = object()
 _special = _MISSING
+_lapack = _MISSING
 
 
 def special():
@@ -23,3 +24,17 @@ def special():
             except ImportError:
                 pass
     return _special
+
+
+def lapack():
+    """The ``scipy.linalg.lapack`` module (LAPACK routines NumPy does not expose: getrf,
+    sytrf...), or None when scipy is not installed (or disabled)."""
+    global _lapack
+    if _lapack is _MISSING:
+        _lapack = None
+        if not os.environ.get('EMBER_NO_SCIPY'):
+            try:
+                import scipy.linalg.lapack as _lapack  # noqa: F811  (the lazy import itself)
+            except ImportError:
+                pass
+    return _lapack

@@ -16,7 +16,7 @@ import numpy as np
 from ._core import Node, Tensor, register, track, track1, result, results, make
 from . import linalg as _products
 from .complex import conj_if_complex as cj
-from .reduce import _named
+from .reduce import _named, _out_pair
 from .pointwise import where as _where
 from ..overrides import overridable
 
@@ -44,6 +44,7 @@ _slogdet_t = _named('linalg_slogdet', ('sign', 'logabsdet'))
 _slogdet_top = _named('slogdet', ('sign', 'logabsdet'))
 _qr_t = _named('linalg_qr', ('Q', 'R'))
 _qr_top = _named('qr', ('Q', 'R'))
+_cholesky_ex_t = _named('linalg_cholesky_ex', ('L', 'info'))
 _eigh_t = _named('linalg_eigh', ('eigenvalues', 'eigenvectors'))
 _svd_t = _named('linalg_svd', ('U', 'S', 'Vh'))
 _svd_top = _named('svd', ('U', 'S', 'V'))
@@ -226,7 +227,9 @@ class LinalgSolveExBackward0(Node):
         return (gA, gB) if self.left else (gA.mT, gB.mT)
 
 
-def _solve(A, B, op, left=True):
+def _solve(A, B, op, left=True, singular=None):
+    """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
+    singular ``A`` instead of the error."""
     _matrices(A, op)
     _products._check_tensor(B, op, 'B', 2)
     a, b = A._data, B._data
@@ -234,7 +237,10 @@ def _solve(A, B, op, left=True):
         raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
     # B is a (batch of) vector(s) when it is 1-D or has exactly A's batch shape plus one dim.
-    vec = left and (b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1]))
+    vec = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+    if vec and not left:
+        raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation XA = B "
+                           f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-1]}x1)")
     if not left:  # X A = B is X^T = solve(A^T, B^T)
         a, b = np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)
     bm = b[..., None] if vec else b
@@ -244,8 +250,10 @@ def _solve(A, B, op, left=True):
     try:
         x = np.linalg.solve(a, bm)
     except np.linalg.LinAlgError:
-        raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
-                          "singular.") from None
+        if singular is None:
+            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
+                              "is singular.") from None
+        x = singular(a, bm)
     if vec:
         x = x[..., 0]
     elif not left:
@@ -289,30 +297,56 @@ class CholeskyBackward0(LinalgCholeskyExBackward0):
     """Gradient of the older ``torch.cholesky``: the same formula."""
 
 
-def _cholesky(A, upper, op, cls):
-    _matrices(A, op)
-    a = A._data
+def _potrf(a):
+    """The lower Cholesky factor of a (batch of) matrices and LAPACK's ``info`` per matrix:
+    the order of the first leading minor that is not positive-definite (0 if none). Where
+    it fails, the factor of the leading minors that passed is returned, zeros elsewhere."""
+    info = np.zeros(a.shape[:-2], np.int32)
     try:
         L = np.linalg.cholesky(a)
+        if np.all(np.isfinite(L)):
+            return L, info
     except np.linalg.LinAlgError:
-        L = None
-    if L is None or not np.all(np.isfinite(L)):
-        # LAPACK reports the first leading minor that is not positive-definite.
+        L = np.zeros_like(a)
+    for idx in np.ndindex(a.shape[:-2]):
+        try:
+            L[idx] = np.linalg.cholesky(a[idx])
+            if np.all(np.isfinite(L[idx])):
+                continue
+        except np.linalg.LinAlgError:
+            pass
+        L[idx] = 0
         for k in range(1, a.shape[-1] + 1):
-            for idx in np.ndindex(a.shape[:-2]):
-                try:
-                    np.linalg.cholesky(a[idx][:k, :k])
-                except np.linalg.LinAlgError:
-                    raise LinAlgError(
-                        f"{op}: {_batch_prefix(a.shape, idx)}The factorization could not be "
-                        "completed because the input is not positive-definite (the leading "
-                        f"minor of order {k} is not positive-definite).") from None
+            try:
+                L[idx][:k, :k] = np.linalg.cholesky(a[idx][:k, :k])
+            except np.linalg.LinAlgError:
+                info[idx] = k
+                break
+    return L, info
+
+
+def _cholesky_error(info, op):
+    """torch's error for the first batch element whose factorization failed."""
+    idx = np.unravel_index(int(np.argmax(info.reshape(-1) > 0)), info.shape)
+    return LinAlgError(f"{op}: {_batch_prefix(info.shape + (0, 0), idx)}The factorization "
+                       "could not be completed because the input is not positive-definite "
+                       f"(the leading minor of order {int(info[idx])} is not "
+                       "positive-definite).")
+
+
+def _cholesky(A, upper, op, cls, check=True):
+    _matrices(A, op)
+    a = A._data
+    L, info = _potrf(a)
+    if check and np.any(info):
+        raise _cholesky_error(info, op)
     r = np.conj(np.swapaxes(L, -1, -2)) if upper else L
     n = track1(cls, A)
     if n is not None:
         n.save(A)
         n.upper = upper
-    return result(np.ascontiguousarray(r, dtype=a.dtype), n)
+    out = result(np.ascontiguousarray(r, dtype=a.dtype), n)
+    return out if check else (out, make(info))
 
 
 @_linalg('cholesky')
@@ -321,6 +355,17 @@ def _linalg_cholesky(A, *, upper=False, out=None):
     ``A = L L^H`` (or upper ``U = L^H``)."""
     return _products._out(_cholesky(A, upper, 'linalg.cholesky', LinalgCholeskyExBackward0),
                           out)
+
+
+@_linalg()
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    """``linalg.cholesky`` that reports failure in ``info`` (the order of the first leading
+    minor that is not positive-definite, per matrix) instead of raising, unless
+    ``check_errors``."""
+    L, info = _cholesky(A, upper, 'linalg.cholesky', LinalgCholeskyExBackward0, check=False)
+    if check_errors and np.any(info._data):
+        raise _cholesky_error(info._data, 'linalg.cholesky_ex')
+    return _out_pair(_cholesky_ex_t(L, info), out)
 
 
 @register
