@@ -11,7 +11,7 @@ from ._core import Node, register, track, result
 from . import linalg as _products
 from .complex import conj_if_complex as cj
 from .reduce import _vector_norm
-from .factorizations import LINALG, _linalg, _floating, _inv, _eye_like, svdvals
+from .factorizations import LINALG, _linalg, _floating, _inv, _solve, _eye_like, svdvals
 from ..overrides import overridable
 
 # -- matrix_power / multi_dot / vecdot / cross / matmul ------------------------------------
@@ -140,6 +140,9 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     _floating(A, 'linalg.matrix_norm')
     if dtype is not None:
         A = A.to(dtype)
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + ' '.join(str(d) for d in dim))
     nd = A._data.ndim
     d0, d1 = (d % nd for d in dim)
     if ord == 'fro':
@@ -178,3 +181,133 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     if A.dim() == 1:
         return vector_norm(A, ord, None, keepdim, dtype=dtype, out=out)
     return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
+
+
+@register(method=False)
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """The nuclear norm (sum of singular values) over the two dims ``dim`` (the last two
+    by default); ``nuclear_norm(input, keepdim)`` is accepted as torch's overload."""
+    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
+        dim, keepdim = None, dim
+    return matrix_norm(input, 'nuc', (-2, -1) if dim is None else dim, keepdim, out=out)
+
+
+@register(method=False)
+def frobenius_norm(input, dim, keepdim=False, *, out=None):
+    """The Frobenius norm (the 2-norm of the entries) over at most two dims."""
+    from .reduce import NormBackward1
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions "
+                           "instead.")
+    if input._data.dtype.kind not in 'fcV':
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype.kernel_name} instead.")
+    return _products._out(_vector_norm(input, 2, dims, keepdim, node=NormBackward1), out)
+
+
+@register(method=False)
+def chain_matmul(*matrices, out=None):
+    """The product of a chain of 2-D matrices (``linalg.multi_dot`` of them)."""
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for m in matrices:
+        if m.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
+    if len(matrices) == 1:
+        return _products._out(matrices[0].clone(), out)
+    return multi_dot(matrices, out=out)
+
+
+_INF = float('inf')
+
+
+@_linalg()
+def cond(A, p=None, *, out=None):
+    """Condition number of ``A`` in the matrix norm ``p``: ``s_max / s_min`` for ``None``
+    and 2 (``s_min / s_max`` for -2; any shape), else ``norm(A) * norm(A^{-1})`` for square
+    ``A`` ('fro', 'nuc', +-1, +-inf), infinite where ``A`` is singular."""
+    _products._check_tensor(A, 'linalg.cond', 'A', 1)
+    if A._data.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if p is None or p in (2, -2):
+        S = svdvals(A)
+        big, small = S[..., :1], S[..., -1:]
+        r = small / big if p == -2 else big / small
+        return _products._out(r.squeeze(-1), out)
+    if p not in ('fro', 'nuc', 1, -1, _INF, -_INF):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    m, n = A._data.shape[-2:]
+    if m != n:
+        name = p if isinstance(p, str) else int(p) if abs(p) == 1 else p
+        raise RuntimeError(f"linalg.cond(ord={name}): A must be batches of square matrices, "
+                           f"but they are {m} by {n} matrices")
+    if p == 'nuc':  # both norms from one SVD: the inverse's singular values are 1/S
+        S = svdvals(A)
+        return _products._out(S.sum(-1) * S.reciprocal().sum(-1), out)
+    from .lu import inv_ex
+    Ai, info = inv_ex(A)
+    Ai = Ai.masked_fill(info.gt(0).unsqueeze(-1).unsqueeze(-1), _INF)
+    r = matrix_norm(A, p) * matrix_norm(Ai, p)
+    return _products._out(r.nan_to_num(_INF, _INF), out)
+
+
+@_linalg()
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonal (a view) of each matrix of ``A``, over its last two dims by default."""
+    return A.diagonal(offset, dim1, dim2)
+
+
+@_linalg()
+def vander(x, *, N=None):
+    """The Vandermonde matrix ``[1, x, x^2, ..., x^(N-1)]`` along a new last dim (``N``
+    defaults to ``x``'s last dim)."""
+    if x._data.dtype == np.bool_:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer "
+                           "tensors, but got Bool")
+    if N is None:
+        N = x._data.shape[-1] if x._data.ndim else 1
+    if N <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    from .shape import cat
+    powers = x.unsqueeze(-1).expand(*x.shape, N - 1).cumprod(-1)
+    return cat([x.new_ones(tuple(x.shape) + (1,)), powers], -1)
+
+
+def _prod(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+@_linalg()
+def tensorinv(A, ind=2, *, out=None):
+    """The inverse of ``A`` for ``tensordot`` over ``ind`` dims: ``A`` is taken as a
+    ``prod(shape[:ind]) x prod(shape[ind:])`` matrix; the result has shape
+    ``shape[ind:] + shape[:ind]``."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    _floating(A, 'linalg.inv')
+    shape = tuple(A.shape)
+    rows, cols = _prod(shape[:ind]), _prod(shape[ind:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    return _products._out(_inv(A.reshape(rows, cols), 'inv').reshape(shape[ind:] + shape[:ind]),
+                          out)
+
+
+@_linalg()
+def tensorsolve(A, B, dims=None, *, out=None):
+    """``X`` with ``tensordot(A, X, X.ndim) = B``; ``dims`` of ``A`` are moved to the end
+    first."""
+    if dims is not None:
+        nd = A.dim()
+        dims = [d % nd for d in dims]
+        A = A.permute(*[d for d in range(nd) if d not in dims], *dims)
+    shape = tuple(A.shape)
+    k = B.dim()
+    rows, cols = B.numel(), _prod(shape[k:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "
+                           f"== prod(self.shape[:other.ndim]), but got {cols} != {rows}")
+    X = _solve(A.reshape(rows, cols), B.reshape(rows), 'linalg.solve')
+    return _products._out(X.view(shape[k:]), out)

@@ -588,3 +588,102 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
                           "solver failed because the input matrix is singular.")
     X = _solve(A, B, 'linalg.solve', left, singular=_lu_solve_singular)
     return _out_pair(_solve_ex_t(X, make(info)), out)
+
+
+# -- cholesky_solve / cholesky_inverse: two triangular solves with a Cholesky factor -------
+def _cholesky_checks(L, kernel, op):
+    _float_kernel(L, kernel)
+    a = L._data
+    if a.ndim < 2:
+        raise RuntimeError(f"{op}The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"{op}A must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+
+
+def _factor_grad(L, gA, upper):
+    """A Cholesky factor's gradient from ``A = L L^H``'s (``U^H U`` if ``upper``):
+    ``(gA + gA^H) L`` (``U (gA + gA^H)``)."""
+    s = gA + gA.mH
+    return L.matmul(s) if upper else s.matmul(L)
+
+
+def _chol_solve_arrays(b, l, upper):
+    lh = np.conj(np.swapaxes(l, -1, -2))
+    if upper:  # U^H U X = B
+        return _trsolve(l, _trsolve(lh, b, False), True)
+    return _trsolve(lh, _trsolve(l, b, False), True)
+
+
+class CholeskySolveBackward0(Node):
+    """Gradient of ``cholesky_solve`` (``X = A^{-1} B``, ``A = L L^H``): ``gB = A^{-1} gX``
+    and ``gA = -gB X^H`` taken to the factor."""
+
+    def backward(self, gX):
+        B, L = self.saved_tensors
+        gB = cholesky_solve(gX, L, self.upper)
+        gL = None
+        if _products._needs(self, 1):
+            X = cholesky_solve(B, L, self.upper)
+            gL = _factor_grad(L, -gB.matmul(X.mH), self.upper)
+        return gB, gL
+
+
+@register
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """``X`` with ``A X = B`` given ``B`` (``input``) and the Cholesky factor of ``A``
+    (``input2``: ``L`` with ``A = L L^H``, or ``U`` with ``A = U^H U`` if ``upper``)."""
+    _products._check_tensor(input, 'cholesky_solve', 'input', 1)
+    _products._check_tensor(input2, 'cholesky_solve', 'input2', 2)
+    B, L = input, input2
+    for t in (B, L):
+        _float_kernel(t, 'cholesky_solve_cpu')
+    b, l = B._data, L._data
+    if b.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
+                           "instead")
+    if l.ndim < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {l.ndim} dimensions "
+                           "instead")
+    if b.dtype != l.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{B.dtype.kernel_name} and A of type {L.dtype.kernel_name} instead.")
+    _cholesky_checks(L, 'cholesky_solve_cpu', '')
+    if b.shape[-2] != l.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                           f"{l.shape[-1]} by {l.shape[-1]} but each b matrix is {b.shape[-2]} "
+                           f"by {b.shape[-1]}")
+    x = _chol_solve_arrays(b, l, upper)
+    node = track(CholeskySolveBackward0, (B, L))
+    if node is not None:
+        node.save(B, L)
+        node.upper = upper
+    return _products._out(result(np.ascontiguousarray(x, dtype=b.dtype), node), out)
+
+
+class CholeskyInverseBackward0(Node):
+    """Gradient of ``cholesky_inverse`` (``R = A^{-1}``): ``gA = -R gR R``, taken to the
+    factor."""
+
+    def backward(self, g):
+        L = self.saved_tensors[0]
+        R = cholesky_inverse(L, self.upper)
+        return _factor_grad(L, -R.matmul(g).matmul(R), self.upper)
+
+
+@register
+def cholesky_inverse(input, upper=False, *, out=None):
+    """``A^{-1}`` from ``A``'s Cholesky factor (``L`` with ``A = L L^H``, or ``U`` with
+    ``A = U^H U`` if ``upper``)."""
+    _products._check_tensor(input, 'cholesky_inverse', 'input', 1)
+    _cholesky_checks(input, 'cholesky_inverse_out_cpu', 'cholesky_inverse: ')
+    l = input._data
+    if l.size and np.any(np.diagonal(l, 0, -2, -1) == 0):
+        raise _singular(l, 'cholesky_inverse')
+    eye = np.broadcast_to(np.eye(l.shape[-1], dtype=l.dtype), l.shape)
+    node = track1(CholeskyInverseBackward0, input)
+    if node is not None:
+        node.save(input)
+        node.upper = upper
+    return _products._out(result(np.ascontiguousarray(_chol_solve_arrays(eye, l, upper),
+                                                      dtype=l.dtype), node), out)
