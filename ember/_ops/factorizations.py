@@ -19,6 +19,7 @@ from .complex import conj_if_complex as cj
 from .reduce import _named, _out_pair
 from .pointwise import where as _where
 from ..overrides import overridable
+from ..autograd.graph import _SavedOutput
 
 __all__ = ['LINALG', 'LinAlgError']
 
@@ -487,17 +488,25 @@ class LinalgSvdBackward0(Node):
     def backward(self, gU, gS=None, gVh=None):
         if gS is None:  # svdvals: S is the only output
             gU, gS, gVh = None, gU, None
-        A = self.saved_tensors[0]
-        m, n = A.shape[-2:]
+        if self.uv:
+            # svd's own outputs (not a recomputation), so that a second derivative sees the
+            # gradients and the formula depend on one U and V: with a recomputed pair the
+            # phase-invariance of a complex loss would be lost between them
+            U, S, Vh = self.saved_tensors
+            m, n = self._meta[0][0][-2:]
+        else:  # svdvals: the formula below is phase-free, recomputing is fine
+            A = self.saved_tensors[0]
+            m, n = A.shape[-2:]
+            U, S, Vh = _svd(A, False, 'linalg.svd', True)
         k = min(m, n)
-        U, S, Vh = _svd(A, False, 'linalg.svd', True)
+        U, Vh = U[..., :k], Vh[..., :k, :]
         if gU is not None and gU.shape[-1] != k:
             gU = gU[..., :k]
         if gVh is not None and gVh.shape[-2] != k:
             gVh = gVh[..., :k, :]
-        Sd = S.to(A.dtype)
+        Sd = S.to(U.dtype)
         if gU is None and gVh is None:
-            return U.matmul(gS.to(A.dtype).diag_embed()).matmul(Vh)
+            return U.matmul(gS.to(U.dtype).diag_embed()).matmul(Vh)
         V, gV = Vh.mH, gVh.mH
         UhgU = U.mH.matmul(gU)
         UhgU = UhgU - UhgU.mH
@@ -507,7 +516,19 @@ class LinalgSvdBackward0(Node):
         E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
         E = E + _eye_like(E)
         gA = (UhgU * Sd.unsqueeze(-2) + Sd.unsqueeze(-1) * VhgV) / E
-        gA = gA + gS.to(A.dtype).diag_embed()
+        gA = gA + gS.to(U.dtype).diag_embed()
+        if U._data.dtype.kind == 'c':
+            # Only U's and V's common phase per singular pair is free: a loss that depends
+            # on it is ill-defined (as torch says). What is left of U^H gU's diagonal is the
+            # derivative through the relative phase: i Im((U^H gU)_ii) / S_i.
+            d = UhgU.diagonal(0, -2, -1)
+            if not np.allclose((d + VhgV.diagonal(0, -2, -1))._data.imag, 0, rtol=1e-2,
+                               atol=1e-2):
+                raise RuntimeError("svd_backward: The singular vectors in the complex case "
+                                   "are specified up to multiplication by e^{i phi}. The "
+                                   "specified loss function depends on this phase term, "
+                                   "making it ill-defined.")
+            gA = gA + (d / (2 * Sd)).diag_embed()
         if m > k:
             gA = U.matmul(gA)
             gUSinv = gU / Sd.unsqueeze(-2)
@@ -529,13 +550,18 @@ def _svd(A, full_matrices, op, uv):
     else:
         s = np.linalg.svd(a, compute_uv=False)
     n = track1(LinalgSvdBackward0, A)
-    if n is not None:
-        n.save(A)
     real = np.abs(a[..., :0, :0]).dtype
     if not uv:
+        if n is not None:
+            n.save(A)
+            n.uv = False
         return result(s.astype(real, copy=False), n)
-    return results([u.astype(a.dtype, copy=False), s.astype(real, copy=False),
+    outs = results([u.astype(a.dtype, copy=False), s.astype(real, copy=False),
                     vh.astype(a.dtype, copy=False)], n)
+    if n is not None:
+        n._saved = tuple((_SavedOutput(t), t._vc[0]) for t in outs)
+        n.uv = True
+    return outs
 
 
 @_linalg()
