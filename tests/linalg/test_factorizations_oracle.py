@@ -158,3 +158,48 @@ ERRORS = [
 def test_errors(k):
     check(ERRORS[k], arr(4, 3, seed=1), arr(3, 3, dtype=np.int64, seed=2), grad=False,
           match_message=True)
+
+
+def _spd(n, seed, dtype=np.float64):
+    a = arr(n, n, seed=seed)
+    return (a @ a.T + np.eye(n)).astype(dtype)
+
+
+def _signs_fixed(T, E, X):
+    """Eigenvectors are defined up to sign: make each one's first entry positive."""
+    return E, X * X[..., :1, :].sign()
+
+
+@pytest.mark.parametrize('kw', [{'k': 1}, {'k': 2}, {'k': 2, 'largest': False},
+                                {'k': 1, 'n': 3}, {'k': 1, 'tol': 1e-12, 'niter': 500}],
+                         ids=str)
+def test_lobpcg(kw):
+    a = _spd(12, seed=12)
+    # the symmetric part of the input, so that every perturbation the gradients see is a
+    # symmetric one (both libraries treat A as symmetric)
+    check(lambda T, x: _signs_fixed(T, *T.lobpcg((x + x.mT) / 2, **kw)), a, double=True,
+          rtol=1e-5, atol=1e-5)
+
+
+def test_lobpcg_options():
+    a, b = _spd(12, seed=13), _spd(12, seed=14)
+    tol = dict(rtol=1e-6, atol=1e-6)
+    check(lambda T, x, y: _signs_fixed(T, *T.lobpcg(x, X=y)), a, arr(12, 3, seed=15),
+          grad=False, **tol)
+    check(lambda T, x, y: _signs_fixed(T, *T.lobpcg(x, k=2, B=y)), a, b, grad=False, **tol)
+    check(lambda T, x, p: _signs_fixed(T, *T.lobpcg(x, k=2, iK=p)), a,
+          np.diag(1 / np.diag(a)), grad=False, **tol)
+    check(lambda T, x: _signs_fixed(T, *T.lobpcg(x, k=2)), np.stack([a, b]), grad=False, **tol)
+    check(lambda T, x: _signs_fixed(T, *T.lobpcg(x, k=2)), a.astype(np.float32),
+          rtol=1e-3, atol=1e-3)
+    for lib in (torch, ember):  # no derivative of the generalized problem, in either
+        x = lib.tensor(a, requires_grad=True)
+        E, _ = lib.lobpcg(x, k=1, B=lib.tensor(b))
+        with pytest.raises(ValueError, match="B != I"):
+            lib.autograd.grad(E.sum(), x)
+
+
+@pytest.mark.parametrize('fn', [lambda T, x: T.lobpcg(x, k=5), lambda T, x: T.lobpcg(x, n=5),
+                                lambda T, x: T.lobpcg(x[:, :5], k=1)])
+def test_lobpcg_errors(fn):
+    check(fn, _spd(12, seed=16), grad=False, match_message=True)
