@@ -97,7 +97,7 @@ def _apply_backward(A, tau, X, gY, forward, conj, need_a=True):
         batch = tuple(A.shape[:-2])
         cols = [cat([A.new_zeros(batch + (i + 1,)), gv[i][..., i + 1:]], -1) for i in range(k)]
         cols += [A.new_zeros(batch + (m,))] * (n - k)
-        gA = stack(cols, -1)
+        gA = stack(cols, -1) if cols else A.new_zeros(tuple(A.shape))
     return g, gA, gtau
 
 

@@ -41,7 +41,7 @@ def _ldl_factor(A, hermitian, op):
         raise NotImplementedError(f'"ldl_factor_kernel_cpu" not implemented for '
                                   f"'{A.dtype.kernel_name}'")
     n = a.shape[-1]
-    flat = a.reshape((-1, n, n))
+    flat = a.reshape((int(np.prod(a.shape[:-2], dtype=np.int64)), n, n))
     ld = np.zeros_like(flat)
     piv = np.zeros((flat.shape[0], n), np.int32)
     info = np.zeros(flat.shape[0], np.int32)
@@ -112,9 +112,10 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"Incompatible matrix sizes for {op}: each A matrix is {n} by {n} "
                            f"but each b matrix is {b.shape[-2]} by {b.shape[-1]}")
     batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2])
-    ldb = np.broadcast_to(ld, batch + (n, n)).reshape((-1, n, n))
-    pb = np.broadcast_to(piv, batch + (n,)).reshape((-1, n))
-    bb = np.broadcast_to(b, batch + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
+    nb = int(np.prod(batch, dtype=np.int64))
+    ldb = np.broadcast_to(ld, batch + (n, n)).reshape((nb, n, n))
+    pb = np.broadcast_to(piv, batch + (n,)).reshape((nb, n))
+    bb = np.broadcast_to(b, batch + b.shape[-2:]).reshape((nb,) + b.shape[-2:])
     x = np.empty(bb.shape, b.dtype)
     if x.size:
         name = 'hetrs' if hermitian and ld.dtype.kind == 'c' else 'sytrs'

@@ -7,7 +7,7 @@ namespace (``factorizations.LINALG``) through ``_linalg``.
 """
 import numpy as np
 
-from ._core import Node, register, track, result
+from ._core import Node, register, track, result, make
 from . import linalg as _products
 from .complex import conj_if_complex as cj
 from .reduce import _vector_norm
@@ -230,6 +230,8 @@ def cond(A, p=None, *, out=None):
     _products._check_tensor(A, 'linalg.cond', 'A', 1)
     if A._data.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if A._data.size == 0 and (p in (None, 2, -2) or A._data.shape[-1] == A._data.shape[-2]):
+        return _products._out(make(np.zeros(A._data.shape[:-2], A._data.real.dtype)), out)
     if p is None or p in (2, -2):
         S = svdvals(A)
         big, small = S[..., :1], S[..., -1:]

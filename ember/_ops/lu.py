@@ -39,8 +39,8 @@ def _getrf_numpy(a):
     shape = a.shape
     m, n = shape[-2:]
     k = min(m, n)
-    lu = np.array(a.reshape((-1, m, n)))
-    nb = lu.shape[0]
+    nb = int(np.prod(shape[:-2], dtype=np.int64))
+    lu = np.array(a.reshape((nb, m, n)))
     piv = np.empty((nb, k), np.int32)
     info = np.zeros(nb, np.int32)
     rows = np.arange(nb)
@@ -69,7 +69,7 @@ def _getrf(a):
     pivots, int32 info: the 1-based index of the first zero pivot, 0 if none)."""
     m, n = a.shape[-2:]
     mod = lapack()
-    if mod is None:
+    if mod is None or a.size == 0:
         return _getrf_numpy(a)
     getrf, = mod.get_lapack_funcs(('getrf',), (a,))
     flat = a.reshape((-1, m, n))
@@ -88,8 +88,9 @@ def _permutation(piv, m):
     """The row order ``perm`` with ``A[perm] = L U`` (``P[perm[i], i] = 1``), from getrf's
     sequence of row exchanges."""
     batch = piv.shape[:-1]
-    perm = np.broadcast_to(np.arange(m), batch + (m,)).reshape(-1, m).copy()
-    p = piv.reshape(-1, piv.shape[-1]).astype(np.intp) - 1
+    nb = int(np.prod(batch, dtype=np.int64))
+    perm = np.broadcast_to(np.arange(m), batch + (m,)).reshape(nb, m).copy()
+    p = piv.reshape(nb, piv.shape[-1]).astype(np.intp) - 1
     rows = np.arange(perm.shape[0])
     for i in range(p.shape[1]):
         a, b = perm[:, i].copy(), perm[rows, p[:, i]]

@@ -170,20 +170,24 @@ def _signs_fixed(T, E, X):
     return E, X * X[..., :1, :].sign()
 
 
-@pytest.mark.parametrize('kw', [{'k': 1}, {'k': 2}, {'k': 2, 'largest': False},
+@pytest.mark.parametrize('kw', [{'k': 1}, {'k': 2}, {'k': 2, 'largest': False, 'tol': 1e-10},
                                 {'k': 1, 'n': 3}, {'k': 1, 'tol': 1e-12, 'niter': 500}],
                          ids=str)
-def test_lobpcg(kw):
+@pytest.mark.parametrize('seed', [0, 18])
+def test_lobpcg(kw, seed):
     a = _spd(12, seed=12)
+    ember.manual_seed(seed)  # the random start: any one converges to the same pairs
     # the symmetric part of the input, so that every perturbation the gradients see is a
-    # symmetric one (both libraries treat A as symmetric)
+    # symmetric one (both libraries treat A as symmetric). Both stop at a residual of
+    # ``tol``, so the values agree to about that much and second derivatives a bit less.
     check(lambda T, x: _signs_fixed(T, *T.lobpcg((x + x.mT) / 2, **kw)), a, double=True,
           rtol=1e-5, atol=1e-5)
 
 
 def test_lobpcg_options():
     a, b = _spd(12, seed=13), _spd(12, seed=14)
-    tol = dict(rtol=1e-6, atol=1e-6)
+    ember.manual_seed(0)
+    tol = dict(rtol=1e-5, atol=1e-5)
     check(lambda T, x, y: _signs_fixed(T, *T.lobpcg(x, X=y)), a, arr(12, 3, seed=15),
           grad=False, **tol)
     check(lambda T, x, y: _signs_fixed(T, *T.lobpcg(x, k=2, B=y)), a, b, grad=False, **tol)

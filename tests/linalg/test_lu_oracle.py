@@ -207,3 +207,23 @@ def test_gradcheck_gradgradcheck():
                a, arr(2, 3, seed=16))
     gradchecks(lambda T, x, y: tuple(T.triangular_solve(y, x, transpose=True)), a,
                arr(3, 2, seed=17))
+
+
+EMPTY = [(0, 0), (2, 0, 0), (3, 0), (0, 3), (0, 3, 3)]
+
+
+@pytest.mark.parametrize('shape', EMPTY, ids=str)
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.linalg.lu_factor_ex(x), lambda T, x: T.linalg.lu(x),
+    lambda T, x: T.lu_unpack(*T.linalg.lu_factor(x)),
+    lambda T, x: T.linalg.lu_solve(*T.linalg.lu_factor(x), x),
+    lambda T, x: T.linalg.solve_triangular(x, x, upper=True),
+    lambda T, x: T.triangular_solve(x, x), lambda T, x: T.linalg.inv_ex(x),
+    lambda T, x: T.linalg.solve_ex(x, x), lambda T, x: T.linalg.cholesky_ex(x),
+    lambda T, x: T.linalg.matrix_exp(x), lambda T, x: T.linalg.eig(x),
+    lambda T, x: T.linalg.eigvals(x), lambda T, x: T.geqrf(x),
+    lambda T, x: T.linalg.householder_product(x, x[..., 0, :0] if x.shape[-2] else x[..., :0, 0]),
+    lambda T, x: T.linalg.cond(x), lambda T, x: T.linalg.cond(x, 'fro'),
+    lambda T, x: T.cholesky_inverse(x), lambda T, x: T.cholesky_solve(x, x)])
+def test_empty(fn, shape, kernels):
+    check(fn, np.zeros(shape))
