@@ -7,7 +7,8 @@ is an implicit 1), and ``Q = H_0 H_1 ... H_{k-1}`` with ``H_i = I - tau_i v_i v_
 Every product is reduced to applying reflectors from the left, in one order or the other,
 with ``tau`` or its conjugate (``C Q = (Q^H C^H)^H``). ``geqrf`` is NumPy's ``qr(mode='raw')``
 (LAPACK's geqrf itself, transposed back); the products are a loop over reflectors vectorised
-over the batch. Backwards go through the same loop in reverse, in ember ops: for one step
+over the batch, except that ``householder_product`` calls LAPACK's orgqr/ungqr through scipy
+when it is installed and faster (``lu._few_or_large``). Backwards go through the same loop in reverse, in ember ops: for one step
 ``y = x - t v (v^H x)``, ``gx = gy - conj(t) v (v^H gy)``, ``gt = -v^H gy (v^H x)^H`` and
 ``gv = -conj(t) gy (v^H x)^H - t x (gy^H v)``, so second derivatives follow.
 """
@@ -19,6 +20,7 @@ from .complex import conj_if_complex as cj
 from .reduce import _named, _out_pair
 from .shape import cat, stack
 from .factorizations import _linalg
+from ._scipy import lapack
 
 __all__ = []
 
@@ -46,6 +48,25 @@ def _apply_arrays(a, tau, x, forward, conj):
         vi = v[..., :, i:i + 1]
         x -= t[..., i, None, None] * vi * (np.conj(vi).swapaxes(-1, -2) @ x)
     return x
+
+
+def _orgqr(a, tau):
+    """``Q``'s first ``n`` columns: LAPACK's orgqr/ungqr through scipy where that is the
+    faster path (``lu._few_or_large``), else the reflector loop."""
+    from .lu import _few_or_large
+    mod = lapack()
+    m, n = a.shape[-2:]
+    if (mod is None or not a.size or a.dtype.char not in 'fdFD'
+            or not _few_or_large(a.shape[:-2], n)):
+        return _apply_arrays(a, tau, np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape),
+                             False, False)
+    name = 'ungqr' if a.dtype.kind == 'c' else 'orgqr'
+    gqr, = mod.get_lapack_funcs((name,), (a,))
+    fa, ft = a.reshape((-1, m, n)), tau.reshape((-1, tau.shape[-1]))
+    q = np.empty_like(fa)
+    for i in range(fa.shape[0]):
+        q[i] = gqr(fa[i], ft[i])[0] if ft.shape[-1] else np.eye(m, n, dtype=a.dtype)
+    return q.reshape(a.shape)
 
 
 def _order(left, transpose):
@@ -183,8 +204,7 @@ def _householder_product(input, tau):
                            "tau.shape[-1]")
     _check_reflectors(input, tau, op)
     _lapack_types(input, 'orgqr_cpu')
-    e = np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape)
-    q = _apply_arrays(a, tau._data, e, False, False)
+    q = _orgqr(a, tau._data)
     node = track(LinalgHouseholderProductBackward0, (input, tau))
     if node is not None:
         node.save(input, tau)

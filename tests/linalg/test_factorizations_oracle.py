@@ -4,7 +4,7 @@ torch: values, grad_fn names, first and second derivatives, errors."""
 import numpy as np
 import pytest
 
-from .helpers import check, arr, torch, ember, gradchecks, ALL, pytestmark  # noqa: F401
+from .helpers import check, arr, torch, ember, gradchecks, kernels, ALL, pytestmark  # noqa: F401
 from ember._ops import _scipy
 
 DOUBLE = (np.float64, np.complex128)
@@ -18,7 +18,7 @@ def _reflectors(*shape, seed, dtype):
 
 @pytest.mark.parametrize('dtype', ALL, ids=str)
 @pytest.mark.parametrize('shape', [(4, 3), (2, 5, 3), (3, 3)], ids=str)
-def test_geqrf_householder_product(shape, dtype):
+def test_geqrf_householder_product(shape, dtype, kernels):
     check(lambda T, x: T.geqrf(x), arr(*shape, seed=1, dtype=dtype), grad=False)
     check(lambda T, x: x.geqrf(), arr(*shape[:-2], 3, 5, seed=1, dtype=dtype), grad=False)
     a, tau = _reflectors(*shape, seed=2, dtype=dtype)
@@ -177,6 +177,7 @@ def _signs_fixed(T, E, X):
 def test_lobpcg(kw, seed):
     a = _spd(12, seed=12)
     ember.manual_seed(seed)  # the random start: any one converges to the same pairs
+    torch.manual_seed(seed)
     # the symmetric part of the input, so that every perturbation the gradients see is a
     # symmetric one (both libraries treat A as symmetric). Both stop at a residual of
     # ``tol``, so the values agree to about that much and second derivatives a bit less.
@@ -187,6 +188,7 @@ def test_lobpcg(kw, seed):
 def test_lobpcg_options():
     a, b = _spd(12, seed=13), _spd(12, seed=14)
     ember.manual_seed(0)
+    torch.manual_seed(0)
     tol = dict(rtol=1e-5, atol=1e-5)
     check(lambda T, x, y: _signs_fixed(T, *T.lobpcg(x, X=y)), a, arr(12, 3, seed=15),
           grad=False, **tol)
@@ -194,7 +196,9 @@ def test_lobpcg_options():
     check(lambda T, x, p: _signs_fixed(T, *T.lobpcg(x, k=2, iK=p)), a,
           np.diag(1 / np.diag(a)), grad=False, **tol)
     check(lambda T, x: _signs_fixed(T, *T.lobpcg(x, k=2)), np.stack([a, b]), grad=False, **tol)
-    check(lambda T, x: _signs_fixed(T, *T.lobpcg(x, k=2)), a.astype(np.float32),
+    # float32: the default tol (sqrt(eps), 3e-4) leaves eigenvectors a few % apart between
+    # any two starts; a tighter tol makes both converge to float32 precision
+    check(lambda T, x: _signs_fixed(T, *T.lobpcg(x, k=2, tol=1e-6)), a.astype(np.float32),
           rtol=1e-3, atol=1e-3)
     for lib in (torch, ember):  # no derivative of the generalized problem, in either
         x = lib.tensor(a, requires_grad=True)

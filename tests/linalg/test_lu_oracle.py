@@ -63,7 +63,7 @@ def test_lu_solve(kw, dtype, kernels):
 @pytest.mark.parametrize('left', [True, False])
 @pytest.mark.parametrize('unit', [False, True])
 @pytest.mark.parametrize('dtype', ALL, ids=str)
-def test_solve_triangular(upper, left, unit, dtype):
+def test_solve_triangular(upper, left, unit, dtype, kernels):
     a = wellcond(2, 1, 3, 3, seed=5, dtype=dtype)
     b = arr(3, 3, 2, seed=6, dtype=dtype) if left else arr(3, 2, 3, seed=6, dtype=dtype)
     double = dtype in (np.float64, np.complex128)
@@ -75,7 +75,7 @@ def test_solve_triangular(upper, left, unit, dtype):
 @pytest.mark.parametrize('transpose', [False, True])
 @pytest.mark.parametrize('unit', [False, True])
 @pytest.mark.parametrize('dtype', [np.float32, np.float64, np.complex128], ids=str)
-def test_triangular_solve(upper, transpose, unit, dtype):
+def test_triangular_solve(upper, transpose, unit, dtype, kernels):
     a = wellcond(4, 3, 3, seed=7, dtype=dtype)
     b = arr(2, 1, 3, 2, seed=8, dtype=dtype)
     kw = dict(upper=upper, transpose=transpose, unitriangular=unit)
@@ -84,7 +84,7 @@ def test_triangular_solve(upper, transpose, unit, dtype):
 
 
 @pytest.mark.parametrize('dtype', ALL, ids=str)
-def test_inv_solve_cholesky_ex(dtype):
+def test_inv_solve_cholesky_ex(dtype, kernels):
     a = wellcond(2, 3, 3, seed=9, dtype=dtype)
     double = dtype in (np.float64, np.complex128)
     check(lambda T, x: T.linalg.inv_ex(x), a, double=double)
