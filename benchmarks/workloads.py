@@ -398,6 +398,7 @@ import importlib  # noqa: E402
 import importlib.util as _importlib_util  # noqa: E402
 
 for _family in ('training_workloads', 'model_workloads', 'data_workloads', 'cpp_workloads',
-                'ffi_workloads', 'serialization_workloads', 'fft_workloads', 'nn_workloads'):
+                'ffi_workloads', 'serialization_workloads', 'fft_workloads', 'nn_workloads',
+                'linalg_workloads'):
     if _importlib_util.find_spec(_family) is not None:
         importlib.import_module(_family)

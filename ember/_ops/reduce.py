@@ -934,7 +934,9 @@ def norm(input, p='fro', dim=None, keepdim=False, dtype=None, out=None):
     if p == 'fro' or p is None:
         p = 2
     if p == 'nuc':
-        raise NotImplementedError("norm(p='nuc') needs ember.linalg (not implemented yet)")
+        from .linalg_composed import matrix_norm
+        dims = tuple(range(input.dim())) if dim is None else dim
+        return _out(matrix_norm(input, 'nuc', dims, keepdim, dtype=dtype), out)
     if isinstance(p, str):
         raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     return _out(_vector_norm(input, p, dim, keepdim, dtype=dtype), out)

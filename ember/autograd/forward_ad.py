@@ -164,7 +164,9 @@ def _jvp_from_backward(node, tangents, metas, make):
     STATE.enabled = True
     _DETACH_SAVED[0] = True  # saved values are constants here: no walk through history
     try:
-        us = [make(np.zeros(s, d)).requires_grad_() for s, d in metas]
+        # integer outputs (pivots, info) have no tangent: their seeds stay constants
+        us = [make(np.zeros(s, d)).requires_grad_(np.dtype(d).kind in 'fcV')
+              for s, d in metas]
         grads = node.apply(us)
         total = None
         for g, t in zip(grads, tangents):
@@ -182,5 +184,7 @@ def _jvp_from_backward(node, tangents, metas, make):
     if total is None:
         return tuple(make(np.zeros(s, d)) for s, d in metas)
     create = any(t is not None and t._requires_grad for t in tangents)
-    outs = grad(total, us, allow_unused=True, create_graph=create)
+    live = iter(grad(total, [u for u in us if u._requires_grad], allow_unused=True,
+                     create_graph=create))
+    outs = [next(live) if u._requires_grad else None for u in us]
     return tuple(make(np.zeros(s, d)) if o is None else o for o, (s, d) in zip(outs, metas))

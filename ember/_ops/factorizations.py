@@ -1,23 +1,25 @@
-"""Linear algebra beyond products: the ``ember.linalg`` functions (torch.linalg's twins) and
-the top-level/Tensor forms torch keeps (inverse, det, logdet, slogdet, svd, pinverse,
-matrix_power, cholesky, qr).
+"""Matrix factorizations and what is computed through them: inverses, determinants, solves,
+Cholesky, QR, eigh, SVD, pinv, lstsq, rank -- the ``ember.linalg`` functions and the
+top-level/Tensor forms torch keeps (inverse, det, logdet, slogdet, svd, pinverse, cholesky,
+qr). The ``ember.linalg`` namespace itself (``LINALG``, ``_linalg``) is collected here.
 
 Factorizations run in NumPy (LAPACK). Each differentiable one has a node named as torch's
 grad_fn whose backward is the standard formula written in ember ops; it recomputes the
 factorization from the saved input with the ember op itself, so the backward is recorded
-too and higher derivatives work. Functions torch composes from other ops (matrix_norm,
-matrix_power, multi_dot, vecdot, logdet) are composed here the same way, which gives them
-torch's grad_fn names for free. The ``ember.linalg`` namespace (``LINALG``) is installed by
-``ember/linalg.py`` on first use.
+too and higher derivatives work. Functions torch composes from other ops are in
+``linalg_composed.py``; the LU family and triangular solves in ``lu.py``; ``eig`` in
+``eig.py``; ``matrix_exp`` in ``matrix_exp.py``; Householder products in ``householder.py``;
+LDL in ``ldl.py``. ``ember/linalg.py`` installs the namespace on first use.
 """
 import numpy as np
 
 from ._core import Node, Tensor, register, track, track1, result, results, make
 from . import linalg as _products
 from .complex import conj_if_complex as cj
-from .reduce import _named, _vector_norm
+from .reduce import _named, _out_pair
 from .pointwise import where as _where
 from ..overrides import overridable
+from ..autograd.graph import _SavedOutput
 
 __all__ = ['LINALG', 'LinAlgError']
 
@@ -43,6 +45,7 @@ _slogdet_t = _named('linalg_slogdet', ('sign', 'logabsdet'))
 _slogdet_top = _named('slogdet', ('sign', 'logabsdet'))
 _qr_t = _named('linalg_qr', ('Q', 'R'))
 _qr_top = _named('qr', ('Q', 'R'))
+_cholesky_ex_t = _named('linalg_cholesky_ex', ('L', 'info'))
 _eigh_t = _named('linalg_eigh', ('eigenvalues', 'eigenvectors'))
 _svd_t = _named('linalg_svd', ('U', 'S', 'Vh'))
 _svd_top = _named('svd', ('U', 'S', 'V'))
@@ -225,7 +228,9 @@ class LinalgSolveExBackward0(Node):
         return (gA, gB) if self.left else (gA.mT, gB.mT)
 
 
-def _solve(A, B, op, left=True):
+def _solve(A, B, op, left=True, singular=None):
+    """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
+    singular ``A`` instead of the error."""
     _matrices(A, op)
     _products._check_tensor(B, op, 'B', 2)
     a, b = A._data, B._data
@@ -233,7 +238,10 @@ def _solve(A, B, op, left=True):
         raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
     # B is a (batch of) vector(s) when it is 1-D or has exactly A's batch shape plus one dim.
-    vec = left and (b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1]))
+    vec = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+    if vec and not left:
+        raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation XA = B "
+                           f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-1]}x1)")
     if not left:  # X A = B is X^T = solve(A^T, B^T)
         a, b = np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)
     bm = b[..., None] if vec else b
@@ -243,8 +251,10 @@ def _solve(A, B, op, left=True):
     try:
         x = np.linalg.solve(a, bm)
     except np.linalg.LinAlgError:
-        raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
-                          "singular.") from None
+        if singular is None:
+            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
+                              "is singular.") from None
+        x = singular(a, bm)
     if vec:
         x = x[..., 0]
     elif not left:
@@ -288,30 +298,56 @@ class CholeskyBackward0(LinalgCholeskyExBackward0):
     """Gradient of the older ``torch.cholesky``: the same formula."""
 
 
-def _cholesky(A, upper, op, cls):
-    _matrices(A, op)
-    a = A._data
+def _potrf(a):
+    """The lower Cholesky factor of a (batch of) matrices and LAPACK's ``info`` per matrix:
+    the order of the first leading minor that is not positive-definite (0 if none). Where
+    it fails, the factor of the leading minors that passed is returned, zeros elsewhere."""
+    info = np.zeros(a.shape[:-2], np.int32)
     try:
         L = np.linalg.cholesky(a)
+        if np.all(np.isfinite(L)):
+            return L, info
     except np.linalg.LinAlgError:
-        L = None
-    if L is None or not np.all(np.isfinite(L)):
-        # LAPACK reports the first leading minor that is not positive-definite.
+        L = np.zeros_like(a)
+    for idx in np.ndindex(a.shape[:-2]):
+        try:
+            L[idx] = np.linalg.cholesky(a[idx])
+            if np.all(np.isfinite(L[idx])):
+                continue
+        except np.linalg.LinAlgError:
+            pass
+        L[idx] = 0
         for k in range(1, a.shape[-1] + 1):
-            for idx in np.ndindex(a.shape[:-2]):
-                try:
-                    np.linalg.cholesky(a[idx][:k, :k])
-                except np.linalg.LinAlgError:
-                    raise LinAlgError(
-                        f"{op}: {_batch_prefix(a.shape, idx)}The factorization could not be "
-                        "completed because the input is not positive-definite (the leading "
-                        f"minor of order {k} is not positive-definite).") from None
+            try:
+                L[idx][:k, :k] = np.linalg.cholesky(a[idx][:k, :k])
+            except np.linalg.LinAlgError:
+                info[idx] = k
+                break
+    return L, info
+
+
+def _cholesky_error(info, op):
+    """torch's error for the first batch element whose factorization failed."""
+    idx = np.unravel_index(int(np.argmax(info.reshape(-1) > 0)), info.shape)
+    return LinAlgError(f"{op}: {_batch_prefix(info.shape + (0, 0), idx)}The factorization "
+                       "could not be completed because the input is not positive-definite "
+                       f"(the leading minor of order {int(info[idx])} is not "
+                       "positive-definite).")
+
+
+def _cholesky(A, upper, op, cls, check=True):
+    _matrices(A, op)
+    a = A._data
+    L, info = _potrf(a)
+    if check and np.any(info):
+        raise _cholesky_error(info, op)
     r = np.conj(np.swapaxes(L, -1, -2)) if upper else L
     n = track1(cls, A)
     if n is not None:
         n.save(A)
         n.upper = upper
-    return result(np.ascontiguousarray(r, dtype=a.dtype), n)
+    out = result(np.ascontiguousarray(r, dtype=a.dtype), n)
+    return out if check else (out, make(info))
 
 
 @_linalg('cholesky')
@@ -320,6 +356,17 @@ def _linalg_cholesky(A, *, upper=False, out=None):
     ``A = L L^H`` (or upper ``U = L^H``)."""
     return _products._out(_cholesky(A, upper, 'linalg.cholesky', LinalgCholeskyExBackward0),
                           out)
+
+
+@_linalg()
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    """``linalg.cholesky`` that reports failure in ``info`` (the order of the first leading
+    minor that is not positive-definite, per matrix) instead of raising, unless
+    ``check_errors``."""
+    L, info = _cholesky(A, upper, 'linalg.cholesky', LinalgCholeskyExBackward0, check=False)
+    if check_errors and np.any(info._data):
+        raise _cholesky_error(info._data, 'linalg.cholesky_ex')
+    return _out_pair(_cholesky_ex_t(L, info), out)
 
 
 @register
@@ -441,17 +488,25 @@ class LinalgSvdBackward0(Node):
     def backward(self, gU, gS=None, gVh=None):
         if gS is None:  # svdvals: S is the only output
             gU, gS, gVh = None, gU, None
-        A = self.saved_tensors[0]
-        m, n = A.shape[-2:]
+        if self.uv:
+            # svd's own outputs (not a recomputation), so that a second derivative sees the
+            # gradients and the formula depend on one U and V: with a recomputed pair the
+            # phase-invariance of a complex loss would be lost between them
+            U, S, Vh = self.saved_tensors
+            m, n = self._meta[0][0][-2:]
+        else:  # svdvals: the formula below is phase-free, recomputing is fine
+            A = self.saved_tensors[0]
+            m, n = A.shape[-2:]
+            U, S, Vh = _svd(A, False, 'linalg.svd', True)
         k = min(m, n)
-        U, S, Vh = _svd(A, False, 'linalg.svd', True)
+        U, Vh = U[..., :k], Vh[..., :k, :]
         if gU is not None and gU.shape[-1] != k:
             gU = gU[..., :k]
         if gVh is not None and gVh.shape[-2] != k:
             gVh = gVh[..., :k, :]
-        Sd = S.to(A.dtype)
+        Sd = S.to(U.dtype)
         if gU is None and gVh is None:
-            return U.matmul(gS.to(A.dtype).diag_embed()).matmul(Vh)
+            return U.matmul(gS.to(U.dtype).diag_embed()).matmul(Vh)
         V, gV = Vh.mH, gVh.mH
         UhgU = U.mH.matmul(gU)
         UhgU = UhgU - UhgU.mH
@@ -461,7 +516,19 @@ class LinalgSvdBackward0(Node):
         E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
         E = E + _eye_like(E)
         gA = (UhgU * Sd.unsqueeze(-2) + Sd.unsqueeze(-1) * VhgV) / E
-        gA = gA + gS.to(A.dtype).diag_embed()
+        gA = gA + gS.to(U.dtype).diag_embed()
+        if U._data.dtype.kind == 'c':
+            # Only U's and V's common phase per singular pair is free: a loss that depends
+            # on it is ill-defined (as torch says). What is left of U^H gU's diagonal is the
+            # derivative through the relative phase: i Im((U^H gU)_ii) / S_i.
+            d = UhgU.diagonal(0, -2, -1)
+            if not np.allclose((d + VhgV.diagonal(0, -2, -1))._data.imag, 0, rtol=1e-2,
+                               atol=1e-2):
+                raise RuntimeError("svd_backward: The singular vectors in the complex case "
+                                   "are specified up to multiplication by e^{i phi}. The "
+                                   "specified loss function depends on this phase term, "
+                                   "making it ill-defined.")
+            gA = gA + (d / (2 * Sd)).diag_embed()
         if m > k:
             gA = U.matmul(gA)
             gUSinv = gU / Sd.unsqueeze(-2)
@@ -483,13 +550,18 @@ def _svd(A, full_matrices, op, uv):
     else:
         s = np.linalg.svd(a, compute_uv=False)
     n = track1(LinalgSvdBackward0, A)
-    if n is not None:
-        n.save(A)
     real = np.abs(a[..., :0, :0]).dtype
     if not uv:
+        if n is not None:
+            n.save(A)
+            n.uv = False
         return result(s.astype(real, copy=False), n)
-    return results([u.astype(a.dtype, copy=False), s.astype(real, copy=False),
+    outs = results([u.astype(a.dtype, copy=False), s.astype(real, copy=False),
                     vh.astype(a.dtype, copy=False)], n)
+    if n is not None:
+        n._saved = tuple((_SavedOutput(t), t._vc[0]) for t in outs)
+        n.uv = True
+    return outs
 
 
 @_linalg()
@@ -636,169 +708,3 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
     smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
     return _products._out(make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64)),
                           out)
-
-
-# -- matrix_power / multi_dot / vecdot / cross / matmul ------------------------------------
-def _matrix_power(A, n):
-    _products._check_tensor(A, 'linalg.matrix_power', 'A', 1)
-    a = A._data
-    if a.ndim < 2:
-        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
-                           "dimensions.")
-    if a.shape[-1] != a.shape[-2]:
-        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
-                           f"they are {a.shape[-2]} by {a.shape[-1]} matrices")
-    if n == 0:
-        # torch copies the identity into a clone of A, hence CopyBackwards
-        r = A.clone()
-        r.copy_(_eye_like(A))
-        return r
-    if n < 0:
-        A, n = _inv(A, 'linalg.inv'), -n
-        if n == 1:
-            return A
-    if n == 1:
-        return A.clone()
-    # binary exponentiation, multiplying in torch's order
-    z = r = None
-    while n:
-        bit, n = n % 2, n // 2
-        z = A if z is None else _products.matmul(z, z)
-        if bit:
-            r = z if r is None else _products.matmul(r, z)
-    return r
-
-
-@_linalg()
-def matrix_power(A, n, *, out=None):
-    """``A`` to the integer power ``n`` (a negative power inverts first)."""
-    return _products._out(_matrix_power(A, n), out)
-
-
-register(matrix_power)
-
-
-@_linalg()
-def multi_dot(tensors, *, out=None):
-    """The product of a chain of matrices; the first and last may be vectors."""
-    ts = list(tensors)
-    if len(ts) < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(ts)}")
-    first, last = ts[0].dim(), ts[-1].dim()
-    if first not in (1, 2):
-        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first}D")
-    if last not in (1, 2):
-        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last}D")
-    for i, t in enumerate(ts[1:-1], 1):
-        if t.dim() != 2:
-            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
-    for i, t in enumerate(ts[1:], 1):
-        if t.dtype != ts[0].dtype:
-            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
-                               f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
-                               f"{t.dtype.kernel_name}")
-    shape = ([ts[0].shape[0]] if first == 2 else []) + ([ts[-1].shape[1]] if last == 2 else [])
-    if first == 1:
-        ts[0] = ts[0].unsqueeze(0)
-    if last == 1:
-        ts[-1] = ts[-1].unsqueeze(1)
-    r = ts[0]
-    for t in ts[1:]:
-        r = _products.mm(r, t)
-    return _products._out(r.view(shape), out)
-
-
-@_linalg()
-def vecdot(x, y, *, dim=-1, out=None):
-    """``sum(conj(x) * y, dim)``, broadcasting."""
-    _floating(x, 'linalg.vecdot')
-    return _products._out((cj(x) * y).sum(dim), out)
-
-
-class LinalgCrossBackward0(Node):
-    """Gradient of ``cross``: ``cross(b, g)`` and ``cross(g, a)``."""
-
-    def backward(self, g):
-        a, b = self.saved_tensors
-        return (cross(b, g, dim=self.dim) if _products._needs(self, 0) else None,
-                cross(g, a, dim=self.dim) if _products._needs(self, 1) else None)
-
-
-@_linalg()
-def cross(input, other, *, dim=-1, out=None):
-    """Cross product of 3-vectors along ``dim`` (the operands broadcast)."""
-    a, b = input._data, other._data
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
-                           f"{other.dtype.kernel_name}")
-    if a.ndim != b.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    if a.shape[dim] != 3 or b.shape[dim] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{a.shape[dim]} and {b.shape[dim]}")
-    n = track(LinalgCrossBackward0, (input, other))
-    if n is not None:
-        n.save(input, other)
-        n.dim = dim
-    return _products._out(result(np.asarray(np.cross(a, b, axis=dim), a.dtype), n), out)
-
-
-LINALG['matmul'] = overridable(_products.matmul, 'ember.linalg.matmul')
-
-
-# -- norms ---------------------------------------------------------------------------------
-@_linalg()
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
-    """Vector ``ord``-norm over ``dim`` (every element by default)."""
-    return _products._out(_vector_norm(x, ord, dim, keepdim, dtype=dtype), out)
-
-
-@_linalg()
-def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
-    """Matrix norm over the two dims ``dim``: 'fro', 'nuc', +-inf (max/min row sum),
-    +-1 (column sum), +-2 (largest/smallest singular value)."""
-    _products._check_tensor(A, 'linalg.matrix_norm', 'A', 1)
-    if A._data.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                           "dimensions.")
-    _floating(A, 'linalg.matrix_norm')
-    if dtype is not None:
-        A = A.to(dtype)
-    nd = A._data.ndim
-    d0, d1 = (d % nd for d in dim)
-    if ord == 'fro':
-        return _products._out(_vector_norm(A, 2, (d0, d1), keepdim), out)
-    if ord in ('nuc', 2, -2):
-        S = svdvals(A.movedim((d0, d1), (-2, -1)))
-        r = S.sum(-1) if ord == 'nuc' else S.amax(-1) if ord == 2 else S.amin(-1)
-        if keepdim:
-            r = r.unsqueeze(-1).unsqueeze(-1).movedim((-2, -1), (d0, d1))
-        return _products._out(r, out)
-    if ord in (1, -1, float('inf'), float('-inf')):
-        summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)
-        red = 'amax' if ord > 0 else 'amin'
-        s = A.abs().sum(summed, keepdim=keepdim)
-        if not keepdim and other > summed:
-            other -= 1
-        return _products._out(getattr(s, red)(other, keepdim=keepdim), out)
-    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-
-
-@_linalg()
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
-    """Vector or matrix norm: a matrix norm when ``dim`` is a pair (or ``A`` is 2-D and
-    ``ord`` given without ``dim``), a vector norm otherwise."""
-    if dim is not None:
-        dims = (dim,) if isinstance(dim, int) else tuple(dim)
-        if len(dims) == 2:
-            return matrix_norm(A, 'fro' if ord is None else ord, dims, keepdim, dtype=dtype,
-                               out=out)
-        return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype, out=out)
-    if ord is None:
-        return vector_norm(A, 2, None, keepdim, dtype=dtype, out=out)
-    if A.dim() not in (1, 2):
-        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must "
-                           f"be 1D or 2D. Got {A.dim()}D.")
-    if A.dim() == 1:
-        return vector_norm(A, ord, None, keepdim, dtype=dtype, out=out)
-    return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)

@@ -1,0 +1,315 @@
+"""The linear-algebra functions torch composes from other ops: matrix powers, chains of
+products, vecdot, cross, the vector/matrix norms, cond, tensorinv/tensorsolve, vander.
+
+Composing them from ember ops (rather than writing a kernel and a backward) gives them
+torch's grad_fn names and derivatives of any order for free. They join the ``ember.linalg``
+namespace (``factorizations.LINALG``) through ``_linalg``.
+"""
+import numpy as np
+
+from ._core import Node, register, track, result, make
+from . import linalg as _products
+from .complex import conj_if_complex as cj
+from .reduce import _vector_norm
+from .factorizations import LINALG, _linalg, _floating, _inv, _solve, _eye_like, svdvals
+from ..overrides import overridable
+
+# -- matrix_power / multi_dot / vecdot / cross / matmul ------------------------------------
+def _matrix_power(A, n):
+    _products._check_tensor(A, 'linalg.matrix_power', 'A', 1)
+    a = A._data
+    if a.ndim < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {a.shape[-2]} by {a.shape[-1]} matrices")
+    if n == 0:
+        # torch copies the identity into a clone of A, hence CopyBackwards
+        r = A.clone()
+        r.copy_(_eye_like(A))
+        return r
+    if n < 0:
+        A, n = _inv(A, 'linalg.inv'), -n
+        if n == 1:
+            return A
+    if n == 1:
+        return A.clone()
+    # binary exponentiation, multiplying in torch's order
+    z = r = None
+    while n:
+        bit, n = n % 2, n // 2
+        z = A if z is None else _products.matmul(z, z)
+        if bit:
+            r = z if r is None else _products.matmul(r, z)
+    return r
+
+
+@_linalg()
+def matrix_power(A, n, *, out=None):
+    """``A`` to the integer power ``n`` (a negative power inverts first)."""
+    return _products._out(_matrix_power(A, n), out)
+
+
+register(matrix_power)
+
+
+@_linalg()
+def multi_dot(tensors, *, out=None):
+    """The product of a chain of matrices; the first and last may be vectors."""
+    ts = list(tensors)
+    if len(ts) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(ts)}")
+    first, last = ts[0].dim(), ts[-1].dim()
+    if first not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first}D")
+    if last not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last}D")
+    for i, t in enumerate(ts[1:-1], 1):
+        if t.dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
+    for i, t in enumerate(ts[1:], 1):
+        if t.dtype != ts[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
+                               f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
+                               f"{t.dtype.kernel_name}")
+    shape = ([ts[0].shape[0]] if first == 2 else []) + ([ts[-1].shape[1]] if last == 2 else [])
+    if first == 1:
+        ts[0] = ts[0].unsqueeze(0)
+    if last == 1:
+        ts[-1] = ts[-1].unsqueeze(1)
+    r = ts[0]
+    for t in ts[1:]:
+        r = _products.mm(r, t)
+    return _products._out(r.view(shape), out)
+
+
+@_linalg()
+def vecdot(x, y, *, dim=-1, out=None):
+    """``sum(conj(x) * y, dim)``, broadcasting."""
+    _floating(x, 'linalg.vecdot')
+    return _products._out((cj(x) * y).sum(dim), out)
+
+
+class LinalgCrossBackward0(Node):
+    """Gradient of ``cross``: ``cross(b, g)`` and ``cross(g, a)``."""
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return (cross(b, g, dim=self.dim) if _products._needs(self, 0) else None,
+                cross(g, a, dim=self.dim) if _products._needs(self, 1) else None)
+
+
+@_linalg()
+def cross(input, other, *, dim=-1, out=None):
+    """Cross product of 3-vectors along ``dim`` (the operands broadcast)."""
+    a, b = input._data, other._data
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
+                           f"{other.dtype.kernel_name}")
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.shape[dim] != 3 or b.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[dim]} and {b.shape[dim]}")
+    n = track(LinalgCrossBackward0, (input, other))
+    if n is not None:
+        n.save(input, other)
+        n.dim = dim
+    return _products._out(result(np.asarray(np.cross(a, b, axis=dim), a.dtype), n), out)
+
+
+LINALG['matmul'] = overridable(_products.matmul, 'ember.linalg.matmul')
+
+
+# -- norms ---------------------------------------------------------------------------------
+@_linalg()
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Vector ``ord``-norm over ``dim`` (every element by default)."""
+    return _products._out(_vector_norm(x, ord, dim, keepdim, dtype=dtype), out)
+
+
+@_linalg()
+def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """Matrix norm over the two dims ``dim``: 'fro', 'nuc', +-inf (max/min row sum),
+    +-1 (column sum), +-2 (largest/smallest singular value)."""
+    _products._check_tensor(A, 'linalg.matrix_norm', 'A', 1)
+    if A._data.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    _floating(A, 'linalg.matrix_norm')
+    if dtype is not None:
+        A = A.to(dtype)
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + ' '.join(str(d) for d in dim))
+    nd = A._data.ndim
+    d0, d1 = (d % nd for d in dim)
+    if ord == 'fro':
+        return _products._out(_vector_norm(A, 2, (d0, d1), keepdim), out)
+    if ord in ('nuc', 2, -2):
+        S = svdvals(A.movedim((d0, d1), (-2, -1)))
+        r = S.sum(-1) if ord == 'nuc' else S.amax(-1) if ord == 2 else S.amin(-1)
+        if keepdim:
+            r = r.unsqueeze(-1).unsqueeze(-1).movedim((-2, -1), (d0, d1))
+        return _products._out(r, out)
+    if ord in (1, -1, float('inf'), float('-inf')):
+        summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)
+        red = 'amax' if ord > 0 else 'amin'
+        s = A.abs().sum(summed, keepdim=keepdim)
+        if not keepdim and other > summed:
+            other -= 1
+        return _products._out(getattr(s, red)(other, keepdim=keepdim), out)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+@_linalg()
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Vector or matrix norm: a matrix norm when ``dim`` is a pair (or ``A`` is 2-D and
+    ``ord`` given without ``dim``), a vector norm otherwise."""
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) == 2:
+            return matrix_norm(A, 'fro' if ord is None else ord, dims, keepdim, dtype=dtype,
+                               out=out)
+        return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype, out=out)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype, out=out)
+    if A.dim() not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must "
+                           f"be 1D or 2D. Got {A.dim()}D.")
+    if A.dim() == 1:
+        return vector_norm(A, ord, None, keepdim, dtype=dtype, out=out)
+    return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
+
+
+@register(method=False)
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """The nuclear norm (sum of singular values) over the two dims ``dim`` (the last two
+    by default); ``nuclear_norm(input, keepdim)`` is accepted as torch's overload."""
+    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
+        dim, keepdim = None, dim
+    return matrix_norm(input, 'nuc', (-2, -1) if dim is None else dim, keepdim, out=out)
+
+
+@register(method=False)
+def frobenius_norm(input, dim, keepdim=False, *, out=None):
+    """The Frobenius norm (the 2-norm of the entries) over at most two dims."""
+    from .reduce import NormBackward1
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions "
+                           "instead.")
+    if input._data.dtype.kind not in 'fcV':
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype.kernel_name} instead.")
+    return _products._out(_vector_norm(input, 2, dims, keepdim, node=NormBackward1), out)
+
+
+@register(method=False)
+def chain_matmul(*matrices, out=None):
+    """The product of a chain of 2-D matrices (``linalg.multi_dot`` of them)."""
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for m in matrices:
+        if m.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
+    if len(matrices) == 1:
+        return _products._out(matrices[0].clone(), out)
+    return multi_dot(matrices, out=out)
+
+
+_INF = float('inf')
+
+
+@_linalg()
+def cond(A, p=None, *, out=None):
+    """Condition number of ``A`` in the matrix norm ``p``: ``s_max / s_min`` for ``None``
+    and 2 (``s_min / s_max`` for -2; any shape), else ``norm(A) * norm(A^{-1})`` for square
+    ``A`` ('fro', 'nuc', +-1, +-inf), infinite where ``A`` is singular."""
+    _products._check_tensor(A, 'linalg.cond', 'A', 1)
+    if A._data.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if A._data.size == 0 and (p in (None, 2, -2) or A._data.shape[-1] == A._data.shape[-2]):
+        return _products._out(make(np.zeros(A._data.shape[:-2], A._data.real.dtype)), out)
+    if p is None or p in (2, -2):
+        S = svdvals(A)
+        big, small = S[..., :1], S[..., -1:]
+        r = small / big if p == -2 else big / small
+        return _products._out(r.squeeze(-1), out)
+    if p not in ('fro', 'nuc', 1, -1, _INF, -_INF):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    m, n = A._data.shape[-2:]
+    if m != n:
+        name = p if isinstance(p, str) else int(p) if abs(p) == 1 else p
+        raise RuntimeError(f"linalg.cond(ord={name}): A must be batches of square matrices, "
+                           f"but they are {m} by {n} matrices")
+    if p == 'nuc':  # both norms from one SVD: the inverse's singular values are 1/S
+        S = svdvals(A)
+        return _products._out(S.sum(-1) * S.reciprocal().sum(-1), out)
+    from .lu import inv_ex
+    Ai, info = inv_ex(A)
+    Ai = Ai.masked_fill(info.gt(0).unsqueeze(-1).unsqueeze(-1), _INF)
+    r = matrix_norm(A, p) * matrix_norm(Ai, p)
+    return _products._out(r.nan_to_num(_INF, _INF), out)
+
+
+@_linalg()
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonal (a view) of each matrix of ``A``, over its last two dims by default."""
+    return A.diagonal(offset, dim1, dim2)
+
+
+@_linalg()
+def vander(x, *, N=None):
+    """The Vandermonde matrix ``[1, x, x^2, ..., x^(N-1)]`` along a new last dim (``N``
+    defaults to ``x``'s last dim)."""
+    if x._data.dtype == np.bool_:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer "
+                           "tensors, but got Bool")
+    if N is None:
+        N = x._data.shape[-1] if x._data.ndim else 1
+    if N <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    from .shape import cat
+    powers = x.unsqueeze(-1).expand(*x.shape, N - 1).cumprod(-1)
+    return cat([x.new_ones(tuple(x.shape) + (1,)), powers], -1)
+
+
+def _prod(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+@_linalg()
+def tensorinv(A, ind=2, *, out=None):
+    """The inverse of ``A`` for ``tensordot`` over ``ind`` dims: ``A`` is taken as a
+    ``prod(shape[:ind]) x prod(shape[ind:])`` matrix; the result has shape
+    ``shape[ind:] + shape[:ind]``."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    _floating(A, 'linalg.inv')
+    shape = tuple(A.shape)
+    rows, cols = _prod(shape[:ind]), _prod(shape[ind:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    return _products._out(_inv(A.reshape(rows, cols), 'inv').reshape(shape[ind:] + shape[:ind]),
+                          out)
+
+
+@_linalg()
+def tensorsolve(A, B, dims=None, *, out=None):
+    """``X`` with ``tensordot(A, X, X.ndim) = B``; ``dims`` of ``A`` are moved to the end
+    first."""
+    if dims is not None:
+        nd = A.dim()
+        dims = [d % nd for d in dims]
+        A = A.permute(*[d for d in range(nd) if d not in dims], *dims)
+    shape = tuple(A.shape)
+    k = B.dim()
+    rows, cols = B.numel(), _prod(shape[k:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "
+                           f"== prod(self.shape[:other.ndim]), but got {cols} != {rows}")
+    X = _solve(A.reshape(rows, cols), B.reshape(rows), 'linalg.solve')
+    return _products._out(X.view(shape[k:]), out)
