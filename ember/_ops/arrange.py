@@ -17,7 +17,7 @@ from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
-                    UnsafeViewBackward0)
+                    UnsafeViewBackward0, _diag_index)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput
 
@@ -633,6 +633,95 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
         raise RuntimeError("slice step must be positive")
     return _scatter_into(SliceScatterBackward0, input, src,
                          (slice(None),) * d + (slice(start, end, step),), (d, start, end, step))
+
+
+class DiagonalScatterBackward0(Node):
+    def backward(self, g):
+        offset, d1, d2 = self.args
+        piece = g.diagonal(offset, d1, d2)
+        return diagonal_scatter(g, piece.new_zeros(piece.shape), offset, d1, d2), piece
+
+
+@register
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of ``input`` with ``src`` written on its (offset, dim1, dim2) diagonal."""
+    nd = input._data.ndim
+    d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    out = input._data.copy()
+    view = np.diagonal(out, offset, d1, d2)  # (read-only: written through its indices below)
+    if src._data.shape != view.shape:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {list(src._data.shape)}, slice size = {list(view.shape)}")
+    i, j = _diag_index(out.shape, offset, d1, d2)
+    np.moveaxis(out, (d1, d2), (-2, -1))[..., i, j] = src._data
+    n = track(DiagonalScatterBackward0, (input, src))
+    if n is not None:
+        n.args = (offset, d1, d2)
+    return result(out, n)
+
+
+class AsStridedScatterBackward0(Node):
+    """``src`` receives the gradient at the elements it was written to; ``input`` the
+    gradient everywhere else (``logical``: the written elements as row-major indices)."""
+
+    def backward(self, g):
+        flat = g.reshape(-1)
+        idx = make(self.logical.reshape(-1))
+        piece = flat[idx].reshape(self.logical.shape)
+        return flat.index_fill(0, idx, 0).reshape(g.shape), piece
+
+
+@register
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of ``input`` (laid out as ``input`` is, as clone does) with ``src`` written
+    where ``as_strided(size, stride, storage_offset)`` of that copy looks."""
+    out = input._data.copy(order='K')
+    memory = out.ravel(order='K')  # (a view: a 'K' copy is dense in its own order)
+    size, stride = tuple(size), tuple(stride)
+    offset = 0 if storage_offset is None else storage_offset
+    pos = _positions(size, stride, offset)
+    if pos.size and (pos.max() >= memory.size or offset < 0):
+        isz = memory.itemsize
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {isz} requiring a storage size of "
+                           f"{(int(pos.max()) + 1) * isz} are out of bounds for storage of "
+                           f"size {memory.size * isz}")
+    if src._data.shape != size:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {list(src._data.shape)}, slice size = {list(size)}")
+    memory[pos] = src._data
+    n = track(AsStridedScatterBackward0, (input, src))
+    if n is not None:
+        ids = np.empty_like(out, dtype=np.int64, order='K')  # (out's layout)
+        ids[...] = np.arange(out.size).reshape(out.shape)
+        n.logical = ids.ravel(order='K')[pos]
+    return result(out, n)
+
+
+class SliceInverseBackward0(Node):
+    """The slice's gradient to ``input`` (the slice), the rest to ``src`` (its base)."""
+
+    def backward(self, g):
+        dim, start, end, step = self.args
+        key = (slice(None),) * dim + (slice(start, end, step),)
+        piece = g[key]
+        return piece, slice_scatter(g, piece.new_zeros(piece.shape), dim, start, end, step)
+
+
+@register
+def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
+    """The inverse of ``slice``: given ``input``, a slice of ``src`` along ``dim``, the view
+    of ``input``'s memory with ``src``'s shape, strides and offset (``src`` itself, reached
+    from the slice)."""
+    d = wrap_dim(dim, src._data.ndim)
+    root = input._base if input._base is not None else input
+    arr = as_strided(root.detach(), src.shape, src.stride(), src.storage_offset())._data
+    n = track(SliceInverseBackward0, (input, src))
+    if n is not None:
+        n.args = (d, start, end, step)
+    return view_of(input, arr, n, slice_inverse, (src, dim, start, end, step))
 
 
 def _positions(shape, stride, offset):
