@@ -485,6 +485,109 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
                       DivBackward1, np.true_divide)
 
 
+@register(method=False)
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """``trapezoid`` (torch's older name)."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@register(method=False)
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoidal integral along ``dim`` (one element fewer than ``y``): sample
+    points ``x`` or a constant spacing ``dx`` (1 by default)."""
+    d = wrap_dim(dim, y._data.ndim)
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid() received an invalid combination of arguments")
+    if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
+        which = '`y`' if x is None else '`x` or `y`'
+        raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
+                           "bool is not supported")
+    n = y._data.shape[d]
+    pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2.)).cumsum(d)
+    if x._data.ndim == 1:
+        if x._data.shape[0] != n:
+            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each "
+                               "sample point")
+        view = [1] * y._data.ndim
+        view[d] = n
+        x = x.view(view)
+    elif x._data.ndim < y._data.ndim:
+        x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
+    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
+    return _by_scalar((spacing * pairs).cumsum(d), 2., DivBackward1, np.true_divide)
+
+
+def _gradient_along(f, d, h, edge_order):
+    """numpy-style central differences of ``f`` along ``d``: ``h`` a number (uniform
+    spacing) or a 1-D tensor of coordinates; one-sided differences of ``edge_order`` at the
+    ends. The pieces are concatenated, as torch builds it."""
+    n = f.shape[d]
+
+    def part(start, length):
+        return narrow(f, d, start, length)
+    if not isinstance(h, Tensor):
+        inner = (part(2, n - 2) - part(0, n - 2)) / (2. * h)
+        if edge_order == 1:
+            first = (part(1, 1) - part(0, 1)) / h
+            last = (part(n - 1, 1) - part(n - 2, 1)) / h
+        else:
+            first = (part(0, 1) * -1.5 + part(1, 1) * 2. - part(2, 1) * 0.5) / h
+            last = (part(n - 3, 1) * 0.5 - part(n - 2, 1) * 2. + part(n - 1, 1) * 1.5) / h
+        return cat([first, inner, last], d)
+    shape = [1] * f.dim()
+    shape[d] = n - 2
+    dx = h[1:] - h[:-1]
+    hl, hr = dx[:-1].reshape(shape), dx[1:].reshape(shape)
+    inner = (part(2, n - 2) * (hl * hl) - part(0, n - 2) * (hr * hr) +
+             part(1, n - 2) * (hr * hr - hl * hl)) / (hl * hr * (hl + hr))
+    if edge_order == 1:
+        first = (part(1, 1) - part(0, 1)) / dx[0]
+        last = (part(n - 1, 1) - part(n - 2, 1)) / dx[-1]
+    else:
+        a, b = dx[0], dx[1]
+        first = (part(0, 1) * (-(2. * a + b) / (a * (a + b))) + part(1, 1) * ((a + b) / (a * b))
+                 + part(2, 1) * (-a / (b * (a + b))))
+        a, b = dx[-2], dx[-1]
+        last = (part(n - 3, 1) * (b / (a * (a + b))) + part(n - 2, 1) * (-(a + b) / (a * b))
+                + part(n - 1, 1) * ((2. * b + a) / (b * (a + b))))
+    return cat([first, inner, last], d)
+
+
+@register(method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimates the derivative of the samples ``input`` along each of ``dim`` (all dims by
+    default): second-order central differences inside, one-sided differences of
+    ``edge_order`` (1 or 2) at the ends. ``spacing``: one number for every dim, one per dim,
+    or one 1-D tensor of sample coordinates per dim. Returns one tensor per dim."""
+    nd = input._data.ndim
+    dims = list(range(nd)) if dim is None else \
+        [wrap_dim(d, nd) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            if dim is None:
+                raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a "
+                                   f"scalar, or a list of length equal to 'self.dim() = {nd}', "
+                                   f"since dim argument was not given, but got a list of "
+                                   f"length {len(spacing)}")
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or "
+                               f"it's spacing and dim arguments to have the same length, but "
+                               f"got a spacing argument of length {len(spacing)} and a dim "
+                               f"argument of length {len(dims)}.")
+        hs = list(spacing)
+    else:
+        hs = [spacing] * len(dims)
+    for d in dims:
+        if input._data.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                               "edge_order+1")
+    f = input if input._data.dtype.kind in 'fcV' else input.to(_dtype.get_default_dtype())
+    return tuple(_gradient_along(f, d, h, edge_order) for d, h in zip(dims, hs))
+
+
 class MulBackward1(Node):
     def backward(self, g):
         return g * self.other

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .._tensor import make
-from ._core import register, track1, result, Node
+from ._core import register, track, track1, result, results, Node
 
 _REDUCTIONS = ('none', 'mean', 'sum')  # aten's Reduction enum: 0, 1, 2
 # (the torch-level losses leave the loss unreduced unless given a reduction: their Python
@@ -120,6 +120,27 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      False)
     return out, make(stats[0]), make(stats[1])
+
+
+@_fn('batch_norm_update_stats')
+def batch_norm_update_stats(input, running_mean, running_var, momentum):
+    """``(mean, var)`` of each channel (dim 1) over the batch and trailing dims (the
+    variance biased), moving ``running_mean``/``running_var`` (when given) towards them by
+    ``momentum`` (the variance unbiased there). Not differentiable, as in torch."""
+    from ..nn._norm_functional import _update
+    from .pointwise import NotImplemented_
+    x = input._data
+    dims = (0,) + tuple(range(2, x.ndim))
+    mean, var = x.mean(dims), x.var(dims)
+    count = x.size // x.shape[1]
+    if running_mean is not None:
+        _update(running_mean, mean, momentum)
+    if running_var is not None:
+        _update(running_var, var * (count / (count - 1)), momentum)
+    n = track(NotImplemented_, (input, running_mean, running_var))
+    if n is not None:
+        n.op = 'batch_norm_update_stats'
+    return tuple(results([mean.astype(x.dtype), var.astype(x.dtype)], n))
 
 
 @_fn('layer_norm')
