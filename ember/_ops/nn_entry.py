@@ -300,6 +300,18 @@ def threshold(input, threshold, value):
     return _F().threshold(input, threshold, value)
 
 
+@register(function=False)
+def hardshrink(self, lambd=0.5):
+    """``nn.functional.hardshrink`` of ``self``."""
+    return _F().hardshrink(self, lambd)
+
+
+@register(function=False)
+def prelu(self, weight):
+    """``nn.functional.prelu`` of ``self``."""
+    return _F().prelu(self, weight)
+
+
 # -- pooling, convolution, padding --------------------------------------------------------------
 @_fn('max_pool1d')
 def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):

@@ -169,6 +169,21 @@ def dim_order(self, *, ambiguity_check=False):
     return tuple(sorted(range(len(stride)), key=lambda d: -stride[d]))
 
 
+@register(function=False)
+def module_load(self, other, assign=False):
+    """How ``nn.Module.load_state_dict`` (with tensor swapping) turns a state-dict value into
+    the new parameter: ``other`` detached if ``assign``, else ``self`` with ``other`` copied
+    in, detached."""
+    return other.detach() if assign else self.copy_(other).detach()
+
+
+@register(function=False)
+def chalf(self, memory_format=None):
+    """Refused: ember has no complex32 (ComplexHalf) dtype (see the README)."""
+    from .special import _no_complex32
+    raise _no_complex32('chalf')
+
+
 # -- element maps with Python callables -----------------------------------------------------
 def _elementwise_map(self, name, fn, others):
     if self._requires_grad:

@@ -192,3 +192,68 @@ def test_gpu_only_ops_are_refused_as_on_a_cpu_build(name):
 def test_miopen_rnn_is_refused():
     with pytest.raises(NotImplementedError, match="aten::miopen_rnn"):
         ember.miopen_rnn(ember.ones(2, 3, 4))
+
+
+# -- stft / istft ------------------------------------------------------------------------------
+SIGNAL = arr(20)
+STFT = [dict(n_fft=8, hop_length=2, return_complex=True),
+        dict(n_fft=8, return_complex=True, center=False),
+        dict(n_fft=6, hop_length=3, win_length=4, return_complex=True, normalized=True,
+             onesided=False),
+        dict(n_fft=8, hop_length=4, return_complex=True, pad_mode='constant'),
+        dict(n_fft=8, hop_length=2, return_complex=False)]
+
+
+@pytest.mark.parametrize('kw', STFT)
+@pytest.mark.parametrize('batched', [False, True])
+def test_stft(kw, batched):
+    x = arr(2, 20) if batched else SIGNAL
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', UserWarning)  # (no window: both warn)
+        check(lambda T, a: T.stft(a, **kw), x, double=True)
+        check(lambda T, a: a.stft(**kw), x)
+
+
+@pytest.mark.parametrize('hop,center,length', [(2, True, None), (4, True, 18), (2, False, None),
+                                                (2, True, 25)])
+def test_istft_inverts_stft(hop, center, length):
+    def f(T, a, w):
+        s = T.stft(a, 8, hop, window=w, center=center, return_complex=True)
+        return T.istft(s, 8, hop, window=w, center=center, length=length)
+    # (a raised Hann window: nonzero at the ends, so the uncentred overlap-add is invertible)
+    check(f, SIGNAL, np.hanning(8) + 0.1, double=True)
+
+
+def test_istft_refuses_a_vanishing_window_envelope():
+    def f(T, z, w):
+        return T.istft(z, 8, 2, window=w, center=False)
+    check(f, arr(5, 7, dtype=np.complex128), np.hanning(8), grad=False)
+
+
+def test_istft_of_given_spectra():
+    def f(T, z, w):
+        return T.istft(z, 6, 2, window=w), z.istft(6, 2, window=w, normalized=True)
+    check(f, arr(4, 7, dtype=np.complex128), np.hanning(6) + 0.1, double=True)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda T: T.stft(T.ones(16), 8),
+    lambda T: T.stft(T.ones(16), 8, window=T.ones(5), return_complex=True),
+    lambda T: T.stft(T.ones(4), 8, center=False, return_complex=True),
+    lambda T: T.istft(T.ones(5, 3), 8),
+])
+def test_stft_errors(fn):
+    check(fn)
+
+
+def test_tensor_methods_over_functional():
+    check(lambda T, a: (a.hardshrink(0.3), a.prelu(T.tensor([0.1], dtype=T.float64))), arr(5),
+          double=True)
+    check(lambda T, a, b: a.detach().clone().module_load(b), arr(3), arr(3, seed=1))
+    check(lambda T, a, b: a.module_load(b, assign=True), arr(3), arr(3, seed=1))
+
+
+def test_chalf_is_refused():
+    # ember has no complex32 (a documented difference); torch converts
+    with pytest.raises(RuntimeError, match='complex32'):
+        ember.ones(2).chalf()
