@@ -9,7 +9,7 @@ from ._core import OPS, METHODS
 from ..overrides import overridable, dispatching_property
 from . import (pointwise, shape, reduce, linalg, creation, random, index, query,  # noqa: F401
                complex, arrange, linalg_ext, stats, special, view_copy, tensor_state,
-               sym, nn_entry, backend_only, spectral)
+               sym, nn_entry, backend_only, spectral, fake_quant)
 
 # torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
 # np.errstate would cost a microsecond per call, so NumPy's floating-point warnings are

@@ -184,6 +184,28 @@ def chalf(self, memory_format=None):
     raise _no_complex32('chalf')
 
 
+@register(function=False)
+def untyped_storage(self):
+    """The memory ``self`` lives in, as bytes (an ``ember.storage.UntypedStorage``)."""
+    from ..storage import UntypedStorage
+    return UntypedStorage._of(self._data)
+
+
+@register(function=False)
+def storage(self):
+    """The memory ``self`` lives in, as elements of its dtype (a ``TypedStorage``; torch
+    deprecates it and warns)."""
+    from ..storage import typed
+    return typed(self._data, self.dtype)
+
+
+@register(function=False)
+def storage_type(self):
+    """torch's legacy storage class of ``self``'s dtype (``FloatStorage`` for float32)."""
+    from ..storage import legacy_class
+    return legacy_class(self.dtype)
+
+
 # -- element maps with Python callables -----------------------------------------------------
 def _elementwise_map(self, name, fn, others):
     if self._requires_grad:

@@ -257,3 +257,37 @@ def test_chalf_is_refused():
     # ember has no complex32 (a documented difference); torch converts
     with pytest.raises(RuntimeError, match='complex32'):
         ember.ones(2).chalf()
+
+
+# -- fake quantization -------------------------------------------------------------------------
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize('scale,zp,qmin,qmax', [(0.5, 3, 0, 15), (0.1, 0, -128, 127),
+                                                (0.25, -2, -8, 7)])
+def test_fake_quantize_per_tensor(dtype, scale, zp, qmin, qmax):
+    x = arr(4, 6, dtype=dtype, seed=2) * 3
+    check(lambda T, a: T.fake_quantize_per_tensor_affine(a, scale, zp, qmin, qmax), x,
+          double=True)
+    check(lambda T, a: T.fake_quantize_per_tensor_affine(
+        a, T.tensor(scale), T.tensor(zp, dtype=T.int32), qmin, qmax), x)
+
+
+@pytest.mark.parametrize('axis', [0, 1, -1])
+def test_fake_quantize_per_channel(axis):
+    x = arr(3, 4, dtype=np.float32, seed=4) * 2
+    n = x.shape[axis]
+
+    def f(T, a):
+        scale = T.linspace(0.1, 0.4, n)
+        zp = T.arange(n, dtype=T.int32) - 1
+        return T.fake_quantize_per_channel_affine(a, scale, zp, axis, -8, 7)
+    check(f, x, double=True, match_message=True)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda T: T.fake_quantize_per_tensor_affine(T.ones(3), 0.5, 3, 10, 5),
+    lambda T: T.fake_quantize_per_tensor_affine(T.ones(3), 0.5, 30, 0, 15),
+    lambda T: T.fake_quantize_per_channel_affine(T.ones(2, 3), T.ones(3), T.zeros(3, dtype=T.int64),
+                                                 1, -8, 7),
+])
+def test_fake_quantize_errors(fn):
+    check(fn, match_message=True)

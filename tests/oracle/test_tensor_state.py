@@ -198,3 +198,46 @@ def test_sym_on_tensors():
 
 def test_detach_function():
     check(lambda T, a: T.detach(a), arr(3))
+
+
+# -- storages ------------------------------------------------------------------------------------
+@pytest.mark.parametrize('make_x', [lambda T: T.arange(6.).reshape(2, 3)[1:],
+                                    lambda T: T.tensor([1, 2], dtype=T.uint8),
+                                    lambda T: T.ones(3, dtype=T.int64).t()])
+def test_untyped_storage(make_x):
+    def f(T):
+        x = make_x(T)
+        u = x.untyped_storage()
+        return (type(u).__name__, u.nbytes(), u.size(), len(u), u.element_size(), str(u.device),
+                u[0], u.tolist(), u.is_shared(),
+                u.data_ptr() == x.data_ptr() - x.storage_offset() * x.element_size(), repr(u))
+    check(f)
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'int64', 'bool', 'float64'])
+def test_typed_storage_and_storage_type(dtype):
+    def f(T):
+        x = T.arange(5).to(getattr(T, dtype))[1:]
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', UserWarning)
+            s = x.storage()
+        cls = x.storage_type()
+        return (type(s).__name__, s.size(), len(s), s.dtype, s.nbytes(), s[1], s.tolist(),
+                s.element_size(), s.data_ptr() == x.untyped_storage().data_ptr(),
+                type(s.untyped()).__name__, repr(s), cls.__name__, cls.__module__)
+    check(f)
+
+
+def test_storage_warns_and_shares_memory():
+    # (torch warns once per process, so only ember's warning is checked here)
+    with pytest.warns(UserWarning, match='TypedStorage is deprecated'):
+        ember.zeros(3).storage()
+    for lib in (ember, torch):
+        x = lib.zeros(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', UserWarning)
+            s = x.storage()
+        s[1] = 5.0
+        x.untyped_storage()[0] = 1
+        assert x.tolist()[1] == 5.0 and x.untyped_storage()[0] == 1
+        assert lib.UntypedStorage(4).nbytes() == 4
