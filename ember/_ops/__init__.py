@@ -9,7 +9,8 @@ from ._core import OPS, METHODS
 from ..overrides import overridable, dispatching_property
 from . import (pointwise, shape, reduce, linalg, creation, random, index, query,  # noqa: F401
                complex, arrange, factorizations, linalg_composed, lu, matrix_exp, eig,
-               householder, ldl, lowrank, lobpcg, stats, special, special_fns)
+               householder, ldl, lowrank, lobpcg, stats, special, special_fns, view_copy,
+               tensor_state, sym, nn_entry, backend_only, spectral, fake_quant)
 
 # torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
 # np.errstate would cost a microsecond per call, so NumPy's floating-point warnings are
@@ -24,7 +25,7 @@ _DISPATCHING_DUNDERS = {'__repr__', '__len__', '__contains__', '__bool__', '__fl
 
 
 def _install():
-    for name, fn in {**shape.PROPERTIES, **complex.PROPERTIES}.items():
+    for name, fn in {**shape.PROPERTIES, **complex.PROPERTIES, **tensor_state.PROPERTIES}.items():
         setattr(Tensor, name, property(fn, doc=fn.__doc__))
     for name, fn in METHODS.items():
         if not hasattr(fn, '_ember_name'):  # operators and [] are put in METHODS directly

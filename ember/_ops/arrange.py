@@ -17,7 +17,7 @@ from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
-                    UnsafeViewBackward0)
+                    UnsafeViewBackward0, _diag_index)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput
 
@@ -485,6 +485,109 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
                       DivBackward1, np.true_divide)
 
 
+@register(method=False)
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """``trapezoid`` (torch's older name)."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@register(method=False)
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoidal integral along ``dim`` (one element fewer than ``y``): sample
+    points ``x`` or a constant spacing ``dx`` (1 by default)."""
+    d = wrap_dim(dim, y._data.ndim)
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid() received an invalid combination of arguments")
+    if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
+        which = '`y`' if x is None else '`x` or `y`'
+        raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
+                           "bool is not supported")
+    n = y._data.shape[d]
+    pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2.)).cumsum(d)
+    if x._data.ndim == 1:
+        if x._data.shape[0] != n:
+            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each "
+                               "sample point")
+        view = [1] * y._data.ndim
+        view[d] = n
+        x = x.view(view)
+    elif x._data.ndim < y._data.ndim:
+        x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
+    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
+    return _by_scalar((spacing * pairs).cumsum(d), 2., DivBackward1, np.true_divide)
+
+
+def _gradient_along(f, d, h, edge_order):
+    """numpy-style central differences of ``f`` along ``d``: ``h`` a number (uniform
+    spacing) or a 1-D tensor of coordinates; one-sided differences of ``edge_order`` at the
+    ends. The pieces are concatenated, as torch builds it."""
+    n = f.shape[d]
+
+    def part(start, length):
+        return narrow(f, d, start, length)
+    if not isinstance(h, Tensor):
+        inner = (part(2, n - 2) - part(0, n - 2)) / (2. * h)
+        if edge_order == 1:
+            first = (part(1, 1) - part(0, 1)) / h
+            last = (part(n - 1, 1) - part(n - 2, 1)) / h
+        else:
+            first = (part(0, 1) * -1.5 + part(1, 1) * 2. - part(2, 1) * 0.5) / h
+            last = (part(n - 3, 1) * 0.5 - part(n - 2, 1) * 2. + part(n - 1, 1) * 1.5) / h
+        return cat([first, inner, last], d)
+    shape = [1] * f.dim()
+    shape[d] = n - 2
+    dx = h[1:] - h[:-1]
+    hl, hr = dx[:-1].reshape(shape), dx[1:].reshape(shape)
+    inner = (part(2, n - 2) * (hl * hl) - part(0, n - 2) * (hr * hr) +
+             part(1, n - 2) * (hr * hr - hl * hl)) / (hl * hr * (hl + hr))
+    if edge_order == 1:
+        first = (part(1, 1) - part(0, 1)) / dx[0]
+        last = (part(n - 1, 1) - part(n - 2, 1)) / dx[-1]
+    else:
+        a, b = dx[0], dx[1]
+        first = (part(0, 1) * (-(2. * a + b) / (a * (a + b))) + part(1, 1) * ((a + b) / (a * b))
+                 + part(2, 1) * (-a / (b * (a + b))))
+        a, b = dx[-2], dx[-1]
+        last = (part(n - 3, 1) * (b / (a * (a + b))) + part(n - 2, 1) * (-(a + b) / (a * b))
+                + part(n - 1, 1) * ((2. * b + a) / (b * (a + b))))
+    return cat([first, inner, last], d)
+
+
+@register(method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimates the derivative of the samples ``input`` along each of ``dim`` (all dims by
+    default): second-order central differences inside, one-sided differences of
+    ``edge_order`` (1 or 2) at the ends. ``spacing``: one number for every dim, one per dim,
+    or one 1-D tensor of sample coordinates per dim. Returns one tensor per dim."""
+    nd = input._data.ndim
+    dims = list(range(nd)) if dim is None else \
+        [wrap_dim(d, nd) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            if dim is None:
+                raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a "
+                                   f"scalar, or a list of length equal to 'self.dim() = {nd}', "
+                                   f"since dim argument was not given, but got a list of "
+                                   f"length {len(spacing)}")
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or "
+                               f"it's spacing and dim arguments to have the same length, but "
+                               f"got a spacing argument of length {len(spacing)} and a dim "
+                               f"argument of length {len(dims)}.")
+        hs = list(spacing)
+    else:
+        hs = [spacing] * len(dims)
+    for d in dims:
+        if input._data.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                               "edge_order+1")
+    f = input if input._data.dtype.kind in 'fcV' else input.to(_dtype.get_default_dtype())
+    return tuple(_gradient_along(f, d, h, edge_order) for d, h in zip(dims, hs))
+
+
 class MulBackward1(Node):
     def backward(self, g):
         return g * self.other
@@ -640,6 +743,95 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
         raise RuntimeError("slice step must be positive")
     return _scatter_into(SliceScatterBackward0, input, src,
                          (slice(None),) * d + (slice(start, end, step),), (d, start, end, step))
+
+
+class DiagonalScatterBackward0(Node):
+    def backward(self, g):
+        offset, d1, d2 = self.args
+        piece = g.diagonal(offset, d1, d2)
+        return diagonal_scatter(g, piece.new_zeros(piece.shape), offset, d1, d2), piece
+
+
+@register
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of ``input`` with ``src`` written on its (offset, dim1, dim2) diagonal."""
+    nd = input._data.ndim
+    d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    out = input._data.copy()
+    view = np.diagonal(out, offset, d1, d2)  # (read-only: written through its indices below)
+    if src._data.shape != view.shape:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {list(src._data.shape)}, slice size = {list(view.shape)}")
+    i, j = _diag_index(out.shape, offset, d1, d2)
+    np.moveaxis(out, (d1, d2), (-2, -1))[..., i, j] = src._data
+    n = track(DiagonalScatterBackward0, (input, src))
+    if n is not None:
+        n.args = (offset, d1, d2)
+    return result(out, n)
+
+
+class AsStridedScatterBackward0(Node):
+    """``src`` receives the gradient at the elements it was written to; ``input`` the
+    gradient everywhere else (``logical``: the written elements as row-major indices)."""
+
+    def backward(self, g):
+        flat = g.reshape(-1)
+        idx = make(self.logical.reshape(-1))
+        piece = flat[idx].reshape(self.logical.shape)
+        return flat.index_fill(0, idx, 0).reshape(g.shape), piece
+
+
+@register
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of ``input`` (laid out as ``input`` is, as clone does) with ``src`` written
+    where ``as_strided(size, stride, storage_offset)`` of that copy looks."""
+    out = input._data.copy(order='K')
+    memory = out.ravel(order='K')  # (a view: a 'K' copy is dense in its own order)
+    size, stride = tuple(size), tuple(stride)
+    offset = 0 if storage_offset is None else storage_offset
+    pos = _positions(size, stride, offset)
+    if pos.size and (pos.max() >= memory.size or offset < 0):
+        isz = memory.itemsize
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {isz} requiring a storage size of "
+                           f"{(int(pos.max()) + 1) * isz} are out of bounds for storage of "
+                           f"size {memory.size * isz}")
+    if src._data.shape != size:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {list(src._data.shape)}, slice size = {list(size)}")
+    memory[pos] = src._data
+    n = track(AsStridedScatterBackward0, (input, src))
+    if n is not None:
+        ids = np.empty_like(out, dtype=np.int64, order='K')  # (out's layout)
+        ids[...] = np.arange(out.size).reshape(out.shape)
+        n.logical = ids.ravel(order='K')[pos]
+    return result(out, n)
+
+
+class SliceInverseBackward0(Node):
+    """The slice's gradient to ``input`` (the slice), the rest to ``src`` (its base)."""
+
+    def backward(self, g):
+        dim, start, end, step = self.args
+        key = (slice(None),) * dim + (slice(start, end, step),)
+        piece = g[key]
+        return piece, slice_scatter(g, piece.new_zeros(piece.shape), dim, start, end, step)
+
+
+@register
+def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
+    """The inverse of ``slice``: given ``input``, a slice of ``src`` along ``dim``, the view
+    of ``input``'s memory with ``src``'s shape, strides and offset (``src`` itself, reached
+    from the slice)."""
+    d = wrap_dim(dim, src._data.ndim)
+    root = input._base if input._base is not None else input
+    arr = as_strided(root.detach(), src.shape, src.stride(), src.storage_offset())._data
+    n = track(SliceInverseBackward0, (input, src))
+    if n is not None:
+        n.args = (d, start, end, step)
+    return view_of(input, arr, n, slice_inverse, (src, dim, start, end, step))
 
 
 def _positions(shape, stride, offset):

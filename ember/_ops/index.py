@@ -973,6 +973,67 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return r
 
 
+_INDEX_REDUCTIONS = ('prod', 'mean', 'amax', 'amin')
+
+
+@register
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """``input`` with the slices of ``source`` combined into it by ``reduce`` ('prod',
+    'mean', 'amax', 'amin') at the positions ``index`` (1-D) gives along ``dim``. It is
+    ``scatter_reduce`` with the index spread over each slice, and differentiates as that
+    (torch names the node IndexReduceBackward0)."""
+    warnings.warn("index_reduce() is in beta and the API may change at any time.",
+                  UserWarning, stacklevel=2)
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    d = wrap_dim(dim, input._data.ndim)
+    if index._data.ndim > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if index._data.dtype.kind not in 'iu' or index._data.dtype.itemsize < 4:
+        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({input.dtype.kernel_name}) and source "
+                           f"({source.dtype.kernel_name}) must have the same scalar type")
+    n = index._data.reshape(-1).shape[0]
+    if source._data.ndim and source._data.shape[d] != n:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({n}) should be equal to "
+                           f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
+    shape = [1] * source._data.ndim
+    if shape:
+        shape[d] = n
+    spread = make(np.broadcast_to(index._data.astype(np.int64).reshape(shape),
+                                  source._data.shape).copy())
+    r = scatter_reduce(input, d, spread, source, reduce, include_self=include_self)
+    if r._grad_fn is not None:
+        from .view_copy import _rename
+        _rename(r._grad_fn, 'IndexReduceBackward0')
+    return r
+
+
+@register(function=False)
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    """In-place ``index_reduce``."""
+    return inplace(self, lambda t, s: index_reduce(t, dim, index, s, reduce,
+                                                   include_self=include_self),
+                   (source,), 'index_reduce_')
+
+
+@register
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero(input)`` as exactly ``size`` rows: cut short, or padded with
+    ``fill_value``."""
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
+                           f"size: {size}")
+    x = input._data
+    found = np.argwhere(x).astype(np.int64)[:size] if x.ndim else \
+        np.zeros((builtins.min(size, int(x != 0)), 0), np.int64)
+    out = np.full((size, x.ndim), fill_value, np.int64)
+    out[:found.shape[0]] = found
+    return make(out)
+
+
 # -- masked ops --------------------------------------------------------------------------
 def _mask_name(dt):
     """The C++ type name torch's masked_fill message gives for a mask dtype."""

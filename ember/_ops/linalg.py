@@ -474,6 +474,21 @@ class AddbmmBackward0(Node):
                 _scaled(b1.mH.bmm(gb), self.alpha) if _needs(self, 2) else None)
 
 
+def _expandable(shape, target):
+    """torch's error when ``shape`` does not expand to ``target``."""
+    try:
+        ok = np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        ok = False
+    if not ok:
+        k = next((i for i in range(1, min(len(shape), len(target)) + 1)
+                  if shape[-i] != target[-i] and shape[-i] != 1), 1)
+        raise RuntimeError(f"The expanded size of the tensor ({target[-k]}) must match the "
+                           f"existing size ({shape[-k]}) at non-singleton dimension "
+                           f"{len(target) - k}.  Target sizes: {list(target)}.  Tensor sizes: "
+                           f"{list(shape)}")
+
+
 def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
     """``beta * input + alpha * p`` (``p`` the product array), with torch's checks: input
     broadcasts to the product's shape, all dtypes equal; ``beta == 0`` ignores input (NaN
@@ -481,17 +496,7 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
     _check_tensor(input, op, 'input', 1)
     x = input._data
     dt = m2._data.dtype
-    try:
-        target = np.broadcast_shapes(x.shape, p.shape)
-    except ValueError:
-        target = None
-    if target != p.shape:
-        k = next((i for i in range(1, min(x.ndim, p.ndim) + 1) if x.shape[-i] != p.shape[-i]
-                  and x.shape[-i] != 1), 1)
-        raise RuntimeError(f"The expanded size of the tensor ({p.shape[-k]}) must match the "
-                           f"existing size ({x.shape[-k]}) at non-singleton dimension "
-                           f"{p.ndim - k}.  Target sizes: {list(p.shape)}.  Tensor sizes: "
-                           f"{list(x.shape)}")
+    _expandable(x.shape, p.shape)
     if op == 'baddbmm':
         if not (x.dtype == m1._data.dtype == m2._data.dtype):
             raise RuntimeError(f"Input dtypes must be the same, got: input "
@@ -580,6 +585,63 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
         np.zeros((a.shape[1], b.shape[2]), _dtype.opmath(a).dtype)
     return _out(_fused('addbmm', AddbmmBackward0, input, batch1, batch2, p, beta, alpha,
                        'batch1', 'batch2'), out)
+
+
+class AddrBackward0(Node):
+    """Gradient of ``addr``: ``beta * g`` to input, ``alpha * g @ conj(vec2)`` and
+    ``alpha * g^T @ conj(vec1)`` to the vectors."""
+
+    def backward(self, g):
+        v1, v2 = (v.to(g.dtype) for v in self.saved_tensors)
+        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+                _scaled(g.mv(cj(v2)), self.alpha) if _needs(self, 1) else None,
+                _scaled(g.t().mv(cj(v1)), self.alpha) if _needs(self, 2) else None)
+
+
+@register
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * outer(vec1, vec2)``; all three promote, input broadcasts."""
+    _check_tensor(input, 'addr', 'input', 1)
+    _check_tensor(vec1, 'addr', 'vec1', 2)
+    _check_tensor(vec2, 'addr', 'vec2', 3)
+    for t, nm in ((vec1, 'vec1'), (vec2, 'vec2')):
+        if t._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {nm}, but got {t._data.ndim}-D")
+    dt = _dtype.promote_types(_dtype.promote_types(input.dtype, vec1.dtype), vec2.dtype)
+    x, a, b = (t._data.astype(dt.np, copy=False) for t in (input, vec1, vec2))
+    shape = (a.shape[0], b.shape[0])
+    _expandable(x.shape, shape)
+    if dt.np.kind == 'b':  # torch reads alpha and beta as booleans here
+        r = np.logical_and(np.multiply.outer(a, b), bool(alpha))
+        if beta:
+            r = r | x
+    else:
+        if dt.np.kind == 'V':  # bfloat16: computed in float32, rounded once
+            x, a, b = (y.astype(np.float32) for y in (x, a, b))
+        r = np.multiply.outer(a, b) * alpha
+        if beta != 0:  # (beta == 0 ignores input, nan included)
+            r = r + x * beta
+    n = track(AddrBackward0, (input, vec1, vec2))
+    if n is not None:
+        n.save(vec1, vec2)
+        n.alpha, n.beta = alpha, beta
+    return _out(result(np.broadcast_to(np.asarray(r, dt.np), shape).copy(), n), out)
+
+
+def _inplace_fused(name, op):
+    """The Tensor method ``<name>_``: ``op`` computed into ``self`` (which must already have
+    the result's shape: in place, input does not broadcast)."""
+    def method(self, a, b, *, beta=1, alpha=1):
+        from ._core import inplace
+        return inplace(self, lambda t, p, q: op(t, p, q, beta=beta, alpha=alpha), (a, b),
+                       name + '_')
+    method.__name__ = method.__qualname__ = name + '_'
+    method.__doc__ = f"In-place ``{name}``."
+    register(method, function=False)
+
+
+for _op in (addmm, addbmm, baddbmm, addmv, addr):
+    _inplace_fused(_op.__name__, _op)
 
 
 # -- einsum ------------------------------------------------------------------------------

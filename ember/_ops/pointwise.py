@@ -264,6 +264,65 @@ class AtanBackward0(Node):
         return g / cj(1 + x * x)
 
 
+class AsinhBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        return g * cj((x * x + 1).rsqrt())
+
+
+class AcoshBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        # sqrt(x-1)*sqrt(x+1), not sqrt(x*x-1): the same on the real domain, and the right
+        # branch for complex inputs (as torch computes it)
+        return g / cj((x - 1).sqrt() * (x + 1).sqrt())
+
+
+class AtanhBackward0(Node):
+    def backward(self, g):
+        x = _saved0(self)
+        return g / cj(1 - x * x)
+
+
+class AngleBackward0(Node):
+    """Zero for real inputs; for complex z, d angle = (x dy - y dx) / |z|^2, which in
+    torch's conjugate convention is g * i z / |z|^2 (0 at z = 0)."""
+
+    def backward(self, g):
+        z = _saved0(self)
+        if not z.is_complex():
+            return g * 0
+        return where(z == 0, 0.0, g * z / (z * z.conj()).real * 1j)
+
+
+def _angle(x):
+    if x.dtype.kind == 'c':
+        return np.angle(x)
+    # not np.angle: it gives pi for -0.0, torch gives 0 (only x < 0 is pi); nan stays nan
+    return np.where(np.isnan(x), x, np.where(x < 0, np.pi, 0)).astype(x.dtype)
+
+
+class _InplaceNotDifferentiable(Node):
+    """grad_fn of the in-place asinh_/acosh_/atanh_: torch records them (names ending in 1)
+    but has no derivative for them."""
+
+    def backward(self, g):
+        raise NotImplementedError(f"the derivative for 'inplace version of {self.op}' is not "
+                                  "implemented.")
+
+
+class AsinhBackward1(_InplaceNotDifferentiable):
+    op = 'asinh'
+
+
+class AcoshBackward1(_InplaceNotDifferentiable):
+    op = 'acosh'
+
+
+class AtanhBackward1(_InplaceNotDifferentiable):
+    op = 'atanh'
+
+
 class SinhBackward0(Node):
     def backward(self, g):
         return g * cj(_saved0(self).cosh())
@@ -401,6 +460,17 @@ arcsin, arccos, arctan = asin, acos, atan
 sinh = _unary('sinh', np.sinh, SinhBackward0, save='input')
 cosh = _unary('cosh', np.cosh, CoshBackward0, save='input')
 tanh = _unary('tanh', np.tanh, TanhBackward0, save='result')
+asinh = _unary('asinh', np.arcsinh, AsinhBackward0, save='input', inplace_ok=False)
+acosh = _unary('acosh', np.arccosh, AcoshBackward0, save='input', inplace_ok=False)
+atanh = _unary('atanh', np.arctanh, AtanhBackward0, save='input', inplace_ok=False)
+# Their in-place forms are ops of their own: torch records them under names ending in 1 and
+# has no derivative for them.
+for _name, _kernel, _node in (('asinh', np.arcsinh, AsinhBackward1),
+                              ('acosh', np.arccosh, AcoshBackward1),
+                              ('atanh', np.arctanh, AtanhBackward1)):
+    _unary(_name, _kernel, _node, public=False)
+angle = _unary('angle', _angle, AngleBackward0, save='input', inplace_ok=False,
+               doc="The argument (phase angle) of each element: 0 or pi for real inputs.")
 sigmoid = _unary('sigmoid', _sigmoid, SigmoidBackward0, save='result')
 relu = _unary('relu', _relu, ReluBackward0, save='result', to_float=False,
               check=_no_bool("Boolean inputs not supported for relu"))
@@ -483,7 +553,7 @@ def square_(self):
 
 # -- binary ops --------------------------------------------------------------------------
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
-            doc=None, tensor_only=False, check=None, public=True):
+            doc=None, tensor_only=False, check=None, public=True, inplace_ok=True):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
@@ -492,7 +562,10 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``cmp``: the result is bool and never differentiable.
     ``tensor_only``: ``other`` must be a Tensor (torch refuses numbers for these ops).
     ``check``: called with both operand arrays to refuse dtypes torch refuses.
+    ``public``: False for a kernel that a hand-written public op calls (not registered).
+    ``inplace_ok``: False where torch has no in-place form.
     """
+    exported = public
     scalar_node = scalar_node or node
     exact_scalar = name in ('mul', 'div')
     public = None  # the public object being called (see overrides.overridable)
@@ -563,16 +636,43 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     public = fn
     fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
-    if not public:  # the kernel of a public op defined by hand (add, sub, div)
+    if not exported:  # the kernel of a public op defined by hand (add, sub, div)
         return fn
     register(fn)
+    if not inplace_ok:
+        return fn
+    compare = _recorded_comparison(fn, name) if name in _COMPARISONS else fn
 
     def fn_(self, other):
-        return inplace(self, fn, (other,), name + '_')
+        return inplace(self, compare, (other,), name + '_')
     fn_.__name__ = fn_.__qualname__ = name + '_'
     fn_.__doc__ = f"In-place ``{name}``."
     register(fn_, function=False)
     return fn
+
+
+_COMPARISONS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
+
+
+class _ZeroGradient(Node):
+    """grad_fn of an in-place comparison on a floating tensor: torch records it (as
+    ``GtBackward0`` for a number operand, ``GtBackward1`` for a tensor) with zero gradients."""
+
+    def backward(self, g):
+        return tuple(None if m is None else g.new_zeros(m[0]) for m in self._meta)
+
+
+def _recorded_comparison(compare, name):
+    """``compare(t, other)`` as the out-of-place step of ``<name>_``: the 0/1 result in
+    ``t``'s dtype, recorded with zero gradients (see _ZeroGradient)."""
+    nodes = [type(f'{name.capitalize()}Backward{i}', (_ZeroGradient,), {}) for i in (0, 1)]
+
+    def run(t, other):
+        r = compare(t, other)._data.astype(t._data.dtype)
+        tensor = isinstance(other, Tensor)
+        n = track(nodes[1], (t, other)) if tensor else track_scalar(nodes[0], t)
+        return result(r, n)
+    return run
 
 
 def _save_operands(n, a, b, save):
@@ -782,6 +882,92 @@ for _alias, _fn in (('greater', gt), ('greater_equal', ge), ('less', lt), ('less
                     ('not_equal', ne), ('multiply', mul), ('arctan2', atan2),
                     ('negative', neg)):
     register(_fn, name=_alias)
+
+
+class CopysignBackward0(Node):
+    """copysign: the input's gradient keeps or flips sign with the result (0 at input 0);
+    ``other`` only chooses a sign, so its gradient is zero."""
+
+    def backward(self, g):
+        x = self.saved_tensors[0].detach()
+        o = _other(self)
+        ratio = where(x == 0, 0.0, copysign(x, o) / x)
+        if 'other' in self.__dict__:
+            return g * ratio, None
+        return g * ratio, o.detach().new_zeros(o.shape)
+
+
+class CopysignBackward1(CopysignBackward0):
+    """copysign with a Python number as ``other``."""
+
+
+class Logaddexp2Backward0(Node):
+    def backward(self, g):
+        a, b = self.saved_tensors
+        return g / (1 + exp2(b - a)), g / (1 + exp2(a - b))
+
+
+class NextafterBackward0(Node):
+    """nextafter moves ``input`` by at most one ulp: torch passes the gradient through to
+    ``input`` unchanged and gives ``other`` zero."""
+
+    def backward(self, g):
+        return g, g * 0
+
+
+def _floats_only(kernel):
+    """A dtype check for ops torch implements for floating types only."""
+    def check(x, y):
+        _not_implemented_for(kernel, 'biuc')(x)
+    return check
+
+
+def _heaviside_kernel(x, y):
+    return np.where(x == 0, y, x > 0).astype(x.dtype)
+
+
+def _check_heaviside(x, y):
+    _not_implemented_for('heaviside_cpu', 'c')(x)
+
+
+copysign = _binary('copysign', np.copysign, CopysignBackward0, save=(0, 1),
+                   scalar_node=CopysignBackward1, to_float=True,
+                   check=lambda x, y: _not_implemented_for('copysign_cpu', 'c')(x))
+logaddexp2 = _binary('logaddexp2', np.logaddexp2, Logaddexp2Backward0, save=(0, 1),
+                     tensor_only=True, check=_floats_only('logaddexp2_cpu'), inplace_ok=False)
+nextafter = _binary('nextafter', np.nextafter, NextafterBackward0, tensor_only=True,
+                    check=_floats_only('nextafter_cpu'))
+
+
+def _shift(np_shift, left):
+    """A shift kernel with torch's results for shifts outside [0, bits): a left shift gives
+    0, a right shift the sign fill (NumPy leaves those to the C compiler)."""
+    def kernel(x, y):
+        bits = x.dtype.itemsize * 8
+        if type(y) is int:
+            if 0 <= y < bits:
+                return np_shift(x, y)
+            return np.zeros_like(x) if left else np_shift(x, bits - 1)
+        bad = (y < 0) | (y >= bits)
+        if not bad.any():
+            return np_shift(x, y)
+        if left:
+            return np.where(bad, 0, np_shift(x, np.where(bad, 0, y))).astype(x.dtype)
+        return np_shift(x, np.where(bad, bits - 1, y)).astype(x.dtype)
+    return kernel
+
+
+def _integers_only(kernel):
+    def check(x, y):
+        _not_implemented_for(kernel, 'fcVb')(x)
+    return check
+
+
+bitwise_left_shift = _binary('bitwise_left_shift', _shift(np.left_shift, True), cmp=True,
+                             check=_integers_only('lshift_cpu'))
+bitwise_right_shift = _binary('bitwise_right_shift', _shift(np.right_shift, False), cmp=True,
+                              check=_integers_only('rshift_cpu'))
+
 
 
 def _is_bool(x):
@@ -1016,9 +1202,26 @@ def pow_(self, exponent):
 @register
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
-    a = to_tensor(input, 'float_power', 'input').double()
-    e = exponent.double() if isinstance(exponent, Tensor) else exponent
+    a = to_tensor(input, 'float_power', 'input')
+    complex_ = a.is_complex() or isinstance(exponent, complex) or (
+        isinstance(exponent, Tensor) and exponent.is_complex())
+    wide = _dtype.complex128 if complex_ else _dtype.float64
+    a = a.to(wide)
+    e = exponent.to(wide) if isinstance(exponent, Tensor) else exponent
     return pow(a, e)
+
+
+@register(function=False)
+def float_power_(self, exponent):
+    """In-place ``float_power``: ``self`` must already be float64 (complex128)."""
+    complex_ = self.is_complex() or isinstance(exponent, complex) or (
+        isinstance(exponent, Tensor) and exponent.is_complex())
+    want = 'complex128' if complex_ else 'float64'  # (what float_power computes in)
+    if self._data.dtype != want:
+        raise RuntimeError(f"the base given to float_power_ has dtype {dtype_name(self._data.dtype)} "
+                           f"but the operation's result requires dtype "
+                           f"{'ComplexDouble' if want == 'complex128' else 'Double'}")
+    return inplace(self, float_power, (exponent,), 'float_power_')
 
 
 # -- clamp -------------------------------------------------------------------------------
@@ -1038,6 +1241,10 @@ class ClampBackward1(Node):
 
 class ClampMinBackward0(ClampBackward1):
     """clamp_min with a number bound (torch's own node name for it)."""
+
+
+class ClampMaxBackward0(ClampBackward1):
+    """clamp_max with a number bound."""
 
 
 class ClampBackward0(Node):
@@ -1065,6 +1272,14 @@ class ClampBackward0(Node):
         return tuple(out)
 
 
+class ClampMinBackward1(ClampBackward0):
+    """clamp_min with a tensor bound."""
+
+
+class ClampMaxBackward1(ClampBackward0):
+    """clamp_max with a tensor bound."""
+
+
 @register(methods=('clip',))
 def clamp(input, min=None, max=None, *, out=None):
     """Limits ``input`` to ``[min, max]``; bounds may be numbers or tensors."""
@@ -1075,26 +1290,31 @@ def clamp(input, min=None, max=None, *, out=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = to_tensor(min) if min is not None else None
         hi = to_tensor(max) if max is not None else None
-        x = input._data
-        dt = x.dtype
-        for b in (lo, hi):
-            if b is not None:
-                dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
-        check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
-        r = x.astype(dt, copy=False)
-        if lo is not None:
-            r = np.maximum(r, lo._data.astype(dt, copy=False))
-        if hi is not None:
-            r = np.minimum(r, hi._data.astype(dt, copy=False))
-        ins = [input] + [b for b in (lo, hi) if b is not None]
-        n = track(ClampBackward0, ins)
-        if n is not None:
-            n.has_lo, n.has_hi = lo is not None, hi is not None
-            n.save(*ins)
-        t = result(np.asarray(r), n)
+        t = _clamp_tensors(input, lo, hi, ClampBackward0)
     else:
         t = _clamp_numbers(input, min, max, ClampBackward1)
     return _write_out(out, t) if out is not None else t
+
+
+def _clamp_tensors(input, lo, hi, node):
+    """clamp to tensor bounds (either may be None), recorded as a ``node``."""
+    x = input._data
+    dt = x.dtype
+    for b in (lo, hi):
+        if b is not None:
+            dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
+    check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
+    r = x.astype(dt, copy=False)
+    if lo is not None:
+        r = np.maximum(r, lo._data.astype(dt, copy=False))
+    if hi is not None:
+        r = np.minimum(r, hi._data.astype(dt, copy=False))
+    ins = [input] + [b for b in (lo, hi) if b is not None]
+    n = track(node, ins)
+    if n is not None:
+        n.has_lo, n.has_hi = lo is not None, hi is not None
+        n.save(*ins)
+    return result(np.asarray(r), n)
 
 
 def _clamp_numbers(input, min, max, node):
@@ -1134,15 +1354,33 @@ register(clamp_, name='clip_')
 @register
 def clamp_min(input, min):
     """``clamp(input, min=min)``."""
-    if isinstance(min, Tensor) or not isinstance(input, Tensor):
+    if not isinstance(input, Tensor):
         return clamp(input, min=min)
+    if isinstance(min, Tensor):
+        return _clamp_tensors(input, min, None, ClampMinBackward1)
     return _clamp_numbers(input, min, None, ClampMinBackward0)
 
 
 @register
 def clamp_max(input, max):
     """``clamp(input, max=max)``."""
-    return clamp(input, max=max)
+    if not isinstance(input, Tensor):
+        return clamp(input, max=max)
+    if isinstance(max, Tensor):
+        return _clamp_tensors(input, None, max, ClampMaxBackward1)
+    return _clamp_numbers(input, None, max, ClampMaxBackward0)
+
+
+@register(function=False)
+def clamp_min_(self, min):
+    """In-place ``clamp_min``."""
+    return inplace(self, clamp_min, (min,), 'clamp_min_')
+
+
+@register(function=False)
+def clamp_max_(self, max):
+    """In-place ``clamp_max``."""
+    return inplace(self, clamp_max, (max,), 'clamp_max_')
 
 
 # -- where, lerp, addcmul, addcdiv, nan_to_num ------------------------------------------
@@ -1357,6 +1595,48 @@ def equal(input, other):
         np.array_equal(*binary_arrays(input, other, 'equal')))
 
 
+class _HeavisideBackward(NotImplemented_):
+    op = 'heaviside'
+
+
+_HeavisideBackward.__name__ = _HeavisideBackward.__qualname__ = 'NotImplemented'
+_heaviside = _binary('heaviside', _heaviside_kernel, _HeavisideBackward, public=False,
+                     check=_check_heaviside)
+
+
+@register
+def heaviside(input, values, *, out=None):
+    """The step function: 0 where ``input < 0``, 1 where ``input > 0``, ``values`` where it
+    is 0 (broadcast; both of one dtype). Not differentiable, as in torch."""
+    if not isinstance(values, Tensor):
+        raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not "
+                        f"{builtins.type(values).__name__}")
+    if isinstance(input, Tensor) and input._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return _heaviside(input, values, out=out)
+
+
+@register(function=False)
+def heaviside_(self, values):
+    """In-place ``heaviside``."""
+    return inplace(self, heaviside, (values,), 'heaviside_')
+
+
+# torch's other names for the same ops: each alias is a public object of its own (so a
+# __torch_function__ handler sees the name the user called) over the one implementation,
+# and the Tensor method's in-place form is the original's in-place form.
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+for _alias, _name in (('arcsin', 'asin'), ('arccos', 'acos'), ('arctan', 'atan'),
+                      ('arcsinh', 'asinh'), ('arccosh', 'acosh'), ('arctanh', 'atanh')):
+    register(globals()[_name], name=_alias)
+for _alias, _name in (('arcsin', 'asin'), ('arccos', 'acos'), ('arctan', 'atan'),
+                      ('arcsinh', 'asinh'), ('arccosh', 'acosh'), ('arctanh', 'atanh'),
+                      ('arctan2', 'atan2'), ('greater', 'gt'), ('greater_equal', 'ge'),
+                      ('less', 'lt'), ('less_equal', 'le'), ('not_equal', 'ne'),
+                      ('multiply', 'mul'), ('divide', 'div')):
+    register(METHODS[_name + '_']._ember_impl, name=_alias + '_', function=False)
+
+
 # -- Python operators --------------------------------------------------------------------
 def _rtruediv(self, other):
     return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' else \
@@ -1410,5 +1690,11 @@ OPERATORS = {
     '__iand__': lambda s, o: inplace(s, bitwise_and, (o,), '__iand__'),
     '__ior__': lambda s, o: inplace(s, bitwise_or, (o,), '__ior__'),
     '__ixor__': lambda s, o: inplace(s, bitwise_xor, (o,), '__ixor__'),
+    '__lshift__': bitwise_left_shift, '__rshift__': bitwise_right_shift,
+    '__rlshift__': lambda s, o: bitwise_left_shift(_scalar_tensor(o, s), s),
+    '__rrshift__': lambda s, o: bitwise_right_shift(_scalar_tensor(o, s), s),
+    '__ilshift__': lambda s, o: inplace(s, bitwise_left_shift, (o,), '__ilshift__'),
+    '__irshift__': lambda s, o: inplace(s, bitwise_right_shift, (o,), '__irshift__'),
+    '__div__': div,  # (Python 2's name, which torch still defines)
 }
 METHODS.update(OPERATORS)

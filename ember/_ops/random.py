@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _dtype
 from .._device import check_device
-from ._core import Tensor, make, register, check_inplace
+from ._core import Tensor, make, register, check_inplace, Node, track, track1, result
 from .creation import _shape, _dt, _finish
 
 __all__ = ['Generator', 'manual_seed', 'seed', 'initial_seed', 'default_generator']
@@ -211,6 +211,50 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     arr = (_rng(generator).random(input._data.shape) < probs).astype(input._data.dtype)
     return make(arr)
+
+
+class PoissonBackward0(Node):
+    """A Poisson draw does not move with its rate here (torch's gradient is zero)."""
+
+    def backward(self, g):
+        return g * 0
+
+
+@register(method=False)
+def poisson(input, generator=None):
+    """A Poisson draw per element, with the element as its rate (same dtype)."""
+    x = input._data
+    if x.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"poisson_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
+    if np.any(x < 0):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    draw = _rng(generator).poisson(x.astype(np.float64)).astype(x.dtype)
+    return result(draw, track1(PoissonBackward0, input))
+
+
+class _BinomialBackward(Node):
+    def backward(self, g):
+        raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
+_BinomialBackward.__name__ = _BinomialBackward.__qualname__ = 'NotImplemented'
+
+
+@register(method=False)
+def binomial(count, prob, generator=None):
+    """A binomial draw per element: the number of successes in ``count`` trials of success
+    probability ``prob`` (float tensors of one dtype, broadcast)."""
+    c, p = count._data, prob._data
+    if c.dtype.kind not in 'fV':
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{_dtype.FROM_NP[c.dtype].kernel_name}")
+    if p.dtype != c.dtype:
+        raise RuntimeError(f"Found dtype {_dtype.FROM_NP[p.dtype].kernel_name} but expected "
+                           f"{_dtype.FROM_NP[c.dtype].kernel_name}")
+    trials = np.broadcast_to(c, np.broadcast_shapes(c.shape, p.shape)).astype(np.int64)
+    draw = _rng(generator).binomial(trials, np.clip(p.astype(np.float64), 0, 1))
+    return result(np.asarray(draw, c.dtype), track(_BinomialBackward, (count, prob)))
 
 
 @register

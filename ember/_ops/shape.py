@@ -626,6 +626,10 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     arr = np.diagonal(input._data, offset, d1, d2)
+    if input._data.flags.writeable:
+        # NumPy hands diagonals out read-only; torch's are ordinary views that can be
+        # written through (x.diagonal().fill_(1), fill_diagonal_)
+        arr.flags.writeable = True
     n = track1(DiagonalBackward0, input)
     if n is not None:
         n.offset, n.d1, n.d2 = offset, d1, d2
@@ -856,6 +860,10 @@ def vstack(tensors):
     return cat([t.unsqueeze(0) if t.dim() == 1 else t for t in tensors], 0)
 
 
+row_stack = vstack
+register(vstack, name='row_stack', method=False)
+
+
 class RepeatBackward0(Node):
     def backward(self, g):
         reps, shape = self.reps, self.in_shape
@@ -1033,8 +1041,88 @@ def atleast_2d(*tensors):
     return r[0] if len(r) == 1 else tuple(r)
 
 
+@register(method=False)
+def atleast_3d(*tensors):
+    """Tensors with at least three dims: a scalar becomes (1, 1, 1), a vector (1, n, 1), a
+    matrix (m, n, 1)."""
+    def up(t):
+        nd = t.dim()
+        if nd == 0:
+            return t.reshape(1, 1, 1)
+        if nd == 1:
+            return t.unsqueeze(0).unsqueeze(-1)
+        return t.unsqueeze(-1) if nd == 2 else t
+    r = [up(t) for t in _tensors(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
 def _tensors(ts):
     return ts[0] if len(ts) == 1 and isinstance(ts[0], (list, tuple)) else ts
+
+
+class BlockDiagBackward0(Node):
+    """Each block's gradient is its rectangle of ``g``."""
+
+    def backward(self, g):
+        grads = []
+        r = c = 0
+        for shape, (h, w) in zip(self.shapes, self.blocks):
+            grads.append(g[r:r + h, c:c + w].reshape(shape))
+            r, c = r + h, c + w
+        return tuple(grads)
+
+
+@register(method=False)
+def block_diag(*tensors):
+    """The block-diagonal matrix of the given tensors (scalars count as 1x1, vectors as one
+    row), promoted to a common dtype."""
+    blocks = []
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"block_diag(): argument 'tensors' (position {i + 1}) must be "
+                            f"tuple of Tensors, not {builtins.type(t).__name__}")
+        if t._data.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {i} has {t._data.ndim} dimensions")
+        blocks.append(t._data.reshape((1,) * (2 - t._data.ndim) + t._data.shape))
+    if not tensors:  # (torch gives one empty row)
+        return make(np.zeros((1, 0), _dtype.DEFAULT.np_float))
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        dt = _dtype.promote_types(dt, t.dtype)
+    out = np.zeros((builtins.sum(b.shape[0] for b in blocks),
+                    builtins.sum(b.shape[1] for b in blocks)), dt.np)
+    r = c = 0
+    for b in blocks:
+        out[r:r + b.shape[0], c:c + b.shape[1]] = b
+        r, c = r + b.shape[0], c + b.shape[1]
+    n = track(BlockDiagBackward0, tensors)
+    if n is not None:
+        n.shapes = [t._data.shape for t in tensors]
+        n.blocks = [b.shape for b in blocks]
+    return result(out, n)
+
+
+@register(function=False)
+def fill_diagonal_(self, fill_value, wrap=False):
+    """Writes ``fill_value`` on the main diagonal (all dims equal, or a matrix); with
+    ``wrap``, a tall matrix's diagonal restarts every ``columns + 1`` rows. It writes
+    through diagonal views, so autograd sees it as torch does (CopySlices)."""
+    shp = self._data.shape
+    if len(shp) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if len(shp) > 2 and len(set(shp)) > 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if len(shp) > 2:
+        n = shp[0]
+        self.as_strided((n,), (builtins.sum(self.stride()),), self.storage_offset()).fill_(
+            fill_value)
+        return self
+    rows, cols = shp
+    starts = range(0, rows, cols + 1) if wrap and rows > cols + 1 else (0,)
+    for s in starts:
+        self[s:].diagonal().fill_(fill_value)
+    return self
 
 
 @register(function=False)

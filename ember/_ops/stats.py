@@ -7,12 +7,14 @@ statistics whose torch gradient comes from a composition of other ops (quantile,
 corrcoef) are written as that composition of ember ops, so their gradients (of every order)
 and the grad_fn torch shows come from the ops they are made of.
 """
+import builtins
+
 import numpy as np
 
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, wrap_dim, to_tensor,
                     inplace)
-from .reduce import (_NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
+from .reduce import (_named, _NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
                      _SelectBackward, _mode_t, _median_t, _const, _where, _vector_norm,
                      vector_norm_backward, sort, median_all)
 from ..autograd.graph import _SavedOutput
@@ -240,6 +242,80 @@ def histc(input, bins=100, min=0, max=0):
            ).astype(np.int64)
     idx[idx == bins] = bins - 1  # the maximum belongs to the last bin
     return make(np.bincount(idx, minlength=bins)[:bins].astype(x.dtype))
+
+
+_histogram_t = _named('histogram', ('hist', 'bin_edges'))
+_histogramdd_t = _named('histogramdd', ('hist', 'bin_edges'))
+
+
+def _bin_edges(values, bins, lo_hi, dt, d):
+    """The edges along one dimension: given ones (a 1-D tensor), or ``bins`` equal bins
+    over ``lo_hi`` (the data's range if None; widened by 0.5 around a single value), computed
+    in float64 and rounded to ``dt`` as torch's linspace does."""
+    if isinstance(bins, Tensor):
+        if bins._data.ndim != 1:
+            raise RuntimeError(f"torch.histogramdd(): bins tensor should have one dimension, "
+                               f"but got {bins._data.ndim} dimensions in the bins tensor for "
+                               f"dimension {d}")
+        return bins._data.astype(dt)
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got {bins} for "
+                           f"dimension {d}")
+    if lo_hi is not None:
+        lo, hi = float(lo_hi[0]), float(lo_hi[1])
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd(): min should not exceed max, but got min "
+                               f"{lo} max {hi} for dimension {d}")
+    elif values.size:
+        lo, hi = float(values.min()), float(values.max())
+    else:
+        lo = hi = 0.0
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histogramdd(): range of [{lo}, {hi}] is not finite")
+    return np.linspace(lo, hi, bins + 1).astype(dt)
+
+
+def _histogramdd_arrays(x, bins, range, weight, density, op):
+    if x.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"{op}" not implemented for \'{_dtype_name(x.dtype)}\'')
+    dims = x.shape[-1]
+    pts = x.reshape(-1, dims)
+    per_dim = bins if isinstance(bins, (list, tuple)) else [bins] * dims
+    if len(per_dim) != dims:
+        raise RuntimeError(f"torch.histogramdd(): expected {dims} sequences of bin edges for "
+                           f"each of the {dims} input dimensions, but got {len(per_dim)} bin "
+                           "sequences")
+    ranges = None if range is None else [range[2 * k:2 * k + 2] for k in builtins.range(dims)]
+    edges = [_bin_edges(pts[:, k], per_dim[k], None if ranges is None else ranges[k], x.dtype, k)
+             for k in builtins.range(dims)]
+    w = None if weight is None else weight._data.reshape(-1).astype(np.float64)
+    hist, _ = np.histogramdd(pts.astype(np.float64), [e.astype(np.float64) for e in edges],
+                             weights=w, density=density)
+    return hist.astype(x.dtype), edges
+
+
+@register(method=True)
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    """``(hist, bin_edges)`` of all of ``input``'s values: ``bins`` equal bins over
+    ``range`` (the data's range by default) or the given edges; the last bin includes its
+    right edge, values outside are left out; ``weight`` weighs each value, ``density``
+    normalises to a density."""
+    x = input._data
+    hist, edges = _histogramdd_arrays(x.reshape(-1, 1), bins, range, weight, density,
+                                      'histogramdd')
+    return _histogram_t(make(hist), make(edges[0]))
+
+
+@register(method=False)
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    """``(hist, bin_edges)`` of the points in ``input``'s last dim: per dim ``bins`` equal
+    bins (an int, or one per dim) or given edges (a list of 1-D tensors); ``range`` is the
+    flat list (min0, max0, min1, max1, ...)."""
+    hist, edges = _histogramdd_arrays(input._data, bins, range, weight, density,
+                                      'histogramdd')
+    return _histogramdd_t(make(hist), tuple(make(e) for e in edges))
 
 
 # -- mode / nanmedian --------------------------------------------------------------------

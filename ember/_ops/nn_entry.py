@@ -1,0 +1,455 @@
+"""The ``torch.<op>`` entry points of nn ops: aten's own signatures (``reduction`` as an int,
+``embedding(weight, indices)``, ``batch_norm(input, weight, bias, running_mean, ...)``,
+the ``native_*`` forms returning their statistics) adapted to ``ember.nn.functional``,
+which holds the one implementation of each op. ``ember.nn`` is imported on first call, so
+``import ember`` stays as fast as it was.
+"""
+import importlib
+import warnings
+
+import numpy as np
+
+from .._tensor import make
+from ._core import register, track, track1, result, results, Node
+
+_REDUCTIONS = ('none', 'mean', 'sum')  # aten's Reduction enum: 0, 1, 2
+# (the torch-level losses leave the loss unreduced unless given a reduction: their Python
+# binding's default is 0, not the functional forms' 'mean')
+
+
+def _F():
+    return importlib.import_module('ember.nn.functional')
+
+
+def _reduction(r):
+    if isinstance(r, str):  # (also accepted, as the functional forms take it)
+        return r
+    if r not in (0, 1, 2):
+        raise ValueError(f"{r} is not a valid value for reduction")
+    return _REDUCTIONS[r]
+
+
+def _fn(name):
+    """Registers ``f`` as ``ember.<name>`` only (torch has these as functions, not methods)."""
+    def deco(f):
+        f.__name__ = f.__qualname__ = name
+        register(f, method=False)
+        return f
+    return deco
+
+
+# -- dropout -----------------------------------------------------------------------------------
+def _check_p(p):
+    if p < 0 or p > 1:  # (the functional forms raise ValueError; aten a RuntimeError)
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+@_fn('dropout')
+def dropout(input, p, train):
+    """``nn.functional.dropout(input, p, training=train)``."""
+    _check_p(p)
+    return _F().dropout(input, p, train)
+
+
+@_fn('alpha_dropout')
+def alpha_dropout(input, p, train):
+    """``nn.functional.alpha_dropout(input, p, training=train)``."""
+    _check_p(p)
+    return _F().alpha_dropout(input, p, train)
+
+
+@_fn('feature_dropout')
+def feature_dropout(input, p, train):
+    """Dropout of whole channels (dim 1): one draw per (sample, channel)."""
+    from ..nn import _layer_functional as L
+    _check_p(p)
+    return L._feature_dropout(input, p, train, False)
+
+
+class NativeDropoutBackward0(Node):
+    """Gradient of native_dropout: the output gradient on the kept elements, scaled as the
+    output was."""
+
+    def backward(self, g):
+        return g * make(self.mask)
+
+
+@_fn('native_dropout')
+def native_dropout(input, p, train):
+    """``(output, mask)``: dropout's output and the bool mask of the kept elements. With
+    ``train`` False the output is a copy of ``input`` and the mask all True."""
+    from . import random as _random
+    if train is not False and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
+    x = input._data
+    if train is False:
+        keep, scale = np.ones(x.shape, bool), 1.0
+    else:
+        keep = _random._rng(None).random(x.shape) >= p if p < 1 else np.zeros(x.shape, bool)
+        scale = 0.0 if p >= 1 else 1 / (1 - p)
+    mask = (keep * np.asarray(scale, x.dtype)).astype(x.dtype)
+    n = track1(NativeDropoutBackward0, input)
+    if n is not None:
+        n.mask = mask
+    return result(x * mask, n), make(keep)
+
+
+# -- normalisation -------------------------------------------------------------------------------
+@_fn('batch_norm')
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+               cudnn_enabled):
+    """``nn.functional.batch_norm`` with aten's argument order."""
+    return _F().batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
+                           eps)
+
+
+def _channel_stats(x, dims, eps):
+    mean = x.mean(dims)
+    invstd = 1 / np.sqrt(x.var(dims) + eps)
+    return mean.astype(x.dtype), invstd.astype(x.dtype)
+
+
+@_fn('native_batch_norm')
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """``(output, save_mean, save_invstd)``: batch norm and, when training, the batch's
+    per-channel mean and 1/std (empty tensors in evaluation)."""
+    x = input._data
+    dims = (0,) + tuple(range(2, x.ndim))
+    stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
+        (np.zeros(0, x.dtype), np.zeros(0, x.dtype))
+    out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+                     False)
+    return out, make(stats[0]), make(stats[1])
+
+
+@_fn('batch_norm_update_stats')
+def batch_norm_update_stats(input, running_mean, running_var, momentum):
+    """``(mean, var)`` of each channel (dim 1) over the batch and trailing dims (the
+    variance biased), moving ``running_mean``/``running_var`` (when given) towards them by
+    ``momentum`` (the variance unbiased there). Not differentiable, as in torch."""
+    from ..nn._norm_functional import _update
+    from .pointwise import NotImplemented_
+    x = input._data
+    dims = (0,) + tuple(range(2, x.ndim))
+    mean, var = x.mean(dims), x.var(dims)
+    count = x.size // x.shape[1]
+    if running_mean is not None:
+        _update(running_mean, mean, momentum)
+    if running_var is not None:
+        _update(running_var, var * (count / (count - 1)), momentum)
+    n = track(NotImplemented_, (input, running_mean, running_var))
+    if n is not None:
+        n.op = 'batch_norm_update_stats'
+    return tuple(results([mean.astype(x.dtype), var.astype(x.dtype)], n))
+
+
+@_fn('layer_norm')
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05,
+               cudnn_enable=True):
+    """``nn.functional.layer_norm``."""
+    return _F().layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+@_fn('native_layer_norm')
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """``(output, mean, rstd)``: layer norm and each row's mean and 1/std, shaped as the
+    input with the normalised dims kept as 1."""
+    out = layer_norm(input, normalized_shape, weight, bias, eps)
+    x = input._data
+    dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    mean = x.mean(dims, keepdims=True)
+    rstd = 1 / np.sqrt(x.var(dims, keepdims=True) + eps)
+    return out, make(mean.astype(x.dtype)), make(rstd.astype(x.dtype))
+
+
+@_fn('group_norm')
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    """``nn.functional.group_norm``."""
+    return _F().group_norm(input, num_groups, weight, bias, eps)
+
+
+@_fn('native_group_norm')
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """``(output, mean, rstd)``: group norm of ``input`` seen as (N, C, HxW) and each
+    (sample, group)'s mean and 1/std, shaped (N, group)."""
+    x = input._data
+    if x.size != N * C * HxW:
+        raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    out = group_norm(input, group, weight, bias, eps)
+    xg = x.reshape(N, group, -1)
+    mean = xg.mean(2)
+    rstd = 1 / np.sqrt(xg.var(2) + eps)
+    return out, make(mean.astype(x.dtype)), make(rstd.astype(x.dtype))
+
+
+@_fn('instance_norm')
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
+                  eps, cudnn_enabled):
+    """``nn.functional.instance_norm`` with aten's argument order."""
+    return _F().instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                              momentum, eps)
+
+
+@_fn('rms_norm')
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """``nn.functional.rms_norm``."""
+    return _F().rms_norm(input, normalized_shape, weight, eps)
+
+
+@_fn('norm_except_dim')
+def norm_except_dim(v, pow=2, dim=0):
+    """The ``pow``-norm over every dim but ``dim`` (kept, the others as size 1): what
+    weight normalisation divides by. ``dim=-1`` is the norm of everything. Computed as torch
+    does (rows of a 2-D view, transposes around), so the graph has torch's nodes."""
+    if dim == -1:
+        return v.norm(pow)
+    shape = [1] * v.dim()
+    shape[dim] = v.shape[dim]
+    if dim == 0:
+        return v.contiguous().view(v.shape[0], -1).norm(pow, 1).view(shape)
+    if dim == v.dim() - 1:
+        return v.contiguous().view(-1, v.shape[-1]).norm(pow, 0).view(shape)
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+# -- embedding and losses -----------------------------------------------------------------------
+@_fn('embedding')
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """``nn.functional.embedding(indices, weight, ...)``; aten's ``padding_idx=-1`` means
+    none."""
+    return _F().embedding(indices, weight, None if padding_idx == -1 else padding_idx,
+                          scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
+
+@_fn('binary_cross_entropy_with_logits')
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
+    """``nn.functional.binary_cross_entropy_with_logits``, reduction as aten's int."""
+    return _F().binary_cross_entropy_with_logits(input, target, weight,
+                                                 reduction=_reduction(reduction),
+                                                 pos_weight=pos_weight)
+
+
+@_fn('cosine_embedding_loss')
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    """``nn.functional.cosine_embedding_loss``, reduction as aten's int."""
+    return _F().cosine_embedding_loss(input1, input2, target, margin,
+                                      reduction=_reduction(reduction))
+
+
+@_fn('hinge_embedding_loss')
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    """``nn.functional.hinge_embedding_loss``, reduction as aten's int."""
+    return _F().hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction))
+
+
+@_fn('kl_div')
+def kl_div(input, target, reduction=0, *, log_target=False):
+    """``nn.functional.kl_div``, reduction as aten's int (1: the mean over all elements)."""
+    with warnings.catch_warnings():  # (the functional form's warning about 'mean' is its own)
+        warnings.simplefilter('ignore', UserWarning)
+        return _F().kl_div(input, target, reduction=_reduction(reduction),
+                           log_target=log_target)
+
+
+@_fn('margin_ranking_loss')
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    """``nn.functional.margin_ranking_loss``, reduction as aten's int."""
+    return _F().margin_ranking_loss(input1, input2, target, margin,
+                                    reduction=_reduction(reduction))
+
+
+@_fn('poisson_nll_loss')
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    """``nn.functional.poisson_nll_loss``, every argument given, reduction as an int."""
+    return _F().poisson_nll_loss(input, target, log_input, full, eps=eps,
+                                 reduction=_reduction(reduction))
+
+
+@_fn('triplet_margin_loss')
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False,
+                        reduction=0):
+    """``nn.functional.triplet_margin_loss``, reduction as aten's int."""
+    return _F().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                    reduction=_reduction(reduction))
+
+
+# -- activations ---------------------------------------------------------------------------------
+@_fn('celu')
+def celu(input, alpha=1.0):
+    """``nn.functional.celu``."""
+    return _F().celu(input, alpha)
+
+
+@_fn('selu')
+def selu(input):
+    """``nn.functional.selu``."""
+    return _F().selu(input)
+
+
+@_fn('rrelu')
+def rrelu(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None):
+    """``nn.functional.rrelu``."""
+    return _F().rrelu(input, lower, upper, training)
+
+
+@_fn('threshold')
+def threshold(input, threshold, value):
+    """``nn.functional.threshold``."""
+    return _F().threshold(input, threshold, value)
+
+
+@register(function=False)
+def hardshrink(self, lambd=0.5):
+    """``nn.functional.hardshrink`` of ``self``."""
+    return _F().hardshrink(self, lambd)
+
+
+@register(function=False)
+def prelu(self, weight):
+    """``nn.functional.prelu`` of ``self``."""
+    return _F().prelu(self, weight)
+
+
+# -- pooling, convolution, padding --------------------------------------------------------------
+@_fn('max_pool1d')
+def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``nn.functional.max_pool1d`` (an empty ``stride`` means the kernel size)."""
+    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+@_fn('max_pool1d_with_indices')
+def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
+                            ceil_mode=False):
+    """``(output, indices)`` of ``max_pool1d``."""
+    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode,
+                           return_indices=True)
+
+
+@_fn('max_pool2d')
+def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``nn.functional.max_pool2d`` (an empty ``stride`` means the kernel size)."""
+    return _F().max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+@_fn('adaptive_max_pool1d')
+def adaptive_max_pool1d(input, output_size):
+    """``(output, indices)`` of ``nn.functional.adaptive_max_pool1d``."""
+    return _F().adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+@_fn('convolution')
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    """The convolution (or, with ``transposed``, its transpose) of as many spatial dims as
+    ``weight`` has beyond two, through ``nn.functional.conv<n>d``."""
+    nd = weight.dim() - 2
+    F = _F()
+    if transposed:
+        return getattr(F, f'conv_transpose{nd}d')(input, weight, bias, stride, padding,
+                                                  output_padding, groups, dilation)
+    return getattr(F, f'conv{nd}d')(input, weight, bias, stride, padding, dilation, groups)
+
+
+@_fn('constant_pad_nd')
+def constant_pad_nd(input, pad, value=0):
+    """``nn.functional.pad`` with a constant."""
+    return _F().pad(input, list(pad), 'constant', value)
+
+
+# -- recurrent layers ----------------------------------------------------------------------------
+class _Layers:
+    """What ``RNNBase._run`` reads from a module, made from aten's flat parameter list
+    (per layer and direction: w_ih, w_hh, then b_ih, b_hh if ``has_biases``, then w_hr if
+    the LSTM projects)."""
+
+    def __init__(self, mode, params, has_biases, num_layers, dropout, train, bidirectional):
+        self.mode, self.num_layers, self.dropout = mode, num_layers, dropout
+        self.training, self.bidirectional, self.bias = train, bidirectional, has_biases
+        per = len(params) // (num_layers * (2 if bidirectional else 1))
+        self.proj_size = per - (4 if has_biases else 2)
+        it = iter(params)
+        for layer in range(num_layers):
+            for suffix in ('', '_reverse')[:2 if bidirectional else 1]:
+                names = ['weight_ih', 'weight_hh'] + (['bias_ih', 'bias_hh'] if has_biases
+                                                      else [])
+                names += ['weight_hr'] if self.proj_size else []
+                for k in names:
+                    setattr(self, f'{k}_l{layer}{suffix}', next(it))
+
+
+def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+              batch_first):
+    from ..nn.modules.rnn import RNNBase
+    layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
+    states = list(hx) if mode == 'LSTM' else [hx]
+    if batch_first:
+        input = input.transpose(0, 1)
+    out, h_n = RNNBase._run(layers, input, states, [input.shape[1]] * input.shape[0])
+    if batch_first:
+        out = out.transpose(0, 1)
+    return (out,) + (tuple(h_n) if mode == 'LSTM' else (h_n,))
+
+
+@_fn('lstm')
+def lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+         batch_first):
+    """``(output, h_n, c_n)`` of an LSTM over ``input`` from ``hx = (h_0, c_0)``, weights
+    in aten's flat order."""
+    return _sequence('LSTM', input, hx, params, has_biases, num_layers, dropout, train,
+                     bidirectional, batch_first)
+
+
+@_fn('gru')
+def gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """``(output, h_n)`` of a GRU over ``input`` from ``hx``."""
+    return _sequence('GRU', input, hx, params, has_biases, num_layers, dropout, train,
+                     bidirectional, batch_first)
+
+
+@_fn('rnn_tanh')
+def rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+             batch_first):
+    """``(output, h_n)`` of an Elman RNN with tanh."""
+    return _sequence('RNN_TANH', input, hx, params, has_biases, num_layers, dropout, train,
+                     bidirectional, batch_first)
+
+
+@_fn('rnn_relu')
+def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+             batch_first):
+    """``(output, h_n)`` of an Elman RNN with relu."""
+    return _sequence('RNN_RELU', input, hx, params, has_biases, num_layers, dropout, train,
+                     bidirectional, batch_first)
+
+
+def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
+    from ..nn.modules import rnn
+    x_proj = _F().linear(input, w_ih, b_ih)
+    return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)
+
+
+@_fn('lstm_cell')
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step: ``(h', c')`` from ``hx = (h, c)``."""
+    return _cell('LSTM', input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+@_fn('gru_cell')
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One GRU step: ``h'``."""
+    return _cell('GRU', input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+@_fn('rnn_tanh_cell')
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One Elman step with tanh: ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
+    return _cell('RNN_TANH', input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+@_fn('rnn_relu_cell')
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One Elman step with relu."""
+    return _cell('RNN_RELU', input, hx, w_ih, w_hh, b_ih, b_hh)
+

@@ -1,0 +1,131 @@
+"""The short-time Fourier transform and its inverse (``stft``, ``istft``), composed of ember
+ops in the order torch composes them (frames, window, one FFT per frame, in-place transpose
+and squeeze), so their derivatives of every order, and the grad_fn torch shows, come from
+those ops.
+"""
+import importlib
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor, make
+from ._core import register
+from . import fft as _fft
+from .special import view_as_real
+
+
+def _pad_window(window, win_length, n_fft, dtype, op):
+    """The window (ones if None) centred in ``n_fft`` samples."""
+    if window is None:
+        window = make(np.ones(win_length, dtype))
+    elif window.dim() != 1 or window.shape[0] != win_length:
+        raise RuntimeError(f"{op}: expected a 1D window tensor of size equal to win_length="
+                           f"{win_length}, but got window with size {list(window.shape)}")
+    if win_length < n_fft:
+        left = (n_fft - win_length) // 2
+        window = importlib.import_module('ember.nn.functional').pad(
+            window, [left, n_fft - win_length - left])
+    return window
+
+
+def _lengths(n_fft, hop_length, win_length, op):
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if hop <= 0:
+        raise RuntimeError(f"{op}: expected hop_length > 0, but got hop_length={hop}")
+    if win <= 0 or win > n_fft:
+        raise RuntimeError(f"{op}: expected 0 < win_length <= n_fft, but got win_length={win}")
+    return hop, win
+
+
+@register
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode='reflect', normalized=False, onesided=None, return_complex=None):
+    """The short-time Fourier transform of a 1-D signal (or a batch of them, (B, L)):
+    frames of ``n_fft`` samples every ``hop_length`` (n_fft // 4), times ``window`` (ones
+    of ``win_length``, centred), Fourier transformed; (freq, frames) per signal, complex.
+    ``center`` pads the signal by n_fft // 2 on both sides (``pad_mode``); ``onesided``
+    (the default for real input) keeps n_fft // 2 + 1 frequencies."""
+    if return_complex is None and not (input.is_complex() or (
+            window is not None and window.is_complex())):
+        raise RuntimeError("stft requires the return_complex parameter be given for real "
+                           "inputs, and will further require that return_complex=True in a "
+                           "future PyTorch release.")
+    if input.dim() not in (1, 2):
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.dim()}D tensor")
+    hop, win = _lengths(n_fft, hop_length, win_length, 'stft')
+    if window is None:
+        warnings.warn("A window was not provided. A rectangular window will be applied,which "
+                      "is known to cause spectral leakage. Other windows such as "
+                      "torch.hann_window or torch.hamming_window are recommended to reduce "
+                      "spectral leakage.To suppress this warning and use a rectangular window, "
+                      "explicitly set `window=torch.ones(n_fft, device=<device>)`.",
+                      UserWarning, stacklevel=3)
+    single = input.dim() == 1
+    x = input.unsqueeze(0) if single else input
+    if center:
+        F = importlib.import_module('ember.nn.functional')
+        x = F.pad(x.unsqueeze(0), [n_fft // 2, n_fft // 2], pad_mode).squeeze(0)
+    length = x.shape[-1]
+    if not 0 < n_fft <= length:
+        raise RuntimeError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+    w = _pad_window(window, win, n_fft, x._data.dtype if x._data.dtype.kind != 'c' else
+                    np.float64, 'stft')
+    frames = x.unfold(-1, n_fft, hop) * w
+    two_sided = onesided is False or frames.is_complex()
+    norm = 'ortho' if normalized else None
+    out = _fft.fft(frames, dim=-1, norm=norm) if two_sided else \
+        _fft.rfft(frames, dim=-1, norm=norm)
+    out.transpose_(1, 2)
+    if single:
+        out.squeeze_(0)
+    return out if return_complex is not False else view_as_real(out)
+
+
+@register
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=None, length=None, return_complex=False):
+    """The inverse of ``stft``: each frame's inverse Fourier transform, windowed and
+    overlap-added, divided by the overlap-added squared window; ``length`` trims or pads
+    the signal. Input (freq, frames) or (B, freq, frames), complex."""
+    if not isinstance(input, Tensor) or not input.is_complex():
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output "
+                           "from stft with return_complex=True.")
+    hop, win = _lengths(n_fft, hop_length, win_length, 'istft')
+    single = input.dim() == 2
+    z = input.unsqueeze(0) if single else input
+    n_frames = z.shape[-1]
+    if onesided is None:
+        onesided = z.shape[-2] != n_fft
+    z = z.transpose(1, 2)
+    if normalized:
+        z = z * float(np.sqrt(n_fft))
+    real_dtype = np.float32 if z._data.dtype == np.complex64 else np.float64
+    frames = _fft.irfft(z, n_fft, dim=-1) if onesided else _fft.ifft(z, n_fft, dim=-1)
+    if not return_complex and frames.is_complex():
+        frames = frames.real
+    w = _pad_window(window, win, n_fft, real_dtype, 'istft')
+    frames = frames * w
+    total = n_fft + hop * (n_frames - 1)
+    where = make((np.arange(n_frames)[:, None] * hop + np.arange(n_fft)[None, :]).reshape(-1))
+    batch = frames.shape[0]
+    y = make(np.zeros((batch, total), frames._data.dtype)).index_add(
+        1, where, frames.reshape(batch, -1))
+    # the overlap-added squared window, in ember ops: the result depends on the window
+    # through it too (a round trip through stft does not depend on the window at all)
+    w = w.to(frames.dtype) if frames.is_complex() else w
+    envelope = make(np.zeros(total, w._data.dtype)).index_add(0, where,
+                                                              (w * w).repeat(n_frames))
+    start = n_fft // 2 if center else 0
+    end = total - (n_fft // 2 if center else 0) if length is None else start + length
+    stop = min(end, total)
+    y = y[:, start:stop]
+    env = envelope[start:stop]
+    if env.numel() and np.abs(env._data).min() < 1e-11:
+        raise RuntimeError("istft(...): window overlap add min: 1e-11")
+    y = y / env
+    if single:
+        y = y.squeeze(0)
+    if end > total:  # (padded last, as torch does)
+        y = importlib.import_module('ember.nn.functional').pad(y, [0, end - total])
+    return y

@@ -1,0 +1,193 @@
+"""The forms torch derives from its view ops, each made from the view op itself:
+
+- ``<view>_copy`` (``t_copy``, ``split_copy``, ...): the view's values in fresh memory, with
+  the view's derivative under torch's name ``<ViewNode>_copy`` (``TBackward0_copy``);
+- ``unsafe_split``/``unsafe_chunk``/``unsafe_split_with_sizes``: the pieces share memory
+  with the input but are not tracked as its views (torch's ``UnsafeSplitBackward0``);
+- the in-place view ops (``t_``, ``squeeze_``, ``transpose_``, ...): ``self`` itself becomes
+  the view, its history the view's under torch's in-place node name (``TBackward1``).
+
+One table row per op: the derivative is always the view op's own.
+"""
+import numpy as np
+
+from .._tensor import Tensor, wrap_dim
+from ._core import register, track1, check_inplace, Node, result
+from . import shape, arrange, special
+from .pointwise import NotImplemented_
+
+_new = object.__new__
+_RENAMED = {}
+
+
+def _rename(node, name):
+    """Gives ``node`` a class named ``name`` (a cached subclass of its own): the same
+    derivative under the name torch gives the derived op's grad_fn."""
+    if node is None:
+        return
+    cls = type(node)
+    key = (cls, name)
+    if key not in _RENAMED:
+        _RENAMED[key] = type(name, (cls,), {'__doc__': f"``{cls.__name__}`` as {name}."})
+    node.__class__ = _RENAMED[key]
+
+
+def _standalone(v, copy):
+    """A tensor with view ``v``'s values (copied into fresh contiguous memory, or shared when
+    ``copy`` is false) and its place in the graph, but no view relation to anything."""
+    t = _new(Tensor)
+    t._data = np.array(v._data, order='C') if copy else v._data
+    t._vc = [0]
+    t._grad_fn = v._grad_fn
+    t._requires_grad = v._grad_fn is not None
+    if v._output_nr:
+        t._output_nr = v._output_nr
+    if v._fw is not None:
+        t._fw = v._fw
+    return t
+
+
+def _derived(view, suffix=None, name=None, copy=True):
+    """The op ``view`` followed by ``_standalone``: its grad_fn renamed ``<name>_copy`` (or
+    ``name``); a tuple or list of views gives the same kind of sequence."""
+    def op(input, *args, **kwargs):
+        r = view(input, *args, **kwargs)
+        outs = r if isinstance(r, (tuple, list)) else (r,)
+        node = outs[0]._grad_fn if outs else None
+        if node is not None:
+            _rename(node, name or type(node).__name__ + suffix)
+        made = [_standalone(v, copy) for v in outs]
+        return type(r)(made) if isinstance(r, (tuple, list)) else made[0]
+    return op
+
+
+def _slice(input, dim=0, start=None, end=None, step=1):
+    d = wrap_dim(dim, input._data.ndim)
+    return input[(slice(None),) * d + (slice(start, end, step),)]
+
+
+def _view(input, size):
+    return input.view(size)
+
+
+class AliasBackward0(Node):
+    def backward(self, g):
+        return g
+
+
+def _alias(input):
+    return shape.view_of(input, input._data.view(), track1(AliasBackward0, input), _alias, ())
+
+
+def _detach_copy(input):
+    n = track1(NotImplemented_, input)
+    if n is not None:
+        n.op = 'detach_copy'
+    return result(input._data.copy(), n)
+
+
+def _view_as_complex(input):
+    if input._requires_grad:
+        raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
+                           "for outputs with complex dtype.")
+    return special.view_as_complex(input)
+
+
+_COPIES = {
+    'alias_copy': _alias, 'as_strided_copy': arrange.as_strided,
+    'diagonal_copy': shape.diagonal, 'expand_copy': shape.expand,
+    'permute_copy': shape.permute, 'select_copy': shape.select, 'slice_copy': _slice,
+    'split_copy': shape.split, 'split_with_sizes_copy': shape.split,
+    'squeeze_copy': shape.squeeze, 't_copy': shape.t, 'transpose_copy': shape.transpose,
+    'unbind_copy': shape.unbind, 'unfold_copy': shape.unfold,
+    'unsqueeze_copy': shape.unsqueeze, 'view_as_real_copy': special.view_as_real,
+    'view_as_complex_copy': _view_as_complex, 'view_copy': _view,
+}
+
+
+def _install_copies():
+    for name, view in _COPIES.items():
+        fn = _derived(view, '_copy')
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = (f"``{name[:-5]}`` of ``input`` as a new tensor (its own memory, no view "
+                      "relation), differentiable as the view is.")
+        register(fn, method=False)
+
+
+_install_copies()
+
+
+@register(method=False)
+def detach_copy(input):
+    """``detach`` as a new tensor: torch records it with a grad_fn that has no derivative."""
+    return _detach_copy(input)
+
+
+@register
+def narrow_copy(input, dim, start, length):
+    """``narrow`` of ``input`` in fresh memory (grad_fn ``NarrowCopyBackward0``)."""
+    return _derived(shape.narrow, name='NarrowCopyBackward0')(input, dim, start, length)
+
+
+# -- unsafe splits: shared memory, no view tracking --------------------------------------
+@register
+def unsafe_split(input, split_size, dim=0):
+    """``split`` whose pieces share ``input``'s memory without being tracked as its views
+    (so in-place changes to them are not checked against it)."""
+    return _derived(shape.split, name='UnsafeSplitBackward0', copy=False)(input, split_size, dim)
+
+
+@register
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    """``split_with_sizes`` as ``unsafe_split`` does it."""
+    return _derived(shape.split, name='UnsafeSplitWithSizesBackward0', copy=False)(
+        input, list(split_sizes), dim)
+
+
+@register
+def unsafe_chunk(input, chunks, dim=0):
+    """``chunk`` as ``unsafe_split`` does it."""
+    return _derived(shape.chunk, name='UnsafeSplitBackward0', copy=False)(input, chunks, dim)
+
+
+register(shape.split_with_sizes, method=False)
+
+
+# -- in-place view ops ----------------------------------------------------------------------
+# torch's in-place node names, from the out-of-place ones ember's view ops record.
+_INPLACE_NAMES = {'SqueezeBackward0': 'SqueezeBackward3', 'SqueezeBackward1': 'SqueezeBackward4',
+                  'SqueezeBackward2': 'SqueezeBackward5', 'UnsqueezeBackward0': 'UnsqueezeBackward1',
+                  'TBackward0': 'TBackward1', 'TransposeBackward0': 'TransposeBackward1',
+                  'AsStridedBackward0': 'AsStridedBackward1'}
+
+
+def _inplace_view(view, name):
+    def method(self, *args, **kwargs):
+        check_inplace(self, name)
+        r = view(self, *args, **kwargs)
+        node = r._grad_fn
+        if node is not None:
+            _rename(node, _INPLACE_NAMES[type(node).__name__])
+            self._grad_fn = node
+            self._requires_grad = True
+            if self._output_nr:
+                self._output_nr = 0
+        self._data = r._data
+        if self._base is not None:  # still a view of the same root, one step further
+            self._view_fn = r._view_fn
+        if r._fw is not None:
+            self._fw = r._fw
+        self._vc[0] += 1
+        return self
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"In-place ``{name[:-1]}``: ``self`` becomes that view of its own memory "
+                      "(its shape and strides change, its values do not move).")
+    register(method, function=False)
+
+
+for _view_op, _names in ((shape.squeeze, ('squeeze_',)), (shape.unsqueeze, ('unsqueeze_',)),
+                         (shape.t, ('t_',)),
+                         (shape.transpose, ('transpose_', 'swapaxes_', 'swapdims_')),
+                         (arrange.as_strided, ('as_strided_',))):
+    for _name in _names:
+        _inplace_view(_view_op, _name)

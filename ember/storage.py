@@ -1,0 +1,191 @@
+"""``torch.storage``: the memory under tensors. A storage is the NumPy array that owns a
+tensor's memory (the end of its ``.base`` chain -- the same notion checkpoints use), seen as
+bytes (``UntypedStorage``) or as elements of a dtype (``TypedStorage``). Storages share that
+memory with every tensor over it; ember makes them for ``Tensor.untyped_storage()``,
+``storage()`` and ``storage_type()``.
+"""
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._device import device as _device
+
+__all__ = ['UntypedStorage', 'TypedStorage']
+
+_CPU = _device('cpu')
+
+
+def _root(a):
+    """The array owning ``a``'s memory."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _values(flat):
+    return [v.item() if hasattr(v, 'item') else v for v in flat]
+
+
+def _show(values, caption):
+    return '\n'.join([f' {v}' for v in values] + [f'[{caption}]'])
+
+
+class UntypedStorage:
+    """Bytes of CPU memory: ``UntypedStorage(n)`` allocates ``n`` zero bytes; a tensor's
+    (``Tensor.untyped_storage()``) is the memory it lives in."""
+
+    def __init__(self, size=0, *, device=None):
+        if isinstance(size, np.ndarray):  # (the memory of an array: how tensors hand it)
+            self._bytes = size
+        else:
+            self._bytes = np.zeros(int(size), np.uint8)
+
+    @classmethod
+    def _of(cls, array):
+        root = _root(array)
+        if not root.flags.c_contiguous:
+            root = np.ascontiguousarray(root)
+        s = cls.__new__(cls)
+        s._bytes = root.reshape(-1).view(np.uint8)
+        return s
+
+    device = _CPU
+    is_cuda = False
+    is_sparse = False
+
+    def nbytes(self):
+        """The number of bytes."""
+        return self._bytes.size
+
+    size = nbytes
+
+    def __len__(self):
+        return self._bytes.size
+
+    def element_size(self):
+        """1: an untyped storage counts bytes."""
+        return 1
+
+    def data_ptr(self):
+        """The address of the first byte."""
+        return self._bytes.ctypes.data
+
+    def is_shared(self):
+        """False: ember's storages live in process memory (share_memory_ moves tensors)."""
+        return False
+
+    def __getitem__(self, i):
+        return self._bytes[i].tolist()
+
+    def __setitem__(self, i, value):
+        self._bytes[i] = value
+
+    def tolist(self):
+        """The bytes as Python ints."""
+        return self._bytes.tolist()
+
+    def cpu(self):
+        """This storage (it is on the CPU)."""
+        return self
+
+    def untyped(self):
+        """This storage."""
+        return self
+
+    def __repr__(self):
+        return _show(_values(self._bytes), f'torch.storage.UntypedStorage(device=cpu) of size '
+                                           f'{self._bytes.size}')
+
+
+class TypedStorage:
+    """A storage seen as elements of one dtype (torch deprecates it in favour of
+    ``UntypedStorage``, and so warns on ``Tensor.storage()``)."""
+
+    is_cuda = False
+    is_sparse = False
+    device = _CPU
+
+    def __init__(self, untyped, dtype):
+        self._untyped_storage = untyped
+        self.dtype = dtype
+
+    @property
+    def _elements(self):
+        b = self._untyped_storage._bytes
+        n = b.size // self.dtype.itemsize
+        return b[:n * self.dtype.itemsize].view(self.dtype.np)
+
+    def size(self):
+        """The number of elements."""
+        return self._untyped_storage.nbytes() // self.dtype.itemsize
+
+    def __len__(self):
+        return self.size()
+
+    def nbytes(self):
+        """The number of bytes."""
+        return self._untyped_storage.nbytes()
+
+    def element_size(self):
+        """Bytes per element."""
+        return self.dtype.itemsize
+
+    def data_ptr(self):
+        """The address of the first element."""
+        return self._untyped_storage.data_ptr()
+
+    def untyped(self):
+        """The same memory as bytes."""
+        return self._untyped_storage
+
+    def is_shared(self):
+        """False (see ``UntypedStorage.is_shared``)."""
+        return False
+
+    def __getitem__(self, i):
+        return self._elements[i].item()
+
+    def __setitem__(self, i, value):
+        self._elements[i] = value
+
+    def tolist(self):
+        """The elements as Python numbers."""
+        return self._elements.tolist()
+
+    def cpu(self):
+        """This storage (it is on the CPU)."""
+        return self
+
+    def __repr__(self):
+        return _show(_values(self._elements), f'torch.storage.TypedStorage(dtype={self.dtype}, '
+                                              f'device=cpu) of size {self.size()}')
+
+
+_LEGACY = {}
+
+
+def legacy_class(dtype):
+    """torch's legacy storage class for ``dtype`` (``FloatStorage`` for float32), a
+    ``TypedStorage`` of that dtype; what ``Tensor.storage_type()`` returns."""
+    if dtype not in _LEGACY:
+        from .serialization._rebuild import storage_type_name
+        name = storage_type_name(dtype)
+        cls = type(name, (TypedStorage,), {
+            '__doc__': f"torch.{name}: a typed storage of {dtype}.", 'dtype': dtype,
+            '__module__': 'torch'})
+        _LEGACY[dtype] = cls
+    return _LEGACY[dtype]
+
+
+def typed(array, dtype):
+    """The ``TypedStorage`` of ``array``'s memory, warning as torch's ``Tensor.storage()``."""
+    warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
+                  "UntypedStorage will be the only storage class. This should only matter to "
+                  "you if you are using storages directly.  To access UntypedStorage directly, "
+                  "use tensor.untyped_storage() instead of tensor.storage()", UserWarning,
+                  stacklevel=3)
+    return TypedStorage(UntypedStorage._of(array), dtype)
+
+
+del _dtype
