@@ -647,15 +647,16 @@ def get_overridable_functions():
     derived from the op registry (never kept by hand)."""
     import ember
     from ._ops._core import METHODS
+    ignored = _ignored_dispatching()
     funcs = {ember: [], ember.Tensor: []}
     for name in dir(ember):
         f = getattr(ember, name)
-        if callable(f) and resolve_name(f):
+        if callable(f) and resolve_name(f) and f not in ignored:
             funcs[ember].append(f)
     seen = set()
     for name in METHODS:
         f = getattr(ember.Tensor, name, None)
-        if f is not None and resolve_name(f) and id(f) not in seen:
+        if f is not None and resolve_name(f) and id(f) not in seen and f not in ignored:
             seen.add(id(f))  # (an operator may be its method: Tensor.__sub__ is Tensor.sub)
             funcs[ember.Tensor].append(f)
     for name, attr in vars(ember.Tensor).items():
@@ -663,13 +664,34 @@ def get_overridable_functions():
             funcs[ember.Tensor].append(attr.__get__)
     for namespace in (ember.nn.functional, ember.linalg, ember.fft):
         funcs[namespace] = [f for f in (getattr(namespace, n) for n in dir(namespace))
-                            if callable(f) and resolve_name(f)]
+                            if callable(f) and resolve_name(f) and f not in ignored]
     return funcs
 
 
+# Functions torch lists as ignored although they dispatch (factories taking a tensor or a
+# mode's interest, and a few Tensor methods): as in torch, they hand over to a mode or an
+# overloaded argument, but the overridable and testing listings leave them out.
+_IGNORED_DISPATCHING = {
+    '': ('arange', 'as_strided', 'empty', 'eye', 'full', 'linspace', 'logspace', 'normal',
+         'ones', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like',
+         'randperm', 'scalar_tensor', 'tril_indices', 'triu_indices', 'vander', 'zeros'),
+    'Tensor': ('unflatten', 'new_tensor', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
+               'stride'),
+    'fft': ('fftfreq', 'rfftfreq'),
+}
+
+
+def _ignored_dispatching():
+    import ember
+    return {getattr(owner, n) for key, names in _IGNORED_DISPATCHING.items()
+            for owner in [ember if not key else getattr(ember, key)] for n in names
+            if hasattr(owner, n)}
+
+
 def get_ignored_functions():
-    """Public callables that deliberately do not dispatch (type checks, factories taking no
-    tensor, configuration)."""
+    """Public callables left out of the overridable listing, as torch leaves them out: type
+    checks, configuration, conversions (which do not dispatch) and the factories and methods
+    of ``_IGNORED_DISPATCHING`` (which do, as torch's do)."""
     import ember
     names = ('is_tensor', 'set_default_dtype', 'get_default_dtype', 'set_printoptions',
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
@@ -687,7 +709,7 @@ def get_ignored_functions():
              'tensor', 'as_tensor', 'asarray', 'from_numpy',
              'install_as_torch', 'uninstall_as_torch')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
-        {ember.Tensor.as_subclass, ember.Tensor.__iter__}
+        {ember.Tensor.as_subclass, ember.Tensor.__iter__} | _ignored_dispatching()
 
 
 # -- modes ----------------------------------------------------------------------------------

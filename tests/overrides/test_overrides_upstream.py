@@ -1196,6 +1196,23 @@ def test_device_takes_a_device_keyword_and_names_torchs_device_types():
     assert messages[0] == messages[1]
 
 
+def test_ignored_functions_are_torchs():
+    """What ember lists as ignored (and leaves out of the overridable listing), torch lists as
+    ignored too: checked name by name in torch, torch.Tensor and torch.fft (classes aside;
+    torch leaves set_default_dtype out of both of its listings)."""
+    theirs = torch.overrides.get_ignored_functions()
+    ours = get_ignored_functions()
+    for owner, torch_owner in {ember: torch, ember.Tensor: torch.Tensor,
+                               ember.fft: torch.fft}.items():
+        for name in dir(owner):
+            f = getattr(owner, name, None)
+            if isinstance(f, type) or not callable(f) or not hasattr(torch_owner, name) or \
+                    name == 'set_default_dtype':
+                continue
+            if f in ours:
+                assert getattr(torch_owner, name) in theirs, name
+
+
 def test_nn_functional_listing_is_in_torchs_order():
     """get_overridable_functions()[nn.functional]: the functions both list, in the same order."""
     ours = [f.__name__ for f in get_overridable_functions()[ember.nn.functional]]
@@ -1511,12 +1528,6 @@ EMBER_XFAIL = {
         "it whole to the input's __torch_function__ (torch.rnn_tanh)",
     'TestTorchFunctionMode.test_factory_override':
         "ember has no sparse tensors (sparse_coo_tensor, sparse_csr_tensor)",
-    'generated.normal':
-        "ember.normal defaults mean and std (torch requires mean), so upstream's generator "
-        "calls it with no argument",
-    'generated.randint':
-        "ember.randint defaults low and high (torch requires high), so upstream's generator "
-        "calls it with no argument",
 }
 
 
