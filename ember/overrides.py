@@ -751,6 +751,13 @@ class TorchFunctionMode:
         return False
 
 
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode that runs every call unchanged: the base for modes that intercept a few."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
 def _get_current_function_mode():
     """This thread's innermost active TorchFunctionMode, or None."""
     modes = THREAD.flags.modes

@@ -2352,6 +2352,14 @@ class TestTorchFunctionMode:
         with x:
             pass
 
+    def test_base_mode_runs_calls_unchanged(self, lib):
+        """(upstream imports BaseTorchFunctionMode for its CUDA-only test: its behaviour)"""
+        x = lib.tensor([1., 2.])
+        with lib.overrides.BaseTorchFunctionMode() as mode:
+            assert lib.overrides._get_current_function_mode() is mode
+            y = lib.add(x, 1) * 2
+        _equal(lib, y, lib.tensor([4., 6.]))
+
     def test_get_cur_mode(self, lib):
         ho = lib.overrides
 
