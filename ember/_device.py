@@ -1,4 +1,5 @@
 """Device objects; only the CPU (NumPy) backend exists so far."""
+from . import overrides as _overrides
 
 __all__ = ['device']
 
@@ -7,8 +8,17 @@ class device:
     """Where a tensor lives: ``ember.device('cpu')``. CUDA is not supported yet."""
     __slots__ = ('type', 'index')
 
-    def __new__(cls, type_or_str='cpu', index=None):
-        if isinstance(type_or_str, device):
+    def __new__(cls, type_or_str='cpu', index=None, *, device=None):
+        if device is not None:  # torch's second form, device(device=...)
+            type_or_str = device
+        if _overrides.MODES and _overrides._modes_on():
+            # as torch's: a TorchFunctionMode sees the construction (and may change it)
+            kwargs = {'device': device} if device is not None else {}
+            args = (type_or_str,) if device is None else ()
+            if index is not None:
+                args += (index,)
+            return _overrides._mode_dispatch(cls, None, args, kwargs or None)
+        if isinstance(type_or_str, _device):
             return type_or_str
         if isinstance(type_or_str, int) and not isinstance(type_or_str, bool):
             type_or_str, index = 'cuda', type_or_str
@@ -24,12 +34,11 @@ class device:
                 raise RuntimeError(f"Invalid device string: '{type_or_str}'")
             index = int(idx)
         if name not in _KNOWN:
-            raise RuntimeError(
-                "Expected one of cpu, cuda, mps, meta device type at start of device string: "
-                f"{type_or_str}")
+            raise RuntimeError(f"Expected one of {', '.join(_KNOWN)} device type at start of "
+                               f"device string: {type_or_str}")
         if name == 'cpu' and index is None and CPU is not None:
             return CPU
-        self = object.__new__(cls)
+        self = object.__new__(_device)
         self.type = name
         self.index = index
         return self
@@ -55,7 +64,10 @@ class device:
         return (device, (str(self),))
 
 
-_KNOWN = ('cpu', 'cuda', 'mps', 'meta')
+_device = device  # (the class, where ``device`` is the keyword argument)
+# torch's device types (the message of an unknown one lists them in this order)
+_KNOWN = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've', 'fpga',
+          'maia', 'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone')
 CPU = None
 CPU = device('cpu')
 

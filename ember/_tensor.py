@@ -51,7 +51,10 @@ class Tensor:
         if len(args) == 1 and not isinstance(args[0], int):
             data = args[0]
             if isinstance(data, Tensor):
-                arr = data._data
+                # an alias of ``data`` (a view, with its history), as torch's legacy
+                # constructor makes: Sub(t) shares t's memory and gradient
+                from ._ops.index import _alias
+                return retype(_alias(data), cls)
             else:
                 arr = to_array(data, dtype or _dtype.DEFAULT.float
                                if not isinstance(data, np.ndarray) else None)
@@ -60,7 +63,7 @@ class Tensor:
                 if not isinstance(a, int) or a < 0:
                     raise TypeError(f"new(): argument 'size' must be tuple of ints, but found "
                                     f"element of type {type(a).__name__}")
-            arr = np.empty(args, (dtype or _dtype.DEFAULT.float).np)
+            arr = np.empty(args or (0,), (dtype or _dtype.DEFAULT.float).np)  # (): empty
         self = _new(cls)
         self._data = arr
         self._requires_grad = False
@@ -70,6 +73,10 @@ class Tensor:
 
     def __init__(self, *args, **kwargs):
         pass
+
+    def _is_view(self):
+        """True if this tensor is a view of another (``_base`` is that tensor)."""
+        return self._base is not None
 
     # The default of the __torch_function__ protocol: run the op with subclass dispatch
     # off, then give the results this (sub)class (see ember.overrides).

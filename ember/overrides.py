@@ -100,11 +100,12 @@ def _kind(t):
     return k
 
 
-def _collect(relevant):
+def _collect(relevant, found=None, types=None):
     """The distinct overloaded arguments, subclasses before superclasses, otherwise in
-    order of appearance (lists and tuples of arguments are looked into, one level). Tensor
-    subclasses take part except while subclass dispatch is off."""
-    found = types = flags = None
+    order of appearance (lists and tuples of arguments are looked into, and tuples within
+    those: an index such as ``x[0, (i, j)]``). Tensor subclasses take part except while
+    subclass dispatch is off. (``found``/``types``: what an outer call has found so far.)"""
+    flags = None
     for a in relevant:
         ta = type(a)
         if ta is _Tensor or ta in _PLAIN:
@@ -112,6 +113,10 @@ def _collect(relevant):
         for x in (a if ta is list or ta is tuple else (a,)):
             t = type(x)
             if t is _Tensor or t in _PLAIN:
+                continue
+            if t is tuple or t is list:  # (nested: rare, so simply recursive)
+                found = _collect((x,), found, types)
+                types = None if found is None else [type(f) for f in found]
                 continue
             k = _KIND.get(t)
             if k is None:
@@ -138,6 +143,9 @@ def _collect(relevant):
 
 def has_torch_function(relevant_args):
     """True if any argument (or element of a list/tuple argument) is an overloaded type."""
+    if type(relevant_args) is not tuple and type(relevant_args) is not list and \
+            not hasattr(relevant_args, '__getitem__'):
+        raise TypeError("expected a sequence")
     if THREAD.flags.all_disabled:
         return False
     return _modes_on() or _collect(relevant_args) is not None
@@ -202,11 +210,11 @@ def _call_handlers(public_api, overloaded, types, args, kwargs):
         if _PLAIN_METHOD[type(arg)]:
             # The oldest form (the note's first ScalarTensor): torch accepts it, with a
             # deprecation warning for Tensor subclasses only; so does ember.
-            import warnings
-            if _KIND[type(arg)] == 1:
-                warnings.warn("Defining your `__torch_function__` as a plain method is "
-                              "deprecated and will be an error in future, please define it "
-                              "as a classmethod.", UserWarning, stacklevel=3)
+            if _KIND[type(arg)] == 1 and not _WARNED_PLAIN_METHOD:
+                _WARNED_PLAIN_METHOD.append(True)  # once per process, as torch warns
+                _warn_at_caller("Defining your `__torch_function__` as a plain method is "
+                                "deprecated and will be an error in future, please define it "
+                                "as a classmethod.")
             result = arg.__torch_function__(public_api, types, args, kwargs)
         else:
             result = type(arg).__torch_function__(public_api, types, args, kwargs)
@@ -215,6 +223,22 @@ def _call_handlers(public_api, overloaded, types, args, kwargs):
     if torch_tensor is not None:
         _refuse_torch_tensor(public_api, torch_tensor, args, kwargs)
     _no_implementation(public_api, types)
+
+
+_WARNED_PLAIN_METHOD = []  # non-empty once the plain-method warning was given
+
+
+def _warn_at_caller(message):
+    """A UserWarning attributed to the first frame outside ember (the user's call), however
+    deep in the protocol it is raised."""
+    import os
+    import sys
+    import warnings
+    here = os.path.dirname(__file__) + os.sep
+    level, frame = 2, sys._getframe(1)  # (level 1: this function)
+    while frame is not None and frame.f_code.co_filename.startswith(here):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _no_implementation(public_api, types):
@@ -226,11 +250,18 @@ def _no_implementation(public_api, types):
 
 def _defined_as_plain_method(cls):
     """True if the class that defines __torch_function__ made it a plain function."""
+    attr = _defining_attr(cls, '__torch_function__')
+    return attr is not None and not isinstance(attr, (classmethod, staticmethod))
+
+
+def _defining_attr(cls, name):
+    """Attribute ``name`` as the class that defines it holds it (a classmethod object, not
+    the bound method), or None."""
     for klass in cls.__mro__:
-        attr = klass.__dict__.get('__torch_function__')
+        attr = klass.__dict__.get(name)
         if attr is not None:
-            return not isinstance(attr, (classmethod, staticmethod))
-    return False
+            return attr
+    return None
 
 
 CONTINUE = object()  # handoff's answer when the op should run its own implementation
@@ -325,6 +356,42 @@ def overridable(impl, public_name):
     return public
 
 
+def operator_method(impl, public_name):
+    """The public object for an operator torch writes in Python (``__pow__``, ``__rpow__``,
+    ``__rsub__``, ``__floordiv__``...): handlers receive the operator itself, with
+    ``kwargs={}``, and a TypeError -- from the op, or from every handler declining --
+    becomes NotImplemented, so Python tries the other operand's reflected operator
+    (``a ** b`` reaches ``type(b).__rpow__``), as in torch."""
+    plain = _PLAIN
+
+    def public(*args, **kwargs):
+        try:
+            if not MODES:
+                tensor = _Tensor
+                for a in args:
+                    t = type(a)
+                    if t is not tensor and t not in plain:
+                        break
+                else:
+                    if not kwargs:
+                        return impl(*args)
+            overloaded = None if THREAD.flags.all_disabled else \
+                _collect(args + tuple(kwargs.values()) if kwargs else args)
+            if MODES and _modes_on():
+                return _mode_dispatch(public, overloaded, args, kwargs)
+            if overloaded is None:
+                return impl(*args, **kwargs)
+            return dispatch(public, overloaded, args, kwargs)
+        except TypeError:
+            return NotImplemented
+
+    functools.update_wrapper(public, impl)
+    public._ember_name = public_name
+    public._ember_impl = impl
+    _name_public(public, public_name)
+    return public
+
+
 def _name_public(f, public_name):
     """``__name__``/``__qualname__`` as the user reaches the function (``__add__``,
     ``Tensor.__add__``), which is what __torch_function__ handlers see."""
@@ -364,20 +431,33 @@ def _self_dispatching_copy(fn, public_name):
     copy.__closure__[fn.__code__.co_freevars.index('public')].cell_contents = copy
     copy._ember_name = public_name
     copy._ember_impl = fn
-    _CHECKS_INLINE.add(copy)
+    _CHECKS_INLINE[copy] = fn
     return copy
 
 
-_CHECKS_INLINE = set()  # the public ops that check the protocol inline
+# The public ops that check the protocol inline -> the implementation handoff's fast path
+# copies for them (see _tensor_default). An operator dispatching as a method (``a + b`` hands
+# handlers ``Tensor.add``) adds that method here with the operator's implementation.
+_CHECKS_INLINE = {}
 
 
-def _as_subclass_copy(op, cls):
-    """A copy of ``op``'s implementation that skips the protocol check (``public`` None) and
+def dispatch_as(operator, method):
+    """Makes the operator ``operator`` (a public op that checks the protocol inline, e.g.
+    ``Tensor.__add__``) hand ``__torch_function__`` the public object ``method``
+    (``Tensor.add``), as torch does. ``method`` called with the operator's arguments and no
+    keywords must do what the operator does."""
+    impl = operator._ember_impl
+    operator.__closure__[impl.__code__.co_freevars.index('public')].cell_contents = method
+    _CHECKS_INLINE.setdefault(method, impl)
+
+
+def _as_subclass_copy(impl, cls):
+    """A copy of an op's implementation ``impl`` that skips the protocol check (``public`` None) and
     makes its result a ``cls`` (``result_type``): what Tensor.__torch_function__ runs when
     the check could only say "run yourself" and the result would be converted to ``cls``.
     (Called without ``out=``, the ops that check inline return a new tensor made by
     ``result``, never an argument: making it a ``cls`` at once is what ``_convert`` does.)"""
-    return _copy_with_cells(op._ember_impl, public=None, result_type=cls)
+    return _copy_with_cells(impl, public=None, result_type=cls)
 
 
 def _copy_with_cells(fn, **cells):
@@ -408,7 +488,7 @@ def _tensor_default(cls, func, types, args=(), kwargs=None):
         if types is fast.types and cls is types[0]:
             copy = fast.copies.get(func)
             if copy is None and func in _CHECKS_INLINE:
-                copy = fast.copies[func] = _as_subclass_copy(func, cls)
+                copy = fast.copies[func] = _as_subclass_copy(_CHECKS_INLINE[func], cls)
             if copy is not None:
                 return copy(*args)
     if not resolve_name(func) and is_torch_callable(func):
@@ -567,27 +647,51 @@ def get_overridable_functions():
     derived from the op registry (never kept by hand)."""
     import ember
     from ._ops._core import METHODS
+    ignored = _ignored_dispatching()
     funcs = {ember: [], ember.Tensor: []}
     for name in dir(ember):
         f = getattr(ember, name)
-        if callable(f) and resolve_name(f):
+        if callable(f) and resolve_name(f) and f not in ignored:
             funcs[ember].append(f)
+    seen = set()
     for name in METHODS:
         f = getattr(ember.Tensor, name, None)
-        if f is not None and resolve_name(f):
+        if f is not None and resolve_name(f) and id(f) not in seen and f not in ignored:
+            seen.add(id(f))  # (an operator may be its method: Tensor.__sub__ is Tensor.sub)
             funcs[ember.Tensor].append(f)
     for name, attr in vars(ember.Tensor).items():
         if isinstance(attr, property) and id(attr) in _PROPERTY_NAMES:
             funcs[ember.Tensor].append(attr.__get__)
     for namespace in (ember.nn.functional, ember.linalg, ember.fft, ember.special):
         funcs[namespace] = [f for f in (getattr(namespace, n) for n in dir(namespace))
-                            if callable(f) and resolve_name(f)]
+                            if callable(f) and resolve_name(f) and f not in ignored]
     return funcs
 
 
+# Functions torch lists as ignored although they dispatch (factories taking a tensor or a
+# mode's interest, and a few Tensor methods): as in torch, they hand over to a mode or an
+# overloaded argument, but the overridable and testing listings leave them out.
+_IGNORED_DISPATCHING = {
+    '': ('arange', 'as_strided', 'empty', 'eye', 'full', 'linspace', 'logspace', 'normal',
+         'ones', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like',
+         'randperm', 'scalar_tensor', 'tril_indices', 'triu_indices', 'vander', 'zeros'),
+    'Tensor': ('unflatten', 'new_tensor', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
+               'stride'),
+    'fft': ('fftfreq', 'rfftfreq'),
+}
+
+
+def _ignored_dispatching():
+    import ember
+    return {getattr(owner, n) for key, names in _IGNORED_DISPATCHING.items()
+            for owner in [ember if not key else getattr(ember, key)] for n in names
+            if hasattr(owner, n)}
+
+
 def get_ignored_functions():
-    """Public callables that deliberately do not dispatch (type checks, factories taking no
-    tensor, configuration)."""
+    """Public callables left out of the overridable listing, as torch leaves them out: type
+    checks, configuration, conversions (which do not dispatch) and the factories and methods
+    of ``_IGNORED_DISPATCHING`` (which do, as torch's do)."""
     import ember
     names = ('is_tensor', 'set_default_dtype', 'get_default_dtype', 'set_printoptions',
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
@@ -605,7 +709,7 @@ def get_ignored_functions():
              'tensor', 'as_tensor', 'asarray', 'from_numpy',
              'install_as_torch', 'uninstall_as_torch')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
-        {ember.Tensor.as_subclass, ember.Tensor.__iter__}
+        {ember.Tensor.as_subclass, ember.Tensor.__iter__} | _ignored_dispatching()
 
 
 # -- modes ----------------------------------------------------------------------------------
@@ -647,22 +751,64 @@ class TorchFunctionMode:
         return False
 
 
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode that runs every call unchanged: the base for modes that intercept a few."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def _get_current_function_mode():
+    """This thread's innermost active TorchFunctionMode, or None."""
+    modes = THREAD.flags.modes
+    return modes[-1] if modes else None
+
+
+def _get_current_function_mode_stack():
+    """This thread's active TorchFunctionModes, outermost first (a new list)."""
+    return list(THREAD.flags.modes)
+
+
+class _enable_torch_function(_FlagsOn):
+    """Context manager: the protocol back on inside ``DisableTorchFunction`` (or
+    ``DisableTorchFunctionSubclass``), for Tensor subclasses and tensor-likes alike."""
+    FLAGS = ('all_disabled', 'subclass_disabled', 'args_disabled')
+
+    def __enter__(self):
+        flags = THREAD.flags
+        self.prev = [getattr(flags, name) for name in self.FLAGS]
+        for name in self.FLAGS:
+            setattr(flags, name, False)
+
+
 def _mode_dispatch(public_api, overloaded, args, kwargs):
     """Hands the call to the innermost mode (with that mode off while it runs); a mode that
     returns NotImplemented passes the call on to the arguments (never to the modes below it,
     as in torch): TypeError if there are none, or if they all decline too."""
     stack = THREAD.flags.modes
-    mode = stack.pop()
+    mode = stack[-1]
+    if _MODE_CLASSMETHOD.get(type(mode)) is None:
+        _MODE_CLASSMETHOD[type(mode)] = isinstance(
+            _defining_attr(type(mode), '__torch_function__'), classmethod)
+    if _MODE_CLASSMETHOD[type(mode)]:
+        raise RuntimeError("Defining your mode's `__torch_function__` as a classmethod is not "
+                           "supported, please make it a plain method")
+    stack.pop()
     try:
         types = tuple([type(a) for a in overloaded or ()])
         result = mode.__torch_function__(public_api, types, args, kwargs)
-        if result is NotImplemented:
-            # as torch: the arguments' handlers next (never the outer modes); TypeError if
-            # they all decline too, or if there are none
-            result = dispatch(public_api, overloaded or [], args, kwargs)
-        return result
     finally:
         stack.append(mode)
+    if result is NotImplemented:
+        # As torch: the arguments' handlers next, with the mode back on (never the outer
+        # modes first); TypeError if they all decline too, or if there are none. A subclass
+        # keeping Tensor's default runs the function again with subclass dispatch off: the
+        # mode sees it once more, now with no overloaded types.
+        result = dispatch(public_api, overloaded or [], args, kwargs)
+    return result
+
+
+_MODE_CLASSMETHOD = {}  # mode type -> True if its __torch_function__ is a classmethod
 
 
 # -- listings derived from the registry -------------------------------------------------
@@ -777,14 +923,14 @@ def coverage(cls, make=None, *, verbose=False):
         args = [make() for _ in params] or [make()]
         name = resolve_name(f)
         try:
-            f(*args)
+            r = f(*args)
         except TypeError as e:
             key = 'not_implemented' if 'no implementation found' in str(e) else 'raised'
             report[key].append(name if key != 'raised' else (name, f'TypeError: {e}'))
         except Exception as e:  # noqa: BLE001 - what a type's handler raises is the report
             report['raised'].append((name, f'{type(e).__name__}: {e}'))
-        else:
-            report['handled'].append(name)
+        else:  # (an operator torch writes in Python answers NotImplemented instead)
+            report['not_implemented' if r is NotImplemented else 'handled'].append(name)
     for v in report.values():
         v.sort(key=lambda x: x if isinstance(x, str) else x[0])
     if verbose:

@@ -6,7 +6,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._core import OPS, METHODS
-from ..overrides import overridable, dispatching_property
+from ..overrides import (overridable, dispatching_property, operator_method, dispatch_as,
+                         _CHECKS_INLINE)
 from . import (pointwise, shape, reduce, linalg, creation, random, index, query,  # noqa: F401
                complex, arrange, factorizations, linalg_composed, lu, matrix_exp, eig,
                householder, ldl, lowrank, lobpcg, stats, special, special_fns, view_copy,
@@ -24,13 +25,45 @@ _DISPATCHING_DUNDERS = {'__repr__', '__len__', '__contains__', '__bool__', '__fl
                         '__index__', '__complex__', '__format__', '__array__'}
 
 
+# How torch 2.13's operators reach __torch_function__ (checked operator by operator): most
+# hand handlers the method they compute (``a + b`` and ``2 + a``: Tensor.add; ``a < b``:
+# Tensor.lt; ``a += b``: Tensor.add_) ...
+_DISPATCH_AS = {
+    '__add__': 'add', '__radd__': 'add', '__sub__': 'sub', '__mul__': 'mul', '__rmul__': 'mul',
+    '__truediv__': 'div', '__mod__': 'remainder', '__matmul__': 'matmul',
+    '__rand__': 'bitwise_and', '__ror__': 'bitwise_or', '__rxor__': 'bitwise_xor',
+    '__lt__': 'lt', '__le__': 'le', '__gt__': 'gt', '__ge__': 'ge', '__ne__': 'ne',
+    '__neg__': 'neg', '__pos__': 'positive', '__abs__': 'abs',
+    '__iadd__': 'add_', '__isub__': 'sub_', '__imul__': 'mul_', '__itruediv__': 'div_',
+    '__ifloordiv__': 'floor_divide_', '__imod__': 'remainder_'}
+# ... the ones torch writes in Python hand over themselves and answer NotImplemented to a
+# TypeError (so ``a ** b`` falls back to ``type(b).__rpow__``); the rest (``__eq__``,
+# ``__and__``, ``__iand__``, ``__invert__``...) hand over themselves.
+_PYTHON_OPERATORS = {'__pow__', '__ipow__', '__rpow__', '__rsub__', '__rtruediv__',
+                     '__floordiv__', '__rfloordiv__', '__rmod__', '__rmatmul__'}
+
+
+def _dispatch_operators_as_torch():
+    for name, target in _DISPATCH_AS.items():
+        op, method = METHODS[name], METHODS[target]
+        if op in _CHECKS_INLINE and op._ember_impl is not method._ember_impl:
+            dispatch_as(op, method)  # keeps its own faster implementation (add: no alpha)
+        else:  # the same computation: the method itself
+            METHODS[name] = method
+            setattr(Tensor, name, method)
+    Tensor.__rdiv__ = Tensor.__rtruediv__  # (one object in torch)
+
+
 def _install():
     for name, fn in {**shape.PROPERTIES, **complex.PROPERTIES, **tensor_state.PROPERTIES}.items():
         setattr(Tensor, name, property(fn, doc=fn.__doc__))
     for name, fn in METHODS.items():
-        if not hasattr(fn, '_ember_name'):  # operators and [] are put in METHODS directly
+        if name in _PYTHON_OPERATORS:
+            fn = METHODS[name] = operator_method(fn, 'ember.Tensor.' + name)
+        elif not hasattr(fn, '_ember_name'):  # operators and [] are put in METHODS directly
             fn = METHODS[name] = overridable(fn, 'ember.Tensor.' + name)
         setattr(Tensor, name, fn)
+    _dispatch_operators_as_torch()
     for name, attr in list(vars(Tensor).items()):
         if (type(attr) is FunctionType and name not in METHODS and name != 'as_subclass' and
                 (not name.startswith('_') or name in _DISPATCHING_DUNDERS)):

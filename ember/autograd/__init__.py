@@ -6,7 +6,7 @@ import numpy as np
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
                         is_grad_enabled, is_inference_mode_enabled)
 from .engine import run_backward
-from ..overrides import wrap_torch_function
+from ..overrides import is_tensor_like, has_torch_function, handle_torch_function
 from . import graph  # noqa: F401
 from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enabled,  # noqa
                            is_anomaly_check_nan_enabled)
@@ -118,14 +118,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     run_backward(tensors, seeds, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
-def _grad_relevant(outputs, inputs, *args, **kwargs):
-    """The tensors ``grad`` dispatches on (as torch: the outputs and the inputs)."""
-    def seq(x):
-        return (x,) if not isinstance(x, (list, tuple)) else tuple(x)
-    return seq(outputs) + seq(inputs)
-
-
-@wrap_torch_function(_grad_relevant)
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Returns the gradients of ``outputs`` w.r.t. ``inputs`` without touching ``.grad``
@@ -133,6 +125,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     on is an error, unless ``allow_unused`` (its gradient is None) or ``materialize_grads``
     (zeros)."""
     from .._tensor import make
+    # As torch: it dispatches on the outputs and the inputs, handing __torch_function__ both
+    # as tuples and every other argument by keyword.
+    t_outputs = (outputs,) if is_tensor_like(outputs) else tuple(outputs)
+    t_inputs = (inputs,) if is_tensor_like(inputs) else tuple(inputs)
+    if has_torch_function(t_outputs + t_inputs):
+        return handle_torch_function(
+            grad, t_outputs + t_inputs, t_outputs, t_inputs, grad_outputs=grad_outputs,
+            retain_graph=retain_graph, create_graph=create_graph, only_inputs=only_inputs,
+            allow_unused=allow_unused, is_grads_batched=is_grads_batched,
+            materialize_grads=materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -170,6 +172,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+grad._ember_name = 'ember.autograd.grad'  # (how __torch_function__ messages name it)
 
 
 # name -> (submodule, attribute or None for the module itself)

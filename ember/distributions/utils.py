@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 import ember
+from ember.overrides import is_tensor_like
 
 __all__ = ['broadcast_all', 'clamp_probs', 'lazy_property', 'logits_to_probs',
            'probs_to_logits', 'euler_constant']
@@ -24,11 +25,11 @@ def broadcast_all(*values):
                hasattr(v, '__torch_function__') for v in values):
         raise ValueError("Input arguments must all be instances of numbers.Number, "
                          "torch.Tensor or objects implementing __torch_function__.")
-    if not all(isinstance(v, ember.Tensor) for v in values):
+    if not all(is_tensor_like(v) for v in values):
+        # (tensor-likes stay as they are: broadcast_tensors hands them to their handler)
         like = next((v for v in values if isinstance(v, ember.Tensor)), None)
         dtype = like.dtype if like is not None else ember.get_default_dtype()
-        values = [v if isinstance(v, ember.Tensor) else ember.tensor(v, dtype=dtype)
-                  for v in values]
+        values = [v if is_tensor_like(v) else ember.tensor(v, dtype=dtype) for v in values]
     return ember.broadcast_tensors(*values)
 
 
