@@ -52,5 +52,5 @@ def kernels(request, monkeypatch):
     """Runs a test with scipy's LAPACK kernels and with ember's NumPy ones."""
     if request.param == 'numpy':
         from ember._ops import _scipy
-        monkeypatch.setattr(_scipy, '_lapack', None)
+        monkeypatch.setitem(_scipy._modules, 'linalg.lapack', None)
     return request.param
