@@ -1248,8 +1248,6 @@ def test_nn_functional_listing_is_in_torchs_order():
     assert [n for n in ours if n in theirs] == [n for n in theirs if n in ours]
 
 
-@pytest.mark.xfail(reason="ember.nn.functional has no adaptive_avg_pool3d yet (the nnf branch "
-                          "adds it)", strict=False)
 def test_nn_functional_listing_starts_as_the_note_prints_it():
     nn_funcs = get_overridable_functions()[ember.nn.functional]
     assert [f.__name__ for f in nn_funcs[:5]] == [
