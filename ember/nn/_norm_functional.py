@@ -4,6 +4,7 @@ input in ember ops, so the gradients can be differentiated again (batch_norm's r
 forward's arrays instead when no graph of the gradient is wanted)."""
 import numpy as np
 
+from .. import _native
 from .._ops import _core
 from .._ops._core import Node, make
 from .._finfo import of_array_dtype
@@ -26,7 +27,12 @@ def _affine_result(node_cls, input, out, weight, bias, shape=None):
     """The normalised array ``out`` times ``weight`` plus ``bias`` (reshaped to ``shape`` to
     broadcast), as the op's result, with a ``node_cls`` node that saves input, weight and
     bias. Returns (result, node or None)."""
-    if weight is not None:
+    fused = None if shape is not None or out.dtype != input._data.dtype else \
+        _native.affine_rows(out, None if weight is None else weight._data,
+                            None if bias is None else bias._data)
+    if fused is not None:
+        out = fused
+    elif weight is not None:
         out = np.asarray(out * (weight._data if shape is None else weight._data.reshape(shape)))
         if bias is not None:    # (into the fresh product: one temporary fewer)
             out += bias._data if shape is None else bias._data.reshape(shape)
