@@ -134,7 +134,13 @@ def _env():
     return {'ember': ember.__version__, 'torch': torch.__version__ if torch else None,
             'numpy': np.__version__, 'python': platform.python_version(),
             'machine': platform.machine(), 'torch_threads': torch.get_num_threads()
-            if torch else None, 'blas_threads': _blas_threads()}
+            if torch else None, 'blas_threads': _blas_threads(),
+            'native_kernels': _native_enabled()}
+
+
+def _native_enabled():
+    from ember.backends import native
+    return native.enabled
 
 
 def _blas_threads():
@@ -157,7 +163,9 @@ def _header(opts):
     e = _env()
     return (f"ember {e['ember']} vs torch {e['torch']} | numpy {e['numpy']} | "
             f"python {e['python']} | threads: torch {e['torch_threads']}, BLAS "
-            f"{e['blas_threads']} | median of {opts.repeat} batches >= "
+            f"{e['blas_threads']} | native kernels "
+            f"{'on' if e['native_kernels'] else 'off (EMBER_NATIVE=1: on)'} | "
+            f"median of {opts.repeat} batches >= "
             f"{opts.min_batch * 1e3:g} ms, {opts.clock} clock")
 
 

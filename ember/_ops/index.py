@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _native
 from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput
 from ..autograd.forward_ad import FWD, tangent_of
@@ -510,14 +510,61 @@ def _dim_key(d, idx):
 def add_rows_at(out, idx, rows):
     """``np.add.at(out, idx, rows)`` for a 1-D array ``idx`` of indices in ``[0, len(out))``
     and ``rows`` of shape ``(len(idx),) + out.shape[1:]``: repeated indices accumulate, in
-    their order. ufunc.at over rows goes one row at a time (an embedding backward took 12x
-    torch's time); over a flat array with one index per element it takes NumPy's fast 1-D
-    path, 2-7x faster in measurements (4096 rows of 128 into 1000: 0.7 ms against 3.5)."""
+    their order (so the sums are bit-identical to ``np.add.at``'s).
+
+    ufunc.at goes one row at a time (an embedding backward took 12x torch's time). Instead,
+    the occurrences are split into *levels* -- the first occurrence of every index, then the
+    second, ... -- and each level, whose indices are distinct, is one vectorised
+    ``out[i] += rows[p]``: 4096 rows of 128 into 1000 take 0.48 ms against 1.2 ms for
+    ``add.at`` on a flat index (and 3.5 ms row by row). Occurrences beyond the first
+    ``_LEVELS`` of an index (a padding index repeated thousands of times) go through the
+    flat ``add.at`` afterwards, still in their order."""
     width = math.prod(out.shape[1:])
     if idx.size < 2 or width < 2 or not (out.flags.c_contiguous and out.dtype == rows.dtype):
         np.add.at(out, idx, rows)
         return
-    flat = idx.astype(np.intp, copy=False)[:, None] * width + np.arange(width)
+    idx = idx.astype(np.intp, copy=False)
+    if _native.add_rows_at(out, idx, rows):
+        return
+    if idx.size < 32:
+        _add_flat_at(out, idx, rows, width)
+        return
+    order = np.argsort(_small_keys(idx, len(out)), kind='stable')
+    first = np.empty(idx.size, bool)          # first occurrence of its index, in sorted order
+    first[0] = True
+    sorted_idx = idx[order]
+    np.not_equal(sorted_idx[1:], sorted_idx[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    rank = np.arange(idx.size) - starts[np.cumsum(first) - 1]   # occurrence number
+    by_rank = np.argsort(_small_keys(rank, idx.size), kind='stable')
+    positions = order[by_rank]                # grouped by occurrence number, then by index
+    counts = np.bincount(rank)
+    done = 0
+    for count in counts[:_LEVELS]:
+        p = positions[done:done + count]
+        done += count
+        out[idx[p]] += rows[p]
+    if done < idx.size:
+        rest = np.sort(positions[done:])      # back in their original order
+        _add_flat_at(out, idx[rest], rows[rest], width)
+
+
+_LEVELS = 16
+
+
+def _small_keys(keys, bound):
+    """``keys`` (all in ``[0, bound)``) in the narrowest unsigned dtype: NumPy's stable
+    argsort is a radix sort for 8- and 16-bit keys, 7x faster than its int64 timsort."""
+    if bound <= 256:
+        return keys.astype(np.uint8)
+    if bound <= 65536:
+        return keys.astype(np.uint16)
+    return keys
+
+
+def _add_flat_at(out, idx, rows, width):
+    """``np.add.at`` with one index per element: NumPy's fast 1-D path."""
+    flat = idx[:, None] * width + np.arange(width)
     np.add.at(out.reshape(-1), flat.reshape(-1), np.ascontiguousarray(rows).reshape(-1))
 
 

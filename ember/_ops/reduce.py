@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _native
 from .._dtype import opmath
 from ._core import Node, Tensor, make, register, track1, result, results, wrap_dim
 from .complex import conj_if_complex as cj
@@ -1032,6 +1032,9 @@ class SoftmaxBackward0(Node):
         y = self.saved_tensors[0]
         if not STATE.enabled:   # no graph of the gradient wanted: y (g - sum(g y)) on arrays
             ga, ya = g._data, y._data
+            gx = _native.softmax_backward(ya, ga, self.dim, log=False)
+            if gx is not None:
+                return make(gx)
             gx = np.asarray(ga * ya)
             s = _sum_over(gx, self.dim)
             np.subtract(ga, s, out=gx)
@@ -1048,6 +1051,9 @@ class LogSoftmaxBackward0(Node):
         y = self.saved_tensors[0]
         if not STATE.enabled:   # on arrays: g - exp(y) sum(g)
             ga = g._data
+            gx = _native.softmax_backward(y._data, ga, self.dim, log=True)
+            if gx is not None:
+                return make(gx)
             gx = np.asarray(np.exp(y._data))
             gx *= _sum_over(ga, self.dim)
             np.subtract(ga, gx, out=gx)
@@ -1090,6 +1096,8 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
         r = np.ones((), x.dtype)
     elif x.size == 0:
         r = x.copy()
+    elif (r := _native.softmax_forward(x, d, log=False)) is not None:
+        pass
     else:
         w = opmath(x)
         r = np.subtract(w, _softmax_shift(w, d))   # in place from here
@@ -1111,6 +1119,8 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
         r = np.zeros((), x.dtype)
     elif x.size == 0:
         r = x.copy()
+    elif (r := _native.softmax_forward(x, d, log=True)) is not None:
+        pass
     else:
         w = opmath(x)
         m = _softmax_shift(w, d)

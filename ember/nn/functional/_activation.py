@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from ... import _native
 from ..._ops import (_core, creation as _creation, pointwise as _pw, reduce as _red,
                      random as _random, shape as _shape)
 from ..._ops._core import Node, make
@@ -303,6 +304,10 @@ class _GeluBackward0(Node):
 def _gelu_arrays(x, approximate):
     """``(gelu(x), h)`` computed in place in x's dtype; ``h`` is the factor gelu multiplies
     x by -- the Gaussian cdf, or (1 + tanh(inner)) / 2 -- which the backward reuses."""
+    if approximate == 'none':
+        done = _native.gelu_forward(x)
+        if done is not None:
+            return done
     if approximate == 'tanh':
         h = np.asarray(x * x)                   # inner = K (x + C x^3) = x (K + K C x^2)
         h *= _K_TANH * _C_TANH
@@ -318,6 +323,10 @@ def _gelu_arrays(x, approximate):
 
 def _gelu_grad_arrays(x, h, approximate, g):
     """g * gelu'(x), from the forward's ``h``: h + x h'(x)."""
+    if approximate == 'none':
+        done = _native.gelu_backward(x, h, g)
+        if done is not None:
+            return done
     d = np.asarray(x * x)                       # (asarray: 0-d arrays give NumPy scalars)
     if approximate == 'tanh':                   # x h' = 2 x h (1 - h) K (1 + 3 C x^2)
         d *= 3 * _C_TANH * _K_TANH
@@ -350,6 +359,9 @@ class _SiluBackward0(Node):
         x = self.saved_tensors[0]
         if not STATE.enabled:   # on arrays, from the forward's sigmoid: s (1 + x (1 - s))
             s = self.aux
+            d = _native.silu_backward(x._data, s, g._data)
+            if d is not None:
+                return make(d)
             d = np.asarray(1 - s)
             d *= x._data
             d += 1
@@ -362,8 +374,9 @@ class _SiluBackward0(Node):
 
 def _silu_out(input):
     x = _float_input(input, 'silu_cpu')
-    s = _pw._sigmoid(x)
-    return _unary_node(input, x * s, _SiluBackward0, aux=s)
+    done = _native.silu_forward(x)
+    y, s = done if done is not None else (None, _pw._sigmoid(x))
+    return _unary_node(input, x * s if y is None else y, _SiluBackward0, aux=s)
 
 
 def silu(input, inplace=False):

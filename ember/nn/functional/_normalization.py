@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from ... import _native
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
@@ -30,7 +31,12 @@ def _affine_result(node_cls, input, out, weight, bias, shape=None):
     """The normalised array ``out`` times ``weight`` plus ``bias`` (reshaped to ``shape`` to
     broadcast), as the op's result, with a ``node_cls`` node that saves input, weight and
     bias. Returns (result, node or None)."""
-    if weight is not None:
+    fused = None if shape is not None or out.dtype != input._data.dtype else \
+        _native.affine_rows(out, None if weight is None else weight._data,
+                            None if bias is None else bias._data)
+    if fused is not None:
+        out = fused
+    elif weight is not None:
         out = np.asarray(out * (weight._data if shape is None else weight._data.reshape(shape)))
         if bias is not None:    # (into the fresh product: one temporary fewer)
             out += bias._data if shape is None else bias._data.reshape(shape)
@@ -333,6 +339,16 @@ class NativeLayerNormBackward0(Node):
         size = math.prod(xhat.shape[xhat.ndim - len(dims):])
         g2, xh = g.reshape(-1, size), xhat.reshape(-1, size)
         shape = xhat.shape[xhat.ndim - len(dims):]
+        want_w = w is not None and self.next_functions[1][0] is not None
+        want_b = b is not None and self.next_functions[2][0] is not None
+        done = _native.layer_norm_backward(
+            g2, xh, None if w is None else w._data.reshape(size), rstd,
+            self.next_functions[0][0] is not None, want_w, want_b)
+        if done is not None:
+            gx, gw, gb = done
+            return (None if gx is None else make(gx.reshape(xhat.shape)),
+                    None if gw is None else make(gw.reshape(shape)),
+                    None if gb is None else make(gb.reshape(shape)))
         gw = gb = gx = None
         if w is not None and self.next_functions[1][0]:
             gw = make(column_sums(np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)))
@@ -387,6 +403,9 @@ def _standardised_array(x, dims, eps):
     """``((x - mean) * rstd, rstd)`` over the trailing ``dims``, on arrays; ``rstd`` is a
     column, one value per row of ``x`` seen as (rows, normalised elements)."""
     x2 = x.reshape(-1, math.prod(x.shape[x.ndim - len(dims):]))
+    done = _native.standardise_rows(x2, eps)
+    if done is not None:
+        return done[0].reshape(x.shape), done[1]
     xhat = x2 - row_sums(x2, 1 / x2.shape[1])
     rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)), 1 / x2.shape[1])
     rstd += eps

@@ -1,0 +1,187 @@
+"""The optional compiled kernels behind ``ember.backends.native`` (see its docstring).
+
+``kernels(a)`` is the hook ops call: the C library when the kernels are enabled and ``a`` is
+a C-contiguous float32 array large enough for C to pay off, else None (the op then takes its
+NumPy path). ``ptr`` hands an array to C without a copy.
+"""
+import os
+import threading
+import warnings
+
+import numpy as np
+
+__all__ = ['kernels', 'ptr', 'build']
+
+# Below this many elements NumPy's per-call cost is small and the NumPy path is kept (so small
+# tensors give the same bits whether or not the kernels are on).
+MIN_SIZE = 1 << 14
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_lock = threading.Lock()
+_built = []          # [] until a build was tried; then [lib or None]
+_ffi = None
+
+
+def kernels(a):
+    """The compiled library for float32 array ``a``, or None to use NumPy."""
+    from ..backends import native
+    if not native.enabled or a.size < MIN_SIZE or a.dtype != np.float32 \
+            or not a.flags.c_contiguous:
+        return None
+    return build()
+
+
+def build():
+    """The compiled library (built or loaded from the cache on first call), or None when it
+    cannot be built here (warned once)."""
+    if _built:
+        return _built[0]
+    with _lock:
+        if not _built:
+            _built.append(_load())
+    return _built[0]
+
+
+def _load():
+    global _ffi
+    import platform
+    flags = ['-O3']
+    if platform.machine() in ('x86_64', 'AMD64'):   # (built on the machine that runs it)
+        flags.append('-march=native')
+    try:
+        from ..utils.ffi import load
+        module = load('ember_native_kernels', os.path.join(_HERE, 'kernels.h'),
+                      os.path.join(_HERE, 'kernels.c'), extra_compile_args=flags)
+    except Exception as e:   # no cffi, no compiler, ...: NumPy it is
+        warnings.warn(f'ember.backends.native: the compiled kernels could not be built, '
+                      f'computing with NumPy instead ({type(e).__name__}: {e})', RuntimeWarning)
+        return None
+    _ffi = module.ffi
+    return module.lib
+
+
+def ptr(a):
+    """A C pointer into array ``a``'s data (no copy; ``a`` must stay alive during the call)."""
+    return _ffi.cast('void *', a.ctypes.data)
+
+
+# -- the array-level entry points: each returns None when the op should use NumPy ----------
+def gelu_forward(x):
+    """``(gelu(x), cdf(x))`` (erf form), or None."""
+    lib = kernels(x)
+    if lib is None:
+        return None
+    y, h = np.empty_like(x), np.empty_like(x)
+    lib.ember_gelu_forward(ptr(x), ptr(y), ptr(h), x.size)
+    return y, h
+
+
+def gelu_backward(x, h, g):
+    """``g * gelu'(x)`` from the forward's cdf ``h``, or None."""
+    return _pointwise_backward('ember_gelu_backward', x, h, g)
+
+
+def silu_forward(x):
+    """``(silu(x), sigmoid(x))``, or None."""
+    lib = kernels(x)
+    if lib is None:
+        return None
+    y, s = np.empty_like(x), np.empty_like(x)
+    lib.ember_silu_forward(ptr(x), ptr(y), ptr(s), x.size)
+    return y, s
+
+
+def silu_backward(x, s, g):
+    """``g * silu'(x)`` from the forward's sigmoid ``s``, or None."""
+    return _pointwise_backward('ember_silu_backward', x, s, g)
+
+
+def _pointwise_backward(name, x, aux, g):
+    lib = kernels(x)
+    if lib is None or not _same_layout(x, aux, g):
+        return None
+    gx = np.empty_like(x)
+    getattr(lib, name)(ptr(x), ptr(aux), ptr(g), ptr(gx), x.size)
+    return gx
+
+
+def softmax_forward(x, dim, log):
+    """softmax (or log_softmax) of ``x`` along its last dim ``dim``, or None."""
+    lib = kernels(x)
+    if lib is None or dim != x.ndim - 1:
+        return None
+    y = np.empty_like(x)
+    lib.ember_softmax_forward(ptr(x), ptr(y), x.size // x.shape[-1], x.shape[-1], int(log))
+    return y
+
+
+def softmax_backward(y, g, dim, log):
+    """The input gradient of softmax (or log_softmax) from its output ``y``, or None."""
+    lib = kernels(y)
+    if lib is None or dim != y.ndim - 1 or not _same_layout(y, g):
+        return None
+    gx = np.empty_like(y)
+    lib.ember_softmax_backward(ptr(y), ptr(g), ptr(gx), y.size // y.shape[-1], y.shape[-1],
+                               int(log))
+    return gx
+
+
+def standardise_rows(x2, eps):
+    """``(xhat, rstd)`` of the rows of 2-D ``x2`` (rstd a column), or None."""
+    lib = kernels(x2)
+    if lib is None:
+        return None
+    rows, cols = x2.shape
+    xhat, rstd = np.empty_like(x2), np.empty((rows, 1), np.float32)
+    lib.ember_standardise_rows(ptr(x2), ptr(xhat), ptr(rstd), rows, cols, float(eps))
+    return xhat, rstd
+
+
+def affine_rows(xhat, w, b):
+    """``xhat * w + b`` with ``w``/``b`` (either may be None) of ``xhat``'s trailing shape,
+    or None."""
+    lib = kernels(xhat)
+    given = [t for t in (w, b) if t is not None]
+    if lib is None or not given or not _same_layout(xhat, *given) or \
+            any(t.shape != xhat.shape[xhat.ndim - t.ndim:] for t in given):
+        return None
+    cols = given[0].size
+    y = np.empty_like(xhat)
+    lib.ember_affine_rows(ptr(xhat), _nullable(w), _nullable(b), ptr(y), xhat.size // cols, cols)
+    return y
+
+
+def layer_norm_backward(g2, xhat2, w, rstd, need_input, need_weight, need_bias):
+    """layer_norm's ``(gx, gw, gb)`` for 2-D ``g2``/``xhat2`` rows, ``w`` the flat weight or
+    None, ``rstd`` the forward's column (each gradient None unless needed); or None."""
+    lib = kernels(g2)
+    if lib is None or not _same_layout(g2, xhat2, rstd) or \
+            (w is not None and not _same_layout(g2, w)):
+        return None
+    rows, cols = g2.shape
+    gx = np.empty_like(g2) if need_input else None
+    gw = np.empty(cols, np.float32) if need_weight else None
+    gb = np.empty(cols, np.float32) if need_bias else None
+    lib.ember_layer_norm_backward(ptr(g2), ptr(xhat2), _nullable(w), ptr(rstd), _nullable(gx),
+                                  _nullable(gw), _nullable(gb), rows, cols)
+    return gx, gw, gb
+
+
+def _nullable(a):
+    return _ffi.NULL if a is None else ptr(a)
+
+
+def add_rows_at(out, idx, rows):
+    """``np.add.at(out, idx, rows)`` for float32 rows and int64 indices; False when the
+    kernels are off (nothing done)."""
+    lib = kernels(rows)
+    if lib is None or not (out.dtype == rows.dtype and out.flags.c_contiguous) \
+            or idx.dtype != np.int64 or not idx.flags.c_contiguous:
+        return False
+    lib.ember_add_rows_at(ptr(out), ptr(idx), ptr(rows), idx.size, rows.size // max(idx.size, 1))
+    return True
+
+
+def _same_layout(a, *others):
+    """Every array C-contiguous float32 (``a`` already is: kernels() checked it)."""
+    return all(o.dtype == np.float32 and o.flags.c_contiguous for o in others)

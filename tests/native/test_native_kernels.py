@@ -1,0 +1,139 @@
+"""ember.backends.native: the optional compiled float32 kernels agree with torch (and so with
+ember's NumPy path) on values and gradients, edge values included, and ember falls back to
+NumPy with one warning when they cannot be built."""
+import importlib.util
+import shutil
+
+import numpy as np
+import pytest
+import torch
+
+import ember
+import ember.nn.functional as F
+from ember import _native
+from ember.backends import native
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec('cffi') is None or shutil.which('cc') is None,
+    reason="the compiled kernels need cffi (the 'native' extra) and a C compiler")
+
+# Sizes above _native.MIN_SIZE; odd widths exercise the kernels' partial last block.
+SHAPES = [(_native.MIN_SIZE // 200 + 1, 203), (64, 512)]
+
+
+@pytest.fixture
+def on(monkeypatch):
+    monkeypatch.setattr(native, 'enabled', True)
+    assert _native.build() is not None
+
+
+def _data(shape, seed, edges=True):
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal(shape) * 4).astype(np.float32)
+    if edges:
+        x.reshape(-1)[:12] = [np.nan, np.inf, -np.inf, 100, -100, 0.0, -0.0, 1e-30, -90,
+                              -104, 88.7, 20]
+    return x
+
+
+def _run(lib, fn, x, g, *params):
+    xs = lib.tensor(x, requires_grad=True)
+    ps = [lib.tensor(p, requires_grad=True) for p in params]
+    y = fn(lib, xs, *ps)
+    y.backward(lib.tensor(g))
+    return [y.detach().numpy(), xs.grad.numpy()] + [p.grad.numpy() for p in ps]
+
+
+def _close(a, b, rtol, atol):
+    np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+
+
+POINTWISE = {
+    'gelu': lambda lib, x: lib.nn.functional.gelu(x),
+    'silu': lambda lib, x: lib.nn.functional.silu(x),
+    'softmax': lambda lib, x: lib.softmax(x, -1),
+    'log_softmax': lambda lib, x: lib.nn.functional.log_softmax(x, dim=-1),
+}
+
+
+@pytest.mark.parametrize('shape', SHAPES)
+@pytest.mark.parametrize('name', POINTWISE)
+def test_pointwise_and_rows_as_torch(on, name, shape):
+    edges = name in ('gelu', 'silu')   # (softmax rows with inf/nan: see the next test)
+    x, g = _data(shape, 1, edges), _data(shape, 2, False)
+    for a, b in zip(_run(ember, POINTWISE[name], x, g), _run(torch, POINTWISE[name], x, g)):
+        _close(a, b, 2e-5, 2e-6)
+
+
+@pytest.mark.parametrize('name', ['softmax', 'log_softmax'])
+def test_softmax_rows_with_nan_and_inf_as_torch(on, name):
+    x, g = _data((128, 200), 3, False), _data((128, 200), 4, False)
+    x[0, 3], x[1, 5], x[2, :] = np.nan, np.inf, -np.inf
+    x[3, 7] = -np.inf
+    for a, b in zip(_run(ember, POINTWISE[name], x, g), _run(torch, POINTWISE[name], x, g)):
+        _close(a, b, 2e-5, 2e-6)
+
+
+@pytest.mark.parametrize('affine', ['none', 'weight', 'both'])
+def test_layer_norm_as_torch(on, affine):
+    shape = (100, 333)
+    x, g = _data(shape, 5, False), _data(shape, 6, False)
+    rng = np.random.default_rng(7)
+    params = [rng.standard_normal(333).astype(np.float32) for _ in range(
+        {'none': 0, 'weight': 1, 'both': 2}[affine])]
+
+    def fn(lib, x, *p):
+        return lib.nn.functional.layer_norm(x, (333,), *p)
+    for a, b in zip(_run(ember, fn, x, g, *params), _run(torch, fn, x, g, *params)):
+        _close(a, b, 1e-4, 1e-4)
+
+
+def test_embedding_backward_with_repeated_indices_as_torch(on):
+    rng = np.random.default_rng(8)
+    idx = rng.integers(0, 50, (40, 30))
+    idx[:, :10] = 0                        # a padding-like index repeated hundreds of times
+    w = rng.standard_normal((50, 64)).astype(np.float32)
+    g = rng.standard_normal((40, 30, 64)).astype(np.float32)
+    grads = []
+    for lib in (ember, torch):
+        weight = lib.tensor(w, requires_grad=True)
+        lib.nn.functional.embedding(lib.tensor(idx), weight).backward(lib.tensor(g))
+        grads.append(weight.grad.numpy())
+    _close(grads[0], grads[1], 1e-5, 1e-5)
+
+
+def test_same_values_with_and_without_the_kernels(monkeypatch):
+    """The NumPy path and the kernels agree to float32 rounding on ordinary inputs."""
+    x, g = _data((64, 300), 9, False), _data((64, 300), 10, False)
+    results = {}
+    for flag in (False, True):
+        monkeypatch.setattr(native, 'enabled', flag)
+        results[flag] = [_run(ember, fn, x, g) for fn in POINTWISE.values()]
+    for a, b in zip(results[False], results[True]):
+        for u, v in zip(a, b):
+            _close(u, v, 2e-5, 2e-6)
+
+
+def test_off_by_default_and_small_or_other_dtypes_keep_numpy(monkeypatch):
+    monkeypatch.delenv('EMBER_NATIVE', raising=False)
+    assert importlib.reload(native).enabled is False
+    monkeypatch.setattr(native, 'enabled', True)
+    assert _native.kernels(np.zeros(_native.MIN_SIZE - 1, np.float32)) is None
+    assert _native.kernels(np.zeros(_native.MIN_SIZE, np.float64)) is None
+    assert _native.kernels(np.zeros((_native.MIN_SIZE, 2), np.float32).T) is None
+    assert _native.kernels(np.zeros(_native.MIN_SIZE, np.float32)) is not None
+
+
+def test_a_failed_build_warns_once_and_numpy_computes(monkeypatch):
+    import ember.utils.ffi as ffi
+
+    def broken(*args, **kwargs):
+        raise RuntimeError('no compiler here')
+    monkeypatch.setattr(ffi, 'load', broken)
+    monkeypatch.setattr(_native, '_built', [])
+    monkeypatch.setattr(native, 'enabled', True)
+    x = ember.tensor(_data((100, 200), 11, False))
+    with pytest.warns(RuntimeWarning, match='could not be built.*no compiler here'):
+        y = F.gelu(x)
+    assert not native.is_available()
+    _close(y.numpy(), torch.nn.functional.gelu(torch.tensor(x.numpy())).numpy(), 2e-5, 2e-6)
