@@ -561,13 +561,41 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     if not public:  # the kernel of a public op defined by hand (add, sub, div)
         return fn
     register(fn)
+    # (torch records the in-place comparisons; logical_*_ and bitwise_*_ it does not)
+    outplace = _recorded_comparison(fn, name) if name in ('eq', 'ne', 'lt', 'le', 'gt', 'ge') \
+        else fn
 
     def fn_(self, other):
-        return inplace(self, fn, (other,), name + '_')
+        return inplace(self, outplace, (other,), name + '_')
     fn_.__name__ = fn_.__qualname__ = name + '_'
     fn_.__doc__ = f"In-place ``{name}``."
     register(fn_, function=False)
     return fn
+
+
+class _ZeroGradient(Node):
+    """An in-place comparison (``x.lt_(y)``): its result is a step function of the inputs,
+    so the gradient to both is zero -- torch records the op rather than letting the
+    gradient through to the written tensor's old history."""
+
+    def backward(self, g):
+        z = g.new_zeros(g.shape)
+        return (z, z) if len(self.next_functions) == 2 else z
+
+
+def _recorded_comparison(fn, name):
+    """``fn`` (a comparison) whose result, when autograd records, has a ``<Name>Backward0``
+    (number operand) or ``<Name>Backward1`` (tensor operand) node of zero gradients."""
+    base = ''.join(p.capitalize() for p in name.split('_'))
+    nodes = [type(f'{base}Backward{i}', (_ZeroGradient,), {'__module__': __name__})
+             for i in (0, 1)]
+
+    def compare(t, other):
+        r = fn(t, other)
+        n = track(nodes[1], (t, other)) if isinstance(other, Tensor) else \
+            track_scalar(nodes[0], t)
+        return result(r._data, n) if n is not None else r
+    return compare
 
 
 def _save_operands(n, a, b, save):
@@ -665,6 +693,22 @@ class MinimumBackward0(Node):
         return _split_ties(g, a < b, a == b)
 
 
+class FmaxBackward0(Node):
+    """fmax: the whole gradient to ``input`` where it is >= ``other`` or ``other`` is NaN
+    (ties are not split, unlike maximum), else to ``other``."""
+    _first = staticmethod(lambda a, b: (a >= b) | b.isnan())
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        first = self._first(a, b)
+        return where(first, g, 0.0), where(first, 0.0, g)
+
+
+class FminBackward0(FmaxBackward0):
+    """fmin: as fmax with <=."""
+    _first = staticmethod(lambda a, b: (a <= b) | b.isnan())
+
+
 def _split_ties(g, first, tie):
     """max/min gradients: to the winner, split in half between equal operands."""
     w = first.to(g.dtype) + tie.to(g.dtype) * 0.5
@@ -724,8 +768,8 @@ atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True,
 arctan2 = atan2
 maximum = _binary('maximum', np.maximum, MaximumBackward0, save=(0, 1), tensor_only=True)
 minimum = _binary('minimum', np.minimum, MinimumBackward0, save=(0, 1), tensor_only=True)
-fmax = _binary('fmax', np.fmax, MaximumBackward0, save=(0, 1), tensor_only=True)
-fmin = _binary('fmin', np.fmin, MinimumBackward0, save=(0, 1), tensor_only=True)
+fmax = _binary('fmax', np.fmax, FmaxBackward0, save=(0, 1), tensor_only=True)
+fmin = _binary('fmin', np.fmin, FminBackward0, save=(0, 1), tensor_only=True)
 logaddexp = _binary('logaddexp', np.logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True,
                     tensor_only=True)
 hypot = _binary('hypot', np.hypot, HypotBackward0, save=(0, 1), to_float=True,
@@ -794,9 +838,60 @@ def _check_bool_arith(a, b):
                            "`logical_not()` operator instead.")
 
 
+def _result_kind(input, other, op):
+    """The NumPy kind ('b', 'i', 'u', 'f', 'c', 'V') of ``input <op> other``'s result."""
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    x, y = binary_arrays(input, other, op)
+    return np.result_type(x, y).kind if isinstance(y, np.ndarray) else x.dtype.kind
+
+
+def alpha_check(alpha, kind, name='alpha'):
+    """torch's rule for the ``alpha`` of add/sub: a bool only for a bool result, a float
+    never for an integral (or bool) one, a complex never for a non-complex one."""
+    if isinstance(alpha, Tensor):
+        alpha = alpha.item()
+    if isinstance(alpha, (bool, np.bool_)):
+        if kind != 'b':
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    elif isinstance(alpha, (float, complex, np.inexact)) and kind in 'biu':
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                           "floating point number.")
+    elif isinstance(alpha, (complex, np.complexfloating)) and kind != 'c':
+        raise RuntimeError(f"For non-complex input tensors, argument {name} must not be a "
+                           "complex number.")
+
+
+_C_TYPE = {'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'float32': 'float',
+           'float64': 'double', 'int8': 'signed char', 'uint8': 'unsigned char',
+           'int16': 'short', 'int32': 'int', 'int64': 'int64_t', 'bool': 'bool'}
+
+
+def scalar_as(value, np_dtype):
+    """A Scalar argument (``alpha``, ``beta``, ``value``) converted to the result dtype as
+    torch converts it: truncated toward zero for an integer result, refused when complex for
+    a real one."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    kind = np.dtype(np_dtype).kind
+    if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
+        if value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE.get(_dtype.FROM_NP[np.dtype(np_dtype)].name, 'float')}"
+                               " without overflow")
+        value = value.real
+    if kind in 'iu' and isinstance(value, (float, np.floating)):
+        return int(value) if np.isfinite(value) else value
+    if kind == 'b':
+        return bool(value)
+    return value
+
+
 @register
 def add(input, other, *, alpha=1, out=None):
     """``input + alpha * other``, broadcasting, with torch's type promotion."""
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(input, other, 'add'))
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _add(input, other, out=out)
@@ -806,6 +901,8 @@ def add(input, other, *, alpha=1, out=None):
 def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other``."""
     _check_bool_arith(input, other)
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(input, other, 'sub'))
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _sub(input, other, out=out)
@@ -821,13 +918,17 @@ class RsubBackward1(Node):
 
 
 class RsubBackward0(SubBackward0):
+    alpha = 1
+
     def backward(self, g):
-        return -g, g
+        return (-g if self.alpha == 1 else g * -self.alpha), g
 
 
 @register
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``."""
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(input, other, 'rsub'))
     if not isinstance(other, Tensor):
         _check_bool_arith(input, other)
         x = input * alpha if alpha != 1 else input
@@ -835,7 +936,17 @@ def rsub(input, other, *, alpha=1):
         r = np.asarray(np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
         return result(r, n)
-    return sub(other, input, alpha=alpha)
+    # One RsubBackward0 node (torch's), not sub's graph of other - alpha * input.
+    prev = STATE.enabled
+    STATE.enabled = False
+    try:
+        r = sub(other, input, alpha=alpha)
+    finally:
+        STATE.enabled = prev
+    n = track(RsubBackward0, (input, other))
+    if n is not None and alpha != 1:
+        n.alpha = alpha
+    return result(r._data, n)
 
 
 @register(methods=('true_divide',))
@@ -929,6 +1040,8 @@ def _inplace_arith(self, other, ufunc, outplace, name):
 @register(function=False)
 def add_(self, other, *, alpha=1):
     """In-place ``add``: ``self += alpha * other``."""
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(self, other, 'add'))
     if alpha != 1:
         return inplace(self, lambda t, o: add(t, o, alpha=alpha), (other,), 'add_')
     return _inplace_arith(self, other, np.add, add, 'add_')
@@ -938,6 +1051,8 @@ def add_(self, other, *, alpha=1):
 def sub_(self, other, *, alpha=1):
     """In-place ``sub``."""
     _check_bool_arith(self, other)
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(self, other, 'sub'))
     if alpha != 1:
         return inplace(self, lambda t, o: sub(t, o, alpha=alpha), (other,), 'sub_')
     return _inplace_arith(self, other, np.subtract, sub, 'sub_')
@@ -1050,8 +1165,12 @@ class ClampBackward0(Node):
             m = x <= hi
             mask = m if mask is None else mask & m
         gx = where(mask, g, 0.0)
-        glo = where(x < lo, g, 0.0) if lo is not None else None
-        ghi = where(x > hi, g, 0.0) if hi is not None else None
+        glo = ghi = None
+        # With min > max the result is max everywhere: the gradient goes to max alone.
+        if lo is not None:
+            glo = where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0)
+        if hi is not None:
+            ghi = where((x > hi) | (hi < lo) if lo is not None else x > hi, g, 0.0)
         out = [gx]
         if self.has_lo:
             out.append(glo)
@@ -1095,9 +1214,12 @@ def clamp(input, min=None, max=None, *, out=None):
 def _clamp_numbers(input, min, max, node):
     """clamp to number bounds, recorded as a ``node``."""
     x = input._data
-    for b in (min, max):
-        if b is not None and isinstance(b, float) and x.dtype.kind in 'iub':
-            x = x.astype(_dtype.DEFAULT.np_float)
+    dt = _dtype.FROM_NP[x.dtype]
+    for b in (min, max):  # (a number lifts the category: bool -> int64, int -> float)
+        if b is not None:
+            dt = _dtype.result_type(dt, b)
+    if dt.np != x.dtype:
+        x = x.astype(dt.np)
     r = x
     if min is not None:
         r = np.maximum(r, min)
@@ -1149,7 +1271,7 @@ class WhereBackward0(Node):
         return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
-@register
+@register(method=False)
 def where(condition, input=None, other=None):
     """Elementwise ``input if condition else other``; with one argument, ``nonzero``."""
     if input is None and other is None:
@@ -1177,6 +1299,13 @@ def where(condition, input=None, other=None):
     if n is not None:
         n.cond = cond
     return result(r, n)
+
+
+@register(function=False, name='where')
+def _where_method(self, condition, other):
+    """``Tensor.where(condition, other)``: ``where(condition, self, other)`` -- the tensor
+    is the value taken where the condition holds, not the condition."""
+    return where(condition, self, other)
 
 
 @register(function=False)
@@ -1260,6 +1389,7 @@ def _addc(node, kernel, name):
         q = kernel(tensor1, tensor2)
         x, y = binary_arrays(input, q, name)
         check_broadcast(np.shape(x), np.shape(y))
+        value = scalar_as(value, np.result_type(x, y))
         r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:
@@ -1306,6 +1436,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     dtype's largest/smallest finite value)."""
     x = input._data
     kind = x.dtype.kind
+    if nan is None:  # (None means the default, 0, as in torch)
+        nan = 0.0
     if kind in 'fc':
         r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
     elif kind == 'V':  # bfloat16: NumPy knows no bfloat16 limits, ember's finfo does
@@ -1330,9 +1462,18 @@ def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
 
 
 # -- comparisons of whole tensors --------------------------------------------------------
+def _check_tolerances(rtol, atol):
+    """isclose/allclose refuse negative tolerances, as torch does."""
+    for name, v in (('rtol', rtol), ('atol', atol)):
+        if v < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{v:g}")
+
+
 @register
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    _check_tolerances(rtol, atol)
     if input._data.dtype != to_tensor(other)._data.dtype:
         raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')

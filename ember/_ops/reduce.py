@@ -711,7 +711,10 @@ def _std_grad(g, x, dims, keepdim, c, count, shape):
         warnings.simplefilter('ignore')  # the forward already warned about the dof
         std = x.std(dims, keepdim=True, correction=c)
     mu = x.mean(dims, keepdim=True)
-    return _unreduce(g, shape, dims, keepdim) / std * (x - mu) / _dof(count, c)
+    # A constant input (std 0) gets a zero gradient, as in torch, not 0/0.
+    from .pointwise import where
+    scaled = where(std == 0, 0.0, _unreduce(g, shape, dims, keepdim) / std)
+    return scaled * (x - mu) / _dof(count, c)
 
 
 class VarBackward0(Node):

@@ -358,7 +358,12 @@ def expand(input, *sizes):
                                f"{list(sizes)}.  Tensor sizes: {list(shp)}")
         target.append(s)
     target = tuple(target)
-    arr = np.broadcast_to(input._data, target)
+    if target[lead:] == shp and all(s == 1 for s in target[:lead]):
+        # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
+        # torch; broadcast_to's result is read-only.
+        arr = input._data[(np.newaxis,) * lead]
+    else:
+        arr = np.broadcast_to(input._data, target)
     return view_of(input, arr, track1(ExpandBackward0, input), expand, (target,))
 
 
@@ -561,8 +566,11 @@ def chunk(input, chunks, dim=0):
     """Splits into ``chunks`` nearly equal views (the last may be smaller)."""
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    size = input._data.shape[wrap_dim(dim, input._data.ndim)]
-    step = -(-size // chunks) if size else 1
+    d = wrap_dim(dim, input._data.ndim)
+    size = input._data.shape[d]
+    if size == 0:  # torch gives ``chunks`` empty pieces
+        return split(input, [0] * chunks, d)
+    step = -(-size // chunks)
     return split(input, builtins.max(step, 1), dim)
 
 
@@ -573,18 +581,19 @@ def tensor_split(input, indices_or_sections, dim=0):
     size = input._data.shape[d]
     if isinstance(indices_or_sections, int):
         n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
         q, r = divmod(size, n)
         sizes = [q + 1] * r + [q] * (n - r)
+        starts = [builtins.sum(sizes[:i]) for i in range(n)]
     else:
-        idx = [0] + list(indices_or_sections) + [size]
-        sizes = [builtins.max(0, builtins.min(b, size) - builtins.min(a, size))
-                 for a, b in zip(idx, idx[1:])]
+        # Each piece is [a, b) clamped to the dim: unsorted indices give empty pieces.
+        idx = [0] + [builtins.max(0, i + size) if i < 0 else i
+                     for i in indices_or_sections] + [size]
+        starts = [builtins.min(a, size) for a in idx[:-1]]
+        sizes = [builtins.max(0, builtins.min(b, size) - s) for s, b in zip(starts, idx[1:])]
     # torch makes each piece a slice of its own (SliceBackward0), not one split node.
-    out, start = [], 0
-    for n in sizes:
-        out.append(narrow(input, d, start, n))
-        start += n
-    return tuple(out)
+    return tuple(narrow(input, d, s, n) for s, n in zip(starts, sizes))
 
 
 class DiagonalBackward0(Node):
@@ -937,6 +946,21 @@ def roll(input, shifts, dims=None):
         shifts = tuple(shifts)
     if isinstance(dims, list):
         dims = tuple(dims)
+    # torch's rules: shifts pair with dims one to one; no dims means the flattened tensor,
+    # which takes exactly one shift.
+    ns = len(shifts) if isinstance(shifts, tuple) else 1
+    nd = 0 if dims is None else len(dims) if isinstance(dims, tuple) else 1
+    if ns == 0:
+        raise RuntimeError("`shifts` required")
+    if nd == 0 and ns != 1 or nd and nd != ns:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {ns}, dims:{nd}")
+    if nd == 0:
+        dims = None
+        shifts = shifts[0] if isinstance(shifts, tuple) else shifts
+    else:
+        ndim = input._data.ndim
+        dims = tuple(wrap_dim(d, ndim) for d in dims) if isinstance(dims, tuple) else \
+            wrap_dim(dims, ndim)
     out = np.roll(input._data, shifts, dims)
     n = track1(RollBackward0, input)
     if n is not None:
@@ -1023,18 +1047,25 @@ def ravel(input):
 def atleast_1d(*tensors):
     """Tensors with at least one dim."""
     r = [t.reshape(1) if t.dim() == 0 else t for t in _tensors(tensors)]
-    return r[0] if len(r) == 1 else tuple(r)
+    return _one_or_tuple(r, tensors)
 
 
 @register
 def atleast_2d(*tensors):
     """Tensors with at least two dims."""
-    r = [t.reshape(1, -1) if t.dim() < 2 else t for t in _tensors(tensors)]
-    return r[0] if len(r) == 1 else tuple(r)
+    r = [t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
+         for t in _tensors(tensors)]
+    return _one_or_tuple(r, tensors)
 
 
 def _tensors(ts):
     return ts[0] if len(ts) == 1 and isinstance(ts[0], (list, tuple)) else ts
+
+
+def _one_or_tuple(r, args):
+    """atleast_*d's result: a tensor for one tensor argument, a tuple for several or for a
+    list/tuple argument (even of one tensor), as in torch."""
+    return r[0] if len(args) == 1 and not isinstance(args[0], (list, tuple)) else tuple(r)
 
 
 @register(function=False)
@@ -1057,6 +1088,8 @@ def unfold(input, dimension, size, step):
     (a copy in ember; torch returns a view)."""
     d = wrap_dim(dimension, input._data.ndim)
     arr = input._data
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
     if arr.ndim == 0:
         arr = arr.reshape(1)
     n = (arr.shape[d] - size) // step + 1
