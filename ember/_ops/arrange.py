@@ -243,6 +243,11 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = wrap_dim(dim, input._data.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
+    if any(t._data.ndim != input._data.ndim for t in parts):
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if n == 0:  # the input itself (a copy), without prepend and append, as in torch
+        from .creation import empty_like
+        return empty_like(input).copy_(input)
     x = cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         size = x._data.shape[d]

@@ -15,7 +15,7 @@ import numpy as np
 from ._core import Node, Tensor, register, track, track1, result, results, make
 from . import linalg as _products
 from .complex import conj_if_complex as cj
-from .reduce import _named, _vector_norm
+from .reduce import _named, _vector_norm, _unused
 from .pointwise import where as _where
 from ..overrides import overridable
 
@@ -444,7 +444,7 @@ class LinalgEighBackward0(Node):
         A = self.saved_tensors[0]
         L, V = _eigh(A, self.uplo, 'linalg.eigh', True)
         inner = gL.diag_embed()
-        if gV is not None:
+        if gV is not None and not _unused(gV):  # (an unused V: zeros from the engine)
             VhgV = V.mH.matmul(gV)
             VhgV = 0.5 * (VhgV - VhgV.mH)
             E = L.unsqueeze(-2) - L.unsqueeze(-1)
@@ -497,6 +497,10 @@ class LinalgSvdBackward0(Node):
     def backward(self, gU, gS=None, gVh=None):
         if gS is None:  # svdvals: S is the only output
             gU, gS, gVh = None, gU, None
+        # Outputs nobody used come as zeros from the engine: drop them as torch does, so a
+        # loss on S alone never divides by the (zero) gaps of repeated singular values.
+        if gU is not None and gVh is not None and _unused(gU) and _unused(gVh):
+            gU = gVh = None
         A = self.saved_tensors[0]
         m, n = A.shape[-2:]
         k = min(m, n)
@@ -675,8 +679,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if n is not None:
         n.save(A, B)
     empty = np.zeros((0,), np.abs(a[..., :0, :0]).dtype)
-    x, res, sv = results([np.asarray(p @ b, a.dtype), empty.astype(a.dtype), empty], n,
-                         (True, False, False))
+    x, res, sv = results([np.asarray(p @ b, a.dtype), empty, empty], n,
+                         (True, True, False))  # (the empty residuals are outputs, as in torch)
     return _lstsq_t(x, res, make(np.asarray(keep.sum(-1), np.int64)), sv)
 
 

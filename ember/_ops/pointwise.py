@@ -669,7 +669,8 @@ class PowBackward2(Node):
     def backward(self, g):
         r = _saved0(self)
         if self.base == 0:
-            return None, g * 0
+            # 0 ** x: flat for x >= 0, but r * log(0) = inf * -inf where x < 0 (r is inf)
+            return None, where(r.isinf(), g * -math.inf, 0.0)
         log = cmath.log if isinstance(self.base, complex) else math.log
         return None, g * cj(r * log(self.base))
 
@@ -1126,9 +1127,14 @@ def pow_(self, exponent):
 @register
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
-    a = to_tensor(input, 'float_power', 'input').double()
-    e = exponent.double() if isinstance(exponent, Tensor) else exponent
-    return pow(a, e)
+    wide = _dtype.complex128 if any(
+        isinstance(v, complex) or isinstance(v, Tensor) and v._data.dtype.kind == 'c'
+        for v in (input, exponent)) else _dtype.float64
+    if isinstance(exponent, Tensor):
+        exponent = exponent.to(wide)
+    if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
+        return pow(complex(input) if wide is _dtype.complex128 else float(input), exponent)
+    return pow(to_tensor(input, 'float_power', 'input').to(wide), exponent)
 
 
 # -- clamp -------------------------------------------------------------------------------
@@ -1495,8 +1501,9 @@ def equal(input, other):
 
 # -- Python operators --------------------------------------------------------------------
 def _rtruediv(self, other):
-    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' else \
-        div(_scalar_tensor(other, self), self)
+    # (torch's rule: reciprocal(self) * other; a tensor ``other`` keeps its own dtype)
+    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' or \
+        isinstance(other, Tensor) else div(_scalar_tensor(other, self), self)
 
 
 def _rmod(self, other):

@@ -799,6 +799,8 @@ def _var_array(x, dims, c, count, keepdim):
     dev = x - mu
     ss = np.sum((dev * dev.conj()).real if x.dtype.kind == 'c' else dev * dev, axis=ax,
                 keepdims=keepdim)
+    if count == 0:  # the mean of nothing is NaN, whatever the correction
+        ss = ss + np.nan
     return np.asarray(ss / builtins.max(count - c, 0), dtype=ss.dtype)
 
 

@@ -776,8 +776,11 @@ def cat(tensors, dim=0, *, out=None):
     # torch skips 1-D empty tensors whatever the other shapes are (legacy behaviour).
     skipped = [t._data.ndim == 1 and t._data.shape[0] == 0 for t in tensors]
     live = [t for t, skip in zip(tensors, skipped) if not skip]
-    if not live:
-        return result(np.concatenate([t._data for t in tensors]), None)
+    if not live:  # (still recorded: the result requires grad if an input does)
+        n = track(CatBackward0, tensors)
+        if n is not None:
+            n.dim = 0
+        return result(np.concatenate([t._data for t in tensors]), n)
     ref = live[0]._data
     nd = ref.ndim
     if nd == 0:

@@ -55,7 +55,19 @@ def _unique_out(input, vals, inverse, counts, cls, return_inverse, return_counts
 def _rows(x, d):
     """``x`` with dim ``d`` first, flattened to one row per index along ``d``."""
     m = np.moveaxis(x, d, 0)
-    return m, m.reshape(m.shape[0], -1)
+    # (explicit sizes: -1 is ambiguous when the tensor is empty)
+    return m, m.reshape(m.shape[0], int(np.prod(m.shape[1:], dtype=np.int64)))
+
+
+def _check_empty_dims(x, d):
+    """unique over a dim of an empty tensor: only the empty dim may be selected."""
+    if x.size == 0:
+        if x.shape[d] != 0:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
+        if x.shape.count(0) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
 
 
 @register
@@ -73,6 +85,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if x.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, x.ndim)
+    _check_empty_dims(x, d)
     m, rows = _rows(x, d)
     if rows.shape[0] == 0:
         vals, inv, counts = m, np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -97,10 +110,11 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     optionally the run index of each input element and the length of each run."""
     x = input._data
     if dim is None:
-        m, rows = x.reshape(-1), x.reshape(-1, 1)
+        m, rows = x.reshape(-1), x.reshape(x.size, 1)
         shape = x.shape
     else:
         d = wrap_dim(dim, x.ndim)
+        _check_empty_dims(x, d)
         m, rows = _rows(x, d)
         shape = (rows.shape[0],)
     new = np.ones(len(rows), bool)

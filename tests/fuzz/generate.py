@@ -222,6 +222,8 @@ class Generator:
         if k == 'int':
             return self.int_(a.name)
         if k == 'float':
+            if a.name == 'dropout_p':  # (any other value makes the op random)
+                return 0.0
             if a.name in ('eps',):
                 return r.choice([1e-5, 1e-8, 0.1])
             if a.name == 'p':

@@ -7,6 +7,7 @@ torch is wrong, the test says so and checks the right answer instead.
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -299,3 +300,99 @@ def test_atleast_nd_of_a_list_gives_a_tuple():
     check(lambda T, x: T.atleast_2d((x,)), np.array(1.0))
     check(lambda T, x: T.atleast_1d(x), np.array(1.0))
     check(lambda T, x, y: T.atleast_2d(x, y), np.array(1.0), m(3))
+
+
+# -- complex exponents ------------------------------------------------------------------------
+def test_ldexp_with_a_complex_exponent():
+    c = m(4) + 1j * m(4)
+    check(lambda T, x, e: T.ldexp(x, e), c, m(4) + 1j * m(4))
+    # (torch's backward refuses a complex gradient for the real input: forward only)
+    check(lambda T, x, e: T.ldexp(x, e), m(4), c, grad=False)
+    check(lambda T, x, e: x.clone().ldexp_(e), c, c)
+
+
+def test_float_power_stays_complex():
+    c = m(3) + 1j * m(3)
+    check(lambda T, x: T.float_power(x, 0.5), c)
+    check(lambda T, x, e: T.float_power(x, e), c, m(3) + 1j * m(3))
+    check(lambda T, x: T.float_power(0.48 - 1.71j, x), c)
+    check(lambda T, x: T.float_power(x, 1j), m(3))
+    check(lambda T, x: T.float_power(2, x), m(3))
+
+
+# -- empty inputs -------------------------------------------------------------------------------
+@pytest.mark.parametrize('kw', [{'correction': -1.0}, {'correction': 0}, {'dim': 1}, {}])
+@pytest.mark.parametrize('op', ['var', 'std', 'var_mean', 'std_mean'])
+def test_var_std_of_nothing_is_nan(op, kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (the degrees-of-freedom warning, when it applies)
+        check(lambda T, x: getattr(T, op)(x, **kw), np.zeros((2, 0)), grad=False)
+
+
+def test_cat_of_only_legacy_empty_tensors_records_the_graph():
+    check(lambda T, a, b: T.cat([a, b], 1), np.zeros(0), np.zeros(0))
+    check(lambda T, a, b: T.cat([a, a, b]), np.zeros(0), np.zeros(0))
+
+
+@pytest.mark.parametrize('args', [
+    dict(return_inverse=True, return_counts=True), dict(return_inverse=True, dim=0),
+    dict(return_counts=True, dim=1)])
+@pytest.mark.parametrize('op', ['unique', 'unique_consecutive'])
+def test_unique_of_empty(op, args):
+    check(lambda T, x: getattr(T, op)(x, **args), np.zeros(0, np.float32), grad=False)
+    check(lambda T, x: getattr(T, op)(x, **args), np.zeros((2, 0)), grad=False,
+          match_message=True)
+    check(lambda T, x: getattr(T, op)(x, **args), np.zeros((0, 2, 0)), grad=False,
+          match_message=True)
+
+
+# -- diff: n=0 returns a copy, prepend/append must match the dims ---------------------------------
+def test_diff_order_zero_and_prepend_dims():
+    check(lambda T, x: T.diff(x, 0), m(2, 3))
+    check(lambda T, x, p: T.diff(x, 0, -1, p), m(2, 1), m(2, 3))
+    check(lambda T, x, p: T.diff(x, 1, -1, p), m(3), m(1, 1), match_message=True)
+    check(lambda T, x, p: T.diff(x, 1, -1, None, p), m(3), np.array(2.0), match_message=True)
+    check(lambda T, x, p: T.diff(x, 2, 0, p), m(3, 1), m(3, 1))
+
+
+# -- lstsq's residuals: real, and an output of the graph ---------------------------------------
+@pytest.mark.parametrize('dt', [np.float64, np.complex64])
+def test_lstsq_residuals_dtype(dt):
+    a = (m(2, 3, 3) + (1j * m(2, 3, 3) if dt == np.complex64 else 0)).astype(dt)
+    check(lambda T, x, y: T.linalg.lstsq(x, y), a, a)
+
+
+# -- spectral gradients when only the values are used -------------------------------------------
+@pytest.mark.parametrize('a', [np.outer([1.0, 2.0], [1.0, 1.0, 1.0]), np.zeros((3, 3)),
+                               np.diag([2.0, 1.0, 0.0])])
+def test_svd_gradient_through_singular_values_of_rank_deficient_matrices(a):
+    check(lambda T, x: T.linalg.svd(x)[1], a)
+    check(lambda T, x: T.linalg.svdvals(x), a)
+    check(lambda T, x: T.linalg.matrix_norm(x, 'nuc'), a)
+
+
+def test_eigh_gradient_through_eigenvalues_only():
+    a = m(3, 3)
+    a = a + a.T
+    check(lambda T, x: T.linalg.eigh(x)[0], a)
+    check(lambda T, x: T.linalg.eigvalsh(x, 'U'), m(2, 3, 3))
+
+
+# -- pow with a zero base -------------------------------------------------------------------------
+@pytest.mark.parametrize('base', [0, 0.0, 2.0])
+def test_pow_of_a_number_base_gradient(base):
+    check(lambda T, x: T.pow(base, x), np.array([3.0, 0.0, -0.9, -2.0, 0.5]))
+
+
+# -- arange into an integer dtype truncates start and step ------------------------------------------
+@pytest.mark.parametrize('args', [(-0.7, 2), (-0.7, 2.5, 0.9), (0.5, 3), (-2.5, 3, 1.5),
+                                  (1.9, 5, 1.2), (-3.2, 4, 2.6), (5, -0.5, -1.5), (0, 10, 3)])
+@pytest.mark.parametrize('dt', ['int64', 'int8', 'uint8', 'int32', 'bool'])
+def test_arange_integer_dtypes(args, dt):
+    check(lambda T: T.arange(*args, dtype=getattr(T, dt)), match_message=True)
+
+
+# -- r-division by a tensor keeps the tensor's dtype ----------------------------------------------
+def test_rtruediv_by_a_complex_tensor():
+    check(lambda T, x: T.tensor([True, False]).__rtruediv__(x), m(2) + 1j * m(2), grad=False)
+    check(lambda T: T.tensor([1, 2]).__rtruediv__(T.tensor([3, 4])))
