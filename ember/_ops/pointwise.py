@@ -894,8 +894,21 @@ def add(input, other, *, alpha=1, out=None):
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'add'))
     if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+        other = _times_alpha(input, other, alpha)
     return _add(input, other, out=out)
+
+
+def _times_alpha(input, other, alpha):
+    """``alpha * other`` for add/sub. An integer ``other`` goes to the result dtype first, so
+    a float alpha cannot lift the result past torch's promotion (bfloat16 - 2.0 * int16 tensor
+    stays bfloat16)."""
+    if not isinstance(other, Tensor):
+        return other * alpha
+    if other._data.dtype.kind in 'biu' and isinstance(input, Tensor) and \
+            input._data.dtype.kind in 'fcV':
+        other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim, other.dtype,
+                                                other._data.ndim))
+    return mul(other, alpha)
 
 
 @register
@@ -905,7 +918,7 @@ def sub(input, other, *, alpha=1, out=None):
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'sub'))
     if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+        other = _times_alpha(input, other, alpha)
     return _sub(input, other, out=out)
 
 
@@ -1073,9 +1086,8 @@ def pow(input, exponent, *, out=None):
         return _rpow(input, exponent)
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
-        _check_int_pow(x, y)
         check_broadcast(x.shape, y.shape)
-        r = np.asarray(np.power(x, y))
+        r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:
             n.save(input, exponent)
@@ -1100,6 +1112,21 @@ def pow(input, exponent, *, out=None):
     return _write_out(out, t) if out is not None else t
 
 
+def _power(x, y):
+    """``np.power`` with torch's integer answer for negative exponents (a tensor exponent
+    may hold them; only a number exponent is refused): 1 for a base of 1, +-1 for -1, 0
+    otherwise."""
+    if x.dtype.kind not in 'iu' or np.asarray(y).dtype.kind not in 'iu':
+        return np.power(x, y)
+    neg = np.asarray(y) < 0
+    if not neg.any():
+        return np.power(x, y)
+    r = np.asarray(np.power(x, np.where(neg, 0, y)))
+    odd = np.asarray(y) % 2 != 0
+    alt = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
+    return np.where(neg, alt, r).astype(r.dtype)
+
+
 def _check_int_pow(x, e):
     if x.dtype.kind in 'biu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -1109,7 +1136,7 @@ def _rpow(base, exponent):
     """``base ** tensor`` for a Python-number base (PowBackward2)."""
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
-    r = np.asarray(np.power(np.asarray(base, dt), x.astype(dt, copy=False)))
+    r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)
     if n is not None:
@@ -1283,9 +1310,15 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     cond = to_tensor(condition, 'where', 'condition')
+    if cond._data.dtype == np.uint8:  # still accepted by torch, with a warning
+        import warnings
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
+                      "and will be removed in a future version of PyTorch. Use a boolean "
+                      "condition instead.", UserWarning, stacklevel=2)
+        cond = make(cond._data != 0)
     if cond._data.dtype.kind != 'b':
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {cond.dtype.name.capitalize()}")
+                           f"with dtype {cond.dtype.kernel_name}")
     if isinstance(input, Tensor):
         a, b = binary_arrays(input, other, 'where')
         if not isinstance(b, np.ndarray):

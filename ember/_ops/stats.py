@@ -403,8 +403,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, op):
         batch = s.shape[:-1]
         kept = x.shape[:d] + (1,) + x.shape[d + 1:] if x.ndim else ()
     n = s.shape[-1]
-    # Ranks are constants: the gradient flows to the input only (not to a tensor q).
-    qv = make(qs._data.reshape(-1))  # ranks have shape batch + (nq,)
+    # A tensor q stays in the graph: with linear interpolation the weight between the two
+    # neighbours moves with q, so q gets a gradient (as in torch).
+    qv = qs.reshape(-1)  # ranks have shape batch + (nq,)
     nan = np.isnan(s._data)
     if ignore_nan:
         valid = make((~nan).sum(-1, keepdims=True).astype(x.dtype))
@@ -610,14 +611,13 @@ class DistBackward0(Node):
 def dist(input, other, p=2):
     """The p-norm of ``input - other`` (broadcast)."""
     other = to_tensor(other, 'dist')
-    x, y = input._data, other._data
-    for t in (x, y):
-        if t.dtype.kind not in 'fcV':
-            raise RuntimeError("norm(): input dtype should be either floating point or "
-                               f"complex. Got {_dtype_name(t.dtype)} instead.")
     from ..autograd.grad_mode import no_grad
     with no_grad():
-        r = _vector_norm(input - other, p)._data
+        diff = input - other  # (torch checks the promoted dtype, not each operand's)
+        if diff._data.dtype.kind not in 'fcV':
+            raise RuntimeError("norm(): input dtype should be either floating point or "
+                               f"complex. Got {_dtype_name(diff._data.dtype)} instead.")
+        r = _vector_norm(diff, p)._data
     n = track(DistBackward0, (input, other))
     if n is not None:
         n.save(input, other)

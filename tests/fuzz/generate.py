@@ -139,7 +139,7 @@ class Generator:
             dtype = 'float64'
         special = self.special and dtype not in ('bool',) and not dtype.startswith(('int', 'u'))
         a = _values(r, self.g, shape, dtype, special, self.constant)
-        if a.dtype.kind in 'fc' and not np.all(np.isfinite(a)):
+        if a.dtype.kind in 'fcV' and not np.all(np.isfinite(a.astype(np.complex128))):
             self.finite = False
         layout = 'contiguous'
         u = r.random()

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.oracle.oracle import check, torch
+from tests.oracle.oracle import BFLOAT16, check, torch
 
 import ember
 
@@ -396,3 +396,57 @@ def test_arange_integer_dtypes(args, dt):
 def test_rtruediv_by_a_complex_tensor():
     check(lambda T, x: T.tensor([True, False]).__rtruediv__(x), m(2) + 1j * m(2), grad=False)
     check(lambda T: T.tensor([1, 2]).__rtruediv__(T.tensor([3, 4])))
+
+
+# -- integer powers with negative tensor exponents ------------------------------------------------
+def test_integer_pow_with_negative_tensor_exponents():
+    b = np.array([-3, -2, -1, 0, 1, 2, 3])
+    check(lambda T, x: T.pow(x, T.tensor(-1)), b)
+    check(lambda T, x: T.pow(x, T.tensor(-2)), b)
+    check(lambda T, x: x ** T.tensor([-1, 2, -3, 1, -1, 2, 0]), b.astype(np.int8))
+    check(lambda T: T.pow(2, T.tensor([-2, -1, 0, 1])))
+    check(lambda T: T.pow(-1, T.tensor([-3, -2])))
+    check(lambda T, x: T.pow(x, -1), b, match_message=True)  # (a number exponent: refused)
+
+
+def test_take_along_dim_int32_indices_without_dim():
+    check(lambda T, x: x.take_along_dim(T.tensor([2, 0], dtype=T.int32)), m(3))
+    check(lambda T, x: x.take_along_dim(T.tensor([[1], [0]], dtype=T.int32), 0), m(3, 2),
+          match_message=True)
+    check(lambda T, x: x.take_along_dim(T.tensor([True])), m(3), match_message=True)
+
+
+@pytest.mark.parametrize('other', [np.array([[1, 0]]), np.array([[1.0, 0.5]], np.float32)])
+def test_cosine_similarity_and_dist_promote(other):
+    # (torch normalises a float32 operand in float32 before promoting: float32 precision)
+    check(lambda T, x, y: T.cosine_similarity(x, y, 1), m(1, 2), other, rtol=1e-6, atol=1e-6)
+    check(lambda T, x, y: T.nn.functional.cosine_similarity(x, y), m(1, 2).astype(np.float16),
+          other)
+    check(lambda T, x, y: T.dist(x, y), m(1, 2), other)
+    check(lambda T, x, y: T.cosine_similarity(x, y), np.array([[1, 2]]), np.array([[1, 0]]),
+          match_message=True)
+    check(lambda T, x, y: T.dist(x, y), np.array([[1, 2]]), np.array([[1, 0]]),
+          match_message=True)
+
+
+def test_where_uint8_condition_is_accepted_with_a_warning():
+    with pytest.warns(UserWarning, match='uint8 condition'):
+        check(lambda T, c: T.where(c, 3, -2), np.array([1, 0, 2], np.uint8))
+    check(lambda T, c: T.where(c, 3, -2), np.array([1, 0], np.int8), match_message=True)
+
+
+# -- add/sub with alpha keep torch's result dtype -------------------------------------------------
+def test_alpha_times_an_integer_tensor_keeps_the_float_dtype():
+    bf = np.array([1.0, 2.0], np.float32).astype(BFLOAT16)
+    check(lambda T, x, y: T.sub(x, y, alpha=2.0), bf, np.array([-2, 3], np.int16), grad=False)
+    check(lambda T, x, y: T.add(x, y, alpha=2.5), np.array(1.5), np.array([-2, 3]))
+    check(lambda T, x, y: T.add(x, y, alpha=2.5), np.array([1.5], np.float16), np.array([-2, 3]))
+
+
+# -- quantile: a tensor q gets its gradient --------------------------------------------------------
+@pytest.mark.parametrize('interp', ['linear', 'lower', 'higher', 'midpoint', 'nearest'])
+@pytest.mark.parametrize('op', ['quantile', 'nanquantile'])
+def test_quantile_gradient_reaches_q(op, interp):
+    check(lambda T, a, b: getattr(T, op)(a, b, 0, interpolation=interp), m(3), np.array([0.32]))
+    check(lambda T, a, b: getattr(T, op)(a, b, 1, True, interpolation=interp), m(3, 4),
+          np.array([0.1, 0.7]))
