@@ -863,9 +863,25 @@ def alpha_check(alpha, kind, name='alpha'):
                            "complex number.")
 
 
-_C_TYPE = {'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'float32': 'float',
-           'float64': 'double', 'int8': 'signed char', 'uint8': 'unsigned char',
-           'int16': 'short', 'int32': 'int', 'int64': 'int64_t', 'bool': 'bool'}
+# The C++ type torch names when a Scalar does not fit the result (reduced-precision floats
+# are computed in float).
+_C_TYPE = {'float16': 'float', 'bfloat16': 'float', 'float32': 'float', 'float64': 'double',
+           'int8': 'int8_t', 'uint8': 'uint8_t', 'int16': 'int16_t', 'int32': 'int',
+           'int64': 'int64_t', 'bool': 'bool'}
+
+
+def _fit_int(value, np_dtype):
+    """A Python int converted to an integer dtype as torch converts a Scalar: out of range
+    raises, except that an unsigned type also takes negatives down to -max and wraps them
+    (-3 -> 253 for uint8)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        return value
+    info = np.iinfo(np_dtype)
+    low = -int(info.max) if info.min == 0 else info.min
+    if not low <= value <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np.dtype(np_dtype).name]} "
+                           "without overflow")
+    return int(value) % (info.max + 1) if info.min == 0 else int(value)
 
 
 def scalar_as(value, np_dtype):
@@ -1253,6 +1269,8 @@ def _clamp_numbers(input, min, max, node):
             dt = _dtype.result_type(dt, b)
     if dt.np != x.dtype:
         x = x.astype(dt.np)
+    if x.dtype.kind in 'iu':
+        min, max = (None if b is None else _fit_int(b, x.dtype) for b in (min, max))
     r = x
     if min is not None:
         r = np.maximum(r, min)

@@ -337,6 +337,11 @@ def _random(rng, shape, a=None, b=None):
 
 
 def _bernoulli(rng, shape, p=0.5):
+    pa = p._data if isinstance(p, Tensor) else p
+    if not np.all((pa >= 0) & (pa <= 1)):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}"
+                           if not isinstance(p, Tensor) else
+                           "Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     return rng.random(shape) < (p._data if isinstance(p, Tensor) else p)
 
 

@@ -25,13 +25,6 @@ KNOWN = {
     ('F.linear', 'silent acceptance of bad input'):
         'complex products overflowing to inf: the NaN/inf imaginary part depends on the '
         'BLAS',
-    ('Tensor.bernoulli_', 'silent acceptance of bad input'):
-        'left: torch raises RuntimeError: Expected p_in >= 0 && p_in <= 1 to be true, but'
-        ' got false.  (Could this error message be improved?  If so, please report an enh',
-    ('Tensor.detach_', 'silent acceptance of bad input'):
-        "left: torch raises RuntimeError: Can't detach views in-place. Use detach() "
-        'instead. If you are using DistributedDataParallel (DDP) for training, and '
-        'gradient_as',
     ('Tensor.kron', 'silent acceptance of bad input'):
         "torch bug: kron of a non-contiguous input raises 'view size is not compatible'; "
         'ember computes it',
@@ -95,8 +88,6 @@ KNOWN = {
     ('Tensor.cholesky', 'spurious errors'):
         'left: ember raises RuntimeError: cholesky: The input tensor A must have at least'
         ' 2 dimensions.',
-    ('Tensor.clamp_', 'spurious errors'):
-        'left: ember raises OverflowError: Python integer -3 out of bounds for uint8',
     ('Tensor.expand', 'spurious errors'):
         'argument layer (owner: argl): ember raises TypeError: expand() got an unexpected'
         " keyword argument 'implicit'",
@@ -146,8 +137,6 @@ KNOWN = {
     ('cholesky', 'spurious errors'):
         'left: ember raises RuntimeError: cholesky: Expected a floating point or complex '
         'tensor as input. Got Char',
-    ('clamp_min', 'spurious errors'):
-        'left: ember raises OverflowError: Python integer -1 out of bounds for uint8',
     ('complex', 'spurious errors'):
         'left: ember raises RuntimeError: complex: ember has no complex32 (ComplexHalf) '
         'dtype; convert the half tensors to float first',

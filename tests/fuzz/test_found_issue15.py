@@ -450,3 +450,27 @@ def test_quantile_gradient_reaches_q(op, interp):
     check(lambda T, a, b: getattr(T, op)(a, b, 0, interpolation=interp), m(3), np.array([0.32]))
     check(lambda T, a, b: getattr(T, op)(a, b, 1, True, interpolation=interp), m(3, 4),
           np.array([0.1, 0.7]))
+
+
+# -- integer clamp bounds convert as torch converts Scalars -----------------------------------------
+@pytest.mark.parametrize('dt', ['uint8', 'int8', 'int16', 'int32', 'int64'])
+@pytest.mark.parametrize('b', [-129, 128, -200, 1000, -3, 3, 300, -255, -256])
+def test_clamp_integer_bounds_out_of_range(dt, b):
+    x = np.array([1, 5, 100], dt)
+    check(lambda T, a: T.clamp(a, b), x, match_message=True)
+    check(lambda T, a: T.clamp(a, -1, b), x, match_message=True)
+    check(lambda T, a: a.clone().clamp_(max=b), x, match_message=True)
+
+
+def test_detach_in_place_refuses_any_view():
+    check(lambda T, x: x.detach()[1:].detach_(), m(4), match_message=True)
+    check(lambda T, x: x.detach().clone().detach_(), m(4))
+
+
+def test_bernoulli_in_place_checks_tensor_probabilities():
+    # (torch's message ends in a generic "could this error message be improved" note that
+    # ember leaves out: the class is compared, and the message's start below)
+    for p in (np.array([2.0, 0.5]), np.array([-0.1, 0.5])):
+        check(lambda T, x: T.zeros(2).bernoulli_(x), p, grad=False)
+        with pytest.raises(RuntimeError, match=r'Expected p_in >= 0 && p_in <= 1'):
+            ember.zeros(2).bernoulli_(ember.tensor(p))
