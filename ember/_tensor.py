@@ -337,7 +337,7 @@ class Tensor:
 
     def detach_(self):
         """Detaches this tensor from the graph in place, making it a leaf."""
-        if self._base is not None and self._base._requires_grad:
+        if self._base is not None:  # (any view, as in torch, not only views of graphs)
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "

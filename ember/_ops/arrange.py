@@ -201,6 +201,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     shape = list(input._data.shape)
     wide = shape[:d + 1] + [repeats] + shape[d + 1:]
     shape[d] *= repeats
+    if output_size is not None and output_size != shape[d]:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {shape[d]} but "
+                           f"got {output_size}")
     return input.unsqueeze(d + 1).expand(wide).contiguous().view(shape)
 
 
@@ -240,6 +243,11 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = wrap_dim(dim, input._data.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
+    if any(t._data.ndim != input._data.ndim for t in parts):
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if n == 0:  # the input itself (a copy), without prepend and append, as in torch
+        from .creation import empty_like
+        return empty_like(input).copy_(input)
     x = cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         size = x._data.shape[d]
@@ -670,10 +678,12 @@ class LogcumsumexpBackward0(Node):
             return g
         # grad_i = sum_{j>=i} g_j exp(x_i - out_j), summed in log space for the positive and
         # negative parts of g separately so no exp overflows.
+        from .pointwise import where
+
         def part(w):
             pos = w > 0
             # (masked so that no log(0) - (-inf) makes a NaN in any derivative order)
-            logw = pos.where(pos.where(w, 1.).log() - out, float('-inf'))
+            logw = where(pos, where(pos, w, 1.).log() - out, float('-inf'))
             return (logw.flip(d).logcumsumexp(d).flip(d) + x).exp()
         return part(g.clamp(min=0)) - part((-g).clamp(min=0))
 

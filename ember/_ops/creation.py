@@ -201,10 +201,23 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         dt = np.int64 if all(isinstance(v, int) for v in vals) else _dtype.DEFAULT.np_float
     else:
         dt = dtype.np
-    n = int(np.ceil((end - start) / step))
-    # Computed in float64 then cast, as torch does, so float32 endpoints match.
-    arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt) \
-        if np.dtype(dt).kind in 'fcV' else (start + np.arange(builtins.max(n, 0)) * step).astype(dt)
+    if np.dtype(dt).kind == 'b':
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
+    if np.dtype(dt).kind in 'iu':
+        # An integer dtype takes start and step truncated, as torch converts its Scalars;
+        # the length comes from the truncated bounds for int64, from the given ones else.
+        s, st = int(start), int(step)
+        if np.dtype(dt) == np.int64:
+            if st == 0:  # (a fractional step truncated to 0: torch's ValueError here)
+                raise ValueError("step must be nonzero")
+            n = -(-(int(end) - s) // st)
+        else:
+            n = int(np.ceil((end - start) / step))
+        arr = (s + np.arange(builtins.max(n, 0), dtype=np.int64) * st).astype(dt)
+    else:
+        n = int(np.ceil((end - start) / step))
+        # Computed in float64 then cast, as torch does, so float32 endpoints match.
+        arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt)
     return _finish(arr, requires_grad, 'arange')
 
 

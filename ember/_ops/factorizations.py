@@ -16,7 +16,7 @@ import numpy as np
 from ._core import Node, Tensor, register, track, track1, result, results, make
 from . import linalg as _products
 from .complex import conj_if_complex as cj
-from .reduce import _named, _out_pair
+from .reduce import _named, _out_pair, _unused
 from .pointwise import where as _where
 from ..overrides import overridable
 from ..autograd.graph import _SavedOutput
@@ -53,6 +53,29 @@ _lstsq_t = _named('linalg_lstsq', ('solution', 'residuals', 'rank', 'singular_va
 
 
 # -- checks (torch's messages) -------------------------------------------------------------
+def _guarded(fn, a, *args, **kwargs):
+    """``fn(a, ...)`` for an iterative LAPACK driver (SVD, symmetric eigensolver): LAPACK can
+    loop forever on a matrix holding NaN or inf. As in torch, a NaN fails to converge
+    (LinAlgError) and an inf gives NaN results: such matrices go in as zeros and their
+    results come out NaN."""
+    bad = ~np.isfinite(a).all(axis=(-2, -1))
+    if not bad.any():
+        return fn(a, *args, **kwargs)
+    nan = np.isnan(a).any(axis=(-2, -1))
+    if nan.any():
+        at = f"(Batch element {int(np.flatnonzero(nan.reshape(-1))[0])}): " if a.ndim > 2 else ''
+        if fn in (np.linalg.eigh, np.linalg.eigvalsh):
+            raise LinAlgError(f"linalg.eigh: {at}The algorithm failed to converge because the "
+                              "input matrix is ill-conditioned or has too many repeated "
+                              "eigenvalues (error code: 1).")
+        raise LinAlgError(f"linalg.svd: {at}The algorithm failed to converge because the input "
+                          "matrix contained non-finite values.")
+    res = fn(np.where(bad[..., None, None], 0, a), *args, **kwargs)
+    for r in res if isinstance(res, tuple) else (res,):
+        r[bad] = np.nan
+    return res
+
+
 def _floating(A, op):
     if A._data.dtype.kind not in 'fcV':
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
@@ -150,7 +173,25 @@ class LinalgDetBackward0(Node):
     def backward(self, g):
         A = self.saved_tensors[0]
         d = det(A)
-        return (g * cj(d)).unsqueeze(-1).unsqueeze(-1) * inv(A).mH
+        if not (d._data == 0).any():
+            return (g * cj(d)).unsqueeze(-1).unsqueeze(-1) * inv(A).mH
+        # A singular matrix has no inverse, but det still has a derivative: the adjugate.
+        # (torch returns zeros here, which is wrong for rank n-1.)
+        return g.unsqueeze(-1).unsqueeze(-1) * make(_adjugate(A._data)).mH
+
+
+def _adjugate(a):
+    """adj(a) = det(a) a^{-1}, defined for singular matrices too, through the SVD:
+    a = U S Vh gives adj(a) = det(U) det(Vh) V diag(prod_{j != i} s_j) U^H."""
+    u, s, vh = _guarded(np.linalg.svd, a)
+    n = s.shape[-1]
+    ones = np.ones(s.shape[:-1] + (1,), s.dtype)
+    before = np.cumprod(np.concatenate([ones, s[..., :-1]], -1), -1)
+    after = np.cumprod(np.concatenate([ones, s[..., :0:-1]], -1), -1)[..., ::-1]
+    others = before * after if n else s
+    phase = np.linalg.det(u) * np.linalg.det(vh)
+    v, uh = np.conj(np.swapaxes(vh, -1, -2)), np.conj(np.swapaxes(u, -1, -2))
+    return (phase[..., None, None] * (v * others[..., None, :]) @ uh).astype(a.dtype)
 
 
 @_linalg()
@@ -172,7 +213,22 @@ class LinalgSlogdetBackward0(Node):
 
     def backward(self, gsign, glogabs):
         A = self.saved_tensors[0]
-        return glogabs.unsqueeze(-1).unsqueeze(-1) * inv(A).mH
+        d = np.linalg.det(A._data)
+        if A._data.dtype.kind == 'c':
+            # The sign (a phase) moves with the matrix too: dL = Re(conj(w) tr(A^-1 dA))
+            # with w = glogabs + i Im(gsign conj(sign)), so the gradient is w A^{-H}.
+            if (d == 0).any():
+                sign = make(np.asarray(d / np.where(d == 0, 1, np.abs(d)), A._data.dtype))
+            else:  # (as ember ops, so that double backward sees it move)
+                dt = det(A)
+                sign = dt / dt.abs()
+            glogabs = glogabs + 1j * (gsign * sign.conj()).imag
+        if not (d == 0).any():
+            return glogabs.unsqueeze(-1).unsqueeze(-1) * inv(A).mH
+        # Singular: A^{-H} = adj(A)^H / conj(det A), infinite where the adjugate is not 0.
+        with np.errstate(divide='ignore', invalid='ignore'):
+            ainv_h = np.conj(np.swapaxes(_adjugate(A._data), -1, -2)) / np.conj(d)[..., None, None]
+        return glogabs.unsqueeze(-1).unsqueeze(-1) * make(ainv_h.astype(A._data.dtype))
 
 
 def _slogdet(A, op, cls):
@@ -435,7 +491,7 @@ class LinalgEighBackward0(Node):
         A = self.saved_tensors[0]
         L, V = _eigh(A, self.uplo, 'linalg.eigh', True)
         inner = gL.diag_embed()
-        if gV is not None:
+        if gV is not None and not _unused(gV):  # (an unused V: zeros from the engine)
             VhgV = V.mH.matmul(gV)
             VhgV = 0.5 * (VhgV - VhgV.mH)
             E = L.unsqueeze(-2) - L.unsqueeze(-1)
@@ -449,7 +505,7 @@ def _eigh(A, UPLO, op, vectors):
     if UPLO not in ('L', 'U'):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     a = A._data
-    w, v = np.linalg.eigh(a, UPLO)
+    w, v = _guarded(np.linalg.eigh, a, UPLO)
     n = track1(LinalgEighBackward0, A)
     if n is not None:
         n.save(A)
@@ -488,6 +544,10 @@ class LinalgSvdBackward0(Node):
     def backward(self, gU, gS=None, gVh=None):
         if gS is None:  # svdvals: S is the only output
             gU, gS, gVh = None, gU, None
+        # Outputs nobody used come as zeros from the engine: drop them as torch does, so a
+        # loss on S alone never divides by the (zero) gaps of repeated singular values.
+        if gU is not None and gVh is not None and _unused(gU) and _unused(gVh):
+            gU = gVh = None
         if self.uv:
             # svd's own outputs (not a recomputation), so that a second derivative sees the
             # gradients and the formula depend on one U and V: with a recomputed pair the
@@ -546,9 +606,9 @@ def _svd(A, full_matrices, op, uv):
     _matrices(A, op, square=False)
     a = A._data
     if uv:
-        u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+        u, s, vh = _guarded(np.linalg.svd, a, full_matrices=full_matrices)
     else:
-        s = np.linalg.svd(a, compute_uv=False)
+        s = _guarded(np.linalg.svd, a, compute_uv=False)
     n = track1(LinalgSvdBackward0, A)
     real = np.abs(a[..., :0, :0]).dtype
     if not uv:
@@ -622,7 +682,7 @@ def _tolerances(a, atol, rtol):
 
 def _svd_pinv(a, at, rt):
     """The pseudo-inverse array through the SVD, and which singular values it kept."""
-    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    u, s, vh = _guarded(np.linalg.svd, a, full_matrices=False)
     keep = s > np.maximum(at, rt * s[..., :1])
     sinv = np.where(keep, 1 / np.where(keep, s, 1), 0)
     vinv = np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :]
@@ -637,7 +697,7 @@ def _pinv(A, atol, rtol, hermitian):
                            "cdouble types")
     at, rt = _tolerances(a, atol, rtol)
     if hermitian:
-        w, v = np.linalg.eigh(a)
+        w, v = _guarded(np.linalg.eigh, a)
         s = np.abs(w)
         smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
         keep = s > np.maximum(at, rt * smax)
@@ -691,8 +751,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if n is not None:
         n.save(A, B)
     empty = np.zeros((0,), np.abs(a[..., :0, :0]).dtype)
-    x, res, sv = results([np.asarray(p @ b, a.dtype), empty.astype(a.dtype), empty], n,
-                         (True, False, False))
+    x, res, sv = results([np.asarray(p @ b, a.dtype), empty, empty], n,
+                         (True, True, False))  # (the empty residuals are outputs, as in torch)
     return _lstsq_t(x, res, make(np.asarray(keep.sum(-1), np.int64)), sv)
 
 
@@ -704,7 +764,8 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
     if a.dtype.kind not in 'fcV':
         raise RuntimeError("This function doesn't handle types other than float and double")
     at, rt = _tolerances(a, atol, rtol)
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    s = np.abs(_guarded(np.linalg.eigvalsh, a)) if hermitian else \
+        _guarded(np.linalg.svd, a, compute_uv=False)
     smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
     return _products._out(make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64)),
                           out)

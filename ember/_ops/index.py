@@ -1284,11 +1284,11 @@ def take_along_dim(input, indices, dim=None):
     """``gather`` along ``dim`` after broadcasting ``input`` and ``indices`` against each
     other (except along ``dim``); with ``dim=None``, on the flattened input."""
     a = indices._data
+    if dim is None:  # (gather checks the index dtype: int32 passes)
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
     if a.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_tname(a.dtype)}")
-    if dim is None:
-        return gather(input.reshape(-1), 0, indices.reshape(-1))
     x = input._data
     if x.ndim == 0 == a.ndim:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")

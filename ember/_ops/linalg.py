@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtype
 from ._core import Node, Tensor, register, track, result, make, METHODS, opmath_call
 from .complex import conj_if_complex as cj
+from .pointwise import scalar_as
 
 __all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum']
 
@@ -507,6 +508,8 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
                            f"{_name(input)} and {_name(m2)}")
     if dt.kind == 'V':  # bfloat16: all of it in float32 (p is already), rounded once
         x = x.astype(np.float32)
+    # An integer result truncates a fractional alpha/beta, as torch converts its Scalars.
+    alpha, beta = scalar_as(alpha, dt), scalar_as(beta, dt)
     r = p * alpha if alpha != 1 else p
     if beta != 0:
         r = r + (x * beta if beta != 1 else x)

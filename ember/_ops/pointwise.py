@@ -746,7 +746,8 @@ class PowBackward2(Node):
     def backward(self, g):
         r = _saved0(self)
         if self.base == 0:
-            return None, g * 0
+            # 0 ** x: flat for x >= 0, but r * log(0) = inf * -inf where x < 0 (r is inf)
+            return None, where(r.isinf(), g * -math.inf, 0.0)
         log = cmath.log if isinstance(self.base, complex) else math.log
         return None, g * cj(r * log(self.base))
 
@@ -768,6 +769,22 @@ class MinimumBackward0(Node):
     def backward(self, g):
         a, b = self.saved_tensors
         return _split_ties(g, a < b, a == b)
+
+
+class FmaxBackward0(Node):
+    """fmax: the whole gradient to ``input`` where it is >= ``other`` or ``other`` is NaN
+    (ties are not split, unlike maximum), else to ``other``."""
+    _first = staticmethod(lambda a, b: (a >= b) | b.isnan())
+
+    def backward(self, g):
+        a, b = self.saved_tensors
+        first = self._first(a, b)
+        return where(first, g, 0.0), where(first, 0.0, g)
+
+
+class FminBackward0(FmaxBackward0):
+    """fmin: as fmax with <=."""
+    _first = staticmethod(lambda a, b: (a <= b) | b.isnan())
 
 
 def _split_ties(g, first, tie):
@@ -829,8 +846,8 @@ atan2 = _binary('atan2', np.arctan2, Atan2Backward0, save=(0, 1), to_float=True,
 arctan2 = atan2
 maximum = _binary('maximum', np.maximum, MaximumBackward0, save=(0, 1), tensor_only=True)
 minimum = _binary('minimum', np.minimum, MinimumBackward0, save=(0, 1), tensor_only=True)
-fmax = _binary('fmax', np.fmax, MaximumBackward0, save=(0, 1), tensor_only=True)
-fmin = _binary('fmin', np.fmin, MinimumBackward0, save=(0, 1), tensor_only=True)
+fmax = _binary('fmax', np.fmax, FmaxBackward0, save=(0, 1), tensor_only=True)
+fmin = _binary('fmin', np.fmin, FminBackward0, save=(0, 1), tensor_only=True)
 logaddexp = _binary('logaddexp', np.logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True,
                     tensor_only=True)
 hypot = _binary('hypot', np.hypot, HypotBackward0, save=(0, 1), to_float=True,
@@ -985,20 +1002,102 @@ def _check_bool_arith(a, b):
                            "`logical_not()` operator instead.")
 
 
+def _result_kind(input, other, op):
+    """The NumPy kind ('b', 'i', 'u', 'f', 'c', 'V') of ``input <op> other``'s result."""
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    x, y = binary_arrays(input, other, op)
+    return np.result_type(x, y).kind if isinstance(y, np.ndarray) else x.dtype.kind
+
+
+def alpha_check(alpha, kind, name='alpha'):
+    """torch's rule for the ``alpha`` of add/sub: a bool only for a bool result, a float
+    never for an integral (or bool) one, a complex never for a non-complex one."""
+    if isinstance(alpha, Tensor):
+        alpha = alpha.item()
+    if isinstance(alpha, (bool, np.bool_)):
+        if kind != 'b':
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    elif isinstance(alpha, (float, complex, np.inexact)) and kind in 'biu':
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                           "floating point number.")
+    elif isinstance(alpha, (complex, np.complexfloating)) and kind != 'c':
+        raise RuntimeError(f"For non-complex input tensors, argument {name} must not be a "
+                           "complex number.")
+
+
+# The C++ type torch names when a Scalar does not fit the result (reduced-precision floats
+# are computed in float).
+_C_TYPE = {'float16': 'float', 'bfloat16': 'float', 'float32': 'float', 'float64': 'double',
+           'int8': 'int8_t', 'uint8': 'uint8_t', 'int16': 'int16_t', 'int32': 'int',
+           'int64': 'int64_t', 'bool': 'bool'}
+
+
+def _fit_int(value, np_dtype):
+    """A Python int converted to an integer dtype as torch converts a Scalar: out of range
+    raises, except that an unsigned type also takes negatives down to -max and wraps them
+    (-3 -> 253 for uint8)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        return value
+    info = np.iinfo(np_dtype)
+    low = -int(info.max) if info.min == 0 else info.min
+    if not low <= value <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np.dtype(np_dtype).name]} "
+                           "without overflow")
+    return int(value) % (info.max + 1) if info.min == 0 else int(value)
+
+
+def scalar_as(value, np_dtype):
+    """A Scalar argument (``alpha``, ``beta``, ``value``) converted to the result dtype as
+    torch converts it: truncated toward zero for an integer result, refused when complex for
+    a real one."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    kind = np.dtype(np_dtype).kind
+    if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
+        if value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE.get(_dtype.FROM_NP[np.dtype(np_dtype)].name, 'float')}"
+                               " without overflow")
+        value = value.real
+    if kind in 'iu' and isinstance(value, (float, np.floating)):
+        return int(value) if np.isfinite(value) else value
+    if kind == 'b':
+        return bool(value)
+    return value
+
+
 @register
 def add(input, other, *, alpha=1, out=None):
     """``input + alpha * other``, broadcasting, with torch's type promotion."""
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(input, other, 'add'))
     if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+        other = _times_alpha(input, other, alpha)
     return _add(input, other, out=out)
+
+
+def _times_alpha(input, other, alpha):
+    """``alpha * other`` for add/sub. An integer ``other`` goes to the result dtype first, so
+    a float alpha cannot lift the result past torch's promotion (bfloat16 - 2.0 * int16 tensor
+    stays bfloat16)."""
+    if not isinstance(other, Tensor):
+        return other * alpha
+    if other._data.dtype.kind in 'biu' and isinstance(input, Tensor) and \
+            input._data.dtype.kind in 'fcV':
+        other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim, other.dtype,
+                                                other._data.ndim))
+    return mul(other, alpha)
 
 
 @register
 def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other``."""
     _check_bool_arith(input, other)
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(input, other, 'sub'))
     if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+        other = _times_alpha(input, other, alpha)
     return _sub(input, other, out=out)
 
 
@@ -1012,13 +1111,17 @@ class RsubBackward1(Node):
 
 
 class RsubBackward0(SubBackward0):
+    alpha = 1
+
     def backward(self, g):
-        return -g, g
+        return (-g if self.alpha == 1 else g * -self.alpha), g
 
 
 @register
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``."""
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(input, other, 'rsub'))
     if not isinstance(other, Tensor):
         _check_bool_arith(input, other)
         x = input * alpha if alpha != 1 else input
@@ -1026,7 +1129,17 @@ def rsub(input, other, *, alpha=1):
         r = np.asarray(np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
         return result(r, n)
-    return sub(other, input, alpha=alpha)
+    # One RsubBackward0 node (torch's), not sub's graph of other - alpha * input.
+    prev = STATE.enabled
+    STATE.enabled = False
+    try:
+        r = sub(other, input, alpha=alpha)
+    finally:
+        STATE.enabled = prev
+    n = track(RsubBackward0, (input, other))
+    if n is not None and alpha != 1:
+        n.alpha = alpha
+    return result(r._data, n)
 
 
 @register(methods=('true_divide',))
@@ -1120,6 +1233,8 @@ def _inplace_arith(self, other, ufunc, outplace, name):
 @register(function=False)
 def add_(self, other, *, alpha=1):
     """In-place ``add``: ``self += alpha * other``."""
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(self, other, 'add'))
     if alpha != 1:
         return inplace(self, lambda t, o: add(t, o, alpha=alpha), (other,), 'add_')
     return _inplace_arith(self, other, np.add, add, 'add_')
@@ -1129,6 +1244,8 @@ def add_(self, other, *, alpha=1):
 def sub_(self, other, *, alpha=1):
     """In-place ``sub``."""
     _check_bool_arith(self, other)
+    if type(alpha) is not int:
+        alpha_check(alpha, _result_kind(self, other, 'sub'))
     if alpha != 1:
         return inplace(self, lambda t, o: sub(t, o, alpha=alpha), (other,), 'sub_')
     return _inplace_arith(self, other, np.subtract, sub, 'sub_')
@@ -1148,9 +1265,8 @@ def pow(input, exponent, *, out=None):
         return _rpow(input, exponent)
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
-        _check_int_pow(x, y)
         check_broadcast(x.shape, y.shape)
-        r = np.asarray(np.power(x, y))
+        r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:
             n.save(input, exponent)
@@ -1175,6 +1291,21 @@ def pow(input, exponent, *, out=None):
     return _write_out(out, t) if out is not None else t
 
 
+def _power(x, y):
+    """``np.power`` with torch's integer answer for negative exponents (a tensor exponent
+    may hold them; only a number exponent is refused): 1 for a base of 1, +-1 for -1, 0
+    otherwise."""
+    if x.dtype.kind not in 'iu' or np.asarray(y).dtype.kind not in 'iu':
+        return np.power(x, y)
+    neg = np.asarray(y) < 0
+    if not neg.any():
+        return np.power(x, y)
+    r = np.asarray(np.power(x, np.where(neg, 0, y)))
+    odd = np.asarray(y) % 2 != 0
+    alt = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
+    return np.where(neg, alt, r).astype(r.dtype)
+
+
 def _check_int_pow(x, e):
     if x.dtype.kind in 'biu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -1184,7 +1315,7 @@ def _rpow(base, exponent):
     """``base ** tensor`` for a Python-number base (PowBackward2)."""
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
-    r = np.asarray(np.power(np.asarray(base, dt), x.astype(dt, copy=False)))
+    r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)
     if n is not None:
@@ -1202,13 +1333,14 @@ def pow_(self, exponent):
 @register
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
-    a = to_tensor(input, 'float_power', 'input')
-    complex_ = a.is_complex() or isinstance(exponent, complex) or (
-        isinstance(exponent, Tensor) and exponent.is_complex())
-    wide = _dtype.complex128 if complex_ else _dtype.float64
-    a = a.to(wide)
-    e = exponent.to(wide) if isinstance(exponent, Tensor) else exponent
-    return pow(a, e)
+    wide = _dtype.complex128 if any(
+        isinstance(v, complex) or isinstance(v, Tensor) and v._data.dtype.kind == 'c'
+        for v in (input, exponent)) else _dtype.float64
+    if isinstance(exponent, Tensor):
+        exponent = exponent.to(wide)
+    if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
+        return pow(complex(input) if wide is _dtype.complex128 else float(input), exponent)
+    return pow(to_tensor(input, 'float_power', 'input').to(wide), exponent)
 
 
 @register(function=False)
@@ -1262,8 +1394,12 @@ class ClampBackward0(Node):
             m = x <= hi
             mask = m if mask is None else mask & m
         gx = where(mask, g, 0.0)
-        glo = where(x < lo, g, 0.0) if lo is not None else None
-        ghi = where(x > hi, g, 0.0) if hi is not None else None
+        glo = ghi = None
+        # With min > max the result is max everywhere: the gradient goes to max alone.
+        if lo is not None:
+            glo = where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0)
+        if hi is not None:
+            ghi = where((x > hi) | (hi < lo) if lo is not None else x > hi, g, 0.0)
         out = [gx]
         if self.has_lo:
             out.append(glo)
@@ -1320,9 +1456,14 @@ def _clamp_tensors(input, lo, hi, node):
 def _clamp_numbers(input, min, max, node):
     """clamp to number bounds, recorded as a ``node``."""
     x = input._data
-    for b in (min, max):
-        if b is not None and isinstance(b, float) and x.dtype.kind in 'iub':
-            x = x.astype(_dtype.DEFAULT.np_float)
+    dt = _dtype.FROM_NP[x.dtype]
+    for b in (min, max):  # (a number lifts the category: bool -> int64, int -> float)
+        if b is not None:
+            dt = _dtype.result_type(dt, b)
+    if dt.np != x.dtype:
+        x = x.astype(dt.np)
+    if x.dtype.kind in 'iu':
+        min, max = (None if b is None else _fit_int(b, x.dtype) for b in (min, max))
     r = x
     if min is not None:
         r = np.maximum(r, min)
@@ -1392,15 +1533,21 @@ class WhereBackward0(Node):
         return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
-@register
+@register(method=False)
 def where(condition, input=None, other=None):
     """Elementwise ``input if condition else other``; with one argument, ``nonzero``."""
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     cond = to_tensor(condition, 'where', 'condition')
+    if cond._data.dtype == np.uint8:  # still accepted by torch, with a warning
+        import warnings
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
+                      "and will be removed in a future version of PyTorch. Use a boolean "
+                      "condition instead.", UserWarning, stacklevel=2)
+        cond = make(cond._data != 0)
     if cond._data.dtype.kind != 'b':
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {cond.dtype.name.capitalize()}")
+                           f"with dtype {cond.dtype.kernel_name}")
     if isinstance(input, Tensor):
         a, b = binary_arrays(input, other, 'where')
         if not isinstance(b, np.ndarray):
@@ -1420,6 +1567,13 @@ def where(condition, input=None, other=None):
     if n is not None:
         n.cond = cond
     return result(r, n)
+
+
+@register(function=False, name='where')
+def _where_method(self, condition, other):
+    """``Tensor.where(condition, other)``: ``where(condition, self, other)`` -- the tensor
+    is the value taken where the condition holds, not the condition."""
+    return where(condition, self, other)
 
 
 @register(function=False)
@@ -1503,6 +1657,7 @@ def _addc(node, kernel, name):
         q = kernel(tensor1, tensor2)
         x, y = binary_arrays(input, q, name)
         check_broadcast(np.shape(x), np.shape(y))
+        value = scalar_as(value, np.result_type(x, y))
         r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:
@@ -1549,6 +1704,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     dtype's largest/smallest finite value)."""
     x = input._data
     kind = x.dtype.kind
+    if nan is None:  # (None means the default, 0, as in torch)
+        nan = 0.0
     if kind in 'fc':
         r = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
     elif kind == 'V':  # bfloat16: NumPy knows no bfloat16 limits, ember's finfo does
@@ -1573,9 +1730,18 @@ def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
 
 
 # -- comparisons of whole tensors --------------------------------------------------------
+def _check_tolerances(rtol, atol):
+    """isclose/allclose refuse negative tolerances, as torch does."""
+    for name, v in (('rtol', rtol), ('atol', atol)):
+        if v < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{v:g}")
+
+
 @register
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    _check_tolerances(rtol, atol)
     if input._data.dtype != to_tensor(other)._data.dtype:
         raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')
@@ -1639,8 +1805,9 @@ for _alias, _name in (('arcsin', 'asin'), ('arccos', 'acos'), ('arctan', 'atan')
 
 # -- Python operators --------------------------------------------------------------------
 def _rtruediv(self, other):
-    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' else \
-        div(_scalar_tensor(other, self), self)
+    # (torch's rule: reciprocal(self) * other; a tensor ``other`` keeps its own dtype)
+    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' or \
+        isinstance(other, Tensor) else div(_scalar_tensor(other, self), self)
 
 
 def _rmod(self, other):

@@ -206,6 +206,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 @register
 def bernoulli(input, p=None, *, generator=None, out=None):
     """1 with probability ``input`` (or ``p``) per element, else 0."""
+    if p is not None and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}")
     probs = input._data if p is None else np.full(input._data.shape, p)
     if np.any((probs < 0) | (probs > 1)):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
@@ -349,11 +351,21 @@ def _sampler(name, draw):
     return fn
 
 
+def _g(v):
+    """A number as torch's messages print it (C++'s default: 6 significant digits)."""
+    return f'{v:g}' if isinstance(v, float) else str(v)
+
+
 def _uniform(rng, shape, a=0.0, b=1.0, *, from_=None, to=None):
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={_g(a)} > to={_g(b)}")
     return rng.uniform(a, b, shape)
 
 
 def _normal(rng, shape, mean=0.0, std=1.0):
+    if not std >= 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_g(std)}")
     return mean + std * rng.standard_normal(shape)
 
 
@@ -362,26 +374,42 @@ def _random(rng, shape, a=None, b=None):
         return rng.integers(0, 2 ** 24, shape)
     if b is None:
         a, b = 0, a
+    if a >= b:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={a} "
+                           f">= to={b}")
     return rng.integers(a, b, shape)
 
 
 def _bernoulli(rng, shape, p=0.5):
+    pa = p._data if isinstance(p, Tensor) else p
+    if not np.all((pa >= 0) & (pa <= 1)):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}"
+                           if not isinstance(p, Tensor) else
+                           "Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     return rng.random(shape) < (p._data if isinstance(p, Tensor) else p)
 
 
 def _exponential(rng, shape, lambd=1.0):
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_g(lambd)}")
     return rng.exponential(1.0 / lambd, shape)
 
 
 def _geometric(rng, shape, p):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_g(p)}")
     return rng.geometric(p, shape)
 
 
 def _log_normal(rng, shape, mean=1.0, std=2.0):
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_g(std)}")
     return rng.lognormal(mean, std, shape)
 
 
 def _cauchy(rng, shape, median=0.0, sigma=1.0):
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_g(sigma)}")
     return median + sigma * rng.standard_cauchy(shape)
 
 

@@ -711,7 +711,10 @@ def _std_grad(g, x, dims, keepdim, c, count, shape):
         warnings.simplefilter('ignore')  # the forward already warned about the dof
         std = x.std(dims, keepdim=True, correction=c)
     mu = x.mean(dims, keepdim=True)
-    return _unreduce(g, shape, dims, keepdim) / std * (x - mu) / _dof(count, c)
+    # A constant input (std 0) gets a zero gradient, as in torch, not 0/0.
+    from .pointwise import where
+    scaled = where(std == 0, 0.0, _unreduce(g, shape, dims, keepdim) / std)
+    return scaled * (x - mu) / _dof(count, c)
 
 
 class VarBackward0(Node):
@@ -796,6 +799,8 @@ def _var_array(x, dims, c, count, keepdim):
     dev = x - mu
     ss = np.sum((dev * dev.conj()).real if x.dtype.kind == 'c' else dev * dev, axis=ax,
                 keepdims=keepdim)
+    if count == 0:  # the mean of nothing is NaN, whatever the correction
+        ss = ss + np.nan
     return np.asarray(ss / builtins.max(count - c, 0), dtype=ss.dtype)
 
 

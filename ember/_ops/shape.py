@@ -358,7 +358,12 @@ def expand(input, *sizes):
                                f"{list(sizes)}.  Tensor sizes: {list(shp)}")
         target.append(s)
     target = tuple(target)
-    arr = np.broadcast_to(input._data, target)
+    if target[lead:] == shp and all(s == 1 for s in target[:lead]):
+        # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
+        # torch; broadcast_to's result is read-only.
+        arr = input._data[(np.newaxis,) * lead]
+    else:
+        arr = np.broadcast_to(input._data, target)
     return view_of(input, arr, track1(ExpandBackward0, input), expand, (target,))
 
 
@@ -561,8 +566,11 @@ def chunk(input, chunks, dim=0):
     """Splits into ``chunks`` nearly equal views (the last may be smaller)."""
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    size = input._data.shape[wrap_dim(dim, input._data.ndim)]
-    step = -(-size // chunks) if size else 1
+    d = wrap_dim(dim, input._data.ndim)
+    size = input._data.shape[d]
+    if size == 0:  # torch gives ``chunks`` empty pieces
+        return split(input, [0] * chunks, d)
+    step = -(-size // chunks)
     return split(input, builtins.max(step, 1), dim)
 
 
@@ -573,18 +581,19 @@ def tensor_split(input, indices_or_sections, dim=0):
     size = input._data.shape[d]
     if isinstance(indices_or_sections, int):
         n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
         q, r = divmod(size, n)
         sizes = [q + 1] * r + [q] * (n - r)
+        starts = [builtins.sum(sizes[:i]) for i in range(n)]
     else:
-        idx = [0] + list(indices_or_sections) + [size]
-        sizes = [builtins.max(0, builtins.min(b, size) - builtins.min(a, size))
-                 for a, b in zip(idx, idx[1:])]
+        # Each piece is [a, b) clamped to the dim: unsorted indices give empty pieces.
+        idx = [0] + [builtins.max(0, i + size) if i < 0 else i
+                     for i in indices_or_sections] + [size]
+        starts = [builtins.min(a, size) for a in idx[:-1]]
+        sizes = [builtins.max(0, builtins.min(b, size) - s) for s, b in zip(starts, idx[1:])]
     # torch makes each piece a slice of its own (SliceBackward0), not one split node.
-    out, start = [], 0
-    for n in sizes:
-        out.append(narrow(input, d, start, n))
-        start += n
-    return tuple(out)
+    return tuple(narrow(input, d, s, n) for s, n in zip(starts, sizes))
 
 
 class DiagonalBackward0(Node):
@@ -771,8 +780,11 @@ def cat(tensors, dim=0, *, out=None):
     # torch skips 1-D empty tensors whatever the other shapes are (legacy behaviour).
     skipped = [t._data.ndim == 1 and t._data.shape[0] == 0 for t in tensors]
     live = [t for t, skip in zip(tensors, skipped) if not skip]
-    if not live:
-        return result(np.concatenate([t._data for t in tensors]), None)
+    if not live:  # (still recorded: the result requires grad if an input does)
+        n = track(CatBackward0, tensors)
+        if n is not None:
+            n.dim = 0
+        return result(np.concatenate([t._data for t in tensors]), n)
     ref = live[0]._data
     nd = ref.ndim
     if nd == 0:
@@ -945,6 +957,21 @@ def roll(input, shifts, dims=None):
         shifts = tuple(shifts)
     if isinstance(dims, list):
         dims = tuple(dims)
+    # torch's rules: shifts pair with dims one to one; no dims means the flattened tensor,
+    # which takes exactly one shift.
+    ns = len(shifts) if isinstance(shifts, tuple) else 1
+    nd = 0 if dims is None else len(dims) if isinstance(dims, tuple) else 1
+    if ns == 0:
+        raise RuntimeError("`shifts` required")
+    if nd == 0 and ns != 1 or nd and nd != ns:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {ns}, dims:{nd}")
+    if nd == 0:
+        dims = None
+        shifts = shifts[0] if isinstance(shifts, tuple) else shifts
+    else:
+        ndim = input._data.ndim
+        dims = tuple(wrap_dim(d, ndim) for d in dims) if isinstance(dims, tuple) else \
+            wrap_dim(dims, ndim)
     out = np.roll(input._data, shifts, dims)
     n = track1(RollBackward0, input)
     if n is not None:
@@ -1031,14 +1058,15 @@ def ravel(input):
 def atleast_1d(*tensors):
     """Tensors with at least one dim."""
     r = [t.reshape(1) if t.dim() == 0 else t for t in _tensors(tensors)]
-    return r[0] if len(r) == 1 else tuple(r)
+    return _one_or_tuple(r, tensors)
 
 
 @register
 def atleast_2d(*tensors):
     """Tensors with at least two dims."""
-    r = [t.reshape(1, -1) if t.dim() < 2 else t for t in _tensors(tensors)]
-    return r[0] if len(r) == 1 else tuple(r)
+    r = [t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
+         for t in _tensors(tensors)]
+    return _one_or_tuple(r, tensors)
 
 
 @register(method=False)
@@ -1052,8 +1080,7 @@ def atleast_3d(*tensors):
         if nd == 1:
             return t.unsqueeze(0).unsqueeze(-1)
         return t.unsqueeze(-1) if nd == 2 else t
-    r = [up(t) for t in _tensors(tensors)]
-    return r[0] if len(r) == 1 else tuple(r)
+    return _one_or_tuple([up(t) for t in _tensors(tensors)], tensors)
 
 
 def _tensors(ts):
@@ -1125,6 +1152,12 @@ def fill_diagonal_(self, fill_value, wrap=False):
     return self
 
 
+def _one_or_tuple(r, args):
+    """atleast_*d's result: a tensor for one tensor argument, a tuple for several or for a
+    list/tuple argument (even of one tensor), as in torch."""
+    return r[0] if len(args) == 1 and not isinstance(args[0], (list, tuple)) else tuple(r)
+
+
 @register(function=False)
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     """A new tensor from ``data`` with this tensor's dtype unless ``dtype`` is given."""
@@ -1145,6 +1178,8 @@ def unfold(input, dimension, size, step):
     (a copy in ember; torch returns a view)."""
     d = wrap_dim(dimension, input._data.ndim)
     arr = input._data
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
     if arr.ndim == 0:
         arr = arr.reshape(1)
     n = (arr.shape[d] - size) // step + 1

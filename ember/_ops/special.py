@@ -565,8 +565,8 @@ class LdexpBackward0(Node):
     def backward(self, g):
         x, e = self.saved_tensors
         p = _pow2(e)
-        ge = g * cj(x) * p * _LN2 if self.next_functions[1][0] is not None else None
-        return g * p, ge
+        ge = g * cj(x * p) * _LN2 if self.next_functions[1][0] is not None else None
+        return g * cj(p), ge
 
 
 @register
@@ -577,9 +577,11 @@ def ldexp(input, other, *, out=None):
     dt = _float_dtype(_dtype.promote_tensors(dtype_of(input), input._data.ndim,
                                              dtype_of(other), other._data.ndim))
     x = input._data.astype(dt.np, copy=False)
-    e = other._data.astype(dt.to_real().np, copy=False)
+    # (a complex exponent stays complex: 2 ** (a + bi) turns as well as scales)
+    e = other._data.astype(dt.np if other._data.dtype.kind == 'c' else dt.to_real().np,
+                           copy=False)
     check_broadcast(x.shape, e.shape)
-    r = np.asarray(x * np.exp2(e))
+    r = np.asarray(x * np.exp2(e)).astype(dt.np, copy=False)
     node = track(LdexpBackward0, (input, other))
     if node is not None:
         node.save(input, other)

@@ -57,7 +57,19 @@ def _unique_out(input, vals, inverse, counts, cls, return_inverse, return_counts
 def _rows(x, d):
     """``x`` with dim ``d`` first, flattened to one row per index along ``d``."""
     m = np.moveaxis(x, d, 0)
-    return m, m.reshape(m.shape[0], -1)
+    # (explicit sizes: -1 is ambiguous when the tensor is empty)
+    return m, m.reshape(m.shape[0], int(np.prod(m.shape[1:], dtype=np.int64)))
+
+
+def _check_empty_dims(x, d):
+    """unique over a dim of an empty tensor: only the empty dim may be selected."""
+    if x.size == 0:
+        if x.shape[d] != 0:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
+        if x.shape.count(0) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
 
 
 @register
@@ -75,6 +87,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if x.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, x.ndim)
+    _check_empty_dims(x, d)
     m, rows = _rows(x, d)
     if rows.shape[0] == 0:
         vals, inv, counts = m, np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -99,10 +112,11 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     optionally the run index of each input element and the length of each run."""
     x = input._data
     if dim is None:
-        m, rows = x.reshape(-1), x.reshape(-1, 1)
+        m, rows = x.reshape(-1), x.reshape(x.size, 1)
         shape = x.shape
     else:
         d = wrap_dim(dim, x.ndim)
+        _check_empty_dims(x, d)
         m, rows = _rows(x, d)
         shape = (rows.shape[0],)
     new = np.ones(len(rows), bool)
@@ -465,8 +479,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, op):
         batch = s.shape[:-1]
         kept = x.shape[:d] + (1,) + x.shape[d + 1:] if x.ndim else ()
     n = s.shape[-1]
-    # Ranks are constants: the gradient flows to the input only (not to a tensor q).
-    qv = make(qs._data.reshape(-1))  # ranks have shape batch + (nq,)
+    # A tensor q stays in the graph: with linear interpolation the weight between the two
+    # neighbours moves with q, so q gets a gradient (as in torch).
+    qv = qs.reshape(-1)  # ranks have shape batch + (nq,)
     nan = np.isnan(s._data)
     if ignore_nan:
         valid = make((~nan).sum(-1, keepdims=True).astype(x.dtype))
@@ -672,14 +687,13 @@ class DistBackward0(Node):
 def dist(input, other, p=2):
     """The p-norm of ``input - other`` (broadcast)."""
     other = to_tensor(other, 'dist')
-    x, y = input._data, other._data
-    for t in (x, y):
-        if t.dtype.kind not in 'fcV':
-            raise RuntimeError("norm(): input dtype should be either floating point or "
-                               f"complex. Got {_dtype_name(t.dtype)} instead.")
     from ..autograd.grad_mode import no_grad
     with no_grad():
-        r = _vector_norm(input - other, p)._data
+        diff = input - other  # (torch checks the promoted dtype, not each operand's)
+        if diff._data.dtype.kind not in 'fcV':
+            raise RuntimeError("norm(): input dtype should be either floating point or "
+                               f"complex. Got {_dtype_name(diff._data.dtype)} instead.")
+        r = _vector_norm(diff, p)._data
     n = track(DistBackward0, (input, other))
     if n is not None:
         n.save(input, other)

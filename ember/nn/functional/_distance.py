@@ -5,6 +5,8 @@ import numpy as np
 
 from ..._ops import _core, creation as _creation, reduce as _red
 from ..._ops._core import Node, make
+from ..._ops.shape import broadcast_tensors
+from ..._dtype import promote_types
 from ...autograd.grad_mode import no_grad
 from ._activation import _named
 
@@ -47,6 +49,15 @@ def pdist(input, p=2):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast); each
     is divided by its norm (at least ``eps``) before the dot product, for stability."""
+    dt = promote_types(x1.dtype, x2.dtype)
+    if not dt.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
+                           f"{dt.kernel_name}")
+    # Each operand is normalised in its own floating dtype (an integer one in the common
+    # dtype), as torch does, then the product promotes. Broadcast first: a size-1 dim
+    # stretched along ``dim`` must count in the norm.
+    x1, x2 = broadcast_tensors(*(x if x.dtype.is_floating_point else x.to(dt)
+                                 for x in (x1, x2)))
     n1 = x1.norm(2, dim, keepdim=True).clone()
     n2 = x2.norm(2, dim, keepdim=True).clone()
     with no_grad():  # the floor is not part of the derivative, as in torch

@@ -1,0 +1,287 @@
+"""One generated call of a target, reproducible from (target name, seed).
+
+A call is plain data -- NumPy arrays with a layout recipe, Python values, keyword values --
+built into tensors of either library by ``build``, so ember and torch get the same inputs
+made the same way. Shapes are drawn per call (0-d, empty, size-1, small, square) and each
+tensor argument takes the call's shape, a broadcastable variant of it, or an unrelated one;
+layouts are contiguous, transposed, strided (every other element) or expanded; dtypes run
+over floating (incl. float16/bfloat16), complex, integer and bool; values are normal draws
+with, sometimes, special values (nan, inf, -0.0, huge, tiny) or a constant tensor.
+"""
+import random
+import zlib
+from dataclasses import dataclass, field
+
+import ml_dtypes
+import numpy as np
+
+SHAPES = [(), (0,), (1,), (3,), (4,), (2, 3), (3, 3), (1, 3), (3, 1), (2, 0), (2, 3, 3),
+          (2, 1, 3), (1, 2, 3, 3), (2, 2, 3, 4), (4, 4)]
+DTYPES = (['float32'] * 4 + ['float64'] * 6 + ['float16', 'bfloat16', 'complex64', 'complex128']
+          + ['int64'] * 3 + ['int32', 'int16', 'int8', 'uint8'] + ['bool'] * 2)
+SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e30, -1e30, 1e-30, 1.0, -1.0]
+DTYPE_NAMES = ['float32', 'float64', 'float16', 'bfloat16', 'complex64', 'complex128', 'int64',
+               'int32', 'int16', 'int8', 'uint8', 'bool']
+
+
+@dataclass
+class TensorPlan:
+    """A tensor argument: the values (an array in its final logical shape), the dtype name,
+    the layout recipe, and whether it requires grad."""
+    array: np.ndarray
+    dtype: str
+    layout: str = 'contiguous'
+    grad: bool = False
+
+    def describe(self):
+        a = self.array
+        if a.size <= 6:
+            vals = np.array2string(a.astype(np.float64) if a.dtype.kind == 'V' else a,
+                                   separator=', ').replace('\n', '')
+        else:
+            vals = f'<{a.size} values>'
+        extra = '' if self.layout == 'contiguous' else f', layout={self.layout}'
+        g = ', requires_grad=True' if self.grad else ''
+        return f'tensor({vals}, shape={a.shape}, dtype={self.dtype}{extra}{g})'
+
+
+@dataclass
+class Call:
+    """A generated call: positional and keyword arguments (TensorPlan, lists of them, or
+    plain values), whether the receiver is the first positional (a method call), and whether
+    all inputs are finite."""
+    target: str
+    seed: int
+    args: list
+    kwargs: dict = field(default_factory=dict)
+    finite: bool = True
+    grad: bool = False
+
+    def describe(self):
+        def d(v):
+            if isinstance(v, TensorPlan):
+                return v.describe()
+            if isinstance(v, list) and v and isinstance(v[0], TensorPlan):
+                return '[' + ', '.join(map(d, v)) + ']'
+            if isinstance(v, str) and v.startswith('dtype:'):
+                return v[6:]
+            return repr(v)
+        parts = [d(a) for a in self.args] + [f'{k}={d(v)}' for k, v in self.kwargs.items()]
+        return f'{self.target}({", ".join(parts)})'
+
+
+def rng_for(target, seed):
+    """The two random streams of a call, from (target, seed) only."""
+    h = zlib.crc32(f'{target}:{seed}'.encode())
+    return random.Random(h), np.random.default_rng(h)
+
+
+def _values(r, g, shape, dtype, special, constant):
+    n = int(np.prod(shape)) if shape else 1
+    if dtype == 'bool':
+        a = g.random(n) < 0.5
+    elif dtype in ('uint8',):
+        a = g.integers(0, 10, n)
+    elif dtype.startswith('int'):
+        a = g.integers(-5, 6, n)
+    else:
+        a = g.standard_normal(n) * r.choice([1.0, 1.0, 3.0, 0.3])
+        if dtype.startswith('complex'):
+            a = a + 1j * g.standard_normal(n)
+        if special and n:
+            for i in g.integers(0, n, max(1, n // 3)):
+                a[i] = r.choice(SPECIAL)
+    if constant and n:
+        a[:] = a[0]
+    if dtype == 'bfloat16':
+        return a.astype(np.float32).astype(ml_dtypes.bfloat16).reshape(shape)
+    return a.astype(dtype).reshape(shape)
+
+
+def _variant(r, shape):
+    """The call's shape, a broadcastable variant, or another shape."""
+    u = r.random()
+    if u < 0.6 or not shape:
+        return shape
+    if u < 0.85:
+        s = list(shape)
+        if r.random() < 0.5 and len(s) > 0:
+            s = s[r.randrange(len(s)):]  # fewer leading dims
+        elif s:
+            s[r.randrange(len(s))] = 1
+        return tuple(s)
+    return r.choice(SHAPES)
+
+
+class Generator:
+    """Draws one call of ``target`` for ``seed``."""
+
+    def __init__(self, target, seed):
+        self.target, self.seed = target, seed
+        self.r, self.g = rng_for(target.name, seed)
+        r = self.r
+        self.shape = r.choice(SHAPES)
+        self.dtype = r.choice(DTYPES)
+        self.mixed = r.random() < 0.15
+        self.special = r.random() < 0.15
+        self.constant = r.random() < 0.08
+        self.grad = (not target.random and r.random() < 0.7
+                     and self.dtype in ('float64', 'complex128'))
+        if self.grad:
+            self.special = False
+        self.finite = True
+
+    def tensor(self, shape=None):
+        r = self.r
+        shape = _variant(r, self.shape) if shape is None else shape
+        dtype = r.choice(DTYPES) if self.mixed and r.random() < 0.5 else self.dtype
+        if self.grad and dtype not in ('float64', 'complex128'):
+            dtype = 'float64'
+        special = self.special and dtype not in ('bool',) and not dtype.startswith(('int', 'u'))
+        a = _values(r, self.g, shape, dtype, special, self.constant)
+        if a.dtype.kind in 'fcV' and not np.all(np.isfinite(a.astype(np.complex128))):
+            self.finite = False
+        layout = 'contiguous'
+        u = r.random()
+        if len(shape) >= 2 and u < 0.15:
+            layout = 'transposed'
+        elif len(shape) >= 1 and u < 0.25:
+            layout = 'strided'
+        elif len(shape) >= 1 and 0 not in shape and u < 0.32:
+            axis = r.randrange(len(shape))
+            layout = f'expanded:{axis}'
+            a = np.broadcast_to(a.take([0], axis=axis), shape).copy()
+        return TensorPlan(a, dtype, layout, self.grad and dtype in ('float64', 'complex128'))
+
+    def scalar(self, name):
+        r = self.r
+        if self.dtype == 'bool' and r.random() < 0.5:
+            return r.random() < 0.5
+        if self.dtype.startswith(('int', 'uint')) and r.random() < 0.6:
+            return r.randint(-3, 4)
+        if self.dtype.startswith('complex') and r.random() < 0.3:
+            return complex(round(r.gauss(0, 1), 3), round(r.gauss(0, 1), 3))
+        if r.random() < 0.06 and not self.grad:
+            self.finite = False
+            return r.choice([float('nan'), float('inf'), float('-inf')])
+        return r.choice([0.5, 1.0, 2.0, -1.0, 0.0, 1.5, -0.7, 3, 2, 0, -2])
+
+    def int_(self, name):
+        r = self.r
+        nd = len(self.shape)
+        if 'dim' in name or name == 'axis':
+            if r.random() < 0.92:
+                return r.randrange(-max(nd, 1), max(nd, 1))
+            return r.choice([nd, -nd - 1, 5])
+        if name in ('diagonal', 'offset', 'k', 'shifts', 'shift'):
+            return r.randint(-2, 2)
+        if r.random() < 0.05:
+            return r.choice([-1, -3])
+        return r.randint(0, 3)
+
+    def int_list(self, name):
+        r = self.r
+        nd = len(self.shape)
+        if 'dim' in name or name in ('axis', 'dims'):
+            if nd == 0:
+                return r.choice([[], [0], [-1]])
+            k = r.randint(0, nd) if r.random() < 0.8 else r.randint(1, nd + 1)
+            dims = r.sample(range(nd), min(k, nd))
+            if len(dims) < k:
+                dims.append(nd)  # out of range
+            return [d - nd if r.random() < 0.3 else d for d in dims]
+        if name in ('size', 'shape', 'sizes'):
+            n = int(np.prod(self.shape)) if self.shape else 1
+            u = r.random()
+            if u < 0.3:
+                return list(self.shape)
+            if u < 0.5:
+                return [-1]
+            if u < 0.65:
+                return list(reversed(self.shape))
+            if u < 0.8:
+                return [n, 1]
+            return list(r.choice(SHAPES))
+        if name in ('shifts', 'repeats', 'pad', 'padding'):
+            return [r.randint(-2, 3) if name == 'shifts' else r.randint(0, 2)
+                    for _ in range(r.randint(1, max(nd, 1) + (name == 'shifts')))]
+        return [r.randint(1, 3) for _ in range(r.randint(0, max(nd, 1)))]
+
+    def value(self, a):
+        """A value for template argument ``a``."""
+        r = self.r
+        k = a.kind
+        if a.optional and r.random() < 0.25:
+            return None
+        if k == 'Tensor':
+            return self.tensor()
+        if k == 'List[Tensor]' or k == 'List[Optional[Tensor]]':
+            return [self.tensor() for _ in range(r.randint(1, 3))]
+        if k == 'number':
+            return self.scalar(a.name)
+        if k == 'int':
+            return self.int_(a.name)
+        if k == 'float':
+            if a.name == 'dropout_p':  # (any other value makes the op random)
+                return 0.0
+            if a.name in ('eps',):
+                return r.choice([1e-5, 1e-8, 0.1])
+            if a.name == 'p':
+                return r.choice([1.0, 2.0, 0.5, 3.0, float('inf'), 0.0])
+            if r.random() < 0.05 and not self.grad:
+                self.finite = False
+                return r.choice([float('nan'), float('inf')])
+            return r.choice([0.5, 1.0, 2.0, -1.0, 0.0, 0.25, 1.5])
+        if k == 'bool':
+            return r.random() < 0.5
+        if k == 'List[int]':
+            return self.int_list(a.name)
+        if k == 'List[bool]':
+            return [r.random() < 0.5 for _ in range(3)]
+        if k in ('List[float]', 'List[number]'):
+            return [r.choice([0.5, 1.0, 2.0]) for _ in range(r.randint(1, 3))]
+        if k == 'complex':
+            return complex(r.gauss(0, 1), r.gauss(0, 1))
+        if k == 'ScalarType':
+            return 'dtype:' + r.choice(DTYPE_NAMES)
+        if k == 'str':
+            from .targets import _STR_CHOICES
+            if a.name in _STR_CHOICES:
+                return r.choice(_STR_CHOICES[a.name])
+            return a.default
+        return a.default
+
+
+def generate(target, seed):
+    """The call of ``target`` for ``seed``, or None when no template fits (a method whose
+    templates all lack a tensor ``self``)."""
+    gen = Generator(target, seed)
+    r = gen.r
+    templates = target.templates
+    if target.method:
+        templates = [t for t in templates
+                     if any(a.name == 'self' and a.kind == 'Tensor' for a in t)]
+    if not templates:
+        return None
+    tmpl = r.choice(templates)
+    args, kwargs = [], {}
+    receiver = None
+    # Keep optional trailing positionals only up to the last one we draw a value for.
+    drawn = []
+    for a in tmpl:
+        use = not a.has_default or r.random() < 0.5
+        drawn.append((a, gen.value(a) if use else None, use))
+    last = max([i for i, (a, _, use) in enumerate(drawn) if use and not a.kwarg_only],
+               default=-1)
+    for i, (a, v, use) in enumerate(drawn):
+        if target.method and a.name == 'self' and receiver is None:
+            receiver = v
+            continue
+        if a.kwarg_only:
+            if use:
+                kwargs[a.name] = v
+        elif i <= last:
+            args.append(v if use else a.default)
+    if target.method:
+        args.insert(0, receiver)
+    return Call(target.name, seed, args, kwargs, gen.finite, gen.grad)
