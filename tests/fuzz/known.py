@@ -104,9 +104,6 @@ KNOWN = {
         "left: ember raises TypeError: ufunc 'logaddexp' not supported for the input "
         'types, and the inputs could not be safely coerced to any supported types '
         'according t',
-    ('Tensor.random_', 'spurious errors'):
-        "left: ember raises RuntimeError: random_ expects 'from' to be less than 'to', "
-        'but got from=0 >= to=0',
     ('Tensor.round', 'spurious errors'):
         'argument layer (owner: argl): ember raises TypeError: Tensor.round() got an '
         "unexpected keyword argument 'decimals'",
