@@ -343,6 +343,8 @@ def _check_weights_per_row(p):
 def _sampler(name, draw):
     def fn(self, *args, generator=None, **kwargs):
         check_inplace(self, name)
+        if draw is _random:
+            kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         self._data[...] = vals
         self._vc[0] += 1
@@ -369,11 +371,27 @@ def _normal(rng, shape, mean=0.0, std=1.0):
     return mean + std * rng.standard_normal(shape)
 
 
-def _random(rng, shape, a=None, b=None):
+_UNSET = object()
+
+
+def _random_top(dtype):
+    """random_()'s exclusive upper bound: past the largest integer of an integer dtype, or
+    2 ** (mantissa bits + 1) for a floating one (every integer below is exact)."""
+    if dtype.kind == 'b':
+        return 2
+    if dtype.kind in 'iu':
+        return int(np.iinfo(dtype).max) + 1
+    return 2 ** {2: 11, 4: 24, 8: 53}.get(dtype.itemsize, 8) if dtype.kind == 'f' else 2 ** 8
+
+
+def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
+    # random_() / random_(to) / random_(from, None) (up to the dtype's top) / random_(from, to)
     if a is None:
-        return rng.integers(0, 2 ** 24, shape)
-    if b is None:
+        a, b = 0, _random_top(dtype)
+    elif b is _UNSET:
         a, b = 0, a
+    elif b is None:
+        b = _random_top(dtype)
     if a >= b:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={a} "
                            f">= to={b}")

@@ -474,3 +474,17 @@ def test_bernoulli_in_place_checks_tensor_probabilities():
         check(lambda T, x: T.zeros(2).bernoulli_(x), p, grad=False)
         with pytest.raises(RuntimeError, match=r'Expected p_in >= 0 && p_in <= 1'):
             ember.zeros(2).bernoulli_(ember.tensor(p))
+
+
+# -- random_ without bounds stays in the dtype's range ------------------------------------------------
+@pytest.mark.parametrize('dt', ['int8', 'uint8', 'int16', 'float16', 'float32'])
+@pytest.mark.parametrize('args', [(), (100, None)])
+def test_random_without_upper_bound_covers_the_dtype(dt, args):
+    # torch's range: [from, dtype max] for integers, [from, 2**mantissa digits] for floats.
+    top = {'int8': 127, 'uint8': 255, 'int16': 32767, 'float16': 2048, 'float32': 2 ** 24}[dt]
+    for lib in (ember, torch):
+        lib.manual_seed(0)
+        v = lib.zeros(4000, dtype=getattr(lib, dt)).random_(*args).double().numpy()
+        low = args[0] if args else 0
+        assert low <= v.min() and v.max() <= top, (lib.__name__, v.min(), v.max())
+        assert v.max() > low + (top - low) * 0.9  # (the range is used, not wrapped)

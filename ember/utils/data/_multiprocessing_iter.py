@@ -53,7 +53,9 @@ def warn_if_more_workers_than_cpus(num_workers):
 
 def _base_seed(generator):
     import ember
-    return int(ember.empty((), dtype=ember.int64).random_(generator=generator))
+    # A 24-bit draw: NumPy takes it from a buffered 32-bit half, so the 64-bit stream the
+    # sampler then draws from is the single-process loader's (which draws no base seed).
+    return int(ember.empty((), dtype=ember.int64).random_(0, 2 ** 24, generator=generator))
 
 
 class MultiProcessingLoaderIter:
