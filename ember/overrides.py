@@ -294,10 +294,14 @@ def overridable(impl, public_name):
     """
     if getattr(impl, '_checks_protocol', False):
         return _self_dispatching_copy(impl, public_name)
-    plain = _PLAIN
+    # The plain types the fast path passes on unchecked: none until the first call that has
+    # one takes the checked path and narrows _PLAIN to what the op's signature takes
+    # (ember._ops._args.fast_types), so the op decides it at no cost per call.
+    plain = _NOTHING
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
+        nonlocal plain
         if not MODES:
             tensor = _Tensor
             for a in args:
@@ -306,15 +310,25 @@ def overridable(impl, public_name):
                     break
             else:
                 if not kwargs:
-                    return impl(*args)
+                    try:
+                        return impl(*args)
+                    except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
+                        _arguments().refuse(public_name, args, None, e)
+                        _refuse_non_tensor(public, impl, args, e)
+                        raise
         overloaded = None if THREAD.flags.all_disabled else \
             _collect(args + tuple(kwargs.values()))
         if MODES and _modes_on():
             return _mode_dispatch(public, overloaded, args, kwargs or None)
         if overloaded is None:
+            checker = _arguments()
+            if plain is _NOTHING:
+                plain = checker.fast_types(public_name, _PLAIN)
+            checker.check(public_name, args, kwargs)
             try:
                 return impl(*args, **kwargs)
-            except AttributeError as e:
+            except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
+                checker.refuse(public_name, args, kwargs, e)
                 _refuse_non_tensor(public, impl, args, e)
                 raise
         return dispatch(public, overloaded, args, kwargs or None)
@@ -323,6 +337,18 @@ def overridable(impl, public_name):
     public._ember_impl = impl
     _name_public(public, public_name)
     return public
+
+
+_NOTHING = frozenset()
+_ARGS = []  # [ember._ops._args], imported on first use (it needs the op registry's package)
+
+
+def _arguments():
+    """The argument layer (``ember._ops._args``)."""
+    if not _ARGS:
+        from ._ops import _args
+        _ARGS.append(_args)
+    return _ARGS[0]
 
 
 def _name_public(f, public_name):
@@ -336,7 +362,7 @@ def _name_public(f, public_name):
 def _refuse_non_tensor(public, impl, args, error):
     """An implementation tripped over an argument that is not a Tensor: say so as torch does
     ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
-    if "'_data'" not in str(error):
+    if not isinstance(error, AttributeError) or "'_data'" not in str(error):
         return
     for i, a in enumerate(args):
         if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):

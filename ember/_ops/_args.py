@@ -1,0 +1,515 @@
+"""The argument layer: every public op's arguments checked against torch's signature of it,
+and torch's exceptions for bad calls, from one place.
+
+``overrides.overridable`` (the wrapper every public op gets) calls in here at three points,
+none of them on the fast path of a well-formed call:
+
+* ``fast_types(name)``: the plain types (int, float, str, None ...) any of the op's
+  parameters takes. The wrapper's fast path lets only those through; a float where only a
+  Tensor or an int is allowed takes the checked path at no cost to the others.
+* ``check(name, args, kwargs)``: on the checked path (keywords, other types), binds the call
+  to one of the op's overloads as torch's argument parser does, or raises its TypeError:
+  "mm(): argument 'mat2' (position 2) must be Tensor, not float", "add() received an
+  invalid combination of arguments - got (Tensor, str), but expected one of: ...",
+  "relu() got an unexpected keyword argument 'x'", "... missing 1 required positional
+  arguments: ...", "... takes 2 positional arguments but 3 were given".
+* ``refuse(name, args, kwargs, error)``: when the op's body raised, the error torch would
+  give instead, if any: the argument's TypeError (a bad call that slipped through the fast
+  path), torch's IndexError for an out-of-range dim, and no NumPy exception ever (AxisError,
+  LinAlgError, a ufunc's TypeError, "read-only" or broadcasting ValueErrors become torch's
+  IndexError / LinAlgError / NotImplementedError / RuntimeError).
+
+The signatures are data (``_signatures.py``, generated from torch by
+``tools/gen_signatures.py``), keyed by the name the public object has (``add``,
+``Tensor.add``, ``nn.functional.linear``): an op gets its checks by being registered under a
+name torch has. Each is parsed once, on first use.
+"""
+import os
+import re
+
+import numpy as np
+
+__all__ = ['fast_types', 'check', 'refuse', 'signatures']
+
+_SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
+_FAST = {}  # key -> frozenset of plain types the op's parameters take
+_NUMBERS = (int, float, bool, complex)
+_INTS = (int,)
+
+
+def _table():
+    from . import _signatures
+    return _signatures
+
+
+def key_of(public_name):
+    """``'ember.Tensor.add'`` -> ``'Tensor.add'``, the key of the signature table."""
+    return public_name[6:] if public_name.startswith('ember.') else public_name
+
+
+def signatures(key):
+    """(torch's name of the op, [Signature]) for table key ``key``, or None."""
+    got = _SIGS.get(key, False)
+    if got is False:
+        entry = _table().SIGNATURES.get(key)
+        got = None
+        if entry is not None:
+            cname, texts = entry
+            numbers = cname in _table().NUMBERS_AS_TENSORS
+            got = (cname, [Signature(t, numbers, key.startswith('Tensor.')) for t in texts])
+        _SIGS[key] = got
+    return got
+
+
+# -- types ----------------------------------------------------------------------------------
+def _is_tensor(x):
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return True
+    t = type(x)
+    return t not in _PLAIN_TYPES and hasattr(t, '__torch_function__')
+
+
+_PLAIN_TYPES = frozenset((int, float, bool, complex, str, type(None), list, tuple))
+
+
+def _is_int(x):
+    t = type(x)
+    if t is int:
+        return True
+    if t is bool:
+        return False
+    return isinstance(x, (int, np.integer)) or (_is_tensor(x) and _integral_scalar(x))
+
+
+def _integral_scalar(x):
+    data = getattr(x, '_data', None)
+    return data is None or (data.size == 1 and data.dtype.kind in 'iub')
+
+
+def _is_float(x):
+    return type(x) in (float, int, bool) or isinstance(x, (np.floating, np.integer, np.bool_)) \
+        or (_is_tensor(x) and getattr(getattr(x, '_data', None), 'size', 1) == 1)
+
+
+def _is_number(x):
+    return type(x) in _NUMBERS or isinstance(x, (np.number, np.bool_)) or \
+        (_is_tensor(x) and getattr(getattr(x, '_data', None), 'ndim', 0) == 0)
+
+
+def _is_bool(x):
+    return type(x) is bool or isinstance(x, np.bool_)
+
+
+def _is_dtype(x):
+    from .._dtype import dtype
+    return isinstance(x, dtype) or x in (int, float, bool, complex)
+
+
+def _is_str(x):
+    return isinstance(x, str)
+
+
+def _anything(x):
+    return True
+
+
+def _is_int_list(x, size=0):
+    """(ok, bad element position or None): a sequence of ints, or one int when the
+    signature gives the list a size."""
+    if _is_int(x):
+        return bool(size), None
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_int(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_float_list(x, size=0):
+    if _is_float(x):
+        return bool(size), None
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_float(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_tensor_list(x, size=0):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_tensor(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_optional_tensor_list(x, size=0):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if v is not None and not _is_tensor(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_number_list(x, size=0):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_number(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+# raw type -> (display name, predicate, is_list, plain types it takes)
+_TYPES = [
+    (r'Tensor', 'Tensor', _is_tensor, False, ()),
+    (r'Scalar', 'Number', _is_number, False, _NUMBERS),
+    (r'(int64_t|SymInt|DeviceIndex)', 'int', _is_int, False, _INTS),
+    (r'double', 'float', _is_float, False, (float, int, bool)),
+    (r'bool', 'bool', _is_bool, False, (bool,)),
+    (r'(Sym)?IntArrayRef', 'tuple of ints', _is_int_list, True, (int,)),
+    (r'TensorList', 'tuple of Tensors', _is_tensor_list, True, ()),
+    (r'c10::List<::std::optional<Tensor>>', 'tuple of Tensors', _is_optional_tensor_list,
+     True, ()),
+    (r'ScalarType', 'torch.dtype', _is_dtype, False, ()),
+    (r'(c10::string_view|std::string_view|std::string)', 'str', _is_str, False, (str,)),
+    (r'ArrayRef<double>', 'tuple of floats', _is_float_list, True, (float, int)),
+    (r'ScalarList', 'tuple of Scalars', _is_number_list, True, ()),
+    (r'Generator', 'torch.Generator', _anything, False, ()),
+    (r'Layout', 'torch.layout', _anything, False, ()),
+    (r'Device', 'torch.device', _anything, False, (str, int)),
+    (r'MemoryFormat', 'torch.memory_format', _anything, False, ()),
+    (r'Storage', 'torch.Storage', _anything, False, ()),
+    (r'Stream', 'Stream', _anything, False, ()),
+    (r'PyObject\*', 'object', _anything, False, _NUMBERS + (str, slice, type(Ellipsis))),
+]
+# the listing's type names (texts the generator could only take from a listing)
+_DISPLAYED = {'Number': 'Scalar', 'torch.dtype': 'ScalarType', 'int': 'int64_t',
+              'float': 'double', 'str': 'c10::string_view', 'tuple of ints': 'IntArrayRef',
+              'tuple of Tensors': 'TensorList', 'tuple of floats': 'ArrayRef<double>',
+              'torch.Generator': 'Generator', 'torch.device': 'Device',
+              'torch.layout': 'Layout', 'torch.memory_format': 'MemoryFormat'}
+
+
+class Param:
+    """One parameter of a signature."""
+    __slots__ = ('name', 'raw', 'display', 'test', 'is_list', 'size', 'optional',
+                 'has_default', 'kwonly', 'plain', 'numbers_as_tensor', 'default_text')
+
+    def __init__(self, text, kwonly, numbers):
+        decl, eq, default = text.partition('=')
+        raw, self.name = decl.strip().rsplit(' ', 1)
+        for word, back in sorted(_DISPLAYED.items(), key=lambda kv: -len(kv[0])):
+            if raw == word:  # (a listing's text: the word spelled as the parser's)
+                raw = back
+                break
+        self.optional = raw.endswith('?') or default.strip() == 'None'
+        raw = raw.rstrip('?')
+        m = re.fullmatch(r'(.*?)(?:\[(\d+)\])?', raw)
+        base, size = m.group(1), int(m.group(2) or 0)
+        self.raw, self.size = raw, size
+        for pat, disp, test, is_list, plain in _TYPES:
+            if re.fullmatch(pat, base):
+                self.display, self.test, self.is_list, self.plain = disp, test, is_list, plain
+                break
+        else:  # a type this table does not know: anything goes
+            self.display, self.test, self.is_list, self.plain = base, _anything, False, ()
+        self.numbers_as_tensor = numbers and base == 'Tensor'
+        if self.numbers_as_tensor:
+            self.plain = _NUMBERS
+        if self.optional:
+            self.plain = self.plain + (type(None),)
+        self.has_default = bool(eq)
+        self.kwonly = kwonly
+
+    def accepts(self, x):
+        """(ok, bad element position or None)."""
+        if x is None and self.optional:
+            return True, None
+        if self.is_list:
+            return self.test(x, self.size)
+        if self.numbers_as_tensor and (type(x) in _NUMBERS or isinstance(x, np.number)):
+            return True, None
+        return self.test(x), None
+
+    def shown(self):
+        """As torch's listing prints it: ``Tensor other``, ``Number alpha = 1``."""
+        text = f'{self.display} {self.name}'
+        return text + (' = ' + self.default_text if self.has_default else '')
+
+
+class Signature:
+    """One overload: its parameters, how many are positional, whether it is hidden."""
+
+    def __init__(self, text, numbers, method):
+        head, _, flags = text.partition('|')
+        self.name = head[:head.index('(')]
+        self.hidden = flags in ('deprecated', 'hidden')
+        self.noargs = flags == 'noargs'
+        inner = head[head.index('(') + 1:-1]
+        self.params = []
+        kwonly = False
+        defaults = []
+        for part in _split(inner):
+            if part == '*':
+                kwonly = True
+                continue
+            p = Param(part, kwonly, numbers)
+            p.default_text = part.partition('=')[2].strip()
+            defaults.append(p.default_text)
+            self.params.append(p)
+        self.npos = sum(1 for p in self.params if not p.kwonly)
+        self.min_args = sum(1 for p in self.params if not p.has_default)
+        self.max_args = len(self.params)
+        self.by_name = {p.name: p for p in self.params}
+        # ``view(2, 3)``, ``permute(1, 0)``: a lone list parameter also takes its elements
+        # as separate positional arguments
+        first = self.params[0] if self.params else None
+        self.varargs = first is not None and first.is_list and first.display == \
+            'tuple of ints' and self.npos == 1
+
+    def shown(self):
+        """The overload as torch's listing prints it."""
+        parts = []
+        star = False
+        for p in self.params:
+            if p.kwonly and not star:
+                parts.append('*')
+                star = True
+            parts.append(p.shown())
+        return '(' + ', '.join(parts) + ')'
+
+    def bind(self, args, kwargs, raise_):
+        """True if the call fits; with ``raise_``, torch's TypeError where it does not."""
+        if self.noargs:
+            if args or kwargs:
+                if raise_:
+                    if kwargs:
+                        raise TypeError(f"TensorBase.{self.name}() takes no keyword arguments")
+                    raise TypeError(f"TensorBase.{self.name}() takes no arguments "
+                                    f"({len(args)} given)")
+                return False
+            return True
+        nargs = len(args)
+        if self.varargs and nargs >= 1 and _is_int(args[0]):
+            args = (tuple(args),)
+            nargs = 1
+        if nargs > self.npos:
+            if raise_:
+                if self.min_args != self.npos and self.min_args < self.npos:
+                    raise TypeError(f"{self.name}() takes from {self.min_args} to "
+                                    f"{self.npos} positional arguments but {nargs} were given")
+                raise TypeError(f"{self.name}() takes {self.npos} positional argument"
+                                f"{'' if self.npos == 1 else 's'} but {nargs} "
+                                f"{'was' if nargs == 1 else 'were'} given")
+            return False
+        used = 0
+        missing = []
+        for i, p in enumerate(self.params):
+            if i < nargs:
+                x = args[i]
+                where = f" (position {i + 1})"
+            elif kwargs and p.name in kwargs:
+                x = kwargs[p.name]
+                used += 1
+                where = ''
+            else:
+                if not p.has_default:
+                    missing.append(p.name)
+                continue
+            ok, pos = p.accepts(x)
+            if not ok:
+                if pos and p.display == 'tuple of ints':
+                    raise_ = True  # (torch's parser stops at once on a list of ints gone bad)
+                if not raise_:
+                    return False
+                if pos is not None and p.display == 'tuple of ints':
+                    raise TypeError(
+                        f"{self.name}(): argument '{p.name}' failed to unpack the object at pos "
+                        f"{pos + 1} with error \"type must be {p.display},but got "
+                        f"{_type_name(x[pos])}\"")
+                if pos is not None and p.display == 'tuple of Tensors':
+                    raise TypeError(f"expected Tensor as element {pos} in argument {i}, but got "
+                                    f"{_type_name(x[pos])}")
+                raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be "
+                                f"{p.display}, not {_type_name(x)}")
+        if missing:
+            if raise_:
+                names = ', '.join(f'"{n}"' for n in missing)
+                raise TypeError(f"{self.name}() missing {len(missing)} required positional "
+                                f"arguments: {names}")
+            return False
+        if kwargs and used != len(kwargs):
+            if raise_:
+                for k in kwargs:
+                    if k in self.by_name:
+                        raise TypeError(f"{self.name}() got multiple values for argument "
+                                        f"'{k}'")
+                    if k not in self.by_name:
+                        raise TypeError(f"{self.name}() got an unexpected keyword argument "
+                                        f"'{k}'")
+            return False
+        return True
+
+
+def _split(inner):
+    """The parameters of a signature's text (commas inside quotes or brackets kept)."""
+    parts, depth, quote, cur = [], 0, False, ''
+    for ch in inner:
+        if ch == '"':
+            quote = not quote
+        elif not quote and ch in '[(<{':
+            depth += 1
+        elif not quote and ch in '])>}':
+            depth -= 1
+        if ch == ',' and depth == 0 and not quote:
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def _type_name(x, short=False):
+    """How torch names an argument's type in its messages (``short``: a sequence as
+    ``tuple``, as its "got (...)" lists print it)."""
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return 'Tensor'
+    if isinstance(x, (list, tuple)) and not hasattr(x, '_fields') and not short:
+        kinds = []
+        for v in x:
+            n = _type_name(v)
+            if n not in kinds:
+                kinds.append(n)
+        if not kinds:
+            return type(x).__name__
+        if len(kinds) == 1:
+            return f'tuple of {kinds[0]}s'
+        return f"tuple of ({', '.join(kinds)})"
+    return type(x).__name__
+
+
+def _got(args, kwargs):
+    parts = [_type_name(a, True) for a in args] + [
+        f'{k}={_type_name(v, True)}' for k, v in sorted((kwargs or {}).items())]
+    return '(' + ', '.join(parts) + ')'
+
+
+# -- the three entry points -----------------------------------------------------------------
+def fast_types(public_name, default):
+    """The plain types the op's fast path may pass on unchecked: those of ``default`` that
+    some parameter of some overload takes (``default`` itself for an op without a known
+    signature)."""
+    key = key_of(public_name)
+    got = _FAST.get(key)
+    if got is None:
+        sigs = signatures(key)
+        if sigs is None:
+            got = default
+        else:
+            taken = set()
+            for s in sigs[1]:
+                for p in s.params:
+                    taken.update(p.plain)
+                    if s.varargs:
+                        taken.add(int)
+            got = frozenset(t for t in default if t in taken)
+        _FAST[key] = got
+    return got
+
+
+def check(public_name, args, kwargs):
+    """Binds a call (``args`` include ``self`` for a Tensor method) to one of the op's
+    overloads, or raises torch's TypeError for it. Ops without a known signature pass."""
+    key = key_of(public_name)
+    sigs = signatures(key)
+    if sigs is None:
+        return
+    cname, overloads = sigs
+    if key.startswith('Tensor.'):
+        args = args[1:]
+    for s in overloads:
+        if s.bind(args, kwargs, False):
+            return
+    visible = [s for s in overloads if not s.hidden]
+    n = len(args) + len(kwargs or ())
+    plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0 or
+                 s.varargs and args and _is_int(args[0])]
+    if len(overloads) == 1 or len(plausible) == 1:
+        (plausible or overloads)[0].bind(args, kwargs, True)
+    got = _got(args, kwargs)
+    if len(visible) == 1:
+        raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
+                        f"but expected {visible[0].shown()}")
+    listing = '\n'.join(' * ' + s.shown() for s in visible)
+    raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
+                    f"but expected one of:\n{listing}\n")
+
+
+_NUMPY_DIR = os.path.dirname(np.__file__)
+
+
+def refuse(public_name, args, kwargs, error):
+    """The op's body raised ``error``: raises what torch raises for that call instead, when
+    that differs (see the module's docstring); returns if ``error`` stands."""
+    if type(error) in (TypeError, AttributeError):
+        check(public_name, args, kwargs)
+    if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
+                  else np.AxisError):
+        ndim = getattr(error, 'ndim', None)
+        axis = getattr(error, 'axis', None)
+        if ndim is not None and axis is not None:
+            n = max(ndim, 1)
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, "
+                             f"{n - 1}], but got {axis})") from None
+        raise IndexError(f"Dimension out of range ({error})") from None
+    if isinstance(error, np.linalg.LinAlgError):
+        from .linalg_ext import LinAlgError
+        name = signatures(key_of(public_name))
+        op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
+        raise LinAlgError(f"{op}: {error}") from None
+    if type(error) in (ValueError, TypeError) and _from_numpy(error):
+        op = key_of(public_name).rsplit('.', 1)[-1]
+        text = str(error)
+        if 'read-only' in text:
+            raise RuntimeError(f"{op}(): the tensor written to is read-only (it shares "
+                               "memory that cannot be written)") from None
+        if isinstance(error, TypeError) and ('ufunc' in text or 'loop' in text):
+            dt = _first_dtype(args, kwargs)
+            raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
+        raise RuntimeError(f"{op}(): {text}") from None
+
+
+def _first_dtype(args, kwargs):
+    from .._tensor import Tensor
+    from .. import _dtype
+    for a in list(args) + list((kwargs or {}).values()):
+        if isinstance(a, Tensor):
+            return _dtype.FROM_NP[a._data.dtype].kernel_name
+    return '?'
+
+
+# What NumPy's own C code says (it raises with no Python frame of its own)
+_NUMPY_WORDS = re.compile(r"ufunc|did not contain a loop|could not be broadcast|read-only|"
+                          r"cannot reshape array|zero-size array|Cannot cast")
+
+
+def _from_numpy(error):
+    """True if NumPy raised ``error``: its innermost frame is NumPy's, or it says what
+    NumPy's C code says."""
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb.tb_frame.f_code.co_filename.startswith(_NUMPY_DIR):
+        return True
+    return _NUMPY_WORDS.search(str(error)) is not None

@@ -1,0 +1,245 @@
+"""Writes ``ember/_ops/_signatures.py``: torch's Python-level signatures of its public ops.
+
+A development tool (it imports real torch; ember never does at run time). Run it from the
+repository root after upgrading the torch the tests compare against:
+
+    python tools/gen_signatures.py
+
+What it records are facts about torch's interface -- each public callable's overloads, as
+its argument parser states them (names, types, defaults, keyword-only markers, hidden
+deprecated forms), which ops take a Python number where their signature says Tensor, and
+which dtypes an op refuses -- gathered as follows:
+
+* the signature texts sit as strings in torch's ``libtorch_python`` library; they carry the
+  op's C-level name but not which callable (``torch.max`` or ``Tensor.max``) uses them;
+* each callable is asked which of them are its own by calling it with arguments its parser
+  must refuse: with several overloads it lists them ("expected one of: ..."), with one it
+  states its positional range and required names, which pick the text out;
+* dtype support is probed on small tensors of every dtype: an op whose kernel is missing
+  for a dtype raises NotImplementedError "... not implemented for 'ComplexFloat'".
+"""
+import functools
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, 'ember', '_ops', '_signatures.py')
+sys.path.insert(0, ROOT)
+
+
+def pool():
+    """{C-level name: [signature text, ...]} from the strings in libtorch_python."""
+    lib = os.path.join(os.path.dirname(torch.__file__), 'lib', 'libtorch_python.so')
+    text = subprocess.run(['strings', '-n', '6', lib], capture_output=True, text=True,
+                          check=True).stdout
+    found = {}
+    for line in text.splitlines():
+        if re.fullmatch(r'[a-z_0-9]+\((.*)\)(\|(deprecated|hidden))?', line) and \
+                ') ' not in line.split('|')[0][:-1]:
+            found.setdefault(line[:line.index('(')], []).append(line)
+    return found
+
+
+_DISPLAY = [  # the parser's type names -> how its messages print them
+    (r'^(Sym)?IntArrayRef(\[\d+\])?$', 'tuple of ints'), (r'^TensorList(\[\d+\])?$',
+                                                         'tuple of Tensors'),
+    (r'^Scalar$', 'Number'), (r'^ScalarType$', 'torch.dtype'), (r'^(int64_t|SymInt)$', 'int'),
+    (r'^double$', 'float'), (r'^(c10::string_view|std::string_view|std::string)$', 'str'),
+    (r'^Generator$', 'torch.Generator'), (r'^Layout$', 'torch.layout'),
+    (r'^Device$', 'torch.device'), (r'^MemoryFormat$', 'torch.memory_format'),
+    (r'^ArrayRef<double>$', 'tuple of floats'), (r'^ScalarList$', 'tuple of Scalars'),
+    (r'^c10::List<::std::optional<Tensor>>$', 'tuple of Tensors'),
+    (r'^Storage$', 'torch.Storage'), (r'^PyObject\*$', 'object'),
+]
+
+
+def display(sig):
+    """A parser text as torch's "expected one of" listing prints it."""
+    inner = sig.split('|')[0]
+    inner = inner[inner.index('(') + 1:-1]
+    parts = []
+    for p in inner.split(', ') if inner else []:
+        if p == '*':
+            parts.append(p)
+            continue
+        decl, eq, default = p.partition('=')
+        ty, name = decl.rsplit(' ', 1)
+        ty = ty.rstrip('?')
+        for pat, rep in _DISPLAY:
+            if re.match(pat, ty):
+                ty = rep
+                break
+        parts.append(f'{ty} {name}' + (f' = {default}' if eq else ''))
+    return '(' + ', '.join(parts) + ')'
+
+
+def _fields(sig):
+    """(parameter names, required positional names, number of positional parameters)."""
+    inner = sig.split('|')[0]
+    inner = inner[inner.index('(') + 1:-1]
+    names, required, npos = [], [], None
+    for p in inner.split(', ') if inner else []:
+        if p == '*':
+            npos = len(names)
+            continue
+        decl, eq, _ = p.partition('=')
+        names.append(decl.rsplit(' ', 1)[1])
+        if not eq and npos is None:
+            required.append(names[-1])
+    return names, required, len(names) if npos is None else npos
+
+
+def _probe(fn, self):
+    """The parser's messages for a call with 40 positional objects and for one with an
+    unknown keyword only."""
+    msgs = []
+    for args, kwargs in (((object(),) * 40, {}), ((), {'__probe__': 1})):
+        if self is not None:
+            args = (self,) + args
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                fn(*args, **kwargs)
+            msgs.append('')
+        except Exception as e:  # noqa: BLE001 - the message is what is probed
+            msgs.append(f'{type(e).__name__}: {e}')
+    return msgs
+
+
+def select(cname, fn, self, candidates):
+    """The texts among ``candidates`` that are ``fn``'s overloads, or None when ``fn``
+    parses no signature (a Python function, a method without arguments ...)."""
+    many, kw = _probe(fn, self)
+    if 'expected one of:' in many or 'but expected (' in many:
+        if 'expected one of:' in many:
+            listed = [ln.strip()[2:] for ln in many.split('expected one of:')[1].splitlines()
+                      if ln.strip().startswith('* (')]
+        else:  # one listed overload beside hidden ones
+            listed = ['(' + many.split('but expected (', 1)[1].splitlines()[0]]
+        chosen = []
+        for d in listed:
+            match = [c for c in candidates if '|' not in c and display(c) == d]
+            chosen.append(match[0] if match else cname + d.replace(' = ', '='))
+        # hidden (deprecated) forms: a function's start with the parameter its listed ones
+        # start with ('Tensor input'); a method's never do
+        first = display(chosen[0])[1:].split(',')[0].split(')')[0]
+        for c in candidates:
+            if '|' in c and (display(c)[1:].split(',')[0] == first) == (self is None):
+                chosen.append(c)
+        return chosen
+    if 'takes no arguments' in many:
+        return ['%s()|noargs' % cname]
+    m = re.search(r'takes (?:from (\d+) to )?(\d+) positional arguments? but', many)
+    if not m:
+        return None
+    npos = int(m.group(2))
+    req = re.search(r'missing \d+ required positional arguments?: (.*)$', kw)
+    required = re.findall(r'"(\w+)"', req.group(1)) if req else []
+    match = [c for c in candidates if '|' not in c and _fields(c)[2] == npos and
+             _fields(c)[1] == required]
+    if not match:
+        return None
+    return [match[0]]
+
+
+def callables():
+    """(public name as ember keys it, C-level name, callable, self or None)."""
+    t = torch.ones(2, 2)
+    out = []
+    for name in sorted(dir(torch._C._VariableFunctions)):
+        fn = getattr(torch, name, None)
+        if not name.startswith('_') and callable(fn) and \
+                type(fn).__name__ == 'builtin_function_or_method':
+            out.append((name, name, fn, None))
+    for name in sorted(dir(torch._C.TensorBase)):
+        fn = getattr(torch._C.TensorBase, name)
+        if type(getattr(torch.Tensor, name, None)).__name__ == 'function':
+            continue  # torch.Tensor redefines it in Python: it parses no signature
+        if (not name.startswith('_') or name.startswith('__') and name not in (
+                '__init__', '__new__', '__reduce_ex__', '__dir__', '__sizeof__', '__repr__',
+                '__init_subclass__', '__subclasshook__', '__getattribute__', '__setattr__',
+                '__delattr__', '__format__', '__reduce__', '__class__', '__doc__', '__str__',
+                '__hash__')) and type(fn).__name__ == 'method_descriptor':
+            out.append(('Tensor.' + name, name, fn, t.clone()))
+    spaces = (('nn.functional.', torch.nn.functional, ''), ('linalg.', torch.linalg, 'linalg_'),
+              ('fft.', torch.fft, 'fft_'), ('special.', torch.special, 'special_'))
+    for prefix, mod, cprefix in spaces:
+        for name in sorted(dir(mod)):
+            fn = getattr(mod, name)
+            if not name.startswith('_') and type(fn).__name__ == 'builtin_function_or_method':
+                out.append((prefix + name, cprefix + name if cprefix else fn.__name__, fn, None))
+    return out
+
+
+def numbers_as_tensors(sigs):
+    """The C-level names whose parser takes a Python number where it says Tensor: probed
+    with a float where a two-tensor function, or a one-tensor method, wants its tensor."""
+    names = set()
+    for key, (cname, texts) in sigs.items():
+        method = key.startswith('Tensor.')
+        if cname in names or '.' in key and not method:
+            continue
+        want = 1 if method else 2
+        for s in texts:
+            inner = s[s.index('(') + 1:s.index(')')].split(', ')
+            if '|' in s or len(inner) < want or \
+                    not all(p.startswith('Tensor ') for p in inner[:want]):
+                continue
+            fn = getattr(torch.ones(2), key[7:]) if method else \
+                functools.partial(getattr(torch, key), torch.ones(2))
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    fn(2.0)
+            except TypeError as e:
+                if 'must be Tensor' in str(e) or 'invalid combination' in str(e) or \
+                        'missing' in str(e):
+                    break
+            except Exception:  # noqa: BLE001 - past the parser: it took the number
+                pass
+            names.add(cname)
+            break
+    return names
+
+
+def main():
+    strings = pool()
+    sigs = {}
+    for key, cname, fn, self in callables():
+        chosen = select(cname, fn, self, strings.get(cname, []))
+        if chosen:
+            sigs[key] = (cname, tuple(chosen))
+    numbers = numbers_as_tensors(sigs)
+    with open(OUT, 'w') as f:
+        f.write('"""torch %s\'s Python-level signatures of its public ops: generated by\n'
+                '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'
+                '``SIGNATURES``: {public name as ember keys it (``add``, ``Tensor.add``,\n'
+                '``nn.functional.linear``): (the name torch\'s messages use, (overloads...))}.\n'
+                'An overload is the argument parser\'s text; ``|deprecated``/``|hidden`` ones\n'
+                'are accepted but never listed in messages, ``|noargs`` is a method that takes\n'
+                'no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a\n'
+                'Python number too. Read by ``ember._ops._args``."""\n'
+                % torch.__version__.split('+')[0])
+        f.write('# flake8: noqa\n')
+        f.write('SIGNATURES = {\n')
+        for key in sorted(sigs):
+            cname, texts = sigs[key]
+            f.write(f'    {key!r}: ({cname!r}, (\n')
+            for s in texts:
+                f.write(f'        {s!r},\n')
+            f.write('    )),\n')
+        f.write('}\n\n')
+        f.write('NUMBERS_AS_TENSORS = frozenset({\n')
+        for n in sorted(numbers):
+            f.write(f'    {n!r},\n')
+        f.write('})\n')
+    print(f'{len(sigs)} callables, {len(numbers)} taking numbers as tensors -> {OUT}')
+
+
+if __name__ == '__main__':
+    main()
