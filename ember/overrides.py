@@ -298,6 +298,8 @@ def overridable(impl, public_name):
     # one takes the checked path and narrows _PLAIN to what the op's signature takes
     # (ember._ops._args.fast_types), so the op decides it at no cost per call.
     plain = _NOTHING
+    # {NumPy dtype: message} of the dtypes torch's kernel of the op refuses, or None
+    refused = _arguments().refusals(public_name)
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
@@ -311,7 +313,12 @@ def overridable(impl, public_name):
             else:
                 if not kwargs:
                     try:
-                        return impl(*args)
+                        if refused is None:
+                            return impl(*args)
+                        # (the body first: its own error, where it has one, names the case)
+                        r = impl(*args)
+                        _ARGS[0].refuse_dtypes(public_name, refused, args, None)
+                        return r
                     except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                         _arguments().refuse(public_name, args, None, e)
                         _refuse_non_tensor(public, impl, args, e)
@@ -326,7 +333,10 @@ def overridable(impl, public_name):
                 plain = checker.fast_types(public_name, _PLAIN)
             checker.check(public_name, args, kwargs)
             try:
-                return impl(*args, **kwargs)
+                r = impl(*args, **kwargs)
+                if refused is not None:
+                    checker.refuse_dtypes(public_name, refused, args, kwargs)
+                return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                 checker.refuse(public_name, args, kwargs, e)
                 _refuse_non_tensor(public, impl, args, e)

@@ -513,3 +513,91 @@ def _from_numpy(error):
     if tb.tb_frame.f_code.co_filename.startswith(_NUMPY_DIR):
         return True
     return _NUMPY_WORDS.search(str(error)) is not None
+
+
+# -- dtypes torch's kernels refuse -------------------------------------------------------
+_KERNEL_DTYPES = {}  # a dtype's kernel name ('Long') -> its NumPy dtype
+
+
+def _op_name(public_name):
+    """torch's name of the op behind a public name: ``ember.Tensor.lt`` -> ``lt``,
+    ``ember.linalg.norm`` -> ``linalg_norm`` (a dunder keeps its own name: the operators
+    are built from the op's own function, which knows its name)."""
+    name = key_of(public_name)
+    for space in ('linalg.', 'fft.', 'special.'):
+        if name.startswith(space):
+            return space[:-1] + '_' + name[len(space):]
+    return name.rsplit('.', 1)[-1]
+
+
+def refusals(public_name):
+    """{NumPy dtype: (exception class, torch's message)} for the dtypes torch's kernel of
+    the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none."""
+    from ._dtype_refusals import REFUSED
+    name = _op_name(public_name)
+    groups = REFUSED.get(name) or (name.endswith('_') and REFUSED.get(name[:-1]))
+    if not groups:
+        return None
+    if not _KERNEL_DTYPES:
+        from .. import _dtype
+        for np_dtype, dt in _dtype.FROM_NP.items():
+            _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
+    out = {}
+    for cls, template, names in groups:
+        cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
+        for n in names.split():
+            if n in _KERNEL_DTYPES:
+                out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n))
+    return out or None
+
+
+def array_check(name):
+    """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
+    the operand arrays that raises torch's NotImplementedError for a dtype torch's kernel
+    refuses, or None if it refuses none."""
+    refused = refusals(name)
+    if refused is None:
+        return None
+
+    def check(x, *others):
+        error = refused.get(x.dtype)
+        if error is not None:
+            raise error[0](error[1])
+    return check
+
+
+def refuse_dtypes(public_name, refused, args, kwargs):
+    """Raises torch's error if the call's tensors (its arguments, and those in a list given
+    first) all have one dtype that torch's kernel refuses. Calls that name a dtype, and
+    arithmetic with a Python number (which torch runs by another kernel), pass."""
+    from .._tensor import Tensor
+    from .._dtype import dtype as dtype_type
+    if kwargs and 'dtype' in kwargs:
+        return
+    dtype = None
+    seq = args[0] if args and type(args[0]) in (list, tuple) else ()
+    for i, a in enumerate((*seq, *args)):
+        if isinstance(a, Tensor):
+            d = a._data.dtype
+            if dtype is None:
+                dtype = d
+            elif d != dtype:
+                return
+        elif isinstance(a, dtype_type) or type(a) in _NUMBERS and \
+                _op_name(public_name) in _table().NUMBERS_AS_TENSORS:
+            return
+    error = refused.get(dtype) if dtype is not None else None
+    if error is not None:
+        raise error[0](error[1])
+
+
+def takes_numbers(name, position):
+    """True if the function ``ember.<name>`` takes a Python number at ``position`` (0: its
+    input) in some overload (an op without a known signature: True)."""
+    sigs = signatures(name)
+    if sigs is None:
+        return True
+    for s in sigs[1]:
+        if len(s.params) > position and int in s.params[position].plain:
+            return True
+    return False

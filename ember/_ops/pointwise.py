@@ -16,6 +16,7 @@ from .._compat import rename_code
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ..overrides import handoff, CONTINUE, MODES
+from . import _args
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS,
@@ -67,6 +68,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     """
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
+    check = check or _args.array_check(name)  # (the dtypes torch's kernel refuses)
 
     def fn(input, *, out=None):
         if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
@@ -74,6 +76,9 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
                 r = handoff(public, (input,), out)
                 if r is not CONTINUE:
                     return r
+                if public is not fn:  # (the public copies; ops calling ``fn`` pass)
+                    _args.check(public._ember_name, (input,), None if out is None else
+                                {'out': out})
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
@@ -492,8 +497,15 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     exact_scalar = name in ('mul', 'div')
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
+    # The dtypes torch's kernel refuses between two tensors (with a number, torch often
+    # runs another kernel)
+    refuse = _args.array_check(name)
+    # Whether torch's signature takes a number as ``other``: unknown (None) until the first
+    # call with one asks it (ember._ops._args), then True, or False when it refuses them.
+    numbers_ok = False if tensor_only else None
 
     def fn(input, other, *, out=None):
+        nonlocal numbers_ok
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -501,14 +513,19 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 r = handoff(public, (input, other), out)
                 if r is not CONTINUE:
                     return r
+                if public is not fn:  # (the public copies; ops calling ``fn`` pass)
+                    _args.check(public._ember_name, (input, other), None if out is None else
+                                {'out': out})
         if not isinstance(input, Tensor):
             if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
             else:
                 input = to_tensor(input, name, 'input')
-        if tensor_only and not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{builtins.type(other).__name__}")
+        if numbers_ok is not True and not isinstance(other, Tensor):
+            numbers_ok = _args.takes_numbers(name, 1)
+            if not numbers_ok:
+                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                                f"{builtins.type(other).__name__}")
         if to_float and input._data.dtype.kind not in 'fcV' and not isinstance(other, Tensor):
             # Against a number, cast first so a negative number never wraps in an unsigned
             # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
@@ -518,11 +535,13 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             y = other  # the commonest case (tensor * 0.5), without a call
         else:
             x, y = binary_arrays(input, other, name)
+        if check is not None:
+            check(x, y)
+        if refuse is not None and isinstance(other, Tensor):  # (before ints become floats)
+            refuse(x, y)
         if to_float and x.dtype.kind not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
-        if check is not None:
-            check(x, y)
         try:
             if x.dtype.kind != 'V':
                 r = kernel(x, y)
