@@ -294,12 +294,25 @@ def overridable(impl, public_name):
     """
     if getattr(impl, '_checks_protocol', False):
         return _self_dispatching_copy(impl, public_name)
-    # The plain types the fast path passes on unchecked: none until the first call that has
-    # one takes the checked path and narrows _PLAIN to what the op's signature takes
-    # (ember._ops._args.fast_types), so the op decides it at no cost per call.
+    # What the fast path runs and lets through unchecked is settled by the op's first call
+    # (``first``, checked in full), from torch's signature of it (ember._ops._args): ``run``
+    # becomes ``impl`` itself -- or, where ``impl`` would take fewer arguments than torch
+    # does, ``impl`` behind a count of them -- and ``plain`` the plain types (int, float,
+    # None ...) some parameter takes, so a float where only a Tensor goes takes the checked
+    # path. Nothing is added per call.
     plain = _NOTHING
     # {NumPy dtype: message} of the dtypes torch's kernel of the op refuses, or None
     refused = _arguments().refusals(public_name)
+
+    def first(*args):
+        nonlocal run, plain
+        checker = _arguments()
+        plain = checker.fast_types(public_name, _PLAIN)
+        run = checker.fast_runner(public_name, impl)
+        # (this call goes on by the checked path: ``impl`` runs in the wrapper's own frame,
+        # so a warning's stacklevel points where it always does)
+        raise _Settled
+    run = first
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
@@ -314,11 +327,13 @@ def overridable(impl, public_name):
                 if not kwargs:
                     try:
                         if refused is None:
-                            return impl(*args)
+                            return run(*args)
                         # (the body first: its own error, where it has one, names the case)
-                        r = impl(*args)
+                        r = run(*args)
                         _ARGS[0].refuse_dtypes(public_name, refused, args, None)
                         return r
+                    except _Settled:
+                        pass
                     except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                         _arguments().refuse(public_name, args, None, e)
                         _refuse_non_tensor(public, impl, args, e)
@@ -350,6 +365,11 @@ def overridable(impl, public_name):
 
 
 _NOTHING = frozenset()
+
+
+class _Settled(Exception):
+    """Raised by an op's first fast-path call once it has settled what the fast path runs
+    (see ``overridable``): that call goes on by the checked path."""
 _ARGS = []  # [ember._ops._args], imported on first use (it needs the op registry's package)
 
 

@@ -126,12 +126,13 @@ def select(cname, fn, self, candidates):
         for d in listed:
             match = [c for c in candidates if '|' not in c and display(c) == d]
             chosen.append(match[0] if match else cname + d.replace(' = ', '='))
-        # hidden (deprecated) forms: a function's start with the parameter its listed ones
-        # start with ('Tensor input'); a method's never do
-        first = display(chosen[0])[1:].split(',')[0].split(')')[0]
-        for c in candidates:
-            if '|' in c and (display(c)[1:].split(',')[0] == first) == (self is None):
-                chosen.append(c)
+        # hidden (deprecated) forms: a function's name its tensor 'input', a method's not
+        hidden = [c for c in candidates if '|' in c and
+                  (' input' in c.split('|')[0]) == (self is None)]
+        if not hidden and 'but expected (' in many:
+            # torch lists one overload only beside others it hides: keep that fact
+            hidden = [cname + '()|unlisted']
+        chosen.extend(hidden)
         return chosen
     if 'takes no arguments' in many:
         return ['%s()|noargs' % cname]

@@ -110,6 +110,11 @@ def _is_str(x):
     return isinstance(x, str)
 
 
+def _is_device(x):
+    from .._device import device
+    return isinstance(x, (device, str, int)) and type(x) is not bool
+
+
 def _anything(x):
     return True
 
@@ -182,7 +187,7 @@ _TYPES = [
     (r'ScalarList', 'tuple of Scalars', _is_number_list, True, ()),
     (r'Generator', 'torch.Generator', _anything, False, ()),
     (r'Layout', 'torch.layout', _anything, False, ()),
-    (r'Device', 'torch.device', _anything, False, (str, int)),
+    (r'Device', 'torch.device', lambda x: _is_device(x), False, (str, int)),
     (r'MemoryFormat', 'torch.memory_format', _anything, False, ()),
     (r'Storage', 'torch.Storage', _anything, False, ()),
     (r'Stream', 'Stream', _anything, False, ()),
@@ -249,7 +254,10 @@ class Signature:
     def __init__(self, text, numbers, method):
         head, _, flags = text.partition('|')
         self.name = head[:head.index('(')]
-        self.hidden = flags in ('deprecated', 'hidden')
+        # (``unlisted``: torch has hidden overloads here that the table does not know; it
+        # stands for them, binding nothing)
+        self.hidden = flags in ('deprecated', 'hidden', 'unlisted')
+        self.unlisted = flags == 'unlisted'
         self.noargs = flags == 'noargs'
         inner = head[head.index('(') + 1:-1]
         self.params = []
@@ -286,6 +294,8 @@ class Signature:
 
     def bind(self, args, kwargs, raise_):
         """True if the call fits; with ``raise_``, torch's TypeError where it does not."""
+        if self.unlisted:
+            return False
         if self.noargs:
             if args or kwargs:
                 if raise_:
@@ -341,8 +351,9 @@ class Signature:
         if missing:
             if raise_:
                 names = ', '.join(f'"{n}"' for n in missing)
+                # (torch's words: "1 required positional arguments", "2 ... argument")
                 raise TypeError(f"{self.name}() missing {len(missing)} required positional "
-                                f"arguments: {names}")
+                                f"argument{'s' if len(missing) == 1 else ''}: {names}")
             return False
         if kwargs and used != len(kwargs):
             if raise_:
@@ -383,6 +394,8 @@ def _type_name(x, short=False):
     from .._tensor import Tensor
     if isinstance(x, Tensor):
         return 'Tensor'
+    if type(x).__module__.startswith('ember.') and type(x).__name__ in _TORCH_CLASSES:
+        return 'torch.' + type(x).__name__  # (torch.dtype, torch.device, torch.Size ...)
     if isinstance(x, (list, tuple)) and not hasattr(x, '_fields') and not short:
         kinds = []
         for v in x:
@@ -397,10 +410,15 @@ def _type_name(x, short=False):
     return type(x).__name__
 
 
+_TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_format')
+
+
 def _got(args, kwargs):
+    """The "got (...)" part of torch's message: the arguments' types."""
     parts = [_type_name(a, True) for a in args] + [
         f'{k}={_type_name(v, True)}' for k, v in sorted((kwargs or {}).items())]
-    return '(' + ', '.join(parts) + ')'
+    # (torch leaves a trailing ", " after keywords given without positional arguments)
+    return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
 
 
 # -- the three entry points -----------------------------------------------------------------
@@ -441,8 +459,7 @@ def check(public_name, args, kwargs):
             return
     visible = [s for s in overloads if not s.hidden]
     n = len(args) + len(kwargs or ())
-    plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0 or
-                 s.varargs and args and _is_int(args[0])]
+    plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0]
     if len(overloads) == 1 or len(plausible) == 1:
         (plausible or overloads)[0].bind(args, kwargs, True)
     got = _got(args, kwargs)
@@ -460,8 +477,7 @@ _NUMPY_DIR = os.path.dirname(np.__file__)
 def refuse(public_name, args, kwargs, error):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
     that differs (see the module's docstring); returns if ``error`` stands."""
-    if type(error) in (TypeError, AttributeError):
-        check(public_name, args, kwargs)
+    check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
     if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
                   else np.AxisError):
         ndim = getattr(error, 'ndim', None)
@@ -476,6 +492,11 @@ def refuse(public_name, args, kwargs, error):
         name = signatures(key_of(public_name))
         op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
         raise LinAlgError(f"{op}: {error}") from None
+    if type(error) is AttributeError and "'_data'" not in str(error) and \
+            signatures(key_of(public_name)) is not None:
+        # (an argument of a type the body did not expect: torch says TypeError)
+        op = key_of(public_name).rsplit('.', 1)[-1]
+        raise TypeError(f"{op}(): {error}") from None
     if type(error) in (ValueError, TypeError) and _from_numpy(error):
         op = key_of(public_name).rsplit('.', 1)[-1]
         text = str(error)
@@ -601,3 +622,27 @@ def takes_numbers(name, position):
         if len(s.params) > position and int in s.params[position].plain:
             return True
     return False
+
+
+def fast_runner(public_name, impl):
+    """What the wrapper's fast path calls for the op: ``impl``, or -- where ``impl`` takes
+    fewer positional arguments than every overload of torch's requires (``Tensor.where()``
+    would run as the one-argument ``where``) -- ``impl`` behind a count that sends such
+    calls to ``check``."""
+    sigs = signatures(key_of(public_name))
+    code = getattr(impl, '__code__', None)
+    if sigs is None or code is None:
+        return impl
+    least = min((sum(1 for p in s.params if not p.has_default and not p.kwonly)
+                 for s in sigs[1] if not s.hidden and not s.varargs), default=0)
+    if key_of(public_name).startswith('Tensor.'):
+        least += 1  # (self)
+    takes = code.co_argcount - len(impl.__defaults__ or ())
+    if least <= takes:
+        return impl
+
+    def counted(*args):
+        if len(args) < least:
+            check(public_name, args, None)
+        return impl(*args)
+    return counted

@@ -63,7 +63,6 @@ SIGNATURES = {
     'Tensor.add': ('add', (
         'add(Tensor other, *, Scalar alpha=1)',
         'add(Scalar alpha, Tensor other)|deprecated',
-        'add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated',
     )),
     'Tensor.add_': ('add_', (
         'add_(Tensor other, *, Scalar alpha=1)',
@@ -73,8 +72,6 @@ SIGNATURES = {
         'addbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
         'addbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
         'addbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
-        'addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
-        'addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
     )),
     'Tensor.addbmm_': ('addbmm_', (
         'addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
@@ -84,7 +81,6 @@ SIGNATURES = {
     'Tensor.addcdiv': ('addcdiv', (
         'addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
         'addcdiv(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
-        'addcdiv(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor out=None)|deprecated',
     )),
     'Tensor.addcdiv_': ('addcdiv_', (
         'addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
@@ -93,7 +89,6 @@ SIGNATURES = {
     'Tensor.addcmul': ('addcmul', (
         'addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
         'addcmul(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
-        'addcmul(Tensor input, Scalar value, Tensor tensor1, Tensor tensor2, *, Tensor out=None)|deprecated',
     )),
     'Tensor.addcmul_': ('addcmul_', (
         'addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
@@ -103,8 +98,6 @@ SIGNATURES = {
         'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
         'addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
         'addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
-        'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated',
-        'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated',
     )),
     'Tensor.addmm_': ('addmm_', (
         'addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
@@ -115,22 +108,16 @@ SIGNATURES = {
         'addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
         'addmv(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
         'addmv(Scalar beta, Tensor mat, Tensor vec)|deprecated',
-        'addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated',
-        'addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated',
     )),
     'Tensor.addmv_': ('addmv_', (
         'addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
         'addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
         'addmv_(Scalar beta, Tensor mat, Tensor vec)|deprecated',
-        'addmv_(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
-        'addmv_(Scalar beta, Tensor input, Tensor mat, Tensor vec)|deprecated',
     )),
     'Tensor.addr': ('addr', (
         'addr(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
         'addr(Scalar beta, Scalar alpha, Tensor vec1, Tensor vec2)|deprecated',
         'addr(Scalar beta, Tensor vec1, Tensor vec2)|deprecated',
-        'addr(Scalar beta, Tensor input, Scalar alpha, Tensor vec1, Tensor vec2, *, Tensor out=None)|deprecated',
-        'addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out=None)|deprecated',
     )),
     'Tensor.addr_': ('addr_', (
         'addr_(Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1)',
@@ -266,8 +253,6 @@ SIGNATURES = {
         'baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
         'baddbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated',
         'baddbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated',
-        'baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
-        'baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
     )),
     'Tensor.baddbmm_': ('baddbmm_', (
         'baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
@@ -440,6 +425,7 @@ SIGNATURES = {
     )),
     'Tensor.copy_': ('copy_', (
         'copy_(Tensor other, bool non_blocking=False)',
+        'copy_(Tensor other, bool async=False)|deprecated',
     )),
     'Tensor.copysign': ('copysign', (
         'copysign(Tensor other)',
@@ -482,6 +468,7 @@ SIGNATURES = {
     )),
     'Tensor.cuda': ('cuda', (
         'cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
+        'cuda(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated',
     )),
     'Tensor.cummax': ('cummax', (
         'cummax(int64_t dim)',
@@ -874,6 +861,7 @@ SIGNATURES = {
     )),
     'Tensor.ipu': ('ipu', (
         'ipu(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
+        'ipu(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated',
     )),
     'Tensor.is_coalesced': ('is_coalesced', (
         'is_coalesced()|noargs',
@@ -1158,6 +1146,7 @@ SIGNATURES = {
     )),
     'Tensor.mtia': ('mtia', (
         'mtia(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
+        'mtia(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated',
     )),
     'Tensor.mul': ('mul', (
         'mul(Tensor other)',
@@ -1245,6 +1234,7 @@ SIGNATURES = {
         'new(SymIntArrayRef size, *, Device? device=None)',
         'new(PyObject* data, *, Device? device=None)',
         'new(Tensor other, *, Device? device=None)|hidden',
+        'new(*, int64_t cdata)|hidden',
     )),
     'Tensor.new_empty': ('new_empty', (
         'new_empty(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -1606,8 +1596,6 @@ SIGNATURES = {
         'sspaddmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
         'sspaddmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
         'sspaddmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
-        'sspaddmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
-        'sspaddmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2)|deprecated',
     )),
     'Tensor.std': ('std', (
         'std(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
@@ -1623,7 +1611,6 @@ SIGNATURES = {
     'Tensor.sub': ('sub', (
         'sub(Tensor other, *, Scalar alpha=1)',
         'sub(Scalar alpha, Tensor other)|deprecated',
-        'sub(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated',
     )),
     'Tensor.sub_': ('sub_', (
         'sub_(Tensor other, *, Scalar alpha=1)',
@@ -1767,6 +1754,7 @@ SIGNATURES = {
     )),
     'Tensor.type': ('type', (
         'type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
+        'type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated',
     )),
     'Tensor.type_as': ('type_as', (
         'type_as(Tensor other)',
@@ -1834,6 +1822,7 @@ SIGNATURES = {
     )),
     'Tensor.xpu': ('xpu', (
         'xpu(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
+        'xpu(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated',
     )),
     'Tensor.zero_': ('zero_', (
         'zero_()|noargs',
@@ -1871,6 +1860,8 @@ SIGNATURES = {
     )),
     'addbmm': ('addbmm', (
         'addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
+        'addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
     )),
     'addcdiv': ('addcdiv', (
         'addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)',
@@ -1883,15 +1874,23 @@ SIGNATURES = {
     'addmm': ('addmm', (
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
         'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated',
+        'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated',
     )),
     'addmv': ('addmv', (
         'addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated',
+        'addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated',
     )),
     'addmv_': ('addmv_', (
         'addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)',
+        'addmv_(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec)|deprecated',
+        'addmv_(Scalar beta, Tensor input, Tensor mat, Tensor vec)|deprecated',
     )),
     'addr': ('addr', (
         'addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'addr(Scalar beta, Tensor input, Scalar alpha, Tensor vec1, Tensor vec2, *, Tensor out=None)|deprecated',
+        'addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out=None)|deprecated',
     )),
     'adjoint': ('adjoint', (
         'adjoint(Tensor input)',
@@ -2041,6 +2040,8 @@ SIGNATURES = {
     'baddbmm': ('baddbmm', (
         'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
         'baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
+        'baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated',
     )),
     'bartlett_window': ('bartlett_window', (
         'bartlett_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -3771,6 +3772,7 @@ SIGNATURES = {
     )),
     'saddmm': ('saddmm', (
         'saddmm(Tensor input, Tensor mat1, Tensor mat2, *, Number beta=1, Number alpha=1, Tensor out=None)',
+        'saddmm()|unlisted',
     )),
     'scalar_tensor': ('scalar_tensor', (
         'scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -4124,6 +4126,8 @@ SIGNATURES = {
     )),
     'sspaddmm': ('sspaddmm', (
         'sspaddmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'sspaddmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'sspaddmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2)|deprecated',
     )),
     'stack': ('stack', (
         'stack(TensorList tensors, int64_t dim=0, *, Tensor out=None)',
