@@ -301,14 +301,16 @@ def overridable(impl, public_name):
     # None ...) some parameter takes, so a float where only a Tensor goes takes the checked
     # path. Nothing is added per call.
     plain = _NOTHING
-    # {NumPy dtype: message} of the dtypes torch's kernel of the op refuses, or None
-    refused = _arguments().refusals(public_name)
+    # {NumPy dtype: (exception, message)} of the dtypes torch's kernel of the op refuses,
+    # or None (also settled by the first call)
+    refused = None
 
     def first(*args):
-        nonlocal run, plain
+        nonlocal run, plain, refused
         checker = _arguments()
         plain = checker.fast_types(public_name, _PLAIN)
         run = checker.fast_runner(public_name, impl)
+        refused = checker.refusals(public_name)
         # (this call goes on by the checked path: ``impl`` runs in the wrapper's own frame,
         # so a warning's stacklevel points where it always does)
         raise _Settled
@@ -316,7 +318,6 @@ def overridable(impl, public_name):
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
-        nonlocal plain
         if not MODES:
             tensor = _Tensor
             for a in args:
@@ -344,8 +345,11 @@ def overridable(impl, public_name):
             return _mode_dispatch(public, overloaded, args, kwargs or None)
         if overloaded is None:
             checker = _arguments()
-            if plain is _NOTHING:
-                plain = checker.fast_types(public_name, _PLAIN)
+            if run is first:
+                try:
+                    first()
+                except _Settled:
+                    pass
             checker.check(public_name, args, kwargs)
             try:
                 r = impl(*args, **kwargs)

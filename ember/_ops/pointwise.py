@@ -15,8 +15,7 @@ from .. import _dtype
 from .._compat import rename_code
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
-from ..overrides import handoff, CONTINUE, MODES
-from . import _args
+from ..overrides import handoff, CONTINUE, MODES, _arguments
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS,
@@ -31,6 +30,10 @@ _PLAIN_OPERANDS = frozenset((int, float, bool, complex))
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _refusal(x, *others):
+    """Stands for an op's dtype check until its first call looks it up."""
 
 
 def _saved0(node):
@@ -68,22 +71,28 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     """
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
-    check = check or _args.array_check(name)  # (the dtypes torch's kernel refuses)
+    # Without a ``check`` of its own, the op refuses the dtypes torch's kernel refuses:
+    # looked up by the first call (``_refusal``), which leaves None when it refuses none.
+    check = check or _refusal
 
     def fn(input, *, out=None):
+        nonlocal check
         if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
             if public is not None:  # (None: the copy the protocol runs, see overrides)
                 r = handoff(public, (input,), out)
                 if r is not CONTINUE:
                     return r
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
-                    _args.check(public._ember_name, (input,), None if out is None else
-                                {'out': out})
+                    _arguments().check(public._ember_name, (input,), None if out is None
+                                       else {'out': out})
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
         if check is not None:
-            check(x)
+            if check is _refusal:
+                check = _arguments().array_check(name)
+            if check is not None:
+                check(x)
         k = x.dtype.kind
         if to_float and k not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
@@ -498,14 +507,15 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
     # The dtypes torch's kernel refuses between two tensors (with a number, torch often
-    # runs another kernel)
-    refuse = _args.array_check(name)
+    # runs another kernel): looked up by the first such call (``_refusal``), which leaves
+    # None behind when it refuses none.
+    refuse = _refusal
     # Whether torch's signature takes a number as ``other``: unknown (None) until the first
     # call with one asks it (ember._ops._args), then True, or False when it refuses them.
     numbers_ok = False if tensor_only else None
 
     def fn(input, other, *, out=None):
-        nonlocal numbers_ok
+        nonlocal numbers_ok, refuse
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -514,15 +524,15 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 if r is not CONTINUE:
                     return r
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
-                    _args.check(public._ember_name, (input, other), None if out is None else
-                                {'out': out})
+                    _arguments().check(public._ember_name, (input, other), None if out is None
+                                       else {'out': out})
         if not isinstance(input, Tensor):
             if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
             else:
                 input = to_tensor(input, name, 'input')
         if numbers_ok is not True and not isinstance(other, Tensor):
-            numbers_ok = _args.takes_numbers(name, 1)
+            numbers_ok = _arguments().takes_numbers(name, 1)
             if not numbers_ok:
                 raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                                 f"{builtins.type(other).__name__}")
@@ -538,7 +548,10 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         if check is not None:
             check(x, y)
         if refuse is not None and isinstance(other, Tensor):  # (before ints become floats)
-            refuse(x, y)
+            if refuse is _refusal:
+                refuse = _arguments().array_check(name)
+            if refuse is not None:
+                refuse(x, y)
         if to_float and x.dtype.kind not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
