@@ -179,34 +179,50 @@ def callables():
 
 
 def numbers_as_tensors(sigs):
-    """The C-level names whose parser takes a Python number where it says Tensor: probed
-    with a float where a two-tensor function, or a one-tensor method, wants its tensor."""
-    names = set()
+    """The C-level names whose parser takes a Python number where it says Tensor: a
+    function that takes one in both places of a two-tensor call (``add(t, 2.0)`` and
+    ``add(2.0, t)``; a number overload at one place is not the Tensor one taking it), and a
+    method that takes one for its tensor when its function form does (or has none)."""
+    functions = set()
     for key, (cname, texts) in sigs.items():
-        method = key.startswith('Tensor.')
-        if cname in names or '.' in key and not method:
+        if '.' in key:
             continue
-        want = 1 if method else 2
         for s in texts:
             inner = s[s.index('(') + 1:s.index(')')].split(', ')
-            if '|' in s or len(inner) < want or \
-                    not all(p.startswith('Tensor ') for p in inner[:want]):
+            if '|' in s or len(inner) < 2 or \
+                    not all(p.startswith('Tensor ') for p in inner[:2]):
                 continue
-            fn = getattr(torch.ones(2), key[7:]) if method else \
-                functools.partial(getattr(torch, key), torch.ones(2))
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter('ignore')
-                    fn(2.0)
-            except TypeError as e:
-                if 'must be Tensor' in str(e) or 'invalid combination' in str(e) or \
-                        'missing' in str(e):
-                    break
-            except Exception:  # noqa: BLE001 - past the parser: it took the number
-                pass
-            names.add(cname)
+            fn = getattr(torch, key)
+            if _takes(lambda: fn(torch.ones(2), 2.0)) and _takes(lambda: fn(2.0, torch.ones(2))):
+                functions.add(cname)
             break
+    names = set(functions)
+    for key, (cname, texts) in sigs.items():
+        base = cname.rstrip('_')
+        if not key.startswith('Tensor.') or base in sigs and base not in functions:
+            continue
+        for s in texts:
+            inner = s[s.index('(') + 1:s.index(')')].split(', ')
+            if '|' not in s and inner[0].startswith('Tensor '):
+                if _takes(lambda: getattr(torch.ones(2), key[7:])(2.0)):
+                    names.add(cname)
+                break
     return names
+
+
+def _takes(call):
+    """False if ``call`` is refused by torch's argument parser."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            call()
+    except TypeError as e:
+        return not ('must be Tensor' in str(e) or 'invalid combination' in str(e) or
+                    'missing' in str(e))
+    except Exception:  # noqa: BLE001 - past the parser: it took the number
+        pass
+    return True
+
 
 _DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
            torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,

@@ -572,15 +572,17 @@ def refusals(public_name):
     return out or None
 
 
-def array_check(name):
+def array_check(name, own=None):
     """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
-    the operand arrays that raises torch's NotImplementedError for a dtype torch's kernel
-    refuses, or None if it refuses none."""
+    the operand arrays that runs the op's ``own`` check (if any), then raises torch's error
+    for a dtype torch's kernel refuses; ``own`` alone if the table has none for it."""
     refused = refusals(name)
     if refused is None:
-        return None
+        return own
 
     def check(x, *others):
+        if own is not None:
+            own(x, *others)
         error = refused.get(x.dtype)
         if error is not None:
             raise error[0](error[1])
@@ -625,24 +627,54 @@ def takes_numbers(name, position):
 
 
 def fast_runner(public_name, impl):
-    """What the wrapper's fast path calls for the op: ``impl``, or -- where ``impl`` takes
-    fewer positional arguments than every overload of torch's requires (``Tensor.where()``
-    would run as the one-argument ``where``) -- ``impl`` behind a count that sends such
-    calls to ``check``."""
-    sigs = signatures(key_of(public_name))
+    """What the wrapper's fast path calls for the op: ``impl``, or ``impl`` behind a test
+    that sends to ``check`` the calls the fast path cannot judge by its one type test:
+
+    * fewer positional arguments than every overload of torch's requires, where ``impl``
+      would take them (``Tensor.where()`` would run as the one-argument ``where``);
+    * a Python number in a place where no overload takes one, in an op that takes numbers
+      elsewhere (``t.addcdiv(1.5, t)``: 1.5 passes the fast path for ``value``'s sake).
+
+    Only the ops that need it pay for it (a call frame): see ``ember.overrides``."""
+    key = key_of(public_name)
+    sigs = signatures(key)
     code = getattr(impl, '__code__', None)
     if sigs is None or code is None:
         return impl
-    least = min((sum(1 for p in s.params if not p.has_default and not p.kwonly)
-                 for s in sigs[1] if not s.hidden and not s.varargs), default=0)
-    if key_of(public_name).startswith('Tensor.'):
-        least += 1  # (self)
-    takes = code.co_argcount - len(impl.__defaults__ or ())
-    if least <= takes:
+    visible = [s for s in sigs[1] if not s.hidden and not s.noargs]
+    if not visible or any(s.varargs for s in visible):
+        return impl
+    shift = 1 if key.startswith('Tensor.') else 0  # (self)
+    takes_numbers = any(t in _NUMBERS for s in visible for p in s.params for t in p.plain)
+    least = min(sum(1 for p in s.params if not p.has_default and not p.kwonly)
+                for s in visible) + shift
+    takes = least if code.co_flags & 0x04 else \
+        code.co_argcount - len(impl.__defaults__ or ())  # (0x04: a ``*args`` body takes any)
+    # per position: the number types some overload takes there, and whether every
+    # overload wants a tensor there
+    width = max(s.npos for s in visible)
+    numbers = [set() for _ in range(width)]
+    tensors = [True] * width
+    for s in visible:
+        for i in range(width):
+            p = s.params[i] if i < s.npos else None
+            if p is None or p.display not in ('Tensor', 'tuple of Tensors'):
+                tensors[i] = False
+            if p is not None:
+                numbers[i].update(t for t in p.plain if t in _NUMBERS)
+    # (only places that take no number at all, past the first argument: a number at the
+    # first place finds the body without a tensor, which then raises; int-for-bool and
+    # float-for-int strictness is left to the checked path, to keep the fast path light)
+    strict = tuple((i + shift, frozenset(n)) for i, n in enumerate(numbers)
+                   if not n and tensors[i] and i + shift > 0 and takes_numbers)
+    if least <= takes and not strict:
         return impl
 
     def counted(*args):
         if len(args) < least:
             check(public_name, args, None)
+        for i, ok in strict:
+            if i < len(args) and type(args[i]) in _NUMBERS and type(args[i]) not in ok:
+                check(public_name, args, None)
         return impl(*args)
     return counted

@@ -71,9 +71,10 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     """
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
-    # Without a ``check`` of its own, the op refuses the dtypes torch's kernel refuses:
-    # looked up by the first call (``_refusal``), which leaves None when it refuses none.
-    check = check or _refusal
+    # The op also refuses the dtypes torch's kernel refuses: looked up by the first call
+    # (``_refusal``), which leaves ``own_check`` alone when the table has none for it.
+    own_check = check
+    check = _refusal
 
     def fn(input, *, out=None):
         nonlocal check
@@ -90,7 +91,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         x = input._data
         if check is not None:
             if check is _refusal:
-                check = _arguments().array_check(name)
+                check = _arguments().array_check(name, own_check)
             if check is not None:
                 check(x)
         k = x.dtype.kind
