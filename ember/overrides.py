@@ -336,7 +336,7 @@ def overridable(impl, public_name):
                     except _Settled:
                         pass
                     except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
-                        _arguments().refuse(public_name, args, None, e)
+                        _arguments().refuse(public_name, args, None, e, impl)
                         _refuse_non_tensor(public, impl, args, e)
                         raise
         overloaded = None if THREAD.flags.all_disabled else \
@@ -357,7 +357,7 @@ def overridable(impl, public_name):
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
-                checker.refuse(public_name, args, kwargs, e)
+                checker.refuse(public_name, args, kwargs, e, impl)
                 _refuse_non_tensor(public, impl, args, e)
                 raise
         return dispatch(public, overloaded, args, kwargs or None)

@@ -1,35 +1,44 @@
 """The argument layer: every public op's arguments checked against torch's signature of it,
 and torch's exceptions for bad calls, from one place.
 
-``overrides.overridable`` (the wrapper every public op gets) calls in here at three points,
-none of them on the fast path of a well-formed call:
+``overrides.overridable`` (the wrapper every public op gets) and the pointwise builders call
+in here; none of it runs on the fast path of a well-formed call once the op's first call
+has settled it:
 
-* ``fast_types(name)``: the plain types (int, float, str, None ...) any of the op's
-  parameters takes. The wrapper's fast path lets only those through; a float where only a
-  Tensor or an int is allowed takes the checked path at no cost to the others.
+* the first call: ``fast_types`` (the plain types -- int, float, str, None ... -- some
+  parameter takes: the fast path lets only those through, so a float where only a Tensor
+  or an int goes takes the checked path at no cost to the others), ``fast_runner`` (what
+  the fast path runs: the body, or for the few ops that need it the body behind a count of
+  the arguments and a test of numbers in tensor-only places) and ``refusals`` (the dtypes
+  torch's kernel of the op refuses, from ``_dtype_refusals.py``);
 * ``check(name, args, kwargs)``: on the checked path (keywords, other types), binds the call
   to one of the op's overloads as torch's argument parser does, or raises its TypeError:
   "mm(): argument 'mat2' (position 2) must be Tensor, not float", "add() received an
   invalid combination of arguments - got (Tensor, str), but expected one of: ...",
   "relu() got an unexpected keyword argument 'x'", "... missing 1 required positional
-  arguments: ...", "... takes 2 positional arguments but 3 were given".
+  arguments: ...", "... takes 2 positional arguments but 3 were given";
 * ``refuse(name, args, kwargs, error)``: when the op's body raised, the error torch would
-  give instead, if any: the argument's TypeError (a bad call that slipped through the fast
-  path), torch's IndexError for an out-of-range dim, and no NumPy exception ever (AxisError,
+  give instead, if any: the arguments' TypeError (a bad call that slipped through the fast
+  path), torch's IndexError for NumPy's AxisError, and no NumPy exception ever (AxisError,
   LinAlgError, a ufunc's TypeError, "read-only" or broadcasting ValueErrors become torch's
-  IndexError / LinAlgError / NotImplementedError / RuntimeError).
+  IndexError / LinAlgError / NotImplementedError / RuntimeError);
+* ``refuse_dtypes`` / ``array_check``: torch's error for a dtype its kernel refuses
+  (ordering ops on complex, hypot on integers ...), checked after the body (whose own
+  message, where it has one, is the more precise) or, in the pointwise builders, on the
+  operand arrays.
 
 The signatures are data (``_signatures.py``, generated from torch by
 ``tools/gen_signatures.py``), keyed by the name the public object has (``add``,
 ``Tensor.add``, ``nn.functional.linear``): an op gets its checks by being registered under a
-name torch has. Each is parsed once, on first use.
+name torch has. Each is parsed once, on first use; ``import ember`` loads none of this.
 """
 import os
 import re
 
 import numpy as np
 
-__all__ = ['fast_types', 'check', 'refuse', 'signatures']
+__all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
+           'array_check', 'takes_numbers', 'signatures']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -474,7 +483,7 @@ def check(public_name, args, kwargs):
 _NUMPY_DIR = os.path.dirname(np.__file__)
 
 
-def refuse(public_name, args, kwargs, error):
+def refuse(public_name, args, kwargs, error, impl=None):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
     that differs (see the module's docstring); returns if ``error`` stands."""
     check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
@@ -492,6 +501,8 @@ def refuse(public_name, args, kwargs, error):
         name = signatures(key_of(public_name))
         op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
         raise LinAlgError(f"{op}: {error}") from None
+    if type(error) is AttributeError and impl is not None:
+        _refuse_plain_value(public_name, impl, args, error)
     if type(error) is AttributeError and "'_data'" not in str(error) and \
             signatures(key_of(public_name)) is not None:
         # (an argument of a type the body did not expect: torch says TypeError)
@@ -507,6 +518,31 @@ def refuse(public_name, args, kwargs, error):
             dt = _first_dtype(args, kwargs)
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+def _refuse_plain_value(public_name, impl, args, error):
+    """The body of an ``nn.functional`` op tripped over a number, string or None given where
+    it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
+    the parameter, as the inner call of torch's Python function raises it. (Elsewhere
+    torch's Python functions let the AttributeError out: ``unravel_index``.)"""
+    from .._tensor import Tensor
+    if not key_of(public_name).startswith('nn.functional.'):
+        return
+    m = re.match(r"'(\w+)' object has no attribute", str(error))
+    if m is None:
+        return
+    method = key_of(public_name).startswith('Tensor.')
+    for i, a in enumerate(args):
+        if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
+                type(a) in _PLAIN_TYPES:
+            code = getattr(impl, '__code__', None)
+            names = code.co_varnames[:code.co_argcount] if code is not None else ()
+            name = names[i] if i < len(names) else f'arg{i}'
+            pos = i if method else i + 1
+            op = signatures(key_of(public_name))
+            op = op[0] if op else key_of(public_name).rsplit('.', 1)[-1]
+            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type(a).__name__}") from None
 
 
 def _first_dtype(args, kwargs):
