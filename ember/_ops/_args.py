@@ -608,10 +608,12 @@ def refusals(public_name):
     return out or None
 
 
-def array_check(name, own=None):
+def array_check(name, own=None, tensors_only=False):
     """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
     the operand arrays that runs the op's ``own`` check (if any), then raises torch's error
-    for a dtype torch's kernel refuses; ``own`` alone if the table has none for it."""
+    for a dtype torch's kernel refuses (with ``tensors_only``, only when the other operand
+    is an array too: torch runs a tensor-and-number call by another kernel); ``own`` alone
+    if the table has none for the op."""
     refused = refusals(name)
     if refused is None:
         return own
@@ -619,6 +621,8 @@ def array_check(name, own=None):
     def check(x, *others):
         if own is not None:
             own(x, *others)
+        if tensors_only and type(others[0]) is not np.ndarray:
+            return
         error = refused.get(x.dtype)
         if error is not None:
             raise error[0](error[1])

@@ -507,16 +507,17 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     exact_scalar = name in ('mul', 'div')
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
-    # The dtypes torch's kernel refuses between two tensors (with a number, torch often
-    # runs another kernel): looked up by the first such call (``_refusal``), which leaves
-    # None behind when it refuses none.
-    refuse = _refusal
+    # The op also refuses the dtypes torch's kernel refuses between two tensors (with a
+    # number, torch often runs another kernel): looked up by the first call (``_refusal``),
+    # which leaves ``own_check`` alone when the table has none for it.
+    own_check = check
+    check = _refusal
     # Whether torch's signature takes a number as ``other``: unknown (None) until the first
     # call with one asks it (ember._ops._args), then True, or False when it refuses them.
     numbers_ok = False if tensor_only else None
 
     def fn(input, other, *, out=None):
-        nonlocal numbers_ok, refuse
+        nonlocal numbers_ok, check
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -546,13 +547,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             y = other  # the commonest case (tensor * 0.5), without a call
         else:
             x, y = binary_arrays(input, other, name)
-        if check is not None:
-            check(x, y)
-        if refuse is not None and isinstance(other, Tensor):  # (before ints become floats)
-            if refuse is _refusal:
-                refuse = _arguments().array_check(name)
-            if refuse is not None:
-                refuse(x, y)
+        if check is not None:  # (before ints become floats)
+            if check is _refusal:
+                check = _arguments().array_check(name, own_check, tensors_only=True)
+            if check is not None:
+                check(x, y)
         if to_float and x.dtype.kind not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
