@@ -325,7 +325,27 @@ def overridable(impl, public_name):
     """
     if getattr(impl, '_checks_protocol', False):
         return _self_dispatching_copy(impl, public_name)
-    plain = _PLAIN
+    # What the fast path runs and lets through unchecked is settled by the op's first call
+    # (``first``, checked in full), from torch's signature of it (ember._ops._args): ``run``
+    # becomes ``impl`` itself -- or, where ``impl`` would take fewer arguments than torch
+    # does, ``impl`` behind a count of them -- and ``plain`` the plain types (int, float,
+    # None ...) some parameter takes, so a float where only a Tensor goes takes the checked
+    # path. Nothing is added per call.
+    plain = _NOTHING
+    # {NumPy dtype: (exception, message)} of the dtypes torch's kernel of the op refuses,
+    # or None (also settled by the first call)
+    refused = None
+
+    def first(*args):
+        nonlocal run, plain, refused
+        checker = _arguments()
+        plain = checker.fast_types(public_name, _PLAIN)
+        run = checker.fast_runner(public_name, impl)
+        refused = checker.refusals(public_name)
+        # (this call goes on by the checked path: ``impl`` runs in the wrapper's own frame,
+        # so a warning's stacklevel points where it always does)
+        raise _Settled
+    run = first
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
@@ -337,15 +357,38 @@ def overridable(impl, public_name):
                     break
             else:
                 if not kwargs:
-                    return impl(*args)
+                    try:
+                        if refused is None:
+                            return run(*args)
+                        # (the body first: its own error, where it has one, names the case)
+                        r = run(*args)
+                        _ARGS[0].refuse_dtypes(public_name, refused, args, None)
+                        return r
+                    except _Settled:
+                        pass
+                    except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
+                        _arguments().refuse(public_name, args, None, e, impl)
+                        _refuse_non_tensor(public, impl, args, e)
+                        raise
         overloaded = None if THREAD.flags.all_disabled else \
             _collect(args + tuple(kwargs.values()))
         if MODES and _modes_on():
             return _mode_dispatch(public, overloaded, args, kwargs or None)
         if overloaded is None:
+            checker = _arguments()
+            if run is first:
+                try:
+                    first()
+                except _Settled:
+                    pass
+            checker.check(public_name, args, kwargs)
             try:
-                return impl(*args, **kwargs)
-            except AttributeError as e:
+                r = impl(*args, **kwargs)
+                if refused is not None:
+                    checker.refuse_dtypes(public_name, refused, args, kwargs)
+                return r
+            except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
+                checker.refuse(public_name, args, kwargs, e, impl)
                 _refuse_non_tensor(public, impl, args, e)
                 raise
         return dispatch(public, overloaded, args, kwargs or None)
@@ -392,6 +435,25 @@ def operator_method(impl, public_name):
     return public
 
 
+_NOTHING = frozenset()
+
+
+class _Settled(Exception):
+    """Raised by an op's first fast-path call once it has settled what the fast path runs
+    (see ``overridable``): that call goes on by the checked path."""
+
+
+_ARGS = []  # [ember._ops._args], imported on first use (it needs the op registry's package)
+
+
+def _arguments():
+    """The argument layer (``ember._ops._args``)."""
+    if not _ARGS:
+        from ._ops import _args
+        _ARGS.append(_args)
+    return _ARGS[0]
+
+
 def _name_public(f, public_name):
     """``__name__``/``__qualname__`` as the user reaches the function (``__add__``,
     ``Tensor.__add__``), which is what __torch_function__ handlers see."""
@@ -403,7 +465,7 @@ def _name_public(f, public_name):
 def _refuse_non_tensor(public, impl, args, error):
     """An implementation tripped over an argument that is not a Tensor: say so as torch does
     ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
-    if "'_data'" not in str(error):
+    if not isinstance(error, AttributeError) or "'_data'" not in str(error):
         return
     for i, a in enumerate(args):
         if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):

@@ -15,7 +15,7 @@ from .. import _dtype
 from .._compat import rename_code
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
-from ..overrides import handoff, CONTINUE, MODES
+from ..overrides import handoff, CONTINUE, MODES, _arguments
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS,
@@ -30,6 +30,10 @@ _PLAIN_OPERANDS = frozenset((int, float, bool, complex))
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _refusal(x, *others):
+    """Stands for an op's dtype check until its first call looks it up."""
 
 
 def _saved0(node):
@@ -70,18 +74,29 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     registered = public
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
+    # The op also refuses the dtypes torch's kernel refuses: looked up by the first call
+    # (``_refusal``), which leaves ``own_check`` alone when the table has none for it.
+    own_check = check
+    check = _refusal
 
     def fn(input, *, out=None):
+        nonlocal check
         if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
             if public is not None:  # (None: the copy the protocol runs, see overrides)
                 r = handoff(public, (input,), out)
                 if r is not CONTINUE:
                     return r
+                if public is not fn:  # (the public copies; ops calling ``fn`` pass)
+                    _arguments().check(public._ember_name, (input,), None if out is None
+                                       else {'out': out})
         if not isinstance(input, Tensor):
             input = to_tensor(input, name, 'input')
         x = input._data
         if check is not None:
-            check(x)
+            if check is _refusal:
+                check = _arguments().array_check(name, own_check)
+            if check is not None:
+                check(x)
         k = x.dtype.kind
         if to_float and k not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
@@ -570,8 +585,17 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     exact_scalar = name in ('mul', 'div')
     public = None  # the public object being called (see overrides.overridable)
     result_type = Tensor  # (a Tensor subclass in copies the protocol makes, see overrides)
+    # The op also refuses the dtypes torch's kernel refuses between two tensors (with a
+    # number, torch often runs another kernel): looked up by the first call (``_refusal``),
+    # which leaves ``own_check`` alone when the table has none for it.
+    own_check = check
+    check = _refusal
+    # Whether torch's signature takes a number as ``other``: unknown (None) until the first
+    # call with one asks it (ember._ops._args), then True, or False when it refuses them.
+    numbers_ok = False if tensor_only else None
 
     def fn(input, other, *, out=None):
+        nonlocal numbers_ok, check
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -579,14 +603,19 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 r = handoff(public, (input, other), out)
                 if r is not CONTINUE:
                     return r
+                if public is not fn:  # (the public copies; ops calling ``fn`` pass)
+                    _arguments().check(public._ember_name, (input, other), None if out is None
+                                       else {'out': out})
         if not isinstance(input, Tensor):
             if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                 input = _scalar_tensor(input, other)
             else:
                 input = to_tensor(input, name, 'input')
-        if tensor_only and not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{builtins.type(other).__name__}")
+        if numbers_ok is not True and not isinstance(other, Tensor):
+            numbers_ok = _arguments().takes_numbers(name, 1)
+            if not numbers_ok:
+                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                                f"{builtins.type(other).__name__}")
         if to_float and input._data.dtype.kind not in 'fcV' and not isinstance(other, Tensor):
             # Against a number, cast first so a negative number never wraps in an unsigned
             # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
@@ -596,11 +625,14 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             y = other  # the commonest case (tensor * 0.5), without a call
         else:
             x, y = binary_arrays(input, other, name)
+        if check is not None:  # (before ints become floats)
+            if check is _refusal:
+                check = _arguments().array_check(name, own_check, tensors_only=True)
+            if check is not None:
+                check(x, y)
         if to_float and x.dtype.kind not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
-        if check is not None:
-            check(x, y)
         try:
             if x.dtype.kind != 'V':
                 r = kernel(x, y)

@@ -1,0 +1,720 @@
+"""The argument layer: every public op's arguments checked against torch's signature of it,
+and torch's exceptions for bad calls, from one place.
+
+``overrides.overridable`` (the wrapper every public op gets) and the pointwise builders call
+in here; none of it runs on the fast path of a well-formed call once the op's first call
+has settled it:
+
+* the first call: ``fast_types`` (the plain types -- int, float, str, None ... -- some
+  parameter takes: the fast path lets only those through, so a float where only a Tensor
+  or an int goes takes the checked path at no cost to the others), ``fast_runner`` (what
+  the fast path runs: the body, or for the few ops that need it the body behind a count of
+  the arguments and a test of numbers in tensor-only places) and ``refusals`` (the dtypes
+  torch's kernel of the op refuses, from ``_dtype_refusals.py``);
+* ``check(name, args, kwargs)``: on the checked path (keywords, other types), binds the call
+  to one of the op's overloads as torch's argument parser does, or raises its TypeError:
+  "mm(): argument 'mat2' (position 2) must be Tensor, not float", "add() received an
+  invalid combination of arguments - got (Tensor, str), but expected one of: ...",
+  "relu() got an unexpected keyword argument 'x'", "... missing 1 required positional
+  arguments: ...", "... takes 2 positional arguments but 3 were given";
+* ``refuse(name, args, kwargs, error)``: when the op's body raised, the error torch would
+  give instead, if any: the arguments' TypeError (a bad call that slipped through the fast
+  path), torch's IndexError for NumPy's AxisError, and no NumPy exception ever (AxisError,
+  LinAlgError, a ufunc's TypeError, "read-only" or broadcasting ValueErrors become torch's
+  IndexError / LinAlgError / NotImplementedError / RuntimeError);
+* ``refuse_dtypes`` / ``array_check``: torch's error for a dtype its kernel refuses
+  (ordering ops on complex, hypot on integers ...), checked after the body (whose own
+  message, where it has one, is the more precise) or, in the pointwise builders, on the
+  operand arrays.
+
+The signatures are data (``_signatures.py``, generated from torch by
+``tools/gen_signatures.py``), keyed by the name the public object has (``add``,
+``Tensor.add``, ``nn.functional.linear``): an op gets its checks by being registered under a
+name torch has. Each is parsed once, on first use; ``import ember`` loads none of this.
+"""
+import os
+import re
+
+import numpy as np
+
+__all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
+           'array_check', 'takes_numbers', 'signatures']
+
+_SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
+_FAST = {}  # key -> frozenset of plain types the op's parameters take
+_NUMBERS = (int, float, bool, complex)
+_INTS = (int,)
+
+
+def _table():
+    from . import _signatures
+    return _signatures
+
+
+def key_of(public_name):
+    """``'ember.Tensor.add'`` -> ``'Tensor.add'``, the key of the signature table."""
+    return public_name[6:] if public_name.startswith('ember.') else public_name
+
+
+def signatures(key):
+    """(torch's name of the op, [Signature]) for table key ``key``, or None."""
+    got = _SIGS.get(key, False)
+    if got is False:
+        entry = _table().SIGNATURES.get(key)
+        got = None
+        if entry is not None:
+            cname, texts = entry
+            numbers = cname in _table().NUMBERS_AS_TENSORS
+            got = (cname, [Signature(t, numbers, key.startswith('Tensor.')) for t in texts])
+        _SIGS[key] = got
+    return got
+
+
+# -- types ----------------------------------------------------------------------------------
+def _is_tensor(x):
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return True
+    t = type(x)
+    return t not in _PLAIN_TYPES and hasattr(t, '__torch_function__')
+
+
+_PLAIN_TYPES = frozenset((int, float, bool, complex, str, type(None), list, tuple))
+
+
+def _is_int(x):
+    t = type(x)
+    if t is int:
+        return True
+    if t is bool:
+        return False
+    return isinstance(x, (int, np.integer)) or (_is_tensor(x) and _integral_scalar(x))
+
+
+def _integral_scalar(x):
+    data = getattr(x, '_data', None)
+    return data is None or (data.size == 1 and data.dtype.kind in 'iub')
+
+
+def _is_float(x):
+    return type(x) in (float, int, bool) or isinstance(x, (np.floating, np.integer, np.bool_)) \
+        or (_is_tensor(x) and getattr(getattr(x, '_data', None), 'size', 1) == 1)
+
+
+def _is_number(x):
+    return type(x) in _NUMBERS or isinstance(x, (np.number, np.bool_)) or \
+        (_is_tensor(x) and getattr(getattr(x, '_data', None), 'ndim', 0) == 0)
+
+
+def _is_bool(x):
+    return type(x) is bool or isinstance(x, np.bool_)
+
+
+def _is_dtype(x):
+    from .._dtype import dtype
+    return isinstance(x, dtype) or x in (int, float, bool, complex)
+
+
+def _is_str(x):
+    return isinstance(x, str)
+
+
+def _is_device(x):
+    from .._device import device
+    return isinstance(x, (device, str, int)) and type(x) is not bool
+
+
+def _anything(x):
+    return True
+
+
+def _is_int_list(x, size=0):
+    """(ok, bad element position or None): a sequence of ints, or one int when the
+    signature gives the list a size."""
+    if _is_int(x):
+        return bool(size), None
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_int(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_float_list(x, size=0):
+    if _is_float(x):
+        return bool(size), None
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_float(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_tensor_list(x, size=0):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_tensor(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_optional_tensor_list(x, size=0):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if v is not None and not _is_tensor(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+def _is_number_list(x, size=0):
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            if not _is_number(v):
+                return False, i
+        return True, None
+    return False, None
+
+
+# raw type -> (display name, predicate, is_list, plain types it takes)
+_TYPES = [
+    (r'Tensor', 'Tensor', _is_tensor, False, ()),
+    (r'Scalar', 'Number', _is_number, False, _NUMBERS),
+    (r'(int64_t|SymInt|DeviceIndex)', 'int', _is_int, False, _INTS),
+    (r'double', 'float', _is_float, False, (float, int, bool)),
+    (r'bool', 'bool', _is_bool, False, (bool,)),
+    (r'(Sym)?IntArrayRef', 'tuple of ints', _is_int_list, True, (int,)),
+    (r'TensorList', 'tuple of Tensors', _is_tensor_list, True, ()),
+    (r'c10::List<::std::optional<Tensor>>', 'tuple of Tensors', _is_optional_tensor_list,
+     True, ()),
+    (r'ScalarType', 'torch.dtype', _is_dtype, False, ()),
+    (r'(c10::string_view|std::string_view|std::string)', 'str', _is_str, False, (str,)),
+    (r'ArrayRef<double>', 'tuple of floats', _is_float_list, True, (float, int)),
+    (r'ScalarList', 'tuple of Scalars', _is_number_list, True, ()),
+    (r'Generator', 'torch.Generator', _anything, False, ()),
+    (r'Layout', 'torch.layout', _anything, False, ()),
+    (r'Device', 'torch.device', lambda x: _is_device(x), False, (str, int)),
+    (r'MemoryFormat', 'torch.memory_format', _anything, False, ()),
+    (r'Storage', 'torch.Storage', _anything, False, ()),
+    (r'Stream', 'Stream', _anything, False, ()),
+    (r'PyObject\*', 'object', _anything, False, _NUMBERS + (str, slice, type(Ellipsis))),
+]
+# the listing's type names (texts the generator could only take from a listing)
+_DISPLAYED = {'Number': 'Scalar', 'torch.dtype': 'ScalarType', 'int': 'int64_t',
+              'float': 'double', 'str': 'c10::string_view', 'tuple of ints': 'IntArrayRef',
+              'tuple of Tensors': 'TensorList', 'tuple of floats': 'ArrayRef<double>',
+              'torch.Generator': 'Generator', 'torch.device': 'Device',
+              'torch.layout': 'Layout', 'torch.memory_format': 'MemoryFormat'}
+
+
+class Param:
+    """One parameter of a signature."""
+    __slots__ = ('name', 'raw', 'display', 'test', 'is_list', 'size', 'optional',
+                 'has_default', 'kwonly', 'plain', 'numbers_as_tensor', 'default_text')
+
+    def __init__(self, text, kwonly, numbers):
+        decl, eq, default = text.partition('=')
+        raw, self.name = decl.strip().rsplit(' ', 1)
+        for word, back in sorted(_DISPLAYED.items(), key=lambda kv: -len(kv[0])):
+            if raw == word:  # (a listing's text: the word spelled as the parser's)
+                raw = back
+                break
+        self.optional = raw.endswith('?') or default.strip() == 'None'
+        raw = raw.rstrip('?')
+        m = re.fullmatch(r'(.*?)(?:\[(\d+)\])?', raw)
+        base, size = m.group(1), int(m.group(2) or 0)
+        self.raw, self.size = raw, size
+        for pat, disp, test, is_list, plain in _TYPES:
+            if re.fullmatch(pat, base):
+                self.display, self.test, self.is_list, self.plain = disp, test, is_list, plain
+                break
+        else:  # a type this table does not know: anything goes
+            self.display, self.test, self.is_list, self.plain = base, _anything, False, ()
+        self.numbers_as_tensor = numbers and base == 'Tensor'
+        if self.numbers_as_tensor:
+            self.plain = _NUMBERS
+        if self.optional:
+            self.plain = self.plain + (type(None),)
+        self.has_default = bool(eq)
+        self.kwonly = kwonly
+
+    def accepts(self, x):
+        """(ok, bad element position or None)."""
+        if x is None and self.optional:
+            return True, None
+        if self.is_list:
+            return self.test(x, self.size)
+        if self.numbers_as_tensor and (type(x) in _NUMBERS or isinstance(x, np.number)):
+            return True, None
+        return self.test(x), None
+
+    def shown(self):
+        """As torch's listing prints it: ``Tensor other``, ``Number alpha = 1``."""
+        text = f'{self.display} {self.name}'
+        return text + (' = ' + self.default_text if self.has_default else '')
+
+
+class Signature:
+    """One overload: its parameters, how many are positional, whether it is hidden."""
+
+    def __init__(self, text, numbers, method):
+        head, _, flags = text.partition('|')
+        self.name = head[:head.index('(')]
+        # (``unlisted``: torch has hidden overloads here that the table does not know; it
+        # stands for them, binding nothing)
+        self.hidden = flags in ('deprecated', 'hidden', 'unlisted')
+        self.unlisted = flags == 'unlisted'
+        self.noargs = flags == 'noargs'
+        inner = head[head.index('(') + 1:-1]
+        self.params = []
+        kwonly = False
+        defaults = []
+        for part in _split(inner):
+            if part == '*':
+                kwonly = True
+                continue
+            p = Param(part, kwonly, numbers)
+            p.default_text = part.partition('=')[2].strip()
+            defaults.append(p.default_text)
+            self.params.append(p)
+        self.npos = sum(1 for p in self.params if not p.kwonly)
+        self.min_args = sum(1 for p in self.params if not p.has_default)
+        self.max_args = len(self.params)
+        self.by_name = {p.name: p for p in self.params}
+        # ``view(2, 3)``, ``permute(1, 0)``: a lone list parameter also takes its elements
+        # as separate positional arguments
+        first = self.params[0] if self.params else None
+        self.varargs = first is not None and first.is_list and first.display == \
+            'tuple of ints' and self.npos == 1
+
+    def shown(self):
+        """The overload as torch's listing prints it."""
+        parts = []
+        star = False
+        for p in self.params:
+            if p.kwonly and not star:
+                parts.append('*')
+                star = True
+            parts.append(p.shown())
+        return '(' + ', '.join(parts) + ')'
+
+    def bind(self, args, kwargs, raise_):
+        """True if the call fits; with ``raise_``, torch's TypeError where it does not."""
+        if self.unlisted:
+            return False
+        if self.noargs:
+            if args or kwargs:
+                if raise_:
+                    if kwargs:
+                        raise TypeError(f"TensorBase.{self.name}() takes no keyword arguments")
+                    raise TypeError(f"TensorBase.{self.name}() takes no arguments "
+                                    f"({len(args)} given)")
+                return False
+            return True
+        nargs = len(args)
+        if self.varargs and nargs >= 1 and _is_int(args[0]):
+            args = (tuple(args),)
+            nargs = 1
+        if nargs > self.npos:
+            if raise_:
+                if self.min_args != self.npos and self.min_args < self.npos:
+                    raise TypeError(f"{self.name}() takes from {self.min_args} to "
+                                    f"{self.npos} positional arguments but {nargs} were given")
+                raise TypeError(f"{self.name}() takes {self.npos} positional argument"
+                                f"{'' if self.npos == 1 else 's'} but {nargs} "
+                                f"{'was' if nargs == 1 else 'were'} given")
+            return False
+        used = 0
+        missing = []
+        for i, p in enumerate(self.params):
+            if i < nargs:
+                x = args[i]
+                where = f" (position {i + 1})"
+            elif kwargs and p.name in kwargs:
+                x = kwargs[p.name]
+                used += 1
+                where = ''
+            else:
+                if not p.has_default:
+                    missing.append(p.name)
+                continue
+            ok, pos = p.accepts(x)
+            if not ok:
+                if pos and p.display == 'tuple of ints':
+                    raise_ = True  # (torch's parser stops at once on a list of ints gone bad)
+                if not raise_:
+                    return False
+                if pos is not None and p.display == 'tuple of ints':
+                    raise TypeError(
+                        f"{self.name}(): argument '{p.name}' failed to unpack the object at pos "
+                        f"{pos + 1} with error \"type must be {p.display},but got "
+                        f"{_type_name(x[pos])}\"")
+                if pos is not None and p.display == 'tuple of Tensors':
+                    raise TypeError(f"expected Tensor as element {pos} in argument {i}, but got "
+                                    f"{_type_name(x[pos])}")
+                raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be "
+                                f"{p.display}, not {_type_name(x)}")
+        if missing:
+            if raise_:
+                names = ', '.join(f'"{n}"' for n in missing)
+                # (torch's words: "1 required positional arguments", "2 ... argument")
+                raise TypeError(f"{self.name}() missing {len(missing)} required positional "
+                                f"argument{'s' if len(missing) == 1 else ''}: {names}")
+            return False
+        if kwargs and used != len(kwargs):
+            if raise_:
+                for k in kwargs:
+                    if k in self.by_name:
+                        raise TypeError(f"{self.name}() got multiple values for argument "
+                                        f"'{k}'")
+                    if k not in self.by_name:
+                        raise TypeError(f"{self.name}() got an unexpected keyword argument "
+                                        f"'{k}'")
+            return False
+        return True
+
+
+def _split(inner):
+    """The parameters of a signature's text (commas inside quotes or brackets kept)."""
+    parts, depth, quote, cur = [], 0, False, ''
+    for ch in inner:
+        if ch == '"':
+            quote = not quote
+        elif not quote and ch in '[(<{':
+            depth += 1
+        elif not quote and ch in '])>}':
+            depth -= 1
+        if ch == ',' and depth == 0 and not quote:
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def _type_name(x, short=False):
+    """How torch names an argument's type in its messages (``short``: a sequence as
+    ``tuple``, as its "got (...)" lists print it)."""
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return 'Tensor'
+    if type(x).__module__.startswith('ember.') and type(x).__name__ in _TORCH_CLASSES:
+        return 'torch.' + type(x).__name__  # (torch.dtype, torch.device, torch.Size ...)
+    if isinstance(x, (list, tuple)) and not hasattr(x, '_fields') and not short:
+        kinds = []
+        for v in x:
+            n = _type_name(v)
+            if n not in kinds:
+                kinds.append(n)
+        if not kinds:
+            return type(x).__name__
+        if len(kinds) == 1:
+            return f'tuple of {kinds[0]}s'
+        return f"tuple of ({', '.join(kinds)})"
+    return type(x).__name__
+
+
+_TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_format')
+
+
+def _got(args, kwargs):
+    """The "got (...)" part of torch's message: the arguments' types."""
+    parts = [_type_name(a, True) for a in args] + [
+        f'{k}={_type_name(v, True)}' for k, v in sorted((kwargs or {}).items())]
+    # (torch leaves a trailing ", " after keywords given without positional arguments)
+    return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
+
+
+# -- the three entry points -----------------------------------------------------------------
+def fast_types(public_name, default):
+    """The plain types the op's fast path may pass on unchecked: those of ``default`` that
+    some parameter of some overload takes (``default`` itself for an op without a known
+    signature)."""
+    key = key_of(public_name)
+    got = _FAST.get(key)
+    if got is None:
+        sigs = signatures(key)
+        if sigs is None:
+            got = default
+        else:
+            taken = set()
+            for s in sigs[1]:
+                for p in s.params:
+                    taken.update(p.plain)
+                    if s.varargs:
+                        taken.add(int)
+            got = frozenset(t for t in default if t in taken)
+        _FAST[key] = got
+    return got
+
+
+def check(public_name, args, kwargs):
+    """Binds a call (``args`` include ``self`` for a Tensor method) to one of the op's
+    overloads, or raises torch's TypeError for it. Ops without a known signature pass."""
+    key = key_of(public_name)
+    sigs = signatures(key)
+    if sigs is None:
+        return
+    cname, overloads = sigs
+    if key.startswith('Tensor.'):
+        args = args[1:]
+    for s in overloads:
+        if s.bind(args, kwargs, False):
+            return
+    visible = [s for s in overloads if not s.hidden]
+    n = len(args) + len(kwargs or ())
+    plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0]
+    if len(overloads) == 1 or len(plausible) == 1:
+        (plausible or overloads)[0].bind(args, kwargs, True)
+    got = _got(args, kwargs)
+    if len(visible) == 1:
+        raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
+                        f"but expected {visible[0].shown()}")
+    listing = '\n'.join(' * ' + s.shown() for s in visible)
+    raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
+                    f"but expected one of:\n{listing}\n")
+
+
+_NUMPY_DIR = os.path.dirname(np.__file__)
+
+
+def refuse(public_name, args, kwargs, error, impl=None):
+    """The op's body raised ``error``: raises what torch raises for that call instead, when
+    that differs (see the module's docstring); returns if ``error`` stands."""
+    check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
+    if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
+                  else np.AxisError):
+        ndim = getattr(error, 'ndim', None)
+        axis = getattr(error, 'axis', None)
+        if ndim is not None and axis is not None:
+            n = max(ndim, 1)
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, "
+                             f"{n - 1}], but got {axis})") from None
+        raise IndexError(f"Dimension out of range ({error})") from None
+    if isinstance(error, np.linalg.LinAlgError):
+        from .linalg_ext import LinAlgError
+        name = signatures(key_of(public_name))
+        op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
+        raise LinAlgError(f"{op}: {error}") from None
+    if type(error) is AttributeError and impl is not None:
+        _refuse_plain_value(public_name, impl, args, error)
+    if type(error) is AttributeError and "'_data'" not in str(error) and \
+            signatures(key_of(public_name)) is not None:
+        # (an argument of a type the body did not expect: torch says TypeError)
+        op = key_of(public_name).rsplit('.', 1)[-1]
+        raise TypeError(f"{op}(): {error}") from None
+    if type(error) in (ValueError, TypeError) and _from_numpy(error):
+        op = key_of(public_name).rsplit('.', 1)[-1]
+        text = str(error)
+        if 'read-only' in text:
+            raise RuntimeError(f"{op}(): the tensor written to is read-only (it shares "
+                               "memory that cannot be written)") from None
+        if isinstance(error, TypeError) and ('ufunc' in text or 'loop' in text):
+            dt = _first_dtype(args, kwargs)
+            raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
+        raise RuntimeError(f"{op}(): {text}") from None
+
+
+def _refuse_plain_value(public_name, impl, args, error):
+    """The body of an ``nn.functional`` op tripped over a number, string or None given where
+    it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
+    the parameter, as the inner call of torch's Python function raises it. (Elsewhere
+    torch's Python functions let the AttributeError out: ``unravel_index``.)"""
+    from .._tensor import Tensor
+    if not key_of(public_name).startswith('nn.functional.'):
+        return
+    m = re.match(r"'(\w+)' object has no attribute", str(error))
+    if m is None:
+        return
+    method = key_of(public_name).startswith('Tensor.')
+    for i, a in enumerate(args):
+        if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
+                type(a) in _PLAIN_TYPES:
+            code = getattr(impl, '__code__', None)
+            names = code.co_varnames[:code.co_argcount] if code is not None else ()
+            name = names[i] if i < len(names) else f'arg{i}'
+            pos = i if method else i + 1
+            op = signatures(key_of(public_name))
+            op = op[0] if op else key_of(public_name).rsplit('.', 1)[-1]
+            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type(a).__name__}") from None
+
+
+def _first_dtype(args, kwargs):
+    from .._tensor import Tensor
+    from .. import _dtype
+    for a in list(args) + list((kwargs or {}).values()):
+        if isinstance(a, Tensor):
+            return _dtype.FROM_NP[a._data.dtype].kernel_name
+    return '?'
+
+
+# What NumPy's own C code says (it raises with no Python frame of its own)
+_NUMPY_WORDS = re.compile(r"ufunc|did not contain a loop|could not be broadcast|read-only|"
+                          r"cannot reshape array|zero-size array|Cannot cast")
+
+
+def _from_numpy(error):
+    """True if NumPy raised ``error``: its innermost frame is NumPy's, or it says what
+    NumPy's C code says."""
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb.tb_frame.f_code.co_filename.startswith(_NUMPY_DIR):
+        return True
+    return _NUMPY_WORDS.search(str(error)) is not None
+
+
+# -- dtypes torch's kernels refuse -------------------------------------------------------
+_KERNEL_DTYPES = {}  # a dtype's kernel name ('Long') -> its NumPy dtype
+
+
+def _op_name(public_name):
+    """torch's name of the op behind a public name: ``ember.Tensor.lt`` -> ``lt``,
+    ``ember.linalg.norm`` -> ``linalg_norm`` (a dunder keeps its own name: the operators
+    are built from the op's own function, which knows its name)."""
+    name = key_of(public_name)
+    for space in ('linalg.', 'fft.', 'special.'):
+        if name.startswith(space):
+            return space[:-1] + '_' + name[len(space):]
+    return name.rsplit('.', 1)[-1]
+
+
+def refusals(public_name):
+    """{NumPy dtype: (exception class, torch's message)} for the dtypes torch's kernel of
+    the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none."""
+    from ._dtype_refusals import REFUSED
+    name = _op_name(public_name)
+    groups = REFUSED.get(name) or (name.endswith('_') and REFUSED.get(name[:-1]))
+    if not groups:
+        return None
+    if not _KERNEL_DTYPES:
+        from .. import _dtype
+        for np_dtype, dt in _dtype.FROM_NP.items():
+            _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
+    out = {}
+    for cls, template, names in groups:
+        cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
+        for n in names.split():
+            if n in _KERNEL_DTYPES:
+                out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n))
+    return out or None
+
+
+def array_check(name, own=None, tensors_only=False):
+    """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
+    the operand arrays that runs the op's ``own`` check (if any), then raises torch's error
+    for a dtype torch's kernel refuses (with ``tensors_only``, only when the other operand
+    is an array too: torch runs a tensor-and-number call by another kernel); ``own`` alone
+    if the table has none for the op."""
+    refused = refusals(name)
+    if refused is None:
+        return own
+
+    def check(x, *others):
+        if own is not None:
+            own(x, *others)
+        if tensors_only and type(others[0]) is not np.ndarray:
+            return
+        error = refused.get(x.dtype)
+        if error is not None:
+            raise error[0](error[1])
+    return check
+
+
+def refuse_dtypes(public_name, refused, args, kwargs):
+    """Raises torch's error if the call's tensors (its arguments, and those in a list given
+    first) all have one dtype that torch's kernel refuses. Calls that name a dtype, and
+    arithmetic with a Python number (which torch runs by another kernel), pass."""
+    from .._tensor import Tensor
+    from .._dtype import dtype as dtype_type
+    if kwargs and 'dtype' in kwargs:
+        return
+    dtype = None
+    seq = args[0] if args and type(args[0]) in (list, tuple) else ()
+    for i, a in enumerate((*seq, *args)):
+        if isinstance(a, Tensor):
+            d = a._data.dtype
+            if dtype is None:
+                dtype = d
+            elif d != dtype:
+                return
+        elif isinstance(a, dtype_type) or type(a) in _NUMBERS and \
+                _op_name(public_name) in _table().NUMBERS_AS_TENSORS:
+            return
+    error = refused.get(dtype) if dtype is not None else None
+    if error is not None:
+        raise error[0](error[1])
+
+
+def takes_numbers(name, position):
+    """True if the function ``ember.<name>`` takes a Python number at ``position`` (0: its
+    input) in some overload (an op without a known signature: True)."""
+    sigs = signatures(name)
+    if sigs is None:
+        return True
+    for s in sigs[1]:
+        if len(s.params) > position and int in s.params[position].plain:
+            return True
+    return False
+
+
+def fast_runner(public_name, impl):
+    """What the wrapper's fast path calls for the op: ``impl``, or ``impl`` behind a test
+    that sends to ``check`` the calls the fast path cannot judge by its one type test:
+
+    * fewer positional arguments than every overload of torch's requires, where ``impl``
+      would take them (``Tensor.where()`` would run as the one-argument ``where``);
+    * a Python number in a place where no overload takes one, in an op that takes numbers
+      elsewhere (``t.addcdiv(1.5, t)``: 1.5 passes the fast path for ``value``'s sake).
+
+    Only the ops that need it pay for it (a call frame): see ``ember.overrides``."""
+    key = key_of(public_name)
+    sigs = signatures(key)
+    code = getattr(impl, '__code__', None)
+    if sigs is None or code is None:
+        return impl
+    visible = [s for s in sigs[1] if not s.hidden and not s.noargs]
+    if not visible or any(s.varargs for s in visible):
+        return impl
+    shift = 1 if key.startswith('Tensor.') else 0  # (self)
+    takes_numbers = any(t in _NUMBERS for s in visible for p in s.params for t in p.plain)
+    least = min(sum(1 for p in s.params if not p.has_default and not p.kwonly)
+                for s in visible) + shift
+    takes = least if code.co_flags & 0x04 else \
+        code.co_argcount - len(impl.__defaults__ or ())  # (0x04: a ``*args`` body takes any)
+    # per position: the number types some overload takes there, and whether every
+    # overload wants a tensor there
+    width = max(s.npos for s in visible)
+    numbers = [set() for _ in range(width)]
+    tensors = [True] * width
+    for s in visible:
+        for i in range(width):
+            p = s.params[i] if i < s.npos else None
+            if p is None or p.display not in ('Tensor', 'tuple of Tensors'):
+                tensors[i] = False
+            if p is not None:
+                numbers[i].update(t for t in p.plain if t in _NUMBERS)
+    # (only places that take no number at all, past the first argument: a number at the
+    # first place finds the body without a tensor, which then raises; int-for-bool and
+    # float-for-int strictness is left to the checked path, to keep the fast path light)
+    strict = tuple((i + shift, frozenset(n)) for i, n in enumerate(numbers)
+                   if not n and tensors[i] and i + shift > 0 and takes_numbers)
+    if least <= takes and not strict:
+        return impl
+
+    def counted(*args):
+        if len(args) < least:
+            check(public_name, args, None)
+        for i, ok in strict:
+            if i < len(args) and type(args[i]) in _NUMBERS and type(args[i]) not in ok:
+                check(public_name, args, None)
+        return impl(*args)
+    return counted

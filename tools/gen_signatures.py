@@ -1,0 +1,389 @@
+"""Writes ``ember/_ops/_signatures.py``: torch's Python-level signatures of its public ops.
+
+A development tool (it imports real torch; ember never does at run time). Run it from the
+repository root after upgrading the torch the tests compare against:
+
+    python tools/gen_signatures.py
+
+What it records are facts about torch's interface -- each public callable's overloads, as
+its argument parser states them (names, types, defaults, keyword-only markers, hidden
+deprecated forms), which ops take a Python number where their signature says Tensor, and
+which dtypes an op refuses -- gathered as follows:
+
+* the signature texts sit as strings in torch's ``libtorch_python`` library; they carry the
+  op's C-level name but not which callable (``torch.max`` or ``Tensor.max``) uses them;
+* each callable is asked which of them are its own by calling it with arguments its parser
+  must refuse: with several overloads it lists them ("expected one of: ..."), with one it
+  states its positional range and required names, which pick the text out;
+* dtype support is probed on small tensors of every dtype: an op whose kernel is missing
+  for a dtype raises NotImplementedError "... not implemented for 'ComplexFloat'".
+"""
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, 'ember', '_ops', '_signatures.py')
+REFUSALS = os.path.join(ROOT, 'ember', '_ops', '_dtype_refusals.py')
+sys.path.insert(0, ROOT)
+
+
+def pool():
+    """{C-level name: [signature text, ...]} from the strings in libtorch_python."""
+    lib = os.path.join(os.path.dirname(torch.__file__), 'lib', 'libtorch_python.so')
+    text = subprocess.run(['strings', '-n', '6', lib], capture_output=True, text=True,
+                          check=True).stdout
+    found = {}
+    for line in text.splitlines():
+        if re.fullmatch(r'[a-z_0-9]+\((.*)\)(\|(deprecated|hidden))?', line) and \
+                ') ' not in line.split('|')[0][:-1]:
+            found.setdefault(line[:line.index('(')], []).append(line)
+    return found
+
+
+_DISPLAY = [  # the parser's type names -> how its messages print them
+    (r'^(Sym)?IntArrayRef(\[\d+\])?$', 'tuple of ints'), (r'^TensorList(\[\d+\])?$',
+                                                         'tuple of Tensors'),
+    (r'^Scalar$', 'Number'), (r'^ScalarType$', 'torch.dtype'), (r'^(int64_t|SymInt)$', 'int'),
+    (r'^double$', 'float'), (r'^(c10::string_view|std::string_view|std::string)$', 'str'),
+    (r'^Generator$', 'torch.Generator'), (r'^Layout$', 'torch.layout'),
+    (r'^Device$', 'torch.device'), (r'^MemoryFormat$', 'torch.memory_format'),
+    (r'^ArrayRef<double>$', 'tuple of floats'), (r'^ScalarList$', 'tuple of Scalars'),
+    (r'^c10::List<::std::optional<Tensor>>$', 'tuple of Tensors'),
+    (r'^Storage$', 'torch.Storage'), (r'^PyObject\*$', 'object'),
+]
+
+
+def display(sig):
+    """A parser text as torch's "expected one of" listing prints it."""
+    inner = sig.split('|')[0]
+    inner = inner[inner.index('(') + 1:-1]
+    parts = []
+    for p in inner.split(', ') if inner else []:
+        if p == '*':
+            parts.append(p)
+            continue
+        decl, eq, default = p.partition('=')
+        ty, name = decl.rsplit(' ', 1)
+        ty = ty.rstrip('?')
+        for pat, rep in _DISPLAY:
+            if re.match(pat, ty):
+                ty = rep
+                break
+        parts.append(f'{ty} {name}' + (f' = {default}' if eq else ''))
+    return '(' + ', '.join(parts) + ')'
+
+
+def _fields(sig):
+    """(parameter names, required positional names, number of positional parameters)."""
+    inner = sig.split('|')[0]
+    inner = inner[inner.index('(') + 1:-1]
+    names, required, npos = [], [], None
+    for p in inner.split(', ') if inner else []:
+        if p == '*':
+            npos = len(names)
+            continue
+        decl, eq, _ = p.partition('=')
+        names.append(decl.rsplit(' ', 1)[1])
+        if not eq and npos is None:
+            required.append(names[-1])
+    return names, required, len(names) if npos is None else npos
+
+
+def _probe(fn, self):
+    """The parser's messages for a call with 40 positional objects and for one with an
+    unknown keyword only."""
+    msgs = []
+    for args, kwargs in (((object(),) * 40, {}), ((), {'__probe__': 1})):
+        if self is not None:
+            args = (self,) + args
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                fn(*args, **kwargs)
+            msgs.append('')
+        except Exception as e:  # noqa: BLE001 - the message is what is probed
+            msgs.append(f'{type(e).__name__}: {e}')
+    return msgs
+
+
+def select(cname, fn, self, candidates):
+    """The texts among ``candidates`` that are ``fn``'s overloads, or None when ``fn``
+    parses no signature (a Python function, a method without arguments ...)."""
+    many, kw = _probe(fn, self)
+    if 'expected one of:' in many or 'but expected (' in many:
+        if 'expected one of:' in many:
+            listed = [ln.strip()[2:] for ln in many.split('expected one of:')[1].splitlines()
+                      if ln.strip().startswith('* (')]
+        else:  # one listed overload beside hidden ones
+            listed = ['(' + many.split('but expected (', 1)[1].splitlines()[0]]
+        chosen = []
+        for d in listed:
+            match = [c for c in candidates if '|' not in c and display(c) == d]
+            chosen.append(match[0] if match else cname + d.replace(' = ', '='))
+        # hidden (deprecated) forms: a function's name its tensor 'input', a method's not
+        hidden = [c for c in candidates if '|' in c and
+                  (' input' in c.split('|')[0]) == (self is None)]
+        if not hidden and 'but expected (' in many:
+            # torch lists one overload only beside others it hides: keep that fact
+            hidden = [cname + '()|unlisted']
+        chosen.extend(hidden)
+        return chosen
+    if 'takes no arguments' in many:
+        return ['%s()|noargs' % cname]
+    m = re.search(r'takes (?:from (\d+) to )?(\d+) positional arguments? but', many)
+    if not m:
+        return None
+    npos = int(m.group(2))
+    req = re.search(r'missing \d+ required positional arguments?: (.*)$', kw)
+    required = re.findall(r'"(\w+)"', req.group(1)) if req else []
+    match = [c for c in candidates if '|' not in c and _fields(c)[2] == npos and
+             _fields(c)[1] == required]
+    if not match:
+        return None
+    return [match[0]]
+
+
+def callables():
+    """(public name as ember keys it, C-level name, callable, self or None)."""
+    t = torch.ones(2, 2)
+    out = []
+    for name in sorted(dir(torch._C._VariableFunctions)):
+        fn = getattr(torch, name, None)
+        if not name.startswith('_') and callable(fn) and \
+                type(fn).__name__ == 'builtin_function_or_method':
+            out.append((name, name, fn, None))
+    for name in sorted(dir(torch._C.TensorBase)):
+        fn = getattr(torch._C.TensorBase, name)
+        if type(getattr(torch.Tensor, name, None)).__name__ == 'function':
+            continue  # torch.Tensor redefines it in Python: it parses no signature
+        if (not name.startswith('_') or name.startswith('__') and name not in (
+                '__init__', '__new__', '__reduce_ex__', '__dir__', '__sizeof__', '__repr__',
+                '__init_subclass__', '__subclasshook__', '__getattribute__', '__setattr__',
+                '__delattr__', '__format__', '__reduce__', '__class__', '__doc__', '__str__',
+                '__hash__')) and type(fn).__name__ == 'method_descriptor':
+            out.append(('Tensor.' + name, name, fn, t.clone()))
+    spaces = (('nn.functional.', torch.nn.functional, ''), ('linalg.', torch.linalg, 'linalg_'),
+              ('fft.', torch.fft, 'fft_'), ('special.', torch.special, 'special_'))
+    for prefix, mod, cprefix in spaces:
+        for name in sorted(dir(mod)):
+            fn = getattr(mod, name)
+            if not name.startswith('_') and type(fn).__name__ == 'builtin_function_or_method':
+                out.append((prefix + name, cprefix + name if cprefix else fn.__name__, fn, None))
+    return out
+
+
+def numbers_as_tensors(sigs):
+    """The C-level names whose parser takes a Python number where it says Tensor: a
+    function that takes one in both places of a two-tensor call (``add(t, 2.0)`` and
+    ``add(2.0, t)``; a number overload at one place is not the Tensor one taking it), and a
+    method that takes one for its tensor when its function form does (or has none)."""
+    functions = set()
+    for key, (cname, texts) in sigs.items():
+        if '.' in key:
+            continue
+        for s in texts:
+            inner = s[s.index('(') + 1:s.index(')')].split(', ')
+            if '|' in s or len(inner) < 2 or \
+                    not all(p.startswith('Tensor ') for p in inner[:2]):
+                continue
+            fn = getattr(torch, key)
+            if _takes(lambda: fn(torch.ones(2), 2.0)) and _takes(lambda: fn(2.0, torch.ones(2))):
+                functions.add(cname)
+            break
+    names = set(functions)
+    for key, (cname, texts) in sigs.items():
+        base = cname.rstrip('_')
+        if not key.startswith('Tensor.') or base in sigs and base not in functions:
+            continue
+        for s in texts:
+            inner = s[s.index('(') + 1:s.index(')')].split(', ')
+            if '|' not in s and inner[0].startswith('Tensor '):
+                if _takes(lambda: getattr(torch.ones(2), key[7:])(2.0)):
+                    names.add(cname)
+                break
+    return names
+
+
+def _takes(call):
+    """False if ``call`` is refused by torch's argument parser."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            call()
+    except TypeError as e:
+        return not ('must be Tensor' in str(e) or 'invalid combination' in str(e) or
+                    'missing' in str(e))
+    except Exception:  # noqa: BLE001 - past the parser: it took the number
+        pass
+    return True
+
+
+_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+           torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+           torch.complex128]
+_KERNEL_NAMES = {torch.bool: 'Bool', torch.uint8: 'Byte', torch.int8: 'Char',
+                 torch.int16: 'Short', torch.int32: 'Int', torch.int64: 'Long',
+                 torch.float16: 'Half', torch.bfloat16: 'BFloat16', torch.float32: 'Float',
+                 torch.float64: 'Double', torch.complex64: 'ComplexFloat',
+                 torch.complex128: 'ComplexDouble'}
+_SAMPLE = {'int64_t': 0, 'SymInt': 0, 'Scalar': 1, 'double': 0.5, 'bool': False,
+           'IntArrayRef': [0], 'SymIntArrayRef': [2, 2], 'IntArrayRef[1]': [0],
+           'IntArrayRef[1]?': [0]}
+# random, allocating or printing ops: their dtype support is not a kernel's
+_NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'normal',
+               'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
+               'alpha_dropout', 'feature_alpha_dropout', 'rrelu'}
+
+
+def _sample_args(text, dt, extra):
+    """Arguments for the required parameters of an overload and ``extra`` optional ones
+    after them, its tensors 2x2 ones of ``dt``; None if it has a parameter this probe
+    cannot fill."""
+    inner = text.split('|')[0]
+    inner = inner[inner.index('(') + 1:-1]
+    args = []
+    for p in inner.split(', ') if inner else []:
+        if p == '*':
+            break
+        if '=' in p:
+            if not extra:
+                break
+            extra -= 1
+            p = p.split('=')[0]
+        ty, name = p.rsplit(' ', 1)
+        ty = ty.rstrip('?') if ty != 'IntArrayRef[1]?' else ty
+        if ty in ('Tensor', 'Tensor?'):
+            if name in ('index', 'indices', 'target', 'offsets'):
+                return None
+            args.append(torch.ones(2, 2).to(dt))
+        elif ty == 'TensorList':
+            args.append([torch.ones(2, 2).to(dt)] * 2)
+        elif ty in _SAMPLE:
+            args.append(_SAMPLE[ty])
+        else:
+            return None
+    return args
+
+
+def _public(key):
+    obj = torch
+    for part in key.split('.'):
+        obj = getattr(obj, part)
+    return obj
+
+
+def dtype_refusals(sigs):
+    """{C-level name: {dtype's kernel name: torch's message}}: the dtypes each function's
+    kernel refuses, probed with 2x2 tensors of ones of every dtype on its first overload."""
+    out = {}
+    for key, (cname, texts) in sorted(sigs.items()):
+        if key.startswith('Tensor.') or cname in out or cname in _NOT_PROBED:
+            continue
+        visible = [t for t in texts if '|' not in t]
+        if not visible:
+            continue
+        fn = _public(key)
+        refused = {}
+        for text, extra in [(t, e) for t in visible for e in (0, 1)]:
+            if _call(fn, _sample_args(text, torch.float32, extra)) != '':
+                continue  # (the probe's arguments are wrong for it, whatever the dtype)
+            for dt in _DTYPES:
+                name = _KERNEL_NAMES[dt]
+                err = _call(fn, _sample_args(text, dt, extra))
+                if name not in refused and err and _about_dtype(err, dt) and \
+                        '[2, 2]' not in err:  # (a message naming the probe's shape)
+                    refused[name] = err
+        if refused:
+            out[cname] = refused
+    return out
+
+
+def _call(fn, args):
+    """'' if ``fn(*args)`` runs, else 'ExceptionClass: first line of its message'."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            fn(*args)
+        return ''
+    except Exception as e:  # noqa: BLE001 - the exception is what is probed
+        return f'{type(e).__name__}: ' + (str(e).splitlines() or [''])[0].strip()
+
+
+def _about_dtype(err, dt):
+    """True if message ``err`` refuses dtype ``dt`` (names it or its kind)."""
+    if not err.startswith(('RuntimeError', 'NotImplementedError')):
+        return False
+    if f"not implemented for '{_KERNEL_NAMES[dt]}'" in err:
+        return True
+    words = 'complex' if dt.is_complex else 'bool' if dt == torch.bool else \
+        'integ|long|int' if not dt.is_floating_point else 'half|bfloat|float'
+    return re.search(words, err.split(': ', 1)[1], re.I) is not None
+
+
+def write_refusals(refusals):
+    """Writes ``_dtype_refusals.py``."""
+    with open(REFUSALS, 'w') as f:
+        f.write('"""The dtypes torch %s\'s kernels refuse, op by op: generated by\n'
+                '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'
+                '``REFUSED``: {torch\'s name of the op: ((exception class, message with\n'
+                '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
+                'dtypes it refuses so), ...)}. Read by ``ember._ops._args``;\n'
+                'an op looks its row up on its first call."""\n'
+                % torch.__version__.split('+')[0])
+        f.write('# flake8: noqa\n')
+        f.write('REFUSED = {\n')
+        for name in sorted(refusals):
+            groups = {}
+            for dt, err in refusals[name].items():
+                cls, msg = err.split(': ', 1)
+                template = re.sub(r'\b%s\b' % dt, '<dtype>', msg)
+                groups.setdefault((cls, template), []).append(dt)
+            rows = tuple((cls, t, ' '.join(v)) for (cls, t), v in groups.items())
+            f.write(f'    {name!r}: {rows!r},\n')
+        f.write('}\n')
+    print(f'{len(refusals)} ops refusing some dtype -> {REFUSALS}')
+
+
+
+def main():
+    strings = pool()
+    sigs = {}
+    for key, cname, fn, self in callables():
+        chosen = select(cname, fn, self, strings.get(cname, []))
+        if chosen:
+            sigs[key] = (cname, tuple(chosen))
+    numbers = numbers_as_tensors(sigs)
+    write_refusals(dtype_refusals(sigs))
+    with open(OUT, 'w') as f:
+        f.write('"""torch %s\'s Python-level signatures of its public ops: generated by\n'
+                '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'
+                '``SIGNATURES``: {public name as ember keys it (``add``, ``Tensor.add``,\n'
+                '``nn.functional.linear``): (the name torch\'s messages use, (overloads...))}.\n'
+                'An overload is the argument parser\'s text; ``|deprecated``/``|hidden`` ones\n'
+                'are accepted but never listed in messages, ``|noargs`` is a method that takes\n'
+                'no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a\n'
+                'Python number too. Read by ``ember._ops._args``."""\n'
+                % torch.__version__.split('+')[0])
+        f.write('# flake8: noqa\n')
+        f.write('SIGNATURES = {\n')
+        for key in sorted(sigs):
+            cname, texts = sigs[key]
+            f.write(f'    {key!r}: ({cname!r}, (\n')
+            for s in texts:
+                f.write(f'        {s!r},\n')
+            f.write('    )),\n')
+        f.write('}\n\n')
+        f.write('NUMBERS_AS_TENSORS = frozenset({\n')
+        for n in sorted(numbers):
+            f.write(f'    {n!r},\n')
+        f.write('})\n')
+    print(f'{len(sigs)} callables, {len(numbers)} taking numbers as tensors -> {OUT}')
+
+
+if __name__ == '__main__':
+    main()
