@@ -825,6 +825,7 @@ class SliceInverseBackward0(Node):
 
     def backward(self, g):
         dim, start, end, step = self.args
+        dim = wrap_dim(dim, g.dim())
         key = (slice(None),) * dim + (slice(start, end, step),)
         piece = g[key]
         return piece, slice_scatter(g, piece.new_zeros(piece.shape), dim, start, end, step)
@@ -834,13 +835,12 @@ class SliceInverseBackward0(Node):
 def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
     """The inverse of ``slice``: given ``input``, a slice of ``src`` along ``dim``, the view
     of ``input``'s memory with ``src``'s shape, strides and offset (``src`` itself, reached
-    from the slice)."""
-    d = wrap_dim(dim, src._data.ndim)
+    from the slice). As in torch, ``dim`` is only read by the backward."""
     root = input._base if input._base is not None else input
     arr = as_strided(root.detach(), src.shape, src.stride(), src.storage_offset())._data
     n = track(SliceInverseBackward0, (input, src))
     if n is not None:
-        n.args = (d, start, end, step)
+        n.args = (dim, start, end, step)
     return view_of(input, arr, n, slice_inverse, (src, dim, start, end, step))
 
 

@@ -61,7 +61,7 @@ def alpha_dropout(input, p, train):
 @_fn('feature_dropout')
 def feature_dropout(input, p, train):
     """Dropout of whole channels (dim 1): one draw per (sample, channel)."""
-    from ..nn import _layer_functional as L
+    from ..nn.functional import _dropout as L
     _check_p(p)
     return L._feature_dropout(input, p, train, False)
 
@@ -127,7 +127,7 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     """``(mean, var)`` of each channel (dim 1) over the batch and trailing dims (the
     variance biased), moving ``running_mean``/``running_var`` (when given) towards them by
     ``momentum`` (the variance unbiased there). Not differentiable, as in torch."""
-    from ..nn._norm_functional import _update
+    from ..nn.functional._normalization import _update
     from .pointwise import NotImplemented_
     x = input._data
     dims = (0,) + tuple(range(2, x.ndim))

@@ -190,8 +190,10 @@ def test_gpu_only_ops_are_refused_as_on_a_cpu_build(name):
 
 
 def test_miopen_rnn_is_refused():
+    # (a well-formed call: torch's argument parser refuses a short one first, as ember does)
     with pytest.raises(NotImplementedError, match="aten::miopen_rnn"):
-        ember.miopen_rnn(ember.ones(2, 3, 4))
+        ember.miopen_rnn(ember.ones(2, 3, 4), [ember.ones(4, 4)], 1, ember.ones(1, 3, 4), None,
+                         1, 4, 1, False, 0.0, False, False, [], None)
 
 
 # -- stft / istft ------------------------------------------------------------------------------
