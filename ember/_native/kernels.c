@@ -131,8 +131,7 @@ static inline vecf erfw(vecf x)
     do {                                                                                  \
         vecf x_ = loadw(in[0]);                                                           \
         vecf c_ = (erfw(x_ * 0.70710678118654752f) + 1.0f) * 0.5f;                         \
-        vecf y_ = selectw(x_ == INFINITY, splat(NAN), x_ * c_); /* (torch: nan) */         \
-        storew(out[0], y_);                                                               \
+        storew(out[0], x_ * c_);   /* (gelu(+inf) = inf, as ember's NumPy path; torch: nan) */ \
         storew(out[1], c_);                                                               \
     } while (0)
 
