@@ -486,9 +486,13 @@ class UnbindBackward0(Node):
 
 def _multi_view(input, arrs, node, fn, args_of):
     outs = results(arrs, node)
+    # (torch refuses in-place ops on these views: one backward formula covers them all)
+    name = None if node is None else node.__class__.__name__[:-len('Backward0')]
     for i, o in enumerate(outs):
         o._vc = input._vc
         link_view(o, input, fn, args_of(i))
+        if name is not None:
+            o._multi_view_of = name
     return tuple(outs)
 
 

@@ -83,6 +83,9 @@ def make_dual(tensor, tangent, *, level=None):
             f"original Tensor, this is not supported. Tensor is of size "
             f"{list(tensor._data.shape)} while the given forward gradient is of size "
             f"{list(tangent._data.shape)}.")
+    if tangent_of(tangent) is not None:  # (nested levels would be needed for that)
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
+                           "same level0 is not supported.")  # (the number users see)
     from .._ops.shape import _alias_view
     dual = _alias_view(tensor)
     dual._fw = (FWD.level, tangent)

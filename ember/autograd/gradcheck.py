@@ -55,17 +55,26 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. ")
+        if isinstance(t, Tensor) and t._requires_grad and any(
+                st == 0 and sz > 1 for st, sz in zip(t._data.strides, t._data.shape)):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck.")
     if check_batched_grad or check_batched_forward_grad:
         raise NotImplementedError("check_batched_grad needs vmap, which ember does not have yet")
     try:
         outputs = _as_tuple(func(*inputs))
-        if check_forward_ad:
-            _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
+        # (torch's order: backward mode's Jacobian first, then forward mode's)
         if check_backward_ad:
             if fast_mode:
                 _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
             else:
                 _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
+        if check_forward_ad:
+            _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
+        if check_backward_ad:
             _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes)
             if check_undefined_grad:
                 _check_undefined_grad(func, inputs, diff)
@@ -304,10 +313,11 @@ def _check_undefined_grad(func, inputs, diff):
         metas = node._outs if n > 1 else [present[0]]
         cases = [set(range(n))] + ([{k} for k in present] if len(present) > 1 else [])
         for undefined in cases:
-            grads = [None if k in undefined else make(np.zeros(s, d))
+            # (an output that is not a tensor -- dtype None -- always gets None)
+            grads = [None if k in undefined or d is None else make(np.zeros(s, d))
                      for k, (s, d) in enumerate(metas)]
             if node.materialize_grads:
-                grads = [make(np.zeros(s, d)) if g is None else g
+                grads = [make(np.zeros(s, d)) if g is None and d is not None else g
                          for g, (s, d) in zip(grads, metas)]
             prev, STATE.enabled = STATE.enabled, False  # (a first-order backward)
             try:

@@ -10,7 +10,7 @@ import re
 
 from .forward_ad import FWD, Pending
 
-__all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks']
+__all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'increment_version']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -277,7 +277,8 @@ class saved_tensors_hooks:
         return self
 
     def __exit__(self, *exc):
-        _HOOK_STACK.pop()
+        if _HOOK_STACK:  # (an unbalanced extra exit is ignored, as torch does not crash)
+            _HOOK_STACK.pop()
         if not _HOOK_STACK:
             Node._saved = _SLOT
         return False
@@ -303,3 +304,11 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc):
         saved_tensors_hooks.__enter__ = self._prev
         return False
+
+
+def increment_version(tensor):
+    """Bumps the version counter of ``tensor`` (or of each tensor in an iterable), as an
+    in-place change made behind autograd's back would have to."""
+    from .._tensor import Tensor
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        t._vc[0] += 1
