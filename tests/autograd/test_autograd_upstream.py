@@ -51,6 +51,11 @@ XFAIL = {
     'test_backward_hook_relative_ordering':
         "ember's engine runs ready nodes last-ready-first, not in torch's order (grad "
         "accumulators first, then by creation sequence number)",
+    'test_inplace_on_view_backward':
+        "ember's double backward of an in-place threshold on a view builds another graph "
+        "(a ViewBackward0 where torch has ThresholdBackwardBackward0)",
+    'test_anomaly_detect_nan': "ember's expanded tensors are read-only: writing one element "
+                               "of one (gI[0] = 0) is refused, torch allows it",
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
     'test_grad_to_node': _NO_EDGES,
@@ -3668,3 +3673,329 @@ def test_backward_hook_relative_ordering(lib):
         "post_hook_torch::autograd::AccumulateGrad_6",
     ]
     assert order == expected_order
+
+
+def test_dir(lib):
+    x = lib.randn(10, 10)
+    keys = dir(x)
+    assert "shape" in keys
+    y = lib.randn(10, 10, dtype=lib.cfloat)
+    imag_key = "imag"
+    with pytest.raises(RuntimeError):
+        hasattr(x, imag_key)
+    assert hasattr(y, imag_key)
+    keys.remove(imag_key)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        for key in keys:
+            assert hasattr(x, key), key
+
+
+def test_inplace_on_view_saved_output(lib):
+    dealloc = [0]
+
+    class IncrementOnDelete:
+        def __del__(self):
+            dealloc[0] += 1
+
+    def test():
+        root = lib.randn(3, 3, requires_grad=True)
+        copy = root.clone()
+        copy.grad_fn.register_hook(IncrementOnDelete())
+        view = copy.view(9)
+        lib.nn.functional.relu(view, inplace=True)
+
+    test()
+    assert dealloc[0] == 1
+
+
+def test_inplace_on_view_leaf_errors(lib):
+    x = lib.zeros(1, requires_grad=True)
+    y = x.view_as(x)
+    with raises(RuntimeError, "a view of a leaf Variable that requires grad is being used in "
+                              "an in-place operation."):
+        y.add_(1)
+
+
+def test_inplace_on_view_backward(lib):
+    nn = lib.nn
+    net = nn.Sequential(nn.InstanceNorm2d(2), nn.ReLU(True))
+    x = lib.tensor([[[[1.0, 1.0]]]], requires_grad=True)
+    (g,) = lib.autograd.grad(net(x).pow(2), [x], grad_outputs=x.new_ones(x.shape),
+                             create_graph=True)
+    lib.autograd.grad(g.sum(), [x])
+    eq(x, lib.tensor([[[[1.0, 1.0]]]]))
+    inputs = lib.ones((1, 3, 256, 256), requires_grad=True)
+    tmp1 = (inputs + 1).view_as(inputs)
+    tmp2 = lib.nn.functional.threshold(tmp1, 0.0, 0.0, True)
+    prob_interpolated = lib.sigmoid(tmp2)
+    gradients = lib.autograd.grad(outputs=prob_interpolated, inputs=inputs,
+                                  grad_outputs=lib.ones(prob_interpolated.size()),
+                                  create_graph=True, retain_graph=True)[0]
+    gradient_penalty = gradients.sum()
+    gradient_penalty.backward()
+    fn = gradient_penalty.grad_fn.next_functions[0][0].next_functions[1][0]
+    assert fn.name() == "ThresholdBackwardBackward0"
+
+
+def test_inplace_on_view_weak_grad_fn(lib):
+    a = lib.arange(10.0, requires_grad=True)
+    b = a.narrow(0, 0, 2).clone().view(-1)
+    b.relu_()
+    c = b.clone()
+    del b
+    gc.collect()
+    s = c.sum()
+    s.backward()
+    eq(s, lib.tensor(1.0))
+    a = lib.rand(10, requires_grad=True).narrow(0, 0, 10)
+    with pytest.raises(RuntimeError):
+        b = a.relu_()
+
+
+def test_out_variant_raises_when_inputs_require_grad(lib):
+    # (the case: out= with inputs that require grad raises)
+    a = lib.randn(2, 2, requires_grad=True)
+    b = lib.randn(2, 2, requires_grad=True)
+    x = lib.zeros_like(a)
+    with raises(RuntimeError, "out="):
+        lib.mul(a, b, out=x)
+    with lib.no_grad():
+        lib.mul(a, b, out=x)
+        eq(x, a * b)
+    a = lib.randn(2, 2)
+    b = lib.randn(2, 2)
+    x = lib.zeros(2, 2, requires_grad=True)
+    with raises(RuntimeError, "out="):
+        lib.mul(a, b, out=x)
+
+
+def test_anomaly_detect_nan(lib):
+    size = 10
+    detect_anomaly = lib.autograd.detect_anomaly
+
+    class MyFunc(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp1, inp2, fail_0th):
+            ctx.fail_0th = fail_0th
+            return inp1.sum(0, keepdim=True)
+
+        @staticmethod
+        def backward(ctx, gO):
+            gI = gO.clone().expand(size)
+            gI[0] = 0
+            gI[0] /= 0
+            if ctx.fail_0th:
+                return gI, None, None
+            return None, gI, None
+
+    inp = lib.rand(size, requires_grad=True)
+    out = MyFunc.apply(inp, inp, True)
+    out.backward()
+    inp = lib.rand(size, requires_grad=True)
+    out = MyFunc.apply(inp, inp, True)
+    with raises(RuntimeError, "Function 'MyFuncBackward' returned nan values in its 0th "
+                              "output."):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with detect_anomaly():
+                out.backward()
+    assert any("No forward pass information" in str(x.message) for x in w)
+    inp = lib.rand(size, requires_grad=True)
+    with raises(RuntimeError, "Function 'MyFuncBackward' returned nan values in its 1th "
+                              "output."):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with detect_anomaly():
+                out = MyFunc.apply(inp, inp, False)
+                out.backward()
+    assert any("MyFunc.apply" in str(x.message) for x in w)
+
+
+def test_nested_anomaly_detect_nan(lib):
+    size = 10
+    detect_anomaly = lib.autograd.detect_anomaly
+
+    class MyFunc(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp1, fail_0th):
+            ctx.fail_0th = fail_0th
+            ctx.save_for_backward(inp1)
+            return inp1.sum(0, keepdim=True)
+
+        @staticmethod
+        def backward(ctx, gO):
+            (inp,) = ctx.saved_tensors
+            fail_0th = ctx.fail_0th
+            g = gO.clone().expand(size)
+            gI = MyFunc2.apply(g * inp, g + inp, fail_0th)
+            return gI, None
+
+    class MyFunc2(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp1, inp2, fail_0th):
+            ctx.fail_0th = fail_0th
+            return inp1 * 2.0 + inp2
+
+        @staticmethod
+        def backward(ctx, gO):
+            fail_0th = ctx.fail_0th
+            g1 = gO.clone()
+            g2 = gO.clone()
+            g1[0] = 0
+            g2[0] = 0
+            if fail_0th:
+                g1[0] /= 0
+            else:
+                g2[0] /= 0
+            return g1, g2, None
+
+    inp = lib.rand(size, requires_grad=True)
+    out = MyFunc.apply(inp, True)
+    (ginp,) = lib.autograd.grad(out, (inp,), create_graph=True)
+    gsum = ginp.sum()
+    gsum.backward()
+    inp = lib.rand(size, requires_grad=True)
+    out = MyFunc.apply(inp, True)
+    (ginp,) = lib.autograd.grad(out, (inp,), create_graph=True)
+    gsum = ginp.sum()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        with raises(RuntimeError, "Function 'MyFunc2Backward' returned nan values in its 0th "
+                                  "output."):
+            with detect_anomaly():
+                gsum.backward()
+    assert "No forward pass information" in str(w[1].message)
+    inp = lib.rand(size, requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        with raises(RuntimeError, "Function 'MyFunc2Backward' returned nan values in its 1th "
+                                  "output."):
+            with detect_anomaly():
+                out = MyFunc.apply(inp, False)
+                (ginp,) = lib.autograd.grad(out, (inp,), create_graph=True)
+                gsum = ginp.sum()
+                gsum.backward()
+    assert "MyFunc2.apply" in str(w[1].message)
+    assert "MyFunc.apply" in str(w[2].message)
+
+
+def test_anomaly_grad_warnings(lib):
+    import io
+    import sys
+    detect_anomaly = lib.autograd.detect_anomaly
+
+    class StdErrDiverter:
+        def __enter__(self):
+            self.stderr_orig = sys.stderr
+            self.stderr_new = io.StringIO()
+            sys.stderr = self.stderr_new
+            return self
+
+        def __exit__(self, *args):
+            self.captured = self.stderr_new.getvalue()
+            sys.stderr = self.stderr_orig
+
+    with raises(RuntimeError, "one of the variables needed for gradient computation has been "
+                              "modified by an inplace operation"):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with detect_anomaly():
+                a = lib.randn(5, requires_grad=True)
+                d1 = a + 1
+                d2 = d1 ** 2
+                d1 += 1
+                lib.autograd.grad(d2.sum(), a)
+    assert len(w) == 2
+    assert "Anomaly Detection has been enabled" in str(w[0].message)
+    assert "Error detected in PowBackward0" in str(w[1].message)
+    with raises(RuntimeError, "one of the variables needed for gradient computation has been "
+                              "modified by an inplace operation"):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with detect_anomaly():
+                warnings.simplefilter("error")
+                with StdErrDiverter() as s:
+                    a = lib.randn(5, requires_grad=True)
+                    d1 = a + 1
+                    d2 = d1 ** 2
+                    d1 += 1
+                    lib.autograd.grad(d2.sum(), a)
+    assert len(w) == 1
+    assert "Anomaly Detection has been enabled" in str(w[0].message)
+    assert "Error detected in PowBackward0" in s.captured
+
+
+def test_anomaly_assign_parent_cleanup(lib):
+    detect_anomaly = lib.autograd.detect_anomaly
+
+    def get_ref():
+        x = lib.randn(2, 2, requires_grad=True)
+        t = x.exp()
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            with detect_anomaly():
+                grad = lib.autograd.grad(t, x, lib.ones_like(t), create_graph=True)
+
+        class Foo:
+            pass
+
+        my_obj = Foo()
+        meta_dict = t.grad_fn.metadata
+        meta_dict[0] = my_obj
+        ref = weakref.ref(my_obj)
+        return t, ref
+
+    t, ref = get_ref()
+    assert ref() is not None
+    del t
+    assert ref() is None
+
+
+def test_nested_anomaly_printstack_cleanup(lib):
+    detect_anomaly = lib.autograd.detect_anomaly
+
+    def get_ref():
+        class MyFunc(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, gO):
+                (x,) = ctx.saved_tensors
+                return MyFunc2.apply(x)
+
+        class MyFunc2(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, gO):
+                return gO + float("NaN")
+
+        inp = lib.rand(1, requires_grad=True)
+        out = MyFunc.apply(inp)
+        (ginp,) = lib.autograd.grad(out, (inp,), create_graph=True)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with raises(RuntimeError, "Function 'MyFunc2Backward' returned nan values in its "
+                                      "0th output."):
+                with detect_anomaly():
+                    ginp.backward()
+
+        class Foo:
+            pass
+
+        my_obj = Foo()
+        meta_dict = out.grad_fn.metadata
+        meta_dict[0] = my_obj
+        ref = weakref.ref(my_obj)
+        return out, ref
+
+    t, ref = get_ref()
+    assert ref() is not None
+    del t
+    assert ref() is None
