@@ -187,3 +187,11 @@ def _jvp_from_backward(node, tangents, metas, make):
     create = any(t is not None and t._requires_grad for t in tangents)
     outs = grad(total, us, allow_unused=True, create_graph=create)
     return tuple(make(np.zeros(s, d)) if o is None else o for o, (s, d) in zip(outs, metas))
+
+
+def __getattr__(name):
+    # ``_current_level``: torch's module global, 0 inside a dual level and -1 outside
+    # (code tests ``_current_level >= 0`` to know whether forward AD is running)
+    if name == '_current_level':
+        return -1 if FWD.level is None else 0
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

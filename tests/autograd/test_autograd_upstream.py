@@ -35,6 +35,8 @@ import pytest
 
 from ._upstream import lib_fixture, eq, npy, raises, warns, graph_desc, torch, ember
 
+_NO_VMAP = "ember has no vmap: gradcheck's check_batched_grad/check_batched_forward_grad " \
+           "are refused"
 _NO_EDGES = "ember has no autograd.graph.GradientEdge / get_gradient_edge yet"
 XFAIL = {
     'test_not_implemented_fwad': "ember has no igamma yet (another helper's part)",
@@ -56,6 +58,11 @@ XFAIL = {
         "(a ViewBackward0 where torch has ThresholdBackwardBackward0)",
     'test_anomaly_detect_nan': "ember's expanded tensors are read-only: writing one element "
                                "of one (gI[0] = 0) is refused, torch allows it",
+    'test_gradcheck_forward_ad_runs_with_no_requires_grad': _NO_VMAP,
+    'test_gradcheck_forward_ad_respects_requires_grad':
+        "ember's gradcheck has no forward-mode undefined-tangent check and no "
+        "check_batched_forward_grad (vmap), so jvp runs fewer times",
+    'test_gradcheck_check_forward_or_backward_only': _NO_VMAP,
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
     'test_grad_to_node': _NO_EDGES,
@@ -3999,3 +4006,587 @@ def test_nested_anomaly_printstack_cleanup(lib):
     assert ref() is not None
     del t
     assert ref() is None
+
+
+def test_anomaly_mode_no_check_nan(lib):
+    class MyFunc(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            return inp.clone()
+
+        @staticmethod
+        def backward(ctx, gO):
+            return lib.tensor(float("nan")).expand(10, 10)
+
+    def run_fn(a):
+        out = MyFunc.apply(a)
+        return out.sum()
+
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter('always')
+        with lib.autograd.detect_anomaly(check_nan=False):
+            inp = lib.rand(10, 10, requires_grad=True)
+            out = run_fn(inp)
+            out.backward(retain_graph=True)
+            with lib.autograd.detect_anomaly(check_nan=True):
+                with raises(RuntimeError, "Function 'MyFuncBackward' returned nan values in "
+                                          "its 0th output."):
+                    out.backward(retain_graph=True)
+            out.backward()
+
+
+def test_no_grad_copy(lib):
+    class MyFunc(lib.autograd.Function):
+        static_grad_ptr = None
+
+        @staticmethod
+        def forward(ctx, inp1, inp2):
+            return inp1 + inp2
+
+        @staticmethod
+        def backward(ctx, grad):
+            MyFunc.static_grad_ptr = grad.data_ptr()
+            return grad, grad
+
+    class NonContGradFunc(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp1):
+            ctx.size = inp1.size()
+            return lib.tensor([1.0])
+
+        @staticmethod
+        def backward(ctx, grad):
+            return lib.ones(1).expand(ctx.size)
+
+    a = lib.randn(5, 6, requires_grad=True)
+    b = lib.randn(5, 6, requires_grad=True)
+    NonContGradFunc.apply(MyFunc.apply(a, b)).backward()
+    assert not a.grad.data_ptr() == MyFunc.static_grad_ptr
+    assert not b.grad.data_ptr() == MyFunc.static_grad_ptr
+    a.grad = b.grad = None
+    MyFunc.apply(a, b)[1][0].backward()
+    p_g = MyFunc.static_grad_ptr
+    p_a = a.grad.data_ptr()
+    p_b = b.grad.data_ptr()
+    assert not p_a == p_b
+    assert p_a == p_g or p_b == p_g
+
+
+def test_gradcheck_single_input(lib):
+    def check(fast_mode):
+        def f(inp):
+            return inp.mul(5)
+
+        gradcheck(lib, f, lib.rand(10, dtype=lib.float64, requires_grad=True),
+                  fast_mode=fast_mode)
+        gradgradcheck(lib, f, lib.rand(10, dtype=lib.float64, requires_grad=True),
+                      fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_nondeterministic(lib):
+    class NonDetFunc(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, jitter=0.0):
+            ctx._jitter = jitter
+            return x
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            return (NonDetFunc.apply(grad_out, ctx._jitter)
+                    * (1 + lib.rand_like(grad_out) * ctx._jitter), None)
+
+    def check(fast_mode):
+        inp = lib.randn(5, 5, dtype=lib.double, requires_grad=True)
+        gradcheck(lib, lambda x: NonDetFunc.apply(x, 0.0), inp, check_batched_grad=False,
+                  fast_mode=fast_mode)
+        with raises(RuntimeError, "Backward is not reentrant"):
+            gradcheck(lib, lambda x: NonDetFunc.apply(x, 1e-6), inp, check_batched_grad=False,
+                      fast_mode=fast_mode)
+        with raises(RuntimeError, "Backward is not reentrant"):
+            gradgradcheck(lib, lambda x: NonDetFunc.apply(x, 1e-12), inp,
+                          check_batched_grad=False, fast_mode=fast_mode)
+        gradcheck(lib, lambda x: NonDetFunc.apply(x, 0.0), inp, nondet_tol=1e-5,
+                  check_batched_grad=False, fast_mode=fast_mode)
+        gradcheck(lib, lambda x: NonDetFunc.apply(x, 1e-6), inp, nondet_tol=1e-5,
+                  check_batched_grad=False, fast_mode=fast_mode)
+        gradgradcheck(lib, lambda x: NonDetFunc.apply(x, 1e-12), inp, nondet_tol=1e-5,
+                      check_batched_grad=False, fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_validates_inputs(lib):
+    # (upstream's sparse half is not adapted: ember has no sparse tensors)
+    def check(fast_mode):
+        x = lib.rand(10, requires_grad=False)
+        with raises(ValueError, "at least one input tensor to require gradient"):
+            gradcheck(lib, lambda x: x, (x,), raise_exception=False, fast_mode=fast_mode)
+        x = lib.ones(1, dtype=lib.float32, requires_grad=True)
+        with warns(UserWarning, "Input #0 requires gradient and is not a double precision"):
+            assert gradcheck(lib, lambda x: x, (x,), atol=1e-1, fast_mode=fast_mode)
+        # (the issue's case: a stride-0 input is refused with torch's message)
+        x = lib.ones(1, dtype=lib.float64, requires_grad=True)
+        x = x.expand((2, 2))
+        with raises(RuntimeError, "The 0th input has a dimension with stride 0"):
+            gradcheck(lib, lambda x: x, (x,), raise_exception=False, fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_check_no_differentiable_outputs(lib):
+    def check(fast_mode):
+        x = lib.ones((1,), requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            with raises(RuntimeError, "Numerical gradient for function expected to be zero"):
+                gradcheck(lib, lambda x: lib.tensor([x]), x)
+            assert not gradcheck(lib, lambda x: lib.tensor([x]), x, raise_exception=False,
+                                 fast_mode=fast_mode)
+            assert gradcheck(lib, lambda x: (), (x,), fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_backward_mul_by_grad_output(lib):
+    # (upstream's sparse cases are not adapted: ember has no sparse tensors)
+    def check(fast_mode):
+        def fn2(x):
+            y = x.clone()
+            y.register_hook(lambda x: x + 1e-2)
+            return y
+
+        x = lib.ones(1, dtype=lib.double, requires_grad=True)
+        with raises(RuntimeError, "backward not multiplied by grad_output"):
+            gradcheck(lib, fn2, (x,), atol=1e-1, fast_mode=fast_mode)
+        assert not gradcheck(lib, fn2, (x,), atol=1e-1, raise_exception=False,
+                             fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_undefined_grad(lib):
+    # (the issue's undefined-output-gradient check)
+    def check(fast_mode):
+        def fn(x):
+            def hook(x):
+                if x is None:
+                    raise RuntimeError("x is undefined")
+
+            y = x.clone()
+            y.register_hook(hook)
+            return y
+
+        x = lib.ones(1, dtype=lib.double, requires_grad=True)
+        with warns(UserWarning, "Backwards compatibility: New undefined gradient support "
+                                "checking feature"):
+            with raises(RuntimeError, "Expected backward function to handle undefined output "
+                                      "grads"):
+                gradcheck(lib, fn, (x,), fast_mode=fast_mode)
+            assert not gradcheck(lib, fn, (x,), raise_exception=False, fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_jacobian_mismatch(lib):
+    def check(fast_mode):
+        def fn(x):
+            y = x.clone()
+            y.register_hook(lambda x: x + 1e-2)
+            return y
+
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # (float32 input warning)
+            x = lib.ones(2, 2, requires_grad=True)
+            with raises(RuntimeError, "Jacobian mismatch for output 0 with respect to input 0"):
+                gradcheck(lib, fn, (x,), fast_mode=fast_mode)
+            assert not gradcheck(lib, fn, (x,), raise_exception=False, fast_mode=fast_mode)
+            x_c = lib.ones(2, 2, requires_grad=True, dtype=lib.complex128)
+            with raises(RuntimeError, "While considering the imaginary part of complex outputs "
+                                      "only"):
+                gradcheck(lib, fn, (x_c,), fast_mode=False)
+            assert not gradcheck(lib, fn, (x_c,), raise_exception=False, fast_mode=False)
+
+            def fn2(x):
+                y = lib.complex(x, x)
+                y.register_hook(lambda x: x + 1e-2)
+                return y
+
+            x = lib.ones(2, 2, requires_grad=True)
+            with raises(RuntimeError, "While considering the imaginary part of complex outputs "
+                                      "only"):
+                gradcheck(lib, fn2, (x,), fast_mode=False)
+            assert not gradcheck(lib, fn2, (x,), raise_exception=False, fast_mode=False)
+
+            def fn3(x):
+                y = lib.real(x)
+                y.register_hook(lambda x: x + 1e-2)
+                return y
+
+            with raises(RuntimeError, "Jacobian mismatch for output 0 with respect to input 0"):
+                gradcheck(lib, fn3, (x_c,), fast_mode=False)
+            assert not gradcheck(lib, fn3, (x_c,), raise_exception=False, fast_mode=False)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_output_shape_or_dtype_depend_on_values(lib):
+    # (the issue's case: outputs whose shape/dtype depend on the input values are detected)
+    def check(fast_mode):
+        def fn(x):
+            if lib.all(x >= 1):
+                return lib.cat([x, x])
+            return x
+
+        a = lib.ones(1, dtype=lib.double, requires_grad=True)
+        with raises(AssertionError, "return outputs with the same shape when inputs are "
+                                    "perturbed"):
+            assert gradcheck(lib, fn, (a,), fast_mode=fast_mode)
+
+        def fn2(x):
+            if lib.all(x >= 1):
+                return x.to(lib.float32)
+            return x
+
+        with raises(AssertionError, "return outputs with the same dtype when inputs are "
+                                    "perturbed"):
+            assert gradcheck(lib, fn2, (a,), fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_complex_non_complex_outputs(lib):
+    def fn(x, y):
+        z = lib.complex(x, y)
+        return z, x + 1
+
+    a = lib.ones(2, 2, requires_grad=True, dtype=lib.float64)
+    b = lib.ones(2, 2, requires_grad=True, dtype=lib.float64)
+    assert gradcheck(lib, fn, (a, b))
+
+    def fn2(z):
+        return z, lib.real(z)
+
+    c = lib.ones(2, 2, requires_grad=True, dtype=lib.complex128)
+    assert gradcheck(lib, fn2, (c))
+
+
+def test_gradcheck_adjusted_atol_complex_inputs(lib):
+    # (the input torch draws after manual_seed(97), given to both libraries: ember's
+    # generator draws other numbers, and the test is about this input)
+    torch.manual_seed(97)
+    drawn = torch.rand(2, dtype=torch.complex128).numpy()
+
+    def sample_func(z):
+        return 1.0 / lib.norm(z)
+
+    eps = 10e-3
+    z = eps * lib.tensor(drawn, requires_grad=True)
+    atol = 8.3e-6
+    rtol = 1e-9
+    assert gradcheck(lib, sample_func, (z,), fast_mode=True, atol=atol, rtol=rtol)
+    assert gradcheck(lib, sample_func, (z,), fast_mode=False, atol=atol, rtol=rtol)
+
+
+def test_gradcheck_get_numerical_jacobian(lib):
+    get_numerical_jacobian = import_module(lib.__name__ + '.autograd.gradcheck').get_numerical_jacobian
+
+    def fn(inputs):
+        x = inputs[0]
+        y = inputs[1]
+        return 2 * x + y, x + 2 * y
+
+    a = lib.rand(2, 2, requires_grad=True, dtype=lib.float64)
+    b = lib.rand(2, 2, requires_grad=True, dtype=lib.float64)
+    with warns(FutureWarning, "`get_numerical_jacobian` was part of PyTorch's private API"):
+        jacobian = get_numerical_jacobian(fn, (a, b), target=a, eps=1e-6)
+    eq(jacobian[0], 2 * lib.eye(4, dtype=lib.double))
+    with warns(FutureWarning, "`get_numerical_jacobian` was part of PyTorch's private API"):
+        jacobian = get_numerical_jacobian(fn, (a, b), eps=1e-6)
+    eq(jacobian[0], 2 * lib.eye(4, dtype=lib.double))
+    eq(jacobian[1], 1 * lib.eye(4, dtype=lib.double))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        with raises(ValueError, "Expected grad_out to be 1.0"):
+            get_numerical_jacobian(fn, (a, b), eps=1e-6, grad_out=2.0)
+
+
+def test_gradcheck_get_analytical_jacobian(lib):
+    get_analytical_jacobian = import_module(lib.__name__ + '.autograd.gradcheck').get_analytical_jacobian
+
+    def fn(x, y):
+        return 2 * x + y, x + 2 * y
+
+    a = lib.rand(2, 2, requires_grad=True, dtype=lib.float64)
+    b = lib.rand(2, 2, requires_grad=True, dtype=lib.float64)
+    outputs = fn(a, b)
+    with warns(FutureWarning, "`get_analytical_jacobian` was part of PyTorch's private API"):
+        jacobians, reentrant, correct_grad_sizes, correct_grad_types = \
+            get_analytical_jacobian((a, b), outputs[0])
+    eq(jacobians[0], 2 * lib.eye(4, dtype=lib.double))
+    eq(jacobians[1], 1 * lib.eye(4, dtype=lib.double))
+    assert reentrant
+
+    class NonDetFunc(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, jitter=0.0):
+            ctx._jitter = jitter
+            return x
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            return (NonDetFunc.apply(grad_out, ctx._jitter)
+                    * (1 + lib.rand_like(grad_out) * ctx._jitter), None)
+
+    outputs = NonDetFunc.apply(a, 1e-6)
+    with warns(FutureWarning, "`get_analytical_jacobian` was part of PyTorch's private API"):
+        jacobians, reentrant, correct_grad_sizes, correct_grad_types = \
+            get_analytical_jacobian((a,), outputs)
+    assert not reentrant
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        with raises(ValueError, "Expected grad_out to be 1.0"):
+            get_analytical_jacobian((a,), outputs, grad_out=2.0)
+
+
+def test_gradcheck_custom_error(lib):
+    GradcheckError = import_module(lib.__name__ + '.autograd.gradcheck').GradcheckError
+
+    def check(fast_mode):
+        def fn(x):
+            y = x.clone()
+            y.register_hook(lambda x: x + 1e-2)
+            return y
+
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            x = lib.ones(2, 2, requires_grad=True)
+            with raises(GradcheckError, "Jacobian mismatch for output 0 with respect to "
+                                        "input 0"):
+                gradcheck(lib, fn, (x,), fast_mode=fast_mode)
+            with raises(RuntimeError, "Jacobian mismatch for output 0 with respect to input 0"):
+                gradcheck(lib, fn, (x,), fast_mode=fast_mode)
+            assert not gradcheck(lib, fn, (x,), raise_exception=False, fast_mode=fast_mode)
+
+            def fn2(x):
+                raise RuntimeError("Not a GradcheckError!")
+
+            with raises(RuntimeError, "Not a GradcheckError!"):
+                gradcheck(lib, fn2, (x,), fast_mode=fast_mode, raise_exception=False)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_forward_ad(lib):
+    fwAD = lib.autograd.forward_ad
+
+    def fn(x, y):
+        return x + y, y
+
+    def bad_fn(x, y):
+        is_running_forward_ad = fwAD._current_level >= 0
+        if is_running_forward_ad:
+            y_p, y_d = fwAD.unpack_dual(y)
+            y = fwAD.make_dual(y_p, y_d * 1.1)
+        return x + y, y
+
+    err_msg = "Jacobian computed with forward mode mismatch for output 0 with respect to input 1"
+    for fast_mode in [True, False]:
+        x = lib.rand(2, dtype=lib.double, requires_grad=True)
+        y = lib.rand(2, dtype=lib.double, requires_grad=True)
+        gradcheck(lib, fn, (x, y), check_forward_ad=True, fast_mode=fast_mode)
+        with raises(RuntimeError, err_msg):
+            gradcheck(lib, bad_fn, (x, y), check_forward_ad=True, fast_mode=fast_mode)
+
+        def basic_mul(x):
+            return lib.view_as_real(lib.resolve_conj(x * 1j))
+
+        gradcheck(lib, basic_mul, x, check_forward_ad=True, fast_mode=fast_mode)
+        x = lib.rand(2, dtype=lib.cdouble, requires_grad=True)
+        gradcheck(lib, fn, (x, y), check_forward_ad=True, fast_mode=fast_mode)
+        with raises(RuntimeError, err_msg):
+            gradcheck(lib, bad_fn, (x, y), check_forward_ad=True, fast_mode=fast_mode)
+        y = lib.rand(2, dtype=lib.cdouble, requires_grad=True)
+        gradcheck(lib, fn, (x, y), check_forward_ad=True, fast_mode=fast_mode)
+        with raises(RuntimeError, err_msg):
+            gradcheck(lib, bad_fn, (x, y), check_forward_ad=True, fast_mode=fast_mode)
+
+
+def _forward_ad_user_fn(lib, jvp_count=None):
+    fwAD = lib.autograd.forward_ad
+
+    class UserFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            if jvp_count is None and fwAD._current_level >= 0:
+                assert not x.requires_grad
+                assert not y.requires_grad
+            return x.clone(), y.clone()
+
+        @staticmethod
+        def jvp(ctx, x_t, y_t):
+            if jvp_count is not None:
+                jvp_count[0] += 1
+            return x_t, y_t
+
+    return UserFn
+
+
+def test_gradcheck_forward_ad_runs_with_no_requires_grad(lib):
+    UserFn = _forward_ad_user_fn(lib)
+    x = lib.rand(2, dtype=lib.double, requires_grad=True)
+    y = lib.rand(2, dtype=lib.double, requires_grad=True)
+    common = dict(check_forward_ad=True, check_backward_ad=False, check_batched_grad=False)
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=False,
+              check_batched_forward_grad=False, **common)
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=True,
+              check_batched_forward_grad=False, **common)
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=True,
+              check_batched_forward_grad=True, **common)
+    x = lib.rand(2, dtype=lib.double, requires_grad=True)
+    y = lib.rand(2, dtype=lib.double, requires_grad=False)
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=True,
+              check_batched_forward_grad=True, **common)
+
+
+def test_gradcheck_forward_ad_respects_requires_grad(lib):
+    jvp_count = [0]
+    UserFn = _forward_ad_user_fn(lib, jvp_count)
+    common = dict(check_forward_ad=True, check_backward_ad=False, check_batched_grad=False)
+    x = lib.rand(1, dtype=lib.double, requires_grad=True)
+    y = lib.rand(1, dtype=lib.double, requires_grad=True)
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=False,
+              check_batched_forward_grad=False, **common)
+    assert jvp_count[0] == 2
+    jvp_count[0] = 0
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=True,
+              check_batched_forward_grad=False, **common)
+    assert jvp_count[0] == 6
+    jvp_count[0] = 0
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=True,
+              check_batched_forward_grad=True, **common)
+    assert jvp_count[0] == 12
+    jvp_count[0] = 0
+    x = lib.rand(1, dtype=lib.double, requires_grad=True)
+    y = lib.rand(1, dtype=lib.double, requires_grad=False)
+    gradcheck(lib, UserFn.apply, (x, y), check_undefined_grad=True,
+              check_batched_forward_grad=True, **common)
+    assert jvp_count[0] == 5
+
+
+def test_gradcheck_check_forward_or_backward_only(lib):
+    # (the issue's case: backward is checked before forward mode, so its failure shows)
+    fwd_fail_err_msg = "FAIL FWD"
+    bwd_fail_err_msg = "FAIL BWD"
+
+    class UserFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo, fwd_bad, bwd_bad):
+            ctx.fwd_bad = fwd_bad
+            ctx.bwd_bad = bwd_bad
+            return foo * 2
+
+        @staticmethod
+        def vjp(ctx, gO):
+            if ctx.bwd_bad:
+                raise RuntimeError(bwd_fail_err_msg)
+            return 2 * gO, None, None
+
+        @staticmethod
+        def jvp(ctx, gI, _1, _2):
+            if ctx.fwd_bad:
+                raise RuntimeError(fwd_fail_err_msg)
+            return 2 * gI
+
+    for fast_mode in (True, False):
+        for check_forward_ad in (True, False):
+            for check_backward_ad in (True, False):
+                for fwd_bad in (True, False):
+                    for bwd_bad in (True, False):
+                        fwd_should_fail = fwd_bad and check_forward_ad
+                        bwd_should_fail = bwd_bad and check_backward_ad
+
+                        def run():
+                            gradcheck(lib, UserFn.apply, (x, fwd_bad, bwd_bad),
+                                      check_forward_ad=check_forward_ad,
+                                      check_backward_ad=check_backward_ad,
+                                      check_undefined_grad=check_backward_ad,
+                                      check_batched_grad=check_backward_ad,
+                                      fast_mode=fast_mode)
+
+                        x = lib.rand(2, dtype=lib.double, requires_grad=True)
+                        if not check_forward_ad and not check_backward_ad:
+                            with raises(AssertionError, "Expected at least one of"):
+                                run()
+                            continue
+                        if not fwd_should_fail and not bwd_should_fail:
+                            run()
+                        else:
+                            if fwd_should_fail:
+                                fail_msg = fwd_fail_err_msg
+                            if bwd_should_fail:
+                                fail_msg = bwd_fail_err_msg
+                            with raises(RuntimeError, fail_msg):
+                                run()
+
+
+def test_gradcheck_check_forward_or_backward_only_without_vmap(lib):
+    # test_gradcheck_check_forward_or_backward_only without check_batched_grad (which needs
+    # vmap): the order of the checks is what the issue asks for
+    class UserFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo, fwd_bad, bwd_bad):
+            ctx.fwd_bad = fwd_bad
+            ctx.bwd_bad = bwd_bad
+            return foo * 2
+
+        @staticmethod
+        def vjp(ctx, gO):
+            if ctx.bwd_bad:
+                raise RuntimeError("FAIL BWD")
+            return 2 * gO, None, None
+
+        @staticmethod
+        def jvp(ctx, gI, _1, _2):
+            if ctx.fwd_bad:
+                raise RuntimeError("FAIL FWD")
+            return 2 * gI
+
+    x = lib.rand(2, dtype=lib.double, requires_grad=True)
+    for fast_mode in (True, False):
+        for fwd_bad, bwd_bad, msg in ((True, True, "FAIL BWD"), (True, False, "FAIL FWD"),
+                                      (False, True, "FAIL BWD")):
+            with raises(RuntimeError, msg):
+                gradcheck(lib, UserFn.apply, (x, fwd_bad, bwd_bad), check_forward_ad=True,
+                          fast_mode=fast_mode)
+        assert gradcheck(lib, UserFn.apply, (x, False, False), check_forward_ad=True,
+                         fast_mode=fast_mode)
+
+
+def test_version_counter(lib):
+    x = lib.randn(1, 2)
+    x_saved_version = x._version
+    x.add_(1).add_(1)
+    assert x._version > x_saved_version
+    xz = x[:]
+    assert x._version == xz._version
+    xz.add_(1)
+    assert x._version == xz._version
+    x_saved_version = x._version
+    x.data = lib.randn(2, 3)
+    assert x._version == x_saved_version
+    x.add_(1)
+    assert x._version > x_saved_version
+    assert x._version == xz._version
+    xz.add_(1)
+    assert x._version == xz._version
