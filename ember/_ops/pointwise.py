@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from .._compat import rename_code
 from ..autograd.grad_mode import STATE
-from ..autograd.forward_ad import FWD
+from ..autograd.forward_ad import FWD, tangent_of
 from ..overrides import handoff, CONTINUE, MODES
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
@@ -42,6 +42,10 @@ def _write_out(out, t):
     """Implements ``out=``: writes the result into ``out`` (resizing an empty one)."""
     if not isinstance(out, Tensor):
         raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if FWD.level is not None and (t._fw is not None or out._fw is not None) and (
+            tangent_of(t) is not None or tangent_of(out) is not None):
+        raise RuntimeError(f"Trying to use forward AD with {_out_op_name(t)}_out that does not "
+                           "support it because it is an out= function")
     if t._requires_grad or (out._requires_grad and STATE.enabled):
         raise RuntimeError(f"{_out_op_name(t)}(): functions with out=... arguments don't "
                            "support automatic differentiation, but one of the arguments "

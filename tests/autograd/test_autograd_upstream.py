@@ -63,6 +63,9 @@ XFAIL = {
         "ember's gradcheck has no forward-mode undefined-tangent check and no "
         "check_batched_forward_grad (vmap), so jvp runs fewer times",
     'test_gradcheck_check_forward_or_backward_only': _NO_VMAP,
+    'test_deep_reentrant': "ember runs a reentrant backward recursively on the Python stack "
+                           "(torch hands deep ones to a new thread): 2000 nested levels "
+                           "exceed Python's recursion limit",
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
     'test_grad_to_node': _NO_EDGES,
@@ -4590,3 +4593,85 @@ def test_version_counter(lib):
     assert x._version == xz._version
     xz.add_(1)
     assert x._version == xz._version
+
+
+def test_set_data_preserve_pyobj(lib):
+    a = lib.randn(1, 2)
+    b = lib.randn(1, 2)
+    b_id_saved = id(b)
+    b.data = a
+    assert b_id_saved == id(b)
+
+
+def test_set_data_self_requires_grad(lib):
+    a = lib.tensor(1.0, requires_grad=True)
+    b = lib.tensor(2.0)
+    c = lib.tensor(3, dtype=lib.int64)
+    a.data = b
+    with raises(RuntimeError, "must be floating point or complex dtype"):
+        a.data = c
+
+
+def test_deep_reentrant(lib):
+    Variable = lib.autograd.Variable
+
+    class DeepReentrant(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            with lib.enable_grad():
+                ctx.x = Variable(x.detach(), requires_grad=True)
+                ctx.x = ctx.x - 1
+            return ctx.x.detach()
+
+        @staticmethod
+        def backward(ctx, x):
+            if ctx.x < 0:
+                return x
+            with lib.enable_grad():
+                DeepReentrant.apply(ctx.x).sum().backward()
+            return x
+
+    v = lib.tensor(2000.0, requires_grad=True)
+    DeepReentrant.apply(v).sum().backward()
+    v2 = lib.tensor(200.0, requires_grad=True)
+    DeepReentrant.apply(v2).sum().backward()
+
+
+def test_reentrant_priority(lib):
+    Variable = lib.autograd.Variable
+    order = []
+
+    class MyFunction(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, x):
+            order.append("MyFunction")
+            return x
+
+    class Reentrant(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            with lib.enable_grad():
+                ctx.x = Variable(x.detach(), requires_grad=True)
+                ctx.x = ctx.x - 1
+            return ctx.x.detach()
+
+        @staticmethod
+        def backward(ctx, x):
+            order.append("Reentrant")
+            if ctx.x < 0:
+                return x
+            with lib.enable_grad():
+                Reentrant.apply(ctx.x).backward()
+            return x
+
+    a = MyFunction.apply(lib.tensor(6.0, requires_grad=True))
+    b = Reentrant.apply(lib.tensor(9.0, requires_grad=True))
+    v = a * b
+    v.backward()
+    assert len(order) == 11
+    assert order.count("Reentrant") == 10
+    assert order[-1] == "MyFunction"
