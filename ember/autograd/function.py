@@ -340,9 +340,9 @@ def _forward_ad(cls, ctx, args, outs):
     if cls.jvp is _SingleLevelFunction.jvp:
         raise RuntimeError("You must implement the jvp function for custom autograd.Function "
                            "to use it with forward mode AD.")
-    if ctx.materialize_grads:
-        tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor) else t
-                    for a, t in zip(args, tangents)]
+    if ctx.materialize_grads:  # (an integer input has no tangent: it stays None)
+        tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor)
+                    and a._data.dtype.kind in 'fcV' else t for a, t in zip(args, tangents)]
     grad_on = STATE.enabled
     STATE.enabled = False
     # in jvp, ctx.saved_tensors are what save_for_forward saved (nothing if it was not called)
@@ -374,11 +374,8 @@ def _forward_ad(cls, ctx, args, outs):
                         "An inplace custom Function is not modifying the forward mode gradients "
                         "inplace. If the forward is modifying an input inplace, then the jvp "
                         "function must modify the corresponding gradient inplace.")
-            elif o._base is not None and t._base is None and any(
-                    isinstance(a, Tensor) and o._base is (a if a._base is None else a._base)
-                    for a in args):
-                raise RuntimeError("A custom Function's forward is returning a view (or an "
-                                   "input as-is) but the jvp is not returning a view.")
+            elif o._base is not None:
+                _check_view_tangent(o, t, args, tangents)
             if t._data.shape != o._data.shape:
                 raise RuntimeError(
                     "Trying to set a forward gradient that has a different size than that of "
@@ -386,6 +383,27 @@ def _forward_ad(cls, ctx, args, outs):
                     f"{list(o._data.shape)} while the given forward gradient is of size "
                     f"{list(t._data.shape)}.")
             o._fw = (FWD.level, t)
+
+
+def _check_view_tangent(o, t, args, tangents):
+    """torch's rule: when forward returns a view of an input, jvp must return a view of
+    that input's tangent (of its base, when the tangent is itself a view)."""
+    k = next((k for k, a in enumerate(args) if isinstance(a, Tensor)
+              and o._base is (a if a._base is None else a._base)), None)
+    if k is None:
+        return
+    if t._base is None:
+        raise RuntimeError("A custom Function's forward is returning a view (or an input "
+                           "as-is) but the jvp is not returning a view.")
+    given = tangents[k]
+    if given is None:
+        return
+    if given._base is None and t._base is not given:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                           "returning a view of the given grad input.")
+    if given._base is not None and t._base is not given._base:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                           "returning a view of the same base as the given grad input.")
 
 
 def _bind(cls, args, kwargs):

@@ -4675,3 +4675,414 @@ def test_reentrant_priority(lib):
     assert len(order) == 11
     assert order.count("Reentrant") == 10
     assert order[-1] == "MyFunction"
+
+
+def test_custom_function_preserve_torch_function_when_return_as_is(lib):
+    # (the case: a Tensor subclass returned as-is keeps its type)
+    class Custom(lib.Tensor):
+        def __init__(self, data):
+            super().__init__()
+            self._data = data
+
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            kwargs = {} if kwargs is None else kwargs
+            args = tuple(a._data if isinstance(a, cls) else a for a in args)
+            out = func(*args, **kwargs)
+            if isinstance(out, lib.Tensor):
+                out = cls(out)
+            return out
+
+    class Fn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, input):
+            return input
+
+        @staticmethod
+        def backward(ctx):
+            pass
+
+    x = Custom(lib.randn(2, 3))
+    y = Fn.apply(x)
+    assert isinstance(y, Custom)
+
+
+def test_grad_mode_restored_reentrant(lib):
+    class MyFunction(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            return inp.clone()
+
+        @staticmethod
+        def backward(ctx, go):
+            original = lib.is_grad_enabled()
+            with lib.enable_grad():
+                assert lib.is_grad_enabled()
+                foo = lib.rand(go.size(), requires_grad=True)
+                (grad,) = lib.autograd.grad(foo ** 3, foo, grad_outputs=go)
+                assert lib.is_grad_enabled()
+            assert lib.is_grad_enabled() == original
+            return grad
+
+    inp = lib.rand(3, requires_grad=True)
+    MyFunction.apply(inp).sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        MyFunction.apply(inp).sum().backward(create_graph=True)
+
+
+def test_power_function(lib):
+    inf = float('inf')
+    a = lib.tensor([0.0, 0.0, 0.0])
+    b = lib.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+    c = lib.sum(a ** b)
+    c.backward()
+    eq(b.grad, lib.tensor([-inf, 0.0, 0.0]))
+    s = 0
+    b = lib.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+    c = lib.sum(s ** b)
+    c.backward()
+    eq(b.grad, lib.tensor([-inf, 0.0, 0.0]))
+
+
+def test_custom_function_error(lib):
+    fwAD = lib.autograd.forward_ad
+
+    class BadFw(lib.autograd.Function):
+        @staticmethod
+        def backward(ctx, foo):
+            return foo
+
+    class BadBw(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            return foo.clone()
+
+    class BadBw2(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            return foo.clone()
+
+        @staticmethod
+        def backward(ctx, foo):
+            return foo
+
+        @staticmethod
+        def vjp(ctx, foo):
+            return foo
+
+    class BadJvp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            return foo.clone()
+
+    inp = lib.rand(1, requires_grad=True)
+    with raises(NotImplementedError, "must implement the forward"):
+        BadFw.apply(inp)
+    with raises(RuntimeError, "must implement either the backward"):
+        BadBw.apply(inp).sum().backward()
+    with raises(RuntimeError, "Implementing both 'backward' and 'vjp'"):
+        BadBw2.apply(inp).sum().backward()
+    with raises(RuntimeError, "must implement the jvp function"):
+        with fwAD.dual_level():
+            d = fwAD.make_dual(inp, lib.rand_like(inp))
+            res = BadJvp.apply(d)
+
+
+def test_custom_function_forward_mode_view_checks(lib):
+    # (the case: jvp must return a view when forward does)
+    flag_to_error = {
+        "ok": None,
+        "not_a_view": "jvp is not returning a view",
+        "not_a_view_of_inp": "jvp is not returning a view of the given",
+        "not_a_view_of_inp_base": "jvp is not returning a view of the same base",
+    }
+
+    class ViewFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo, flag):
+            ctx.flag = flag
+            ctx.size = foo.size()
+            return foo.narrow(0, 0, 2)
+
+        @staticmethod
+        def vjp(ctx, gO):
+            gI = gO.new_zeros(ctx.size)
+            gI.narrow(0, 0, 2).copy_(gO)
+            return gI, None
+
+        @staticmethod
+        def jvp(ctx, gI, _):
+            res = gI.narrow(0, 0, 2)
+            if ctx.flag != "ok":
+                res = res.clone()
+            if ctx.flag in ["not_a_view_of_inp", "not_a_view_of_inp_base"]:
+                res = res.view_as(res)
+            return res
+
+    inp = lib.rand(4, 4, dtype=lib.double, requires_grad=True)
+    for flag, msg in flag_to_error.items():
+        def test_fn(inp):
+            if flag == "not_a_view_of_inp_base":
+                inp = inp.view_as(inp)
+            return ViewFn.apply(inp, flag)
+
+        if msg is None:
+            gradcheck(lib, test_fn, inp, check_forward_ad=True)
+        else:
+            with raises(RuntimeError, msg):
+                gradcheck(lib, test_fn, inp, check_forward_ad=True)
+
+
+def test_custom_function_forward_mode_inplace_checks(lib):
+    # (the case: a jvp that does not update the tangent in place under mark_dirty)
+    class InplaceFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo, flag):
+            ctx.mark_dirty(foo)
+            ctx.flag = flag
+            foo.mul_(2)
+            return foo
+
+        @staticmethod
+        def vjp(ctx, gO):
+            return 2 * gO, None
+
+        @staticmethod
+        def jvp(ctx, gI, _):
+            if ctx.flag:
+                return 2 * gI
+            gI.mul_(2)
+            return gI
+
+    inp = lib.rand(4, 4, dtype=lib.double, requires_grad=True)
+
+    def test_fn(inp, flag):
+        inp = inp.clone()
+        return InplaceFn.apply(inp, flag)
+
+    gradcheck(lib, test_fn, (inp, False), check_forward_ad=True)
+    with raises(RuntimeError, "inplace custom Function is not modifying the forward mode "
+                              "gradients inplace"):
+        gradcheck(lib, test_fn, (inp, True), check_forward_ad=True)
+
+
+def test_custom_function_forward_mode_wrong_formula(lib):
+    class UserFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo, should_fail):
+            ctx.should_fail = should_fail
+            return foo * 2
+
+        @staticmethod
+        def vjp(ctx, gO):
+            return 2 * gO, None
+
+        @staticmethod
+        def jvp(ctx, gI, _):
+            if ctx.should_fail:
+                return 3 * gI
+            return 2 * gI
+
+    inp = lib.rand(10, dtype=lib.double, requires_grad=True)
+    gradcheck(lib, UserFn.apply, (inp, False), check_forward_ad=True)
+    with raises(RuntimeError, "Jacobian computed with forward mode mismatch for output 0"):
+        gradcheck(lib, UserFn.apply, (inp, True), check_forward_ad=True)
+
+
+def test_custom_function_forward_mode_non_tensor_before_tensor_args(lib):
+    fwAD = lib.autograd.forward_ad
+
+    class MyFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, nt, x, nt2, y):
+            return x * 2 + y * 3
+
+        @staticmethod
+        def jvp(ctx, nt, x_t, nt2, y_t):
+            assert nt is None
+            assert nt2 is None
+            return x_t * 2 + y_t * 3
+
+    x = lib.tensor(1.0, dtype=lib.double)
+    t = lib.tensor(1.0, dtype=lib.double)
+    y = lib.tensor(1.0, dtype=lib.double)
+    with fwAD.dual_level():
+        dual_x = fwAD.make_dual(x, t)
+        MyFn.apply(1, dual_x, 1, y)
+    gradcheck(lib, MyFn.apply, (1, x.requires_grad_(True), 1, y.requires_grad_(True)),
+              check_forward_ad=True, check_backward_ad=False, check_batched_grad=False)
+
+
+def test_custom_function_forward_mode_forward_is_no_op(lib):
+    fwAD = lib.autograd.forward_ad
+    error_regex = "A custom Function's forward is returning a view \\(or an input as-is\\)"
+    return_lambdas = {"view_as": lambda x: x.view_as(x), "self": lambda x: x,
+                      "mul_by_2": lambda x: x * 2}
+    for k, fn in return_lambdas.items():
+        class MyFn(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x + y, x
+
+            @staticmethod
+            def vjp(ctx, gO1, gO2):
+                return gO1 + gO2, gO1
+
+            @staticmethod
+            def jvp(ctx, x_t, y_t):
+                return x_t + y_t, fn(x_t)
+
+        a = lib.tensor(1.0, dtype=lib.double, requires_grad=True)
+        t = lib.tensor(1.0, dtype=lib.double)
+        b = lib.tensor(1.0, dtype=lib.double, requires_grad=True)
+        c = lib.tensor(1.0, dtype=lib.double)
+        t2 = lib.tensor(1.0, dtype=lib.double)
+        d = lib.tensor(1.0, dtype=lib.double)
+        with fwAD.dual_level():
+            a_dual = fwAD.make_dual(a, t)
+            c_dual = fwAD.make_dual(c, t2)
+            if k == "view_as":
+                _, out2 = MyFn.apply(a_dual, b)
+                assert fwAD.unpack_dual(out2).tangent._base is t
+                _, out2 = MyFn.apply(c_dual, d)
+                assert fwAD.unpack_dual(out2).tangent._base is t2
+            else:
+                with raises(RuntimeError, error_regex):
+                    MyFn.apply(a_dual, b)
+                with raises(RuntimeError, error_regex):
+                    MyFn.apply(c_dual, d)
+        if k == "view_as":
+            gradcheck(lib, MyFn.apply, (a, c), check_forward_ad=True)
+        else:
+            with raises(RuntimeError, error_regex):
+                gradcheck(lib, MyFn.apply, (a, c), check_forward_ad=True)
+
+
+def test_custom_function_save_for_forward(lib):
+    fwAD = lib.autograd.forward_ad
+
+    class Func(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y, z):
+            ctx.save_for_backward(x, y)
+            ctx.save_for_forward(x, y)
+            ctx.z = z
+            ctx.prod = x * y
+            return z * ctx.prod
+
+        @staticmethod
+        def jvp(ctx, x_t, y_t, _):
+            x_p, y_p = ctx.saved_tensors
+            z = ctx.z
+            return z * (y_p * x_t + x_p * y_t)
+
+        @staticmethod
+        def vjp(ctx, grad_out):
+            x, y = ctx.saved_tensors
+            z = ctx.z
+            return z * grad_out * y, z * grad_out * x, None
+
+    a = lib.tensor(1.0, requires_grad=True, dtype=lib.double)
+    t = lib.tensor(1.0, dtype=lib.double)
+    b = lib.tensor(2.0, requires_grad=True, dtype=lib.double)
+    c = 4
+    with fwAD.dual_level():
+        a_dual = fwAD.make_dual(a, t)
+        out = Func.apply(a_dual, b, c)
+        out.backward()
+    gradcheck(lib, Func.apply, (a, b, c), check_forward_ad=True)
+
+    class Func2(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.clone()
+
+        @staticmethod
+        def jvp(ctx, x_t):
+            assert len(ctx.saved_tensors) == 0
+            return x_t
+
+        @staticmethod
+        def vjp(ctx, grad_out):
+            (x,) = ctx.saved_tensors
+            assert len(ctx.saved_tensors) == 1
+            return grad_out
+
+    with fwAD.dual_level():
+        a_dual = fwAD.make_dual(a, t)
+        out = Func2.apply(a_dual)
+        out.backward()
+    gradcheck(lib, Func2.apply, (a,), check_forward_ad=True)
+
+
+def test_custom_function_forward_mode_non_differentiable(lib):
+    # (the case: an integer output's tangent is None)
+    fwAD = lib.autograd.forward_ad
+
+    class Func(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            out = y.clone()
+            ctx.mark_non_differentiable(out)
+            return x.clone(), out
+
+        @staticmethod
+        def jvp(ctx, x_tangent, y_tangent):
+            return x_tangent, None
+
+    x = lib.tensor(2.0)
+    x_tangent = lib.tensor(1.0)
+    y = lib.tensor(3.0)
+    with fwAD.dual_level():
+        x_dual = fwAD.make_dual(x, x_tangent)
+        _, out2_dual = Func.apply(x_dual, y)
+        assert fwAD.unpack_dual(out2_dual).tangent is None
+    y = lib.tensor(3)
+
+    class Func2(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x.clone(), y.clone()
+
+        @staticmethod
+        def jvp(ctx, x_tangent, y_tangent):
+            assert y_tangent is None
+            return x_tangent, None
+
+    with fwAD.dual_level():
+        x_dual = fwAD.make_dual(x, x_tangent)
+        _, out2_dual = Func2.apply(x_dual, y)
+        assert fwAD.unpack_dual(out2_dual).tangent is None
+
+    class FuncWrong(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            out = y.clone()
+            ctx.mark_non_differentiable(out)
+            return x.clone(), out
+
+        @staticmethod
+        def jvp(ctx, x_tangent, y_tangent):
+            return x_tangent, x_tangent.clone()
+
+    with fwAD.dual_level():
+        x_dual = fwAD.make_dual(x, x_tangent)
+        with raises(RuntimeError, "You should return None at that position instead"):
+            FuncWrong.apply(x_dual, y)
+
+    class Func3(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone(), object(), x.clone()
+
+        @staticmethod
+        def jvp(ctx, x_tangent):
+            return x_tangent, None, x_tangent
+
+    with fwAD.dual_level():
+        x_dual = fwAD.make_dual(x, x_tangent)
+        out_dual, _, out2_dual = Func3.apply(x_dual)
+        eq(fwAD.unpack_dual(out_dual).tangent, x_tangent)
+        eq(fwAD.unpack_dual(out2_dual).tangent, x_tangent)
