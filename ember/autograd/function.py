@@ -343,6 +343,8 @@ def _forward_ad(cls, ctx, args, outs):
     if ctx.materialize_grads:  # (an integer input has no tangent: it stays None)
         tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor)
                     and a._data.dtype.kind in 'fcV' else t for a, t in zip(args, tangents)]
+    # (a dirty input's tangent must be modified in place: its version has to move)
+    versions = [None if t is None else t._vc[0] for t in tangents]
     grad_on = STATE.enabled
     STATE.enabled = False
     # in jvp, ctx.saved_tensors are what save_for_forward saved (nothing if it was not called)
@@ -369,7 +371,7 @@ def _forward_ad(cls, ctx, args, outs):
         if isinstance(o, Tensor) and t is not None:
             if id(o) in dirty:
                 k = next(i for i, a in enumerate(args) if a is o)
-                if t is not tangents[k]:
+                if t is not tangents[k] or t._vc[0] == versions[k]:
                     raise RuntimeError(
                         "An inplace custom Function is not modifying the forward mode gradients "
                         "inplace. If the forward is modifying an input inplace, then the jvp "
@@ -578,11 +580,11 @@ def _check_dirty(t, is_input):
         if t._base is not None:  # (its history could not be rewritten through the base)
             raise RuntimeError(msg)
     base = t._base
-    if base is not None:
+    if base is not None:  # (torch's order: the view's own kind first, then its base)
+        check_view_rewritable(t)
         if base._grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
-        check_view_rewritable(t)
 
 
 def _save(ctx, outputs):

@@ -84,6 +84,14 @@ XFAIL = {
         "create_graph=True is differentiated (torch runs it once)",
     'test_no_unnecessary_unwrapping': _NO_SAVED_ATTRS,
     'test_saved_variable_version_counter': _NO_SAVED_ATTRS,
+    'test_autograd_print_tensor': "ember prints a view modified in place under no_grad "
+                                  "with requires_grad=True, not torch's grad_fn=<Invalid>",
+    'test_autograd_inplace_view_of_view': "ember does not refuse an in-place op on a view of "
+                                          "a view made under no_grad/inference_mode",
+    'test_autograd_inplace_views_cross_dtype': "ember has no Tensor.transpose_ yet",
+    'test_custom_function_saving_mutated_view_no_leak':
+        "a view marked dirty and saved for backward is kept in a reference cycle by ember's "
+        "node (freed by the garbage collector only)",
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
     'test_grad_to_node': _NO_EDGES,
@@ -5341,3 +5349,343 @@ def test_saved_variable_version_counter(lib):
         b += 1
     eq(b, b_unpacked)
     assert b._version == b_unpacked._version
+
+
+def test_autograd_print_tensor(lib):
+    a = lib.ones(1, requires_grad=True)
+    a_clone = a.clone()
+    assert repr(a) == "tensor([1.], requires_grad=True)"
+    assert repr(a_clone) == "tensor([1.], grad_fn=<CloneBackward0>)"
+    with lib.no_grad():
+        b = a[:]
+        b *= 2
+    assert repr(b) == "tensor([2.], grad_fn=<Invalid>)"
+
+    class Func(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, x):
+            return x
+
+    c = Func.apply(a)
+    assert repr(c) == "tensor([2.], grad_fn=<FuncBackward>)"
+
+
+def test_autograd_inplace_view_of_view(lib):
+    x = lib.zeros(2)
+    with lib.no_grad():
+        y = x.view(2)
+    y.requires_grad_(True)
+    z = y.view(2)
+    with raises(RuntimeError, "a view of a view .* is being .* inside the no_grad block"):
+        z /= 2
+    x = lib.zeros(2)
+    with lib.inference_mode():
+        y = x.view(2)
+    y.requires_grad_(True)
+    z = y.view(2)
+    with raises(RuntimeError, "a view of a view .* is being .* inside the inference_mode"):
+        z /= 2
+
+
+def test_autograd_inplace_views_cross_dtype(lib):
+    a_orig = lib.rand(3, 3, requires_grad=True, dtype=lib.complex64)
+    a = a_orig.clone()
+    b = lib.view_as_real(a)
+    b = b.transpose(0, 1)
+    b += 1
+    b.backward(lib.arange(0, 18, dtype=lib.float).view(3, 3, 2))
+    non_inplace_grad = a_orig.grad
+    a_orig = lib.rand(3, 3, requires_grad=True, dtype=lib.complex64)
+    a = a_orig.clone()
+    b = lib.view_as_real(a)
+    b.transpose_(0, 1)
+    b += 1
+    b.backward(lib.arange(0, 18, dtype=lib.float).view(3, 3, 2))
+    inplace_grad = a_orig.grad
+    # (upstream's TODO: torch's result is transposed, and the test pins that)
+    eq(non_inplace_grad.T, inplace_grad)
+
+
+def test_autograd_multiple_views_python(lib):
+    bw_called = [0]
+
+    class ComplexView(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, idx):
+            res = a.narrow(0, idx, 1)
+            res = a.select(0, idx)
+            ctx.save_for_backward(a)
+            ctx.idx = idx
+            return res
+
+        @staticmethod
+        def backward(ctx, grad):
+            bw_called[0] += 1
+            (a,) = ctx.saved_tensors
+            res = lib.zeros_like(a)
+            res.select(0, ctx.idx).copy_(grad)
+            return res, None
+
+    a = lib.ones(2, requires_grad=True)
+    idx = 1
+    bw_called[0] = 0
+    out = ComplexView.apply(a.clone(), idx)
+    out.sum().backward()
+    assert bw_called[0] == 1
+    out = ComplexView.apply(a.clone(), idx)
+    # (upstream's newer text names the node ComplexViewBackward; torch 2.13 names the
+    # Function)
+    with raises(RuntimeError, "Output 0 of ComplexView is a view and is being modified "
+                              "inplace"):
+        out += 1
+
+
+def test_autograd_python_custom_function_inplace(lib):
+    # (the mark_dirty rules: a non-input marked dirty warns)
+    bw_called = [0]
+
+    class MyAdder(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            a.add_(b)
+            ctx.mark_dirty(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, grad):
+            bw_called[0] += 1
+            return grad, grad
+
+    a = lib.ones(2, requires_grad=True)
+    b = lib.ones(2, requires_grad=True)
+    c = MyAdder.apply(a.clone(), b)
+    c.sum().backward()
+    assert bw_called[0] == 1
+    bw_called[0] = 0
+    c = MyAdder.apply(a.clone(), b)
+    c += 2
+    c.sum().backward()
+    assert bw_called[0] == 1
+    bw_called[0] = 0
+    c = MyAdder.apply(a.clone().view_as(a), b)
+    c.sum().backward()
+    assert bw_called[0] == 1
+
+    class MyAdderBad(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            c = 3 * a
+            c.add_(b)
+            ctx.mark_dirty(c)
+            return c
+
+        @staticmethod
+        def backward(ctx, grad):
+            bw_called[0] += 1
+            grad = 3 * grad
+            return grad, grad
+
+    a = lib.ones(2, requires_grad=True)
+    b = lib.ones(2, requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        MyAdderBad.apply(a.clone(), b)
+    assert len(w) == 1
+
+    class MyBadAdder(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            a.add_(b)
+            ctx.mark_dirty(a)
+            return a, a + b
+
+        @staticmethod
+        def backward(ctx, ga, gab):
+            bw_called[0] += 1
+            return ga + gab, ga + gab
+
+    bw_called[0] = 0
+    c, d = MyBadAdder.apply(a.clone(), b)
+    (c * d).sum().backward()
+    assert bw_called[0] == 1
+    bw_called[0] = 0
+    c, d = MyBadAdder.apply(a.clone(), b)
+    c += 2
+    (c * d).sum().backward()
+    assert bw_called[0] == 1
+    with raises(RuntimeError, "your Function modifies inplace an input that is a view of "
+                              "another Tensor"):
+        c, d = MyBadAdder.apply(a.clone().view_as(a), b)
+
+    class MyOutPlaceAdder(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            a.add_(b)
+            ctx.mark_dirty(a)
+            return a.clone(), a + b
+
+        @staticmethod
+        def backward(ctx, ga, gab):
+            bw_called[0] += 1
+            return ga + gab, ga + 2 * gab
+
+    def fn(a, b):
+        orig_a = a.clone().view_as(a)
+        c, d = MyOutPlaceAdder.apply(orig_a, b)
+        return (c * d).sum()
+
+    with raises(RuntimeError, "Some elements marked as dirty during the forward method were "
+                              "not returned as output."):
+        fn(a, b)
+
+
+def test_custom_function_mark_dirty_not_differentiable(lib):
+    from itertools import product
+    fwAD = lib.autograd.forward_ad
+
+    def get_custom_fn(jvp_err):
+        class InplaceMul(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                result = x.mul_(2)
+                ctx.mark_dirty(result)
+                return result
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                pass
+
+            @staticmethod
+            def jvp(ctx, x_t):
+                if jvp_err:
+                    return x_t
+                return x_t.mul_(2)
+
+        return InplaceMul
+
+    for requires_grad, jvp_err in product([True, False], repeat=2):
+        InplaceMul = get_custom_fn(jvp_err)
+        z = lib.tensor(1.0, requires_grad=requires_grad)
+        x = z.clone()
+        y = InplaceMul.apply(x)
+        assert x is y
+        eq(x, z * 2)
+        with fwAD.dual_level():
+            x_tangent = lib.ones_like(x)
+            x_dual = fwAD.make_dual(x, x_tangent)
+            if jvp_err:
+                with raises(RuntimeError, "jvp function must modify the corresponding gradient "
+                                          "inplace"):
+                    InplaceMul.apply(x_dual)
+            else:
+                out_dual = InplaceMul.apply(x_dual)
+                _, out_tangent = fwAD.unpack_dual(out_dual)
+                assert out_dual is x_dual
+                assert out_tangent is x_tangent
+
+
+def test_custom_function_mark_output_view_of_intermediate(lib):
+    # (the case: torch's "not an input" error for an intermediate's view)
+    class Func(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            out = inp.clone().view_as(inp)
+            ctx.mark_dirty(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, gO):
+            pass
+
+    a = lib.tensor([1.0], requires_grad=True)
+    a_clone = a.clone()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        with raises(RuntimeError, "received a tensor that was not an input."):
+            Func.apply(a_clone)
+
+
+def test_custom_function_inplace_on_non_default_view(lib):
+    # (the case: in-place on a split_with_sizes output is refused)
+    class Func(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            inp.add_(1)
+            ctx.mark_dirty(inp)
+            return inp
+
+        @staticmethod
+        def backward(ctx, gO):
+            pass
+
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    a_clone = a.clone()
+    b, c = a.split_with_sizes([1, 1], dim=0)
+    with raises(RuntimeError, "output of a function that returns multiple view"):
+        Func.apply(b)
+
+
+def test_custom_function_inplace_on_view_of_leaf(lib):
+    # (the case: in-place on a view of a leaf is refused)
+    class Func(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            inp.add_(1)
+            ctx.mark_dirty(inp)
+            return inp
+
+        @staticmethod
+        def backward(ctx, gO):
+            pass
+
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = a.view_as(a)
+    with raises(RuntimeError, "a view of a leaf Variable that requires grad"):
+        Func.apply(b)
+
+
+def test_custom_function_saving_mutated_view_no_leak(lib):
+    class Test(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            ctx.save_for_backward(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            pass
+
+    def scope():
+        x = lib.tensor(1.0, requires_grad=True).clone()
+        x = x.view_as(x)
+        y = Test.apply(x)
+        return weakref.ref(x)
+
+    ref = scope()
+    assert ref() is None
+
+
+def test_custom_function_return_view_in_nograd(lib):
+    class Alias(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:]
+
+        @staticmethod
+        def backward(ctx, gx):
+            return gx
+
+    inp = lib.rand(2, requires_grad=True)
+    with lib.no_grad():
+        output = Alias.apply(inp)
+    with lib.no_grad():
+        expected_output = inp[:]
+    assert output.requires_grad == expected_output.requires_grad
+    with raises(RuntimeError, "A view was created in no_grad mode and is being modified "
+                              "inplace"):
+        output.zero_()
