@@ -14,8 +14,8 @@ Upstream tests not adapted, and why:
 - test_not_implemented_grad: its example (nextafter) has a derivative in torch 2.13.
 - test_naughty_autograd_function_stashing_ctx: torch 2.13 does not raise there any more.
 - test_naughty_autograd_function_attribute_access: adapted without its last part, the
-  "Attribute '...' is invalid" errors of THPFunction's C-level accessors (kept below as
-  ``_naughty_attributes``, not collected: torch 2.13 no longer raises all of them).
+  "Attribute '...' is invalid" errors of THPFunction's C-level accessors (torch 2.13 no
+  longer raises all of them).
 - test_naughty_anomaly_access: an expected failure upstream.
 - test_to_sparse_backward, test_sparse_mm_backward, test_sparse_gather_*: sparse layouts.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn: need CUDA.
@@ -3046,35 +3046,6 @@ def test_naughty_autograd_function_attribute_access(lib):
         f(x)
     t = Id.apply(x)
     assert t.grad_fn.name() == "IdBackward"
-
-
-def _naughty_attributes(lib):
-    class Id(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x
-
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        f = Id()
-    t = lib.ones(1, requires_grad=True)
-    t._backward_hooks = {}
-    with raises(RuntimeError, "Attribute '_register_hook_dict' is invalid"):
-        f._register_hook_dict(t)
-    with raises(RuntimeError, "Attribute 'register_hook' is invalid"):
-        f.register_hook(lambda x, y: None)
-    with raises(RuntimeError, "Attribute 'next_functions' is invalid"):
-        f.next_functions
-    with raises(RuntimeError, "Attribute 'name' is invalid"):
-        f.name()
-    with raises(RuntimeError, "Attribute '_sequence_nr' is invalid"):
-        f._sequence_nr()
-    with raises(RuntimeError, "Attribute '_set_sequence_nr' is invalid"):
-        f._set_sequence_nr(2)
-    with raises(RuntimeError, "Attribute '_input_metadata' is invalid"):
-        f._input_metadata
-    with raises(RuntimeError, "underlying PyNode has already been deallocated"):
-        f.metadata
 
 
 def test_custom_autograd_repeated_grad_grad(lib):
