@@ -45,7 +45,7 @@ class Tensor:
     _fw = None            # forward AD: (level, tangent or Pending)
     _made_by_function = None  # a view a custom Function returned: that Function's name
     _no_grad_view = False     # a view of a grad-requiring tensor made under no_grad
-    _multi_view_of = None     # one of several views one op returned (split...): its name
+    _multi_view_of = None     # one of several views one op returned (split...): (op, nr)
     _is_param = False
 
     def __new__(cls, *args, device=None, dtype=None):
@@ -316,6 +316,10 @@ class Tensor:
         if msg is not None:
             raise RuntimeError(msg)
         object.__delattr__(self, name)
+
+    def _is_view(self):
+        """Whether this tensor is a view of another (it has a ``_base``)."""
+        return self._base is not None
 
     @property
     def volatile(self):

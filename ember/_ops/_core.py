@@ -396,8 +396,9 @@ def check_view_rewritable(t):
             "gradients. This behavior is forbidden. You can fix this by cloning the output of "
             "the custom Function.")
     if t._multi_view_of is not None:
+        name, nr = t._multi_view_of
         raise RuntimeError(
-            f"Output {t._output_nr} of {t._multi_view_of} is a view and is being modified "
+            f"Output {nr} of {name} is a view and is being modified "
             "inplace. This view is the output of a function that returns multiple views. Such "
             "functions do not allow the output views to be modified inplace. You should "
             "replace the inplace operation by an out-of-place one.")

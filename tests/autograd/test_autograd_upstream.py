@@ -4303,7 +4303,8 @@ def test_gradcheck_adjusted_atol_complex_inputs(lib):
 
 
 def test_gradcheck_get_numerical_jacobian(lib):
-    get_numerical_jacobian = import_module(lib.__name__ + '.autograd.gradcheck').get_numerical_jacobian
+    get_numerical_jacobian = import_module(
+        lib.__name__ + '.autograd.gradcheck').get_numerical_jacobian
 
     def fn(inputs):
         x = inputs[0]
@@ -4326,7 +4327,8 @@ def test_gradcheck_get_numerical_jacobian(lib):
 
 
 def test_gradcheck_get_analytical_jacobian(lib):
-    get_analytical_jacobian = import_module(lib.__name__ + '.autograd.gradcheck').get_analytical_jacobian
+    get_analytical_jacobian = import_module(
+        lib.__name__ + '.autograd.gradcheck').get_analytical_jacobian
 
     def fn(x, y):
         return 2 * x + y, x + 2 * y
@@ -5907,3 +5909,70 @@ def test_save_on_cpu_and_checkpoint(lib):
     d_grad = a.grad.clone()
     eq(b_grad, c_grad)
     eq(b_grad, d_grad)
+
+
+def test_autograd_views_codegen(lib):
+    # (torch 2.13 names the op in the message: "Output 0 of Unbind", where upstream's newer
+    # text says UnbindBackward0)
+    def run_test(grad_mode, requires_grad, is_view, should_raise_tuple):
+        def maybe_check_raise(fn, should_raise):
+            if should_raise is not None:
+                with raises(RuntimeError, should_raise):
+                    fn()
+            else:
+                fn()
+
+        inp = lib.rand(2, requires_grad=requires_grad).clone()
+        with lib.set_grad_enabled(grad_mode):
+            out = inp.view_as(inp)
+        assert out._is_view() == is_view
+        maybe_check_raise(lambda: out.add_(1), should_raise_tuple[0])
+        inp = lib.rand(2, requires_grad=requires_grad).clone()
+        with lib.set_grad_enabled(grad_mode):
+            out = inp.unbind()
+        assert out[0]._is_view() == is_view
+        assert out[1]._is_view() == is_view
+        maybe_check_raise(lambda: out[0].add_(1), should_raise_tuple[1])
+        maybe_check_raise(lambda: out[1].add_(1), should_raise_tuple[2])
+
+    run_test(grad_mode=True, requires_grad=False, is_view=True,
+             should_raise_tuple=(None, None, None))
+    inp_change_err = "Output {} of Unbind(Backward0)? is a view and is being modified inplace."
+    run_test(grad_mode=True, requires_grad=True, is_view=True,
+             should_raise_tuple=(None, inp_change_err.format("0"), inp_change_err.format("1")))
+    leaf_grad_err = "A view was created in no_grad mode and is being modified inplace"
+    run_test(grad_mode=False, requires_grad=True, is_view=True,
+             should_raise_tuple=(leaf_grad_err, leaf_grad_err, leaf_grad_err))
+    run_test(grad_mode=False, requires_grad=False, is_view=True,
+             should_raise_tuple=(None, None, None))
+
+
+def test_inplace_not_requires_grad(lib):
+    class MyFn(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            return inp.view_as(inp)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    a = lib.rand(1, 2)
+    b = lib.rand(1, requires_grad=True)
+    view_a = MyFn.apply(a)
+    with raises(RuntimeError, "This view was created inside a custom Function"):
+        view_a += b
+    a = lib.rand(1, 2)
+    b = lib.rand(1, requires_grad=True)
+    view_a = MyFn.apply(a)
+    with raises(RuntimeError, "This view was created inside a custom Function"):
+        view_a.copy_(b)
+    a = lib.rand(1, 2)
+    b = lib.rand(1, requires_grad=True)
+    view_a = a.unbind()[0]
+    with raises(RuntimeError, "This view is the output of a function that returns multiple "
+                              "views."):
+        view_a.copy_(b)
+    a = lib.rand(1, 2)
+    b = lib.rand(1, requires_grad=True)
+    a.select(1, 0).copy_(b)
