@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtype
 from ._device import CPU, check_device
 from .autograd.graph import AccumulateGrad
+from .autograd.grad_mode import is_grad_enabled as _grad_enabled
 from . import overrides as _overrides
 
 __all__ = ['Tensor', 'make']
@@ -44,6 +45,7 @@ class Tensor:
     _fw = None            # forward AD: (level, tangent or Pending)
     _made_by_function = None  # a view a custom Function returned: that Function's name
     _no_grad_view = False     # a view of a grad-requiring tensor made under no_grad
+    _multi_view_of = None     # one of several views one op returned (split...): (op, nr)
     _is_param = False
 
     def __new__(cls, *args, device=None, dtype=None):
@@ -187,12 +189,22 @@ class Tensor:
     # -- autograd -----------------------------------------------------------------------
     @property
     def requires_grad(self):
-        """Whether gradients are computed for this tensor."""
-        return self._requires_grad
+        """Whether gradients are computed for this tensor (a view also when its base
+        requires grad, as in torch, even if the view was made first)."""
+        if self._requires_grad:
+            return True
+        base = self._base
+        # (not a custom Function's output made without grad: torch's view there is not
+        # differentiable)
+        return base is not None and base._requires_grad and self._made_by_function is None
 
     @requires_grad.setter
     def requires_grad(self, value):
         self.requires_grad_(value)
+
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
 
     def requires_grad_(self, requires_grad=True):
         """Sets ``requires_grad`` in place on a leaf; returns self."""
@@ -306,6 +318,22 @@ class Tensor:
             self._post_acc_hooks = []
         return RemovableHandle(self._post_acc_hooks, hook)
 
+    def __delattr__(self, name):
+        msg = _UNDELETABLE.get(name)
+        if msg is not None:
+            raise RuntimeError(msg)
+        object.__delattr__(self, name)
+
+    def _is_view(self):
+        """Whether this tensor is a view of another (it has a ``_base``)."""
+        return self._base is not None
+
+    @property
+    def volatile(self):
+        """Always False: the old ``volatile`` flag was removed (warns, as torch does)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
     @property
     def output_nr(self):
         """Which output of its grad_fn this tensor is."""
@@ -357,7 +385,14 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind not in _FLOATISH:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False):
@@ -379,7 +414,7 @@ class Tensor:
     # -- conversions --------------------------------------------------------------------
     def numpy(self, *, force=False):
         """The data as a NumPy array sharing memory with this tensor."""
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and _grad_enabled():  # (torch allows no_grad)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         a = self._data
@@ -511,6 +546,11 @@ def _no_bfloat16_numpy():
     raise TypeError("Got unsupported ScalarType BFloat16")
 
 
+# torch's refusals for ``del t.<name>`` of autograd internals
+_UNDELETABLE = {'_grad_fn': "Deletion of _grad_fn not allowed. Detach tensor instead!",
+                '_backward_hooks': "Deletion of _backwards_hooks not allowed!"}
+
+
 def _short_name(d):
     """torch's C++ short dtype name used in some messages: 'float', 'double', 'long', ..."""
     return {'float32': 'float', 'float64': 'double', 'float16': 'half', 'int64': 'long',
@@ -524,7 +564,8 @@ def _short_name(d):
 # (and the weak reference to the leaf's AccumulateGrad node could not be pickled anyway).
 _GRAPH_STATE = frozenset({
     '_grad', '_grad_acc', '_base', '_view_fn', '_rebased', '_seen', '_output_nr', '_hooks',
-    '_retains_grad', '_post_acc_hooks', '_fw', '_made_by_function', '_no_grad_view'})
+    '_retains_grad', '_post_acc_hooks', '_fw', '_made_by_function', '_no_grad_view',
+    '_multi_view_of'})
 
 
 def pickled_state(t):
@@ -551,12 +592,24 @@ def refresh_view(t):
     """Rebuilds the history of view ``t`` after an in-place op rewrote its base's history
     through another view (torch regenerates such grad_fns lazily too)."""
     from ._ops._core import replay_view
+    if t._made_by_function is not None:  # replaying it would bypass the Function's backward
+        raise RuntimeError(
+            f"Output {t._output_nr} of {t._made_by_function} is a view and its base or another "
+            "view of its base has been modified inplace. This view was created inside a custom "
+            "Function (or because an input was returned as-is) and the autograd logic to handle "
+            "view+inplace would override the custom backward associated with the custom "
+            "Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
+            "this by cloning the output of the custom Function.")
     base = t._base
     fresh = replay_view(base, t._view_fn)
+    old_fn, old_nr = t._grad_fn, t._output_nr
     t._grad_fn = fresh._grad_fn
     t._requires_grad = fresh._requires_grad
     t._output_nr = fresh._output_nr
     t._seen = base._rebased
+    if t._retains_grad:  # (its tensor hooks stay behind, as in torch; retain_grad moves)
+        from ._ops._core import _move_retain
+        _move_retain(t, old_fn, old_nr)
 
 
 def retype(t, cls):
@@ -578,7 +631,8 @@ def retype(t, cls):
     return r
 
 
-_VIEW_STATE = ('_base', '_view_fn', '_seen', '_no_grad_view', '_made_by_function')
+_VIEW_STATE = ('_base', '_view_fn', '_seen', '_no_grad_view', '_made_by_function',
+               '_multi_view_of')
 
 
 def make(data, grad_fn=None, requires_grad=False):

@@ -359,7 +359,14 @@ def check_no_partial_overlap(dst, src):
 # -- in-place --------------------------------------------------------------------------
 def check_inplace(t, op):
     """torch's errors for in-place ops on leaves that require grad (or views of them)."""
-    if STATE.enabled and t._requires_grad:
+    if not STATE.enabled:
+        return
+    base = t._base
+    if (not t._requires_grad and base is not None and base._requires_grad
+            and base._grad_fn is None):  # (a view made before its base required grad)
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    if t._requires_grad:
         if t._grad_fn is None:
             if t._no_grad_view:
                 raise RuntimeError(
@@ -375,6 +382,26 @@ def check_inplace(t, op):
         if base is not None and base._grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                "in an in-place operation.")
+
+
+def check_view_rewritable(t):
+    """torch's refusals to modify in place a view whose history cannot be rewritten: one
+    made by a custom Function, or one of several views a single op returned."""
+    if t._made_by_function is not None:
+        raise RuntimeError(
+            f"Output {t._output_nr} of {t._made_by_function} is a view and is being modified "
+            "inplace. This view was created inside a custom Function (or because an input was "
+            "returned as-is) and the autograd logic to handle view+inplace would override the "
+            "custom backward associated with the custom Function, leading to incorrect "
+            "gradients. This behavior is forbidden. You can fix this by cloning the output of "
+            "the custom Function.")
+    if t._multi_view_of is not None:
+        name, nr = t._multi_view_of
+        raise RuntimeError(
+            f"Output {nr} of {name} is a view and is being modified "
+            "inplace. This view is the output of a function that returns multiple views. Such "
+            "functions do not allow the output views to be modified inplace. You should "
+            "replace the inplace operation by an out-of-place one.")
 
 
 def _alias(t):
@@ -408,14 +435,7 @@ def inplace(t, outplace, args, op):
         if r._fw is not None:
             t._fw = r._fw
         return t
-    if t._made_by_function is not None:
-        raise RuntimeError(
-            f"Output {t._output_nr} of {t._made_by_function} is a view and is being modified "
-            "inplace. This view was created inside a custom Function (or because an input was "
-            "returned as-is) and the autograd logic to handle view+inplace would override the "
-            "custom backward associated with the custom Function, leading to incorrect "
-            "gradients. This behavior is forbidden. You can fix this by cloning the output of "
-            "the custom Function.")
+    check_view_rewritable(t)
     r = outplace(_alias(t), *args)
     write_into(t, r._data, op)
     if r._fw is not None:

@@ -183,6 +183,16 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
     return _finish(arr, requires_grad, 'new_empty')
 
 
+@register(function=False)
+def new(self, *args, device=None):
+    """The legacy constructor: ``t.new(*sizes)`` is uninitialized, ``t.new(data)`` copies
+    ``data``, ``t.new()`` is empty -- each with ``t``'s dtype."""
+    from .._tensor import Size
+    if len(args) == 1 and not isinstance(args[0], (int, Size)):
+        return self.new_tensor(args[0])  # (a plain tuple is data; a Size is a shape)
+    return new_empty(self, *(args or (0,)))
+
+
 @register(method=False)
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):

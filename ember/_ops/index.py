@@ -57,6 +57,7 @@ def _indexed_shape(shape, key):
 
 class IndexBackward0(Node):
     def backward(self, g):
+        self.saved_tensors  # (torch saves the indices: a second backward is refused)
         shape, dt = self._meta[0]
         return _index_put(_zeros_like_shape(shape, dt), self.idx, g, True)
 
@@ -67,11 +68,13 @@ def _index(x, idx):
     n = track1(IndexBackward0, x)
     if n is not None:
         n.idx = idx
+        n._saved = ()  # (stands for the saved indices; released after backward)
     return result(np.asarray(out), n)
 
 
 class IndexPutBackward0(Node):
     def backward(self, g):
+        self.saved_tensors  # (torch saves the indices: a second backward is refused)
         idx = self.idx
         gx = g if self.accumulate else _index_put(g, idx, make(np.zeros((), g._data.dtype)),
                                                   False)
@@ -93,6 +96,7 @@ def _index_put(x, idx, values, accumulate):
     n = track(IndexPutBackward0, (x, values))
     if n is not None:
         n.idx, n.accumulate = idx, accumulate
+        n._saved = ()  # (stands for the saved indices; released after backward)
     return result(out, n)
 
 

@@ -14,6 +14,7 @@ from .. import _dtype
 from ._core import Node, Tensor, register, track, result, make, METHODS, opmath_call
 from .complex import conj_if_complex as cj
 from .pointwise import scalar_as
+from ..autograd.engine import sum_to
 
 __all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum']
 
@@ -432,13 +433,19 @@ def _scaled(g, s):
     return g if s == 1 else g * cj(s)
 
 
+def _input_grad(node, g):
+    """``beta * g`` summed down to the (broadcast) input's shape: torch's add* nodes hand
+    node hooks the summed gradient, not the engine's later reduction."""
+    return sum_to(_scaled(g, node.beta), node._meta[0][0])
+
+
 class AddmmBackward0(Node):
     """Gradient of ``addmm``: ``beta * g`` for input, ``alpha * g @ m2^H`` and
     ``alpha * m1^H @ g`` for the matrices (``alpha``, ``beta`` conjugated if complex)."""
 
     def backward(self, g):
         m1, m2 = self.saved_tensors
-        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+        return (_input_grad(self, g) if _needs(self, 0) else None,
                 _scaled(g.mm(m2.mH), self.alpha) if _needs(self, 1) else None,
                 _scaled(_right_grad(m1, m2, g), self.alpha) if _needs(self, 2) else None)
 
@@ -448,7 +455,7 @@ class BaddbmmBackward0(Node):
 
     def backward(self, g):
         b1, b2 = self.saved_tensors
-        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+        return (_input_grad(self, g) if _needs(self, 0) else None,
                 _scaled(g.bmm(b2.mH), self.alpha) if _needs(self, 1) else None,
                 _scaled(b1.mH.bmm(g), self.alpha) if _needs(self, 2) else None)
 
@@ -458,7 +465,7 @@ class AddmvBackward0(Node):
 
     def backward(self, g):
         m, v = self.saved_tensors
-        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+        return (_input_grad(self, g) if _needs(self, 0) else None,
                 _scaled(g.unsqueeze(1) * cj(v).unsqueeze(0), self.alpha) if _needs(self, 1)
                 else None,
                 _scaled(m.mH.mv(g), self.alpha) if _needs(self, 2) else None)
@@ -470,7 +477,7 @@ class AddbmmBackward0(Node):
     def backward(self, g):
         b1, b2 = self.saved_tensors
         gb = g.unsqueeze(0).expand((b1.shape[0],) + tuple(g.shape))
-        return (_scaled(g, self.beta) if _needs(self, 0) else None,
+        return (_input_grad(self, g) if _needs(self, 0) else None,
                 _scaled(gb.bmm(b2.mH), self.alpha) if _needs(self, 1) else None,
                 _scaled(b1.mH.bmm(gb), self.alpha) if _needs(self, 2) else None)
 

@@ -8,13 +8,15 @@ table row plus its derivative.
 import builtins
 import cmath
 import math
+import re
+import sys
 
 import numpy as np
 
 from .. import _dtype
 from .._compat import rename_code
 from ..autograd.grad_mode import STATE
-from ..autograd.forward_ad import FWD
+from ..autograd.forward_ad import FWD, tangent_of
 from ..overrides import handoff, CONTINUE, MODES, _arguments
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
@@ -44,6 +46,14 @@ def _write_out(out, t):
     """Implements ``out=``: writes the result into ``out`` (resizing an empty one)."""
     if not isinstance(out, Tensor):
         raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if FWD.level is not None and (t._fw is not None or out._fw is not None) and (
+            tangent_of(t) is not None or tangent_of(out) is not None):
+        raise RuntimeError(f"Trying to use forward AD with {_out_op_name(t)}_out that does not "
+                           "support it because it is an out= function")
+    if t._requires_grad or (out._requires_grad and STATE.enabled):
+        raise RuntimeError(f"{_out_op_name(t)}(): functions with out=... arguments don't "
+                           "support automatic differentiation, but one of the arguments "
+                           "requires grad.")
     if out._data.shape != t._data.shape:
         if out._data.size == 0:
             out._data = np.empty(t._data.shape, out._data.dtype)
@@ -52,6 +62,19 @@ def _write_out(out, t):
                                f"broadcast shape {list(t._data.shape)}")
     write_into(out, t._data, 'out')
     return out
+
+
+def _out_op_name(t):
+    """The op an ``out=`` call came from, for torch's message: from the result's node
+    (``IndexSelectBackward0`` -> ``index_select``), else from the calling frame."""
+    node = t._grad_fn
+    if node is not None:
+        name = re.sub(r'Backward\d*$', '', node.__class__.__name__)
+        return re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()
+    frame = sys._getframe(2)
+    while frame.f_code.co_name.startswith('_'):  # (the op's own ``_out`` helper)
+        frame = frame.f_back
+    return frame.f_code.co_name
 
 
 def _name_code(fn, name):
@@ -766,7 +789,8 @@ class DivBackward0(Node):
 class PowBackward1(Node):
     def backward(self, g):
         a, e = self.saved_tensors
-        ga = g * cj(e * a.pow(e - 1))
+        # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0)
+        ga = g * where(e == 0, 0.0, cj(e * a.pow(e - 1)))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
         ge = g * cj(where((a == 0) & (e >= 0), 0.0, a.pow(e) * a.log()))
         return ga, ge
@@ -778,8 +802,9 @@ class PowBackward2(Node):
     def backward(self, g):
         r = _saved0(self)
         if self.base == 0:
-            # 0 ** x: flat for x >= 0, but r * log(0) = inf * -inf where x < 0 (r is inf)
-            return None, where(r.isinf(), g * -math.inf, 0.0)
+            # d/dx 0**x = 0**x * log(0): 0 for x >= 0 (as torch takes it), -inf for x < 0
+            # (where 0**x is inf)
+            return None, g * where(r == math.inf, -math.inf, 0.0)
         log = cmath.log if isinstance(self.base, complex) else math.log
         return None, g * cj(r * log(self.base))
 
@@ -1249,7 +1274,7 @@ def floor_divide_(self, other):
 def _inplace_arith(self, other, ufunc, outplace, name):
     """In-place arithmetic. Without autograd (optimizer steps) it computes straight into
     self's memory; otherwise it goes through ``inplace`` to record the history."""
-    if FWD.level is None and (not STATE.enabled or not (self._requires_grad or (
+    if FWD.level is None and (not STATE.enabled or not (self.requires_grad or (
             isinstance(other, Tensor) and other._requires_grad))):
         x, y = binary_arrays(self, other, name)
         dst = self._data

@@ -12,6 +12,7 @@ from .. import _dtype
 from .._device import check_device
 from .._compat import reshape_view
 from ..autograd.engine import sum_to
+from ..autograd.grad_mode import STATE
 from ._core import check_broadcast
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     to_tensor, wrap_dim)
@@ -489,11 +490,21 @@ class UnbindBackward0(Node):
         return stack(list(grads), self.dim)
 
 
-def _multi_view(input, arrs, node, fn, args_of):
+def _multi_view(input, arrs, node, fn, args_of, cls):
+    """The views of ``input`` one op returns together (unbind, split...): made in grad mode,
+    each refuses in-place ops, as torch's, since one backward formula covers them all;
+    made without grad mode from a tensor requiring grad, each is a no-grad view."""
     outs = results(arrs, node)
+    name = cls.__name__[:-len('Backward0')] if STATE.enabled else None
+    no_grad_view = not STATE.enabled and input._requires_grad
     for i, o in enumerate(outs):
         o._vc = input._vc
         link_view(o, input, fn, args_of(i))
+        if name is not None:
+            o._multi_view_of = (name, i)
+        elif no_grad_view:
+            o._requires_grad = True
+            o._no_grad_view = True
     return tuple(outs)
 
 
@@ -509,11 +520,12 @@ def unbind(input, dim=0):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, nd)
     arr = input._data
-    arrs = [arr[(slice(None),) * d + (i,)] for i in range(arr.shape[d])]
+    # (the trailing Ellipsis keeps a 0-d piece a NumPy view, not a scalar copy)
+    arrs = [arr[(slice(None),) * d + (i, Ellipsis)] for i in range(arr.shape[d])]
     n = track1(UnbindBackward0, input)
     if n is not None:
         n.dim = d
-    return _multi_view(input, arrs, n, _pick, lambda i: (unbind, (d,), i))
+    return _multi_view(input, arrs, n, _pick, lambda i: (unbind, (d,), i), UnbindBackward0)
 
 
 class SplitBackward0(Node):
@@ -552,7 +564,8 @@ def split(tensor, split_size_or_sections, dim=0):
     n = track1(cls, tensor)
     if n is not None:
         n.dim = d
-    return _multi_view(tensor, arrs, n, _pick, lambda i: (split, (split_size_or_sections, d), i))
+    return _multi_view(tensor, arrs, n, _pick, lambda i: (split, (split_size_or_sections, d), i),
+                       cls)
 
 
 @register(function=False)

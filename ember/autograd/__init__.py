@@ -109,6 +109,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     grad_tensors = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph:
+        warnings.warn("Using backward() with create_graph=True will create a reference cycle "
+                      "between the parameter and its gradient which can cause a memory leak. "
+                      "We recommend using autograd.grad when creating the graph to avoid this. "
+                      "If you have to use this function, make sure to reset the .grad fields of "
+                      "your parameters to None after use to break the cycle and avoid the leak.",
+                      stacklevel=3)
     seeds = _seed_grads(tensors, grad_tensors)
     if inputs is not None:
         for t in inputs:
@@ -163,7 +170,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for i, (t, g) in enumerate(zip(inputs, res)):
         if g is None:
             if materialize_grads:
-                g = make(np.zeros_like(t._data))
+                g = make(np.zeros_like(t._data), None, create_graph)
             elif not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
                                    "been used in the graph. Set allow_unused=True if this is the "

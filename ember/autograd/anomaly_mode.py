@@ -97,6 +97,12 @@ def record(node):
         f = f.f_back
     frames.reverse()
     node.__dict__['_anomaly_trace'] = frames
+    if _RUNNING:  # made by the backward of another node (double backward): its parent
+        node.__dict__['_anomaly_parent'] = _RUNNING[-1]
+
+
+# The nodes whose backward is running under anomaly mode, innermost last.
+_RUNNING = []
 
 
 def forward_trace(node):
@@ -113,21 +119,38 @@ def forward_trace(node):
 def report(node):
     """Warns with the forward traceback of the node whose backward failed."""
     trace = forward_trace(node)
-    if not trace:
-        trace = ('  (no trace: the node was created while anomaly detection was off; enable it '
-                 'before the forward pass)\n')
-    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
-                  f"the error:\n{trace}", stacklevel=4)
+    if trace:
+        msg = (f"Error detected in {node.name()}. Traceback of forward call that caused the "
+               f"error:\n{trace}")
+    else:
+        msg = (f"Error detected in {node.name()}. No forward pass information available. "
+               "Enable detect anomaly during forward pass for more information.")
+    _warn(msg)
+    parent = node.__dict__.get('_anomaly_parent')
+    while parent is not None:  # the backward calls that made this node, as torch lists them
+        _warn(f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward "
+              f"call that induced the previous calculation:\n{forward_trace(parent)}")
+        parent = parent.__dict__.get('_anomaly_parent')
+
+
+def _warn(msg):
+    try:
+        warnings.warn(msg, stacklevel=5)
+    except Exception:  # (warnings turned into errors: the report goes to stderr, as torch's)
+        sys.stderr.write(msg + '\n')
 
 
 def check_call(node, grads_out):
     """Runs ``node`` (anomaly mode): errors get the forward trace, NaN results raise."""
     import numpy as np
+    _RUNNING.append(node)
     try:
         grads_in = node.apply(grads_out)
     except Exception:
         report(node)
         raise
+    finally:
+        _RUNNING.pop()
     if ANOMALY.check_nan:
         for i, g in enumerate(grads_in):
             if g is not None and g._data.dtype.kind in 'fcV' and np.isnan(g._data).any():

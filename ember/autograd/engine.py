@@ -74,8 +74,9 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     if targets is not None:
         needed = _needed_nodes(deps, targets)
         if accumulate:
-            # backward(inputs=[leaf]): the leaf's accumulator is the one thing that must run.
-            needed.update(n for n, _ in targets if type(n) is AccumulateGrad)
+            # backward(inputs=[...]): the inputs' own nodes run too (a leaf's accumulator;
+            # a non-leaf's grad_fn with its hooks, as in torch, though nothing after it)
+            needed.update(n for n, _ in targets)
         visit = needed.union(n for n, _ in targets)
 
     prev = STATE.enabled
@@ -297,9 +298,11 @@ def _materialize(node, grads):
     if not getattr(node, 'materialize_grads', True):
         return grads
     shapes = node._out_meta()
-    # outputs that were not tensors (dtype None) get None, as in torch
-    return [make(np.zeros(s, d)) if g is None and d is not None else g
-            for g, (s, d) in zip(grads, shapes)]
+    # outputs that were not tensors (dtype None) get None, as in torch; so do outputs
+    # marked non-differentiable when the Function set ``_materialize_non_diff_grads`` False
+    skip = () if getattr(node, '_materialize_non_diff_grads', True) else node._non_diff_nrs
+    return [make(np.zeros(s, d)) if g is None and d is not None and k not in skip else g
+            for k, (g, (s, d)) in enumerate(zip(grads, shapes))]
 
 
 def _conform(g, meta, node, i):
@@ -371,7 +374,8 @@ def _accumulate(var, g, create_graph, stolen, make):
     hooks = getattr(var, '_post_acc_hooks', None)
     if hooks:
         for h in list(hooks):
-            h(var)
+            if h(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _own(g, stolen, make):

@@ -83,6 +83,9 @@ def make_dual(tensor, tangent, *, level=None):
             f"original Tensor, this is not supported. Tensor is of size "
             f"{list(tensor._data.shape)} while the given forward gradient is of size "
             f"{list(tangent._data.shape)}.")
+    if tangent_of(tangent) is not None:  # (nested levels would be needed for that)
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
+                           "same level0 is not supported.")  # (the number users see)
     from .._ops.shape import _alias_view
     dual = _alias_view(tensor)
     dual._fw = (FWD.level, tangent)
@@ -188,3 +191,11 @@ def _jvp_from_backward(node, tangents, metas, make):
                      create_graph=create))
     outs = [next(live) if u._requires_grad else None for u in us]
     return tuple(make(np.zeros(s, d)) if o is None else o for o, (s, d) in zip(outs, metas))
+
+
+def __getattr__(name):
+    # ``_current_level``: torch's module global, 0 inside a dual level and -1 outside
+    # (code tests ``_current_level >= 0`` to know whether forward AD is running)
+    if name == '_current_level':
+        return -1 if FWD.level is None else 0
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

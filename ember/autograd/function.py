@@ -6,6 +6,7 @@ that ``forward`` receives *is* that node, so everything forward stashes on ctx i
 outputs into the graph the same way built-in ops are wired.
 """
 import inspect
+import warnings
 
 import numpy as np
 
@@ -14,10 +15,11 @@ from .grad_mode import STATE
 from .graph import Node, _SavedOutput
 from .forward_ad import FWD, tangent_of, flush
 from .anomaly_mode import ANOMALY, record as record_trace
-from .._ops._core import edge, rebase, link_view
+from .._ops._core import edge, rebase, link_view, check_view_rewritable
 from .._ops.shape import view
 
-__all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction']
+__all__ = ['Function', 'FunctionCtx', 'once_differentiable', 'BackwardCFunction',
+           'InplaceFunction']
 
 _new = object.__new__
 
@@ -59,6 +61,7 @@ class BackwardCFunction(Node, FunctionCtx):
     dirty_tensors = ()
     non_differentiable = ()
     _skip = None   # positions of the non-tensor arguments, whose gradients must be None
+    _non_diff_nrs = frozenset()  # positions of the outputs marked non-differentiable
     _n_args = 0
 
     def apply(self, grads):
@@ -113,6 +116,13 @@ class BackwardCFunction(Node, FunctionCtx):
         if saved is None:
             return ()
         return tuple(Node.saved_tensors.fget(self))
+
+    @property
+    def saved_variables(self):
+        """The old name of ``saved_tensors`` (deprecated, as in torch)."""
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'",
+                      DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
 
     def _out_meta(self):
         return self._outs
@@ -198,6 +208,15 @@ class _SingleLevelFunction(metaclass=FunctionMeta):
 
     vjp = backward
 
+    generate_vmap_rule = False  # (as torch: ember has no vmap to generate a rule for)
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """torch.func.vmap's rule for this Function; ember has no vmap, so none is given."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either "
+                                  "override the vmap staticmethod or set "
+                                  "generate_vmap_rule=True.")
+
     @staticmethod
     def jvp(ctx, *grad_inputs):
         """Forward-mode formula: one tangent per output."""
@@ -243,7 +262,8 @@ class Function(_SingleLevelFunction):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Runs ``forward`` and records the call in the graph; returns its output(s)."""
-        if kwargs:
+        if kwargs or (cls._setup_style and _signature(cls)[2]):
+            # (with setup_context, ``inputs`` holds forward's defaulted arguments too)
             args, kwargs = _bind(cls, args, kwargs)
         needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         grad_on = STATE.enabled
@@ -301,6 +321,15 @@ class Function(_SingleLevelFunction):
         return outs[0] if single else outs
 
 
+class InplaceFunction(Function):
+    """A Function that may work in place: ``inplace`` is recorded for ``forward`` to read
+    (legacy style, as torch keeps it)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
 def _forward_ad(cls, ctx, args, outs):
     """Calls ``jvp`` right after forward when an input carries a tangent, and gives the
     outputs the tangents it returns (inputs without one get zeros, or None when
@@ -311,9 +340,11 @@ def _forward_ad(cls, ctx, args, outs):
     if cls.jvp is _SingleLevelFunction.jvp:
         raise RuntimeError("You must implement the jvp function for custom autograd.Function "
                            "to use it with forward mode AD.")
-    if ctx.materialize_grads:
-        tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor) else t
-                    for a, t in zip(args, tangents)]
+    if ctx.materialize_grads:  # (an integer input has no tangent: it stays None)
+        tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor)
+                    and a._data.dtype.kind in 'fcV' else t for a, t in zip(args, tangents)]
+    # (a dirty input's tangent must be modified in place: its version has to move)
+    versions = [None if t is None else t._vc[0] for t in tangents]
     grad_on = STATE.enabled
     STATE.enabled = False
     # in jvp, ctx.saved_tensors are what save_for_forward saved (nothing if it was not called)
@@ -332,20 +363,21 @@ def _forward_ad(cls, ctx, args, outs):
         raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
                            f"(expected {len(outs)} but got {len(out_tangents)})")
     dirty = {id(d) for d in ctx.dirty_tensors}
-    for o, t in zip(outs, out_tangents):
+    for i, (o, t) in enumerate(zip(outs, out_tangents)):
+        if t is not None and not (isinstance(o, Tensor) and o._data.dtype.kind in 'fcV'):
+            raise RuntimeError(f"Function's jvp returned a gradient at position {i}, but  the "
+                               "corresponding forward output is not a differentiable Tensor."
+                               "You should return None at that position instead.")
         if isinstance(o, Tensor) and t is not None:
             if id(o) in dirty:
                 k = next(i for i, a in enumerate(args) if a is o)
-                if t is not tangents[k]:
+                if t is not tangents[k] or t._vc[0] == versions[k]:
                     raise RuntimeError(
                         "An inplace custom Function is not modifying the forward mode gradients "
                         "inplace. If the forward is modifying an input inplace, then the jvp "
                         "function must modify the corresponding gradient inplace.")
-            elif o._base is not None and t._base is None and any(
-                    isinstance(a, Tensor) and o._base is (a if a._base is None else a._base)
-                    for a in args):
-                raise RuntimeError("A custom Function's forward is returning a view (or an "
-                                   "input as-is) but the jvp is not returning a view.")
+            elif o._base is not None:
+                _check_view_tangent(o, t, args, tangents)
             if t._data.shape != o._data.shape:
                 raise RuntimeError(
                     "Trying to set a forward gradient that has a different size than that of "
@@ -355,11 +387,34 @@ def _forward_ad(cls, ctx, args, outs):
             o._fw = (FWD.level, t)
 
 
+def _check_view_tangent(o, t, args, tangents):
+    """torch's rule: when forward returns a view of an input, jvp must return a view of
+    that input's tangent (of its base, when the tangent is itself a view)."""
+    k = next((k for k, a in enumerate(args) if isinstance(a, Tensor)
+              and o._base is (a if a._base is None else a._base)), None)
+    if k is None:
+        return
+    if t._base is None:
+        raise RuntimeError("A custom Function's forward is returning a view (or an input "
+                           "as-is) but the jvp is not returning a view.")
+    given = tangents[k]
+    if given is None:
+        return
+    if given._base is None and t._base is not given:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                           "returning a view of the given grad input.")
+    if given._base is not None and t._base is not given._base:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                           "returning a view of the same base as the given grad input.")
+
+
 def _bind(cls, args, kwargs):
     """Puts keyword arguments in forward's positional order (torch tracks tensors passed by
     keyword too); keywords forward declares as keyword-only stay keywords."""
-    sig, has_ctx = _signature(cls)
+    sig, has_ctx, has_defaults = _signature(cls)
     bound = sig.bind_partial(*((None,) + args if has_ctx else args), **kwargs)
+    if has_defaults and not has_ctx:
+        bound.apply_defaults()
     positional, rest = [], {}
     for name, value in bound.arguments.items():
         p = sig.parameters[name]
@@ -377,10 +432,13 @@ def _bind(cls, args, kwargs):
 
 
 def _signature(cls):
-    """forward's signature and whether it takes ctx first (cached on the class)."""
+    """forward's signature, whether it takes ctx first and whether it has defaulted
+    parameters (cached on the class)."""
     sig = cls.__dict__.get('_forward_signature')
     if sig is None:
-        sig = (inspect.signature(cls.forward), not _uses_setup_context(cls))
+        full = inspect.signature(cls.forward)
+        sig = (full, not _uses_setup_context(cls),
+               any(p.default is not p.empty for p in full.parameters.values()))
         cls._forward_signature = sig
     return sig
 
@@ -439,6 +497,8 @@ def _alias_of(t):
     """A view of ``t`` over the same memory; recorded as ``t.view(t.shape)`` so it can be
     viewed further and replayed like any other view."""
     alias = make(t._data)
+    if type(t) is not Tensor:  # a subclass stays itself, as in torch
+        alias.__class__ = type(t)
     alias._vc = t._vc
     link_view(alias, t, view, tuple(t._data.shape))
     return alias
@@ -453,7 +513,7 @@ def _wire_outputs(ctx, args, outs, record):
     if dirty:
         returned = {id(o) for o in outs}
         for t in ctx.dirty_tensors:
-            if id(t) not in inputs or id(t) not in returned:
+            if id(t) not in returned:
                 raise RuntimeError("Some elements marked as dirty during the forward method "
                                    "were not returned as output. The inputs that are modified "
                                    "inplace must all be outputs of the Function.")
@@ -475,12 +535,13 @@ def _wire_outputs(ctx, args, outs, record):
             continue
         differentiable = id(o) not in non_diff  # (by identity: before any aliasing below)
         if id(o) in dirty:
-            if record and o._grad_fn is None and o._requires_grad:
-                raise RuntimeError("a leaf Variable that requires grad has been used in an "
-                                   "in-place operation.")
+            if record:
+                _check_dirty(o, id(o) in inputs)
             o._vc[0] += 1  # as torch does for every tensor marked dirty
         elif id(o) in inputs:
             o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
+        if o._base is not None and id(o) not in dirty:
+            o._made_by_function = ctx._forward_cls.__name__
         if record and differentiable and o._data.dtype.kind in 'fcV':
             if id(o) in dirty and o._base is not None:
                 # A view modified in place: its base's history goes through CopySlices,
@@ -497,12 +558,33 @@ def _wire_outputs(ctx, args, outs, record):
         result.append(o)
     if record:
         ctx.n_outputs = len(outs)
+        if non_diff:
+            ctx._non_diff_nrs = frozenset(k for k, o in enumerate(outs) if id(o) in non_diff)
         ctx._outs = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None)
                           for o in result)
         _save(ctx, result)
     else:
         ctx.to_save = None
     return tuple(result)
+
+
+def _check_dirty(t, is_input):
+    """torch's rules for a tensor given to ``mark_dirty``, as for a built-in in-place op."""
+    if t._grad_fn is None and t._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                           "operation.")
+    if not is_input:
+        msg = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
+               "that have been mutated should be passed to ctx.mark_dirty().")
+        warnings.warn(msg, stacklevel=4)
+        if t._base is not None:  # (its history could not be rewritten through the base)
+            raise RuntimeError(msg)
+    base = t._base
+    if base is not None:  # (torch's order: the view's own kind first, then its base)
+        check_view_rewritable(t)
+        if base._grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
 
 
 def _save(ctx, outputs):
@@ -569,8 +651,9 @@ def _guard_stashed_tensors(ctx):
         d[name] = guarded
 
 
-class _OnceDifferentiableError(Node):
-    """Stands in for the graph of a once_differentiable backward: differentiating it raises."""
+class Error(Node):
+    """Stands in for the graph of a once_differentiable backward: differentiating it raises
+    (named ``Error``, as torch's node)."""
 
     def backward(self, *grads):
         raise RuntimeError("trying to differentiate twice a function that was marked with "
@@ -597,20 +680,25 @@ def once_differentiable(fn):
             return outputs
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
-        err = object.__new__(_OnceDifferentiableError)
+        err = object.__new__(Error)
         # As in torch, the error node hangs off placeholder leaves, not off the real graph:
-        # backward() through it raises, while a gradient w.r.t. real tensors does not reach it.
-        ins = [make(o._data).requires_grad_() for o in outs
-               if isinstance(o, Tensor) and o._data.dtype.kind in 'fcV']
-        err.next_functions = tuple(edge(a) for a in ins)
-        err._meta = tuple((a._data.shape, a._data.dtype) for a in ins)
+        # backward() through it raises, while a gradient w.r.t. real tensors does not reach
+        # it. One edge per output, an empty one where the output is None or not a float.
+        ins = [make(o._data).requires_grad_() if isinstance(o, Tensor) and
+               o._data.dtype.kind in 'fcV' else None for o in outs]
+        err.next_functions = tuple((None, 0) if a is None else edge(a) for a in ins)
+        err._meta = tuple(None if a is None else (a._data.shape, a._data.dtype) for a in ins)
         err._saved = None
+        err.n_outputs = len(outs)
+        err._outs = tuple(((), None) if a is None else m for a, m in zip(ins, err._meta))
         wrapped = []
-        for o in outs:
-            if isinstance(o, Tensor) and o._data.dtype.kind in 'fcV':
+        for nr, (o, a) in enumerate(zip(outs, ins)):
+            if a is not None:
                 o = make(o._data)
                 o._grad_fn = err
                 o._requires_grad = True
+                if nr:
+                    o._output_nr = nr
             wrapped.append(o)
         return wrapped[0] if single else tuple(wrapped)
     wrapper._once_differentiable = True  # (check_function skips gradgradcheck for it)

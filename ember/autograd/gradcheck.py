@@ -16,7 +16,8 @@ import numpy as np
 from .._tensor import Tensor, make
 from .grad_mode import STATE
 
-__all__ = ['gradcheck', 'gradgradcheck', 'GradcheckError']
+__all__ = ['gradcheck', 'gradgradcheck', 'GradcheckError', 'get_numerical_jacobian',
+           'get_analytical_jacobian']
 
 
 class GradcheckError(RuntimeError):
@@ -55,17 +56,26 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. ")
+        if isinstance(t, Tensor) and t._requires_grad and any(
+                st == 0 and sz > 1 for st, sz in zip(t._data.strides, t._data.shape)):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck.")
     if check_batched_grad or check_batched_forward_grad:
         raise NotImplementedError("check_batched_grad needs vmap, which ember does not have yet")
     try:
         outputs = _as_tuple(func(*inputs))
-        if check_forward_ad:
-            _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
+        # (torch's order: backward mode's Jacobian first, then forward mode's)
         if check_backward_ad:
             if fast_mode:
                 _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
             else:
                 _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
+        if check_forward_ad:
+            _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
+        if check_backward_ad:
             _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes)
             if check_undefined_grad:
                 _check_undefined_grad(func, inputs, diff)
@@ -113,17 +123,19 @@ def _evaluate(func, inputs, dtypes=None):
 
 
 def _check_same_outputs(minus, plus, dtypes, idx, eps):
-    """As torch: perturbing an input must change neither the outputs' shapes nor dtypes."""
+    """As torch: perturbing an input must change neither the outputs' shapes nor dtypes
+    (``idx``: the element perturbed; None in fast mode, which moves them all)."""
+    where = f"on index {idx} " if idx is not None else ''
     for m, p, dm, dp in zip(minus, plus, dtypes[0], dtypes[1]):
         if m.shape != p.shape:
             raise AssertionError(
                 "Expected `func` to return outputs with the same shape when inputs are "
-                f"perturbed on index {idx} by {eps}, but got: shapes "
+                f"perturbed {where}by {eps}, but got: shapes "
                 f"torch.Size({list(m.shape)}) and torch.Size({list(p.shape)}).")
         if dm != dp:
             raise AssertionError(
                 "Expected `func` to return outputs with the same dtype when inputs are "
-                f"perturbed on index {idx} by {eps}, but got: dtypes {dm} and {dp}.")
+                f"perturbed {where}by {eps}, but got: dtypes {dm} and {dp}.")
 
 
 def _numerical_jacobians(func, inputs, diff, n_outputs, eps):
@@ -225,11 +237,13 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
     # numerical: directional derivative along u_i, projected on seed * v_j
     for i, t in enumerate(diff):
         orig = t._data.copy()
-        t._data[...] = orig + eps * us[i]
-        plus = _evaluate(func, inputs)
+        dtypes = []
         t._data[...] = orig - eps * us[i]
-        minus = _evaluate(func, inputs)
+        minus = _evaluate(func, inputs, dtypes)
+        t._data[...] = orig + eps * us[i]
+        plus = _evaluate(func, inputs, dtypes)
         t._data[...] = orig
+        _check_same_outputs(minus, plus, dtypes, None, eps)
         for j, o in enumerate(all_outs):
             for seed in _seeds(o):
                 v = seed * vs[j]
@@ -294,6 +308,19 @@ def _check_undefined_grad(func, inputs, diff):
     input gradients. Built-in nodes never see undefined gradients (the engine skips them),
     so each output's Function node is called directly, as the engine would call it."""
     outs = _differentiable_outputs(_as_tuple(func(*inputs)))
+    # The engine hands an undefined gradient to the tensor hooks of an output first (as
+    # torch's check does through its UndefinedGrad node): they must cope with None.
+    for o in outs:
+        fn = o._grad_fn
+        hooks = fn._tensor_hooks.get(o._output_nr, ()) if fn is not None and \
+            fn._tensor_hooks else ()
+        for hook in list(hooks):
+            try:
+                hook(None)
+            except RuntimeError as e:
+                _warn_undefined()
+                raise GradcheckError("Expected backward function to handle undefined output "
+                                     f"grads. {_UNDEFINED_NOTE}") from e
     nodes = {}
     for o in outs:
         fn = o._grad_fn
@@ -304,10 +331,11 @@ def _check_undefined_grad(func, inputs, diff):
         metas = node._outs if n > 1 else [present[0]]
         cases = [set(range(n))] + ([{k} for k in present] if len(present) > 1 else [])
         for undefined in cases:
-            grads = [None if k in undefined else make(np.zeros(s, d))
+            # (an output that is not a tensor -- dtype None -- always gets None)
+            grads = [None if k in undefined or d is None else make(np.zeros(s, d))
                      for k, (s, d) in enumerate(metas)]
             if node.materialize_grads:
-                grads = [make(np.zeros(s, d)) if g is None else g
+                grads = [make(np.zeros(s, d)) if g is None and d is not None else g
                          for g, (s, d) in zip(grads, metas)]
             prev, STATE.enabled = STATE.enabled, False  # (a first-order backward)
             try:
@@ -410,3 +438,36 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 gradcheck.gradcheck = gradcheck
 gradcheck.gradgradcheck = gradgradcheck
 gradcheck.GradcheckError = GradcheckError
+
+
+# -- the deprecated Jacobian helpers torch still exposes ---------------------------------
+def _deprecated(name, grad_out):
+    warnings.warn(f"`{name}` was part of PyTorch's private API and not meant to be exposed. "
+                  "We are deprecating it and it will be removed in a future version of "
+                  "PyTorch. If you have a specific use for this or feature request for this to "
+                  "be a stable API, please file us an issue at "
+                  "https://github.com/pytorch/pytorch/issues/new", FutureWarning, stacklevel=3)
+    if grad_out != 1.0:
+        raise ValueError(f"Expected grad_out to be 1.0. {name} no longer supports values of "
+                         "grad_out != 1.0.")
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated: the finite-difference Jacobians of ``fn(inputs)``'s first output, one
+    (input numel, output numel) tensor per input requiring grad (or per ``target``)."""
+    _deprecated('get_numerical_jacobian', grad_out)
+    inputs = _as_tuple(inputs)
+    targets = _as_tuple(target) if target is not None else inputs
+    diff = [t for t in targets if isinstance(t, Tensor) and t._requires_grad]
+    num = _numerical_jacobians(lambda *a: fn(a), inputs, diff, 1, eps)[0]
+    return tuple(make(n[0] if len(n) == 1 else n[0] + 1j * n[1]) for n in num)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated: ``(jacobians, reentrant, correct_grad_sizes, correct_grad_types)`` of
+    ``output`` with respect to the inputs requiring grad, by backward passes."""
+    _deprecated('get_analytical_jacobian', grad_out)
+    diff = [t for t in _as_tuple(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    rows, again = _vjp_rows(output, diff), _vjp_rows(output, diff)
+    reentrant = all(np.abs(a - b).max(initial=0) <= nondet_tol for a, b in zip(rows, again))
+    return tuple(make(r) for r in rows), reentrant, True, True

@@ -10,7 +10,8 @@ import re
 
 from .forward_ad import FWD, Pending
 
-__all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks']
+__all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_on_cpu',
+           'increment_version']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -246,14 +247,28 @@ def _set_saved(node, saved):
             if t is None or type(t) is _Packed:
                 packed.append((t, version))
             elif type(t) is _SavedOutput:
-                packed.append((_Packed(pack(make(t.data)), unpack, True), version))
+                packed.append((_Packed(_pack_unmodified(pack, make(t.data)), unpack, True),
+                               version))
             else:
-                packed.append((_Packed(pack(t), unpack, False), version))
+                packed.append((_Packed(_pack_unmodified(pack, t), unpack, False), version))
         saved = tuple(packed)
     _SLOT.__set__(node, saved)
 
 
 _PACKING = property(_get_saved, _set_saved)
+
+
+def _pack_unmodified(pack, t):
+    """``pack(t)``, refusing (as torch) a pack hook that modifies ``t`` in place."""
+    version = t._vc[0]
+    packed = pack(t)
+    if t._vc[0] != version:
+        raise RuntimeError("A saved tensor pack hook is modifying its input in place. Tensors "
+                           "provided as input to pack hook can not be modified by in-place "
+                           "operations as this can lead to unexpected side-effects. Please "
+                           "open an issue if you need to perform in-place operations on the "
+                           "input to a pack hook.")
+    return packed
 
 
 class saved_tensors_hooks:
@@ -277,7 +292,8 @@ class saved_tensors_hooks:
         return self
 
     def __exit__(self, *exc):
-        _HOOK_STACK.pop()
+        if _HOOK_STACK:  # (an unbalanced extra exit is ignored, as torch does not crash)
+            _HOOK_STACK.pop()
         if not _HOOK_STACK:
             Node._saved = _SLOT
         return False
@@ -303,3 +319,26 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc):
         saved_tensors_hooks.__enter__ = self._prev
         return False
+
+
+def increment_version(tensor):
+    """Bumps the version counter of ``tensor`` (or of each tensor in an iterable), as an
+    in-place change made behind autograd's back would have to."""
+    from .._tensor import Tensor
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        t._vc[0] += 1
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are kept on the CPU during forward and moved back to their device for
+    backward; ember's tensors all live on the CPU, so each is kept as a copy."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack(tensor):
+            return tensor.device, tensor.detach().clone()
+
+        def unpack(packed):
+            device, tensor = packed
+            return tensor.to(device)
+
+        super().__init__(pack, unpack)

@@ -767,12 +767,6 @@ def test_hook_backward_writeable(lib):
     assert lib.allclose(input.grad, sig_x * (1 - sig_x) * 2)
 
 
-@pytest.mark.parametrize('lib', [
-    pytest.param(ember, marks=pytest.mark.xfail(
-        strict=True, reason="ember's AddmmBackward0 hands node hooks the bias gradient "
-                            "before its broadcast is summed away: (4, 2), where torch's has "
-                            "(2,)")),
-    torch], ids=['ember', 'torch'])
 def test_legacy_hook_sees_the_last_node_only(lib):
     # grad_input of the legacy hook is the input gradients of the node that made the
     # output (Linear's addmm: bias, input, weight.t()), not the module's inputs
@@ -1196,11 +1190,6 @@ def test_hook_inplace(lib, register):
             out += 1
 
 
-@pytest.mark.parametrize('lib', [
-    pytest.param(ember, marks=pytest.mark.xfail(
-        strict=True, reason="ember's autograd does not yet refuse using a custom Function's "
-                            "view output after its base was modified in place")),
-    torch], ids=['ember', 'torch'])
 def test_hook_inplace_base_modified(lib):
     # the middle part of upstream's test_hook_inplace: the wrapped input, used after its
     # base was modified in place, raises
