@@ -17,6 +17,8 @@ Upstream tests not adapted, and why:
   "Attribute '...' is invalid" errors of THPFunction's C-level accessors (torch 2.13 no
   longer raises all of them).
 - test_naughty_anomaly_access: an expected failure upstream.
+- test_custom_autograd_ac_early_stop: on torch 2.13 its weak-reference check passes or fails
+  depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward, test_sparse_gather_*: sparse layouts.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn: need CUDA.
 - test_lobpcg: ember has no torch.lobpcg.
@@ -521,6 +523,10 @@ def test_saved_tensor_hooks_extra_enter_during_bw_no_leak(lib):
         assert unpack_hook_ref() is None
     finally:
         gc.enable()
+        # the unbalanced enter left its (now dead) hooks on torch's stack: later tests in
+        # this process must not run under them
+        while torch._C._autograd._top_saved_tensors_default_hooks(False) is not None:
+            torch._C._autograd._pop_saved_tensors_default_hooks()
 
 
 def test_custom_function_vmap_defaults(lib):
@@ -3110,41 +3116,6 @@ def test_custom_autograd_no_early_free(lib):
     y = double2(x)
     lib.autograd.grad(y, x, create_graph=True)
     lib.autograd.grad(y, x)
-
-
-def test_custom_autograd_ac_early_stop(lib):
-    refs = []
-
-    class Test(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            y = x.clone()
-            ctx.save_for_backward(y)
-            refs.append(weakref.ref(y))
-            return y
-
-        @staticmethod
-        def backward(ctx, *args):
-            _ = ctx.saved_tensors
-            return None
-
-    def fn(inp):
-        return Test.apply(inp)
-
-    inp = lib.randn(5, 5, requires_grad=True)
-    checkpoint = import_module(lib.__name__ + '.utils.checkpoint').checkpoint
-
-    def scope():
-        out = checkpoint(fn, inp, use_reentrant=False)
-        out.sum().backward()
-
-    gc.disable()
-    try:
-        scope()
-        for ref in refs:
-            assert ref() is None
-    finally:
-        gc.enable()
 
 
 def test_detach(lib):
