@@ -328,6 +328,14 @@ class Tensor:
         """Whether this tensor is a view of another (it has a ``_base``)."""
         return self._base is not None
 
+    def __dir__(self):
+        # As torch lists a tensor's attributes: without the removed ``volatile`` flag, and
+        # without ``__cuda_array_interface__``, which only a CUDA tensor answers.
+        keys = set(dir(type(self))) | set(getattr(self, '__dict__', {}))
+        keys.discard('volatile')
+        keys.discard('__cuda_array_interface__')
+        return sorted(keys)
+
     @property
     def volatile(self):
         """Always False: the old ``volatile`` flag was removed (warns, as torch does)."""

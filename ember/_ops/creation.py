@@ -189,7 +189,10 @@ def new(self, *args, device=None):
     ``data``, ``t.new()`` is empty -- each with ``t``'s dtype."""
     from .._tensor import Size
     if len(args) == 1 and not isinstance(args[0], (int, Size)):
-        return self.new_tensor(args[0])  # (a plain tuple is data; a Size is a shape)
+        data = args[0]
+        if not isinstance(data, (Tensor, list, tuple, np.ndarray)):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        return self.new_tensor(data)  # (a plain tuple is data; a Size is a shape)
     return new_empty(self, *(args or (0,)))
 
 

@@ -54,7 +54,6 @@ _NO_VMAP = "ember has no vmap: gradcheck's check_batched_grad/check_batched_forw
 _NO_SAVED_ATTRS = "ember's nodes have no _saved_<name> attributes (torch's SavedVariable views)"
 _NO_EDGES = "ember has no autograd.graph.GradientEdge / get_gradient_edge yet"
 XFAIL = {
-    'test_not_implemented_fwad': "ember has no igamma yet (another helper's part)",
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_saved_tensor_hooks_extra_enter_during_bw_no_leak':
