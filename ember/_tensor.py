@@ -318,12 +318,6 @@ class Tensor:
             self._post_acc_hooks = []
         return RemovableHandle(self._post_acc_hooks, hook)
 
-    def __delattr__(self, name):
-        msg = _UNDELETABLE.get(name)
-        if msg is not None:
-            raise RuntimeError(msg)
-        object.__delattr__(self, name)
-
     def _is_view(self):
         """Whether this tensor is a view of another (it has a ``_base``)."""
         return self._base is not None
@@ -552,11 +546,6 @@ def _no_bfloat16_numpy():
     # As torch: NumPy has no bfloat16 of its own (ember's arrays use ml_dtypes' internally),
     # so a bfloat16 tensor converts with .float() first.
     raise TypeError("Got unsupported ScalarType BFloat16")
-
-
-# torch's refusals for ``del t.<name>`` of autograd internals
-_UNDELETABLE = {'_grad_fn': "Deletion of _grad_fn not allowed. Detach tensor instead!",
-                '_backward_hooks': "Deletion of _backwards_hooks not allowed!"}
 
 
 def _short_name(d):
