@@ -24,9 +24,9 @@ def _F():
 def _reduction(r):
     if isinstance(r, str):  # (also accepted, as the functional forms take it)
         return r
-    if r not in (0, 1, 2):
-        raise ValueError(f"{r} is not a valid value for reduction")
-    return _REDUCTIONS[r]
+    # aten reduces only for Mean (1) and Sum (2): any other integer leaves the loss
+    # unreduced, as 0 does
+    return _REDUCTIONS[r] if r in (1, 2) else 'none'
 
 
 def _fn(name):
@@ -61,7 +61,7 @@ def alpha_dropout(input, p, train):
 @_fn('feature_dropout')
 def feature_dropout(input, p, train):
     """Dropout of whole channels (dim 1): one draw per (sample, channel)."""
-    from ..nn import _layer_functional as L
+    from ..nn.functional import _dropout as L
     _check_p(p)
     return L._feature_dropout(input, p, train, False)
 
@@ -127,7 +127,7 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     """``(mean, var)`` of each channel (dim 1) over the batch and trailing dims (the
     variance biased), moving ``running_mean``/``running_var`` (when given) towards them by
     ``momentum`` (the variance unbiased there). Not differentiable, as in torch."""
-    from ..nn._norm_functional import _update
+    from ..nn.functional._normalization import _update
     from .pointwise import NotImplemented_
     x = input._data
     dims = (0,) + tuple(range(2, x.ndim))
@@ -270,9 +270,13 @@ def poisson_nll_loss(input, target, log_input, full, eps, reduction):
 @_fn('triplet_margin_loss')
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False,
                         reduction=0):
-    """``nn.functional.triplet_margin_loss``, reduction as aten's int."""
-    return _F().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
-                                    reduction=_reduction(reduction))
+    """``nn.functional.triplet_margin_loss``, reduction as aten's int; unlike the functional
+    form, aten accepts a margin <= 0."""
+    from ..nn.functional import _loss as L
+    L._check_triplet_dims(anchor, positive, negative)
+    return L._triplet(anchor, positive, negative,
+                      lambda a, b: _F().pairwise_distance(a, b, p, eps), margin, swap,
+                      _reduction(reduction))
 
 
 # -- activations ---------------------------------------------------------------------------------
