@@ -428,8 +428,28 @@ def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirect
                      bidirectional, batch_first)
 
 
+_GATES = {'LSTM': 4, 'GRU': 3}
+
+
+def _check_cell_weights(mode, input, w_ih, w_hh):
+    # torch's order: the input against weight_ih, then both weights' gate rows against the
+    # hidden size that weight_hh's columns give
+    if input._data.ndim >= 1 and w_ih._data.ndim == 2 and \
+            input._data.shape[-1] != w_ih._data.shape[1]:
+        raise RuntimeError(f"input has inconsistent input_size: got {input._data.shape[-1]} "
+                           f"expected {w_ih._data.shape[1]}")
+    if w_hh._data.ndim != 2:
+        return
+    gates, hidden = _GATES.get(mode, 1), w_hh._data.shape[1]
+    for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
+        if w._data.ndim >= 1 and w._data.shape[0] != gates * hidden:
+            raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
+                               f"{gates * hidden}, but got {w._data.shape[0]}")
+
+
 def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
+    _check_cell_weights(mode, input, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)
 

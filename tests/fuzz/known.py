@@ -248,22 +248,12 @@ KNOWN = {
     ('Tensor.storage_type', 'wrong values on finite inputs'):
         'left: ember returns a plain class where torch returns its legacy typed-storage class'
         ' (e.g. ComplexFloatStorage) (owner: issue 14 coverage work)',
-    ('binomial', 'wrong values on finite inputs'):
-        'torch bug: binomial with prob outside [0, 1] returns garbage (the count itself) '
-        "instead of raising; within [0, 1] this is random sampling: ember's generator differs"
-        " from torch's",
-    ('binomial', 'spurious errors'):
-        "left: a negative count leaks NumPy's ValueError 'n < 0' where torch returns a "
-        'meaningless sample (owner: issue 14 coverage work)',
     ('cumulative_trapezoid', 'spurious errors'):
         'left: x shaped differently from y along dim (torch broadcasts the differences of x '
         'against y) raises in ember (owner: issue 14 coverage work)',
     ('trapz', 'spurious errors'):
         'left: x shaped differently from y along dim (torch broadcasts the differences of x '
         'against y) raises in ember (owner: issue 14 coverage work)',
-    ('rnn_tanh_cell', 'silent acceptance of bad input'):
-        "left: weight_ih's first dim is not checked against hidden_size (torch: 'weight_ih "
-        "first dim must be 1 * hidden_size') (owner: issue 14 coverage work)",
     ('special.bessel_y1', 'wrong values on finite inputs'):
         "torch's float64 Bessel functions are single-precision accurate; ember uses scipy's "
         'exact values',
@@ -272,8 +262,6 @@ KNOWN = {
         "scipy's exact values",
     ('hinge_embedding_loss', 'wrong dtype / shape / structure'):
         'integer inputs: torch keeps an integer loss (owner: nnf)',
-    ('lu_unpack', 'spurious errors'):
-        'left: ember requires int32 pivots; torch also accepts int64 ones (owner: linalg)',
     ('matrix_exp', 'wrong values on finite inputs'):
         'torch bug: bfloat16 matrix_exp of a small non-contiguous batch returns garbage '
         '(-1.3e30 on the diagonal where float32 gives 1.2); ember computes it',
@@ -312,4 +300,7 @@ KNOWN = {
     ('poisson', 'spurious errors'):
         "left: a rate of 1e30 leaks NumPy's ValueError 'lam value too large' where torch "
         'returns a meaningless -9.2e18 (owner: issue 14 coverage work)',
+    ('binomial', 'wrong values on finite inputs'):
+        "random sampling: ember's generator differs from torch's (the deterministic "
+        'degenerate counts/probabilities match and are pinned in test_found_issue15.py)',
 }

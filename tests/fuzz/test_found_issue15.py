@@ -539,3 +539,31 @@ def test_histogram_outputs_require_grad_as_torch_marks_them():
 def test_histogramdd_takes_range_weight_density_positionally():
     check(lambda T, x: T.histogramdd(x, 3, None, None, False), m(3, 3).astype(np.float32),
           grad=False)
+
+
+def test_lu_unpack_reads_the_pivots_only_when_unpacking_them():
+    check(lambda T, a: [t.shape for t in T.lu_unpack(a, T.tensor([2]), True, False)],
+          m(2, 3, 4), grad=False)
+    check(lambda T, a: T.lu_unpack(a, T.tensor([2]), False, True), m(3, 3), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('count,prob', [(-2.4, 0.147), (0.31, 1.94), (3.0, -0.5), (3.0, 1.5),
+                                        (0.0, 0.5), (4.0, 1.0), (2.0, 0.0)])
+def test_binomial_degenerate_parameters_are_deterministic(count, prob):
+    # no trial for count <= 0 or prob <= 0; all succeed (the count as given) for prob >= 1
+    check(lambda T, c, p: T.binomial(c, p), np.array([count]), np.array([prob]), grad=False)
+
+
+@pytest.mark.parametrize('cell,gates', [('rnn_tanh_cell', 1), ('rnn_relu_cell', 1),
+                                        ('gru_cell', 3), ('lstm_cell', 4)])
+@pytest.mark.parametrize('ih,hh,insize', [((1, 1), (1, 1), 1), ((3, 1), (1, 1), 1), ((1, 1), (3, 1), 1),
+                                          ((1, 2), (1, 1), 1), ((1, 1), (1, 2), 1)])
+def test_rnn_cells_check_weight_shapes(cell, gates, ih, hh, insize):
+    def f(T, x, h, w_ih, w_hh):
+        hx = (h, h) if cell == 'lstm_cell' else h
+        return getattr(T, cell)(x, hx, w_ih, w_hh)
+    hidden = hh[1]
+    check(f, m(3, insize), m(3, hidden), m(ih[0] * gates if ih[0] == hidden else ih[0], ih[1]),
+          m(hh[0] * gates if hh[0] == hidden else hh[0], hh[1]), grad=False,
+          match_message=True)
