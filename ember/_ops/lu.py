@@ -305,7 +305,8 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     for is an empty tensor."""
     _products._check_tensor(LU_data, 'lu_unpack', 'LU_data', 1)
     _at_least_2d(LU_data, 'torch.lu_unpack')
-    if LU_pivots._data.dtype != np.int32:
+    # the pivots are read (and checked) only when they are unpacked, as in torch
+    if unpack_pivots and LU_pivots._data.dtype != np.int32:
         raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor "
                            "of torch.int32 dtype.")
     lu, piv = LU_data._data, LU_pivots._data

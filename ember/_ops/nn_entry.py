@@ -24,9 +24,9 @@ def _F():
 def _reduction(r):
     if isinstance(r, str):  # (also accepted, as the functional forms take it)
         return r
-    if r not in (0, 1, 2):
-        raise ValueError(f"{r} is not a valid value for reduction")
-    return _REDUCTIONS[r]
+    # aten reduces only for Mean (1) and Sum (2): any other integer leaves the loss
+    # unreduced, as 0 does
+    return _REDUCTIONS[r] if r in (1, 2) else 'none'
 
 
 def _fn(name):
@@ -270,9 +270,13 @@ def poisson_nll_loss(input, target, log_input, full, eps, reduction):
 @_fn('triplet_margin_loss')
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False,
                         reduction=0):
-    """``nn.functional.triplet_margin_loss``, reduction as aten's int."""
-    return _F().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
-                                    reduction=_reduction(reduction))
+    """``nn.functional.triplet_margin_loss``, reduction as aten's int; unlike the functional
+    form, aten accepts a margin <= 0."""
+    from ..nn.functional import _loss as L
+    L._check_triplet_dims(anchor, positive, negative)
+    return L._triplet(anchor, positive, negative,
+                      lambda a, b: _F().pairwise_distance(a, b, p, eps), margin, swap,
+                      _reduction(reduction))
 
 
 # -- activations ---------------------------------------------------------------------------------
@@ -424,8 +428,28 @@ def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirect
                      bidirectional, batch_first)
 
 
+_GATES = {'LSTM': 4, 'GRU': 3}
+
+
+def _check_cell_weights(mode, input, w_ih, w_hh):
+    # torch's order: the input against weight_ih, then both weights' gate rows against the
+    # hidden size that weight_hh's columns give
+    if input._data.ndim >= 1 and w_ih._data.ndim == 2 and \
+            input._data.shape[-1] != w_ih._data.shape[1]:
+        raise RuntimeError(f"input has inconsistent input_size: got {input._data.shape[-1]} "
+                           f"expected {w_ih._data.shape[1]}")
+    if w_hh._data.ndim != 2:
+        return
+    gates, hidden = _GATES.get(mode, 1), w_hh._data.shape[1]
+    for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
+        if w._data.ndim >= 1 and w._data.shape[0] != gates * hidden:
+            raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
+                               f"{gates * hidden}, but got {w._data.shape[0]}")
+
+
 def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
+    _check_cell_weights(mode, input, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)
 

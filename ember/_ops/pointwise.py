@@ -311,9 +311,11 @@ class AsinhBackward0(Node):
 class AcoshBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
-        # sqrt(x-1)*sqrt(x+1), not sqrt(x*x-1): the same on the real domain, and the right
-        # branch for complex inputs (as torch computes it)
-        return g / cj((x - 1).sqrt() * (x + 1).sqrt())
+        # complex: sqrt(x-1)*sqrt(x+1), the right branch (as torch computes it); real:
+        # sqrt(x*x-1), which torch keeps finite below -1 too (where acosh itself is NaN)
+        if x.is_complex():
+            return g / cj((x - 1).sqrt() * (x + 1).sqrt())
+        return g / (x * x - 1).sqrt()
 
 
 class AtanhBackward0(Node):

@@ -254,8 +254,13 @@ def binomial(count, prob, generator=None):
     if p.dtype != c.dtype:
         raise RuntimeError(f"Found dtype {_dtype.FROM_NP[p.dtype].kernel_name} but expected "
                            f"{_dtype.FROM_NP[c.dtype].kernel_name}")
-    trials = np.broadcast_to(c, np.broadcast_shapes(c.shape, p.shape)).astype(np.int64)
-    draw = _rng(generator).binomial(trials, np.clip(p.astype(np.float64), 0, 1))
+    shape = np.broadcast_shapes(c.shape, p.shape)
+    c, p = np.broadcast_to(c, shape), np.broadcast_to(p, shape).astype(np.float64)
+    # torch's sampler: no trial for a count <= 0, and every trial succeeds (the count
+    # comes back as given) for a probability >= 1
+    trials = np.where(np.isfinite(c) & (c > 0), c, 0).astype(np.int64)
+    draw = _rng(generator).binomial(trials, np.clip(np.nan_to_num(p), 0, 1))
+    draw = np.where((p >= 1) & (c > 0), c, draw)
     return result(np.asarray(draw, c.dtype), track(_BinomialBackward, (count, prob)))
 
 

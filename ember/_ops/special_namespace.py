@@ -19,7 +19,7 @@ from ..overrides import overridable
 __all__ = ['SPECIAL']
 
 
-def softmax(input, dim, *, dtype=None):
+def softmax(input, dim, dtype=None):
     """Softmax along ``dim`` (``dtype``: cast the input first); torch.special's signature of
     ``ember.softmax``."""
     return reduce.softmax(input, dim, dtype)

@@ -12,8 +12,8 @@ import builtins
 import numpy as np
 
 from .. import _dtype
-from ._core import (Node, Tensor, make, register, track, track1, result, wrap_dim, to_tensor,
-                    inplace)
+from ._core import (Node, Tensor, make, register, track, track1, result, results, wrap_dim,
+                    to_tensor, inplace)
 from .reduce import (_named, _NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
                      _SelectBackward, _mode_t, _median_t, _const, _where, _vector_norm,
                      vector_norm_backward, sort, median_all)
@@ -267,6 +267,9 @@ def _bin_edges(values, bins, lo_hi, dt, d):
     over ``lo_hi`` (the data's range if None; widened by 0.5 around a single value), computed
     in float64 and rounded to ``dt`` as torch's linspace does."""
     if isinstance(bins, Tensor):
+        if bins._data.size < 2:  # fewer than two edges: no bin
+            raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got "
+                               f"{max(bins._data.size - 1, 0)} for dimension {d}")
         if bins._data.ndim != 1:
             raise RuntimeError(f"torch.histogramdd(): bins tensor should have one dimension, "
                                f"but got {bins._data.ndim} dimensions in the bins tensor for "
@@ -282,8 +285,8 @@ def _bin_edges(values, bins, lo_hi, dt, d):
                                f"{lo} max {hi} for dimension {d}")
     elif values.size:
         lo, hi = float(values.min()), float(values.max())
-    else:
-        lo = hi = 0.0
+    else:  # no data: torch's default range
+        lo, hi = 0.0, 1.0
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     if not (np.isfinite(lo) and np.isfinite(hi)):
@@ -317,13 +320,18 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     right edge, values outside are left out; ``weight`` weighs each value, ``density``
     normalises to a density."""
     x = input._data
+    from .pointwise import NotImplemented_
     hist, edges = _histogramdd_arrays(x.reshape(-1, 1), bins, range, weight, density,
                                       'histogramdd')
-    return _histogram_t(make(hist), make(edges[0]))
+    # not differentiable, but torch still attaches a grad_fn that refuses backward
+    n = track(NotImplemented_, (input, weight))
+    if n is not None:
+        n.op = 'histogram'
+    return _histogram_t(*results([hist, edges[0]], n))
 
 
 @register(method=False)
-def histogramdd(input, bins, *, range=None, weight=None, density=False):
+def histogramdd(input, bins, range=None, weight=None, density=False):
     """``(hist, bin_edges)`` of the points in ``input``'s last dim: per dim ``bins`` equal
     bins (an int, or one per dim) or given edges (a list of 1-D tensors); ``range`` is the
     flat list (min0, max0, min1, max1, ...)."""

@@ -86,6 +86,11 @@ def _detach_copy(input):
     return result(input._data.copy(), n)
 
 
+def _expand(input, size, *, implicit=False):
+    # ``implicit`` only marks aten-internal broadcasts; it changes nothing in the result
+    return shape.expand(input, size)
+
+
 def _view_as_complex(input):
     if input._requires_grad:
         raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
@@ -95,7 +100,7 @@ def _view_as_complex(input):
 
 _COPIES = {
     'alias_copy': _alias, 'as_strided_copy': arrange.as_strided,
-    'diagonal_copy': shape.diagonal, 'expand_copy': shape.expand,
+    'diagonal_copy': shape.diagonal, 'expand_copy': _expand,
     'permute_copy': shape.permute, 'select_copy': shape.select, 'slice_copy': _slice,
     'split_copy': shape.split, 'split_with_sizes_copy': shape.split,
     'squeeze_copy': shape.squeeze, 't_copy': shape.t, 'transpose_copy': shape.transpose,

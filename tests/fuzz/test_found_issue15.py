@@ -488,3 +488,96 @@ def test_random_without_upper_bound_covers_the_dtype(dt, args):
         low = args[0] if args else 0
         assert low <= v.min() and v.max() <= top, (lib.__name__, v.min(), v.max())
         assert v.max() > low + (top - low) * 0.9  # (the range is used, not wrapped)
+
+
+# -- triage of the first full sweep over the ops issue 14 added ----------------------------
+def test_acosh_gradient_is_finite_below_minus_one():
+    # torch differentiates with 1/sqrt(x*x - 1): finite where acosh itself is NaN
+    x = np.array([-2.05, -1.5, 1.5, 3.0])
+    check(lambda T, a: T.acosh(a), x)
+    check(lambda T, a: a.arccosh(), x)
+
+
+def test_acosh_complex_gradient_keeps_its_branch():
+    check(lambda T, a: T.acosh(a), np.array([-2.0 + 0.5j, -0.3 - 1j, 2 + 0j]))
+
+
+@pytest.mark.parametrize('reduction', [0, 1, 2, 3, -1])
+@pytest.mark.parametrize('loss', ['kl_div', 'poisson_nll_loss', 'hinge_embedding_loss'])
+def test_torch_level_losses_take_any_integer_reduction(loss, reduction):
+    # aten reduces only for Mean (1) and Sum (2); any other integer leaves the loss as is
+    args = {'kl_div': (reduction,), 'poisson_nll_loss': (True, False, 1e-8, reduction),
+            'hinge_embedding_loss': (1.0, reduction)}[loss]
+    check(lambda T, a, b: getattr(T, loss)(a, b, *args), m(2, 3), m(2, 3))
+
+
+def test_torch_level_triplet_margin_loss_accepts_a_negative_margin():
+    # only the nn.functional form refuses margin <= 0
+    check(lambda T, a, p, n: T.triplet_margin_loss(a, p, n, -1.0, 2, 1e-6, False, 1),
+          m(2, 3), m(2, 3), m(2, 3))
+
+
+def test_feature_dropout_and_batch_norm_update_stats_run():
+    check(lambda T, x: T.feature_dropout(x, 0.0, False), m(2, 3))
+    check(lambda T, x: T.feature_dropout(x, 0.0, True), m(2, 3, 2))
+    check(lambda T, x, rm: T.batch_norm_update_stats(x, rm, None, 0.5), m(4, 3), m(3),
+          grad=False)
+
+
+def test_special_softmax_takes_dtype_positionally():
+    check(lambda T, x: T.special.softmax(x, 0, T.float32), m(3, 3))
+    check(lambda T, x: T.special.log_softmax(x, 0, T.float32), m(3, 3))  # keyword-only
+
+
+def test_expand_copy_takes_implicit():
+    check(lambda T, x: T.expand_copy(x, [4, 4], implicit=True), m(4))
+
+
+def test_histogram_of_no_data_spans_zero_to_one():
+    check(lambda T, x: T.histogram(x, 3), np.zeros(0), grad=False)
+    check(lambda T, x: T.histogramdd(x, 3), np.zeros((0, 2)), grad=False)
+
+
+def test_histogram_bins_tensor_needs_two_edges():
+    check(lambda T, x: T.histogram(x, T.tensor([0.5])), m(3), grad=False, match_message=False)
+    check(lambda T, x: T.histogram(x, T.tensor(0.5)), m(3), grad=False)
+
+
+def test_histogram_outputs_require_grad_as_torch_marks_them():
+    def f(T, x):
+        h = T.histogram(x, 3)
+        return h.hist.requires_grad, h.bin_edges.requires_grad
+    check(f, m(4), grad=False)
+
+
+def test_histogramdd_takes_range_weight_density_positionally():
+    check(lambda T, x: T.histogramdd(x, 3, None, None, False), m(3, 3).astype(np.float32),
+          grad=False)
+
+
+def test_lu_unpack_reads_the_pivots_only_when_unpacking_them():
+    check(lambda T, a: [t.shape for t in T.lu_unpack(a, T.tensor([2]), True, False)],
+          m(2, 3, 4), grad=False)
+    check(lambda T, a: T.lu_unpack(a, T.tensor([2]), False, True), m(3, 3), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('count,prob', [(-2.4, 0.147), (0.31, 1.94), (3.0, -0.5), (3.0, 1.5),
+                                        (0.0, 0.5), (4.0, 1.0), (2.0, 0.0)])
+def test_binomial_degenerate_parameters_are_deterministic(count, prob):
+    # no trial for count <= 0 or prob <= 0; all succeed (the count as given) for prob >= 1
+    check(lambda T, c, p: T.binomial(c, p), np.array([count]), np.array([prob]), grad=False)
+
+
+@pytest.mark.parametrize('cell,gates', [('rnn_tanh_cell', 1), ('rnn_relu_cell', 1),
+                                        ('gru_cell', 3), ('lstm_cell', 4)])
+@pytest.mark.parametrize('ih,hh,insize', [((1, 1), (1, 1), 1), ((3, 1), (1, 1), 1), ((1, 1), (3, 1), 1),
+                                          ((1, 2), (1, 1), 1), ((1, 1), (1, 2), 1)])
+def test_rnn_cells_check_weight_shapes(cell, gates, ih, hh, insize):
+    def f(T, x, h, w_ih, w_hh):
+        hx = (h, h) if cell == 'lstm_cell' else h
+        return getattr(T, cell)(x, hx, w_ih, w_hh)
+    hidden = hh[1]
+    check(f, m(3, insize), m(3, hidden), m(ih[0] * gates if ih[0] == hidden else ih[0], ih[1]),
+          m(hh[0] * gates if hh[0] == hidden else hh[0], hh[1]), grad=False,
+          match_message=True)
