@@ -68,12 +68,7 @@ def ptr(a):
 # -- the array-level entry points: each returns None when the op should use NumPy ----------
 def gelu_forward(x):
     """``(gelu(x), cdf(x))`` (erf form), or None."""
-    lib = kernels(x)
-    if lib is None:
-        return None
-    y, h = np.empty_like(x), np.empty_like(x)
-    lib.ember_gelu_forward(ptr(x), ptr(y), ptr(h), x.size)
-    return y, h
+    return _pointwise_forward('ember_gelu_forward', x)
 
 
 def gelu_backward(x, h, g):
@@ -83,17 +78,22 @@ def gelu_backward(x, h, g):
 
 def silu_forward(x):
     """``(silu(x), sigmoid(x))``, or None."""
-    lib = kernels(x)
-    if lib is None:
-        return None
-    y, s = np.empty_like(x), np.empty_like(x)
-    lib.ember_silu_forward(ptr(x), ptr(y), ptr(s), x.size)
-    return y, s
+    return _pointwise_forward('ember_silu_forward', x)
 
 
 def silu_backward(x, s, g):
     """``g * silu'(x)`` from the forward's sigmoid ``s``, or None."""
     return _pointwise_backward('ember_silu_backward', x, s, g)
+
+
+def _pointwise_forward(name, x):
+    """``(result, aux)`` of the kernel ``name`` (the value the backward reuses), or None."""
+    lib = kernels(x)
+    if lib is None:
+        return None
+    y, aux = np.empty_like(x), np.empty_like(x)
+    getattr(lib, name)(ptr(x), ptr(y), ptr(aux), x.size)
+    return y, aux
 
 
 def _pointwise_backward(name, x, aux, g):
