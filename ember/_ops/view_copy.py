@@ -161,7 +161,8 @@ register(shape.split_with_sizes, method=False)
 # -- in-place view ops ----------------------------------------------------------------------
 # torch's in-place node names, from the out-of-place ones ember's view ops record.
 _INPLACE_NAMES = {'SqueezeBackward0': 'SqueezeBackward3', 'SqueezeBackward1': 'SqueezeBackward4',
-                  'SqueezeBackward2': 'SqueezeBackward5', 'UnsqueezeBackward0': 'UnsqueezeBackward1',
+                  'SqueezeBackward2': 'SqueezeBackward5',
+                  'UnsqueezeBackward0': 'UnsqueezeBackward1',
                   'TBackward0': 'TBackward1', 'TransposeBackward0': 'TransposeBackward1',
                   'AsStridedBackward0': 'AsStridedBackward1'}
 
