@@ -24,11 +24,11 @@ _ffi = None
 
 def kernels(a):
     """The compiled library for float32 array ``a``, or None to use NumPy."""
-    from ..backends import native
-    if not native.enabled or a.size < MIN_SIZE or a.dtype != np.float32 \
-            or not a.flags.c_contiguous:
+    # (the array tests first: they are what most calls stop at, and they cost no import)
+    if a.size < MIN_SIZE or a.dtype != np.float32 or not a.flags.c_contiguous:
         return None
-    return build()
+    from ..backends import native
+    return build() if native.enabled else None
 
 
 def build():

@@ -1101,13 +1101,13 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
         r = np.ones((), x.dtype)
     elif x.size == 0:
         r = x.copy()
-    elif (r := _native.softmax_forward(x, d, log=False)) is not None:
-        pass
     else:
-        w = opmath(x)
-        r = np.subtract(w, _softmax_shift(w, d))   # in place from here
-        np.exp(r, out=r)
-        r /= _sum_over(r, d)
+        r = _native.softmax_forward(x, d, log=False)
+        if r is None:
+            w = opmath(x)
+            r = np.subtract(w, _softmax_shift(w, d))   # in place from here
+            np.exp(r, out=r)
+            r /= _sum_over(r, d)
     n = track1(SoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
@@ -1124,15 +1124,15 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
         r = np.zeros((), x.dtype)
     elif x.size == 0:
         r = x.copy()
-    elif (r := _native.softmax_forward(x, d, log=True)) is not None:
-        pass
     else:
-        w = opmath(x)
-        m = _softmax_shift(w, d)
-        s = w - np.where(m == -np.inf, 0, m)   # (a +inf maximum makes the row nan, as torch)
-        r = np.exp(s)
-        lse = np.log(_sum_over(r, d))
-        r = np.subtract(s, lse, out=r)
+        r = _native.softmax_forward(x, d, log=True)
+        if r is None:
+            w = opmath(x)
+            m = _softmax_shift(w, d)
+            s = w - np.where(m == -np.inf, 0, m)   # (a +inf maximum makes the row nan, as torch)
+            r = np.exp(s)
+            lse = np.log(_sum_over(r, d))
+            r = np.subtract(s, lse, out=r)
     n = track1(LogSoftmaxBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
