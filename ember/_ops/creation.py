@@ -183,14 +183,37 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
     return _finish(arr, requires_grad, 'new_empty')
 
 
+# The C++ type names torch prints for each dtype in a TensorOptions.
+_CPP_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
+                   'bfloat16': 'c10::BFloat16', 'int64': 'long int', 'int32': 'int',
+                   'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',
+                   'bool': 'bool', 'complex64': 'c10::complex<float>',
+                   'complex128': 'c10::complex<double>'}
+
+
+def _tensor_options(dtype):
+    """torch's printed form of a CPU TensorOptions of ``dtype`` (for its legacy-constructor
+    dtype-mismatch TypeError)."""
+    name = _CPP_TYPE_NAMES.get(str(dtype).split('.')[-1], str(dtype))
+    return (f"TensorOptions(dtype={name}, device=cpu, layout=Strided, requires_grad=false "
+            "(default), pinned_memory=false (default), memory_format=(nullopt))")
+
+
 @register(function=False)
 def new(self, *args, device=None):
     """The legacy constructor: ``t.new(*sizes)`` is uninitialized, ``t.new(data)`` copies
-    ``data``, ``t.new()`` is empty -- each with ``t``'s dtype."""
+    ``data``, ``t.new(tensor)`` aliases ``tensor`` (which must have ``t``'s dtype),
+    ``t.new()`` is empty -- each with ``t``'s dtype."""
     from .._tensor import Size
     if len(args) == 1 and not isinstance(args[0], (int, Size)):
         data = args[0]
-        if not isinstance(data, (Tensor, list, tuple, np.ndarray)):
+        if isinstance(data, Tensor):
+            if data.dtype != self.dtype:
+                raise TypeError(f"expected {_tensor_options(self.dtype)} "
+                                f"(got {_tensor_options(data.dtype)})")
+            from .index import _alias
+            return _alias(data)
+        if not isinstance(data, (list, tuple, np.ndarray)):
             raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
         return self.new_tensor(data)  # (a plain tuple is data; a Size is a shape)
     return new_empty(self, *(args or (0,)))

@@ -140,3 +140,20 @@ def test_inplace_initialisers():
 def test_factories_need_a_size(name):
     # regression: ember.empty() used to return a 0-d tensor
     check(lambda lib: getattr(lib, name)(), grad=False)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.ones(2, dtype=T.float64).new(x),          # an alias of x, AliasBackward0
+    lambda T, x: T.ones(2, dtype=T.float64).new(x.t()[1:]),  # keeps x's strides and offset
+    lambda T, x: T.ones(2).new(x),                           # dtype mismatch: TypeError
+])
+def test_legacy_new_of_a_tensor_aliases_it(fn):
+    check(fn, arr(3, 4), match_message=True)
+
+
+def test_legacy_new_of_a_tensor_shares_memory():
+    for lib in (ember, torch):
+        x = lib.arange(6.).view(2, 3)
+        y = x.new(x.t())
+        y[0, 1] = 9.
+        assert x[1, 0].item() == 9. and y.stride() == (1, 3)
