@@ -16,6 +16,8 @@ from . import _dtype
 from ._device import CPU, check_device
 from .autograd.graph import AccumulateGrad
 from .autograd.grad_mode import is_grad_enabled as _grad_enabled
+from .autograd.grad_mode import (INFERENCE_OPEN as _INFERENCE_OPEN, INFERENCE_VC as _INFERENCE_VC,
+                                 new_version_counter as _new_vc)
 from . import overrides as _overrides
 
 __all__ = ['Tensor', 'make']
@@ -70,7 +72,7 @@ class Tensor:
         self._data = arr
         self._requires_grad = False
         self._grad_fn = None
-        self._vc = [0]
+        self._vc = [0] if not _INFERENCE_OPEN[0] else _new_vc()
         return self
 
     def __init__(self, *args, **kwargs):
@@ -184,6 +186,8 @@ class Tensor:
     @property
     def _version(self):
         """How many in-place changes this tensor's memory has seen (shared with its views)."""
+        if self._vc is _INFERENCE_VC:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     # -- autograd -----------------------------------------------------------------------
@@ -342,8 +346,8 @@ class Tensor:
         return self._output_nr
 
     def is_inference(self):
-        """False: ember has no inference tensors yet."""
-        return False
+        """Whether this tensor was made in ``inference_mode`` (or is a view of one that was)."""
+        return self._vc is _INFERENCE_VC
 
     def _accumulator(self):
         """This leaf's AccumulateGrad node, shared by every op that uses the leaf."""
@@ -597,6 +601,10 @@ def refresh_view(t):
             "view+inplace would override the custom backward associated with the custom "
             "Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
             "this by cloning the output of the custom Function.")
+    if t._no_grad_view:
+        from ._ops._core import _no_grad_view_error
+        raise RuntimeError(_no_grad_view_error(
+            t, "its base or another view of its base has been modified inplace"))
     base = t._base
     fresh = replay_view(base, t._view_fn)
     old_fn, old_nr = t._grad_fn, t._output_nr
@@ -638,7 +646,7 @@ def make(data, grad_fn=None, requires_grad=False):
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = grad_fn
-    t._vc = [0]
+    t._vc = [0] if not _INFERENCE_OPEN[0] else _new_vc()
     return t
 
 

@@ -15,7 +15,8 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim, refresh_view
 from ..autograd.graph import Node
-from ..autograd.grad_mode import STATE
+from ..autograd.grad_mode import (STATE, INFERENCE_VC, INFERENCE_OPEN, check_inference_write,
+                                  new_version_counter)
 from ..autograd.anomaly_mode import ANOMALY, record
 from ..overrides import overridable
 from ..autograd.forward_ad import FWD, Pending, tangent_of, flush, _FW_EDGE
@@ -161,7 +162,7 @@ def result(arr, node, cls=Tensor):
     """Wraps ``arr`` as the single output of ``node`` (None: no graph), a ``cls``."""
     t = _new(cls)
     t._data = arr
-    t._vc = [0]
+    t._vc = [0] if not INFERENCE_OPEN[0] else new_version_counter()
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
@@ -358,7 +359,10 @@ def check_no_partial_overlap(dst, src):
 
 # -- in-place --------------------------------------------------------------------------
 def check_inplace(t, op):
-    """torch's errors for in-place ops on leaves that require grad (or views of them)."""
+    """torch's errors for in-place ops on leaves that require grad (or views of them), and
+    on inference tensors outside inference mode."""
+    if t._vc is INFERENCE_VC:
+        check_inference_write()
     if not STATE.enabled:
         return
     base = t._base
@@ -369,19 +373,28 @@ def check_inplace(t, op):
     if t._requires_grad:
         if t._grad_fn is None:
             if t._no_grad_view:
-                raise RuntimeError(
-                    "A view was created in no_grad mode and is being modified inplace with grad "
-                    "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                    "forbidden. You can clarify your code by moving both the view and the "
-                    "inplace either both inside the no_grad block (if you don't want the "
-                    "inplace to be tracked) or both outside (if you want the inplace to be "
-                    "tracked).")
+                raise RuntimeError(_no_grad_view_error(t, "is being modified inplace"))
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
         base = t._base
         if base is not None and base._grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                "in an in-place operation.")
+
+
+def _no_grad_view_error(t, what):
+    """torch's refusal to rewrite the history of a view made under no_grad or in inference
+    mode (``_no_grad_view`` says which), where ``what`` happened to it."""
+    if t._no_grad_view == 'inference':
+        mode, block = "inference mode", "inference_mode"
+        what += " in normal mode"
+    else:
+        mode, block = "no_grad mode", "no_grad"
+        what += " with grad mode enabled"
+    return (f"A view was created in {mode} and {what}. Given that this use case is ambiguous "
+            "and error-prone, it is forbidden. You can clarify your code by moving both the "
+            f"view and the inplace either both inside the {block} block (if you don't want the "
+            "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def check_view_rewritable(t):
@@ -448,6 +461,8 @@ def inplace(t, outplace, args, op):
 
 def write_into(t, arr, op):
     """Copies ``arr`` into ``t``'s memory (same shape, castable dtype) and bumps the version."""
+    if t._vc is INFERENCE_VC:
+        check_inference_write()
     if FWD.pending:
         flush()
     dst = t._data
@@ -551,6 +566,12 @@ def view_of(base, arr, node, fn, args):
     t = _new(Tensor)
     t._data = arr
     t._vc = base._vc
+    if t._vc is INFERENCE_VC:
+        # A view of an inference tensor is a plain inference tensor: no history, no view
+        # relation (torch tracks neither).
+        t._requires_grad = False
+        t._grad_fn = None
+        return t
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
@@ -558,7 +579,7 @@ def view_of(base, arr, node, fn, args):
             # As in torch: such a view requires grad (a leaf of its own), and modifying it
             # in place once grad mode is back on is refused (check_inplace).
             t._requires_grad = True
-            t._no_grad_view = True
+            t._no_grad_view = 'inference' if STATE.inference else True
     elif node._fw_in is None:
         t._requires_grad = True
         t._grad_fn = node

@@ -1276,8 +1276,8 @@ def floor_divide_(self, other):
 def _inplace_arith(self, other, ufunc, outplace, name):
     """In-place arithmetic. Without autograd (optimizer steps) it computes straight into
     self's memory; otherwise it goes through ``inplace`` to record the history."""
-    if FWD.level is None and (not STATE.enabled or not (self.requires_grad or (
-            isinstance(other, Tensor) and other._requires_grad))):
+    if FWD.level is None and self._vc.__class__ is list and (not STATE.enabled or not (
+            self.requires_grad or (isinstance(other, Tensor) and other._requires_grad))):
         x, y = binary_arrays(self, other, name)
         dst = self._data
         if x is dst and dst.flags.writeable and dst.dtype.kind != 'V' and (

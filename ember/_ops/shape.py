@@ -12,7 +12,7 @@ from .. import _dtype
 from .._device import check_device
 from .._compat import reshape_view
 from ..autograd.engine import sum_to
-from ..autograd.grad_mode import STATE
+from ..autograd.grad_mode import STATE, INFERENCE_VC
 from ._core import check_broadcast
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     to_tensor, wrap_dim)
@@ -499,12 +499,16 @@ def _multi_view(input, arrs, node, fn, args_of, cls):
     no_grad_view = not STATE.enabled and input._requires_grad
     for i, o in enumerate(outs):
         o._vc = input._vc
+        if o._vc is INFERENCE_VC:  # views of an inference tensor: plain inference tensors
+            o._requires_grad = False
+            o._grad_fn = None
+            continue
         link_view(o, input, fn, args_of(i))
         if name is not None:
             o._multi_view_of = (name, i)
         elif no_grad_view:
             o._requires_grad = True
-            o._no_grad_view = True
+            o._no_grad_view = 'inference' if STATE.inference else True
     return tuple(outs)
 
 

@@ -16,7 +16,7 @@ from .. import _dtype
 from .._tensor import Tensor, make
 from ..autograd.engine import sum_to
 from ._core import register, check_inplace
-from ..autograd.grad_mode import STATE
+from ..autograd.grad_mode import STATE, INFERENCE_VC, check_inference_write
 
 # -- predicates -----------------------------------------------------------------------------
 PROPERTIES = {}
@@ -83,8 +83,8 @@ def resolve_neg(input):
 
 @register
 def is_inference(input):
-    """False: ember has no inference tensors (inference_mode works as no_grad)."""
-    return False
+    """Whether ``input`` was made in ``inference_mode`` (or is a view of a tensor that was)."""
+    return input._vc is INFERENCE_VC
 
 
 @register
@@ -276,6 +276,8 @@ def resize_(self, *sizes, memory_format=None):
     """Gives ``self`` the shape ``sizes`` (contiguous): the elements it had, in memory order,
     come first; new memory past them is uninitialised (zero here). Refused on tensors that
     require grad, as in torch."""
+    if self._vc is INFERENCE_VC:
+        check_inference_write()
     if self._requires_grad and STATE.enabled:
         raise RuntimeError("cannot resize variables that require grad")
     sizes = _sizes(sizes)

@@ -1,5 +1,12 @@
 """Thread-local grad mode: no_grad, enable_grad, set_grad_enabled, inference_mode.
 
+Inference tensors: a tensor made inside ``inference_mode()`` has ``INFERENCE_VC`` for its
+version counter (the ``_vc`` slot every tensor has) instead of a one-element list. It counts
+nothing: reading it while grad mode is on is what saving a tensor for backward does, so that
+is refused with torch's "cannot be saved for backward" error; writing it outside inference
+mode is what every in-place op does, so that is refused too. ``is_inference`` is the type test
+on ``_vc``; a view shares its base's counter, so a view of an inference tensor is one too.
+
 Each mode object is a context manager and also a decorator. As a decorator it enters a fresh
 copy of itself (``clone``) around every call, so one decorated function can be re-entered or
 run from several threads; a generator function gets the mode only while its own code runs,
@@ -21,6 +28,51 @@ class _State(threading.local):
 
 
 STATE = _State()
+
+# How many inference_mode(True) blocks are open, over all threads: while none is, making a
+# tensor needs no thread-local look-up to know it is a normal one (see new_version_counter).
+INFERENCE_OPEN = [0]
+_OPEN_LOCK = threading.Lock()
+
+_SAVE_REFUSED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+_WRITE_REFUSED = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+class _InferenceVersion:
+    """The version counter of inference tensors (one shared instance, ``INFERENCE_VC``)."""
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        # Ops read a tensor's version when they save it for backward, which only happens
+        # with grad mode on.
+        if STATE.enabled:
+            raise RuntimeError(_SAVE_REFUSED)
+        return 0
+
+    def __setitem__(self, i, value):
+        check_inference_write()
+
+
+INFERENCE_VC = _InferenceVersion()
+
+
+def check_inference_write():
+    """torch's refusal of an in-place change to an inference tensor outside inference mode
+    (in-place ops call it before they write, when the tensor's ``_vc`` is not a list)."""
+    if not STATE.inference:
+        raise RuntimeError(_WRITE_REFUSED)
+
+
+def new_version_counter():
+    """The version counter of a tensor made now: ``INFERENCE_VC`` inside inference mode."""
+    return INFERENCE_VC if STATE.inference else [0]
 
 
 def is_grad_enabled():
@@ -149,7 +201,8 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Like ``no_grad`` (tensors made inside never record history). ``inference_mode(False)``
+    """Like ``no_grad`` (tensors made inside never record history), and the tensors made
+    inside are inference tensors (see the module's docstring). ``inference_mode(False)``
     switches inference mode off and grad mode on inside it, as torch does."""
 
     def __new__(cls, mode=True):
@@ -171,8 +224,14 @@ class inference_mode(_Mode):
         self._prev_inf = STATE.inference
         STATE.enabled = not self.mode
         STATE.inference = self.mode
+        if self.mode:
+            with _OPEN_LOCK:
+                INFERENCE_OPEN[0] += 1
 
     def __exit__(self, *exc):
         STATE.enabled = self._prev
         STATE.inference = self._prev_inf
+        if self.mode:
+            with _OPEN_LOCK:
+                INFERENCE_OPEN[0] -= 1
         return False

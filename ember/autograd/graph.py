@@ -323,10 +323,13 @@ class disable_saved_tensors_hooks:
 
 def increment_version(tensor):
     """Bumps the version counter of ``tensor`` (or of each tensor in an iterable), as an
-    in-place change made behind autograd's back would have to."""
+    in-place change made behind autograd's back would have to. (An inference tensor has no
+    version to bump: nothing happens, as in torch.)"""
     from .._tensor import Tensor
+    from .grad_mode import INFERENCE_VC
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        t._vc[0] += 1
+        if t._vc is not INFERENCE_VC:
+            t._vc[0] += 1
 
 
 class save_on_cpu(saved_tensors_hooks):

@@ -1385,7 +1385,7 @@ def inference_mode_false_nested(T):
     return out
 
 
-@case(xfail="ember has no inference tensors yet (ops made in inference_mode are plain)")
+@case
 def inference_tensor_in_autograd(T):
     with T.inference_mode():
         x = T.ones(2)
