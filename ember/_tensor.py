@@ -257,6 +257,8 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_short_name(value.dtype)}' "

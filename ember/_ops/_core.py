@@ -586,6 +586,8 @@ def view_of(base, arr, node, fn, args):
     else:
         _fw_output(t, node, 0)
     link_view(t, base, fn, args)
+    if base._multi_view_of is not None:  # a view of such a view is refused in-place too
+        t._multi_view_of = base._multi_view_of
     return t
 
 

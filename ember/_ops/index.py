@@ -937,7 +937,8 @@ class ScatterReduceBackward0(Node):
             gx = g / n
             gs = gx.gather(d, index)
         elif how == 'prod':
-            gx, gs = _prod_grads(g, x, src, res, d, index, self.include_self)
+            gx, gs = _prod_grads(g, x, src, res, d, index, self.include_self,
+                                 type(self).__name__)
         else:  # amax / amin: split evenly between the tied winners
             value = res.gather(d, index)
             x_wins = (x == res).to(g.dtype)
@@ -957,10 +958,12 @@ def _scatter_count(g, d, index, src, include_self):
     return n.masked_fill(n == 0, 1)
 
 
-def _prod_grads(g, x, src, res, d, index, include_self):
+def _prod_grads(g, x, src, res, d, index, include_self, node_name):
     """Gradients of a prod scatter_reduce that stay right where inputs are zero: each
     factor's gradient is the product of the others, recomputed with that zero replaced by
-    one when it is the only zero of its group."""
+    one when it is the only zero of its group. (Where a group has several zeros, the
+    gradient of src is 0 but its own derivative is not that of this formula: as torch,
+    a double backward through it is refused.)"""
     x_nz = x.masked_fill(x == 0, 1)
     gx = g * x_nz.scatter_reduce(d, index, src, 'prod', include_self=include_self) / x_nz
     zero = src == 0
@@ -971,6 +974,13 @@ def _prod_grads(g, x, src, res, d, index, include_self):
                            include_self=include_self)
     gs = _where(single, (g * alt).gather(d, index),
                 (g * res).gather(d, index) / src.masked_fill(zero, 1))
+    if gs._requires_grad and (zero & (zeros_per_pos > 1))._data.any():
+        from ..autograd.function import refuse_double_backward
+        op, arg = (('index_reduce', 'source') if node_name == 'IndexReduceBackward0' else
+                   ('scatter_reduce', 'src'))
+        gs = refuse_double_backward(gs, f"{op}(): Double backward is unsupported for {arg} "
+                                        f"when >1 zeros in {arg} are scattered to the same "
+                                        "position in self")
     return gx, gs
 
 

@@ -794,7 +794,9 @@ class PowBackward1(Node):
         # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0)
         ga = g * where(e == 0, 0.0, cj(e * a.pow(e - 1)))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
-        ge = g * cj(where((a == 0) & (e >= 0), 0.0, a.pow(e) * a.log()))
+        # (a real base under a complex exponent: its complex log, log(-1) = i*pi)
+        la = a.to(e.dtype).log() if e.is_complex() and not a.is_complex() else a.log()
+        ge = g * cj(where((a == 0) & (e >= 0), 0.0, a.pow(e) * la))
         return ga, ge
 
 
@@ -807,8 +809,12 @@ class PowBackward2(Node):
             # d/dx 0**x = 0**x * log(0): 0 for x >= 0 (as torch takes it), -inf for x < 0
             # (where 0**x is inf)
             return None, g * where(r == math.inf, -math.inf, 0.0)
-        log = cmath.log if isinstance(self.base, complex) else math.log
-        return None, g * cj(r * log(self.base))
+        base = self.base
+        if isinstance(base, complex) or r._data.dtype.kind == 'c':
+            log_base = cmath.log(base)  # (log(-1) = i*pi under a complex exponent)
+        else:
+            log_base = math.log(base) if base > 0 else math.nan
+        return None, g * cj(r * log_base)
 
 
 class Atan2Backward0(Node):

@@ -287,6 +287,8 @@ def resize_(self, *sizes, memory_format=None):
                                f"{list(sizes)}")
     n = int(np.prod(sizes, dtype=np.int64))
     old = self._data
+    if old.shape == tuple(sizes):
+        return self  # nothing changes, and the version stays (as torch's)
     if n == old.size and old.flags.c_contiguous:
         self._data = old.reshape(sizes)  # (the same memory, as torch keeps its storage)
     else:

@@ -35,6 +35,8 @@ def _seed_grads(outputs, grad_outputs):
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
             raise AssertionError("Expected output to be a torch.Tensor")
+        if out._base is not None:
+            out.grad_fn  # (a view whose base changed in place: its history, brought up to date)
         od = out._data
         if isinstance(g, Tensor):
             gd = g._data

@@ -653,11 +653,26 @@ def _guard_stashed_tensors(ctx):
 
 class Error(Node):
     """Stands in for the graph of a once_differentiable backward: differentiating it raises
-    (named ``Error``, as torch's node)."""
+    (named ``Error``, as torch's node). ``refuse_double_backward`` gives one its own message."""
+    message = ("trying to differentiate twice a function that was marked with "
+               "@once_differentiable")
 
     def backward(self, *grads):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable")
+        raise RuntimeError(self.message)
+
+
+def refuse_double_backward(t, message):
+    """``t`` (a gradient a backward just computed with grad mode on) behind an ``Error`` node
+    that raises ``message`` if a double backward reaches it, as torch's formulas do where
+    their derivative is undefined."""
+    err = object.__new__(Error)
+    err.next_functions = (edge(t),)
+    err._meta = ((t._data.shape, t._data.dtype),)
+    err._saved = None
+    err.n_outputs = 1
+    err._outs = err._meta
+    err.message = message
+    return make(t._data, err, True)
 
 
 def once_differentiable(fn):

@@ -29,7 +29,7 @@ def _as_tuple(x):
 
 
 def _differentiable_outputs(outputs):
-    return [o for o in outputs if isinstance(o, Tensor) and o._requires_grad]
+    return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -195,7 +195,7 @@ def _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol):
     all_outs = [o for o in outputs if isinstance(o, Tensor)]
     num = _numerical_jacobians(func, inputs, diff, len(all_outs), eps)
     for j, o in enumerate(all_outs):
-        if not o._requires_grad:
+        if not o.requires_grad:
             for i in range(len(diff)):
                 if any(np.abs(n).max(initial=0) > atol for n in num[j][i]):
                     raise GradcheckError("Numerical gradient for function expected to be zero")
@@ -248,7 +248,7 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
             for seed in _seeds(o):
                 v = seed * vs[j]
                 n = float(np.sum(np.real(np.conj(v) * (plus[j] - minus[j]) / (2 * eps))))
-                if o._requires_grad:
+                if o.requires_grad:
                     a = along_u(grad(o, [t], make(v.astype(o._data.dtype)), retain_graph=True,
                                      allow_unused=True)[0], i)
                     a2 = along_u(grad(o, [t], make(v.astype(o._data.dtype)), retain_graph=True,
@@ -265,7 +265,7 @@ def _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a):
     """Raises fast mode's error, with the full Jacobians recomputed in slow mode."""
     o = all_outs[j]
     num = _expected(_numerical_jacobians(func, inputs, diff, len(all_outs), eps)[j][i], seed)
-    ana = _vjp_rows(o, diff, seed)[i] if o._requires_grad else np.zeros_like(num)
+    ana = _vjp_rows(o, diff, seed)[i] if o.requires_grad else np.zeros_like(num)
     raise GradcheckError(
         _part(o, seed) +
         f"Jacobian mismatch for output {j} with respect to input {i},\n"
