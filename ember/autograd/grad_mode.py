@@ -18,13 +18,14 @@ import threading
 import warnings
 
 __all__ = ['no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode', 'is_grad_enabled',
-           'is_inference_mode_enabled']
+           'is_inference_mode_enabled', 'set_multithreading_enabled', 'is_multithreading_enabled']
 
 
 class _State(threading.local):
     # Class attributes are the per-thread defaults: every new thread starts with grad on.
     enabled = True
     inference = False
+    multithreading = True
 
 
 STATE = _State()
@@ -83,6 +84,12 @@ def is_grad_enabled():
 def is_inference_mode_enabled():
     """True inside ``inference_mode()``."""
     return STATE.inference
+
+
+def is_multithreading_enabled():
+    """Whether backward may use worker threads (``set_multithreading_enabled``). ember's
+    engine runs every backward on the calling thread, so the setting is only recorded."""
+    return STATE.multithreading
 
 
 def _wrap_generator(make_ctx, fn):
@@ -234,4 +241,34 @@ class inference_mode(_Mode):
         if self.mode:
             with _OPEN_LOCK:
                 INFERENCE_OPEN[0] -= 1
+        return False
+
+
+class set_multithreading_enabled(_Mode):
+    """Allows or forbids backward to run on worker threads: like ``set_grad_enabled``, it
+    takes effect when created and, as a context manager, restores the previous setting on
+    exit. (ember's backward always runs on the calling thread; this is torch's switch for
+    code that sets it.)"""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_multithreading_enabled(): argument 'enabled' (position 1) "
+                            f"must be bool, not {type(mode).__name__}")
+        self._prev_mt = STATE.multithreading
+        self.mode = mode
+        STATE.multithreading = mode
+
+    def __call__(self, fn):
+        STATE.multithreading = self._prev_mt  # (decorating leaves the caller's setting)
+        return super().__call__(fn)
+
+    def clone(self):
+        """A fresh copy with the same ``mode``."""
+        return self.__class__(self.mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        STATE.multithreading = self._prev_mt
         return False
