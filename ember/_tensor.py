@@ -16,7 +16,7 @@ from . import _dtype
 from ._device import CPU, check_device
 from .autograd.graph import AccumulateGrad
 from .autograd.grad_mode import is_grad_enabled as _grad_enabled
-from .autograd.grad_mode import (INFERENCE_OPEN as _INFERENCE_OPEN, INFERENCE_VC as _INFERENCE_VC,
+from .autograd.grad_mode import (SPECIAL_VC_OPEN as _SPECIAL_VC_OPEN, INFERENCE_VC as _INFERENCE_VC,
                                  new_version_counter as _new_vc)
 from . import overrides as _overrides
 
@@ -72,7 +72,7 @@ class Tensor:
         self._data = arr
         self._requires_grad = False
         self._grad_fn = None
-        self._vc = [0] if not _INFERENCE_OPEN[0] else _new_vc()
+        self._vc = [0] if not _SPECIAL_VC_OPEN[0] else _new_vc()
         return self
 
     def __init__(self, *args, **kwargs):
@@ -648,7 +648,7 @@ def make(data, grad_fn=None, requires_grad=False):
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = grad_fn
-    t._vc = [0] if not _INFERENCE_OPEN[0] else _new_vc()
+    t._vc = [0] if not _SPECIAL_VC_OPEN[0] else _new_vc()
     return t
 
 

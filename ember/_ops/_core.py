@@ -15,8 +15,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim, refresh_view
 from ..autograd.graph import Node
-from ..autograd.grad_mode import (STATE, INFERENCE_VC, INFERENCE_OPEN, check_inference_write,
-                                  new_version_counter)
+from ..autograd.grad_mode import STATE, INFERENCE_VC, SPECIAL_VC_OPEN, new_version_counter
 from ..autograd.anomaly_mode import ANOMALY, record
 from ..overrides import overridable
 from ..autograd.forward_ad import FWD, Pending, tangent_of, flush, _FW_EDGE
@@ -162,7 +161,7 @@ def result(arr, node, cls=Tensor):
     """Wraps ``arr`` as the single output of ``node`` (None: no graph), a ``cls``."""
     t = _new(cls)
     t._data = arr
-    t._vc = [0] if not INFERENCE_OPEN[0] else new_version_counter()
+    t._vc = [0] if not SPECIAL_VC_OPEN[0] else new_version_counter()
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
@@ -361,8 +360,9 @@ def check_no_partial_overlap(dst, src):
 def check_inplace(t, op):
     """torch's errors for in-place ops on leaves that require grad (or views of them), and
     on inference tensors outside inference mode."""
-    if t._vc is INFERENCE_VC:
-        check_inference_write()
+    vc = t._vc
+    if vc.__class__ is not list:  # (an inference tensor, or one watched by a context)
+        vc.before_write()
     if not STATE.enabled:
         return
     base = t._base
@@ -461,8 +461,9 @@ def inplace(t, outplace, args, op):
 
 def write_into(t, arr, op):
     """Copies ``arr`` into ``t``'s memory (same shape, castable dtype) and bumps the version."""
-    if t._vc is INFERENCE_VC:
-        check_inference_write()
+    vc = t._vc
+    if vc.__class__ is not list:
+        vc.before_write()
     if FWD.pending:
         flush()
     dst = t._data

@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype, _native
-from ..autograd.grad_mode import STATE, INFERENCE_VC, check_inference_write
+from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput
 from ..autograd.forward_ad import FWD, tangent_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
@@ -391,8 +391,9 @@ def getitem(self, index):
 def _check_leaf(t):
     """torch's refusal of in-place ops on a leaf that requires grad, or on a view of one
     (and on an inference tensor outside inference mode)."""
-    if t._vc is INFERENCE_VC:
-        check_inference_write()
+    vc = t._vc
+    if vc.__class__ is not list:
+        vc.before_write()
     if not STATE.enabled:
         return
     base = t._base

@@ -16,7 +16,7 @@ from .. import _dtype
 from .._tensor import Tensor, make
 from ..autograd.engine import sum_to
 from ._core import register, check_inplace
-from ..autograd.grad_mode import STATE, INFERENCE_VC, check_inference_write
+from ..autograd.grad_mode import STATE, INFERENCE_VC
 
 # -- predicates -----------------------------------------------------------------------------
 PROPERTIES = {}
@@ -276,8 +276,9 @@ def resize_(self, *sizes, memory_format=None):
     """Gives ``self`` the shape ``sizes`` (contiguous): the elements it had, in memory order,
     come first; new memory past them is uninitialised (zero here). Refused on tensors that
     require grad, as in torch."""
-    if self._vc is INFERENCE_VC:
-        check_inference_write()
+    vc = self._vc
+    if vc.__class__ is not list:
+        vc.before_write()
     if self._requires_grad and STATE.enabled:
         raise RuntimeError("cannot resize variables that require grad")
     sizes = _sizes(sizes)

@@ -4,8 +4,10 @@ Inference tensors: a tensor made inside ``inference_mode()`` has ``INFERENCE_VC`
 version counter (the ``_vc`` slot every tensor has) instead of a one-element list. It counts
 nothing: reading it while grad mode is on is what saving a tensor for backward does, so that
 is refused with torch's "cannot be saved for backward" error; writing it outside inference
-mode is what every in-place op does, so that is refused too. ``is_inference`` is the type test
-on ``_vc``; a view shares its base's counter, so a view of an inference tensor is one too.
+mode is what every in-place op does, so that is refused too (in-place ops call the
+``before_write`` of any counter that is not a plain list before they write). ``is_inference``
+is the identity test on ``_vc``; a view shares its base's counter, so a view of an inference
+tensor is one too.
 
 Each mode object is a context manager and also a decorator. As a decorator it enters a fresh
 copy of itself (``clone``) around every call, so one decorated function can be re-entered or
@@ -30,10 +32,13 @@ class _State(threading.local):
 
 STATE = _State()
 
-# How many inference_mode(True) blocks are open, over all threads: while none is, making a
-# tensor needs no thread-local look-up to know it is a normal one (see new_version_counter).
-INFERENCE_OPEN = [0]
+# How many inference_mode(True) blocks and allow_mutation_on_saved_tensors contexts are open,
+# over all threads: while none is, making a tensor needs no look-up to know that it gets a
+# plain counter (see new_version_counter).
+SPECIAL_VC_OPEN = [0]
 _OPEN_LOCK = threading.Lock()
+# The counter class of the open allow_mutation_on_saved_tensors context (or None).
+WATCHED_VC = [None]
 
 _SAVE_REFUSED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
@@ -60,6 +65,10 @@ class _InferenceVersion:
     def __setitem__(self, i, value):
         check_inference_write()
 
+    def before_write(self):
+        """Called by in-place ops before they write (for a counter that is not a list)."""
+        check_inference_write()
+
 
 INFERENCE_VC = _InferenceVersion()
 
@@ -72,8 +81,12 @@ def check_inference_write():
 
 
 def new_version_counter():
-    """The version counter of a tensor made now: ``INFERENCE_VC`` inside inference mode."""
-    return INFERENCE_VC if STATE.inference else [0]
+    """The version counter of a tensor made now: ``INFERENCE_VC`` inside inference mode, a
+    watched one inside ``allow_mutation_on_saved_tensors``, else a plain ``[0]``."""
+    if STATE.inference:
+        return INFERENCE_VC
+    watched = WATCHED_VC[0]
+    return [0] if watched is None else watched([0])
 
 
 def is_grad_enabled():
@@ -233,14 +246,14 @@ class inference_mode(_Mode):
         STATE.inference = self.mode
         if self.mode:
             with _OPEN_LOCK:
-                INFERENCE_OPEN[0] += 1
+                SPECIAL_VC_OPEN[0] += 1
 
     def __exit__(self, *exc):
         STATE.enabled = self._prev
         STATE.inference = self._prev_inf
         if self.mode:
             with _OPEN_LOCK:
-                INFERENCE_OPEN[0] -= 1
+                SPECIAL_VC_OPEN[0] -= 1
         return False
 
 

@@ -11,7 +11,7 @@ import re
 from .forward_ad import FWD, Pending
 
 __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_on_cpu',
-           'increment_version']
+           'increment_version', 'allow_mutation_on_saved_tensors']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -247,8 +247,9 @@ def _set_saved(node, saved):
             if t is None or type(t) is _Packed:
                 packed.append((t, version))
             elif type(t) is _SavedOutput:
-                packed.append((_Packed(_pack_unmodified(pack, make(t.data)), unpack, True),
-                               version))
+                out = make(t.data)
+                out._vc = t.version  # (the output's own counter: in-place changes show)
+                packed.append((_Packed(_pack_unmodified(pack, out), unpack, True), version))
             else:
                 packed.append((_Packed(_pack_unmodified(pack, t), unpack, False), version))
         saved = tuple(packed)
@@ -330,6 +331,14 @@ def increment_version(tensor):
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         if t._vc is not INFERENCE_VC:
             t._vc[0] += 1
+
+
+def allow_mutation_on_saved_tensors():
+    """Context manager under which a tensor saved for backward may be modified in place:
+    the first such change clones it first, and backward uses the clone (see
+    ``ember.autograd._mutation_on_saved``)."""
+    from ._mutation_on_saved import allow_mutation_on_saved_tensors as context
+    return context()
 
 
 class save_on_cpu(saved_tensors_hooks):
