@@ -368,6 +368,7 @@ def check_inplace(t, op):
     base = t._base
     if (not t._requires_grad and base is not None and base._requires_grad
             and base._grad_fn is None):  # (a view made before its base required grad)
+        check_view_rewritable(t)  # (torch's refusals of such views come first)
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
     if t._requires_grad:
@@ -378,6 +379,7 @@ def check_inplace(t, op):
                                "in-place operation.")
         base = t._base
         if base is not None and base._grad_fn is None and base._requires_grad:
+            check_view_rewritable(t)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                "in an in-place operation.")
 

@@ -821,7 +821,11 @@ class Atan2Backward0(Node):
     def backward(self, g):
         a, b = self.saved_tensors
         d = a * a + b * b
-        return g * b / d, -g * a / d
+        # (0 where a*a + b*b is 0 -- at a = b = 0, or when it underflows --, as torch takes
+        # the 0/0 there)
+        d0 = d == 0
+        r = where(d0, 0.0, 1 / d.masked_fill(d0, 1))
+        return g * b * r, -g * a * r
 
 
 class MaximumBackward0(Node):

@@ -5,6 +5,8 @@ input it belongs to (broadcasting) is summed down to that shape here, in one pla
 derivative formula has to undo broadcasting itself. With ``create_graph`` the formulas run
 with grad mode on, so the gradients themselves have a graph (double backward).
 """
+import sys
+
 import numpy as np
 
 from .grad_mode import STATE
@@ -15,6 +17,31 @@ make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 refresh_view = None  # ember._tensor.refresh_view, bound the same way
 
 __all__ = ['run_backward']
+
+_LOGGER = []  # the 'ember.autograd.graph' logger, once the logging module is in use
+
+
+def _debug_logger():
+    """That logger if it logs DEBUG records, else None. ember does not import logging: until
+    something else has, no logger can have been configured, and nothing is looked up."""
+    if not _LOGGER:
+        logging = sys.modules.get('logging')
+        if logging is None:
+            return None
+        _LOGGER.append(logging.getLogger('ember.autograd.graph'))
+    log = _LOGGER[0]
+    return log if log.isEnabledFor(10) else None  # (10: logging.DEBUG)
+
+
+def _log_node(log, node, grads):
+    """torch's DEBUG record of one node about to run, with the gradients it receives."""
+    def fmt(g):
+        if g is None:
+            return 'None'
+        d = g._data.dtype
+        kind = 'bf' if d.kind == 'V' else d.kind
+        return f"{kind}{d.itemsize * 8}[{', '.join(map(str, g._data.shape))}]"
+    log.debug(f"Executing: {node} with grad_outputs: [{','.join(fmt(g) for g in grads)}]")
 
 
 def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumulate=True):
@@ -79,6 +106,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
             needed.update(n for n, _ in targets)
         visit = needed.union(n for n, _ in targets)
 
+    log = _debug_logger()
     prev = STATE.enabled
     STATE.enabled = create_graph
     stolen = set()
@@ -109,6 +137,8 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                 if needed is None or node in needed:
                     if hooked and node._pre_hooks:
                         grads_out = _node_pre_hooks(node, grads_out)
+                    if log is not None:
+                        _log_node(log, node, grads_out)
                     if is_acc:
                         var = node.variable
                         g = grads_out[0]
