@@ -327,20 +327,26 @@ def _jacobian_of_output(i, out, inputs, create_graph, strict):
                  for r, inp in zip(rows, inputs))
 
 
+def _construct_standard_basis_for(tensors, tensor_numels):
+    """The ``N x N`` identity (``N`` the sum of ``tensor_numels``) split by columns into one
+    ``N x numel`` block per tensor, each of that tensor's dtype (torch's helper of the same
+    name: row ``k`` of the blocks together is the ``k``-th unit vector)."""
+    total = sum(tensor_numels)
+    blocks, off = [], 0
+    for t, n in zip(tensors, tensor_numels):
+        block = ember.zeros(total, n, dtype=t.dtype)
+        block.narrow(0, off, n).copy_(ember.eye(n, dtype=t.dtype))
+        blocks.append(block)
+        off += n
+    return tuple(blocks)
+
+
 def _unit_chunks(tensors):
-    """The rows of an ``N x N`` identity (``N`` the total element count), each row split into
-    one chunk per tensor, shaped and typed like it: row ``k`` is the ``k``-th unit vector."""
-    numels = [t.nelement() for t in tensors]
-    total = sum(numels)
-    offsets = [sum(numels[:j]) for j in range(len(numels))]
-    for k in range(total):
-        chunks = []
-        for t, off, n in zip(tensors, offsets, numels):
-            c = ember.zeros(n, dtype=t.dtype)
-            if off <= k < off + n:
-                c[k - off] = 1
-            chunks.append(c.view(t.size()))
-        yield tuple(chunks)
+    """The rows of the standard basis for ``tensors``, each row split into one chunk per
+    tensor, shaped like it: row ``k`` is the ``k``-th unit vector."""
+    blocks = _construct_standard_basis_for(tensors, [t.nelement() for t in tensors])
+    for k in range(blocks[0].shape[0] if blocks else 0):
+        yield tuple(b[k].view(t.size()) for b, t in zip(blocks, tensors))
 
 
 def _jacobian_rows_all_outputs(outputs, inputs, create_graph):
