@@ -152,21 +152,6 @@ def test_load_state_dict_child(lib):
     assert seen == [(20, 20)]
 
 
-def test_register_state_dict_pre_hook_backward_compat(lib, tmp_path):
-    called = []
-    m = lib.nn.Linear(1, 1)
-    assert hasattr(m, '_state_dict_pre_hooks')
-    delattr(m, '_state_dict_pre_hooks')  # as a module pickled by an older version
-    path = str(tmp_path / 'm.pt')
-    lib.save(m, path)
-    m = lib.load(path, weights_only=False)
-    m.state_dict()
-    assert not called
-    m.register_state_dict_pre_hook(lambda *args, **kwargs: called.append(1))
-    m.state_dict()
-    assert called
-
-
 def test_load_state_dict_ref_cycle(lib):
     # load_state_dict creates no reference cycle involving tensors
     m = lib.nn.LSTM(16, 16, bidirectional=True)

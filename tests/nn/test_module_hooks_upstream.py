@@ -3,6 +3,7 @@ tests of test/test_nn.py: forward pre-hooks, forward hooks, full backward pre-ho
 backward hooks. Every scenario is written once, run on ember and on real torch (``lib``),
 and what it observes -- call logs, values, gradients, exception types and messages -- must
 be the same."""
+import collections
 import copy
 import math
 import re
@@ -929,25 +930,38 @@ def _create_basic_net(lib):
     return l, n, nn.Sequential(n, n)
 
 
-@pytest.mark.parametrize('return_value', [True, False])
-@pytest.mark.parametrize('kind', ['buffer', 'module', 'parameter'])
-def test_hook_registration(lib, kind, return_value):
-    # upstream's test_hook_buffer_registration / _submodule_ / _parameter_registration
-    def hook(module, name, value):
-        if kind == 'module':
-            module.registered = True
-        value.registered = True
-        if return_value:
-            return value
-    register = getattr(lib.nn.modules.module, f'register_module_{kind}_registration_hook')
-    handle = register(hook)
-    try:
-        _, _, s = _create_basic_net(lib)
-        items = {'buffer': s.buffers, 'module': s.modules, 'parameter': s.parameters}[kind]()
-        assert all(getattr(x, 'registered', False) for x in items)
-    finally:
-        handle.remove()
+def _check_registration_hook(lib, kind):
+    """upstream's test_hook_{buffer,submodule,parameter}_registration: a global registration
+    hook sees every value of its kind that _create_basic_net registers, whether it returns
+    the value or None."""
+    for return_value in (True, False):
+        def hook(module, name, value):
+            if kind == 'module':
+                module.registered = True
+            value.registered = True
+            if return_value:
+                return value
+        register = getattr(lib.nn.modules.module, f'register_module_{kind}_registration_hook')
+        handle = register(hook)
+        try:
+            _, _, s = _create_basic_net(lib)
+            items = {'buffer': s.buffers, 'module': s.modules, 'parameter': s.parameters}[kind]()
+            assert all(getattr(x, 'registered', False) for x in items)
+        finally:
+            handle.remove()
     assert not hasattr(lib.nn.Linear(1, 1).weight, 'registered')
+
+
+def test_hook_buffer_registration(lib):
+    _check_registration_hook(lib, 'buffer')
+
+
+def test_hook_submodule_registration(lib):
+    _check_registration_hook(lib, 'module')
+
+
+def test_hook_parameter_registration(lib):
+    _check_registration_hook(lib, 'parameter')
 
 
 def test_registration_hook_replaces_the_value(lib):
@@ -1004,9 +1018,8 @@ def test_register_state_dict_pre_hook_prefix_and_keep_vars(lib):
 
 # -- more of upstream's TestModuleHookNN / TestModuleGlobalHooks ---------------------------
 
-@pytest.mark.parametrize('kind', ['forward_pre', 'forward'])
-def test_module_forward_hook_removable(lib, kind):
-    # hooks that remove their own handles while they run
+def _check_hooks_removing_themselves(lib, kind):
+    """Two hooks of ``kind`` that remove their own handles while they run."""
     module = lib.nn.Sigmoid()
     handles = []
 
@@ -1023,6 +1036,14 @@ def test_module_forward_hook_removable(lib, kind):
     assert handles[0].id not in handles[0].hooks_dict_ref()
     assert handles[1].id not in handles[0].hooks_dict_ref()
     assert len(handles[0].hooks_dict_ref()) == 0 and len(handles[1].hooks_dict_ref()) == 0
+
+
+def test_module_forward_preforward_hook_removable(lib):
+    _check_hooks_removing_themselves(lib, 'forward_pre')
+
+
+def test_module_forward_forward_hook_removable(lib):
+    _check_hooks_removing_themselves(lib, 'forward')
 
 
 def test_hook_requires_grad(lib):
@@ -1206,3 +1227,446 @@ def test_hook_inplace_base_modified(lib):
     with pytest.raises(RuntimeError, match='Output 0 of BackwardHookFunction is a view and '
                                            'its base or another view'):
         mod.inp + 2
+
+
+# == upstream TestModuleHooks, under its own test names ======================================
+
+def _toy_model(lib, with_named_tuple=False):
+    """upstream's ToyModel: two Nets of two Sequentials of two Linear(10, 10) each; its
+    output is a one-element tuple, or a namedtuple."""
+    nn = lib.nn
+    ToyNamedTuple = collections.namedtuple('ToyNamedTuple', 'content')
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.seq1 = nn.Sequential(*[nn.Linear(10, 10) for _ in range(2)])
+            self.seq2 = nn.Sequential(*[nn.Linear(10, 10) for _ in range(2)])
+
+        def forward(self, x):
+            return self.seq2(self.seq1(x))
+
+    class ToyModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net1 = Net()
+            self.net2 = Net()
+
+        def forward(self, x):
+            res = self.net2(self.net1(x))
+            return ToyNamedTuple(res) if with_named_tuple else (res,)
+    return ToyModel()
+
+
+def _recorder(fired, expected_module, n_grads=None):
+    """A hook factory: hook i appends i to ``fired`` and checks the module and arity."""
+    def make(i):
+        def hook(module, *args):
+            fired.append(i)
+            assert module is expected_module
+            assert len(args[0]) == 1
+            if n_grads is not None and len(args) > 1 and isinstance(args[1], tuple):
+                assert len(args[1]) == n_grads
+        return hook
+    return make
+
+
+def _run_twice(lib, model, fired, expected, fires_in_forward):
+    x = lib.randn(10, 10)
+    assert fired == []
+    out = model(x)
+    assert fired == (expected if fires_in_forward else [])
+    out[0].sum().backward()
+    assert fired == expected
+    model(x)[0].sum().backward()
+    assert fired == expected + expected
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_forward_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    target = model.net1.seq2
+    make = _recorder(fired, target)
+    for i, prepend in [(0, False), (1, True), (2, False), (3, False), (4, True)]:
+        target.register_forward_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [4, 1, 0, 2, 3], fires_in_forward=True)
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_forward_pre_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    target = model.net2.seq1
+    make = _recorder(fired, target)
+    for i, prepend in [(0, True), (1, False), (2, False), (3, False), (4, True)]:
+        target.register_forward_pre_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [4, 0, 1, 2, 3], fires_in_forward=True)
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_full_backward_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    make = _recorder(fired, model.net1, n_grads=1)
+    for i, prepend in [(0, False), (1, False), (2, False), (3, True), (4, True)]:
+        model.net1.register_full_backward_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [4, 3, 0, 1, 2], fires_in_forward=False)
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_full_backward_pre_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    make = _recorder(fired, model.net1)
+    for i, prepend in [(0, True), (1, True), (2, False), (3, False), (4, False)]:
+        model.net1.register_full_backward_pre_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [1, 0, 2, 3, 4], fires_in_forward=False)
+
+    # a backward pre-hook's return value replaces the gradient the module receives
+    a = lib.ones(2, requires_grad=True)
+    linear = lib.nn.Linear(2, 2)
+    linear.register_full_backward_pre_hook(lambda module, grad_output: (grad_output[0] * 0,))
+    linear(a).sum().backward()
+    assert lib.equal(a.grad, lib.zeros_like(a))
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_mixed_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    model.register_forward_pre_hook(lambda m, inp: fired.append(0))
+    model.register_forward_hook(lambda m, inp, out: fired.append(1))
+    model.register_full_backward_pre_hook(lambda m, go: fired.append(2))
+    model.register_full_backward_hook(lambda m, gi, go: fired.append(3))
+    x = lib.randn(10, 10)
+    out = model(x)
+    assert fired == [0, 1]
+    out[0].sum().backward()
+    assert fired == [0, 1, 2, 3]
+    model(x)[0].sum().backward()
+    assert fired == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def _kwarg_model(lib):
+    """upstream's KwargModel: forward(x, bias=None) adds the bias; internal_forward_hook is
+    a bound-method with_kwargs forward hook that adds it once more."""
+    class KwargModel(lib.nn.Module):
+        def forward(self, x, bias=None):
+            return x + bias if bias is not None else x
+
+        def internal_forward_hook(self, module, args, kwargs, out):
+            return out + kwargs['bias']
+    return KwargModel()
+
+
+def _kwarg_hooks(fired, model):
+    def pre_hook(module, args, kwargs):
+        fired.append(0)
+        assert module is model and len(args) == 1
+        kwargs['bias'] = 2 * kwargs['bias']
+        return args, kwargs
+
+    def hook(module, args, kwargs, out):
+        fired.append(1)
+        assert module is model and len(args) == 1
+        return out + kwargs['bias']
+    return pre_hook, hook
+
+
+def test_kwarg_hooks(lib):
+    x, bias = lib.ones(10, 10), lib.ones(10, 10)
+    # 1. a with_kwargs forward pre-hook doubles the bias
+    fired = []
+    model = _kwarg_model(lib)
+    pre_hook, hook = _kwarg_hooks(fired, model)
+    model.register_forward_pre_hook(pre_hook, with_kwargs=True)
+    out = model(x, bias=bias)
+    assert fired == [0] and lib.allclose(out, x + 2 * bias)
+    # 2. and a with_kwargs forward hook adds the (doubled) bias again
+    fired = []
+    model = _kwarg_model(lib)
+    pre_hook, hook = _kwarg_hooks(fired, model)
+    model.register_forward_hook(hook, with_kwargs=True)
+    model.register_forward_pre_hook(pre_hook, with_kwargs=True)
+    out = model(x, bias=bias)
+    assert fired == [0, 1] and lib.allclose(out, x + 4 * bias)
+    # 3. a bound method of the module as a with_kwargs forward hook
+    model = _kwarg_model(lib)
+    model.register_forward_hook(model.internal_forward_hook, with_kwargs=True)
+    assert lib.allclose(model(x, bias=bias), x + 2 * bias)
+
+
+def test_remove_kwarg_hooks(lib):
+    fired = []
+    x, bias = lib.ones(10, 10), lib.ones(10, 10)
+    model = _kwarg_model(lib)
+    pre_hook, hook = _kwarg_hooks(fired, model)
+    forward_hook_handle = model.register_forward_hook(hook, with_kwargs=True)
+    forward_pre_hook_handle = model.register_forward_pre_hook(pre_hook, with_kwargs=True)
+    out = model(x, bias=bias)
+    assert fired == [0, 1] and lib.allclose(out, x + 4 * bias)
+
+    forward_hook_handle.remove()
+    out = model(x, bias=bias)
+    assert fired == [0, 1, 0] and lib.allclose(out, x + 2 * bias)
+    assert forward_hook_handle.id not in model._forward_hooks_with_kwargs
+
+    forward_pre_hook_handle.remove()
+    out = model(x, bias=bias)
+    assert fired == [0, 1, 0] and lib.allclose(out, x + bias)
+    assert forward_pre_hook_handle.id not in model._forward_pre_hooks_with_kwargs
+
+
+@pytest.fixture
+def clean_global_hooks():
+    """Forgets every global module hook a test registered (upstream's tearDown), on both
+    libraries, and the kind of global backward hook torch remembers."""
+    yield
+    for name in ('_global_backward_pre_hooks', '_global_backward_hooks',
+                 '_global_forward_pre_hooks', '_global_forward_hooks',
+                 '_global_forward_hooks_with_kwargs', '_global_forward_hooks_always_called'):
+        getattr(torch.nn.modules.module, name).clear()
+    torch.nn.modules.module._global_is_full_backward_hook = None
+    g = ember.nn.modules.module._GLOBAL
+    for table in (g.forward_pre_hooks, g.forward_hooks, g.forward_hooks_with_kwargs,
+                  g.forward_hooks_always_called, g.backward_pre_hooks, g.backward_hooks,
+                  g.active):
+        table.clear()
+    g.is_full_backward_hook = None
+
+
+def test_always_called_forward_hooks(lib, clean_global_hooks):
+    class FailsInForwardModel(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net1 = lib.nn.Linear(10, 10)
+
+        def forward(self, x, fail=True):
+            if fail:
+                raise RuntimeError('failing in forward')
+            return self.net1(x)
+
+    x = lib.ones(10, 10)
+    model = FailsInForwardModel()
+    stack = []
+
+    def ctx_setup_hook(m, i):
+        stack.append(2)
+
+    def ctx_setup_failure_hook(m, i):
+        stack.append(2)
+        raise RuntimeError('failing in ctx setup')
+
+    def ctx_shutdown_hook(m, i, o):
+        stack.append(-1)
+
+    def ctx_shutdown_failure_hook(m, i, o):
+        stack.append(-1)
+        raise RuntimeError('failing in ctx shutdown')
+
+    def throw_hook(m, i, o):
+        raise RuntimeError('failing in throw')
+
+    pre_handle = model.register_forward_pre_hook(ctx_setup_hook)
+    handle = model.register_forward_hook(ctx_shutdown_hook, always_call=True)
+    assert len(model._forward_hooks_always_called) == 1
+    # an always-called forward hook runs when forward raises ...
+    with pytest.raises(RuntimeError, match='failing in forward'):
+        model(x)
+    assert stack == [2, -1]
+    # ... and once, not twice, when nothing raises
+    model(x, fail=False)
+    assert stack == [2, -1] * 2
+    # ... and when a forward pre-hook raises
+    pre_handle.remove()
+    model.register_forward_pre_hook(ctx_setup_failure_hook)
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 3
+    # ... and when another always-called hook raises; the first error is the one raised
+    handle2 = model.register_forward_hook(throw_hook, prepend=True, always_call=True)
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 4
+    handle.remove()
+    handle2.remove()
+    assert len(model._forward_hooks_always_called) == 0
+    # an always-called hook that raises while it runs is not run again
+    handle3 = model.register_forward_hook(ctx_shutdown_failure_hook, always_call=True)
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 5
+    handle3.remove()
+
+    module_api = lib.nn.modules.module
+    global_handle = module_api.register_module_forward_hook(ctx_shutdown_hook, always_call=True)
+    assert len(module_api._global_forward_hooks_always_called) == 1
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 6
+    global_handle.remove()
+    assert len(module_api._global_forward_hooks_always_called) == 0
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x)
+    assert stack == [2, -1] * 6 + [2]
+
+
+# == upstream TestStateDictHooks (the state_dict hooks) =======================================
+
+def _check_register_state_dict_pre_hook(lib, model, submodule):
+    calls = []
+    keep_var_setting = [False]
+
+    def my_state_dict_pre_hook(module, prefix, keep_vars):
+        assert keep_vars == keep_var_setting[0]
+        assert prefix.startswith('foo.')
+        calls.append(prefix)
+
+    model.register_state_dict_pre_hook(my_state_dict_pre_hook)
+    submodule.register_state_dict_pre_hook(my_state_dict_pre_hook)
+
+    def check_results():
+        for keep_vars in (True, False):
+            keep_var_setting[0] = keep_vars
+            model.state_dict(prefix='foo.', keep_vars=keep_vars)
+            assert len(calls) == 2
+            calls.clear()
+
+    check_results()          # after construction
+    model(lib.ones(10, 3))   # and after a forward (which initialises lazy modules)
+    check_results()
+
+
+def test_register_state_dict_pre_hook(lib):
+    class MyModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.Linear(3, 3),
+                                       lib.nn.Linear(3, 3))
+
+        def forward(self, x):
+            return self.a(x)
+
+    mod = MyModule()
+    _check_register_state_dict_pre_hook(lib, mod, mod.a)
+
+
+def test_register_state_dict_pre_hook_lazy_module(lib):
+    class MyLazyModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer1 = lib.nn.LazyLinear(8)
+            self.layer2 = lib.nn.LazyLinear(5)
+
+        def forward(self, x):
+            return self.layer2(self.layer1(x))
+
+    mod = MyLazyModule()
+    _check_register_state_dict_pre_hook(lib, mod, mod.layer1)
+
+
+def test_register_state_dict_pre_hook_backward_compat(lib, tmp_path):
+    called = []
+    m = lib.nn.Linear(1, 1)
+    assert hasattr(m, '_state_dict_pre_hooks')
+    delattr(m, '_state_dict_pre_hooks')  # as a module pickled by an older version
+    path = str(tmp_path / 'm.pt')
+    lib.save(m, path)
+    m = lib.load(path, weights_only=False)
+    m.state_dict()
+    assert not called
+    m.register_state_dict_pre_hook(lambda *args, **kwargs: called.append(1))
+    m.state_dict()
+    assert called
+
+
+@pytest.mark.parametrize('private', [True, False])
+def test_register_state_dict_post_hook(lib, private):
+    # a post-hook sees (module, state_dict, prefix, local_metadata); the private
+    # _register_state_dict_hook may return a replacement dict, the public one must not
+    class MyModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.Linear(3, 3))
+
+    calls = []
+
+    def post_hook(module, state_dict, prefix, local_metadata):
+        calls.append((type(module).__name__, prefix, sorted(state_dict)))
+        assert isinstance(local_metadata, dict) and 'version' in local_metadata
+        state_dict['extra'] = lib.ones(1)  # in-place edits show up in the result
+
+    m = MyModule()
+    register = m._register_state_dict_hook if private else m.register_state_dict_post_hook
+    handle = register(post_hook)
+    sd = m.state_dict(prefix='foo.')
+    assert calls == [('MyModule', 'foo.', ['foo.a.0.bias', 'foo.a.0.weight',
+                                           'foo.a.1.bias', 'foo.a.1.weight'])]
+    assert 'extra' in sd
+    handle.remove()
+    assert 'extra' not in m.state_dict()
+
+    if private:
+        m._register_state_dict_hook(lambda module, sd, prefix, meta: {'replaced': lib.zeros(1)})
+        assert list(m.state_dict()) == ['replaced']
+    else:
+        m.register_state_dict_post_hook(lambda module, sd, prefix, meta: {})
+        with pytest.raises(RuntimeError, match='state_dict post-hook must return None'):
+            m.state_dict()
+
+
+# == upstream TestModuleGlobalHooks (the ones not above) =====================================
+
+def test_module_backward_global_hook_writeable(lib, clean_global_hooks):
+    module = lib.nn.Sigmoid()
+    input = lib.randn(5, 5, requires_grad=True)
+    sig_x = lib.sigmoid(input)
+
+    def bw_hook(module, grad_input, grad_output):
+        assert all(isinstance(g, lib.Tensor) for g in grad_input + grad_output)
+        return tuple(gi * 2 for gi in grad_input)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', FutureWarning)
+        lib.nn.modules.module.register_module_backward_hook(bw_hook)
+    module(input).backward(lib.ones(5, 5))
+    assert lib.allclose(input.grad, sig_x * (1 - sig_x) * 2)
+
+
+def test_module_global_hooks_with_kwargs(lib, clean_global_hooks):
+    # a global with_kwargs forward hook sees the call's keyword arguments and may replace
+    # the output of every module
+    seen = []
+
+    class KwargModule(lib.nn.Module):
+        def forward(self, x, bias=None):
+            return x + bias
+
+    def global_hook(module, args, kwargs, out):
+        seen.append((type(module).__name__, len(args), sorted(kwargs)))
+        return out + kwargs['bias']
+
+    handle = lib.nn.modules.module.register_module_forward_hook(global_hook, with_kwargs=True)
+    x, bias = lib.ones(2, 2), lib.ones(2, 2)
+    out = KwargModule()(x, bias=bias)
+    assert seen == [('KwargModule', 1, ['bias'])]
+    assert lib.allclose(out, x + 2 * bias)
+    handle.remove()
+    assert lib.allclose(KwargModule()(x, bias=bias), x + bias)
+    assert len(seen) == 1
+
+
+# == upstream TestModuleHookNN (the ones not above) ==========================================
+
+def test_hook_forward_preforward_writable(lib):
+    module = lib.nn.Sigmoid()
+    input = lib.randn(5, 5, requires_grad=True)
+    sig_x = lib.nn.functional.sigmoid(input)
+    module.register_forward_pre_hook(lambda m, inp: lib.nn.functional.relu(inp[0]))
+    module.register_forward_hook(lambda m, inp, out: -out)
+    output = module(input)
+    assert lib.allclose(output, -lib.nn.functional.sigmoid(lib.nn.functional.relu(input)))
+    output.backward(lib.ones(5, 5) * 2, retain_graph=True)
+    mask = input > 0
+    assert lib.allclose(input.grad, -sig_x * (1 - sig_x) * 2 * mask)

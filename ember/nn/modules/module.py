@@ -67,6 +67,13 @@ class _GlobalHooks:
 
 _GLOBAL = _GlobalHooks()
 _GLOBAL_ACTIVE = _GLOBAL.active  # (a module global: the fast path's one lookup)
+# torch's module-level names of the global tables (read-only views: the same dicts)
+_global_forward_pre_hooks = _GLOBAL.forward_pre_hooks
+_global_forward_hooks = _GLOBAL.forward_hooks
+_global_forward_hooks_with_kwargs = _GLOBAL.forward_hooks_with_kwargs
+_global_forward_hooks_always_called = _GLOBAL.forward_hooks_always_called
+_global_backward_pre_hooks = _GLOBAL.backward_pre_hooks
+_global_backward_hooks = _GLOBAL.backward_hooks
 
 
 def _registered(hooks, module, name, value):
@@ -196,40 +203,19 @@ class Module:
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        # the global hooks (register_module_*_hook) run before the module's own
-        pre_hooks = [(False, h) for h in _GLOBAL.forward_pre_hooks.values()]
-        pre_hooks += [(i in self._forward_pre_hooks_with_kwargs, h)
-                      for i, h in self._forward_pre_hooks.items()]
-        for with_kwargs, hook in pre_hooks:
-            if with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of "
-                                           f"(new_args, new_kwargs), but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        full, legacy = self._backward_hook_lists()
-        backward_pre = list(_GLOBAL.backward_pre_hooks.values()) + \
-            list(self._backward_pre_hooks.values())
-        backward_hook = None
-        if full or backward_pre:
-            backward_hook = BackwardHook(self, args, backward_pre, full)
-            args = backward_hook.wrap_inputs(args)
-        forward_hooks = [(i, i in _GLOBAL.forward_hooks_with_kwargs,
-                          i in _GLOBAL.forward_hooks_always_called, h)
-                         for i, h in _GLOBAL.forward_hooks.items()]
-        forward_hooks += [(i, i in self._forward_hooks_with_kwargs,
-                           i in self._forward_hooks_always_called, h)
-                          for i, h in self._forward_hooks.items()]
         output = None
         called = set()
+        backward_hook = None
         try:
+            args, kwargs = self._run_forward_pre_hooks(args, kwargs)
+            full, legacy = self._backward_hook_lists()
+            backward_pre = list(_GLOBAL.backward_pre_hooks.values()) + \
+                list(self._backward_pre_hooks.values())
+            if full or backward_pre:
+                backward_hook = BackwardHook(self, args, backward_pre, full)
+                args = backward_hook.wrap_inputs(args)
             output = self.forward(*args, **kwargs)
-            for hook_id, with_kwargs, always, hook in forward_hooks:
+            for hook_id, with_kwargs, always, hook in self._forward_hook_list():
                 if always:
                     called.add(hook_id)
                 result = hook(self, args, kwargs, output) if with_kwargs \
@@ -237,8 +223,9 @@ class Module:
                 if result is not None:
                     output = result
         except Exception:
-            # hooks registered with always_call=True still run (once) when forward raised
-            for hook_id, with_kwargs, always, hook in forward_hooks:
+            # hooks registered with always_call=True still run (once) when a pre-hook, the
+            # forward or another hook raised
+            for hook_id, with_kwargs, always, hook in self._forward_hook_list():
                 if always and hook_id not in called:
                     try:
                         result = hook(self, args, kwargs, output) if with_kwargs \
@@ -259,6 +246,36 @@ class Module:
         if legacy:
             _attach_legacy_backward_hooks(self, legacy, args, output)
         return output
+
+    def _forward_hook_list(self):
+        """[(id, with_kwargs, always_call, hook)] of the forward hooks, the global ones
+        first: a snapshot, so that a hook may remove itself while the list runs."""
+        hooks = [(i, i in _GLOBAL.forward_hooks_with_kwargs,
+                  i in _GLOBAL.forward_hooks_always_called, h)
+                 for i, h in _GLOBAL.forward_hooks.items()]
+        return hooks + [(i, i in self._forward_hooks_with_kwargs,
+                         i in self._forward_hooks_always_called, h)
+                        for i, h in self._forward_hooks.items()]
+
+    def _run_forward_pre_hooks(self, args, kwargs):
+        """(args, kwargs) after the forward pre-hooks, the global ones (register_module_*)
+        first; each may return replacements."""
+        pre_hooks = [(False, h) for h in _GLOBAL.forward_pre_hooks.values()]
+        pre_hooks += [(i in self._forward_pre_hooks_with_kwargs, h)
+                      for i, h in self._forward_pre_hooks.items()]
+        for with_kwargs, hook in pre_hooks:
+            if with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        return args, kwargs
 
     def _backward_hook_lists(self):
         """(full backward hooks, legacy backward hooks), the global ones first."""
