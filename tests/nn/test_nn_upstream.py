@@ -5,6 +5,7 @@ older scenario-by-scenario comparisons from the same file.) Where upstream compa
 Sequentials with ``assertEqual`` -- which for modules compares their children -- the
 children are compared by identity here."""
 import itertools
+import pickle
 import warnings
 from collections import OrderedDict
 from copy import deepcopy
@@ -1758,3 +1759,300 @@ def test_vector_to_parameters(lib):
     lib.nn.utils.vector_to_parameters(vec, model.parameters())
     sample = next(model.parameters())[0, 0, 0]
     assert lib.equal(sample.data, vec.data[:5])
+
+
+# -- nn.utils.weight_norm / spectral_norm (the hook-based parameter reparametrisations) -------
+
+@pytest.fixture
+def no_deprecation():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', FutureWarning)  # weight_norm's deprecation
+        yield
+
+
+def test_weight_norm_warns_deprecated(lib):
+    with pytest.warns(FutureWarning, match=r'`torch.nn.utils.weight_norm` is deprecated in '
+                                           r'favor of `torch.nn.utils.parametrizations'):
+        lib.nn.utils.weight_norm(lib.nn.Linear(4, 5))
+
+
+def test_rnn_weight_norm(lib, no_deprecation):
+    def check_weight_norm(l, name, num_params):
+        # weight-normalising one of the flat weights turns it into a plain tensor
+        l = lib.nn.utils.weight_norm(l, name=name)
+        assert sum(isinstance(p, lib.nn.Parameter) for p in l._flat_weights) == num_params - 1
+        # removing it restores the Parameter, and drops the _v and _g parameters
+        l = lib.nn.utils.remove_weight_norm(l, name=name)
+        assert sum(isinstance(p, lib.nn.Parameter) for p in l._flat_weights) == num_params
+        assert l._parameters.get(name) is not None
+        assert name + '_v' not in l._parameters and name + '_g' not in l._parameters
+        named = dict(l.named_parameters())
+        assert named.get(name) is not None
+        assert name + '_v' not in named and name + '_g' not in named
+
+    check_weight_norm(lib.nn.LSTM(32, 32), 'weight_ih_l0', 4)
+    check_weight_norm(lib.nn.LSTM(32, 32, proj_size=16), 'weight_hr_l0', 5)
+
+
+@pytest.mark.parametrize('dtype,atol', [('float', 1e-5), ('bfloat16', 1e-1), ('float16', 1e-3)])
+def test_weight_norm(lib, no_deprecation, dtype, atol):
+    dtype = getattr(lib, dtype)
+    input = lib.randn(3, 4, dtype=dtype)
+    m = lib.nn.Linear(4, 5).to(dtype=dtype)
+    expected_output = m(input)
+
+    m = lib.nn.utils.weight_norm(m)
+    assert m.weight_v.size() == m.weight.size() and m.weight_g.size() == (5, 1)
+    assert lib.allclose(m(input), expected_output, atol=atol, rtol=0)
+
+    m = lib.nn.utils.remove_weight_norm(m)
+    assert not hasattr(m, 'weight_g') and not hasattr(m, 'weight_v')
+    assert lib.allclose(m(input), expected_output, atol=atol, rtol=0)
+
+    m = lib.nn.utils.weight_norm(m, dim=1)
+    assert m.weight_v.size() == m.weight.size() and m.weight_g.size() == (1, 4)
+    assert lib.allclose(m(input), expected_output, atol=atol, rtol=0)
+
+    m = lib.nn.Linear(4, 5).to(dtype=dtype)
+    expected_output = m(input)
+    m = lib.nn.utils.weight_norm(m, dim=None)
+    assert lib.allclose(m(input), expected_output, atol=atol, rtol=0)
+
+    with pytest.raises(RuntimeError, match='register two weight_norm hooks'):
+        m = lib.nn.utils.weight_norm(m)
+        m = lib.nn.utils.weight_norm(m)
+
+    # a float16 module can be weight-normalised (before it is moved to an accelerator)
+    lib.nn.utils.weight_norm(lib.nn.Linear(4, 5, dtype=lib.float16))
+
+
+def test_weight_norm_pickle(lib, no_deprecation):
+    m = lib.nn.utils.weight_norm(lib.nn.Linear(5, 7))
+    m = pickle.loads(pickle.dumps(m))
+    assert isinstance(m, lib.nn.Linear)
+
+
+def test_remove_weight_norm_not_found(lib):
+    with pytest.raises(ValueError, match="weight_norm of 'weight' not found in Linear"):
+        lib.nn.utils.remove_weight_norm(lib.nn.Linear(2, 2))
+
+
+def test_spectral_norm(lib):
+    old = lib.get_default_dtype()
+    lib.set_default_dtype(lib.double)
+    try:
+        _check_spectral_norm(lib)
+    finally:
+        lib.set_default_dtype(old)
+
+
+def _check_spectral_norm(lib):
+    m = lib.nn.utils.spectral_norm(lib.nn.Linear(5, 7))
+    assert m.weight_u.size() == lib.Size([m.weight.size(0)])
+    # weight_orig is the trainable parameter, weight_u and weight_v are buffers, and weight
+    # is a plain attribute over weight_orig's memory
+    assert hasattr(m, 'weight_orig') and 'weight_orig' in m._parameters
+    assert hasattr(m, 'weight_u') and 'weight_u' in m._buffers and 'weight_v' in m._buffers
+    assert 'weight' not in m._buffers and 'weight' not in m._parameters
+    assert m.weight_orig.data_ptr() == m.weight.data_ptr()
+    assert m.weight_orig.size() == m.weight.size()
+    assert m.weight_orig.stride() == m.weight.stride()
+
+    m = lib.nn.utils.remove_spectral_norm(m)
+    assert not hasattr(m, 'weight_orig') and not hasattr(m, 'weight_u')
+    assert hasattr(m, 'weight') and 'weight' in m._parameters
+
+    with pytest.raises(RuntimeError, match='register two spectral_norm hooks'):
+        m = lib.nn.utils.spectral_norm(m)
+        m = lib.nn.utils.spectral_norm(m)
+
+    # training and eval behaviour (upstream also wraps the module in DataParallel on two
+    # GPUs; only the CPU case is adaptable)
+    for requires_grad in (True, False):
+        m = lib.nn.Linear(3, 4)
+        m.weight.requires_grad_(requires_grad)
+        m = lib.nn.utils.spectral_norm(m)
+        u0, v0 = m.weight_u.clone(), m.weight_v.clone()
+
+        # a training call advances u and v
+        input = lib.randn(2, 3)
+        out = m(input)
+        assert not lib.equal(u0, m.weight_u) and not lib.equal(v0, m.weight_v)
+        # backprop reaches weight_orig
+        if requires_grad:
+            lib.autograd.grad(out.sum(), m.weight_orig)
+
+        # backward through several calls (u and v reset to the same start for gradcheck)
+        saved_u, saved_v = m.weight_u.clone(), m.weight_v.clone()
+
+        def fn(input):
+            m.weight_u.data.copy_(saved_u)
+            m.weight_v.data.copy_(saved_v)
+            return m(input) + m(input)
+
+        assert lib.autograd.gradcheck(fn, (input.clone().requires_grad_(),),
+                                      check_batched_grad=False)
+
+        # removing keeps the last function
+        pre_remove_out = m(input)
+        m = lib.nn.utils.remove_spectral_norm(m)
+        assert lib.allclose(m(input), pre_remove_out)
+        m = lib.nn.utils.spectral_norm(m)
+        for _ in range(3):
+            pre_remove_out = m(input)
+        m = lib.nn.utils.remove_spectral_norm(m)
+        assert lib.allclose(m(input), pre_remove_out)
+
+        # eval calls repeat the last training call and leave u and v alone
+        m = lib.nn.utils.spectral_norm(m)
+        m(input)
+        last_train_out = m(input)
+        last_train_u, last_train_v = m.weight_u.clone(), m.weight_v.clone()
+        m.zero_grad()
+        m.eval()
+        eval_out0 = m(input)
+        assert lib.allclose(eval_out0, last_train_out)
+        assert lib.allclose(eval_out0, m(input))
+        assert lib.equal(last_train_u, m.weight_u) and lib.equal(last_train_v, m.weight_v)
+
+        # backward through calls in mixed training and eval modes
+        saved_u, saved_v = m.weight_u.clone(), m.weight_v.clone()
+
+        def fn(input):
+            m.weight_u.data.copy_(saved_u)
+            m.weight_v.data.copy_(saved_v)
+            m.train()
+            out0 = m(input)
+            m.eval()
+            out1 = m(input)
+            m.train()
+            out2 = m(input)
+            m.eval()
+            out3 = m(input)
+            return out0 + out1 + out2 + out3
+
+        assert lib.autograd.gradcheck(fn, (input.clone().requires_grad_(),))
+        # backprop reaches weight_orig in eval mode
+        if requires_grad:
+            assert lib.autograd.gradcheck(lambda weight: m(input), (m.weight_orig,))
+
+
+def test_spectral_norm_load_state_dict(lib):
+    inp = lib.randn(2, 3)
+    for activate_times in (0, 3):
+        # version None -> 1: weight stopped being a buffer and the v vector became one
+        m = lib.nn.Linear(3, 5)
+        snm = lib.nn.utils.spectral_norm(m)
+        snm.train()
+        for _ in range(activate_times):
+            snm(inp)
+
+        version_latest_ref_state_dict = deepcopy(snm.state_dict())
+        assert set(version_latest_ref_state_dict.keys()) == \
+            {'weight_orig', 'bias', 'weight_u', 'weight_v'}
+
+        # non-strict loading
+        non_strict_state_dict = deepcopy(version_latest_ref_state_dict)
+        non_strict_state_dict['nonsense'] = 'nonsense'
+        with pytest.raises(RuntimeError, match=r'Unexpected key\(s\) in state_dict: "nonsense"'):
+            snm.load_state_dict(non_strict_state_dict, strict=True)
+        snm.load_state_dict(non_strict_state_dict, strict=False)
+        for key in ('weight_orig', 'weight_u', 'weight_v'):
+            del non_strict_state_dict[key]
+            snm.load_state_dict(non_strict_state_dict, strict=False)
+        non_strict_state_dict['weight'] = snm.weight.detach().clone()  # W as a buffer
+        snm.load_state_dict(non_strict_state_dict, strict=False)
+        del non_strict_state_dict._metadata['']['spectral_norm']       # no metadata
+        snm.load_state_dict(non_strict_state_dict, strict=False)
+        del non_strict_state_dict['weight']                            # no W buffer
+        snm.load_state_dict(non_strict_state_dict, strict=False)
+        del non_strict_state_dict['bias']
+        snm.load_state_dict(non_strict_state_dict, strict=False)
+
+        # a version None state_dict, crafted
+        version_none_state_dict = deepcopy(version_latest_ref_state_dict)
+        assert 'spectral_norm' in version_none_state_dict._metadata['']
+        del version_none_state_dict._metadata['']['spectral_norm']
+        del version_none_state_dict['weight_v']
+        version_none_state_dict['weight'] = snm.weight.detach().clone()
+
+        for version_latest_with_metadata in (True, False):
+            version_latest_state_dict = deepcopy(version_latest_ref_state_dict)
+            if not version_latest_with_metadata:
+                # a user-crafted state_dict without the metadata still loads
+                del version_latest_state_dict._metadata['']['spectral_norm']
+
+            # re-wrapping does not matter
+            m = lib.nn.utils.remove_spectral_norm(snm)
+            snm = lib.nn.utils.spectral_norm(m)
+            snm.load_state_dict(version_latest_ref_state_dict)
+            with lib.no_grad():
+                snm.eval()
+                out0_eval = snm(inp)
+                snm.train()
+                out1_train = snm(inp)
+                out2_train = snm(inp)
+                snm.eval()
+                out3_eval = snm(inp)
+
+            m = lib.nn.utils.remove_spectral_norm(snm)
+            snm = lib.nn.utils.spectral_norm(m)
+            snm.load_state_dict(version_none_state_dict)
+            if activate_times > 0:
+                # a version None state_dict is assumed to have seen at least one forward
+                with lib.no_grad():
+                    snm.eval()
+                    assert lib.allclose(out0_eval, snm(inp))
+                    snm.train()
+                    assert lib.allclose(out1_train, snm(inp))
+                    assert lib.allclose(out2_train, snm(inp))
+                    snm.eval()
+                    assert lib.allclose(out3_eval, snm(inp))
+
+            m = lib.nn.utils.remove_spectral_norm(snm)
+            snm = lib.nn.utils.spectral_norm(m)
+            snm.load_state_dict(version_latest_state_dict)
+            with lib.no_grad():
+                snm.eval()
+                assert lib.allclose(out0_eval, snm(inp))
+                snm.train()
+                assert lib.allclose(out1_train, snm(inp))
+                assert lib.allclose(out2_train, snm(inp))
+                snm.eval()
+                assert lib.allclose(out3_eval, snm(inp))
+
+
+def test_spectral_norm_dim(lib):
+    inp = lib.randn(2, 3, 10, 12)
+    m = lib.nn.utils.spectral_norm(lib.nn.ConvTranspose2d(3, 4, (5, 6)))
+    m(inp)  # no shape error: u runs along the output channels (dim 1)
+    assert m.weight_u.shape == m.weight_orig[0, :, 0, 0].shape
+
+
+def test_spectral_norm_forward(lib):
+    input = lib.randn(3, 5)
+    m = lib.nn.utils.spectral_norm(lib.nn.Linear(5, 7))
+    F = lib.nn.functional
+    # naive forward
+    _weight, _bias, _u = m.weight_orig, m.bias, m.weight_u
+    _weight_mat = _weight.view(_weight.size(0), -1)
+    _v = F.normalize(lib.mv(_weight_mat.t(), _u), dim=0, eps=1e-12)
+    _u = F.normalize(lib.mv(_weight_mat, _v), dim=0, eps=1e-12)
+    _weight.data /= lib.dot(_u, lib.matmul(_weight_mat, _v))
+    out_hat = F.linear(input, _weight, _bias)
+    expect_out = m(input)
+    assert lib.allclose(expect_out, out_hat)
+
+
+def test_spectral_norm_pickle(lib):
+    m = lib.nn.utils.spectral_norm(lib.nn.Linear(5, 7))
+    m = pickle.loads(pickle.dumps(m))
+    assert isinstance(m, lib.nn.Linear)
+
+
+def test_spectral_norm_errors(lib):
+    with pytest.raises(ValueError, match='Expected n_power_iterations to be positive, but got '
+                                         'n_power_iterations=0'):
+        lib.nn.utils.spectral_norm(lib.nn.Linear(2, 2), n_power_iterations=0)
+    with pytest.raises(ValueError, match="spectral_norm of 'weight' not found in Linear"):
+        lib.nn.utils.remove_spectral_norm(lib.nn.Linear(2, 2))
