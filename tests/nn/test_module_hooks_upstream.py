@@ -1,8 +1,16 @@
-"""Module hooks, after the scenarios of PyTorch's test/nn/test_module_hooks.py and the hook
-tests of test/test_nn.py: forward pre-hooks, forward hooks, full backward pre-hooks and full
-backward hooks. Every scenario is written once, run on ember and on real torch (``lib``),
-and what it observes -- call logs, values, gradients, exception types and messages -- must
-be the same."""
+"""PyTorch's test/nn/test_module_hooks.py, adapted: all of its classes -- TestModuleHooks,
+TestStateDictHooks, TestModuleGlobalHooks and TestModuleHookNN -- under upstream's test
+names (43 tests, every one CPU-only and adaptable; parametrized ones keep their parameters,
+e.g. ``named_tuple``, ``private``). Every body runs on ember and on real torch (``lib``, or
+``same`` comparing both outcomes), and what it observes -- call logs, values, gradients,
+exception types and messages -- must be the same. The stored upstream snapshot lacks the
+bodies of test_module_global_hooks_with_kwargs and test_register_state_dict_post_hook, so
+those two are written from their names and the documented behaviour.
+
+The remaining tests (forward pre-hooks, forward hooks, full backward pre-hooks and full
+backward hooks: call order, return values, removal, always_call, deepcopy, legacy-hook
+rules...) are ember's own scenarios on the same machinery, from the hook tests of
+test/test_nn.py."""
 import collections
 import copy
 import math
