@@ -1,10 +1,10 @@
 """PyTorch's test/nn/test_load_state_dict.py (TestLoadStateDict), adapted: every test body
 is written once and run on ember and on real torch (``lib``), so an assertion that is wrong
-about torch fails too. Upstream's ``@swap([True, False])`` is the ``swap`` fixture: the
-swap=True runs are strict expected failures on ember (no ``torch.__future__`` parameter
-swapping), as are the meta-device tests (``test_load_state_dict_assign_meta``,
-``test_load_state_dict_warn_assign``: ember has no 'meta' device); a CPU model stands in
-for the meta one in ``test_load_state_dict_assign``, which ember passes.
+about torch fails too. Upstream's ``@swap([True, False])`` is the ``swap`` fixture (each
+test runs with ``torch.__future__``'s parameter swapping off and on). The meta-device tests
+(``test_load_state_dict_assign_meta``, ``test_load_state_dict_warn_assign``) are strict
+expected failures on ember, which has no 'meta' device; a CPU model stands in for the meta
+one in ``test_load_state_dict_assign``, which ember passes.
 
 Not adapted: TestLoadStateDictSwap.test_swap_subclass -- its tensor subclasses need
 ``torch._C.DisableTorchFunctionSubclass`` (a private torch._C internal) and a
@@ -31,12 +31,9 @@ def lib(request):
 def swap(request, lib):
     """upstream's @swap([True, False]): the test runs with torch.__future__'s
     swap_module_params_on_conversion off and on (the body turns it on: ``use_swap``)."""
-    if request.param and lib is ember:
-        request.node.add_marker(pytest.mark.xfail(
-            strict=True, reason="ember has no torch.__future__ swap_module_params_on_conversion "
-                                "(nor torch.utils.swap_tensors / Tensor.module_load swapping)"))
     yield request.param
-    torch.__future__.set_swap_module_params_on_conversion(False)
+    for mod in (ember, torch):
+        mod.__future__.set_swap_module_params_on_conversion(False)
 
 
 def use_swap(lib, swap):

@@ -634,6 +634,8 @@ class Module:
                      if b is not None and n not in self._non_persistent_buffers_set)
         assign = local_metadata.get('assign_to_params_buffers', False)
         from ...autograd.grad_mode import no_grad
+        from ... import __future__ as future
+        swap = future.get_swap_module_params_on_conversion()
         for name, target in local.items():
             key = prefix + name
             if key not in state_dict:
@@ -658,7 +660,9 @@ class Module:
                 continue
             try:
                 with no_grad():
-                    if assign:
+                    if swap:
+                        self._swap_in_loaded(target, value, assign)
+                    elif assign:
                         if isinstance(target, Parameter):
                             if isinstance(value, Parameter):
                                 value.requires_grad_(target.requires_grad)
@@ -688,6 +692,23 @@ class Module:
                     head, *rest = key[len(prefix):].split('.', 1)
                     if (head not in self._modules) if rest else (head not in local):
                         unexpected_keys.append(key)
+
+    @staticmethod
+    def _swap_in_loaded(target, value, assign):
+        """load_state_dict under ``torch.__future__``'s parameter swapping: the value
+        ``Tensor.module_load`` makes of the checkpoint's tensor (a Parameter for a
+        parameter) is swapped into the module's tensor object."""
+        new = target.module_load(value, assign=assign)
+        if new is value or new is target:
+            raise RuntimeError("module_load returned one of self or other, please .detach() "
+                               "the result if returning one of the inputs in module_load")
+        if isinstance(target, Parameter):
+            if isinstance(new, Parameter):
+                new.requires_grad_(target.requires_grad)
+            else:
+                new = Parameter(new, requires_grad=target.requires_grad)
+        from ...utils import swap_tensors
+        swap_tensors(target, new)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies tensors from ``state_dict`` into the parameters and buffers (or, with
@@ -772,19 +793,59 @@ class Module:
         this module and (with ``recurse``) below; returns self. What ``to``, ``float``,
         ``type``... are built on."""
         from ...autograd.grad_mode import no_grad
+        from ... import __future__ as future
+        swap = future.get_swap_module_params_on_conversion()
+        overwrite = future.get_overwrite_module_params_on_conversion()
         for m in (self.modules() if recurse else (self,)):
             with no_grad():
-                for name, p in m._parameters.items():
+                for name, p in list(m._parameters.items()):
                     if p is not None:
-                        new = fn(p)
-                        if new is not p:
-                            p.data = new
-                        if p.grad is not None:
-                            p.grad = fn(p.grad)
+                        m._apply_to_parameter(name, p, fn, swap, overwrite)
                 for name, b in m._buffers.items():
                     if b is not None:
                         m._buffers[name] = fn(b)
         return self
+
+    def _apply_to_parameter(self, name, p, fn, swap, overwrite):
+        """``_apply`` on one parameter and its gradient: by default their data is replaced
+        (the objects stay); ``torch.__future__`` may ask for new objects (overwrite) or for
+        the new values swapped into the old objects (swap)."""
+        grad = p.grad
+        new = fn(p)
+        if swap:
+            from ...utils import swap_tensors
+            try:
+                if grad is not None:
+                    p.grad = None
+                swap_tensors(p, Parameter(new, requires_grad=p.requires_grad))
+            except Exception as e:
+                if grad is not None:
+                    p.grad = grad
+                raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{name}") from e
+            out = p
+        elif not overwrite:
+            if new is not p:
+                p.data = new
+            out = p
+        else:
+            out = Parameter(new, p.requires_grad)
+            self._parameters[name] = out
+        if grad is None:
+            return
+        new_grad = fn(grad)
+        if swap:
+            from ...utils import swap_tensors
+            new_grad.requires_grad_(grad.requires_grad)
+            try:
+                swap_tensors(grad, new_grad)
+            except Exception as e:
+                raise RuntimeError(
+                    f"_apply(): Couldn't swap {self._get_name()}.{name}.grad") from e
+            out.grad = grad
+        elif not overwrite:
+            out.grad = new_grad
+        else:
+            out.grad = new_grad.requires_grad_(grad.requires_grad)
 
     def to(self, *args, **kwargs):
         """Converts floating-point parameters and buffers to a dtype (and checks the
