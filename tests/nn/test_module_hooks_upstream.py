@@ -3,9 +3,9 @@ TestStateDictHooks, TestModuleGlobalHooks and TestModuleHookNN -- under upstream
 names (43 tests, every one CPU-only and adaptable; parametrized ones keep their parameters,
 e.g. ``named_tuple``, ``private``). Every body runs on ember and on real torch (``lib``, or
 ``same`` comparing both outcomes), and what it observes -- call logs, values, gradients,
-exception types and messages -- must be the same. The stored upstream snapshot lacks the
-bodies of test_module_global_hooks_with_kwargs and test_register_state_dict_post_hook, so
-those two are written from their names and the documented behaviour.
+exception types and messages -- must be the same. Upstream's ``@swap([True, False])`` on
+the load_state_dict hook tests is the ``swap`` fixture (torch.__future__'s parameter
+swapping off and on).
 
 The remaining tests (forward pre-hooks, forward hooks, full backward pre-hooks and full
 backward hooks: call order, return values, removal, always_call, deepcopy, legacy-hook
@@ -24,6 +24,7 @@ import pytest
 import ember
 from ..oracle.oracle import torch
 from .test_module_upstream import outcome, same
+from .test_load_state_dict_upstream import swap, use_swap  # noqa: F401 (a fixture)
 
 
 
@@ -460,27 +461,38 @@ def _hook_to_pickle(*args, **kwargs):
     pass
 
 
-def test_load_state_dict_pre_hook(lib):
+def test_load_state_dict_pre_hook(lib, swap):
+    use_swap(lib, swap)
     m_state_dict = lib.nn.Linear(10, 10).state_dict()
     m_load = lib.nn.Linear(10, 10)
     calls = []
 
+    def same_dict(state_dict):
+        return list(state_dict) == list(m_state_dict) and \
+            all(lib.equal(state_dict[k], m_state_dict[k]) for k in m_state_dict)
+
     def hook_without_module(state_dict, prefix, local_metadata, strict, missing_keys,
                             unexpected_keys, error_msgs):
-        assert list(state_dict) == list(m_state_dict)
+        assert same_dict(state_dict)
         calls.append('without')
 
     def hook_with_module(module, state_dict, prefix, local_metadata, strict, missing_keys,
                          unexpected_keys, error_msgs):
-        assert list(state_dict) == list(m_state_dict) and module is m_load
+        assert same_dict(state_dict) and module is m_load
         calls.append('with')
 
+    # the private API without with_module (unlike the public one) ...
     m_load._register_load_state_dict_pre_hook(hook_without_module)
     m_load.load_state_dict(m_state_dict)
     assert calls == ['without']
-    m_load._register_load_state_dict_pre_hook(hook_with_module, True)
+    # ... the public one, which passes the module ...
+    m_load.register_load_state_dict_pre_hook(hook_with_module)
     m_load.load_state_dict(m_state_dict)
     assert calls == ['without', 'without', 'with']
+    # ... and the private one with with_module=True
+    m_load._register_load_state_dict_pre_hook(hook_with_module, True)
+    m_load.load_state_dict(m_state_dict)
+    assert calls == ['without', 'without', 'with', 'without', 'with', 'with']
 
 
 def test_no_extra_ref_to_module(lib):
@@ -489,7 +501,7 @@ def test_no_extra_ref_to_module(lib):
     try:
         gc.disable()
         m = lib.nn.Linear(10, 10)
-        m._register_load_state_dict_pre_hook(_hook_to_pickle, True)
+        m.register_load_state_dict_pre_hook(_hook_to_pickle)
         weak_m = weakref.ref(m)
         del m
         assert weak_m() is None
@@ -500,12 +512,13 @@ def test_no_extra_ref_to_module(lib):
 def test_pickled_hook(lib):
     import pickle
     m = lib.nn.Linear(10, 10)
-    m._register_load_state_dict_pre_hook(_hook_to_pickle, True)
+    m.register_load_state_dict_pre_hook(_hook_to_pickle)
     m2 = pickle.loads(pickle.dumps(m))
     m2.load_state_dict(m2.state_dict())
 
 
-def test_load_state_dict_module_pre_hook(lib):
+def test_load_state_dict_module_pre_hook(lib, swap):
+    use_swap(lib, swap)
     calls = []
 
     class MyModule(lib.nn.Module):
@@ -538,12 +551,13 @@ def test_load_state_dict_module_pre_hook(lib):
         m.load_state_dict(state_dict)
         assert calls == [1]
         calls.clear()
-        mod._register_load_state_dict_pre_hook(mod.my_pre_load_hook_with_module, True)
+        mod.register_load_state_dict_pre_hook(mod.my_pre_load_hook_with_module)
         m.load_state_dict(state_dict)
         assert calls == [1, 2]
 
 
-def test_load_state_dict_post_hook(lib):
+def test_load_state_dict_post_hook(lib, swap):
+    use_swap(lib, swap)
     calls = []
 
     class MyModule(lib.nn.Module):
@@ -593,7 +607,8 @@ def test_load_state_dict_post_hook_must_return_none(lib):
 
 
 @pytest.mark.parametrize('make', ['Softmin', 'Softmax', 'LogSoftmax'])
-def test_load_state_dict_post_hook_backward_compatibility(lib, make, tmp_path):
+def test_load_state_dict_post_hook_backward_compatibility(lib, make, swap, tmp_path):
+    use_swap(lib, swap)
     called = []
     m = getattr(lib.nn, make)(10)
     sd = deepcopy(m.state_dict())
@@ -1081,12 +1096,15 @@ def test_hook_no_requires_grad(lib):
         assert all(g.shape == (1, 3) for g in grad_output)
         return {'None': None, 'grad_input': grad_input, 'invalid': inp}[state['return']]
 
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')  # "firing when gradients are computed with respect
-        mod.register_full_backward_hook(hook)  # to module outputs" is checked elsewhere
-        state['return'] = 'None'
+    mod.register_full_backward_hook(hook)
+    state['return'] = 'None'
+    with pytest.warns(UserWarning, match='Full backward hook is firing when gradients are '
+                                         'computed with respect to module outputs since no '
+                                         'inputs require gradients'):
         mod(inp).sum().backward()
-        assert state['called'] == 1
+    assert state['called'] == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (the same warning, each time)
         state['return'] = 'grad_input'
         mod(inp).sum().backward()
         assert state['called'] == 2
@@ -1259,6 +1277,7 @@ def _toy_model(lib, with_named_tuple=False):
             super().__init__()
             self.net1 = Net()
             self.net2 = Net()
+            self.with_named_tuple = with_named_tuple
 
         def forward(self, x):
             res = self.net2(self.net1(x))
@@ -1284,6 +1303,8 @@ def _run_twice(lib, model, fired, expected, fires_in_forward):
     assert fired == []
     out = model(x)
     assert fired == (expected if fires_in_forward else [])
+    assert isinstance(out, tuple) and (type(out).__name__ == 'ToyNamedTuple') == \
+        model.with_named_tuple
     out[0].sum().backward()
     assert fired == expected
     model(x)[0].sum().backward()
@@ -1331,12 +1352,19 @@ def test_full_backward_pre_hooks(lib, named_tuple):
         model.net1.register_full_backward_pre_hook(make(i), prepend=prepend)
     _run_twice(lib, model, fired, [1, 0, 2, 3, 4], fires_in_forward=False)
 
-    # a backward pre-hook's return value replaces the gradient the module receives
-    a = lib.ones(2, requires_grad=True)
-    linear = lib.nn.Linear(2, 2)
-    linear.register_full_backward_pre_hook(lambda module, grad_output: (grad_output[0] * 0,))
-    linear(a).sum().backward()
-    assert lib.equal(a.grad, lib.zeros_like(a))
+    # a backward pre-hook's return value replaces the gradient the module receives, whether
+    # or not its input requires grad
+    for rg in (True, False):
+        a = lib.ones(2, requires_grad=rg)
+        linear = lib.nn.Linear(2, 2)
+        linear.register_full_backward_pre_hook(
+            lambda module, grad_output: (grad_output[0] * 0,))
+        linear(a).sum().backward()
+        assert lib.equal(linear.weight.grad, lib.zeros(2, 2))
+        if rg:
+            assert lib.equal(a.grad, lib.zeros_like(a))
+        else:
+            assert a.grad is None
 
 
 @pytest.mark.parametrize('named_tuple', [False, True])
@@ -1350,6 +1378,7 @@ def test_mixed_hooks(lib, named_tuple):
     x = lib.randn(10, 10)
     out = model(x)
     assert fired == [0, 1]
+    assert isinstance(out, tuple) and (type(out).__name__ == 'ToyNamedTuple') == named_tuple
     out[0].sum().backward()
     assert fired == [0, 1, 2, 3]
     model(x)[0].sum().backward()
@@ -1591,37 +1620,43 @@ def test_register_state_dict_pre_hook_backward_compat(lib, tmp_path):
 
 @pytest.mark.parametrize('private', [True, False])
 def test_register_state_dict_post_hook(lib, private):
-    # a post-hook sees (module, state_dict, prefix, local_metadata); the private
-    # _register_state_dict_hook may return a replacement dict, the public one must not
-    class MyModule(lib.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.a = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.Linear(3, 3))
+    m = lib.nn.Transformer(d_model=4, nhead=2, num_encoder_layers=2, num_decoder_layers=2)
 
-    calls = []
+    def linear_state_dict_post_hook(module, state_dict, prefix, local_metadata):
+        for name, _ in module.named_parameters(recurse=False):
+            state_dict[prefix + name] = lib.nn.Parameter(state_dict[prefix + name])
 
-    def post_hook(module, state_dict, prefix, local_metadata):
-        calls.append((type(module).__name__, prefix, sorted(state_dict)))
-        assert isinstance(local_metadata, dict) and 'version' in local_metadata
-        state_dict['extra'] = lib.ones(1)  # in-place edits show up in the result
+    def register_linear_hook(module):
+        if isinstance(module, lib.nn.Linear):
+            register = module._register_state_dict_hook if private \
+                else module.register_state_dict_post_hook
+            register(linear_state_dict_post_hook)
 
-    m = MyModule()
-    register = m._register_state_dict_hook if private else m.register_state_dict_post_hook
-    handle = register(post_hook)
-    sd = m.state_dict(prefix='foo.')
-    assert calls == [('MyModule', 'foo.', ['foo.a.0.bias', 'foo.a.0.weight',
-                                           'foo.a.1.bias', 'foo.a.1.weight'])]
-    assert 'extra' in sd
-    handle.remove()
-    assert 'extra' not in m.state_dict()
+    def check_sd(state_dict):
+        for k, v in state_dict.items():
+            assert isinstance(v, lib.nn.Parameter) == ('linear' in k or 'out_proj' in k), k
+
+    # what hooks on submodules return does not matter, private API or public
+    m.apply(register_linear_hook)
+    check_sd(m.state_dict())
+
+    # on the root module, the private API's return value replaces the state dict; the
+    # public API's hooks must return None
+    def fn(m, s, p, l):
+        return collections.OrderedDict()
 
     if private:
-        m._register_state_dict_hook(lambda module, sd, prefix, meta: {'replaced': lib.zeros(1)})
-        assert list(m.state_dict()) == ['replaced']
+        m._register_state_dict_hook(fn)
+        assert not hasattr(fn, '_from_public_api')
+        assert len(m.state_dict()) == 0
     else:
-        m.register_state_dict_post_hook(lambda module, sd, prefix, meta: {})
+        m.register_state_dict_post_hook(fn)
+        assert hasattr(fn, '_from_public_api')
         with pytest.raises(RuntimeError, match='state_dict post-hook must return None'):
             m.state_dict()
+        with pytest.raises(RuntimeError,
+                           match='previously registered via register_state_dict_post_hook'):
+            m._register_state_dict_hook(fn)
 
 
 # == upstream TestModuleGlobalHooks (the ones not above) =====================================
@@ -1643,26 +1678,15 @@ def test_module_backward_global_hook_writeable(lib, clean_global_hooks):
 
 
 def test_module_global_hooks_with_kwargs(lib, clean_global_hooks):
-    # a global with_kwargs forward hook sees the call's keyword arguments and may replace
-    # the output of every module
-    seen = []
-
-    class KwargModule(lib.nn.Module):
-        def forward(self, x, bias=None):
-            return x + bias
-
-    def global_hook(module, args, kwargs, out):
-        seen.append((type(module).__name__, len(args), sorted(kwargs)))
+    def kwarg_global_forward_hook(module, args, kwargs, out):
         return out + kwargs['bias']
 
-    handle = lib.nn.modules.module.register_module_forward_hook(global_hook, with_kwargs=True)
-    x, bias = lib.ones(2, 2), lib.ones(2, 2)
-    out = KwargModule()(x, bias=bias)
-    assert seen == [('KwargModule', 1, ['bias'])]
-    assert lib.allclose(out, x + 2 * bias)
-    handle.remove()
-    assert lib.allclose(KwargModule()(x, bias=bias), x + bias)
-    assert len(seen) == 1
+    model = _kwarg_model(lib)
+    lib.nn.modules.module.register_module_forward_hook(kwarg_global_forward_hook,
+                                                       with_kwargs=True)
+    x, bias = lib.randn(10, 20), lib.randn(10, 20)
+    out = model(x, bias=bias)
+    assert lib.allclose(out, x + 2 * bias, rtol=0, atol=1e-5)
 
 
 # == upstream TestModuleHookNN (the ones not above) ==========================================
