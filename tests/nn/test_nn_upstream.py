@@ -1561,6 +1561,18 @@ def test_conversion_keeps_parameter_objects_not_views(lib):
     assert mw[0][0].dtype == lib.float and mw._base[0][0].dtype == lib.double
 
 
+def test_conversion_keeps_gradient_objects(lib):
+    # by default _apply replaces a gradient's data, as it does a parameter's: references to
+    # the .grad tensor see the new dtype
+    m = lib.nn.Linear(2, 2)
+    m(lib.randn(1, 2)).sum().backward()
+    grad = m.weight.grad
+    m.double()
+    assert m.weight.grad is grad and grad.dtype == lib.float64
+    m.half()
+    assert m.weight.grad is grad and grad.dtype == lib.float16
+
+
 def test_non_leaf_parameters(lib):
     l1, l2 = lib.nn.Linear(10, 10), lib.nn.Linear(10, 10)
     with pytest.raises(TypeError):

@@ -843,7 +843,7 @@ class Module:
                     f"_apply(): Couldn't swap {self._get_name()}.{name}.grad") from e
             out.grad = grad
         elif not overwrite:
-            out.grad = new_grad
+            grad.data = new_grad  # (the gradient object stays, as the parameter does)
         else:
             out.grad = new_grad.requires_grad_(grad.requires_grad)
 
