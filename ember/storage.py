@@ -72,8 +72,9 @@ class UntypedStorage:
         return self._bytes.ctypes.data
 
     def is_shared(self):
-        """False: ember's storages live in process memory (share_memory_ moves tensors)."""
-        return False
+        """True when this memory lies in a shared-memory block (``Tensor.share_memory_``)."""
+        from .multiprocessing._sharing import array_is_shared
+        return array_is_shared(self._bytes)
 
     def __getitem__(self, i):
         return self._bytes[i].tolist()
@@ -140,8 +141,8 @@ class TypedStorage:
         return self._untyped_storage
 
     def is_shared(self):
-        """False (see ``UntypedStorage.is_shared``)."""
-        return False
+        """Whether the memory is shared (see ``UntypedStorage.is_shared``)."""
+        return self._untyped_storage.is_shared()
 
     def __getitem__(self, i):
         return self._elements[i].item()

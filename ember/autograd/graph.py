@@ -149,6 +149,11 @@ class _SavedOutput:
 
 
 def _version_error(t, expected):
+    vc = t._vc
+    if len(vc) > 1 and expected < vc[1]:
+        # saved before ``utils.swap_tensors`` moved the content of t (or of its base) away
+        from ..utils._swap import POISONED
+        return POISONED
     fn = t._grad_fn
     where = ''
     if fn is not None:

@@ -15,7 +15,7 @@ from multiprocessing import shared_memory
 
 import numpy as np
 
-__all__ = ['share_memory_', 'is_shared', 'init_reductions']
+__all__ = ['share_memory_', 'is_shared', 'array_is_shared', 'init_reductions']
 
 # id(shared ndarray base) -> SharedMemory, kept alive while an array over it lives.
 _BLOCKS = {}
@@ -31,9 +31,14 @@ def _block_of(array):
     return None, None
 
 
+def array_is_shared(array):
+    """True when the NumPy ``array``'s memory lies in a shared-memory block."""
+    return _block_of(array)[0] is not None
+
+
 def is_shared(t):
     """True when ``t``'s memory lies in a shared-memory block."""
-    return _block_of(t._data)[0] is not None
+    return array_is_shared(t._data)
 
 
 def _shared_array(block, shape, dtype):

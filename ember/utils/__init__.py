@@ -2,11 +2,19 @@
 (``ember.utils.cpp_extension``), C extensions (``ember.utils.ffi``), DLPack
 (``ember.utils.dlpack``), safetensors files (``ember.utils.safetensors``), activation
 checkpointing (``ember.utils.checkpoint``) and TensorBoard logging
-(``ember.utils.tensorboard``), each imported on first use so ``import ember`` stays fast."""
+(``ember.utils.tensorboard``), each imported on first use so ``import ember`` stays fast;
+and ``swap_tensors``."""
 import importlib
 
 _SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors', 'checkpoint',
                'tensorboard')
+
+
+def swap_tensors(t1, t2):
+    """Swaps the contents of two tensor objects, keeping their identities (see
+    ``ember.utils._swap``)."""
+    from ._swap import swap_tensors as swap
+    swap(t1, t2)
 
 
 def __getattr__(name):

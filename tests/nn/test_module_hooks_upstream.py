@@ -1,8 +1,17 @@
-"""Module hooks, after the scenarios of PyTorch's test/nn/test_module_hooks.py and the hook
-tests of test/test_nn.py: forward pre-hooks, forward hooks, full backward pre-hooks and full
-backward hooks. Every scenario is written once, run on ember and on real torch (``lib``),
-and what it observes -- call logs, values, gradients, exception types and messages -- must
-be the same."""
+"""PyTorch's test/nn/test_module_hooks.py, adapted: all of its classes -- TestModuleHooks,
+TestStateDictHooks, TestModuleGlobalHooks and TestModuleHookNN -- under upstream's test
+names (43 tests, every one CPU-only and adaptable; parametrized ones keep their parameters,
+e.g. ``named_tuple``, ``private``). Every body runs on ember and on real torch (``lib``, or
+``same`` comparing both outcomes), and what it observes -- call logs, values, gradients,
+exception types and messages -- must be the same. Upstream's ``@swap([True, False])`` on
+the load_state_dict hook tests is the ``swap`` fixture (torch.__future__'s parameter
+swapping off and on).
+
+The remaining tests (forward pre-hooks, forward hooks, full backward pre-hooks and full
+backward hooks: call order, return values, removal, always_call, deepcopy, legacy-hook
+rules...) are ember's own scenarios on the same machinery, from the hook tests of
+test/test_nn.py."""
+import collections
 import copy
 import math
 import re
@@ -15,6 +24,7 @@ import pytest
 import ember
 from ..oracle.oracle import torch
 from .test_module_upstream import outcome, same
+from .test_load_state_dict_upstream import swap, use_swap  # noqa: F401 (a fixture)
 
 
 
@@ -451,27 +461,38 @@ def _hook_to_pickle(*args, **kwargs):
     pass
 
 
-def test_load_state_dict_pre_hook(lib):
+def test_load_state_dict_pre_hook(lib, swap):
+    use_swap(lib, swap)
     m_state_dict = lib.nn.Linear(10, 10).state_dict()
     m_load = lib.nn.Linear(10, 10)
     calls = []
 
+    def same_dict(state_dict):
+        return list(state_dict) == list(m_state_dict) and \
+            all(lib.equal(state_dict[k], m_state_dict[k]) for k in m_state_dict)
+
     def hook_without_module(state_dict, prefix, local_metadata, strict, missing_keys,
                             unexpected_keys, error_msgs):
-        assert list(state_dict) == list(m_state_dict)
+        assert same_dict(state_dict)
         calls.append('without')
 
     def hook_with_module(module, state_dict, prefix, local_metadata, strict, missing_keys,
                          unexpected_keys, error_msgs):
-        assert list(state_dict) == list(m_state_dict) and module is m_load
+        assert same_dict(state_dict) and module is m_load
         calls.append('with')
 
+    # the private API without with_module (unlike the public one) ...
     m_load._register_load_state_dict_pre_hook(hook_without_module)
     m_load.load_state_dict(m_state_dict)
     assert calls == ['without']
-    m_load._register_load_state_dict_pre_hook(hook_with_module, True)
+    # ... the public one, which passes the module ...
+    m_load.register_load_state_dict_pre_hook(hook_with_module)
     m_load.load_state_dict(m_state_dict)
     assert calls == ['without', 'without', 'with']
+    # ... and the private one with with_module=True
+    m_load._register_load_state_dict_pre_hook(hook_with_module, True)
+    m_load.load_state_dict(m_state_dict)
+    assert calls == ['without', 'without', 'with', 'without', 'with', 'with']
 
 
 def test_no_extra_ref_to_module(lib):
@@ -480,7 +501,7 @@ def test_no_extra_ref_to_module(lib):
     try:
         gc.disable()
         m = lib.nn.Linear(10, 10)
-        m._register_load_state_dict_pre_hook(_hook_to_pickle, True)
+        m.register_load_state_dict_pre_hook(_hook_to_pickle)
         weak_m = weakref.ref(m)
         del m
         assert weak_m() is None
@@ -491,12 +512,13 @@ def test_no_extra_ref_to_module(lib):
 def test_pickled_hook(lib):
     import pickle
     m = lib.nn.Linear(10, 10)
-    m._register_load_state_dict_pre_hook(_hook_to_pickle, True)
+    m.register_load_state_dict_pre_hook(_hook_to_pickle)
     m2 = pickle.loads(pickle.dumps(m))
     m2.load_state_dict(m2.state_dict())
 
 
-def test_load_state_dict_module_pre_hook(lib):
+def test_load_state_dict_module_pre_hook(lib, swap):
+    use_swap(lib, swap)
     calls = []
 
     class MyModule(lib.nn.Module):
@@ -529,12 +551,13 @@ def test_load_state_dict_module_pre_hook(lib):
         m.load_state_dict(state_dict)
         assert calls == [1]
         calls.clear()
-        mod._register_load_state_dict_pre_hook(mod.my_pre_load_hook_with_module, True)
+        mod.register_load_state_dict_pre_hook(mod.my_pre_load_hook_with_module)
         m.load_state_dict(state_dict)
         assert calls == [1, 2]
 
 
-def test_load_state_dict_post_hook(lib):
+def test_load_state_dict_post_hook(lib, swap):
+    use_swap(lib, swap)
     calls = []
 
     class MyModule(lib.nn.Module):
@@ -584,7 +607,8 @@ def test_load_state_dict_post_hook_must_return_none(lib):
 
 
 @pytest.mark.parametrize('make', ['Softmin', 'Softmax', 'LogSoftmax'])
-def test_load_state_dict_post_hook_backward_compatibility(lib, make, tmp_path):
+def test_load_state_dict_post_hook_backward_compatibility(lib, make, swap, tmp_path):
+    use_swap(lib, swap)
     called = []
     m = getattr(lib.nn, make)(10)
     sd = deepcopy(m.state_dict())
@@ -929,25 +953,38 @@ def _create_basic_net(lib):
     return l, n, nn.Sequential(n, n)
 
 
-@pytest.mark.parametrize('return_value', [True, False])
-@pytest.mark.parametrize('kind', ['buffer', 'module', 'parameter'])
-def test_hook_registration(lib, kind, return_value):
-    # upstream's test_hook_buffer_registration / _submodule_ / _parameter_registration
-    def hook(module, name, value):
-        if kind == 'module':
-            module.registered = True
-        value.registered = True
-        if return_value:
-            return value
-    register = getattr(lib.nn.modules.module, f'register_module_{kind}_registration_hook')
-    handle = register(hook)
-    try:
-        _, _, s = _create_basic_net(lib)
-        items = {'buffer': s.buffers, 'module': s.modules, 'parameter': s.parameters}[kind]()
-        assert all(getattr(x, 'registered', False) for x in items)
-    finally:
-        handle.remove()
+def _check_registration_hook(lib, kind):
+    """upstream's test_hook_{buffer,submodule,parameter}_registration: a global registration
+    hook sees every value of its kind that _create_basic_net registers, whether it returns
+    the value or None."""
+    for return_value in (True, False):
+        def hook(module, name, value):
+            if kind == 'module':
+                module.registered = True
+            value.registered = True
+            if return_value:
+                return value
+        register = getattr(lib.nn.modules.module, f'register_module_{kind}_registration_hook')
+        handle = register(hook)
+        try:
+            _, _, s = _create_basic_net(lib)
+            items = {'buffer': s.buffers, 'module': s.modules, 'parameter': s.parameters}[kind]()
+            assert all(getattr(x, 'registered', False) for x in items)
+        finally:
+            handle.remove()
     assert not hasattr(lib.nn.Linear(1, 1).weight, 'registered')
+
+
+def test_hook_buffer_registration(lib):
+    _check_registration_hook(lib, 'buffer')
+
+
+def test_hook_submodule_registration(lib):
+    _check_registration_hook(lib, 'module')
+
+
+def test_hook_parameter_registration(lib):
+    _check_registration_hook(lib, 'parameter')
 
 
 def test_registration_hook_replaces_the_value(lib):
@@ -1004,9 +1041,8 @@ def test_register_state_dict_pre_hook_prefix_and_keep_vars(lib):
 
 # -- more of upstream's TestModuleHookNN / TestModuleGlobalHooks ---------------------------
 
-@pytest.mark.parametrize('kind', ['forward_pre', 'forward'])
-def test_module_forward_hook_removable(lib, kind):
-    # hooks that remove their own handles while they run
+def _check_hooks_removing_themselves(lib, kind):
+    """Two hooks of ``kind`` that remove their own handles while they run."""
     module = lib.nn.Sigmoid()
     handles = []
 
@@ -1023,6 +1059,14 @@ def test_module_forward_hook_removable(lib, kind):
     assert handles[0].id not in handles[0].hooks_dict_ref()
     assert handles[1].id not in handles[0].hooks_dict_ref()
     assert len(handles[0].hooks_dict_ref()) == 0 and len(handles[1].hooks_dict_ref()) == 0
+
+
+def test_module_forward_preforward_hook_removable(lib):
+    _check_hooks_removing_themselves(lib, 'forward_pre')
+
+
+def test_module_forward_forward_hook_removable(lib):
+    _check_hooks_removing_themselves(lib, 'forward')
 
 
 def test_hook_requires_grad(lib):
@@ -1052,12 +1096,15 @@ def test_hook_no_requires_grad(lib):
         assert all(g.shape == (1, 3) for g in grad_output)
         return {'None': None, 'grad_input': grad_input, 'invalid': inp}[state['return']]
 
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')  # "firing when gradients are computed with respect
-        mod.register_full_backward_hook(hook)  # to module outputs" is checked elsewhere
-        state['return'] = 'None'
+    mod.register_full_backward_hook(hook)
+    state['return'] = 'None'
+    with pytest.warns(UserWarning, match='Full backward hook is firing when gradients are '
+                                         'computed with respect to module outputs since no '
+                                         'inputs require gradients'):
         mod(inp).sum().backward()
-        assert state['called'] == 1
+    assert state['called'] == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (the same warning, each time)
         state['return'] = 'grad_input'
         mod(inp).sum().backward()
         assert state['called'] == 2
@@ -1206,3 +1253,452 @@ def test_hook_inplace_base_modified(lib):
     with pytest.raises(RuntimeError, match='Output 0 of BackwardHookFunction is a view and '
                                            'its base or another view'):
         mod.inp + 2
+
+
+# == upstream TestModuleHooks, under its own test names ======================================
+
+def _toy_model(lib, with_named_tuple=False):
+    """upstream's ToyModel: two Nets of two Sequentials of two Linear(10, 10) each; its
+    output is a one-element tuple, or a namedtuple."""
+    nn = lib.nn
+    ToyNamedTuple = collections.namedtuple('ToyNamedTuple', 'content')
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.seq1 = nn.Sequential(*[nn.Linear(10, 10) for _ in range(2)])
+            self.seq2 = nn.Sequential(*[nn.Linear(10, 10) for _ in range(2)])
+
+        def forward(self, x):
+            return self.seq2(self.seq1(x))
+
+    class ToyModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net1 = Net()
+            self.net2 = Net()
+            self.with_named_tuple = with_named_tuple
+
+        def forward(self, x):
+            res = self.net2(self.net1(x))
+            return ToyNamedTuple(res) if with_named_tuple else (res,)
+    return ToyModel()
+
+
+def _recorder(fired, expected_module, n_grads=None):
+    """A hook factory: hook i appends i to ``fired`` and checks the module and arity."""
+    def make(i):
+        def hook(module, *args):
+            fired.append(i)
+            assert module is expected_module
+            assert len(args[0]) == 1
+            if n_grads is not None and len(args) > 1 and isinstance(args[1], tuple):
+                assert len(args[1]) == n_grads
+        return hook
+    return make
+
+
+def _run_twice(lib, model, fired, expected, fires_in_forward):
+    x = lib.randn(10, 10)
+    assert fired == []
+    out = model(x)
+    assert fired == (expected if fires_in_forward else [])
+    assert isinstance(out, tuple) and (type(out).__name__ == 'ToyNamedTuple') == \
+        model.with_named_tuple
+    out[0].sum().backward()
+    assert fired == expected
+    model(x)[0].sum().backward()
+    assert fired == expected + expected
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_forward_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    target = model.net1.seq2
+    make = _recorder(fired, target)
+    for i, prepend in [(0, False), (1, True), (2, False), (3, False), (4, True)]:
+        target.register_forward_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [4, 1, 0, 2, 3], fires_in_forward=True)
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_forward_pre_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    target = model.net2.seq1
+    make = _recorder(fired, target)
+    for i, prepend in [(0, True), (1, False), (2, False), (3, False), (4, True)]:
+        target.register_forward_pre_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [4, 0, 1, 2, 3], fires_in_forward=True)
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_full_backward_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    make = _recorder(fired, model.net1, n_grads=1)
+    for i, prepend in [(0, False), (1, False), (2, False), (3, True), (4, True)]:
+        model.net1.register_full_backward_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [4, 3, 0, 1, 2], fires_in_forward=False)
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_full_backward_pre_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    make = _recorder(fired, model.net1)
+    for i, prepend in [(0, True), (1, True), (2, False), (3, False), (4, False)]:
+        model.net1.register_full_backward_pre_hook(make(i), prepend=prepend)
+    _run_twice(lib, model, fired, [1, 0, 2, 3, 4], fires_in_forward=False)
+
+    # a backward pre-hook's return value replaces the gradient the module receives, whether
+    # or not its input requires grad
+    for rg in (True, False):
+        a = lib.ones(2, requires_grad=rg)
+        linear = lib.nn.Linear(2, 2)
+        linear.register_full_backward_pre_hook(
+            lambda module, grad_output: (grad_output[0] * 0,))
+        linear(a).sum().backward()
+        assert lib.equal(linear.weight.grad, lib.zeros(2, 2))
+        if rg:
+            assert lib.equal(a.grad, lib.zeros_like(a))
+        else:
+            assert a.grad is None
+
+
+@pytest.mark.parametrize('named_tuple', [False, True])
+def test_mixed_hooks(lib, named_tuple):
+    fired = []
+    model = _toy_model(lib, named_tuple)
+    model.register_forward_pre_hook(lambda m, inp: fired.append(0))
+    model.register_forward_hook(lambda m, inp, out: fired.append(1))
+    model.register_full_backward_pre_hook(lambda m, go: fired.append(2))
+    model.register_full_backward_hook(lambda m, gi, go: fired.append(3))
+    x = lib.randn(10, 10)
+    out = model(x)
+    assert fired == [0, 1]
+    assert isinstance(out, tuple) and (type(out).__name__ == 'ToyNamedTuple') == named_tuple
+    out[0].sum().backward()
+    assert fired == [0, 1, 2, 3]
+    model(x)[0].sum().backward()
+    assert fired == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def _kwarg_model(lib):
+    """upstream's KwargModel: forward(x, bias=None) adds the bias; internal_forward_hook is
+    a bound-method with_kwargs forward hook that adds it once more."""
+    class KwargModel(lib.nn.Module):
+        def forward(self, x, bias=None):
+            return x + bias if bias is not None else x
+
+        def internal_forward_hook(self, module, args, kwargs, out):
+            return out + kwargs['bias']
+    return KwargModel()
+
+
+def _kwarg_hooks(fired, model):
+    def pre_hook(module, args, kwargs):
+        fired.append(0)
+        assert module is model and len(args) == 1
+        kwargs['bias'] = 2 * kwargs['bias']
+        return args, kwargs
+
+    def hook(module, args, kwargs, out):
+        fired.append(1)
+        assert module is model and len(args) == 1
+        return out + kwargs['bias']
+    return pre_hook, hook
+
+
+def test_kwarg_hooks(lib):
+    x, bias = lib.ones(10, 10), lib.ones(10, 10)
+    # 1. a with_kwargs forward pre-hook doubles the bias
+    fired = []
+    model = _kwarg_model(lib)
+    pre_hook, hook = _kwarg_hooks(fired, model)
+    model.register_forward_pre_hook(pre_hook, with_kwargs=True)
+    out = model(x, bias=bias)
+    assert fired == [0] and lib.allclose(out, x + 2 * bias)
+    # 2. and a with_kwargs forward hook adds the (doubled) bias again
+    fired = []
+    model = _kwarg_model(lib)
+    pre_hook, hook = _kwarg_hooks(fired, model)
+    model.register_forward_hook(hook, with_kwargs=True)
+    model.register_forward_pre_hook(pre_hook, with_kwargs=True)
+    out = model(x, bias=bias)
+    assert fired == [0, 1] and lib.allclose(out, x + 4 * bias)
+    # 3. a bound method of the module as a with_kwargs forward hook
+    model = _kwarg_model(lib)
+    model.register_forward_hook(model.internal_forward_hook, with_kwargs=True)
+    assert lib.allclose(model(x, bias=bias), x + 2 * bias)
+
+
+def test_remove_kwarg_hooks(lib):
+    fired = []
+    x, bias = lib.ones(10, 10), lib.ones(10, 10)
+    model = _kwarg_model(lib)
+    pre_hook, hook = _kwarg_hooks(fired, model)
+    forward_hook_handle = model.register_forward_hook(hook, with_kwargs=True)
+    forward_pre_hook_handle = model.register_forward_pre_hook(pre_hook, with_kwargs=True)
+    out = model(x, bias=bias)
+    assert fired == [0, 1] and lib.allclose(out, x + 4 * bias)
+
+    forward_hook_handle.remove()
+    out = model(x, bias=bias)
+    assert fired == [0, 1, 0] and lib.allclose(out, x + 2 * bias)
+    assert forward_hook_handle.id not in model._forward_hooks_with_kwargs
+
+    forward_pre_hook_handle.remove()
+    out = model(x, bias=bias)
+    assert fired == [0, 1, 0] and lib.allclose(out, x + bias)
+    assert forward_pre_hook_handle.id not in model._forward_pre_hooks_with_kwargs
+
+
+@pytest.fixture
+def clean_global_hooks():
+    """Forgets every global module hook a test registered (upstream's tearDown), on both
+    libraries, and the kind of global backward hook torch remembers."""
+    yield
+    for name in ('_global_backward_pre_hooks', '_global_backward_hooks',
+                 '_global_forward_pre_hooks', '_global_forward_hooks',
+                 '_global_forward_hooks_with_kwargs', '_global_forward_hooks_always_called'):
+        getattr(torch.nn.modules.module, name).clear()
+    torch.nn.modules.module._global_is_full_backward_hook = None
+    g = ember.nn.modules.module._GLOBAL
+    for table in (g.forward_pre_hooks, g.forward_hooks, g.forward_hooks_with_kwargs,
+                  g.forward_hooks_always_called, g.backward_pre_hooks, g.backward_hooks,
+                  g.active):
+        table.clear()
+    g.is_full_backward_hook = None
+
+
+def test_always_called_forward_hooks(lib, clean_global_hooks):
+    class FailsInForwardModel(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net1 = lib.nn.Linear(10, 10)
+
+        def forward(self, x, fail=True):
+            if fail:
+                raise RuntimeError('failing in forward')
+            return self.net1(x)
+
+    x = lib.ones(10, 10)
+    model = FailsInForwardModel()
+    stack = []
+
+    def ctx_setup_hook(m, i):
+        stack.append(2)
+
+    def ctx_setup_failure_hook(m, i):
+        stack.append(2)
+        raise RuntimeError('failing in ctx setup')
+
+    def ctx_shutdown_hook(m, i, o):
+        stack.append(-1)
+
+    def ctx_shutdown_failure_hook(m, i, o):
+        stack.append(-1)
+        raise RuntimeError('failing in ctx shutdown')
+
+    def throw_hook(m, i, o):
+        raise RuntimeError('failing in throw')
+
+    pre_handle = model.register_forward_pre_hook(ctx_setup_hook)
+    handle = model.register_forward_hook(ctx_shutdown_hook, always_call=True)
+    assert len(model._forward_hooks_always_called) == 1
+    # an always-called forward hook runs when forward raises ...
+    with pytest.raises(RuntimeError, match='failing in forward'):
+        model(x)
+    assert stack == [2, -1]
+    # ... and once, not twice, when nothing raises
+    model(x, fail=False)
+    assert stack == [2, -1] * 2
+    # ... and when a forward pre-hook raises
+    pre_handle.remove()
+    model.register_forward_pre_hook(ctx_setup_failure_hook)
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 3
+    # ... and when another always-called hook raises; the first error is the one raised
+    handle2 = model.register_forward_hook(throw_hook, prepend=True, always_call=True)
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 4
+    handle.remove()
+    handle2.remove()
+    assert len(model._forward_hooks_always_called) == 0
+    # an always-called hook that raises while it runs is not run again
+    handle3 = model.register_forward_hook(ctx_shutdown_failure_hook, always_call=True)
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 5
+    handle3.remove()
+
+    module_api = lib.nn.modules.module
+    global_handle = module_api.register_module_forward_hook(ctx_shutdown_hook, always_call=True)
+    assert len(module_api._global_forward_hooks_always_called) == 1
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x, fail=False)
+    assert stack == [2, -1] * 6
+    global_handle.remove()
+    assert len(module_api._global_forward_hooks_always_called) == 0
+    with pytest.raises(RuntimeError, match='failing in ctx setup'):
+        model(x)
+    assert stack == [2, -1] * 6 + [2]
+
+
+# == upstream TestStateDictHooks (the state_dict hooks) =======================================
+
+def _check_register_state_dict_pre_hook(lib, model, submodule):
+    calls = []
+    keep_var_setting = [False]
+
+    def my_state_dict_pre_hook(module, prefix, keep_vars):
+        assert keep_vars == keep_var_setting[0]
+        assert prefix.startswith('foo.')
+        calls.append(prefix)
+
+    model.register_state_dict_pre_hook(my_state_dict_pre_hook)
+    submodule.register_state_dict_pre_hook(my_state_dict_pre_hook)
+
+    def check_results():
+        for keep_vars in (True, False):
+            keep_var_setting[0] = keep_vars
+            model.state_dict(prefix='foo.', keep_vars=keep_vars)
+            assert len(calls) == 2
+            calls.clear()
+
+    check_results()          # after construction
+    model(lib.ones(10, 3))   # and after a forward (which initialises lazy modules)
+    check_results()
+
+
+def test_register_state_dict_pre_hook(lib):
+    class MyModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.Linear(3, 3),
+                                       lib.nn.Linear(3, 3))
+
+        def forward(self, x):
+            return self.a(x)
+
+    mod = MyModule()
+    _check_register_state_dict_pre_hook(lib, mod, mod.a)
+
+
+def test_register_state_dict_pre_hook_lazy_module(lib):
+    class MyLazyModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer1 = lib.nn.LazyLinear(8)
+            self.layer2 = lib.nn.LazyLinear(5)
+
+        def forward(self, x):
+            return self.layer2(self.layer1(x))
+
+    mod = MyLazyModule()
+    _check_register_state_dict_pre_hook(lib, mod, mod.layer1)
+
+
+def test_register_state_dict_pre_hook_backward_compat(lib, tmp_path):
+    called = []
+    m = lib.nn.Linear(1, 1)
+    assert hasattr(m, '_state_dict_pre_hooks')
+    delattr(m, '_state_dict_pre_hooks')  # as a module pickled by an older version
+    path = str(tmp_path / 'm.pt')
+    lib.save(m, path)
+    m = lib.load(path, weights_only=False)
+    m.state_dict()
+    assert not called
+    m.register_state_dict_pre_hook(lambda *args, **kwargs: called.append(1))
+    m.state_dict()
+    assert called
+
+
+@pytest.mark.parametrize('private', [True, False])
+def test_register_state_dict_post_hook(lib, private):
+    m = lib.nn.Transformer(d_model=4, nhead=2, num_encoder_layers=2, num_decoder_layers=2)
+
+    def linear_state_dict_post_hook(module, state_dict, prefix, local_metadata):
+        for name, _ in module.named_parameters(recurse=False):
+            state_dict[prefix + name] = lib.nn.Parameter(state_dict[prefix + name])
+
+    def register_linear_hook(module):
+        if isinstance(module, lib.nn.Linear):
+            register = module._register_state_dict_hook if private \
+                else module.register_state_dict_post_hook
+            register(linear_state_dict_post_hook)
+
+    def check_sd(state_dict):
+        for k, v in state_dict.items():
+            assert isinstance(v, lib.nn.Parameter) == ('linear' in k or 'out_proj' in k), k
+
+    # what hooks on submodules return does not matter, private API or public
+    m.apply(register_linear_hook)
+    check_sd(m.state_dict())
+
+    # on the root module, the private API's return value replaces the state dict; the
+    # public API's hooks must return None
+    def fn(m, s, p, l):
+        return collections.OrderedDict()
+
+    if private:
+        m._register_state_dict_hook(fn)
+        assert not hasattr(fn, '_from_public_api')
+        assert len(m.state_dict()) == 0
+    else:
+        m.register_state_dict_post_hook(fn)
+        assert hasattr(fn, '_from_public_api')
+        with pytest.raises(RuntimeError, match='state_dict post-hook must return None'):
+            m.state_dict()
+        with pytest.raises(RuntimeError,
+                           match='previously registered via register_state_dict_post_hook'):
+            m._register_state_dict_hook(fn)
+
+
+# == upstream TestModuleGlobalHooks (the ones not above) =====================================
+
+def test_module_backward_global_hook_writeable(lib, clean_global_hooks):
+    module = lib.nn.Sigmoid()
+    input = lib.randn(5, 5, requires_grad=True)
+    sig_x = lib.sigmoid(input)
+
+    def bw_hook(module, grad_input, grad_output):
+        assert all(isinstance(g, lib.Tensor) for g in grad_input + grad_output)
+        return tuple(gi * 2 for gi in grad_input)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', FutureWarning)
+        lib.nn.modules.module.register_module_backward_hook(bw_hook)
+    module(input).backward(lib.ones(5, 5))
+    assert lib.allclose(input.grad, sig_x * (1 - sig_x) * 2)
+
+
+def test_module_global_hooks_with_kwargs(lib, clean_global_hooks):
+    def kwarg_global_forward_hook(module, args, kwargs, out):
+        return out + kwargs['bias']
+
+    model = _kwarg_model(lib)
+    lib.nn.modules.module.register_module_forward_hook(kwarg_global_forward_hook,
+                                                       with_kwargs=True)
+    x, bias = lib.randn(10, 20), lib.randn(10, 20)
+    out = model(x, bias=bias)
+    assert lib.allclose(out, x + 2 * bias, rtol=0, atol=1e-5)
+
+
+# == upstream TestModuleHookNN (the ones not above) ==========================================
+
+def test_hook_forward_preforward_writable(lib):
+    module = lib.nn.Sigmoid()
+    input = lib.randn(5, 5, requires_grad=True)
+    sig_x = lib.nn.functional.sigmoid(input)
+    module.register_forward_pre_hook(lambda m, inp: lib.nn.functional.relu(inp[0]))
+    module.register_forward_hook(lambda m, inp, out: -out)
+    output = module(input)
+    assert lib.allclose(output, -lib.nn.functional.sigmoid(lib.nn.functional.relu(input)))
+    output.backward(lib.ones(5, 5) * 2, retain_graph=True)
+    mask = input > 0
+    assert lib.allclose(input.grad, -sig_x * (1 - sig_x) * 2 * mask)

@@ -74,7 +74,10 @@ class BackwardHook:
         outputs = list(outputs)
         for i, t in zip(positions, wrapped):
             outputs[i] = t
-        return outputs[0] if single else tuple(outputs)
+        if single:
+            return outputs[0]
+        # a tuple subclass (a namedtuple) keeps its type, as in torch
+        return tuple(outputs) if type(output) is tuple else type(output)(*outputs)
 
     # -- backward side ----------------------------------------------------------------------
     def _on_output_grads(self, grads):

@@ -67,6 +67,13 @@ class _GlobalHooks:
 
 _GLOBAL = _GlobalHooks()
 _GLOBAL_ACTIVE = _GLOBAL.active  # (a module global: the fast path's one lookup)
+# torch's module-level names of the global tables (read-only views: the same dicts)
+_global_forward_pre_hooks = _GLOBAL.forward_pre_hooks
+_global_forward_hooks = _GLOBAL.forward_hooks
+_global_forward_hooks_with_kwargs = _GLOBAL.forward_hooks_with_kwargs
+_global_forward_hooks_always_called = _GLOBAL.forward_hooks_always_called
+_global_backward_pre_hooks = _GLOBAL.backward_pre_hooks
+_global_backward_hooks = _GLOBAL.backward_hooks
 
 
 def _registered(hooks, module, name, value):
@@ -196,40 +203,19 @@ class Module:
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        # the global hooks (register_module_*_hook) run before the module's own
-        pre_hooks = [(False, h) for h in _GLOBAL.forward_pre_hooks.values()]
-        pre_hooks += [(i in self._forward_pre_hooks_with_kwargs, h)
-                      for i, h in self._forward_pre_hooks.items()]
-        for with_kwargs, hook in pre_hooks:
-            if with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of "
-                                           f"(new_args, new_kwargs), but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        full, legacy = self._backward_hook_lists()
-        backward_pre = list(_GLOBAL.backward_pre_hooks.values()) + \
-            list(self._backward_pre_hooks.values())
-        backward_hook = None
-        if full or backward_pre:
-            backward_hook = BackwardHook(self, args, backward_pre, full)
-            args = backward_hook.wrap_inputs(args)
-        forward_hooks = [(i, i in _GLOBAL.forward_hooks_with_kwargs,
-                          i in _GLOBAL.forward_hooks_always_called, h)
-                         for i, h in _GLOBAL.forward_hooks.items()]
-        forward_hooks += [(i, i in self._forward_hooks_with_kwargs,
-                           i in self._forward_hooks_always_called, h)
-                          for i, h in self._forward_hooks.items()]
         output = None
         called = set()
+        backward_hook = None
         try:
+            args, kwargs = self._run_forward_pre_hooks(args, kwargs)
+            full, legacy = self._backward_hook_lists()
+            backward_pre = list(_GLOBAL.backward_pre_hooks.values()) + \
+                list(self._backward_pre_hooks.values())
+            if full or backward_pre:
+                backward_hook = BackwardHook(self, args, backward_pre, full)
+                args = backward_hook.wrap_inputs(args)
             output = self.forward(*args, **kwargs)
-            for hook_id, with_kwargs, always, hook in forward_hooks:
+            for hook_id, with_kwargs, always, hook in self._forward_hook_list():
                 if always:
                     called.add(hook_id)
                 result = hook(self, args, kwargs, output) if with_kwargs \
@@ -237,8 +223,9 @@ class Module:
                 if result is not None:
                     output = result
         except Exception:
-            # hooks registered with always_call=True still run (once) when forward raised
-            for hook_id, with_kwargs, always, hook in forward_hooks:
+            # hooks registered with always_call=True still run (once) when a pre-hook, the
+            # forward or another hook raised
+            for hook_id, with_kwargs, always, hook in self._forward_hook_list():
                 if always and hook_id not in called:
                     try:
                         result = hook(self, args, kwargs, output) if with_kwargs \
@@ -259,6 +246,36 @@ class Module:
         if legacy:
             _attach_legacy_backward_hooks(self, legacy, args, output)
         return output
+
+    def _forward_hook_list(self):
+        """[(id, with_kwargs, always_call, hook)] of the forward hooks, the global ones
+        first: a snapshot, so that a hook may remove itself while the list runs."""
+        hooks = [(i, i in _GLOBAL.forward_hooks_with_kwargs,
+                  i in _GLOBAL.forward_hooks_always_called, h)
+                 for i, h in _GLOBAL.forward_hooks.items()]
+        return hooks + [(i, i in self._forward_hooks_with_kwargs,
+                         i in self._forward_hooks_always_called, h)
+                        for i, h in self._forward_hooks.items()]
+
+    def _run_forward_pre_hooks(self, args, kwargs):
+        """(args, kwargs) after the forward pre-hooks, the global ones (register_module_*)
+        first; each may return replacements."""
+        pre_hooks = [(False, h) for h in _GLOBAL.forward_pre_hooks.values()]
+        pre_hooks += [(i in self._forward_pre_hooks_with_kwargs, h)
+                      for i, h in self._forward_pre_hooks.items()]
+        for with_kwargs, hook in pre_hooks:
+            if with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        return args, kwargs
 
     def _backward_hook_lists(self):
         """(full backward hooks, legacy backward hooks), the global ones first."""
@@ -617,6 +634,8 @@ class Module:
                      if b is not None and n not in self._non_persistent_buffers_set)
         assign = local_metadata.get('assign_to_params_buffers', False)
         from ...autograd.grad_mode import no_grad
+        from ... import __future__ as future
+        swap = future.get_swap_module_params_on_conversion()
         for name, target in local.items():
             key = prefix + name
             if key not in state_dict:
@@ -641,7 +660,9 @@ class Module:
                 continue
             try:
                 with no_grad():
-                    if assign:
+                    if swap:
+                        self._swap_in_loaded(target, value, assign)
+                    elif assign:
                         if isinstance(target, Parameter):
                             if isinstance(value, Parameter):
                                 value.requires_grad_(target.requires_grad)
@@ -671,6 +692,23 @@ class Module:
                     head, *rest = key[len(prefix):].split('.', 1)
                     if (head not in self._modules) if rest else (head not in local):
                         unexpected_keys.append(key)
+
+    @staticmethod
+    def _swap_in_loaded(target, value, assign):
+        """load_state_dict under ``torch.__future__``'s parameter swapping: the value
+        ``Tensor.module_load`` makes of the checkpoint's tensor (a Parameter for a
+        parameter) is swapped into the module's tensor object."""
+        new = target.module_load(value, assign=assign)
+        if new is value or new is target:
+            raise RuntimeError("module_load returned one of self or other, please .detach() "
+                               "the result if returning one of the inputs in module_load")
+        if isinstance(target, Parameter):
+            if isinstance(new, Parameter):
+                new.requires_grad_(target.requires_grad)
+            else:
+                new = Parameter(new, requires_grad=target.requires_grad)
+        from ...utils import swap_tensors
+        swap_tensors(target, new)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies tensors from ``state_dict`` into the parameters and buffers (or, with
@@ -755,19 +793,59 @@ class Module:
         this module and (with ``recurse``) below; returns self. What ``to``, ``float``,
         ``type``... are built on."""
         from ...autograd.grad_mode import no_grad
+        from ... import __future__ as future
+        swap = future.get_swap_module_params_on_conversion()
+        overwrite = future.get_overwrite_module_params_on_conversion()
         for m in (self.modules() if recurse else (self,)):
             with no_grad():
-                for name, p in m._parameters.items():
+                for name, p in list(m._parameters.items()):
                     if p is not None:
-                        new = fn(p)
-                        if new is not p:
-                            p.data = new
-                        if p.grad is not None:
-                            p.grad = fn(p.grad)
+                        m._apply_to_parameter(name, p, fn, swap, overwrite)
                 for name, b in m._buffers.items():
                     if b is not None:
                         m._buffers[name] = fn(b)
         return self
+
+    def _apply_to_parameter(self, name, p, fn, swap, overwrite):
+        """``_apply`` on one parameter and its gradient: by default their data is replaced
+        (the objects stay); ``torch.__future__`` may ask for new objects (overwrite) or for
+        the new values swapped into the old objects (swap)."""
+        grad = p.grad
+        new = fn(p)
+        if swap:
+            from ...utils import swap_tensors
+            try:
+                if grad is not None:
+                    p.grad = None
+                swap_tensors(p, Parameter(new, requires_grad=p.requires_grad))
+            except Exception as e:
+                if grad is not None:
+                    p.grad = grad
+                raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{name}") from e
+            out = p
+        elif not overwrite:
+            if new is not p:
+                p.data = new
+            out = p
+        else:
+            out = Parameter(new, p.requires_grad)
+            self._parameters[name] = out
+        if grad is None:
+            return
+        new_grad = fn(grad)
+        if swap:
+            from ...utils import swap_tensors
+            new_grad.requires_grad_(grad.requires_grad)
+            try:
+                swap_tensors(grad, new_grad)
+            except Exception as e:
+                raise RuntimeError(
+                    f"_apply(): Couldn't swap {self._get_name()}.{name}.grad") from e
+            out.grad = grad
+        elif not overwrite:
+            grad.data = new_grad  # (the gradient object stays, as the parameter does)
+        else:
+            out.grad = new_grad.requires_grad_(grad.requires_grad)
 
     def to(self, *args, **kwargs):
         """Converts floating-point parameters and buffers to a dtype (and checks the
