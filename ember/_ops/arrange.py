@@ -676,6 +676,9 @@ class LogcumsumexpBackward0(Node):
         d = self.dim
         if g.dim() == 0:
             return g
+        if x.is_complex():  # (conjugated, as the derivative of a holomorphic function)
+            tail = (g * (-out).exp().conj()).flip(d).cumsum(d).flip(d)
+            return tail * x.exp().conj()
         # grad_i = sum_{j>=i} g_j exp(x_i - out_j), summed in log space for the positive and
         # negative parts of g separately so no exp overflows.
         from .pointwise import where
@@ -696,7 +699,16 @@ def logcumsumexp(input, dim, *, out=None):
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{dtype_of(input).kernel_name}'")
     d = wrap_dim(dim, x.ndim)
-    r = np.logaddexp.accumulate(x, axis=d) if x.ndim and x.size else x.copy()
+    if not (x.ndim and x.size):
+        r = x.copy()
+    elif x.dtype.kind == 'c':
+        from .pointwise import complex_logaddexp
+        r = np.moveaxis(np.array(x), d, 0)
+        for i in range(1, r.shape[0]):
+            r[i] = complex_logaddexp(r[i - 1], r[i])
+        r = np.moveaxis(r, 0, d)
+    else:
+        r = np.logaddexp.accumulate(x, axis=d)
     n = track1(LogcumsumexpBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:

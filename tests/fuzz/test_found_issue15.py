@@ -581,3 +581,131 @@ def test_rnn_cells_check_weight_shapes(cell, gates, ih, hh, insize):
     check(f, m(3, insize), m(3, hidden), m(ih[0] * gates if ih[0] == hidden else ih[0], ih[1]),
           m(hh[0] * gates if hh[0] == hidden else hh[0], hh[1]), grad=False,
           match_message=True)
+
+
+# -- values, dtypes and spurious errors (the vals15 pass) ----------------------------------
+I8 = np.arange(12, dtype=np.int8)
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x: x.view(T.int16),                                # larger: last dim halves
+    lambda T, x: x.view(T.int32).view(T.int8),
+    lambda T, x: x.reshape(3, 4).view(T.int32),
+    lambda T, x: x.reshape(3, 4)[:, 2:].view(T.int16),           # offset and strides whole
+    lambda T, x: x.reshape(1, 12).expand(2, 12).view(T.int16),   # stride 0
+    lambda T, x: x[:0].view(T.int64),
+    lambda T, x: x.to(T.float64).reshape(3, 4).view(T.int8),     # smaller: last dim grows
+    lambda T, x: x.to(T.complex128).view(T.float32),
+    lambda T, x: x.to(T.float32).view(T.bfloat16).float(),
+    lambda T, x: x.view(T.int16)[1:].view(T.int8),
+])
+def test_view_dtype_of_another_element_size(case):
+    check(case, I8, grad=False)
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x: x[:3].view(T.int16),                            # size(-1) not divisible
+    lambda T, x: x[::2].view(T.int16),                           # stride(-1) != 1
+    lambda T, x: x[1:5].view(T.int16),                           # odd storage offset
+    lambda T, x: x[:9].reshape(3, 3)[:, :2].view(T.int16),       # odd stride(0)
+    lambda T, x: x.reshape(3, 4).t().view(T.int16),
+    lambda T, x: x[0].view(T.int16),                             # 0-dim
+    lambda T, x: T.view_copy(x[0], T.int16),
+])
+def test_view_dtype_refusals(case):
+    check(case, I8, grad=False, match_message=True)
+
+
+def test_view_dtype_of_float64_and_view_copy_of_any_layout():
+    check(lambda T, x: x.view(T.float32), m(2, 3), grad=False)
+    check(lambda T, x: T.view_copy(x.permute(2, 1, 0), [3, 3, 2]), m(3, 3, 2))
+    check(lambda T, x: T.view_copy(x, T.int8), np.array([0.25], np.float32), grad=False)
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x: x.gather(1, T.zeros(2, 0)),
+    lambda T, x: x.gather(1, T.zeros(3, 0, 2)),                   # any number of dims
+    lambda T, x: x.gather(0, T.zeros(0, 5, dtype=T.int8)),
+    lambda T, x: x.gather(5, T.zeros(0, 5)),                      # the dim is still checked
+    lambda T, x: x.scatter(1, T.zeros(2, 0), 1.0),
+    lambda T, x: x.scatter(1, T.zeros(0, 2), T.zeros(1)),
+    lambda T, x: x.scatter_add(-1, T.zeros(2, 0, dtype=T.bool), T.zeros(5, 5)),
+    lambda T, x: x.clone().scatter_(1, T.zeros(3, 0, 2), 1.0, reduce='add'),
+    lambda T, x: x.scatter_reduce(1, T.zeros(2, 0), T.zeros(2, 3), 'sum'),
+    lambda T, x: T.take_along_dim(x, T.zeros(2, 0, dtype=T.int8)),
+    lambda T, x: T.take_along_dim(x, T.zeros(2, 0), 1),           # refused with a dim
+])
+def test_gather_scatter_take_an_empty_index_of_any_dtype(case):
+    check(case, m(2, 3), grad=False, match_message=True)
+    check(case, m(2, 3))
+
+
+def _c(*shape):
+    return R.standard_normal(shape) + 1j * R.standard_normal(shape)
+
+
+def test_logaddexp_and_logcumsumexp_of_complex_inputs():
+    check(lambda T, a, b: T.logaddexp(a, b), _c(3), _c(2, 3))
+    check(lambda T, a, b: a.logaddexp(b), _c(3).astype(np.complex64), _c(1, 3).astype(np.complex64))
+    check(lambda T, a: T.logcumsumexp(a, 1), _c(2, 4))
+    check(lambda T, a: a.logcumsumexp(-2), _c(3, 1).astype(np.complex64))
+    check(lambda T, a: T.logcumsumexp(a, 0), _c(0, 2))
+
+
+def test_logaddexp_of_a_real_and_a_complex_tensor():
+    # (torch's backward refuses the real input's gradient here: values only)
+    check(lambda T, a, b: T.logaddexp(a, b), m(3).astype(np.float32), _c(2, 3), grad=False)
+
+
+@pytest.mark.parametrize('shape,stats,weight', [
+    ((2, 0), (2, 0), (2, 0)), ((0,), (1, 3), None), ((0, 3), (4,), (3,)), ((2, 3, 0), (3,), None)])
+@pytest.mark.parametrize('training', [True, False])
+def test_batch_norm_of_an_empty_input_checks_nothing(shape, stats, weight, training):
+    def f(T, x, rm, rv, *w):
+        out = T.nn.functional.batch_norm(x, rm, rv, *w, training=training, momentum=0.5)
+        return out, rm, rv
+    w = (m(*weight), m(*weight)) if weight else ()
+    check(f, m(*shape), m(*stats), np.abs(m(*stats)), *w)
+    check(lambda T, x, rm, rv: T.batch_norm(x, None, None, rm, rv, training, 0.1, 1e-5, False),
+          m(*shape), m(*stats), np.abs(m(*stats)), grad=False)
+
+
+@pytest.mark.parametrize('rm,x', [((1, 3), (4, 3)), ((3, 1), (4, 3)), ((), (4, 3)),
+                                  ((5,), (4, 3)), ((3,), ()), ((3,), (2, 0)), ((3,), (3,))])
+def test_batch_norm_update_stats_checks_its_arguments(rm, x):
+    def f(T, x, rm):
+        return T.batch_norm_update_stats(x, rm, None, 0.5), rm
+    check(f, m(*x), m(*rm), grad=False, match_message=True)
+
+
+def test_scaled_dot_product_attention_without_features_and_with_grouped_heads():
+    sdpa = lambda T: T.nn.functional.scaled_dot_product_attention  # noqa: E731
+    # (torch's grad_fn names differ by kernel here: values, and gradients below)
+    check(lambda T, q, k, v: sdpa(T)(q, k, v), m(2, 0), m(3, 0), m(3, 4), grad=False)
+    check(lambda T, q, k, v: sdpa(T)(q, k, v), m(2, 0), m(2, 0), m(2, 0), grad=False)
+    for kv in (2, 1, 4):
+        check(lambda T, q, k, v: sdpa(T)(q, k, v, enable_gqa=True), m(1, 4, 3, 2),
+              m(1, kv, 3, 2), m(1, kv, 3, 2), grad=False)
+    check(lambda T, q, k, v: sdpa(T)(q, k, v, enable_gqa=True), m(4, 3, 2), m(2, 3, 2),
+          m(1, 3, 2), grad=False)
+    for q, k in (((1, 4, 3, 2), (1, 3, 3, 2)), ((1, 2, 3, 2), (1, 4, 3, 2)), ((3, 2), (3, 2))):
+        check(lambda T, q, k: sdpa(T)(q, k, k, enable_gqa=True), m(*q), m(*k),
+              match_message=True, grad=False)
+    args = m(1, 4, 3, 2), m(1, 2, 3, 2), m(1, 2, 3, 2)
+    grads = []
+    for T in (torch, ember):
+        ts = [T.tensor(a, requires_grad=True) for a in args]
+        sdpa(T)(*ts, enable_gqa=True).pow(2).sum().backward()
+        grads.append([t.grad.numpy() for t in ts])
+    for e, t in zip(grads[1], grads[0]):
+        np.testing.assert_allclose(e, t, rtol=1e-10, atol=1e-12)
+
+
+def test_silu_and_rms_norm_of_complex_inputs():
+    x = _c(2, 3)
+    check(lambda T, a: T.nn.functional.silu(a), x, grad=False)
+    check(lambda T, a: T.nn.functional.silu(a.clone(), inplace=True), x.astype(np.complex64),
+          grad=False)
+    check(lambda T, a: T.nn.functional.silu(a), x, match_message=True)  # no derivative
+    check(lambda T, a: T.nn.functional.rms_norm(a, [3]), x.astype(np.complex64))
+    check(lambda T, a, w: T.nn.functional.rms_norm(a, [2, 3], w), x, m(2, 3))
