@@ -709,3 +709,46 @@ def test_silu_and_rms_norm_of_complex_inputs():
     check(lambda T, a: T.nn.functional.silu(a), x, match_message=True)  # no derivative
     check(lambda T, a: T.nn.functional.rms_norm(a, [3]), x.astype(np.complex64))
     check(lambda T, a, w: T.nn.functional.rms_norm(a, [2, 3], w), x, m(2, 3))
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x: x.to(T.int64).log_softmax(1),
+    lambda T, x: x.to(T.bool).softmax(1),
+    lambda T, x: x.to(T.int64).log_softmax(1, dtype=T.int32),
+    lambda T, x: T.special.log_softmax(x.to(T.complex64), 1, dtype=T.int32),
+    lambda T, x: T.special.softmax(x.to(T.int16), 0),
+    lambda T, x: x.to(T.complex64).cummin(1),
+    lambda T, x: T.cummax(x.to(T.complex128), 0),
+])
+def test_an_empty_input_runs_no_dtype_refusing_kernel(case):
+    check(case, np.zeros((2, 0)), grad=False)
+
+
+def test_non_empty_inputs_keep_their_dtype_refusals():
+    check(lambda T, x: x.to(T.int64).log_softmax(1), m(2, 3), grad=False, match_message=True)
+    check(lambda T, x: x.to(T.complex64).cummin(1), m(2, 3), grad=False, match_message=True)
+
+
+def test_log_softmax_of_an_empty_input_differentiates():
+    check(lambda T, x: x.log_softmax(-1, dtype=T.float32), np.zeros(0))
+    check(lambda T, x: x.softmax(-1), np.zeros((2, 0)))
+
+
+B = np.array([[True, False, True], [False, False, True]])
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x, b: x.clone().clamp_(None, b),
+    lambda T, x, b: x.clone().clamp_(b, None),
+    lambda T, x, b: x.clone().clamp_(max=b),
+    lambda T, x, b: x.clone().clip_(b),
+    lambda T, x, b: x.clone().clamp_max_(b[0]),
+    lambda T, x, b: x.clone().clamp_min_(b),
+])
+def test_bool_clamp_in_place_takes_a_bool_bound(case):
+    check(case, B, ~B, grad=False)
+
+
+def test_bool_clamp_in_place_refuses_an_integer_bound():
+    check(lambda T, x: x.clone().clamp_(0, 1), B, grad=False)
+    check(lambda T, x: x.clone().clamp_max_(1), B, grad=False)
