@@ -428,7 +428,20 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 @register
 def cholesky(input, upper=False, *, out=None):
     """``torch.cholesky`` (deprecated in torch in favour of ``linalg.cholesky``)."""
+    if input._data.size == 0:  # (torch checks an empty input for nothing: it is the answer)
+        return _products._out(result(np.empty_like(input._data),
+                                     track1(_EmptyCholesky, input)), out)
     return _products._out(_cholesky(input, upper, 'cholesky', CholeskyBackward0), out)
+
+
+class _EmptyCholesky(Node):
+    """torch.cholesky's node on an empty input: nothing flows back."""
+
+    def backward(self, g):
+        return g
+
+
+_EmptyCholesky.__name__ = _EmptyCholesky.__qualname__ = 'CholeskyBackward0'
 
 
 # -- qr ------------------------------------------------------------------------------------

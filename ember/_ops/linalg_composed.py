@@ -88,6 +88,12 @@ def multi_dot(tensors, *, out=None):
 def vecdot(x, y, *, dim=-1, out=None):
     """``sum(conj(x) * y, dim)``, broadcasting."""
     _floating(x, 'linalg.vecdot')
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {x.dtype.kernel_name} and y of type "
+                           f"{y.dtype.kernel_name} instead")
+    if x.dim() == 1 and y.dim() == 1:  # (torch's vdot: it does not broadcast)
+        return _products._out(_products._dot(x, y, 'vdot', _products.VdotBackward0), out)
     return _products._out((cj(x) * y).sum(dim), out)
 
 

@@ -752,3 +752,45 @@ def test_bool_clamp_in_place_takes_a_bool_bound(case):
 def test_bool_clamp_in_place_refuses_an_integer_bound():
     check(lambda T, x: x.clone().clamp_(0, 1), B, grad=False)
     check(lambda T, x: x.clone().clamp_max_(1), B, grad=False)
+
+
+@pytest.mark.parametrize('shape,dt', [((0,), F64), ((2, 0), np.int8), ((1, 0), np.int64),
+                                      ((0,), np.uint8), ((0, 2), np.float32), ((0, 0), F64)])
+@pytest.mark.parametrize('upper', [False, True])
+def test_deprecated_cholesky_returns_an_empty_input_unchecked(shape, dt, upper):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        # (torch's backward fails but on square matrices, at a transpose or a triangular
+        # solve: values only there)
+        grad = len(shape) > 1 and shape[-1] == shape[-2]
+        check(lambda T, a: T.cholesky(a, upper), np.zeros(shape, dt), grad=grad)
+        check(lambda T, a: a.cholesky(upper), np.zeros(shape, dt), grad=grad)
+        check(lambda T, a: T.cholesky(a), np.zeros((3,)), match_message=True)
+
+
+@pytest.mark.parametrize('mean,std', [
+    (0.5, np.ones(3, np.int8)), (300.0, np.ones(3, np.int8)), (float('inf'), np.ones(3, np.int8)),
+    (float('nan'), np.ones(3, np.int8)), (-1, np.ones(3, np.uint8)), (127.9, np.ones(3, np.int8)),
+    (-1.5, np.ones(3, np.int8)), (1e30, np.ones(3, bool)), (0.5, np.ones(3, np.int64)),
+    (np.ones(3, np.int8), 300.0), (np.ones(3, np.int16), np.ones(3, np.int16))])
+def test_normal_refuses_integer_and_bool_results(mean, std):
+    check(lambda T, *a: T.normal(*a), mean, std, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('x,y', [((4,), (1,)), ((1,), (4,)), ((2, 4), (1,)), ((4,), (3, 1)),
+                                 ((3,), (3,))])
+def test_vecdot_of_two_vectors_does_not_broadcast(x, y):
+    check(lambda T, a, b: T.linalg.vecdot(a, b), m(*x), m(*y), match_message=True)
+    check(lambda T, a, b: T.linalg.vecdot(a.bfloat16(), b.bfloat16()), m(*x), m(*y),
+          match_message=True, grad=False)
+    check(lambda T, a, b: T.linalg.vecdot(a.float(), b), m(*x), m(*y), match_message=True)
+
+
+@pytest.mark.parametrize('high', [np.array([5]), np.array([[5]])])
+def test_randint_like_takes_only_a_0_dim_tensor_high(high):
+    check(lambda T, x, h: T.randint_like(x, h), m(3), high, grad=False, match_message=True)
+    for T in (torch, ember):
+        r = T.randint_like(T.zeros(50), T.tensor(5))
+        assert 0 <= r.min() and r.max() < 5
+        r = T.randint_like(T.zeros(50), 2, T.tensor([5]))
+        assert 2 <= r.min() and r.max() < 5
