@@ -794,3 +794,32 @@ def test_randint_like_takes_only_a_0_dim_tensor_high(high):
         assert 0 <= r.min() and r.max() < 5
         r = T.randint_like(T.zeros(50), 2, T.tensor([5]))
         assert 2 <= r.min() and r.max() < 5
+
+
+@pytest.mark.parametrize('ord', [2, 1, float('inf'), 'fro', 'nuc', -1])
+@pytest.mark.parametrize('shape', [(0, 2), (3, 0, 2), (2, 0)])
+@pytest.mark.parametrize('keepdim', [False, True])
+def test_largest_value_matrix_norms_of_empty_matrices_are_zero(ord, shape, keepdim):
+    if ord == -1 and shape[-1] == 0:
+        return  # (a smallest column sum over no columns: refused, with amin's IndexError)
+    check(lambda T, a: T.linalg.matrix_norm(a, ord, keepdim=keepdim), np.zeros(shape))
+    check(lambda T, a: T.linalg.matrix_norm(a.mT, ord, [-1, 0], keepdim), np.zeros(shape[-2:]))
+
+
+@pytest.mark.parametrize('shape', [(2, 0), (0, 3), (0, 0), (3, 0, 0), (2, 2)])
+def test_lu_without_pivoting_of_empty_matrices(shape):
+    check(lambda T, a: T.linalg.lu(a, pivot=False), np.zeros(shape) if 0 in shape else m(*shape),
+          match_message=True)
+    check(lambda T, a: T.linalg.lu_factor(a, pivot=False), np.zeros(shape) if 0 in shape
+          else m(*shape), match_message=True, grad=False)
+
+
+@pytest.mark.parametrize('op', ['linspace', 'logspace'])
+@pytest.mark.parametrize('start,end,steps,dtype', [
+    (0.0, 1 + 2j, 3, None), (0.0, -0.043 + 0.805j, 0, None), (1j, 2, 4, None),
+    (0, 1j, 2, 'complex128'), (0, 1j, 3, 'float32'), (0, 1j, 3, 'float64'), (0.5, 2.0, 5, None)])
+def test_linspace_and_logspace_with_a_complex_end(op, start, end, steps, dtype):
+    def f(T):
+        dt = getattr(T, dtype) if dtype else None
+        return getattr(T, op)(start, end, steps, dtype=dt)
+    check(f, grad=False, match_message=True)
