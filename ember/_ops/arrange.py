@@ -488,9 +488,16 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         x = x.view(view)
     elif x._data.ndim < y._data.ndim:
         x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
-    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
-    return _by_scalar((spacing * (narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1))).sum(d), 2.,
+    spacing = _spacing(x, d)
+    return _by_scalar(((narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1)) * spacing).sum(d), 2.,
                       DivBackward1, np.true_divide)
+
+
+def _spacing(x, d):
+    """The differences of the sample points ``x`` along ``d``, by ``x``'s own length there:
+    they broadcast against ``y``'s pairs like any operand (a length-1 ``x`` gives none)."""
+    k = x._data.shape[d]
+    return narrow(x, d, 1, k - 1) - narrow(x, d, 0, k - 1) if k else x
 
 
 @register(method=False)
@@ -512,7 +519,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
                            "bool is not supported")
     n = y._data.shape[d]
     pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
-    if x is None:
+    if x is None or not n:
         return (pairs * ((1 if dx is None else dx) / 2.)).cumsum(d)
     if x._data.ndim == 1:
         if x._data.shape[0] != n:
@@ -523,8 +530,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         x = x.view(view)
     elif x._data.ndim < y._data.ndim:
         x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
-    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
-    return _by_scalar((spacing * pairs).cumsum(d), 2., DivBackward1, np.true_divide)
+    return _by_scalar((pairs * _spacing(x, d)).cumsum(d), 2., DivBackward1, np.true_divide)
 
 
 def _gradient_along(f, d, h, edge_order):

@@ -823,3 +823,16 @@ def test_linspace_and_logspace_with_a_complex_end(op, start, end, steps, dtype):
         dt = getattr(T, dtype) if dtype else None
         return getattr(T, op)(start, end, steps, dtype=dt)
     check(f, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('op', ['trapezoid', 'trapz', 'cumulative_trapezoid'])
+@pytest.mark.parametrize('y,x,dim', [
+    ((2, 3, 3), (2, 3), 1), ((2, 3), (1, 3), 0), ((2, 2, 3, 1), (4,), 0), ((2, 3), (2, 1), 1),
+    ((3, 4), (1, 4), 0), ((2, 3, 3), (3, 3), -2), ((3,), (3,), 0)])
+def test_trapezoid_broadcasts_the_differences_of_x(op, y, x, dim):
+    check(lambda T, a, b: getattr(T, op)(a, b, dim=dim), m(*y), m(*x), match_message=True)
+
+
+def test_cumulative_trapezoid_of_empty_integer_samples():
+    check(lambda T, a, b: T.cumulative_trapezoid(a, b), np.zeros(0, np.int64),
+          np.zeros(0, np.int64))
