@@ -18,6 +18,7 @@ from . import linalg as _products
 from .complex import conj_if_complex as cj
 from .reduce import _named, _out_pair, _unused
 from .pointwise import where as _where
+from .shape import cat
 from ..overrides import overridable
 from ..autograd.graph import _SavedOutput
 
@@ -447,7 +448,9 @@ _EmptyCholesky.__name__ = _EmptyCholesky.__qualname__ = 'CholeskyBackward0'
 # -- qr ------------------------------------------------------------------------------------
 class LinalgQrBackward0(Node):
     """Gradient of ``qr`` for ``m >= n`` (reduced, or complete on square matrices):
-    ``(gQ + Q sym(triu(gR R^H - Q^H gQ))) R^{-H}``."""
+    ``(gQ + Q sym(triu(gR R^H - Q^H gQ))) R^{-H}``; for a wide ``A = [X | Y]`` (``m < n``,
+    ``R = [U | V]``) ``X = Q U`` is a square QR whose ``Q`` also makes ``Y = Q V``: ``X``
+    takes the square formula with ``gQ + Y gV^H`` for ``gQ``, and ``gY = Q gV``."""
 
     def backward(self, gQ, gR):
         A = self.saved_tensors[0]
@@ -456,15 +459,23 @@ class LinalgQrBackward0(Node):
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
                                "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
                                "are going to differentiate through linalg.qr.")
-        if m < n:
-            raise NotImplementedError("ember: the derivative of linalg.qr for wide matrices "
-                                      "(m < n) is not implemented")
         Q, R = _qr(A, self.mode, 'linalg.qr', _qr_t)
-        M = (gR.matmul(R.mH) - Q.mH.matmul(gQ)).triu()
-        M = M + M.mH
-        M = M - 0.5 * M.diagonal(0, -2, -1).diag_embed()
-        gA = Q.matmul(M) + gQ
-        return gA.matmul(inv(R).mH)
+        if m >= n:
+            return _qr_grad(Q, R, gQ, gR)
+        Y, U, V, gV = A[..., :, m:], R[..., :, :m], R[..., :, m:], gR[..., :, m:]
+        gX = _qr_grad(Q, U, gQ + Y.matmul(gV.mH), gR[..., :, :m])
+        return cat([gX, Q.matmul(gV)], -1)
+
+
+def _qr_grad(Q, R, gQ, gR):
+    """The gradient of ``A = Q R`` with ``R`` square and invertible."""
+    M = (gR.matmul(R.mH) - Q.mH.matmul(gQ)).triu()
+    M = M + M.mH
+    M = M - 0.5 * M.diagonal(0, -2, -1).diag_embed()
+    gA = Q.matmul(M) + gQ
+    from .lu import _solve_tri  # (lu builds on this module)
+    # gA R^{-H}: a triangular solve, which gives inf/nan for a rank-deficient A, as torch
+    return _solve_tri(R.mH, gA, upper=False, left=False)
 
 
 def _qr(A, mode, op, cls):

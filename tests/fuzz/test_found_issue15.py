@@ -836,3 +836,20 @@ def test_trapezoid_broadcasts_the_differences_of_x(op, y, x, dim):
 def test_cumulative_trapezoid_of_empty_integer_samples():
     check(lambda T, a, b: T.cumulative_trapezoid(a, b), np.zeros(0, np.int64),
           np.zeros(0, np.int64))
+
+
+@pytest.mark.parametrize('shape', [(2, 4), (3, 5), (2, 2, 3)])
+@pytest.mark.parametrize('which', [0, 1, None])
+def test_qr_of_a_wide_matrix_differentiates(shape, which):
+    def f(T, a):
+        q, r = T.linalg.qr(a)
+        # (Q and R are unique for a full-rank A: differentiable one at a time or together)
+        return (q, r) if which is None else (q, r)[which]
+    check(f, m(*shape))
+    check(f, m(*shape), double=True)
+
+
+@pytest.mark.parametrize('q', [False, True])
+def test_lowrank_takes_a_bool_q_as_a_number(q):
+    for fn in ('svd_lowrank', 'pca_lowrank'):
+        check(lambda T, a: [t.shape for t in getattr(T, fn)(a, q)], m(4, 4), grad=False)
