@@ -338,27 +338,32 @@ def _cholesky_grad(L, gL):
     sym keeps the diagonal once and mirrors the strict lower part."""
     P = L.mH.matmul(gL).tril()
     P = 0.5 * (P + P.tril(-1).mH)
-    Li = inv(L)
-    return Li.mH.matmul(P).matmul(Li)
+    from .lu import _solve_tri  # (lu builds on this module)
+    # (triangular solves: a singular partial factor gives inf/nan, not an error, as torch)
+    X = _solve_tri(L.mH, P, upper=True)
+    return _solve_tri(L, X, upper=False, left=False)
 
 
 class LinalgCholeskyExBackward0(Node):
     """Gradient of ``linalg.cholesky``."""
 
     def backward(self, g):
-        A = self.saved_tensors[0]
-        L = _cholesky(A, False, 'linalg.cholesky', LinalgCholeskyExBackward0)
-        return _cholesky_grad(L, g.mH if self.upper else g)
+        # (from the factor returned, as torch: a partial one too, with check_errors=False)
+        R = self.saved_tensors[0]
+        return _cholesky_grad(R.mH if self.upper else R, g.mH if self.upper else g)
 
 
 class CholeskyBackward0(LinalgCholeskyExBackward0):
     """Gradient of the older ``torch.cholesky``: the same formula."""
 
 
-def _potrf(a):
+def _potrf(a, upper=False):
     """The lower Cholesky factor of a (batch of) matrices and LAPACK's ``info`` per matrix:
     the order of the first leading minor that is not positive-definite (0 if none). Where
-    it fails, the factor of the leading minors that passed is returned, zeros elsewhere."""
+    it fails, the result is LAPACK's partial factor (as torch's), from scipy's potrf -- of
+    the ``upper`` triangle, conjugate-transposed, when that is the one asked for (the two
+    partial factors differ); without scipy, the factor of the leading minors that passed,
+    zeros elsewhere."""
     info = np.zeros(a.shape[:-2], np.int32)
     try:
         L = np.linalg.cholesky(a)
@@ -366,6 +371,8 @@ def _potrf(a):
             return L, info
     except np.linalg.LinAlgError:
         L = np.zeros_like(a)
+    from ._scipy import lapack
+    mod = lapack()
     for idx in np.ndindex(a.shape[:-2]):
         try:
             L[idx] = np.linalg.cholesky(a[idx])
@@ -373,6 +380,11 @@ def _potrf(a):
                 continue
         except np.linalg.LinAlgError:
             pass
+        if mod is not None and a.dtype.kind in 'fc' and a.dtype.itemsize >= 4:
+            potrf, = mod.get_lapack_funcs(('potrf',), (a[idx],))
+            c, info[idx] = potrf(a[idx], lower=not upper, clean=1)
+            L[idx] = np.conj(c.T) if upper else c
+            continue
         L[idx] = 0
         for k in range(1, a.shape[-1] + 1):
             try:
@@ -395,15 +407,15 @@ def _cholesky_error(info, op):
 def _cholesky(A, upper, op, cls, check=True):
     _matrices(A, op)
     a = A._data
-    L, info = _potrf(a)
+    L, info = _potrf(a, upper)
     if check and np.any(info):
         raise _cholesky_error(info, op)
     r = np.conj(np.swapaxes(L, -1, -2)) if upper else L
     n = track1(cls, A)
-    if n is not None:
-        n.save(A)
-        n.upper = upper
     out = result(np.ascontiguousarray(r, dtype=a.dtype), n)
+    if n is not None:
+        n.save_output(out)
+        n.upper = upper
     return out if check else (out, make(info))
 
 

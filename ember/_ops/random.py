@@ -250,8 +250,21 @@ def poisson(input, generator=None):
                                   f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
     if np.any(x < 0):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    draw = _rng(generator).poisson(x.astype(np.float64)).astype(x.dtype)
+    lam = x.astype(np.float64)
+    rng = _rng(generator)
+    # NumPy's sampler stops near 2**63 (torch's wraps to -2**63 there); at such rates the
+    # Poisson law is the normal one of mean and variance ``lam`` to within 1e-9.
+    huge = lam > _POISSON_MAX
+    if huge.any():
+        normal = np.rint(lam + np.sqrt(lam) * rng.standard_normal(lam.shape))
+        draw = np.where(huge, normal, rng.poisson(np.where(huge, 0, lam)))
+    else:
+        draw = rng.poisson(lam)
+    draw = draw.astype(x.dtype)
     return result(draw, track1(PoissonBackward0, input))
+
+
+_POISSON_MAX = 1e18
 
 
 class _BinomialBackward(Node):

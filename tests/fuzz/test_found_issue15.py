@@ -853,3 +853,39 @@ def test_qr_of_a_wide_matrix_differentiates(shape, which):
 def test_lowrank_takes_a_bool_q_as_a_number(q):
     for fn in ('svd_lowrank', 'pca_lowrank'):
         check(lambda T, a: [t.shape for t in getattr(T, fn)(a, q)], m(4, 4), grad=False)
+
+
+def test_poisson_of_a_huge_rate_stays_near_it():
+    # torch wraps rates past 2**63 to -2**63 (a torch bug); ember draws from the normal law
+    # the Poisson one becomes there: shape and dtype as torch's, values near the rate.
+    check(lambda T, x: T.poisson(x).shape, np.array([1e30, 3.0], np.float32), grad=False)
+    lam = np.array([1e30, 1e19, 4e18])
+    r = ember.poisson(ember.tensor(lam)).numpy()
+    assert (np.abs(r - lam) <= 10 * np.sqrt(lam)).all()
+
+
+def _not_positive_definite(*shape, dtype=F64):
+    a = R.standard_normal(shape)
+    return (a + np.swapaxes(a, -1, -2)).astype(dtype)
+
+
+@pytest.mark.parametrize('upper', [False, True])
+@pytest.mark.parametrize('shape,dtype', [((4, 4), F64), ((2, 3, 3), np.float32),
+                                         ((1, 2, 3, 3), F64), ((5, 5), np.complex128)])
+def test_cholesky_ex_returns_lapacks_partial_factor(upper, shape, dtype):
+    from ember._ops._scipy import lapack
+    if lapack() is None:
+        pytest.skip("the partial factor is LAPACK's potrf's, which ember reaches through scipy")
+    a = _not_positive_definite(*shape, dtype=dtype)
+    if dtype == np.complex128:
+        a = a + 1j * (lambda b: b - np.swapaxes(b, -1, -2))(R.standard_normal(shape))
+    # (the gradient flows from the factor returned, a partial one too, as in torch)
+    check(lambda T, x: T.linalg.cholesky_ex(x, upper=upper, check_errors=False), a)
+
+
+def test_cholesky_gradient_after_the_factor_is_returned():
+    a = R.standard_normal((3, 3))
+    spd = a @ a.T + 3 * np.eye(3)
+    check(lambda T, x: T.linalg.cholesky(x), spd)
+    check(lambda T, x: T.linalg.cholesky(x, upper=True), spd, double=True)
+    check(lambda T, x: T.cholesky(x, True), spd)
