@@ -240,10 +240,10 @@ _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'n
                'alpha_dropout', 'feature_alpha_dropout', 'rrelu'}
 
 
-def _sample_args(text, dt, extra):
+def _sample_args(text, dt, extra, shape=(2, 2)):
     """Arguments for the required parameters of an overload and ``extra`` optional ones
-    after them, its tensors 2x2 ones of ``dt``; None if it has a parameter this probe
-    cannot fill."""
+    after them, its tensors ones of ``dt`` shaped ``shape`` (2x2); None if it has a
+    parameter this probe cannot fill."""
     inner = text.split('|')[0]
     inner = inner[inner.index('(') + 1:-1]
     args = []
@@ -260,9 +260,9 @@ def _sample_args(text, dt, extra):
         if ty in ('Tensor', 'Tensor?'):
             if name in ('index', 'indices', 'target', 'offsets'):
                 return None
-            args.append(torch.ones(2, 2).to(dt))
+            args.append(torch.ones(shape).to(dt))
         elif ty == 'TensorList':
-            args.append([torch.ones(2, 2).to(dt)] * 2)
+            args.append([torch.ones(shape).to(dt)] * 2)
         elif ty in _SAMPLE:
             args.append(_SAMPLE[ty])
         else:
@@ -278,8 +278,16 @@ def _public(key):
 
 
 def dtype_refusals(sigs):
-    """{C-level name: {dtype's kernel name: torch's message}}: the dtypes each function's
-    kernel refuses, probed with 2x2 tensors of ones of every dtype on its first overload."""
+    """{C-level name: {dtype's kernel name: (torch's message, when)}}: the dtypes each
+    function's kernel refuses, probed with 2x2 tensors of ones of every dtype on each of its
+    overloads. ``when`` narrows a refusal that depends on more than the dtype:
+
+    * ``'numbers'``: only a Python number argument brings it (the scalar overload of
+      ``clamp_`` casts its bound's type back to bool, the tensor overload takes a bool
+      bound);
+    * ``'nonempty'``: an empty input runs no kernel, so nothing is refused (``cummin`` or
+      ``log_softmax`` of an empty tensor);
+    * None: always."""
     out = {}
     for key, (cname, texts) in sorted(sigs.items()):
         if key.startswith('Tensor.') or cname in out or cname in _NOT_PROBED:
@@ -288,19 +296,39 @@ def dtype_refusals(sigs):
         if not visible:
             continue
         fn = _public(key)
-        refused = {}
+        refused, probes = {}, []
         for text, extra in [(t, e) for t in visible for e in (0, 1)]:
             if _call(fn, _sample_args(text, torch.float32, extra)) != '':
                 continue  # (the probe's arguments are wrong for it, whatever the dtype)
+            probes.append((text, extra))
             for dt in _DTYPES:
                 name = _KERNEL_NAMES[dt]
                 err = _call(fn, _sample_args(text, dt, extra))
                 if name not in refused and err and _about_dtype(err, dt) and \
                         '[2, 2]' not in err:  # (a message naming the probe's shape)
-                    refused[name] = err
+                    refused[name] = (err, _narrowing(fn, text, extra, dt, probes, visible))
         if refused:
             out[cname] = refused
     return out
+
+
+def _narrowing(fn, text, extra, dt, probes, visible):
+    """When the refusal of ``dt`` that probe (``text``, ``extra``) met applies (see
+    ``dtype_refusals``)."""
+    numbers = any(type(a) in (int, float) for a in _sample_args(text, dt, extra))
+    if numbers:
+        for other in visible:
+            for e in (0, 1):
+                args = _sample_args(other, dt, e)
+                if other != text and args is not None and \
+                        not any(type(a) in (int, float) for a in args) and \
+                        _call(fn, _sample_args(other, torch.float32, e)) == '' and \
+                        _call(fn, args) == '':
+                    return 'numbers'
+    if _call(fn, _sample_args(text, torch.float32, extra, (2, 0))) == '' and \
+            _call(fn, _sample_args(text, dt, extra, (2, 0))) == '':
+        return 'nonempty'
+    return None
 
 
 def _call(fn, args):
@@ -332,18 +360,21 @@ def write_refusals(refusals):
                 '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'
                 '``REFUSED``: {torch\'s name of the op: ((exception class, message with\n'
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
-                'dtypes it refuses so), ...)}. Read by ``ember._ops._args``;\n'
+                'dtypes it refuses so[, \'numbers\': only with a Python number argument |\n'
+                '\'nonempty\': only for a non-empty input]), ...)}. Read by\n'
+                '``ember._ops._args``; '
                 'an op looks its row up on its first call."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         f.write('REFUSED = {\n')
         for name in sorted(refusals):
             groups = {}
-            for dt, err in refusals[name].items():
+            for dt, (err, when) in refusals[name].items():
                 cls, msg = err.split(': ', 1)
                 template = re.sub(r'\b%s\b' % dt, '<dtype>', msg)
-                groups.setdefault((cls, template), []).append(dt)
-            rows = tuple((cls, t, ' '.join(v)) for (cls, t), v in groups.items())
+                groups.setdefault((cls, template, when), []).append(dt)
+            rows = tuple((cls, t, ' '.join(v)) + ((when,) if when else ())
+                         for (cls, t, when), v in groups.items())
             f.write(f'    {name!r}: {rows!r},\n')
         f.write('}\n')
     print(f'{len(refusals)} ops refusing some dtype -> {REFUSALS}')

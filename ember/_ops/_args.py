@@ -588,8 +588,10 @@ def _op_name(public_name):
 
 
 def refusals(public_name):
-    """{NumPy dtype: (exception class, torch's message)} for the dtypes torch's kernel of
-    the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none."""
+    """{NumPy dtype: (exception class, torch's message, when)} for the dtypes torch's kernel
+    of the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none;
+    ``when`` is None (always), ``'numbers'`` (only with a Python number argument) or
+    ``'nonempty'`` (not when every tensor is empty: no kernel runs then)."""
     from ._dtype_refusals import REFUSED
     name = _op_name(public_name)
     groups = REFUSED.get(name) or (name.endswith('_') and REFUSED.get(name[:-1]))
@@ -600,12 +602,23 @@ def refusals(public_name):
         for np_dtype, dt in _dtype.FROM_NP.items():
             _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
     out = {}
-    for cls, template, names in groups:
+    for cls, template, names, *when in groups:
         cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
         for n in names.split():
             if n in _KERNEL_DTYPES:
-                out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n))
+                out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n),
+                                          when[0] if when else None)
     return out or None
+
+
+def _applies(when, arrays, numbers):
+    """Whether a refusal narrowed by ``when`` (see ``refusals``) applies to a call with
+    these tensor ``arrays`` that has (``numbers``) a Python number argument or not."""
+    if when == 'numbers':
+        return numbers
+    if when == 'nonempty':
+        return any(a.size for a in arrays)
+    return True
 
 
 def array_check(name, own=None, tensors_only=False):
@@ -624,7 +637,9 @@ def array_check(name, own=None, tensors_only=False):
         if tensors_only and type(others[0]) is not np.ndarray:
             return
         error = refused.get(x.dtype)
-        if error is not None:
+        if error is not None and (error[2] is None or _applies(
+                error[2], [x] + [o for o in others if type(o) is np.ndarray],
+                any(type(o) is not np.ndarray for o in others))):
             raise error[0](error[1])
     return check
 
@@ -651,6 +666,11 @@ def refuse_dtypes(public_name, refused, args, kwargs):
             return
     error = refused.get(dtype) if dtype is not None else None
     if error is not None:
+        if error[2] is not None:
+            given = (*seq, *args, *(kwargs or {}).values())
+            if not _applies(error[2], [a._data for a in given if isinstance(a, Tensor)],
+                            any(type(a) in _NUMBERS for a in given)):
+                return
         raise error[0](error[1])
 
 

@@ -488,9 +488,16 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         x = x.view(view)
     elif x._data.ndim < y._data.ndim:
         x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
-    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
-    return _by_scalar((spacing * (narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1))).sum(d), 2.,
+    spacing = _spacing(x, d)
+    return _by_scalar(((narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1)) * spacing).sum(d), 2.,
                       DivBackward1, np.true_divide)
+
+
+def _spacing(x, d):
+    """The differences of the sample points ``x`` along ``d``, by ``x``'s own length there:
+    they broadcast against ``y``'s pairs like any operand (a length-1 ``x`` gives none)."""
+    k = x._data.shape[d]
+    return narrow(x, d, 1, k - 1) - narrow(x, d, 0, k - 1) if k else x
 
 
 @register(method=False)
@@ -512,7 +519,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
                            "bool is not supported")
     n = y._data.shape[d]
     pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
-    if x is None:
+    if x is None or not n:
         return (pairs * ((1 if dx is None else dx) / 2.)).cumsum(d)
     if x._data.ndim == 1:
         if x._data.shape[0] != n:
@@ -523,8 +530,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         x = x.view(view)
     elif x._data.ndim < y._data.ndim:
         x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
-    spacing = narrow(x, d, 1, n - 1) - narrow(x, d, 0, n - 1)
-    return _by_scalar((spacing * pairs).cumsum(d), 2., DivBackward1, np.true_divide)
+    return _by_scalar((pairs * _spacing(x, d)).cumsum(d), 2., DivBackward1, np.true_divide)
 
 
 def _gradient_along(f, d, h, edge_order):
@@ -676,6 +682,9 @@ class LogcumsumexpBackward0(Node):
         d = self.dim
         if g.dim() == 0:
             return g
+        if x.is_complex():  # (conjugated, as the derivative of a holomorphic function)
+            tail = (g * (-out).exp().conj()).flip(d).cumsum(d).flip(d)
+            return tail * x.exp().conj()
         # grad_i = sum_{j>=i} g_j exp(x_i - out_j), summed in log space for the positive and
         # negative parts of g separately so no exp overflows.
         from .pointwise import where
@@ -696,7 +705,16 @@ def logcumsumexp(input, dim, *, out=None):
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{dtype_of(input).kernel_name}'")
     d = wrap_dim(dim, x.ndim)
-    r = np.logaddexp.accumulate(x, axis=d) if x.ndim and x.size else x.copy()
+    if not (x.ndim and x.size):
+        r = x.copy()
+    elif x.dtype.kind == 'c':
+        from .pointwise import complex_logaddexp
+        r = np.moveaxis(np.array(x), d, 0)
+        for i in range(1, r.shape[0]):
+            r[i] = complex_logaddexp(r[i - 1], r[i])
+        r = np.moveaxis(r, 0, d)
+    else:
+        r = np.logaddexp.accumulate(x, axis=d)
     n = track1(LogcumsumexpBackward0, input)
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:

@@ -264,14 +264,30 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     check_device(device, 'linspace')
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
-    arr = np.linspace(float(start), float(end), steps).astype(_dt(dtype))
+    start, end, dt = _space_ends(start, end, dtype, 'linspace')
+    arr = np.linspace(start, end, steps).astype(dt)
     return _finish(arr, requires_grad, 'linspace')
+
+
+def _space_ends(start, end, dtype, op):
+    """linspace/logspace's ends as Python numbers and the result's NumPy dtype: a complex
+    end makes the default dtype complex, and refuses a real ``dtype``."""
+    ends = [v.item() if isinstance(v, Tensor) else v for v in (start, end)]
+    if not any(isinstance(v, (complex, np.complexfloating)) for v in ends):
+        return float(ends[0]), float(ends[1]), _dt(dtype)
+    if dtype is not None and not dtype.is_complex:
+        raise RuntimeError(f"torch.{op}(): inferred dtype c10::complex<float> can't be safely "
+                           f"cast to passed dtype {dtype.kernel_name}")
+    dt = _dt(dtype) if dtype is not None else \
+        np.result_type(_dtype.DEFAULT.np_float, np.complex64)
+    return complex(ends[0]), complex(ends[1]), dt
 
 
 @register(method=False)
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     """``base ** linspace(start, end, steps)``."""
-    arr = np.logspace(float(start), float(end), steps, base=base).astype(_dt(dtype))
+    start, end, dt = _space_ends(start, end, dtype, 'logspace')
+    arr = np.logspace(start, end, steps, base=base).astype(dt)
     return _finish(arr, requires_grad, 'logspace')
 
 

@@ -18,6 +18,7 @@ from . import linalg as _products
 from .complex import conj_if_complex as cj
 from .reduce import _named, _out_pair, _unused
 from .pointwise import where as _where
+from .shape import cat
 from ..overrides import overridable
 from ..autograd.graph import _SavedOutput
 
@@ -337,27 +338,32 @@ def _cholesky_grad(L, gL):
     sym keeps the diagonal once and mirrors the strict lower part."""
     P = L.mH.matmul(gL).tril()
     P = 0.5 * (P + P.tril(-1).mH)
-    Li = inv(L)
-    return Li.mH.matmul(P).matmul(Li)
+    from .lu import _solve_tri  # (lu builds on this module)
+    # (triangular solves: a singular partial factor gives inf/nan, not an error, as torch)
+    X = _solve_tri(L.mH, P, upper=True)
+    return _solve_tri(L, X, upper=False, left=False)
 
 
 class LinalgCholeskyExBackward0(Node):
     """Gradient of ``linalg.cholesky``."""
 
     def backward(self, g):
-        A = self.saved_tensors[0]
-        L = _cholesky(A, False, 'linalg.cholesky', LinalgCholeskyExBackward0)
-        return _cholesky_grad(L, g.mH if self.upper else g)
+        # (from the factor returned, as torch: a partial one too, with check_errors=False)
+        R = self.saved_tensors[0]
+        return _cholesky_grad(R.mH if self.upper else R, g.mH if self.upper else g)
 
 
 class CholeskyBackward0(LinalgCholeskyExBackward0):
     """Gradient of the older ``torch.cholesky``: the same formula."""
 
 
-def _potrf(a):
+def _potrf(a, upper=False):
     """The lower Cholesky factor of a (batch of) matrices and LAPACK's ``info`` per matrix:
     the order of the first leading minor that is not positive-definite (0 if none). Where
-    it fails, the factor of the leading minors that passed is returned, zeros elsewhere."""
+    it fails, the result is LAPACK's partial factor (as torch's), from scipy's potrf -- of
+    the ``upper`` triangle, conjugate-transposed, when that is the one asked for (the two
+    partial factors differ); without scipy, the factor of the leading minors that passed,
+    zeros elsewhere."""
     info = np.zeros(a.shape[:-2], np.int32)
     try:
         L = np.linalg.cholesky(a)
@@ -365,6 +371,8 @@ def _potrf(a):
             return L, info
     except np.linalg.LinAlgError:
         L = np.zeros_like(a)
+    from ._scipy import lapack
+    mod = lapack()
     for idx in np.ndindex(a.shape[:-2]):
         try:
             L[idx] = np.linalg.cholesky(a[idx])
@@ -372,6 +380,11 @@ def _potrf(a):
                 continue
         except np.linalg.LinAlgError:
             pass
+        if mod is not None and a.dtype.kind in 'fc' and a.dtype.itemsize >= 4:
+            potrf, = mod.get_lapack_funcs(('potrf',), (a[idx],))
+            c, info[idx] = potrf(a[idx], lower=not upper, clean=1)
+            L[idx] = np.conj(c.T) if upper else c
+            continue
         L[idx] = 0
         for k in range(1, a.shape[-1] + 1):
             try:
@@ -394,15 +407,15 @@ def _cholesky_error(info, op):
 def _cholesky(A, upper, op, cls, check=True):
     _matrices(A, op)
     a = A._data
-    L, info = _potrf(a)
+    L, info = _potrf(a, upper)
     if check and np.any(info):
         raise _cholesky_error(info, op)
     r = np.conj(np.swapaxes(L, -1, -2)) if upper else L
     n = track1(cls, A)
-    if n is not None:
-        n.save(A)
-        n.upper = upper
     out = result(np.ascontiguousarray(r, dtype=a.dtype), n)
+    if n is not None:
+        n.save_output(out)
+        n.upper = upper
     return out if check else (out, make(info))
 
 
@@ -428,13 +441,28 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 @register
 def cholesky(input, upper=False, *, out=None):
     """``torch.cholesky`` (deprecated in torch in favour of ``linalg.cholesky``)."""
+    if input._data.size == 0:  # (torch checks an empty input for nothing: it is the answer)
+        return _products._out(result(np.empty_like(input._data),
+                                     track1(_EmptyCholesky, input)), out)
     return _products._out(_cholesky(input, upper, 'cholesky', CholeskyBackward0), out)
+
+
+class _EmptyCholesky(Node):
+    """torch.cholesky's node on an empty input: nothing flows back."""
+
+    def backward(self, g):
+        return g
+
+
+_EmptyCholesky.__name__ = _EmptyCholesky.__qualname__ = 'CholeskyBackward0'
 
 
 # -- qr ------------------------------------------------------------------------------------
 class LinalgQrBackward0(Node):
     """Gradient of ``qr`` for ``m >= n`` (reduced, or complete on square matrices):
-    ``(gQ + Q sym(triu(gR R^H - Q^H gQ))) R^{-H}``."""
+    ``(gQ + Q sym(triu(gR R^H - Q^H gQ))) R^{-H}``; for a wide ``A = [X | Y]`` (``m < n``,
+    ``R = [U | V]``) ``X = Q U`` is a square QR whose ``Q`` also makes ``Y = Q V``: ``X``
+    takes the square formula with ``gQ + Y gV^H`` for ``gQ``, and ``gY = Q gV``."""
 
     def backward(self, gQ, gR):
         A = self.saved_tensors[0]
@@ -443,15 +471,23 @@ class LinalgQrBackward0(Node):
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
                                "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
                                "are going to differentiate through linalg.qr.")
-        if m < n:
-            raise NotImplementedError("ember: the derivative of linalg.qr for wide matrices "
-                                      "(m < n) is not implemented")
         Q, R = _qr(A, self.mode, 'linalg.qr', _qr_t)
-        M = (gR.matmul(R.mH) - Q.mH.matmul(gQ)).triu()
-        M = M + M.mH
-        M = M - 0.5 * M.diagonal(0, -2, -1).diag_embed()
-        gA = Q.matmul(M) + gQ
-        return gA.matmul(inv(R).mH)
+        if m >= n:
+            return _qr_grad(Q, R, gQ, gR)
+        Y, U, V, gV = A[..., :, m:], R[..., :, :m], R[..., :, m:], gR[..., :, m:]
+        gX = _qr_grad(Q, U, gQ + Y.matmul(gV.mH), gR[..., :, :m])
+        return cat([gX, Q.matmul(gV)], -1)
+
+
+def _qr_grad(Q, R, gQ, gR):
+    """The gradient of ``A = Q R`` with ``R`` square and invertible."""
+    M = (gR.matmul(R.mH) - Q.mH.matmul(gQ)).triu()
+    M = M + M.mH
+    M = M - 0.5 * M.diagonal(0, -2, -1).diag_embed()
+    gA = Q.matmul(M) + gQ
+    from .lu import _solve_tri  # (lu builds on this module)
+    # gA R^{-H}: a triangular solve, which gives inf/nan for a rank-deficient A, as torch
+    return _solve_tri(R.mH, gA, upper=False, left=False)
 
 
 def _qr(A, mode, op, cls):

@@ -786,9 +786,11 @@ def _check_along(x, dim, index, op, src=None):
     """torch's gather/scatter checks; returns the wrapped dim and the index as an int64
     array of at least one dim."""
     a = index._data
+    xd = x._data
+    if a.size == 0:  # (torch checks an empty index for nothing else: no element is read)
+        return wrap_dim(dim, xd.ndim), a.astype(np.int64).reshape(a.shape or (1,))
     if a.dtype.type not in _INDEX_KINDS:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
-    xd = x._data
     nd = builtins.max(xd.ndim, 1)
     d = wrap_dim(dim, xd.ndim)
     xs = xd.shape if xd.ndim else (1,)
@@ -830,6 +832,8 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     d, ai = _check_along(input, dim, index, 'gather')
     x = input._data
     xs = x.reshape(x.shape or (1,))
+    if not ai.size:
+        xs = np.empty(ai.shape, x.dtype)  # (an empty index may have any number of dims)
     if any(k != d and i != s for k, (i, s) in enumerate(zip(ai.shape, xs.shape))):
         # index may be smaller than input off ``dim``: only that leading part is read
         xs = xs[tuple(builtins.slice(None) if k == d else builtins.slice(0, i)
@@ -875,20 +879,19 @@ def _scatter(input, dim, index, src, value, reduce, op):
     d, ai = _check_along(input, dim, index, 'scatter', src)
     x = input._data
     out = x.reshape(x.shape or (1,)).copy()
-    key = _along_key(ai, d)
-    if src is not None:
-        s = src._data.reshape(src._data.shape or (1,))
-        vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
-    else:
-        vals = np.asarray(value).astype(x.dtype)
-    if not ai.size:
-        pass  # nothing is written (and torch checks no sizes)
-    elif op == 'scatter_add':
-        np.add.at(out, key, vals)
-    elif reduce is not None:
-        _REDUCERS[reduce].at(out, key, np.broadcast_to(vals, ai.shape))
-    else:
-        out[key] = vals
+    if ai.size:  # (an empty index writes nothing, and torch checks no sizes)
+        key = _along_key(ai, d)
+        if src is not None:
+            s = src._data.reshape(src._data.shape or (1,))
+            vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
+        else:
+            vals = np.asarray(value).astype(x.dtype)
+        if op == 'scatter_add':
+            np.add.at(out, key, vals)
+        elif reduce is not None:
+            _REDUCERS[reduce].at(out, key, np.broadcast_to(vals, ai.shape))
+        else:
+            out[key] = vals
     if reduce is not None:
         n = track(_ScatterReduce, (input, src))
     elif op == 'scatter_add':

@@ -88,6 +88,12 @@ def multi_dot(tensors, *, out=None):
 def vecdot(x, y, *, dim=-1, out=None):
     """``sum(conj(x) * y, dim)``, broadcasting."""
     _floating(x, 'linalg.vecdot')
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {x.dtype.kernel_name} and y of type "
+                           f"{y.dtype.kernel_name} instead")
+    if x.dim() == 1 and y.dim() == 1:  # (torch's vdot: it does not broadcast)
+        return _products._out(_products._dot(x, y, 'vdot', _products.VdotBackward0), out)
     return _products._out((cj(x) * y).sum(dim), out)
 
 
@@ -129,6 +135,14 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return _products._out(_vector_norm(x, ord, dim, keepdim, dtype=dtype), out)
 
 
+def _largest(s, dim, keepdim=False):
+    """The largest of the (non-negative) values ``s`` along ``dim``: 0 where there are none
+    (torch's matrix norms, where ``amax`` would refuse: a constant, as in torch)."""
+    if s.shape[dim] == 0:
+        return s.detach().sum(dim, keepdim=keepdim)
+    return s.amax(dim, keepdim=keepdim)
+
+
 @_linalg()
 def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """Matrix norm over the two dims ``dim``: 'fro', 'nuc', +-inf (max/min row sum),
@@ -149,17 +163,17 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         return _products._out(_vector_norm(A, 2, (d0, d1), keepdim), out)
     if ord in ('nuc', 2, -2):
         S = svdvals(A.movedim((d0, d1), (-2, -1)))
-        r = S.sum(-1) if ord == 'nuc' else S.amax(-1) if ord == 2 else S.amin(-1)
+        r = S.sum(-1) if ord == 'nuc' else _largest(S, -1) if ord == 2 else S.amin(-1)
         if keepdim:
             r = r.unsqueeze(-1).unsqueeze(-1).movedim((-2, -1), (d0, d1))
         return _products._out(r, out)
     if ord in (1, -1, float('inf'), float('-inf')):
         summed, other = (d0, d1) if ord in (1, -1) else (d1, d0)
-        red = 'amax' if ord > 0 else 'amin'
         s = A.abs().sum(summed, keepdim=keepdim)
         if not keepdim and other > summed:
             other -= 1
-        return _products._out(getattr(s, red)(other, keepdim=keepdim), out)
+        r = _largest(s, other, keepdim) if ord > 0 else s.amin(other, keepdim=keepdim)
+        return _products._out(r, out)
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 

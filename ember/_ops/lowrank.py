@@ -25,7 +25,7 @@ def _basis(A, q, niter, M):
     def adjoint_times(X):
         return A.mH.matmul(X) if M is None else A.mH.matmul(X) - M.mH.matmul(X)
 
-    R = randn(A.shape[-1], q, dtype=A.dtype)
+    R = randn(A.shape[-1], int(q), dtype=A.dtype)  # (q=False is 0, as in torch)
     Q = qr(times(R)).Q
     for _ in range(niter):
         Q = qr(adjoint_times(Q)).Q

@@ -205,12 +205,17 @@ class LinalgLuFactorExBackward0(Node):
         return _lu_grad(P, L, U, gLU[..., :, :k].tril(-1), gLU[..., :k, :].triu())
 
 
+def _no_pivot_check(A, pivot):
+    """torch's CPU kernels factor only with pivoting, but an empty input needs no kernel."""
+    if not pivot and A._data.size:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+
+
 def _lu_factor(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
     _float_kernel(A, 'lu_cpu')
     _at_least_2d(A, 'torch.lu_factor')
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    _no_pivot_check(A, pivot)
     lu, piv, info = _getrf(A._data)
     n = track1(LinalgLuFactorExBackward0, A)
     if n is not None:
@@ -356,10 +361,11 @@ def _lu(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
     _float_kernel(A, 'lu_cpu')
     _at_least_2d(A, 'torch.lu_factor')
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    _no_pivot_check(A, pivot)
     lu, piv, _ = _getrf(A._data)
     P, L, U = _unpack_arrays(lu, piv)
+    if not pivot:  # (an empty input: torch's P is then an empty vector)
+        P = np.zeros(0, A._data.dtype)
     n = track1(LinalgLuBackward0, A)
     if n is not None:
         n.save(A)

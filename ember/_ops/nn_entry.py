@@ -130,13 +130,23 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     from ..nn.functional._normalization import _update
     from .pointwise import NotImplemented_
     x = input._data
+    if x.ndim == 0:
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+    channels = x.shape[1] if x.ndim > 1 else input.size(1)
+    if x.size == 0:
+        raise RuntimeError(f"input tensor must have at least one element, but got input_sizes "
+                           f"= {list(x.shape)}")
+    for t in (running_mean, running_var):
+        if t is not None and t.dim() != 1:
+            raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {t.dim()}")
     dims = (0,) + tuple(range(2, x.ndim))
     mean, var = x.mean(dims), x.var(dims)
-    count = x.size // x.shape[1]
+    count = x.size // channels
+    # (torch updates the first ``channels`` elements of longer running statistics)
     if running_mean is not None:
-        _update(running_mean, mean, momentum)
+        _update(running_mean[:channels], mean, momentum)
     if running_var is not None:
-        _update(running_var, var * (count / (count - 1)), momentum)
+        _update(running_var[:channels], var * (count / (count - 1)), momentum)
     n = track(NotImplemented_, (input, running_mean, running_var))
     if n is not None:
         n.op = 'batch_norm_update_stats'

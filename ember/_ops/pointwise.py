@@ -894,7 +894,23 @@ class LogaddexpBackward0(Node):
     def backward(self, g):
         a, b = self.saved_tensors
         s = (a - b).sigmoid()
+        if s.is_complex():  # (conjugated, as the derivative of a holomorphic function)
+            s = s.conj()
         return g * s, g * (1 - s)
+
+
+def complex_logaddexp(x, y):
+    """``log(exp(x) + exp(y))`` of complex arrays (NumPy has only the real one), from the
+    operand with the larger real part, so that no exp overflows."""
+    hi_x = x.real >= y.real
+    hi, lo = np.where(hi_x, x, y), np.where(hi_x, y, x)
+    return hi + np.log1p(np.exp(lo - hi))
+
+
+def _logaddexp(x, y):
+    if x.dtype.kind == 'c' or getattr(y, 'dtype', x.dtype).kind == 'c':
+        return complex_logaddexp(x, y)
+    return np.logaddexp(x, y)
 
 
 class HypotBackward0(Node):
@@ -917,7 +933,7 @@ maximum = _binary('maximum', np.maximum, MaximumBackward0, save=(0, 1), tensor_o
 minimum = _binary('minimum', np.minimum, MinimumBackward0, save=(0, 1), tensor_only=True)
 fmax = _binary('fmax', np.fmax, FmaxBackward0, save=(0, 1), tensor_only=True)
 fmin = _binary('fmin', np.fmin, FminBackward0, save=(0, 1), tensor_only=True)
-logaddexp = _binary('logaddexp', np.logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True,
+logaddexp = _binary('logaddexp', _logaddexp, LogaddexpBackward0, save=(0, 1), to_float=True,
                     tensor_only=True)
 hypot = _binary('hypot', np.hypot, HypotBackward0, save=(0, 1), to_float=True,
                 tensor_only=True)

@@ -165,6 +165,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                  requires_grad=False, memory_format=None):
     """``randint`` with ``input``'s shape and dtype."""
     if high is None:
+        if isinstance(low, Tensor) and low.dim() != 0:
+            raise RuntimeError("high must be a scalar tensor and on CPU")
         low, high = 0, low
     return randint(low, high, input._data.shape, dtype=dtype or input.dtype)
 
@@ -192,6 +194,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
             raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         ref = mean if isinstance(mean, Tensor) else std
+        _normal_dtype(ref._data.dtype, mean)
         arr = (m + s * rng.standard_normal(shape)).astype(ref._data.dtype)
         return make(arr)
     if std < 0:
@@ -201,6 +204,22 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                         "numbers")
     arr = (mean + std * rng.standard_normal(_shape((size,), 'normal'))).astype(_dt(dtype))
     return _finish(arr, requires_grad, 'normal')
+
+
+def _normal_dtype(np_dtype, mean):
+    """torch's refusals of an integer or bool result dtype: first a number ``mean`` out of
+    its range (it is converted to the std's dtype), then the kernel's."""
+    kind = np.dtype(np_dtype).kind
+    if kind not in 'iub':
+        return
+    if kind != 'b' and not isinstance(mean, Tensor):
+        from .pointwise import _C_TYPE
+        info = np.iinfo(np_dtype)
+        if not info.min <= mean <= info.max:  # (NaN too)
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE[np.dtype(np_dtype).name]} without overflow")
+    raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for "
+                              f"'{_dtype.FROM_NP[np.dtype(np_dtype)].kernel_name}'")
 
 
 @register
@@ -231,8 +250,21 @@ def poisson(input, generator=None):
                                   f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
     if np.any(x < 0):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    draw = _rng(generator).poisson(x.astype(np.float64)).astype(x.dtype)
+    lam = x.astype(np.float64)
+    rng = _rng(generator)
+    # NumPy's sampler stops near 2**63 (torch's wraps to -2**63 there); at such rates the
+    # Poisson law is the normal one of mean and variance ``lam`` to within 1e-9.
+    huge = lam > _POISSON_MAX
+    if huge.any():
+        normal = np.rint(lam + np.sqrt(lam) * rng.standard_normal(lam.shape))
+        draw = np.where(huge, normal, rng.poisson(np.where(huge, 0, lam)))
+    else:
+        draw = rng.poisson(lam)
+    draw = draw.astype(x.dtype)
     return result(draw, track1(PoissonBackward0, input))
+
+
+_POISSON_MAX = 1e18
 
 
 class _BinomialBackward(Node):

@@ -1007,7 +1007,7 @@ def column_sums(a):
 def _sum_over(a, d):
     """``np.sum(a, d, keepdims=True)``, by ``row_sums`` when ``d`` is the last axis of a
     C-contiguous array."""
-    if d == a.ndim - 1 and a.ndim and a.flags.c_contiguous:
+    if d == a.ndim - 1 and a.ndim and a.size and a.flags.c_contiguous:
         return row_sums(a.reshape(-1, a.shape[-1])).reshape(a.shape[:-1] + (1,))
     return a.sum(d, keepdims=True)
 
@@ -1085,8 +1085,8 @@ def _softmax_input(input, dim, dtype, op):
     x = input._data
     d = _softmax_dim(dim, x.ndim, op)
     if dtype is not None:
-        x = x.astype(dtype.np, copy=False)
-    if x.dtype.kind not in 'fV':
+        x = x.astype(dtype.np, copy=False) if x.size else np.empty(x.shape, dtype.np)
+    if x.dtype.kind not in 'fV' and x.size:  # (an empty input runs no kernel)
         kernel = 'lastdim_kernel_impl' if d == x.ndim - 1 or x.ndim == 0 else 'kernel_impl'
         raise NotImplementedError(f'"{op}_{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")

@@ -104,9 +104,41 @@ def _alias_view(t):
 
 
 def _view_dtype(input, dt):
-    if dt.itemsize != input._data.itemsize:
-        raise RuntimeError("view(dtype): only dtypes of the same size are supported")
-    return view_of(input, input._data.view(dt.np), None, _view_dtype, (dt,))
+    a = input._data
+    old, new = a.itemsize, dt.itemsize
+    if new != old:
+        _check_view_dtype(input, dt)
+    return view_of(input, a.view(dt.np), None, _view_dtype, (dt,))
+
+
+def _check_view_dtype(input, dt):
+    """torch's conditions for viewing elements of one size as another: the last dim is
+    contiguous and, viewed as a larger type, holds whole elements, as do the other strides
+    and the storage offset (torch counts them in elements, NumPy in bytes)."""
+    a = input._data
+    old, new = a.itemsize, dt.itemsize
+    how = (f"to view {_dtype.FROM_NP[a.dtype].kernel_name} as {dt.kernel_name} (different "
+           "element sizes)")
+    if a.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {how}")
+    strides = [s // old for s in a.strides]
+    if a.size == 0:  # (NumPy gives an empty array any strides: only the sizes count)
+        strides = [1] * a.ndim
+    ratio = new // old
+    if new > old and a.shape[-1] % ratio:
+        raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {how}, but got "
+                           f"{a.shape[-1]}")
+    if strides[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {how}, but got {strides[-1]}")
+    if new > old:
+        offset = input.storage_offset()
+        if offset % ratio:
+            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {how}, "
+                               f"but got {offset}")
+        for d, s in enumerate(strides[:-1]):
+            if s % ratio:
+                raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} {how}, "
+                                   f"but got {s}")
 
 
 @register(function=False)

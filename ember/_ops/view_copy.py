@@ -68,7 +68,13 @@ def _slice(input, dim=0, start=None, end=None, step=1):
 
 
 def _view(input, size):
-    return input.view(size)
+    # (the copy needs no view of the memory: a layout ``view`` refuses is copied first)
+    try:
+        return input.view(size)
+    except RuntimeError as e:
+        if 'view size is not compatible' not in str(e):
+            raise
+        return input.contiguous().view(size)
 
 
 def _detach_copy(input):

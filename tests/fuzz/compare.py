@@ -78,7 +78,7 @@ def build(lib, call, inplace):
             base = a.take([0], axis=int(v.layout.split(':')[1]))
         else:
             base = a
-        base = np.ascontiguousarray(base)
+        base = np.array(base, order='C')  # (ascontiguousarray makes a 0-dim array 1-dim)
         if v.dtype == 'bfloat16':
             t = lib.tensor(base.astype(np.float32)).to(lib.bfloat16)
         else:

@@ -373,10 +373,21 @@ class _SiluBackward0(Node):
 
 
 def _silu_out(input):
+    if input._data.dtype.kind == 'c':
+        return _complex_silu(input)
     x = _float_input(input, 'silu_cpu')
     done = _native.silu_forward(x)
     y, s = done if done is not None else (None, _pw._sigmoid(x))
     return _unary_node(input, x * s if y is None else y, _SiluBackward0, aux=s)
+
+
+def _complex_silu(input):
+    """``x * sigmoid(x)`` of a complex input: torch computes it, but has no derivative."""
+    if input._requires_grad and STATE.enabled:
+        raise RuntimeError("silu does not support automatic differentiation for outputs with "
+                           "complex dtype.")
+    x = input._data
+    return make(np.asarray(x * _pw._sigmoid(x), x.dtype))
 
 
 def silu(input, inplace=False):

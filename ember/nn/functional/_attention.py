@@ -17,15 +17,16 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     """``softmax(query @ key^T * scale + mask) @ value`` over the last two dims. A bool
     ``attn_mask`` marks with True the pairs that take part; a float one is added."""
     if enable_gqa:
-        raise NotImplementedError("scaled_dot_product_attention(enable_gqa=True) is not "
-                                  "supported by ember yet")
+        key, value = _share_heads(query, key, value)
     if query.dtype.is_floating_point and query.dtype.itemsize == 2:
         # torch's math kernel computes float16 and bfloat16 in float32 and casts back
         out = scaled_dot_product_attention(_wide(query), _wide(key), _wide(value), attn_mask,
                                            dropout_p, is_causal, scale)
         return out.to(query.dtype)
     L, S = query.shape[-2], key.shape[-2]
-    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if scale is None:
+        # (no features: every score is 0, whatever the scale)
+        scale = 1 / math.sqrt(query.shape[-1]) if query.shape[-1] else 1.0
     scores = query.matmul(key.transpose(-2, -1)) * scale
     if is_causal:
         if attn_mask is not None:
@@ -42,6 +43,17 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0:
         weights = _layers.dropout(weights, dropout_p)
     return weights.matmul(value)
+
+
+def _share_heads(query, key, value):
+    """Grouped-query attention: each of key's and value's heads (dim -3) serves a group of
+    consecutive query heads, so both are repeated up to the query's number of heads."""
+    heads = query.size(-3)
+    kh, vh = key.size(-3), value.size(-3)
+    if heads % kh or heads % vh:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads "
+                           "in ")  # (torch's message stops there)
+    return key.repeat_interleave(heads // kh, -3), value.repeat_interleave(heads // vh, -3)
 
 
 def _wide(t):

@@ -132,6 +132,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if x.ndim >= 2 and size[0] * int(np.prod(size[2:])) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {input.shape!r}")
+    if x.size == 0:
+        return _empty_batch_norm(input, weight, bias)
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
@@ -168,6 +170,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         n.xhat = xhat if result._data is not xhat else None
         n.rstd = rstd
     return result
+
+
+def _empty_batch_norm(input, weight, bias):
+    """Batch norm of an empty input, as torch computes it: nothing is checked or updated,
+    and the (empty) result stays connected to ``weight`` and ``bias`` through their first
+    elements."""
+    out = input.clone()
+    if weight is not None:
+        out = out * weight[0]
+    if bias is not None:
+        out = out + bias[0]
+    return out
 
 
 class NativeGroupNormBackward0(Node):
@@ -246,7 +260,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*{', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and not input.is_complex():
         raise NotImplementedError(f"\"rms_norm\" not implemented for "
                                   f"'{dtype_name(input._data.dtype)}'")
     if input._data.dtype.itemsize == 2:
