@@ -9,9 +9,9 @@ import numpy as np
 
 from ... import _dtype
 from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
-from ..._ops import _scipy
 from ..._ops._core import make
 from ...autograd.grad_mode import STATE, enable_grad, no_grad
+from . import _grid_taps
 from ._recompute import RecomputedBackward, recomputed
 from ._separable import SeparableBackward, apply
 
@@ -181,13 +181,13 @@ class _GridSamplerBackward(RecomputedBackward):
     taps = None        # (an empty input has none: the composition handles it)
 
     def backward(self, g):
-        if STATE.enabled or self.taps is None:
+        taps = self.taps
+        want_x, want_grid = (fn is not None for fn, _ in self.next_functions)
+        if STATE.enabled or taps is None or (want_grid and not taps.ready_for_grid):
             return super().backward(g)
         input, _ = self.saved_tensors      # (checks they were not modified since)
-        plan = self.taps
-        want_x, want_grid = (fn is not None for fn, _ in self.next_functions)
-        return (plan.input_grad(g._data, input.shape) if want_x else None,
-                plan.grid_grad(g._data, input._data) if want_grid else None)
+        grads = taps.gradients(g._data, input._data, want_x, want_grid)
+        return tuple(None if a is None else make(a) for a in grads)
 
 
 class GridSampler2DBackward0(_GridSamplerBackward):
@@ -409,118 +409,15 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         return recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
                           np.zeros(tuple(input.shape[:2]) + tuple(grid.shape[1:-1]),
                                    input._data.dtype))
-    taps = _Taps(grid, input.shape[2:], *modes)
+    # the arrays' gradients want the slopes of the source indices (grid) and the input's
+    # rows (bilinear), computed here only when a backward may ask for them
+    grid_grad = STATE.enabled and grid.requires_grad
+    taps = _grid_taps.Taps(grid._data, input.shape[2:], *modes, slopes=grid_grad)
     out = recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
-                     taps.sample(input._data))
+                     taps.sample(input._data, keep_rows=grid_grad))
     if out.grad_fn is not None:
         out.grad_fn.taps = taps
     return out
-
-
-class _Taps:
-    """The array form of ``_grid_sample`` (the same formulas, the same order of operations):
-    for each corner of the interpolation cell (one tap for nearest), the flat input position
-    it reads (clipped into range) and its weight (0 outside the input)."""
-
-    def __init__(self, grid, sp, mode, padding_mode, align_corners):
-        self.sp, self.mode, self.nd = tuple(sp), mode, len(sp)
-        self.grid, self.padding_mode, self.align_corners = grid, padding_mode, align_corners
-        nd = self.nd
-        with no_grad():
-            idx = [_source_index(grid[..., nd - 1 - ax], sp[ax], padding_mode,
-                                 align_corners)._data for ax in range(nd)]
-        n = grid.shape[0]
-        self.idx = [i.reshape(n, -1) for i in idx]
-        self.out_sp = tuple(grid.shape[1:-1])
-        index = np.int32 if n * int(np.prod(self.sp)) < 2 ** 31 else np.int64
-        if mode == 1:
-            self.lows = self.factors = None
-            taps = [(np.rint(i).astype(index),) for i in self.idx]
-            corners = [None]
-        else:
-            self.lows = [np.floor(i) for i in self.idx]
-            low = [lo.astype(index) for lo in self.lows]
-            taps = [(lo, lo + 1) for lo in low]
-            # per dim, the two corners' linear weights along it: (low + 1) - i and i - low
-            self.factors = [((lo + 1) - i, i - lo) for i, lo in zip(self.idx, self.lows)]
-            corners = list(np.ndindex(*(2,) * nd))
-        # per dim and tap offset: whether it falls inside, and its position clipped into range
-        inside = [[(p >= 0) & (p < m) for p in ps] for ps, m in zip(taps, self.sp)]
-        clipped = [[np.clip(p, 0, m - 1) for p in ps] for ps, m in zip(taps, self.sp)]
-        # (N, P, taps): the taps of an output side by side, as the sparse rows want them
-        k = len(corners)
-        self.flat = np.empty(self.idx[0].shape + (k,), index)
-        self.weights = np.empty(self.idx[0].shape + (k,), self.idx[0].dtype)
-        base = (np.arange(n, dtype=index) * index(np.prod(self.sp))).reshape(n, 1)
-        self.corners = [self._tap(t, c, inside, clipped, base) for t, c in enumerate(corners)]
-
-    def _factors(self, corner):
-        """Per dim, the corner's linear weight along it: ``i - low`` or ``(low + 1) - i``."""
-        return [f[b] for f, b in zip(self.factors, corner)]
-
-    def _tap(self, t, corner, inside, clipped, base):
-        """(corner, flat position, weight, inside) of tap ``t``, written into the tables."""
-        offsets = corner or (0,) * self.nd
-        ok = inside[0][offsets[0]]
-        flat = clipped[0][offsets[0]]
-        for ax in range(1, self.nd):
-            ok = ok & inside[ax][offsets[ax]]
-            flat = flat * self.sp[ax] + clipped[ax][offsets[ax]]
-        np.add(flat, base, out=self.flat[..., t])
-        weight = self.weights[..., t]
-        if corner is None:
-            weight[...] = ok
-        else:
-            factors = self._factors(corner)
-            np.multiply(factors[0], factors[1], out=weight) if self.nd > 1 else \
-                np.copyto(weight, factors[0])
-            for f in factors[2:]:
-                weight *= f
-            weight *= ok           # (finite factors: the same as where(ok, weight, 0))
-        return corner, flat, weight, ok
-
-    def sample(self, x):
-        """The forward value (N, C, *out)."""
-        out = _taps_times(self.flat, self.weights, x.reshape(x.shape[0], x.shape[1], -1))
-        return np.ascontiguousarray(out.reshape(x.shape[:2] + self.out_sp), x.dtype)
-
-    def input_grad(self, g, shape):
-        """Each output's gradient times each weight, summed into the positions read."""
-        volume = int(np.prod(shape[2:]))
-        out = _taps_times_t(self.flat, self.weights, g.reshape(g.shape[0], g.shape[1], -1),
-                            volume)
-        return make(out.reshape(tuple(shape)))
-
-    def grid_grad(self, g, x):
-        """The gradient along each dim of the source indices (the corners' values times
-        their weights' derivatives), carried to the grid by autograd over the small index
-        computation."""
-        grid = self.grid
-        if self.mode == 1:     # nearest: piecewise constant in the grid
-            return make(np.zeros(grid.shape, grid._data.dtype))
-        g = g.reshape(g.shape[0], g.shape[1], -1)
-        x = x.reshape(x.shape[0], x.shape[1], -1)
-        gidx = []
-        for ax in range(self.nd):
-            # each corner's weight differentiated along dim ax (0 outside the input)
-            weights = []
-            for corner, _, _, inside in self.corners:
-                factors = self._factors(corner)
-                d = inside.astype(factors[0].dtype) if corner[ax] else -inside.astype(
-                    factors[0].dtype)
-                for other, f in enumerate(factors):
-                    if other != ax:
-                        d = d * f
-                weights.append(d)
-            d = _taps_times(self.flat, np.stack(weights, -1), x)
-            gidx.append(np.einsum('ncp,ncp->np', g, d))
-        from ...autograd import grad
-        leaf = grid.detach().requires_grad_()
-        nd = self.nd
-        with enable_grad():
-            idx = [_source_index(leaf[..., nd - 1 - ax], self.sp[ax], self.padding_mode,
-                                 self.align_corners) for ax in range(nd)]
-        return grad(idx, leaf, [make(gi.reshape(i.shape)) for gi, i in zip(gidx, idx)])[0]
 
 
 def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
@@ -552,53 +449,3 @@ def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corner
 
 def _shape_list(shape):
     return f"[{', '.join(map(str, shape))}]"
-
-
-def _taps_times(flat, weights, x):
-    """``sum_k weights[..., k] * x.flat[flat[..., k]]`` per sample and channel: ``x``
-    (N, C, V), ``flat`` (positions in the (N, V) volumes) and ``weights`` (N, P, taps) -- a
-    sparse (N P x N V) matrix applied to the channels. With scipy, one CSR product (a pass in
-    C); without, a gather per tap."""
-    sparse = _scipy.sparse() if x.dtype in (np.float32, np.float64) else None
-    n, c, v = x.shape
-    p = flat.shape[1]
-    if flat.shape[2] == 1:     # one tap (nearest): a gather per sample, then the weights
-        out = np.empty((n, c, p), x.dtype)
-        xs = x.reshape(n * c, v).reshape(n, c, v)
-        for b in range(n):
-            np.take(xs[b], flat[b, :, 0] - b * v, axis=1, out=out[b])
-        if not weights.all():
-            out *= weights[:, None, :, 0]
-        return out
-    if sparse is not None:
-        rows = np.ascontiguousarray(x.transpose(0, 2, 1)).reshape(n * v, c)
-        out = _tap_matrix(sparse, flat, weights, n * v) @ rows
-        return np.ascontiguousarray(out.reshape(n, p, c).transpose(0, 2, 1))
-    xs = x.transpose(1, 0, 2).reshape(c, n * v)
-    acc = None
-    for k in range(flat.shape[2]):
-        t = np.take(xs, flat[..., k], axis=1) * weights[..., k]       # (C, N, P)
-        acc = t if acc is None else acc + t
-    return np.ascontiguousarray(acc.transpose(1, 0, 2))
-
-
-def _taps_times_t(flat, weights, g, v):
-    """The adjoint of ``_taps_times``: ``g`` (N, C, P) summed into (N, C, ``v``)."""
-    sparse = _scipy.sparse() if g.dtype in (np.float32, np.float64) else None
-    n, c, p = g.shape
-    if sparse is not None:
-        rows = np.ascontiguousarray(g.transpose(0, 2, 1)).reshape(n * p, c)
-        out = _tap_matrix(sparse, flat, weights, n * v).T @ rows
-        return np.ascontiguousarray(out.reshape(n, v, c).transpose(0, 2, 1))
-    idx = flat.ravel()
-    gw = (g.transpose(1, 0, 2)[..., None] * weights[None]).reshape(c, -1)
-    out = np.stack([np.bincount(idx, gw[ch], n * v) for ch in range(c)])  # index shared
-    return np.ascontiguousarray(out.reshape(c, n, v).transpose(1, 0, 2), g.dtype)
-
-
-def _tap_matrix(sparse, flat, weights, v):
-    """The (N P x ``v``) CSR matrix: row (n, p) holds each tap's weight at its column."""
-    rows, k = flat.shape[0] * flat.shape[1], flat.shape[2]
-    return sparse.csr_matrix((weights.ravel(), flat.ravel(),
-                              np.arange(0, k * rows + 1, k, dtype=flat.dtype)),
-                             shape=(rows, v))
