@@ -53,6 +53,9 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
 
+_CLEARED = object()  # a node's _saved once clear_saved_tensors_on_access handed them out
+
+
 class BackwardCFunction(Node, FunctionCtx):
     """The graph node of a custom Function: calls the user's ``backward`` with itself as ctx."""
     _forward_cls = None
@@ -111,11 +114,21 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_tensors(self):
-        """The tensors given to ``save_for_backward``, checked for in-place modification."""
+        """The tensors given to ``save_for_backward``, checked for in-place modification.
+        With ``clear_saved_tensors_on_access = True`` on the Function, the node lets go of
+        them on this first access (a second one is an error)."""
         saved = self._saved
         if saved is None:
             return ()
-        return tuple(Node.saved_tensors.fget(self))
+        if saved is _CLEARED:
+            raise RuntimeError(
+                'saved_tensors can only be accessed once when '
+                'clear_saved_tensors_on_access=True is set on the autograd.Function. Either '
+                'access saved_tensors only once, or set clear_saved_tensors_on_access=False.')
+        out = tuple(Node.saved_tensors.fget(self))
+        if self._forward_cls.clear_saved_tensors_on_access:
+            self._saved = _CLEARED
+        return out
 
     @property
     def saved_variables(self):
@@ -245,6 +258,8 @@ class Function(_SingleLevelFunction):
     >>> Exp.apply(ember.ones(2, requires_grad=True))
     tensor([2.7183, 2.7183], grad_fn=<ExpBackward>)
     """
+    # True: the node drops its saved tensors when backward reads ctx.saved_tensors (once).
+    clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
         import warnings

@@ -11,6 +11,7 @@ import re
 from .forward_ad import FWD, Pending
 
 __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_on_cpu',
+           'register_multi_grad_hook', 'SavedTensor',
            'increment_version']
 
 _RELEASED = object()
@@ -214,6 +215,73 @@ class _Handle:
 
 
 RemovableHandle = _Handle
+
+
+class SavedTensor:
+    """torch's handle on one tensor a node saved; only the graph makes them (ember's nodes
+    keep their saved tensors without such handles)."""
+
+    def __init__(self):
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+
+
+class _MultiHandle:
+    """The handle of ``register_multi_grad_hook``: removes the hook from every tensor."""
+    __slots__ = ('_handles',)
+
+    def __init__(self, handles):
+        self._handles = handles
+
+    def remove(self):
+        """Unregisters the hook from all the tensors."""
+        for h in self._handles:
+            h.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Calls ``fn`` once per backward that reaches ``tensors``: with mode ``"all"``, with the
+    tuple of their gradients (None where none was computed) when that backward ends; with
+    ``"any"``, with the first of their gradients as soon as it is computed. Returns a handle
+    whose ``remove()`` unregisters it."""
+    from .engine import current_graph_task
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    seen = set()  # ids of the graph tasks the hook already answered (or is waiting on)
+
+    if mode == "any":
+        def hook(grad):
+            task = current_graph_task()
+            if task.id not in seen:
+                seen.add(task.id)
+                task.callbacks.append(lambda: seen.discard(task.id))
+                fn(grad)
+        handles = [t.register_hook(hook) for t in tensors if t.requires_grad]
+        return _MultiHandle(handles)
+
+    grads = {}  # graph task id -> the gradients so far
+
+    def make_hook(i):
+        def hook(grad):
+            task = current_graph_task()
+            got = grads.get(task.id)
+            if got is None:
+                got = grads[task.id] = [None] * len(tensors)
+
+                def finish(tid=task.id):
+                    fn(tuple(grads.pop(tid)))
+                task.callbacks.append(finish)
+            got[i] = grad
+        return hook
+
+    handles = [t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t.requires_grad]
+    return _MultiHandle(handles)
 
 
 # -- saved_tensors_hooks -------------------------------------------------------------------
