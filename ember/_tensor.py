@@ -588,8 +588,11 @@ def _rebuild(cls, data, requires_grad, state):
 def refresh_view(t):
     """Rebuilds the history of view ``t`` after an in-place op rewrote its base's history
     through another view (torch regenerates such grad_fns lazily too)."""
-    from ._ops._core import replay_view
-    if t._made_by_function is not None:  # replaying it would bypass the Function's backward
+    from ._ops._core import replay_view, PURE_VIEW
+    made = t._made_by_function
+    if made is PURE_VIEW:  # (a pure custom Function's view is replayed like any view)
+        t._made_by_function = made = None
+    if made is not None:  # replaying it would bypass the Function's backward
         raise RuntimeError(
             f"Output {t._output_nr} of {t._made_by_function} is a view and its base or another "
             "view of its base has been modified inplace. This view was created inside a custom "

@@ -384,10 +384,27 @@ def check_inplace(t, op):
                                "in an in-place operation.")
 
 
+# ``_made_by_function`` of the output of a custom Function that set ``ctx._is_pure_view``:
+# PURE_VIEW when it views the Function's input (an in-place op on it replays the view from
+# the input, bypassing the Function's backward, as torch), PURE_VIEW_OF_TEMP when it views a
+# temporary of its forward (refused in place, as a view of a leaf).
+PURE_VIEW = '<a pure view>'
+PURE_VIEW_OF_TEMP = '<a temporary>'
+
+
 def check_view_rewritable(t):
     """torch's refusals to modify in place a view whose history cannot be rewritten: one
-    made by a custom Function, or one of several views a single op returned."""
-    if t._made_by_function is not None:
+    made by a custom Function, or one of several views a single op returned. (A pure view's
+    history is first rebuilt as the replay of its view of the base.)"""
+    made = t._made_by_function
+    if made is PURE_VIEW:
+        from .._tensor import refresh_view
+        refresh_view(t)
+        return
+    if made is PURE_VIEW_OF_TEMP:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    if made is not None and t._multi_view_of is None:
         raise RuntimeError(
             f"Output {t._output_nr} of {t._made_by_function} is a view and is being modified "
             "inplace. This view was created inside a custom Function (or because an input was "

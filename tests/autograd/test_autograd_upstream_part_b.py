@@ -57,6 +57,11 @@ XFAIL = {
         _NO_SAVED_ATTRS,
     'test_saving_variable_to_disk': _NO_SAVED_ATTRS,
     'test_graph_save_on_cpu': _NO_SAVED_ATTRS + "; and ember has no sparse tensors",
+    'test_checkpointing_non_reentrant_autocast_cpu':
+        "ember's autocast casts nothing: mm under autocast('cpu', bfloat16) stays float32",
+    'test_pynode_destruction_deadlock':
+        "ember's engine runs ready nodes last-ready-first, not by torch's sequence numbers, so "
+        "the Function's missing backward is hit before the other branch's version check",
 }
 
 lib = lib_fixture(XFAIL)
@@ -194,7 +199,10 @@ def test_gradcheck_adjusted_atol_complex_inputs(lib):
         return 1.0 / lib.norm(z)
 
     eps = 10e-3
-    z = eps * lib.rand(2, dtype=lib.complex128, requires_grad=True)
+    # The regression needs torch's draw of seed 97 (ember's random stream is its own): both
+    # libraries get those values.
+    torch.manual_seed(97)
+    z = eps * lib.tensor(torch.rand(2, dtype=torch.complex128).numpy(), requires_grad=True)
     atol = 8.3e-6
     rtol = 1e-9
     assert gradcheck(lib, sample_func, (z,), fast_mode=True, atol=atol, rtol=rtol)
