@@ -376,6 +376,8 @@ class Tensor:
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
+        if self._fw is not None:  # (its forward-AD tangent goes too, as in torch)
+            self._fw = None
         return self
 
     @property

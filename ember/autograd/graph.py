@@ -46,6 +46,23 @@ class Node:
     def __repr__(self):
         return f'<{type(self).__name__} object at {hex(id(self))}>'
 
+    # The names torch gives the values this node's op saves (``grad_fn._saved_self``...):
+    # name -> position in the saved tensors (or, past their end, the attribute of that name).
+    _saved_names = None
+
+    def __getattr__(self, name):
+        # (only reached for attributes not found otherwise: no cost to the others)
+        names = type(self)._saved_names
+        if names is not None and name.startswith('_saved_') and name[7:] in names:
+            key = name[7:]
+            saved = self.saved_tensors if self._saved is not None else ()
+            i = names[key]
+            if i < len(saved):
+                return saved[i]
+            if key in self.__dict__:
+                return self.__dict__[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     @property
     def metadata(self):
         """A dict for the user's own annotations (as ``grad_fn.metadata`` in torch)."""
