@@ -450,17 +450,46 @@ def inplace(t, outplace, args, op):
         r = outplace(t, *args)
         write_into(t, r._data, op)
         if r._fw is not None:
-            t._fw = r._fw
+            _take_tangent(t, r)
         return t
     check_view_rewritable(t)
     r = outplace(_alias(t), *args)
     write_into(t, r._data, op)
     if r._fw is not None:
-        t._fw = r._fw
+        _take_tangent(t, r)
     if r._grad_fn is None:
         return t
     rebase(t, r)
     return t
+
+
+def _take_tangent(t, r):
+    """After an in-place op wrote result ``r`` into ``t``: ``t``'s tangent becomes ``r``'s.
+    A tangent ``t`` already had is updated in place, as torch does (the tensor given to
+    make_dual, and views of it, see the change)."""
+    old = t._fw
+    target = None
+    if old is not None and old[0] == FWD.level and type(old[1]) is Tensor:
+        target = old[1]
+    new = tangent_of(r)
+    if new is None:
+        t._fw = r._fw
+        return
+    if target is None and t._base is not None:
+        # A view without a tangent: its base gets one (zeros), and the view's is the same
+        # view of it, so the base sees the change, as in torch.
+        base = t._base
+        target_base = tangent_of(base)
+        if target_base is None:
+            target_base = make(np.zeros_like(base._data))
+            base._fw = (FWD.level, target_base)
+        target = replay_view(target_base, t._view_fn)
+        t._fw = (FWD.level, target)
+    if target is None:
+        t._fw = r._fw
+        return
+    target._data[...] = new._data  # (write_into would record the copy for autograd)
+    target._vc[0] += 1
 
 
 def write_into(t, arr, op):
@@ -581,6 +610,11 @@ def view_of(base, arr, node, fn, args):
         t._grad_fn = node
     else:
         _fw_output(t, node, 0)
+        tangent = node._fw_in[0]
+        if tangent is not None:
+            # A view's tangent is the same view of its base's tangent (torch's forward-AD
+            # views), so an in-place change through either reaches the other.
+            t._fw = (FWD.level, fn(tangent, *args))
     link_view(t, base, fn, args)
     return t
 

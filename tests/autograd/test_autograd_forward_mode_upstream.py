@@ -20,9 +20,6 @@ import pytest
 
 from ._upstream import lib_fixture, eq, raises, torch, ember
 
-_INPLACE_TANGENT = ("ember gives the result of an in-place op on a dual tensor a new tangent, "
-                    "where torch updates the existing tangent tensor in place (and through "
-                    "views of it)")
 XFAIL = {
     'test_metadata_check_checks_storage_numel':
         "ember's as_strided double backward (from which its jvp is derived) works in a fresh "
@@ -31,9 +28,6 @@ XFAIL = {
     'test_metadata_check_when_primal_has_conj_bit': "ember has no lazy conjugate bit: conj() "
                                                     "of a complex tensor is not is_conj",
     'test_metadata_check_when_primal_has_neg_bit': "ember has no negative bit (torch.is_neg)",
-    'test_view_inplace_non_differentiable_views': _INPLACE_TANGENT,
-    'test_view_inplace_differentiable_views': _INPLACE_TANGENT,
-    'test_view_inplace_always_creates_a_view': _INPLACE_TANGENT,
 }
 
 lib = lib_fixture(XFAIL)
