@@ -9,6 +9,7 @@ ember ops next to the forward, so double backward needs nothing more.
 methods); ``ember.overrides`` derives its lists from these tables.
 """
 import builtins
+import re
 
 import numpy as np
 
@@ -357,6 +358,20 @@ def check_no_partial_overlap(dst, src):
 
 
 # -- in-place --------------------------------------------------------------------------
+def _no_grad_view_message(what, mode):
+    if mode == 'inference':
+        return (f"{what} in inference mode and is being modified inplace in normal mode. Given "
+                "that this use case is ambiguous and error-prone, it is forbidden. You can "
+                "clarify your code by moving both the view and the inplace either both inside "
+                "the inference_mode block (if you don't want the inplace to be tracked) or both "
+                "outside (if you want the inplace to be tracked).")
+    return (f"{what} in no_grad mode and is being modified inplace with grad mode enabled. "
+            "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+            "clarify your code by moving both the view and the inplace either both inside the "
+            "no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+            "you want the inplace to be tracked).")
+
+
 def check_inplace(t, op):
     """torch's errors for in-place ops on leaves that require grad (or views of them)."""
     if not STATE.enabled:
@@ -367,17 +382,16 @@ def check_inplace(t, op):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
     if t._requires_grad:
+        ngv = t._no_grad_view
         if t._grad_fn is None:
-            if t._no_grad_view:
-                raise RuntimeError(
-                    "A view was created in no_grad mode and is being modified inplace with grad "
-                    "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                    "forbidden. You can clarify your code by moving both the view and the "
-                    "inplace either both inside the no_grad block (if you don't want the "
-                    "inplace to be tracked) or both outside (if you want the inplace to be "
-                    "tracked).")
+            if ngv and type(ngv) is not tuple:
+                raise RuntimeError(_no_grad_view_message("A view was created", ngv))
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
+        if type(ngv) is tuple:
+            name = re.sub(r'Backward\d*$', '', type(t._grad_fn).__name__)
+            raise RuntimeError(_no_grad_view_message(
+                f"Output {t._output_nr} of {name} is a view of a view which was created", ngv[1]))
         base = t._base
         if base is not None and base._grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used "
@@ -600,11 +614,13 @@ def view_of(base, arr, node, fn, args):
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
-        if base._requires_grad and not STATE.enabled:
-            # As in torch: such a view requires grad (a leaf of its own), and modifying it
-            # in place once grad mode is back on is refused (check_inplace).
-            t._requires_grad = True
-            t._no_grad_view = True
+        if not STATE.enabled:
+            # As in torch: a view made without grad mode may not be modified in place once
+            # it requires grad, grad mode being back on (check_inplace). A view of a tensor
+            # that requires grad requires grad itself (a leaf of its own).
+            t._no_grad_view = 'inference' if STATE.inference else 'no_grad'
+            if base._requires_grad:
+                t._requires_grad = True
     elif node._fw_in is None:
         t._requires_grad = True
         t._grad_fn = node
@@ -615,6 +631,10 @@ def view_of(base, arr, node, fn, args):
             # A view's tangent is the same view of its base's tangent (torch's forward-AD
             # views), so an in-place change through either reaches the other.
             t._fw = (FWD.level, fn(tangent, *args))
+    ngv = base._no_grad_view
+    if ngv and STATE.enabled and base._base is not None:
+        # a view of such a view inherits the refusal (torch's "view of a view" message)
+        t._no_grad_view = ngv if type(ngv) is tuple else ('view', ngv)
     link_view(t, base, fn, args)
     return t
 

@@ -87,9 +87,9 @@ XFAIL = {
         "create_graph=True is differentiated (torch runs it once)",
     'test_autograd_print_tensor': "ember prints a view modified in place under no_grad "
                                   "with requires_grad=True, not torch's grad_fn=<Invalid>",
-    'test_autograd_inplace_view_of_view': "ember does not refuse an in-place op on a view of "
-                                          "a view made under no_grad/inference_mode",
-    'test_autograd_inplace_views_cross_dtype': "ember has no Tensor.transpose_ yet",
+    'test_autograd_inplace_views_cross_dtype':
+        "the test pins a torch bug (upstream's TODO): after transpose_ of a view_as_real view "
+        "torch's gradient comes out transposed; ember's is the correct, untransposed one",
     'test_custom_function_saving_mutated_view_no_leak':
         "a view marked dirty and saved for backward is kept in a reference cycle by ember's "
         "node (freed by the garbage collector only)",
