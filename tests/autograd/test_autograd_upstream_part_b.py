@@ -13,6 +13,8 @@ Upstream tests of that part not adapted, and why:
 - test_get_data_and_hooks_from_raw_saved_variable, test_custom_function_saved_tensors,
   test_saved_variable_packing_unpacking_did_not_save_original_with_hooks: the private
   torch._C._autograd.SavedTensor objects (_raw_saved_*).
+- test_saved_variable_packing_unpacking_saved_original_with_hooks: _raw_saved_* too (listed
+  in test_autograd_upstream.py's header).
 - test_saved_tensor_constructor_with_hooks: torch._C._autograd._make_saved_tensor, private.
 - test_autograd_node_isinstance: torch._C._functions nodes (AccumulateGrad, DelayedError).
 - test_multi_grad_all_hooks: a C++ extension (load_inline) and torch._C._functions.
@@ -23,12 +25,19 @@ Upstream tests of that part not adapted, and why:
   test_gradcheck_multiple_mkldnn_inputs: MKL-DNN; test_thread_shutdown: torch's C++ worker
   threads (these four are listed in test_autograd_upstream.py's header too).
 - test_named_tensor_for_complex_views: torch 2.13 has no named tensors (refine_names).
-The sizes of test_checkpointing and test_checkpointing_without_reentrant (2000 inputs
-through a 1000-wide layer, upstream's @slowTest) are cut to 20 inputs: what they check does
-not depend on the count.
+Departures from upstream's text, each kept to what torch 2.13 and ember need:
+- test_checkpointing and test_checkpointing_without_reentrant (2000 inputs through a
+  1000-wide layer, upstream's @slowTest) are cut to 20 inputs: what they check does not
+  depend on the count.
+- test_autograd_simple_views_python: torch 2.13 names the Function ("Output 0 of
+  IdOneOutput is a view") where upstream's newer torch names its node ("IdOneOutputBackward");
+  the patterns accept both.
+- test_gradcheck_adjusted_atol_complex_inputs: the regression needs torch's random draw of
+  seed 97, so both libraries get those values (ember's random stream is its own).
+- test_pynode_destruction_deadlock runs its script with the library under test as `torch`.
+- test_graph_save_on_cpu compares its sparse tensors densely (eq reads dense arrays).
 """
 import contextlib
-import gc
 import os
 import subprocess
 import sys
@@ -43,7 +52,7 @@ from importlib import import_module
 
 import pytest
 
-from ._upstream import lib_fixture, eq, raises, warns, torch, ember
+from ._upstream import lib_fixture, eq, raises, warns, torch
 
 _NO_VMAP = "ember has no vmap: gradcheck's check_batched_forward_grad is refused"
 _NO_SAVED_ATTRS = ("only a few of ember's nodes name their saved values (grad_fn._saved_<name>: "
