@@ -324,10 +324,6 @@ class Tensor:
             self._post_acc_hooks = []
         return RemovableHandle(self._post_acc_hooks, hook)
 
-    def _is_view(self):
-        """Whether this tensor is a view of another (it has a ``_base``)."""
-        return self._base is not None
-
     def __dir__(self):
         # As torch lists a tensor's attributes: without the removed ``volatile`` flag, and
         # without ``__cuda_array_interface__``, which only a CUDA tensor answers.
@@ -382,6 +378,8 @@ class Tensor:
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
+        if self._fw is not None:  # (its forward-AD tangent goes too, as in torch)
+            self._fw = None
         return self
 
     @property
@@ -594,8 +592,11 @@ def _rebuild(cls, data, requires_grad, state):
 def refresh_view(t):
     """Rebuilds the history of view ``t`` after an in-place op rewrote its base's history
     through another view (torch regenerates such grad_fns lazily too)."""
-    from ._ops._core import replay_view
-    if t._made_by_function is not None:  # replaying it would bypass the Function's backward
+    from ._ops._core import replay_view, PURE_VIEW
+    made = t._made_by_function
+    if made is PURE_VIEW:  # (a pure custom Function's view is replayed like any view)
+        t._made_by_function = made = None
+    if made is not None:  # replaying it would bypass the Function's backward
         raise RuntimeError(
             f"Output {t._output_nr} of {t._made_by_function} is a view and its base or another "
             "view of its base has been modified inplace. This view was created inside a custom "
@@ -603,10 +604,12 @@ def refresh_view(t):
             "view+inplace would override the custom backward associated with the custom "
             "Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
             "this by cloning the output of the custom Function.")
-    if t._no_grad_view:
-        from ._ops._core import _no_grad_view_error
-        raise RuntimeError(_no_grad_view_error(
-            t, "its base or another view of its base has been modified inplace"))
+    ngv = t._no_grad_view
+    if ngv:
+        from ._ops._core import _no_grad_view_message
+        raise RuntimeError(_no_grad_view_message(
+            "A view was created", ngv[1] if type(ngv) is tuple else ngv,
+            "its base or another view of its base has been modified inplace"))
     base = t._base
     fresh = replay_view(base, t._view_fn)
     old_fn, old_nr = t._grad_fn, t._output_nr

@@ -9,6 +9,7 @@ ember ops next to the forward, so double backward needs nothing more.
 methods); ``ember.overrides`` derives its lists from these tables.
 """
 import builtins
+import re
 
 import numpy as np
 
@@ -357,6 +358,19 @@ def check_no_partial_overlap(dst, src):
 
 
 # -- in-place --------------------------------------------------------------------------
+def _no_grad_view_message(what, mode, happened="is being modified inplace"):
+    """torch's refusal to rewrite the history of a view made under no_grad or in inference
+    mode (``mode``): ``what`` names the view, ``happened`` what was done to it."""
+    if mode == 'inference':
+        mode, block, happened = "inference mode", "inference_mode", happened + " in normal mode"
+    else:
+        mode, block, happened = "no_grad mode", "no_grad", happened + " with grad mode enabled"
+    return (f"{what} in {mode} and {happened}. Given that this use case is ambiguous and "
+            "error-prone, it is forbidden. You can clarify your code by moving both the view "
+            f"and the inplace either both inside the {block} block (if you don't want the "
+            "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
 def check_inplace(t, op):
     """torch's errors for in-place ops on leaves that require grad (or views of them), and
     on inference tensors outside inference mode."""
@@ -372,11 +386,16 @@ def check_inplace(t, op):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
     if t._requires_grad:
+        ngv = t._no_grad_view
         if t._grad_fn is None:
-            if t._no_grad_view:
-                raise RuntimeError(_no_grad_view_error(t, "is being modified inplace"))
+            if ngv and type(ngv) is not tuple:
+                raise RuntimeError(_no_grad_view_message("A view was created", ngv))
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
+        if type(ngv) is tuple:
+            name = re.sub(r'Backward\d*$', '', type(t._grad_fn).__name__)
+            raise RuntimeError(_no_grad_view_message(
+                f"Output {t._output_nr} of {name} is a view of a view which was created", ngv[1]))
         base = t._base
         if base is not None and base._grad_fn is None and base._requires_grad:
             check_view_rewritable(t)
@@ -384,25 +403,27 @@ def check_inplace(t, op):
                                "in an in-place operation.")
 
 
-def _no_grad_view_error(t, what):
-    """torch's refusal to rewrite the history of a view made under no_grad or in inference
-    mode (``_no_grad_view`` says which), where ``what`` happened to it."""
-    if t._no_grad_view == 'inference':
-        mode, block = "inference mode", "inference_mode"
-        what += " in normal mode"
-    else:
-        mode, block = "no_grad mode", "no_grad"
-        what += " with grad mode enabled"
-    return (f"A view was created in {mode} and {what}. Given that this use case is ambiguous "
-            "and error-prone, it is forbidden. You can clarify your code by moving both the "
-            f"view and the inplace either both inside the {block} block (if you don't want the "
-            "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+# ``_made_by_function`` of the output of a custom Function that set ``ctx._is_pure_view``:
+# PURE_VIEW when it views the Function's input (an in-place op on it replays the view from
+# the input, bypassing the Function's backward, as torch), PURE_VIEW_OF_TEMP when it views a
+# temporary of its forward (refused in place, as a view of a leaf).
+PURE_VIEW = '<a pure view>'
+PURE_VIEW_OF_TEMP = '<a temporary>'
 
 
 def check_view_rewritable(t):
     """torch's refusals to modify in place a view whose history cannot be rewritten: one
-    made by a custom Function, or one of several views a single op returned."""
-    if t._made_by_function is not None:
+    made by a custom Function, or one of several views a single op returned. (A pure view's
+    history is first rebuilt as the replay of its view of the base.)"""
+    made = t._made_by_function
+    if made is PURE_VIEW:
+        from .._tensor import refresh_view
+        refresh_view(t)
+        return
+    if made is PURE_VIEW_OF_TEMP:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    if made is not None and t._multi_view_of is None:
         raise RuntimeError(
             f"Output {t._output_nr} of {t._made_by_function} is a view and is being modified "
             "inplace. This view was created inside a custom Function (or because an input was "
@@ -448,17 +469,46 @@ def inplace(t, outplace, args, op):
         r = outplace(t, *args)
         write_into(t, r._data, op)
         if r._fw is not None:
-            t._fw = r._fw
+            _take_tangent(t, r)
         return t
     check_view_rewritable(t)
     r = outplace(_alias(t), *args)
     write_into(t, r._data, op)
     if r._fw is not None:
-        t._fw = r._fw
+        _take_tangent(t, r)
     if r._grad_fn is None:
         return t
     rebase(t, r)
     return t
+
+
+def _take_tangent(t, r):
+    """After an in-place op wrote result ``r`` into ``t``: ``t``'s tangent becomes ``r``'s.
+    A tangent ``t`` already had is updated in place, as torch does (the tensor given to
+    make_dual, and views of it, see the change)."""
+    old = t._fw
+    target = None
+    if old is not None and old[0] == FWD.level and type(old[1]) is Tensor:
+        target = old[1]
+    new = tangent_of(r)
+    if new is None:
+        t._fw = r._fw
+        return
+    if target is None and t._base is not None:
+        # A view without a tangent: its base gets one (zeros), and the view's is the same
+        # view of it, so the base sees the change, as in torch.
+        base = t._base
+        target_base = tangent_of(base)
+        if target_base is None:
+            target_base = make(np.zeros_like(base._data))
+            base._fw = (FWD.level, target_base)
+        target = replay_view(target_base, t._view_fn)
+        t._fw = (FWD.level, target)
+    if target is None:
+        t._fw = r._fw
+        return
+    target._data[...] = new._data  # (write_into would record the copy for autograd)
+    target._vc[0] += 1
 
 
 def write_into(t, arr, op):
@@ -578,16 +628,27 @@ def view_of(base, arr, node, fn, args):
     if node is None:
         t._requires_grad = False
         t._grad_fn = None
-        if base._requires_grad and not STATE.enabled:
-            # As in torch: such a view requires grad (a leaf of its own), and modifying it
-            # in place once grad mode is back on is refused (check_inplace).
-            t._requires_grad = True
-            t._no_grad_view = 'inference' if STATE.inference else True
+        if not STATE.enabled:
+            # As in torch: a view made without grad mode may not be modified in place once
+            # it requires grad, grad mode being back on (check_inplace). A view of a tensor
+            # that requires grad requires grad itself (a leaf of its own).
+            t._no_grad_view = 'inference' if STATE.inference else 'no_grad'
+            if base._requires_grad:
+                t._requires_grad = True
     elif node._fw_in is None:
         t._requires_grad = True
         t._grad_fn = node
     else:
         _fw_output(t, node, 0)
+        tangent = node._fw_in[0]
+        if tangent is not None:
+            # A view's tangent is the same view of its base's tangent (torch's forward-AD
+            # views), so an in-place change through either reaches the other.
+            t._fw = (FWD.level, fn(tangent, *args))
+    ngv = base._no_grad_view
+    if ngv and STATE.enabled and base._base is not None:
+        # a view of such a view inherits the refusal (torch's "view of a view" message)
+        t._no_grad_view = ngv if type(ngv) is tuple else ('view', ngv)
     link_view(t, base, fn, args)
     if base._multi_view_of is not None:  # a view of such a view is refused in-place too
         t._multi_view_of = base._multi_view_of

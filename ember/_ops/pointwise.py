@@ -1951,3 +1951,12 @@ OPERATORS = {
     '__div__': div,  # (Python 2's name, which torch still defines)
 }
 METHODS.update(OPERATORS)
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 'other')),
+                     (ExpBackward0, ('result',)), (TanhBackward0, ('result',)),
+                     (SigmoidBackward0, ('result',)), (SinBackward0, ('self',)),
+                     (CosBackward0, ('self',)), (LogBackward0, ('self',)),
+                     (PowBackward0, ('self', 'exponent'))):
+    _cls._saved_names = {n: i for i, n in enumerate(_names)}

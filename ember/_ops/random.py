@@ -115,7 +115,12 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """Uniform samples on [0, 1)."""
     check_device(device, 'rand')
     dt = _float_dt(dtype, 'check_uniform_bounds')
-    arr = _rng(generator).random(_shape(size, 'rand')).astype(dt)
+    shape = _shape(size, 'rand')
+    if dt.kind == 'c':  # real and imaginary parts each uniform on [0, 1), as torch
+        parts = _rng(generator).random(tuple(shape) + (2,))
+        arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
+    else:
+        arr = _rng(generator).random(shape).astype(dt)
     return _finish(arr, requires_grad, 'rand')
 
 
@@ -125,7 +130,12 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """Standard normal samples."""
     check_device(device, 'randn')
     dt = _float_dt(dtype, 'normal_kernel_cpu')
-    arr = _rng(generator).standard_normal(_shape(size, 'randn')).astype(dt)
+    shape = _shape(size, 'randn')
+    if dt.kind == 'c':  # real and imaginary parts each of variance 1/2, as torch
+        parts = _rng(generator).standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
+        arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
+    else:
+        arr = _rng(generator).standard_normal(shape).astype(dt)
     return _finish(arr, requires_grad, 'randn')
 
 

@@ -540,7 +540,7 @@ def _multi_view(input, arrs, node, fn, args_of, cls):
             o._multi_view_of = (name, i)
         elif no_grad_view:
             o._requires_grad = True
-            o._no_grad_view = 'inference' if STATE.inference else True
+            o._no_grad_view = 'inference' if STATE.inference else 'no_grad'
     return tuple(outs)
 
 

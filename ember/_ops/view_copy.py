@@ -12,7 +12,8 @@ One table row per op: the derivative is always the view op's own.
 import numpy as np
 
 from .._tensor import Tensor, wrap_dim
-from ._core import register, track1, check_inplace, result
+from ._core import register, track1, check_inplace, check_view_rewritable, result
+from ..autograd.grad_mode import STATE
 from . import shape, arrange, special
 from .index import _alias
 from .pointwise import NotImplemented_
@@ -168,6 +169,9 @@ _INPLACE_NAMES = {'SqueezeBackward0': 'SqueezeBackward3', 'SqueezeBackward1': 'S
 def _inplace_view(view, name):
     def method(self, *args, **kwargs):
         check_inplace(self, name)
+        if self._base is not None and STATE.enabled and self.requires_grad:
+            # (a view whose history cannot be rewritten cannot become another view either)
+            check_view_rewritable(self)
         r = view(self, *args, **kwargs)
         node = r._grad_fn
         if node is not None:

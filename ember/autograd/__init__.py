@@ -9,6 +9,7 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, 
 from .engine import run_backward
 from ..overrides import is_tensor_like, has_torch_function, handle_torch_function
 from . import graph  # noqa: F401
+from .graph import SavedTensor  # noqa: F401
 from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enabled,  # noqa
                            is_anomaly_check_nan_enabled)
 

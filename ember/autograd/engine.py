@@ -6,6 +6,7 @@ derivative formula has to undo broadcasting itself. With ``create_graph`` the fo
 with grad mode on, so the gradients themselves have a graph (double backward).
 """
 import sys
+import threading
 
 import numpy as np
 
@@ -16,7 +17,48 @@ from .graph import AccumulateGrad, CopyBackwards, _RELEASED
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 refresh_view = None  # ember._tensor.refresh_view, bound the same way
 
-__all__ = ['run_backward']
+__all__ = ['run_backward', 'GraphTask', 'current_graph_task', 'queue_callback']
+
+
+class GraphTask:
+    """One run of the engine (one ``backward()`` or ``autograd.grad()``): its id, the
+    callbacks queued to run when it ends, and whether a reentrant checkpoint may recompute
+    in it (not when the run stops at given ``inputs``: the recomputed graph could not reach
+    them)."""
+    __slots__ = ('id', 'callbacks', 'checkpoint_valid')
+
+    def __init__(self, id_, checkpoint_valid):
+        self.id = id_
+        self.callbacks = []
+        self.checkpoint_valid = checkpoint_valid
+
+
+# Each thread runs its own backward; a reentrant backward (one started inside a node)
+# nests a task on its thread's stack.
+_LOCAL = threading.local()
+_IDS = [0]
+
+
+def _tasks():
+    stack = getattr(_LOCAL, 'tasks', None)
+    if stack is None:
+        stack = _LOCAL.tasks = []
+    return stack
+
+
+def current_graph_task():
+    """The graph task running on this thread (the innermost one), or None outside backward."""
+    stack = _tasks()
+    return stack[-1] if stack else None
+
+
+def queue_callback(callback):
+    """Runs ``callback()`` when the current backward ends (after all its nodes ran); a
+    callback may queue more."""
+    task = current_graph_task()
+    if task is None:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    task.callbacks.append(callback)
 
 _LOGGER = []  # the 'ember.autograd.graph' logger, once the logging module is in use
 
@@ -45,6 +87,26 @@ def _log_node(log, node, grads):
 
 
 def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumulate=True):
+    """Runs backward from ``roots`` as one graph task: see ``_run``; then the callbacks
+    queued during it (only if it succeeded, as torch)."""
+    stack = _tasks()
+    outer = stack[-1].checkpoint_valid if stack else True
+    _IDS[0] += 1
+    task = GraphTask(_IDS[0], outer and inputs is None)
+    stack.append(task)
+    try:
+        captured = _run(roots, grads, retain_graph, create_graph, inputs, accumulate)
+        callbacks = task.callbacks
+        i = 0
+        while i < len(callbacks):  # (a callback may queue another)
+            callbacks[i]()
+            i += 1
+    finally:
+        stack.pop()
+    return captured
+
+
+def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
     """Runs backward from ``roots`` (tensors) seeded with ``grads``.
 
     ``accumulate=True``: adds into ``.grad`` of leaves (all, or only ``inputs``).

@@ -87,9 +87,47 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
                            "same level0 is not supported.")  # (the number users see)
     from .._ops.shape import _alias_view
-    dual = _alias_view(tensor)
+    from .grad_mode import is_inference_mode_enabled
+    if not _same_layout(tensor, tangent):
+        tangent = _laid_out_like(tensor, tangent)
+    if is_inference_mode_enabled():
+        # (inference mode tracks no views: the dual shares the memory without being one)
+        from .._tensor import make
+        dual = make(tensor._data.view())
+        dual._vc = tensor._vc
+    else:
+        dual = _alias_view(tensor)
     dual._fw = (FWD.level, tangent)
     return dual
+
+
+def _storage_numel(t):
+    from ..storage import _root
+    return _root(t._data).size * _root(t._data).itemsize // t._data.itemsize
+
+
+def _same_layout(primal, tangent):
+    """Whether ``tangent`` is laid out in memory as ``primal`` is (strides, offset, size of
+    the memory), so view ops can replay on both alike; an empty tensor always is."""
+    if primal._data.size == 0:
+        return True
+    return (primal.stride() == tangent.stride()
+            and primal.storage_offset() == tangent.storage_offset()
+            and _storage_numel(primal) == _storage_numel(tangent))
+
+
+def _laid_out_like(primal, tangent):
+    """A copy of ``tangent`` in fresh memory laid out as ``primal`` (as torch copies a
+    tangent whose layout differs from its primal's)."""
+    from .._tensor import make
+    d = tangent._data.dtype
+    memory = np.zeros(_storage_numel(primal), d)
+    item = d.itemsize
+    arr = np.lib.stride_tricks.as_strided(
+        memory[primal.storage_offset():], primal._data.shape,
+        tuple(s * item for s in primal.stride()))
+    arr[...] = tangent._data
+    return make(arr)
 
 
 def unpack_dual(tensor, *, level=None):
@@ -126,17 +164,26 @@ def tangent_of(t):
 
 
 class Pending:
-    """The tangent of output ``index`` of ``node``, not computed yet."""
-    __slots__ = ('node', 'index', 'shape', 'dtype')
+    """The tangent of output ``index`` of ``node``, not computed yet; it is computed in the
+    grad mode the op ran in (under no_grad, a tangent records no backward graph)."""
+    __slots__ = ('node', 'index', 'shape', 'dtype', 'grad_mode')
 
     def __init__(self, node, index, shape, dtype):
+        from .grad_mode import STATE
         self.node, self.index, self.shape, self.dtype = node, index, shape, dtype
+        self.grad_mode = STATE.enabled
 
     def resolve(self):
+        from .grad_mode import STATE
         node = self.node
         outs = node.__dict__.get('_fw_out')
         if outs is None:
-            outs = node.__dict__['_fw_out'] = _node_jvp(node, self)
+            prev = STATE.enabled
+            STATE.enabled = self.grad_mode
+            try:
+                outs = node.__dict__['_fw_out'] = _node_jvp(node, self)
+            finally:
+                STATE.enabled = prev
         return outs[self.index]
 
 
@@ -164,6 +211,7 @@ def _jvp_from_backward(node, tangents, metas, make):
     node.next_functions = tuple(_FW_EDGE if (e[0] is None and t is not None) else e
                                 for e, t in zip(edges, tangents))
     prev, prev_detach = STATE.enabled, _DETACH_SAVED[0]
+    create = prev and any(t is not None and t._requires_grad for t in tangents)
     STATE.enabled = True
     _DETACH_SAVED[0] = True  # saved values are constants here: no walk through history
     try:
@@ -186,7 +234,6 @@ def _jvp_from_backward(node, tangents, metas, make):
         _DETACH_SAVED[0] = prev_detach
     if total is None:
         return tuple(make(np.zeros(s, d)) for s, d in metas)
-    create = any(t is not None and t._requires_grad for t in tangents)
     live = iter(grad(total, [u for u in us if u._requires_grad], allow_unused=True,
                      create_graph=create))
     outs = [next(live) if u._requires_grad else None for u in us]

@@ -53,6 +53,9 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
 
+_CLEARED = object()  # a node's _saved once clear_saved_tensors_on_access handed them out
+
+
 class BackwardCFunction(Node, FunctionCtx):
     """The graph node of a custom Function: calls the user's ``backward`` with itself as ctx."""
     _forward_cls = None
@@ -111,11 +114,21 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_tensors(self):
-        """The tensors given to ``save_for_backward``, checked for in-place modification."""
+        """The tensors given to ``save_for_backward``, checked for in-place modification.
+        With ``clear_saved_tensors_on_access = True`` on the Function, the node lets go of
+        them on this first access (a second one is an error)."""
         saved = self._saved
         if saved is None:
             return ()
-        return tuple(Node.saved_tensors.fget(self))
+        if saved is _CLEARED:
+            raise RuntimeError(
+                'saved_tensors can only be accessed once when '
+                'clear_saved_tensors_on_access=True is set on the autograd.Function. Either '
+                'access saved_tensors only once, or set clear_saved_tensors_on_access=False.')
+        out = tuple(Node.saved_tensors.fget(self))
+        if self._forward_cls.clear_saved_tensors_on_access:
+            self._saved = _CLEARED
+        return out
 
     @property
     def saved_variables(self):
@@ -245,6 +258,8 @@ class Function(_SingleLevelFunction):
     >>> Exp.apply(ember.ones(2, requires_grad=True))
     tensor([2.7183, 2.7183], grad_fn=<ExpBackward>)
     """
+    # True: the node drops its saved tensors when backward reads ctx.saved_tensors (once).
+    clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
         import warnings
@@ -292,6 +307,8 @@ class Function(_SingleLevelFunction):
 
         if record:
             _record_inputs(ctx, args)
+        if '_is_pure_view' in ctx.__dict__ and ctx._is_pure_view:
+            _check_pure_view(args, outputs)
         special = ctx.dirty_tensors or ctx.non_differentiable
         if (not special and fw_level is None and type(outputs) is Tensor
                 and outputs._data.dtype.kind in 'fcV'):
@@ -302,6 +319,8 @@ class Function(_SingleLevelFunction):
                     break
             if outputs._base is not None:
                 outputs._made_by_function = cls.__name__
+                if '_is_pure_view' in ctx.__dict__ and ctx._is_pure_view:
+                    _mark_pure_view(args, (outputs,))
             if record:
                 outputs._grad_fn = ctx
                 outputs._requires_grad = True
@@ -318,6 +337,8 @@ class Function(_SingleLevelFunction):
             outs = _wire_plain_outputs(ctx, args, outs, record)
         if FWD.level is not None:
             _forward_ad(cls, ctx, args, outs)
+        if '_is_pure_view' in ctx.__dict__ and ctx._is_pure_view:
+            _mark_pure_view(args, outs)
         return outs[0] if single else outs
 
 
@@ -474,7 +495,7 @@ def _wire_plain_outputs(ctx, args, outs, record):
                     o = _alias_of(o)
                     break
             if o._base is not None:
-                o._made_by_function = ctx._forward_cls.__name__
+                _mark_function_view(ctx, o, nr, outs)
             if record and o._data.dtype.kind in 'fcV':
                 o._grad_fn = ctx
                 o._requires_grad = True
@@ -491,6 +512,40 @@ def _wire_plain_outputs(ctx, args, outs, record):
     else:
         ctx.to_save = None
     return tuple(result)
+
+
+def _mark_function_view(ctx, o, nr, outs):
+    """Output ``o`` (number ``nr``) of a custom Function is a view: it may not be modified
+    in place (the message says why: made inside the Function, or one of several outputs)."""
+    name = ctx._forward_cls.__name__
+    o._made_by_function = name
+    if sum(isinstance(x, Tensor) for x in outs) > 1:
+        o._multi_view_of = (name, nr)
+
+
+def _check_pure_view(args, outputs):
+    """A Function that set ``ctx._is_pure_view`` (its output is a plain view of its input)
+    must take one tensor and return one."""
+    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    if (sum(isinstance(a, Tensor) for a in args) != 1
+            or sum(isinstance(o, Tensor) for o in outs) != 1):
+        raise RuntimeError("Pure view custom Function can only have one input Tensor and one "
+                           "output Tensor. Open an issue if you need to support more.")
+
+
+def _mark_pure_view(args, outs):
+    """The output of a pure-view Function that views its input is an ordinary view of it:
+    an in-place op on it rewrites the input's history and replays the view (its custom
+    backward is bypassed then). A view of anything else may not be modified in place."""
+    from .._ops._core import PURE_VIEW, PURE_VIEW_OF_TEMP
+    (inp,) = [a for a in args if isinstance(a, Tensor)]
+    for o in outs:
+        if isinstance(o, Tensor) and o._base is not None:
+            if o._base is (inp if inp._base is None else inp._base):
+                o._made_by_function = PURE_VIEW
+                o._no_grad_view = False
+            else:
+                o._made_by_function = PURE_VIEW_OF_TEMP
 
 
 def _alias_of(t):
@@ -541,7 +596,7 @@ def _wire_outputs(ctx, args, outs, record):
         elif id(o) in inputs:
             o = _alias_of(o)  # an input returned unchanged becomes a new tensor viewing it
         if o._base is not None and id(o) not in dirty:
-            o._made_by_function = ctx._forward_cls.__name__
+            _mark_function_view(ctx, o, nr, outs)
         if record and differentiable and o._data.dtype.kind in 'fcV':
             if id(o) in dirty and o._base is not None:
                 # A view modified in place: its base's history goes through CopySlices,

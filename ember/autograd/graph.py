@@ -11,7 +11,8 @@ import re
 from .forward_ad import FWD, Pending
 
 __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_on_cpu',
-           'increment_version', 'allow_mutation_on_saved_tensors']
+           'register_multi_grad_hook', 'SavedTensor', 'increment_version',
+           'allow_mutation_on_saved_tensors']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -44,6 +45,23 @@ class Node:
 
     def __repr__(self):
         return f'<{type(self).__name__} object at {hex(id(self))}>'
+
+    # The names torch gives the values this node's op saves (``grad_fn._saved_self``...):
+    # name -> position in the saved tensors (or, past their end, the attribute of that name).
+    _saved_names = None
+
+    def __getattr__(self, name):
+        # (only reached for attributes not found otherwise: no cost to the others)
+        names = type(self)._saved_names
+        if names is not None and name.startswith('_saved_') and name[7:] in names:
+            key = name[7:]
+            saved = self.saved_tensors if self._saved is not None else ()
+            i = names[key]
+            if i < len(saved):
+                return saved[i]
+            if key in self.__dict__:
+                return self.__dict__[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def metadata(self):
@@ -219,6 +237,73 @@ class _Handle:
 
 
 RemovableHandle = _Handle
+
+
+class SavedTensor:
+    """torch's handle on one tensor a node saved; only the graph makes them (ember's nodes
+    keep their saved tensors without such handles)."""
+
+    def __init__(self):
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+
+
+class _MultiHandle:
+    """The handle of ``register_multi_grad_hook``: removes the hook from every tensor."""
+    __slots__ = ('_handles',)
+
+    def __init__(self, handles):
+        self._handles = handles
+
+    def remove(self):
+        """Unregisters the hook from all the tensors."""
+        for h in self._handles:
+            h.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Calls ``fn`` once per backward that reaches ``tensors``: with mode ``"all"``, with the
+    tuple of their gradients (None where none was computed) when that backward ends; with
+    ``"any"``, with the first of their gradients as soon as it is computed. Returns a handle
+    whose ``remove()`` unregisters it."""
+    from .engine import current_graph_task
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    seen = set()  # ids of the graph tasks the hook already answered (or is waiting on)
+
+    if mode == "any":
+        def hook(grad):
+            task = current_graph_task()
+            if task.id not in seen:
+                seen.add(task.id)
+                task.callbacks.append(lambda: seen.discard(task.id))
+                fn(grad)
+        handles = [t.register_hook(hook) for t in tensors if t.requires_grad]
+        return _MultiHandle(handles)
+
+    grads = {}  # graph task id -> the gradients so far
+
+    def make_hook(i):
+        def hook(grad):
+            task = current_graph_task()
+            got = grads.get(task.id)
+            if got is None:
+                got = grads[task.id] = [None] * len(tensors)
+
+                def finish(tid=task.id):
+                    fn(tuple(grads.pop(tid)))
+                task.callbacks.append(finish)
+            got[i] = grad
+        return hook
+
+    handles = [t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t.requires_grad]
+    return _MultiHandle(handles)
 
 
 # -- saved_tensors_hooks -------------------------------------------------------------------

@@ -14,6 +14,16 @@ class _VariableMeta(type):
         return isinstance(obj, Tensor)
 
 
+class _ExecutionEngine:
+    """``Variable._execution_engine``: torch's handle on its backward engine."""
+
+    @staticmethod
+    def queue_callback(callback):
+        """Runs ``callback()`` when the current backward ends."""
+        from .engine import queue_callback
+        queue_callback(callback)
+
+
 class Variable(metaclass=_VariableMeta):
     """torch's legacy wrapper: ``Variable(t, requires_grad=True)`` returns a plain Tensor
     sharing ``t``'s memory, detached from its history; every tensor is a ``Variable``.
@@ -22,6 +32,8 @@ class Variable(metaclass=_VariableMeta):
     >>> type(v).__name__, v.requires_grad, isinstance(v, ember.autograd.Variable)
     ('Tensor', True, True)
     """
+
+    _execution_engine = _ExecutionEngine()
 
     def __new__(cls, data=None, requires_grad=False, volatile=False):
         if volatile:

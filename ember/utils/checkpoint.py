@@ -15,6 +15,7 @@ Either way no intermediate activation outlives the forward (arrays an op keeps f
 outside the saved tensors -- masks, indices -- are still kept), and the gradients equal the
 ones without checkpointing.
 """
+import contextlib
 import warnings
 
 from ..autograd.function import Function
@@ -22,7 +23,8 @@ from ..autograd.graph import saved_tensors_hooks
 from ..autograd.grad_mode import enable_grad, no_grad
 from .._tensor import Tensor
 
-__all__ = ['checkpoint', 'checkpoint_sequential', 'CheckpointError', 'CheckpointFunction']
+__all__ = ['checkpoint', 'checkpoint_sequential', 'CheckpointError', 'CheckpointFunction',
+           'set_checkpoint_early_stop', 'set_checkpoint_debug_enabled', 'GraphExecGroup']
 
 _WHY = ('use_reentrant=False is recommended, but if you need to preserve the current default '
         'behavior, you can pass use_reentrant=True. Refer to docs for more details on the '
@@ -73,6 +75,13 @@ class CheckpointFunction(Function):
     def backward(ctx, *grads):
         """Re-runs the function with grad and back-propagates ``grads`` through it."""
         from ..autograd import backward
+        from ..autograd.engine import current_graph_task
+        if not current_graph_task().checkpoint_valid:
+            raise RuntimeError(
+                'When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() '
+                'or passing an `inputs` parameter to .backward(). To resolve this error, you '
+                'can either set use_reentrant=False, or call .backward() without passing the '
+                '`inputs` argument.')
         tensors = iter(ctx.saved_tensors)
         inputs = [next(tensors) if a is None else a for a in ctx.inputs]
         detached = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
@@ -89,38 +98,150 @@ class CheckpointFunction(Function):
         return (None, None) + tuple(a.grad if isinstance(a, Tensor) else None for a in detached)
 
 
-class _Recomputation:
-    """The saved tensors of one checkpointed call: numbered at pack time, recomputed all at
-    once on the first unpack."""
+_TIP = ('\n\nTip: To see a more detailed error message, either pass `debug=True` to\n'
+        '`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n'
+        'with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to\n'
+        'enable checkpoint-debug mode globally.\n')
+_DEBUG = ('An error happened while unpacking tensors. You are seeing this error because you '
+          'passed `debug=True` to checkpoint (or enabled '
+          'torch.utils.checkpoint.set_checkpoint_debug_enabled). ')
+# Settings made by the context managers below: None means "as the call says".
+_EARLY_STOP = [True]
+_DEBUG_ENABLED = [None]
+_GROUPS = []  # the GraphExecGroups entered, innermost last
 
-    def __init__(self, function, args, kwargs, state):
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable):
+    """Within it, a non-reentrant checkpoint's recomputation runs to the end of the function
+    (``False``) or stops once it has saved every tensor needed (``True``, the default)."""
+    prev = _EARLY_STOP[0]
+    _EARLY_STOP[0] = enable
+    try:
+        yield
+    finally:
+        _EARLY_STOP[0] = prev
+
+
+class set_checkpoint_debug_enabled:
+    """Context manager: ``True``/``False`` overrides every checkpoint's ``debug`` argument
+    within it; ``None`` leaves it to the calls."""
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+        self.prev = None
+
+    def __enter__(self):
+        self.prev = _DEBUG_ENABLED[0]
+        _DEBUG_ENABLED[0] = self.enabled
+
+    def __exit__(self, *exc):
+        _DEBUG_ENABLED[0] = self.prev
+
+
+class GraphExecGroup:
+    """Context manager: the backward calls within it count as one for non-reentrant
+    checkpoints, so a recomputation is shared by all of them (they must not need the same
+    saved tensor twice)."""
+
+    def __enter__(self):
+        _GROUPS.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _GROUPS.remove(self)
+
+
+class _StopRecomputation(Exception):
+    """Raised inside a recomputation once it has saved all it must (early stop)."""
+
+
+def _meta(t):
+    return {'shape': t.shape, 'dtype': t.dtype, 'device': t.device}
+
+
+class _Recomputation:
+    """The saved tensors of one checkpointed call: numbered at pack time; the first unpack
+    in a backward (graph task, or a GraphExecGroup) re-runs the function and keeps what it
+    saves for that backward only, each tensor handed out once."""
+
+    def __init__(self, function, args, kwargs, state, debug, early_stop):
         self.function, self.args, self.kwargs, self.state = function, args, kwargs, state
-        self.count = 0
-        self.tensors = None
+        self.debug, self.early_stop = debug, early_stop
+        self.metas = []
+        self.recomputed = {}  # backward key -> list of tensors (None once handed out)
 
     def pack(self, tensor):
-        self.count += 1
-        return self.count - 1
+        self.metas.append(_meta(tensor))
+        return len(self.metas) - 1
 
     def unpack(self, index):
-        if self.tensors is None:
-            self.tensors = []
-            args = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
-                    for a in self.args]
-            with saved_tensors_hooks(self._keep, lambda t: t):
-                _rerun(self.function, args, self.kwargs, self.state)
-            if len(self.tensors) != self.count:
-                raise CheckpointError(
-                    'torch.utils.checkpoint: A different number of tensors was saved during the '
-                    f'original forward and recomputation.\nNumber of tensors saved during '
-                    f'forward: {self.count}\nNumber of tensors saved during recomputation: '
-                    f'{len(self.tensors)}.')
-            self.function = self.args = self.kwargs = None  # the inputs are no longer needed
-        return self.tensors[index]
+        from ..autograd.engine import current_graph_task
+        task = current_graph_task()
+        key = _GROUPS[-1] if _GROUPS else (task.id if task is not None else None)
+        tensors = self.recomputed.get(key) if key is not None else None
+        if tensors is None:
+            tensors = self._recompute()
+            if key is not None:
+                self.recomputed[key] = tensors
+                if not _GROUPS:
+                    # (the tensors of one backward are dropped when it ends)
+                    task.callbacks.append(lambda: self.recomputed.pop(key, None))
+        elif tensors[index] is None:
+            overlap = ('Performing two backward calls that overlap (i.e. require the same '
+                       'saved activation in order to compute gradients) is not allowed while '
+                       'under the torch.utils.checkpoint.GraphExecGroup context. '
+                       if _GROUPS else '')
+            raise CheckpointError(
+                'torch.utils.checkpoint: Unpack is being triggered for a tensor that was '
+                'already unpacked once. ' + overlap + 'If you are calling ctx.saved_tensors '
+                'in backward, make sure to do so only once. Otherwise please open an issue '
+                'with details on your use case.')
+        out = tensors[index]
+        if key is not None:
+            tensors[index] = None
+        return out
 
-    def _keep(self, tensor):
-        self.tensors.append(tensor)
-        return tensor
+    def _recompute(self):
+        debug = self.debug if _DEBUG_ENABLED[0] is None else _DEBUG_ENABLED[0]
+        early = self.early_stop and _EARLY_STOP[0]
+        kept = []
+        count = len(self.metas)
+
+        def keep(tensor):
+            if len(kept) == count:
+                raise CheckpointError('torch.utils.checkpoint: trying to save more tensors '
+                                      'during recomputation than during the original forward '
+                                      'pass.' + _TIP)
+            kept.append(tensor)
+            if early and len(kept) == count:
+                raise _StopRecomputation
+            return tensor
+
+        # Inputs that require grad are detached (the recomputed graph must not reach the
+        # caller's leaves); the others are passed as they are, so a saved input is the
+        # caller's own tensor object.
+        args = [a.detach().requires_grad_(True) if isinstance(a, Tensor) and a.requires_grad
+                else a for a in self.args]
+        try:
+            with saved_tensors_hooks(keep, lambda t: t):
+                _rerun(self.function, args, self.kwargs, self.state)
+        except _StopRecomputation:
+            pass
+        if len(kept) != count:
+            raise CheckpointError(
+                'torch.utils.checkpoint: A different number of tensors was saved during the '
+                f'original forward and recomputation.\nNumber of tensors saved during '
+                f'forward: {count}\nNumber of tensors saved during recomputation: '
+                f'{len(kept)}.' + _TIP)
+        bad = [i for i, (m, t) in enumerate(zip(self.metas, kept)) if m != _meta(t)]
+        if bad:
+            lines = ''.join(f'tensor at position {i}:\nsaved metadata: {self.metas[i]}\n'
+                            f'recomputed metadata: {_meta(kept[i])}\n' for i in bad)
+            msg = ('torch.utils.checkpoint: Recomputed values for the following tensors have '
+                   'different metadata than during the forward pass.\n' + lines + '.')
+            raise CheckpointError(_DEBUG + msg if debug else msg + _TIP)
+        return kept
 
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check='default',
@@ -147,7 +268,10 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
         return CheckpointFunction.apply(function, preserve, *args)
     if context_fn is not None:
         raise NotImplementedError('checkpoint: context_fn is not supported by ember')
-    frame = _Recomputation(function, args, kwargs, _rng_state(preserve))
+    if determinism_check not in ('default', 'none'):
+        raise ValueError("determinism_check should be one of ['default', 'none'], but got "
+                         f"{determinism_check}")
+    frame = _Recomputation(function, args, kwargs, _rng_state(preserve), debug, early_stop)
     with saved_tensors_hooks(frame.pack, frame.unpack):
         return function(*args, **kwargs)
 

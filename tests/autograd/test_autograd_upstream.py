@@ -51,7 +51,6 @@ from ._upstream import lib_fixture, eq, npy, raises, warns, graph_desc, torch, e
 
 _NO_VMAP = "ember has no vmap: gradcheck's check_batched_grad/check_batched_forward_grad " \
            "are refused"
-_NO_SAVED_ATTRS = "ember's nodes have no _saved_<name> attributes (torch's SavedVariable views)"
 _NO_EDGES = "ember has no autograd.graph.GradientEdge / get_gradient_edge yet"
 XFAIL = {
     'test_attribute_deletion': "ember keeps _grad_fn in a __slots__ field, so `del x._grad_fn` "
@@ -86,13 +85,11 @@ XFAIL = {
     'test_full_backward_hook_double_backward':
         "ember's full backward hook runs again when the graph of a gradient made with "
         "create_graph=True is differentiated (torch runs it once)",
-    'test_no_unnecessary_unwrapping': _NO_SAVED_ATTRS,
-    'test_saved_variable_version_counter': _NO_SAVED_ATTRS,
     'test_autograd_print_tensor': "ember prints a view modified in place under no_grad "
                                   "with requires_grad=True, not torch's grad_fn=<Invalid>",
-    'test_autograd_inplace_view_of_view': "ember does not refuse an in-place op on a view of "
-                                          "a view made under no_grad/inference_mode",
-    'test_autograd_inplace_views_cross_dtype': "ember has no Tensor.transpose_ yet",
+    'test_autograd_inplace_views_cross_dtype':
+        "the test pins a torch bug (upstream's TODO): after transpose_ of a view_as_real view "
+        "torch's gradient comes out transposed; ember's is the correct, untransposed one",
     'test_custom_function_saving_mutated_view_no_leak':
         "a view marked dirty and saved for backward is kept in a reference cycle by ember's "
         "node (freed by the garbage collector only)",
