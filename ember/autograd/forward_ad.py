@@ -210,9 +210,9 @@ def _jvp_from_backward(node, tangents, metas, make):
     # Formulas skip inputs whose edge is empty; an input with a tangent needs its term.
     node.next_functions = tuple(_FW_EDGE if (e[0] is None and t is not None) else e
                                 for e, t in zip(edges, tangents))
-    prev, prev_detach = STATE.enabled, _DETACH_SAVED[0]
+    prev, prev_detach, prev_deriving = STATE.enabled, _DETACH_SAVED[0], STATE.deriving_jvp
     create = prev and any(t is not None and t._requires_grad for t in tangents)
-    STATE.enabled = True
+    STATE.enabled = STATE.deriving_jvp = True
     _DETACH_SAVED[0] = True  # saved values are constants here: no walk through history
     try:
         # integer outputs (pivots, info) have no tangent: their seeds stay constants
@@ -231,6 +231,7 @@ def _jvp_from_backward(node, tangents, metas, make):
     finally:
         node.next_functions = edges
         STATE.enabled = prev
+        STATE.deriving_jvp = prev_deriving
         _DETACH_SAVED[0] = prev_detach
     if total is None:
         return tuple(make(np.zeros(s, d)) for s, d in metas)

@@ -28,6 +28,10 @@ class _State(threading.local):
     enabled = True
     inference = False
     multithreading = True
+    # True while forward AD derives a jvp from a backward formula (grad mode on internally):
+    # what that saves is a constant of the derivation, not autograd history, so inference
+    # tensors may be saved then.
+    deriving_jvp = False
 
 
 STATE = _State()
@@ -58,7 +62,7 @@ class _InferenceVersion:
     def __getitem__(self, i):
         # Ops read a tensor's version when they save it for backward, which only happens
         # with grad mode on.
-        if STATE.enabled:
+        if STATE.enabled and not STATE.deriving_jvp:
             raise RuntimeError(_SAVE_REFUSED)
         return 0
 
