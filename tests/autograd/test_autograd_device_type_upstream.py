@@ -19,6 +19,26 @@ Upstream tests of the class not adapted, and why:
 - test_zero_dim_param_mixed_device_grad: needs an accelerator.
 - test_profiler_emit_itt: the ITT profiler (Intel VTune's API), which ember does not have.
 - test_warning_in_backward: needs torch._C._nn._test_warn_in_autograd, a private test op.
+
+The other classes test/test_autograd.py runs, besides TestAutograd and
+TestAutogradForwardMode (test_autograd_upstream*.py, test_autograd_forward_mode_upstream.py):
+- TestAutogradInferenceMode: test_autograd_inference_mode_upstream.py
+- TestMultithreadAutograd: test_autograd_multithread_upstream.py
+- TestAllowMutationOnSaved: test_autograd_allow_mutation_on_saved_upstream.py
+- TestNestedCheckpoint: test_autograd_nested_checkpoint_upstream.py
+- TestAutogradMultipleDispatch: test_autograd_multiple_dispatch_upstream.py
+- TestAutogradComplex (test/autograd/test_complex.py): test_autograd_complex_upstream.py
+- TestAutogradLogging (test/autograd/test_logging.py): test_autograd_logging_upstream.py
+- TestAutogradFunctional (test/autograd/test_functional.py):
+  test_autograd_functional_upstream.py
+Not adapted:
+- TestSelectiveActivationCheckpoint: test_flops_and_mem needs CUDA; every other test builds
+  its policy from torch.ops.aten OpOverloads (create_selective_checkpoint_contexts), which
+  work through TorchDispatchMode (and some through torch.library custom ops and wrapper
+  subclasses), none of which ember has.
+- TestAutogradForwardModeBatchedGrad: vmap (torch._vmap_internals) and batched gradcheck.
+- TestAutogradStreamSynchronization: accelerator streams (every test skips on the CPU).
+- TestAutogradFunctionalDeviceType: instantiated for accelerators only.
 """
 import math
 import sys

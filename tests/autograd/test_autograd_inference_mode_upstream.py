@@ -3,7 +3,7 @@ and torch.
 
 Each upstream test keeps its name and its assertions; ``torch.`` became ``lib.`` and every
 test runs twice (``[ember]`` and ``[torch]``). ember's run of a test listed in ``XFAIL`` is
-expected to fail (strict), for the reason given. All 20 upstream tests of the class are
+expected to fail (strict), for the reason given. All 19 upstream tests of the class are
 adapted (none needs CUDA or torch._C).
 """
 from itertools import product
