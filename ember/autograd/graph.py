@@ -7,11 +7,12 @@ broadcast gradient to the input's shape. ``backward`` formulas are written with 
 running them with grad mode on builds the graph of the backward itself (double backward).
 """
 import re
+from typing import NamedTuple, Optional
 
 from .forward_ad import FWD, Pending
 
 __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_on_cpu',
-           'increment_version']
+           'increment_version', 'GradientEdge', 'get_gradient_edge']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -214,6 +215,48 @@ class _Handle:
 
 
 RemovableHandle = _Handle
+
+
+# -- gradient edges ------------------------------------------------------------------------
+class GradientEdge(NamedTuple):
+    """A place in the backward graph where a gradient is computed: output ``output_nr`` of
+    ``node``. ``autograd.grad`` and ``autograd.backward`` take one wherever they take a
+    tensor, as outputs or inputs (``get_gradient_edge(t)`` is where ``t``'s gradient
+    arrives, so it stays valid after ``t`` is modified in place)."""
+    node: Node
+    output_nr: int
+    # torch keeps a C++ graph alive through it; ember's edge holds ``node`` itself, which
+    # holds the rest of the graph, so it is always None here.
+    ownership_token: Optional[Node] = None
+
+
+def get_gradient_edge(tensor):
+    """The GradientEdge where the gradient of ``tensor`` is computed: its grad_fn (a
+    leaf's gradient accumulator) and output number."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    node = tensor.grad_fn
+    if node is None:
+        node = tensor._accumulator()
+    elif getattr(node, '_outs', None) is None:
+        # A single-output op records no output metadata; the edge needs it when it is
+        # differentiated as an output (its seed's shape), so note it now.
+        node._outs = ((tensor._data.shape, tensor._data.dtype),)
+    return GradientEdge(node, tensor.output_nr)
+
+
+def edge_output_meta(edge):
+    """(shape, NumPy dtype) of the gradient that flows into ``edge``."""
+    node, nr = edge.node, edge.output_nr
+    if type(node) is AccumulateGrad:
+        return node._meta[0]
+    outs = getattr(node, '_outs', None)
+    if outs is None:
+        raise RuntimeError(f"ember cannot tell the shape of output {nr} of {node.name()}: "
+                           "make the GradientEdge with autograd.graph.get_gradient_edge() to "
+                           "differentiate it as an output")
+    return outs[nr]
 
 
 # -- saved_tensors_hooks -------------------------------------------------------------------
