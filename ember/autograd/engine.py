@@ -9,7 +9,8 @@ import numpy as np
 
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_call
-from .graph import AccumulateGrad, CopyBackwards, GradientEdge, _RELEASED
+from .graph import (AccumulateGrad, CopyBackwards, GradientEdge, _RELEASED, _HOOK_STACK,
+                    hook_stack, restore_hook_stack)
 
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 refresh_view = None  # ember._tensor.refresh_view, bound the same way
@@ -74,6 +75,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
 
     prev = STATE.enabled
     STATE.enabled = create_graph
+    hooks = hook_stack()
     stolen = set()
     try:
         ready = [n for n in stack if deps[n] == 0]
@@ -161,6 +163,9 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
                     ready.append(nxt)
     finally:
         STATE.enabled = prev
+        if len(_HOOK_STACK) != (len(hooks) if hooks else 0) or (hooks and _HOOK_STACK[-1]
+                                                                 is not hooks[-1]):
+            restore_hook_stack(hooks)
     return captured
 
 

@@ -342,6 +342,18 @@ class saved_tensors_hooks:
         return False
 
 
+def hook_stack():
+    """A copy of the saved_tensors_hooks stack (None if empty), for restore_hook_stack."""
+    return list(_HOOK_STACK) if _HOOK_STACK else None
+
+
+def restore_hook_stack(saved):
+    """Puts back a stack taken by hook_stack: contexts entered or exited inside a backward
+    (in a hook) end with it, as torch restores this thread-local state after a backward."""
+    _HOOK_STACK[:] = saved or ()
+    Node._saved = _PACKING if _HOOK_STACK else _SLOT
+
+
 class disable_saved_tensors_hooks:
     """Context manager raising if saved_tensors_hooks are used inside it."""
 

@@ -59,9 +59,6 @@ XFAIL = {
                                "routes every attribute write through (a 25 % slowdown of small ops)",
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
-    'test_saved_tensor_hooks_extra_enter_during_bw_no_leak':
-        "a saved_tensors_hooks context entered (unbalanced) inside an unpack hook stays on "
-        "ember's hook stack, keeping the hook alive",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_tensor_hooks_inplace_over_view':
         "ember's CopySlices sends the view's gradient through the view's old node, so hooks "
@@ -72,8 +69,6 @@ XFAIL = {
     'test_inplace_on_view_backward':
         "ember's double backward of an in-place threshold on a view builds another graph "
         "(a ViewBackward0 where torch has ThresholdBackwardBackward0)",
-    'test_anomaly_detect_nan': "ember's expanded tensors are read-only: writing one element "
-                               "of one (gI[0] = 0) is refused, torch allows it",
     'test_gradcheck_forward_ad_runs_with_no_requires_grad': _NO_VMAP,
     'test_gradcheck_forward_ad_respects_requires_grad':
         "ember's gradcheck has no forward-mode undefined-tangent check and no "
@@ -495,9 +490,6 @@ def test_saved_tensor_hooks_extra_exit_during_bw_no_crash(lib):
 
 
 def test_saved_tensor_hooks_extra_enter_during_bw_no_leak(lib):
-    if lib is ember:  # (its run would leave a hook on ember's stack for the next tests)
-        pytest.xfail(XFAIL['test_saved_tensor_hooks_extra_enter_during_bw_no_leak'])
-
     def scope():
         def unpack(x):
             weak_ctx_1().__enter__()
