@@ -36,11 +36,12 @@ except these, and why:
 Adapted with a change:
 - test_retain_grad_cycle: upstream holds the tensor by torch._C._WeakTensorRef; a Python
   weakref.ref states the same (the tensor is freed when its function returns).
+- test_profiler_unboxed_only only ran resize_ under the profiler: it now also checks the
+  one event recorded. test_profiler_aggregation_lstm printed its tables and trace: it now
+  checks their headers and that the trace holds every recorded event.
 """
 import weakref
 from importlib import import_module
-
-import pytest
 
 from ._upstream import lib_fixture, eq, raises
 
