@@ -49,6 +49,7 @@ class Tensor:
     _no_grad_view = False     # a view of a grad-requiring tensor made under no_grad
     _multi_view_of = None     # one of several views one op returned (split...): (op, nr)
     _is_param = False
+    _grad_dtype = False   # a leaf's grad_dtype: False = its own dtype, None = any dtype
 
     def __new__(cls, *args, device=None, dtype=None):
         check_device(device, 'Tensor')
@@ -259,10 +260,11 @@ class Tensor:
                                 f"of type {type(value).__name__}")
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value._data.dtype != self._data.dtype:
+            want = self.dtype if self._grad_dtype is False else self._grad_dtype
+            if want is not None and value.dtype != want:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_short_name(value.dtype)}' "
-                    f"to a tensor with grad_dtype '{self.dtype.kernel_name}'. The gradient must "
+                    f"to a tensor with grad_dtype '{want.kernel_name}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow "
                     "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor "
@@ -277,6 +279,30 @@ class Tensor:
     @grad.deleter
     def grad(self):
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        """The dtype a leaf's gradient is kept in (default: the leaf's own dtype; None:
+        whatever dtype the gradient arrives in). Settable, on leaves only."""
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self.dtype if self._grad_dtype is False else self._grad_dtype
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, _dtype.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
+                               f"{type(value).__name__}")
+        old = self._grad
+        if value is not None and old is not None and old.dtype != value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{value.kernel_name}' because there is already a "
+                f"gradient with dtype '{_short_name(old.dtype)}'. Please clear the gradient "
+                "(.grad = None) before changing grad_dtype, or ensure the new grad_dtype "
+                "matches the existing gradient's dtype.")
+        self._grad_dtype = value
 
     @property
     def retains_grad(self):
@@ -540,7 +566,7 @@ class Tensor:
         d = self.__dict__
         if d:
             for k, v in d.items():
-                if k == '_grad_acc':
+                if k in ('_grad_acc', '_grad_dtype'):  # (torch's copy keeps neither)
                     continue
                 setattr(t, k, copy.deepcopy(v, memo))
         return t
@@ -566,7 +592,7 @@ def _short_name(d):
 _GRAPH_STATE = frozenset({
     '_grad', '_grad_acc', '_base', '_view_fn', '_rebased', '_seen', '_output_nr', '_hooks',
     '_retains_grad', '_post_acc_hooks', '_fw', '_made_by_function', '_no_grad_view',
-    '_multi_view_of'})
+    '_multi_view_of', '_grad_dtype'})
 
 
 def pickled_state(t):

@@ -532,12 +532,33 @@ def write_into(t, arr, op):
                            .replace('Int64', 'Long').replace('Int32', 'Int'))
     if arr is not dst:
         if not dst.flags.writeable:
-            raise RuntimeError(
-                f"{op}: unsupported operation: more than one element of the written-to tensor "
-                "refers to a single memory location. Please clone() the tensor before "
-                "performing the operation.")
+            dst = writable_alias(dst)
+            if dst is None:
+                raise RuntimeError(
+                    f"{op}: unsupported operation: more than one element of the written-to "
+                    "tensor refers to a single memory location. Please clone() the tensor "
+                    "before performing the operation.")
         np.copyto(dst, arr, casting='unsafe')
     t._vc[0] += 1
+
+
+def writable_alias(arr):
+    """A writeable array over the memory of the read-only view ``arr``, or None when two of
+    its elements share memory (or its memory is read-only itself). NumPy makes every view
+    of an expanded (broadcast) array read-only; torch refuses a write only if the written-to
+    tensor overlaps itself, so one element of an expanded tensor can be written."""
+    span = arr.itemsize  # the memory the dims seen so far cover, innermost first
+    for st, n in sorted((abs(st), n) for st, n in zip(arr.strides, arr.shape) if n > 1):
+        if st < span:
+            return None
+        span += st * (n - 1)
+    root = arr
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.writeable and root.flags.c_contiguous):
+        return None
+    offset = arr.__array_interface__['data'][0] - root.__array_interface__['data'][0]
+    return np.ndarray(arr.shape, arr.dtype, buffer=root, offset=offset, strides=arr.strides)
 
 
 def _broadcastable(a, b):

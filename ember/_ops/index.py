@@ -24,7 +24,7 @@ from ..autograd.graph import _SavedOutput
 from ..autograd.forward_ad import FWD, tangent_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
                     inplace, is_scalar, METHODS, broadcast_shape,
-                    check_no_partial_overlap)
+                    check_no_partial_overlap, writable_alias)
 from . import shape as _shape
 
 _INDEX_KINDS = (np.int64, np.int32)
@@ -465,8 +465,7 @@ def _setitem(self, index, value):
         if tracking:
             inplace(y, _index_put, (idx, v, False), 'index_put_')
         else:
-            _writable(y)
-            y._data[idx] = v._data
+            _writable(y)[idx] = v._data
             y._vc[0] += 1
         return
     shape = y._data.shape
@@ -479,8 +478,7 @@ def _setitem(self, index, value):
     if vs and vs != shape:
         v = _shape.expand(v, shape)  # (torch's error when it does not fit)
     if not tracking:
-        _writable(y)
-        np.copyto(y._data, v._data, casting='unsafe')
+        np.copyto(_writable(y), v._data, casting='unsafe')
         y._vc[0] += 1
     elif y is self and self._data.ndim and not isinstance(value, Tensor):
         inplace(self, _filled3, (value,), 'fill_')
@@ -489,10 +487,15 @@ def _setitem(self, index, value):
 
 
 def _writable(t):
-    if not t._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to "
-                           "tensor refers to a single memory location. Please clone() the "
-                           "tensor before performing the operation.")
+    """The array to write ``t``'s elements through (see writable_alias), or torch's error."""
+    arr = t._data
+    if not arr.flags.writeable:
+        arr = writable_alias(arr)
+        if arr is None:
+            raise RuntimeError("unsupported operation: more than one element of the "
+                               "written-to tensor refers to a single memory location. Please "
+                               "clone() the tensor before performing the operation.")
+    return arr
 
 
 METHODS['__getitem__'] = getitem

@@ -46,11 +46,6 @@ def _volatile(self):
     return False
 
 
-def _grad_dtype(self):
-    """The dtype a gradient of this tensor must have: its own dtype."""
-    return self.dtype
-
-
 def _cuda_array_interface(self):
     """Only CUDA tensors have one: raises AttributeError as torch does (so ``hasattr`` is
     False), naming the legacy tensor type."""
@@ -59,7 +54,7 @@ def _cuda_array_interface(self):
                          "tensor to device memory.")
 
 
-PROPERTIES.update(volatile=_volatile, grad_dtype=_grad_dtype,
+PROPERTIES.update(volatile=_volatile,
                   __cuda_array_interface__=_cuda_array_interface)
 
 
@@ -364,6 +359,9 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
         raise TypeError(f"set_(): argument 'source' must be Tensor, not "
                         f"{type(source).__name__}")
     self._vc[0] += 1
+    # As torch: a leaf set to other memory gets a new gradient accumulator, so the graphs
+    # built before no longer reach it (a GradientEdge to the old one still does).
+    self._grad_acc = None
     return self
 
 

@@ -18,10 +18,18 @@ __all__ = ['Function', 'backward', 'grad', 'no_grad', 'enable_grad', 'set_grad_e
 
 
 def _as_tuple(x):
-    """``x`` as a tuple: a lone tensor (or None) is wrapped; any other iterable is listed
-    (a non-iterable raises Python's own TypeError, as in torch)."""
+    """``x`` as a tuple: a lone tensor, GradientEdge (itself a tuple) or None is wrapped;
+    any other iterable is listed (a non-iterable raises Python's own TypeError, as in
+    torch)."""
     from .._tensor import Tensor
-    if x is None or isinstance(x, Tensor):
+    if x is None or isinstance(x, (Tensor, graph.GradientEdge)):
+        return (x,)
+    return tuple(x)
+
+
+def _as_tuple_like(x):
+    """``x`` as a tuple of its items, a lone tensor-like or GradientEdge wrapped."""
+    if is_tensor_like(x) or isinstance(x, graph.GradientEdge):
         return (x,)
     return tuple(x)
 
@@ -35,7 +43,9 @@ def _seed_grads(outputs, grad_outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     seeds = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
-        if not isinstance(out, Tensor):
+        if isinstance(out, graph.GradientEdge):
+            out = _EdgeOutput(out)
+        elif not isinstance(out, Tensor):
             raise AssertionError("Expected output to be a torch.Tensor")
         if out._base is not None:
             out.grad_fn  # (a view whose base changed in place: its history, brought up to date)
@@ -71,10 +81,22 @@ def _seed_grads(outputs, grad_outputs):
                             f"{type(g).__name__}")
         seeds.append(g)
     for i, out in enumerate(outputs):
-        if not out._requires_grad:
+        if not isinstance(out, graph.GradientEdge) and not out._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
     return seeds
+
+
+class _EdgeOutput:
+    """What _seed_grads reads of an output, for a GradientEdge differentiated as one: an
+    array of its gradient's shape and dtype (never filled), its dtype, and requires_grad."""
+    _requires_grad = True
+
+    def __init__(self, edge):
+        shape, dt = graph.edge_output_meta(edge)
+        self._data = np.empty(shape, dt) if dt is not None else np.empty(shape)
+        from .._dtype import FROM_NP
+        self.dtype = FROM_NP[self._data.dtype]
 
 
 def _size(shape):
@@ -88,7 +110,7 @@ def _check_inputs(inputs, op):
     if not inputs:
         raise RuntimeError(f"`inputs` argument to `{op}()` cannot be empty.")
     for t in inputs:
-        if not isinstance(t, Tensor):
+        if not isinstance(t, (Tensor, graph.GradientEdge)):
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
                                f"{type(t).__name__}")
     return inputs
@@ -125,7 +147,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         for t in inputs:
             # As torch: a non-leaf named in ``inputs`` gets its .grad by retaining it (and a
             # leaf that does not require grad is refused with retain_grad's message).
-            t.retain_grad()
+            if not isinstance(t, graph.GradientEdge):
+                t.retain_grad()
     run_backward(tensors, seeds, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
@@ -138,11 +161,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     from .._tensor import make
     # As torch: it dispatches on the outputs and the inputs, handing __torch_function__ both
     # as tuples and every other argument by keyword.
-    t_outputs = (outputs,) if is_tensor_like(outputs) else tuple(outputs)
-    t_inputs = (inputs,) if is_tensor_like(inputs) else tuple(inputs)
-    if has_torch_function(t_outputs + t_inputs):
+    a_outputs, a_inputs = _as_tuple_like(outputs), _as_tuple_like(inputs)
+    overridable = tuple(t for t in a_outputs + a_inputs if is_tensor_like(t))
+    if has_torch_function(overridable):
         return handle_torch_function(
-            grad, t_outputs + t_inputs, t_outputs, t_inputs, grad_outputs=grad_outputs,
+            grad, overridable, a_outputs, a_inputs, grad_outputs=grad_outputs,
             retain_graph=retain_graph, create_graph=create_graph, only_inputs=only_inputs,
             allow_unused=allow_unused, is_grads_batched=is_grads_batched,
             materialize_grads=materialize_grads)
@@ -166,13 +189,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     seeds = _seed_grads(outputs, grad_outputs)
     for t in inputs:
-        if not t._requires_grad:
+        if not isinstance(t, graph.GradientEdge) and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     res = run_backward(outputs, seeds, retain_graph, create_graph, inputs=inputs,
                        accumulate=False)
     out = []
     for i, (t, g) in enumerate(zip(inputs, res)):
         if g is None:
+            if materialize_grads and isinstance(t, graph.GradientEdge):
+                raise RuntimeError("materialize_grads cannot be used when the given input is "
+                                   "a GradientEdge")
             if materialize_grads:
                 g = make(np.zeros_like(t._data), None, create_graph)
             elif not allow_unused:
@@ -188,12 +214,25 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 grad._ember_name = 'ember.autograd.grad'  # (how __torch_function__ messages name it)
 
 
+def kineto_available():
+    """False: ember's profiler is its own, not Kineto."""
+    return False
+
+
+def _profiler_enabled():
+    """True while an ``autograd.profiler.profile`` is recording."""
+    import sys
+    prof = sys.modules.get(__name__ + '.profiler')
+    return prof is not None and prof._profiler_enabled()
+
+
 # name -> (submodule, attribute or None for the module itself)
 _LAZY = {'Function': ('function', 'Function'), 'function': ('function', None),
          'gradcheck': ('gradcheck', 'gradcheck'), 'gradgradcheck': ('gradcheck', 'gradgradcheck'),
          'forward_ad': ('forward_ad', None), 'functional': ('functional', None),
          'check_function': ('check', 'check_function'), 'Variable': ('variable', 'Variable'),
-         'variable': ('variable', None)}
+         'variable': ('variable', None), 'profiler': ('profiler', None),
+         'profiler_util': ('profiler_util', None)}
 
 
 def __getattr__(name):

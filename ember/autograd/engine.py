@@ -12,7 +12,8 @@ import numpy as np
 
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_call
-from .graph import AccumulateGrad, CopyBackwards, _RELEASED
+from .graph import (AccumulateGrad, CopyBackwards, GradientEdge, _RELEASED, _HOOK_STACK,
+                    hook_stack, restore_hook_stack)
 
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 refresh_view = None  # ember._tensor.refresh_view, bound the same way
@@ -107,7 +108,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
 
 
 def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
-    """Runs backward from ``roots`` (tensors) seeded with ``grads``.
+    """Runs backward from ``roots`` (tensors or GradientEdges) seeded with ``grads``.
 
     ``accumulate=True``: adds into ``.grad`` of leaves (all, or only ``inputs``).
     ``accumulate=False``: returns the gradients w.r.t. ``inputs`` (autograd.grad).
@@ -121,21 +122,14 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
     if inputs is not None:
         targets = {}
         for i, t in enumerate(inputs):
-            fn = t.grad_fn  # (the property: a stale view's history is rebuilt first)
-            key = (fn, t._output_nr) if fn is not None else (t._accumulator(), 0)
-            targets.setdefault(key, []).append(i)
+            targets.setdefault(_edge(t), []).append(i)
     captured = [None] * len(inputs) if inputs is not None else None
 
     buffers = {}
     deps = {}
     stack = []
     for t, g in zip(roots, grads):
-        fn = t.grad_fn
-        if fn is None:
-            fn = t._accumulator()
-            nr = 0
-        else:
-            nr = t._output_nr
+        fn, nr = _edge(t)
         buf = buffers.get(fn)
         if buf is None:
             buf = buffers[fn] = [None] * fn.n_outputs
@@ -171,6 +165,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
     log = _debug_logger()
     prev = STATE.enabled
     STATE.enabled = create_graph
+    hooks = hook_stack()
     stolen = set()
     try:
         ready = [n for n in stack if deps[n] == 0]
@@ -260,7 +255,21 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                     ready.append(nxt)
     finally:
         STATE.enabled = prev
+        if len(_HOOK_STACK) != (len(hooks) if hooks else 0) or (hooks and _HOOK_STACK[-1]
+                                                                 is not hooks[-1]):
+            restore_hook_stack(hooks)
     return captured
+
+
+def _edge(t):
+    """(node, output_nr): where the gradient of ``t`` -- a tensor or a GradientEdge --
+    arrives in the graph (a leaf's is its accumulator's)."""
+    if isinstance(t, GradientEdge):
+        return t.node, t.output_nr
+    fn = t.grad_fn  # (the property: a stale view's history is rebuilt first)
+    if fn is None:
+        return t._accumulator(), 0
+    return fn, t._output_nr
 
 
 def _needed_nodes(deps, targets):
@@ -403,6 +412,9 @@ def _conform(g, meta, node, i):
     if g._data.shape != shape:
         g = sum_to(g, shape, node, i)
     if g._data.dtype != dt:
+        nxt = node.next_functions[i][0]
+        if type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
+            return g  # a leaf with its own grad_dtype: _accumulate casts (or not)
         if dt.kind not in 'fcV':
             return None
         if dt.kind in 'fV' and g._data.dtype.kind == 'c':
@@ -445,6 +457,13 @@ def _accumulate(var, g, create_graph, stolen, make):
     of place when the graph of the gradient is being built (``create_graph``) or the old
     ``.grad`` itself has history."""
     old = var._grad
+    want = var._grad_dtype
+    if want is not False:
+        # The leaf's grad_dtype: None keeps the gradient's dtype (an existing .grad keeps
+        # its own), a dtype casts to it.
+        want = want if want is not None else (old.dtype if old is not None else None)
+        if want is not None and g.dtype != want:
+            g = g.to(want)
     if old is None:
         if create_graph and g._grad_fn is not None:
             # A copy that stays differentiable, named as torch names it.

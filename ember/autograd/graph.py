@@ -7,12 +7,13 @@ broadcast gradient to the input's shape. ``backward`` formulas are written with 
 running them with grad mode on builds the graph of the backward itself (double backward).
 """
 import re
+from typing import NamedTuple, Optional
 
 from .forward_ad import FWD, Pending
 
 __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_on_cpu',
            'register_multi_grad_hook', 'SavedTensor', 'increment_version',
-           'allow_mutation_on_saved_tensors']
+           'allow_mutation_on_saved_tensors', 'GradientEdge', 'get_gradient_edge']
 
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
@@ -306,6 +307,48 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     return _MultiHandle(handles)
 
 
+# -- gradient edges ------------------------------------------------------------------------
+class GradientEdge(NamedTuple):
+    """A place in the backward graph where a gradient is computed: output ``output_nr`` of
+    ``node``. ``autograd.grad`` and ``autograd.backward`` take one wherever they take a
+    tensor, as outputs or inputs (``get_gradient_edge(t)`` is where ``t``'s gradient
+    arrives, so it stays valid after ``t`` is modified in place)."""
+    node: Node
+    output_nr: int
+    # torch keeps a C++ graph alive through it; ember's edge holds ``node`` itself, which
+    # holds the rest of the graph, so it is always None here.
+    ownership_token: Optional[Node] = None
+
+
+def get_gradient_edge(tensor):
+    """The GradientEdge where the gradient of ``tensor`` is computed: its grad_fn (a
+    leaf's gradient accumulator) and output number."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    node = tensor.grad_fn
+    if node is None:
+        node = tensor._accumulator()
+    elif getattr(node, '_outs', None) is None:
+        # A single-output op records no output metadata; the edge needs it when it is
+        # differentiated as an output (its seed's shape), so note it now.
+        node._outs = ((tensor._data.shape, tensor._data.dtype),)
+    return GradientEdge(node, tensor.output_nr)
+
+
+def edge_output_meta(edge):
+    """(shape, NumPy dtype) of the gradient that flows into ``edge``."""
+    node, nr = edge.node, edge.output_nr
+    if type(node) is AccumulateGrad:
+        return node._meta[0]
+    outs = getattr(node, '_outs', None)
+    if outs is None:
+        raise RuntimeError(f"ember cannot tell the shape of output {nr} of {node.name()}: "
+                           "make the GradientEdge with autograd.graph.get_gradient_edge() to "
+                           "differentiate it as an output")
+    return outs[nr]
+
+
 # -- saved_tensors_hooks -------------------------------------------------------------------
 class _Packed:
     """A saved tensor handed to a pack hook; the unpack hook turns it back into a tensor."""
@@ -388,6 +431,18 @@ class saved_tensors_hooks:
         if not _HOOK_STACK:
             Node._saved = _SLOT
         return False
+
+
+def hook_stack():
+    """A copy of the saved_tensors_hooks stack (None if empty), for restore_hook_stack."""
+    return list(_HOOK_STACK) if _HOOK_STACK else None
+
+
+def restore_hook_stack(saved):
+    """Puts back a stack taken by hook_stack: contexts entered or exited inside a backward
+    (in a hook) end with it, as torch restores this thread-local state after a backward."""
+    _HOOK_STACK[:] = saved or ()
+    Node._saved = _PACKING if _HOOK_STACK else _SLOT
 
 
 class disable_saved_tensors_hooks:

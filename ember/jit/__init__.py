@@ -205,6 +205,9 @@ def wait(future):
     return future.wait()
 
 
+_fork, _wait = fork, wait  # (torch's older, private names for the same two functions)
+
+
 def freeze(mod, preserved_attrs=None, optimize_numerics=True):
     """``mod`` itself: there is no compiled graph to freeze."""
     return mod

@@ -21,13 +21,14 @@ Upstream tests not adapted, and why:
   depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward, test_sparse_gather_*: sparse layouts.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn: need CUDA.
-- test_lobpcg: ember has no torch.lobpcg.
+- test_lobpcg: see test_autograd_upstream_part_a.py.
 - test_node_ordering_when_none_returned: needs CUDA.
 - test_current_graph_task_id, test_current_graph_task_execution_order: torch._C private API.
 - test_view_replay_enabled, test_unsafe_set_version_counter, test_current_node,
   test_calculate_shape_util: private torch._C / torch.autograd._ helpers, nested tensors,
   TorchDispatchMode.
-- test_profiler* and test_record_function*: the profiler's records of ATen operators.
+- test_profiler* and test_record_function*, test_retain_grad_cycle: adapted in
+  test_autograd_upstream_part_a.py (with the rest of the first part of TestAutograd).
 - test_thread_shutdown: torch's C++ worker threads.
 - test_input_buffer_accum, test_no_grad_copy_sparse, test_gradcheck_input,
   test_gradcheck_check_batched_grad, test_gradcheck_dense_and_sparse_inputs: sparse tensors.
@@ -51,29 +52,22 @@ from ._upstream import lib_fixture, eq, npy, raises, warns, graph_desc, torch, e
 
 _NO_VMAP = "ember has no vmap: gradcheck's check_batched_grad/check_batched_forward_grad " \
            "are refused"
-_NO_EDGES = "ember has no autograd.graph.GradientEdge / get_gradient_edge yet"
 XFAIL = {
     'test_attribute_deletion': "ember keeps _grad_fn in a __slots__ field, so `del x._grad_fn` "
                                "is allowed: refusing it needs Tensor.__delattr__, which CPython "
                                "routes every attribute write through (a 25 % slowdown of small ops)",
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
-    'test_saved_tensor_hooks_extra_enter_during_bw_no_leak':
-        "a saved_tensors_hooks context entered (unbalanced) inside an unpack hook stays on "
-        "ember's hook stack, keeping the hook alive",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_tensor_hooks_inplace_over_view':
         "ember's CopySlices sends the view's gradient through the view's old node, so hooks "
         "registered on the view before the in-place op still fire (torch bypasses that node)",
-    'test_grad_dtype': "ember has no Tensor.grad_dtype yet",
     'test_backward_hook_relative_ordering':
         "ember's engine runs ready nodes last-ready-first, not in torch's order (grad "
         "accumulators first, then by creation sequence number)",
     'test_inplace_on_view_backward':
         "ember's double backward of an in-place threshold on a view builds another graph "
         "(a ViewBackward0 where torch has ThresholdBackwardBackward0)",
-    'test_anomaly_detect_nan': "ember's expanded tensors are read-only: writing one element "
-                               "of one (gI[0] = 0) is refused, torch allows it",
     'test_gradcheck_forward_ad_runs_with_no_requires_grad': _NO_VMAP,
     'test_gradcheck_forward_ad_respects_requires_grad':
         "ember's gradcheck has no forward-mode undefined-tangent check and no "
@@ -100,14 +94,6 @@ XFAIL = {
         "apply a different number of times",
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
-    'test_grad_to_node': _NO_EDGES,
-    'test_grad_to_node_set': _NO_EDGES,
-    'test_grad_to_node_inplace': _NO_EDGES,
-    'test_grad_to_node_multi': _NO_EDGES,
-    'test_grad_to_node_materialize': _NO_EDGES,
-    'test_backward_to_node': _NO_EDGES,
-    'test_gradient_edge_output': _NO_EDGES,
-    'test_gradient_edge_graph_ownership': _NO_EDGES,
 }
 
 lib = lib_fixture(XFAIL)
@@ -501,9 +487,6 @@ def test_saved_tensor_hooks_extra_exit_during_bw_no_crash(lib):
 
 
 def test_saved_tensor_hooks_extra_enter_during_bw_no_leak(lib):
-    if lib is ember:  # (its run would leave a hook on ember's stack for the next tests)
-        pytest.xfail(XFAIL['test_saved_tensor_hooks_extra_enter_during_bw_no_leak'])
-
     def scope():
         def unpack(x):
             weak_ctx_1().__enter__()

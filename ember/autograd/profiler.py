@@ -1,0 +1,181 @@
+"""The autograd profiler (torch.autograd.profiler): ``with profile() as prof:`` records every
+ember operation called inside it -- as ``aten::<name>``, with its CPU time, thread and (with
+``record_shapes``) its arguments' shapes -- and every ``record_function`` range, into
+``prof.function_events``.
+
+ember records the operations the user's code calls (through the __torch_function__ mode
+machinery, so an unprofiled program pays nothing); unlike torch it does not record the
+operations those call in turn (aten::linear, not the aten::matmul inside it), sequence
+numbers, or memory.
+"""
+import functools
+import threading
+import time
+
+from ..overrides import TorchFunctionMode
+from .profiler_util import EventList, FunctionEvent
+
+__all__ = ['profile', 'record_function']
+
+# The profile being recorded (one at a time, as torch allows), or None.
+_ACTIVE = [None]
+
+# Python-level names the __torch_function__ protocol reports -> torch's operator names.
+_DUNDER_OPS = {'__getitem__': 'index', '__setitem__': 'index_put_'}
+
+
+def _now_us():
+    return time.perf_counter_ns() / 1000.0
+
+
+def _shape(a):
+    shape = getattr(a, 'shape', None)
+    return list(shape) if shape is not None and not isinstance(a, type) else []
+
+
+class _RecordOps(TorchFunctionMode):
+    """The mode that times each call and hands it on unchanged."""
+
+    def __init__(self, prof):
+        self.prof = prof
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, '__name__', '')
+        if name.startswith('__') and name.endswith('__'):
+            name = _DUNDER_OPS.get(name)
+        if not name:  # property reads (.shape, .grad_fn...) are no operators
+            return func(*args, **(kwargs or {}))
+        start = _now_us()
+        try:
+            return func(*args, **(kwargs or {}))
+        finally:
+            shapes = [_shape(a) for a in args] if self.prof.record_shapes else None
+            self.prof._add('aten::' + name, start, _now_us(), shapes)
+
+
+class profile:
+    """Context manager recording the operations and ``record_function`` ranges run inside
+    it; afterwards ``function_events`` holds them (an EventList), ``table()`` and
+    ``key_averages()`` summarise them and ``export_chrome_trace(path)`` writes them out.
+    The CUDA, memory, FLOP, stack and Kineto options are accepted and have no effect."""
+
+    def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False,
+                 with_flops=False, profile_memory=False, with_stack=False, with_modules=False,
+                 use_kineto=False, use_cpu=True, experimental_config=None, acc_events=False,
+                 custom_trace_id_callback=None, post_processing_timeout_s=None,
+                 activity_filters=None):
+        self.enabled = enabled
+        self.record_shapes = record_shapes
+        self.use_device = use_device
+        self.entered = False
+        self.function_events = None
+        self._events = []
+        self._mode = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return self
+        if self.entered:
+            raise RuntimeError("Profiler context manager is not reentrant")
+        if _ACTIVE[0] is not None:
+            raise RuntimeError("Profiler is already enabled on this thread")
+        self.entered = True
+        self._events = []
+        _ACTIVE[0] = self
+        self._mode = _RecordOps(self)
+        self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if not self.enabled:
+            return False
+        self._mode.__exit__(*exc)
+        _ACTIVE[0] = None
+        events = EventList(sorted(self._events, key=lambda e: e.time_range.start))
+        for i, e in enumerate(events):
+            e.id = i
+        events._populate_cpu_children()
+        self.function_events = events
+        self.entered = False
+        return False
+
+    def _add(self, name, start, end, shapes=None, user=False):
+        self._events.append(FunctionEvent(
+            id=len(self._events), name=name, thread=threading.get_ident(), start_us=start,
+            end_us=end, input_shapes=shapes, node_id=-1, is_user_annotation=user))
+
+    def _check_finished(self):
+        if self.function_events is None:
+            raise RuntimeError("Profiler didn't finish running")
+
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75,
+              max_name_column_width=55, max_shapes_column_width=80, header=None,
+              top_level_events_only=False, time_unit=None):
+        """The recorded events as a text table (see ``EventList.table``)."""
+        self._check_finished()
+        return self.function_events.table(
+            sort_by=sort_by, row_limit=row_limit, max_src_column_width=max_src_column_width,
+            max_name_column_width=max_name_column_width,
+            max_shapes_column_width=max_shapes_column_width, header=header,
+            top_level_events_only=top_level_events_only, time_unit=time_unit)
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
+                     group_by_overload_name=False):
+        """The events averaged per name (and per input shapes if asked)."""
+        self._check_finished()
+        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n,
+                                                 group_by_overload_name)
+
+    def total_average(self):
+        """One average over all recorded events."""
+        self._check_finished()
+        return self.function_events.total_average()
+
+    @property
+    def self_cpu_time_total(self):
+        """The CPU time of all recorded events, each counted once (microseconds)."""
+        self._check_finished()
+        return self.function_events.self_cpu_time_total
+
+    def export_chrome_trace(self, path):
+        """Writes the events to ``path`` in the Chrome trace format."""
+        self._check_finished()
+        return self.function_events.export_chrome_trace(path)
+
+    def __str__(self):
+        return self.table()
+
+
+class record_function:
+    """Context manager (or decorator) recording the code it wraps as one range named
+    ``name`` in the active profile (nothing when no profile is active)."""
+
+    def __init__(self, name, args=None):
+        self.name = name
+        self.args = args
+        self._start = None
+
+    def __enter__(self):
+        self._start = _now_us()
+        return self
+
+    def __exit__(self, *exc):
+        # (An exit without a matching enter, or a second one, records nothing and does not
+        # raise, as torch's does not.)
+        start, self._start = self._start, None
+        prof = _ACTIVE[0]
+        if start is not None and prof is not None:
+            prof._add(self.name, start, _now_us(), user=True)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with record_function(self.name, self.args):
+                return fn(*args, **kwargs)
+        return wrapped
+
+
+def _profiler_enabled():
+    """True while a profile is being recorded."""
+    return _ACTIVE[0] is not None
