@@ -47,7 +47,7 @@ def _seed_grads(outputs, grad_outputs):
             out = _EdgeOutput(out)
         elif not isinstance(out, Tensor):
             raise AssertionError("Expected output to be a torch.Tensor")
-        if out._base is not None:
+        elif out._base is not None:
             out.grad_fn  # (a view whose base changed in place: its history, brought up to date)
         od = out._data
         if isinstance(g, Tensor):
