@@ -411,7 +411,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
                                    input._data.dtype))
     # the arrays' gradients want the slopes of the source indices (grid) and the input's
     # rows (bilinear), computed here only when a backward may ask for them
-    grid_grad = STATE.enabled and grid.requires_grad
+    grid_grad = STATE.enabled and grid.requires_grad and interpolation_mode == 0
     taps = _grid_taps.Taps(grid._data, input.shape[2:], *modes, slopes=grid_grad)
     out = recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
                      taps.sample(input._data, keep_rows=grid_grad))
