@@ -200,16 +200,17 @@ class Taps:
                   x.reshape(n, c, v).transpose(0, 2, 1))
         return out
 
-    def _global(self):
-        """(flat, weights) as (N, P, taps) positions in the (N*V) input and their weights,
-        every position valid (for the fallbacks without scipy)."""
+    def _global(self, weights=None):
+        """(flat, weights) as (N, P, taps) positions in the (N*V) input and their weights
+        (``weights`` instead of the taps' own), every position valid (for the fallbacks
+        without scipy)."""
         if self.mode == 1:
             flat = np.clip(self.flat, 0, self.volume - 1)
             flat += (np.arange(self.n) * self.volume).reshape(-1, 1)
             weights = np.ones(flat.shape, self.dtype) if self.mask is None else self.mask
             return flat[..., None], weights[..., None]
         return (np.clip(self.flat - self.pad, 0, self.n * self.volume - 1),
-                self.weights)
+                self.weights if weights is None else weights)
 
     def sample(self, x, keep_rows=False):
         """The forward value (N, C, *out) of the input ``x`` (N, C, *sp); ``keep_rows``: keep
@@ -240,13 +241,14 @@ class Taps:
         not wanted) for the output's gradient ``g`` (N, C, *out) and the input ``x``."""
         n, c = g.shape[0], g.shape[1]
         g = g.reshape(n, c, -1)
-        matrix = None
+        matrix = weights = None
         if want_input:
-            matrix = self._matrix() if self.matrix is None else self.matrix
-            if matrix is not None and self.mode == 0 and np.isnan(self.weights).any():
+            if self.mode == 0 and np.isnan(self.weights).any():
                 # a nan or infinite coordinate reads nothing (its value is nan): no
                 # gradient flows from it to the input, as torch's
-                matrix = self._matrix(np.where(np.isnan(self.weights), 0, self.weights))
+                weights = np.where(np.isnan(self.weights), 0, self.weights)
+            matrix = (self._matrix(weights) if self.matrix is None or weights is not None
+                      else self.matrix)
         by_rows = matrix is not None or (want_grid and self.mode == 0)
         g_rows = _transposed(g) if by_rows else None      # (shared by both gradients)
         grid_grad = self._grid_grad(g_rows, x) if want_grid else None
@@ -255,7 +257,7 @@ class Taps:
             return None, grid_grad
         v = self.volume
         if matrix is None:
-            out = _taps_times_t(*self._global(), g, v)
+            out = _taps_times_t(*self._global(weights), g, v)
         else:
             rows = matrix.T @ g_rows
             del g_rows         # (freed before the copy below: big temporaries raise faults)
