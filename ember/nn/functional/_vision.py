@@ -10,7 +10,7 @@ import numpy as np
 from ... import _dtype
 from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
 from ..._ops._core import make
-from ...autograd.grad_mode import STATE, enable_grad, no_grad
+from ...autograd.grad_mode import STATE, no_grad
 from . import _grid_taps
 from ._recompute import RecomputedBackward, recomputed
 from ._separable import SeparableBackward, apply
