@@ -57,6 +57,36 @@ def test_grid_sample_first_order_on_arrays(mode, padding):
               arr(2, 2, 3, 2, 3, seed=8, low=-1.2, high=1.2, dtype=dtype), grad=False)
 
 
+@pytest.mark.parametrize('mode, padding, align', MODES, ids=str)
+def test_grid_sample_square_inputs_on_arrays(mode, padding, align):
+    # square inputs take the arrays' one pass over every dim; the grid reaches well past
+    # [-1, 1], so reflections fold more than once; backward() without create_graph takes
+    # the array path for both gradients
+    def f(lib, x, g):
+        x, g = x.detach().requires_grad_(), g.detach().requires_grad_()
+        out = lib.nn.functional.grid_sample(x, g, mode, padding, align)
+        weights = (lib.arange(out.numel()) % 5 - 2).reshape(out.shape).to(out.dtype)
+        (out * weights).sum().backward()
+        return [out, x.grad, g.grad]
+    for dtype in (np.float32, np.float64):
+        check(f, arr(2, 3, 6, 6, seed=23, dtype=dtype),
+              arr(2, 5, 4, 2, seed=24, low=-3.5, high=3.5, dtype=dtype), grad=False)
+        check(f, arr(2, 2, 4, 4, 4, seed=25, dtype=dtype),
+              arr(2, 3, 2, 3, 3, seed=26, low=-3.5, high=3.5, dtype=dtype), grad=False)
+
+
+def test_grid_sample_nan_coordinate_gives_the_input_no_gradient():
+    # a nan coordinate samples nan; no gradient flows from it to the input (torch's mask)
+    def f(lib, x, g):
+        x, g = x.detach().requires_grad_(), g.detach()
+        g[0, 1, 2, 0] = float('nan')
+        out = lib.nn.functional.grid_sample(x, g, 'bilinear', 'zeros', False)
+        out.sum().backward()
+        return [out, x.grad]
+    check(f, arr(2, 3, 5, 5, seed=27, dtype=np.float32),
+          arr(2, 3, 4, 2, seed=28, low=-1.2, high=1.2, dtype=np.float32), grad=False)
+
+
 def test_grid_sampler_torch_level_and_default_align_warning():
     def f(lib, x, g):
         with warnings.catch_warnings(record=True) as w:

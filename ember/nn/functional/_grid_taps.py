@@ -64,22 +64,22 @@ def _reflect(c, twice_low, twice_high, slope):
     low, span = twice_low / 2, (twice_high - twice_low) / 2
     c -= low
     sign = np.sign(c) if slope else None        # (the abs's slope: 0 at 0, as torch's)
-    a = np.abs(c, out=c)
-    flat = a.reshape(-1)              # (a fresh array: a view)
-    # the parity of floor(a / span), exactly (nan: odd, inf: even; both end as nan anyway)
-    half = np.floor(flat / span)
-    half *= 0.5
-    odd = np.flatnonzero(np.floor(half) != half)
-    # fmod(a, span) is a itself below span: the (slow) fmod only for the few beyond
-    beyond = np.flatnonzero(flat >= span)
-    if beyond.size:
-        flat[beyond] = np.fmod(flat[beyond], span)
-    if odd.size:
-        flat[odd] = span - flat[odd]
+    a = np.abs(c, out=c).reshape(-1)            # (a fresh array: a view)
+    # below one span (most coordinates: the grid is mostly inside) a is its own remainder
+    # and is not flipped; the others (and a / span rounded up to 1) take fmod and the
+    # parity of floor(a / span) (nan stays nan, as does inf's remainder)
+    quotient = a / span
+    far = np.flatnonzero(quotient >= 1)
+    if far.size:
+        extra = np.fmod(a[far], span)
+        half = np.floor(quotient[far])
+        half *= 0.5
+        odd = np.floor(half) != half
+        a[far] = np.where(odd, span - extra, extra)
         if slope:
-            sign.reshape(-1)[odd] *= -1
+            sign.reshape(-1)[far[odd]] *= -1
     a += low
-    return a, sign
+    return a.reshape(c.shape), sign
 
 
 class Taps:
@@ -94,15 +94,16 @@ class Taps:
         self.out_sp = tuple(grid.shape[1:-1])
         self.volume = math.prod(self.sp)
         coords = grid.reshape(n, -1, nd)
-        self.slopes = [] if slopes else None
         self.matrix = self.kept = None      # (what ``sample`` leaves for the gradients)
-        idx = []
-        for ax in range(nd):     # grid[..., 0] is along the last spatial dim (W)
-            c, d = source_index(coords[..., nd - 1 - ax], self.sp[ax], padding_mode,
-                                align_corners, slopes)
-            idx.append(c)
-            if slopes:
-                self.slopes.append(d)
+        if len(set(self.sp)) == 1:     # (one size: every dim's indices in one pass)
+            c, d = source_index(coords, self.sp[0], padding_mode, align_corners, slopes)
+            idx = [c[..., nd - 1 - ax] for ax in range(nd)]
+            self.slopes = [d[..., nd - 1 - ax] for ax in range(nd)] if slopes else None
+        else:          # grid[..., 0] is along the last spatial dim (W)
+            pairs = [source_index(coords[..., nd - 1 - ax], self.sp[ax], padding_mode,
+                                  align_corners, slopes) for ax in range(nd)]
+            idx = [c for c, _ in pairs]
+            self.slopes = [d for _, d in pairs] if slopes else None
         # (garbage integers from nan or huge coordinates: the masks below say they are out)
         with np.errstate(invalid='ignore'):
             if mode == 1:
@@ -112,12 +113,16 @@ class Taps:
 
     def _nearest(self, idx):
         """One tap: the rounded (half to even, as torch's nearbyint) index."""
-        flat, ok = 0, None
+        flat = ok = None
         for c, size in zip(idx, self.sp):
-            i = np.rint(c).astype(np.intp)
+            i = np.rint(c, out=c).astype(np.intp)
             inside = i.view(np.uintp) < size          # (negative ones wrap to huge)
-            ok = inside if ok is None else ok & inside
-            flat = flat * size + i        # (wrong where not ok: never read unclipped)
+            if flat is None:
+                flat, ok = i, inside
+            else:              # (wrong where not ok: read clipped, then masked)
+                flat *= size
+                flat += i
+                ok &= inside
         self.flat, self.ok = flat, ok
         self.mask = None if ok.all() else ok.astype(self.dtype)
         self.pad, self.offsets = 0, (0,)
@@ -195,16 +200,17 @@ class Taps:
                   x.reshape(n, c, v).transpose(0, 2, 1))
         return out
 
-    def _global(self):
-        """(flat, weights) as (N, P, taps) positions in the (N*V) input and their weights,
-        every position valid (for the fallbacks without scipy)."""
+    def _global(self, weights=None):
+        """(flat, weights) as (N, P, taps) positions in the (N*V) input and their weights
+        (``weights`` instead of the taps' own), every position valid (for the fallbacks
+        without scipy)."""
         if self.mode == 1:
             flat = np.clip(self.flat, 0, self.volume - 1)
             flat += (np.arange(self.n) * self.volume).reshape(-1, 1)
             weights = np.ones(flat.shape, self.dtype) if self.mask is None else self.mask
             return flat[..., None], weights[..., None]
         return (np.clip(self.flat - self.pad, 0, self.n * self.volume - 1),
-                self.weights)
+                self.weights if weights is None else weights)
 
     def sample(self, x, keep_rows=False):
         """The forward value (N, C, *out) of the input ``x`` (N, C, *sp); ``keep_rows``: keep
@@ -215,8 +221,8 @@ class Taps:
             out = np.empty((n, c, p), x.dtype)
             for b in range(n):       # (clip: out-of-range positions read any valid pixel)
                 np.take(planes[b], self.flat[b], axis=1, out=out[b], mode='clip')
-            if self.mask is not None:
-                out *= self.mask[:, None, :]
+                if self.mask is not None:        # (zeros padding: while out[b] is hot)
+                    out[b] *= self.mask[b]
             return out.reshape((n, c) + self.out_sp)
         matrix = self.matrix = self._matrix()
         if matrix is None:
@@ -225,7 +231,9 @@ class Taps:
             rows = self.rows(x)
             if keep_rows:
                 self.kept = rows
-            out = np.ascontiguousarray((matrix @ rows).reshape(n, p, c).transpose(0, 2, 1))
+            out = matrix @ rows
+            del rows      # (freed before the copy below: big temporaries raise page faults)
+            out = np.ascontiguousarray(out.reshape(n, p, c).transpose(0, 2, 1))
         return out.reshape((n, c) + self.out_sp)
 
     def gradients(self, g, x, want_input, want_grid):
@@ -233,28 +241,29 @@ class Taps:
         not wanted) for the output's gradient ``g`` (N, C, *out) and the input ``x``."""
         n, c = g.shape[0], g.shape[1]
         g = g.reshape(n, c, -1)
-        matrix = None
+        matrix = weights = None
         if want_input:
-            matrix = self._matrix() if self.matrix is None else self.matrix
-            if matrix is not None and self.mode == 0 and np.isnan(self.weights).any():
+            if self.mode == 0 and np.isnan(self.weights).any():
                 # a nan or infinite coordinate reads nothing (its value is nan): no
                 # gradient flows from it to the input, as torch's
-                matrix = self._matrix(np.where(np.isnan(self.weights), 0, self.weights))
+                weights = np.where(np.isnan(self.weights), 0, self.weights)
+            matrix = (self._matrix(weights) if self.matrix is None or weights is not None
+                      else self.matrix)
         by_rows = matrix is not None or (want_grid and self.mode == 0)
         g_rows = _transposed(g) if by_rows else None      # (shared by both gradients)
-        return (self._input_grad(g, g_rows, matrix, x.shape) if want_input else None,
-                self._grid_grad(g_rows, x) if want_grid else None)
-
-    def _input_grad(self, g, g_rows, matrix, shape):
-        """Each output's gradient times each weight, summed into the positions read."""
-        n, c, v = g.shape[0], g.shape[1], self.volume
+        grid_grad = self._grid_grad(g_rows, x) if want_grid else None
+        self.kept = None       # (a second backward transposes the input again)
+        if not want_input:
+            return None, grid_grad
+        v = self.volume
         if matrix is None:
-            out = _taps_times_t(*self._global(), g, v)
+            out = _taps_times_t(*self._global(weights), g, v)
         else:
             rows = matrix.T @ g_rows
+            del g_rows         # (freed before the copy below: big temporaries raise faults)
             out = np.ascontiguousarray(
                 rows[self.pad:self.pad + n * v].reshape(n, v, c).transpose(0, 2, 1))
-        return out.reshape(tuple(shape))
+        return out.reshape(x.shape), grid_grad
 
     def _grid_grad(self, g_rows, x):
         """Along each dim, the corners' values times their weights' derivatives, against the

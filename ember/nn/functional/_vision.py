@@ -10,7 +10,7 @@ import numpy as np
 from ... import _dtype
 from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
 from ..._ops._core import make
-from ...autograd.grad_mode import STATE, enable_grad, no_grad
+from ...autograd.grad_mode import STATE, no_grad
 from . import _grid_taps
 from ._recompute import RecomputedBackward, recomputed
 from ._separable import SeparableBackward, apply
@@ -411,7 +411,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
                                    input._data.dtype))
     # the arrays' gradients want the slopes of the source indices (grid) and the input's
     # rows (bilinear), computed here only when a backward may ask for them
-    grid_grad = STATE.enabled and grid.requires_grad
+    grid_grad = STATE.enabled and grid.requires_grad and interpolation_mode == 0
     taps = _grid_taps.Taps(grid._data, input.shape[2:], *modes, slopes=grid_grad)
     out = recomputed(node_cls, lambda x, g: _grid_sample(x, g, *modes), (input, grid),
                      taps.sample(input._data, keep_rows=grid_grad))
