@@ -590,7 +590,8 @@ def _op_name(public_name):
 def refusals(public_name):
     """{NumPy dtype: (exception class, torch's message, when)} for the dtypes torch's kernel
     of the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none;
-    ``when`` is None (always), ``'numbers'`` (only with a Python number argument) or
+    ``when`` is None (always), ``'numbers'`` (only with a Python number argument),
+    ``'tensors'`` (only with a second tensor: the refusal is about that argument) or
     ``'nonempty'`` (not when every tensor is empty: no kernel runs then)."""
     from ._dtype_refusals import REFUSED
     name = _op_name(public_name)
@@ -616,6 +617,8 @@ def _applies(when, arrays, numbers):
     these tensor ``arrays`` that has (``numbers``) a Python number argument or not."""
     if when == 'numbers':
         return numbers
+    if when == 'tensors':
+        return len(arrays) > 1
     if when == 'nonempty':
         return any(a.size for a in arrays)
     return True

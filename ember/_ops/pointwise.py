@@ -807,8 +807,11 @@ class PowBackward2(Node):
             # d/dx 0**x = 0**x * log(0): 0 for x >= 0 (as torch takes it), -inf for x < 0
             # (where 0**x is inf)
             return None, g * where(r == math.inf, -math.inf, 0.0)
-        log = cmath.log if isinstance(self.base, complex) else math.log
-        return None, g * cj(r * log(self.base))
+        if isinstance(self.base, complex):
+            lg = cmath.log(self.base)
+        else:  # (a negative real base has no real log: NaN, as torch)
+            lg = math.log(self.base) if self.base > 0 else math.nan
+        return None, g * cj(r * lg)
 
 
 class Atan2Backward0(Node):

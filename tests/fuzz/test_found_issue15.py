@@ -889,3 +889,41 @@ def test_cholesky_gradient_after_the_factor_is_returned():
     check(lambda T, x: T.linalg.cholesky(x), spd)
     check(lambda T, x: T.linalg.cholesky(x, upper=True), spd, double=True)
     check(lambda T, x: T.cholesky(x, True), spd)
+
+
+def _near_singular(*shape):
+    a = R.standard_normal(shape)
+    a[..., -1, :] = a[..., 0, :] + 1e-3 * a[..., 1, :]
+    return a
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, a: T.linalg.pinv(a, 1e-3),
+    lambda T, a: T.linalg.pinv(a, 1.0),
+    lambda T, a: T.linalg.pinv(a, T.tensor(1e-2), False),
+    lambda T, a: T.linalg.pinv(a, 1e-3, hermitian=True),
+    lambda T, a: T.linalg.matrix_rank(a, 0.5),
+    lambda T, a: T.linalg.matrix_rank(a, T.tensor(1e-2)),
+    lambda T, a: T.linalg.matrix_rank(a, 1e-2, True),
+])
+def test_pinv_and_matrix_rank_take_the_older_positional_tolerance(case):
+    check(case, _near_singular(2, 3, 3))
+
+
+def test_pow_of_a_negative_number_base_differentiates_to_nan():
+    check(lambda T, x: T.pow(-0.7, x), np.array([0.5, 2.0, -1.0]))
+    check(lambda T, x: T.pow(-2, x), np.array([[1.0, 2.5]]))
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, a, b: T.linalg.pinv(a, atol=0.5, rtol=-1.0),
+    lambda T, a, b: T.linalg.pinv(a, b),
+    lambda T, a, b: T.linalg.matrix_rank(a),
+    lambda T, a, b: T.linalg.matrix_rank(a, atol=b),
+    lambda T, a, b: T.floor_divide(a.real > 0, b.real > 0),
+    lambda T, a, b: T.pow(a.real > 0, 2),
+    lambda T, a, b: T.pow(a.real > 0, b.real > 0),
+])
+def test_refusals_about_a_second_tensor_need_one(case):
+    a = _c(3, 3)
+    check(case, a, np.abs(_c(3, 3)) * 1e-3 + 0j, grad=False, match_message=True)
