@@ -677,6 +677,33 @@ def refuse_dtypes(public_name, refused, args, kwargs):
         raise error[0](error[1])
 
 
+_DEPRECATED_WARNED = []
+
+
+def positional_form(key, args, kwargs=None):
+    """A call ``args`` (``self`` first for a ``Tensor.`` key) that passes more arguments by
+    position than the op's current form takes, bound to the first of torch's overloads that
+    takes them by position (``sub(input, alpha, other)``, deprecated, or ``subtract(input,
+    other, alpha)``): {parameter name: value}, after torch's warning for a deprecated form;
+    torch's TypeError where no overload takes the call."""
+    import warnings  # (only here: the deprecated forms are rare)
+    cname, overloads = signatures(key)
+    rest = args[1:] if key.startswith('Tensor.') else args
+    for s in overloads:
+        if not s.unlisted and not s.noargs and s.npos >= len(rest) and \
+                s.bind(rest, kwargs, False):
+            if s.hidden and not _DEPRECATED_WARNED:
+                _DEPRECATED_WARNED.append(True)  # (torch warns once a process, for any op)
+                current = '\n'.join(f'\t{cname}{o.shown()}' for o in overloads if not o.hidden)
+                warnings.warn(f"This overload of {cname} is deprecated:\n\t{cname}{s.shown()}\n"
+                              f"Consider using one of the following signatures instead:\n"
+                              f"{current}", UserWarning, stacklevel=4)
+            return {**dict(zip((p.name for p in s.params), rest)), **(kwargs or {})}
+    check(key, args, kwargs)
+    raise TypeError(f"{cname}() takes {overloads[0].npos} positional arguments but "
+                    f"{len(rest)} were given")
+
+
 def takes_numbers(name, position):
     """True if the function ``ember.<name>`` takes a Python number at ``position`` (0: its
     input) in some overload (an op without a known signature: True)."""

@@ -364,9 +364,10 @@ class ExpandBackward0(Node):
 
 
 @register
-def expand(input, *sizes):
-    """A view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim); no copy."""
-    sizes = _size_args(sizes, 'expand')
+def expand(input, *sizes, size=None, implicit=False):
+    """A view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim); no copy. (``implicit``
+    only marks torch's internal broadcasts: it changes nothing.)"""
+    sizes = _size_args(sizes if size is None else (size,), 'expand')
     shp = input._data.shape
     nd = len(shp)
     if len(sizes) < nd:

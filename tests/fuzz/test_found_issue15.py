@@ -927,3 +927,51 @@ def test_pow_of_a_negative_number_base_differentiates_to_nan():
 def test_refusals_about_a_second_tensor_need_one(case):
     a = _c(3, 3)
     check(case, a, np.abs(_c(3, 3)) * 1e-3 + 0j, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x: x.expand([2, 3], implicit=True),
+    lambda T, x: x.expand([-1, 3], implicit=False),
+    lambda T, x: x.expand(size=(4, 2, 3)),
+    lambda T, x: x.expand(2, 3),
+])
+def test_expand_takes_implicit_and_size_keywords(case):
+    check(case, m(1, 3))
+
+
+_SUBTRACT_NUMBER_FORM = (lambda T, x, i: T.subtract(x, 2, -0.7),
+                         lambda T, x, i: x.subtract(2, 3),
+                         lambda T, x, i: x.clone().subtract_(2, 3))
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x, i: T.add(x, 2, 3), lambda T, x, i: T.add(x, 2, x), lambda T, x, i: x.add(2., 0.5),
+    lambda T, x, i: x.sub(0.5, 1.0), lambda T, x, i: T.sub(x, 2, 3), lambda T, x, i: T.rsub(x, -0.7, 1.5),
+    *_SUBTRACT_NUMBER_FORM,
+    lambda T, x, i: x.clone().add_(2, 3), lambda T, x, i: x.clone().sub_(2, x),
+    lambda T, x, i: T.add(i, 2, 3),
+    lambda T, x, i: T.sub(i, 2, -1), lambda T, x, i: i.sub(2, 0.5), lambda T, x, i: T.rsub(i, -0.7, 1.5),
+    lambda T, x, i: T.add(x, 2, 3, out=T.empty(3, dtype=T.float64)),
+    # ... and torch's TypeErrors where no form takes the call
+    lambda T, x, i: T.add(x, x, x), lambda T, x, i: T.add(x, 2, 3, alpha=2),
+    lambda T, x, i: T.sub(x, 2, 3, 4), lambda T, x, i: T.rsub(x, x, 2),
+])
+def test_add_and_sub_take_a_third_argument_by_position(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (torch warns once a process for the deprecated forms)
+        # (torch's grad_fn of subtract(x, number, alpha) is SubBackward1, ember's
+        # SubBackward0: values and gradients without the inputs requiring grad)
+        check(case, m(3), np.array([1, 2, 3], np.int8), match_message=True,
+              grad=case not in (_SUBTRACT_NUMBER_FORM))
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, b: T.add(b, b, alpha=2), lambda T, b: T.add(b, b, alpha=0),
+    lambda T, b: T.add(b, True, alpha=2), lambda T, b: T.add(b, False, alpha=2),
+    lambda T, b: b.clone().add_(b, alpha=2), lambda T, b: b.clone().add_(2, True),
+    lambda T, b: b.clone().add_(False, False), lambda T, b: T.add(b.long(), True, alpha=3),
+    lambda T, b: T.add(b, 2, alpha=True)])
+def test_an_integer_alpha_of_a_bool_sum_is_a_bool(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(case, np.array([True, False]), match_message=True)
