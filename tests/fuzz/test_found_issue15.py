@@ -975,3 +975,27 @@ def test_an_integer_alpha_of_a_bool_sum_is_a_bool(case):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(case, np.array([True, False]), match_message=True)
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x: T.adjoint(x), lambda T, x: T.adjoint(x.to(T.complex128)),
+    lambda T, x: T.adjoint(x.reshape(1)), lambda T, x: x.adjoint(),
+    lambda T, x: T.vstack([x, x * 2]), lambda T, x: T.vstack([x, T.ones(1, 1, dtype=x.dtype)]),
+    lambda T, x: T.hstack([x, x * 2]), lambda T, x: T.hstack([x, T.ones(2, dtype=x.dtype)]),
+    lambda T, x: T.row_stack([x, x]), lambda T, x: T.dstack([x, x]),
+    lambda T, x: T.flipud(x), lambda T, x: T.fliplr(x.reshape(1)), lambda T, x: x.flipud(),
+    lambda T, x: T.flipud(x.reshape(1)), lambda T, x: T.fliplr(x.reshape(1, 1)),
+    lambda T, x: T.nn.functional.dropout3d(x), lambda T, x: T.nn.functional.dropout2d(x),
+    lambda T, x: T.nn.functional.dropout3d(x, p=0.0),
+])
+def test_0_dim_inputs_of_shape_ops(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(case, np.array(1.5), match_message=True)
+
+
+def test_roll_of_an_empty_input_checks_no_dims():
+    check(lambda T, x: T.roll(x, [3, 2, 1], [1, -2, 2]), np.zeros(0))
+    check(lambda T, x: x.roll(1, 5), np.zeros((2, 0)))
+    check(lambda T, x: T.roll(x, [3, 2], [1, -2]), m(2, 3))
+    check(lambda T, x: T.roll(x, 1, 5), m(2, 3), match_message=True)
