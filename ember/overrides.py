@@ -895,8 +895,11 @@ def _dummy(f, inspect):
     except (TypeError, ValueError):
         sig = inspect.Signature()
     P = inspect.Parameter
+    # (``*deprecated``: torch's deprecated argument orders -- add(input, alpha, other) --
+    # which its dummies leave out)
     params = [p for p in sig.parameters.values()
-              if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)]
+              if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)
+              and not (p.kind is P.VAR_POSITIONAL and p.name == 'deprecated')]
     if 'out' in sig.parameters and not any(p.name == 'out' for p in params) and \
             not any(p.kind is P.VAR_POSITIONAL for p in params):
         params.append(P('out', P.POSITIONAL_OR_KEYWORD, default=None))

@@ -285,6 +285,8 @@ def dtype_refusals(sigs):
     * ``'numbers'``: only a Python number argument brings it (the scalar overload of
       ``clamp_`` casts its bound's type back to bool, the tensor overload takes a bool
       bound);
+    * ``'tensors'``: only a second tensor of the dtype brings it (``linalg.pinv`` refuses a
+      complex ``rcond`` tensor, not a complex input);
     * ``'nonempty'``: an empty input runs no kernel, so nothing is refused (``cummin`` or
       ``log_softmax`` of an empty tensor);
     * None: always."""
@@ -312,19 +314,27 @@ def dtype_refusals(sigs):
     return out
 
 
+def _tensors(args):
+    return sum(isinstance(a, torch.Tensor) for a in args)
+
+
 def _narrowing(fn, text, extra, dt, probes, visible):
     """When the refusal of ``dt`` that probe (``text``, ``extra``) met applies (see
     ``dtype_refusals``)."""
-    numbers = any(type(a) in (int, float) for a in _sample_args(text, dt, extra))
+    refused = _sample_args(text, dt, extra)
+    numbers = any(type(a) in (int, float) for a in refused)
+    others = [(o, e) for o in visible for e in (0, 1) if (o, e) != (text, extra)
+              and _sample_args(o, dt, e) is not None
+              and _call(fn, _sample_args(o, torch.float32, e)) == '']
     if numbers:
-        for other in visible:
-            for e in (0, 1):
-                args = _sample_args(other, dt, e)
-                if other != text and args is not None and \
-                        not any(type(a) in (int, float) for a in args) and \
-                        _call(fn, _sample_args(other, torch.float32, e)) == '' and \
-                        _call(fn, args) == '':
-                    return 'numbers'
+        for other, e in others:
+            args = _sample_args(other, dt, e)
+            if not any(type(a) in (int, float) for a in args) and _call(fn, args) == '':
+                return 'numbers'
+    for other, e in others:
+        args = _sample_args(other, dt, e)
+        if _tensors(args) < _tensors(refused) and _call(fn, args) == '':
+            return 'tensors'
     if _call(fn, _sample_args(text, torch.float32, extra, (2, 0))) == '' and \
             _call(fn, _sample_args(text, dt, extra, (2, 0))) == '':
         return 'nonempty'
@@ -361,7 +371,8 @@ def write_refusals(refusals):
                 '``REFUSED``: {torch\'s name of the op: ((exception class, message with\n'
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
                 'dtypes it refuses so[, \'numbers\': only with a Python number argument |\n'
-                '\'nonempty\': only for a non-empty input]), ...)}. Read by\n'
+                '\'tensors\': only with a second tensor | \'nonempty\': only for a non-empty\n'
+                'input]), ...)}. Read by '
                 '``ember._ops._args``; '
                 'an op looks its row up on its first call."""\n'
                 % torch.__version__.split('+')[0])

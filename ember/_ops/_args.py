@@ -590,7 +590,8 @@ def _op_name(public_name):
 def refusals(public_name):
     """{NumPy dtype: (exception class, torch's message, when)} for the dtypes torch's kernel
     of the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none;
-    ``when`` is None (always), ``'numbers'`` (only with a Python number argument) or
+    ``when`` is None (always), ``'numbers'`` (only with a Python number argument),
+    ``'tensors'`` (only with a second tensor: the refusal is about that argument) or
     ``'nonempty'`` (not when every tensor is empty: no kernel runs then)."""
     from ._dtype_refusals import REFUSED
     name = _op_name(public_name)
@@ -616,6 +617,8 @@ def _applies(when, arrays, numbers):
     these tensor ``arrays`` that has (``numbers``) a Python number argument or not."""
     if when == 'numbers':
         return numbers
+    if when == 'tensors':
+        return len(arrays) > 1
     if when == 'nonempty':
         return any(a.size for a in arrays)
     return True
@@ -672,6 +675,33 @@ def refuse_dtypes(public_name, refused, args, kwargs):
                             any(type(a) in _NUMBERS for a in given)):
                 return
         raise error[0](error[1])
+
+
+_DEPRECATED_WARNED = []
+
+
+def positional_form(key, args, kwargs=None):
+    """A call ``args`` (``self`` first for a ``Tensor.`` key) that passes more arguments by
+    position than the op's current form takes, bound to the first of torch's overloads that
+    takes them by position (``sub(input, alpha, other)``, deprecated, or ``subtract(input,
+    other, alpha)``): {parameter name: value}, after torch's warning for a deprecated form;
+    torch's TypeError where no overload takes the call."""
+    import warnings  # (only here: the deprecated forms are rare)
+    cname, overloads = signatures(key)
+    rest = args[1:] if key.startswith('Tensor.') else args
+    for s in overloads:
+        if not s.unlisted and not s.noargs and s.npos >= len(rest) and \
+                s.bind(rest, kwargs, False):
+            if s.hidden and not _DEPRECATED_WARNED:
+                _DEPRECATED_WARNED.append(True)  # (torch warns once a process, for any op)
+                current = '\n'.join(f'\t{cname}{o.shown()}' for o in overloads if not o.hidden)
+                warnings.warn(f"This overload of {cname} is deprecated:\n\t{cname}{s.shown()}\n"
+                              f"Consider using one of the following signatures instead:\n"
+                              f"{current}", UserWarning, stacklevel=4)
+            return {**dict(zip((p.name for p in s.params), rest)), **(kwargs or {})}
+    check(key, args, kwargs)
+    raise TypeError(f"{cname}() takes {overloads[0].npos} positional arguments but "
+                    f"{len(rest)} were given")
 
 
 def takes_numbers(name, position):

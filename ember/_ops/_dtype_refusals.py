@@ -4,8 +4,8 @@
 ``REFUSED``: {torch's name of the op: ((exception class, message with
 <dtype> for the dtype's name, the names (``Long``, ``ComplexFloat``) of the
 dtypes it refuses so[, 'numbers': only with a Python number argument |
-'nonempty': only for a non-empty input]), ...)}. Read by
-``ember._ops._args``; an op looks its row up on its first call."""
+'tensors': only with a second tensor | 'nonempty': only for a non-empty
+input]), ...)}. Read by ``ember._ops._args``; an op looks its row up on its first call."""
 # flake8: noqa
 REFUSED = {
     'abs': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool'),),
@@ -101,10 +101,10 @@ REFUSED = {
     'fix_': (('NotImplementedError', '"trunc_vml_cpu" not implemented for \'<dtype>\'', 'Bool'), ('NotImplementedError', 'trunc is not supported for complex inputs', 'ComplexFloat ComplexDouble')),
     'floor': (('NotImplementedError', '"floor_vml_cpu" not implemented for \'<dtype>\'', 'Bool'), ('NotImplementedError', 'floor is not supported for complex inputs', 'ComplexFloat ComplexDouble')),
     'floor_': (('NotImplementedError', '"floor_vml_cpu" not implemented for \'<dtype>\'', 'Bool'), ('NotImplementedError', 'floor is not supported for complex inputs', 'ComplexFloat ComplexDouble')),
-    'floor_divide': (('NotImplementedError', '"div_floor_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
+    'floor_divide': (('NotImplementedError', '"div_floor_cpu" not implemented for \'<dtype>\'', 'Bool', 'tensors'), ('NotImplementedError', '"div_floor_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble')),
     'fmax': (('RuntimeError', 'fmax not implemented for complex tensors.', 'ComplexFloat ComplexDouble'),),
     'fmin': (('RuntimeError', 'fmin not implemented for complex tensors.', 'ComplexFloat ComplexDouble'),),
-    'fmod': (('NotImplementedError', '"fmod_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
+    'fmod': (('NotImplementedError', '"fmod_cpu" not implemented for \'<dtype>\'', 'Bool', 'tensors'), ('NotImplementedError', '"fmod_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble')),
     'frac': (('NotImplementedError', '"frac_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'frac_': (('NotImplementedError', '"frac_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'frexp': (('RuntimeError', 'torch.frexp() only supports floating-point dtypes', 'Byte Char Short Int Long'),),
@@ -154,10 +154,10 @@ REFUSED = {
     'linalg_matmul': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool'),),
     'linalg_matrix_exp': (('RuntimeError', 'linalg.matrix_exp: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
     'linalg_matrix_norm': (('RuntimeError', 'linalg.matrix_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
-    'linalg_matrix_rank': (('RuntimeError', "This function doesn't handle types other than float and double", 'Half BFloat16'), ('RuntimeError', 'linalg.svd: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long', 'nonempty'), ('RuntimeError', 'torch.linalg.matrix_rank: atol tensor of complex type is not supported. Got <dtype>', 'ComplexFloat ComplexDouble')),
+    'linalg_matrix_rank': (('RuntimeError', "This function doesn't handle types other than float and double", 'Half BFloat16'), ('RuntimeError', 'linalg.svd: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long', 'nonempty'), ('RuntimeError', 'torch.linalg.matrix_rank: atol tensor of complex type is not supported. Got <dtype>', 'ComplexFloat ComplexDouble', 'tensors')),
     'linalg_multi_dot': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool'),),
     'linalg_norm': (('RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
-    'linalg_pinv': (('RuntimeError', 'torch.linalg.pinv: rcond tensor of complex type is not supported. Got <dtype>', 'ComplexFloat ComplexDouble'),),
+    'linalg_pinv': (('RuntimeError', 'torch.linalg.pinv: rcond tensor of complex type is not supported. Got <dtype>', 'ComplexFloat ComplexDouble', 'tensors'),),
     'linalg_qr': (('RuntimeError', 'linalg.qr: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('NotImplementedError', '"geqrf_cpu" not implemented for \'<dtype>\'', 'Half BFloat16')),
     'linalg_slogdet': (('RuntimeError', 'linalg.slogdet: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('RuntimeError', 'linalg.slogdet: Low precision dtypes not supported. Got <dtype>', 'Half BFloat16')),
     'linalg_solve_ex': (('RuntimeError', 'linalg.solve: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('NotImplementedError', '"lu_cpu" not implemented for \'<dtype>\'', 'Half BFloat16')),
@@ -208,7 +208,7 @@ REFUSED = {
     'polar': (('RuntimeError', 'Expected both inputs to be Half, Float or Double tensors but got <dtype> and <dtype>', 'Bool Int Long BFloat16 ComplexFloat ComplexDouble'), ('NotImplementedError', '"polar_cpu" not implemented for \'<dtype>\'', 'Half')),
     'polygamma': (('NotImplementedError', '"digamma" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'positive': (('RuntimeError', 'The `+` operator, on a bool tensor is not supported.', 'Bool'),),
-    'pow': (('NotImplementedError', '"pow" not implemented for \'<dtype>\'', 'Bool'),),
+    'pow': (('NotImplementedError', '"pow" not implemented for \'<dtype>\'', 'Bool', 'tensors'),),
     'qr': (('RuntimeError', 'linalg.qr: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('NotImplementedError', '"geqrf_cpu" not implemented for \'<dtype>\'', 'Half BFloat16')),
     'quantile': (('RuntimeError', 'quantile() input tensor must be either float or double dtype', 'Half BFloat16'),),
     'rad2deg': (('RuntimeError', 'rad2deg is not supported for complex tensors.', 'ComplexFloat ComplexDouble'),),
@@ -218,7 +218,7 @@ REFUSED = {
     'reciprocal_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'relu': (('RuntimeError', 'Boolean inputs not supported for relu', 'Bool'), ('NotImplementedError', 'clamp is not supported for complex types', 'ComplexFloat ComplexDouble')),
     'relu_': (('RuntimeError', 'Boolean inputs not supported for relu', 'Bool'), ('NotImplementedError', 'clamp is not supported for complex types', 'ComplexFloat ComplexDouble')),
-    'remainder': (('NotImplementedError', '"remainder_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
+    'remainder': (('NotImplementedError', '"remainder_cpu" not implemented for \'<dtype>\'', 'Bool', 'tensors'), ('NotImplementedError', '"remainder_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble')),
     'renorm': (('RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
     'rms_norm': (('NotImplementedError', '"rms_norm" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long'),),
     'rnn_relu_cell': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool'), ('NotImplementedError', 'clamp is not supported for complex types', 'ComplexFloat ComplexDouble')),

@@ -749,9 +749,11 @@ def _pinv(A, atol, rtol, hermitian):
 
 
 @_linalg()
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     """Moore-Penrose pseudo-inverse; singular values at most ``max(atol, rtol * s_max)`` are
-    treated as zero."""
+    treated as zero (``rcond``, given by position: torch's older name of ``rtol``)."""
+    if rcond is not None:
+        rtol = rcond
     return _products._out(_pinv(A, atol, rtol, hermitian), out)
 
 
@@ -793,8 +795,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
 
 @_linalg()
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    """Number of singular values above ``max(atol, rtol * s_max)``."""
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    """Number of singular values above ``max(atol, rtol * s_max)`` (``tol``, given by
+    position: torch's older form of ``atol`` with ``rtol=0``)."""
+    if tol is not None:
+        atol, rtol = tol, 0.0
     _products._check_tensor(A, 'linalg.matrix_rank', 'A', 1)
     a = A._data
     if a.dtype.kind not in 'fcV':

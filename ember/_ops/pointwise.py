@@ -1152,9 +1152,18 @@ def scalar_as(value, np_dtype):
     return value
 
 
+def _third_argument(key, args, alpha):
+    """(other, alpha) of add/sub called with a third argument by position: torch's
+    deprecated ``(input, alpha, other)`` or its number form ``(input, other, alpha)``."""
+    named = _arguments().positional_form(key, args, None if alpha == 1 else {'alpha': alpha})
+    return named['other'], named.get('alpha', 1)
+
+
 @register
-def add(input, other, *, alpha=1, out=None):
+def add(input, other, *deprecated, alpha=1, out=None):
     """``input + alpha * other``, broadcasting, with torch's type promotion."""
+    if deprecated:
+        other, alpha = _third_argument('add', (input, other, *deprecated), alpha)
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'add'))
     if alpha != 1:
@@ -1165,9 +1174,12 @@ def add(input, other, *, alpha=1, out=None):
 def _times_alpha(input, other, alpha):
     """``alpha * other`` for add/sub. An integer ``other`` goes to the result dtype first, so
     a float alpha cannot lift the result past torch's promotion (bfloat16 - 2.0 * int16 tensor
-    stays bfloat16)."""
+    stays bfloat16); for a bool result an integer alpha is a bool (torch casts it to the
+    result's type: bool + 2 * bool stays bool)."""
+    if type(alpha) is int and _result_kind(input, other, 'add') == 'b':
+        alpha = bool(alpha)
     if not isinstance(other, Tensor):
-        return other * alpha
+        return other and alpha if type(alpha) is bool else other * alpha
     if other._data.dtype.kind in 'biu' and isinstance(input, Tensor) and \
             input._data.dtype.kind in 'fcV':
         other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim, other.dtype,
@@ -1176,18 +1188,28 @@ def _times_alpha(input, other, alpha):
 
 
 @register
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *deprecated, alpha=1, out=None):
     """``input - alpha * other``."""
+    if deprecated:
+        other, alpha = _third_argument('sub', (input, other, *deprecated), alpha)
+    return _subtract(input, other, alpha, out)
+
+
+@register(name='subtract')
+def subtract(input, other, *deprecated, alpha=1, out=None):
+    """``sub``."""
+    if deprecated:
+        other, alpha = _third_argument('subtract', (input, other, *deprecated), alpha)
+    return _subtract(input, other, alpha, out)
+
+
+def _subtract(input, other, alpha, out):
     _check_bool_arith(input, other)
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'sub'))
     if alpha != 1:
         other = _times_alpha(input, other, alpha)
     return _sub(input, other, out=out)
-
-
-subtract = sub
-register(sub, name='subtract')
 
 
 class RsubBackward1(Node):
@@ -1203,8 +1225,10 @@ class RsubBackward0(SubBackward0):
 
 
 @register
-def rsub(input, other, *, alpha=1):
+def rsub(input, other, *deprecated, alpha=1):
     """``other - alpha * input``."""
+    if deprecated:
+        other, alpha = _third_argument('rsub', (input, other, *deprecated), alpha)
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'rsub'))
     if not isinstance(other, Tensor):
@@ -1316,8 +1340,10 @@ def _inplace_arith(self, other, ufunc, outplace, name):
 
 
 @register(function=False)
-def add_(self, other, *, alpha=1):
+def add_(self, other, *deprecated, alpha=1):
     """In-place ``add``: ``self += alpha * other``."""
+    if deprecated:
+        other, alpha = _third_argument('Tensor.add_', (self, other, *deprecated), alpha)
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(self, other, 'add'))
     if alpha != 1:
@@ -1326,8 +1352,10 @@ def add_(self, other, *, alpha=1):
 
 
 @register(function=False, methods=('subtract_',))
-def sub_(self, other, *, alpha=1):
+def sub_(self, other, *deprecated, alpha=1):
     """In-place ``sub``."""
+    if deprecated:
+        other, alpha = _third_argument('Tensor.sub_', (self, other, *deprecated), alpha)
     _check_bool_arith(self, other)
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(self, other, 'sub'))

@@ -353,7 +353,12 @@ def _mH(self):
 
 @register
 def adjoint(input):
-    """Conjugate transpose of the last two dims."""
+    """Conjugate transpose of the last two dims (a 0-dim tensor's is itself, conjugated)."""
+    if input.dim() == 0:
+        return input.conj() if input.is_complex() else input
+    if input.dim() == 1:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of "
+                           "matrices. Got 1-D tensor.")
     return _mH(input)
 
 
@@ -364,9 +369,10 @@ class ExpandBackward0(Node):
 
 
 @register
-def expand(input, *sizes):
-    """A view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim); no copy."""
-    sizes = _size_args(sizes, 'expand')
+def expand(input, *sizes, size=None, implicit=False):
+    """A view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim); no copy. (``implicit``
+    only marks torch's internal broadcasts: it changes nothing.)"""
+    sizes = _size_args(sizes if size is None else (size,), 'expand')
     shp = input._data.shape
     nd = len(shp)
     if len(sizes) < nd:
@@ -911,14 +917,15 @@ def stack(tensors, dim=0, *, out=None):
 
 @register(method=False)
 def hstack(tensors):
-    """Concatenates along dim 1 (dim 0 for 1-D tensors)."""
+    """Concatenates along dim 1 (dim 0 for 1-D tensors); 0-dim tensors count as 1-D."""
+    tensors = [t.reshape(1) if t.dim() == 0 else t for t in tensors]
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
 @register(method=False)
 def vstack(tensors):
-    """Concatenates along dim 0 (1-D tensors become rows)."""
-    return cat([t.unsqueeze(0) if t.dim() == 1 else t for t in tensors], 0)
+    """Concatenates along dim 0 (1-D and 0-dim tensors become rows)."""
+    return cat([t.reshape(1, -1) if t.dim() < 2 else t for t in tensors], 0)
 
 
 row_stack = vstack
@@ -983,12 +990,16 @@ def flip(input, dims):
 @register
 def fliplr(input):
     """``flip(input, [1])``."""
+    if input.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(input, [1])
 
 
 @register
 def flipud(input):
     """``flip(input, [0])``."""
+    if input.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(input, [0])
 
 
@@ -1017,11 +1028,11 @@ def roll(input, shifts, dims=None):
     if nd == 0:
         dims = None
         shifts = shifts[0] if isinstance(shifts, tuple) else shifts
-    else:
+    elif input._data.size:  # (torch checks the dims of an empty input for nothing)
         ndim = input._data.ndim
         dims = tuple(wrap_dim(d, ndim) for d in dims) if isinstance(dims, tuple) else \
             wrap_dim(dims, ndim)
-    out = np.roll(input._data, shifts, dims)
+    out = np.roll(input._data, shifts, dims) if input._data.size else input._data.copy()
     n = track1(RollBackward0, input)
     if n is not None:
         n.shifts, n.dims = shifts, dims

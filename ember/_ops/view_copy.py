@@ -86,8 +86,7 @@ def _detach_copy(input):
 
 
 def _expand(input, size, *, implicit=False):
-    # ``implicit`` only marks aten-internal broadcasts; it changes nothing in the result
-    return shape.expand(input, size)
+    return shape.expand(input, size, implicit=implicit)
 
 
 def _view_as_complex(input):

@@ -39,6 +39,8 @@ def _feature_dropout(input, p, training, inplace):
     if p == 0 or not training or input.numel() == 0:
         return input
     x = input._data
+    if x.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     noise = _scaled_keep(x.shape[:2] + (1,) * (x.ndim - 2), p, x.dtype)
     return input.mul_(noise) if inplace else input * noise
 
