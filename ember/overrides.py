@@ -368,7 +368,6 @@ def overridable(impl, public_name):
                         pass
                     except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                         _arguments().refuse(public_name, args, None, e, impl)
-                        _refuse_non_tensor(public, impl, args, e)
                         raise
         overloaded = None if THREAD.flags.all_disabled else \
             _collect(args + tuple(kwargs.values()))
@@ -389,7 +388,6 @@ def overridable(impl, public_name):
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                 checker.refuse(public_name, args, kwargs, e, impl)
-                _refuse_non_tensor(public, impl, args, e)
                 raise
         return dispatch(public, overloaded, args, kwargs or None)
 
@@ -462,26 +460,9 @@ def _name_public(f, public_name):
     f.__qualname__ = '.'.join(parts[1:])
 
 
-def _refuse_non_tensor(public, impl, args, error):
-    """An implementation tripped over an argument that is not a Tensor: say so as torch does
-    ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
-    if not isinstance(error, AttributeError) or "'_data'" not in str(error):
-        return
-    for i, a in enumerate(args):
-        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
-            name = _argument_name(impl, i)
-            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
-                            f"Tensor, not {type(a).__name__}") from None
-
-
 def _argument_name(impl, i):
     """The name of ``impl``'s positional parameter ``i`` (for error messages)."""
-    import inspect
-    try:
-        params = list(inspect.signature(impl).parameters)
-    except (TypeError, ValueError):
-        params = []
-    return params[i] if i < len(params) else f'arg{i}'
+    return _arguments().param_name(impl, i)
 
 
 def _self_dispatching_copy(fn, public_name):

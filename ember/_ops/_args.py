@@ -487,6 +487,7 @@ def refuse(public_name, args, kwargs, error, impl=None):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
     that differs (see the module's docstring); returns if ``error`` stands."""
     check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
+    _shapes_first(public_name, args, kwargs, error)
     if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
                   else np.AxisError):
         ndim = getattr(error, 'ndim', None)
@@ -501,7 +502,9 @@ def refuse(public_name, args, kwargs, error, impl=None):
         name = signatures(key_of(public_name))
         op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
         raise LinAlgError(f"{op}: {error}") from None
-    if type(error) is AttributeError and impl is not None:
+    if isinstance(error, AttributeError) and impl is not None:
+        if "'_data'" in str(error):
+            _refuse_non_tensor(public_name, impl, args)
         _refuse_plain_value(public_name, impl, args, error)
     if type(error) is AttributeError and "'_data'" not in str(error) and \
             signatures(key_of(public_name)) is not None:
@@ -520,6 +523,63 @@ def refuse(public_name, args, kwargs, error, impl=None):
         raise RuntimeError(f"{op}(): {text}") from None
 
 
+# what autograd refuses before an op's kernel runs (those errors stand)
+_AUTOGRAD_WORDS = ('leaf Variable', 'view of a leaf', 'is a view', 'inference', 'version')
+
+
+def _shapes_first(public_name, args, kwargs, error):
+    """An elementwise op (torch's ``pointwise`` ops) raised about something other than its
+    operands' shapes: torch looks at those first -- an in-place op's input whose elements
+    share memory, tensors that do not broadcast, an in-place result of another shape --
+    and raises that error instead of a dtype or value error."""
+    name = _op_name(public_name)
+    pointwise = _table().POINTWISE
+    if name not in pointwise and name.rstrip('_') not in pointwise or \
+            isinstance(error, (IndexError, TypeError)) and not _from_numpy(error) or \
+            any(w in str(error) for w in _AUTOGRAD_WORDS):
+        return
+    from .._tensor import Tensor
+    from ._core import check_broadcast
+    tensors = [a for a in args if isinstance(a, Tensor)] + [
+        v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
+    if not tensors:
+        return
+    inplace = name.endswith('_') and not name.endswith('__') and isinstance(args[0], Tensor)
+    if inplace:
+        x = args[0]._data
+        if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.") from None
+    shape = check_broadcast(*[t._data.shape for t in tensors])
+    if inplace and shape != args[0]._data.shape:
+        raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}") from None
+
+
+def param_name(impl, i):
+    """The name of ``impl``'s positional parameter ``i`` (for error messages)."""
+    import inspect
+    try:
+        params = list(inspect.signature(impl).parameters)
+    except (TypeError, ValueError):
+        params = []
+    return params[i] if i < len(params) else f'arg{i}'
+
+
+def _refuse_non_tensor(public_name, impl, args):
+    """The body tripped over an argument of a class of the user's that is not a Tensor
+    ("'Plain' object has no attribute '_data'"): torch's TypeError naming it ("mean():
+    argument 'input' (position 1) must be Tensor, not Plain")."""
+    from .._tensor import Tensor
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor) and type(a) not in _PLAIN_TYPES and \
+                not isinstance(a, (slice, type(Ellipsis))):
+            raise TypeError(f"{key_of(public_name).rsplit('.', 1)[-1]}(): argument "
+                            f"'{param_name(impl, i)}' (position {i + 1}) must be Tensor, not "
+                            f"{type(a).__name__}") from None
+
+
 def _refuse_plain_value(public_name, impl, args, error):
     """The body of an ``nn.functional`` op tripped over a number, string or None given where
     it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
@@ -535,9 +595,7 @@ def _refuse_plain_value(public_name, impl, args, error):
     for i, a in enumerate(args):
         if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
                 type(a) in _PLAIN_TYPES:
-            code = getattr(impl, '__code__', None)
-            names = code.co_varnames[:code.co_argcount] if code is not None else ()
-            name = names[i] if i < len(names) else f'arg{i}'
+            name = param_name(impl, i)
             pos = i if method else i + 1
             op = signatures(key_of(public_name))
             op = op[0] if op else key_of(public_name).rsplit('.', 1)[-1]
@@ -587,52 +645,72 @@ def _op_name(public_name):
     return name.rsplit('.', 1)[-1]
 
 
-def refusals(public_name):
+def refusals(public_name, number=False):
     """{NumPy dtype: (exception class, torch's message)} for the dtypes torch's kernel of
-    the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none."""
-    from ._dtype_refusals import REFUSED
+    the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none; with
+    ``number``, those it refuses when its second operand is a Python number."""
     name = _op_name(public_name)
-    groups = REFUSED.get(name) or (name.endswith('_') and REFUSED.get(name[:-1]))
-    if not groups:
-        return None
-    if not _KERNEL_DTYPES:
-        from .. import _dtype
-        for np_dtype, dt in _dtype.FROM_NP.items():
-            _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
-    out = {}
-    for cls, template, names in groups:
-        cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
-        for n in names.split():
-            if n in _KERNEL_DTYPES:
-                out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n))
-    return out or None
+    key = (name, number)
+    if key in _ROWS:
+        return _ROWS[key]
+    from . import _dtype_refusals
+    table = _dtype_refusals.REFUSED_WITH_NUMBER if number else _dtype_refusals.REFUSED
+    groups = table.get(name) or (name.endswith('_') and table.get(name[:-1]))
+    out = None
+    if groups:
+        if not _KERNEL_DTYPES:
+            from .. import _dtype
+            for np_dtype, dt in _dtype.FROM_NP.items():
+                _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
+        out = {}
+        for cls, template, names in groups:
+            cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
+            for n in names.split():
+                if n in _KERNEL_DTYPES:
+                    out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n))
+        out = out or None
+    _ROWS[key] = out
+    return out
+
+
+_ROWS = {}  # (op name, with a number) -> refusals' answer
 
 
 def array_check(name, own=None, tensors_only=False):
     """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
     the operand arrays that runs the op's ``own`` check (if any), then raises torch's error
-    for a dtype torch's kernel refuses (with ``tensors_only``, only when the other operand
-    is an array too: torch runs a tensor-and-number call by another kernel); ``own`` alone
-    if the table has none for the op."""
+    for a dtype torch's kernel refuses (with ``tensors_only``, an operand that is not an
+    array -- a Python number -- is checked against the dtypes torch's kernel for a number
+    refuses); ``own`` alone if the table has none for the op. Operands that do not
+    broadcast get torch's shape error first, as torch checks shapes before dtypes."""
     refused = refusals(name)
     if refused is None:
         return own
+    with_number = refusals(name, True) if tensors_only else refused
 
     def check(x, *others):
-        if own is not None:
-            own(x, *others)
-        if tensors_only and type(others[0]) is not np.ndarray:
-            return
-        error = refused.get(x.dtype)
-        if error is not None:
-            raise error[0](error[1])
+        try:
+            if own is not None:
+                own(x, *others)
+            table = refused if not tensors_only or type(others[0]) is np.ndarray \
+                else with_number
+            error = table.get(x.dtype) if table is not None else None
+            if error is not None:
+                raise error[0](error[1])
+        except (RuntimeError, NotImplementedError):
+            shapes = [o.shape for o in others if type(o) is np.ndarray]
+            if shapes:
+                from ._core import check_broadcast
+                check_broadcast(x.shape, *shapes)
+            raise
     return check
 
 
 def refuse_dtypes(public_name, refused, args, kwargs):
     """Raises torch's error if the call's tensors (its arguments, and those in a list given
-    first) all have one dtype that torch's kernel refuses. Calls that name a dtype, and
-    arithmetic with a Python number (which torch runs by another kernel), pass."""
+    first) all have one dtype that torch's kernel refuses. Calls that name a dtype pass;
+    with a Python number where torch's kernel for a number runs, that kernel's refusals
+    count."""
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     if kwargs and 'dtype' in kwargs:
@@ -646,9 +724,12 @@ def refuse_dtypes(public_name, refused, args, kwargs):
                 dtype = d
             elif d != dtype:
                 return
-        elif isinstance(a, dtype_type) or type(a) in _NUMBERS and \
-                _op_name(public_name) in _table().NUMBERS_AS_TENSORS:
+        elif isinstance(a, dtype_type):
             return
+        elif type(a) in _NUMBERS and _op_name(public_name) in _table().NUMBERS_AS_TENSORS:
+            refused = refusals(public_name, True)
+            if refused is None:
+                return
     error = refused.get(dtype) if dtype is not None else None
     if error is not None:
         raise error[0](error[1])

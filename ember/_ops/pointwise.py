@@ -794,7 +794,9 @@ class PowBackward1(Node):
         # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0)
         ga = g * where(e == 0, 0.0, cj(e * a.pow(e - 1)))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
-        ge = g * cj(where((a == 0) & (e >= 0), 0.0, a.pow(e) * a.log()))
+        # (a complex exponent by its real part: ``>=`` refuses complex tensors)
+        er = e.real if e.is_complex() else e
+        ge = g * cj(where((a == 0) & (er >= 0), 0.0, a.pow(e) * a.log()))
         return ga, ge
 
 
