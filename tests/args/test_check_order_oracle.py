@@ -1,0 +1,82 @@
+"""Bad calls that fail several of torch's checks at once: ember must raise what torch raises
+first (issue 15's bar: torch's exception class on the calls torch rejects). Each case runs
+the same code on ember and torch (``tests.oracle.oracle.check``) and compares the exception
+class and the first line of its message.
+
+The shared mechanism is pinned by the elementwise cases (shapes before dtypes, from torch's
+``pointwise`` tag in the generated tables; dtype refusals with a Python-number operand; the
+bitwise ops' refusals probed from an integer dtype); the rest are ops whose own checks ran
+in another order than torch's.
+"""
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+F32, I64, B, C64 = 'float32', 'int64', 'bool', 'complex64'
+
+
+def t(T, *shape, dtype=F32):
+    return T.ones(*shape, dtype=getattr(T, dtype))
+
+
+CASES = {
+    # -- elementwise ops: shapes (in-place overlap, broadcasting, in-place result) first
+    'gcd bool, shapes clash': lambda T: T.gcd(t(T, 3, dtype=B), t(T, 2, dtype=B)),
+    'gcd_ float, result shape': lambda T: t(T, 2, 1).gcd_(t(T, 3)),
+    'floor_ bool, expanded self': lambda T: t(T, 1, dtype=B).expand(3).floor_(),
+    'bitwise_xor_ float, expanded self':
+        lambda T: t(T, 2).expand(2, 2).bitwise_xor_(t(T, 2, 2)),
+    'bitwise_or float, shapes clash': lambda T: T.bitwise_or(t(T, 2), t(T, 3)),
+    'lcm_ complex, shapes clash': lambda T: t(T, 2, 3, dtype=C64).lcm_(t(T, 4)),
+    'hypot_ int, result shape':
+        lambda T: T.ones(3, 4, dtype=T.int8).hypot_(T.ones(2, 3, 4, dtype=T.int8)),
+    'elu_ int, expanded self': lambda T: T.nn.functional.elu_(t(T, 1, dtype=I64).expand(3)),
+    # -- dtype refusals probed from a dtype the op runs with, and with a number operand
+    'bitwise_not float': lambda T: T.bitwise_not(t(T, 2)),
+    'bitwise_and double': lambda T: T.bitwise_and(t(T, 2, dtype='float64'), t(T, 2, dtype='float64')),
+    'greater complex, number': lambda T: t(T, 3, dtype=C64).greater(0),
+    'greater_equal complex, number': lambda T: T.greater_equal(t(T, 3, dtype=C64), 2.0),
+    'less complex, number': lambda T: t(T, 3, dtype=C64).less(2),
+    'lt complex, number (operator)': lambda T: t(T, 3, dtype=C64) < 1,
+    # -- addbmm/baddbmm read batch1.size(1) and batch2.size(2) before the ranks
+    'addbmm 1-d batch1': lambda T: T.addbmm(t(T, 2, 2), t(T, 2), t(T, 2, 2, 2)),
+    'addbmm 2-d batches': lambda T: T.addbmm(t(T, 2, 2), t(T, 2, 2), t(T, 2, 2)),
+    'addbmm 2-d batch1, 3-d batch2': lambda T: T.addbmm(t(T, 2, 2), t(T, 2, 2), t(T, 2, 2, 2)),
+    'baddbmm 3-d batch1, 1-d batch2': lambda T: T.baddbmm(t(T, 2, 2), t(T, 2, 2, 2), t(T, 2)),
+    'addbmm_ 4-d batch1, 2-d batch2':
+        lambda T: t(T, 2, 2).addbmm_(t(T, 2, 2, 2, 2), t(T, 2, 2)),
+    # -- index ops: the dim, the index's rank, then dtypes
+    'index_copy 2-d float index': lambda T: t(T, 3, 3).index_copy(0, t(T, 2, 2), t(T, 2, 3)),
+    'index_copy dim out of range': lambda T: t(T, 3, 3).index_copy(5, t(T, 2, 2), t(T, 2, 3)),
+    'index_copy 2-d index, source dtype':
+        lambda T: t(T, 3, 3).index_copy(0, t(T, 2, 2, dtype=I64), t(T, 2, 3, dtype='int32')),
+    'index_add 2-d float index': lambda T: t(T, 3, 3).index_add(0, t(T, 2, 2), t(T, 2, 3)),
+    'index_add dim out of range, float index':
+        lambda T: t(T, 3, 3).index_add(5, t(T, 2), t(T, 2, 3)),
+    'index_select 2-d float index': lambda T: t(T, 3, 3).index_select(0, t(T, 2, 2)),
+    'index_select dim out of range': lambda T: t(T, 3, 3).index_select(5, t(T, 2)),
+    'index_fill 1-d value, float index': lambda T: t(T, 3, 3).index_fill(0, t(T, 2), t(T, 2)),
+    'index_fill 2-d float index': lambda T: t(T, 3, 3).index_fill(0, t(T, 2, 2), 1.0),
+    'index_fill dim out of range, float index': lambda T: t(T, 3, 3).index_fill(5, t(T, 2), 1.0),
+    'index_fill dim out of range, 2-d index':
+        lambda T: t(T, 3, 3).index_fill(5, t(T, 2, 2, dtype=I64), 1.0),
+    'index_fill 1-d self, dim 1': lambda T: t(T, 3).index_fill(1, T.tensor([0]), 1.0),
+}
+
+
+@pytest.mark.parametrize('name', sorted(CASES))
+def test_torch_check_order(name):
+    check(lambda T: CASES[name](T), grad=False, match_message=True)
+
+
+def test_elementwise_dtype_refusal_still_raised_when_shapes_agree():
+    check(lambda T: T.gcd(t(T, 3, dtype=B), t(T, 3, dtype=B)), grad=False, match_message=True)
+    check(lambda T: t(T, 2, 3, dtype=C64).lcm_(t(T, 3)), grad=False, match_message=True)
+
+
+def test_well_formed_calls_still_run():
+    x = np.arange(6.0).reshape(2, 3)
+    check(lambda T, a, b: T.addbmm(a, b, b.mT), np.ones((2, 2)), np.arange(12.0).reshape(2, 2, 3))
+    check(lambda T, a: a.index_fill(1, T.tensor([0, 2]), -1.0), x)
+    check(lambda T, a: a.greater(2.5), x, grad=False)
