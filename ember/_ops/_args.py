@@ -511,6 +511,11 @@ def refuse(public_name, args, kwargs, error, impl=None):
         # (an argument of a type the body did not expect: torch says TypeError)
         op = key_of(public_name).rsplit('.', 1)[-1]
         raise TypeError(f"{op}(): {error}") from None
+    if isinstance(error, (ZeroDivisionError, StopIteration)):
+        # (a check the body lacks, tripped over inside it: torch's ops raise RuntimeError)
+        op = key_of(public_name).rsplit('.', 1)[-1]
+        raise RuntimeError(f"{op}(): invalid arguments ({type(error).__name__}"
+                           f"{': ' + str(error) if str(error) else ''})") from None
     if type(error) in (ValueError, TypeError) and _from_numpy(error):
         op = key_of(public_name).rsplit('.', 1)[-1]
         text = str(error)

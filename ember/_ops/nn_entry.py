@@ -383,9 +383,28 @@ class _Layers:
                     setattr(self, f'{k}_l{layer}{suffix}', next(it))
 
 
+def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
+    """torch's checks of the flat parameter list (and an LSTM's two states), in its order."""
+    if mode == 'LSTM' and len(hx) != 2:
+        raise RuntimeError("lstm expects two hidden states")
+    per = 4 if has_biases else 2
+    if len(params) % per:
+        if mode == 'LSTM':
+            raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
+                               f"stride {per}")
+        raise RuntimeError("got an incorrect number of RNN parameters")
+    if bidirectional and len(params) // per % 2:
+        raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+    if num_layers < 1:
+        raise RuntimeError("Expected more hidden states in stacked_rnn")
+    if len(params) // per != num_layers * (2 if bidirectional else 1):
+        raise RuntimeError("Expected more weights in stacked_rnn")
+
+
 def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
               batch_first):
     from ..nn.modules.rnn import RNNBase
+    _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional)
     layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
     states = list(hx) if mode == 'LSTM' else [hx]
     if batch_first:

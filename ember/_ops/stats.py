@@ -862,6 +862,8 @@ def conv_tbc(input, weight, bias, pad=0):
 def feature_alpha_dropout(input, p, train):
     """``nn.functional.feature_alpha_dropout``."""
     from ..nn.functional._dropout import feature_alpha_dropout as impl
+    from .nn_entry import _check_p
+    _check_p(p)  # (torch's RuntimeError at this level, as the other aten dropouts)
     return impl(input, p, train)
 
 
@@ -869,6 +871,8 @@ def feature_alpha_dropout(input, p, train):
 def feature_alpha_dropout_(input, p, train):
     """In-place ``feature_alpha_dropout``."""
     from ..nn.functional._dropout import feature_alpha_dropout as impl
+    from .nn_entry import _check_p
+    _check_p(p)
     return impl(input, p, train, inplace=True)
 
 

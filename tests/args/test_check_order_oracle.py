@@ -62,6 +62,30 @@ CASES = {
     'index_fill dim out of range, 2-d index':
         lambda T: t(T, 3, 3).index_fill(5, t(T, 2, 2, dtype=I64), 1.0),
     'index_fill 1-d self, dim 1': lambda T: t(T, 3).index_fill(1, T.tensor([0]), 1.0),
+    # -- recurrent ops: the flat parameter list and the LSTM's states first
+    'rnn_tanh no params':
+        lambda T: T.rnn_tanh(t(T, 2, 1, 3), t(T, 1, 1, 4), [], True, 1, 0., False, False, False),
+    'rnn_relu 3 params': lambda T: T.rnn_relu(t(T, 2, 1, 3), t(T, 1, 1, 4),
+                                              [t(T, 4, 3), t(T, 4, 4), t(T, 4)], True, 1, 0.,
+                                              False, False, False),
+    'gru odd bidirectional': lambda T: T.gru(t(T, 2, 1, 3), t(T, 1, 1, 4),
+                                             [t(T, 4, 3), t(T, 4, 4), t(T, 4), t(T, 4)], True,
+                                             1, 0., False, True, False),
+    'lstm one state': lambda T: T.lstm(t(T, 2, 1, 3), [t(T, 1, 1, 4)], [], True, 1, 0., False,
+                                       False, False),
+    # -- torch-level dropout: RuntimeError for p out of range
+    'feature_alpha_dropout p=2': lambda T: T.feature_alpha_dropout(t(T, 2, 3), 2.0, True),
+    'feature_alpha_dropout_ p=inf':
+        lambda T: T.feature_alpha_dropout_(t(T, 2, 3), float('inf'), True),
+    # -- fractional max pooling draws its samples (input.size(-3), the dtype) first
+    'fractional_max_pool2d 1-d input':
+        lambda T: T.nn.functional.fractional_max_pool2d(t(T, 4), 2, output_size=1),
+    'fractional_max_pool3d 3-d input':
+        lambda T: T.nn.functional.fractional_max_pool3d(t(T, 2, 3, 3), 2, output_size=1),
+    'fractional_max_pool2d int input': lambda T: T.nn.functional.fractional_max_pool2d(
+        t(T, 2, 3, 3, dtype='int32'), 2, output_size=1),
+    'fractional_max_pool2d ratio, 1-d input':
+        lambda T: T.nn.functional.fractional_max_pool2d(t(T, 3), 2, output_ratio=(0.5, 0.5)),
 }
 
 

@@ -873,8 +873,16 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
     k = _as_tuple(kernel_size, nd)
     if output_size is None:
         ratio = _as_tuple(output_ratio, nd)
-        output_size = [int(input.shape[-nd + i] * ratio[i]) for i in range(nd)]
+        output_size = [int(input.size(-nd + i) * ratio[i]) for i in range(nd)]
     size = _as_tuple(output_size, nd)
+    if _random_samples is None:
+        # torch draws the samples here, before its op checks anything: rand(n, C, nd) in
+        # the input's dtype reads input.size(-nd - 1) and refuses non-floating dtypes
+        from ..._ops.random import _float_dt
+        if input.dim() != nd + 1:
+            input.size(0)
+        input.size(-nd - 1)
+        _float_dt(input.dtype, 'check_uniform_bounds')
     _not_differentiable(_random_samples, fn, 'random_samples')
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):
