@@ -34,6 +34,7 @@ name torch has. Each is parsed once, on first use; ``import ember`` loads none o
 """
 import os
 import re
+import warnings
 
 import numpy as np
 
@@ -488,6 +489,8 @@ def refuse(public_name, args, kwargs, error, impl=None):
     that differs (see the module's docstring); returns if ``error`` stands."""
     check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
     _shapes_first(public_name, args, kwargs, error)
+    if isinstance(error, NotImplementedError) and impl is not None:
+        _kernel_dtype_last(public_name, impl, args, kwargs, error)
     if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
                   else np.AxisError):
         ndim = getattr(error, 'ndim', None)
@@ -511,8 +514,10 @@ def refuse(public_name, args, kwargs, error, impl=None):
         # (an argument of a type the body did not expect: torch says TypeError)
         op = key_of(public_name).rsplit('.', 1)[-1]
         raise TypeError(f"{op}(): {error}") from None
-    if isinstance(error, (ZeroDivisionError, StopIteration)):
-        # (a check the body lacks, tripped over inside it: torch's ops raise RuntimeError)
+    if isinstance(error, (ZeroDivisionError, StopIteration)) and \
+            signatures(key_of(public_name)) is not None:
+        # (a check the body lacks, tripped over inside it: torch's C++ ops -- those with a
+        # parsed signature -- raise RuntimeError; its Python functions let such errors out)
         op = key_of(public_name).rsplit('.', 1)[-1]
         raise RuntimeError(f"{op}(): invalid arguments ({type(error).__name__}"
                            f"{': ' + str(error) if str(error) else ''})") from None
@@ -526,6 +531,56 @@ def refuse(public_name, args, kwargs, error, impl=None):
             dt = _first_dtype(args, kwargs)
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+_KERNEL_REFUSAL = re.compile(r"not implemented for '(\w+)'")
+
+
+def _kernel_dtype_last(public_name, impl, args, kwargs, error):
+    """The body refused a dtype as torch's kernel does ("... not implemented for 'Short'"):
+    torch raises that only once its kernel runs, after every check of shapes and values.
+    The body runs again with the refused dtype's tensors as a dtype the kernel takes
+    (float64, else int64, under no_grad); an error it then raises is one torch would have
+    raised first. (Not for in-place ops or ``out=``, whose second run could write.)"""
+    from .._tensor import Tensor
+    from .. import _dtype
+    m = _KERNEL_REFUSAL.search(str(error))
+    name = _op_name(public_name)
+    if m is None or name.endswith('_') and not name.endswith('__') or \
+            kwargs and 'out' in kwargs:
+        return
+    refused = m.group(1)
+    for stand_in in (np.float64, np.int64):
+        if _dtype.FROM_NP[np.dtype(stand_in)].kernel_name == refused:
+            continue
+
+        def cast(a):
+            if isinstance(a, Tensor) and _dtype.FROM_NP[a._data.dtype].kernel_name == refused:
+                return a.detach().to(_dtype.FROM_NP[np.dtype(stand_in)])
+            if type(a) in (list, tuple):
+                return type(a)(cast(x) for x in a)
+            return a
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # (complex to float discards: it is meant to)
+            args2 = tuple(cast(a) for a in args)
+            kwargs2 = {k: cast(v) for k, v in (kwargs or {}).items()}
+        from ..autograd.grad_mode import no_grad
+        try:
+            with no_grad(), warnings.catch_warnings():
+                warnings.simplefilter('ignore')  # (the run's warnings are not the user's)
+                impl(*args2, **kwargs2)
+        except Exception as e:  # noqa: BLE001 - which error the second run raises is the point
+            if _KERNEL_REFUSAL.search(str(e)):
+                continue  # (the stand-in refused too: try the next)
+            if isinstance(e, (RuntimeError, IndexError, ValueError)) and \
+                    not any(w in str(e) for w in _STAND_IN_WORDS):
+                raise type(e)(str(e)) from None
+        return
+
+
+# an error of the second run that may be about the stand-in dtype itself
+_STAND_IN_WORDS = ('Double', 'Long', 'double', 'long', 'dtype', 'scalar type', 'type',
+                   'Float', 'floating', 'integ')
 
 
 # what autograd refuses before an op's kernel runs (those errors stand)
