@@ -573,14 +573,15 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
             if _KERNEL_REFUSAL.search(str(e)):
                 continue  # (the stand-in refused too: try the next)
             if isinstance(e, (RuntimeError, IndexError, ValueError)) and \
-                    not any(w in str(e) for w in _STAND_IN_WORDS):
+                    not _from_numpy(e) and not any(w in str(e) for w in _STAND_IN_WORDS):
                 raise type(e)(str(e)) from None
         return
 
 
 # an error of the second run that may be about the stand-in dtype itself
 _STAND_IN_WORDS = ('Double', 'Long', 'double', 'long', 'dtype', 'scalar type', 'type',
-                   'Float', 'floating', 'integ')
+                   'Float', 'floating', 'integ', 'list index out of range',
+                   'tuple index out of range')
 
 
 # what autograd refuses before an op's kernel runs (those errors stand)
@@ -588,33 +589,44 @@ _AUTOGRAD_WORDS = ('leaf Variable', 'view of a leaf', 'is a view', 'inference', 
 
 
 def _shapes_first(public_name, args, kwargs, error):
-    """An elementwise op (torch's ``pointwise`` ops) raised about something other than its
-    operands' shapes: torch looks at those first -- an in-place op's input whose elements
-    share memory, tensors that do not broadcast, an in-place result of another shape --
-    and raises that error instead of a dtype or value error."""
+    """The op raised about something other than the shapes torch looks at first: an in-place
+    op's input whose elements share memory (an expanded tensor: torch refuses to write it
+    before anything else), and, for an elementwise op (torch's ``pointwise`` ops), tensors
+    that do not broadcast or an in-place result of another shape. Raises that error
+    instead of a dtype or value error."""
     name = _op_name(public_name)
-    pointwise = _table().POINTWISE
-    if name not in pointwise and name.rstrip('_') not in pointwise or \
-            isinstance(error, (IndexError, TypeError)) and not _from_numpy(error) or \
+    if isinstance(error, TypeError) and not _from_numpy(error) or \
             any(w in str(error) for w in _AUTOGRAD_WORDS):
         return
     from .._tensor import Tensor
+    inplace = name.endswith('_') and not name.endswith('__') and args and \
+        isinstance(args[0], Tensor)
+    if inplace and name not in _NOT_WRITING:
+        x = args[0]._data
+        if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.") from None
+    pointwise = _table().POINTWISE
+    if name not in pointwise and name.rstrip('_') not in pointwise or \
+            isinstance(error, IndexError) and not _from_numpy(error):
+        return
     from ._core import check_broadcast
     tensors = [a for a in args if isinstance(a, Tensor)] + [
         v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
     if not tensors:
         return
-    inplace = name.endswith('_') and not name.endswith('__') and isinstance(args[0], Tensor)
-    if inplace:
-        x = args[0]._data
-        if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
-            raise RuntimeError("unsupported operation: more than one element of the written-to "
-                               "tensor refers to a single memory location. Please clone() the "
-                               "tensor before performing the operation.") from None
     shape = check_broadcast(*[t._data.shape for t in tensors])
     if inplace and shape != args[0]._data.shape:
         raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
                            f"broadcast shape {list(shape)}") from None
+
+
+# in-place ops that change a tensor's metadata or flags, not its elements
+_NOT_WRITING = frozenset((
+    'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',
+    'resize_', 'resize_as_', 'detach_', 'requires_grad_', 'set_', 'share_memory_', 'rename_',
+    'retain_grad_', 'fix_', 'sparse_resize_', 'sparse_resize_and_clear_'))
 
 
 def param_name(impl, i):
