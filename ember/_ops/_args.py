@@ -601,7 +601,8 @@ def _shapes_first(public_name, args, kwargs, error):
     from .._tensor import Tensor
     inplace = name.endswith('_') and not name.endswith('__') and args and \
         isinstance(args[0], Tensor)
-    if inplace and name not in _NOT_WRITING:
+    if inplace and name not in _NOT_WRITING and not (
+            name in _OVERLAP_LATE and isinstance(error, IndexError)):
         x = args[0]._data
         if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
@@ -622,6 +623,8 @@ def _shapes_first(public_name, args, kwargs, error):
                            f"broadcast shape {list(shape)}") from None
 
 
+# in-place ops whose index checks (IndexError) come before torch's overlap check
+_OVERLAP_LATE = frozenset(('index_add_',))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',
@@ -703,7 +706,7 @@ def _from_numpy(error):
 
 
 # -- dtypes torch's kernels refuse -------------------------------------------------------
-_KERNEL_DTYPES = {}  # a dtype's kernel name ('Long') -> its NumPy dtype
+_KERNEL_DTYPES = {}  # a dtype's kernel name ('Long') -> the ember dtype
 
 
 def _op_name(public_name):
@@ -732,14 +735,16 @@ def refusals(public_name, number=False):
     if groups:
         if not _KERNEL_DTYPES:
             from .. import _dtype
-            for np_dtype, dt in _dtype.FROM_NP.items():
-                _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
+            for dt in _dtype.ALL:
+                _KERNEL_DTYPES.setdefault(dt.kernel_name, dt)
         out = {}
         for cls, template, names in groups:
             cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
             for n in names.split():
                 if n in _KERNEL_DTYPES:
-                    out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n))
+                    # (bfloat16's NumPy dtype loads ml_dtypes: a row that names it is keyed
+                    # by it even before any bfloat16 array exists)
+                    out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n))
         out = out or None
     _ROWS[key] = out
     return out
