@@ -179,8 +179,9 @@ def callables():
 
 def numbers_as_tensors(sigs):
     """The C-level names whose parser takes a Python number where it says Tensor: a
-    function that takes one in both places of a two-tensor call (``add(t, 2.0)`` and
-    ``add(2.0, t)``; a number overload at one place is not the Tensor one taking it), and a
+    function that takes one in both places of a two-tensor call (``add(t, 2.0)``,
+    ``add(2.0, t)`` and ``add(2.0, 3.0)``; number overloads at either place are not the
+    Tensor one taking them: ``remainder(2, 3)`` is refused), and a
     method that takes one for its tensor when its function form does (or has none)."""
     functions = set()
     for key, (cname, texts) in sigs.items():
@@ -192,7 +193,9 @@ def numbers_as_tensors(sigs):
                     not all(p.startswith('Tensor ') for p in inner[:2]):
                 continue
             fn = getattr(torch, key)
-            if _takes(lambda: fn(torch.ones(2), 2.0)) and _takes(lambda: fn(2.0, torch.ones(2))):
+            # (two numbers: a Scalar overload at either place cannot take both)
+            if _takes(lambda: fn(torch.ones(2), 2.0)) and _takes(lambda: fn(2.0, torch.ones(2))) \
+                    and _takes(lambda: fn(2.0, 3.0)):
                 functions.add(cname)
             break
     names = set(functions)
@@ -277,12 +280,13 @@ def _public(key):
     return obj
 
 
-def dtype_refusals(sigs):
+def dtype_refusals(sigs, numbers=frozenset()):
     """({C-level name: {dtype's kernel name: torch's message}}, the same for a call whose
     second operand is a Python number): the dtypes each function's kernel refuses, probed
     with 2x2 tensors of ones of every dtype on its overloads (and, for an overload whose
     second parameter is a Scalar, with the number 1 there: torch often runs a
-    tensor-and-number call by another kernel, which may refuse fewer dtypes)."""
+    tensor-and-number call by another kernel, which may refuse fewer dtypes; so for the ops
+    in ``numbers``, whose Tensor parameters take numbers)."""
     out, with_number = {}, {}
     for key, (cname, texts) in sorted(sigs.items()):
         if key.startswith('Tensor.') or cname in out or cname in _NOT_PROBED:
@@ -291,13 +295,13 @@ def dtype_refusals(sigs):
         if not visible:
             continue
         fn = _public(key)
-        refused, refused_n = {}, {}
+        refused, refused_n, number_probed = {}, {}, False
         for text, extra in [(t, e) for t in visible for e in (0, 1)]:
             # (the probe's arguments must be right for the op with some dtype: the
             # first one it runs with, float32 for most, int64 for the bitwise ops ...)
             if not any(_call(fn, _sample_args(text, dt, extra)) == '' for dt in _BASE_DTYPES):
                 continue
-            number = _scalar_second(text)
+            number = _scalar_second(text) or cname in numbers
             for dt in _DTYPES:
                 name = _KERNEL_NAMES[dt]
                 args = _sample_args(text, dt, extra)
@@ -306,13 +310,14 @@ def dtype_refusals(sigs):
                         '[2, 2]' not in err:  # (a message naming the probe's shape)
                     refused[name] = err
                 if number and extra == 0 and name not in refused_n:
+                    number_probed = True
                     err = _call(fn, [args[0], 1] + args[2:])
                     if err and _about_dtype(err, dt) and '[2, 2]' not in err:
                         refused_n[name] = err
         if refused:
             out[cname] = refused
-        if refused_n:
-            with_number[cname] = refused_n
+        if number_probed:
+            with_number[cname] = refused_n  # (empty: the number form refuses nothing)
     return out, with_number
 
 
@@ -387,14 +392,15 @@ def write_refusals(refusals):
                 '``REFUSED``: {torch\'s name of the op: ((exception class, message with\n'
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
                 'dtypes it refuses so), ...)}. ``REFUSED_WITH_NUMBER``: the same for a call\n'
-                'whose second operand is a Python number (``gt(t, 0)``). Read by\n'
+                'whose second operand is a Python number (``gt(t, 0)``), for every op\n'
+                'probed so (an empty row: that form refuses no dtype). Read by\n'
                 '``ember._ops._args``; an op looks its rows up on its first call."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         for title, table in (('REFUSED', refusals), ('REFUSED_WITH_NUMBER', with_number)):
             f.write(f'{title} = {{\n')
-            for name, rows in _rows(table).items():
-                f.write(f'    {name!r}: {rows!r},\n')
+            for name in sorted(table):
+                f.write(f'    {name!r}: {_rows(table)[name]!r},\n')
             f.write('}\n')
     print(f'{len(refusals)} ops refusing some dtype -> {REFUSALS}')
 
@@ -408,7 +414,7 @@ def main():
         if chosen:
             sigs[key] = (cname, tuple(chosen))
     numbers = numbers_as_tensors(sigs)
-    write_refusals(dtype_refusals(sigs))
+    write_refusals(dtype_refusals(sigs, numbers))
     with open(OUT, 'w') as f:
         f.write('"""torch %s\'s Python-level signatures of its public ops: generated by\n'
                 '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'

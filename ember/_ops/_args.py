@@ -39,7 +39,7 @@ import warnings
 import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
-           'array_check', 'takes_numbers', 'signatures']
+           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -456,7 +456,8 @@ def fast_types(public_name, default):
 
 def check(public_name, args, kwargs):
     """Binds a call (``args`` include ``self`` for a Tensor method) to one of the op's
-    overloads, or raises torch's TypeError for it. Ops without a known signature pass."""
+    overloads and returns it, or raises torch's TypeError for it. Ops without a known
+    signature pass (None)."""
     key = key_of(public_name)
     sigs = signatures(key)
     if sigs is None:
@@ -466,7 +467,7 @@ def check(public_name, args, kwargs):
         args = args[1:]
     for s in overloads:
         if s.bind(args, kwargs, False):
-            return
+            return s
     visible = [s for s in overloads if not s.hidden]
     n = len(args) + len(kwargs or ())
     plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0]
@@ -487,7 +488,9 @@ _NUMPY_DIR = os.path.dirname(np.__file__)
 def refuse(public_name, args, kwargs, error, impl=None):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
     that differs (see the module's docstring); returns if ``error`` stands."""
-    check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
+    bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
+    if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
+        _no_out_dtype_kernel(public_name, bound, args, kwargs)
     _shapes_first(public_name, args, kwargs, error)
     if isinstance(error, NotImplementedError) and impl is not None:
         _kernel_dtype_last(public_name, impl, args, kwargs, error)
@@ -655,6 +658,19 @@ def _refuse_non_tensor(public_name, impl, args):
                             f"{type(a).__name__}") from None
 
 
+def _no_out_dtype_kernel(public_name, bound, args, kwargs):
+    """A call of an ``out_dtype`` overload (``mm(a, b, torch.float32)``) that the body does
+    not take: torch's CPU build has no kernel for those either (NotImplementedError)."""
+    i = [p.name for p in bound.params].index('out_dtype')
+    if key_of(public_name).startswith('Tensor.'):
+        i += 1
+    if len(args) > i or kwargs and 'out_dtype' in kwargs:
+        cname = signatures(key_of(public_name))[0]
+        raise NotImplementedError(f"Could not run 'aten::{cname}.dtype' with arguments from the "
+                                  f"'CPU' backend: there is no CPU kernel of {cname} with an "
+                                  "out_dtype (in torch's CPU build either)") from None
+
+
 def _refuse_plain_value(public_name, impl, args, error):
     """The body of an ``nn.functional`` op tripped over a number, string or None given where
     it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
@@ -723,15 +739,20 @@ def _op_name(public_name):
 def refusals(public_name, number=False):
     """{NumPy dtype: (exception class, torch's message)} for the dtypes torch's kernel of
     the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none; with
-    ``number``, those it refuses when its second operand is a Python number."""
+    ``number``, those it refuses when its second operand is a Python number ({} if none,
+    None if the op takes no number there)."""
     name = _op_name(public_name)
     key = (name, number)
     if key in _ROWS:
         return _ROWS[key]
     from . import _dtype_refusals
     table = _dtype_refusals.REFUSED_WITH_NUMBER if number else _dtype_refusals.REFUSED
-    groups = table.get(name) or (name.endswith('_') and table.get(name[:-1]))
+    groups = table.get(name)
+    if groups is None and name.endswith('_'):
+        groups = table.get(name[:-1])
     out = None
+    if groups is not None and number:
+        out = {}  # (probed with a number: an empty row refuses nothing)
     if groups:
         if not _KERNEL_DTYPES:
             from .. import _dtype
@@ -745,7 +766,7 @@ def refusals(public_name, number=False):
                     # (bfloat16's NumPy dtype loads ml_dtypes: a row that names it is keyed
                     # by it even before any bfloat16 array exists)
                     out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n))
-        out = out or None
+        out = out or ({} if number else None)
     _ROWS[key] = out
     return out
 
@@ -763,7 +784,9 @@ def array_check(name, own=None, tensors_only=False):
     refused = refusals(name)
     if refused is None:
         return own
-    with_number = refusals(name, True) if tensors_only else refused
+    with_number = refusals(name, True) if tensors_only else None
+    if with_number is None:
+        with_number = refused
 
     def check(x, *others):
         try:
@@ -786,8 +809,8 @@ def array_check(name, own=None, tensors_only=False):
 def refuse_dtypes(public_name, refused, args, kwargs):
     """Raises torch's error if the call's tensors (its arguments, and those in a list given
     first) all have one dtype that torch's kernel refuses. Calls that name a dtype pass;
-    with a Python number where torch's kernel for a number runs, that kernel's refusals
-    count."""
+    with a Python number as the second operand, the refusals of torch's kernel for a
+    number count."""
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     if kwargs and 'dtype' in kwargs:
@@ -803,13 +826,26 @@ def refuse_dtypes(public_name, refused, args, kwargs):
                 return
         elif isinstance(a, dtype_type):
             return
-        elif type(a) in _NUMBERS and _op_name(public_name) in _table().NUMBERS_AS_TENSORS:
-            refused = refusals(public_name, True)
-            if refused is None:
-                return
+        elif type(a) in _NUMBERS and i == len(seq) + 1:
+            # (a number as the second operand: torch's kernel for a number decides)
+            number = refusals(public_name, True)
+            if number is not None:
+                refused = number
     error = refused.get(dtype) if dtype is not None else None
     if error is not None:
         raise error[0](error[1])
+
+
+def tensor_varargs(tensors):
+    """The tensors of a ``*tensors`` function of torch's (broadcast_tensors, cartesian_prod,
+    chain_matmul): torch hands the tuple to its parser as one list of tensors, so anything
+    else in it -- a list of tensors included -- is its TypeError."""
+    from .._tensor import Tensor
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{_type_name(t, True)}")
+    return tensors
 
 
 def takes_numbers(name, position):

@@ -4,7 +4,8 @@
 ``REFUSED``: {torch's name of the op: ((exception class, message with
 <dtype> for the dtype's name, the names (``Long``, ``ComplexFloat``) of the
 dtypes it refuses so), ...)}. ``REFUSED_WITH_NUMBER``: the same for a call
-whose second operand is a Python number (``gt(t, 0)``). Read by
+whose second operand is a Python number (``gt(t, 0)``), for every op
+probed so (an empty row: that form refuses no dtype). Read by
 ``ember._ops._args``; an op looks its rows up on its first call."""
 # flake8: noqa
 REFUSED = {
@@ -334,6 +335,8 @@ REFUSED = {
     'xlogy_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'), ('NotImplementedError', '"xlogy_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble')),
 }
 REFUSED_WITH_NUMBER = {
+    'add': (),
+    'arange': (),
     'bitwise_and': (('NotImplementedError', '"bitwise_and_cpu" not implemented for \'<dtype>\'', 'Half BFloat16 Float Double ComplexFloat ComplexDouble'),),
     'bitwise_left_shift': (('NotImplementedError', '"lshift_cpu" not implemented for \'<dtype>\'', 'Half BFloat16 Float Double ComplexFloat ComplexDouble'),),
     'bitwise_or': (('NotImplementedError', '"bitwise_or_cpu" not implemented for \'<dtype>\'', 'Half BFloat16 Float Double ComplexFloat ComplexDouble'),),
@@ -346,9 +349,17 @@ REFUSED_WITH_NUMBER = {
     'clamp_min': (('NotImplementedError', 'clamp is not supported for complex types', 'ComplexFloat ComplexDouble'),),
     'clamp_min_': (('RuntimeError', "result type Long can't be cast to the desired output type bool", 'Bool'), ('NotImplementedError', 'clamp is not supported for complex types', 'ComplexFloat ComplexDouble')),
     'copysign': (('NotImplementedError', '"copysign_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
+    'div': (),
+    'divide': (),
     'elu_': (('NotImplementedError', '"elu_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
+    'eq': (),
+    'fill': (),
+    'fill_': (),
+    'float_power': (),
     'floor_divide': (('NotImplementedError', '"div_floor_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'fmod': (('NotImplementedError', '"fmod_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
+    'full': (),
+    'full_like': (),
     'ge': (('NotImplementedError', '"ge_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'greater': (('NotImplementedError', '"gt_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'greater_equal': (('NotImplementedError', '"ge_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
@@ -362,9 +373,19 @@ REFUSED_WITH_NUMBER = {
     'less_equal': (('NotImplementedError', '"le_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'linalg_matrix_norm': (('RuntimeError', 'linalg.matrix_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
     'linalg_vector_norm': (('RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
+    'linspace': (),
+    'logspace': (),
     'lt': (('NotImplementedError', '"lt_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
+    'mul': (),
+    'multiply': (),
+    'ne': (),
+    'not_equal': (),
+    'pow': (),
+    'range': (),
     'remainder': (('NotImplementedError', '"remainder_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'renorm': (('RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'),),
+    'result_type': (),
+    'rrelu_': (),
     'rsub': (('RuntimeError', 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.', 'Bool'),),
     'softplus': (('NotImplementedError', '"softplus_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'softshrink': (('NotImplementedError', '"softshrink_check" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
@@ -383,9 +404,11 @@ REFUSED_WITH_NUMBER = {
     'special_xlog1py': (('NotImplementedError', '"xlog1py_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'special_xlogy': (('NotImplementedError', '"xlogy_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'special_zeta': (('NotImplementedError', '"zeta_cpu" not implemented for \'<dtype>\'', 'Half BFloat16 ComplexFloat ComplexDouble'),),
+    'sub': (('RuntimeError', 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.', 'Bool'),),
     'subtract': (('RuntimeError', 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.', 'Bool'),),
     'threshold': (('NotImplementedError', '"threshold_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
     'threshold_': (('NotImplementedError', '"threshold_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
+    'true_divide': (),
     'where': (('RuntimeError', 'where expected condition to be a boolean tensor, but got a tensor with dtype <dtype>', 'Int Long Half BFloat16 Float ComplexFloat ComplexDouble'),),
     'xlogy': (('NotImplementedError', '"xlogy_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'xlogy_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'), ('NotImplementedError', '"xlogy_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble')),

@@ -383,8 +383,8 @@ def broadcast_to(input, size):
 @register(method=False)
 def broadcast_tensors(*tensors):
     """Expands all tensors to their common broadcast shape."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tensors[0]
+    from ._args import tensor_varargs
+    tensor_varargs(tensors)
     # (torch's tensor-a/tensor-b message here, not broadcast_shapes' own)
     shape = check_broadcast(*(t._data.shape for t in tensors))
     return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)

@@ -13,6 +13,8 @@ import pytest
 
 from tests.oracle.oracle import check
 
+import ember
+
 F32, I64, B, C64 = 'float32', 'int64', 'bool', 'complex64'
 
 
@@ -86,6 +88,32 @@ CASES = {
         t(T, 2, 3, 3, dtype='int32'), 2, output_size=1),
     'fractional_max_pool2d ratio, 1-d input':
         lambda T: T.nn.functional.fractional_max_pool2d(t(T, 3), 2, output_ratio=(0.5, 0.5)),
+    # -- linalg: shapes before the LAPACK kernel's dtypes
+    'geqrf int16 1-d': lambda T: T.geqrf(t(T, 3, dtype='int16')),
+    'eigvalsh bool 1-d': lambda T: T.linalg.eigvalsh(t(T, 3, dtype=B)),
+    'cholesky_inverse int64 1-d': lambda T: T.cholesky_inverse(t(T, 3, dtype=I64)),
+    'cholesky_inverse int64 1x3': lambda T: T.cholesky_inverse(t(T, 1, 3, dtype=I64)),
+    'solve_triangular int16 2x0': lambda T: T.linalg.solve_triangular(
+        t(T, 2, 0, dtype='int16'), t(T, 2, 0, dtype='int16'), upper=True),
+    'triangular_solve int64 1-d b': lambda T: T.triangular_solve(t(T, 3, dtype=I64),
+                                                                 t(T, 3, 3, dtype=I64)),
+    'cholesky_solve bfloat16 3x4': lambda T: T.cholesky_solve(t(T, 3, 4, dtype='bfloat16'),
+                                                              t(T, 3, 4, dtype='bfloat16')),
+    'lu_factor int16 1-d': lambda T: T.linalg.lu_factor(t(T, 1, dtype='int16')),
+    'logcumsumexp int64 dim out of range': lambda T: t(T, 3, dtype=I64).logcumsumexp(1),
+    # -- in-place writes into an expanded tensor: the overlap first
+    'index_copy_ expanded self': lambda T: t(T, 1, 3).expand(2, 3).index_copy_(
+        0, t(T, 2, 2, dtype=I64), t(T, 2, 3)),
+    'index_add_ expanded self, 2-d index (index first)': lambda T: t(T, 1, 3).expand(
+        2, 3).index_add_(0, t(T, 1, 3, dtype=I64), t(T, 2, 3)),
+    # -- torch.functional's *tensors functions: one list is not a tensor
+    'broadcast_tensors of a list': lambda T: T.broadcast_tensors([t(T, 2), t(T, 2)]),
+    'cartesian_prod of a list': lambda T: T.cartesian_prod([t(T, 2), t(T, 2, 3)]),
+    'chain_matmul of a list': lambda T: T.chain_matmul([t(T, 2, 2), t(T, 2, 2)]),
+    # -- two numbers where torch's overloads take a number at one place only
+    'remainder of two ints': lambda T: T.remainder(2, 3),
+    'pow of two floats': lambda T: T.pow(2.0, 3.0),
+    'bitwise_and of two ints': lambda T: T.bitwise_and(2, 3),
 }
 
 
@@ -97,6 +125,38 @@ def test_torch_check_order(name):
 def test_elementwise_dtype_refusal_still_raised_when_shapes_agree():
     check(lambda T: T.gcd(t(T, 3, dtype=B), t(T, 3, dtype=B)), grad=False, match_message=True)
     check(lambda T: t(T, 2, 3, dtype=C64).lcm_(t(T, 3)), grad=False, match_message=True)
+
+
+OUT_DTYPE = {
+    'mm': lambda T: T.mm(t(T, 2, 2), t(T, 2, 2), T.float32),
+    'addmm': lambda T: T.addmm(t(T, 2, 2), t(T, 2, 2), t(T, 2, 2), T.float32),
+    'bmm': lambda T: T.bmm(t(T, 1, 2, 2), t(T, 1, 2, 2), T.float64),
+}
+
+
+@pytest.mark.parametrize('op', sorted(OUT_DTYPE))
+def test_out_dtype_overloads_have_no_cpu_kernel(op):
+    check(lambda T: OUT_DTYPE[op](T), grad=False)  # (the class; torch's text lists backends)
+    with pytest.raises(NotImplementedError, match=f"^Could not run 'aten::{op}.dtype' with "
+                                                  "arguments from the 'CPU' backend"):
+        OUT_DTYPE[op](ember)
+
+
+def test_bfloat16_refusal_after_an_integer_call():
+    # (the dtype rows were once keyed before bfloat16's NumPy dtype existed)
+    def f(T):
+        a = T.ones(2, 3, dtype=T.int32)
+        T.bitwise_or(a, a)
+        b = T.ones(3).to(T.bfloat16)
+        return T.bitwise_or(b, b)
+    check(f, grad=False, match_message=True)
+
+
+def test_number_operand_uses_the_number_kernels_refusals():
+    # remainder refuses bool tensors, not a bool tensor with a number; sub refuses both
+    check(lambda T: T.remainder(t(T, 2, dtype=B), 2), grad=False)
+    check(lambda T: T.sub(t(T, 2, dtype=B), 1), grad=False, match_message=True)
+    check(lambda T: T.add(2, 3), grad=False)
 
 
 def test_well_formed_calls_still_run():
