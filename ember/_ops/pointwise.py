@@ -548,8 +548,12 @@ RoundDecimals.__name__ = RoundDecimals.__qualname__ = 'RoundBackward1'
 def round(input, *, decimals=None, out=None):
     """Rounds half to even, optionally to ``decimals`` digits (any ``decimals`` given, 0
     included, records torch's ``RoundBackward1``, as torch's decimals overload does)."""
+    x = input._data  # (a number is no Tensor: the argument layer says so, as torch)
     if decimals is None:
         return _round0(input, out=out)
+    if x.dtype.kind not in 'fV':  # (torch's decimals kernels: floating dtypes only)
+        kernel = 'round_vml_cpu' if decimals == 0 else 'round_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype_name(x.dtype)}\'')
     r = np.round(float_array(input), decimals)
     t = result(np.asarray(r), track1(RoundDecimals, input))
     return _write_out(out, t) if out is not None else t
