@@ -789,11 +789,11 @@ def _check_along(x, dim, index, op, src=None):
     """torch's gather/scatter checks; returns the wrapped dim and the index as an int64
     array of at least one dim."""
     a = index._data
-    if a.dtype.type not in _INDEX_KINDS:
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     xd = x._data
     nd = builtins.max(xd.ndim, 1)
-    d = wrap_dim(dim, xd.ndim)
+    d = wrap_dim(dim, xd.ndim)  # (torch wraps the dim before it looks at the index)
+    if a.dtype.type not in _INDEX_KINDS:
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     xs = xd.shape if xd.ndim else (1,)
     ai = a.reshape(a.shape if a.ndim else (1,))
     if builtins.max(a.ndim, 1) != nd:

@@ -790,6 +790,9 @@ def _parse_einsum(eq, ops):
 def einsum(equation, *operands):
     """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``; ``...`` stands for
     broadcast dims, a repeated subscript takes a diagonal, size-1 dims broadcast."""
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     for i, o in enumerate(operands):

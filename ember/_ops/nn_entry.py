@@ -113,6 +113,7 @@ def _channel_stats(x, dims, eps):
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)``: batch norm and, when training, the batch's
     per-channel mean and 1/std (empty tensors in evaluation)."""
+    input.size(1)  # (torch reads the channel count first: its IndexError for a 1-d input)
     x = input._data
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
@@ -165,6 +166,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 @_fn('group_norm')
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     """``nn.functional.group_norm``."""
+    input.size(1)  # (torch's C++ op reads the channel count first: IndexError for 1-d)
     return _F().group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -177,7 +179,7 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    out = group_norm(input, group, weight, bias, eps)
+    out = _F().group_norm(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1)
     mean = xg.mean(2)
     rstd = 1 / np.sqrt(xg.var(2) + eps)
@@ -468,6 +470,8 @@ def _check_cell_weights(mode, input, w_ih, w_hh):
 
 def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
+    if mode == 'LSTM' and len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
     _check_cell_weights(mode, input, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)

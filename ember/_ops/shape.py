@@ -287,12 +287,13 @@ def movedim(input, source, destination):
                         f"{builtins.type(destination).__name__}), but expected one of:\n"
                         " * (int source, int destination)\n"
                         " * (tuple of ints source, tuple of ints destination)")
-    src = [wrap_dim(d, nd) for d in (source if isinstance(source, (tuple, list)) else [source])]
-    dst = [wrap_dim(d, nd) for d in
-           (destination if isinstance(destination, (tuple, list)) else [destination])]
-    if len(src) != len(dst):
+    src = list(source) if isinstance(source, (tuple, list)) else [source]
+    dst = list(destination) if isinstance(destination, (tuple, list)) else [destination]
+    if len(src) != len(dst):  # (torch compares the counts before it looks at the dims)
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                            f"should contain the same number of dims as destination ({dst} dims)")
+    src = [wrap_dim(d, nd) for d in src]
+    dst = [wrap_dim(d, nd) for d in dst]
     order = [d for d in range(nd) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -947,12 +948,16 @@ def flip(input, dims):
 @register
 def fliplr(input):
     """``flip(input, [1])``."""
+    if input._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(input, [1])
 
 
 @register
 def flipud(input):
     """``flip(input, [0])``."""
+    if input._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(input, [0])
 
 

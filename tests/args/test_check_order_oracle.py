@@ -114,6 +114,37 @@ CASES = {
     'remainder of two ints': lambda T: T.remainder(2, 3),
     'pow of two floats': lambda T: T.pow(2.0, 3.0),
     'bitwise_and of two ints': lambda T: T.bitwise_and(2, 3),
+    # -- ops whose own checks ran in another order than torch's
+    'round of an int': lambda T: T.round(0),
+    'round int16 decimals=0': lambda T: T.round(t(T, 2, dtype='int16'), decimals=0),
+    'round int64 decimals=1': lambda T: T.round(t(T, 2, dtype=I64), decimals=1),
+    'bilinear 2-d weight': lambda T: T.nn.functional.bilinear(t(T, 3, 3), t(T, 3, 3), t(T, 3, 3)),
+    'bilinear 1-d weight': lambda T: T.nn.functional.bilinear(t(T, 3, 3), t(T, 3, 3), t(T, 3)),
+    'sdpa 1-d query': lambda T: T.nn.functional.scaled_dot_product_attention(
+        t(T, 4), t(T, 4, 4), t(T, 4, 4)),
+    'affine_grid_generator 3 sizes': lambda T: T.affine_grid_generator(t(T, 1), [2, 3, 3],
+                                                                       False),
+    'adaptive_max_pool2d 1-d, one size': lambda T: T.nn.functional.adaptive_max_pool2d(
+        t(T, 0), [2]),
+    'adaptive_max_pool3d 3-d, three sizes': lambda T: T.nn.functional.adaptive_max_pool3d(
+        t(T, 2, 3, 3), [1, 1, 1]),
+    'adaptive_avg_pool3d 3-d, four sizes': lambda T: T.nn.functional.adaptive_avg_pool3d(
+        t(T, 2, 3, 3), [1, 1, 1, 1]),
+    'fliplr 1-d': lambda T: T.fliplr(t(T, 3)),
+    'flipud 0-d': lambda T: T.flipud(T.ones(())),
+    'movedim counts differ': lambda T: T.movedim(t(T, 3), [1], []),
+    'movedim counts differ, dims out of range': lambda T: T.movedim(t(T, 3, 3), [1], [3, 4]),
+    'scatter dim out of range, float index': lambda T: T.scatter(t(T, 2, 3), 5, t(T, 2, 3),
+                                                                 t(T, 2, 3)),
+    'gather dim out of range, float index': lambda T: T.gather(t(T, 2, 3), 5, t(T, 2, 3)),
+    'lstm_cell one state': lambda T: T.lstm_cell(t(T, 2, 3), [t(T, 2, 4)], t(T, 16, 3),
+                                                 t(T, 16, 4)),
+    'native_batch_norm 1-d': lambda T: T.native_batch_norm(t(T, 3), None, None, None, None,
+                                                           True, 0.1, 1e-5),
+    'group_norm 1-d (torch level)': lambda T: T.group_norm(t(T, 3), 1),
+    'einsum without an equation': lambda T: T.einsum(t(T, 3)),
+    'cdist compute_mode 1, int16': lambda T: T.cdist(t(T, 2, 3, dtype='int16'),
+                                                     t(T, 2, 3, dtype='int16'), 2.0, 1),
 }
 
 

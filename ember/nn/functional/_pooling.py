@@ -348,12 +348,18 @@ def _adaptive_windows(n, o):
     return i * n // o, -(-(i + 1) * n // o)
 
 
+def _output_dims(input, output_size):
+    """torch's adaptive pools fill an ``output_size`` list's None entries from the input's
+    sizes first: its ValueError for an input with no more dims than the list has entries."""
+    if not isinstance(output_size, int) and input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+
+
 def adaptive_avg_pool2d(input, output_size):
     """The mean over ``output_size`` windows that evenly tile the last two dims (window ``i``
     spans ``floor(i*H/oh)`` to ``ceil((i+1)*H/oh)``); a None entry keeps that size."""
+    _output_dims(input, output_size)
     if not isinstance(output_size, int):
-        if input.dim() <= len(output_size):
-            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
         shape = tuple(input.shape)[-len(output_size):]
         output_size = [v if v is not None else n for v, n in zip(output_size, shape)]
     size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
@@ -412,6 +418,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     """The maximum over ``output_size`` windows that evenly tile the last two dims (as
     ``adaptive_avg_pool2d``'s); with ``return_indices`` also the flat argmax positions in
     each ``H * W`` plane. A None entry of ``output_size`` keeps that size."""
+    _output_dims(input, output_size)
     if not isinstance(output_size, int):
         output_size = tuple(v if v is not None else n for v, n in
                             zip(output_size, tuple(input.shape)[-len(output_size):]))
@@ -757,6 +764,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 
 def _adaptive_size3d(input, output_size):
+    _output_dims(input, output_size)
     if not isinstance(output_size, int):
         output_size = tuple(v if v is not None else n for v, n in
                             zip(output_size, tuple(input.shape)[-len(output_size):]))
