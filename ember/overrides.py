@@ -341,7 +341,9 @@ def overridable(impl, public_name):
         checker = _arguments()
         plain = checker.fast_types(public_name, _PLAIN)
         run = checker.fast_runner(public_name, impl)
-        refused = checker.refusals(public_name)
+        # (an op that applies torch's dtype refusals itself, in its own order, says so)
+        refused = None if getattr(impl, '_refuses_dtypes', False) else \
+            checker.refusals(public_name)
         # (this call goes on by the checked path: ``impl`` runs in the wrapper's own frame,
         # so a warning's stacklevel points where it always does)
         raise _Settled

@@ -240,7 +240,9 @@ _SAMPLE = {'int64_t': 0, 'SymInt': 0, 'Scalar': 1, 'double': 0.5, 'bool': False,
 # random, allocating or printing ops: their dtype support is not a kernel's
 _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'normal',
                'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
-               'alpha_dropout', 'feature_alpha_dropout', 'rrelu'}
+               'alpha_dropout', 'feature_alpha_dropout', 'rrelu',
+               # (refused for the probe's argument value, not for the dtype alone)
+               'requires_grad_', 'to_mkldnn'}
 
 
 def _sample_args(text, dt, extra):
@@ -273,6 +275,11 @@ def _sample_args(text, dt, extra):
     return args
 
 
+def _method(name):
+    """``torch.Tensor.<name>`` called on its first argument."""
+    return lambda self, *args: getattr(self, name)(*args)
+
+
 def _public(key):
     obj = torch
     for part in key.split('.'):
@@ -288,13 +295,19 @@ def dtype_refusals(sigs, numbers=frozenset()):
     tensor-and-number call by another kernel, which may refuse fewer dtypes; so for the ops
     in ``numbers``, whose Tensor parameters take numbers)."""
     out, with_number = {}, {}
+    functions = {cname for key, (cname, _) in sigs.items() if not key.startswith('Tensor.')}
     for key, (cname, texts) in sorted(sigs.items()):
-        if key.startswith('Tensor.') or cname in out or cname in _NOT_PROBED:
-            continue
+        method = key.startswith('Tensor.')
+        if method and (cname in functions or cname.rstrip('_') in functions) or \
+                cname in out or cname in _NOT_PROBED:
+            continue  # (a method is probed only where torch has no function of it)
         visible = [t for t in texts if '|' not in t]
+        if method:  # (its receiver as the first argument)
+            visible = [t.replace('(', '(Tensor self, ', 1) if '()' not in t else
+                       t.replace('()', '(Tensor self)') for t in visible]
         if not visible:
             continue
-        fn = _public(key)
+        fn = _public(key) if not method else _method(key[len('Tensor.'):])
         refused, refused_n, number_probed = {}, {}, False
         for text, extra in [(t, e) for t in visible for e in (0, 1)]:
             # (the probe's arguments must be right for the op with some dtype: the

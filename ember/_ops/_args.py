@@ -504,7 +504,7 @@ def refuse(public_name, args, kwargs, error, impl=None):
                              f"{n - 1}], but got {axis})") from None
         raise IndexError(f"Dimension out of range ({error})") from None
     if isinstance(error, np.linalg.LinAlgError):
-        from .linalg_ext import LinAlgError
+        from .factorizations import LinAlgError
         name = signatures(key_of(public_name))
         op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
         raise LinAlgError(f"{op}: {error}") from None

@@ -82,6 +82,9 @@ def native_dropout(input, p, train):
     if train is not False and not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
     x = input._data
+    if x.dtype.kind in 'biu':  # (torch scales its mask as a float, whatever ``train``)
+        from ..nn.functional._dropout import _float_mask
+        _float_mask(x.dtype)
     if train is False:
         keep, scale = np.ones(x.shape, bool), 1.0
     else:

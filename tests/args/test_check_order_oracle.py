@@ -145,6 +145,17 @@ CASES = {
     'einsum without an equation': lambda T: T.einsum(t(T, 3)),
     'cdist compute_mode 1, int16': lambda T: T.cdist(t(T, 2, 3, dtype='int16'),
                                                      t(T, 2, 3, dtype='int16'), 2.0, 1),
+    'matrix_rank bool, positional tol': lambda T: T.linalg.matrix_rank(t(T, 3, 3, dtype=B), 0.5),
+    'pinv int64 1x3, positional rcond': lambda T: T.linalg.pinv(t(T, 1, 3, dtype=I64), 0.1,
+                                                                False),
+    # -- in-place samplers refuse the dtypes torch's kernels refuse, before writing
+    'uniform_ int64': lambda T: t(T, 3, dtype=I64).uniform_(),
+    'exponential_ uint8': lambda T: t(T, 3, dtype='uint8').exponential_(),
+    'exponential_ complex': lambda T: t(T, 3, dtype=C64).exponential_(),
+    'log_normal_ int16': lambda T: t(T, 3, dtype='int16').log_normal_(),
+    'cauchy_ bool': lambda T: t(T, 3, dtype=B).cauchy_(),
+    'geometric_ bool': lambda T: t(T, 3, dtype=B).geometric_(0.5),
+    'random_ complex': lambda T: t(T, 3, dtype=C64).random_(),
 }
 
 
@@ -190,8 +201,52 @@ def test_number_operand_uses_the_number_kernels_refusals():
     check(lambda T: T.add(2, 3), grad=False)
 
 
+def test_refused_sampler_leaves_the_tensor_alone():
+    def f(T):
+        x = T.zeros(3, dtype=T.int64)
+        try:
+            x.exponential_()
+        except RuntimeError:
+            pass
+        return x
+    check(f, grad=False)
+
+
+def test_older_tolerance_forms_of_matrix_rank_and_pinv():
+    a = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.1], [1.0, 0.0, 1.0]])
+    for tol in (0.05, 0.5, 5.0):
+        check(lambda T, x: T.linalg.matrix_rank(x, tol), a, grad=False)
+        check(lambda T, x: T.linalg.matrix_rank(x, tol, True), a + a.T, grad=False)
+        check(lambda T, x: T.linalg.pinv(x, tol / 10), a, grad=False)
+        check(lambda T, x: T.linalg.pinv(x, tol / 10, True), a + a.T, grad=False)
+
+
 def test_well_formed_calls_still_run():
     x = np.arange(6.0).reshape(2, 3)
     check(lambda T, a, b: T.addbmm(a, b, b.mT), np.ones((2, 2)), np.arange(12.0).reshape(2, 2, 3))
     check(lambda T, a: a.index_fill(1, T.tensor([0, 2]), -1.0), x)
     check(lambda T, a: a.greater(2.5), x, grad=False)
+
+
+DROPOUTS = {
+    'dropout': lambda T, x, p: T.nn.functional.dropout(x, p),
+    'dropout1d': lambda T, x, p: T.nn.functional.dropout1d(x, p),
+    'dropout3d': lambda T, x, p: T.nn.functional.dropout3d(x, p),
+    'alpha_dropout': lambda T, x, p: T.nn.functional.alpha_dropout(x, p, True),
+    'feature_alpha_dropout': lambda T, x, p: T.nn.functional.feature_alpha_dropout(x, p, True),
+    'torch.dropout': lambda T, x, p: T.dropout(x, p, True),
+    'native_dropout': lambda T, x, p: T.native_dropout(x, p, True),
+}
+
+
+@pytest.mark.parametrize('p', [0.0, 0.5, 1.0])
+@pytest.mark.parametrize('dtype', ['bool', 'int8', 'int64', 'complex64'])
+@pytest.mark.parametrize('op', sorted(DROPOUTS))
+def test_dropout_of_integer_and_complex_inputs(op, dtype, p):
+    # torch draws the mask in the input's dtype and scales it as a float: integer inputs
+    # are refused in training (whatever p, for native_dropout), complex ones by bernoulli_
+    def f(T):
+        out = DROPOUTS[op](T, T.ones(2, 3, 4, dtype=getattr(T, dtype)), p)
+        out = out[0] if isinstance(out, tuple) else out
+        return tuple(out.shape), str(out.dtype).split('.')[-1]  # (values are random)
+    check(f, grad=False, match_message=True)
