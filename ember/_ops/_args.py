@@ -425,8 +425,9 @@ _TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_form
 
 def _got(args, kwargs):
     """The "got (...)" part of torch's message: the arguments' types."""
+    # (torch lists the keywords last given first)
     parts = [_type_name(a, True) for a in args] + [
-        f'{k}={_type_name(v, True)}' for k, v in sorted((kwargs or {}).items())]
+        f'{k}={_type_name(v, True)}' for k, v in reversed(list((kwargs or {}).items()))]
     # (torch leaves a trailing ", " after keywords given without positional arguments)
     return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
 
@@ -599,7 +600,7 @@ def _shapes_first(public_name, args, kwargs, error):
     instead of a dtype or value error."""
     name = _op_name(public_name)
     if isinstance(error, TypeError) and not _from_numpy(error) or \
-            any(w in str(error) for w in _AUTOGRAD_WORDS):
+            any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS):
         return
     from .._tensor import Tensor
     inplace = name.endswith('_') and not name.endswith('__') and args and \
@@ -626,6 +627,9 @@ def _shapes_first(public_name, args, kwargs, error):
                            f"broadcast shape {list(shape)}") from None
 
 
+# the body's error is already torch's shape error (its own operand order stands)
+_SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
+                'more than one element of the written-to tensor')
 # in-place ops whose index checks (IndexError) come before torch's overlap check
 _OVERLAP_LATE = frozenset(('index_add_',))
 # in-place ops that change a tensor's metadata or flags, not its elements
