@@ -341,7 +341,9 @@ def overridable(impl, public_name):
         checker = _arguments()
         plain = checker.fast_types(public_name, _PLAIN)
         run = checker.fast_runner(public_name, impl)
-        refused = checker.refusals(public_name)
+        # (an op that applies torch's dtype refusals itself, in its own order, says so)
+        refused = None if getattr(impl, '_refuses_dtypes', False) else \
+            checker.refusals(public_name)
         # (this call goes on by the checked path: ``impl`` runs in the wrapper's own frame,
         # so a warning's stacklevel points where it always does)
         raise _Settled
@@ -368,7 +370,6 @@ def overridable(impl, public_name):
                         pass
                     except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                         _arguments().refuse(public_name, args, None, e, impl)
-                        _refuse_non_tensor(public, impl, args, e)
                         raise
         overloaded = None if THREAD.flags.all_disabled else \
             _collect(args + tuple(kwargs.values()))
@@ -389,7 +390,6 @@ def overridable(impl, public_name):
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                 checker.refuse(public_name, args, kwargs, e, impl)
-                _refuse_non_tensor(public, impl, args, e)
                 raise
         return dispatch(public, overloaded, args, kwargs or None)
 
@@ -462,26 +462,9 @@ def _name_public(f, public_name):
     f.__qualname__ = '.'.join(parts[1:])
 
 
-def _refuse_non_tensor(public, impl, args, error):
-    """An implementation tripped over an argument that is not a Tensor: say so as torch does
-    ("mean(): argument 'input' (position 1) must be Tensor, not Plain")."""
-    if not isinstance(error, AttributeError) or "'_data'" not in str(error):
-        return
-    for i, a in enumerate(args):
-        if not isinstance(a, _Tensor) and type(a) not in _PLAIN and type(a) not in (list, tuple):
-            name = _argument_name(impl, i)
-            raise TypeError(f"{public.__name__}(): argument '{name}' (position {i + 1}) must be "
-                            f"Tensor, not {type(a).__name__}") from None
-
-
 def _argument_name(impl, i):
     """The name of ``impl``'s positional parameter ``i`` (for error messages)."""
-    import inspect
-    try:
-        params = list(inspect.signature(impl).parameters)
-    except (TypeError, ValueError):
-        params = []
-    return params[i] if i < len(params) else f'arg{i}'
+    return _arguments().param_name(impl, i)
 
 
 def _self_dispatching_copy(fn, public_name):

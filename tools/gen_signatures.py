@@ -179,8 +179,9 @@ def callables():
 
 def numbers_as_tensors(sigs):
     """The C-level names whose parser takes a Python number where it says Tensor: a
-    function that takes one in both places of a two-tensor call (``add(t, 2.0)`` and
-    ``add(2.0, t)``; a number overload at one place is not the Tensor one taking it), and a
+    function that takes one in both places of a two-tensor call (``add(t, 2.0)``,
+    ``add(2.0, t)`` and ``add(2.0, 3.0)``; number overloads at either place are not the
+    Tensor one taking them: ``remainder(2, 3)`` is refused), and a
     method that takes one for its tensor when its function form does (or has none)."""
     functions = set()
     for key, (cname, texts) in sigs.items():
@@ -192,7 +193,9 @@ def numbers_as_tensors(sigs):
                     not all(p.startswith('Tensor ') for p in inner[:2]):
                 continue
             fn = getattr(torch, key)
-            if _takes(lambda: fn(torch.ones(2), 2.0)) and _takes(lambda: fn(2.0, torch.ones(2))):
+            # (two numbers: a Scalar overload at either place cannot take both)
+            if _takes(lambda: fn(torch.ones(2), 2.0)) and _takes(lambda: fn(2.0, torch.ones(2))) \
+                    and _takes(lambda: fn(2.0, 3.0)):
                 functions.add(cname)
             break
     names = set(functions)
@@ -237,7 +240,9 @@ _SAMPLE = {'int64_t': 0, 'SymInt': 0, 'Scalar': 1, 'double': 0.5, 'bool': False,
 # random, allocating or printing ops: their dtype support is not a kernel's
 _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'normal',
                'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
-               'alpha_dropout', 'feature_alpha_dropout', 'rrelu'}
+               'alpha_dropout', 'feature_alpha_dropout', 'rrelu',
+               # (refused for the probe's argument value, not for the dtype alone)
+               'requires_grad_', 'to_mkldnn'}
 
 
 def _sample_args(text, dt, extra, shape=(2, 2)):
@@ -270,6 +275,11 @@ def _sample_args(text, dt, extra, shape=(2, 2)):
     return args
 
 
+def _method(name):
+    """``torch.Tensor.<name>`` called on its first argument."""
+    return lambda self, *args: getattr(self, name)(*args)
+
+
 def _public(key):
     obj = torch
     for part in key.split('.'):
@@ -277,10 +287,14 @@ def _public(key):
     return obj
 
 
-def dtype_refusals(sigs):
-    """{C-level name: {dtype's kernel name: (torch's message, when)}}: the dtypes each
-    function's kernel refuses, probed with 2x2 tensors of ones of every dtype on each of its
-    overloads. ``when`` narrows a refusal that depends on more than the dtype:
+def dtype_refusals(sigs, numbers=frozenset()):
+    """({C-level name: {dtype's kernel name: torch's message}}, the same for a call whose
+    second operand is a Python number): the dtypes each function's kernel refuses, probed
+    with 2x2 tensors of ones of every dtype on its overloads (and, for an overload whose
+    second parameter is a Scalar, with the number 1 there: torch often runs a
+    tensor-and-number call by another kernel, which may refuse fewer dtypes; so for the ops
+    in ``numbers``, whose Tensor parameters take numbers). A refusal of the first table is
+    (message, when): ``when`` narrows one that depends on more than the dtype:
 
     * ``'numbers'``: only a Python number argument brings it (the scalar overload of
       ``clamp_`` casts its bound's type back to bool, the tensor overload takes a bool
@@ -290,28 +304,72 @@ def dtype_refusals(sigs):
     * ``'nonempty'``: an empty input runs no kernel, so nothing is refused (``cummin`` or
       ``log_softmax`` of an empty tensor);
     * None: always."""
-    out = {}
+    out, with_number = {}, {}
+    functions = {cname for key, (cname, _) in sigs.items() if not key.startswith('Tensor.')}
     for key, (cname, texts) in sorted(sigs.items()):
-        if key.startswith('Tensor.') or cname in out or cname in _NOT_PROBED:
-            continue
+        method = key.startswith('Tensor.')
+        if method and (cname in functions or cname.rstrip('_') in functions) or \
+                cname in out or cname in _NOT_PROBED:
+            continue  # (a method is probed only where torch has no function of it)
         visible = [t for t in texts if '|' not in t]
+        if method:  # (its receiver as the first argument)
+            visible = [t.replace('(', '(Tensor self, ', 1) if '()' not in t else
+                       t.replace('()', '(Tensor self)') for t in visible]
         if not visible:
             continue
-        fn = _public(key)
-        refused, probes = {}, []
+        fn = _public(key) if not method else _method(key[len('Tensor.'):])
+        refused, refused_n, number_probed, probes = {}, {}, False, []
         for text, extra in [(t, e) for t in visible for e in (0, 1)]:
-            if _call(fn, _sample_args(text, torch.float32, extra)) != '':
-                continue  # (the probe's arguments are wrong for it, whatever the dtype)
+            # (the probe's arguments must be right for the op with some dtype: the
+            # first one it runs with, float32 for most, int64 for the bitwise ops ...)
+            if not any(_call(fn, _sample_args(text, dt, extra)) == '' for dt in _BASE_DTYPES):
+                continue
             probes.append((text, extra))
+            number = _scalar_second(text) or cname in numbers
             for dt in _DTYPES:
                 name = _KERNEL_NAMES[dt]
-                err = _call(fn, _sample_args(text, dt, extra))
+                args = _sample_args(text, dt, extra)
+                err = _call(fn, args)
                 if name not in refused and err and _about_dtype(err, dt) and \
                         '[2, 2]' not in err:  # (a message naming the probe's shape)
                     refused[name] = (err, _narrowing(fn, text, extra, dt, probes, visible))
+                if number and extra == 0 and name not in refused_n:
+                    number_probed = True
+                    err = _call(fn, [args[0], 1] + args[2:])
+                    if err and _about_dtype(err, dt) and '[2, 2]' not in err:
+                        refused_n[name] = err
         if refused:
             out[cname] = refused
-    return out
+        if number_probed:
+            with_number[cname] = refused_n  # (empty: the number form refuses nothing)
+    return out, with_number
+
+
+# the dtypes a probe tries until one runs (see dtype_refusals)
+_BASE_DTYPES = (torch.float32, torch.int64, torch.bool, torch.complex64)
+
+
+def _scalar_second(text):
+    """True if the overload's second parameter is a Scalar (``gt(Tensor input, Scalar
+    other)``)."""
+    inner = text.split('|')[0]
+    params = inner[inner.index('(') + 1:-1].split(', ')
+    return len(params) > 1 and params[1].startswith('Scalar ')
+
+
+def pointwise_ops():
+    """The C-level names of torch's elementwise ops (the ``pointwise`` tag of their aten
+    overloads): their tensors broadcast, and torch checks shapes before dtypes."""
+    names = set()
+    for name in dir(torch.ops.aten):
+        try:
+            packet = getattr(torch.ops.aten, name)
+            overloads = [getattr(packet, o) for o in packet.overloads()]
+        except Exception:  # noqa: BLE001 - not an op packet
+            continue
+        if any(torch.Tag.pointwise in o.tags for o in overloads):
+            names.add(name)
+    return names
 
 
 def _tensors(args):
@@ -363,8 +421,25 @@ def _about_dtype(err, dt):
     return re.search(words, err.split(': ', 1)[1], re.I) is not None
 
 
+def _rows(table):
+    """{name: ((exception class, message with <dtype>, dtype names[, when]), ...)} of a
+    probe (a refusal is a message, or (message, when))."""
+    out = {}
+    for name in sorted(table):
+        groups = {}
+        for dt, err in table[name].items():
+            err, when = err if isinstance(err, tuple) else (err, None)
+            cls, msg = err.split(': ', 1)
+            template = re.sub(r'\b%s\b' % dt, '<dtype>', msg)
+            groups.setdefault((cls, template, when), []).append(dt)
+        out[name] = tuple((cls, t, ' '.join(v)) + ((when,) if when else ())
+                          for (cls, t, when), v in groups.items())
+    return out
+
+
 def write_refusals(refusals):
     """Writes ``_dtype_refusals.py``."""
+    refusals, with_number = refusals
     with open(REFUSALS, 'w') as f:
         f.write('"""The dtypes torch %s\'s kernels refuse, op by op: generated by\n'
                 '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'
@@ -372,22 +447,17 @@ def write_refusals(refusals):
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
                 'dtypes it refuses so[, \'numbers\': only with a Python number argument |\n'
                 '\'tensors\': only with a second tensor | \'nonempty\': only for a non-empty\n'
-                'input]), ...)}. Read by '
-                '``ember._ops._args``; '
-                'an op looks its row up on its first call."""\n'
+                'input]), ...)}. ``REFUSED_WITH_NUMBER``: the same for a call\n'
+                'whose second operand is a Python number (``gt(t, 0)``), for every op\n'
+                'probed so (an empty row: that form refuses no dtype). Read by\n'
+                '``ember._ops._args``; an op looks its rows up on its first call."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
-        f.write('REFUSED = {\n')
-        for name in sorted(refusals):
-            groups = {}
-            for dt, (err, when) in refusals[name].items():
-                cls, msg = err.split(': ', 1)
-                template = re.sub(r'\b%s\b' % dt, '<dtype>', msg)
-                groups.setdefault((cls, template, when), []).append(dt)
-            rows = tuple((cls, t, ' '.join(v)) + ((when,) if when else ())
-                         for (cls, t, when), v in groups.items())
-            f.write(f'    {name!r}: {rows!r},\n')
-        f.write('}\n')
+        for title, table in (('REFUSED', refusals), ('REFUSED_WITH_NUMBER', with_number)):
+            f.write(f'{title} = {{\n')
+            for name in sorted(table):
+                f.write(f'    {name!r}: {_rows(table)[name]!r},\n')
+            f.write('}\n')
     print(f'{len(refusals)} ops refusing some dtype -> {REFUSALS}')
 
 
@@ -400,7 +470,7 @@ def main():
         if chosen:
             sigs[key] = (cname, tuple(chosen))
     numbers = numbers_as_tensors(sigs)
-    write_refusals(dtype_refusals(sigs))
+    write_refusals(dtype_refusals(sigs, numbers))
     with open(OUT, 'w') as f:
         f.write('"""torch %s\'s Python-level signatures of its public ops: generated by\n'
                 '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'
@@ -409,7 +479,8 @@ def main():
                 'An overload is the argument parser\'s text; ``|deprecated``/``|hidden`` ones\n'
                 'are accepted but never listed in messages, ``|noargs`` is a method that takes\n'
                 'no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a\n'
-                'Python number too. Read by ``ember._ops._args``."""\n'
+                'Python number too. ``POINTWISE``: torch\'s elementwise ops (their tensors\n'
+                'broadcast; shapes are checked before dtypes). Read by ``ember._ops._args``."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         f.write('SIGNATURES = {\n')
@@ -422,6 +493,10 @@ def main():
         f.write('}\n\n')
         f.write('NUMBERS_AS_TENSORS = frozenset({\n')
         for n in sorted(numbers):
+            f.write(f'    {n!r},\n')
+        f.write('})\n\n')
+        f.write('POINTWISE = frozenset({\n')
+        for n in sorted(pointwise_ops()):
             f.write(f'    {n!r},\n')
         f.write('})\n')
     print(f'{len(sigs)} callables, {len(numbers)} taking numbers as tensors -> {OUT}')

@@ -34,11 +34,12 @@ name torch has. Each is parsed once, on first use; ``import ember`` loads none o
 """
 import os
 import re
+import warnings
 
 import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
-           'array_check', 'takes_numbers', 'signatures']
+           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -424,8 +425,9 @@ _TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_form
 
 def _got(args, kwargs):
     """The "got (...)" part of torch's message: the arguments' types."""
+    # (torch lists the keywords last given first)
     parts = [_type_name(a, True) for a in args] + [
-        f'{k}={_type_name(v, True)}' for k, v in sorted((kwargs or {}).items())]
+        f'{k}={_type_name(v, True)}' for k, v in reversed(list((kwargs or {}).items()))]
     # (torch leaves a trailing ", " after keywords given without positional arguments)
     return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
 
@@ -455,7 +457,8 @@ def fast_types(public_name, default):
 
 def check(public_name, args, kwargs):
     """Binds a call (``args`` include ``self`` for a Tensor method) to one of the op's
-    overloads, or raises torch's TypeError for it. Ops without a known signature pass."""
+    overloads and returns it, or raises torch's TypeError for it. Ops without a known
+    signature pass (None)."""
     key = key_of(public_name)
     sigs = signatures(key)
     if sigs is None:
@@ -465,7 +468,7 @@ def check(public_name, args, kwargs):
         args = args[1:]
     for s in overloads:
         if s.bind(args, kwargs, False):
-            return
+            return s
     visible = [s for s in overloads if not s.hidden]
     n = len(args) + len(kwargs or ())
     plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0]
@@ -486,7 +489,12 @@ _NUMPY_DIR = os.path.dirname(np.__file__)
 def refuse(public_name, args, kwargs, error, impl=None):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
     that differs (see the module's docstring); returns if ``error`` stands."""
-    check(public_name, args, kwargs)  # (torch parses the arguments before anything runs)
+    bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
+    if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
+        _no_out_dtype_kernel(public_name, bound, args, kwargs)
+    _shapes_first(public_name, args, kwargs, error)
+    if isinstance(error, NotImplementedError) and impl is not None:
+        _kernel_dtype_last(public_name, impl, args, kwargs, error)
     if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
                   else np.AxisError):
         ndim = getattr(error, 'ndim', None)
@@ -497,17 +505,26 @@ def refuse(public_name, args, kwargs, error, impl=None):
                              f"{n - 1}], but got {axis})") from None
         raise IndexError(f"Dimension out of range ({error})") from None
     if isinstance(error, np.linalg.LinAlgError):
-        from .linalg_ext import LinAlgError
+        from .factorizations import LinAlgError
         name = signatures(key_of(public_name))
         op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
         raise LinAlgError(f"{op}: {error}") from None
-    if type(error) is AttributeError and impl is not None:
+    if isinstance(error, AttributeError) and impl is not None:
+        if "'_data'" in str(error):
+            _refuse_non_tensor(public_name, impl, args)
         _refuse_plain_value(public_name, impl, args, error)
     if type(error) is AttributeError and "'_data'" not in str(error) and \
             signatures(key_of(public_name)) is not None:
         # (an argument of a type the body did not expect: torch says TypeError)
         op = key_of(public_name).rsplit('.', 1)[-1]
         raise TypeError(f"{op}(): {error}") from None
+    if isinstance(error, (ZeroDivisionError, StopIteration)) and \
+            signatures(key_of(public_name)) is not None:
+        # (a check the body lacks, tripped over inside it: torch's C++ ops -- those with a
+        # parsed signature -- raise RuntimeError; its Python functions let such errors out)
+        op = key_of(public_name).rsplit('.', 1)[-1]
+        raise RuntimeError(f"{op}(): invalid arguments ({type(error).__name__}"
+                           f"{': ' + str(error) if str(error) else ''})") from None
     if type(error) in (ValueError, TypeError) and _from_numpy(error):
         op = key_of(public_name).rsplit('.', 1)[-1]
         text = str(error)
@@ -518,6 +535,144 @@ def refuse(public_name, args, kwargs, error, impl=None):
             dt = _first_dtype(args, kwargs)
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+_KERNEL_REFUSAL = re.compile(r"not implemented for '(\w+)'")
+
+
+def _kernel_dtype_last(public_name, impl, args, kwargs, error):
+    """The body refused a dtype as torch's kernel does ("... not implemented for 'Short'"):
+    torch raises that only once its kernel runs, after every check of shapes and values.
+    The body runs again with the refused dtype's tensors as a dtype the kernel takes
+    (float64, else int64, under no_grad); an error it then raises is one torch would have
+    raised first. (Not for in-place ops or ``out=``, whose second run could write.)"""
+    from .._tensor import Tensor
+    from .. import _dtype
+    m = _KERNEL_REFUSAL.search(str(error))
+    name = _op_name(public_name)
+    if m is None or name.endswith('_') and not name.endswith('__') or \
+            kwargs and 'out' in kwargs:
+        return
+    refused = m.group(1)
+    for stand_in in (np.float64, np.int64):
+        if _dtype.FROM_NP[np.dtype(stand_in)].kernel_name == refused:
+            continue
+
+        def cast(a):
+            if isinstance(a, Tensor) and _dtype.FROM_NP[a._data.dtype].kernel_name == refused:
+                return a.detach().to(_dtype.FROM_NP[np.dtype(stand_in)])
+            if type(a) in (list, tuple):
+                return type(a)(cast(x) for x in a)
+            return a
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # (complex to float discards: it is meant to)
+            args2 = tuple(cast(a) for a in args)
+            kwargs2 = {k: cast(v) for k, v in (kwargs or {}).items()}
+        from ..autograd.grad_mode import no_grad
+        try:
+            with no_grad(), warnings.catch_warnings():
+                warnings.simplefilter('ignore')  # (the run's warnings are not the user's)
+                impl(*args2, **kwargs2)
+        except Exception as e:  # noqa: BLE001 - which error the second run raises is the point
+            if _KERNEL_REFUSAL.search(str(e)):
+                continue  # (the stand-in refused too: try the next)
+            if isinstance(e, (RuntimeError, IndexError, ValueError)) and \
+                    not _from_numpy(e) and not any(w in str(e) for w in _STAND_IN_WORDS):
+                raise type(e)(str(e)) from None
+        return
+
+
+# an error of the second run that may be about the stand-in dtype itself
+_STAND_IN_WORDS = ('Double', 'Long', 'double', 'long', 'dtype', 'scalar type', 'type',
+                   'Float', 'floating', 'integ', 'list index out of range',
+                   'tuple index out of range')
+
+
+# what autograd refuses before an op's kernel runs (those errors stand)
+_AUTOGRAD_WORDS = ('leaf Variable', 'view of a leaf', 'is a view', 'inference', 'version')
+
+
+def _shapes_first(public_name, args, kwargs, error):
+    """The op raised about something other than the shapes torch looks at first: an in-place
+    op's input whose elements share memory (an expanded tensor: torch refuses to write it
+    before anything else), and, for an elementwise op (torch's ``pointwise`` ops), tensors
+    that do not broadcast or an in-place result of another shape. Raises that error
+    instead of a dtype or value error."""
+    name = _op_name(public_name)
+    if isinstance(error, TypeError) and not _from_numpy(error) or \
+            any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS):
+        return
+    from .._tensor import Tensor
+    inplace = name.endswith('_') and not name.endswith('__') and args and \
+        isinstance(args[0], Tensor)
+    if inplace and name not in _NOT_WRITING and not (
+            name in _OVERLAP_LATE and isinstance(error, IndexError)):
+        x = args[0]._data
+        if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.") from None
+    pointwise = _table().POINTWISE
+    if name not in pointwise and name.rstrip('_') not in pointwise or \
+            isinstance(error, IndexError) and not _from_numpy(error):
+        return
+    from ._core import check_broadcast
+    tensors = [a for a in args if isinstance(a, Tensor)] + [
+        v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
+    if not tensors:
+        return
+    shape = check_broadcast(*[t._data.shape for t in tensors])
+    if inplace and shape != args[0]._data.shape:
+        raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}") from None
+
+
+# the body's error is already torch's shape error (its own operand order stands)
+_SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
+                'more than one element of the written-to tensor')
+# in-place ops whose index checks (IndexError) come before torch's overlap check
+_OVERLAP_LATE = frozenset(('index_add_',))
+# in-place ops that change a tensor's metadata or flags, not its elements
+_NOT_WRITING = frozenset((
+    'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',
+    'resize_', 'resize_as_', 'detach_', 'requires_grad_', 'set_', 'share_memory_', 'rename_',
+    'retain_grad_', 'fix_', 'sparse_resize_', 'sparse_resize_and_clear_'))
+
+
+def param_name(impl, i):
+    """The name of ``impl``'s positional parameter ``i`` (for error messages)."""
+    import inspect
+    try:
+        params = list(inspect.signature(impl).parameters)
+    except (TypeError, ValueError):
+        params = []
+    return params[i] if i < len(params) else f'arg{i}'
+
+
+def _refuse_non_tensor(public_name, impl, args):
+    """The body tripped over an argument of a class of the user's that is not a Tensor
+    ("'Plain' object has no attribute '_data'"): torch's TypeError naming it ("mean():
+    argument 'input' (position 1) must be Tensor, not Plain")."""
+    from .._tensor import Tensor
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor) and type(a) not in _PLAIN_TYPES and \
+                not isinstance(a, (slice, type(Ellipsis))):
+            raise TypeError(f"{key_of(public_name).rsplit('.', 1)[-1]}(): argument "
+                            f"'{param_name(impl, i)}' (position {i + 1}) must be Tensor, not "
+                            f"{type(a).__name__}") from None
+
+
+def _no_out_dtype_kernel(public_name, bound, args, kwargs):
+    """A call of an ``out_dtype`` overload (``mm(a, b, torch.float32)``) that the body does
+    not take: torch's CPU build has no kernel for those either (NotImplementedError)."""
+    i = [p.name for p in bound.params].index('out_dtype')
+    if key_of(public_name).startswith('Tensor.'):
+        i += 1
+    if len(args) > i or kwargs and 'out_dtype' in kwargs:
+        cname = signatures(key_of(public_name))[0]
+        raise NotImplementedError(f"Could not run 'aten::{cname}.dtype' with arguments from the "
+                                  f"'CPU' backend: there is no CPU kernel of {cname} with an "
+                                  "out_dtype (in torch's CPU build either)") from None
 
 
 def _refuse_plain_value(public_name, impl, args, error):
@@ -535,9 +690,7 @@ def _refuse_plain_value(public_name, impl, args, error):
     for i, a in enumerate(args):
         if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
                 type(a) in _PLAIN_TYPES:
-            code = getattr(impl, '__code__', None)
-            names = code.co_varnames[:code.co_argcount] if code is not None else ()
-            name = names[i] if i < len(names) else f'arg{i}'
+            name = param_name(impl, i)
             pos = i if method else i + 1
             op = signatures(key_of(public_name))
             op = op[0] if op else key_of(public_name).rsplit('.', 1)[-1]
@@ -573,7 +726,7 @@ def _from_numpy(error):
 
 
 # -- dtypes torch's kernels refuse -------------------------------------------------------
-_KERNEL_DTYPES = {}  # a dtype's kernel name ('Long') -> its NumPy dtype
+_KERNEL_DTYPES = {}  # a dtype's kernel name ('Long') -> the ember dtype
 
 
 def _op_name(public_name):
@@ -587,29 +740,46 @@ def _op_name(public_name):
     return name.rsplit('.', 1)[-1]
 
 
-def refusals(public_name):
+def refusals(public_name, number=False):
     """{NumPy dtype: (exception class, torch's message, when)} for the dtypes torch's kernel
-    of the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none;
-    ``when`` is None (always), ``'numbers'`` (only with a Python number argument),
-    ``'tensors'`` (only with a second tensor: the refusal is about that argument) or
-    ``'nonempty'`` (not when every tensor is empty: no kernel runs then)."""
-    from ._dtype_refusals import REFUSED
+    of the op refuses (its in-place form ``lt_`` as ``lt``), or None if it refuses none; with
+    ``number``, those it refuses when its second operand is a Python number ({} if none,
+    None if the op takes no number there). ``when`` is None (always), ``'numbers'`` (only
+    with a Python number argument), ``'tensors'`` (only with a second tensor: the refusal is
+    about that argument) or ``'nonempty'`` (not when every tensor is empty: no kernel runs
+    then)."""
     name = _op_name(public_name)
-    groups = REFUSED.get(name) or (name.endswith('_') and REFUSED.get(name[:-1]))
-    if not groups:
-        return None
-    if not _KERNEL_DTYPES:
-        from .. import _dtype
-        for np_dtype, dt in _dtype.FROM_NP.items():
-            _KERNEL_DTYPES.setdefault(dt.kernel_name, np_dtype)
-    out = {}
-    for cls, template, names, *when in groups:
-        cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
-        for n in names.split():
-            if n in _KERNEL_DTYPES:
-                out[_KERNEL_DTYPES[n]] = (cls, template.replace('<dtype>', n),
-                                          when[0] if when else None)
-    return out or None
+    key = (name, number)
+    if key in _ROWS:
+        return _ROWS[key]
+    from . import _dtype_refusals
+    table = _dtype_refusals.REFUSED_WITH_NUMBER if number else _dtype_refusals.REFUSED
+    groups = table.get(name)
+    if groups is None and name.endswith('_'):
+        groups = table.get(name[:-1])
+    out = None
+    if groups is not None and number:
+        out = {}  # (probed with a number: an empty row refuses nothing)
+    if groups:
+        if not _KERNEL_DTYPES:
+            from .. import _dtype
+            for dt in _dtype.ALL:
+                _KERNEL_DTYPES.setdefault(dt.kernel_name, dt)
+        out = {}
+        for cls, template, names, *when in groups:
+            cls = NotImplementedError if cls == 'NotImplementedError' else RuntimeError
+            for n in names.split():
+                if n in _KERNEL_DTYPES:
+                    # (bfloat16's NumPy dtype loads ml_dtypes: a row that names it is keyed
+                    # by it even before any bfloat16 array exists)
+                    out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n),
+                                                 when[0] if when else None)
+        out = out or ({} if number else None)
+    _ROWS[key] = out
+    return out
+
+
+_ROWS = {}  # (op name, with a number) -> refusals' answer
 
 
 def _applies(when, arrays, numbers):
@@ -627,30 +797,42 @@ def _applies(when, arrays, numbers):
 def array_check(name, own=None, tensors_only=False):
     """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
     the operand arrays that runs the op's ``own`` check (if any), then raises torch's error
-    for a dtype torch's kernel refuses (with ``tensors_only``, only when the other operand
-    is an array too: torch runs a tensor-and-number call by another kernel); ``own`` alone
-    if the table has none for the op."""
+    for a dtype torch's kernel refuses (with ``tensors_only``, an operand that is not an
+    array -- a Python number -- is checked against the dtypes torch's kernel for a number
+    refuses); ``own`` alone if the table has none for the op. Operands that do not
+    broadcast get torch's shape error first, as torch checks shapes before dtypes."""
     refused = refusals(name)
     if refused is None:
         return own
+    with_number = refusals(name, True) if tensors_only else None
+    if with_number is None:
+        with_number = refused
 
     def check(x, *others):
-        if own is not None:
-            own(x, *others)
-        if tensors_only and type(others[0]) is not np.ndarray:
-            return
-        error = refused.get(x.dtype)
-        if error is not None and (error[2] is None or _applies(
-                error[2], [x] + [o for o in others if type(o) is np.ndarray],
-                any(type(o) is not np.ndarray for o in others))):
-            raise error[0](error[1])
+        try:
+            if own is not None:
+                own(x, *others)
+            table = refused if not tensors_only or type(others[0]) is np.ndarray \
+                else with_number
+            error = table.get(x.dtype) if table is not None else None
+            if error is not None and (error[2] is None or _applies(
+                    error[2], [x] + [o for o in others if type(o) is np.ndarray],
+                    any(type(o) is not np.ndarray for o in others))):
+                raise error[0](error[1])
+        except (RuntimeError, NotImplementedError):
+            shapes = [o.shape for o in others if type(o) is np.ndarray]
+            if shapes:
+                from ._core import check_broadcast
+                check_broadcast(x.shape, *shapes)
+            raise
     return check
 
 
 def refuse_dtypes(public_name, refused, args, kwargs):
     """Raises torch's error if the call's tensors (its arguments, and those in a list given
-    first) all have one dtype that torch's kernel refuses. Calls that name a dtype, and
-    arithmetic with a Python number (which torch runs by another kernel), pass."""
+    first) all have one dtype that torch's kernel refuses. Calls that name a dtype pass;
+    with a Python number as the second operand, the refusals of torch's kernel for a
+    number count."""
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     if kwargs and 'dtype' in kwargs:
@@ -664,9 +846,13 @@ def refuse_dtypes(public_name, refused, args, kwargs):
                 dtype = d
             elif d != dtype:
                 return
-        elif isinstance(a, dtype_type) or type(a) in _NUMBERS and \
-                _op_name(public_name) in _table().NUMBERS_AS_TENSORS:
+        elif isinstance(a, dtype_type):
             return
+        elif type(a) in _NUMBERS and i == len(seq) + 1:
+            # (a number as the second operand: torch's kernel for a number decides)
+            number = refusals(public_name, True)
+            if number is not None:
+                refused = number
     error = refused.get(dtype) if dtype is not None else None
     if error is not None:
         if error[2] is not None:
@@ -702,6 +888,18 @@ def positional_form(key, args, kwargs=None):
     check(key, args, kwargs)
     raise TypeError(f"{cname}() takes {overloads[0].npos} positional arguments but "
                     f"{len(rest)} were given")
+
+
+def tensor_varargs(tensors):
+    """The tensors of a ``*tensors`` function of torch's (broadcast_tensors, cartesian_prod,
+    chain_matmul): torch hands the tuple to its parser as one list of tensors, so anything
+    else in it -- a list of tensors included -- is its TypeError."""
+    from .._tensor import Tensor
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{_type_name(t, True)}")
+    return tensors
 
 
 def takes_numbers(name, position):

@@ -128,7 +128,8 @@ def tensordot(a, b, dims=2, out=None):
 @register(method=False)
 def cartesian_prod(*tensors):
     """Every combination of one element from each 1-D tensor, one per row."""
-    tensors = _tensors(tensors)
+    from ._args import tensor_varargs
+    tensors = tensor_varargs(tensors)
     for t in tensors:
         if t._data.ndim != 1:
             raise RuntimeError(f"Expect a 1D vector, but got shape {list(t._data.shape)}")

@@ -704,6 +704,13 @@ class LinalgPinvBackward0(Node):
         return _pinv_grad(A, _pinv(A, self.atol, self.rtol, self.hermitian), g)
 
 
+def _square_for_eigh(a):
+    """The ``hermitian`` forms go through torch's eigh: its error for non-square input."""
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.eigh: A must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+
+
 def _tolerances(a, atol, rtol):
     """torch's defaults: with neither given, ``rtol = eps * max(m, n)``; with only ``atol``
     given, ``rtol = 0``. Returned as arrays broadcasting against the singular values."""
@@ -727,12 +734,13 @@ def _svd_pinv(a, at, rt):
 
 def _pinv(A, atol, rtol, hermitian):
     a = A._data
-    if a.dtype.kind not in 'fcV' or a.ndim < 2:
+    if a.dtype.char not in 'fdFD' or a.ndim < 2:
         raise RuntimeError(f"linalg.pinv({A.dtype.kernel_name}{{{list(a.shape)}}}): expected a "
                            "tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
     at, rt = _tolerances(a, atol, rtol)
     if hermitian:
+        _square_for_eigh(a)
         w, v = _guarded(np.linalg.eigh, a)
         s = np.abs(w)
         smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
@@ -751,9 +759,9 @@ def _pinv(A, atol, rtol, hermitian):
 @_linalg()
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     """Moore-Penrose pseudo-inverse; singular values at most ``max(atol, rtol * s_max)`` are
-    treated as zero (``rcond``, given by position: torch's older name of ``rtol``)."""
+    treated as zero (torch's older form ``pinv(A, rcond)``: ``rtol = rcond``, ``atol = 0``)."""
     if rcond is not None:
-        rtol = rcond
+        atol, rtol = 0.0, rcond
     return _products._out(_pinv(A, atol, rtol, hermitian), out)
 
 
@@ -796,14 +804,19 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
 @_linalg()
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
-    """Number of singular values above ``max(atol, rtol * s_max)`` (``tol``, given by
-    position: torch's older form of ``atol`` with ``rtol=0``)."""
-    if tol is not None:
-        atol, rtol = tol, 0.0
+    """Number of singular values above ``max(atol, rtol * s_max)`` (torch's older form
+    ``matrix_rank(A, tol)``: ``atol = tol``, ``rtol = 0``)."""
     _products._check_tensor(A, 'linalg.matrix_rank', 'A', 1)
     a = A._data
     if a.dtype.kind not in 'fcV':
+        if tol is not None and not hermitian:  # (torch's tol form goes to its svd first)
+            raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as "
+                               f"input. Got {A.dtype.kernel_name}")
         raise RuntimeError("This function doesn't handle types other than float and double")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if hermitian:
+        _square_for_eigh(a)
     at, rt = _tolerances(a, atol, rtol)
     s = np.abs(_guarded(np.linalg.eigvalsh, a)) if hermitian else \
         _guarded(np.linalg.svd, a, compute_uv=False)

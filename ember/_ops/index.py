@@ -506,10 +506,10 @@ METHODS['__setitem__'] = setitem
 def _vector_index(index, op):
     """index_select's index as a flat array, with torch's dtype and rank checks."""
     a = index._data
+    if a.ndim > 1:  # (torch checks the rank first)
+        raise IndexError(f"{op}(): Index is supposed to be a vector")
     if a.dtype.type not in _INDEX_KINDS:
         raise RuntimeError(f"{op}(): Expected dtype int32 or int64 for index")
-    if a.ndim > 1:
-        raise IndexError(f"{op}(): Index is supposed to be a vector")
     return a.reshape(-1)
 
 
@@ -652,11 +652,13 @@ class IndexAddBackward0(Node):
 def index_add(input, dim, index, source, *, alpha=1, out=None):
     """``input`` with ``alpha * source`` slices added at ``index`` along ``dim``."""
     a = index._data
+    # (torch's order: the dim, the index's rank, then its dtype)
+    wrap_dim(dim, input._data.ndim)
+    if a.ndim > 1:
+        _check_index_source(input, dim, index, source, 'index_add_')
     if a.dtype.type not in _INDEX_KINDS:
         raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
                            f"{_tname(a.dtype)}")
-    if a.ndim > 1:
-        _check_index_source(input, dim, index, source, 'index_add_')
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"index_add_(): self ({_tname(input._data.dtype)}) and source "
                            f"({_tname(source._data.dtype)}) must have the same scalar type")
@@ -704,6 +706,10 @@ class IndexCopyBackward0(Node):
 def index_copy(input, dim, index, source):
     """``input`` with its slices at ``index`` along ``dim`` replaced by ``source``'s."""
     a = index._data
+    # (torch's order: the dim, the index's rank, then the dtypes)
+    wrap_dim(dim, input._data.ndim)
+    if a.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {a.ndim})")
     if a.dtype != np.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_tname(a.dtype)}")
@@ -748,22 +754,23 @@ class IndexFillBackward1(Node):
 def index_fill(input, dim, index, value):
     """``input`` with its slices at ``index`` along ``dim`` set to ``value``."""
     a = index._data
+    is_t = isinstance(value, Tensor)
+    # (torch's order: the value's rank, the index's dtype, the dim, the index's rank)
+    if is_t and value._data.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
     if a.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if a.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
     x = input._data
     d = wrap_dim(dim, x.ndim)
+    if a.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
     size = x.shape[d] if x.ndim else 1
     a = a.reshape(-1)
     bad = (a >= size) | (a < -size)
     if bad.any():
         raise IndexError(f"index {a[bad][0]} is out of bounds for dimension {d} with size "
                          f"{size}")
-    is_t = isinstance(value, Tensor)
-    if is_t and value._data.ndim:
-        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value._data.ndim} dimension(s).")
     outa = x.reshape(x.shape or (1,)).copy()
     outa[_dim_key(d, a)] = value._data if is_t else value
     outa = outa.reshape(x.shape)
@@ -790,12 +797,12 @@ def _check_along(x, dim, index, op, src=None):
     array of at least one dim."""
     a = index._data
     xd = x._data
+    nd = builtins.max(xd.ndim, 1)
+    d = wrap_dim(dim, xd.ndim)  # (torch wraps the dim before it looks at the index)
     if a.size == 0:  # (torch checks an empty index for nothing else: no element is read)
-        return wrap_dim(dim, xd.ndim), a.astype(np.int64).reshape(a.shape or (1,))
+        return d, a.astype(np.int64).reshape(a.shape or (1,))
     if a.dtype.type not in _INDEX_KINDS:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
-    nd = builtins.max(xd.ndim, 1)
-    d = wrap_dim(dim, xd.ndim)
     xs = xd.shape if xd.ndim else (1,)
     ai = a.reshape(a.shape if a.ndim else (1,))
     if builtins.max(a.ndim, 1) != nd:

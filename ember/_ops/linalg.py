@@ -140,6 +140,14 @@ class BmmBackward0(Node):
                 a.mH.bmm(g) if _needs(self, 1) else None)
 
 
+def _batch_sizes_read(batch1, batch2):
+    """torch's addbmm/baddbmm read ``batch1.size(1)`` and ``batch2.size(2)`` (the result's
+    shape) before checking the ranks: its IndexError for batches with too few dims."""
+    from .._tensor import _wrap_dim
+    _wrap_dim(1, batch1._data.ndim)
+    _wrap_dim(2, batch2._data.ndim)
+
+
 @register
 def bmm(input, mat2, *, out=None):
     """Batched matrix product of two 3-D tensors with equal batch sizes."""
@@ -555,6 +563,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)`` (``input`` broadcasts)."""
     _check_tensor(batch1, 'baddbmm', 'batch1', 2)
     _check_tensor(batch2, 'baddbmm', 'batch2', 3)
+    _batch_sizes_read(batch1, batch2)
     for t, nm in ((batch1, 'batch1'), (batch2, 'batch2')):
         if t._data.ndim != 3:
             raise RuntimeError(f"{nm} must be a 3D tensor")
@@ -585,6 +594,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
     _check_tensor(batch1, 'addbmm', 'batch1', 2)
     _check_tensor(batch2, 'addbmm', 'batch2', 3)
+    _batch_sizes_read(batch1, batch2)
     for t, nm in ((batch1, 'batch1'), (batch2, 'batch2')):
         if t._data.ndim != 3:
             raise RuntimeError(f"{nm} must be a 3D tensor")
@@ -780,6 +790,9 @@ def _parse_einsum(eq, ops):
 def einsum(equation, *operands):
     """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``; ``...`` stands for
     broadcast dims, a repeated subscript takes a diagonal, size-1 dims broadcast."""
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     for i, o in enumerate(operands):

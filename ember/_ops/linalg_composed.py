@@ -223,6 +223,8 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
 @register(method=False)
 def chain_matmul(*matrices, out=None):
     """The product of a chain of 2-D matrices (``linalg.multi_dot`` of them)."""
+    from ._args import tensor_varargs
+    tensor_varargs(matrices)
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for m in matrices:

@@ -213,8 +213,8 @@ def _no_pivot_check(A, pivot):
 
 def _lu_factor(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
-    _float_kernel(A, 'lu_cpu')
     _at_least_2d(A, 'torch.lu_factor')
+    _float_kernel(A, 'lu_cpu')  # (the kernel's dtypes after the meta checks, as torch)
     _no_pivot_check(A, pivot)
     lu, piv, info = _getrf(A._data)
     n = track1(LinalgLuFactorExBackward0, A)
@@ -359,8 +359,8 @@ class LinalgLuBackward0(Node):
 
 def _lu(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
-    _float_kernel(A, 'lu_cpu')
     _at_least_2d(A, 'torch.lu_factor')
+    _float_kernel(A, 'lu_cpu')  # (the kernel's dtypes after the meta checks, as torch)
     _no_pivot_check(A, pivot)
     lu, piv, _ = _getrf(A._data)
     P, L, U = _unpack_arrays(lu, piv)
@@ -477,8 +477,6 @@ class LinalgSolveTriangularBackward0(Node):
 def _solve_tri(A, B, *, upper, left=True, unitriangular=False, op='linalg.solve_triangular'):
     _products._check_tensor(A, op, 'A', 1)
     _products._check_tensor(B, op, 'B', 2)
-    for t in (A, B):
-        _float_kernel(t, 'triangular_solve_cpu')
     a, b = A._data, B._data
     for t, name in ((a, 'A'), (b, 'B')):
         if t.ndim < 2:
@@ -487,6 +485,8 @@ def _solve_tri(A, B, *, upper, left=True, unitriangular=False, op='linalg.solve_
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{op}: A must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
+    for t in (A, B):  # (the kernel's dtypes after the shapes, as torch)
+        _float_kernel(t, 'triangular_solve_cpu')
     n = a.shape[-1]
     if (b.shape[-2] if left else b.shape[-1]) != n:
         eq = 'AX = B' if left else 'XA = B'
@@ -541,8 +541,6 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     op = 'torch.triangular_solve'
     _products._check_tensor(input, 'triangular_solve', 'input', 1)
     _products._check_tensor(A, 'triangular_solve', 'A', 2)
-    for t in (input, A):
-        _float_kernel(t, 'triangular_solve_cpu')
     b, a = input._data, A._data
     if b.ndim < 2:
         raise RuntimeError(f"{op}: Expected b to have at least 2 dimensions, but it has "
@@ -561,6 +559,8 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
         raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
                            f"{a.shape[-1]} by {a.shape[-1]} but each b matrix is {b.shape[-2]} "
                            f"by {b.shape[-1]}")
+    for t in (input, A):  # (the kernel's dtypes after the shapes, as torch)
+        _float_kernel(t, 'triangular_solve_cpu')
     at = np.swapaxes(a, -1, -2) if transpose else a
     x = _trsolve(at, b, upper != transpose, unitriangular)
     batch = x.shape[:-2]
@@ -627,13 +627,13 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
 
 # -- cholesky_solve / cholesky_inverse: two triangular solves with a Cholesky factor -------
 def _cholesky_checks(L, kernel, op):
-    _float_kernel(L, kernel)
     a = L._data
     if a.ndim < 2:
         raise RuntimeError(f"{op}The input tensor A must have at least 2 dimensions.")
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{op}A must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
+    _float_kernel(L, kernel)  # (the kernel's dtypes after the shapes, as torch)
 
 
 def _factor_grad(L, gA, upper):
@@ -671,8 +671,6 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     _products._check_tensor(input, 'cholesky_solve', 'input', 1)
     _products._check_tensor(input2, 'cholesky_solve', 'input2', 2)
     B, L = input, input2
-    for t in (B, L):
-        _float_kernel(t, 'cholesky_solve_cpu')
     b, l = B._data, L._data
     if b.ndim < 2:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
@@ -688,6 +686,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
                            f"{l.shape[-1]} by {l.shape[-1]} but each b matrix is {b.shape[-2]} "
                            f"by {b.shape[-1]}")
+    _float_kernel(B, 'cholesky_solve_cpu')  # (the kernel's dtypes after the shapes)
     x = _chol_solve_arrays(b, l, upper)
     node = track(CholeskySolveBackward0, (B, L))
     if node is not None:

@@ -82,6 +82,9 @@ def native_dropout(input, p, train):
     if train is not False and not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
     x = input._data
+    if x.dtype.kind in 'biu':  # (torch scales its mask as a float, whatever ``train``)
+        from ..nn.functional._dropout import _float_mask
+        _float_mask(x.dtype)
     if train is False:
         keep, scale = np.ones(x.shape, bool), 1.0
     else:
@@ -113,6 +116,7 @@ def _channel_stats(x, dims, eps):
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)``: batch norm and, when training, the batch's
     per-channel mean and 1/std (empty tensors in evaluation)."""
+    input.size(1)  # (torch reads the channel count first: its IndexError for a 1-d input)
     x = input._data
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
@@ -175,6 +179,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 @_fn('group_norm')
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     """``nn.functional.group_norm``."""
+    input.size(1)  # (torch's C++ op reads the channel count first: IndexError for 1-d)
     return _F().group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -187,7 +192,7 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    out = group_norm(input, group, weight, bias, eps)
+    out = _F().group_norm(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1)
     mean = xg.mean(2)
     rstd = 1 / np.sqrt(xg.var(2) + eps)
@@ -393,9 +398,28 @@ class _Layers:
                     setattr(self, f'{k}_l{layer}{suffix}', next(it))
 
 
+def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
+    """torch's checks of the flat parameter list (and an LSTM's two states), in its order."""
+    if mode == 'LSTM' and len(hx) != 2:
+        raise RuntimeError("lstm expects two hidden states")
+    per = 4 if has_biases else 2
+    if len(params) % per:
+        if mode == 'LSTM':
+            raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
+                               f"stride {per}")
+        raise RuntimeError("got an incorrect number of RNN parameters")
+    if bidirectional and len(params) // per % 2:
+        raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+    if num_layers < 1:
+        raise RuntimeError("Expected more hidden states in stacked_rnn")
+    if len(params) // per != num_layers * (2 if bidirectional else 1):
+        raise RuntimeError("Expected more weights in stacked_rnn")
+
+
 def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
               batch_first):
     from ..nn.modules.rnn import RNNBase
+    _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional)
     layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
     states = list(hx) if mode == 'LSTM' else [hx]
     if batch_first:
@@ -459,6 +483,8 @@ def _check_cell_weights(mode, input, w_ih, w_hh):
 
 def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
+    if mode == 'LSTM' and len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
     _check_cell_weights(mode, input, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)

@@ -548,8 +548,12 @@ RoundDecimals.__name__ = RoundDecimals.__qualname__ = 'RoundBackward1'
 def round(input, *, decimals=None, out=None):
     """Rounds half to even, optionally to ``decimals`` digits (any ``decimals`` given, 0
     included, records torch's ``RoundBackward1``, as torch's decimals overload does)."""
+    x = input._data  # (a number is no Tensor: the argument layer says so, as torch)
     if decimals is None:
         return _round0(input, out=out)
+    if x.dtype.kind not in 'fV':  # (torch's decimals kernels: floating dtypes only)
+        kernel = 'round_vml_cpu' if decimals == 0 else 'round_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype_name(x.dtype)}\'')
     r = np.round(float_array(input), decimals)
     t = result(np.asarray(r), track1(RoundDecimals, input))
     return _write_out(out, t) if out is not None else t
@@ -794,9 +798,11 @@ class PowBackward1(Node):
         # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0)
         ga = g * where(e == 0, 0.0, cj(e * a.pow(e - 1)))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
-        # (a real base under a complex exponent: its complex log, log(-1) = i*pi)
+        # (a real base under a complex exponent: its complex log, log(-1) = i*pi; a complex
+        # exponent compared by its real part: ``>=`` refuses complex tensors)
         la = a.to(e.dtype).log() if e.is_complex() and not a.is_complex() else a.log()
-        ge = g * cj(where((a == 0) & (e >= 0), 0.0, a.pow(e) * la))
+        er = e.real if e.is_complex() else e
+        ge = g * cj(where((a == 0) & (er >= 0), 0.0, a.pow(e) * la))
         return ga, ge
 
 

@@ -388,15 +388,29 @@ def _check_weights_per_row(p):
 
 
 def _sampler(name, draw):
+    refused = []  # [the dtypes torch's kernel refuses], looked up by the first call
+
+    def refuse(self):
+        if not refused:
+            from ._args import refusals
+            refused.append(refusals(name) or {})
+        error = refused[0].get(self._data.dtype) if self._data.size else None
+        if error is not None:  # (an empty tensor runs no kernel)
+            raise error[0](error[1])
+
     def fn(self, *args, generator=None, **kwargs):
         check_inplace(self, name)
+        if draw is _uniform:  # (its dtype dispatch comes before its bounds check)
+            refuse(self)
         if draw is _random:
             kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
+        refuse(self)  # (after the parameters' checks, before anything is written, as torch)
         self._data[...] = vals
         self._vc[0] += 1
         return self
     fn.__name__ = fn.__qualname__ = name
+    fn._refuses_dtypes = True  # (see overrides.overridable)
     return fn
 
 

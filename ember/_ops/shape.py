@@ -319,12 +319,13 @@ def movedim(input, source, destination):
                         f"{builtins.type(destination).__name__}), but expected one of:\n"
                         " * (int source, int destination)\n"
                         " * (tuple of ints source, tuple of ints destination)")
-    src = [wrap_dim(d, nd) for d in (source if isinstance(source, (tuple, list)) else [source])]
-    dst = [wrap_dim(d, nd) for d in
-           (destination if isinstance(destination, (tuple, list)) else [destination])]
-    if len(src) != len(dst):
+    src = list(source) if isinstance(source, (tuple, list)) else [source]
+    dst = list(destination) if isinstance(destination, (tuple, list)) else [destination]
+    if len(src) != len(dst):  # (torch compares the counts before it looks at the dims)
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                            f"should contain the same number of dims as destination ({dst} dims)")
+    src = [wrap_dim(d, nd) for d in src]
+    dst = [wrap_dim(d, nd) for d in dst]
     order = [d for d in range(nd) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -421,8 +422,8 @@ def broadcast_to(input, size):
 @register(method=False)
 def broadcast_tensors(*tensors):
     """Expands all tensors to their common broadcast shape."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tensors[0]
+    from ._args import tensor_varargs
+    tensor_varargs(tensors)
     # (torch's tensor-a/tensor-b message here, not broadcast_shapes' own)
     shape = check_broadcast(*(t._data.shape for t in tensors))
     return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
@@ -990,7 +991,7 @@ def flip(input, dims):
 @register
 def fliplr(input):
     """``flip(input, [1])``."""
-    if input.dim() < 2:
+    if input._data.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, [1])
 
@@ -998,7 +999,7 @@ def fliplr(input):
 @register
 def flipud(input):
     """``flip(input, [0])``."""
-    if input.dim() < 1:
+    if input._data.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, [0])
 

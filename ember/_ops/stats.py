@@ -640,6 +640,9 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
     """p-norm distances between each row of ``x1`` (..., P, M) and each row of ``x2``
     (..., R, M): a (..., P, R) tensor. ``compute_mode`` is accepted; distances are always
     computed directly."""
+    if compute_mode not in (None, 'use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
+                            'donot_use_mm_for_euclid_dist'):
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     a, b = x1._data, x2._data
     if a.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {a.ndim}D")
@@ -654,9 +657,6 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
                                f"{_dtype_name(t.dtype)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if compute_mode not in (None, 'use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
-                            'donot_use_mm_for_euclid_dist'):
-        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     dt = np.result_type(a.dtype, b.dtype)
     diff = np.abs(np.expand_dims(a, -2).astype(dt) - np.expand_dims(b, -3).astype(dt))
     if p == 0:
@@ -862,6 +862,8 @@ def conv_tbc(input, weight, bias, pad=0):
 def feature_alpha_dropout(input, p, train):
     """``nn.functional.feature_alpha_dropout``."""
     from ..nn.functional._dropout import feature_alpha_dropout as impl
+    from .nn_entry import _check_p
+    _check_p(p)  # (torch's RuntimeError at this level, as the other aten dropouts)
     return impl(input, p, train)
 
 
@@ -869,6 +871,8 @@ def feature_alpha_dropout(input, p, train):
 def feature_alpha_dropout_(input, p, train):
     """In-place ``feature_alpha_dropout``."""
     from ..nn.functional._dropout import feature_alpha_dropout as impl
+    from .nn_entry import _check_p
+    _check_p(p)
     return impl(input, p, train, inplace=True)
 
 

@@ -28,9 +28,10 @@ def main(argv=None):
         print(f'  seed {seed}: {calls} calls, {len(findings)} findings, '
               f'{time.monotonic() - t0:.0f} s', file=sys.stderr, flush=True)
 
+    tally = {}
     findings, calls, names = sweep(seeds, only=a.only, timeout=a.timeout, budget=a.budget,
-                                   progress=progress)
-    print(table(findings, calls, len(names)))
+                                   progress=progress, tally=tally)
+    print(table(findings, calls, len(names), tally))
     print()
     seen = set()
     for f in sorted(findings, key=lambda f: (f.category, f.target, f.seed)):

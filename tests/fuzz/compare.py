@@ -3,7 +3,8 @@
 ``check(target, call)`` returns a list of findings ``(category, detail)``; an empty list
 means the two libraries agree on raise-or-not, exception class, output structure, dtype,
 shape, requires_grad, values (tolerance by dtype) and the gradients of every input (a
-backward seeded with the same random weights on both sides).
+backward seeded with the same random weights on both sides). ``outcome(found)`` says, for
+the summary's class-match line, whether torch rejected the call and ember matched its class.
 """
 import warnings
 
@@ -346,12 +347,30 @@ def _has_ties(call):
     return False
 
 
+# What a call that torch rejects came to in ember (``check`` reports it under this key, the
+# sweep counts it): torch's class, or one of the mismatch categories below.
+REJECTED = 'torch rejects'
+MATCHED = 'torch rejects, ember raises the same class'
+_REJECT_MISSES = (EXC_CLASS, ARGL_CLASS, ARGL_LEAK, ACCEPT, ARGL_ACCEPT)
+
+
+def outcome(found):
+    """(torch rejected the call, ember raised torch's class) from ``check``'s findings."""
+    cats = {c for c, _ in found}
+    if REJECTED not in cats:
+        return False, False
+    return True, not cats & set(_REJECT_MISSES)
+
+
 def check(target, call):
-    """The findings of one call: a list of (category, detail)."""
+    """The findings of one call: a list of (category, detail); a call torch rejects adds
+    (REJECTED, '') for the class-match tally (``outcome``)."""
     tout, tleaves = invoke(torch, target, call)
     eout, eleaves = invoke(ember, target, call)
     found = []
     t_raised, e_raised = isinstance(tout, Raised), isinstance(eout, Raised)
+    if t_raised:
+        found.append((REJECTED, ''))
     if t_raised and e_raised:
         if not _same_class(eout.exc, tout.exc):
             cat = ARGL_LEAK if _leak(eout.exc) else \

@@ -3,7 +3,8 @@
 The parent hands the worker one (target, seed) at a time and waits ``timeout`` seconds for
 its findings; a worker that does not answer is killed (the call is a hang), one that dies is
 a crash, and a fresh worker continues with the next call. ``sweep`` returns every finding;
-``table`` prints the counts by category (calls and distinct functions).
+``table`` prints the counts by category (calls and distinct functions) and, given the
+sweep's ``tally``, the share of the calls torch rejects on which ember raises torch's class.
 """
 import multiprocessing as mp
 import os
@@ -11,7 +12,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .compare import CATEGORIES, CRASH, HANG
+from .compare import CATEGORIES, CRASH, HANG, REJECTED, outcome
 
 
 @dataclass
@@ -84,10 +85,14 @@ class Worker:
             self.proc.join()
 
 
-def sweep(seeds, only=None, timeout=10.0, budget=None, progress=None):
+def sweep(seeds, only=None, timeout=10.0, budget=None, progress=None, tally=None):
     """Runs ``seeds`` (an iterable of ints) over every target (or those named in ``only``);
     with ``budget`` seconds, stops starting new calls when it is spent. Returns (findings,
-    calls, names)."""
+    calls, names). A ``tally`` dict gets 'rejected' (calls torch rejects) and 'matched'
+    (those on which ember raises torch's class) added to it."""
+    if tally is not None:
+        tally.setdefault('rejected', 0)
+        tally.setdefault('matched', 0)
     start = time.monotonic()
     w = Worker()
     names = [n for n in w.names if only is None or n in only]
@@ -116,8 +121,13 @@ def sweep(seeds, only=None, timeout=10.0, budget=None, progress=None):
                     w.close(kill=True)
                     w = Worker()
                     continue
+                rejected, matched = outcome(found)
+                if tally is not None:
+                    tally['rejected'] += rejected
+                    tally['matched'] += matched
                 for cat, detail in found:
-                    findings.append(Finding(name, seed, cat, detail, desc))
+                    if cat != REJECTED:
+                        findings.append(Finding(name, seed, cat, detail, desc))
             if progress:
                 progress(seed, calls, findings)
     finally:
@@ -125,9 +135,10 @@ def sweep(seeds, only=None, timeout=10.0, budget=None, progress=None):
     return findings, calls, names
 
 
-def table(findings, calls, nfuncs, known=None):
-    """The summary table as text: calls and distinct functions per category, and, when
-    ``known`` (a set of (target, category)) is given, how many of them are listed there."""
+def table(findings, calls, nfuncs, tally=None):
+    """The summary table as text: calls and distinct functions per category, and with the
+    sweep's ``tally`` the class-match line (issue 15's bar: torch's exception class on the
+    calls torch rejects)."""
     by = defaultdict(lambda: (set(), set()))
     for f in findings:
         by[f.category][0].add((f.target, f.seed))
@@ -137,4 +148,8 @@ def table(findings, calls, nfuncs, known=None):
     for cat in CATEGORIES + sorted(set(by) - set(CATEGORIES)):
         c, fns = by[cat]
         lines.append(f'{cat:52s} {len(c):7d} {len(fns):10d}')
+    if tally and tally.get('rejected'):
+        r, m = tally['rejected'], tally['matched']
+        lines.append(f'torch rejects {r} calls; ember raises torch\'s exception class on {m} '
+                     f'({100 * m / r:.1f} %)')
     return '\n'.join(lines)

@@ -17,7 +17,8 @@ SEEDS = int(os.environ.get('EMBER_FUZZ_SEEDS', '12'))
 
 
 def test_every_op_agrees_with_torch_on_generated_calls():
-    findings, calls, names = sweep(range(SEEDS), timeout=20.0)
+    tally = {}
+    findings, calls, names = sweep(range(SEEDS), timeout=20.0, tally=tally)
     assert calls > 5 * len(names)  # nearly every op has a template
     new = [f for f in findings if f.category in GATED and (f.target, f.category) not in KNOWN]
     seen, lines = set(), []
@@ -25,7 +26,7 @@ def test_every_op_agrees_with_torch_on_generated_calls():
         if (f.target, f.category) not in seen:
             seen.add((f.target, f.category))
             lines.append(f'[{f.category}] {f.target}: {f.detail}\n    {f.repro()}')
-    assert not lines, (table(findings, calls, len(names)) + '\n\nNew mismatches with torch '
+    assert not lines, (table(findings, calls, len(names), tally) + '\n\nNew mismatches with torch '
                        '(fix them, or list them in tests/fuzz/known.py with the reason):\n'
                        + '\n'.join(lines))
 

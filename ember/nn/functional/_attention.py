@@ -16,6 +16,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  is_causal=False, scale=None, enable_gqa=False):
     """``softmax(query @ key^T * scale + mask) @ value`` over the last two dims. A bool
     ``attn_mask`` marks with True the pairs that take part; a float one is added."""
+    if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, "
+                           f"but got query.dim: {query.dim()} key.dim: {key.dim()} and "
+                           f"value.dim: {value.dim()} instead.")
     if enable_gqa:
         key, value = _share_heads(query, key, value)
     if query.dtype.is_floating_point and query.dtype.itemsize == 2:

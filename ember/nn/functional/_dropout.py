@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ... import _dtype
 from ..._ops import random as _random
 from ..._ops._core import make
 
@@ -23,8 +24,22 @@ def _scaled_keep(shape, p, dtype):
     """Random keep mask of ``shape`` (each kept with probability ``1 - p``) over ``1 - p``."""
     if p == 1:
         return make(np.zeros(shape, dtype))
+    _float_mask(dtype)
     keep = _random._rng(None).random(shape) >= p
     return make(keep.astype(dtype) / np.asarray(1 - p, dtype))
+
+
+def _float_mask(dtype, bool_as='Bool'):
+    """torch draws dropout's mask in the input's dtype and scales it as a float: its errors
+    for an integer input (``bool_as``: the name its alpha dropout gives a bool one) and a
+    complex one."""
+    kind = np.dtype(dtype).kind
+    if kind in 'biuc':
+        name = _dtype.FROM_NP[np.dtype(dtype)].kernel_name
+        if kind == 'c':
+            raise NotImplementedError(f'"bernoulli_scalar_cpu_" not implemented for \'{name}\'')
+        name = bool_as if kind == 'b' else name
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
 
 
 # -- channel-wise and alpha dropout ------------------------------------------------------------
@@ -128,6 +143,7 @@ def _alpha_dropout(input, p, training, inplace, feature):
     if p == 1:
         zero = make(np.zeros((), x.dtype))
         return input.mul_(zero) if inplace else input * zero
+    _float_mask(x.dtype, bool_as='Long')
     shape = x.shape[:2] + (1,) * (x.ndim - 2) if feature else x.shape
     keep = (_random._rng(None).random(shape) >= p).astype(x.dtype)
     a = 1 / np.sqrt((_ALPHA ** 2 * p + 1) * (1 - p))

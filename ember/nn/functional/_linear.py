@@ -27,6 +27,7 @@ def bilinear(input1, input2, weight, bias=None):
         if input1.shape[i] != input2.shape[i]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
                                f"got {input1.shape[i]} and {input2.shape[i]}")
+    weight.size(1), weight.size(2)  # (torch reads them first: its IndexError for fewer dims)
     if weight.dim() != 3:
         raise RuntimeError(f"bilinear(): weight must be three-dimensional, got {weight.dim()}")
     out_f, in1, in2 = weight.shape

@@ -348,12 +348,18 @@ def _adaptive_windows(n, o):
     return i * n // o, -(-(i + 1) * n // o)
 
 
+def _output_dims(input, output_size):
+    """torch's adaptive pools fill an ``output_size`` list's None entries from the input's
+    sizes first: its ValueError for an input with no more dims than the list has entries."""
+    if not isinstance(output_size, int) and input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+
+
 def adaptive_avg_pool2d(input, output_size):
     """The mean over ``output_size`` windows that evenly tile the last two dims (window ``i``
     spans ``floor(i*H/oh)`` to ``ceil((i+1)*H/oh)``); a None entry keeps that size."""
+    _output_dims(input, output_size)
     if not isinstance(output_size, int):
-        if input.dim() <= len(output_size):
-            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
         shape = tuple(input.shape)[-len(output_size):]
         output_size = [v if v is not None else n for v, n in zip(output_size, shape)]
     size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
@@ -412,6 +418,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     """The maximum over ``output_size`` windows that evenly tile the last two dims (as
     ``adaptive_avg_pool2d``'s); with ``return_indices`` also the flat argmax positions in
     each ``H * W`` plane. A None entry of ``output_size`` keeps that size."""
+    _output_dims(input, output_size)
     if not isinstance(output_size, int):
         output_size = tuple(v if v is not None else n for v, n in
                             zip(output_size, tuple(input.shape)[-len(output_size):]))
@@ -757,6 +764,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 
 def _adaptive_size3d(input, output_size):
+    _output_dims(input, output_size)
     if not isinstance(output_size, int):
         output_size = tuple(v if v is not None else n for v, n in
                             zip(output_size, tuple(input.shape)[-len(output_size):]))
@@ -873,8 +881,16 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
     k = _as_tuple(kernel_size, nd)
     if output_size is None:
         ratio = _as_tuple(output_ratio, nd)
-        output_size = [int(input.shape[-nd + i] * ratio[i]) for i in range(nd)]
+        output_size = [int(input.size(-nd + i) * ratio[i]) for i in range(nd)]
     size = _as_tuple(output_size, nd)
+    if _random_samples is None:
+        # torch draws the samples here, before its op checks anything: rand(n, C, nd) in
+        # the input's dtype reads input.size(-nd - 1) and refuses non-floating dtypes
+        from ..._ops.random import _float_dt
+        if input.dim() != nd + 1:
+            input.size(0)
+        input.size(-nd - 1)
+        _float_dt(input.dtype, 'check_uniform_bounds')
     _not_differentiable(_random_samples, fn, 'random_samples')
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):

@@ -213,6 +213,8 @@ def affine_grid_generator(theta, size, align_corners):
     """The sampling grid (N, *spatial, 2 or 3) of the affine maps ``theta`` (N, 2, 3) or
     (N, 3, 4) over an output of ``size`` (N, C, H, W) or (N, C, D, H, W)."""
     size = [int(s) for s in size]
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
     nd = len(size) - 2
     dt = theta._data.dtype
     # the base grid (*spatial, nd + 1): x (along W) first, then y, (z,) and a column of ones
