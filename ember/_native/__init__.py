@@ -50,8 +50,10 @@ def _load():
         flags.append('-march=native')
     try:
         from ..utils.ffi import load
-        module = load('ember_native_kernels', os.path.join(_HERE, 'kernels.h'),
-                      os.path.join(_HERE, 'kernels.c'), extra_compile_args=flags)
+        module = load('ember_native_kernels',
+                      [os.path.join(_HERE, f) for f in ('kernels.h', 'winograd.h')],
+                      [os.path.join(_HERE, f) for f in ('kernels.c', 'winograd.c')],
+                      extra_compile_args=flags)
     except Exception as e:   # no cffi, no compiler, ...: NumPy it is
         warnings.warn(f'ember.backends.native: the compiled kernels could not be built, '
                       f'computing with NumPy instead ({type(e).__name__}: {e})', RuntimeWarning)
@@ -180,6 +182,41 @@ def add_rows_at(out, idx, rows):
         return False
     lib.ember_add_rows_at(ptr(out), ptr(idx), ptr(rows), idx.size, rows.size // max(idx.size, 1))
     return True
+
+
+# -- Winograd F(2x2, 3x3) transforms (layout and maths: nn/functional/_winograd.py)
+def winograd_input(x, tiles, v):
+    """V (16, C, P) of float32 ``x`` (N, C, H, W) for ``tiles``, into ``v``."""
+    build().ember_winograd_input(ptr(x), ptr(v), tiles.n, tiles.c, tiles.h, tiles.w,
+                                 tiles.ph, tiles.pw, tiles.th, tiles.tw)
+    return v
+
+
+def winograd_output(m, tiles, bias):
+    """Y (N, K, *out) = A^T M A of ``m`` (16, K, P), plus ``bias`` (or None)."""
+    k = m.shape[1]
+    y = np.empty((tiles.n, k) + tiles.out, np.float32)
+    if bias is not None:
+        bias = np.ascontiguousarray(bias, np.float32)
+    build().ember_winograd_output(ptr(m), _nullable(bias), ptr(y), tiles.n, k, tiles.th,
+                                  tiles.tw, *tiles.out)
+    return y
+
+
+def winograd_grad(g, tiles, out):
+    """dM (16, K, P) = A G A^T of the output gradient ``g`` (N, K, *out), into ``out``."""
+    g = np.ascontiguousarray(g)
+    build().ember_winograd_grad(ptr(g), ptr(out), tiles.n, g.shape[1], tiles.th, tiles.tw,
+                                *tiles.out)
+    return out
+
+
+def winograd_input_grad(gv, tiles):
+    """dL/dx (N, C, H, W) from ``gv`` = U^T dM (16, C, P)."""
+    gx = np.empty((tiles.n, tiles.c, tiles.h, tiles.w), np.float32)
+    build().ember_winograd_input_grad(ptr(gv), ptr(gx), tiles.n, tiles.c, tiles.h, tiles.w,
+                                      tiles.ph, tiles.pw, tiles.th, tiles.tw)
+    return gx
 
 
 def _same_layout(a, *others):

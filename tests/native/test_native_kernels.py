@@ -141,3 +141,34 @@ def test_a_failed_build_warns_once_and_numpy_computes(monkeypatch):
         y = F.gelu(x)
     assert not native.is_available()
     _close(y.numpy(), torch.nn.functional.gelu(torch.tensor(x.numpy())).numpy(), 2e-5, 2e-6)
+
+
+# Winograd convolutions (3x3, stride 1): odd/even and rectangular sizes, paddings 0..2, with
+# and without bias; MIN_SIZE lowered so that small shapes take the kernels too.
+WINOGRAD = [((64, 16, 14, 14), 32, 1, True), ((3, 8, 13, 11), 9, 1, True),
+            ((2, 9, 20, 17), 8, 2, False), ((4, 8, 30, 9), 10, 0, True),
+            ((5, 12, 7, 26), 8, (0, 1), False), ((3, 8, 4, 3), 8, (2, 0), True)]
+
+
+def _conv(lib, shape, k, padding, bias):
+    x = lib.tensor(_data(shape, 12, False), requires_grad=True)
+    w = lib.tensor(_data((k, shape[1], 3, 3), 13, False), requires_grad=True)
+    b = lib.tensor(_data((k,), 14, False), requires_grad=True) if bias else None
+    y = lib.nn.functional.conv2d(x, w, b, padding=padding)
+    if lib is ember:                              # (the Winograd path, in C when switched on)
+        assert y.grad_fn.winograd[2].native is native.enabled
+    y.backward(lib.tensor(_data(tuple(y.shape), 15, False)))
+    return [y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b) if t is not None]
+
+
+@pytest.mark.parametrize('shape,k,padding,bias', WINOGRAD)
+def test_winograd_convolution_as_torch_and_as_the_numpy_path(on, monkeypatch, shape, k, padding,
+                                                             bias):
+    monkeypatch.setattr(_native, 'MIN_SIZE', 1)
+    ours = _conv(ember, shape, k, padding, bias)
+    for a, b in zip(ours, _conv(torch, shape, k, padding, bias)):
+        scale = np.abs(b).max()
+        _close(a / scale, b / scale, 0, 1e-5)          # (float32 sums of up to 10^4 terms)
+    monkeypatch.setattr(native, 'enabled', False)
+    for a, b in zip(ours, _conv(ember, shape, k, padding, bias)):   # the same arithmetic
+        np.testing.assert_array_equal(a, b)
