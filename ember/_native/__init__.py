@@ -211,6 +211,15 @@ def winograd_grad(g, tiles, out):
     return out
 
 
+def winograd_products(a, b, out, transpose_a=False):
+    """``a @ b`` (or ``a^T @ b``) for each of the 16 positions, into ``out``: a (16, R, I)
+    (or (16, I, R)), b (16, I, Q), out (16, R, Q), all C-contiguous float32."""
+    rows, inner = (a.shape[2], a.shape[1]) if transpose_a else a.shape[1:]
+    build().ember_winograd_products(ptr(a), ptr(b), ptr(out), rows, inner, b.shape[2],
+                                    int(transpose_a))
+    return out
+
+
 def winograd_input_grad(gv, tiles):
     """dL/dx (N, C, H, W) from ``gv`` = U^T dM (16, C, P)."""
     gx = np.empty((tiles.n, tiles.c, tiles.h, tiles.w), np.float32)

@@ -169,10 +169,12 @@ def forward(x, w, bias, padding, keep=True):
     else:
         v = input_transform(x, tiles, keep)
     u = weight_transform(w)
-    m = np.matmul(u, v, out=scratch('winograd_m', (16, w.shape[0], tiles.p), x.dtype))
-    y = (_native.winograd_output(m, tiles, bias) if tiles.native
-         else output_transform(m, tiles, bias))
-    return y, ((v, u, tiles) if keep else None)
+    m = scratch('winograd_m', (16, w.shape[0], tiles.p), x.dtype)
+    if tiles.native:
+        return (_native.winograd_output(_native.winograd_products(u, v, m), tiles, bias),
+                (v, u, tiles) if keep else None)
+    m = np.matmul(u, v, out=m)
+    return output_transform(m, tiles, bias), ((v, u, tiles) if keep else None)
 
 
 def grad_transform(g, tiles):
@@ -247,10 +249,10 @@ def input_grad(dm, u, tiles):
     """dL/dx: U^T dM, back through B per tile, added where tiles overlap."""
     t, c, n = tiles, tiles.c, tiles.n
     q = c * n * t.th * t.gw
-    gv = np.matmul(u.transpose(0, 2, 1), dm, out=scratch('winograd_v', (16, c, t.p), dm.dtype))
+    gv = scratch('winograd_v', (16, c, t.p), dm.dtype)
     if t.native:
-        return _native.winograd_input_grad(gv, t)
-    gv = gv.reshape(4, 4, q)
+        return _native.winograd_input_grad(_native.winograd_products(u, dm, gv, True), t)
+    gv = np.matmul(u.transpose(0, 2, 1), dm, out=gv).reshape(4, 4, q)
     # Along W on flat rows: the extra tiles are zero, so what spills over adds nothing.
     rows = scratch('winograd_r', (4, 2 * q), dm.dtype)
     tmp = scratch('winograd_tmp', (2, 4, q), dm.dtype)
