@@ -169,6 +169,38 @@ def layer_norm_backward(g2, xhat2, w, rstd, need_input, need_weight, need_bias):
     return gx, gw, gb
 
 
+def batch_norm_forward(x, w, b, eps):
+    """batch_norm with batch statistics of ``x`` (N, C, ...): ``(y, mean, var, rstd)`` (var
+    biased; ``w``/``b`` per-channel arrays or None), or None."""
+    lib = kernels(x)
+    if lib is None or x.ndim < 2 or any(t is not None and not _same_layout(x, t) for t in (w, b)):
+        return None
+    n, c = x.shape[:2]
+    y = np.empty_like(x)
+    mean, var, rstd = (np.empty(c, np.float32) for _ in range(3))
+    lib.ember_batch_norm_forward(ptr(x), _nullable(w), _nullable(b), ptr(y), ptr(mean),
+                                 ptr(var), ptr(rstd), n, c, x.size // max(n * c, 1), float(eps))
+    return y, mean, var, rstd
+
+
+def batch_norm_backward(x, g, mean, rstd, w, need_input, need_weight, need_bias):
+    """batch_norm's ``(gx, gw, gb)`` under batch statistics, from the input ``x``, the
+    forward's ``mean``/``rstd`` and the output gradient ``g`` (each None unless needed); or
+    None."""
+    lib = kernels(x)
+    if lib is None or g.dtype != np.float32 or (w is not None and not _same_layout(x, w)):
+        return None
+    g = np.ascontiguousarray(g)
+    n, c = x.shape[:2]
+    gx = np.empty_like(x) if need_input else None
+    gw = np.empty(c, np.float32) if need_weight else None
+    gb = np.empty(c, np.float32) if need_bias else None
+    lib.ember_batch_norm_backward(ptr(x), ptr(g), ptr(mean), ptr(rstd), _nullable(w),
+                                  _nullable(gx), _nullable(gw), _nullable(gb), n, c,
+                                  x.size // max(n * c, 1))
+    return gx, gw, gb
+
+
 def _nullable(a):
     return _ffi.NULL if a is None else ptr(a)
 
