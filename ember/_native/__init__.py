@@ -62,9 +62,14 @@ def _load():
     return module.lib
 
 
+_C_TYPES = {np.dtype(np.float32): 'float[]', np.dtype(np.int64): 'int64_t[]'}
+
+
 def ptr(a):
-    """A C pointer into array ``a``'s data (no copy; ``a`` must stay alive during the call)."""
-    return _ffi.cast('void *', a.ctypes.data)
+    """A C pointer into C-contiguous array ``a``'s data (no copy; it keeps ``a`` alive).
+    (``from_buffer`` takes 0.1 us where ``a.ctypes.data`` took 3: a convolution's backward
+    hands C a dozen arrays.)"""
+    return _ffi.from_buffer(_C_TYPES[a.dtype], a)
 
 
 # -- the array-level entry points: each returns None when the op should use NumPy ----------
