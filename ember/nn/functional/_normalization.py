@@ -165,9 +165,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if fused is not None:        # statistics and affine in the compiled kernels
         return _batch_norm_fused(input, fused, running_mean, running_var, weight, bias,
                                  momentum, eps, dims)
+    centred = None
     if training:
         mean = x.mean(dims)
-        var = x.var(dims)
+        if x.dtype in (np.float32, np.float64):
+            # np.var's own steps (so the same bits), on x - mean kept as xhat's start
+            centred = np.asarray(x - mean.reshape(shape))
+            var = np.multiply(centred, centred, out=scratch('bn', x.shape, x.dtype)).sum(dims)
+            var /= x.size // channels
+        else:
+            var = x.var(dims)
         count = x.size // channels
         if running_mean is not None:
             _update(running_mean, mean, momentum)
@@ -178,7 +185,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         mean, var = running_mean._data.copy(), running_var._data.copy()
         stats = (mean, 1 / np.sqrt(var + eps))
     rstd = np.asarray(1 / np.sqrt(var + eps), x.dtype)
-    xhat = np.asarray(x - mean.reshape(shape).astype(x.dtype, copy=False))
+    xhat = centred if centred is not None else \
+        np.asarray(x - mean.reshape(shape).astype(x.dtype, copy=False))
     xhat *= rstd.reshape(shape)
     result, n = _affine_result(NativeBatchNormBackward0, input, xhat, weight, bias, shape)
     if n is not None:
