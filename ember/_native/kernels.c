@@ -1,6 +1,6 @@
 /* ember's optional compiled kernels: the elementwise and row-wise float32 work that NumPy
- * does in many passes over memory (GELU, SiLU, softmax, layer_norm) done in one or two, and
- * the embedding backward's scatter-add. exp and erf are ember's own branch-free polynomials
+ * does in many passes over memory (GELU, SiLU, softmax, layer_norm, batch_norm) done in one
+ * or two, and the embedding backward's scatter-add (the convolutions': winograd.c). exp and erf are ember's own branch-free polynomials
  * on vectors (below), not libm's scalar calls. Every kernel takes C-contiguous arrays;
  * __init__.py checks that.
  */
@@ -369,6 +369,99 @@ void ember_layer_norm_backward(const float *restrict g, const float *restrict xh
         float rs = rstd[r];
         for (int64_t j = 0; j < cols; j++)
             o[j] = (o[j] - xr[j] * m2 - m1) * rs;
+    }
+}
+
+/* sum of (x - m)^2 over a row, and sum of g (x - m) r: batch_norm's centred sums. */
+static float row_sq_dev(const float *x, float m, int64_t cols)
+{
+    vecf acc = {0};
+    int64_t j = 0;
+    for (; j + W <= cols; j += W) {
+        vecf d = loadw(x + j) - m;
+        acc += d * d;
+    }
+    float s = hsum(acc);
+    for (; j < cols; j++)
+        s += (x[j] - m) * (x[j] - m);
+    return s;
+}
+
+static float row_dot_hat(const float *g, const float *x, float m, float r, int64_t cols)
+{
+    vecf acc = {0};
+    int64_t j = 0;
+    for (; j + W <= cols; j += W)
+        acc += loadw(g + j) * ((loadw(x + j) - m) * r);
+    float s = hsum(acc);
+    for (; j < cols; j++)
+        s += g[j] * ((x[j] - m) * r);
+    return s;
+}
+
+/* batch_norm with batch statistics on x (N, C, L), a channel at a time (its N rows stay in
+ * cache for the three passes): mean and biased var (float32 sums per row, added in double),
+ * rstd = 1 / sqrt(var + eps), y = (x - mean) rstd w + b (w, b may be NULL). */
+void ember_batch_norm_forward(const float *restrict x, const float *restrict w,
+                              const float *restrict b, float *restrict y, float *restrict mean,
+                              float *restrict var, float *restrict rstd, int64_t n, int64_t c,
+                              int64_t l, double eps)
+{
+    double count = (double)n * (double)l;
+    for (int64_t ci = 0; ci < c; ci++) {
+        double s = 0.0, v = 0.0;
+        for (int64_t ni = 0; ni < n; ni++)
+            s += row_sum(x + (ni * c + ci) * l, l);
+        float m = (float)(s / count);
+        for (int64_t ni = 0; ni < n; ni++)
+            v += row_sq_dev(x + (ni * c + ci) * l, m, l);
+        float vf = (float)(v / count), r = (float)(1.0 / sqrt((double)vf + eps));
+        float wc = w ? w[ci] : 1.0f, bc = b ? b[ci] : 0.0f;
+        mean[ci] = m;
+        var[ci] = vf;
+        rstd[ci] = r;
+        for (int64_t ni = 0; ni < n; ni++) {
+            const float *xr = x + (ni * c + ci) * l;
+            float *o = y + (ni * c + ci) * l;
+            for (int64_t j = 0; j < l; j++)
+                o[j] = ((xr[j] - m) * r) * wc + bc;
+        }
+    }
+}
+
+/* Its gradients from x, the forward's mean and rstd and the output gradient g: the bias's,
+ * sum g; the weight's, sum g xhat (xhat = (x - mean) rstd, recomputed); the input's,
+ * k g - xhat k/count sum(g xhat) - k/count sum g with k = rstd w. Each output may be NULL
+ * (not wanted), w too. */
+void ember_batch_norm_backward(const float *restrict x, const float *restrict g,
+                               const float *restrict mean, const float *restrict rstd,
+                               const float *restrict w, float *restrict gx,
+                               float *restrict gw, float *restrict gb, int64_t n, int64_t c,
+                               int64_t l)
+{
+    double count = (double)n * (double)l;
+    for (int64_t ci = 0; ci < c; ci++) {
+        float m = mean[ci], r = rstd[ci];
+        double sg = 0.0, sgx = 0.0;
+        for (int64_t ni = 0; ni < n; ni++) {
+            const float *gr = g + (ni * c + ci) * l, *xr = x + (ni * c + ci) * l;
+            sg += row_sum(gr, l);
+            sgx += row_dot_hat(gr, xr, m, r, l);
+        }
+        if (gb)
+            gb[ci] = (float)sg;
+        if (gw)
+            gw[ci] = (float)sgx;
+        if (!gx)
+            continue;
+        float k = w ? r * w[ci] : r, per = (float)(k / count);
+        float a = per * (float)sgx, sh = per * (float)sg;
+        for (int64_t ni = 0; ni < n; ni++) {
+            const float *gr = g + (ni * c + ci) * l, *xr = x + (ni * c + ci) * l;
+            float *o = gx + (ni * c + ci) * l;
+            for (int64_t j = 0; j < l; j++)
+                o[j] = (gr[j] * k - ((xr[j] - m) * r) * a) - sh;
+        }
     }
 }
 

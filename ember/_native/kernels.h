@@ -15,5 +15,11 @@ void ember_affine_rows(const float *xhat, const float *w, const float *b, float 
 void ember_layer_norm_backward(const float *g, const float *xhat, const float *w,
                                const float *rstd, float *gx, float *gw, float *gb,
                                int64_t rows, int64_t cols);
+void ember_batch_norm_forward(const float *x, const float *w, const float *b, float *y,
+                              float *mean, float *var, float *rstd, int64_t n, int64_t c,
+                              int64_t l, double eps);
+void ember_batch_norm_backward(const float *x, const float *g, const float *mean,
+                               const float *rstd, const float *w, float *gx, float *gw,
+                               float *gb, int64_t n, int64_t c, int64_t l);
 void ember_add_rows_at(float *out, const int64_t *idx, const float *rows, int64_t n,
                        int64_t width);

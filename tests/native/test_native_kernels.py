@@ -141,3 +141,84 @@ def test_a_failed_build_warns_once_and_numpy_computes(monkeypatch):
         y = F.gelu(x)
     assert not native.is_available()
     _close(y.numpy(), torch.nn.functional.gelu(torch.tensor(x.numpy())).numpy(), 2e-5, 2e-6)
+
+
+# Winograd convolutions (3x3, stride 1): odd/even and rectangular sizes, paddings 0..2, with
+# and without bias; MIN_SIZE lowered so that small shapes take the kernels too.
+WINOGRAD = [((64, 16, 14, 14), 32, 1, True), ((3, 8, 13, 11), 9, 1, True),
+            ((2, 9, 20, 17), 8, 2, False), ((4, 8, 30, 9), 10, 0, True),
+            ((5, 12, 7, 26), 8, (0, 1), False), ((3, 8, 4, 3), 8, (2, 0), True)]
+
+
+def _conv(lib, shape, k, padding, bias):
+    x = lib.tensor(_data(shape, 12, False), requires_grad=True)
+    w = lib.tensor(_data((k, shape[1], 3, 3), 13, False), requires_grad=True)
+    b = lib.tensor(_data((k,), 14, False), requires_grad=True) if bias else None
+    y = lib.nn.functional.conv2d(x, w, b, padding=padding)
+    if lib is ember:                              # (the Winograd path, in C when switched on)
+        assert y.grad_fn.winograd[2].native is native.enabled
+    y.backward(lib.tensor(_data(tuple(y.shape), 15, False)))
+    return [y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b) if t is not None]
+
+
+@pytest.mark.parametrize('shape,k,padding,bias', WINOGRAD)
+def test_winograd_convolution_as_torch_and_as_the_numpy_path(on, monkeypatch, shape, k, padding,
+                                                             bias):
+    monkeypatch.setattr(_native, 'MIN_SIZE', 1)
+    ours = _conv(ember, shape, k, padding, bias)
+    for a, b in zip(ours, _conv(torch, shape, k, padding, bias)):
+        scale = np.abs(b).max()
+        _close(a / scale, b / scale, 0, 1e-5)          # (float32 sums of up to 10^4 terms)
+    monkeypatch.setattr(native, 'enabled', False)
+    for a, b in zip(ours, _conv(ember, shape, k, padding, bias)):   # the NumPy path
+        scale = np.abs(b).max()
+        _close(a / scale, b / scale, 0, 1e-5)
+
+
+def _batch_norm(lib, shape, affine, grads=True, create_graph=False):
+    x = lib.tensor(_data(shape, 16, False) + 1, requires_grad=True)
+    m = {3: lib.nn.BatchNorm1d, 4: lib.nn.BatchNorm2d, 5: lib.nn.BatchNorm3d}[len(shape)](
+        shape[1], affine=affine)
+    if affine:
+        with lib.no_grad():
+            m.weight.copy_(lib.tensor(_data((shape[1],), 17, False)))
+            m.bias.copy_(lib.tensor(_data((shape[1],), 18, False)))
+    y = m(x)
+    out = [y.detach().numpy(), m.running_mean.numpy(), m.running_var.numpy()]
+    if grads:
+        g = lib.tensor(_data(shape, 19, False))
+        gx, = lib.autograd.grad(y, x, g, create_graph=create_graph, retain_graph=True)
+        out.append(gx.detach().numpy())
+        if create_graph:                        # a second derivative, through ember ops
+            out.append(lib.autograd.grad((gx * gx).sum(), x)[0].numpy())
+        if affine:
+            y.backward(g)
+            out += [m.weight.grad.numpy(), m.bias.grad.numpy()]
+    return out, y
+
+
+@pytest.mark.parametrize('shape', [(32, 16, 32, 32), (8, 5, 33, 17), (4, 6, 1000),
+                                   (2, 3, 30, 20, 11)])
+@pytest.mark.parametrize('affine', [True, False])
+def test_batch_norm_training_as_torch(on, shape, affine):
+    ours, y = _batch_norm(ember, shape, affine)
+    assert y.grad_fn.kernel_mean is not None                  # (the kernels' path)
+    for a, b in zip(ours, _batch_norm(torch, shape, affine)[0]):
+        scale = max(np.abs(b).max(), 1)
+        _close(a / scale, b / scale, 0, 1e-5)
+
+
+def test_batch_norm_second_derivative_and_kernels_switched_off_before_backward(on, monkeypatch):
+    shape = (16, 4, 20, 20)
+    ours, _ = _batch_norm(ember, shape, True, create_graph=True)
+    for a, b in zip(ours, _batch_norm(torch, shape, True, create_graph=True)[0]):
+        scale = max(np.abs(b).max(), 1)
+        _close(a / scale, b / scale, 0, 1e-5)
+    x = ember.tensor(_data(shape, 16, False), requires_grad=True)
+    y = F.batch_norm(x, None, None, training=True)
+    monkeypatch.setattr(native, 'enabled', False)
+    y.backward(ember.tensor(_data(shape, 19, False)))
+    tx = torch.tensor(_data(shape, 16, False), requires_grad=True)
+    torch.nn.functional.batch_norm(tx, None, None, training=True).backward(
+        torch.tensor(_data(shape, 19, False)))
+    _close(x.grad.numpy(), tx.grad.numpy(), 1e-4, 1e-5)

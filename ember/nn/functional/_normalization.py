@@ -27,14 +27,16 @@ def _saved(*tensors):
     return tuple((t, t._vc[0]) if t is not None else (None, 0) for t in tensors)
 
 
-def _affine_result(node_cls, input, out, weight, bias, shape=None):
+def _affine_result(node_cls, input, out, weight, bias, shape=None, done=False):
     """The normalised array ``out`` times ``weight`` plus ``bias`` (reshaped to ``shape`` to
-    broadcast), as the op's result, with a ``node_cls`` node that saves input, weight and
-    bias. Returns (result, node or None)."""
-    fused = None if shape is not None or out.dtype != input._data.dtype else \
+    broadcast; ``done``: ``out`` has them already), as the op's result, with a ``node_cls``
+    node that saves input, weight and bias. Returns (result, node or None)."""
+    fused = None if done or shape is not None or out.dtype != input._data.dtype else \
         _native.affine_rows(out, None if weight is None else weight._data,
                             None if bias is None else bias._data)
-    if fused is not None:
+    if done:
+        pass
+    elif fused is not None:
         out = fused
     elif weight is not None:
         out = np.asarray(out * (weight._data if shape is None else weight._data.reshape(shape)))
@@ -66,10 +68,23 @@ def _normalised_grad(gxhat, xhat, rstd, dims):
 class NativeBatchNormBackward0(Node):
     """Gradients of batch_norm: with batch statistics (training) recomputed in ember ops, or
     through the constant running statistics (eval)."""
+    #: the batch mean when the forward ran in the compiled kernels (it kept no xhat)
+    kernel_mean = None
 
     def backward(self, g):
         x, w, b = self.saved_tensors
         dims, nd = self.dims, x.dim()
+        if not STATE.enabled and self.kernel_mean is not None:
+            done = _native.batch_norm_backward(
+                x._data, g._data, self.kernel_mean, self.rstd,
+                None if w is None else w._data, self.next_functions[0][0] is not None,
+                w is not None and self.next_functions[1][0] is not None,
+                b is not None and self.next_functions[2][0] is not None)
+            if done is not None:
+                return tuple(None if a is None else make(a) for a in done)
+            # (the kernels were switched off since): xhat for the NumPy path
+            self.xhat = (x._data - _channel_view(self.kernel_mean, nd)) * \
+                _channel_view(self.rstd, nd)
         if not STATE.enabled and self.xhat is not None:   # no graph of the gradient wanted
             return self._backward_arrays(g._data, w, b)
         if self.stats is None:
@@ -147,9 +162,21 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
+    fused = None if not training else _native.batch_norm_forward(
+        x, None if weight is None else weight._data, None if bias is None else bias._data, eps)
+    if fused is not None:        # statistics and affine in the compiled kernels
+        return _batch_norm_fused(input, fused, running_mean, running_var, weight, bias,
+                                 momentum, eps, dims)
+    centred = None
     if training:
         mean = x.mean(dims)
-        var = x.var(dims)
+        if x.dtype in (np.float32, np.float64):
+            # np.var's own steps (so the same bits), on x - mean kept as xhat's start
+            centred = np.asarray(x - mean.reshape(shape))
+            var = np.multiply(centred, centred, out=scratch('bn', x.shape, x.dtype)).sum(dims)
+            var /= x.size // channels
+        else:
+            var = x.var(dims)
         count = x.size // channels
         if running_mean is not None:
             _update(running_mean, mean, momentum)
@@ -160,7 +187,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         mean, var = running_mean._data.copy(), running_var._data.copy()
         stats = (mean, 1 / np.sqrt(var + eps))
     rstd = np.asarray(1 / np.sqrt(var + eps), x.dtype)
-    xhat = np.asarray(x - mean.reshape(shape).astype(x.dtype, copy=False))
+    xhat = centred if centred is not None else \
+        np.asarray(x - mean.reshape(shape).astype(x.dtype, copy=False))
     xhat *= rstd.reshape(shape)
     result, n = _affine_result(NativeBatchNormBackward0, input, xhat, weight, bias, shape)
     if n is not None:
@@ -182,6 +210,22 @@ def _empty_batch_norm(input, weight, bias):
     if bias is not None:
         out = out + bias[0]
     return out
+
+
+def _batch_norm_fused(input, fused, running_mean, running_var, weight, bias, momentum, eps,
+                      dims):
+    """batch_norm's result and node from the kernels' ``(y, mean, var, rstd)``."""
+    y, mean, var, rstd = fused
+    count = y.size // y.shape[1]
+    if running_mean is not None:
+        _update(running_mean, mean, momentum)
+    if running_var is not None:
+        _update(running_var, var * (count / (count - 1)), momentum)
+    result, n = _affine_result(NativeBatchNormBackward0, input, y, weight, bias, done=True)
+    if n is not None:
+        n.dims, n.eps, n.stats, n.xhat = dims, eps, None, None
+        n.kernel_mean, n.rstd = mean, rstd
+    return result
 
 
 class NativeGroupNormBackward0(Node):

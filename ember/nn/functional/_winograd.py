@@ -29,6 +29,7 @@ Layout, chosen so that NumPy's loops run over long contiguous stretches:
 """
 import numpy as np
 
+from ... import _native
 from ..._ops._scratch import scratch, zeroed_scratch
 
 #: G of F(2x2, 3x3): the kernel transform ...
@@ -47,11 +48,14 @@ def applies(x, w, stride, dilation, groups):
 
 
 class Tiles:
-    """The tiling of one convolution: output size, tiles per dim, padded input size."""
+    """The tiling of one convolution: output size, tiles per dim, padded input size.
+    ``native``: the transforms run in ember's compiled kernels (``ember.backends.native``:
+    the same layout and arithmetic, one channel at a time in cache)."""
 
-    def __init__(self, xshape, padding):
+    def __init__(self, xshape, padding, native=False):
         self.n, self.c, self.h, self.w = xshape
         self.ph, self.pw = padding
+        self.native = native
         self.out = (self.h + 2 * self.ph - 2, self.w + 2 * self.pw - 2)
         self.th, self.tw = ((o + 1) // 2 for o in self.out)
         self.wp = 2 * self.tw + 2                  # padded row length
@@ -157,10 +161,19 @@ def _at_pass(m0, m1, m2, m3, out, tmp):
 def forward(x, w, bias, padding, keep=True):
     """conv2d(x, w, bias, padding) for a 3x3 kernel at stride 1, on arrays. Returns the
     output and what ``backward`` needs (None unless ``keep``)."""
-    tiles = Tiles(x.shape, padding)
-    v = input_transform(x, tiles, keep)
+    tiles = Tiles(x.shape, padding, _native.kernels(x) is not None)
+    if tiles.native:
+        shape = (16, tiles.c, tiles.p)
+        v = _native.winograd_input(x, tiles, np.empty(shape, x.dtype) if keep else
+                                   scratch('winograd_v', shape, x.dtype))
+    else:
+        v = input_transform(x, tiles, keep)
     u = weight_transform(w)
-    m = np.matmul(u, v, out=scratch('winograd_m', (16, w.shape[0], tiles.p), x.dtype))
+    m = scratch('winograd_m', (16, w.shape[0], tiles.p), x.dtype)
+    if tiles.native:
+        return (_native.winograd_output(_native.winograd_products(u, v, m), tiles, bias),
+                (v, u, tiles) if keep else None)
+    m = np.matmul(u, v, out=m)
     return output_transform(m, tiles, bias), ((v, u, tiles) if keep else None)
 
 
@@ -168,6 +181,8 @@ def grad_transform(g, tiles):
     """dM = A Y A^T per tile, the adjoint of ``output_transform``: ``g`` (N, K, *out) ->
     (16, K, P), zero on the extra tiles."""
     t, k = tiles, g.shape[1]
+    if t.native:
+        return _native.winograd_grad(g, t, scratch('winograd_m', (16, k, t.p), g.dtype))
     if g.shape[2:] != (2 * t.th, 2 * t.tw):                        # odd sizes: pad with 0
         gp = scratch('winograd_y', (t.n, k, 2 * t.th, 2 * t.tw), g.dtype)
         gp.fill(0)
@@ -234,8 +249,10 @@ def input_grad(dm, u, tiles):
     """dL/dx: U^T dM, back through B per tile, added where tiles overlap."""
     t, c, n = tiles, tiles.c, tiles.n
     q = c * n * t.th * t.gw
-    gv = np.matmul(u.transpose(0, 2, 1), dm,
-                   out=scratch('winograd_v', (16, c, t.p), dm.dtype)).reshape(4, 4, q)
+    gv = scratch('winograd_v', (16, c, t.p), dm.dtype)
+    if t.native:
+        return _native.winograd_input_grad(_native.winograd_products(u, dm, gv, True), t)
+    gv = np.matmul(u.transpose(0, 2, 1), dm, out=gv).reshape(4, 4, q)
     # Along W on flat rows: the extra tiles are zero, so what spills over adds nothing.
     rows = scratch('winograd_r', (4, 2 * q), dm.dtype)
     tmp = scratch('winograd_tmp', (2, 4, q), dm.dtype)

@@ -1,0 +1,343 @@
+/* The transforms of ember's Winograd F(2x2, 3x3) convolution, in C: the algorithm, layout and
+ * order of operations of ember/nn/functional/_winograd.py (the transforms give the same
+ * bits as NumPy's; the products differ by rounding), done one channel at a time. NumPy makes a pass over the whole array per addition, and the
+ * transforms are additions only, so there they cost as much as the matrix products; here
+ * one channel's data stays in cache for all the passes. The forward's and the input
+ * gradient's products are here too (see below); the weight gradient's stay NumPy's (a C
+ * version of those long sums was no faster than the BLAS: they are bound by memory).
+ *
+ * Layout (as _winograd.py): the domain is (16, channels, Q), Q = N * th * gw tiles in
+ * (sample, tile row, tile) order, with gw = tw + 1: one extra tile per row makes the pass
+ * along W read a channel's rows as one flat array with stride 2, a long loop the compiler
+ * vectorises. The padded input of one channel is (2, N, th + 1, wp), wp = 2 gw: its even and
+ * odd rows. Every loop below runs over long contiguous stretches and touches at most six
+ * arrays: the 16 planes of the domain lie a multiple of 4 KiB apart for many shapes, and a
+ * loop over all 16 at once evicts its own cache lines (5x slower).
+ *
+ * B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]],
+ * A^T = [[1, 1, 1, 0], [0, 1, -1, -1]].
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "winograd.h"
+
+static void *alloc(size_t floats)        /* zeroed; no memory is a bug we cannot recover */
+{
+    void *p = calloc(floats ? floats : 1, sizeof(float));
+    if (!p)
+        abort();
+    return p;
+}
+
+/* B^T's rows on four streams: o0..o3 = d0 - d2, d1 + d2, d2 - d1, d1 - d3. */
+static void bt_rows(const float *restrict d0, const float *restrict d1,
+                    const float *restrict d2, const float *restrict d3, float *restrict o0,
+                    float *restrict o1, float *restrict o2, float *restrict o3, int64_t len)
+{
+    for (int64_t s = 0; s < len; s++) {
+        o0[s] = d0[s] - d2[s];
+        o1[s] = d1[s] + d2[s];
+        o2[s] = d2[s] - d1[s];
+        o3[s] = d1[s] - d3[s];
+    }
+}
+
+/* The same along W: tile q reads r[2q .. 2q + 3]. */
+static void bt_tiles(const float *restrict r, float *restrict o0, float *restrict o1,
+                     float *restrict o2, float *restrict o3, int64_t q)
+{
+    for (int64_t j = 0; j < q; j++) {
+        const float *e = r + 2 * j;
+        o0[j] = e[0] - e[2];
+        o1[j] = e[1] + e[2];
+        o2[j] = e[2] - e[1];
+        o3[j] = e[1] - e[3];
+    }
+}
+
+/* Where padded row pr of sample ni lies in a (2, n, th + 1, wp) even/odd buffer. */
+static float *padded_row(float *xp, int64_t pr, int64_t ni, int64_t n, int64_t th, int64_t wp)
+{
+    return xp + (((pr % 2) * n + ni) * (th + 1) + pr / 2) * wp;
+}
+
+/* V = B^T d B of every tile of x (N, C, H, W) padded by (ph, pw): v (16, C, Q). */
+void ember_winograd_input(const float *restrict x, float *restrict v, int64_t n, int64_t c,
+                          int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t th, int64_t tw)
+{
+    int64_t gw = tw + 1, wp = 2 * gw, q = n * th * gw, rl = n * th * wp;
+    /* the padded channel (its border stays zero: the same interior is rewritten each time),
+     * then B^T along H: 4 x rl, and 2 zeros that the last extra tile reads */
+    float *xp = alloc((size_t)(2 * n * (th + 1) * wp));
+    float *rows = alloc((size_t)(4 * rl + 2));
+    for (int64_t ci = 0; ci < c; ci++) {
+        for (int64_t ni = 0; ni < n; ni++)
+            for (int64_t r = 0; r < h; r++)
+                memcpy(padded_row(xp, r + ph, ni, n, th, wp) + pw,
+                       x + ((ni * c + ci) * h + r) * w, (size_t)w * sizeof(float));
+        /* along H: tile row i's rows 2i..2i+3 are even/odd row i, then even/odd row i + 1 */
+        for (int64_t ni = 0; ni < n; ni++) {
+            int64_t at = ni * th * wp;
+            bt_rows(padded_row(xp, 0, ni, n, th, wp), padded_row(xp, 1, ni, n, th, wp),
+                    padded_row(xp, 2, ni, n, th, wp), padded_row(xp, 3, ni, n, th, wp),
+                    rows + at, rows + rl + at, rows + 2 * rl + at, rows + 3 * rl + at,
+                    th * wp);
+        }
+        /* along W */
+        for (int64_t a = 0; a < 4; a++) {
+            float *o = v + (4 * a * c + ci) * q;
+            bt_tiles(rows + a * rl, o, o + c * q, o + 2 * c * q, o + 3 * c * q, q);
+        }
+    }
+    free(xp);
+    free(rows);
+}
+
+/* A^T's rows on four streams: o0 = m0 + (m1 + m2), o1 = (m1 - m2) - m3. */
+static void at_rows(const float *restrict m0, const float *restrict m1,
+                    const float *restrict m2, const float *restrict m3, float *restrict o0,
+                    float *restrict o1, int64_t len)
+{
+    for (int64_t s = 0; s < len; s++) {
+        o0[s] = m0[s] + (m1[s] + m2[s]);
+        o1[s] = (m1[s] - m2[s]) - m3[s];
+    }
+}
+
+/* y (N, K, oh, ow) = A^T M A per tile of m (16, K, Q), plus bias[k] (bias may be NULL). */
+void ember_winograd_output(const float *restrict m, const float *restrict bias,
+                           float *restrict y, int64_t n, int64_t k, int64_t th, int64_t tw,
+                           int64_t oh, int64_t ow)
+{
+    int64_t gw = tw + 1, q = n * th * gw;
+    float *s = alloc((size_t)(8 * q));          /* along H: (a, nu, Q) */
+    float *z = alloc((size_t)(4 * q));          /* along W: (a, Q, b), a row of output pairs */
+    float *m11 = alloc((size_t)q);
+    for (int64_t ki = 0; ki < k; ki++) {
+        const float *mk = m + ki * q;
+        int64_t e = k * q;                      /* from one (xi, nu) plane to the next */
+        for (int64_t nu = 0; nu < 4; nu++) {
+            const float *m1 = mk + (4 + nu) * e;
+            if (nu == 1 && bias) {              /* (as NumPy: b added at (1, 1) first) */
+                float b = bias[ki];
+                for (int64_t j = 0; j < q; j++)
+                    m11[j] = m1[j] + b;
+                m1 = m11;
+            }
+            at_rows(mk + nu * e, m1, mk + (8 + nu) * e, mk + (12 + nu) * e, s + nu * q,
+                    s + (4 + nu) * q, q);
+        }
+        for (int64_t a = 0; a < 2; a++) {
+            const float *s0 = s + 4 * a * q, *s1 = s0 + q, *s2 = s1 + q, *s3 = s2 + q;
+            float *za = z + 2 * a * q;
+            for (int64_t j = 0; j < q; j++) {
+                za[2 * j] = s0[j] + (s1[j] + s2[j]);
+                za[2 * j + 1] = (s1[j] - s2[j]) - s3[j];
+            }
+        }
+        for (int64_t ni = 0; ni < n; ni++)
+            for (int64_t r = 0; r < oh; r++)
+                memcpy(y + ((ni * k + ki) * oh + r) * ow,
+                       z + 2 * ((r % 2) * q + (ni * th + r / 2) * gw), (size_t)ow * sizeof(float));
+    }
+    free(s);
+    free(z);
+    free(m11);
+}
+
+/* dM = A G A^T per tile of the output gradient g (N, K, oh, ow), zero beyond its edge and
+ * on the extra tiles: dm (16, K, Q). */
+void ember_winograd_grad(const float *restrict g, float *restrict dm, int64_t n, int64_t k,
+                         int64_t th, int64_t tw, int64_t oh, int64_t ow)
+{
+    int64_t gw = tw + 1, q = n * th * gw, e = k * q;
+    float *z = alloc((size_t)(4 * q));   /* g's rows as (a, Q, b) pairs; the rest stays 0 */
+    float *edge = alloc((size_t)(8 * q));   /* dm[0, nu] and dm[3, nu] */
+    for (int64_t ki = 0; ki < k; ki++) {
+        for (int64_t ni = 0; ni < n; ni++)
+            for (int64_t r = 0; r < oh; r++)
+                memcpy(z + 2 * ((r % 2) * q + (ni * th + r / 2) * gw),
+                       g + ((ni * k + ki) * oh + r) * ow, (size_t)ow * sizeof(float));
+        /* A = [[1, 0], [1, 1], [1, -1], [0, -1]]: xi = 0 and 3 from a = 0 and 1 alone
+         * (their corners, then nu = 1, 2 along W) ... */
+        for (int64_t a = 0; a < 2; a++) {
+            const float *za = z + 2 * a * q;
+            float *e0 = edge + 4 * a * q, *e1 = e0 + q, *e2 = e1 + q, *e3 = e2 + q;
+            float sign = a ? -1.0f : 1.0f;     /* (dm[3, 0] = -g(1, 0), dm[3, 3] = g(1, 1)) */
+            for (int64_t j = 0; j < q; j++) {
+                float c0 = sign * za[2 * j], c3 = -sign * za[2 * j + 1];
+                e0[j] = c0;
+                e3[j] = c3;
+                e1[j] = c0 - c3;
+                e2[j] = c0 + c3;
+            }
+        }
+        /* ... then xi = 1, 2 along H */
+        for (int64_t nu = 0; nu < 4; nu++) {
+            const float *t0 = edge + nu * q, *t3 = edge + (4 + nu) * q;
+            float *o0 = dm + nu * e + ki * q, *o1 = o0 + 4 * e, *o2 = o1 + 4 * e,
+                  *o3 = o2 + 4 * e;
+            for (int64_t j = 0; j < q; j++) {
+                o0[j] = t0[j];
+                o1[j] = t0[j] - t3[j];
+                o2[j] = t0[j] + t3[j];
+                o3[j] = t3[j];
+            }
+        }
+    }
+    free(z);
+    free(edge);
+}
+
+/* The adjoint of B^T's rows, for tiles 2 apart: t0..t3 the gradients of the four outputs;
+ * d0 = t0, d1 = t1 - t2 + t3, d2 = t1 + t2 - t0, d3 = -t3 are added into the positions they
+ * were read from: even[j] = d0[j] + d2[j - 1], odd[j] = d1[j] + d3[j - 1], for ``count``
+ * tiles of ``len`` values each (one value: along W; a row: along H). even/odd get one more
+ * tile's worth where ``spill`` (the last tile's d2/d3). */
+static void overlap_add(const float *restrict t0, const float *restrict t1,
+                        const float *restrict t2, const float *restrict t3,
+                        float *restrict even, float *restrict odd, int64_t count, int64_t len,
+                        int64_t estride, int64_t ostride, int spill)
+{
+    for (int64_t i = 0; i < count; i++) {
+        const float *a0 = t0 + i * len, *a1 = t1 + i * len, *a2 = t2 + i * len,
+                    *a3 = t3 + i * len, *p0 = a0 - len, *p1 = a1 - len, *p2 = a2 - len,
+                    *p3 = a3 - len;
+        float *ev = even + i * len * estride, *od = odd + i * len * ostride;
+        for (int64_t s = 0; s < len; s++) {
+            float d1 = (a1[s] - a2[s]) + a3[s];
+            if (i) {
+                float d2 = (p1[s] + p2[s]) - p0[s];
+                ev[s * estride] = a0[s] + d2;
+                od[s * ostride] = d1 - p3[s];
+            } else {
+                ev[s * estride] = a0[s];
+                od[s * ostride] = d1;
+            }
+        }
+    }
+    if (spill) {
+        const float *p0 = t0 + (count - 1) * len, *p1 = t1 + (count - 1) * len,
+                    *p2 = t2 + (count - 1) * len, *p3 = t3 + (count - 1) * len;
+        float *ev = even + count * len * estride, *od = odd + count * len * ostride;
+        for (int64_t s = 0; s < len; s++) {
+            ev[s * estride] = (p1[s] + p2[s]) - p0[s];
+            od[s * ostride] = -p3[s];
+        }
+    }
+}
+
+/* dL/dx (N, C, H, W) from gv = U^T dM (16, C, Q), zero on the extra tiles: B gv B^T per
+ * tile, added where tiles overlap, the padding cut off. */
+void ember_winograd_input_grad(const float *restrict gv, float *restrict gx, int64_t n,
+                               int64_t c, int64_t h, int64_t w, int64_t ph, int64_t pw,
+                               int64_t th, int64_t tw)
+{
+    int64_t gw = tw + 1, wp = 2 * gw, q = n * th * gw, rl = n * th * wp, e = c * q;
+    float *rows = alloc((size_t)(4 * rl));                  /* along W: 4 x (N, th, wp) */
+    float *xp = alloc((size_t)(2 * n * (th + 1) * wp));     /* along H: even/odd rows */
+    for (int64_t ci = 0; ci < c; ci++) {
+        const float *gc = gv + ci * q;
+        /* along W on flat rows: what an extra tile (zero) spills into the next row adds 0 */
+        for (int64_t a = 0; a < 4; a++) {
+            const float *t0 = gc + 4 * a * e;
+            float *ra = rows + a * rl;
+            overlap_add(t0, t0 + e, t0 + 2 * e, t0 + 3 * e, ra, ra + 1, q, 1, 2, 2, 0);
+        }
+        /* along H, into the even and odd padded rows of each sample */
+        for (int64_t ni = 0; ni < n; ni++) {
+            int64_t at = ni * th * wp;
+            overlap_add(rows + at, rows + rl + at, rows + 2 * rl + at, rows + 3 * rl + at,
+                        padded_row(xp, 0, ni, n, th, wp), padded_row(xp, 1, ni, n, th, wp),
+                        th, wp, 1, 1, 1);
+        }
+        for (int64_t ni = 0; ni < n; ni++)
+            for (int64_t r = 0; r < h; r++)
+                memcpy(gx + ((ni * c + ci) * h + r) * w,
+                       padded_row(xp, r + ph, ni, n, th, wp) + pw, (size_t)w * sizeof(float));
+    }
+    free(rows);
+    free(xp);
+}
+
+/* -- the products of the 16 positions ------------------------------------------------------
+ * out[e] (R x Q) = a[e] (R x I) @ b[e] (I x Q) for each e, with I and R a few dozen (the
+ * channels) and Q the tiles (thousands). The BLAS is built for large inner dimensions; with
+ * 16-32 it reaches half its speed (here: 70-100 GFLOP/s against 150-240). Here a block of KB rows x NB vectors of columns is
+ * accumulated in registers over the whole (short) inner dimension: per inner step NB loads of
+ * b, KB broadcasts of a, KB * NB fused multiply-adds. a is read with strides (rs, is), so the
+ * same loop serves a and its transpose. */
+#ifdef __AVX512F__
+#define WV 16
+#else
+#define WV 8
+#endif
+#define KB 8
+#define NB 3
+typedef float vecw __attribute__((vector_size(WV * sizeof(float))));
+
+static inline __attribute__((always_inline)) void
+dot_block(const float *restrict a, int64_t rs, int64_t is, const float *restrict b, int64_t q,
+          int64_t inner, float *restrict out, int rows, int nb)
+{
+    vecw acc[KB][NB];
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < nb; j++)
+            acc[r][j] = (vecw){0};
+    for (int64_t i = 0; i < inner; i++) {
+        vecw bv[NB];
+        for (int j = 0; j < nb; j++)
+            memcpy(&bv[j], b + i * q + j * WV, sizeof(vecw));
+        for (int r = 0; r < rows; r++) {
+            float s = a[r * rs + i * is];
+            for (int j = 0; j < nb; j++)
+                acc[r][j] += s * bv[j];
+        }
+    }
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < nb; j++)
+            memcpy(out + r * q + j * WV, &acc[r][j], sizeof(vecw));
+}
+
+static void dot_rows(const float *restrict a, int64_t rs, int64_t is,
+                     const float *restrict b, int64_t q, int64_t inner, float *restrict out,
+                     int rows)
+{
+    int64_t c = 0;
+    if (rows == KB) {
+        for (; c + NB * WV <= q; c += NB * WV)
+            dot_block(a, rs, is, b + c, q, inner, out + c, KB, NB);
+        for (; c + WV <= q; c += WV)
+            dot_block(a, rs, is, b + c, q, inner, out + c, KB, 1);
+    } else {
+        for (; c + NB * WV <= q; c += NB * WV)
+            dot_block(a, rs, is, b + c, q, inner, out + c, 1, NB);
+        for (; c + WV <= q; c += WV)
+            dot_block(a, rs, is, b + c, q, inner, out + c, 1, 1);
+    }
+    for (; c < q; c++)                               /* the last columns, one by one */
+        for (int r = 0; r < rows; r++) {
+            float s = 0.0f;
+            for (int64_t i = 0; i < inner; i++)
+                s += a[r * rs + i * is] * b[i * q + c];
+            out[r * q + c] = s;
+        }
+}
+
+/* out (16, R, Q) = a (16, R, I) @ b (16, I, Q); with ``transpose_a``, a is (16, I, R) and its
+ * transpose is used. */
+void ember_winograd_products(const float *a, const float *b, float *out, int64_t rows,
+                             int64_t inner, int64_t q, int transpose_a)
+{
+    int64_t rs = transpose_a ? 1 : inner, is = transpose_a ? rows : 1;
+    for (int64_t e = 0; e < 16; e++) {
+        const float *ae = a + e * rows * inner, *be = b + e * inner * q;
+        float *oe = out + e * rows * q;
+        int64_t r = 0;
+        for (; r + KB <= rows; r += KB)
+            dot_rows(ae + r * rs, rs, is, be, q, inner, oe + r * q, KB);
+        for (; r < rows; r++)
+            dot_rows(ae + r * rs, rs, is, be, q, inner, oe + r * q, 1);
+    }
+}
