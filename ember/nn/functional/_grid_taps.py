@@ -123,8 +123,14 @@ class Taps:
                 flat *= size
                 flat += i
                 ok &= inside
+        all_in = ok.all()
+        if not all_in:
+            # (positions outside read pixel 0, then masked: every index is then in range,
+            # which lets ``sample`` gather with np.take's fast 'wrap' mode -- it loops on
+            # out-of-range values -- instead of 'clip', 1.5x slower)
+            flat[~ok] = 0
         self.flat, self.ok = flat, ok
-        self.mask = None if ok.all() else ok.astype(self.dtype)
+        self.mask = None if all_in else ok.astype(self.dtype)
         self.pad, self.offsets = 0, (0,)
 
     def _bilinear(self, idx):
@@ -219,8 +225,8 @@ class Taps:
         if self.mode == 1:
             planes = x.reshape(n, c, self.volume)
             out = np.empty((n, c, p), x.dtype)
-            for b in range(n):       # (clip: out-of-range positions read any valid pixel)
-                np.take(planes[b], self.flat[b], axis=1, out=out[b], mode='clip')
+            for b in range(n):       # (every index is in range: see _nearest)
+                np.take(planes[b], self.flat[b], axis=1, out=out[b], mode='wrap')
                 if self.mask is not None:        # (zeros padding: while out[b] is hot)
                     out[b] *= self.mask[b]
             return out.reshape((n, c) + self.out_sp)
