@@ -732,6 +732,9 @@ def test_non_empty_inputs_keep_their_dtype_refusals():
 def test_log_softmax_of_an_empty_input_differentiates():
     check(lambda T, x: x.log_softmax(-1, dtype=T.float32), np.zeros(0))
     check(lambda T, x: x.softmax(-1), np.zeros((2, 0)))
+    # (an integer result does not require grad)
+    check(lambda T, x: T.log_softmax(x, -1, T.int32), np.zeros((2, 0)))
+    check(lambda T, x: T.special.softmax(x, 0, T.int32), np.zeros(0))
 
 
 B = np.array([[True, False, True], [False, False, True]])
