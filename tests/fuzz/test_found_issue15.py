@@ -948,12 +948,14 @@ _SUBTRACT_NUMBER_FORM = (lambda T, x, i: T.subtract(x, 2, -0.7),
 
 
 @pytest.mark.parametrize('case', [
-    lambda T, x, i: T.add(x, 2, 3), lambda T, x, i: T.add(x, 2, x), lambda T, x, i: x.add(2., 0.5),
-    lambda T, x, i: x.sub(0.5, 1.0), lambda T, x, i: T.sub(x, 2, 3), lambda T, x, i: T.rsub(x, -0.7, 1.5),
+    lambda T, x, i: T.add(x, 2, 3), lambda T, x, i: T.add(x, 2, x),
+    lambda T, x, i: x.add(2., 0.5), lambda T, x, i: x.sub(0.5, 1.0),
+    lambda T, x, i: T.sub(x, 2, 3), lambda T, x, i: T.rsub(x, -0.7, 1.5),
     *_SUBTRACT_NUMBER_FORM,
     lambda T, x, i: x.clone().add_(2, 3), lambda T, x, i: x.clone().sub_(2, x),
     lambda T, x, i: T.add(i, 2, 3),
-    lambda T, x, i: T.sub(i, 2, -1), lambda T, x, i: i.sub(2, 0.5), lambda T, x, i: T.rsub(i, -0.7, 1.5),
+    lambda T, x, i: T.sub(i, 2, -1), lambda T, x, i: i.sub(2, 0.5),
+    lambda T, x, i: T.rsub(i, -0.7, 1.5),
     lambda T, x, i: T.add(x, 2, 3, out=T.empty(3, dtype=T.float64)),
     # ... and torch's TypeErrors where no form takes the call
     lambda T, x, i: T.add(x, x, x), lambda T, x, i: T.add(x, 2, 3, alpha=2),
