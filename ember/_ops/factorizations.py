@@ -474,7 +474,7 @@ class LinalgQrBackward0(Node):
         Q, R = _qr(A, self.mode, 'linalg.qr', _qr_t)
         if m >= n:
             return _qr_grad(Q, R, gQ, gR)
-        Y, U, V, gV = A[..., :, m:], R[..., :, :m], R[..., :, m:], gR[..., :, m:]
+        Y, U, gV = A[..., :, m:], R[..., :, :m], gR[..., :, m:]
         gX = _qr_grad(Q, U, gQ + Y.matmul(gV.mH), gR[..., :, :m])
         return cat([gX, Q.matmul(gV)], -1)
 

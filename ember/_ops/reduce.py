@@ -1108,7 +1108,8 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
             r = np.subtract(w, _softmax_shift(w, d))   # in place from here
             np.exp(r, out=r)
             r /= _sum_over(r, d)
-    n = track1(SoftmaxBackward0, input)
+    # (an integer result -- of an empty input -- is not differentiable)
+    n = track1(SoftmaxBackward0, input) if x.dtype.kind in 'fcV' else None
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
         n.dim = d
@@ -1133,7 +1134,8 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
             r = np.exp(s)
             lse = np.log(_sum_over(r, d))
             r = np.subtract(s, lse, out=r)
-    n = track1(LogSoftmaxBackward0, input)
+    # (an integer result -- of an empty input -- is not differentiable)
+    n = track1(LogSoftmaxBackward0, input) if x.dtype.kind in 'fcV' else None
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
         n.dim = d

@@ -732,6 +732,9 @@ def test_non_empty_inputs_keep_their_dtype_refusals():
 def test_log_softmax_of_an_empty_input_differentiates():
     check(lambda T, x: x.log_softmax(-1, dtype=T.float32), np.zeros(0))
     check(lambda T, x: x.softmax(-1), np.zeros((2, 0)))
+    # (an integer result does not require grad)
+    check(lambda T, x: T.log_softmax(x, -1, T.int32), np.zeros((2, 0)))
+    check(lambda T, x: T.special.softmax(x, 0, T.int32), np.zeros(0))
 
 
 B = np.array([[True, False, True], [False, False, True]])
@@ -945,12 +948,14 @@ _SUBTRACT_NUMBER_FORM = (lambda T, x, i: T.subtract(x, 2, -0.7),
 
 
 @pytest.mark.parametrize('case', [
-    lambda T, x, i: T.add(x, 2, 3), lambda T, x, i: T.add(x, 2, x), lambda T, x, i: x.add(2., 0.5),
-    lambda T, x, i: x.sub(0.5, 1.0), lambda T, x, i: T.sub(x, 2, 3), lambda T, x, i: T.rsub(x, -0.7, 1.5),
+    lambda T, x, i: T.add(x, 2, 3), lambda T, x, i: T.add(x, 2, x),
+    lambda T, x, i: x.add(2., 0.5), lambda T, x, i: x.sub(0.5, 1.0),
+    lambda T, x, i: T.sub(x, 2, 3), lambda T, x, i: T.rsub(x, -0.7, 1.5),
     *_SUBTRACT_NUMBER_FORM,
     lambda T, x, i: x.clone().add_(2, 3), lambda T, x, i: x.clone().sub_(2, x),
     lambda T, x, i: T.add(i, 2, 3),
-    lambda T, x, i: T.sub(i, 2, -1), lambda T, x, i: i.sub(2, 0.5), lambda T, x, i: T.rsub(i, -0.7, 1.5),
+    lambda T, x, i: T.sub(i, 2, -1), lambda T, x, i: i.sub(2, 0.5),
+    lambda T, x, i: T.rsub(i, -0.7, 1.5),
     lambda T, x, i: T.add(x, 2, 3, out=T.empty(3, dtype=T.float64)),
     # ... and torch's TypeErrors where no form takes the call
     lambda T, x, i: T.add(x, x, x), lambda T, x, i: T.add(x, 2, 3, alpha=2),
