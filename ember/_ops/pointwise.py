@@ -17,6 +17,7 @@ from .. import _dtype
 from .._compat import rename_code
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD, tangent_of
+from ..autograd.graph import name_saved_values
 from ..overrides import handoff, CONTINUE, MODES, _arguments
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
@@ -2003,4 +2004,4 @@ for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 
                      (SigmoidBackward0, ('result',)), (SinBackward0, ('self',)),
                      (CosBackward0, ('self',)), (LogBackward0, ('self',)),
                      (PowBackward0, ('self', 'exponent'))):
-    _cls._saved_names = {n: i for i, n in enumerate(_names)}
+    name_saved_values(_cls, _names)

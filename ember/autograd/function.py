@@ -65,6 +65,7 @@ class BackwardCFunction(Node, FunctionCtx):
     non_differentiable = ()
     _skip = None   # positions of the non-tensor arguments, whose gradients must be None
     _non_diff_nrs = frozenset()  # positions of the outputs marked non-differentiable
+    _is_pure_view = False  # set by a forward whose output is a plain view of its input
     _n_args = 0
 
     def apply(self, grads):
@@ -307,7 +308,7 @@ class Function(_SingleLevelFunction):
 
         if record:
             _record_inputs(ctx, args)
-        if '_is_pure_view' in ctx.__dict__ and ctx._is_pure_view:
+        if ctx._is_pure_view:
             _check_pure_view(args, outputs)
         special = ctx.dirty_tensors or ctx.non_differentiable
         if (not special and fw_level is None and type(outputs) is Tensor
@@ -319,7 +320,7 @@ class Function(_SingleLevelFunction):
                     break
             if outputs._base is not None:
                 outputs._made_by_function = cls.__name__
-                if '_is_pure_view' in ctx.__dict__ and ctx._is_pure_view:
+                if ctx._is_pure_view:
                     _mark_pure_view(args, (outputs,))
             if record:
                 outputs._grad_fn = ctx
@@ -337,7 +338,7 @@ class Function(_SingleLevelFunction):
             outs = _wire_plain_outputs(ctx, args, outs, record)
         if FWD.level is not None:
             _forward_ad(cls, ctx, args, outs)
-        if '_is_pure_view' in ctx.__dict__ and ctx._is_pure_view:
+        if ctx._is_pure_view:
             _mark_pure_view(args, outs)
         return outs[0] if single else outs
 

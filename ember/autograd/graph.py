@@ -47,23 +47,6 @@ class Node:
     def __repr__(self):
         return f'<{type(self).__name__} object at {hex(id(self))}>'
 
-    # The names torch gives the values this node's op saves (``grad_fn._saved_self``...):
-    # name -> position in the saved tensors (or, past their end, the attribute of that name).
-    _saved_names = None
-
-    def __getattr__(self, name):
-        # (only reached for attributes not found otherwise: no cost to the others)
-        names = type(self)._saved_names
-        if names is not None and name.startswith('_saved_') and name[7:] in names:
-            key = name[7:]
-            saved = self.saved_tensors if self._saved is not None else ()
-            i = names[key]
-            if i < len(saved):
-                return saved[i]
-            if key in self.__dict__:
-                return self.__dict__[key]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
     @property
     def metadata(self):
         """A dict for the user's own annotations (as ``grad_fn.metadata`` in torch)."""
@@ -140,6 +123,25 @@ class Node:
         """Frees the saved tensors (after a backward without ``retain_graph``)."""
         if self._saved is not None:
             self._saved = _RELEASED
+
+
+def name_saved_values(cls, names):
+    """Gives node class ``cls`` torch's ``_saved_<name>`` attributes for the values its op
+    saves: ``names`` in the order of its saved tensors (a name past their end reads the
+    node's attribute of that name). Properties on the class, not a ``Node.__getattr__``:
+    defining that would route every attribute read of every node through Python."""
+    def saved_value(i, key):
+        def get(self):
+            saved = self.saved_tensors if self._saved is not None else ()
+            if i < len(saved):
+                return saved[i]
+            if key in self.__dict__:
+                return self.__dict__[key]
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'_saved_{key}'")
+        return property(get, doc=f"The value torch calls ``{key}`` that this op saved.")
+    for i, key in enumerate(names):
+        setattr(cls, f'_saved_{key}', saved_value(i, key))
 
 
 
