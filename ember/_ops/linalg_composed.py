@@ -7,12 +7,13 @@ namespace (``factorizations.LINALG``) through ``_linalg``.
 """
 import numpy as np
 
-from ._core import Node, register, track, result, make
+from ._core import register, track, result, make
 from . import linalg as _products
 from .complex import conj_if_complex as cj
 from .reduce import _vector_norm
 from .factorizations import LINALG, _linalg, _floating, _inv, _solve, _eye_like, svdvals
 from ..overrides import overridable
+from .arrange import LinalgCrossBackward0  # (torch.cross's node: one formula for both)
 
 # -- matrix_power / multi_dot / vecdot / cross / matmul ------------------------------------
 def _matrix_power(A, n):
@@ -95,15 +96,6 @@ def vecdot(x, y, *, dim=-1, out=None):
     if x.dim() == 1 and y.dim() == 1:  # (torch's vdot: it does not broadcast)
         return _products._out(_products._dot(x, y, 'vdot', _products.VdotBackward0), out)
     return _products._out((cj(x) * y).sum(dim), out)
-
-
-class LinalgCrossBackward0(Node):
-    """Gradient of ``cross``: ``cross(b, g)`` and ``cross(g, a)``."""
-
-    def backward(self, g):
-        a, b = self.saved_tensors
-        return (cross(b, g, dim=self.dim) if _products._needs(self, 0) else None,
-                cross(g, a, dim=self.dim) if _products._needs(self, 1) else None)
 
 
 @_linalg()

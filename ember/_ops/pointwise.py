@@ -1238,7 +1238,8 @@ class RsubBackward0(SubBackward0):
     alpha = 1
 
     def backward(self, g):
-        return (-g if self.alpha == 1 else g * -self.alpha), g
+        # (a complex alpha enters the gradient conjugated, as every factor does)
+        return (-g if self.alpha == 1 else g * -cj(self.alpha)), g
 
 
 @register

@@ -711,9 +711,20 @@ def _std_grad(g, x, dims, keepdim, c, count, shape):
         warnings.simplefilter('ignore')  # the forward already warned about the dof
         std = x.std(dims, keepdim=True, correction=c)
     mu = x.mean(dims, keepdim=True)
-    # A constant input (std 0) gets a zero gradient, as in torch, not 0/0.
+    # A constant slice gets a zero gradient, as in torch, not 0/0: torch's std of equal
+    # values is exactly 0, where the mean's rounding can leave ours a few ulps above it.
     from .pointwise import where
-    scaled = where(std == 0, 0.0, _unreduce(g, shape, dims, keepdim) / std)
+    constant = std._data == 0
+    if x._data.size:
+        d = x._data
+        axes = None if dims is None or not len(dims) else tuple(dims)
+        same = None
+        for part in ((d.real, d.imag) if d.dtype.kind == 'c' else (d,)):
+            flat = np.ptp(part, axis=axes, keepdims=True) == 0
+            same = flat if same is None else same & flat
+        if same.shape == constant.shape:
+            constant = constant | same
+    scaled = where(make(constant), 0.0, _unreduce(g, shape, dims, keepdim) / std)
     return scaled * (x - mu) / _dof(count, c)
 
 

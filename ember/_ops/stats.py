@@ -718,7 +718,11 @@ class RenormBackward0(Node):
         norm = _vector_norm(x, p, dims, True)
         active = _const(norm._data > maxnorm)
         scale = _where(active, maxnorm / (norm + 1e-7), 1.0)
-        s = (g * x).sum(dims, keepdim=True)
+        # (the real inner product Re(sum(conj(x) g)): the scale depends on x through its
+        # real norm, so only that part of g moves it)
+        s = (g * x.conj() if x.is_complex() else g * x).sum(dims, keepdim=True)
+        if s.is_complex():
+            s = s.real
         coef = _where(active, -maxnorm * s / (norm + 1e-7).pow(2), 0.0)
         return g * scale + vector_norm_backward(x, coef.expand(x.shape), p, dims)
 

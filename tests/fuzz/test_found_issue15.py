@@ -1004,3 +1004,29 @@ def test_roll_of_an_empty_input_checks_no_dims():
     check(lambda T, x: x.roll(1, 5), np.zeros((2, 0)))
     check(lambda T, x: T.roll(x, [3, 2], [1, -2]), m(2, 3))
     check(lambda T, x: T.roll(x, 1, 5), m(2, 3), match_message=True)
+
+
+# -- complex gradients: every factor enters conjugated (torch's convention) ----------------
+def _c(*shape):
+    return R.standard_normal(shape) + 1j * R.standard_normal(shape)
+
+
+@pytest.mark.parametrize('case', [
+    lambda T, x, y: T.rsub(x, y, alpha=0.105 + 0.255j),
+    lambda T, x, y: T.linalg.cross(x, y),
+    lambda T, x, y: T.cross(x, y, dim=1),
+    lambda T, x, y: x.renorm(1.0, -2, 2.0) * y,
+    lambda T, x, y: x.renorm(2.0, 0, 0.5) + y,
+])
+def test_complex_gradients_of_rsub_cross_and_renorm(case):
+    check(case, _c(2, 3), _c(2, 3))
+
+
+# -- std of a slice of equal values: a zero gradient, even when the mean rounds ------------
+@pytest.mark.parametrize('case', [
+    lambda T, x: T.std(x.expand(2, 3, 3), [-1]),
+    lambda T, x: T.std(x.to(T.complex128).expand(2, 3, 3) * (1 + 2j), [-1]),
+    lambda T, x: T.std_mean(x.expand(2, 3, 3), [-1, -2, 0], correction=1.5, keepdim=True)[0],
+])
+def test_std_of_equal_values_has_a_zero_gradient(case):
+    check(case, np.array([[0.1], [0.7713357], [0.3]]))
