@@ -334,16 +334,21 @@ def overridable(impl, public_name):
     plain = _NOTHING
     # {NumPy dtype: (exception, message)} of the dtypes torch's kernel of the op refuses,
     # or None (also settled by the first call)
-    refused = None
+    refused = refusable = None
 
     def first(*args):
-        nonlocal run, plain, refused
+        nonlocal run, plain, refused, refusable
         checker = _arguments()
         plain = checker.fast_types(public_name, _PLAIN)
         run = checker.fast_runner(public_name, impl)
         # (an op that applies torch's dtype refusals itself, in its own order, says so)
         refused = None if getattr(impl, '_refuses_dtypes', False) else \
             checker.refusals(public_name)
+        if refused is not None:
+            # (every dtype any form of the op refuses: a call whose first argument is a
+            # tensor of another dtype cannot be refused, and skips the full check)
+            refusable = frozenset(refused) | frozenset(
+                checker.refusals(public_name, True) or ())
         # (this call goes on by the checked path: ``impl`` runs in the wrapper's own frame,
         # so a warning's stacklevel points where it always does)
         raise _Settled
@@ -364,7 +369,9 @@ def overridable(impl, public_name):
                             return run(*args)
                         # (the body first: its own error, where it has one, names the case)
                         r = run(*args)
-                        _ARGS[0].refuse_dtypes(public_name, refused, args, None)
+                        a = args[0] if args else None
+                        if type(a) is not tensor or a._data.dtype in refusable:
+                            _ARGS[0].refuse_dtypes(public_name, refused, args, None)
                         return r
                     except _Settled:
                         pass

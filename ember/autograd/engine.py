@@ -255,8 +255,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                     ready.append(nxt)
     finally:
         STATE.enabled = prev
-        if len(_HOOK_STACK) != (len(hooks) if hooks else 0) or (hooks and _HOOK_STACK[-1]
-                                                                 is not hooks[-1]):
+        if _HOOK_STACK != (hooks or []):  # (a hook entered or left a context)
             restore_hook_stack(hooks)
     return captured
 
