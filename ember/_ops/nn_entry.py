@@ -402,9 +402,11 @@ def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
     """torch's checks of the flat parameter list (and an LSTM's two states), in its order."""
     if mode == 'LSTM' and len(hx) != 2:
         raise RuntimeError("lstm expects two hidden states")
-    per = 4 if has_biases else 2
+    # projections (h smaller than c): each layer adds its weight_hr
+    projects = mode == 'LSTM' and hx[0].shape[-1:] != hx[1].shape[-1:]
+    per = (4 if has_biases else 2) + projects
     if len(params) % per:
-        if mode == 'LSTM':
+        if mode == 'LSTM' and not projects:
             raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
                                f"stride {per}")
         raise RuntimeError("got an incorrect number of RNN parameters")

@@ -207,3 +207,28 @@ def test_lstm_projection_layout(kw):
         return (repr(m), [(n, tuple(p.shape)) for n, p in m.named_parameters()],
                 list(m.state_dict()), [[tuple(w.shape) for w in ws] for ws in m.all_weights])
     assert describe(ember) == describe(torch)
+
+
+def test_module_hands_the_sequence_to_the_public_op():
+    """nn.LSTM/GRU/RNN run through torch.lstm/gru/rnn_tanh (as torch's modules call _VF), so
+    a __torch_function__ mode sees the op; the flat op takes a projecting LSTM's five
+    weights per layer (h smaller than c) and refuses four with torch's message."""
+    seen = {}
+    for lib in (ember, torch):
+        class Log(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.setdefault(lib.__name__, []).append(getattr(func, '__name__', ''))
+                return func(*args, **(kwargs or {}))
+        with Log():
+            lib.nn.LSTM(4, 3, proj_size=2)(lib.zeros(5, 1, 4))
+            lib.nn.RNN(4, 3, nonlinearity='relu')(lib.zeros(5, 1, 4))
+        m = lib.nn.LSTM(4, 3, proj_size=2)
+        h, c = lib.zeros(1, 1, 2), lib.zeros(1, 1, 3)
+        out = lib.lstm(lib.ones(5, 1, 4), (h, c), m._flat_weights, True, 1, 0.0, False, False,
+                       False)
+        assert [tuple(o.shape) for o in out] == [(5, 1, 2), (1, 1, 2), (1, 1, 3)]
+        with pytest.raises(RuntimeError, match='^got an incorrect number of RNN parameters$'):
+            lib.lstm(lib.ones(5, 1, 4), (h, c), m._flat_weights[:4], True, 1, 0.0, False,
+                     False, False)
+    for name in ('lstm', 'rnn_relu'):
+        assert name in seen['ember'] and name in seen['torch']

@@ -1530,9 +1530,6 @@ EMBER_XFAIL = {
     'TestGradCheckOverride.test_gradcheck':
         "ember's gradcheck takes only ember.Tensor inputs (a tensor-like Wrapper is refused), "
         "and the attributes and calls it makes differ from torch's",
-    'TestRNN.test_rnn':
-        "ember's nn.RNN runs the recurrence with ember ops on the input, where torch hands "
-        "it whole to the input's __torch_function__ (torch.rnn_tanh)",
     'TestTorchFunctionMode.test_factory_override':
         "ember has no sparse tensors (sparse_coo_tensor, sparse_csr_tensor)",
 }
@@ -2136,7 +2133,6 @@ class TestIterator:
 @UPSTREAM_LIBS
 class TestRNN:
     def test_rnn(self, lib, request):
-        xfail_on_ember(request, lib, 'TestRNN.test_rnn')
         model = lib.nn.RNN(10, 20, 2)
         input = upstream(lib).Wrapper(lib.randn(1, 5, 10))
         model(input)

@@ -50,6 +50,9 @@ def _gru_step(x_proj, h, w_hh, b_hh):
 
 _STEPS = {'LSTM': _lstm_step, 'GRU': _gru_step,
           'RNN_TANH': _rnn_step(lambda t: t.tanh()), 'RNN_RELU': _rnn_step(lambda t: t.relu())}
+# the public whole-sequence op of each mode (what torch's modules call through _VF)
+_SEQUENCE_OPS = {mode: _ops._core.OPS[name] for mode, name in (
+    ('LSTM', 'lstm'), ('GRU', 'gru'), ('RNN_TANH', 'rnn_tanh'), ('RNN_RELU', 'rnn_relu'))}
 
 
 class RNNBase(Module):
@@ -193,12 +196,14 @@ class RNNBase(Module):
                 states = [s.unsqueeze(1) for s in states]
         if not batched:
             input = input.unsqueeze(1 if not self.batch_first else 0)
-        if self.batch_first:
-            input = input.transpose(0, 1)
-        states = self._initial_states(input, states, input.shape[1])
-        output, h_n = self._run(input, states, [input.shape[1]] * input.shape[0])
-        if self.batch_first:
-            output = output.transpose(0, 1)
+        states = self._initial_states(input, states, input.shape[0 if self.batch_first else 1])
+        # the whole sequence goes through the public op, as torch's module calls _VF.lstm...,
+        # so a tensor-like input's __torch_function__ sees torch.lstm / torch.rnn_tanh
+        out = _SEQUENCE_OPS[self.mode](input, tuple(states) if lstm else states[0],
+                                       self._flat_weights, self.bias, self.num_layers,
+                                       self.dropout, self.training, self.bidirectional,
+                                       self.batch_first)
+        output, h_n = (out[0], out[1:]) if lstm else out
         if not batched:
             output = output.squeeze(1 if not self.batch_first else 0)
             h_n = tuple(s.squeeze(1) for s in h_n) if lstm else h_n.squeeze(1)
