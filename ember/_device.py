@@ -1,7 +1,8 @@
-"""Device objects; only the CPU (NumPy) backend exists so far."""
+"""Device objects and the default device. Tensors live on the CPU (NumPy arrays) or on the
+'meta' device (shape and dtype only, see ``_meta``); other device types are refused."""
 from . import overrides as _overrides
 
-__all__ = ['device']
+__all__ = ['device', 'set_default_device', 'get_default_device']
 
 
 class device:
@@ -63,6 +64,14 @@ class device:
     def __reduce__(self):
         return (device, (str(self),))
 
+    def __enter__(self):
+        """``with device('meta'):`` makes this the default device of factories inside."""
+        _DEFAULT.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _DEFAULT.pop()
+
 
 _device = device  # (the class, where ``device`` is the keyword argument)
 # torch's device types (the message of an unknown one lists them in this order)
@@ -70,13 +79,31 @@ _KNOWN = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'h
           'maia', 'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone')
 CPU = None
 CPU = device('cpu')
+META = device('meta')
+# the default device of factories: [set_default_device's] + one per enclosing `with device()`
+_DEFAULT = [CPU]
+
+
+def set_default_device(device):
+    """Makes ``device`` (None: the CPU) where factories put tensors by default."""
+    _DEFAULT[0] = CPU if device is None else _device(device)
+
+
+def get_default_device():
+    """The device factories use when given none."""
+    return _DEFAULT[-1]
 
 
 def check_device(dev, op='tensor'):
-    """Returns the CPU device for any ``device=`` argument; other devices raise clearly."""
-    if dev is None or dev is CPU:
+    """The device a new tensor goes to for a ``device=`` argument: ``dev``, or the default
+    device when None. Only the CPU and 'meta' exist; other devices raise clearly."""
+    if dev is None:
+        dev = _DEFAULT[-1]
+    if dev is CPU:
         return CPU
     d = device(dev)
+    if d.type == 'meta':
+        return META
     if d.type != 'cpu':
         raise RuntimeError(
             f"{op}(): device '{d}' is not available: ember runs on the CPU only "

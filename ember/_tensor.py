@@ -13,7 +13,9 @@ import weakref
 import numpy as np
 
 from . import _dtype
-from ._device import CPU, check_device
+from ._device import CPU, META, check_device
+from . import _meta
+from ._meta import MetaArray
 from .autograd.graph import AccumulateGrad
 from .autograd.grad_mode import is_grad_enabled as _grad_enabled
 from .autograd.grad_mode import (SPECIAL_VC_OPEN as _SPECIAL_VC_OPEN, INFERENCE_VC as _INFERENCE_VC,
@@ -106,13 +108,17 @@ class Tensor:
 
     @property
     def device(self):
-        """Always ``device(type='cpu')`` for now."""
-        return CPU
+        """``device(type='cpu')``, or ``device(type='meta')`` for a tensor without data."""
+        return META if type(self._data) is MetaArray else CPU
+
+    @property
+    def is_meta(self):
+        """Whether this tensor is on the 'meta' device (a shape and a dtype, no data)."""
+        return type(self._data) is MetaArray
 
     is_cuda = False
     is_sparse = False
     is_quantized = False
-    is_meta = False
     layout = 'torch.strided'
 
     def dim(self):
@@ -452,6 +458,9 @@ class Tensor:
         a = self._data
         if a.dtype.kind == 'V':
             _no_bfloat16_numpy()
+        if type(a) is MetaArray:
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() "
+                            "to copy the tensor to host memory first.")
         return a
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -477,10 +486,14 @@ class Tensor:
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                "to Scalar")
+        if type(self._data) is MetaArray:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._data.reshape(()).item()
 
     def tolist(self):
         """The data as (nested) Python lists of Python numbers."""
+        if type(self._data) is MetaArray:
+            _meta.refuse_copy_out()
         return self._data.tolist()
 
     def __len__(self):

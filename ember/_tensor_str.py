@@ -21,6 +21,7 @@ import sys
 import numpy as np
 
 from . import _dtype
+from ._meta import MetaArray
 
 __all__ = ['tensor_repr', 'set_printoptions', 'get_printoptions', 'printoptions']
 
@@ -235,7 +236,12 @@ def tensor_repr(t, prefix=None, tensor_contents=None):
     dt = _dtype.FROM_NP[a.dtype]
     default_float = _dtype.get_default_dtype()
     suffixes = []
-    if a.size == 0:
+    if type(a) is MetaArray:  # no values: the device, the size and any non-default dtype
+        suffixes.append(f"device='meta', size={tuple(a.shape)}")
+        if dt is not default_float:
+            suffixes.append(f'dtype={dt!r}')
+        text = '...'
+    elif a.size == 0:
         # NumPy-style: the shape shows unless it is (0,); the dtype shows unless it is the
         # default float, since no element hints at it.
         if a.ndim != 1:

@@ -745,7 +745,8 @@ def get_ignored_functions():
     checks, configuration, conversions (which do not dispatch) and the factories and methods
     of ``_IGNORED_DISPATCHING`` (which do, as torch's do)."""
     import ember
-    names = ('is_tensor', 'set_default_dtype', 'get_default_dtype', 'set_printoptions',
+    names = ('is_tensor', 'set_default_dtype', 'get_default_dtype', 'set_default_device',
+             'get_default_device', 'set_printoptions',
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
              'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',

@@ -5,7 +5,8 @@ import builtins
 import numpy as np
 
 from .. import _dtype
-from .._device import check_device
+from .. import _meta
+from .._device import CPU, check_device
 from .._tensor import to_array
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
@@ -17,7 +18,9 @@ __all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty'
            'linspace', 'eye']
 
 
-def _finish(arr, requires_grad, op):
+def _finish(arr, requires_grad, op, dev=CPU):
+    if dev is not CPU:  # 'meta': keep the shape and dtype, not the values
+        arr = _meta.empty(arr.shape, arr.dtype)
     t = make(arr)
     if requires_grad:
         if arr.dtype.kind not in 'fcV':
@@ -60,7 +63,7 @@ def _shape(size, op):
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor copying ``data`` (nested lists, numbers, arrays, tensors); the dtype is
     inferred as torch does (floats -> default dtype, ints -> int64, bools -> bool)."""
-    check_device(device, 'tensor')
+    dev = check_device(device, 'tensor')
     if isinstance(data, Tensor):
         import warnings
         warnings.warn("To copy construct from a tensor, it is recommended to use "
@@ -69,14 +72,17 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
                       UserWarning, stacklevel=2)
     arr = to_array(data, dtype)
     arr = np.array(arr, copy=True, order='C')
-    return _finish(arr, requires_grad, 'tensor')
+    return _finish(arr, requires_grad, 'tensor', dev)
 
 
 @register(method=False, dispatch=False)
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with ``data`` when it already is a matching array or
     tensor."""
-    check_device(device, 'as_tensor')
+    dev = check_device(device, 'as_tensor')
+    if dev is not CPU:
+        return _finish(to_array(data._data if isinstance(data, Tensor) else data, dtype),
+                       False, 'as_tensor', dev)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
@@ -108,28 +114,28 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
 def _factory(name, fill):
     def fn(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False, memory_format=None):
-        check_device(device, name)
+        dev = check_device(device, name)
         arr = fill(_shape(size, name), _dt(dtype))
-        return _finish(arr, requires_grad, name)
+        return _finish(arr, requires_grad, name, dev)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"A new tensor of the given size filled with {name} (default float dtype)."
     register(fn, method=False)
 
     def like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
              memory_format=None):
-        check_device(device, name + '_like')
+        dev = input.device if device is None else check_device(device, name + '_like')
         arr = fill(input._data.shape, dtype.np if dtype is not None else input._data.dtype)
-        return _finish(arr, requires_grad, name + '_like')
+        return _finish(arr, requires_grad, name + '_like', dev)
     like.__name__ = like.__qualname__ = name + '_like'
     like.__doc__ = f"``{name}`` with the shape (and dtype, unless given) of ``input``."
     register(like, method=False)
 
     def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
             pin_memory=False):
-        check_device(device, 'new_' + name)
+        dev = self.device if device is None else check_device(device, 'new_' + name)
         arr = fill(_shape(size, 'new_' + name),
                    dtype.np if dtype is not None else self._data.dtype)
-        return _finish(arr, requires_grad, 'new_' + name)
+        return _finish(arr, requires_grad, 'new_' + name, dev)
     new.__name__ = new.__qualname__ = 'new_' + name
     new.__doc__ = f"``{name}`` with this tensor's dtype unless ``dtype`` is given."
     register(new, function=False)
@@ -152,35 +158,37 @@ def _fill_dtype(value, dtype):
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
-    check_device(device, 'full')
+    dev = check_device(device, 'full')
     arr = np.full(_shape((size,), 'full'), fill_value, _fill_dtype(fill_value, dtype))
-    return _finish(arr, requires_grad, 'full')
+    return _finish(arr, requires_grad, 'full', dev)
 
 
 @register(method=False)
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """``full`` with the shape (and dtype, unless given) of ``input``."""
-    check_device(device, 'full_like')
+    dev = input.device if device is None else check_device(device, 'full_like')
     arr = np.full(input._data.shape, fill_value,
                   dtype.np if dtype is not None else input._data.dtype)
-    return _finish(arr, requires_grad, 'full_like')
+    return _finish(arr, requires_grad, 'full_like', dev)
 
 
 @register(function=False)
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
     """``full`` with this tensor's dtype unless ``dtype`` is given."""
+    dev = self.device if device is None else check_device(device, 'new_full')
     arr = np.full(_shape((size,), 'new_full'), fill_value,
                   dtype.np if dtype is not None else self._data.dtype)
-    return _finish(arr, requires_grad, 'new_full')
+    return _finish(arr, requires_grad, 'new_full', dev)
 
 
 @register(function=False)
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
     """``empty`` with this tensor's dtype unless ``dtype`` is given."""
+    dev = self.device if device is None else check_device(device, 'new_empty')
     arr = np.empty(_shape(size, 'new_empty'), dtype.np if dtype is not None else
                    self._data.dtype)
-    return _finish(arr, requires_grad, 'new_empty')
+    return _finish(arr, requires_grad, 'new_empty', dev)
 
 
 # The C++ type names torch prints for each dtype in a TensorOptions.
@@ -224,7 +232,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
            requires_grad=False):
     """Values from ``start`` up to (not including) ``end`` every ``step``; integer arguments
     give int64, any float gives the default float dtype."""
-    check_device(device, 'arange')
+    dev = check_device(device, 'arange')
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -254,19 +262,19 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         n = int(np.ceil((end - start) / step))
         # Computed in float64 then cast, as torch does, so float32 endpoints match.
         arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt)
-    return _finish(arr, requires_grad, 'arange')
+    return _finish(arr, requires_grad, 'arange', dev)
 
 
 @register(method=False)
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    check_device(device, 'linspace')
+    dev = check_device(device, 'linspace')
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     start, end, dt = _space_ends(start, end, dtype, 'linspace')
     arr = np.linspace(start, end, steps).astype(dt)
-    return _finish(arr, requires_grad, 'linspace')
+    return _finish(arr, requires_grad, 'linspace', dev)
 
 
 def _space_ends(start, end, dtype, op):
@@ -286,25 +294,27 @@ def _space_ends(start, end, dtype, op):
 @register(method=False)
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     """``base ** linspace(start, end, steps)``."""
+    dev = check_device(device, 'logspace')
     start, end, dt = _space_ends(start, end, dtype, 'logspace')
     arr = np.logspace(start, end, steps, base=base).astype(dt)
-    return _finish(arr, requires_grad, 'logspace')
+    return _finish(arr, requires_grad, 'logspace', dev)
 
 
 @register(method=False)
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """The ``n x m`` identity matrix."""
-    check_device(device, 'eye')
+    dev = check_device(device, 'eye')
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     arr = np.eye(n, m if m is not None else n, dtype=_dt(dtype))
-    return _finish(arr, requires_grad, 'eye')
+    return _finish(arr, requires_grad, 'eye', dev)
 
 
 @register(method=False)
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
     """A 0-d tensor holding ``s`` (default float dtype)."""
-    return _finish(np.asarray(s, _dt(dtype)), requires_grad, 'scalar_tensor')
+    return _finish(np.asarray(s, _dt(dtype)), requires_grad, 'scalar_tensor',
+                   check_device(device, 'scalar_tensor'))
 
 
 # -- in-place initialisers ---------------------------------------------------------------

@@ -113,7 +113,7 @@ def _float_dt(dtype, op):
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1)."""
-    check_device(device, 'rand')
+    dev = check_device(device, 'rand')
     dt = _float_dt(dtype, 'check_uniform_bounds')
     shape = _shape(size, 'rand')
     if dt.kind == 'c':  # real and imaginary parts each uniform on [0, 1), as torch
@@ -121,14 +121,14 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
     else:
         arr = _rng(generator).random(shape).astype(dt)
-    return _finish(arr, requires_grad, 'rand')
+    return _finish(arr, requires_grad, 'rand', dev)
 
 
 @register(method=False)
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples."""
-    check_device(device, 'randn')
+    dev = check_device(device, 'randn')
     dt = _float_dt(dtype, 'normal_kernel_cpu')
     shape = _shape(size, 'randn')
     if dt.kind == 'c':  # real and imaginary parts each of variance 1/2, as torch
@@ -136,28 +136,30 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
     else:
         arr = _rng(generator).standard_normal(shape).astype(dt)
-    return _finish(arr, requires_grad, 'randn')
+    return _finish(arr, requires_grad, 'randn', dev)
 
 
 @register(method=False)
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """``rand`` with ``input``'s shape and dtype."""
-    return rand(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return rand(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                device=input.device if device is None else device)
 
 
 @register(method=False)
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     """``randn`` with ``input``'s shape and dtype."""
-    return randn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return randn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                 device=input.device if device is None else device)
 
 
 @register(method=False)
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
             device=None, requires_grad=False):
     """Integers uniform in [low, high) (int64 unless ``dtype``)."""
-    check_device(device, 'randint')
+    dev = check_device(device, 'randint')
     if size is None:
         low, high, size = 0, low, high
     if high is None:
@@ -167,7 +169,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
                            f"to={high}")
     dt = dtype.np if dtype is not None else np.int64
     arr = _rng(generator).integers(low, high, _shape((size,), 'randint')).astype(dt)
-    return _finish(arr, requires_grad, 'randint')
+    return _finish(arr, requires_grad, 'randint', dev)
 
 
 @register(method=False)
@@ -185,17 +187,18 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """A random permutation of ``0..n-1`` (int64 unless ``dtype``)."""
-    check_device(device, 'randperm')
+    dev = check_device(device, 'randperm')
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
     arr = _rng(generator).permutation(n).astype(dtype.np if dtype is not None else np.int64)
-    return _finish(arr, requires_grad, 'randperm')
+    return _finish(arr, requires_grad, 'randperm', dev)
 
 
 @register(method=False)
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
            layout=None, device=None, requires_grad=False):
     """Normal samples; ``mean``/``std`` may be tensors (elementwise) or numbers with ``size``."""
+    dev = check_device(device, 'normal')
     rng = _rng(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         m = mean._data if isinstance(mean, Tensor) else mean
@@ -213,7 +216,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         raise TypeError("normal() missing required argument 'size' when mean and std are "
                         "numbers")
     arr = (mean + std * rng.standard_normal(_shape((size,), 'normal'))).astype(_dt(dtype))
-    return _finish(arr, requires_grad, 'normal')
+    return _finish(arr, requires_grad, 'normal', dev)
 
 
 def _normal_dtype(np_dtype, mean):

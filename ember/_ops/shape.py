@@ -8,7 +8,7 @@ import builtins
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _meta
 from .._device import check_device
 from .._compat import reshape_view
 from ..autograd.engine import sum_to
@@ -751,10 +751,20 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
             dtype = a.dtype
         elif a is not None:
             device = a
-    check_device(device, 'to')
+    if device is not None and check_device(device, 'to') is not input.device:
+        return _to_other_device(input, dtype)
     if dtype is None:
         return clone(input) if copy else input
     return convert(input, dtype, copy)
+
+
+def _to_other_device(input, dtype):
+    """``to`` between the CPU and 'meta': a meta tensor of the same shape (and ``dtype``);
+    a meta tensor's values cannot come back, as in torch."""
+    if input.is_meta:
+        _meta.refuse_copy_out()
+    return make(_meta.empty(input._data.shape,
+                            input._data.dtype if dtype is None else dtype.np))
 
 
 def _converter(dt_name):
@@ -806,7 +816,9 @@ def type_as(input, other):
 
 @register(function=False)
 def cpu(input, memory_format=None):
-    """``input`` itself: tensors already live on the CPU."""
+    """``input`` itself: tensors live on the CPU (a meta tensor's values cannot come back)."""
+    if input.is_meta:
+        _meta.refuse_copy_out()
     return input
 
 

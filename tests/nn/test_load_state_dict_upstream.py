@@ -361,9 +361,6 @@ def _meta_module(lib):
 @pytest.mark.parametrize('keep_vars', [True, False])
 def test_load_state_dict_assign_meta(lib, keep_vars, swap, request):
     use_swap(lib, swap)
-    if lib is ember:
-        request.node.add_marker(pytest.mark.xfail(strict=True,
-                                                  reason="ember has no 'meta' device"))
     MyModule = _meta_module(lib)
     net = MyModule()
     state_dict = net.state_dict(keep_vars=keep_vars)
@@ -394,9 +391,6 @@ def test_load_state_dict_assign_meta(lib, keep_vars, swap, request):
 
 def test_load_state_dict_warn_assign(lib, swap, request):
     use_swap(lib, swap)
-    if lib is ember:
-        request.node.add_marker(pytest.mark.xfail(strict=True,
-                                                  reason="ember has no 'meta' device"))
     with lib.device('meta'):
         m = lib.nn.Linear(3, 5)
     state_dict = m.state_dict()

@@ -1674,7 +1674,6 @@ def test_getattr_with_property(lib):
 
 
 def test_ParameterList_meta(lib, request):
-    xfail_on_ember(request, "ember has no 'meta' device")
     p = lib.nn.Parameter(lib.empty(1, device='meta'))
     assert str(p) == ("Parameter containing:\n"
                       "tensor(..., device='meta', size=(1,), requires_grad=True)")
@@ -2121,8 +2120,6 @@ def test_batchnorm_buffer_update_when_stats_are_not_tracked(lib):
 
 
 def test_batchnorm_load_state_dict(lib, request):
-    xfail_on_ember(request, "the last part builds the module on the 'meta' device, which "
-                            "ember does not have")
     bn = lib.nn.BatchNorm2d(3)
     assert lib.equal(bn.state_dict()['num_batches_tracked'], lib.tensor(0))
     bn.num_batches_tracked = lib.tensor(10)

@@ -658,6 +658,12 @@ class Module:
                                   f'{value.shape} from checkpoint, the shape in current model '
                                   f'is {target.shape}.')
                 continue
+            if target.is_meta and not value.is_meta and not assign:
+                warnings.warn(f'for {key}: copying from a non-meta parameter in the checkpoint '
+                              'to a meta parameter in the current model, which is a no-op. '
+                              '(Did you mean to pass `assign=True` to assign items in the '
+                              'state dictionary to their corresponding key in the module '
+                              'instead of copying them in place?)')
             try:
                 with no_grad():
                     if swap:
@@ -857,7 +863,11 @@ class Module:
             raise RuntimeError('.to() does not accept copy argument')
         device = bound.get('device')
         dtype = bound['tensor'].dtype if 'tensor' in bound else bound.get('dtype')
-        check_device(device, 'Module.to')
+        if device is not None:
+            dev = check_device(device, 'Module.to')
+            if any(t.device is not dev for t in itertools.chain(self.parameters(),
+                                                                  self.buffers())):
+                self._apply(lambda t: _to_device(t, dev))
         if dtype is None:
             return self
         if not (dtype.is_floating_point or dtype.is_complex):
@@ -1139,3 +1149,14 @@ class _DictHandle:
     def __exit__(self, *exc):
         self.remove()
 
+
+def _to_device(t, dev):
+    """``t`` on ``dev`` for ``Module.to``: a meta tensor cannot get values back that way."""
+    if t.device is dev:
+        return t
+    if t.is_meta:
+        raise NotImplementedError(
+            "Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() "
+            "instead of torch.nn.Module.to() when moving module from meta to a different "
+            "device.")
+    return t.to(dev)
