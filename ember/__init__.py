@@ -9,6 +9,8 @@ from ._dtype import (dtype, float16, bfloat16, float32, float64, complex64, comp
                      cfloat, cdouble, set_default_dtype, get_default_dtype, promote_types)
 from ._dtype import bool_ as bool  # noqa: F401  (ember.bool, as torch.bool)
 from ._device import device, set_default_device, get_default_device  # noqa: F401
+from ._memory_format import (memory_format, contiguous_format, channels_last,  # noqa: F401
+                             channels_last_3d, preserve_format)
 from ._tensor import Tensor, Size  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled,  # noqa: F401

@@ -160,8 +160,12 @@ class Tensor:
         return st[_wrap_dim(dim, self._data.ndim, 'stride')]
 
     def is_contiguous(self, memory_format=None):
-        """True if elements are laid out row-major with no gaps."""
-        return self._data.flags.c_contiguous
+        """True if elements are laid out row-major with no gaps (or, given a
+        ``memory_format`` such as ``channels_last``, in that order)."""
+        if memory_format is None:
+            return self._data.flags.c_contiguous
+        from ._memory_format import is_laid_out
+        return is_laid_out(self._data, memory_format)
 
     def data_ptr(self):
         """Address of the first element."""

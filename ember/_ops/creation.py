@@ -7,6 +7,8 @@ import numpy as np
 from .. import _dtype
 from .. import _meta
 from .._device import CPU, check_device
+from .._memory_format import (contiguous_format, preserve_format, in_format,
+                              copy_obeying)
 from .._tensor import to_array
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
@@ -111,11 +113,21 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     return t
 
 
+def _like_layout(arr, like, memory_format, op):
+    """A ``*_like`` factory's row-major ``arr`` laid out as ``memory_format`` asks; by
+    default (preserve_format) as ``like``, when ``like``'s memory is dense, as torch."""
+    if memory_format is None or memory_format is preserve_format:
+        return arr if like.flags.c_contiguous else copy_obeying(arr, like)
+    return arr if memory_format is contiguous_format else in_format(arr, memory_format, op)
+
+
 def _factory(name, fill):
     def fn(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False, memory_format=None):
         dev = check_device(device, name)
         arr = fill(_shape(size, name), _dt(dtype))
+        if memory_format is not None and memory_format is not contiguous_format:
+            arr = in_format(arr, memory_format, name)
         return _finish(arr, requires_grad, name, dev)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"A new tensor of the given size filled with {name} (default float dtype)."
@@ -125,6 +137,7 @@ def _factory(name, fill):
              memory_format=None):
         dev = input.device if device is None else check_device(device, name + '_like')
         arr = fill(input._data.shape, dtype.np if dtype is not None else input._data.dtype)
+        arr = _like_layout(arr, input._data, memory_format, name + '_like')
         return _finish(arr, requires_grad, name + '_like', dev)
     like.__name__ = like.__qualname__ = name + '_like'
     like.__doc__ = f"``{name}`` with the shape (and dtype, unless given) of ``input``."
@@ -170,6 +183,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     dev = input.device if device is None else check_device(device, 'full_like')
     arr = np.full(input._data.shape, fill_value,
                   dtype.np if dtype is not None else input._data.dtype)
+    arr = _like_layout(arr, input._data, memory_format, 'full_like')
     return _finish(arr, requires_grad, 'full_like', dev)
 
 
@@ -298,6 +312,43 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     start, end, dt = _space_ends(start, end, dtype, 'logspace')
     arr = np.logspace(start, end, steps, base=base).astype(dt)
     return _finish(arr, requires_grad, 'logspace', dev)
+
+
+def _strided(shape, stride, dt, op):
+    """An uninitialised array of ``shape`` whose elements lie ``stride`` apart (in elements)
+    in a buffer just large enough, as torch's ``empty_strided`` allocates."""
+    stride = tuple(stride)
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in stride):
+        raise TypeError(f"{op}(): argument 'stride' (position 2) must be tuple of ints")
+    if len(shape) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)} and "
+                           f"strides={list(stride)}")
+    itemsize = np.dtype(dt).itemsize
+    extent = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, stride))
+    buffer = np.empty(extent, dt)
+    return np.lib.stride_tricks.as_strided(buffer, shape, [s * itemsize for s in stride])
+
+
+@register(method=False)
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """An uninitialised tensor of ``size`` with the given ``stride`` (in elements)."""
+    dev = check_device(device, 'empty_strided')
+    arr = _strided(_shape((size,), 'empty_strided'), stride, _dt(dtype), 'empty_strided')
+    return _finish(arr, requires_grad, 'empty_strided', dev)
+
+
+@register(function=False)
+def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,
+                      requires_grad=False, pin_memory=False):
+    """``empty_strided`` with this tensor's dtype unless ``dtype`` is given."""
+    dev = self.device if device is None else check_device(device, 'new_empty_strided')
+    arr = _strided(_shape((size,), 'new_empty_strided'), stride,
+                   dtype.np if dtype is not None else self._data.dtype, 'new_empty_strided')
+    return _finish(arr, requires_grad, 'new_empty_strided', dev)
 
 
 @register(method=False)

@@ -10,6 +10,8 @@ import numpy as np
 
 from .. import _dtype, _meta
 from .._device import check_device
+from .._memory_format import (contiguous_format, preserve_format, in_format,
+                              is_laid_out)
 from .._compat import reshape_view
 from ..autograd.engine import sum_to
 from ..autograd.grad_mode import STATE, INFERENCE_VC
@@ -709,16 +711,23 @@ class CloneBackward0(Node):
 
 @register
 def clone(input, *, memory_format=None):
-    """A copy with its own memory (differentiable)."""
-    return result(np.array(input._data, order='C'), track1(CloneBackward0, input))
+    """A copy with its own memory (differentiable), laid out as ``memory_format`` (by
+    default as ``input``, when its memory is dense; else row-major)."""
+    return result(in_format(input._data, memory_format, 'clone'), track1(CloneBackward0, input))
 
 
 @register(function=False)
 def contiguous(input, memory_format=None):
-    """``input`` itself if row-major contiguous, else a contiguous copy."""
-    if input._data.flags.c_contiguous:
+    """``input`` itself if laid out row-major (or as ``memory_format``) without gaps, else
+    such a copy."""
+    if memory_format is None or memory_format is contiguous_format or \
+            memory_format is preserve_format:
+        if input._data.flags.c_contiguous:
+            return input
+        return clone(input, memory_format=contiguous_format)
+    if is_laid_out(input._data, memory_format):
         return input
-    return clone(input)
+    return clone(input, memory_format=memory_format)
 
 
 class ToCopyBackward0(Node):
@@ -753,6 +762,10 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
             device = a
     if device is not None and check_device(device, 'to') is not input.device:
         return _to_other_device(input, dtype)
+    if memory_format is not None and memory_format is not preserve_format and \
+            not is_laid_out(input._data, memory_format):
+        input = clone(input, memory_format=memory_format)
+        copy = False
     if dtype is None:
         return clone(input) if copy else input
     return convert(input, dtype, copy)

@@ -10,6 +10,8 @@ import threading
 
 import numpy as np
 
+from .._memory_format import copy_obeying, obeys_layout
+
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_call
 from .graph import (AccumulateGrad, CopyBackwards, GradientEdge, _RELEASED, _HOOK_STACK,
@@ -472,7 +474,7 @@ def _accumulate(var, g, create_graph, stolen, make):
             node._saved = None
             var._grad = make(np.array(g._data, order='C'), node, True)
         else:
-            var._grad = _own(g.detach() if g._requires_grad else g, stolen, make)
+            var._grad = _own(g.detach() if g._requires_grad else g, stolen, make, var._data)
     elif create_graph:
         var._grad = old + g
     elif old._data.flags.writeable:
@@ -488,19 +490,25 @@ def _accumulate(var, g, create_graph, stolen, make):
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _own(g, stolen, make):
-    """``g`` itself as a new ``.grad`` when nothing else holds its array, else a copy. A
-    contiguous view covering all of its fresh base in the same layout -- e.g. a gradient
-    transposed twice on its way here -- is taken over as that base."""
+def _own(g, stolen, make, leaf):
+    """``g`` itself as a new ``.grad`` when nothing else holds its array and it has the
+    layout torch promises (the leaf's strides when the leaf's memory is dense, else
+    row-major), else a copy in that layout. A contiguous view covering all of its fresh
+    base in the same layout -- e.g. a gradient transposed twice on its way here -- is taken
+    over as that base."""
     data = g._data
     owner = data if data.base is None else _whole_base(data)
-    if (owner is not None and data.flags.writeable and data.flags.c_contiguous
-            and g._grad_fn is None and id(owner) not in stolen):
+    if (owner is not None and data.flags.writeable and g._grad_fn is None
+            and (data.flags.c_contiguous if leaf.flags.c_contiguous
+                 else obeys_layout(data, leaf))
+            and (owner is data or owner.strides == data.strides) and id(owner) not in stolen):
         stolen.add(id(owner))
         if owner is data and g._vc[0] == 0 and not g.__dict__:
             return g
         return make(owner)
-    return make(np.array(data, order='C'))
+    if leaf.flags.c_contiguous:
+        return make(np.array(data, order='C'))
+    return make(copy_obeying(data, leaf))
 
 
 def _whole_base(view):

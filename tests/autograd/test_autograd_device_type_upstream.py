@@ -49,12 +49,7 @@ import pytest
 
 from ._upstream import lib_fixture, eq, raises
 
-_NO_MEMORY_FORMAT = ("ember has no memory formats (torch.channels_last, torch.contiguous_format, "
-                     "the memory_format argument of contiguous/to)")
-XFAIL = {
-    'test_advanced_indexing_backwards_memory_format': _NO_MEMORY_FORMAT,
-    'test_strided_leaf_grad_layout': _NO_MEMORY_FORMAT,
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 

@@ -31,7 +31,8 @@ def _fits(name, value, optional):
         return isinstance(value, Tensor)
     if name in ('non_blocking', 'copy'):
         return isinstance(value, bool)
-    return True  # memory_format: every layout is the same on ember's CPU tensors
+    from ..._memory_format import memory_format
+    return value is None or isinstance(value, memory_format)
 
 
 def _bind(names, required, args, kwargs):

@@ -854,8 +854,8 @@ class Module:
             out.grad = new_grad.requires_grad_(grad.requires_grad)
 
     def to(self, *args, **kwargs):
-        """Converts floating-point parameters and buffers to a dtype (and checks the
-        device: only the CPU exists); returns self."""
+        """Converts floating-point parameters and buffers to a dtype, a device (the CPU or
+        'meta') and, for 4-D and 5-D ones, a ``memory_format``; returns self."""
         from ..._device import check_device
         from ._to_args import parse_to
         bound = parse_to(args, kwargs)
@@ -868,6 +868,9 @@ class Module:
             if any(t.device is not dev for t in itertools.chain(self.parameters(),
                                                                   self.buffers())):
                 self._apply(lambda t: _to_device(t, dev))
+        fmt = bound.get('memory_format')
+        if fmt is not None:  # as torch: only 4-D and 5-D tensors take the layout
+            self._apply(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)
         if dtype is None:
             return self
         if not (dtype.is_floating_point or dtype.is_complex):
