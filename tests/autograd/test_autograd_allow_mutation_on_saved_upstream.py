@@ -8,9 +8,7 @@ adapted.
 """
 from ._upstream import lib_fixture, eq, raises
 
-XFAIL = {
-    'test_inplace_foreach': "ember has no torch._foreach_* ops",
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 

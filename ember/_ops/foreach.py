@@ -1,0 +1,207 @@
+"""``torch._foreach_*``: one op applied to every tensor of a list (what torch's optimizers,
+``clip_grad_norm_`` and scripts copied from them call).
+
+torch fuses each into one kernel per device; ember loops over the list and calls the
+tensor op, so values, dtypes, errors and gradients are the op's own. Out-of-place forms
+return a tuple, in-place forms (``_foreach_add_``) the list they were given. A second
+operand may be a number, a list of numbers (one per tensor), a list of tensors or a single
+tensor; ``addcmul``/``addcdiv`` also take their scalars as a 1-D tensor.
+"""
+import numbers
+
+from ._core import Tensor, register
+
+__all__ = []
+
+_UNARY = ('abs', 'acos', 'asin', 'atan', 'ceil', 'cos', 'cosh', 'erf', 'erfc', 'exp', 'expm1',
+          'floor', 'frac', 'lgamma', 'log', 'log10', 'log1p', 'log2', 'neg', 'reciprocal',
+          'round', 'rsqrt', 'sigmoid', 'sign', 'sin', 'sinh', 'sqrt', 'tan', 'tanh', 'trunc')
+# maximum/minimum take only tensors; with a number they are clamps
+_WITH_NUMBER = {'maximum': 'clamp_min', 'minimum': 'clamp_max'}
+_BINARY = ('add', 'sub', 'mul', 'div', 'clamp_max', 'clamp_min', 'maximum', 'minimum', 'pow')
+
+
+def _tensor_list(name, value, position=1, arg='self'):
+    """``value`` as a non-empty list of tensors, or torch's error."""
+    if isinstance(value, Tensor) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be tuple of "
+                        f"Tensors, not {type(value).__name__}")
+    for i, t in enumerate(value):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {position - 1}, but "
+                            f"got {type(t).__name__}")
+    if not value:
+        raise RuntimeError("Tensor list must have at least one tensor.")
+    return value
+
+
+def _per_tensor(name, self, other, position=2):
+    """``other`` spread over ``self``: a list (of numbers or of tensors) element by element,
+    anything else (a number, a 0-d tensor) the same for every tensor."""
+    if isinstance(other, (list, tuple)):
+        if any(isinstance(o, Tensor) for o in other):
+            _tensor_list(name, other, position, 'other')
+            if len(other) != len(self):
+                raise RuntimeError(f"Tensor lists must have the same number of tensors, got "
+                                   f"{len(self)} and {len(other)}")
+        elif len(other) != len(self):
+            raise RuntimeError("Tensor list must have same number of elements as scalar list.")
+        else:
+            for i, o in enumerate(other):
+                if not isinstance(o, numbers.Number):
+                    raise TypeError(f"expected Tensor as element {i} in argument "
+                                    f"{position - 1}, but got {type(o).__name__}")
+        return other
+    if isinstance(other, Tensor) and other.dim():
+        raise RuntimeError(f"scalar tensor expected to be 0 dim but it has {other.dim()} "
+                           f"dimensions and {other.numel()} elements.")
+    return [other] * len(self)
+
+
+def _scalars(name, self, value):
+    """addcmul/addcdiv's ``value``: a number, a list of numbers or a 1-D tensor of them."""
+    if isinstance(value, Tensor):
+        if value.dim() != 1 or value.numel() != len(self):
+            raise RuntimeError("Tensor list must have same number of elements as scalar list.")
+        return value.tolist()
+    return _per_tensor(name, self, value, 4)
+
+
+def _apply(t, op, args, kwargs, inplace):
+    """``t.op(*args)``, or in place ``t.op_(*args)`` (through ``copy_`` where the tensor
+    method has no in-place form)."""
+    if not inplace:
+        return getattr(t, op)(*args, **kwargs)
+    method = getattr(t, op + '_', None)
+    if method is not None:
+        return method(*args, **kwargs)
+    return t.copy_(getattr(t, op)(*args, **kwargs))
+
+
+def _define(name, fn):
+    fn.__name__ = fn.__qualname__ = name
+    register(fn, method=False)
+
+
+def _unary(op, inplace):
+    def fn(self):
+        _tensor_list(fn.__name__, self)
+        out = [_apply(t, op, (), {}, inplace) for t in self]
+        return self if inplace else tuple(out)
+    fn.__doc__ = f"``{op}`` of every tensor of the list" + (" in place." if inplace else ".")
+    _define(f"_foreach_{op}{'_' if inplace else ''}", fn)
+
+
+def _binary(op, inplace):
+    def fn(self, other, *, alpha=None):
+        name = fn.__name__
+        if not isinstance(self, (list, tuple)) and op == 'pow':  # pow(number, tensors)
+            return tuple(_rpow(self, t) for t in _tensor_list(name, other, 2, 'exponent'))
+        _tensor_list(name, self)
+        others = _per_tensor(name, self, other)
+        kwargs = {} if alpha is None else {'alpha': alpha}
+        out = [_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number) else op,
+                      (o,), kwargs, inplace) for t, o in zip(self, others)]
+        return self if inplace else tuple(out)
+    fn.__doc__ = (f"``{op}`` of each tensor of the list with a number, a list of numbers, a "
+                  f"list of tensors or one tensor" + (", in place." if inplace else "."))
+    _define(f"_foreach_{op}{'_' if inplace else ''}", fn)
+
+
+def _rpow(base, t):
+    from . import pointwise
+    return pointwise.pow(base, t)
+
+
+def _ternary(op, inplace):
+    def fn(self, tensor1, tensor2, value=1):
+        name = fn.__name__
+        _tensor_list(name, self)
+        ones = _per_tensor(name, self, _tensor_list(name, tensor1, 2, 'tensor1'))
+        twos = _per_tensor(name, self, _tensor_list(name, tensor2, 3, 'tensor2'))
+        values = _scalars(name, self, value)
+        out = [_apply(t, op, (a, b), {'value': v}, inplace)
+               for t, a, b, v in zip(self, ones, twos, values)]
+        return self if inplace else tuple(out)
+    fn.__doc__ = f"``{op}`` over the lists, element by element" + (
+        ", in place." if inplace else ".")
+    _define(f"_foreach_{op}{'_' if inplace else ''}", fn)
+
+
+def _lerp(inplace):
+    def fn(self, tensors1, weight):
+        name = fn.__name__
+        _tensor_list(name, self)
+        ends = _per_tensor(name, self, _tensor_list(name, tensors1, 2, 'tensors1'))
+        weights = _per_tensor(name, self, weight, 3)
+        out = [_apply(t, 'lerp', (e, w), {}, inplace) for t, e, w in zip(self, ends, weights)]
+        return self if inplace else tuple(out)
+    fn.__doc__ = "``lerp`` of each tensor towards its partner" + (
+        ", in place." if inplace else ".")
+    _define(f"_foreach_lerp{'_' if inplace else ''}", fn)
+
+
+for _op in _UNARY:
+    _unary(_op, False)
+    _unary(_op, True)
+for _op in _BINARY:
+    _binary(_op, False)
+    _binary(_op, True)
+for _op in ('addcmul', 'addcdiv'):
+    _ternary(_op, False)
+    _ternary(_op, True)
+_lerp(False)
+_lerp(True)
+
+
+@register(method=False)
+def _foreach_zero_(self):
+    """Zeros every tensor of the list in place."""
+    for t in _tensor_list('_foreach_zero_', self):
+        t.zero_()
+    return self
+
+
+@register(method=False)
+def _foreach_clone(self):
+    """A copy of every tensor of the list."""
+    return tuple(t.clone() for t in _tensor_list('_foreach_clone', self))
+
+
+@register(method=False)
+def _foreach_copy_(self, src, non_blocking=False):
+    """Copies each tensor of ``src`` into its partner in the list."""
+    _tensor_list('_foreach_copy_', self)
+    for t, s in zip(self, _per_tensor('_foreach_copy_', self,
+                                      _tensor_list('_foreach_copy_', src, 2, 'src'))):
+        t.copy_(s)
+    return self
+
+
+@register(method=False)
+def _foreach_norm(self, ord=2, dtype=None):
+    """The vector norm of every tensor of the list (0-d tensors)."""
+    from .linalg_composed import vector_norm
+    return tuple(vector_norm(t, ord, dtype=dtype)
+                 for t in _tensor_list('_foreach_norm', self))
+
+
+@register(method=False)
+def _foreach_powsum(self, ord=2, dtype=None):
+    """``sum(|t| ** ord)`` of every tensor of the list (0-d tensors)."""
+    return tuple(t.abs().pow(ord).sum(dtype=dtype)
+                 for t in _tensor_list('_foreach_powsum', self))
+
+
+@register(method=False)
+def _foreach_max(self):
+    """The largest element of every tensor of the list (0-d tensors)."""
+    return tuple(t.max() for t in _tensor_list('_foreach_max', self))
+
+
+@register(method=False)
+def _foreach_mm(self, mat2):
+    """``mm`` of each matrix of the list with its partner."""
+    _tensor_list('_foreach_mm', self)
+    return tuple(a.mm(b) for a, b in zip(self, _per_tensor(
+        '_foreach_mm', self, _tensor_list('_foreach_mm', mat2, 2, 'mat2'))))
