@@ -89,9 +89,6 @@ XFAIL = {
         "node (freed by the garbage collector only)",
     'test_saved_variable_saved_original_inplace_detach':
         "ember does not notice that a saved input was detached in place before backward",
-    'test_default_saved_tensors_hooks_double_backward':
-        "ember's double backward of pow saves other tensors than torch's, so the pack hooks "
-        "apply a different number of times",
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
 }
