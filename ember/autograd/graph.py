@@ -19,7 +19,10 @@ __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_o
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
 # (detached), so no history is walked. A one-element list: cheap to read, shared by modules.
+# Once a tensor with history has been detached in place, it holds CHECK_DETACHED (when not
+# True) so that unpacking also looks for saved tensors detached since (``detached_in_place``).
 _DETACH_SAVED = [False]
+CHECK_DETACHED = 'check detached'
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 _TWICE = ("Trying to backward through the graph a second time (or directly access saved "
           "tensors after they have already been freed). Saved intermediate values of the graph "
@@ -116,7 +119,10 @@ class Node:
             if t._vc[0] != version:
                 raise RuntimeError(_version_error(t, version))
             if _DETACH_SAVED[0]:
-                t = make(t._data)
+                if _DETACH_SAVED[0] is True:
+                    t = make(t._data)
+                elif t._grad_fn is None:
+                    _refuse_detached(self, t)
             out.append(t)
         return out
 
@@ -124,6 +130,26 @@ class Node:
         """Frees the saved tensors (after a backward without ``retain_graph``)."""
         if self._saved is not None:
             self._saved = _RELEASED
+
+
+def detached_in_place(t):
+    """Notes that ``t``, which had history, was just detached in place (``detach_``): the
+    nodes that saved it may no longer use it (``_refuse_detached``). Only a weak reference
+    to its old node is kept, so the history it leaves is freed as before."""
+    t._detached_from = weakref.ref(t._grad_fn)
+    if not _DETACH_SAVED[0]:
+        _DETACH_SAVED[0] = CHECK_DETACHED
+
+
+def _refuse_detached(node, t):
+    """torch's refusal to use a saved input that was detached in place since it was saved:
+    ``node`` took it as an input (its edge is ``t``'s old node)."""
+    ref = t.__dict__.get('_detached_from')
+    old = ref() if ref is not None else None
+    if old is not None and any(fn is old for fn, _ in node.next_functions):
+        raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. "
+                           "with .detach_().This is not supported, please use out-of-place "
+                           "`.detach()` instead")
 
 
 def name_saved_values(cls, names):

@@ -79,16 +79,9 @@ XFAIL = {
     'test_full_backward_hook_double_backward':
         "ember's full backward hook runs again when the graph of a gradient made with "
         "create_graph=True is differentiated (torch runs it once)",
-    'test_autograd_print_tensor': "ember prints a view modified in place under no_grad "
-                                  "with requires_grad=True, not torch's grad_fn=<Invalid>",
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's TODO): after transpose_ of a view_as_real view "
         "torch's gradient comes out transposed; ember's is the correct, untransposed one",
-    'test_custom_function_saving_mutated_view_no_leak':
-        "a view marked dirty and saved for backward is kept in a reference cycle by ember's "
-        "node (freed by the garbage collector only)",
-    'test_saved_variable_saved_original_inplace_detach':
-        "ember does not notice that a saved input was detached in place before backward",
     'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
                               "is refused",
 }
