@@ -41,6 +41,7 @@ class Tensor:
     _view_fn = None       # base -> this view, replayed by in-place ops on views
     _rebased = 0          # a base: bumped when an in-place op rewrites its history
     _seen = 0             # a view: the base's _rebased its grad_fn was built against
+    _chain_at = 0         # a view: the base's _rebased its _view_fn was last brought up to
     _output_nr = 0
     _grad_acc = None      # weakref to this leaf's AccumulateGrad node
     _hooks = None         # leaf gradient hooks
@@ -412,6 +413,8 @@ class Tensor:
                 "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        if self._grad_fn is not None:
+            _graph.detached_in_place(self)
         self._grad_fn = None
         self._requires_grad = False
         if self._fw is not None:  # (its forward-AD tangent goes too, as in torch)
@@ -609,7 +612,8 @@ def _short_name(d):
 _GRAPH_STATE = frozenset({
     '_grad', '_grad_acc', '_base', '_view_fn', '_rebased', '_seen', '_output_nr', '_hooks',
     '_retains_grad', '_post_acc_hooks', '_fw', '_made_by_function', '_no_grad_view',
-    '_multi_view_of', '_grad_dtype'})
+    '_multi_view_of', '_grad_dtype', '_made_at', '_chain_at', '_relaid',
+    '_detached_from'})
 
 
 def pickled_state(t):
@@ -635,7 +639,15 @@ def _rebuild(cls, data, requires_grad, state):
 def refresh_view(t):
     """Rebuilds the history of view ``t`` after an in-place op rewrote its base's history
     through another view (torch regenerates such grad_fns lazily too)."""
-    from ._ops._core import replay_view, PURE_VIEW
+    from ._ops._core import replay_view, view_chain, PURE_VIEW, WATCHED
+    if t._seen == WATCHED and t._vc[0] == t._made_at[0]:
+        return  # nothing was written since it was made: its history stands
+    base = t._base
+    if t._grad_fn is None and not base._requires_grad:
+        # outside autograd: only the steps from the base may need bringing up to date
+        view_chain(t)
+        t._seen = base._rebased
+        return
     made = t._made_by_function
     if made is PURE_VIEW:  # (a pure custom Function's view is replayed like any view)
         t._made_by_function = made = None
@@ -653,8 +665,7 @@ def refresh_view(t):
         raise RuntimeError(_no_grad_view_message(
             "A view was created", ngv[1] if type(ngv) is tuple else ngv,
             "its base or another view of its base has been modified inplace"))
-    base = t._base
-    fresh = replay_view(base, t._view_fn)
+    fresh = replay_view(base, view_chain(t))
     old_fn, old_nr = t._grad_fn, t._output_nr
     t._grad_fn = fresh._grad_fn
     t._requires_grad = fresh._requires_grad
@@ -684,8 +695,8 @@ def retype(t, cls):
     return r
 
 
-_VIEW_STATE = ('_base', '_view_fn', '_seen', '_no_grad_view', '_made_by_function',
-               '_multi_view_of')
+_VIEW_STATE = ('_base', '_view_fn', '_seen', '_made_at', '_chain_at', '_no_grad_view',
+               '_made_by_function', '_multi_view_of')
 
 
 def make(data, grad_fn=None, requires_grad=False):

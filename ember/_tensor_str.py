@@ -257,9 +257,14 @@ def tensor_repr(t, prefix=None, tensor_contents=None):
         if dt not in (default_float, default_complex, _dtype.int64, _dtype.bool_):
             suffixes.append(f'dtype={dt!r}')
         text = tensor_contents if tensor_contents is not None else _contents(a, indent)
-    grad_fn = t.grad_fn
+    try:
+        grad_fn = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+    except RuntimeError:
+        # (a view made under no_grad whose memory was written since: its grad_fn is
+        # refused, and torch prints it so)
+        grad_fn = 'Invalid'
     if grad_fn is not None:
-        suffixes.append(f'grad_fn=<{type(grad_fn).__name__}>')
+        suffixes.append(f'grad_fn=<{grad_fn}>')
     elif t.requires_grad:
         suffixes.append('requires_grad=True')
     if t._fw is not None:

@@ -472,6 +472,9 @@ def inplace(t, outplace, args, op):
             _take_tangent(t, r)
         return t
     check_view_rewritable(t)
+    base = t._base
+    if base is not None and base._rebased != t._seen:
+        refresh_view(t)  # (the op must see its current place in the graph, not a stale one)
     r = outplace(_alias(t), *args)
     write_into(t, r._data, op)
     if r._fw is not None:
@@ -502,7 +505,7 @@ def _take_tangent(t, r):
         if target_base is None:
             target_base = make(np.zeros_like(base._data))
             base._fw = (FWD.level, target_base)
-        target = replay_view(target_base, t._view_fn)
+        target = replay_view(target_base, view_chain(t))
         t._fw = (FWD.level, target)
     if target is None:
         t._fw = r._fw
@@ -582,15 +585,16 @@ def rebase(t, r):
         t._rebased += 1  # views of t built against its old history are now stale
         _move_retain(t, old_fn, old_nr)
         return
+    chain = view_chain(t)
     node = track(CopySlices, (base, r))
-    node.view_fn = t._view_fn
+    node.view_fn = chain
     base._grad_fn = node
     base._requires_grad = True
     if base._output_nr:
         base._output_nr = 0
     base._rebased += 1
     # The view's own history now goes through its base's new history.
-    with_history = replay_view(base, t._view_fn)
+    with_history = replay_view(base, chain)
     t._grad_fn = with_history._grad_fn
     t._requires_grad = True
     t._output_nr = with_history._output_nr
@@ -640,6 +644,7 @@ def view_of(base, arr, node, fn, args):
     t = _new(Tensor)
     t._data = arr
     t._vc = base._vc
+    watched = False
     if t._vc is INFERENCE_VC:
         # A view of an inference tensor is a plain inference tensor: no history, no view
         # relation (torch tracks neither).
@@ -656,6 +661,7 @@ def view_of(base, arr, node, fn, args):
             t._no_grad_view = 'inference' if STATE.inference else 'no_grad'
             if base._requires_grad:
                 t._requires_grad = True
+                watched = True
     elif node._fw_in is None:
         t._requires_grad = True
         t._grad_fn = node
@@ -670,10 +676,26 @@ def view_of(base, arr, node, fn, args):
     if ngv and STATE.enabled and base._base is not None:
         # a view of such a view inherits the refusal (torch's "view of a view" message)
         t._no_grad_view = ngv if type(ngv) is tuple else ('view', ngv)
+        watched = t._requires_grad
     link_view(t, base, fn, args)
+    if watched:
+        watch_version(t)
     if base._multi_view_of is not None:  # a view of such a view is refused in-place too
         t._multi_view_of = base._multi_view_of
     return t
+
+
+# The ``_seen`` of a view whose grad_fn is checked at every read: one made under no_grad or
+# in inference mode from a tensor that requires grad. As in torch, once anything has written
+# to its memory (the view, its base or another view, in whatever grad mode) reading its
+# grad_fn is refused; before that its history stands.
+WATCHED = -1
+
+
+def watch_version(t):
+    """Makes view ``t`` (just linked to its base) a watched one (see ``WATCHED``)."""
+    t._made_at = (t._vc[0], t._seen)
+    t._seen = WATCHED
 
 
 def link_view(t, base, fn, args):
@@ -685,10 +707,45 @@ def link_view(t, base, fn, args):
         t._view_fn = step
     else:
         t._base = root
-        t._view_fn = base._view_fn + step
+        t._view_fn = (base._view_fn if not RELAID else view_chain(base)) + step
         base = root
     if base._rebased:
         t._seen = base._rebased
+
+
+# Set once any tensor that is no view has been laid out anew by an in-place view op
+# (transpose_, t_, squeeze_, unsqueeze_): from then on, making a view of a view checks that
+# the chain it extends is up to date (views made before pay nothing until then).
+RELAID = False
+
+
+def relaid(root, inverse):
+    """Records that in-place view op just gave ``root`` (no view) a new layout, ``inverse``
+    (a view step) turning the new one back into the old. Its existing views, whose steps
+    start from the old layout, get ``inverse`` put before them when next used
+    (``view_chain``), and their grad_fns are rebuilt (as torch regenerates them)."""
+    global RELAID
+    RELAID = True
+    root._rebased += 1
+    changes = root.__dict__.get('_relaid')
+    if changes is None:
+        changes = root._relaid = []
+    changes.append((root._rebased, inverse))
+
+
+def view_chain(t):
+    """View ``t``'s steps from its root as the root is laid out now (see ``relaid``)."""
+    chain = t._view_fn
+    changes = t._base.__dict__.get('_relaid')
+    if changes is None:
+        return chain
+    since = t._seen if t._seen != WATCHED else t._made_at[1]
+    since = max(since, t._chain_at)
+    earlier = tuple(step for stamp, step in reversed(changes) if stamp > since)
+    if earlier:
+        chain = t._view_fn = earlier + chain
+    t._chain_at = changes[-1][0]
+    return chain
 
 
 def replay_view(t, chain):

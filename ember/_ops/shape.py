@@ -17,7 +17,7 @@ from ..autograd.engine import sum_to
 from ..autograd.grad_mode import STATE, INFERENCE_VC
 from ._core import check_broadcast
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
-                    to_tensor, wrap_dim)
+                    watch_version, to_tensor, wrap_dim)
 
 _new = object.__new__
 
@@ -550,6 +550,7 @@ def _multi_view(input, arrs, node, fn, args_of, cls):
         elif no_grad_view:
             o._requires_grad = True
             o._no_grad_view = 'inference' if STATE.inference else 'no_grad'
+            watch_version(o)
     return tuple(outs)
 
 

@@ -9,10 +9,12 @@
 
 One table row per op: the derivative is always the view op's own.
 """
+import functools
+
 import numpy as np
 
 from .._tensor import Tensor, wrap_dim
-from ._core import register, track1, check_inplace, check_view_rewritable, result
+from ._core import register, track1, check_inplace, check_view_rewritable, result, relaid
 from ..autograd.grad_mode import STATE
 from . import shape, arrange, special
 from .index import _alias
@@ -165,12 +167,25 @@ _INPLACE_NAMES = {'SqueezeBackward0': 'SqueezeBackward3', 'SqueezeBackward1': 'S
                   'AsStridedBackward0': 'AsStridedBackward1'}
 
 
+def _inverse(view, t, args, kwargs):
+    """The view step that turns ``view(t, *args, **kwargs)`` back into ``t``'s layout (None
+    for as_strided, whose views of a relaid tensor are not brought up to date)."""
+    if view is shape.transpose or view is shape.t:  # (each undoes itself)
+        return (functools.partial(view, **kwargs) if kwargs else view), args
+    if view is shape.squeeze or view is shape.unsqueeze:  # (only dims of size 1 move)
+        return shape.view, tuple(t._data.shape)
+    return None
+
+
 def _inplace_view(view, name):
     def method(self, *args, **kwargs):
         check_inplace(self, name)
         if self._base is not None and STATE.enabled and self.requires_grad:
             # (a view whose history cannot be rewritten cannot become another view either)
             check_view_rewritable(self)
+        root = self._base is None
+        if root:
+            inverse = _inverse(view, self, args, kwargs)
         r = view(self, *args, **kwargs)
         node = r._grad_fn
         if node is not None:
@@ -185,6 +200,8 @@ def _inplace_view(view, name):
         if r._fw is not None:
             self._fw = r._fw
         self._vc[0] += 1
+        if root and inverse is not None:
+            relaid(self, inverse)
         return self
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{name[:-1]}``: ``self`` becomes that view of its own memory "

@@ -340,6 +340,9 @@ class Function(_SingleLevelFunction):
             _forward_ad(cls, ctx, args, outs)
         if ctx._is_pure_view:
             _mark_pure_view(args, outs)
+        if ctx.dirty_tensors:
+            # (as torch: dropped once used, so no cycle runs node -> dirty tensor -> node)
+            ctx.dirty_tensors = None
         return outs[0] if single else outs
 
 
@@ -538,13 +541,15 @@ def _mark_pure_view(args, outs):
     """The output of a pure-view Function that views its input is an ordinary view of it:
     an in-place op on it rewrites the input's history and replays the view (its custom
     backward is bypassed then). A view of anything else may not be modified in place."""
-    from .._ops._core import PURE_VIEW, PURE_VIEW_OF_TEMP
+    from .._ops._core import PURE_VIEW, PURE_VIEW_OF_TEMP, WATCHED
     (inp,) = [a for a in args if isinstance(a, Tensor)]
     for o in outs:
         if isinstance(o, Tensor) and o._base is not None:
             if o._base is (inp if inp._base is None else inp._base):
                 o._made_by_function = PURE_VIEW
                 o._no_grad_view = False
+                if o._seen == WATCHED:  # (made under forward's no_grad, but no no-grad view)
+                    o._seen = o._made_at[1]
             else:
                 o._made_by_function = PURE_VIEW_OF_TEMP
 
@@ -655,7 +660,10 @@ def _save(ctx, outputs):
     for t in tensors:
         if t is None:
             saved.append((None, 0))
-        elif id(t) in out_ids and t._grad_fn is ctx:
+        elif id(t) in out_ids and (t._grad_fn is ctx or (t._base is not None and any(
+                t is d for d in ctx.dirty_tensors))):
+            # (a view marked dirty has the history of its base's CopySlices, which leads
+            # back to this node: it comes back as this node's output, the same gradient path)
             saved.append((_SavedOutput(t), t._vc[0]))
         else:
             saved.append((t, t._vc[0]))

@@ -7,6 +7,7 @@ broadcast gradient to the input's shape. ``backward`` formulas are written with 
 running them with grad mode on builds the graph of the backward itself (double backward).
 """
 import re
+import weakref
 from typing import NamedTuple, Optional
 
 from .forward_ad import FWD, Pending
@@ -18,7 +19,10 @@ __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_o
 _RELEASED = object()
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
 # (detached), so no history is walked. A one-element list: cheap to read, shared by modules.
+# Once a tensor with history has been detached in place, it holds CHECK_DETACHED (when not
+# True) so that unpacking also looks for saved tensors detached since (``detached_in_place``).
 _DETACH_SAVED = [False]
+CHECK_DETACHED = 'check detached'
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 _TWICE = ("Trying to backward through the graph a second time (or directly access saved "
           "tensors after they have already been freed). Saved intermediate values of the graph "
@@ -115,7 +119,10 @@ class Node:
             if t._vc[0] != version:
                 raise RuntimeError(_version_error(t, version))
             if _DETACH_SAVED[0]:
-                t = make(t._data)
+                if _DETACH_SAVED[0] is True:
+                    t = make(t._data)
+                elif t._grad_fn is None:
+                    _refuse_detached(self, t)
             out.append(t)
         return out
 
@@ -123,6 +130,26 @@ class Node:
         """Frees the saved tensors (after a backward without ``retain_graph``)."""
         if self._saved is not None:
             self._saved = _RELEASED
+
+
+def detached_in_place(t):
+    """Notes that ``t``, which had history, was just detached in place (``detach_``): the
+    nodes that saved it may no longer use it (``_refuse_detached``). Only a weak reference
+    to its old node is kept, so the history it leaves is freed as before."""
+    t._detached_from = weakref.ref(t._grad_fn)
+    if not _DETACH_SAVED[0]:
+        _DETACH_SAVED[0] = CHECK_DETACHED
+
+
+def _refuse_detached(node, t):
+    """torch's refusal to use a saved input that was detached in place since it was saved:
+    ``node`` took it as an input (its edge is ``t``'s old node)."""
+    ref = t.__dict__.get('_detached_from')
+    old = ref() if ref is not None else None
+    if old is not None and any(fn is old for fn, _ in node.next_functions):
+        raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. "
+                           "with .detach_().This is not supported, please use out-of-place "
+                           "`.detach()` instead")
 
 
 def name_saved_values(cls, names):
@@ -353,17 +380,52 @@ def edge_output_meta(edge):
 
 # -- saved_tensors_hooks -------------------------------------------------------------------
 class _Packed:
-    """A saved tensor handed to a pack hook; the unpack hook turns it back into a tensor."""
-    __slots__ = ('obj', 'unpack_hook', 'is_output')
+    """A saved tensor handed to a pack hook; the unpack hook turns it back into a tensor.
 
-    def __init__(self, obj, unpack_hook, is_output):
+    As in torch, the unpacked tensor takes the saved one's place in the graph, whatever
+    graph the hook's result has: a node's own output comes back as that node's output,
+    another saved tensor that required grad comes back with its grad_fn (a leaf: feeding
+    its gradient accumulator), so a gradient taken through the formulas that use it with
+    ``create_graph=True`` reaches the forward graph (checkpoint's recomputed tensors
+    depend on this)."""
+    __slots__ = ('obj', 'unpack_hook', 'is_output', 'edge', 'output_nr')
+
+    def __init__(self, obj, unpack_hook, is_output, edge=None, output_nr=0):
         self.obj, self.unpack_hook, self.is_output = obj, unpack_hook, is_output
+        self.edge, self.output_nr = edge, output_nr
 
     def unpack(self, node):
         t = self.unpack_hook(self.obj)
-        if self.is_output:  # a node's own output comes back as that node's output
-            t = make(t._data, node, True)
-        return t
+        if self.is_output:
+            return _with_edge(t, node, self.output_nr)
+        edge = self.edge
+        if edge is None:
+            return t
+        if type(edge) is AccumulateGrad:  # a leaf: a leaf again, feeding the same sink
+            r = make(t._data, None, True)
+            r._vc = t._vc
+            r._grad_acc = weakref.ref(edge)
+            return r
+        return _with_edge(t, edge, self.output_nr)
+
+
+def _with_edge(t, node, output_nr):
+    """A tensor with ``t``'s data (and version counter), output ``output_nr`` of ``node``."""
+    r = make(t._data, node, True)
+    r._vc = t._vc
+    if output_nr:
+        r._output_nr = output_nr
+    return r
+
+
+def _pack(pack, unpack, t):
+    """``t`` packed by ``pack``, with what ``_Packed.unpack`` needs to put it back in its
+    place in the graph."""
+    if not t.requires_grad:
+        return _Packed(_pack_unmodified(pack, t), unpack, False)
+    fn = t.grad_fn  # (the property: a view's grad_fn may be regenerated)
+    edge = t._accumulator() if fn is None else fn
+    return _Packed(_pack_unmodified(pack, t), unpack, False, edge, t._output_nr)
 
 
 _HOOK_STACK = []
@@ -384,9 +446,10 @@ def _set_saved(node, saved):
             elif type(t) is _SavedOutput:
                 out = make(t.data)
                 out._vc = t.version  # (the output's own counter: in-place changes show)
-                packed.append((_Packed(_pack_unmodified(pack, out), unpack, True), version))
+                packed.append((_Packed(_pack_unmodified(pack, out), unpack, True, None,
+                                       t.output_nr), version))
             else:
-                packed.append((_Packed(_pack_unmodified(pack, t), unpack, False), version))
+                packed.append((_pack(pack, unpack, t), version))
         saved = tuple(packed)
     _SLOT.__set__(node, saved)
 

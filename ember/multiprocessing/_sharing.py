@@ -67,8 +67,8 @@ def share_memory_(t):
     shared[...] = data
     root._data = shared
     if root is not t:
-        from .._ops._core import replay_view
-        t._data = replay_view(root, t._view_fn)._data
+        from .._ops._core import replay_view, view_chain
+        t._data = replay_view(root, view_chain(t))._data
     return t
 
 

@@ -106,15 +106,16 @@ _DEBUG = ('An error happened while unpacking tensors. You are seeing this error 
           'passed `debug=True` to checkpoint (or enabled '
           'torch.utils.checkpoint.set_checkpoint_debug_enabled). ')
 # Settings made by the context managers below: None means "as the call says".
-_EARLY_STOP = [True]
+_EARLY_STOP = [None]
 _DEBUG_ENABLED = [None]
 _GROUPS = []  # the GraphExecGroups entered, innermost last
 
 
 @contextlib.contextmanager
 def set_checkpoint_early_stop(enable):
-    """Within it, a non-reentrant checkpoint's recomputation runs to the end of the function
-    (``False``) or stops once it has saved every tensor needed (``True``, the default)."""
+    """The non-reentrant checkpoints made within it recompute to the end of the function
+    (``False``) or stop once they have saved every tensor needed (``True``). The setting
+    is taken when the checkpoint runs forward and overrides its ``early_stop`` argument."""
     prev = _EARLY_STOP[0]
     _EARLY_STOP[0] = enable
     try:
@@ -169,6 +170,11 @@ class _Recomputation:
         self.function, self.args, self.kwargs, self.state = function, args, kwargs, state
         self.debug, self.early_stop = debug, early_stop
         self.metas = []
+        # A backward run inside the checkpointed function (autograd.grad there) may unpack
+        # before the forward has saved all: that recomputation saves more than was counted,
+        # and the extra tensors are not checked (as in torch).
+        self.forward_completed = False
+        self.ignore_mismatch = False
         self.recomputed = {}  # backward key -> list of tensors (None once handed out)
 
     def pack(self, tensor):
@@ -204,12 +210,15 @@ class _Recomputation:
 
     def _recompute(self):
         debug = self.debug if _DEBUG_ENABLED[0] is None else _DEBUG_ENABLED[0]
-        early = self.early_stop and _EARLY_STOP[0]
+        early = self.early_stop
         kept = []
         count = len(self.metas)
 
         def keep(tensor):
             if len(kept) == count:
+                if not self.forward_completed:
+                    self.ignore_mismatch = True
+                    return tensor
                 raise CheckpointError('torch.utils.checkpoint: trying to save more tensors '
                                       'during recomputation than during the original forward '
                                       'pass.' + _TIP)
@@ -228,6 +237,8 @@ class _Recomputation:
                 _rerun(self.function, args, self.kwargs, self.state)
         except _StopRecomputation:
             pass
+        if self.ignore_mismatch:
+            return kept
         if len(kept) != count:
             raise CheckpointError(
                 'torch.utils.checkpoint: A different number of tensors was saved during the '
@@ -271,9 +282,13 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     if determinism_check not in ('default', 'none'):
         raise ValueError("determinism_check should be one of ['default', 'none'], but got "
                          f"{determinism_check}")
+    if _EARLY_STOP[0] is not None:
+        early_stop = _EARLY_STOP[0]  # (the enclosing context manager wins over the argument)
     frame = _Recomputation(function, args, kwargs, _rng_state(preserve), debug, early_stop)
     with saved_tensors_hooks(frame.pack, frame.unpack):
-        return function(*args, **kwargs)
+        out = function(*args, **kwargs)
+    frame.forward_completed = True
+    return out
 
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):

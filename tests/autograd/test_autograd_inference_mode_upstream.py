@@ -10,12 +10,7 @@ from itertools import product
 
 from ._upstream import lib_fixture, eq, raises
 
-XFAIL = {
-    'test_inference_mode_handle_indirect_view_on_rebase':
-        "ember's in-place view ops (transpose_) on a base leave the history of the base's "
-        "existing views as it was (torch regenerates it, as AsStridedBackward0), so a view "
-        "made in inference mode is not refused after its base's transpose_",
-}
+XFAIL = {}  # (every test of the class passes on ember)
 
 lib = lib_fixture(XFAIL)
 

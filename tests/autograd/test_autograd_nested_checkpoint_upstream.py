@@ -14,30 +14,9 @@ import weakref
 
 import pytest
 
-from ._upstream import lib_fixture, ember
+from ._upstream import lib_fixture
 
-# (checkpoint's early stop comes with another branch of this session; until it is merged
-# the tests that need it are expected to fail here. With it, three still fail, for the
-# reasons in _WITH_EARLY_STOP.)
-_NO_EARLY_STOP = "ember.utils.checkpoint has no set_checkpoint_early_stop on this branch"
-_HAS_EARLY_STOP = hasattr(ember.utils.checkpoint, 'set_checkpoint_early_stop')
-_NESTED_GRAD = ("a gradient of a gradient taken through nested non-reentrant checkpoints "
-                "has wrong values on ember")
-_WITH_EARLY_STOP = {
-    'test_nested_checkpoint': _NESTED_GRAD,
-    'test_nested_checkpoint_two_children': _NESTED_GRAD,
-    'test_nested_checkpoint_set_early_stop':
-        "ember lets checkpoint's early_stop argument override an enclosing "
-        "set_checkpoint_early_stop (in torch the context manager takes precedence)",
-}
-XFAIL = dict(_WITH_EARLY_STOP) if _HAS_EARLY_STOP else {
-    name: _NO_EARLY_STOP + (f"; with it: {_WITH_EARLY_STOP[name]}" if name in _WITH_EARLY_STOP
-                            else "")
-    for name in ('test_nested_checkpoint', 'test_nested_checkpoint_two_children',
-                 'test_nested_checkpoint_non_tensor_inputs_and_outputs',
-                 'test_nested_checkpoint_kwargs', 'test_nested_checkpoint_same_graph',
-                 'test_nested_checkpoint_reentrant_backwards',
-                 'test_nested_checkpoint_set_early_stop')}
+XFAIL = {}  # (every test of the class passes on ember)
 
 lib = lib_fixture(XFAIL)
 
@@ -370,10 +349,9 @@ def test_nested_checkpoint_set_early_stop_no_recompution_needed(lib):
     out.backward()
     assert counter[0] == 1
 
-    if hasattr(lib.utils.checkpoint, 'set_checkpoint_early_stop'):
-        counter = [0]
-        a = lib.tensor(1.0, requires_grad=True)
-        with lib.utils.checkpoint.set_checkpoint_early_stop(False):
-            out = checkpoint(fn2, a, use_reentrant=False)
-        out.backward()
-        assert counter[0] == 1
+    counter = [0]
+    a = lib.tensor(1.0, requires_grad=True)
+    with lib.utils.checkpoint.set_checkpoint_early_stop(False):
+        out = checkpoint(fn2, a, use_reentrant=False)
+    out.backward()
+    assert counter[0] == 1
