@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim, refresh_view
-from ..autograd.graph import Node
+from ..autograd.graph import Node, next_seq
 from ..autograd.grad_mode import STATE, INFERENCE_VC, SPECIAL_VC_OPEN, new_version_counter
 from ..autograd.anomaly_mode import ANOMALY, record
 from ..overrides import overridable
@@ -76,6 +76,7 @@ def track(cls, inputs):
     node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
                         for t in inputs])
     node._saved = None
+    node._seq = next_seq()
     if FWD.level is not None:
         _add_tangents(node, inputs)
     if ANOMALY.enabled:
@@ -94,6 +95,7 @@ def forward_only(cls, inputs):
     node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
                         for t in inputs])
     node._saved = None
+    node._seq = next_seq()
     node._fw_in = tangents
     node._fw_only = True
     return node
@@ -124,6 +126,7 @@ def track1(cls, t):
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),)
     node._meta = ((t._data.shape, t._data.dtype),)
     node._saved = None
+    node._seq = next_seq()
     if FWD.level is not None:
         _add_tangents(node, (t,))
     if ANOMALY.enabled:
@@ -144,6 +147,7 @@ def track_scalar(cls, t):
                            _NO_EDGE)
     node._meta = ((t._data.shape, t._data.dtype), None)
     node._saved = None
+    node._seq = next_seq()
     if FWD.level is not None:
         _add_tangents(node, (t, None))
     if ANOMALY.enabled:

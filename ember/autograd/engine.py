@@ -7,13 +7,14 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 """
 import sys
 import threading
+from heapq import heappush, heappop
 
 import numpy as np
 
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_call
 from .graph import (AccumulateGrad, CopyBackwards, GradientEdge, _RELEASED, _HOOK_STACK,
-                    hook_stack, restore_hook_stack)
+                    hook_stack, restore_hook_stack, next_seq)
 
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 refresh_view = None  # ember._tensor.refresh_view, bound the same way
@@ -168,15 +169,25 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
     hooks = hook_stack()
     stolen = set()
     try:
-        ready = [n for n in stack if deps[n] == 0]
-        carried = None  # a node handed its gradient directly (see the end of the loop)
-        while ready or carried is not None:
+        # Ready nodes wait in a heap, highest sequence number first (see ``_Ready``); a node
+        # that becomes ready while none waits is run next without the heap (``carried``).
+        heap = []
+        carried = None  # (node, its output gradients): the node to run next
+        if len(stack) == 1:
+            carried = (stack[0], buffers.pop(stack[0]))
+        else:
+            for n in _root_order(stack, roots):
+                if deps[n] == 0:
+                    heappush(heap, _Ready(n))
+        while True:
             if carried is not None:
                 node, grads_out = carried
                 carried = None
-            else:
-                node = ready.pop()
+            elif heap:
+                node = heappop(heap).node
                 grads_out = buffers.pop(node, None)
+            else:
+                break
             grads_in = ()
             if visit is not None and node not in visit:
                 pass
@@ -225,7 +236,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                 nxt, nr = nexts[0]
                 g = grads_in[0]
                 if (nxt is not None and g is not None and deps[nxt] == 1 and nr == 0
-                        and nxt.n_outputs == 1 and nxt not in buffers):
+                        and nxt.n_outputs == 1 and nxt not in buffers
+                        and (not heap or nxt._seq > heap[0].seq)):
                     meta = metas[0] if metas is not None else None
                     if meta is not None and (g._data.shape != meta[0] or (
                             g._data.dtype is not meta[1] and g._data.dtype != meta[1])):
@@ -233,6 +245,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                     deps[nxt] = 0
                     carried = (nxt, [g])
                     continue
+            first = None  # the first node this one made ready, while no other waits
             for i, (nxt, nr) in enumerate(nexts):
                 if nxt is None:
                     continue
@@ -252,12 +265,47 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    ready.append(nxt)
+                    if first is None and not heap:
+                        first = nxt
+                    else:
+                        if first is not None:
+                            heappush(heap, _Ready(first))
+                            first = None
+                        heappush(heap, _Ready(nxt))
+            if first is not None:
+                carried = (first, buffers.pop(first, None))
     finally:
         STATE.enabled = prev
         if _HOOK_STACK != (hooks or []):  # (a hook entered or left a context)
             restore_hook_stack(hooks)
     return captured
+
+
+class _Ready:
+    """A node in the engine's ready heap. It compares by sequence number alone, so that
+    nodes with equal numbers (the accumulators) leave the heap in the order torch's binary
+    heap gives them: ``heapq`` sifts as ``std::priority_queue`` does."""
+    __slots__ = ('seq', 'node')
+
+    def __init__(self, node):
+        self.seq = node._seq
+        self.node = node
+
+    def __lt__(self, other):
+        return self.seq > other.seq
+
+
+def _root_order(nodes, roots):
+    """The root nodes in the order torch's engine makes them ready: each when its last
+    gradient arrives, i.e. by its last place among ``roots``."""
+    if len(roots) == len(nodes):
+        return nodes
+    last = {}
+    for t in roots:
+        node = _edge(t)[0]
+        last.pop(node, None)
+        last[node] = True
+    return list(last)
 
 
 def _edge(t):
@@ -470,6 +518,7 @@ def _accumulate(var, g, create_graph, stolen, make):
             node.next_functions = ((None, 0), (g._grad_fn, g._output_nr))
             node._meta = (None, None)
             node._saved = None
+            node._seq = next_seq()
             var._grad = make(np.array(g._data, order='C'), node, True)
         else:
             var._grad = _own(g.detach() if g._requires_grad else g, stolen, make)

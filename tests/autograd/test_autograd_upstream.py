@@ -62,9 +62,6 @@ XFAIL = {
     'test_tensor_hooks_inplace_over_view':
         "ember's CopySlices sends the view's gradient through the view's old node, so hooks "
         "registered on the view before the in-place op still fire (torch bypasses that node)",
-    'test_backward_hook_relative_ordering':
-        "ember's engine runs ready nodes last-ready-first, not in torch's order (grad "
-        "accumulators first, then by creation sequence number)",
     'test_inplace_on_view_backward':
         "ember's double backward of an in-place threshold on a view builds another graph "
         "(a ViewBackward0 where torch has ThresholdBackwardBackward0)",
