@@ -90,11 +90,21 @@ def _log_node(log, node, grads):
 
 def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumulate=True):
     """Runs backward from ``roots`` as one graph task: see ``_run``; then the callbacks
-    queued during it (only if it succeeded, as torch)."""
+    queued during it (only if it succeeded, as torch). A reentrant backward (one started by a
+    node of another) that finds this thread's Python stack half used runs on a new thread,
+    as torch hands deep reentrant backwards to a worker: nesting has no depth limit then."""
     stack = _tasks()
     outer = stack[-1].checkpoint_valid if stack else True
     _IDS[0] += 1
     task = GraphTask(_IDS[0], outer and inputs is None)
+    args = (task, roots, grads, retain_graph, create_graph, inputs, accumulate)
+    if stack and _stack_half_used():
+        return _on_new_thread(_run_task, args)
+    return _run_task(*args)
+
+
+def _run_task(task, roots, grads, retain_graph, create_graph, inputs, accumulate):
+    stack = _tasks()
     stack.append(task)
     try:
         captured = _run(roots, grads, retain_graph, create_graph, inputs, accumulate)
@@ -106,6 +116,48 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     finally:
         stack.pop()
     return captured
+
+
+def _stack_half_used():
+    """Whether this thread runs more than half of ``sys.getrecursionlimit()`` frames deep
+    (counted only up to there: a reentrant backward pays for this, no other)."""
+    n = sys.getrecursionlimit() // 2
+    f = sys._getframe(1)
+    while f is not None:
+        n -= 1
+        if n <= 0:
+            return True
+        f = f.f_back
+    return False
+
+
+def _on_new_thread(fn, args):
+    """``fn(*args)`` on a new thread that starts with this thread's grad mode and
+    ``__torch_function__`` state (as torch's workers take the caller's thread-local state);
+    waits for it and returns its result or raises its exception here."""
+    from ..overrides import THREAD
+    grad_state = dict(STATE.__dict__)
+    flags = THREAD.flags
+    out = []
+
+    def work():
+        STATE.__dict__.update(grad_state)
+        mine = THREAD.flags
+        for name in type(flags).__slots__:
+            setattr(mine, name, getattr(flags, name))
+        mine.modes = list(flags.modes)
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread as is
+            out.append((False, e))
+
+    worker = threading.Thread(target=work, name='ember-reentrant-backward')
+    worker.start()
+    worker.join()
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):

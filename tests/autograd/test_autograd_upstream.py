@@ -70,9 +70,6 @@ XFAIL = {
         "ember's gradcheck has no forward-mode undefined-tangent check and no "
         "check_batched_forward_grad (vmap), so jvp runs fewer times",
     'test_gradcheck_check_forward_or_backward_only': _NO_VMAP,
-    'test_deep_reentrant': "ember runs a reentrant backward recursively on the Python stack "
-                           "(torch hands deep ones to a new thread): 2000 nested levels "
-                           "exceed Python's recursion limit",
     'test_full_backward_hook_double_backward':
         "ember's full backward hook runs again when the graph of a gradient made with "
         "create_graph=True is differentiated (torch runs it once)",
