@@ -70,9 +70,6 @@ XFAIL = {
         "ember's gradcheck has no forward-mode undefined-tangent check and no "
         "check_batched_forward_grad (vmap), so jvp runs fewer times",
     'test_gradcheck_check_forward_or_backward_only': _NO_VMAP,
-    'test_full_backward_hook_double_backward':
-        "ember's full backward hook runs again when the graph of a gradient made with "
-        "create_graph=True is differentiated (torch runs it once)",
     'test_autograd_print_tensor': "ember prints a view modified in place under no_grad "
                                   "with requires_grad=True, not torch's grad_fn=<Invalid>",
     'test_autograd_inplace_views_cross_dtype':
