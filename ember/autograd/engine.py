@@ -24,15 +24,16 @@ __all__ = ['run_backward', 'GraphTask', 'current_graph_task', 'queue_callback']
 
 class GraphTask:
     """One run of the engine (one ``backward()`` or ``autograd.grad()``): its id, the
-    callbacks queued to run when it ends, and whether a reentrant checkpoint may recompute
-    in it (not when the run stops at given ``inputs``: the recomputed graph could not reach
-    them)."""
-    __slots__ = ('id', 'callbacks', 'checkpoint_valid')
+    callbacks queued to run when it ends, whether a reentrant checkpoint may recompute in it
+    (not when the run stops at given ``inputs``: the recomputed graph could not reach them),
+    and whether it keeps the saved tensors of the nodes it runs (``retain_graph``)."""
+    __slots__ = ('id', 'callbacks', 'checkpoint_valid', 'keep_graph')
 
-    def __init__(self, id_, checkpoint_valid):
+    def __init__(self, id_, checkpoint_valid, keep_graph):
         self.id = id_
         self.callbacks = []
         self.checkpoint_valid = checkpoint_valid
+        self.keep_graph = keep_graph
 
 
 # Each thread runs its own backward; a reentrant backward (one started inside a node)
@@ -96,7 +97,7 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     stack = _tasks()
     outer = stack[-1].checkpoint_valid if stack else True
     _IDS[0] += 1
-    task = GraphTask(_IDS[0], outer and inputs is None)
+    task = GraphTask(_IDS[0], outer and inputs is None, bool(retain_graph))
     args = (task, roots, grads, retain_graph, create_graph, inputs, accumulate)
     if stack and _stack_half_used():
         return _on_new_thread(_run_task, args)
@@ -478,6 +479,8 @@ def _node_post_hooks(node, grads_in, grads_out):
 
 
 def _call(node, grads_out):
+    """Runs ``node`` on its output gradients as the engine does when it has hooks or a
+    missing gradient: materialized zeros, anomaly checks, post-hooks."""
     if any(g is None for g in grads_out):
         if all(g is None for g in grads_out):
             # Every output gradient was dropped (by a hook): nothing flows on.

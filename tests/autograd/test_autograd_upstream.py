@@ -59,9 +59,6 @@ XFAIL = {
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
-    'test_tensor_hooks_inplace_over_view':
-        "ember's CopySlices sends the view's gradient through the view's old node, so hooks "
-        "registered on the view before the in-place op still fire (torch bypasses that node)",
     'test_inplace_on_view_backward':
         "ember's double backward of an in-place threshold on a view builds another graph "
         "(a ViewBackward0 where torch has ThresholdBackwardBackward0)",
