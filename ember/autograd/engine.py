@@ -7,6 +7,7 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 """
 import sys
 import threading
+import time
 from heapq import heappush, heappop
 
 import numpy as np
@@ -217,30 +218,35 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
         visit = needed.union(n for n, _ in targets)
 
     log = _debug_logger()
+    prof = _active_profile()
     prev = STATE.enabled
     STATE.enabled = create_graph
     hooks = hook_stack()
     stolen = set()
     try:
-        # Ready nodes wait in a heap, highest sequence number first (see ``_Ready``); a node
+        # Ready nodes wait in a heap, highest sequence number first (see ``_wait``); a node
         # that becomes ready while none waits is run next without the heap (``carried``).
         heap = []
+        waiting = {}
+        evaluating = None  # with a profile: (the node being handled, when that began)
         carried = None  # (node, its output gradients): the node to run next
         if len(stack) == 1:
             carried = (stack[0], buffers.pop(stack[0]))
         else:
             for n in _root_order(stack, roots):
                 if deps[n] == 0:
-                    heappush(heap, _Ready(n))
+                    _wait(heap, waiting, n)
         while True:
             if carried is not None:
                 node, grads_out = carried
                 carried = None
             elif heap:
-                node = heappop(heap).node
+                node = waiting.pop(id(heappop(heap)))
                 grads_out = buffers.pop(node, None)
             else:
                 break
+            if prof is not None:
+                evaluating = _profile_evaluation(prof, evaluating, node)
             grads_in = ()
             if visit is not None and node not in visit:
                 pass
@@ -265,15 +271,20 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                         g = grads_out[0]
                         # A leaf whose requires_grad was switched off since takes nothing.
                         if accumulate and g is not None and var._requires_grad:
-                            _accumulate(var, g, create_graph, stolen, make)
+                            if prof is None:
+                                _accumulate(var, g, create_graph, stolen, make)
+                            else:
+                                start = _now_us()
+                                _accumulate(var, g, create_graph, stolen, make)
+                                prof._add_node(node, start, _now_us())
                         if hooked and node._hooks:
                             _node_post_hooks(node, (), grads_out)
                     else:
-                        if (not hooked and len(grads_out) == 1 and
-                                grads_out[0] is not None and not ANOMALY.enabled):
+                        if (not hooked and len(grads_out) == 1 and grads_out[0] is not None
+                                and not ANOMALY.enabled and prof is None):
                             grads_in = node.apply(grads_out)  # the common case, inlined
                         else:
-                            grads_in = _call(node, grads_out)
+                            grads_in = _call(node, grads_out, prof)
                         if not retain_graph and node._saved is not None:
                             node._saved = _RELEASED
             elif node._hooked or (type(node) is AccumulateGrad and node.variable._hooks):
@@ -285,12 +296,13 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
             if n_in and (len(nexts) == 1 or (len(nexts) == 2 and nexts[1][0] is None)):
                 # A linear stretch of the graph (one edge out, or one plus the empty edge of a
                 # Python-number operand): when the next node waits for nothing else, its
-                # gradient goes to it directly, without the buffer and the ready stack.
+                # gradient goes to it directly, without the buffer and the ready heap (unless
+                # a waiting node comes first).
                 nxt, nr = nexts[0]
                 g = grads_in[0]
                 if (nxt is not None and g is not None and deps[nxt] == 1 and nr == 0
                         and nxt.n_outputs == 1 and nxt not in buffers
-                        and (not heap or nxt._seq > heap[0].seq)):
+                        and (not heap or nxt._seq > -heap[0])):
                     meta = metas[0] if metas is not None else None
                     if meta is not None and (g._data.shape != meta[0] or (
                             g._data.dtype is not meta[1] and g._data.dtype != meta[1])):
@@ -322,30 +334,30 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                         first = nxt
                     else:
                         if first is not None:
-                            heappush(heap, _Ready(first))
+                            _wait(heap, waiting, first)
                             first = None
-                        heappush(heap, _Ready(nxt))
+                        _wait(heap, waiting, nxt)
             if first is not None:
                 carried = (first, buffers.pop(first, None))
     finally:
+        if evaluating is not None:
+            _profile_evaluation(prof, evaluating, None)
         STATE.enabled = prev
         if _HOOK_STACK != (hooks or []):  # (a hook entered or left a context)
             restore_hook_stack(hooks)
     return captured
 
 
-class _Ready:
-    """A node in the engine's ready heap. It compares by sequence number alone, so that
-    nodes with equal numbers (the accumulators) leave the heap in the order torch's binary
-    heap gives them: ``heapq`` sifts as ``std::priority_queue`` does."""
-    __slots__ = ('seq', 'node')
-
-    def __init__(self, node):
-        self.seq = node._seq
-        self.node = node
-
-    def __lt__(self, other):
-        return self.seq > other.seq
+def _wait(heap, waiting, node):
+    """Puts ready ``node`` in the heap. The heap holds keys only -- a new float object per
+    node, minus its sequence number -- and ``waiting`` maps each key object (by id) to its
+    node: equal numbers (the accumulators') compare equal and nothing else, so they leave
+    the heap in the order torch's binary heap gives them (``heapq`` sifts as
+    ``std::priority_queue`` does), and every comparison runs at C speed. (Floats order
+    numbers exactly below 2**53; set numbers beyond that may tie.)"""
+    key = 0.0 - node._seq  # (a new object: the result of arithmetic, never a constant)
+    waiting[id(key)] = node
+    heappush(heap, key)
 
 
 def _root_order(nodes, roots):
@@ -359,6 +371,26 @@ def _root_order(nodes, roots):
         last.pop(node, None)
         last[node] = True
     return list(last)
+
+
+def _active_profile():
+    """The autograd profile being recorded, or None (then the profiler is not even
+    imported: nothing is looked up in it)."""
+    profiler = sys.modules.get('ember.autograd.profiler')
+    return profiler.active_profile() if profiler is not None else None
+
+
+def _now_us():
+    return time.perf_counter_ns() / 1000.0
+
+
+def _profile_evaluation(prof, evaluating, node):
+    """Records the end of the engine's handling of the previous node (``evaluating``) and
+    returns the start of ``node``'s (None: no node follows)."""
+    now = _now_us()
+    if evaluating is not None:
+        prof._add_node(evaluating[0], evaluating[1], now, evaluate=True)
+    return (node, now) if node is not None else None
 
 
 def _edge(t):
@@ -478,15 +510,23 @@ def _node_post_hooks(node, grads_in, grads_out):
     return grads_in
 
 
-def _call(node, grads_out):
+def _call(node, grads_out, prof=None):
     """Runs ``node`` on its output gradients as the engine does when it has hooks or a
-    missing gradient: materialized zeros, anomaly checks, post-hooks."""
+    missing gradient: materialized zeros, anomaly checks, post-hooks; with ``prof`` (the
+    active profile) recorded there."""
     if any(g is None for g in grads_out):
         if all(g is None for g in grads_out):
             # Every output gradient was dropped (by a hook): nothing flows on.
             return ()
         grads_out = _materialize(node, grads_out)
-    grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
+    if prof is None:
+        grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
+    else:
+        start = _now_us()
+        try:
+            grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
+        finally:
+            prof._add_node(node, start, _now_us())
     if node._hooks:
         n = len(node.next_functions)
         if len(grads_in) < n:

@@ -6,6 +6,7 @@ before backward is caught), and the shape/dtype of each input so the engine can 
 broadcast gradient to the input's shape. ``backward`` formulas are written with ember ops, so
 running them with grad mode on builds the graph of the backward itself (double backward).
 """
+import operator
 import re
 from itertools import count
 from typing import NamedTuple, Optional
@@ -70,8 +71,16 @@ class Node:
         return self._seq
 
     def _set_sequence_nr(self, sequence_nr):
-        """Overrides the number the engine orders this node by."""
-        self._seq = sequence_nr
+        """Overrides the number the engine orders this node by (an unsigned 64-bit int)."""
+        try:
+            n = operator.index(sequence_nr)
+        except TypeError:
+            raise TypeError("an integer is required") from None
+        if n < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if n >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        self._seq = n
 
     def __call__(self, *grads):
         """Runs this node's backward directly on the given output gradients."""

@@ -227,3 +227,46 @@ def test_sequence_numbers():
         assert b.grad_fn.next_functions[0][0]._sequence_nr() == nrs[0]
         acc = a.grad_fn.next_functions[0][0]
         assert acc._sequence_nr() == 2 ** 64 - 1, lib.__name__
+
+
+def _profiled_backward(lib):
+    """The backward nodes a profile records, in order, each with the forward operation that
+    carries its sequence number (None for the accumulators) and whether its forward thread
+    is the thread of that operation."""
+    with lib.autograd.profiler.profile() as prof:
+        x = lib.randn(4, 3, requires_grad=True)
+        w = lib.randn(3, 2, requires_grad=True)
+        h = lib.mm(x, w)
+        y = lib.tanh(h) * h
+        loss = lib.sum(y)
+        loss.backward()
+    events = prof.function_events
+    forward = {e.sequence_nr: e for e in events if e.sequence_nr >= 0 and e.cpu_parent is None
+               and e.name in ('aten::mm', 'aten::tanh', 'aten::mul', 'aten::sum')}
+    prefix = 'autograd::engine::evaluate_function: '
+    out = []
+    for e in events:
+        if e.name.startswith(prefix):
+            inner = [c for c in e.cpu_children if c.name == e.name[len(prefix):]]
+            assert len(inner) == 1 and inner[0].sequence_nr == e.sequence_nr
+            f = forward.get(e.sequence_nr)
+            out.append((e.name, f.name if f is not None else None,
+                        f.thread == e.fwd_thread if f is not None else e.fwd_thread))
+    return out
+
+
+def test_profiled_backward_events():
+    assert _profiled_backward(ember) == _profiled_backward(torch)
+
+
+@pytest.mark.parametrize('value', ['a', -1, 2 ** 64, 1.5, True, 2 ** 64 - 1])
+def test_set_sequence_nr_arguments(value):
+    results = []
+    for lib in LIBS:
+        node = (_leaf(lib) * 2).grad_fn
+        try:
+            node._set_sequence_nr(value)
+            results.append(node._sequence_nr())
+        except (TypeError, OverflowError) as e:
+            results.append((type(e), str(e)))
+    assert results[0] == results[1]
