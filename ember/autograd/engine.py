@@ -7,7 +7,6 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 """
 import sys
 import threading
-import time
 from heapq import heappush, heappop
 
 import numpy as np
@@ -274,9 +273,9 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                             if prof is None:
                                 _accumulate(var, g, create_graph, stolen, make)
                             else:
-                                start = _now_us()
+                                start = prof.now()
                                 _accumulate(var, g, create_graph, stolen, make)
-                                prof._add_node(node, start, _now_us())
+                                prof._add_node(node, start, prof.now())
                         if hooked and node._hooks:
                             _node_post_hooks(node, (), grads_out)
                     else:
@@ -380,14 +379,10 @@ def _active_profile():
     return profiler.active_profile() if profiler is not None else None
 
 
-def _now_us():
-    return time.perf_counter_ns() / 1000.0
-
-
 def _profile_evaluation(prof, evaluating, node):
     """Records the end of the engine's handling of the previous node (``evaluating``) and
     returns the start of ``node``'s (None: no node follows)."""
-    now = _now_us()
+    now = prof.now()
     if evaluating is not None:
         prof._add_node(evaluating[0], evaluating[1], now, evaluate=True)
     return (node, now) if node is not None else None
@@ -522,11 +517,11 @@ def _call(node, grads_out, prof=None):
     if prof is None:
         grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
     else:
-        start = _now_us()
+        start = prof.now()
         try:
             grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
         finally:
-            prof._add_node(node, start, _now_us())
+            prof._add_node(node, start, prof.now())
     if node._hooks:
         n = len(node.next_functions)
         if len(grads_in) < n:
