@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim, refresh_view
-from ..autograd.graph import Node
+from ..autograd.graph import Node, next_seq
 from ..autograd.grad_mode import STATE, INFERENCE_VC, SPECIAL_VC_OPEN, new_version_counter
 from ..autograd.anomaly_mode import ANOMALY, record
 from ..overrides import overridable
@@ -76,6 +76,7 @@ def track(cls, inputs):
     node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
                         for t in inputs])
     node._saved = None
+    node._seq = next_seq()
     if FWD.level is not None:
         _add_tangents(node, inputs)
     if ANOMALY.enabled:
@@ -94,6 +95,7 @@ def forward_only(cls, inputs):
     node._meta = tuple([(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None
                         for t in inputs])
     node._saved = None
+    node._seq = next_seq()
     node._fw_in = tangents
     node._fw_only = True
     return node
@@ -124,6 +126,7 @@ def track1(cls, t):
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),)
     node._meta = ((t._data.shape, t._data.dtype),)
     node._saved = None
+    node._seq = next_seq()
     if FWD.level is not None:
         _add_tangents(node, (t,))
     if ANOMALY.enabled:
@@ -144,6 +147,7 @@ def track_scalar(cls, t):
                            _NO_EDGE)
     node._meta = ((t._data.shape, t._data.dtype), None)
     node._saved = None
+    node._seq = next_seq()
     if FWD.level is not None:
         _add_tangents(node, (t, None))
     if ANOMALY.enabled:
@@ -588,6 +592,18 @@ def rebase(t, r):
     chain = view_chain(t)
     node = track(CopySlices, (base, r))
     node.view_fn = chain
+    fn = r._grad_fn
+    if (fn.n_outputs == 1 and fn.next_functions and r._output_nr == 0
+            and fn.next_functions[0][0] is old_fn and fn.next_functions[0][1] == old_nr):
+        # As torch's CopySlices: the op's node runs inside this one and its gradient for
+        # the view's old value is written into the base's gradient, so the view's old node
+        # (and hooks registered there) is bypassed; the op's other inputs are this node's.
+        node.fn = fn
+        node.next_functions = node.next_functions[:1] + fn.next_functions[1:]
+        node._meta = node._meta[:1] + fn._meta[1:]
+        if node._fw_in is not None:
+            rest = fn._fw_in[1:] if fn._fw_in is not None else (None,) * (len(fn._meta) - 1)
+            node._fw_in = node._fw_in[:1] + tuple(rest)
     base._grad_fn = node
     base._requires_grad = True
     if base._output_nr:
@@ -621,7 +637,11 @@ class CopySlices(Node):
         """``'torch::autograd::CopySlices'``, torch's name for this node."""
         return 'torch::autograd::CopySlices'
 
+    fn = None  # the in-place op's node, when it runs inside this one (see rebase)
+
     def backward(self, g):
+        if self.fn is not None:
+            return self._through_fn(g)
         complex_ = g._data.dtype.kind == 'c'
         # (complex: 1 + 1j, so that a view of the real or imaginary parts -- view_as_real --
         # zeroes just that part; the mask then applies part by part)
@@ -635,6 +655,30 @@ class CopySlices(Node):
         # transpose after the in-place op makes it non-contiguous, where a ``view`` step
         # cannot be replayed): a contiguous one, as torch's copy of it.
         return rest, replay_view(g.contiguous(), self.view_fn)
+
+    def _through_fn(self, g):
+        """The base's gradient is ``g`` with the view's region replaced by the op's
+        gradient for the view's old value; the op's other gradients pass on."""
+        from ..autograd.engine import _call, _conform, current_graph_task
+        fn = self.fn
+        # (a contiguous copy: the view is replayed on it, and it is written below)
+        result = g.contiguous()
+        if result is g:
+            result = g.clone()
+        region = replay_view(result, self.view_fn)
+        grads = _call(fn, [region.clone()])
+        task = current_graph_task()
+        if task is not None and not task.keep_graph:
+            fn.release()
+        first = grads[0] if grads else None
+        if first is not None and fn._meta[0] is not None:
+            first = _conform(first, fn._meta[0], fn, 0)
+        if first is None:
+            region.zero_()
+        else:
+            region.copy_(first)
+        rest = tuple(grads[1:])
+        return (result,) + rest + (None,) * (len(self.next_functions) - 1 - len(rest))
 
 
 # -- views -----------------------------------------------------------------------------

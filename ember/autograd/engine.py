@@ -7,6 +7,7 @@ with grad mode on, so the gradients themselves have a graph (double backward).
 """
 import sys
 import threading
+from heapq import heappush, heappop
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from .._memory_format import copy_obeying, obeys_layout
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_call
 from .graph import (AccumulateGrad, CopyBackwards, GradientEdge, _RELEASED, _HOOK_STACK,
-                    hook_stack, restore_hook_stack)
+                    hook_stack, restore_hook_stack, next_seq)
 
 make = None  # ember._tensor.make, bound by ember._tensor once it is defined
 refresh_view = None  # ember._tensor.refresh_view, bound the same way
@@ -25,15 +26,16 @@ __all__ = ['run_backward', 'GraphTask', 'current_graph_task', 'queue_callback']
 
 class GraphTask:
     """One run of the engine (one ``backward()`` or ``autograd.grad()``): its id, the
-    callbacks queued to run when it ends, and whether a reentrant checkpoint may recompute
-    in it (not when the run stops at given ``inputs``: the recomputed graph could not reach
-    them)."""
-    __slots__ = ('id', 'callbacks', 'checkpoint_valid')
+    callbacks queued to run when it ends, whether a reentrant checkpoint may recompute in it
+    (not when the run stops at given ``inputs``: the recomputed graph could not reach them),
+    and whether it keeps the saved tensors of the nodes it runs (``retain_graph``)."""
+    __slots__ = ('id', 'callbacks', 'checkpoint_valid', 'keep_graph')
 
-    def __init__(self, id_, checkpoint_valid):
+    def __init__(self, id_, checkpoint_valid, keep_graph):
         self.id = id_
         self.callbacks = []
         self.checkpoint_valid = checkpoint_valid
+        self.keep_graph = keep_graph
 
 
 # Each thread runs its own backward; a reentrant backward (one started inside a node)
@@ -91,11 +93,21 @@ def _log_node(log, node, grads):
 
 def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumulate=True):
     """Runs backward from ``roots`` as one graph task: see ``_run``; then the callbacks
-    queued during it (only if it succeeded, as torch)."""
+    queued during it (only if it succeeded, as torch). A reentrant backward (one started by a
+    node of another) that finds this thread's Python stack half used runs on a new thread,
+    as torch hands deep reentrant backwards to a worker: nesting has no depth limit then."""
     stack = _tasks()
     outer = stack[-1].checkpoint_valid if stack else True
     _IDS[0] += 1
-    task = GraphTask(_IDS[0], outer and inputs is None)
+    task = GraphTask(_IDS[0], outer and inputs is None, bool(retain_graph))
+    args = (task, roots, grads, retain_graph, create_graph, inputs, accumulate)
+    if stack and _stack_half_used():
+        return _on_new_thread(_run_task, args)
+    return _run_task(*args)
+
+
+def _run_task(task, roots, grads, retain_graph, create_graph, inputs, accumulate):
+    stack = _tasks()
     stack.append(task)
     try:
         captured = _run(roots, grads, retain_graph, create_graph, inputs, accumulate)
@@ -107,6 +119,48 @@ def run_backward(roots, grads, retain_graph, create_graph, inputs=None, accumula
     finally:
         stack.pop()
     return captured
+
+
+def _stack_half_used():
+    """Whether this thread runs more than half of ``sys.getrecursionlimit()`` frames deep
+    (counted only up to there: a reentrant backward pays for this, no other)."""
+    n = sys.getrecursionlimit() // 2
+    f = sys._getframe(1)
+    while f is not None:
+        n -= 1
+        if n <= 0:
+            return True
+        f = f.f_back
+    return False
+
+
+def _on_new_thread(fn, args):
+    """``fn(*args)`` on a new thread that starts with this thread's grad mode and
+    ``__torch_function__`` state (as torch's workers take the caller's thread-local state);
+    waits for it and returns its result or raises its exception here."""
+    from ..overrides import THREAD
+    grad_state = dict(STATE.__dict__)
+    flags = THREAD.flags
+    out = []
+
+    def work():
+        STATE.__dict__.update(grad_state)
+        mine = THREAD.flags
+        for name in type(flags).__slots__:
+            setattr(mine, name, getattr(flags, name))
+        mine.modes = list(flags.modes)
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread as is
+            out.append((False, e))
+
+    worker = threading.Thread(target=work, name='ember-reentrant-backward')
+    worker.start()
+    worker.join()
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
@@ -165,20 +219,35 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
         visit = needed.union(n for n, _ in targets)
 
     log = _debug_logger()
+    prof = _active_profile()
     prev = STATE.enabled
     STATE.enabled = create_graph
     hooks = hook_stack()
     stolen = set()
     try:
-        ready = [n for n in stack if deps[n] == 0]
-        carried = None  # a node handed its gradient directly (see the end of the loop)
-        while ready or carried is not None:
+        # Ready nodes wait in a heap, highest sequence number first (see ``_wait``); a node
+        # that becomes ready while none waits is run next without the heap (``carried``).
+        heap = []
+        waiting = {}
+        evaluating = None  # with a profile: (the node being handled, when that began)
+        carried = None  # (node, its output gradients): the node to run next
+        if len(stack) == 1:
+            carried = (stack[0], buffers.pop(stack[0]))
+        else:
+            for n in _root_order(stack, roots):
+                if deps[n] == 0:
+                    _wait(heap, waiting, n)
+        while True:
             if carried is not None:
                 node, grads_out = carried
                 carried = None
-            else:
-                node = ready.pop()
+            elif heap:
+                node = waiting.pop(id(heappop(heap)))
                 grads_out = buffers.pop(node, None)
+            else:
+                break
+            if prof is not None:
+                evaluating = _profile_evaluation(prof, evaluating, node)
             grads_in = ()
             if visit is not None and node not in visit:
                 pass
@@ -203,15 +272,20 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                         g = grads_out[0]
                         # A leaf whose requires_grad was switched off since takes nothing.
                         if accumulate and g is not None and var._requires_grad:
-                            _accumulate(var, g, create_graph, stolen, make)
+                            if prof is None:
+                                _accumulate(var, g, create_graph, stolen, make)
+                            else:
+                                start = prof.now()
+                                _accumulate(var, g, create_graph, stolen, make)
+                                prof._add_node(node, start, prof.now())
                         if hooked and node._hooks:
                             _node_post_hooks(node, (), grads_out)
                     else:
-                        if (not hooked and len(grads_out) == 1 and
-                                grads_out[0] is not None and not ANOMALY.enabled):
+                        if (not hooked and len(grads_out) == 1 and grads_out[0] is not None
+                                and not ANOMALY.enabled and prof is None):
                             grads_in = node.apply(grads_out)  # the common case, inlined
                         else:
-                            grads_in = _call(node, grads_out)
+                            grads_in = _call(node, grads_out, prof)
                         if not retain_graph and node._saved is not None:
                             node._saved = _RELEASED
             elif node._hooked or (type(node) is AccumulateGrad and node.variable._hooks):
@@ -223,11 +297,13 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
             if n_in and (len(nexts) == 1 or (len(nexts) == 2 and nexts[1][0] is None)):
                 # A linear stretch of the graph (one edge out, or one plus the empty edge of a
                 # Python-number operand): when the next node waits for nothing else, its
-                # gradient goes to it directly, without the buffer and the ready stack.
+                # gradient goes to it directly, without the buffer and the ready heap (unless
+                # a waiting node comes first).
                 nxt, nr = nexts[0]
                 g = grads_in[0]
                 if (nxt is not None and g is not None and deps[nxt] == 1 and nr == 0
-                        and nxt.n_outputs == 1 and nxt not in buffers):
+                        and nxt.n_outputs == 1 and nxt not in buffers
+                        and (not heap or nxt._seq > -heap[0])):
                     meta = metas[0] if metas is not None else None
                     if meta is not None and (g._data.shape != meta[0] or (
                             g._data.dtype is not meta[1] and g._data.dtype != meta[1])):
@@ -235,6 +311,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                     deps[nxt] = 0
                     carried = (nxt, [g])
                     continue
+            first = None  # the first node this one made ready, while no other waits
             for i, (nxt, nr) in enumerate(nexts):
                 if nxt is None:
                     continue
@@ -254,12 +331,63 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    ready.append(nxt)
+                    if first is None and not heap:
+                        first = nxt
+                    else:
+                        if first is not None:
+                            _wait(heap, waiting, first)
+                            first = None
+                        _wait(heap, waiting, nxt)
+            if first is not None:
+                carried = (first, buffers.pop(first, None))
     finally:
+        if evaluating is not None:
+            _profile_evaluation(prof, evaluating, None)
         STATE.enabled = prev
         if _HOOK_STACK != (hooks or []):  # (a hook entered or left a context)
             restore_hook_stack(hooks)
     return captured
+
+
+def _wait(heap, waiting, node):
+    """Puts ready ``node`` in the heap. The heap holds keys only -- a new float object per
+    node, minus its sequence number -- and ``waiting`` maps each key object (by id) to its
+    node: equal numbers (the accumulators') compare equal and nothing else, so they leave
+    the heap in the order torch's binary heap gives them (``heapq`` sifts as
+    ``std::priority_queue`` does), and every comparison runs at C speed. (Floats order
+    numbers exactly below 2**53; set numbers beyond that may tie.)"""
+    key = 0.0 - node._seq  # (a new object: the result of arithmetic, never a constant)
+    waiting[id(key)] = node
+    heappush(heap, key)
+
+
+def _root_order(nodes, roots):
+    """The root nodes in the order torch's engine makes them ready: each when its last
+    gradient arrives, i.e. by its last place among ``roots``."""
+    if len(roots) == len(nodes):
+        return nodes
+    last = {}
+    for t in roots:
+        node = _edge(t)[0]
+        last.pop(node, None)
+        last[node] = True
+    return list(last)
+
+
+def _active_profile():
+    """The autograd profile being recorded, or None (then the profiler is not even
+    imported: nothing is looked up in it)."""
+    profiler = sys.modules.get('ember.autograd.profiler')
+    return profiler.active_profile() if profiler is not None else None
+
+
+def _profile_evaluation(prof, evaluating, node):
+    """Records the end of the engine's handling of the previous node (``evaluating``) and
+    returns the start of ``node``'s (None: no node follows)."""
+    now = prof.now()
+    if evaluating is not None:
+        prof._add_node(evaluating[0], evaluating[1], now, evaluate=True)
+    return (node, now) if node is not None else None
 
 
 def _edge(t):
@@ -379,13 +507,23 @@ def _node_post_hooks(node, grads_in, grads_out):
     return grads_in
 
 
-def _call(node, grads_out):
+def _call(node, grads_out, prof=None):
+    """Runs ``node`` on its output gradients as the engine does when it has hooks or a
+    missing gradient: materialized zeros, anomaly checks, post-hooks; with ``prof`` (the
+    active profile) recorded there."""
     if any(g is None for g in grads_out):
         if all(g is None for g in grads_out):
             # Every output gradient was dropped (by a hook): nothing flows on.
             return ()
         grads_out = _materialize(node, grads_out)
-    grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
+    if prof is None:
+        grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
+    else:
+        start = prof.now()
+        try:
+            grads_in = check_call(node, grads_out) if ANOMALY.enabled else node.apply(grads_out)
+        finally:
+            prof._add_node(node, start, prof.now())
     if node._hooks:
         n = len(node.next_functions)
         if len(grads_in) < n:
@@ -472,6 +610,7 @@ def _accumulate(var, g, create_graph, stolen, make):
             node.next_functions = ((None, 0), (g._grad_fn, g._output_nr))
             node._meta = (None, None)
             node._saved = None
+            node._seq = next_seq()
             var._grad = make(np.array(g._data, order='C'), node, True)
         else:
             var._grad = _own(g.detach() if g._requires_grad else g, stolen, make, var._data)

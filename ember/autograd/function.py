@@ -12,7 +12,7 @@ import numpy as np
 
 from .._tensor import Tensor, make
 from .grad_mode import STATE
-from .graph import Node, _SavedOutput
+from .graph import Node, _SavedOutput, next_seq
 from .forward_ad import FWD, tangent_of, flush
 from .anomaly_mode import ANOMALY, record as record_trace
 from .._ops._core import edge, rebase, link_view, check_view_rewritable
@@ -287,6 +287,7 @@ class Function(_SingleLevelFunction):
 
         ctx = _new(cls._backward_cls)
         ctx._saved = None
+        ctx._seq = next_seq()
         ctx.needs_input_grad = needs
         if ANOMALY.enabled:
             record_trace(ctx)
@@ -709,6 +710,7 @@ def _guard_stashed_tensors(ctx):
         err.next_functions = ctx.next_functions  # where the lost gradient would have gone
         err._meta = ctx._meta
         err._saved = None
+        err._seq = next_seq()
         err.function, err.attribute = ctx._forward_cls.__name__, name
         guarded = make(value._data, err, True)
         guarded._vc = value._vc
@@ -733,6 +735,7 @@ def refuse_double_backward(t, message):
     err.next_functions = (edge(t),)
     err._meta = ((t._data.shape, t._data.dtype),)
     err._saved = None
+    err._seq = next_seq()
     err.n_outputs = 1
     err._outs = err._meta
     err.message = message
@@ -768,6 +771,7 @@ def once_differentiable(fn):
         err.next_functions = tuple((None, 0) if a is None else edge(a) for a in ins)
         err._meta = tuple(None if a is None else (a._data.shape, a._data.dtype) for a in ins)
         err._saved = None
+        err._seq = next_seq()
         err.n_outputs = len(outs)
         err._outs = tuple(((), None) if a is None else m for a, m in zip(ins, err._meta))
         wrapped = []

@@ -6,8 +6,10 @@ before backward is caught), and the shape/dtype of each input so the engine can 
 broadcast gradient to the input's shape. ``backward`` formulas are written with ember ops, so
 running them with grad mode on builds the graph of the backward itself (double backward).
 """
+import operator
 import re
 import weakref
+from itertools import count
 from typing import NamedTuple, Optional
 
 from .forward_ad import FWD, Pending
@@ -17,6 +19,14 @@ __all__ = ['Node', 'saved_tensors_hooks', 'disable_saved_tensors_hooks', 'save_o
            'allow_mutation_on_saved_tensors', 'GradientEdge', 'get_gradient_edge']
 
 _RELEASED = object()
+# Sequence numbers: each node takes the next one when it is created, so a node's number is
+# larger than those of the nodes its inputs came from. The engine runs ready nodes highest
+# number first, as torch does. (torch counts per thread; one process-wide counter gives the
+# same order within a thread, which is all the engine compares.)
+next_seq = count().__next__
+# An accumulator's number, the largest torch's 64-bit counter holds: leaves take their
+# gradient as soon as it is complete.
+ACCUMULATE_SEQ = 2 ** 64 - 1
 # While forward AD derives a jvp from a backward formula, saved tensors are used as constants
 # (detached), so no history is walked. A one-element list: cheap to read, shared by modules.
 # Once a tensor with history has been detached in place, it holds CHECK_DETACHED (when not
@@ -34,7 +44,7 @@ _TWICE = ("Trying to backward through the graph a second time (or directly acces
 class Node:
     """A step of the backward graph; ``tensor.grad_fn`` is one. Subclasses define
     ``backward(self, *grad_outputs)`` returning one gradient (or None) per input edge."""
-    __slots__ = ('next_functions', '_saved', '_meta', '__dict__', '__weakref__')
+    __slots__ = ('next_functions', '_saved', '_meta', '_seq', '__dict__', '__weakref__')
     n_outputs = 1
     _hooks = None       # post-hooks: fn(grad_inputs, grad_outputs)
     _pre_hooks = None   # pre-hooks: fn(grad_outputs)
@@ -58,6 +68,23 @@ class Node:
         if d is None:
             d = self.__dict__['_metadata'] = {}
         return d
+
+    def _sequence_nr(self):
+        """The number this node took when it was created (see ``next_seq``); the engine runs
+        a ready node with a larger number first."""
+        return self._seq
+
+    def _set_sequence_nr(self, sequence_nr):
+        """Overrides the number the engine orders this node by (an unsigned 64-bit int)."""
+        try:
+            n = operator.index(sequence_nr)
+        except TypeError:
+            raise TypeError("an integer is required") from None
+        if n < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if n >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        self._seq = n
 
     def __call__(self, *grads):
         """Runs this node's backward directly on the given output gradients."""
@@ -223,6 +250,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self._saved = None
+        self._seq = ACCUMULATE_SEQ
         self._meta = ((variable._data.shape, variable._data.dtype),)
 
     def name(self):

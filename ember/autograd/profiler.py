@@ -5,8 +5,10 @@ ember operation called inside it -- as ``aten::<name>``, with its CPU time, thre
 
 ember records the operations the user's code calls (through the __torch_function__ mode
 machinery, so an unprofiled program pays nothing); unlike torch it does not record the
-operations those call in turn (aten::linear, not the aten::matmul inside it), sequence
-numbers, or memory.
+operations those call in turn (aten::linear, not the aten::matmul inside it), or memory.
+An operation that records a graph node carries the node's sequence number, and backward
+records each node it runs as torch does (``autograd::engine::evaluate_function: <name>``
+around ``<name>``, with the node's number and the thread that made it).
 """
 import functools
 import threading
@@ -25,6 +27,7 @@ _DUNDER_OPS = {'__getitem__': 'index', '__setitem__': 'index_put_'}
 
 
 def _now_us():
+    """The profiler's clock, in microseconds."""
     return time.perf_counter_ns() / 1000.0
 
 
@@ -46,11 +49,33 @@ class _RecordOps(TorchFunctionMode):
         if not name:  # property reads (.shape, .grad_fn...) are no operators
             return func(*args, **(kwargs or {}))
         start = _now_us()
+        out = None
         try:
-            return func(*args, **(kwargs or {}))
+            out = func(*args, **(kwargs or {}))
+            return out
         finally:
             shapes = [_shape(a) for a in args] if self.prof.record_shapes else None
-            self.prof._add('aten::' + name, start, _now_us(), shapes)
+            self.prof._add('aten::' + name, start, _now_us(), shapes,
+                           sequence_nr=_recorded_node_seq(out, args))
+
+
+def _recorded_node_seq(out, args):
+    """The sequence number of the graph node an operation recorded (the grad_fn of its
+    first tensor output, when no tensor argument has that node), else -1."""
+    first = out[0] if isinstance(out, (tuple, list)) and out else out
+    node = getattr(first, '_grad_fn', None)
+    if node is None:
+        return -1
+    for a in args:
+        for t in (a if isinstance(a, (tuple, list)) else (a,)):
+            if getattr(t, '_grad_fn', None) is node:
+                return -1
+    return node._seq
+
+
+def active_profile():
+    """The profile being recorded, or None."""
+    return _ACTIVE[0]
 
 
 class profile:
@@ -99,10 +124,26 @@ class profile:
         self.entered = False
         return False
 
-    def _add(self, name, start, end, shapes=None, user=False):
+    now = staticmethod(_now_us)  # (the clock of every event, for the engine's events too)
+
+    def _add(self, name, start, end, shapes=None, user=False, sequence_nr=-1, fwd_thread=0):
         self._events.append(FunctionEvent(
             id=len(self._events), name=name, thread=threading.get_ident(), start_us=start,
-            end_us=end, input_shapes=shapes, node_id=-1, is_user_annotation=user))
+            end_us=end, input_shapes=shapes, node_id=-1, is_user_annotation=user,
+            sequence_nr=sequence_nr, fwd_thread=fwd_thread))
+
+    def _add_node(self, node, start, end, evaluate=False):
+        """Records backward node ``node`` running from ``start`` to ``end``: the node itself,
+        or with ``evaluate`` the engine's whole handling of it (hooks included)."""
+        seq = node._seq
+        if seq >= 1 << 63:  # an accumulator's 2**64 - 1, read as torch's signed int64
+            seq, thread = -1, 0  # (accumulators belong to no forward op)
+        else:
+            thread = threading.get_ident()  # (ember runs backward where forward ran)
+        name = node.name()
+        if evaluate:
+            name = 'autograd::engine::evaluate_function: ' + name
+        self._add(name, start, end, sequence_nr=seq, fwd_thread=thread)
 
     def _check_finished(self):
         if self.function_events is None:

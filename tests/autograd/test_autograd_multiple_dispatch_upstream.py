@@ -22,9 +22,6 @@ from functools import partial
 from ._upstream import lib_fixture, eq
 
 XFAIL = {
-    'test_set_sequence_nr': "ember's nodes have no sequence numbers (_sequence_nr, "
-                            "_set_sequence_nr), and its engine does not order ready nodes by "
-                            "them",
 }
 
 lib = lib_fixture(XFAIL)

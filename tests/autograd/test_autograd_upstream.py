@@ -60,12 +60,6 @@ XFAIL = {
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
-    'test_tensor_hooks_inplace_over_view':
-        "ember's CopySlices sends the view's gradient through the view's old node, so hooks "
-        "registered on the view before the in-place op still fire (torch bypasses that node)",
-    'test_backward_hook_relative_ordering':
-        "ember's engine runs ready nodes last-ready-first, not in torch's order (grad "
-        "accumulators first, then by creation sequence number)",
     'test_inplace_on_view_backward':
         "the graph of a gradient through an in-place op on a view has other nodes on ember: "
         "ember's CopySlices keeps the in-place op's node as its second edge (torch folds that "
@@ -77,12 +71,6 @@ XFAIL = {
         "ember's gradcheck has no forward-mode undefined-tangent check and no "
         "check_batched_forward_grad (vmap), so jvp runs fewer times",
     'test_gradcheck_check_forward_or_backward_only': _NO_VMAP,
-    'test_deep_reentrant': "ember runs a reentrant backward recursively on the Python stack "
-                           "(torch hands deep ones to a new thread): 2000 nested levels "
-                           "exceed Python's recursion limit",
-    'test_full_backward_hook_double_backward':
-        "ember's full backward hook runs again when the graph of a gradient made with "
-        "create_graph=True is differentiated (torch runs it once)",
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's own TODO calls it one): after "
         "transpose_ of a view_as_real view torch's gradient comes out transposed; ember's is "

@@ -105,3 +105,29 @@ def test_no_hooks_means_no_extra_node():
         assert type(m(x).grad_fn).__name__ == 'BackwardHookFunctionBackward'
         h.remove()
         assert type(m(x).grad_fn).__name__ == 'AddmmBackward0'
+
+
+def _hook_calls_per_backward(lib):
+    """How many times a full backward hook fires in each of: a backward through the module
+    twice (retain_graph), a double backward of a gradient taken with create_graph."""
+    class Square(lib.nn.Module):
+        def forward(self, t):
+            return (t * t).sum()  # (its gradient uses the input, not the output)
+    m = Square()
+    calls = []
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append(len(gi)))
+    x = lib.tensor(arr(4, 3, dtype=np.float64, seed=5), requires_grad=True)
+    out = m(x) * 3
+    counts = []
+    for _ in range(2):
+        out.backward(retain_graph=True)
+        counts.append(len(calls))
+    (gx,) = lib.autograd.grad(m(x), x, create_graph=True)
+    counts.append(len(calls))
+    gx.sum().backward()  # through the module's saved inputs, not its outputs
+    counts.append(len(calls))
+    return counts, calls
+
+
+def test_hook_fires_once_per_pass_through_the_module():
+    assert _hook_calls_per_backward(ember) == _hook_calls_per_backward(torch)

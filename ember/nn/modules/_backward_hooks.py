@@ -98,9 +98,15 @@ class BackwardHook:
                     raise RuntimeError("Backward hook for Modules where no input requires "
                                        "gradient should always return None or None for all "
                                        "gradients.")
+            self.grad_outputs = None
         return [grad_outputs[i] for i in self.output_positions]
 
     def _on_input_grads(self, grads):
+        if self.grad_outputs is None:
+            # The gradient reached the inputs without passing through the outputs in this
+            # backward (a double backward through the module's saved inputs): as in torch,
+            # the hooks wait for a backward that passes through both.
+            return grads
         grad_inputs = list(_pack(self.input_positions, grads, self.n_inputs))
         for i, a in self.zero_inputs.items():
             grad_inputs[i] = zeros_like(a)
@@ -109,6 +115,7 @@ class BackwardHook:
             result = hook(self.module, grad_inputs, self.grad_outputs)
             if result is not None:
                 grad_inputs = _checked(result, self.n_inputs, 'hook', 'grad_input')
+        self.grad_outputs = None  # (each backward through the module pairs its own two sides)
         return [grad_inputs[i] for i in self.input_positions]
 
 
