@@ -388,10 +388,27 @@ class SigmoidBackward0(Node):
 
 class ReluBackward0(Node):
     def backward(self, g):
-        r = _saved0(self)
-        if not STATE.enabled:   # no graph of the gradient wanted: one masked product
-            return make(np.asarray(np.multiply(g._data, r._data > 0)))
-        return g * (r > 0)
+        return threshold_backward(g, _saved0(self), 0)
+
+
+class ThresholdBackwardBackward0(Node):
+    def backward(self, gg):
+        # linear in the gradient; nothing flows to the tensor the mask was read from
+        return threshold_backward(gg, _saved0(self), self.threshold, self.compare), None
+
+
+def threshold_backward(g, x, threshold, compare=None):
+    """``g`` where ``x`` is above ``threshold`` (or NaN), 0 elsewhere: the gradient of relu
+    and threshold, an op of its own as torch's (its node ThresholdBackwardBackward0 appears
+    in the graph of a gradient made with create_graph). ``compare`` maps ``x`` to the type it
+    is compared in (half compares in float)."""
+    xs = x._data if compare is None else compare(x._data)
+    r = np.asarray(np.multiply(g._data, ~(xs <= threshold)))
+    n = track(ThresholdBackwardBackward0, (g, x))
+    if n is not None:
+        n.save(x)
+        n.threshold, n.compare = threshold, compare
+    return result(r, n)
 
 
 class ErfBackward0(Node):

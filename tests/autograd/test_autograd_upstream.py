@@ -60,12 +60,6 @@ XFAIL = {
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
-    'test_inplace_on_view_backward':
-        "the graph of a gradient through an in-place op on a view has other nodes on ember: "
-        "ember's CopySlices keeps the in-place op's node as its second edge (torch folds that "
-        "node into CopySlices) and its backward uses plain ops, not torch's clone + copy_ "
-        "into the view, and threshold's backward is a mask product, not a threshold_backward "
-        "op of its own (ThresholdBackwardBackward0); the values agree",
     'test_gradcheck_forward_ad_runs_with_no_requires_grad': _NO_VMAP,
     'test_gradcheck_forward_ad_respects_requires_grad':
         "ember's gradcheck has no forward-mode undefined-tangent check and no "

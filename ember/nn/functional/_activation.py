@@ -626,8 +626,7 @@ def hardshrink(input, lambd=0.5):
 @_named('ThresholdBackward0')
 class _ThresholdBackward0(Node):
     def backward(self, g):
-        x = self.saved_tensors[0]._data
-        return g * _mask(~(self.cmp(x) <= self.thr), x.dtype)
+        return _pw.threshold_backward(g, self.saved_tensors[0], self.thr, self.cmp)
 
 
 @_named('ThresholdBackward1')
