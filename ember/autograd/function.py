@@ -222,11 +222,13 @@ class _SingleLevelFunction(metaclass=FunctionMeta):
 
     vjp = backward
 
-    generate_vmap_rule = False  # (as torch: ember has no vmap to generate a rule for)
+    # (as torch; ember's vmap runs forward once per batch element, so it needs no rule)
+    generate_vmap_rule = False
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        """torch.func.vmap's rule for this Function; ember has no vmap, so none is given."""
+        """torch.func.vmap's rule for this Function; ember's vmap loops and never asks for
+        one, so none is given."""
         raise NotImplementedError("To use autograd.Function with vmap, you must either "
                                   "override the vmap staticmethod or set "
                                   "generate_vmap_rule=True.")
