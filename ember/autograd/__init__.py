@@ -222,11 +222,12 @@ def _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     from ..func._vmap import _vmap_call
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if isinstance(g, Tensor) and isinstance(out, Tensor) and g[0].shape != out.shape:
+            # (torch prints the first element's shape less its first size: kept as torch has it)
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
                 "grad_output as the batch dimension. The sizes of the remaining dimensions are "
                 f"expected to match the shape of corresponding output, but a mismatch was "
-                f"detected: grad_output[{i}] has a shape of {g.shape[1:]} and output[{i}] has "
+                f"detected: grad_output[{i}] has a shape of {g[0].shape[1:]} and output[{i}] has "
                 f"a shape of {out.shape}. If you only want some tensors in `grad_output` to be "
                 "considered batched, consider using vmap.")
     size = next((g.shape[0] for g in grad_outputs if isinstance(g, Tensor)), 1)
