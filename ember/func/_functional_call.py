@@ -1,7 +1,9 @@
-"""functional_call: run a module with some of its parameters and buffers replaced."""
+"""Modules as functions of their state: functional_call (a module run with some of its
+parameters and buffers replaced), stack_module_state (the state of M models stacked, for
+vmap over an ensemble) and replace_all_batch_norm_modules_."""
 import contextlib
 
-__all__ = ['functional_call']
+__all__ = ['functional_call', 'stack_module_state', 'replace_all_batch_norm_modules_']
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -9,10 +11,11 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     """``module(*args, **kwargs)`` with the tensors named in ``parameter_and_buffer_dicts``
     (a dict, or a tuple/list of dicts, of dotted names such as ``'0.weight'``) standing for
     the module's own for the duration of the call; the module is left as it was. With
-    ``tie_weights``, a parameter shared under several names is replaced under all of them;
-    ``strict`` requires every parameter and buffer to be given, and nothing else."""
+    ``tie_weights``, a tensor the module holds under several names is replaced under all of
+    them; ``strict`` requires every parameter and buffer to be given, and nothing else. A
+    buffer the module reassigns during the call is written back into a lone dict given."""
     if isinstance(parameter_and_buffer_dicts, dict):
-        given = dict(parameter_and_buffer_dicts)
+        given = parameter_and_buffer_dicts
     elif isinstance(parameter_and_buffer_dicts, (list, tuple)):
         given, seen = {}, set()
         for d in parameter_and_buffer_dicts:
@@ -41,46 +44,59 @@ def _owner(module, name):
     return module, attr
 
 
+def _untied(module, given):
+    """``given`` extended to every other name of a tensor the module holds under several
+    names (torch's error when two different values are given for one such tensor)."""
+    names = {}
+    for n, t in list(module.named_parameters(remove_duplicate=False)) + \
+            list(module.named_buffers(remove_duplicate=False)):
+        names.setdefault(id(t), []).append(n)
+    out = dict(given)
+    for group in names.values():
+        named = [n for n in group if n in given]
+        if len(group) < 2 or not named:
+            continue
+        if len({id(given[n]) for n in named}) > 1:
+            raise ValueError(f"functional_call got multiple values for keys {sorted(group)}, "
+                             "which are tied. Consider using tie_weights=False")
+        for n in group:
+            out[n] = given[named[0]]
+    return out
+
+
+def _check_keys(module, given):
+    names = {n for n, _ in list(module.named_parameters(remove_duplicate=False)) +
+             list(module.named_buffers(remove_duplicate=False))}
+    errors = []
+    unexpected, missing = sorted(set(given) - names), sorted(names - set(given))
+    if unexpected:
+        errors.append(f"Unexpected key(s): {', '.join(map(repr, unexpected))}.")
+    if missing:
+        errors.append(f"Missing key(s): {', '.join(map(repr, missing))}.")
+    if errors:
+        raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t" +
+                           "\n\t".join(errors))
+
+
 @contextlib.contextmanager
 def _reparametrized(module, given, tie_weights, strict):
-    named = list(module.named_parameters(remove_duplicate=False)) + \
-        list(module.named_buffers(remove_duplicate=False))
+    swapped = _untied(module, given) if tie_weights else dict(given)
     if strict:
-        names = {n for n, _ in named}
-        missing = sorted(names - set(given))
-        unexpected = sorted(set(given) - names)
-        if missing or unexpected:
-            lines = []
-            if unexpected:
-                lines.append(f"\tUnexpected key(s): {', '.join(map(repr, unexpected))}.")
-            if missing:
-                lines.append(f"\tMissing key(s): {', '.join(map(repr, missing))}.")
-            raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n" +
-                               "\n".join(lines))
-    given = dict(given)
-    if tie_weights:  # a tensor known under several names is replaced under all of them
-        by_id = {}
-        for n, t in named:
-            by_id.setdefault(id(t), []).append(n)
-        for n, t in named:
-            if n in given:
-                for other in by_id[id(t)]:
-                    given.setdefault(other, given[n])
-    saved = []
+        _check_keys(module, swapped)
+    saved = []  # (table, key, original value), to put back in reverse order
     try:
-        for name, value in given.items():
+        for name, value in swapped.items():
             owner, attr = _owner(module, name)
-            for table in ('_parameters', '_buffers'):
-                if attr in owner.__dict__[table]:
-                    saved.append((owner.__dict__[table], attr, owner.__dict__[table][attr]))
-                    owner.__dict__[table][attr] = value
-                    break
-            else:  # a plain attribute (or a new name): set, and put back or removed after
-                saved.append((owner.__dict__, attr, owner.__dict__.get(attr, _ABSENT)))
-                owner.__dict__[attr] = value
+            table = next((owner.__dict__[t] for t in ('_parameters', '_buffers')
+                          if attr in owner.__dict__[t]), owner.__dict__)
+            saved.append((name, table, attr, table.get(attr, _ABSENT)))
+            table[attr] = value
         yield
     finally:
-        for table, attr, old in reversed(saved):
+        for name, table, attr, old in reversed(saved):
+            now = table.get(attr, _ABSENT)
+            if name in given and now is not _ABSENT:
+                given[name] = now  # (what the module assigned during the call)
             if old is _ABSENT:
                 table.pop(attr, None)
             else:
@@ -88,3 +104,46 @@ def _reparametrized(module, given, tie_weights, strict):
 
 
 _ABSENT = object()
+
+
+def stack_module_state(models):
+    """``(params, buffers)``: dicts mapping each name of ``models`` (M modules of one class,
+    all training or all evaluating) to the M tensors stacked along a new dimension 0 -- new
+    leaves that require grad when the originals do."""
+    import ember
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same "
+                           "training/eval mode.")
+    if any(type(m) is not type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(named):
+        tables = [dict(n) for n in named]
+        out = {}
+        for name in tables[0]:
+            tensors = [t[name] for t in tables]
+            wants = {t.requires_grad for t in tensors}
+            if len(wants) > 1:
+                raise RuntimeError(f"Expected {name} from each model to have the same "
+                                   ".requires_grad")
+            s = ember.stack(tensors)
+            out[name] = s.detach().requires_grad_() if wants == {True} else s
+        return out
+    return (stacked(m.named_parameters() for m in models),
+            stacked(m.named_buffers() for m in models))
+
+
+def replace_all_batch_norm_modules_(root):
+    """Makes every batch-norm module under ``root`` (in place) keep no running statistics
+    (so that it can run under vmap without updating shared buffers); returns ``root``."""
+    from ..nn.modules.batchnorm import _BatchNorm
+    for m in root.modules():
+        if isinstance(m, _BatchNorm) and m.track_running_stats:
+            m.running_mean = None
+            m.running_var = None
+            m.num_batches_tracked = None
+            m.track_running_stats = False
+    return root

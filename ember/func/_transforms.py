@@ -14,7 +14,8 @@ import functools
 from .._tensor import Tensor
 from ..utils._pytree import tree_flatten, tree_unflatten
 
-__all__ = ['grad', 'grad_and_value', 'vjp', 'jvp', 'jacrev', 'jacfwd', 'hessian']
+__all__ = ['grad', 'grad_and_value', 'vjp', 'jvp', 'jacrev', 'jacfwd', 'hessian', 'linearize',
+           'functionalize', 'debug_unwrap']
 
 _DEPTH = [0]  # reverse-mode transforms running now
 
@@ -192,9 +193,11 @@ def vjp(func, *primals, has_aux=False):
 
 # -- Jacobians -----------------------------------------------------------------------------------
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
-    """The Jacobian of ``func`` with respect to the argument(s) ``argnums`` by reverse mode
-    (one backward pass per output element). For each output (a pytree), the Jacobian of
-    output ``o`` and argument ``x`` has shape ``o.shape + x.shape``."""
+    """The Jacobian of ``func`` with respect to the argument(s) ``argnums`` by reverse mode:
+    as torch does, the vector-Jacobian product vmapped over the standard basis of the
+    outputs (one backward pass per output element). For each output (a pytree), the
+    Jacobian of output ``o`` and argument ``x`` has shape ``o.shape + x.shape``."""
+    from ._vmap import _vmap_call
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
@@ -205,19 +208,22 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             args, fresh, spec, keep = _differentiated(args, argnums)
             output, aux = _split_aux(func(*args, **kwargs), has_aux, "jacrev(f, ...)(*args)")
             outs, out_spec = tree_flatten(output)
-            jacs = []
             for o in outs:
-                rows = []
-                for e in range(o.numel()):
-                    seed = ember.zeros(o.numel(), dtype=o.dtype)
-                    seed[e] = 1
-                    rows.append(_grads([o], fresh, [seed.reshape(o.shape)], keep, retain=True))
-                per_input = []
-                for k, t in enumerate(fresh):
-                    stacked = (ember.stack([r[k] for r in rows]) if rows else
-                               ember.zeros((0,) + tuple(t.shape), dtype=t.dtype))
-                    per_input.append(stacked.reshape(tuple(o.shape) + tuple(t.shape)))
-                jacs.append(tree_unflatten(per_input, spec))
+                if not isinstance(o, Tensor):
+                    raise RuntimeError("jacrev(f, ...)(*args): expected f(*primals) to return "
+                                       f"only tensors, got unsupported type {type(o)}")
+            sizes = [o.numel() for o in outs]
+            total = sum(sizes)
+            starts = [sum(sizes[:j]) for j in range(len(outs))]
+            basis = [ember.eye(total, dtype=o.dtype)[:, a:a + n].reshape((total,) + tuple(o.shape))
+                     for o, a, n in zip(outs, starts, sizes)]
+
+            def pull(*seeds):
+                return tuple(_grads(outs, fresh, seeds, keep, retain=True))
+            rows = _vmap_call(pull, 0, 0, 'error', tuple(basis), {})
+        jacs = [tree_unflatten([r[a:a + n].reshape(tuple(o.shape) + tuple(t.shape))
+                                for r, t in zip(rows, fresh)], spec)
+                for o, a, n in zip(outs, starts, sizes)]
         result = tree_unflatten(jacs, out_spec)
         if has_aux:
             return result, _map_tensors(aux, lambda t: _out(t, keep))
@@ -257,9 +263,10 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness='error'):
-    """The Jacobian of ``func`` with respect to the argument(s) ``argnums`` by forward mode
-    (one forward-AD pass per input element); shaped as ``jacrev``'s."""
-    from ._vmap import _check_randomness
+    """The Jacobian of ``func`` with respect to the argument(s) ``argnums`` by forward mode:
+    as torch does, ``jvp`` vmapped over the standard basis of the inputs (one forward-AD
+    pass per input element, under vmap's ``randomness``); shaped as ``jacrev``'s."""
+    from ._vmap import _check_randomness, _vmap_call
     _check_randomness(randomness)
 
     @functools.wraps(func)
@@ -268,48 +275,41 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness='error'):
         argn = _wrapped_argnums(argnums, len(args))
         picked = args[argn] if isinstance(argn, int) else tuple(args[i] for i in argn)
         leaves, spec = tree_flatten(picked)
-        columns, output, aux = [], None, None   # columns[k][e]: per output, d out / d x_k[e]
+        for t in leaves:
+            if not isinstance(t, Tensor):
+                raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
+        sizes = [t.numel() for t in leaves]
+        total = sum(sizes)
+        # the standard basis: element e of the batch is the one-hot tangent of input element e
+        starts = [sum(sizes[:k]) for k in range(len(leaves))]
+        basis = [ember.eye(total, dtype=t.dtype)[:, a:a + n].reshape((total,) + tuple(t.shape))
+                 for t, a, n in zip(leaves, starts, sizes)]
+        first = []  # the output (and aux) of the first pass: every pass computes the same
 
-        def call(tangent_leaves):
-            new = list(args)
-            tree = tree_unflatten(tangent_leaves, spec)
-            if isinstance(argn, int):
-                new[argn] = tree
-            else:
-                for i, v in zip(argn, tree):
-                    new[i] = v
-            return tuple(new)
-        for k, x in enumerate(leaves):
-            cols = []
-            for e in range(x.numel()):
-                unit = [ember.zeros_like(t) for t in leaves]
-                unit[k].view(-1)[e] = 1
-
-                def f(*diff):
-                    full = call(list(diff))
-                    return func(*full, **kwargs)
-                res = jvp(f, tuple(leaves), tuple(unit), has_aux=has_aux)
-                output, tangent = res[0], res[1]
-                if has_aux:
-                    aux = res[2]
-                cols.append(tree_flatten(tangent)[0])
-            columns.append(cols)
-        if output is None:  # (no input element at all: run once for the output's shape)
-            output = func(*args, **kwargs)
-            if has_aux:
-                output, aux = output
+        def push(*tangents):
+            def f(*diff):
+                new = list(args)
+                tree = tree_unflatten(list(diff), spec)
+                if isinstance(argn, int):
+                    new[argn] = tree
+                else:
+                    for i, v in zip(argn, tree):
+                        new[i] = v
+                return func(*new, **kwargs)
+            res = jvp(f, tuple(leaves), tangents, has_aux=has_aux)
+            if not first:
+                first.append(res)
+            return res[1]
+        tangent_outs = _vmap_call(push, 0, 0, randomness, tuple(basis), {})
+        output = first[0][0]
         outs, out_spec = tree_flatten(output)
         jacs = []
-        for j, o in enumerate(outs):
-            per_input = []
-            for k, x in enumerate(leaves):
-                cols = [c[j] for c in columns[k]]
-                m = (ember.stack(cols, -1) if cols else
-                     ember.zeros(tuple(o.shape) + (0,), dtype=o.dtype))
-                per_input.append(m.reshape(tuple(o.shape) + tuple(x.shape)))
+        for o, rows in zip(outs, tree_flatten(tangent_outs)[0]):
+            per_input = [rows[a:a + n].movedim(0, -1).reshape(tuple(o.shape) + tuple(t.shape))
+                         for t, a, n in zip(leaves, starts, sizes)]
             jacs.append(tree_unflatten(per_input, spec))
         result = tree_unflatten(jacs, out_spec)
-        return (result, aux) if has_aux else result
+        return (result, first[0][2]) if has_aux else result
     return wrapper
 
 
@@ -318,3 +318,43 @@ def hessian(func, argnums=0):
     Jacobian of its gradient (reverse over reverse in ember, as its forward mode does not
     nest; torch uses forward over reverse -- the values agree)."""
     return jacrev(jacrev(func, argnums), argnums)
+
+
+def linearize(func, *primals):
+    """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` gives the Jacobian-vector product
+    at ``primals`` (ember recomputes it by forward AD at each call; torch traces it once)."""
+    output = func(*primals)
+    flat_p, p_spec = tree_flatten(primals)
+
+    def jvp_fn(*tangents):
+        flat_t, t_spec = tree_flatten(tangents)
+        if t_spec != p_spec:
+            raise RuntimeError(f"Expected the tangents {t_spec} to have the same argspec as the "
+                               f"primals {p_spec}")
+        for i, (p, t) in enumerate(zip(flat_p, flat_t)):
+            for what in ('shape', 'device', 'dtype'):
+                if getattr(t, what) != getattr(p, what):
+                    raise RuntimeError(f"tangent:{i} with {what} {getattr(t, what)} in flattened "
+                                       f"pytree doesn't match the {what} {getattr(p, what)} of "
+                                       "the corresponding primal.")
+        return jvp(func, tuple(primals), tuple(tangents))[1]
+    return output, jvp_fn
+
+
+def functionalize(func, *, remove='mutations'):
+    """``func`` itself: torch's functionalize rewrites mutations into out-of-place ops for
+    its tracers; ember runs eagerly, and the results (mutated inputs included) are the same."""
+    if remove not in ('mutations', 'mutations_and_views'):
+        raise RuntimeError(f"functionalize(f, remove='mutations'): received invalid argument "
+                           f"for remove={remove}.")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    return wrapper
+
+
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor under a transform's wrapper: ember's transforms wrap nothing, so
+    ``tensor`` itself."""
+    return tensor

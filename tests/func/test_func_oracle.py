@@ -249,3 +249,81 @@ def test_gradcheck_batched_checks(lib):
         lib.autograd.gradcheck(Noisy.apply, (x,), check_batched_grad=True)
     assert not lib.autograd.gradcheck(Noisy.apply, (x,), check_batched_grad=True,
                                       raise_exception=False)
+
+
+# -- ensembles and the rest of torch.func -----------------------------------------------------
+def test_stack_module_state_ensemble(lib):
+    lib.manual_seed(0)
+    models = [lib.nn.Linear(3, 2).double() for _ in range(4)]
+    params, buffers = lib.func.stack_module_state(models)
+    assert buffers == {}
+    eq(params['weight'].shape, (4, 2, 3))
+    assert params['weight'].requires_grad and params['weight'].is_leaf
+    x = _data(lib, 5, 3)
+    out = lib.func.vmap(lambda p, x: lib.func.functional_call(models[0], p, (x,)),
+                        in_dims=(0, None))(params, x)
+    for i, m in enumerate(models):
+        eq(out[i], m(x))
+    with raises(RuntimeError, "stack_module_state: Expected at least one model, got 0."):
+        lib.func.stack_module_state([])
+    models[1].eval()
+    with raises(RuntimeError, "Expected all models to have the same training/eval mode."):
+        lib.func.stack_module_state(models)
+    with raises(RuntimeError, "Expected all models to be of the same class."):
+        lib.func.stack_module_state([lib.nn.Linear(3, 2), lib.nn.Identity()])
+
+
+def test_linearize_functionalize_batch_norm(lib):
+    x = _data(lib, 3)
+    out, jvp_fn = lib.func.linearize(lambda t: t.sin() * t, x)
+    eq(out, x.sin() * x)
+    v = _data(lib, 3, seed=4)
+    eq(jvp_fn(v), (x.cos() * x + x.sin()) * v)
+    with raises(RuntimeError, r"tangent:0 with shape torch.Size\(\[2\]\) in flattened pytree "
+                              r"doesn't match the shape torch.Size\(\[3\]\) of the "
+                              "corresponding primal."):
+        jvp_fn(lib.ones(2, dtype=lib.float64))
+    y = lib.zeros(2)
+    eq(lib.func.functionalize(lambda t: t.add_(1))(y), lib.ones(2))
+    eq(y, lib.ones(2))
+    with raises(RuntimeError, "received invalid argument for remove=foo"):
+        lib.func.functionalize(lambda t: t, remove='foo')
+    m = lib.nn.Sequential(lib.nn.BatchNorm1d(3), lib.nn.Linear(3, 3))
+    assert lib.func.replace_all_batch_norm_modules_(m) is m
+    assert m[0].running_mean is None and not m[0].track_running_stats
+    assert lib.func.debug_unwrap(x) is x
+
+
+def _tied_module(lib):
+    class Tied(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.foo = lib.nn.Parameter(lib.ones(()))
+            self.foo_tied = self.foo
+            self.register_buffer('count', lib.zeros(()))
+
+        def forward(self, x):
+            self.count = self.count + 1
+            return x + self.foo + self.foo_tied
+    return Tied()
+
+
+def test_functional_call_tied_weights_and_writeback(lib):
+    m = _tied_module(lib)
+    zero = lib.zeros(())
+    eq(lib.func.functional_call(m, {'foo': zero}, (zero,)), 0.)
+    eq(lib.func.functional_call(m, {'foo': zero}, (zero,), tie_weights=False), 1.)
+    with raises(ValueError, r"functional_call got multiple values for keys \['foo', "
+                            r"'foo_tied'\], which are tied. Consider using tie_weights=False"):
+        lib.func.functional_call(m, {'foo': zero, 'foo_tied': lib.ones(())}, (zero,))
+    eq(m.count, 2.)  # (the calls above ran with the module's own buffer)
+    state = {'count': lib.zeros(())}
+    lib.func.functional_call(m, state, (zero,))
+    eq(state['count'], 1.)  # the buffer the module assigned comes back in the dict
+    eq(m.count, 2.)
+    with raises(RuntimeError, "Error\\(s\\) in reparametrizing for Tied:\n\tUnexpected "
+                              "key\\(s\\): 'bar'.\n\tMissing key\\(s\\): 'count'."):
+        lib.func.functional_call(m, {'foo': zero, 'bar': zero}, (zero,), strict=True)
+    with pytest.warns(FutureWarning, match="stateless.functional_call` is deprecated"):
+        out = lib.nn.utils.stateless.functional_call(m, {'foo': zero}, (zero,))
+    eq(out, 0.)
