@@ -6,6 +6,7 @@ that ``forward`` receives *is* that node, so everything forward stashes on ctx i
 outputs into the graph the same way built-in ops are wired.
 """
 import inspect
+import sys
 import warnings
 
 import numpy as np
@@ -280,6 +281,9 @@ class Function(_SingleLevelFunction):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Runs ``forward`` and records the call in the graph; returns its output(s)."""
+        levels = sys.modules.get('ember.func._levels')
+        if levels is not None and levels.RUNNING:  # (inside torch.func.vmap, grad, jvp...)
+            levels.check_function(cls)
         if kwargs or (cls._setup_style and _signature(cls)[2]):
             # (with setup_context, ``inputs`` holds forward's defaulted arguments too)
             args, kwargs = _bind(cls, args, kwargs)

@@ -13,6 +13,7 @@ import functools
 
 from .._tensor import Tensor
 from ..utils._pytree import tree_flatten, tree_unflatten
+from ._levels import running
 
 __all__ = ['grad', 'grad_and_value', 'vjp', 'jvp', 'jacrev', 'jacfwd', 'hessian', 'linearize',
            'functionalize', 'debug_unwrap']
@@ -68,9 +69,12 @@ class _Nesting:
         _DEPTH[0] += 1
         self._mode = ember.enable_grad()
         self._mode.__enter__()
+        self._level = running('grad')
+        self._level.__enter__()
 
     def __exit__(self, *exc):
         _DEPTH[0] -= 1
+        self._level.__exit__(*exc)
         self._mode.__exit__(*exc)
         return False
 
@@ -246,7 +250,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                            "structure. For example, if primals is a tuple of 3 tensors, "
                            "tangents also must be. Got primals with structure "
                            f"{p_spec} and tangents with structure {t_spec}")
-    with fwAD.dual_level():
+    with fwAD.dual_level(), running('jvp'):
         duals = [fwAD.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
         output, aux = _split_aux(func(*tree_unflatten(duals, p_spec)), has_aux, api)
         outs, out_spec = tree_flatten(output)

@@ -18,6 +18,7 @@ import functools
 from .._tensor import Tensor
 from .._ops import random as _random
 from ..utils._pytree import tree_flatten, tree_unflatten, _broadcast_to_and_flatten
+from . import _levels
 
 __all__ = ['vmap']
 
@@ -101,6 +102,8 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs, none_passes=Fa
     level = _Level(randomness)
     _LEVELS.append(level)
     _random.DRAW_HOOK[0] = _on_draw
+    if randomness != 'unsupported':  # (the older vmap of autograd.grad/gradcheck is none)
+        _levels.RUNNING.append('vmap')
     try:
         results, slices = [], []
         # (a batch of size 0 still runs the function once, on zeros, to learn its outputs)
@@ -112,6 +115,8 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs, none_passes=Fa
             slices.append(sliced)
             results.append(func(*tree_unflatten(sliced, spec), **kwargs))
     finally:
+        if randomness != 'unsupported':
+            _levels.RUNNING.pop()
         _LEVELS.pop()
         if not _LEVELS:
             _random.DRAW_HOOK[0] = None
@@ -120,8 +125,9 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs, none_passes=Fa
 
 def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes):
     """The per-element results as one pytree of outputs, batched along ``out_dims``."""
-    flat, spec = tree_flatten(results[0])
-    per_leaf = list(zip(*(tree_flatten(r)[0] for r in results))) or [() for _ in flat]
+    spec = tree_flatten(results[0])[1]
+    # per_leaf[j]: output leaf j of every element
+    per_leaf = list(zip(*(tree_flatten(r)[0] for r in results)))
     if isinstance(results[0], Tensor):  # (a lone output takes out_dims=(d,) as d, as torch)
         ok = out_dims is None or isinstance(out_dims, int) or (
             isinstance(out_dims, tuple) and len(out_dims) == 1)
@@ -138,7 +144,7 @@ def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_p
     for j, d in enumerate(flat_out_dims):
         leaves = per_leaf[j]
         if d is None:
-            if _batched(leaves, [s for s in slices], flat_dims):
+            if _batched(leaves, slices, flat_dims):
                 raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
                                  "when out_dim is None")
             outs.append(leaves[0])

@@ -327,3 +327,60 @@ def test_functional_call_tied_weights_and_writeback(lib):
     with pytest.warns(FutureWarning, match="stateless.functional_call` is deprecated"):
         out = lib.nn.utils.stateless.functional_call(m, {'foo': zero}, (zero,))
     eq(out, 0.)
+
+
+def _functions(lib):
+    class Old(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class New(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2
+
+    class NewGen(New):
+        generate_vmap_rule = True
+    return Old, New, NewGen
+
+
+def test_custom_function_under_transforms(lib):
+    Old, New, NewGen = _functions(lib)
+    x = _data(lib, 3)
+    setup = "it must override the setup_context staticmethod"
+    with raises(RuntimeError, setup):
+        lib.vmap(Old.apply)(x)
+    with raises(RuntimeError, setup):
+        lib.func.grad(lambda t: Old.apply(t).sum())(x)
+    with raises(RuntimeError, setup):
+        lib.func.jvp(Old.apply, (x,), (x,))
+    with raises(RuntimeError, "You tried to vmap over New, but it does not have vmap support. "
+                              "Please override and implement the vmap staticmethod or set "
+                              "generate_vmap_rule=True."):
+        lib.vmap(New.apply)(x)
+    eq(lib.func.grad(lambda t: New.apply(t).sum())(x), 2 * lib.ones(3))
+    eq(lib.func.jacrev(New.apply)(x), 2 * lib.eye(3))
+    eq(lib.func.jvp(New.apply, (x,), (x,))[1], 2 * x)
+    eq(lib.vmap(NewGen.apply)(x), 2 * x)
+    eq(lib.func.jacfwd(NewGen.apply)(x), 2 * lib.eye(3))
+    # the older vmap behind is_grads_batched takes any Function
+    y = x.clone().requires_grad_()
+    eq(lib.autograd.grad(Old.apply(y), y, lib.eye(3, dtype=lib.float64),
+                         is_grads_batched=True)[0], 2 * lib.eye(3))
