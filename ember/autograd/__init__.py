@@ -219,7 +219,7 @@ def _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     """``grad(..., is_grads_batched=True)``: dimension 0 of every grad_output is a batch;
     vmap (a loop in ember) runs one backward per batch element and stacks the gradients."""
     from .._tensor import Tensor
-    from ..func._vmap import _vmap_call
+    from .._vmap_internals import _vmap
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if isinstance(g, Tensor) and isinstance(out, Tensor) and g[0].shape != out.shape:
             # (torch prints the first element's shape less its first size: kept as torch has it)
@@ -237,7 +237,7 @@ def _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, all
         done[0] += 1  # the graph must outlive every backward but the last
         return grad(outputs, inputs, gos, retain_graph=retain_graph or done[0] < size,
                     create_graph=create_graph, allow_unused=allow_unused)
-    return _vmap_call(one, 0, 0, 'unsupported', (tuple(grad_outputs),), {}, none_passes=True)
+    return _vmap(one, 0, 0, allow_none_pass_through=True)(tuple(grad_outputs))
 
 
 grad._ember_name = 'ember.autograd.grad'  # (how __torch_function__ messages name it)

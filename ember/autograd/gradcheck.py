@@ -465,9 +465,9 @@ def _batched_failure(j, i, got, expected):
 def _run_batched(pass_, seeds):
     """``pass_`` vmapped over the stacked ``seeds``, refusing random ops as torch does."""
     import ember
-    from ..func._vmap import _vmap_call
+    from .._vmap_internals import _vmap
     try:
-        return _vmap_call(pass_, 0, 0, 'unsupported', (ember.stack(seeds),), {})
+        return _vmap(pass_)(ember.stack(seeds))
     except RuntimeError as e:
         raise GradcheckError(f"While computing batched gradients, got: {e}\n\n"
                              f"{_BATCHED_HELP}") from e

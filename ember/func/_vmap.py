@@ -141,8 +141,18 @@ def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_p
                          f"{tree_flatten(out_dims)[1]} but outputs has structure {spec}.")
     name = _name(func)
     outs = []
+    # The same tensors returned in two places give one result (a view of it for another
+    # out_dim), as torch unwraps one batched tensor once.
+    done = {}
     for j, d in enumerate(flat_out_dims):
         leaves = per_leaf[j]
+        key = tuple(map(id, leaves))
+        if d is not None and key in done:
+            first, first_d = done[key]
+            n = first.dim()
+            if -n <= d < n:
+                outs.append(first if d % n == first_d else first.movedim(first_d, d % n))
+                continue
         if d is None:
             if _batched(leaves, slices, flat_dims):
                 raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
@@ -158,6 +168,7 @@ def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_p
                                  f"type {type(x)}. Did you mean to set out_dims= to None for "
                                  "output?")
         outs.append(_along(leaves, d, slices, size, flat_args, flat_dims))
+        done[key] = (outs[-1], d % outs[-1].dim())
     return tree_unflatten(outs, spec)
 
 

@@ -384,3 +384,26 @@ def test_custom_function_under_transforms(lib):
     y = x.clone().requires_grad_()
     eq(lib.autograd.grad(Old.apply(y), y, lib.eye(3, dtype=lib.float64),
                          is_grads_batched=True)[0], 2 * lib.eye(3))
+
+
+def test_one_tensor_returned_twice(lib):
+    x = lib.ones(2, 3)
+    a, b = lib.vmap(lambda t: (lambda y: (y, y))(t * 2))(x)
+    assert a is b
+    a, b = lib.vmap(lambda t: (lambda y: (y, y))(t * 2), out_dims=(0, 1))(x)
+    assert b._base is a
+    eq(b, a.t())
+
+
+def test_vmap_internals(lib):
+    with pytest.warns(FutureWarning, match="Please use `torch.vmap` instead of "
+                                           "`torch._vmap_internals.vmap`."):
+        f = lib._vmap_internals.vmap(lambda t: t * 2)
+    eq(f(lib.ones(2, 3)), 2 * lib.ones(2, 3))
+    out = lib._vmap_internals._vmap(lambda t: (t, None), allow_none_pass_through=True)(
+        lib.ones(2))
+    assert out[1] is None
+    with raises(RuntimeError, "vmap: We do not yet support calling random operations inside "
+                              "of vmap. Please perform random operations outside of vmap as a "
+                              "workaround"):
+        lib._vmap_internals._vmap(lambda t: lib.randn_like(t))(lib.ones(2))
