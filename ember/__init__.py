@@ -52,6 +52,8 @@ _LAZY.update({name: (f'ember.{name}', None) for name in (
     'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',
     'version')})
 _LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp', 'autocast')})
+_LAZY.update({'func': ('ember.func', None), 'vmap': ('ember.func', 'vmap'),
+              '_vmap_internals': ('ember._vmap_internals', None)})
 _LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
     'is_autocast_enabled', 'get_autocast_dtype')})
 _LAZY.update({name: ('ember._threads', name) for name in (

@@ -760,7 +760,9 @@ def get_ignored_functions():
              'get_deterministic_debug_mode',
              # data in, a tensor out: they convert (torch tensors too), as torch's do
              'tensor', 'as_tensor', 'asarray', 'from_numpy',
-             'install_as_torch', 'uninstall_as_torch')
+             'install_as_torch', 'uninstall_as_torch',
+             # a function transform: it dispatches nothing itself (as torch lists it)
+             'vmap')
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__} | _ignored_dispatching()
 

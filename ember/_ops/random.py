@@ -24,6 +24,12 @@ class Generator:
 
     @property
     def _rng(self):
+        # Every random draw comes through here: a running vmap may refuse or replay it.
+        if DRAW_HOOK[0] is not None:
+            DRAW_HOOK[0](self)
+        return self._numpy_stream()
+
+    def _numpy_stream(self):
         # Created on first use: importing numpy.random costs ~10 ms that `import ember` skips.
         if self._stream is None:
             self._stream = np.random.default_rng(self._seed & 0xFFFFFFFFFFFFFFFF)
@@ -49,12 +55,13 @@ class Generator:
     def get_state(self):
         """The stream's state as a uint8 tensor (pass to ``set_state``)."""
         import pickle
-        return make(np.frombuffer(pickle.dumps(self._rng.bit_generator.state), np.uint8).copy())
+        return make(np.frombuffer(pickle.dumps(self._numpy_stream().bit_generator.state),
+                                  np.uint8).copy())
 
     def set_state(self, state):
         """Restores a state returned by ``get_state``."""
         import pickle
-        self._rng.bit_generator.state = pickle.loads(state._data.tobytes())
+        self._numpy_stream().bit_generator.state = pickle.loads(state._data.tobytes())
         return self
 
     @property
@@ -65,6 +72,8 @@ class Generator:
 
 
 default_generator = Generator()
+# [hook or None]: what vmap (ember.func) calls before each draw, to refuse it or replay one
+DRAW_HOOK = [None]
 
 
 def _rng(generator):

@@ -174,9 +174,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
-    if is_grads_batched:
-        raise NotImplementedError("ember.autograd.grad: is_grads_batched=True is not "
-                                  "supported")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
@@ -187,6 +184,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     else (None,) * len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        res = _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                            allow_unused)
+        if materialize_grads:  # (as torch: the zeros stand unbatched, shaped like the input)
+            res = tuple(make(np.zeros_like(t._data), None, create_graph) if g is None else g
+                        for t, g in zip(inputs, res))
+        return res
     seeds = _seed_grads(outputs, grad_outputs)
     for t in inputs:
         if not isinstance(t, graph.GradientEdge) and not t._requires_grad:
@@ -209,6 +213,31 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+def _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused):
+    """``grad(..., is_grads_batched=True)``: dimension 0 of every grad_output is a batch;
+    vmap (a loop in ember) runs one backward per batch element and stacks the gradients."""
+    from .._tensor import Tensor
+    from .._vmap_internals import _vmap
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if isinstance(g, Tensor) and isinstance(out, Tensor) and g[0].shape != out.shape:
+            # (torch prints the first element's shape less its first size: kept as torch has it)
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                f"expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g[0].shape[1:]} and output[{i}] has "
+                f"a shape of {out.shape}. If you only want some tensors in `grad_output` to be "
+                "considered batched, consider using vmap.")
+    size = next((g.shape[0] for g in grad_outputs if isinstance(g, Tensor)), 1)
+    done = [0]
+
+    def one(gos):
+        done[0] += 1  # the graph must outlive every backward but the last
+        return grad(outputs, inputs, gos, retain_graph=retain_graph or done[0] < size,
+                    create_graph=create_graph, allow_unused=allow_unused)
+    return _vmap(one, 0, 0, allow_none_pass_through=True)(tuple(grad_outputs))
 
 
 grad._ember_name = 'ember.autograd.grad'  # (how __torch_function__ messages name it)

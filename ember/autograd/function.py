@@ -6,6 +6,7 @@ that ``forward`` receives *is* that node, so everything forward stashes on ctx i
 outputs into the graph the same way built-in ops are wired.
 """
 import inspect
+import sys
 import warnings
 
 import numpy as np
@@ -222,11 +223,13 @@ class _SingleLevelFunction(metaclass=FunctionMeta):
 
     vjp = backward
 
-    generate_vmap_rule = False  # (as torch: ember has no vmap to generate a rule for)
+    # (as torch; ember's vmap runs forward once per batch element, so it needs no rule)
+    generate_vmap_rule = False
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        """torch.func.vmap's rule for this Function; ember has no vmap, so none is given."""
+        """torch.func.vmap's rule for this Function; ember's vmap loops and never asks for
+        one, so none is given."""
         raise NotImplementedError("To use autograd.Function with vmap, you must either "
                                   "override the vmap staticmethod or set "
                                   "generate_vmap_rule=True.")
@@ -278,6 +281,9 @@ class Function(_SingleLevelFunction):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Runs ``forward`` and records the call in the graph; returns its output(s)."""
+        levels = sys.modules.get('ember.func._levels')
+        if levels is not None and levels.RUNNING:  # (inside torch.func.vmap, grad, jvp...)
+            levels.check_function(cls)
         if kwargs or (cls._setup_style and _signature(cls)[2]):
             # (with setup_context, ``inputs`` holds forward's defaulted arguments too)
             args, kwargs = _bind(cls, args, kwargs)

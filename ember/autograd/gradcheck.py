@@ -45,6 +45,12 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     if not (check_forward_ad or check_backward_ad):
         raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad "
                              "to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be "
+                             "True")
+    if check_batched_forward_grad and not check_forward_ad:
+        raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad "
+                             "to be True")
     inputs = _as_tuple(inputs)
     diff = [t for t in inputs if isinstance(t, Tensor) and t._requires_grad]
     if not diff:
@@ -63,8 +69,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 "that are non-overlapping to be able to compute the numerical gradients "
                 "correctly. You should call .contiguous on the input before passing it to "
                 "gradcheck.")
-    if check_batched_grad or check_batched_forward_grad:
-        raise NotImplementedError("check_batched_grad needs vmap, which ember does not have yet")
     try:
         outputs = _as_tuple(func(*inputs))
         # (torch's order: backward mode's Jacobian first, then forward mode's)
@@ -75,7 +79,16 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
         if check_forward_ad:
             _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
+            if check_undefined_grad:
+                # (torch runs it for the real and the imaginary part of complex inputs)
+                for _ in range(2 if any(t._data.dtype.kind == 'c' for t in diff) else 1):
+                    _check_undefined_forward(func, inputs)
+            if check_batched_forward_grad:
+                _check_batched_forward(func, inputs)
         if check_backward_ad:
+            if check_batched_grad:
+                for j, o in enumerate(_differentiable_outputs(outputs)):
+                    _check_batched_backward(inputs, o, j)
             _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes)
             if check_undefined_grad:
                 _check_undefined_grad(func, inputs, diff)
@@ -399,6 +412,118 @@ def _forward_jacobians(func, inputs, pos, k, d, all_outs):
     return jac
 
 
+def _check_undefined_forward(func, inputs):
+    """Forward mode: an input whose tangent is undefined (a plain tensor) must give the same
+    output tangents as one whose tangent is zeros, the other inputs carrying random ones."""
+    from . import forward_ad as fwAD
+    rng = np.random.default_rng(0)
+    pos = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    with fwAD.dual_level():
+        duals = list(inputs)
+        for k in pos:
+            u = rng.standard_normal(inputs[k]._data.shape).astype(inputs[k]._data.dtype)
+            duals[k] = fwAD.make_dual(inputs[k].detach(), make(u))
+        for k in pos:
+            kept = duals[k]
+            duals[k] = fwAD.make_dual(inputs[k].detach(), make(np.zeros_like(inputs[k]._data)))
+            zero = _float_outputs(func(*duals))
+            duals[k] = inputs[k].detach()
+            undefined = _float_outputs(func(*duals))
+            duals[k] = kept
+            for j, (a, b) in enumerate(zip(zero, undefined)):
+                ta, tb = fwAD.unpack_dual(a).tangent, fwAD.unpack_dual(b).tangent
+                if ta is not None and tb is not None and not np.allclose(ta._data, tb._data):
+                    # (torch's error holds these pieces as its arguments)
+                    raise GradcheckError("Mismatch in tangent values for output with index: ", j,
+                                         " when input: ", inputs[k], " has an undefined "
+                                         "tangent value. ", " Got: ", ta, " but expected: ", tb)
+
+
+def _float_outputs(outputs):
+    return [o for o in _as_tuple(outputs)
+            if isinstance(o, Tensor) and o._data.dtype.kind in 'fc']
+
+
+# The batched-gradient checks. torch vmaps the backward (or forward) pass over two random
+# seeds and compares with the passes run one seed at a time, which tests its batching rules.
+# ember's vmap is a loop over those very passes, so what can go wrong is running under vmap
+# at all (a random op, an error of vmap's own) or passes that disagree run to run: it runs
+# the batched pass and compares its first element with the same pass run alone (the same
+# number of calls of the function as torch's check).
+_BATCHED_HELP = (
+    "gradcheck or gradgradcheck failed while testing batched gradient computation.\n"
+    "ember's vmap runs the backward (or forward-mode) pass once per batch element; this check "
+    "ran it under vmap and compared with a plain run. Pass check_batched_grad=False (and/or "
+    "check_batched_forward_grad=False) to gradcheck/gradgradcheck to skip it.")
+
+
+def _batched_failure(j, i, got, expected):
+    return GradcheckError(f"For output {j} and input {i}:\n\n{_BATCHED_HELP}\n\nGot:\n{got!r}"
+                          f"\n\nExpected:\n{expected!r}")
+
+
+def _run_batched(pass_, seeds):
+    """``pass_`` vmapped over the stacked ``seeds``, refusing random ops as torch does."""
+    import ember
+    from .._vmap_internals import _vmap
+    try:
+        return _vmap(pass_)(ember.stack(seeds))
+    except RuntimeError as e:
+        raise GradcheckError(f"While computing batched gradients, got: {e}\n\n"
+                             f"{_BATCHED_HELP}") from e
+
+
+def _compare_batched(batched, alone, j):
+    for i, (res, exp) in enumerate(zip(batched, alone)):
+        if not np.allclose(res._data[0], exp._data):
+            raise _batched_failure(j, i, res[0], exp)
+
+
+def _check_batched_backward(inputs, output, j):
+    """check_batched_grad for one output: backward passes batched over two random seeds."""
+    from . import grad
+    diff = [t for t in inputs if isinstance(t, Tensor) and t._requires_grad]
+
+    def vjp(v):
+        gs = grad(output, diff, v, retain_graph=True, allow_unused=True)
+        return tuple(g if g is not None else make(np.zeros_like(t._data))
+                     for g, t in zip(gs, diff))
+    rng = np.random.default_rng(0)
+    seeds = [make(rng.standard_normal(output._data.shape).astype(output._data.dtype))
+             for _ in range(2)]
+    batched = _run_batched(vjp, seeds)
+    _compare_batched(batched, vjp(seeds[0]), j)
+
+
+def _check_batched_forward(func, inputs):
+    """check_batched_forward_grad: per input requiring grad, forward-mode passes batched
+    over two random tangents."""
+    from . import forward_ad as fwAD
+    rng = np.random.default_rng(0)
+    for k, current in enumerate(inputs):
+        if not (isinstance(current, Tensor) and current._requires_grad) or \
+                current._data.dtype.kind not in 'fc':
+            continue
+
+        def jvp(tangent, k=k, current=current):
+            with fwAD.dual_level():
+                args = [fwAD.make_dual(current.detach(), tangent) if n == k else
+                        (a.detach() if isinstance(a, Tensor) else a)
+                        for n, a in enumerate(inputs)]
+                outs = []
+                for o in _as_tuple(func(*args)):
+                    if o is None:
+                        continue
+                    primal, tangent_out = fwAD.unpack_dual(o)
+                    outs.append(tangent_out if tangent_out is not None else
+                                make(np.zeros(primal._data.shape, primal._data.dtype)))
+                return tuple(outs)
+        tangents = [make(rng.standard_normal(current._data.shape).astype(current._data.dtype))
+                    for _ in range(2)]
+        batched = _run_batched(jvp, tangents)
+        _compare_batched(batched, jvp(tangents[0]), k)
+
+
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
@@ -407,6 +532,9 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     """gradcheck of the gradients: checks second derivatives of ``func`` by differentiating
     its backward (random ``grad_outputs`` when not given)."""
     from . import grad
+    if check_batched_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_batched_grad=True requires check_rev_over_rev to be "
+                             "True")
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
     if grad_outputs is None:
@@ -430,7 +558,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     return gradcheck(first_derivatives, inputs + tuple(grad_outputs), eps=eps, atol=atol,
                      rtol=rtol, raise_exception=raise_exception, nondet_tol=nondet_tol,
                      check_undefined_grad=check_undefined_grad,
-                     check_grad_dtypes=check_grad_dtypes, fast_mode=fast_mode)
+                     check_grad_dtypes=check_grad_dtypes, fast_mode=fast_mode,
+                     check_batched_grad=check_batched_grad)
 
 
 # `ember.autograd.gradcheck` is this function, yet `ember.autograd.gradcheck.gradcheck` (the

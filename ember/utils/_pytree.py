@@ -26,10 +26,13 @@ class TreeSpec:
                 self.type is other.type and self.context == other.context and
                 self.children_specs == other.children_specs)
 
-    def __repr__(self):
+    def __repr__(self, indent=0):
+        # torch's layout (its messages print specs): one child per line, indented by depth
         if self.is_leaf():
             return '*'
-        return f'TreeSpec({self.type.__name__}, {self.context!r}, {self.children_specs!r})'
+        inner = indent + 2
+        children = (',\n' + ' ' * inner).join(c.__repr__(inner) for c in self.children_specs)
+        return f'TreeSpec({self.type.__name__}, {self.context}, [{children}])'
 
 
 class LeafSpec(TreeSpec):
@@ -123,3 +126,29 @@ def spec_leaves(tree, spec):
     if other != spec:
         raise ValueError(f"Tree structures do not match: {other} vs {spec}")
     return leaves
+
+
+def _broadcast_to_and_flatten(prefix, treespec):
+    """The leaves of ``prefix`` repeated over the subtrees of ``treespec`` they stand for
+    (``in_dims=(0, None)`` for the arguments ``(x, (y, z))`` gives ``[0, None, None]``), or
+    None when ``prefix`` is not a prefix of that structure."""
+    out = []
+
+    def walk(node, spec):
+        found = _children(node)
+        if found is None:  # a leaf of the prefix covers the whole subtree
+            out.extend([node] * spec.num_leaves)
+            return True
+        if spec.is_leaf() or type(node) is not spec.type:
+            return False
+        children, context = found
+        if isinstance(node, dict):
+            keys = context[0] if type(node) is collections.defaultdict else context
+            want = spec.context[0] if type(node) is collections.defaultdict else spec.context
+            if set(keys) != set(want):
+                return False
+            children = [node[k] for k in want]
+        elif context != spec.context or len(children) != len(spec.children_specs):
+            return False
+        return all(walk(c, s) for c, s in zip(children, spec.children_specs))
+    return out if walk(prefix, treespec) else None

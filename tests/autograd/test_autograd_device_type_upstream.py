@@ -23,6 +23,7 @@ Upstream tests of the class not adapted, and why:
 The other classes test/test_autograd.py runs, besides TestAutograd and
 TestAutogradForwardMode (test_autograd_upstream*.py, test_autograd_forward_mode_upstream.py):
 - TestAutogradInferenceMode: test_autograd_inference_mode_upstream.py
+- TestAutogradForwardModeBatchedGrad: test_autograd_forward_mode_batched_upstream.py
 - TestMultithreadAutograd: test_autograd_multithread_upstream.py
 - TestAllowMutationOnSaved: test_autograd_allow_mutation_on_saved_upstream.py
 - TestNestedCheckpoint: test_autograd_nested_checkpoint_upstream.py
@@ -36,7 +37,6 @@ Not adapted:
   its policy from torch.ops.aten OpOverloads (create_selective_checkpoint_contexts), which
   work through TorchDispatchMode (and some through torch.library custom ops and wrapper
   subclasses), none of which ember has.
-- TestAutogradForwardModeBatchedGrad: vmap (torch._vmap_internals) and batched gradcheck.
 - TestAutogradStreamSynchronization: accelerator streams (every test skips on the CPU).
 - TestAutogradFunctionalDeviceType: instantiated for accelerators only.
 """

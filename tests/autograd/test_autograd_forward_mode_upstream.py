@@ -3,8 +3,7 @@ torch (``lib``), as test_autograd_upstream.py does for TestAutograd. ember's run
 named in ``XFAIL`` is expected to fail (strict), for the reason given.
 
 Upstream tests not adapted, and why:
-- TestAutogradForwardModeBatchedGrad (all five): vmap (torch._vmap_internals), which ember
-  does not have.
+- TestAutogradForwardModeBatchedGrad: in test_autograd_forward_mode_batched_upstream.py.
 - test_fwd_grad_enabled, test_set_fwd_grad_enabled: torch._C._set_fwd_grad_enabled, private.
 - test_codegen_ignores_undefined_outputs, test_create_new_zeros_with_same_meta:
   torch.ops.aten operators.

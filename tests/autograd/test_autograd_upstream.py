@@ -50,8 +50,6 @@ import pytest
 
 from ._upstream import lib_fixture, eq, npy, raises, warns, graph_desc, torch, ember
 
-_NO_VMAP = "ember has no vmap: gradcheck's check_batched_grad/check_batched_forward_grad " \
-           "are refused"
 XFAIL = {
     'test_attribute_deletion': "ember keeps _grad_fn in a __slots__ field, so `del x._grad_fn` "
                                "is allowed: refusing it needs Tensor.__delattr__, which CPython "
@@ -60,18 +58,11 @@ XFAIL = {
     'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
         "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
-    'test_gradcheck_forward_ad_runs_with_no_requires_grad': _NO_VMAP,
-    'test_gradcheck_forward_ad_respects_requires_grad':
-        "ember's gradcheck has no forward-mode undefined-tangent check and no "
-        "check_batched_forward_grad (vmap), so jvp runs fewer times",
-    'test_gradcheck_check_forward_or_backward_only': _NO_VMAP,
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's own TODO calls it one): after "
         "transpose_ of a view_as_real view torch's gradient comes out transposed; ember's is "
         "the correct one, equal to torch's without the in-place transpose "
         "(test_checkpoint_views_oracle.py checks that)",
-    'test_grad_batched_grad': "ember has no vmap, so autograd.grad(is_grads_batched=True) "
-                              "is refused",
 }
 
 lib = lib_fixture(XFAIL)
@@ -4476,39 +4467,6 @@ def test_gradcheck_check_forward_or_backward_only(lib):
                                 fail_msg = bwd_fail_err_msg
                             with raises(RuntimeError, fail_msg):
                                 run()
-
-
-def test_gradcheck_check_forward_or_backward_only_without_vmap(lib):
-    # test_gradcheck_check_forward_or_backward_only without check_batched_grad (which needs
-    # vmap): the order of the checks is what the issue asks for
-    class UserFn(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, foo, fwd_bad, bwd_bad):
-            ctx.fwd_bad = fwd_bad
-            ctx.bwd_bad = bwd_bad
-            return foo * 2
-
-        @staticmethod
-        def vjp(ctx, gO):
-            if ctx.bwd_bad:
-                raise RuntimeError("FAIL BWD")
-            return 2 * gO, None, None
-
-        @staticmethod
-        def jvp(ctx, gI, _1, _2):
-            if ctx.fwd_bad:
-                raise RuntimeError("FAIL FWD")
-            return 2 * gI
-
-    x = lib.rand(2, dtype=lib.double, requires_grad=True)
-    for fast_mode in (True, False):
-        for fwd_bad, bwd_bad, msg in ((True, True, "FAIL BWD"), (True, False, "FAIL FWD"),
-                                      (False, True, "FAIL BWD")):
-            with raises(RuntimeError, msg):
-                gradcheck(lib, UserFn.apply, (x, fwd_bad, bwd_bad), check_forward_ad=True,
-                          fast_mode=fast_mode)
-        assert gradcheck(lib, UserFn.apply, (x, False, False), check_forward_ad=True,
-                         fast_mode=fast_mode)
 
 
 def test_version_counter(lib):

@@ -13,3 +13,4 @@ __all__ = ['clip_grad_norm_', 'clip_grad_value_', 'get_total_norm', 'clip_grads_
            'fuse_conv_bn_weights', 'fuse_linear_bn_eval', 'fuse_linear_bn_weights',
            'weight_norm', 'remove_weight_norm', 'spectral_norm', 'remove_spectral_norm']
 from . import rnn  # noqa: F401,E402
+from . import stateless  # noqa: F401,E402 (functional_call's deprecated home)
