@@ -257,6 +257,14 @@ def winograd_products(a, b, out, transpose_a=False):
     return out
 
 
+def winograd_weight_products(a, b, out):
+    """``a @ b^T`` for each of the 16 positions, into ``out``: a (16, R, Q), b (16, S, Q),
+    out (16, R, S), all C-contiguous float32 (the weight gradient's sums over the tiles)."""
+    build().ember_winograd_weight_products(ptr(a), ptr(b), ptr(out), a.shape[1], b.shape[1],
+                                           a.shape[2])
+    return out
+
+
 def winograd_input_grad(gv, tiles):
     """dL/dx (N, C, H, W) from ``gv`` = U^T dM (16, C, P)."""
     gx = np.empty((tiles.n, tiles.c, tiles.h, tiles.w), np.float32)

@@ -1,10 +1,10 @@
 /* The transforms of ember's Winograd F(2x2, 3x3) convolution, in C: the algorithm, layout and
  * order of operations of ember/nn/functional/_winograd.py (the transforms give the same
- * bits as NumPy's; the products differ by rounding), done one channel at a time. NumPy makes a pass over the whole array per addition, and the
- * transforms are additions only, so there they cost as much as the matrix products; here
- * one channel's data stays in cache for all the passes. The forward's and the input
- * gradient's products are here too (see below); the weight gradient's stay NumPy's (a C
- * version of those long sums was no faster than the BLAS: they are bound by memory).
+ * bits as NumPy's; the products differ by rounding), done one channel at a time. NumPy
+ * makes a pass over the whole array per addition, and the transforms are additions only, so
+ * there they cost as much as the matrix products; here one channel's data stays in cache for
+ * all the passes. The products of the forward, the input gradient and the weight gradient
+ * are here too (see below): the BLAS is slow on their shapes.
  *
  * Layout (as _winograd.py): the domain is (16, channels, Q), Q = N * th * gw tiles in
  * (sample, tile row, tile) order, with gw = tw + 1: one extra tile per row makes the pass
@@ -340,4 +340,95 @@ void ember_winograd_products(const float *a, const float *b, float *out, int64_t
         for (; r < rows; r++)
             dot_rows(ae + r * rs, rs, is, be, q, inner, oe + r * q, 1);
     }
+}
+
+/* -- the weight gradient's products ---------------------------------------------------------
+ * out[e] (R x S) = a[e] (R x Q) @ b[e]^T (Q x S) for each e: a few dozen rows on each side,
+ * summed over the thousands of tiles. The BLAS runs these at a third of the speed of the
+ * products above (its kernels are built for outputs larger than 16 x 16). Here an RB x SB
+ * block of outputs is accumulated in WV-wide registers along Q (per step: RB + SB loads,
+ * RB * SB fused multiply-adds), a chunk of QB tiles at a time so that the chunk's R + S rows
+ * stay in cache while every block reads them; the lanes are added up at the end. */
+#define RB 4
+#define SB 4
+#define QB 1024
+
+static inline __attribute__((always_inline)) void
+sum_block(const float *restrict a, const float *restrict b, int64_t q, int64_t len,
+          float *restrict acc, int64_t s_all, int nr, int ns)
+{
+    vecw t[RB][SB];
+    for (int r = 0; r < nr; r++)
+        for (int s = 0; s < ns; s++)
+            t[r][s] = (vecw){0};
+    for (int64_t j = 0; j < len; j += WV) {
+        vecw av[RB], bv[SB];
+        for (int r = 0; r < nr; r++)
+            memcpy(&av[r], a + r * q + j, sizeof(vecw));
+        for (int s = 0; s < ns; s++) {
+            memcpy(&bv[s], b + s * q + j, sizeof(vecw));
+            /* (held in a register: left alone, GCC 12 re-reads each value for every
+             * multiply-add it feeds, and the loop waits on loads at a third of the speed) */
+            __asm__("" : "+x"(bv[s]));
+        }
+        for (int r = 0; r < nr; r++)
+            __asm__("" : "+x"(av[r]));
+        for (int r = 0; r < nr; r++)
+            for (int s = 0; s < ns; s++)
+                t[r][s] += av[r] * bv[s];
+    }
+    for (int r = 0; r < nr; r++)
+        for (int s = 0; s < ns; s++) {
+            vecw o;
+            float *p = acc + (r * s_all + s) * WV;
+            memcpy(&o, p, sizeof o);
+            o += t[r][s];
+            memcpy(p, &o, sizeof o);
+        }
+}
+
+/* out (16, R, S) = a (16, R, Q) @ b (16, S, Q) transposed. */
+void ember_winograd_weight_products(const float *a, const float *b, float *out, int64_t rows,
+                                    int64_t cols, int64_t q)
+{
+    int64_t qv = q - q % WV;                           /* the rest: one by one, at the end */
+    float *acc = alloc((size_t)(rows * cols * WV));
+    for (int64_t e = 0; e < 16; e++) {
+        const float *ae = a + e * rows * q, *be = b + e * cols * q;
+        float *oe = out + e * rows * cols;
+        memset(acc, 0, (size_t)(rows * cols * WV) * sizeof(float));
+        for (int64_t j0 = 0; j0 < qv; j0 += QB) {
+            int64_t len = qv - j0 < QB ? qv - j0 : QB;
+            int64_t r = 0;
+            for (; r + RB <= rows; r += RB) {
+                int64_t s = 0;
+                for (; s + SB <= cols; s += SB)
+                    sum_block(ae + r * q + j0, be + s * q + j0, q, len,
+                              acc + (r * cols + s) * WV, cols, RB, SB);
+                for (; s < cols; s++)
+                    sum_block(ae + r * q + j0, be + s * q + j0, q, len,
+                              acc + (r * cols + s) * WV, cols, RB, 1);
+            }
+            for (; r < rows; r++) {
+                int64_t s = 0;
+                for (; s + SB <= cols; s += SB)
+                    sum_block(ae + r * q + j0, be + s * q + j0, q, len,
+                              acc + (r * cols + s) * WV, cols, 1, SB);
+                for (; s < cols; s++)
+                    sum_block(ae + r * q + j0, be + s * q + j0, q, len,
+                              acc + (r * cols + s) * WV, cols, 1, 1);
+            }
+        }
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t s = 0; s < cols; s++) {
+                const float *p = acc + (r * cols + s) * WV;
+                float sum = 0.0f;
+                for (int l = 0; l < WV; l++)
+                    sum += p[l];
+                for (int64_t j = qv; j < q; j++)
+                    sum += ae[r * q + j] * be[s * q + j];
+                oe[r * cols + s] = sum;
+            }
+    }
+    free(acc);
 }

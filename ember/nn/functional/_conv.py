@@ -187,7 +187,7 @@ class ConvolutionBackward0(Node):
         dm = _winograd.grad_transform(ga, tiles)
         want = [f is not None for f, _ in self.next_functions]
         return (make(_winograd.input_grad(dm, u, tiles)) if want[0] else None,
-                make(_winograd.weight_grad(dm, v, w.shape)) if want[1] else None,
+                make(_winograd.weight_grad(dm, v, tiles, w.shape)) if want[1] else None,
                 make(_winograd.bias_grad(dm)) if want[2] else None)
 
 

@@ -213,10 +213,13 @@ def bias_grad(dm):
     return dm[5].sum(1)
 
 
-def weight_grad(dm, v, wshape):
+def weight_grad(dm, v, tiles, wshape):
     """dL/dw = G^T (dM V^T) G, the adjoint of ``weight_transform``."""
     k, c = wshape[:2]
-    gu = np.matmul(dm, v.transpose(0, 2, 1))                        # (16, K, C)
+    if tiles.native:                                                # (16, K, C)
+        gu = _native.winograd_weight_products(dm, v, np.empty((16, k, c), dm.dtype))
+    else:
+        gu = np.matmul(dm, v.transpose(0, 2, 1))
     return np.ascontiguousarray((_GG[dm.dtype].T @ gu.reshape(16, k * c)).T).reshape(wshape)
 
 
