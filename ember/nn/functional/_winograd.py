@@ -49,8 +49,8 @@ def applies(x, w, stride, dilation, groups):
 
 class Tiles:
     """The tiling of one convolution: output size, tiles per dim, padded input size.
-    ``native``: the transforms run in ember's compiled kernels (``ember.backends.native``:
-    the same layout and arithmetic, one channel at a time in cache)."""
+    ``native``: the convolution runs in ember's compiled kernels (``ember.backends.native``:
+    the same layout and arithmetic, a block of samples at a time in cache)."""
 
     def __init__(self, xshape, padding, native=False):
         self.n, self.c, self.h, self.w = xshape
