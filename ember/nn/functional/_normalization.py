@@ -13,7 +13,7 @@ from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
 from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
-from ..._ops.reduce import row_sums, column_sums
+from ..._ops.reduce import row_dots, row_sums, column_sums
 from ...autograd.grad_mode import STATE
 from . import _padding as _misc, _pooling as _pool
 
@@ -399,31 +399,36 @@ class NativeLayerNormBackward0(Node):
         shape = xhat.shape[xhat.ndim - len(dims):]
         want_w = w is not None and self.next_functions[1][0] is not None
         want_b = b is not None and self.next_functions[2][0] is not None
+        want_x = self.next_functions[0][0] is not None
         done = _native.layer_norm_backward(
-            g2, xh, None if w is None else w._data.reshape(size), rstd,
-            self.next_functions[0][0] is not None, want_w, want_b)
+            g2, xh, None if w is None else w._data.reshape(size), rstd, want_x, want_w, want_b)
         if done is not None:
             gx, gw, gb = done
             return (None if gx is None else make(gx.reshape(xhat.shape)),
                     None if gw is None else make(gw.reshape(shape)),
                     None if gb is None else make(gb.reshape(shape)))
         gw = gb = gx = None
-        if w is not None and self.next_functions[1][0]:
-            gw = make(column_sums(np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)))
-                      .reshape(shape))
-        if b is not None and self.next_functions[2][0]:
+        # g xhat serves both the weight's gradient (its column sums) and the input's
+        gxh = np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)) \
+            if want_w or want_x else None
+        if want_w:
+            gw = make(column_sums(gxh).reshape(shape))
+        if want_b:
             gb = make(column_sums(g2).reshape(shape))
-        if self.next_functions[0][0] is not None:
-            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), row by row
-            gxhat = g2 if w is None else np.multiply(
-                g2, w._data.reshape(size), out=scratch('ln.gxhat', xh.shape, xh.dtype))
-            gx = np.multiply(gxhat, xh)
-            m2 = row_sums(gx, 1 / size)
-            m1 = row_sums(gxhat, 1 / size)
-            np.multiply(xh, m2, out=gx)
-            np.subtract(gxhat, gx, out=gx)
-            gx -= m1
+        if want_x:
+            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)) row by row, gxhat = g w: the
+            # means are row dots of g and g xhat with w / size (no gxhat array)
+            if w is None:
+                m1, m2 = row_sums(g2, 1 / size), row_sums(gxh, 1 / size)
+                gx = np.subtract(g2, m1)
+            else:
+                wv = w._data.reshape(size)
+                m1, m2 = row_dots(g2, wv / size), row_dots(gxh, wv / size)
+                gx = np.multiply(g2, wv)
+                gx -= m1
             gx *= rstd
+            m2 *= rstd
+            gx -= np.multiply(xh, m2, out=gxh)
             gx = make(gx.reshape(xhat.shape))
         return gx, gw, gb
 
