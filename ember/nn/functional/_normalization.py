@@ -106,8 +106,8 @@ class NativeBatchNormBackward0(Node):
         w rstd, gx = k g - k/count (sum g + xhat sum(g xhat)) under batch statistics."""
         xhat, dims = self.xhat, self.dims
         shape = (1, xhat.shape[1]) + (1,) * (xhat.ndim - 2)
-        sum_gx = np.multiply(g, xhat, out=scratch('bn', xhat.shape, xhat.dtype)).sum(dims)
-        sum_g = g.sum(dims)
+        sum_gx = _channel_sums(g, xhat)
+        sum_g = _channel_sums(g)
         k = self.rstd if w is None else self.rstd * w._data
         gx = None
         if self.next_functions[0][0] is not None:
@@ -122,6 +122,24 @@ class NativeBatchNormBackward0(Node):
         gw = make(sum_gx) if w is not None and self.next_functions[1][0] else None
         gb = make(sum_g) if b is not None and self.next_functions[2][0] else None
         return gx, gw, gb
+
+
+def _channel_sums(a, b=None):
+    """The sums of ``a`` (or of ``a * b``) over every dim but the channels (dim 1). For
+    C-contiguous float32/float64 arrays as the sums of the (N * C) rows of each sample's
+    channel -- BLAS (or einsum) dots along contiguous memory, 2-3x faster than NumPy's
+    reduction over dims (0, 2, ...) -- then over the batch."""
+    if a.ndim < 3 or a.dtype not in _ROW_DTYPES or not a.flags.c_contiguous or \
+            (b is not None and (b.dtype != a.dtype or not b.flags.c_contiguous)):
+        t = a if b is None else np.multiply(a, b, out=scratch('bn', a.shape, a.dtype))
+        return t.sum((0,) + tuple(range(2, a.ndim)))
+    rows = a.reshape(a.shape[0] * a.shape[1], -1)
+    per = row_sums(rows)[:, 0] if b is None else \
+        np.einsum('ij,ij->i', rows, b.reshape(rows.shape))
+    return per.reshape(a.shape[:2]).sum(0)
+
+
+_ROW_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _check_size(t, name, channels):
@@ -169,14 +187,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  momentum, eps, dims)
     centred = None
     if training:
-        mean = x.mean(dims)
-        if x.dtype in (np.float32, np.float64):
-            # np.var's own steps (so the same bits), on x - mean kept as xhat's start
+        if x.dtype in _ROW_DTYPES:
+            # np.var's steps, on x - mean kept as xhat's start
+            mean = _channel_sums(x) / x.dtype.type(x.size // channels)
             centred = np.asarray(x - mean.reshape(shape))
-            var = np.multiply(centred, centred, out=scratch('bn', x.shape, x.dtype)).sum(dims)
+            var = _channel_sums(centred, centred)
             var /= x.size // channels
         else:
-            var = x.var(dims)
+            mean, var = x.mean(dims), x.var(dims)
         count = x.size // channels
         if running_mean is not None:
             _update(running_mean, mean, momentum)
