@@ -488,7 +488,12 @@ def _standardised_array(x, dims, eps):
     if done is not None:
         return done[0].reshape(x.shape), done[1]
     xhat = x2 - row_sums(x2, 1 / x2.shape[1])
-    rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)), 1 / x2.shape[1])
+    if xhat.dtype in _ROW_DTYPES:    # (einsum's row dots: no squares array)
+        rstd = np.einsum('ij,ij->i', xhat, xhat)[:, None]
+        rstd /= x2.shape[1]
+    else:
+        rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)),
+                        1 / x2.shape[1])
     rstd += eps
     np.sqrt(rstd, out=rstd)
     np.reciprocal(rstd, out=rstd)
