@@ -222,6 +222,13 @@ def add_rows_at(out, idx, rows):
 
 
 # -- Winograd F(2x2, 3x3) convolution (layout and maths: nn/functional/_winograd.py)
+#: The most (output, input) channel pairs the compiled Winograd path takes: its weight
+#: gradient keeps a vector of 16 partial sums per pair (1 MiB at 64 x 64), and with more
+#: channels a block of samples that fits in cache holds too few tiles for its loops (256
+#: channels took 6x the NumPy path's time, whose BLAS products suit them).
+WINOGRAD_MAX_PAIRS = 64 * 64
+
+
 def winograd_conv_forward(x, u, bias, tiles):
     """conv2d of float32 ``x`` (N, C, H, W) with U = G w G^T (16, K, C), plus ``bias`` (or
     None): (N, K, *out), a block of samples at a time (see winograd.c)."""

@@ -197,6 +197,21 @@ def test_winograd_convolution_one_gradient_alone_as_torch(on, wanted):
         _close(a / scale, b / scale, 0, 1e-5)
 
 
+def test_winograd_convolution_with_many_channels_keeps_the_numpy_path(on):
+    x = ember.tensor(_data((4, 72, 8, 8), 12, False), requires_grad=True)   # (> MIN_SIZE)
+    w = ember.tensor(_data((64, 72, 3, 3), 13, False), requires_grad=True)
+    y = F.conv2d(x, w, padding=1)
+    assert y.grad_fn.winograd[2].native is False
+    y.backward(ember.tensor(_data(tuple(y.shape), 15, False)))
+    tx = torch.tensor(x.detach().numpy(), requires_grad=True)
+    tw = torch.tensor(w.detach().numpy(), requires_grad=True)
+    ty = torch.nn.functional.conv2d(tx, tw, padding=1)
+    ty.backward(torch.tensor(_data(tuple(y.shape), 15, False)))
+    for a, b in zip((y.detach(), x.grad, w.grad), (ty.detach(), tx.grad, tw.grad)):
+        scale = np.abs(b.numpy()).max()
+        _close(a.numpy() / scale, b.numpy() / scale, 0, 1e-5)
+
+
 def _batch_norm(lib, shape, affine, grads=True, create_graph=False):
     x = lib.tensor(_data(shape, 16, False) + 1, requires_grad=True)
     m = {3: lib.nn.BatchNorm1d, 4: lib.nn.BatchNorm2d, 5: lib.nn.BatchNorm3d}[len(shape)](
