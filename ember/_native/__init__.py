@@ -222,13 +222,6 @@ def add_rows_at(out, idx, rows):
 
 
 # -- Winograd F(2x2, 3x3) convolution (layout and maths: nn/functional/_winograd.py)
-#: The most (output, input) channel pairs the compiled Winograd path takes: its weight
-#: gradient keeps a vector of 16 partial sums per pair (1 MiB at 64 x 64), and with more
-#: channels a block of samples that fits in cache holds too few tiles for its loops (256
-#: channels took 6x the NumPy path's time, whose BLAS products suit them).
-WINOGRAD_MAX_PAIRS = 64 * 64
-
-
 def winograd_conv_forward(x, u, bias, tiles):
     """conv2d of float32 ``x`` (N, C, H, W) with U = G w G^T (16, K, C), plus ``bias`` (or
     None): (N, K, *out), a block of samples at a time (see winograd.c)."""
@@ -236,9 +229,9 @@ def winograd_conv_forward(x, u, bias, tiles):
     y = np.empty((tiles.n, k) + tiles.out, np.float32)
     if bias is not None:
         bias = np.ascontiguousarray(bias, np.float32)
-    dims = _conv_dims(tiles, k)
+    dims = _conv_dims(tiles, k, BLOCK_BYTES)
     build().ember_winograd_conv_forward(ptr(x), ptr(u), _nullable(bias), ptr(y),
-                                        _workspace(dims), *dims)
+                                        _workspace(dims, False), *dims)
     return y
 
 
@@ -249,24 +242,33 @@ def winograd_conv_backward(x, g, u, tiles, need_input, need_weight):
     g = np.ascontiguousarray(g)
     gx = np.empty((tiles.n, tiles.c, tiles.h, tiles.w), np.float32) if need_input else None
     gu = np.empty((16, k, tiles.c), np.float32) if need_weight else None
-    dims = _conv_dims(tiles, k)
+    lanes = k * tiles.c <= LANES_MAX
+    dims = _conv_dims(tiles, k, BLOCK_BYTES if lanes else LONG_BLOCK_BYTES)
     build().ember_winograd_conv_backward(ptr(x), ptr(g), ptr(u), _nullable(gx), _nullable(gu),
-                                         _workspace(dims), *dims)
+                                         _workspace(dims, lanes), *dims, int(lanes))
     return gx, gu
 
 
 #: Bytes of domain arrays (V and M, or dM, V and U^T dM) one block of samples may fill: they
 #: stay in the core's cache (1-2 MiB of L2 on current x86) through all its steps.
 BLOCK_BYTES = 1 << 20
+#: Up to this many (output, input) channel pairs the weight gradient's sums keep a vector of
+#: partial sums per pair (16 floats: 1 MiB at 64 x 64) and add its lanes at the end; beyond,
+#: they are products with the domain transposed, in blocks of up to LONG_BLOCK_BYTES (long
+#: blocks: the products' inner dimension is the block's tiles).
+LANES_MAX = 64 * 64
+LONG_BLOCK_BYTES = 1 << 24
+#: ... and at least this many tiles (the products' loops run along them)
+MIN_TILES = 256
 
 
-def _conv_dims(tiles, k):
+def _conv_dims(tiles, k, block_bytes):
     """The C drivers' sizes, and how many samples go in a block: enough tiles for the
     products' long loops, few enough for the cache, a multiple of 16 tiles where one is
     near (the products' vectors of 16 then have no scalar remainder)."""
     t = tiles
     per = t.th * t.gw
-    nb = max(1, min(t.n, BLOCK_BYTES // (64 * (t.c + k) * per)))
+    nb = max(1, min(t.n, max(block_bytes // (64 * (t.c + k) * per), -(-MIN_TILES // per))))
     for m in range(nb, min(t.n, 2 * nb) + 1):
         if m * per % 16 == 0:
             nb = m
@@ -274,11 +276,12 @@ def _conv_dims(tiles, k):
     return (t.n, t.c, k, t.h, t.w, t.ph, t.pw, t.th, t.tw) + t.out + (nb,)
 
 
-def _workspace(dims):
+def _workspace(dims, lanes):
     """The C drivers' work memory (see winograd.c), kept between calls."""
     from .._ops._scratch import scratch
     _, c, k, _, _, _, _, th, tw, _, _, nb = dims
-    size = 16 * (2 * c + k) * nb * th * (tw + 1) + 16 * k * c * 16
+    tiles = nb * th * (tw + 1)
+    size = 16 * (2 * c + k) * tiles + (16 * k * c * 16 if lanes else 16 * c * tiles)
     return ptr(scratch('native_winograd', (size,), np.float32))
 
 

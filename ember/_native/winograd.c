@@ -281,12 +281,15 @@ typedef float vecw __attribute__((vector_size(WV * sizeof(float))));
 
 static inline __attribute__((always_inline)) void
 dot_block(const float *restrict a, int64_t rs, int64_t is, const float *restrict b, int64_t q,
-          int64_t inner, float *restrict out, int rows, int nb)
+          int64_t inner, float *restrict out, int rows, int nb, int add)
 {
     vecw acc[KB][NB];
     for (int r = 0; r < rows; r++)
-        for (int j = 0; j < nb; j++)
+        for (int j = 0; j < nb; j++) {
             acc[r][j] = (vecw){0};
+            if (add)
+                memcpy(&acc[r][j], out + r * q + j * WV, sizeof(vecw));
+        }
     for (int64_t i = 0; i < inner; i++) {
         vecw bv[NB];
         for (int j = 0; j < nb; j++)
@@ -302,30 +305,30 @@ dot_block(const float *restrict a, int64_t rs, int64_t is, const float *restrict
             memcpy(out + r * q + j * WV, &acc[r][j], sizeof(vecw));
 }
 
-/* out[:rows, :q] = a[:rows] @ b[:, :q] for b and out with rows ``ld`` floats apart; q a
- * multiple of WV. */
+/* out[:rows, :q] = a[:rows] @ b[:, :q] (``add``: +=) for b and out with rows ``ld`` floats
+ * apart; q a multiple of WV. */
 static void dot_rows(const float *restrict a, int64_t rs, int64_t is,
                      const float *restrict b, int64_t ld, int64_t q, int64_t inner,
-                     float *restrict out, int rows)
+                     float *restrict out, int rows, int add)
 {
     int64_t c = 0;
     if (rows == KB) {
         for (; c + NB * WV <= q; c += NB * WV)
-            dot_block(a, rs, is, b + c, ld, inner, out + c, KB, NB);
+            dot_block(a, rs, is, b + c, ld, inner, out + c, KB, NB, add);
         for (; c < q; c += WV)
-            dot_block(a, rs, is, b + c, ld, inner, out + c, KB, 1);
+            dot_block(a, rs, is, b + c, ld, inner, out + c, KB, 1, add);
     } else {
         for (; c + NB * WV <= q; c += NB * WV)
-            dot_block(a, rs, is, b + c, ld, inner, out + c, 1, NB);
+            dot_block(a, rs, is, b + c, ld, inner, out + c, 1, NB, add);
         for (; c < q; c += WV)
-            dot_block(a, rs, is, b + c, ld, inner, out + c, 1, 1);
+            dot_block(a, rs, is, b + c, ld, inner, out + c, 1, 1, add);
     }
 }
 
-/* out (16, R, Q) = a (16, R, I) @ b (16, I, Q); with ``transpose_a``, a is (16, I, R) and its
- * transpose is used. */
+/* out (16, R, Q) = a (16, R, I) @ b (16, I, Q) (``add``: +=); with ``transpose_a``, a is
+ * (16, I, R) and its transpose is used. */
 static void domain_products(const float *a, const float *b, float *out, int64_t rows,
-                            int64_t inner, int64_t q, int transpose_a)
+                            int64_t inner, int64_t q, int transpose_a, int add)
 {
     int64_t rs = transpose_a ? 1 : inner, is = transpose_a ? rows : 1;
     int64_t qv = q - q % WV, rem = q - qv;
@@ -338,9 +341,11 @@ static void domain_products(const float *a, const float *b, float *out, int64_t 
             memcpy(bt + i * WV, be + i * q + qv, (size_t)rem * sizeof(float));
         for (int64_t r = 0; r < rows;) {
             int nr = rows - r >= KB ? KB : 1;
-            dot_rows(ae + r * rs, rs, is, be, q, qv, inner, oe + r * q, nr);
+            dot_rows(ae + r * rs, rs, is, be, q, qv, inner, oe + r * q, nr, add);
             if (rem) {
-                dot_rows(ae + r * rs, rs, is, bt, WV, WV, inner, ot, nr);
+                for (int k = 0; add && k < nr; k++)
+                    memcpy(ot + k * WV, oe + (r + k) * q + qv, (size_t)rem * sizeof(float));
+                dot_rows(ae + r * rs, rs, is, bt, WV, WV, inner, ot, nr, add);
                 for (int k = 0; k < nr; k++)
                     memcpy(oe + (r + k) * q + qv, ot + k * WV, (size_t)rem * sizeof(float));
             }
@@ -473,35 +478,58 @@ void ember_winograd_conv_forward(const float *x, const float *u, const float *bi
     for (int64_t n0 = 0; n0 < n; n0 += nb) {
         int64_t cnt = n - n0 < nb ? n - n0 : nb, q = cnt * per;
         input_transform(x + n0 * c * h * w, v, cnt, c, h, w, ph, pw, th, tw);
-        domain_products(u, v, m, k, c, q, 0);
+        domain_products(u, v, m, k, c, q, 0, 0);
         output_transform(m, bias, y + n0 * k * oh * ow, cnt, k, th, tw, oh, ow);
     }
 }
 
+/* t (16, Q, C) = v (16, C, Q) transposed, 16 x 16 squares at a time. */
+static void transpose_domain(const float *restrict v, float *restrict t, int64_t c, int64_t q)
+{
+    for (int64_t e = 0; e < 16; e++) {
+        const float *ve = v + e * c * q;
+        float *te = t + e * c * q;
+        for (int64_t c0 = 0; c0 < c; c0 += 16)
+            for (int64_t j0 = 0; j0 < q; j0 += 16)
+                for (int64_t ci = c0; ci < c0 + 16 && ci < c; ci++)
+                    for (int64_t j = j0; j < j0 + 16 && j < q; j++)
+                        te[j * c + ci] = ve[ci * q + j];
+    }
+}
+
 /* Its gradients from the output gradient g (N, K, oh, ow): the input's into gx (N, C, H, W)
- * and U's, dM V^T, into gu (16, K, C); either may be NULL (not wanted). */
+ * and U's, dM V^T, into gu (16, K, C); either may be NULL (not wanted). With ``lanes`` the
+ * weight gradient's sums are sums_add's (few channels); without, products of dM with V
+ * transposed (domain_products, adding into gu: many channels, long blocks). */
 void ember_winograd_conv_backward(const float *x, const float *g, const float *u, float *gx,
                                   float *gu, float *work, int64_t n, int64_t c, int64_t k,
                                   int64_t h, int64_t w, int64_t ph, int64_t pw, int64_t th,
-                                  int64_t tw, int64_t oh, int64_t ow, int64_t nb)
+                                  int64_t tw, int64_t oh, int64_t ow, int64_t nb, int lanes)
 {
     int64_t per = th * (tw + 1);
     float *v = work, *gv = v + 16 * c * nb * per, *dm = gv + 16 * c * nb * per,
-          *acc = dm + 16 * k * nb * per;
-    if (gu)
+          *acc = dm + 16 * k * nb * per;               /* (lanes) or V transposed */
+    if (gu && lanes)
         memset(acc, 0, (size_t)(16 * k * c * WV) * sizeof(float));
+    else if (gu)
+        memset(gu, 0, (size_t)(16 * k * c) * sizeof(float));
     for (int64_t n0 = 0; n0 < n; n0 += nb) {
         int64_t cnt = n - n0 < nb ? n - n0 : nb, q = cnt * per;
         grad_transform(g + n0 * k * oh * ow, dm, cnt, k, th, tw, oh, ow);
         if (gu) {
             input_transform(x + n0 * c * h * w, v, cnt, c, h, w, ph, pw, th, tw);
-            sums_add(dm, v, acc, k, c, q);
+            if (lanes) {
+                sums_add(dm, v, acc, k, c, q);
+            } else {
+                transpose_domain(v, acc, c, q);
+                domain_products(dm, acc, gu, k, q, c, 0, 1);
+            }
         }
         if (gx) {
-            domain_products(u, dm, gv, c, k, q, 1);
+            domain_products(u, dm, gv, c, k, q, 1, 0);
             input_grad_transform(gv, gx + n0 * c * h * w, cnt, c, h, w, ph, pw, th, tw);
         }
     }
-    if (gu)
+    if (gu && lanes)
         sums_finish(acc, gu, 16 * k * c);
 }

@@ -161,8 +161,7 @@ def _at_pass(m0, m1, m2, m3, out, tmp):
 def forward(x, w, bias, padding, keep=True):
     """conv2d(x, w, bias, padding) for a 3x3 kernel at stride 1, on arrays. Returns the
     output and what ``backward`` needs (None unless ``keep``)."""
-    tiles = Tiles(x.shape, padding, _native.kernels(x) is not None and
-                  x.shape[1] * w.shape[0] <= _native.WINOGRAD_MAX_PAIRS)
+    tiles = Tiles(x.shape, padding, _native.kernels(x) is not None)
     u = weight_transform(w)
     if tiles.native:   # all steps in C, a few samples at a time; the backward recomputes V
         return _native.winograd_conv_forward(x, u, bias, tiles), ((None, u, tiles) if keep
