@@ -250,16 +250,16 @@ def winograd_conv_backward(x, g, u, tiles, need_input, need_weight):
 
 
 #: Bytes of domain arrays (V and M, or dM, V and U^T dM) one block of samples may fill: they
-#: stay in the core's cache (1-2 MiB of L2 on current x86) through all its steps.
+#: stay in the core's cache (1-2 MiB of L2 on current x86) through all its steps ...
 BLOCK_BYTES = 1 << 20
+#: ... but a block holds at least this many tiles (the products' loops run along them).
+MIN_TILES = 256
 #: Up to this many (output, input) channel pairs the weight gradient's sums keep a vector of
 #: partial sums per pair (16 floats: 1 MiB at 64 x 64) and add its lanes at the end; beyond,
-#: they are products with the domain transposed, in blocks of up to LONG_BLOCK_BYTES (long
-#: blocks: the products' inner dimension is the block's tiles).
+#: they are products with the domain transposed, in blocks of up to LONG_BLOCK_BYTES (the
+#: products' inner dimension is the block's tiles: long blocks).
 LANES_MAX = 64 * 64
 LONG_BLOCK_BYTES = 1 << 24
-#: ... and at least this many tiles (the products' loops run along them)
-MIN_TILES = 256
 
 
 def _conv_dims(tiles, k, block_bytes):
