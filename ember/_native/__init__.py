@@ -221,48 +221,68 @@ def add_rows_at(out, idx, rows):
     return True
 
 
-# -- Winograd F(2x2, 3x3) transforms (layout and maths: nn/functional/_winograd.py)
-def winograd_input(x, tiles, v):
-    """V (16, C, P) of float32 ``x`` (N, C, H, W) for ``tiles``, into ``v``."""
-    build().ember_winograd_input(ptr(x), ptr(v), tiles.n, tiles.c, tiles.h, tiles.w,
-                                 tiles.ph, tiles.pw, tiles.th, tiles.tw)
-    return v
-
-
-def winograd_output(m, tiles, bias):
-    """Y (N, K, *out) = A^T M A of ``m`` (16, K, P), plus ``bias`` (or None)."""
-    k = m.shape[1]
+# -- Winograd F(2x2, 3x3) convolution (layout and maths: nn/functional/_winograd.py)
+def winograd_conv_forward(x, u, bias, tiles):
+    """conv2d of float32 ``x`` (N, C, H, W) with U = G w G^T (16, K, C), plus ``bias`` (or
+    None): (N, K, *out), a block of samples at a time (see winograd.c)."""
+    k = u.shape[1]
     y = np.empty((tiles.n, k) + tiles.out, np.float32)
     if bias is not None:
         bias = np.ascontiguousarray(bias, np.float32)
-    build().ember_winograd_output(ptr(m), _nullable(bias), ptr(y), tiles.n, k, tiles.th,
-                                  tiles.tw, *tiles.out)
+    dims = _conv_dims(tiles, k, BLOCK_BYTES)
+    build().ember_winograd_conv_forward(ptr(x), ptr(u), _nullable(bias), ptr(y),
+                                        _workspace(dims, False), *dims)
     return y
 
 
-def winograd_grad(g, tiles, out):
-    """dM (16, K, P) = A G A^T of the output gradient ``g`` (N, K, *out), into ``out``."""
+def winograd_conv_backward(x, g, u, tiles, need_input, need_weight):
+    """The gradients of ``winograd_conv_forward`` from the output gradient ``g``: the
+    input's (N, C, H, W) and U's (16, K, C), each None unless needed."""
+    k = u.shape[1]
     g = np.ascontiguousarray(g)
-    build().ember_winograd_grad(ptr(g), ptr(out), tiles.n, g.shape[1], tiles.th, tiles.tw,
-                                *tiles.out)
-    return out
+    gx = np.empty((tiles.n, tiles.c, tiles.h, tiles.w), np.float32) if need_input else None
+    gu = np.empty((16, k, tiles.c), np.float32) if need_weight else None
+    lanes = k * tiles.c <= LANES_MAX
+    dims = _conv_dims(tiles, k, BLOCK_BYTES if lanes else LONG_BLOCK_BYTES)
+    build().ember_winograd_conv_backward(ptr(x), ptr(g), ptr(u), _nullable(gx), _nullable(gu),
+                                         _workspace(dims, lanes), *dims, int(lanes))
+    return gx, gu
 
 
-def winograd_products(a, b, out, transpose_a=False):
-    """``a @ b`` (or ``a^T @ b``) for each of the 16 positions, into ``out``: a (16, R, I)
-    (or (16, I, R)), b (16, I, Q), out (16, R, Q), all C-contiguous float32."""
-    rows, inner = (a.shape[2], a.shape[1]) if transpose_a else a.shape[1:]
-    build().ember_winograd_products(ptr(a), ptr(b), ptr(out), rows, inner, b.shape[2],
-                                    int(transpose_a))
-    return out
+#: Bytes of domain arrays (V and M, or dM, V and U^T dM) one block of samples may fill: they
+#: stay in the core's cache (1-2 MiB of L2 on current x86) through all its steps ...
+BLOCK_BYTES = 1 << 20
+#: ... but a block holds at least this many tiles (the products' loops run along them).
+MIN_TILES = 256
+#: Up to this many (output, input) channel pairs the weight gradient's sums keep a vector of
+#: partial sums per pair (16 floats: 1 MiB at 64 x 64) and add its lanes at the end; beyond,
+#: they are products with the domain transposed, in blocks of up to LONG_BLOCK_BYTES (the
+#: products' inner dimension is the block's tiles: long blocks).
+LANES_MAX = 64 * 64
+LONG_BLOCK_BYTES = 1 << 24
 
 
-def winograd_input_grad(gv, tiles):
-    """dL/dx (N, C, H, W) from ``gv`` = U^T dM (16, C, P)."""
-    gx = np.empty((tiles.n, tiles.c, tiles.h, tiles.w), np.float32)
-    build().ember_winograd_input_grad(ptr(gv), ptr(gx), tiles.n, tiles.c, tiles.h, tiles.w,
-                                      tiles.ph, tiles.pw, tiles.th, tiles.tw)
-    return gx
+def _conv_dims(tiles, k, block_bytes):
+    """The C drivers' sizes, and how many samples go in a block: enough tiles for the
+    products' long loops, few enough for the cache, a multiple of 16 tiles where one is
+    near (the products' vectors of 16 then have no scalar remainder)."""
+    t = tiles
+    per = t.th * t.gw
+    nb = max(1, min(t.n, max(block_bytes // (64 * (t.c + k) * per), -(-MIN_TILES // per))))
+    for m in range(nb, min(t.n, 2 * nb) + 1):
+        if m * per % 16 == 0:
+            nb = m
+            break
+    return (t.n, t.c, k, t.h, t.w, t.ph, t.pw, t.th, t.tw) + t.out + (nb,)
+
+
+def _workspace(dims, lanes):
+    """The C drivers' work memory (see winograd.c), kept between calls."""
+    from .._ops._scratch import scratch
+    _, c, k, _, _, _, _, th, tw, _, _, nb = dims
+    tiles = nb * th * (tw + 1)
+    size = 16 * (2 * c + k) * tiles + (16 * k * c * 16 if lanes else 16 * c * tiles)
+    return ptr(scratch('native_winograd', (size,), np.float32))
 
 
 def _same_layout(a, *others):

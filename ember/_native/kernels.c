@@ -1,8 +1,8 @@
 /* ember's optional compiled kernels: the elementwise and row-wise float32 work that NumPy
  * does in many passes over memory (GELU, SiLU, softmax, layer_norm, batch_norm) done in one
- * or two, and the embedding backward's scatter-add (the convolutions': winograd.c). exp and erf are ember's own branch-free polynomials
- * on vectors (below), not libm's scalar calls. Every kernel takes C-contiguous arrays;
- * __init__.py checks that.
+ * or two, and the embedding backward's scatter-add (the convolutions': winograd.c). exp and
+ * erf are ember's own branch-free polynomials on vectors (below), not libm's scalar calls.
+ * Every kernel takes C-contiguous arrays; __init__.py checks that.
  */
 #include <math.h>
 #include <stdint.h>

@@ -525,9 +525,12 @@ def add_rows_at(out, idx, rows):
 
     ufunc.at goes one row at a time (an embedding backward took 12x torch's time). Instead,
     the occurrences are split into *levels* -- the first occurrence of every index, then the
-    second, ... -- and each level, whose indices are distinct, is one vectorised
-    ``out[i] += rows[p]``: 4096 rows of 128 into 1000 take 0.48 ms against 1.2 ms for
-    ``add.at`` on a flat index (and 3.5 ms row by row). Occurrences beyond the first
+    second, ... -- and each level, whose indices are distinct, is one vectorised addition.
+    The indices are ordered by how often they occur (most first), so the ones a level
+    reaches are a prefix: the rows are gathered once, level after level, and each level is
+    ``acc[:n] += rows[at:at + n]`` on contiguous memory, with ``acc`` the looked-up rows of
+    ``out`` (written back at the end): 4096 rows of 128 into 1000 take 0.16 ms against 1.2
+    ms for ``add.at`` on a flat index (and 3.5 ms row by row). Occurrences beyond the first
     ``_LEVELS`` of an index (a padding index repeated thousands of times) go through the
     flat ``add.at`` afterwards, still in their order."""
     width = math.prod(out.shape[1:])
@@ -546,18 +549,26 @@ def add_rows_at(out, idx, rows):
     sorted_idx = idx[order]
     np.not_equal(sorted_idx[1:], sorted_idx[:-1], out=first[1:])
     starts = np.flatnonzero(first)
-    rank = np.arange(idx.size) - starts[np.cumsum(first) - 1]   # occurrence number
-    by_rank = np.argsort(_small_keys(rank, idx.size), kind='stable')
-    positions = order[by_rank]                # grouped by occurrence number, then by index
-    counts = np.bincount(rank)
-    done = 0
-    for count in counts[:_LEVELS]:
-        p = positions[done:done + count]
-        done += count
-        out[idx[p]] += rows[p]
-    if done < idx.size:
-        rest = np.sort(positions[done:])      # back in their original order
-        _add_flat_at(out, idx[rest], rows[rest], width)
+    counts = np.diff(starts, append=idx.size)
+    by_count = np.argsort(_small_keys(idx.size - counts, idx.size + 1), kind='stable')
+    starts, counts = starts[by_count], counts[by_count]
+    levels = min(int(counts[0]), _LEVELS)
+    live = np.searchsorted(-counts, -np.arange(levels))   # indices occurring > k times
+    level_rows = np.take(rows.reshape(idx.size, width), order[np.concatenate(
+        [starts[:n] + k for k, n in enumerate(live)])], axis=0)
+    flat_out = out.reshape(len(out), width)
+    uniq = sorted_idx[starts]
+    acc = np.take(flat_out, uniq, axis=0)
+    at = 0
+    for n in live:
+        acc[:n] += level_rows[at:at + n]
+        at += n
+    flat_out[uniq] = acc
+    if levels < counts[0]:
+        rank = np.arange(idx.size) - np.maximum.accumulate(np.where(first, np.arange(
+            idx.size), 0))                    # occurrence number, in sorted order
+        rest = np.sort(order[rank >= levels])  # back in their original order
+        _add_flat_at(out, idx[rest], np.take(rows, rest, axis=0), width)
 
 
 _LEVELS = 16

@@ -1008,6 +1008,25 @@ def row_sums(a, scale=1.0):
     return (a @ np.full(a.shape[1], scale, a.dtype))[:, None]
 
 
+def row_dots(a, v):
+    """``sum(a * v, 1)`` for a 2-D array ``a`` and a vector ``v`` of its row length, as a
+    column: one matrix-vector product for float32/float64 (as ``row_sums``)."""
+    if a.dtype.kind != 'f' or a.dtype.itemsize < 4 or not a.size or v.dtype != a.dtype:
+        return (a * v).sum(1, keepdims=True)
+    return (a @ v)[:, None]
+
+
+def _dot_over(a, b, d):
+    """``np.sum(a * b, d, keepdims=True)``; along the last axis of float32/float64 arrays
+    without the product's temporary (one pass of einsum instead of two)."""
+    if d == a.ndim - 1 and a.size and a.dtype == b.dtype and a.dtype in _EINSUM_DTYPES:
+        return np.einsum('...j,...j->...', a, b)[..., None]
+    return _sum_over(np.asarray(a * b), d)
+
+
+_EINSUM_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def column_sums(a):
     """The sums of the columns of a 2-D array (a vector-matrix product, as ``row_sums``)."""
     if a.dtype.kind != 'f' or a.dtype.itemsize < 4 or not a.size:
@@ -1051,9 +1070,7 @@ class SoftmaxBackward0(Node):
             gx = _native.softmax_backward(ya, ga, self.dim, log=False)
             if gx is not None:
                 return make(gx)
-            gx = np.asarray(ga * ya)
-            s = _sum_over(gx, self.dim)
-            np.subtract(ga, s, out=gx)
+            gx = np.asarray(np.subtract(ga, _dot_over(ga, ya, self.dim)))
             gx *= ya
             return make(gx)
         gy = g * y
@@ -1062,6 +1079,8 @@ class SoftmaxBackward0(Node):
 
 class LogSoftmaxBackward0(Node):
     """Gradient of ``log_softmax``: ``g - exp(y) * sum(g)``, from the saved output ``y``."""
+    #: ``(exp(x - shift), 1 / its sum)`` from the NumPy forward, or None
+    shifted_exp = None
 
     def backward(self, g):
         y = self.saved_tensors[0]
@@ -1070,8 +1089,12 @@ class LogSoftmaxBackward0(Node):
             gx = _native.softmax_backward(y._data, ga, self.dim, log=True)
             if gx is not None:
                 return make(gx)
-            gx = np.asarray(np.exp(y._data))
-            gx *= _sum_over(ga, self.dim)
+            if self.shifted_exp is not None:   # exp(y) = exp(x - shift) / sum(...)
+                e, inv_sum = self.shifted_exp
+                gx = np.multiply(e, _sum_over(ga, self.dim) * inv_sum)
+            else:
+                gx = np.asarray(np.exp(y._data))
+                gx *= _sum_over(ga, self.dim)
             np.subtract(ga, gx, out=gx)
             return make(gx)
         return g - y.exp() * g.sum(self.dim, keepdim=True)
@@ -1132,6 +1155,7 @@ def softmax(input, dim, dtype=None, *, _stacklevel=3):
 def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``x - logsumexp(x, dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'log_softmax')
+    shifted_exp = None
     if x.ndim == 0:
         r = np.zeros((), x.dtype)
     elif x.size == 0:
@@ -1141,16 +1165,20 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
         if r is None:
             w = opmath(x)
             m = _softmax_shift(w, d)
-            s = w - np.where(m == -np.inf, 0, m)   # (a +inf maximum makes the row nan, as torch)
-            r = np.exp(s)
-            lse = np.log(_sum_over(r, d))
-            r = np.subtract(s, lse, out=r)
+            s = np.asarray(w - np.where(m == -np.inf, 0, m))   # (+inf maximum: nan, as torch)
+            e = np.exp(s)
+            total = _sum_over(e, d)
+            r = np.subtract(s, np.log(total), out=s)
+            # the backward's exp(r) is e / total: kept (memory for an exp pass; NumPy's exp
+            # is the slowest step of both directions)
+            shifted_exp = (e, np.reciprocal(total)) if e.dtype == x.dtype else None
     # (an integer result -- of an empty input -- is not differentiable)
     n = track1(LogSoftmaxBackward0, input) if x.dtype.kind in 'fcV' else None
     t = result(np.asarray(r, x.dtype), n)
     if n is not None:
         n.dim = d
         n.save_output(t)
+        n.shifted_exp = shifted_exp
     return t
 
 

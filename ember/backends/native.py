@@ -4,8 +4,8 @@ With the ``native`` extra (cffi and a C compiler), ember can compile a small C m
 first time it is needed (cached like any C extension, see ``ember.utils.ffi``) and run the
 float32 work that NumPy does in many passes over memory in one or two: GELU, SiLU, softmax,
 log_softmax, layer_norm and batch_norm with batch statistics (forward and backward), the
-embedding backward's scatter-add, and the 3x3 convolutions' Winograd transforms and
-small-channel matrix products (conv2d's fast path). Results agree with the NumPy path to
+embedding backward's scatter-add, and conv2d's 3x3 Winograd path (transforms and
+small-channel matrix products, a few samples at a time so that they stay in cache). Results agree with the NumPy path to
 float32 rounding.
 
 It is off by default -- the NumPy path is ember's reference. Turn it on with the environment

@@ -144,7 +144,8 @@ def test_a_failed_build_warns_once_and_numpy_computes(monkeypatch):
 
 
 # Winograd convolutions (3x3, stride 1): odd/even and rectangular sizes, paddings 0..2, with
-# and without bias; MIN_SIZE lowered so that small shapes take the kernels too.
+# and without bias, batches that leave a shorter last block of samples; MIN_SIZE lowered so
+# that small shapes take the kernels too.
 WINOGRAD = [((64, 16, 14, 14), 32, 1, True), ((3, 8, 13, 11), 9, 1, True),
             ((2, 9, 20, 17), 8, 2, False), ((4, 8, 30, 9), 10, 0, True),
             ((5, 12, 7, 26), 8, (0, 1), False), ((3, 8, 4, 3), 8, (2, 0), True)]
@@ -162,15 +163,37 @@ def _conv(lib, shape, k, padding, bias):
 
 
 @pytest.mark.parametrize('shape,k,padding,bias', WINOGRAD)
+@pytest.mark.parametrize('block', ['default', 'one sample'])
 def test_winograd_convolution_as_torch_and_as_the_numpy_path(on, monkeypatch, shape, k, padding,
-                                                             bias):
+                                                             bias, block):
     monkeypatch.setattr(_native, 'MIN_SIZE', 1)
+    if block == 'one sample':     # (blocks of one sample, or the fewest that make 16 tiles;
+        for name in ('BLOCK_BYTES', 'LONG_BLOCK_BYTES', 'MIN_TILES', 'LANES_MAX'):
+            monkeypatch.setattr(_native, name, 0)        # the weight gradient as products)
     ours = _conv(ember, shape, k, padding, bias)
     for a, b in zip(ours, _conv(torch, shape, k, padding, bias)):
         scale = np.abs(b).max()
         _close(a / scale, b / scale, 0, 1e-5)          # (float32 sums of up to 10^4 terms)
     monkeypatch.setattr(native, 'enabled', False)
     for a, b in zip(ours, _conv(ember, shape, k, padding, bias)):   # the NumPy path
+        scale = np.abs(b).max()
+        _close(a / scale, b / scale, 0, 1e-5)
+
+
+@pytest.mark.parametrize('wanted', ['input', 'weight'])
+def test_winograd_convolution_one_gradient_alone_as_torch(on, wanted):
+    shape, k = (8, 16, 12, 12), 16
+    out = {}
+    for lib in (ember, torch):
+        x = lib.tensor(_data(shape, 12, False), requires_grad=wanted == 'input')
+        w = lib.tensor(_data((k, shape[1], 3, 3), 13, False), requires_grad=wanted == 'weight')
+        y = lib.nn.functional.conv2d(x, w, padding=1)
+        if lib is ember:
+            assert y.grad_fn.winograd[2].native
+        y.backward(lib.tensor(_data(tuple(y.shape), 15, False)))
+        assert (x.grad is None, w.grad is None) == (wanted != 'input', wanted != 'weight')
+        out[lib] = [y.detach().numpy(), (x if wanted == 'input' else w).grad.numpy()]
+    for a, b in zip(out[ember], out[torch]):
         scale = np.abs(b).max()
         _close(a / scale, b / scale, 0, 1e-5)
 

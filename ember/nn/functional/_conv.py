@@ -183,12 +183,9 @@ class ConvolutionBackward0(Node):
 
     def _winograd_backward(self, x, w, ga):
         """The gradients through the forward's Winograd transforms (see ``_winograd``)."""
-        v, u, tiles = self.winograd
-        dm = _winograd.grad_transform(ga, tiles)
         want = [f is not None for f, _ in self.next_functions]
-        return (make(_winograd.input_grad(dm, u, tiles)) if want[0] else None,
-                make(_winograd.weight_grad(dm, v, w.shape)) if want[1] else None,
-                make(_winograd.bias_grad(dm)) if want[2] else None)
+        return tuple(None if a is None else make(a) for a in
+                     _winograd.backward(ga, x._data, self.winograd, w.shape, want))
 
 
 def _weight_grad(x, g, wshape, stride, padding, dilation, groups):

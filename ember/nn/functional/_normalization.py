@@ -13,7 +13,7 @@ from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
 from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
-from ..._ops.reduce import row_sums, column_sums
+from ..._ops.reduce import row_dots, row_sums, column_sums
 from ...autograd.grad_mode import STATE
 from . import _padding as _misc, _pooling as _pool
 
@@ -106,8 +106,8 @@ class NativeBatchNormBackward0(Node):
         w rstd, gx = k g - k/count (sum g + xhat sum(g xhat)) under batch statistics."""
         xhat, dims = self.xhat, self.dims
         shape = (1, xhat.shape[1]) + (1,) * (xhat.ndim - 2)
-        sum_gx = np.multiply(g, xhat, out=scratch('bn', xhat.shape, xhat.dtype)).sum(dims)
-        sum_g = g.sum(dims)
+        sum_gx = _channel_sums(g, xhat)
+        sum_g = _channel_sums(g)
         k = self.rstd if w is None else self.rstd * w._data
         gx = None
         if self.next_functions[0][0] is not None:
@@ -122,6 +122,24 @@ class NativeBatchNormBackward0(Node):
         gw = make(sum_gx) if w is not None and self.next_functions[1][0] else None
         gb = make(sum_g) if b is not None and self.next_functions[2][0] else None
         return gx, gw, gb
+
+
+def _channel_sums(a, b=None):
+    """The sums of ``a`` (or of ``a * b``) over every dim but the channels (dim 1). For
+    C-contiguous float32/float64 arrays as the sums of the (N * C) rows of each sample's
+    channel -- BLAS (or einsum) dots along contiguous memory, 2-3x faster than NumPy's
+    reduction over dims (0, 2, ...) -- then over the batch."""
+    if a.ndim < 3 or a.dtype not in _ROW_DTYPES or not a.flags.c_contiguous or \
+            (b is not None and (b.dtype != a.dtype or not b.flags.c_contiguous)):
+        t = a if b is None else np.multiply(a, b, out=scratch('bn', a.shape, a.dtype))
+        return t.sum((0,) + tuple(range(2, a.ndim)))
+    rows = a.reshape(a.shape[0] * a.shape[1], -1)
+    per = row_sums(rows)[:, 0] if b is None else \
+        np.einsum('ij,ij->i', rows, b.reshape(rows.shape))
+    return per.reshape(a.shape[:2]).sum(0)
+
+
+_ROW_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _check_size(t, name, channels):
@@ -169,14 +187,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  momentum, eps, dims)
     centred = None
     if training:
-        mean = x.mean(dims)
-        if x.dtype in (np.float32, np.float64):
-            # np.var's own steps (so the same bits), on x - mean kept as xhat's start
+        if x.dtype in _ROW_DTYPES:
+            # np.var's steps, on x - mean kept as xhat's start
+            mean = _channel_sums(x) / x.dtype.type(x.size // channels)
             centred = np.asarray(x - mean.reshape(shape))
-            var = np.multiply(centred, centred, out=scratch('bn', x.shape, x.dtype)).sum(dims)
+            var = _channel_sums(centred, centred)
             var /= x.size // channels
         else:
-            var = x.var(dims)
+            mean, var = x.mean(dims), x.var(dims)
         count = x.size // channels
         if running_mean is not None:
             _update(running_mean, mean, momentum)
@@ -399,31 +417,36 @@ class NativeLayerNormBackward0(Node):
         shape = xhat.shape[xhat.ndim - len(dims):]
         want_w = w is not None and self.next_functions[1][0] is not None
         want_b = b is not None and self.next_functions[2][0] is not None
+        want_x = self.next_functions[0][0] is not None
         done = _native.layer_norm_backward(
-            g2, xh, None if w is None else w._data.reshape(size), rstd,
-            self.next_functions[0][0] is not None, want_w, want_b)
+            g2, xh, None if w is None else w._data.reshape(size), rstd, want_x, want_w, want_b)
         if done is not None:
             gx, gw, gb = done
             return (None if gx is None else make(gx.reshape(xhat.shape)),
                     None if gw is None else make(gw.reshape(shape)),
                     None if gb is None else make(gb.reshape(shape)))
         gw = gb = gx = None
-        if w is not None and self.next_functions[1][0]:
-            gw = make(column_sums(np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)))
-                      .reshape(shape))
-        if b is not None and self.next_functions[2][0]:
+        # g xhat serves both the weight's gradient (its column sums) and the input's
+        gxh = np.multiply(g2, xh, out=scratch('ln.t', xh.shape, xh.dtype)) \
+            if want_w or want_x else None
+        if want_w:
+            gw = make(column_sums(gxh).reshape(shape))
+        if want_b:
             gb = make(column_sums(g2).reshape(shape))
-        if self.next_functions[0][0] is not None:
-            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)), row by row
-            gxhat = g2 if w is None else np.multiply(
-                g2, w._data.reshape(size), out=scratch('ln.gxhat', xh.shape, xh.dtype))
-            gx = np.multiply(gxhat, xh)
-            m2 = row_sums(gx, 1 / size)
-            m1 = row_sums(gxhat, 1 / size)
-            np.multiply(xh, m2, out=gx)
-            np.subtract(gxhat, gx, out=gx)
-            gx -= m1
+        if want_x:
+            # rstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)) row by row, gxhat = g w: the
+            # means are row dots of g and g xhat with w / size (no gxhat array)
+            if w is None:
+                m1, m2 = row_sums(g2, 1 / size), row_sums(gxh, 1 / size)
+                gx = np.subtract(g2, m1)
+            else:
+                wv = w._data.reshape(size)
+                m1, m2 = row_dots(g2, wv / size), row_dots(gxh, wv / size)
+                gx = np.multiply(g2, wv)
+                gx -= m1
             gx *= rstd
+            m2 *= rstd
+            gx -= np.multiply(xh, m2, out=gxh)
             gx = make(gx.reshape(xhat.shape))
         return gx, gw, gb
 
@@ -465,7 +488,12 @@ def _standardised_array(x, dims, eps):
     if done is not None:
         return done[0].reshape(x.shape), done[1]
     xhat = x2 - row_sums(x2, 1 / x2.shape[1])
-    rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)), 1 / x2.shape[1])
+    if xhat.dtype in _ROW_DTYPES:    # (einsum's row dots: no squares array)
+        rstd = np.einsum('ij,ij->i', xhat, xhat)[:, None]
+        rstd /= x2.shape[1]
+    else:
+        rstd = row_sums(np.square(xhat, out=scratch('ln', xhat.shape, xhat.dtype)),
+                        1 / x2.shape[1])
     rstd += eps
     np.sqrt(rstd, out=rstd)
     np.reciprocal(rstd, out=rstd)

@@ -49,8 +49,8 @@ def applies(x, w, stride, dilation, groups):
 
 class Tiles:
     """The tiling of one convolution: output size, tiles per dim, padded input size.
-    ``native``: the transforms run in ember's compiled kernels (``ember.backends.native``:
-    the same layout and arithmetic, one channel at a time in cache)."""
+    ``native``: the convolution runs in ember's compiled kernels (``ember.backends.native``:
+    the same layout and arithmetic, a block of samples at a time in cache)."""
 
     def __init__(self, xshape, padding, native=False):
         self.n, self.c, self.h, self.w = xshape
@@ -162,27 +162,33 @@ def forward(x, w, bias, padding, keep=True):
     """conv2d(x, w, bias, padding) for a 3x3 kernel at stride 1, on arrays. Returns the
     output and what ``backward`` needs (None unless ``keep``)."""
     tiles = Tiles(x.shape, padding, _native.kernels(x) is not None)
-    if tiles.native:
-        shape = (16, tiles.c, tiles.p)
-        v = _native.winograd_input(x, tiles, np.empty(shape, x.dtype) if keep else
-                                   scratch('winograd_v', shape, x.dtype))
-    else:
-        v = input_transform(x, tiles, keep)
     u = weight_transform(w)
-    m = scratch('winograd_m', (16, w.shape[0], tiles.p), x.dtype)
-    if tiles.native:
-        return (_native.winograd_output(_native.winograd_products(u, v, m), tiles, bias),
-                (v, u, tiles) if keep else None)
-    m = np.matmul(u, v, out=m)
+    if tiles.native:   # all steps in C, a few samples at a time; the backward recomputes V
+        return _native.winograd_conv_forward(x, u, bias, tiles), ((None, u, tiles) if keep
+                                                                  else None)
+    v = input_transform(x, tiles, keep)
+    m = np.matmul(u, v, out=scratch('winograd_m', (16, w.shape[0], tiles.p), x.dtype))
     return output_transform(m, tiles, bias), ((v, u, tiles) if keep else None)
+
+
+def backward(g, x, kept, wshape, want):
+    """``(gx, gw, gb)`` from the output gradient ``g``, the input ``x`` and what ``forward``
+    kept; each None unless ``want``-ed."""
+    v, u, tiles = kept
+    if tiles.native:
+        gx, gu = _native.winograd_conv_backward(x, g, u, tiles, want[0], want[1])
+        return (gx, None if gu is None else _weight_from(gu, wshape),
+                g.sum((0, 2, 3)) if want[2] else None)
+    dm = grad_transform(g, tiles)
+    return (input_grad(dm, u, tiles) if want[0] else None,
+            weight_grad(dm, v, wshape) if want[1] else None,
+            bias_grad(dm) if want[2] else None)
 
 
 def grad_transform(g, tiles):
     """dM = A Y A^T per tile, the adjoint of ``output_transform``: ``g`` (N, K, *out) ->
     (16, K, P), zero on the extra tiles."""
     t, k = tiles, g.shape[1]
-    if t.native:
-        return _native.winograd_grad(g, t, scratch('winograd_m', (16, k, t.p), g.dtype))
     if g.shape[2:] != (2 * t.th, 2 * t.tw):                        # odd sizes: pad with 0
         gp = scratch('winograd_y', (t.n, k, 2 * t.th, 2 * t.tw), g.dtype)
         gp.fill(0)
@@ -215,9 +221,13 @@ def bias_grad(dm):
 
 def weight_grad(dm, v, wshape):
     """dL/dw = G^T (dM V^T) G, the adjoint of ``weight_transform``."""
+    return _weight_from(np.matmul(dm, v.transpose(0, 2, 1)), wshape)
+
+
+def _weight_from(gu, wshape):
+    """dL/dw = G^T gu G from the gradient ``gu`` (16, K, C) of U."""
     k, c = wshape[:2]
-    gu = np.matmul(dm, v.transpose(0, 2, 1))                        # (16, K, C)
-    return np.ascontiguousarray((_GG[dm.dtype].T @ gu.reshape(16, k * c)).T).reshape(wshape)
+    return np.ascontiguousarray((_GG[gu.dtype].T @ gu.reshape(16, k * c)).T).reshape(wshape)
 
 
 def _overlap_add(t0, t1, t2, t3, even, odd, axis, tmp):
@@ -250,8 +260,6 @@ def input_grad(dm, u, tiles):
     t, c, n = tiles, tiles.c, tiles.n
     q = c * n * t.th * t.gw
     gv = scratch('winograd_v', (16, c, t.p), dm.dtype)
-    if t.native:
-        return _native.winograd_input_grad(_native.winograd_products(u, dm, gv, True), t)
     gv = np.matmul(u.transpose(0, 2, 1), dm, out=gv).reshape(4, 4, q)
     # Along W on flat rows: the extra tiles are zero, so what spills over adds nothing.
     rows = scratch('winograd_r', (4, 2 * q), dm.dtype)
