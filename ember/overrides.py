@@ -20,6 +20,8 @@ Functions are named as the user reaches them in ember: ``ember.mul``, ``ember.Te
 import functools
 import threading
 
+from . import _autocast
+
 __all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
            'DisableTorchFunction', 'DisableTorchFunctionSubclass', 'overridable',
            'get_overridable_functions', 'get_ignored_functions', 'get_testing_overrides',
@@ -332,6 +334,10 @@ def overridable(impl, public_name):
     # None ...) some parameter takes, so a float where only a Tensor goes takes the checked
     # path. Nothing is added per call.
     plain = _NOTHING
+    # An op with an autocast policy tests ``_autocast.GATE`` (also non-empty while a thread
+    # casts) where the others test ``MODES``: the same cost, and no cost to the others.
+    cast = _autocast.policy(public_name)
+    gate = MODES if cast is None else _autocast.GATE
     # {NumPy dtype: (exception, message)} of the dtypes torch's kernel of the op refuses,
     # or None (also settled by the first call)
     refused = refusable = None
@@ -356,7 +362,7 @@ def overridable(impl, public_name):
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
-        if not MODES:
+        if not gate:
             tensor = _Tensor
             for a in args:
                 t = type(a)
@@ -391,7 +397,8 @@ def overridable(impl, public_name):
                     pass
             checker.check(public_name, args, kwargs)
             try:
-                r = impl(*args, **kwargs)
+                r = impl(*args, **kwargs) if cast is None else \
+                    _autocast.call(cast, impl, args, kwargs)
                 if refused is not None:
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r
@@ -795,11 +802,13 @@ class TorchFunctionMode:
         flags.modes.append(self)
         flags.fast_args = None  # (a handler entering a mode: its calls must reach the mode)
         MODES.append(self)
+        _autocast.GATE.append(self)
         return self
 
     def __exit__(self, *exc):
         THREAD.flags.modes.remove(self)
         MODES.remove(self)
+        _autocast.GATE.remove(self)
         return False
 
 

@@ -61,8 +61,6 @@ XFAIL = {
     'test_set_data_tensorimpl_type': "ember has no sparse tensors (torch.sparse_coo_tensor)",
     'test_grad_fn_attr_bindings': _NO_SAVED_ATTRS,
     'test_graph_save_on_cpu': "ember has no sparse tensors (torch.sparse_coo_tensor)",
-    'test_checkpointing_non_reentrant_autocast_cpu':
-        "ember's autocast casts nothing: mm under autocast('cpu', bfloat16) stays float32",
     'test_pynode_destruction_deadlock':
         "ember's engine runs ready nodes last-ready-first, not by torch's sequence numbers, so "
         "the Function's missing backward is hit before the other branch's version check",
