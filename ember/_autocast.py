@@ -7,13 +7,13 @@ inside ``autocast('cpu', dtype=...)`` those ops cast their floating-point tensor
 once per op when it wraps it; an op with a policy tests ``GATE`` instead of
 ``overrides.MODES`` on its fast path, so the ops without one, and every op while no autocast
 is on, pay nothing. ``GATE`` is non-empty while a TorchFunctionMode is active or a thread
-casts; the op then takes its checked path, where ``call`` casts (after the
+casts; the op then takes its checked path, where ``enter`` casts (after the
 ``__torch_function__`` modes and subclasses, as torch's dispatcher does) and runs the op
 with casting suspended, so the ops it is composed of are not cast again.
 """
 import threading
 
-__all__ = ['GATE', 'policy', 'call', 'state', 'sync_gate', 'LOWER', 'FP32', 'PROMOTE']
+__all__ = ['GATE', 'policy', 'enter', 'state', 'sync_gate', 'LOWER', 'FP32', 'PROMOTE', 'KEEP']
 
 GATE = []
 
@@ -55,12 +55,53 @@ _FP32_OPS = (
         'eigvals', 'eigh', 'eigvalsh', 'inv', 'inv_ex', 'householder_product', 'tensorinv',
         'tensorsolve', 'qr', 'lstsq')))
 _PROMOTE_OPS = ('cat', 'concat', 'concatenate', 'stack', 'index_copy')
-POLICIES = {**{n: LOWER for n in _LOWER_OPS}, **{n: FP32 for n in _FP32_OPS},
-            **{n: PROMOTE for n in _PROMOTE_OPS}}
-# nn.functional.pad reaches torch's reflection_pad*/replication_pad* kernels (float32 ones)
-# for those modes only: a policy of its own, decided by the call's mode.
-PAD = 'pad'
-POLICIES[_F + 'pad'] = PAD
+# Ops torch composes of listed ones (so they cast as those do) but ember computes directly.
+_COMPOSED_LOWER = ('chain_matmul', 'linalg.multi_dot')
+# torch's convolution is one unlisted kernel; ember's runs nn.functional's (listed) ones.
+KEEP = 'keep'
+POLICIES = {**{n: LOWER for n in _LOWER_OPS + _COMPOSED_LOWER}, **{n: FP32 for n in _FP32_OPS},
+            **{n: PROMOTE for n in _PROMOTE_OPS}, 'convolution': KEEP}
+
+
+# Policies decided by the call, as ``f(args, kwargs, low) -> dtype or None``.
+def _pad(args, kwargs, low):
+    """nn.functional.pad reaches torch's float32 kernels reflection_pad1d/2d and
+    replication_pad1d/2d/3d, and only those."""
+    mode = kwargs.get('mode', args[2] if len(args) > 2 else 'constant')
+    pad = kwargs.get('pad', args[1] if len(args) > 1 else ())
+    listed = {'reflect': (1, 2), 'replicate': (1, 2, 3)}.get(mode, ())
+    from ._dtype import float32
+    return float32 if len(pad) // 2 in listed else None
+
+
+def _einsum(args, kwargs, low):
+    """torch's einsum reaches bmm (listed) when an index is summed between operands."""
+    equation, operands = args[0], args[1:]
+    if len(operands) == 1 and type(operands[0]) in (list, tuple):
+        operands = operands[0]
+    if not isinstance(equation, str) or len(operands) < 2:
+        return None
+    lhs, _, rhs = equation.replace(' ', '').partition('->')
+    terms = [set(t) - {'.'} for t in lhs.split(',')]
+    counts = {c: sum(c in t for t in terms) for c in set().union(*terms)}
+    out = set(rhs) if '->' in equation else {c for c, n in counts.items() if n == 1}
+    return low if any(n > 1 and c not in out for c, n in counts.items()) else None
+
+
+def _inner(args, kwargs, low):
+    """torch's inner of two matrices (or more dims) is a listed matmul; of vectors a dot."""
+    a, b = (list(args) + [kwargs.get('other')])[:2]
+    return low if a.dim() >= 2 and b.dim() >= 2 else None
+
+
+def _matrix_power(args, kwargs, low):
+    """torch's matrix_power multiplies (a listed matmul) from the second power on."""
+    n = args[1] if len(args) > 1 else kwargs.get('n')
+    return low if isinstance(n, int) and abs(n) >= 2 else None
+
+
+POLICIES.update({_F + 'pad': _pad, 'einsum': _einsum, 'inner': _inner,
+                 'linalg.matrix_power': _matrix_power, 'matrix_power': _matrix_power})
 
 
 def policy(public_name):
@@ -104,22 +145,21 @@ def sync_gate():
                 break
 
 
-def call(kind, impl, args, kwargs):
-    """Runs ``impl(*args, **kwargs)``, cast by policy ``kind`` when this thread casts (not
-    for ``out=`` calls, which torch leaves alone), with casting suspended inside."""
+def enter(kind, args, kwargs):
+    """``(args, kwargs, low)``: the arguments cast by policy ``kind`` for this thread's
+    autocast dtype ``low``, with casting suspended until the caller sets ``state.casting``
+    back to ``low``; ``low`` is None (and nothing changed) when nothing casts, as for
+    ``out=`` calls, which torch leaves alone."""
     s = state
     low = s.casting
     if low is None or kwargs.get('out') is not None:
-        return impl(*args, **kwargs)
+        return args, kwargs, None
     target = _target(kind, low, args, kwargs)
     if target is not None:
         args = tuple(_cast(a, target, low) for a in args)
         kwargs = {k: _cast(v, target, low) for k, v in kwargs.items()}
     s.casting = None
-    try:
-        return impl(*args, **kwargs)
-    finally:
-        s.casting = low
+    return args, kwargs, low
 
 
 def _tensors(values):
@@ -133,21 +173,26 @@ def _tensors(values):
 
 def _target(kind, low, args, kwargs):
     """The dtype the floating arguments go to (None: leave them)."""
-    from ._dtype import float32, float64, promote_types
+    from ._dtype import float32, float64
     if kind is LOWER:
         return low
     if kind is FP32:
         return float32
-    if kind is PAD:
-        # (reflection_pad1d/2d and replication_pad1d/2d/3d are on torch's list)
-        mode = kwargs.get('mode', args[2] if len(args) > 2 else 'constant')
-        pad = kwargs.get('pad', args[1] if len(args) > 1 else ())
-        listed = {'reflect': (1, 2), 'replicate': (1, 2, 3)}.get(mode, ())
-        return float32 if len(pad) // 2 in listed else None
-    widest = low  # PROMOTE: the widest floating input (float64 ones stay as they are)
+    if kind is KEEP:
+        return None
+    if callable(kind):
+        return kind(args, kwargs, low)
+    # PROMOTE, as torch's prioritize: float32 wins over the autocast dtype, float64 tensors
+    # are left out, and any other floating dtype is an error
+    widest = low
     for t in _tensors(list(args) + list(kwargs.values())):
-        if t.dtype.is_floating_point and t.dtype is not float64:
-            widest = promote_types(widest, t.dtype)
+        dtype = t.dtype
+        if not dtype.is_floating_point or dtype is float64:
+            continue
+        if widest is float32 or dtype is float32:
+            widest = float32
+        elif dtype is not low:
+            raise RuntimeError("Unexpected floating ScalarType in at::autocast::prioritize")
     return widest
 
 

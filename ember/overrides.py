@@ -396,15 +396,22 @@ def overridable(impl, public_name):
                 except _Settled:
                     pass
             checker.check(public_name, args, kwargs)
+            # (autocast: the op and its dtype checks see the cast arguments, and the ops it
+            # is made of are not cast again until it returns)
+            low = None
+            if cast is not None and _autocast.state.casting is not None:
+                args, kwargs, low = _autocast.enter(cast, args, kwargs)
             try:
-                r = impl(*args, **kwargs) if cast is None else \
-                    _autocast.call(cast, impl, args, kwargs)
+                r = impl(*args, **kwargs)
                 if refused is not None:
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                 checker.refuse(public_name, args, kwargs, e, impl)
                 raise
+            finally:
+                if low is not None:
+                    _autocast.state.casting = low
         return dispatch(public, overloaded, args, kwargs or None)
 
     public._ember_name = public_name
@@ -763,7 +770,10 @@ def get_ignored_functions():
              'set_float32_matmul_precision', 'get_float32_matmul_precision',
              'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled',
              'is_deterministic_algorithms_warn_only_enabled', 'set_deterministic_debug_mode',
-             'get_deterministic_debug_mode',
+             'get_deterministic_debug_mode', 'set_autocast_enabled', 'set_autocast_dtype',
+             'is_autocast_cpu_enabled', 'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype',
+             'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
+             'autocast_increment_nesting', 'autocast_decrement_nesting',
              # data in, a tensor out: they convert (torch tensors too), as torch's do
              'tensor', 'as_tensor', 'asarray', 'from_numpy',
              'install_as_torch', 'uninstall_as_torch')

@@ -832,4 +832,5 @@ def einsum(equation, *operands):
 
 
 METHODS['__matmul__'] = matmul
-METHODS['__rmatmul__'] = lambda self, other: matmul(other, self)
+# (torch's __rmatmul__ calls torch.matmul: its handlers and autocast see a matmul)
+METHODS['__rmatmul__'] = lambda self, other: METHODS['matmul'](other, self)

@@ -823,7 +823,7 @@ class CatBackward0(Node):
         return tuple(p if len(m[0]) else None for p, m in zip(parts, self._meta))
 
 
-@register(methods=())
+@register(method=False)  # (torch has no Tensor.cat)
 def cat(tensors, dim=0, *, out=None):
     """Joins tensors along an existing dim (1-D empty tensors are skipped, as in torch)."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):

@@ -17,22 +17,15 @@ __all__ = ['autocast', 'is_autocast_available', 'is_autocast_enabled', 'get_auto
            'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
            'autocast_increment_nesting', 'autocast_decrement_nesting']
 
-# The device types torch's parser knows, in the order its error message lists them.
-DEVICE_TYPES = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've',
-                'fpga', 'maia', 'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia',
-                'privateuseone')
 # Device types torch can autocast on (the others answer False to is_autocast_available).
 _AUTOCAST_TYPES = ('cpu', 'cuda', 'xpu', 'mps', 'hpu', 'mtia', 'xla', 'ipu', 'privateuseone')
 
 
 
 def _device_type(device_type):
-    """The device type of a string such as 'cuda:0', with torch's error for unknown ones."""
-    name = device_type.split(':', 1)[0]
-    if name not in DEVICE_TYPES:
-        raise RuntimeError(f"Expected one of {', '.join(DEVICE_TYPES)} device type at start of "
-                           f"device string: {device_type}")
-    return name
+    """The device type of a string such as 'cuda:0', with torch's errors for bad ones."""
+    from .._device import device
+    return device(device_type).type
 
 
 def _default_dtype(device_type):
@@ -68,8 +61,14 @@ def get_autocast_dtype(device_type):
     return _state(_device_type(device_type))[1]
 
 
-def set_autocast_enabled(device_type, enabled):
-    """Turns autocast on ``device_type`` on or off for this thread (what the context does)."""
+def set_autocast_enabled(device_type, enabled=None):
+    """Turns autocast on ``device_type`` on or off for this thread (what the context does);
+    ``set_autocast_enabled(enabled)`` is torch's older form, for CUDA."""
+    if enabled is None:
+        device_type, enabled = 'cuda', device_type
+    if not isinstance(enabled, bool):
+        raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position 2) must be "
+                        f"bool, not {type(enabled).__name__}")
     _state(_device_type(device_type))[0] = enabled
     _autocast.sync_gate()
 
@@ -80,18 +79,26 @@ def set_autocast_dtype(device_type, dtype):
     _autocast.sync_gate()
 
 
+def _deprecated(old, new):
+    warnings.warn(f"torch.{old}() is deprecated. Please use torch.{new} instead.",
+                  DeprecationWarning, stacklevel=3)
+
+
 def is_autocast_cpu_enabled():
-    """``is_autocast_enabled('cpu')`` (torch's older spelling)."""
+    """``is_autocast_enabled('cpu')`` (torch's deprecated spelling, which warns)."""
+    _deprecated('is_autocast_cpu_enabled', "is_autocast_enabled('cpu')")
     return is_autocast_enabled('cpu')
 
 
 def get_autocast_cpu_dtype():
-    """``get_autocast_dtype('cpu')`` (torch's older spelling)."""
+    """``get_autocast_dtype('cpu')`` (torch's deprecated spelling, which warns)."""
+    _deprecated('get_autocast_cpu_dtype', "get_autocast_dtype('cpu')")
     return get_autocast_dtype('cpu')
 
 
 def get_autocast_gpu_dtype():
-    """``get_autocast_dtype('cuda')`` (torch's older spelling)."""
+    """``get_autocast_dtype('cuda')`` (torch's deprecated spelling, which warns)."""
+    _deprecated('get_autocast_gpu_dtype', "get_autocast_dtype('cuda')")
     return get_autocast_dtype('cuda')
 
 

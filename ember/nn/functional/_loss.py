@@ -568,6 +568,12 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    return margin_ranking(input1, input2, target, margin, reduction)
+
+
+def margin_ranking(input1, input2, target, margin, reduction):
+    """aten's margin_ranking_loss (``torch.margin_ranking_loss``): the loss without the
+    functional form's check that the operands have one dimension count (they broadcast)."""
     return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
