@@ -1269,12 +1269,36 @@ def rsub(input, other, *deprecated, alpha=1):
     return result(r._data, n)
 
 
+class _NoRounding:
+    """``div``'s default ``rounding_mode``: it prints as None, but an explicit None is told
+    apart, as torch records that call under DivBackward2."""
+
+    def __repr__(self):
+        return 'None'
+
+
+_NO_ROUNDING = _NoRounding()
+
+
+class _TrueDivBackward2(DivBackward0):
+    """torch's node of ``div(..., rounding_mode=None)``: true division's gradient."""
+    rounding_mode = None
+
+
+_TrueDivBackward2.__name__ = _TrueDivBackward2.__qualname__ = 'DivBackward2'
+
+
 @register(methods=('true_divide',))
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
     """``input / other``; ``rounding_mode`` 'trunc' or 'floor' rounds the quotient (and keeps
     integer dtypes), None is true division (integers give the default float dtype)."""
-    if rounding_mode is None:
+    if rounding_mode is _NO_ROUNDING:
         return _div(input, other, out=out)
+    if rounding_mode is None:
+        t = _div(input, other, out=out)
+        if type(t._grad_fn) is DivBackward0 and out is None:
+            t._grad_fn.__class__ = _TrueDivBackward2
+        return t
     if rounding_mode not in ('trunc', 'floor'):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
@@ -1293,6 +1317,8 @@ def div(input, other, *, rounding_mode=None, out=None):
             r = np.trunc(np.true_divide(x, y))
     r = np.asarray(r)
     n = track(DivBackward2, (input, other if isinstance(other, Tensor) else None))
+    if n is not None:
+        n.rounding_mode = rounding_mode
     t = result(r, n)
     return _write_out(out, t) if out is not None else t
 
@@ -1303,7 +1329,7 @@ register(div, name='true_divide')
 
 
 @register(function=False, methods=('true_divide_',))
-def div_(self, other, *, rounding_mode=None):
+def div_(self, other, *, rounding_mode=_NO_ROUNDING):
     """In-place ``div``."""
     return inplace(self, lambda t, o: div(t, o, rounding_mode=rounding_mode), (other,), 'div_')
 
@@ -2006,3 +2032,5 @@ for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 
                      (CosBackward0, ('self',)), (LogBackward0, ('self',)),
                      (PowBackward0, ('self', 'exponent'))):
     name_saved_values(_cls, _names)
+for _cls in (DivBackward2, _TrueDivBackward2):
+    name_saved_values(_cls, attrs={'rounding_mode': 'rounding_mode'})

@@ -125,11 +125,16 @@ class Node:
             self._saved = _RELEASED
 
 
-def name_saved_values(cls, names):
-    """Gives node class ``cls`` torch's ``_saved_<name>`` attributes for the values its op
-    saves: ``names`` in the order of its saved tensors (a name past their end reads the
-    node's attribute of that name). Properties on the class, not a ``Node.__getattr__``:
-    defining that would route every attribute read of every node through Python."""
+def name_saved_values(cls, names=(), inputs=(), sizes=(), attrs=None):
+    """Gives node class ``cls`` torch's ``_saved_<name>`` attributes. ``names``: torch's
+    names of the tensors the op saves, in the order it saves them (a name past their end
+    reads the node's attribute of that name). ``sizes``: names torch derives from an input's
+    shape -- ``<input>_sym_sizes``, ``_sym_sizes_opt`` (``(0,)`` for an absent input),
+    ``_sym_numel``, ``_sym_argsize_<k>``, ``_sym_argsize_minus_<k>`` -- answered from the
+    shapes the node recorded, ``inputs`` naming its inputs in edge order. ``attrs``: {torch's
+    name: the node attribute holding that value, or a function of the node}. Properties on the class, not a
+    ``Node.__getattr__``: defining that would route every attribute read of every node
+    through Python."""
     def saved_value(i, key):
         def get(self):
             saved = self.saved_tensors if self._saved is not None else ()
@@ -142,7 +147,49 @@ def name_saved_values(cls, names):
         return property(get, doc=f"The value torch calls ``{key}`` that this op saved.")
     for i, key in enumerate(names):
         setattr(cls, f'_saved_{key}', saved_value(i, key))
+    for key in sizes:
+        setattr(cls, f'_saved_{key}', _size_value(key, inputs))
+    for key, attr in (attrs or {}).items():
+        get = attr if callable(attr) else (lambda self, attr=attr: getattr(self, attr))
+        setattr(cls, f'_saved_{key}', property(
+            get, doc=f"The value torch calls ``{key}`` that this op saved."))
 
+
+def saved_int(value):
+    """An int64 value as torch's ``_saved_<name>`` reads it back: a negative one wraps to
+    its unsigned form (``dim=-1`` reads 18446744073709551615)."""
+    return value + (1 << 64) if value < 0 else value
+
+
+_SIZE_NAME = re.compile(r'(\w+?)_sym_(sizes_opt|sizes|numel|argsize_(minus_)?(\d+))')
+
+
+def _size_value(key, inputs):
+    """The property of ``key`` (e.g. ``batch1_sym_argsize_0``), read from the shape the node
+    recorded for that input."""
+    m = _SIZE_NAME.fullmatch(key)
+    index = inputs.index(m.group(1))
+    kind = m.group(2)
+
+    def get(self):
+        meta = self._meta[index]
+        if meta is None:
+            if kind == 'sizes_opt':
+                return (0,)
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'_saved_{key}'")
+        shape = tuple(meta[0])
+        if kind in ('sizes', 'sizes_opt'):
+            return shape
+        if kind == 'numel':
+            n = 1
+            for s in shape:
+                n *= s
+            return n
+        k = int(m.group(4))
+        return shape[-k] if m.group(3) else shape[k]
+    return property(get, doc=f"``{key}``: from the shape of the op's input "
+                             f"``{m.group(1)}``.")
 
 
 class _SavedOutput:

@@ -53,13 +53,9 @@ import pytest
 from ._upstream import lib_fixture, eq, raises, warns
 
 _NO_VMAP = "ember has no vmap: gradcheck's check_batched_forward_grad is refused"
-_NO_SAVED_ATTRS = ("only a few of ember's nodes name their saved values (grad_fn._saved_<name>: "
-                   "mul, div, pow, exp, tanh, sigmoid, sin, cos, log); stack, index, mean, "
-                   "interpolate, conv, addbmm, unfold... do not")
 XFAIL = {
     'test_gradcheck_forward_ad_batched_grad': _NO_VMAP,
     'test_set_data_tensorimpl_type': "ember has no sparse tensors (torch.sparse_coo_tensor)",
-    'test_grad_fn_attr_bindings': _NO_SAVED_ATTRS,
     'test_graph_save_on_cpu': "ember has no sparse tensors (torch.sparse_coo_tensor)",
     'test_pynode_destruction_deadlock':
         "ember's engine runs ready nodes last-ready-first, not by torch's sequence numbers, so "
