@@ -86,7 +86,7 @@ def _name_code(fn, name):
 
 # -- unary ops ---------------------------------------------------------------------------
 def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, doc=None,
-           public=True, check=None):
+           public=True, check=None, named=True):
     """Builds ``ember.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_`` from ``kernel``.
 
     ``save``: 'input' or 'result' -- what ``node.backward`` reads from ``saved_tensors``.
@@ -94,6 +94,8 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     ``check``: called with the input array to refuse dtypes torch refuses.
     ``public``: False builds the op without registering it (a kernel other ops call, or an
     op only another namespace names).
+    ``named``: False where torch's node keeps another value than ``save`` (no
+    ``grad_fn._saved_self``/``_saved_result`` then).
     """
     registered = public
     public = None  # the public object being called (see overrides.overridable)
@@ -149,6 +151,8 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
     if registered:
         register(fn)
+    if node is not None and save is not None and named:  # (torch's names of what it saved)
+        name_saved_values(node, ('self',) if save == 'input' else ('result',))
     if inplace_ok:
         def fn_(self):
             return inplace(self, fn, (), name + '_')
@@ -608,7 +612,8 @@ def square_(self):
 
 # -- binary ops --------------------------------------------------------------------------
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
-            doc=None, tensor_only=False, check=None, public=True, inplace_ok=True):
+            doc=None, tensor_only=False, check=None, public=True, inplace_ok=True,
+            saved_names=None):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
@@ -619,6 +624,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``check``: called with both operand arrays to refuse dtypes torch refuses.
     ``public``: False for a kernel that a hand-written public op calls (not registered).
     ``inplace_ok``: False where torch has no in-place form.
+    ``saved_names``: torch's names of the saved operands (default 'self', 'other' as
+    ``save`` picks them; None for one torch's node does not keep).
     """
     exported = public
     scalar_node = scalar_node or node
@@ -708,6 +715,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     public = fn
     fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
+    if node is not None and type(save) is tuple and save:  # (torch's names of the operands)
+        name_saved_values(node, saved_names or tuple(('self', 'other')[i] for i in save))
     if not exported:  # the kernel of a public op defined by hand (add, sub, div)
         return fn
     register(fn)
@@ -1050,6 +1059,7 @@ def _check_heaviside(x, y):
 
 
 copysign = _binary('copysign', np.copysign, CopysignBackward0, save=(0, 1),
+                   saved_names=('self', None),
                    scalar_node=CopysignBackward1, to_float=True,
                    check=lambda x, y: _not_implemented_for('copysign_cpu', 'c')(x))
 logaddexp2 = _binary('logaddexp2', np.logaddexp2, Logaddexp2Backward0, save=(0, 1),
@@ -2026,10 +2036,8 @@ METHODS.update(OPERATORS)
 
 
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+# (the unary and binary builders name the rest)
 for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 'other')),
-                     (ExpBackward0, ('result',)), (TanhBackward0, ('result',)),
-                     (SigmoidBackward0, ('result',)), (SinBackward0, ('self',)),
-                     (CosBackward0, ('self',)), (LogBackward0, ('self',)),
                      (PowBackward0, ('self', 'exponent'))):
     name_saved_values(_cls, _names)
 for _cls in (DivBackward2, _TrueDivBackward2):

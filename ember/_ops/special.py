@@ -228,7 +228,7 @@ class ErfinvBackward0(Node):
 
 
 erfinv = _unary('erfinv', _in_float64(_specfun.erfinv), ErfinvBackward0, save='result',
-                check=_not_implemented_for('erfinv_vml_cpu', 'c'),
+                check=_not_implemented_for('erfinv_vml_cpu', 'c'), named=False,
                 doc="The inverse error function, elementwise (+-inf at +-1, nan outside "
                     "[-1, 1]).")
 

@@ -137,16 +137,19 @@ def name_saved_values(cls, names=(), inputs=(), sizes=(), attrs=None):
     through Python."""
     def saved_value(i, key):
         def get(self):
-            saved = self.saved_tensors if self._saved is not None else ()
-            if i < len(saved):
-                return saved[i]
-            if key in self.__dict__:
+            saved = self._saved
+            if saved is not None and saved is not _RELEASED and i < len(saved):
+                return self.saved_tensors[i]
+            if key in self.__dict__:  # (a number, which outlives backward, as in torch)
                 return self.__dict__[key]
+            if saved is _RELEASED:
+                raise RuntimeError(_TWICE)
             raise AttributeError(f"'{type(self).__name__}' object has no attribute "
                                  f"'_saved_{key}'")
         return property(get, doc=f"The value torch calls ``{key}`` that this op saved.")
     for i, key in enumerate(names):
-        setattr(cls, f'_saved_{key}', saved_value(i, key))
+        if key is not None:  # (None: a value torch's node does not keep)
+            setattr(cls, f'_saved_{key}', saved_value(i, key))
     for key in sizes:
         setattr(cls, f'_saved_{key}', _size_value(key, inputs))
     for key, attr in (attrs or {}).items():

@@ -261,7 +261,10 @@ def _nll_core(input, target, weight, reduction, ignore_index, cls):
         # 'none': one gradient per target, spread along the class dim
         n.expand_dim = 1 if reduction == 'none' and nd > 1 else None
         # (what torch saves too: the weight, freed with the graph, and the settings)
-        n._saved = ((weight, weight._vc[0]) if weight is not None else (None, 0),)
+        if weight is not None:
+            n._saved = ((weight, weight._vc[0]),)
+        else:  # (torch's undefined weight reads None, before and after backward)
+            n.weight = None
         n.ignore_index = saved_int(ignore_index)
         n.reduction = ('none', 'mean', 'sum').index(reduction)
     return out

@@ -31,7 +31,9 @@ def _node_class(kind, k):
     attrs['output_size'] = 'output_size'
     if kind != 'Nearest':
         attrs['align_corners'] = 'align_corners'
-    name_saved_values(cls, inputs=('self',), sizes=('self_sym_sizes',), attrs=attrs)
+    if kind == 'Nearest' or {'Linear': 1, 'Bilinear': 2, 'Trilinear': 3}[kind] == k:
+        # (the combinations torch has)
+        name_saved_values(cls, inputs=('self',), sizes=('self_sym_sizes',), attrs=attrs)
     return cls
 
 
