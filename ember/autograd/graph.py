@@ -147,9 +147,18 @@ def name_saved_values(cls, names=(), inputs=(), sizes=(), attrs=None):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute "
                                  f"'_saved_{key}'")
         return property(get, doc=f"The value torch calls ``{key}`` that this op saved.")
+    def raw_value(i, key):
+        def get(self):
+            saved = self._saved
+            if saved is not None and saved is not _RELEASED and i < len(saved):
+                return SavedTensor._of(self, i)
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'_raw_saved_{key}'")
+        return property(get, doc=f"torch's SavedTensor handle on ``{key}``.")
     for i, key in enumerate(names):
         if key is not None:  # (None: a value torch's node does not keep)
             setattr(cls, f'_saved_{key}', saved_value(i, key))
+            setattr(cls, f'_raw_saved_{key}', raw_value(i, key))
     for key in sizes:
         setattr(cls, f'_saved_{key}', _size_value(key, inputs))
     for key, attr in (attrs or {}).items():
@@ -293,11 +302,40 @@ RemovableHandle = _Handle
 
 
 class SavedTensor:
-    """torch's handle on one tensor a node saved; only the graph makes them (ember's nodes
-    keep their saved tensors without such handles)."""
+    """torch's handle on one tensor a node saved (``grad_fn._raw_saved_<name>``); only the
+    graph makes them."""
+    __slots__ = ('_node', '_index')
 
     def __init__(self):
         raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+
+    @classmethod
+    def _of(cls, node, index):
+        self = object.__new__(cls)
+        self._node, self._index = node, index
+        return self
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Packs the saved tensor now with ``pack_hook``; ``unpack_hook`` turns it back into
+        a tensor each time it is read (``_saved_<name>``, backward). One pair per tensor."""
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments: expected "
+                            "(pack_hook: Callable, unpack_hook: Callable)")
+        node = self._node
+        saved = node._saved
+        if saved is _RELEASED:
+            raise RuntimeError(_TWICE)
+        t, version = saved[self._index]
+        if t is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
+        if type(t) is _Packed:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at a "
+                               "time.")
+        entries = list(saved)
+        entries[self._index] = (_pack_entry(t, pack_hook, unpack_hook), version)
+        _SLOT.__set__(node, tuple(entries))
 
 
 class _MultiHandle:
@@ -427,18 +465,19 @@ def _get_saved(node):
 def _set_saved(node, saved):
     if saved is not None and saved is not _RELEASED and _HOOK_STACK:
         pack, unpack = _HOOK_STACK[-1]
-        packed = []
-        for t, version in saved:
-            if t is None or type(t) is _Packed:
-                packed.append((t, version))
-            elif type(t) is _SavedOutput:
-                out = make(t.data)
-                out._vc = t.version  # (the output's own counter: in-place changes show)
-                packed.append((_Packed(_pack_unmodified(pack, out), unpack, True), version))
-            else:
-                packed.append((_Packed(_pack_unmodified(pack, t), unpack, False), version))
-        saved = tuple(packed)
+        saved = tuple((_pack_entry(t, pack, unpack), version) for t, version in saved)
     _SLOT.__set__(node, saved)
+
+
+def _pack_entry(t, pack, unpack):
+    """One saved entry handed to ``pack`` (None and entries packed already stay)."""
+    if t is None or type(t) is _Packed:
+        return t
+    if type(t) is _SavedOutput:
+        out = make(t.data)
+        out._vc = t.version  # (the output's own counter: in-place changes show)
+        return _Packed(_pack_unmodified(pack, out), unpack, True)
+    return _Packed(_pack_unmodified(pack, t), unpack, False)
 
 
 _PACKING = property(_get_saved, _set_saved)

@@ -56,8 +56,6 @@ XFAIL = {
     'test_attribute_deletion': "ember keeps _grad_fn in a __slots__ field, so `del x._grad_fn` "
                                "is allowed: refusing it needs Tensor.__delattr__, which CPython "
                                "routes every attribute write through (a 25 % slowdown of small ops)",
-    'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
-        "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_tensor_hooks_inplace_over_view':
         "ember's CopySlices sends the view's gradient through the view's old node, so hooks "

@@ -33,7 +33,8 @@ def test_every_saved_name_is_torchs():
     for name, attrs in named.items():
         theirs = getattr(torch._C._functions, name, None)
         assert theirs is not None, name
-        assert set(attrs) <= set(dir(theirs)), (name, set(attrs) - set(dir(theirs)))
+        raw = [n for n in dir(_node_classes()[name]) if n.startswith('_raw_saved_')]
+        assert set(attrs + raw) <= set(dir(theirs)), (name, set(attrs + raw) - set(dir(theirs)))
 
 
 rng = np.random.default_rng(0)
@@ -141,3 +142,30 @@ def test_saved_values_match_torch(case):
     t.sum().backward()
     for name in names:  # (tensors are freed with the graph; the other values stay)
         _same(_read(ef, name), _read(tf, name), f"{ef.name()}.{name} after backward")
+
+
+def test_raw_saved_register_hooks():
+    out = {}
+    for lib in (ember, torch):
+        log = []
+        a = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = a.exp()
+        raw = y.grad_fn._raw_saved_result
+        raw.register_hooks(lambda x: (log.append('pack'), x * 2)[1],
+                           lambda x: (log.append('unpack'), x)[1])
+        read = values(y.grad_fn._saved_result)
+        errors = []
+        for args in ((lambda x: x, lambda x: x), (1, 2)):
+            try:
+                raw.register_hooks(*args)
+            except (RuntimeError, TypeError) as e:
+                errors.append((type(e).__name__, str(e)[:40]))
+        w = lib.tensor([1.0, 2.0, 3.0])
+        nll = lib.nn.functional.nll_loss(a[None], lib.tensor([1]), weight=w)
+        y.sum().backward()
+        out[lib.__name__] = (log, read, errors, values(a.grad),
+                             type(nll.grad_fn._raw_saved_weight).__name__)
+    e, t = out['ember'], out['torch']
+    assert e[0] == t[0] and e[2][0] == t[2][0] and e[2][1][0] == t[2][1][0] and e[4] == t[4]
+    np.testing.assert_allclose(e[1], t[1], rtol=1e-6)
+    np.testing.assert_allclose(e[3], t[3], rtol=1e-6)
