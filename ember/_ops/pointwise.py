@@ -2037,8 +2037,8 @@ METHODS.update(OPERATORS)
 
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
 # (the unary and binary builders name the rest)
-for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 'other')),
-                     (PowBackward0, ('self', 'exponent'))):
+for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 'other'))):
     name_saved_values(_cls, _names)
+name_saved_values(PowBackward0, ('self',), attrs={'exponent': 'exponent'})
 for _cls in (DivBackward2, _TrueDivBackward2):
     name_saved_values(_cls, attrs={'rounding_mode': 'rounding_mode'})
