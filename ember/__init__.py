@@ -55,7 +55,10 @@ _LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp'
 _LAZY.update({'func': ('ember.func', None), 'vmap': ('ember.func', 'vmap'),
               '_vmap_internals': ('ember._vmap_internals', None)})
 _LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
-    'is_autocast_enabled', 'get_autocast_dtype')})
+    'is_autocast_enabled', 'get_autocast_dtype', 'set_autocast_enabled', 'set_autocast_dtype',
+    'is_autocast_cpu_enabled', 'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype',
+    'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
+    'autocast_increment_nesting', 'autocast_decrement_nesting')})
 _LAZY.update({name: ('ember._threads', name) for name in (
     'set_num_threads', 'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads')})
 _LAZY.update({name: ('ember._settings', name) for name in (

@@ -1,5 +1,7 @@
 """Device objects and the default device. Tensors live on the CPU (NumPy arrays) or on the
 'meta' device (shape and dtype only, see ``_meta``); other device types are refused."""
+import re
+
 from . import overrides as _overrides
 
 __all__ = ['device', 'set_default_device', 'get_default_device']
@@ -26,6 +28,10 @@ class device:
         if not isinstance(type_or_str, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "
                             f"({type(type_or_str).__name__})")
+        if not type_or_str:
+            raise RuntimeError("Device string must not be empty")
+        if _FORM.fullmatch(type_or_str) is None:  # (torch's parser: a name, maybe ':<n>')
+            raise RuntimeError(f"Invalid device string: '{type_or_str}'")
         name, _, idx = type_or_str.partition(':')
         if idx:
             if index is not None:
@@ -74,6 +80,7 @@ class device:
 
 
 _device = device  # (the class, where ``device`` is the keyword argument)
+_FORM = re.compile(r'[a-zA-Z_]+(?::(?:[1-9][0-9]*|0))?')
 # torch's device types (the message of an unknown one lists them in this order)
 _KNOWN = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've', 'fpga',
           'maia', 'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone')

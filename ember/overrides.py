@@ -20,6 +20,8 @@ Functions are named as the user reaches them in ember: ``ember.mul``, ``ember.Te
 import functools
 import threading
 
+from . import _autocast
+
 __all__ = ['has_torch_function', 'handle_torch_function', 'is_tensor_like',
            'DisableTorchFunction', 'DisableTorchFunctionSubclass', 'overridable',
            'get_overridable_functions', 'get_ignored_functions', 'get_testing_overrides',
@@ -332,6 +334,10 @@ def overridable(impl, public_name):
     # None ...) some parameter takes, so a float where only a Tensor goes takes the checked
     # path. Nothing is added per call.
     plain = _NOTHING
+    # An op with an autocast policy tests ``_autocast.GATE`` (also non-empty while a thread
+    # casts) where the others test ``MODES``: the same cost, and no cost to the others.
+    cast = _autocast.policy(public_name)
+    gate = MODES if cast is None else _autocast.GATE
     # {NumPy dtype: (exception, message)} of the dtypes torch's kernel of the op refuses,
     # or None (also settled by the first call)
     refused = refusable = None
@@ -356,7 +362,7 @@ def overridable(impl, public_name):
 
     @functools.wraps(impl)
     def public(*args, **kwargs):
-        if not MODES:
+        if not gate:
             tensor = _Tensor
             for a in args:
                 t = type(a)
@@ -390,6 +396,11 @@ def overridable(impl, public_name):
                 except _Settled:
                     pass
             checker.check(public_name, args, kwargs)
+            # (autocast: the op and its dtype checks see the cast arguments, and the ops it
+            # is made of are not cast again until it returns)
+            low = None
+            if cast is not None and _autocast.state.casting is not None:
+                args, kwargs, low = _autocast.enter(cast, args, kwargs)
             try:
                 r = impl(*args, **kwargs)
                 if refused is not None:
@@ -398,6 +409,9 @@ def overridable(impl, public_name):
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
                 checker.refuse(public_name, args, kwargs, e, impl)
                 raise
+            finally:
+                if low is not None:
+                    _autocast.state.casting = low
         return dispatch(public, overloaded, args, kwargs or None)
 
     public._ember_name = public_name
@@ -757,7 +771,10 @@ def get_ignored_functions():
              'set_float32_matmul_precision', 'get_float32_matmul_precision',
              'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled',
              'is_deterministic_algorithms_warn_only_enabled', 'set_deterministic_debug_mode',
-             'get_deterministic_debug_mode',
+             'get_deterministic_debug_mode', 'set_autocast_enabled', 'set_autocast_dtype',
+             'is_autocast_cpu_enabled', 'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype',
+             'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
+             'autocast_increment_nesting', 'autocast_decrement_nesting',
              # data in, a tensor out: they convert (torch tensors too), as torch's do
              'tensor', 'as_tensor', 'asarray', 'from_numpy',
              'install_as_torch', 'uninstall_as_torch',
@@ -798,11 +815,13 @@ class TorchFunctionMode:
         flags.modes.append(self)
         flags.fast_args = None  # (a handler entering a mode: its calls must reach the mode)
         MODES.append(self)
+        _autocast.GATE.append(self)
         return self
 
     def __exit__(self, *exc):
         THREAD.flags.modes.remove(self)
         MODES.remove(self)
+        _autocast.GATE.remove(self)
         return False
 
 

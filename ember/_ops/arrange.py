@@ -19,7 +19,7 @@ from ._core import (Node, Tensor, make, register, track, track1, result, results
 from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
                     UnsafeViewBackward0, _diag_index)
 from .reduce import _named
-from ..autograd.graph import _SavedOutput
+from ..autograd.graph import _SavedOutput, name_saved_values
 
 _cummax_t = _named('cummax', ('values', 'indices'))
 _cummin_t = _named('cummin', ('values', 'indices'))
@@ -906,7 +906,13 @@ def as_strided(input, size, stride, storage_offset=None):
     arr = np.lib.stride_tricks.as_strided(flat[offset:], size, [s * isz for s in stride])
     n = track1(AsStridedBackward0, input)
     if n is not None:
+        n.size, n.stride, n.storage_offset = size, stride, storage_offset
         n.storage_size = flat.size
         n.out_pos = _positions(size, stride, offset)
         n.in_pos = _positions(input._data.shape, input.stride(), input.storage_offset())
     return view_of(input, arr, n, as_strided, (size, stride, offset))
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+name_saved_values(AsStridedBackward0, attrs={'size': 'size', 'stride': 'stride',
+                                             'storage_offset': 'storage_offset'})

@@ -20,7 +20,7 @@ from .reduce import _named, _out_pair, _unused
 from .pointwise import where as _where
 from .shape import cat
 from ..overrides import overridable
-from ..autograd.graph import _SavedOutput
+from ..autograd.graph import _SavedOutput, name_saved_values
 
 __all__ = ['LINALG', 'LinAlgError']
 
@@ -823,3 +823,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
     return _products._out(make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64)),
                           out)
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``; ember keeps
+# A, not torch's Q and R).
+name_saved_values(LinalgQrBackward0, attrs={'mode': 'mode'})

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _dtype, _native
 from ..autograd.grad_mode import STATE
-from ..autograd.graph import _SavedOutput
+from ..autograd.graph import _SavedOutput, name_saved_values
 from ..autograd.forward_ad import FWD, tangent_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
                     inplace, is_scalar, METHODS, broadcast_shape,
@@ -1402,3 +1402,18 @@ def masked_scatter_(self, mask, source):
 
 
 register(masked_scatter_, function=False)
+
+
+def _saved_indices(node):
+    """torch's ``indices`` of an IndexBackward0: one entry per indexed dim up to the last
+    tensor index, None where a slice takes the whole dim (freed with the graph)."""
+    node.saved_tensors  # (raises once backward has freed them)
+    out = [make(np.asarray(i)) if isinstance(i, np.ndarray) else None for i in node.idx]
+    while out and out[-1] is None:
+        out.pop()
+    return tuple(out)
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+name_saved_values(IndexBackward0, inputs=('self',), sizes=('self_sym_sizes',),
+                  attrs={'indices': _saved_indices})

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import Node, Tensor, register, track, result, make, METHODS, opmath_call
+from ..autograd.graph import name_saved_values
 from .complex import conj_if_complex as cj
 from .pointwise import scalar_as
 from ..autograd.engine import sum_to
@@ -832,4 +833,19 @@ def einsum(equation, *operands):
 
 
 METHODS['__matmul__'] = matmul
-METHODS['__rmatmul__'] = lambda self, other: matmul(other, self)
+# (torch's __rmatmul__ calls torch.matmul: its handlers and autocast see a matmul)
+METHODS['__rmatmul__'] = lambda self, other: METHODS['matmul'](other, self)
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``; the strides
+# torch also records are left out: ember's saved tensors keep their own).
+name_saved_values(MmBackward0, ('self', 'mat2'), inputs=('self', 'mat2'),
+                  sizes=('self_sym_sizes', 'mat2_sym_sizes'))
+name_saved_values(BmmBackward0, ('self', 'mat2'))
+name_saved_values(AddmmBackward0, ('mat1', 'mat2'), inputs=('self', 'mat1', 'mat2'),
+                  sizes=('mat1_sym_sizes', 'mat2_sym_sizes'),
+                  attrs={'alpha': 'alpha', 'beta': 'beta'})
+name_saved_values(BaddbmmBackward0, ('batch1', 'batch2'), attrs={'alpha': 'alpha', 'beta': 'beta'})
+name_saved_values(AddbmmBackward0, ('batch1', 'batch2'), inputs=('self', 'batch1', 'batch2'),
+                  sizes=('batch1_sym_argsize_0', 'batch1_sym_argsize_1', 'batch2_sym_argsize_2'),
+                  attrs={'alpha': 'alpha', 'beta': 'beta'})

@@ -270,9 +270,10 @@ def kl_div(input, target, reduction=0, *, log_target=False):
 
 @_fn('margin_ranking_loss')
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
-    """``nn.functional.margin_ranking_loss``, reduction as aten's int."""
-    return _F().margin_ranking_loss(input1, input2, target, margin,
-                                    reduction=_reduction(reduction))
+    """``nn.functional.margin_ranking_loss``, reduction as aten's int (operands of different
+    dimension counts broadcast, as in aten)."""
+    from ..nn.functional._loss import margin_ranking
+    return margin_ranking(input1, input2, target, margin, _reduction(reduction))
 
 
 @_fn('poisson_nll_loss')
@@ -325,7 +326,7 @@ def hardshrink(self, lambd=0.5):
     return _F().hardshrink(self, lambd)
 
 
-@register(function=False)
+@register
 def prelu(self, weight):
     """``nn.functional.prelu`` of ``self``."""
     return _F().prelu(self, weight)
@@ -369,6 +370,34 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         return getattr(F, f'conv_transpose{nd}d')(input, weight, bias, stride, padding,
                                                   output_padding, groups, dilation)
     return getattr(F, f'conv{nd}d')(input, weight, bias, stride, padding, dilation, groups)
+
+
+@_fn('conv1d')
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``nn.functional.conv1d`` (torch has it in its namespace too)."""
+    return _F().conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+@_fn('conv2d')
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``nn.functional.conv2d`` (torch has it in its namespace too)."""
+    return _F().conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+@_fn('conv_transpose1d')
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """``nn.functional.conv_transpose1d`` (torch has it in its namespace too)."""
+    return _F().conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups,
+                                 dilation)
+
+
+@_fn('conv_transpose2d')
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """``nn.functional.conv_transpose2d`` (torch has it in its namespace too)."""
+    return _F().conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups,
+                                 dilation)
 
 
 @_fn('constant_pad_nd')

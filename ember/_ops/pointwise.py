@@ -86,7 +86,7 @@ def _name_code(fn, name):
 
 # -- unary ops ---------------------------------------------------------------------------
 def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, doc=None,
-           public=True, check=None):
+           public=True, check=None, named=True):
     """Builds ``ember.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_`` from ``kernel``.
 
     ``save``: 'input' or 'result' -- what ``node.backward`` reads from ``saved_tensors``.
@@ -94,6 +94,8 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     ``check``: called with the input array to refuse dtypes torch refuses.
     ``public``: False builds the op without registering it (a kernel other ops call, or an
     op only another namespace names).
+    ``named``: False where torch's node keeps another value than ``save`` (no
+    ``grad_fn._saved_self``/``_saved_result`` then).
     """
     registered = public
     public = None  # the public object being called (see overrides.overridable)
@@ -149,6 +151,8 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
     if registered:
         register(fn)
+    if node is not None and save is not None and named:  # (torch's names of what it saved)
+        name_saved_values(node, ('self',) if save == 'input' else ('result',))
     if inplace_ok:
         def fn_(self):
             return inplace(self, fn, (), name + '_')
@@ -625,7 +629,8 @@ def square_(self):
 
 # -- binary ops --------------------------------------------------------------------------
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
-            doc=None, tensor_only=False, check=None, public=True, inplace_ok=True):
+            doc=None, tensor_only=False, check=None, public=True, inplace_ok=True,
+            saved_names=None):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
@@ -636,6 +641,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``check``: called with both operand arrays to refuse dtypes torch refuses.
     ``public``: False for a kernel that a hand-written public op calls (not registered).
     ``inplace_ok``: False where torch has no in-place form.
+    ``saved_names``: torch's names of the saved operands (default 'self', 'other' as
+    ``save`` picks them; None for one torch's node does not keep).
     """
     exported = public
     scalar_node = scalar_node or node
@@ -725,6 +732,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     public = fn
     fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
+    if node is not None and type(save) is tuple and save:  # (torch's names of the operands)
+        name_saved_values(node, saved_names or tuple(('self', 'other')[i] for i in save))
     if not exported:  # the kernel of a public op defined by hand (add, sub, div)
         return fn
     register(fn)
@@ -1067,6 +1076,7 @@ def _check_heaviside(x, y):
 
 
 copysign = _binary('copysign', np.copysign, CopysignBackward0, save=(0, 1),
+                   saved_names=('self', None),
                    scalar_node=CopysignBackward1, to_float=True,
                    check=lambda x, y: _not_implemented_for('copysign_cpu', 'c')(x))
 logaddexp2 = _binary('logaddexp2', np.logaddexp2, Logaddexp2Backward0, save=(0, 1),
@@ -1286,12 +1296,36 @@ def rsub(input, other, *deprecated, alpha=1):
     return result(r._data, n)
 
 
+class _NoRounding:
+    """``div``'s default ``rounding_mode``: it prints as None, but an explicit None is told
+    apart, as torch records that call under DivBackward2."""
+
+    def __repr__(self):
+        return 'None'
+
+
+_NO_ROUNDING = _NoRounding()
+
+
+class _TrueDivBackward2(DivBackward0):
+    """torch's node of ``div(..., rounding_mode=None)``: true division's gradient."""
+    rounding_mode = None
+
+
+_TrueDivBackward2.__name__ = _TrueDivBackward2.__qualname__ = 'DivBackward2'
+
+
 @register(methods=('true_divide',))
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
     """``input / other``; ``rounding_mode`` 'trunc' or 'floor' rounds the quotient (and keeps
     integer dtypes), None is true division (integers give the default float dtype)."""
-    if rounding_mode is None:
+    if rounding_mode is _NO_ROUNDING:
         return _div(input, other, out=out)
+    if rounding_mode is None:
+        t = _div(input, other, out=out)
+        if type(t._grad_fn) is DivBackward0 and out is None:
+            t._grad_fn.__class__ = _TrueDivBackward2
+        return t
     if rounding_mode not in ('trunc', 'floor'):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
@@ -1310,6 +1344,8 @@ def div(input, other, *, rounding_mode=None, out=None):
             r = np.trunc(np.true_divide(x, y))
     r = np.asarray(r)
     n = track(DivBackward2, (input, other if isinstance(other, Tensor) else None))
+    if n is not None:
+        n.rounding_mode = rounding_mode
     t = result(r, n)
     return _write_out(out, t) if out is not None else t
 
@@ -1320,7 +1356,7 @@ register(div, name='true_divide')
 
 
 @register(function=False, methods=('true_divide_',))
-def div_(self, other, *, rounding_mode=None):
+def div_(self, other, *, rounding_mode=_NO_ROUNDING):
     """In-place ``div``."""
     return inplace(self, lambda t, o: div(t, o, rounding_mode=rounding_mode), (other,), 'div_')
 
@@ -2017,9 +2053,9 @@ METHODS.update(OPERATORS)
 
 
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
-for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 'other')),
-                     (ExpBackward0, ('result',)), (TanhBackward0, ('result',)),
-                     (SigmoidBackward0, ('result',)), (SinBackward0, ('self',)),
-                     (CosBackward0, ('self',)), (LogBackward0, ('self',)),
-                     (PowBackward0, ('self', 'exponent'))):
+# (the unary and binary builders name the rest)
+for _cls, _names in ((MulBackward0, ('self', 'other')), (DivBackward0, ('self', 'other'))):
     name_saved_values(_cls, _names)
+name_saved_values(PowBackward0, ('self',), attrs={'exponent': 'exponent'})
+for _cls in (DivBackward2, _TrueDivBackward2):
+    name_saved_values(_cls, attrs={'rounding_mode': 'rounding_mode'})

@@ -17,6 +17,7 @@ import numpy as np
 from .. import _dtype, _native
 from .._dtype import opmath
 from ._core import Node, Tensor, make, register, track1, result, results, wrap_dim
+from ..autograd.graph import name_saved_values
 from .complex import conj_if_complex as cj
 from ..autograd.grad_mode import STATE
 
@@ -1478,3 +1479,12 @@ def count_nonzero(input, dim=None):
     x = input._data
     dims = _dims(dim, x.ndim)
     return make(np.asarray(np.count_nonzero(x, axis=_np_axis(dims, x.ndim)), np.int64))
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+name_saved_values(SumBackward0, inputs=('self',), sizes=('self_sym_sizes',))
+name_saved_values(SumBackward1, inputs=('self',), sizes=('self_sym_sizes',),
+                  attrs={'dim': 'dims', 'keepdim': 'keepdim'})
+name_saved_values(MeanBackward0, inputs=('self',), sizes=('self_sym_sizes', 'self_sym_numel'))
+name_saved_values(MeanBackward1, inputs=('self',), sizes=('self_sym_sizes', 'self_sym_numel'),
+                  attrs={'dim': 'dims', 'keepdim': 'keepdim'})

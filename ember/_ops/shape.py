@@ -15,6 +15,7 @@ from .._memory_format import (contiguous_format, preserve_format, in_format,
 from .._compat import reshape_view
 from ..autograd.engine import sum_to
 from ..autograd.grad_mode import STATE, INFERENCE_VC
+from ..autograd.graph import name_saved_values
 from ._core import check_broadcast
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     watch_version, to_tensor, wrap_dim)
@@ -849,7 +850,7 @@ class CatBackward0(Node):
         return tuple(p if len(m[0]) else None for p, m in zip(parts, self._meta))
 
 
-@register(methods=())
+@register(method=False)  # (torch has no Tensor.cat)
 def cat(tensors, dim=0, *, out=None):
     """Joins tensors along an existing dim (1-D empty tensors are skipped, as in torch)."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
@@ -1299,3 +1300,11 @@ class UnfoldBackward0(Node):
 
 # Tensor properties made from the view ops above.
 PROPERTIES = {'T': _T, 'mT': _mT, 'mH': _mH, 'H': _mH}
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``; a dim reads
+# back normalized, where torch's reads a negative one as its unsigned 64-bit form).
+for _cls in (StackBackward0, CatBackward0, UnsqueezeBackward0, UnbindBackward0):
+    name_saved_values(_cls, attrs={'dim': 'dim'})
+for _cls in (ViewBackward0, ExpandBackward0):
+    name_saved_values(_cls, inputs=('self',), sizes=('self_sym_sizes',))

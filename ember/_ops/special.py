@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.grad_mode import STATE
+from ..autograd.graph import name_saved_values
 from ._core import (Node, Tensor, make, opmath_call, register, track, track1, track_scalar, result, results,
                     check_broadcast, inplace, view_of, is_scalar, dtype_of)
 from . import _specfun
@@ -227,7 +228,7 @@ class ErfinvBackward0(Node):
 
 
 erfinv = _unary('erfinv', _in_float64(_specfun.erfinv), ErfinvBackward0, save='result',
-                check=_not_implemented_for('erfinv_vml_cpu', 'c'),
+                check=_not_implemented_for('erfinv_vml_cpu', 'c'), named=False,
                 doc="The inverse error function, elementwise (+-inf at +-1, nan outside "
                     "[-1, 1]).")
 
@@ -350,7 +351,7 @@ def logit(input, eps=None, *, out=None):
     r = np.asarray(_log_odds(z) if z.dtype.kind != 'V' else opmath_call(_log_odds, z))
     node = track1(LogitBackward0, input)
     if node is not None:
-        node.eps = eps
+        node.eps = None if eps is None else float(eps)
         node._saved = ((input, input._vc[0]),)
     t = result(r, node)
     return _write_out(out, t) if out is not None else t
@@ -834,3 +835,7 @@ def _contiguous_strides(shape):
         out.append(step)
         step *= max(n, 1)
     return tuple(reversed(out))
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+name_saved_values(LogitBackward0, ('self',), attrs={'eps': 'eps'})

@@ -1,35 +1,31 @@
-"""autocast: torch's mixed-precision context, checked as torch checks it, casting nothing.
+"""autocast: torch's mixed-precision context, checked as torch checks it.
 
-ember has no lower-precision kernels to dispatch to, so inside ``autocast('cpu',
-dtype=ember.float16)`` a matmul still returns float32 (torch's CPU build returns bfloat16 or
-float16 there). What carries over is the bookkeeping code relies on: the argument checks
-and warnings, ``is_autocast_enabled``/``get_autocast_dtype`` answering inside the context,
-and use as a decorator.
+Inside ``autocast('cpu', dtype=ember.bfloat16)`` (or float16) the ops on torch's CPU lists
+cast their floating arguments: matmuls, linear and convolutions to the autocast dtype, the
+losses, linear algebra and FFTs to float32, cat/stack to the widest input (the per-op work
+lives in ``ember._autocast``). The settings are per thread, as in torch; 'cuda' and the other
+device types are bookkeeping only on this CPU build (no ember tensor lives there).
 """
 import functools
 import warnings
 
-__all__ = ['autocast', 'is_autocast_available', 'is_autocast_enabled', 'get_autocast_dtype',
-           'custom_fwd', 'custom_bwd']
+from .. import _autocast
 
-# The device types torch's parser knows, in the order its error message lists them.
-DEVICE_TYPES = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've',
-                'fpga', 'maia', 'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia',
-                'privateuseone')
+__all__ = ['autocast', 'is_autocast_available', 'is_autocast_enabled', 'get_autocast_dtype',
+           'custom_fwd', 'custom_bwd', 'set_autocast_enabled', 'set_autocast_dtype',
+           'is_autocast_cpu_enabled', 'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype',
+           'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
+           'autocast_increment_nesting', 'autocast_decrement_nesting']
+
 # Device types torch can autocast on (the others answer False to is_autocast_available).
 _AUTOCAST_TYPES = ('cpu', 'cuda', 'xpu', 'mps', 'hpu', 'mtia', 'xla', 'ipu', 'privateuseone')
 
-# device type -> [enabled, dtype]; the dtype defaults are torch's (bfloat16 on the CPU).
-_STATE = {}
 
 
 def _device_type(device_type):
-    """The device type of a string such as 'cuda:0', with torch's error for unknown ones."""
-    name = device_type.split(':', 1)[0]
-    if name not in DEVICE_TYPES:
-        raise RuntimeError(f"Expected one of {', '.join(DEVICE_TYPES)} device type at start of "
-                           f"device string: {device_type}")
-    return name
+    """The device type of a string such as 'cuda:0', with torch's errors for bad ones."""
+    from .._device import device
+    return device(device_type).type
 
 
 def _default_dtype(device_type):
@@ -39,9 +35,12 @@ def _default_dtype(device_type):
 
 
 def _state(device_type):
-    s = _STATE.get(device_type)
+    """This thread's [enabled, dtype] for ``device_type`` (the dtype defaults are torch's:
+    bfloat16 on the CPU, float16 elsewhere)."""
+    devices = _autocast.state.devices
+    s = devices.get(device_type)
     if s is None:
-        s = _STATE[device_type] = [False, _default_dtype(device_type)]
+        s = devices[device_type] = [False, _default_dtype(device_type)]
     return s
 
 
@@ -58,8 +57,76 @@ def is_autocast_enabled(device_type=None):
 
 
 def get_autocast_dtype(device_type):
-    """The dtype ``autocast`` would cast to on ``device_type`` (ember casts nothing)."""
+    """The dtype ``autocast`` casts to on ``device_type``."""
     return _state(_device_type(device_type))[1]
+
+
+def set_autocast_enabled(device_type, enabled=None):
+    """Turns autocast on ``device_type`` on or off for this thread (what the context does);
+    ``set_autocast_enabled(enabled)`` is torch's older form, for CUDA."""
+    if enabled is None:
+        device_type, enabled = 'cuda', device_type
+    if not isinstance(enabled, bool):
+        raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position 2) must be "
+                        f"bool, not {type(enabled).__name__}")
+    _state(_device_type(device_type))[0] = enabled
+    _autocast.sync_gate()
+
+
+def set_autocast_dtype(device_type, dtype):
+    """Sets the dtype autocast on ``device_type`` casts to, for this thread."""
+    _state(_device_type(device_type))[1] = dtype
+    _autocast.sync_gate()
+
+
+def _deprecated(old, new):
+    warnings.warn(f"torch.{old}() is deprecated. Please use torch.{new} instead.",
+                  DeprecationWarning, stacklevel=3)
+
+
+def is_autocast_cpu_enabled():
+    """``is_autocast_enabled('cpu')`` (torch's deprecated spelling, which warns)."""
+    _deprecated('is_autocast_cpu_enabled', "is_autocast_enabled('cpu')")
+    return is_autocast_enabled('cpu')
+
+
+def get_autocast_cpu_dtype():
+    """``get_autocast_dtype('cpu')`` (torch's deprecated spelling, which warns)."""
+    _deprecated('get_autocast_cpu_dtype', "get_autocast_dtype('cpu')")
+    return get_autocast_dtype('cpu')
+
+
+def get_autocast_gpu_dtype():
+    """``get_autocast_dtype('cuda')`` (torch's deprecated spelling, which warns)."""
+    _deprecated('get_autocast_gpu_dtype', "get_autocast_dtype('cuda')")
+    return get_autocast_dtype('cuda')
+
+
+def is_autocast_cache_enabled():
+    """Whether casts of float32 leaves are kept for the rest of the outermost region."""
+    return _autocast.state.cache_enabled
+
+
+def set_autocast_cache_enabled(enabled):
+    """Turns the cast cache on or off for this thread."""
+    _autocast.state.cache_enabled = enabled
+
+
+def clear_autocast_cache():
+    """Drops the cached casts (the outermost ``autocast`` does this on exit)."""
+    _autocast.state.cache.clear()
+
+
+def autocast_increment_nesting():
+    """One more ``autocast`` region open on this thread; returns the new depth."""
+    _autocast.state.nesting += 1
+    return _autocast.state.nesting
+
+
+def autocast_decrement_nesting():
+    """One ``autocast`` region fewer; returns the new depth."""
+    _autocast.state.nesting -= 1
+    return _autocast.state.nesting
 
 
 def _supported_dtypes():
@@ -71,8 +138,8 @@ class autocast:
     """``with ember.autocast('cpu', dtype=ember.bfloat16):`` or ``@ember.autocast('cpu')``.
 
     Checks ``device_type`` and ``dtype`` as torch does (an unsupported CPU dtype or a CUDA
-    request on this CPU-only build warns and disables it), then runs the code unchanged:
-    ember never lowers precision, so results keep their inputs' dtypes.
+    request on this CPU-only build warns and disables it); on the CPU the listed ops then
+    cast their floating arguments (``ember._autocast``).
 
     >>> with ember.autocast('cpu'):
     ...     ember.is_autocast_enabled('cpu')
@@ -85,6 +152,8 @@ class autocast:
         self.device = _device_type(device_type)
         self.fast_dtype = _state(self.device)[1] if dtype is None else dtype
         self._enabled = enabled
+        self._cache_enabled = _autocast.state.cache_enabled if cache_enabled is None \
+            else cache_enabled
         # torch tests the string as given: 'cuda:0' skips the availability check
         if device_type == 'cuda' and self._enabled:
             warnings.warn('CUDA is not available or torch_xla is imported. Disabling autocast.',
@@ -102,12 +171,21 @@ class autocast:
             raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position 2) must be "
                             f"bool, not {type(self._enabled).__name__}")
         s = _state(self.device)
-        self._prev = tuple(s)
+        st = _autocast.state
+        self._prev = (tuple(s), st.cache_enabled)
         s[0], s[1] = self._enabled, self.fast_dtype
+        st.cache_enabled = self._cache_enabled
+        st.nesting += 1
+        _autocast.sync_gate()
         return self
 
     def __exit__(self, *exc):
-        _STATE[self.device][:] = self._prev
+        st = _autocast.state
+        _state(self.device)[:], st.cache_enabled = self._prev
+        st.nesting -= 1
+        if st.nesting == 0:
+            st.cache.clear()
+        _autocast.sync_gate()
         return False
 
     def __call__(self, func):
@@ -119,21 +197,57 @@ class autocast:
         return wrapper
 
 
+def _cast_inputs(value, dtype):
+    """``value`` with its floating tensors (not float64 ones) cast to ``dtype``, through
+    lists, tuples and dicts (torch's ``custom_fwd(cast_inputs=...)``)."""
+    from .._tensor import Tensor
+    if isinstance(value, Tensor):
+        return value.to(dtype) if value.is_floating_point() and \
+            value.dtype.name != 'float64' else value
+    if isinstance(value, dict):
+        return {_cast_inputs(k, dtype): _cast_inputs(v, dtype) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_inputs(v, dtype) for v in value)
+    return value
+
+
 def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
-    """Decorator for a custom Function's ``forward`` (as torch.amp.custom_fwd); ember has no
-    casting to undo, so it runs ``forward`` as written."""
+    """Decorator for a custom Function's ``forward`` (as torch.amp.custom_fwd): it records
+    whether autocast was on (so ``custom_bwd`` runs backward the same way); with
+    ``cast_inputs=dtype`` inside an autocast region, it casts the floating inputs to
+    ``dtype`` and runs ``forward`` with autocast off."""
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
     if fwd is None:
         return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
-    return fwd
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args, **kwargs):
+        ctx = args[0]
+        ctx._dtype = get_autocast_dtype(device_type)
+        if cast_inputs is None:
+            ctx._fwd_used_autocast = is_autocast_enabled(device_type)
+            return fwd(*args, **kwargs)
+        ctx._fwd_used_autocast = False
+        if not is_autocast_enabled(device_type):
+            return fwd(*args, **kwargs)
+        with autocast(device_type=device_type, enabled=False):
+            return fwd(*_cast_inputs(args, cast_inputs), **_cast_inputs(kwargs, cast_inputs))
+    return decorate_fwd
 
 
 def custom_bwd(bwd=None, *, device_type):
-    """Decorator for a custom Function's ``backward`` (as torch.amp.custom_bwd); runs it as
-    written."""
+    """Decorator for a custom Function's ``backward`` (as torch.amp.custom_bwd): runs it
+    with the autocast state its ``custom_fwd`` forward ran with."""
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
     if bwd is None:
         return functools.partial(custom_bwd, device_type=device_type)
-    return bwd
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args, **kwargs):
+        ctx = args[0]
+        with autocast(device_type=device_type, enabled=ctx._fwd_used_autocast,
+                      dtype=ctx._dtype):
+            return bwd(*args, **kwargs)
+    return decorate_bwd

@@ -179,24 +179,83 @@ def _refuse_detached(node, t):
                            "`.detach()` instead")
 
 
-def name_saved_values(cls, names):
-    """Gives node class ``cls`` torch's ``_saved_<name>`` attributes for the values its op
-    saves: ``names`` in the order of its saved tensors (a name past their end reads the
-    node's attribute of that name). Properties on the class, not a ``Node.__getattr__``:
-    defining that would route every attribute read of every node through Python."""
+def name_saved_values(cls, names=(), inputs=(), sizes=(), attrs=None):
+    """Gives node class ``cls`` torch's ``_saved_<name>`` attributes. ``names``: torch's
+    names of the tensors the op saves, in the order it saves them (a name past their end
+    reads the node's attribute of that name). ``sizes``: names torch derives from an input's
+    shape -- ``<input>_sym_sizes``, ``_sym_sizes_opt`` (``(0,)`` for an absent input),
+    ``_sym_numel``, ``_sym_argsize_<k>``, ``_sym_argsize_minus_<k>`` -- answered from the
+    shapes the node recorded, ``inputs`` naming its inputs in edge order. ``attrs``: {torch's
+    name: the node attribute holding that value, or a function of the node}. Properties on the class, not a
+    ``Node.__getattr__``: defining that would route every attribute read of every node
+    through Python."""
     def saved_value(i, key):
         def get(self):
-            saved = self.saved_tensors if self._saved is not None else ()
-            if i < len(saved):
-                return saved[i]
-            if key in self.__dict__:
+            saved = self._saved
+            if saved is not None and saved is not _RELEASED and i < len(saved):
+                return self.saved_tensors[i]
+            if key in self.__dict__:  # (a number, which outlives backward, as in torch)
                 return self.__dict__[key]
+            if saved is _RELEASED:
+                raise RuntimeError(_TWICE)
             raise AttributeError(f"'{type(self).__name__}' object has no attribute "
                                  f"'_saved_{key}'")
         return property(get, doc=f"The value torch calls ``{key}`` that this op saved.")
+    def raw_value(i, key):
+        def get(self):
+            saved = self._saved
+            if saved is not None and saved is not _RELEASED and i < len(saved):
+                return SavedTensor._of(self, i)
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'_raw_saved_{key}'")
+        return property(get, doc=f"torch's SavedTensor handle on ``{key}``.")
     for i, key in enumerate(names):
-        setattr(cls, f'_saved_{key}', saved_value(i, key))
+        if key is not None:  # (None: a value torch's node does not keep)
+            setattr(cls, f'_saved_{key}', saved_value(i, key))
+            setattr(cls, f'_raw_saved_{key}', raw_value(i, key))
+    for key in sizes:
+        setattr(cls, f'_saved_{key}', _size_value(key, inputs))
+    for key, attr in (attrs or {}).items():
+        get = attr if callable(attr) else (lambda self, attr=attr: getattr(self, attr))
+        setattr(cls, f'_saved_{key}', property(
+            get, doc=f"The value torch calls ``{key}`` that this op saved."))
 
+
+def saved_int(value):
+    """An int64 value as torch's ``_saved_<name>`` reads it back: a negative one wraps to
+    its unsigned form (``dim=-1`` reads 18446744073709551615)."""
+    return value + (1 << 64) if value < 0 else value
+
+
+_SIZE_NAME = re.compile(r'(\w+?)_sym_(sizes_opt|sizes|numel|argsize_(minus_)?(\d+))')
+
+
+def _size_value(key, inputs):
+    """The property of ``key`` (e.g. ``batch1_sym_argsize_0``), read from the shape the node
+    recorded for that input."""
+    m = _SIZE_NAME.fullmatch(key)
+    index = inputs.index(m.group(1))
+    kind = m.group(2)
+
+    def get(self):
+        meta = self._meta[index]
+        if meta is None:
+            if kind == 'sizes_opt':
+                return (0,)
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'_saved_{key}'")
+        shape = tuple(meta[0])
+        if kind in ('sizes', 'sizes_opt'):
+            return shape
+        if kind == 'numel':
+            n = 1
+            for s in shape:
+                n *= s
+            return n
+        k = int(m.group(4))
+        return shape[-k] if m.group(3) else shape[k]
+    return property(get, doc=f"``{key}``: from the shape of the op's input "
+                             f"``{m.group(1)}``.")
 
 
 class _SavedOutput:
@@ -298,11 +357,40 @@ RemovableHandle = _Handle
 
 
 class SavedTensor:
-    """torch's handle on one tensor a node saved; only the graph makes them (ember's nodes
-    keep their saved tensors without such handles)."""
+    """torch's handle on one tensor a node saved (``grad_fn._raw_saved_<name>``); only the
+    graph makes them."""
+    __slots__ = ('_node', '_index')
 
     def __init__(self):
         raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+
+    @classmethod
+    def _of(cls, node, index):
+        self = object.__new__(cls)
+        self._node, self._index = node, index
+        return self
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Packs the saved tensor now with ``pack_hook``; ``unpack_hook`` turns it back into
+        a tensor each time it is read (``_saved_<name>``, backward). One pair per tensor."""
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments: expected "
+                            "(pack_hook: Callable, unpack_hook: Callable)")
+        node = self._node
+        saved = node._saved
+        if saved is _RELEASED:
+            raise RuntimeError(_TWICE)
+        t, version = saved[self._index]
+        if t is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
+        if type(t) is _Packed:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at a "
+                               "time.")
+        entries = list(saved)
+        entries[self._index] = (_pack_entry(t, pack_hook, unpack_hook), version)
+        _SLOT.__set__(node, tuple(entries))
 
 
 class _MultiHandle:
@@ -467,19 +555,19 @@ def _get_saved(node):
 def _set_saved(node, saved):
     if saved is not None and saved is not _RELEASED and _HOOK_STACK:
         pack, unpack = _HOOK_STACK[-1]
-        packed = []
-        for t, version in saved:
-            if t is None or type(t) is _Packed:
-                packed.append((t, version))
-            elif type(t) is _SavedOutput:
-                out = make(t.data)
-                out._vc = t.version  # (the output's own counter: in-place changes show)
-                packed.append((_Packed(_pack_unmodified(pack, out), unpack, True, None,
-                                       t.output_nr), version))
-            else:
-                packed.append((_pack(pack, unpack, t), version))
-        saved = tuple(packed)
+        saved = tuple((_pack_entry(t, pack, unpack), version) for t, version in saved)
     _SLOT.__set__(node, saved)
+
+
+def _pack_entry(t, pack, unpack):
+    """One saved entry handed to ``pack`` (None and entries packed already stay)."""
+    if t is None or type(t) is _Packed:
+        return t
+    if type(t) is _SavedOutput:
+        out = make(t.data)
+        out._vc = t.version  # (the output's own counter: in-place changes show)
+        return _Packed(_pack_unmodified(pack, out), unpack, True, None, t.output_nr)
+    return _pack(pack, unpack, t)
 
 
 _PACKING = property(_get_saved, _set_saved)

@@ -36,19 +36,26 @@ class CheckpointError(RuntimeError):
 
 
 def _rng_state(preserve):
+    """What a recomputation restores: the random state (if ``preserve``) and the CPU
+    autocast settings the forward ran under."""
     from .._ops.random import get_rng_state
-    return get_rng_state() if preserve else None
+    from ..amp import autocast_mode as amp
+    return (get_rng_state() if preserve else None,
+            dict(enabled=amp.is_autocast_enabled('cpu'), dtype=amp.get_autocast_dtype('cpu'),
+                 cache_enabled=amp.is_autocast_cache_enabled()))
 
 
 def _rerun(function, args, kwargs, state):
-    """``function`` run again with grad on, from the random state the forward started in
-    (the stream outside is left where it was)."""
+    """``function`` run again with grad on, from the random state and under the autocast
+    settings the forward started with (the stream outside is left where it was)."""
     from .._ops.random import get_rng_state, set_rng_state
+    from ..amp import autocast
+    state, cpu_autocast = state
     outside = get_rng_state() if state is not None else None
     if state is not None:
         set_rng_state(state)
     try:
-        with enable_grad():
+        with enable_grad(), autocast('cpu', **cpu_autocast):
             return function(*args, **kwargs)
     finally:
         if outside is not None:

@@ -55,8 +55,6 @@ XFAIL = {
                                "is allowed: refusing it needs Tensor.__delattr__, which CPython "
                                "routes every attribute write through (measured: x * 2 "
                                "5.0 -> 5.4 us, x + x 3.1 -> 4.3 us per call)",
-    'test_saved_tensor_hooks_extra_exit_during_bw_no_crash':
-        "ember's nodes have no _raw_saved_* SavedTensor objects",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's own TODO calls it one): after "

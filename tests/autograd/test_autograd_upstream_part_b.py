@@ -52,15 +52,9 @@ import pytest
 
 from ._upstream import lib_fixture, eq, raises, warns
 
-_NO_SAVED_ATTRS = ("only a few of ember's nodes name their saved values (grad_fn._saved_<name>: "
-                   "mul, div, pow, exp, tanh, sigmoid, sin, cos, log); stack, index, mean, "
-                   "interpolate, conv, addbmm, unfold... do not")
 XFAIL = {
     'test_set_data_tensorimpl_type': "ember has no sparse tensors (torch.sparse_coo_tensor)",
-    'test_grad_fn_attr_bindings': _NO_SAVED_ATTRS,
     'test_graph_save_on_cpu': "ember has no sparse tensors (torch.sparse_coo_tensor)",
-    'test_checkpointing_non_reentrant_autocast_cpu':
-        "ember's autocast casts nothing: mm under autocast('cpu', bfloat16) stays float32",
 }
 
 lib = lib_fixture(XFAIL)

@@ -25,6 +25,7 @@ from ..._finfo import of_array_dtype
 from ..._ops._scratch import scratch
 from ..._tensor import Tensor, wrap_dim
 from ...autograd.engine import sum_to
+from ...autograd.graph import name_saved_values
 from ...autograd.forward_ad import FWD, tangent_of
 from ...autograd.grad_mode import STATE
 
@@ -87,6 +88,10 @@ def _checked_scalar(v, dt):
         v = int(v)
     over = RuntimeError(f"value cannot be converted to type {_CPP_NAMES.get(dt.name, dt.name)} "
                         "without overflow")
+    if isinstance(v, (complex, np.complexfloating)):  # (a real one only, as c10's check)
+        if v.imag != 0:
+            raise over
+        v = v.real
     if dt.kind in 'fV':
         fmax = of_array_dtype(dt).max
         if isinstance(v, (int, np.integer)):
@@ -634,6 +639,11 @@ class _ThresholdBackward1(_ThresholdBackward0):
     pass
 
 
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+# (ThresholdBackward1, the in-place form, inherits them)
+name_saved_values(_ThresholdBackward0, ('self',), attrs={'threshold': 'threshold'})
+
+
 def _threshold_out(input, threshold, value, cls=_ThresholdBackward0):
     x = input._data
     if x.dtype.kind in 'bc':
@@ -644,7 +654,9 @@ def _threshold_out(input, threshold, value, cls=_ThresholdBackward0):
     thr = _checked_scalar(threshold, np.float32 if x.dtype == np.float16 else x.dtype)
     val = _checked_scalar(value, x.dtype)
     r = np.where(cmp(x) <= thr, val, x).astype(x.dtype, copy=False)
-    return _unary_node(input, r, cls, thr=thr, cmp=cmp)
+    # (torch's saved threshold keeps the given number's type; a tensor gives its item)
+    given = threshold.item() if isinstance(threshold, Tensor) else threshold
+    return _unary_node(input, r, cls, thr=thr, cmp=cmp, threshold=given)
 
 
 def threshold(input, threshold, value, inplace=False):

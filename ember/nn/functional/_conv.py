@@ -13,6 +13,7 @@ import numpy as np
 
 from ..._ops import _core
 from ..._ops._core import Node, make
+from ...autograd.graph import name_saved_values
 from ..._ops.complex import conj_if_complex as cj
 from ...autograd.grad_mode import STATE
 from ..._tensor import Tensor
@@ -422,3 +423,10 @@ def conv_tbc(input, weight, bias, pad=0):
         raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
     return recomputed(ConvTbcBackward0, lambda x, w, b: _tbc_as_conv1d(x, w, b, pad),
                       (input, weight, bias))
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
+name_saved_values(ConvolutionBackward0, ('input', 'weight'), inputs=('input', 'weight', 'bias'),
+                  sizes=('bias_sym_sizes_opt',),
+                  attrs={k: k for k in ('stride', 'padding', 'dilation', 'groups', 'transposed',
+                                        'output_padding')})

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..._ops import _core, creation as _creation, reduce as _red
 from ..._ops._core import Node, make
+from ...autograd.graph import name_saved_values
 from ..._ops.shape import broadcast_tensors
 from ..._dtype import promote_types
 from ...autograd.grad_mode import no_grad
@@ -64,3 +65,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         n1.clamp_(min=eps)
         n2.clamp_(min=eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``; torch's p is a
+# double).
+name_saved_values(_PdistBackward0, ('self',), attrs={'p': lambda n: float(n.p)})

@@ -18,6 +18,7 @@ import numpy as _np
 from ..._ops import _core, creation as _creation, pointwise as _pw, reduce as _red, shape as _shape
 from ..._ops._core import Node, make
 from ..._ops._core import Node as _Node, make as _make
+from ...autograd.graph import name_saved_values, saved_int
 from ...autograd.grad_mode import STATE as _STATE, no_grad
 from ._activation import _named, _log_sigmoid_array
 from ._distance import pairwise_distance
@@ -192,6 +193,12 @@ class _NllLoss2DBackward0(_NllLossBackward0):
     pass
 
 
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``; NllLoss2D
+# inherits them).
+name_saved_values(_NllLossBackward0, ('weight',),
+                  attrs={'ignore_index': 'ignore_index', 'reduction': 'reduction'})
+
+
 def _nll_check_target(target):
     if target._data.dtype not in (_np.int64, _np.uint8):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
@@ -253,6 +260,13 @@ def _nll_core(input, target, weight, reduction, ignore_index, cls):
         n.coef = coef.reshape(x.shape)
         # 'none': one gradient per target, spread along the class dim
         n.expand_dim = 1 if reduction == 'none' and nd > 1 else None
+        # (what torch saves too: the weight, freed with the graph, and the settings)
+        if weight is not None:
+            n._saved = ((weight, weight._vc[0]),)
+        else:  # (torch's undefined weight reads None, before and after backward)
+            n.weight = None
+        n.ignore_index = saved_int(ignore_index)
+        n.reduction = ('none', 'mean', 'sum').index(reduction)
     return out
 
 
@@ -568,6 +582,12 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    return margin_ranking(input1, input2, target, margin, reduction)
+
+
+def margin_ranking(input1, input2, target, margin, reduction):
+    """aten's margin_ranking_loss (``torch.margin_ranking_loss``): the loss without the
+    functional form's check that the operands have one dimension count (they broadcast)."""
     return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 

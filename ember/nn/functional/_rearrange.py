@@ -6,6 +6,7 @@ import numpy as np
 
 from ..._ops import _core
 from ..._ops._core import Node
+from ...autograd.graph import name_saved_values
 from ._conv import _col2im, _im2col, _pad_arr
 
 
@@ -222,3 +223,12 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 __all__ = ['pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle', 'native_channel_shuffle',
            'unfold', 'fold']
+
+
+# The names torch's nodes give their saved values (``grad_fn._saved_<name>``): ``geometry``
+# is (kernel_size, dilation, padding, stride).
+_GEOMETRY = {k: (lambda n, i=i: tuple(n.geometry[i]))
+             for i, k in enumerate(('kernel_size', 'dilation', 'padding', 'stride'))}
+name_saved_values(Im2ColBackward0, inputs=('self',),
+                  sizes=('self_sym_argsize_minus_2', 'self_sym_argsize_minus_1'), attrs=_GEOMETRY)
+name_saved_values(Col2ImBackward0, attrs=_GEOMETRY)

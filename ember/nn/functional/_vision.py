@@ -11,6 +11,7 @@ from ... import _dtype
 from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
 from ..._ops._core import make
 from ...autograd.grad_mode import STATE, no_grad
+from ...autograd.graph import name_saved_values
 from . import _grid_taps
 from ._recompute import RecomputedBackward, recomputed
 from ._separable import SeparableBackward, apply
@@ -22,8 +23,18 @@ _DIMS = {1: 'Upsample{}1DBackward0', 2: 'Upsample{}2DBackward0', 3: 'Upsample{}3
 
 def _node_class(kind, k):
     name = _DIMS[k].format(kind)
-    return type(name, (SeparableBackward,), {'__doc__': f"Gradient of {kind.lower()} "
-                                             f"resampling over {k} spatial dim(s)."})
+    cls = type(name, (SeparableBackward,), {'__doc__': f"Gradient of {kind.lower()} "
+                                            f"resampling over {k} spatial dim(s)."})
+    scales = {1: ('scales',), 2: ('scales_h', 'scales_w'), 3: ('scales_d', 'scales_h',
+                                                             'scales_w')}[k]
+    attrs = {s: (lambda n, i=i: n.scales[i]) for i, s in enumerate(scales)}
+    attrs['output_size'] = 'output_size'
+    if kind != 'Nearest':
+        attrs['align_corners'] = 'align_corners'
+    if kind == 'Nearest' or {'Linear': 1, 'Bilinear': 2, 'Trilinear': 3}[kind] == k:
+        # (the combinations torch has)
+        name_saved_values(cls, inputs=('self',), sizes=('self_sym_sizes',), attrs=attrs)
+    return cls
 
 
 _NODES = {(kind, k): _node_class(kind, k) for kind in ('Nearest', 'Linear', 'Bilinear',
@@ -98,6 +109,7 @@ def _resample(input, sizes, scales, mode, align_corners):
     result = _core.result(out, n)
     if n is not None:
         n.mats = mats
+        n.output_size, n.scales, n.align_corners = tuple(sizes), tuple(scales), align_corners
     return result
 
 
