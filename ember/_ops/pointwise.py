@@ -473,7 +473,13 @@ def _intsafe(f):
 
 
 def _sign(x):
-    return np.sign(x) if x.dtype.kind != 'b' else x.copy()
+    k = x.dtype.kind
+    if k == 'b':
+        return x.copy()
+    r = np.asarray(np.sign(x))  # (0-d: NumPy gives a scalar)
+    if k == 'f':  # torch's real sign of NaN is 0 (NumPy's is NaN); complex NaN stays NaN
+        np.nan_to_num(r, copy=False, nan=0.0)
+    return r
 
 
 def _real_sign(x):
@@ -766,8 +772,12 @@ def _save_operands(n, a, b, save):
 
 def _scalar_tensor(value, like):
     """A 0-d tensor for a Python number on the left of a binary op (``2 * x`` forms)."""
-    dt = _dtype.result_type(_dtype.FROM_NP[like._data.dtype], value)
-    return make(np.asarray(value, dtype=dt.np))
+    dt = _dtype.result_type(_dtype.FROM_NP[like._data.dtype], value).np
+    if type(value) is int and dt.kind in 'iu':
+        info = np.iinfo(dt)
+        if not info.min <= value <= info.max:  # wraps, as on the right (binary_arrays)
+            return make(np.array(value).astype(dt))
+    return make(np.asarray(value, dtype=dt))
 
 
 def _other(node):
@@ -1147,6 +1157,23 @@ def _fit_int(value, np_dtype):
         raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np.dtype(np_dtype).name]} "
                            "without overflow")
     return int(value) % (info.max + 1) if info.min == 0 else int(value)
+
+
+def fill_scalar(value, np_dtype):
+    """A number written into an integer dtype (``full``, ``fill_``) as torch converts it:
+    a float truncated toward zero, an int as ``_fit_int`` says; either refused out of
+    range."""
+    if np.dtype(np_dtype).kind not in 'iu' or isinstance(value, (bool, np.bool_)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return _fit_int(value, np_dtype)
+    if isinstance(value, (float, np.floating)):
+        info = np.iinfo(np_dtype)
+        if not info.min <= value <= info.max:  # (NaN too)
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE[np.dtype(np_dtype).name]} without overflow")
+        return int(value)
+    return value
 
 
 def scalar_as(value, np_dtype):
@@ -1786,10 +1813,19 @@ def _addc(node, kernel, name):
     def fn(input, tensor1, tensor2, *, value=1, out=None):
         if name == 'addcdiv' and not any(_inexact_operand(t) for t in (tensor1, tensor2)):
             raise RuntimeError(_ADDCDIV_INTEGER)
+        if isinstance(tensor1, Tensor) and isinstance(tensor2, Tensor) and not \
+                input._data.dtype == tensor1._data.dtype == tensor2._data.dtype:
+            # torch computes the product in the dtype of all three (uint8 * int16 wraps in
+            # uint8 on its own, not when added to a float input)
+            dt = _dtype.promote_all((input, tensor1, tensor2))
+            tensor1, tensor2 = tensor1.to(dt), tensor2.to(dt)
         q = kernel(tensor1, tensor2)
         x, y = binary_arrays(input, q, name)
         check_broadcast(np.shape(x), np.shape(y))
-        value = scalar_as(value, np.result_type(x, y))
+        rt = np.result_type(x, y)
+        value = scalar_as(value, rt)
+        if rt.kind in 'iu':
+            value = _fit_int(value, rt)  # (-1 wraps to 255 for uint8, as in torch)
         r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:

@@ -108,7 +108,11 @@ def _view_dtype(input, dt):
     old, new = a.itemsize, dt.itemsize
     if new != old:
         _check_view_dtype(input, dt)
-    return view_of(input, a.view(dt.np), None, _view_dtype, (dt,))
+    # As in torch, the reinterpreted tensor shares the data and version counter but is no
+    # tracked view: outside the graph (like ``detach``), whatever its base requires.
+    t = make(a.view(dt.np))
+    t._vc = input._vc
+    return t
 
 
 def _check_view_dtype(input, dt):

@@ -568,6 +568,8 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    if isinstance(margin, int) and not isinstance(margin, bool):
+        margin = float(margin)  # (torch's margin is a double: integer inputs give a float loss)
     return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
@@ -576,6 +578,15 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
     reduction = _reduction(size_average, reduce, reduction)
     zeros = _creation.zeros_like(input)
+    if input._data.dtype.kind in 'iu':
+        # torch fills a tensor of the input's dtype with the margin (truncated, refused out
+        # of range), so integer inputs give an integer loss.
+        dt = input._data.dtype
+        margin = _pw.scalar_as(margin, dt)
+        if not (isinstance(margin, int) and np.iinfo(dt).min <= margin <= np.iinfo(dt).max):
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_pw._C_TYPE[dt.name]} without overflow")
+        margin = int(margin)
     margin_clamp = (margin - input).clamp_min(0)
     out = (_pw.where(target != 1, margin_clamp, zeros)
            + _pw.where(target != -1, input, zeros))

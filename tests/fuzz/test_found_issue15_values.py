@@ -1,0 +1,173 @@
+"""Wrong values, dtypes, shapes and spurious errors the differential fuzzer found (issue 15,
+second pass), each pinned against torch.
+
+Every test runs the same code on ember and torch (``tests.oracle.oracle.check``): values,
+dtype, shape, requires_grad, grad_fn, exception class (and message where it matters), and
+gradients.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import BFLOAT16, check, torch
+
+import ember
+
+R = np.random.default_rng(1515)
+NAN = float('nan')
+
+
+def m(*shape):
+    return R.standard_normal(shape)
+
+
+# -- sign of NaN is 0 in torch (NumPy: NaN) ------------------------------------------------
+@pytest.mark.parametrize('dt', [np.float32, np.float64, np.float16, BFLOAT16])
+@pytest.mark.parametrize('op', ['sign', 'sgn'])
+def test_sign_of_nan_is_zero(op, dt):
+    x = np.array([NAN, -1.5, 0.0, 2.0, -0.0]).astype(dt)
+    check(lambda T, a: getattr(T, op)(a), x, grad=False)
+
+
+def test_sgn_of_complex_nan_stays_nan():
+    x = np.array([complex(NAN, 1), complex(0, NAN), 3 + 4j])
+    check(lambda T, a: T.sgn(a), x, grad=False)
+
+
+# -- bincount of an empty input counts in int64 whatever the weights ------------------------
+@pytest.mark.parametrize('wdt', [np.int8, np.int32, np.float32, np.float64, np.bool_])
+def test_bincount_empty_input_is_int64(wdt):
+    e = np.array([], np.int64)
+    check(lambda T, x, w: T.bincount(x, w), e, np.array([], wdt), grad=False)
+    check(lambda T, x, w: T.bincount(x, w, 3), e, np.array([], wdt), grad=False)
+    # an empty input is counted before the weights' length is checked
+    check(lambda T, x, w: T.bincount(x, w, 2), e, np.array([1], wdt), grad=False)
+    check(lambda T, x, w: T.bincount(x, w), np.array([0, 2]), np.array([1, 3], wdt),
+          grad=False)
+
+
+# -- view(dtype) is outside the graph -------------------------------------------------------
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'int64', 'complex64'])
+def test_view_dtype_does_not_require_grad(dt):
+    def f(T, x):
+        y = x.view(getattr(T, dt))
+        return y.requires_grad, y.grad_fn is None, y._is_view(), y._base is None
+    got = [f(ember, ember.tensor(m(2, 4), requires_grad=True))]
+    want = [f(torch, torch.tensor(m(2, 4), requires_grad=True))]
+    assert got == want
+
+
+def test_view_dtype_shares_data_and_version():
+    for T in (ember, torch):
+        x = T.zeros(4, dtype=T.float64)
+        y = x[1:].view(T.int64)
+        y.add_(1)
+        assert (x._version, y._version) == (1, 1)
+        assert x[1].item() != 0.0
+
+
+# -- legacy storage classes ----------------------------------------------------------------
+@pytest.mark.parametrize('dt', ['float32', 'int64', 'complex64', 'bool'])
+def test_storage_type_is_a_legacy_storage_class(dt):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', UserWarning)
+        for T in (ember, torch):
+            x = T.zeros(2, dtype=getattr(T, dt))
+            cls = x.storage_type()
+            assert type(cls).__name__ == '_LegacyStorageMeta'
+            assert isinstance(x.storage(), cls)
+        e = ember.zeros(2).storage_type()
+        t = torch.zeros(2).storage_type()
+        assert e.__name__ == t.__name__
+        assert not isinstance(ember.zeros(2, dtype=ember.float64).storage(), e)
+
+
+# -- integer losses -------------------------------------------------------------------------
+IX = np.array([[3, -2, 1], [0, 5, -1]], np.int32)
+IT = np.array([[1, -1, 1], [-1, 1, -1]], np.int32)
+
+
+@pytest.mark.parametrize('margin', [1.0, 1.5, -2.7, 0, True, 300, NAN])
+@pytest.mark.parametrize('reduction', ['none', 'sum', 'mean'])
+@pytest.mark.parametrize('dt', [np.int32, np.int8, np.uint8, np.int64])
+def test_hinge_embedding_loss_integer_inputs(dt, reduction, margin):
+    check(lambda T, x, t: T.nn.functional.hinge_embedding_loss(x, t, margin,
+                                                               reduction=reduction),
+          IX.astype(dt), IT, match_message=True)
+
+
+def test_hinge_embedding_loss_aten_form_integer():
+    check(lambda T, x, t: T.hinge_embedding_loss(x, t, 1.0, 0), IX.astype(np.int16),
+          IT.astype(np.int16))
+    check(lambda T, x, t: T.hinge_embedding_loss(x, t, -1.0, 2), IX.astype(np.uint8), IT)
+
+
+@pytest.mark.parametrize('margin', [0, 2, 1.5])
+@pytest.mark.parametrize('reduction', ['none', 'sum', 'mean'])
+def test_margin_ranking_loss_integer_inputs_give_float(reduction, margin):
+    y = np.array([[1, 2, 1], [0, 5, -1]], np.int16)
+    check(lambda T, a, b, t: T.nn.functional.margin_ranking_loss(a, b, t, margin,
+                                                                 reduction=reduction),
+          IX.astype(np.int16), y, IT.astype(np.int16))
+    check(lambda T, a, b, t: T.margin_ranking_loss(a, b, t, margin, 0),
+          IX.astype(np.int8), y.astype(np.float16), IT.astype(np.int8))
+
+
+# -- fill_/zero_ write one value: torch allows an expanded tensor ---------------------------
+@pytest.mark.parametrize('op', ['fill_', 'zero_', 'fill_diagonal_'])
+@pytest.mark.parametrize('dt', [np.float32, np.int16, np.bool_])
+def test_one_value_writes_into_an_expanded_tensor(op, dt):
+    def f(T, x):
+        y = x.expand(3, 3)
+        r = {'fill_': lambda: y.fill_(2), 'zero_': y.zero_,
+             'fill_diagonal_': lambda: x.expand(3, 1).fill_diagonal_(3)}[op]()
+        return r, x
+    check(f, np.ones((3, 1), dt), grad=False)
+
+
+def test_other_in_place_ops_still_refuse_an_expanded_tensor():
+    check(lambda T, x: T.relu_(x.expand(3, 3)), np.ones((3, 1)), grad=False)
+    check(lambda T, x: x.expand(3, 3).add_(1), np.ones((3, 1)), grad=False)
+
+
+# -- numbers written into integer dtypes -----------------------------------------------------
+SCALARS = [-1, -255, -256, 300, -1.5, -0.5, 255.9, 1.5, NAN, True]
+
+
+@pytest.mark.parametrize('v', SCALARS)
+@pytest.mark.parametrize('dt', ['uint8', 'int8', 'int64'])
+def test_full_and_fill_into_integer_dtypes(dt, v):
+    check(lambda T: T.full([2], v, dtype=getattr(T, dt)), match_message=True)
+    check(lambda T: T.zeros(2, dtype=getattr(T, dt)).fill_(v), match_message=True)
+    check(lambda T: T.full_like(T.zeros(2), v, dtype=getattr(T, dt)), match_message=True)
+    check(lambda T: T.zeros(2, dtype=getattr(T, dt)).new_full((2,), v), match_message=True)
+    check(lambda T: T.scalar_tensor(v, dtype=getattr(T, dt)), match_message=True)
+
+
+@pytest.mark.parametrize('v', [-2, -300, 300])
+@pytest.mark.parametrize('op', ['bitwise_or', 'bitwise_xor', 'sub', 'mul'])
+def test_number_on_the_left_of_an_integer_op_wraps(op, v):
+    for dt in (np.uint8, np.int8):
+        check(lambda T, x: getattr(T, op)(v, x), np.array([7, 1], dt))
+
+
+# -- addcmul: the product is computed in the dtype of all three -----------------------------
+def test_addcmul_promotes_all_three_operands():
+    x = np.array([[0.3994, 1e30, 0.1669]], np.float32)
+    check(lambda T, a, b, c: T.addcmul(a, b, c), x, np.array([[8, 7, 0]], np.uint8),
+          np.array(-2, np.int16))
+    check(lambda T, a, b, c: T.addcmul(a, b, c), np.zeros(2, np.float32),
+          np.array([16, 3], np.uint8), np.array([16, 3], np.uint8))
+    check(lambda T, a, b, c: T.addcmul(a, b, c, value=-300), np.zeros(2, np.int32),
+          np.array([16, 3], np.uint8), np.array([16, 3], np.uint8))
+    check(lambda T, a, b, c: T.addcmul(a, b, c, value=0.5), m(2), m(2).astype(np.float32),
+          np.array(2.0))
+
+
+@pytest.mark.parametrize('value', [-1, -300, 2])
+def test_addcmul_negative_value_on_unsigned_wraps(value):
+    a, b, c = (np.array(v, np.uint8) for v in ([5, 5], [7, 4], [6, 0]))
+    check(lambda T, x, y, z: x.addcmul(y, z, value=value), a, b, c, match_message=True)
+    check(lambda T, x, y, z: x.clone().addcmul_(y, z, value=value), a, b, c,
+          match_message=True)
