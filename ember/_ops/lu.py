@@ -492,8 +492,11 @@ def _solve_tri(A, B, *, upper, left=True, unitriangular=False, op='linalg.solve_
         eq = 'AX = B' if left else 'XA = B'
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
-    if a.dtype != b.dtype:  # torch promotes the two
-        dt = promote_types(A.dtype, B.dtype)
+    if a.dtype != b.dtype:
+        # torch solves in A's dtype (B cast to it), except that ember keeps a complex B's
+        # imaginary part where torch would drop it for a real A (promoting instead)
+        dt = A.dtype if A.dtype.is_complex or not B.dtype.is_complex else \
+            promote_types(A.dtype, B.dtype)
         A, B = A.to(dt), B.to(dt)
         a, b = A._data, B._data
     if left:

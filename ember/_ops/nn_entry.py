@@ -94,7 +94,8 @@ def native_dropout(input, p, train):
     n = track1(NativeDropoutBackward0, input)
     if n is not None:
         n.mask = mask
-    return result(x * mask, n), make(keep)
+    # (torch hands an empty input back with a mask of the input's dtype, not bool)
+    return result(x * mask, n), make(keep if x.size else keep.astype(x.dtype))
 
 
 # -- normalisation -------------------------------------------------------------------------------

@@ -1594,10 +1594,7 @@ def clamp(input, min=None, max=None, *, out=None):
 def _clamp_tensors(input, lo, hi, node):
     """clamp to tensor bounds (either may be None), recorded as a ``node``."""
     x = input._data
-    dt = x.dtype
-    for b in (lo, hi):
-        if b is not None:
-            dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
+    dt = _dtype.promote_all([input] + [b for b in (lo, hi) if b is not None]).np
     check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
     r = x.astype(dt, copy=False)
     if lo is not None:
@@ -1755,18 +1752,22 @@ class LerpBackward1(Node):
 
 @register
 def lerp(input, end, weight):
-    """``input + weight * (end - input)``; ``weight`` a number or a tensor."""
+    """``input + weight * (end - input)`` (``end - (end - input) * (1 - weight)`` for
+    weights from 0.5 on, as torch); ``weight`` a number or a tensor."""
     if isinstance(weight, Tensor):
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, e.shape, weight._data.shape)
-        r = x + weight._data * (e - x)
+        w = weight._data
+        r = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
         n = track(LerpBackward1, (input, end, weight))
         if n is not None:
             n.save(input, end, weight)
     else:
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, np.shape(e))
-        r = x + weight * (e - x)
+        # torch's two-sided form: exact at both ends (start + 1 * (end - start) is not end
+        # when end - start rounds)
+        r = x + weight * (e - x) if abs(weight) < 0.5 else e - (e - x) * (1 - weight)
         n = track(LerpBackward0, (input, end))
         if n is not None:
             n.weight = weight

@@ -1254,6 +1254,8 @@ def unfold(input, dimension, size, step):
     win = np.lib.stride_tricks.sliding_window_view(arr, size, axis=d)
     win = win[(slice(None),) * d + (slice(None, None, step),)]
     out = np.ascontiguousarray(win)
+    if input._data.ndim == 0:  # (torch: the one window alone, shape [size])
+        out = out.reshape(size)
     n_ = track1(UnfoldBackward0, input)
     if n_ is not None:
         n_.d, n_.size, n_.step = d, size, step
@@ -1264,6 +1266,8 @@ class UnfoldBackward0(Node):
     def backward(self, g):
         shape = self._meta[0][0]
         d, size, step = self.d, self.size, self.step
+        if not shape:  # (a 0-d input: its one window of size 0 or 1)
+            return g.sum()
         out = make(np.zeros(shape, g._data.dtype))
         n = g._data.shape[d]
         # Windows may overlap: scatter-add each window back.

@@ -16,6 +16,7 @@ import numpy as np
 import numpy as _np
 
 from ..._ops import _core, creation as _creation, pointwise as _pw, reduce as _red, shape as _shape
+from ..._ops import special as _special
 from ..._ops._core import Node, make
 from ..._ops._core import Node as _Node, make as _make
 from ...autograd.grad_mode import STATE as _STATE, no_grad
@@ -489,10 +490,8 @@ def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log
     if log_target:
         out = target.exp() * (target - input)
     else:
-        zero = _make(target._data == 0)
-        safe = _pw.where(zero, 1.0,
-                         target)
-        out = target * safe.log() - target * input
+        # (torch's form: xlogy's zero gradient stays 0 where the target's log is NaN)
+        out = _special.xlogy(target, target) - target * input
     if batchmean:
         reduced = out.sum()
         return reduced / input.shape[0] if input.dim() != 0 else reduced
@@ -629,7 +628,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         loss = input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
-        loss = loss + stirling.masked_fill(target <= 1, 0)
+        # (in place, as torch: the loss keeps its dtype, float16 with an integer target)
+        loss = loss.add_(stirling.masked_fill(target <= 1, 0))
     return _apply_reduction(loss, reduction)
 
 
