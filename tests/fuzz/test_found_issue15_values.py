@@ -286,3 +286,56 @@ def test_solve_triangular_keeps_a_complex_right_side():
     x = ember.linalg.solve_triangular(ember.tensor(a), ember.tensor(b), upper=True)
     assert x.dtype == ember.complex128
     np.testing.assert_allclose(x._data, b / 2)
+
+
+# -- layer/group norm statistics of half inputs in float, empty groups -----------------------
+@pytest.mark.parametrize('dt', [np.float16, BFLOAT16])
+def test_layer_norm_of_a_constant_half_row(dt):
+    x = np.full((3, 3), -0.947).astype(dt)
+    check(lambda T, a: T.native_layer_norm(a, [3], None, None, 1e-5), x, grad=False)
+    check(lambda T, a: T.nn.functional.layer_norm(a, [3]), x)
+    xs = np.linspace(-2, 3, 12).reshape(3, 4).astype(dt)
+    w = np.linspace(0.5, 1.5, 4).astype(dt)
+    check(lambda T, a, b: T.nn.functional.layer_norm(a, [4], b, b), xs, w)
+
+
+def test_norms_of_empty_groups():
+    check(lambda T, x: T.native_group_norm(x, None, None, 3, 2, 0, 1, 0.1),
+          np.zeros((2, 0), np.float32), grad=False)
+    check(lambda T, x: T.native_group_norm(x, None, None, 3, 2, 0, 1, 0.1),
+          np.zeros((2, 0), BFLOAT16), grad=False)
+    check(lambda T, x: T.native_group_norm(x, None, None, 2, 4, 0, 2, 0.1),
+          np.zeros((2, 4, 0), np.float32), grad=False)
+    check(lambda T, x: T.native_layer_norm(x, [0], None, None, 0.1), np.zeros((2, 0)),
+          grad=False)
+
+
+# -- geqrf and cholesky_inverse as LAPACK computes them (needs scipy's LAPACK) ----------------
+def _needs_scipy_lapack():
+    from ember._ops._scipy import lapack
+    if lapack() is None:
+        pytest.skip("ember's LAPACK path is scipy's (the ember[scipy] extra; without it NumPy's "
+                    "double-precision QR and a triangular solve stand in)")
+
+
+def test_geqrf_of_a_rank_deficient_float32_matrix():
+    _needs_scipy_lapack()
+    a = np.array([[0.51342326] * 3, [-0.39539063] * 3, [0.04511931] * 3], np.float32)
+    check(lambda T, x: T.geqrf(x), a, grad=False)
+    check(lambda T, x: T.geqrf(x), m(2, 3, 4).astype(np.float32), grad=False)
+    check(lambda T, x: T.geqrf(x), m(4, 3) + 1j * m(4, 3), grad=False)
+
+
+@pytest.mark.parametrize('upper', [False, True])
+@pytest.mark.parametrize('dt', [np.float32, np.float64, np.complex128])
+def test_cholesky_inverse_of_any_factor(dt, upper):
+    """Factors that are not triangular or have a complex diagonal: torch inverts through
+    LAPACK's potri (one triangle, mirrored), and differentiates ``-R (g + g^H) R``."""
+    _needs_scipy_lapack()
+    a = m(2, 3, 3) + 2 * np.eye(3)
+    if dt == np.complex128:
+        a = a + 1j * m(2, 3, 3)
+    check(lambda T, x: T.cholesky_inverse(x, upper), a.astype(dt))
+    c = np.full((3, 3), -0.03833692, np.float32) + np.diag([0.03833692 * 2] * 3).astype(
+        np.float32)
+    check(lambda T, x: T.cholesky_inverse(x, upper), c)
