@@ -717,7 +717,7 @@ def _std_grad(g, x, dims, keepdim, c, count, shape):
     constant = std._data == 0
     if x._data.size:
         d = x._data
-        axes = None if dims is None or not len(dims) else tuple(dims)
+        axes = None if dims is None or not len(dims) or not d.ndim else tuple(dims)
         same = None
         for part in ((d.real, d.imag) if d.dtype.kind == 'c' else (d,)):
             flat = np.ptp(part, axis=axes, keepdims=True) == 0

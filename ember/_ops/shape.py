@@ -330,6 +330,9 @@ def movedim(input, source, destination):
                            f"should contain the same number of dims as destination ({dst} dims)")
     src = [wrap_dim(d, nd) for d in src]
     dst = [wrap_dim(d, nd) for d in dst]
+    if not nd:  # (a 0-d tensor: dims 0 and -1 name it, nothing moves: torch's alias)
+        from .index import _alias
+        return _alias(input)
     order = [d for d in range(nd) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -822,9 +825,13 @@ def cuda(input, device=None, non_blocking=False, memory_format=None):
 
 class CatBackward0(Node):
     def backward(self, g):
-        sizes = [m[0][self.dim] if len(m[0]) else 0 for m in self._meta]
+        # (a skipped 1-D empty input has no size along a later dim: its part is empty, and
+        # its gradient keeps its own shape [0])
+        shapes = [m[0] for m in self._meta]
+        sizes = [0 if len(s) < 2 and not builtins.sum(s) else s[self.dim] for s in shapes]
         parts = split(g, sizes, self.dim)
-        return tuple(p if len(m[0]) else None for p, m in zip(parts, self._meta))
+        return tuple(None if not len(s) else p.reshape(s) if s == (0,) else p
+                     for p, s in zip(parts, shapes))
 
 
 @register(methods=())

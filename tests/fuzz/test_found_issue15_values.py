@@ -339,3 +339,53 @@ def test_cholesky_inverse_of_any_factor(dt, upper):
     c = np.full((3, 3), -0.03833692, np.float32) + np.diag([0.03833692 * 2] * 3).astype(
         np.float32)
     check(lambda T, x: T.cholesky_inverse(x, upper), c)
+
+
+# -- spurious errors ----------------------------------------------------------------------------
+@pytest.mark.parametrize('op', ['cat', 'cat3', 'hstack', 'concat'])
+def test_cat_backward_with_a_skipped_empty_input(op):
+    def f(T, a, b):
+        return {'cat': lambda: T.cat([a, b], -1), 'cat3': lambda: T.cat([b, a, b], 0),
+                'hstack': lambda: T.hstack([a, b]), 'concat': lambda: T.concat([a, b, a], 1)}[op]()
+    check(f, np.zeros(0), m(2, 3, 3))
+    check(f, np.zeros(0), m(3))
+
+
+def test_std_backward_of_a_0d_tensor_over_dim_minus_one():
+    check(lambda T, x: x.std([-1], keepdim=True), np.array(-0.95))
+    check(lambda T, x: x.var(-1), np.array(0.5))
+
+
+def test_poisson_of_a_0d_rate():
+    check(lambda T, x: T.poisson(x).shape, np.array(0.12), grad=False)
+
+
+@pytest.mark.parametrize('src, dst', [(0, 0), (0, -1), ([0], [-1]), ((), ())])
+def test_movedim_of_a_0d_tensor(src, dst):
+    check(lambda T, x: T.movedim(x, src, dst), np.array(1.5))
+    check(lambda T, x: x.moveaxis(src, dst), np.array(1.5))
+
+
+@pytest.mark.parametrize('shape', [(1, 1), (1, 3), (2, 0), (3, 0), (0, 2)])
+@pytest.mark.parametrize('p', [2.0, float('inf'), 1.0])
+def test_pdist_without_pairs_or_elements(shape, p):
+    # (torch's own pdist backward crashes the process on a 0-row input: no grads there)
+    check(lambda T, x: T.nn.functional.pdist(x, p), m(*shape), grad=shape[0] > 0)
+
+
+@pytest.mark.parametrize('bs', [(2, 2, 3, 1), (3, 4), (2, 1, 3, 4), (4,), (5, 2, 2, 3, 4)])
+def test_linear_bias_broadcasting_over_batches(bs):
+    check(lambda T, x, w, b: T.nn.functional.linear(x, w, b), m(2, 2, 3, 4), m(4, 4), m(*bs))
+
+
+@pytest.mark.parametrize('name', ['F.dropout2d', 'F.dropout3d', 'F.feature_alpha_dropout',
+                                  'feature_dropout', 'feature_alpha_dropout'])
+def test_feature_dropout_with_p_1_takes_any_rank(name):
+    def f(T, x):
+        space, attr = name.split('.') if '.' in name else (None, name)
+        fn = getattr(T.nn.functional if space else T, attr)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', UserWarning)
+            return fn(x * 2, 1.0, True)
+    check(f, m(4))
+    check(f, np.ones(4, np.uint8))
