@@ -389,3 +389,21 @@ def test_feature_dropout_with_p_1_takes_any_rank(name):
             return fn(x * 2, 1.0, True)
     check(f, m(4))
     check(f, np.ones(4, np.uint8))
+
+
+# -- linalg.lstsq: torch's default driver gelsy (through scipy's LAPACK) ---------------------
+# (a rank that rcond truncates is left out: torch's own answer there changes with its thread
+# count, so no build agrees with it on every call)
+def test_lstsq_gelsy_solution():
+    a = np.array([[1., 2., 3.], [2., 4., 6.1], [1., 0., 1.]])
+    check(lambda T, x, y: T.linalg.lstsq(x, y), a, np.eye(3))
+    check(lambda T, x, y: T.linalg.lstsq(x, y), np.array([[1., 1.], [1., 1.], [0., 0.]]),
+          np.array([[2.], [2.], [1.]]))
+
+
+def test_lstsq_rank_has_the_batch_shape_of_a():
+    a = np.array([[1., 2., 3.], [2., 4., 6.1], [1., 0., 1.]])
+    check(lambda T, x, y: T.linalg.lstsq(x, y).rank, a[None, None], np.ones((1, 2, 3, 1)),
+          grad=False)
+    check(lambda T, x, y: T.linalg.lstsq(x, y).rank, m(2, 1, 3, 2), m(2, 4, 3, 2),
+          grad=False)
