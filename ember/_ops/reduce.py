@@ -1216,6 +1216,8 @@ cumprod = _scan('cumprod', np.cumprod, CumprodBackward0)
 # -- sorting -----------------------------------------------------------------------------
 def _sort_indices(x, d, descending):
     """Stable sorting permutation along ``d``; NaN counts as the largest value, as in torch."""
+    if x.dtype.kind == 'V':  # (NumPy's sort of bfloat16 leaves NaNs where they are)
+        x = x.astype(np.float32)
     if not descending:
         return np.argsort(x, axis=d, kind='stable')
     if x.dtype.kind == 'b':

@@ -407,3 +407,20 @@ def test_lstsq_rank_has_the_batch_shape_of_a():
           grad=False)
     check(lambda T, x, y: T.linalg.lstsq(x, y).rank, m(2, 1, 3, 2), m(2, 4, 3, 2),
           grad=False)
+
+
+# -- non-finite inputs --------------------------------------------------------------------------
+@pytest.mark.parametrize('descending', [False, True])
+def test_sort_of_bfloat16_puts_nan_last(descending):
+    x = np.array([[NAN, 1.5625, 6.03125], [NAN, -3.51562, NAN],
+                  [3.82812, -2.39062, 4.78125]]).astype(BFLOAT16)
+    check(lambda T, a: T.msort(a), x, grad=False)
+    check(lambda T, a: T.sort(a, 1, descending), x, grad=False)
+    check(lambda T, a: T.argsort(a, 0, descending), x, grad=False)
+
+
+def test_softplus_with_a_nan_threshold():
+    check(lambda T, x: T.nn.functional.softplus(x, 1, NAN),
+          np.array([-0.987, 1.945, -0.1992, 30.], np.float32))
+    check(lambda T, x: T.nn.functional.softplus(x, 1, NAN),
+          np.array([-0.987, 1.945, -0.1992], np.float16))
