@@ -261,6 +261,22 @@ def promote_tensors(a, a_dim, b, b_dim):
     return dim_t
 
 
+def promote_all(tensors):
+    """dtype of an op over several tensors (``addcmul``'s three), by torch's rules: the
+    tensors with dims promote among themselves, as do the 0-d ones, and the 0-d result
+    counts only if it is of a higher category."""
+    dims, zeros = None, None
+    for t in tensors:
+        d = FROM_NP[t._data.dtype]
+        if t._data.ndim:
+            dims = d if dims is None else promote_types(dims, d)
+        else:
+            zeros = d if zeros is None else promote_types(zeros, d)
+    if dims is None or zeros is None:
+        return zeros if dims is None else dims
+    return promote_tensors(dims, 1, zeros, 0)
+
+
 def _lift(dim_t, zero_t):
     # The 0-d tensor's category wins with its own precision (int32 + 0-d float64 -> float64),
     # except that a float tensor keeps its precision when lifted to complex.

@@ -166,13 +166,23 @@ class TypedStorage:
 _LEGACY = {}
 
 
+class _LegacyStorageMeta(type):
+    """The type of torch's legacy storage classes (``FloatStorage``...): a typed storage of
+    the class's dtype counts as an instance, as in torch."""
+
+    def __instancecheck__(cls, instance):
+        if type(instance) is TypedStorage:
+            return instance.dtype == cls.dtype
+        return type.__instancecheck__(cls, instance)
+
+
 def legacy_class(dtype):
     """torch's legacy storage class for ``dtype`` (``FloatStorage`` for float32), a
     ``TypedStorage`` of that dtype; what ``Tensor.storage_type()`` returns."""
     if dtype not in _LEGACY:
         from .serialization._rebuild import storage_type_name
         name = storage_type_name(dtype)
-        cls = type(name, (TypedStorage,), {
+        cls = _LegacyStorageMeta(name, (TypedStorage,), {
             '__doc__': f"torch.{name}: a typed storage of {dtype}.", 'dtype': dtype,
             '__module__': 'torch'})
         _LEGACY[dtype] = cls

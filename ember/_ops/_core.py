@@ -539,7 +539,7 @@ def write_into(t, arr, op):
                            .replace('Int64', 'Long').replace('Int32', 'Int'))
     if arr is not dst:
         if not dst.flags.writeable:
-            dst = writable_alias(dst)
+            dst = writable_alias(dst, overlap=op in ONE_VALUE_WRITES)
             if dst is None:
                 raise RuntimeError(
                     f"{op}: unsupported operation: more than one element of the written-to "
@@ -549,14 +549,20 @@ def write_into(t, arr, op):
     t._vc[0] += 1
 
 
-def writable_alias(arr):
+# In-place ops that write one value everywhere: torch lets them write a tensor whose
+# elements share memory (an expanded one), where other in-place ops refuse.
+ONE_VALUE_WRITES = frozenset({'fill_', 'zero_'})
+
+
+def writable_alias(arr, overlap=False):
     """A writeable array over the memory of the read-only view ``arr``, or None when two of
-    its elements share memory (or its memory is read-only itself). NumPy makes every view
-    of an expanded (broadcast) array read-only; torch refuses a write only if the written-to
-    tensor overlaps itself, so one element of an expanded tensor can be written."""
+    its elements share memory (unless ``overlap``) or its memory is read-only itself. NumPy
+    makes every view of an expanded (broadcast) array read-only; torch refuses a write only
+    if the written-to tensor overlaps itself, so one element of an expanded tensor can be
+    written."""
     span = arr.itemsize  # the memory the dims seen so far cover, innermost first
     for st, n in sorted((abs(st), n) for st, n in zip(arr.strides, arr.shape) if n > 1):
-        if st < span:
+        if st < span and not overlap:
             return None
         span += st * (n - 1)
     root = arr

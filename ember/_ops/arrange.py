@@ -520,7 +520,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
                            "bool is not supported")
     n = y._data.shape[d]
     pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
-    if x is None or not n:
+    if x is None:
         return (pairs * ((1 if dx is None else dx) / 2.)).cumsum(d)
     if x._data.ndim == 1:
         if x._data.shape[0] != n:
@@ -531,7 +531,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         x = x.view(view)
     elif x._data.ndim < y._data.ndim:
         x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
-    return _by_scalar((pairs * _spacing(x, d)).cumsum(d), 2., DivBackward1, np.true_divide)
+    # (no samples: x's empty spacings still set the dtype and the graph)
+    spacing = _spacing(x, d) if n else x
+    return _by_scalar((pairs * spacing).cumsum(d), 2., DivBackward1, np.true_divide)
 
 
 def _gradient_along(f, d, h, edge_order):

@@ -14,7 +14,7 @@ from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ..autograd.graph import CopyBackwards
 from ._core import (Node, Tensor, make, register, inplace, write_into, track, result,
-                    check_no_partial_overlap)
+                    check_no_partial_overlap, writable_alias)
 
 __all__ = ['tensor', 'as_tensor', 'from_numpy', 'zeros', 'ones', 'full', 'empty', 'arange',
            'linspace', 'eye']
@@ -160,6 +160,11 @@ ones, ones_like = _factory('ones', np.ones)
 empty, empty_like = _factory('empty', np.empty)
 
 
+def _fill_scalar(value, np_dtype):
+    from .pointwise import fill_scalar  # (pointwise builds on this module)
+    return fill_scalar(value, np_dtype)
+
+
 def _fill_dtype(value, dtype):
     if dtype is not None:
         return dtype.np
@@ -172,7 +177,8 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
     dev = check_device(device, 'full')
-    arr = np.full(_shape((size,), 'full'), fill_value, _fill_dtype(fill_value, dtype))
+    dt = _fill_dtype(fill_value, dtype)
+    arr = np.full(_shape((size,), 'full'), _fill_scalar(fill_value, dt), dt)
     return _finish(arr, requires_grad, 'full', dev)
 
 
@@ -181,8 +187,8 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
               memory_format=None):
     """``full`` with the shape (and dtype, unless given) of ``input``."""
     dev = input.device if device is None else check_device(device, 'full_like')
-    arr = np.full(input._data.shape, fill_value,
-                  dtype.np if dtype is not None else input._data.dtype)
+    dt = dtype.np if dtype is not None else input._data.dtype
+    arr = np.full(input._data.shape, _fill_scalar(fill_value, dt), dt)
     arr = _like_layout(arr, input._data, memory_format, 'full_like')
     return _finish(arr, requires_grad, 'full_like', dev)
 
@@ -191,8 +197,8 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
     """``full`` with this tensor's dtype unless ``dtype`` is given."""
     dev = self.device if device is None else check_device(device, 'new_full')
-    arr = np.full(_shape((size,), 'new_full'), fill_value,
-                  dtype.np if dtype is not None else self._data.dtype)
+    dt = dtype.np if dtype is not None else self._data.dtype
+    arr = np.full(_shape((size,), 'new_full'), _fill_scalar(fill_value, dt), dt)
     return _finish(arr, requires_grad, 'new_full', dev)
 
 
@@ -364,7 +370,8 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 @register(method=False)
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
     """A 0-d tensor holding ``s`` (default float dtype)."""
-    return _finish(np.asarray(s, _dt(dtype)), requires_grad, 'scalar_tensor',
+    dt = _dt(dtype)
+    return _finish(np.asarray(_fill_scalar(s, dt), dt), requires_grad, 'scalar_tensor',
                    check_device(device, 'scalar_tensor'))
 
 
@@ -393,10 +400,17 @@ def _fill(self, value, op):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
         return inplace(self, _filled_tensor, (value,), op)
+    value = _fill_scalar(value, self._data.dtype)
     if FWD.level is None and (not STATE.enabled or not self._requires_grad):
         from ._core import check_inplace
         check_inplace(self, op)
-        self._data[...] = value
+        dst = self._data
+        if not dst.flags.writeable:  # (an expanded tensor: every element gets the value)
+            dst = writable_alias(dst, overlap=True)
+            if dst is None:
+                raise RuntimeError(f"{op}: the tensor written to is read-only (it shares "
+                                   "memory that cannot be written)")
+        dst[...] = value
         self._vc[0] += 1
         return self
     node = ZeroBackward0 if op == 'zero_' else FillBackward2

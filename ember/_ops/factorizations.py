@@ -792,14 +792,53 @@ def lstsq(A, B, rcond=None, *, driver=None):
     a, b = A._data, B._data
     if b.ndim >= 2 and a.shape[-2] != b.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
-    p, keep = _svd_pinv(a, *_tolerances(a, None, rcond))
+    done = _gelsy(a, b, rcond) if driver in (None, 'gelsy') else None
+    if done is None:
+        p, keep = _svd_pinv(a, *_tolerances(a, None, rcond))
+        done = p @ b, keep.sum(-1)
     n = track(LinalgLstsqBackward0, (A, B))
     if n is not None:
         n.save(A, B)
     empty = np.zeros((0,), np.abs(a[..., :0, :0]).dtype)
-    x, res, sv = results([np.asarray(p @ b, a.dtype), empty, empty], n,
+    x, res, sv = results([np.asarray(done[0], a.dtype), empty, empty], n,
                          (True, True, False))  # (the empty residuals are outputs, as in torch)
-    return _lstsq_t(x, res, make(np.asarray(keep.sum(-1), np.int64)), sv)
+    return _lstsq_t(x, res, make(np.asarray(done[1], np.int64)), sv)
+
+
+def _gelsy(a, b, rcond):
+    """``(X, rank)`` from LAPACK's gelsy (torch's default CPU driver, through scipy), or
+    None without scipy or for inputs it does not take. Where ``rcond`` truncates the rank,
+    gelsy's solution is a basic one (zeros where QR's pivoting dropped columns), not the
+    minimum-norm one the SVD gives."""
+    from ._scipy import lapack
+    mod = lapack()
+    if mod is None or a.dtype.char not in 'fdFD' or b.dtype != a.dtype or b.ndim < 2 \
+            or not a.size or not b.size or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return None
+    gelsy, size = mod.get_lapack_funcs(('gelsy', 'gelsy_lwork'), (a,))
+    m, n = a.shape[-2:]
+    k = b.shape[-1]
+    cond = np.finfo(a.dtype).eps * max(m, n) if rcond is None else rcond
+    lwork = int(np.real(size(m, n, k, cond)[0]))
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    fa = np.broadcast_to(a, batch + (m, n)).reshape(-1, m, n)
+    fb = np.broadcast_to(b, batch + (m, k)).reshape(-1, m, k)
+    x = np.empty((fa.shape[0], n, k), a.dtype)
+    rank = np.empty(fa.shape[0], np.int64)
+    for i in range(fa.shape[0]):
+        rhs = np.zeros((max(m, n), k), a.dtype)  # (gelsy writes X over B's rows)
+        rhs[:m] = fb[i]
+        jpvt = np.zeros(n, np.int32)
+        _, sol, _, rank[i], info = gelsy(fa[i], rhs, jpvt, cond, lwork)
+        if info:
+            return None
+        x[i] = sol[:n]
+    # (the rank is A's alone: one per matrix of A, not per broadcast batch)
+    rank = rank.reshape(batch)
+    lead = len(batch) - (a.ndim - 2)
+    rank = rank[(0,) * lead + tuple(slice(0, 1) if d == 1 else slice(None)
+                                    for d in a.shape[:-2])]
+    return x.reshape(batch + (n, k)), rank.reshape(a.shape[:-2])
 
 
 @_linalg()

@@ -146,12 +146,29 @@ def geqrf(input, *, out=None):
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     m, n = a.shape[-2:]
     if a.size:
-        h, tau = np.linalg.qr(a, mode='raw')
-        r = np.ascontiguousarray(np.swapaxes(h, -1, -2), dtype=a.dtype)
+        r, tau = _geqrf_arrays(a)
     else:
         r, tau = a.copy(), np.zeros(a.shape[:-2] + (min(m, n),), a.dtype)
     node = track1(GeqrfBackward0, input)
     return _out_pair(_geqrf_t(*results([r, np.asarray(tau, a.dtype)], node)), out)
+
+
+def _geqrf_arrays(a):
+    """LAPACK's geqrf of each matrix of ``a``, in ``a``'s precision through scipy (NumPy's
+    raw QR works in double: a rank-deficient float32 matrix keeps 1e-17 remainders there
+    that float32 makes exact zeros, and reflects them), else NumPy's."""
+    mod = lapack()
+    if mod is None or a.dtype.char not in 'fdFD':
+        h, tau = np.linalg.qr(a, mode='raw')
+        return np.ascontiguousarray(np.swapaxes(h, -1, -2), dtype=a.dtype), tau
+    gqr, = mod.get_lapack_funcs(('geqrf',), (a,))
+    m, n = a.shape[-2:]
+    fa = a.reshape((-1, m, n))
+    r = np.empty_like(fa)
+    tau = np.empty((fa.shape[0], min(m, n)), a.dtype)
+    for i in range(fa.shape[0]):
+        r[i], tau[i] = gqr(fa[i])[:2]
+    return r.reshape(a.shape), tau.reshape(a.shape[:-2] + (min(m, n),))
 
 
 # -- householder_product / orgqr -----------------------------------------------------------

@@ -280,6 +280,8 @@ def vander(x, *, N=None):
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")
     from .shape import cat
+    if not x._data.ndim:  # (torch takes a 0-d x as one point: a [1, N] matrix)
+        x = x.reshape(1)
     powers = x.unsqueeze(-1).expand(*x.shape, N - 1).cumprod(-1)
     return cat([x.new_ones(tuple(x.shape) + (1,)), powers], -1)
 

@@ -492,8 +492,11 @@ def _solve_tri(A, B, *, upper, left=True, unitriangular=False, op='linalg.solve_
         eq = 'AX = B' if left else 'XA = B'
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
-    if a.dtype != b.dtype:  # torch promotes the two
-        dt = promote_types(A.dtype, B.dtype)
+    if a.dtype != b.dtype:
+        # torch solves in A's dtype (B cast to it), except that ember keeps a complex B's
+        # imaginary part where torch would drop it for a real A (promoting instead)
+        dt = A.dtype if A.dtype.is_complex or not B.dtype.is_complex else \
+            promote_types(A.dtype, B.dtype)
         A, B = A.to(dt), B.to(dt)
         a, b = A._data, B._data
     if left:
@@ -696,13 +699,15 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
 
 
 class CholeskyInverseBackward0(Node):
-    """Gradient of ``cholesky_inverse`` (``R = A^{-1}``): ``gA = -R gR R``, taken to the
-    factor."""
+    """Gradient of ``cholesky_inverse`` (``R = A^{-1}``): ``-R (gR + gR^H) R`` taken to the
+    factor (``... L``, ``U ...``); torch's form, which differs from ``_factor_grad`` of
+    ``-R gR R`` where R is not Hermitian (a complex diagonal in the factor)."""
 
     def backward(self, g):
         L = self.saved_tensors[0]
         R = cholesky_inverse(L, self.upper)
-        return _factor_grad(L, -R.matmul(g).matmul(R), self.upper)
+        common = -R.matmul(g + g.mH).matmul(R)
+        return L.matmul(common) if self.upper else common.matmul(L)
 
 
 @register
@@ -719,5 +724,25 @@ def cholesky_inverse(input, upper=False, *, out=None):
     if node is not None:
         node.save(input)
         node.upper = upper
-    return _products._out(result(np.ascontiguousarray(_chol_solve_arrays(eye, l, upper),
-                                                      dtype=l.dtype), node), out)
+    inv = _potri(l, upper)
+    if inv is None:
+        inv = _chol_solve_arrays(eye, l, upper)
+    return _products._out(result(np.ascontiguousarray(inv, dtype=l.dtype), node), out)
+
+
+def _potri(l, upper):
+    """LAPACK's potri of each factor (through scipy; None without it), as torch computes
+    it: one triangle of the inverse from the factor's triangle, mirrored (conjugated) into
+    the other, so the result is exactly Hermitian."""
+    mod = lapack()
+    if mod is None or not l.size or l.dtype.char not in 'fdFD':
+        return None
+    potri, = mod.get_lapack_funcs(('potri',), (l,))
+    n = l.shape[-1]
+    fl = l.reshape((-1, n, n))
+    out = np.empty_like(fl)
+    for i in range(fl.shape[0]):
+        t = potri(fl[i], lower=not upper)[0]
+        t = np.triu(t) if upper else np.tril(t)
+        out[i] = t + np.conj(np.swapaxes(np.triu(t, 1) if upper else np.tril(t, -1), -1, -2))
+    return out.reshape(l.shape)

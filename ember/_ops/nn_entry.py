@@ -94,7 +94,8 @@ def native_dropout(input, p, train):
     n = track1(NativeDropoutBackward0, input)
     if n is not None:
         n.mask = mask
-    return result(x * mask, n), make(keep)
+    # (torch hands an empty input back with a mask of the input's dtype, not bool)
+    return result(x * mask, n), make(keep if x.size else keep.astype(x.dtype))
 
 
 # -- normalisation -------------------------------------------------------------------------------
@@ -171,9 +172,13 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     out = layer_norm(input, normalized_shape, weight, bias, eps)
     x = input._data
     dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
-    mean = x.mean(dims, keepdims=True)
-    rstd = 1 / np.sqrt(x.var(dims, keepdims=True) + eps)
-    return out, make(mean.astype(x.dtype)), make(rstd.astype(x.dtype))
+    x = x.astype(np.float32) if x.dtype == np.float16 or x.dtype.kind == 'V' else x
+    with np.errstate(invalid='ignore', divide='ignore'):
+        # (nothing to normalise: torch's mean is 0 and its rstd NaN)
+        mean = x.mean(dims, keepdims=True) if x.size else \
+            np.zeros([1 if d in dims else n for d, n in enumerate(x.shape)], x.dtype)
+        rstd = 1 / np.sqrt(x.var(dims, keepdims=True) + eps)
+    return out, make(mean.astype(input._data.dtype)), make(rstd.astype(input._data.dtype))
 
 
 @_fn('group_norm')
@@ -193,9 +198,12 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
     out = _F().group_norm(input, group, weight, bias, eps)
-    xg = x.reshape(N, group, -1)
-    mean = xg.mean(2)
-    rstd = 1 / np.sqrt(xg.var(2) + eps)
+    xg = x.reshape(N, group, -1) if x.size else x.reshape(N, group, 0)
+    xg = xg.astype(np.float32) if x.dtype == np.float16 or x.dtype.kind == 'V' else xg
+    with np.errstate(invalid='ignore', divide='ignore'):
+        # (an empty group: torch's mean is 0 and its rstd NaN)
+        mean = xg.mean(2) if xg.shape[2] else np.zeros(xg.shape[:2], xg.dtype)
+        rstd = 1 / np.sqrt(xg.var(2) + eps)
     return out, make(mean.astype(x.dtype)), make(rstd.astype(x.dtype))
 
 

@@ -494,7 +494,13 @@ def _intsafe(f):
 
 
 def _sign(x):
-    return np.sign(x) if x.dtype.kind != 'b' else x.copy()
+    k = x.dtype.kind
+    if k == 'b':
+        return x.copy()
+    r = np.asarray(np.sign(x))  # (0-d: NumPy gives a scalar)
+    if k == 'f':  # torch's real sign of NaN is 0 (NumPy's is NaN); complex NaN stays NaN
+        np.nan_to_num(r, copy=False, nan=0.0)
+    return r
 
 
 def _real_sign(x):
@@ -792,8 +798,12 @@ def _save_operands(n, a, b, save):
 
 def _scalar_tensor(value, like):
     """A 0-d tensor for a Python number on the left of a binary op (``2 * x`` forms)."""
-    dt = _dtype.result_type(_dtype.FROM_NP[like._data.dtype], value)
-    return make(np.asarray(value, dtype=dt.np))
+    dt = _dtype.result_type(_dtype.FROM_NP[like._data.dtype], value).np
+    if type(value) is int and dt.kind in 'iu':
+        info = np.iinfo(dt)
+        if not info.min <= value <= info.max:  # wraps, as on the right (binary_arrays)
+            return make(np.array(value).astype(dt))
+    return make(np.asarray(value, dtype=dt))
 
 
 def _other(node):
@@ -1174,6 +1184,23 @@ def _fit_int(value, np_dtype):
         raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np.dtype(np_dtype).name]} "
                            "without overflow")
     return int(value) % (info.max + 1) if info.min == 0 else int(value)
+
+
+def fill_scalar(value, np_dtype):
+    """A number written into an integer dtype (``full``, ``fill_``) as torch converts it:
+    a float truncated toward zero, an int as ``_fit_int`` says; either refused out of
+    range."""
+    if np.dtype(np_dtype).kind not in 'iu' or isinstance(value, (bool, np.bool_)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return _fit_int(value, np_dtype)
+    if isinstance(value, (float, np.floating)):
+        info = np.iinfo(np_dtype)
+        if not info.min <= value <= info.max:  # (NaN too)
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE[np.dtype(np_dtype).name]} without overflow")
+        return int(value)
+    return value
 
 
 def scalar_as(value, np_dtype):
@@ -1620,10 +1647,7 @@ def clamp(input, min=None, max=None, *, out=None):
 def _clamp_tensors(input, lo, hi, node):
     """clamp to tensor bounds (either may be None), recorded as a ``node``."""
     x = input._data
-    dt = x.dtype
-    for b in (lo, hi):
-        if b is not None:
-            dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
+    dt = _dtype.promote_all([input] + [b for b in (lo, hi) if b is not None]).np
     check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
     r = x.astype(dt, copy=False)
     if lo is not None:
@@ -1781,18 +1805,22 @@ class LerpBackward1(Node):
 
 @register
 def lerp(input, end, weight):
-    """``input + weight * (end - input)``; ``weight`` a number or a tensor."""
+    """``input + weight * (end - input)`` (``end - (end - input) * (1 - weight)`` for
+    weights from 0.5 on, as torch); ``weight`` a number or a tensor."""
     if isinstance(weight, Tensor):
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, e.shape, weight._data.shape)
-        r = x + weight._data * (e - x)
+        w = weight._data
+        r = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
         n = track(LerpBackward1, (input, end, weight))
         if n is not None:
             n.save(input, end, weight)
     else:
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, np.shape(e))
-        r = x + weight * (e - x)
+        # torch's two-sided form: exact at both ends (start + 1 * (end - start) is not end
+        # when end - start rounds)
+        r = x + weight * (e - x) if abs(weight) < 0.5 else e - (e - x) * (1 - weight)
         n = track(LerpBackward0, (input, end))
         if n is not None:
             n.weight = weight
@@ -1839,10 +1867,19 @@ def _addc(node, kernel, name):
     def fn(input, tensor1, tensor2, *, value=1, out=None):
         if name == 'addcdiv' and not any(_inexact_operand(t) for t in (tensor1, tensor2)):
             raise RuntimeError(_ADDCDIV_INTEGER)
+        if isinstance(tensor1, Tensor) and isinstance(tensor2, Tensor) and not \
+                input._data.dtype == tensor1._data.dtype == tensor2._data.dtype:
+            # torch computes the product in the dtype of all three (uint8 * int16 wraps in
+            # uint8 on its own, not when added to a float input)
+            dt = _dtype.promote_all((input, tensor1, tensor2))
+            tensor1, tensor2 = tensor1.to(dt), tensor2.to(dt)
         q = kernel(tensor1, tensor2)
         x, y = binary_arrays(input, q, name)
         check_broadcast(np.shape(x), np.shape(y))
-        value = scalar_as(value, np.result_type(x, y))
+        rt = np.result_type(x, y)
+        value = scalar_as(value, rt)
+        if rt.kind in 'iu':
+            value = _fit_int(value, rt)  # (-1 wraps to 255 for uint8, as in torch)
         r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:

@@ -282,7 +282,7 @@ def poisson(input, generator=None):
         draw = np.where(huge, normal, rng.poisson(np.where(huge, 0, lam)))
     else:
         draw = rng.poisson(lam)
-    draw = draw.astype(x.dtype)
+    draw = np.asarray(draw).astype(x.dtype)  # (a 0-d rate: NumPy draws a Python int)
     return result(draw, track1(PoissonBackward0, input))
 
 

@@ -718,7 +718,7 @@ def _std_grad(g, x, dims, keepdim, c, count, shape):
     constant = std._data == 0
     if x._data.size:
         d = x._data
-        axes = None if dims is None or not len(dims) else tuple(dims)
+        axes = None if dims is None or not len(dims) or not d.ndim else tuple(dims)
         same = None
         for part in ((d.real, d.imag) if d.dtype.kind == 'c' else (d,)):
             flat = np.ptp(part, axis=axes, keepdims=True) == 0
@@ -1245,6 +1245,8 @@ cumprod = _scan('cumprod', np.cumprod, CumprodBackward0)
 # -- sorting -----------------------------------------------------------------------------
 def _sort_indices(x, d, descending):
     """Stable sorting permutation along ``d``; NaN counts as the largest value, as in torch."""
+    if x.dtype.kind == 'V':  # (NumPy's sort of bfloat16 leaves NaNs where they are)
+        x = x.astype(np.float32)
     if not descending:
         return np.argsort(x, axis=d, kind='stable')
     if x.dtype.kind == 'b':

@@ -111,7 +111,11 @@ def _view_dtype(input, dt):
     old, new = a.itemsize, dt.itemsize
     if new != old:
         _check_view_dtype(input, dt)
-    return view_of(input, a.view(dt.np), None, _view_dtype, (dt,))
+    # As in torch, the reinterpreted tensor shares the data and version counter but is no
+    # tracked view: outside the graph (like ``detach``), whatever its base requires.
+    t = make(a.view(dt.np))
+    t._vc = input._vc
+    return t
 
 
 def _check_view_dtype(input, dt):
@@ -329,6 +333,9 @@ def movedim(input, source, destination):
                            f"should contain the same number of dims as destination ({dst} dims)")
     src = [wrap_dim(d, nd) for d in src]
     dst = [wrap_dim(d, nd) for d in dst]
+    if not nd:  # (a 0-d tensor: dims 0 and -1 name it, nothing moves: torch's alias)
+        from .index import _alias
+        return _alias(input)
     order = [d for d in range(nd) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -845,9 +852,13 @@ def cuda(input, device=None, non_blocking=False, memory_format=None):
 
 class CatBackward0(Node):
     def backward(self, g):
-        sizes = [m[0][self.dim] if len(m[0]) else 0 for m in self._meta]
+        # (a skipped 1-D empty input has no size along a later dim: its part is empty, and
+        # its gradient keeps its own shape [0])
+        shapes = [m[0] for m in self._meta]
+        sizes = [0 if len(s) < 2 and not builtins.sum(s) else s[self.dim] for s in shapes]
         parts = split(g, sizes, self.dim)
-        return tuple(p if len(m[0]) else None for p, m in zip(parts, self._meta))
+        return tuple(None if not len(s) else p.reshape(s) if s == (0,) else p
+                     for p, s in zip(parts, shapes))
 
 
 @register(method=False)  # (torch has no Tensor.cat)
@@ -1277,6 +1288,8 @@ def unfold(input, dimension, size, step):
     win = np.lib.stride_tricks.sliding_window_view(arr, size, axis=d)
     win = win[(slice(None),) * d + (slice(None, None, step),)]
     out = np.ascontiguousarray(win)
+    if input._data.ndim == 0:  # (torch: the one window alone, shape [size])
+        out = out.reshape(size)
     n_ = track1(UnfoldBackward0, input)
     if n_ is not None:
         n_.d, n_.size, n_.step = d, size, step
@@ -1287,6 +1300,8 @@ class UnfoldBackward0(Node):
     def backward(self, g):
         shape = self._meta[0][0]
         d, size, step = self.d, self.size, self.step
+        if not shape:  # (a 0-d input: its one window of size 0 or 1)
+            return g.sum()
         out = make(np.zeros(shape, g._data.dtype))
         n = g._data.shape[d]
         # Windows may overlap: scatter-add each window back.

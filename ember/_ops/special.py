@@ -398,12 +398,16 @@ def _xlog_kernel(log):
 
 
 def _xlog_self_grad(g, x, y, log, pole):
-    """d/dx of ``x * log(y)`` as torch has it: log(y), but 0 where x == 0 and y is at or
-    beyond log's pole (y <= 0 for log, y <= -1 for log1p)."""
+    """d/dx of ``x * log(y)`` as torch has it: ``xlogy(g, y)`` (0 where the gradient is 0,
+    even where log(y) is NaN, unless y is NaN), and 0 where x == 0 and y is at or beyond
+    log's pole (y <= 0 for log, y <= -1 for log1p)."""
     if isinstance(y, Tensor):
-        return g * where((x == 0) & (y <= pole), 0.0, log(y))
+        r = g * where((x == 0) & (y <= pole), 0.0, log(y))
+        return where((g == 0) & (y == y), 0.0, r) if (y <= pole).any() else r
     log_y = float(log(np.float64(y)))
-    return g * log_y if y > pole else g * where(x == 0, 0.0, log_y)
+    if y > pole:
+        return g * log_y
+    return where(g == 0, 0.0, g * where(x == 0, 0.0, log_y))
 
 
 def _number_tensor_op(op, kernel_name, kernel, nodes, input, other, out, check=None):

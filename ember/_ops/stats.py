@@ -222,6 +222,8 @@ def bincount(input, weights=None, minlength=0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
         return make(np.bincount(x, minlength=minlength).astype(np.int64))
+    if not x.size:  # torch counts an empty input in int64, whatever the weights
+        return make(np.zeros(minlength, np.int64))
     w = weights._data
     if w.ndim != 1 or w.shape[0] != x.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")

@@ -254,10 +254,10 @@ def sum_to_size(self, *size):
     lead = len(shape) - len(size)
     if lead < 0 or any(s != 1 and s != g for s, g in zip(size, shape[lead:])):
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:  # (also for a 0-d self: torch's sum, int64 for integers)
+        return self.sum()
     if tuple(size) == shape:
         return self
-    if not size:
-        return self.sum()
     return sum_to(self, tuple(size))
 
 

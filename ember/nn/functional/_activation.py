@@ -445,7 +445,8 @@ class _SoftplusBackward0(Node):
 def softplus(input, beta=1.0, threshold=20.0):
     x = _float_input(input, 'softplus_cpu')
     bx = np.multiply(x, beta, out=scratch('softplus', x.shape, x.dtype))
-    r = np.asarray(np.minimum(bx, threshold))   # log1p(exp(beta x)) / beta, in place
+    # log1p(exp(beta x)) / beta, in place (a NaN threshold is never passed, as in torch)
+    r = np.asarray(np.minimum(bx, threshold)) if threshold == threshold else bx
     np.exp(r, out=r)
     np.log1p(r, out=r)
     if beta != 1:

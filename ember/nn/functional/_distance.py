@@ -23,6 +23,8 @@ class _PdistBackward0(Node):
     def backward(self, g):
         x = self.saved_tensors[0]
         i, j = self.rows
+        if not (i.numel() and x.shape[1]):  # (no pairs or no elements: nothing flows back)
+            return _creation.zeros_like(x)
         d = x.index_select(0, i) - x.index_select(0, j)
         gd = _red.vector_norm_backward(d, g.unsqueeze(1).expand_as(d), self.p, (1,))
         return _creation.zeros_like(x).index_add(0, i, gd).index_add(0, j, -gd)
@@ -38,7 +40,10 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports non-negative p values")
     x = input._data
     i, j = np.triu_indices(x.shape[0], 1)
-    r = _red._vector_norm(make(x[i] - x[j]), p, 1)._data
+    if len(i) and x.shape[1]:
+        r = _red._vector_norm(make(x[i] - x[j]), p, 1)._data
+    else:  # (no pairs, or rows of no elements: distance 0 for every p, as in torch)
+        r = np.zeros(len(i), x.dtype)
     n = _core.track1(_PdistBackward0, input)
     out = _core.result(r, n)
     if n is not None:

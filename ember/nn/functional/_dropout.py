@@ -48,12 +48,20 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+def _zeroed(input, inplace):
+    """Dropout with p = 1: the input times zero (a MulBackward0 node, as in torch)."""
+    zero = make(np.zeros((), input._data.dtype))
+    return input.mul_(zero) if inplace else input * zero
+
+
 def _feature_dropout(input, p, training, inplace):
     """Zeroes whole channels (dim 1 of a batched input) with probability ``p``, scaling the
     rest by ``1 / (1 - p)``: one draw per (sample, channel), broadcast over the rest."""
     if p == 0 or not training or input.numel() == 0:
         return input
     x = input._data
+    if p == 1:  # (before the rank check, as in torch)
+        return _zeroed(input, inplace)
     if x.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     noise = _scaled_keep(x.shape[:2] + (1,) * (x.ndim - 2), p, x.dtype)
@@ -138,11 +146,10 @@ def _alpha_dropout(input, p, training, inplace, feature):
     if p == 0 or not training or input.numel() == 0:
         return input
     x = input._data
+    if p == 1:  # (before the rank check, as in torch)
+        return _zeroed(input, inplace)
     if feature and x.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    if p == 1:
-        zero = make(np.zeros((), x.dtype))
-        return input.mul_(zero) if inplace else input * zero
     _float_mask(x.dtype, bool_as='Long')
     shape = x.shape[:2] + (1,) * (x.ndim - 2) if feature else x.shape
     keep = (_random._rng(None).random(shape) >= p).astype(x.dtype)

@@ -8,13 +8,16 @@ def linear(input, weight, bias=None):
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
-    if (input.dim() >= 2 or (input.dim() == 1 and bias is not None)) and weight.dim() == 2:
+    if (input.dim() >= 2 or (input.dim() == 1 and bias is not None)) and weight.dim() == 2 \
+            and (bias is None or input.dim() <= 2 or bias.dim() <= 1):
         # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims
         # at once, viewed back -- NumPy's stacked matmul would run one small GEMM per slice.
         flat = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
         out = _la.addmm(bias, flat, weight.t()) if bias is not None else flat.mm(weight.t())
         return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
     out = input.matmul(weight.t())
+    if bias is not None and out.dim() > 2 and bias.dim() > 1:
+        return out.add_(bias)  # (torch's in-place add: the bias may not enlarge the result)
     return out + bias if bias is not None else out
 
 

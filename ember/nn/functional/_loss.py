@@ -16,6 +16,7 @@ import numpy as np
 import numpy as _np
 
 from ..._ops import _core, creation as _creation, pointwise as _pw, reduce as _red, shape as _shape
+from ..._ops import special as _special
 from ..._ops._core import Node, make
 from ..._ops._core import Node as _Node, make as _make
 from ...autograd.graph import name_saved_values, saved_int
@@ -503,10 +504,8 @@ def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log
     if log_target:
         out = target.exp() * (target - input)
     else:
-        zero = _make(target._data == 0)
-        safe = _pw.where(zero, 1.0,
-                         target)
-        out = target * safe.log() - target * input
+        # (torch's form: xlogy's zero gradient stays 0 where the target's log is NaN)
+        out = _special.xlogy(target, target) - target * input
     if batchmean:
         reduced = out.sum()
         return reduced / input.shape[0] if input.dim() != 0 else reduced
@@ -588,6 +587,8 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
 def margin_ranking(input1, input2, target, margin, reduction):
     """aten's margin_ranking_loss (``torch.margin_ranking_loss``): the loss without the
     functional form's check that the operands have one dimension count (they broadcast)."""
+    if isinstance(margin, int) and not isinstance(margin, bool):
+        margin = float(margin)  # (torch's margin is a double: integer inputs give a float loss)
     return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
@@ -596,6 +597,15 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
     reduction = _reduction(size_average, reduce, reduction)
     zeros = _creation.zeros_like(input)
+    if input._data.dtype.kind in 'iu':
+        # torch fills a tensor of the input's dtype with the margin (truncated, refused out
+        # of range), so integer inputs give an integer loss.
+        dt = input._data.dtype
+        margin = _pw.scalar_as(margin, dt)
+        if not (isinstance(margin, int) and np.iinfo(dt).min <= margin <= np.iinfo(dt).max):
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_pw._C_TYPE[dt.name]} without overflow")
+        margin = int(margin)
     margin_clamp = (margin - input).clamp_min(0)
     out = (_pw.where(target != 1, margin_clamp, zeros)
            + _pw.where(target != -1, input, zeros))
@@ -638,7 +648,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         loss = input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
-        loss = loss + stirling.masked_fill(target <= 1, 0)
+        # (in place, as torch: the loss keeps its dtype, float16 with an integer target)
+        loss = loss.add_(stirling.masked_fill(target <= 1, 0))
     return _apply_reduction(loss, reduction)
 
 

@@ -483,7 +483,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 def _standardised_array(x, dims, eps):
     """``((x - mean) * rstd, rstd)`` over the trailing ``dims``, on arrays; ``rstd`` is a
     column, one value per row of ``x`` seen as (rows, normalised elements)."""
-    x2 = x.reshape(-1, math.prod(x.shape[x.ndim - len(dims):]))
+    cols = math.prod(x.shape[x.ndim - len(dims):])
+    x2 = x.reshape(math.prod(x.shape[:x.ndim - len(dims)]), cols)
+    if x2.dtype == np.float16 or x2.dtype.kind == 'V':
+        # (torch's statistics of half and bfloat16 inputs are float: the mean rounded to
+        # half would leave a constant row off zero once subtracted)
+        x2 = x2.astype(np.float32)
+    if not cols:  # (no elements to normalise: torch's rstd is NaN)
+        return x2.reshape(x.shape), np.full((x2.shape[0], 1), np.nan, x2.dtype)
     done = _native.standardise_rows(x2, eps)
     if done is not None:
         return done[0].reshape(x.shape), done[1]
