@@ -7,7 +7,9 @@ An overload is the argument parser's text; ``|deprecated``/``|hidden`` ones
 are accepted but never listed in messages, ``|noargs`` is a method that takes
 no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a
 Python number too. ``POINTWISE``: torch's elementwise ops (their tensors
-broadcast; shapes are checked before dtypes). Read by ``ember._ops._args``."""
+broadcast; shapes are checked before dtypes). ``INNER``: torch's Python functions
+in nn.functional that pass parameters on to one C op unchanged (see
+``inner_calls``). Read by ``ember._ops._args``."""
 # flake8: noqa
 SIGNATURES = {
     'Tensor.__bool__': ('__bool__', (
@@ -4637,3 +4639,17 @@ POINTWISE = frozenset({
     'xlogy',
     'xlogy_',
 })
+
+INNER = {
+    'nn.functional.adaptive_max_pool1d_with_indices': ('adaptive_max_pool1d', ('adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)',), (('output_size', 1, None, 0),), False),
+    'nn.functional.cross_entropy': ('cross_entropy_loss', ('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=at::Reduction::Mean, SymInt ignore_index=-100, double label_smoothing=0.0)',), (('ignore_index', 4, None, 0), ('label_smoothing', 5, None, 0), ('target', 1, None, 0), ('weight', 2, None, 0)), False),
+    'nn.functional.fold': ('col2im', ('col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',), (('dilation', 3, None, 2), ('kernel_size', 2, None, 2), ('output_size', 1, None, 2), ('padding', 4, None, 2), ('stride', 5, None, 2)), False),
+    'nn.functional.grouped_mm': ('_grouped_mm', ('_grouped_mm(Tensor input, Tensor mat2, Tensor? offs=None, Tensor? bias=None, ScalarType? out_dtype=None)',), (('bias', None, 'bias', 0), ('mat_a', 0, None, 0), ('mat_b', 1, None, 0), ('offs', None, 'offs', 0), ('out_dtype', None, 'out_dtype', 0)), False),
+    'nn.functional.layer_norm': ('layer_norm', ('layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True)',), (('bias', 3, None, 0), ('eps', 4, None, 0), ('normalized_shape', 1, None, 0), ('weight', 2, None, 0)), False),
+    'nn.functional.lp_pool1d': ('avg_pool1d', ('avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)',), (('ceil_mode', 4, None, 0), ('kernel_size', 1, None, 0), ('stride', 2, None, 0)), False),
+    'nn.functional.lp_pool2d': ('avg_pool2d', ('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, Tensor out=None)',), (('ceil_mode', 4, None, 0), ('kernel_size', 1, None, 0), ('stride', 2, None, 0)), False),
+    'nn.functional.lp_pool3d': ('avg_pool3d', ('avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, Tensor out=None)',), (('ceil_mode', 4, None, 0), ('kernel_size', 1, None, 0), ('stride', 2, None, 0)), False),
+    'nn.functional.nll_loss': ('nll_loss_nd', ('nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=at::Reduction::Mean, SymInt ignore_index=-100)',), (('ignore_index', 4, None, 0), ('target', 1, None, 0), ('weight', 2, None, 0)), False),
+    'nn.functional.rms_norm': ('rms_norm', ('rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)',), (('eps', 3, None, 0), ('normalized_shape', 1, None, 0), ('weight', 2, None, 0)), False),
+    'nn.functional.unfold': ('im2col', ('im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',), (('dilation', 2, None, 2), ('kernel_size', 1, None, 2), ('padding', 3, None, 2), ('stride', 4, None, 2)), False),
+}
