@@ -284,6 +284,27 @@ def inner_calls(strings):
     return out
 
 
+def touched():
+    """{'nn.functional.<name>': (parameters, ...)} for torch's Python functions in
+    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``):
+    a number there is their AttributeError, not a parser's TypeError."""
+    out = {}
+    for name in sorted(dir(torch.nn.functional)):
+        fn = getattr(torch.nn.functional, name)
+        if name.startswith('_') or not inspect.isfunction(fn):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            continue
+        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+        hit = sorted({n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+                      isinstance(n.value, ast.Name) and n.value.id in params})
+        if hit:
+            out['nn.functional.' + name] = tuple(hit)
+    return out
+
+
 def numbers_as_tensors(sigs):
     """The C-level names whose parser takes a Python number where it says Tensor: a
     function that takes one in both places of a two-tensor call (``add(t, 2.0)``,
@@ -589,7 +610,8 @@ def main():
                 'Python number too. ``POINTWISE``: torch\'s elementwise ops (their tensors\n'
                 'broadcast; shapes are checked before dtypes). ``INNER``: torch\'s Python functions\n'
                 'in nn.functional that pass parameters on to one C op unchanged (see\n'
-                '``inner_calls``). Read by ``ember._ops._args``."""\n'
+                '``inner_calls``). ``TOUCHED``: the parameters such functions read an attribute of\n'
+                '(see ``touched``). Read by ``ember._ops._args``."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         f.write('SIGNATURES = {\n')
@@ -610,6 +632,10 @@ def main():
         f.write('})\n\n')
         f.write('INNER = {\n')
         for key, entry in sorted(inner_calls(strings).items()):
+            f.write(f'    {key!r}: {entry!r},\n')
+        f.write('}\n')
+        f.write('\nTOUCHED = {\n')
+        for key, entry in sorted(touched().items()):
             f.write(f'    {key!r}: {entry!r},\n')
         f.write('}\n')
     print(f'{len(sigs)} callables, {len(numbers)} taking numbers as tensors -> {OUT}')

@@ -768,6 +768,10 @@ def _refuse_plain_value(public_name, impl, args, error):
     if m is None:
         return
     method = key_of(public_name).startswith('Tensor.')
+    touched = getattr(_table(), 'TOUCHED', {}).get(key_of(public_name), ())
+    if any(type(a).__name__ == m.group(1) and param_name(impl, i) in touched
+           for i, a in enumerate(args)):
+        return  # (torch's function reads such an attribute itself: its AttributeError)
     for i, a in enumerate(args):
         if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
                 type(a) in _PLAIN_TYPES:

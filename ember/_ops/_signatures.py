@@ -9,7 +9,8 @@ no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a
 Python number too. ``POINTWISE``: torch's elementwise ops (their tensors
 broadcast; shapes are checked before dtypes). ``INNER``: torch's Python functions
 in nn.functional that pass parameters on to one C op unchanged (see
-``inner_calls``). Read by ``ember._ops._args``."""
+``inner_calls``). ``TOUCHED``: the parameters such functions read an attribute of
+(see ``touched``). Read by ``ember._ops._args``."""
 # flake8: noqa
 SIGNATURES = {
     'Tensor.__bool__': ('__bool__', (
@@ -4652,4 +4653,56 @@ INNER = {
     'nn.functional.nll_loss': ('nll_loss_nd', ('nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=at::Reduction::Mean, SymInt ignore_index=-100)',), (('ignore_index', 4, None, 0), ('target', 1, None, 0), ('weight', 2, None, 0)), False),
     'nn.functional.rms_norm': ('rms_norm', ('rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)',), (('eps', 3, None, 0), ('normalized_shape', 1, None, 0), ('weight', 2, None, 0)), False),
     'nn.functional.unfold': ('im2col', ('im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',), (('dilation', 2, None, 2), ('kernel_size', 1, None, 2), ('padding', 3, None, 2), ('stride', 4, None, 2)), False),
+}
+
+TOUCHED = {
+    'nn.functional.adaptive_avg_pool2d': ('input',),
+    'nn.functional.adaptive_avg_pool3d': ('input',),
+    'nn.functional.adaptive_max_pool2d_with_indices': ('input',),
+    'nn.functional.adaptive_max_pool3d_with_indices': ('input',),
+    'nn.functional.affine_grid': ('theta',),
+    'nn.functional.assert_int_or_pair': ('message',),
+    'nn.functional.batch_norm': ('input',),
+    'nn.functional.binary_cross_entropy': ('input', 'target', 'weight'),
+    'nn.functional.binary_cross_entropy_with_logits': ('input', 'target'),
+    'nn.functional.boolean_dispatch': ('if_false', 'if_true'),
+    'nn.functional.dropout1d': ('input',),
+    'nn.functional.dropout2d': ('input',),
+    'nn.functional.dropout3d': ('input',),
+    'nn.functional.embedding': ('input', 'weight'),
+    'nn.functional.embedding_bag': ('input', 'offsets', 'per_sample_weights', 'weight'),
+    'nn.functional.fractional_max_pool2d_with_indices': ('input',),
+    'nn.functional.fractional_max_pool3d_with_indices': ('input',),
+    'nn.functional.gaussian_nll_loss': ('input', 'var'),
+    'nn.functional.glu': ('input',),
+    'nn.functional.group_norm': ('input',),
+    'nn.functional.handle_torch_function': ('public_api',),
+    'nn.functional.huber_loss': ('input', 'target', 'weight'),
+    'nn.functional.instance_norm': ('input',),
+    'nn.functional.interpolate': ('input',),
+    'nn.functional.kl_div': ('input',),
+    'nn.functional.l1_loss': ('input', 'target', 'weight'),
+    'nn.functional.linear_cross_entropy': ('input', 'linear_bias', 'linear_weight', 'options', 'target'),
+    'nn.functional.local_response_norm': ('input',),
+    'nn.functional.log_softmax': ('input',),
+    'nn.functional.lp_pool1d': ('input',),
+    'nn.functional.lp_pool2d': ('input',),
+    'nn.functional.lp_pool3d': ('input',),
+    'nn.functional.margin_ranking_loss': ('input1', 'input2', 'target'),
+    'nn.functional.max_pool3d_with_indices': ('input',),
+    'nn.functional.max_unpool1d': ('indices', 'input'),
+    'nn.functional.mse_loss': ('input', 'target', 'weight'),
+    'nn.functional.multi_head_attention_forward': ('attn_mask', 'bias_k', 'bias_v', 'in_proj_bias', 'key', 'key_padding_mask', 'query', 'static_k', 'static_v', 'value'),
+    'nn.functional.multi_margin_loss': ('weight',),
+    'nn.functional.multilabel_soft_margin_loss': ('input',),
+    'nn.functional.normalize': ('input',),
+    'nn.functional.pad': ('input',),
+    'nn.functional.sigmoid': ('input',),
+    'nn.functional.smooth_l1_loss': ('input', 'target'),
+    'nn.functional.softmax': ('input',),
+    'nn.functional.softmin': ('input',),
+    'nn.functional.softsign': ('input',),
+    'nn.functional.tanh': ('input',),
+    'nn.functional.tanhshrink': ('input',),
+    'nn.functional.triplet_margin_with_distance_loss': ('anchor', 'negative', 'positive'),
 }

@@ -240,7 +240,13 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
 
 @_fn('binary_cross_entropy_with_logits')
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
-    """``nn.functional.binary_cross_entropy_with_logits``, reduction as aten's int."""
+    """``nn.functional.binary_cross_entropy_with_logits``, reduction as aten's int, without
+    its Python-level check that ``target`` and ``input`` have one shape: ``input``
+    broadcasts to ``target``'s."""
+    from ..nn.functional._loss import bce_with_logits_checks
+    shape = bce_with_logits_checks(input, target, weight, pos_weight)
+    if tuple(input.shape) != shape:
+        input = input.expand(shape)
     return _F().binary_cross_entropy_with_logits(input, target, weight,
                                                  reduction=_reduction(reduction),
                                                  pos_weight=pos_weight)

@@ -57,3 +57,40 @@ def test_adaptive_max_pool1d_with_indices_output_size():
     same_error(lambda T, x: T.nn.functional.adaptive_max_pool1d_with_indices(x, 1.5), m(3))
     same_error(lambda T, x: T.nn.functional.adaptive_max_pool1d_with_indices(x, False),
                np.zeros((2, 0)))
+
+
+# -- torch's Python functions that read an attribute of a parameter themselves -------------
+def test_python_functions_attribute_errors_stand():
+    same_error(lambda T, x, t: T.nn.functional.linear_cross_entropy(x, 2, t), m(3, 3),
+               np.array([0, 1, 2]))
+    idx = np.array([[0, 1], [1, 2]])
+    same_error(lambda T, i, w: T.nn.functional.embedding_bag(i, w, None, 2, False, 3, False,
+                                                             None, False, None), idx, m(4, 4))
+
+
+# -- binary_cross_entropy_with_logits: torch's kernel's checks, in its order ---------------
+@pytest.mark.parametrize('dtype', [np.bool_, np.int8, np.int32, np.int64, np.complex64])
+def test_bce_with_logits_refuses_integer_input(dtype):
+    x = np.ones((2, 3), dtype)
+    same_error(lambda T, x, t: T.nn.functional.binary_cross_entropy_with_logits(x, t), x, x)
+    same_error(lambda T, x, t: T.binary_cross_entropy_with_logits(x, t), x, x)
+
+
+@pytest.mark.parametrize('shapes', [((0,), (3,), (3, 1), None), ((3,), (2, 3), None, None),
+                                    ((1, 3), (2, 3), None, (1, 3)), ((2, 3), (3,), None, None),
+                                    ((2, 3), (2, 3), (3, 2), None)])
+def test_bce_with_logits_shapes(shapes):
+    x, t, w, pw = (None if s is None else m(*s) for s in shapes)
+    same_error(lambda T, x, t, w, pw: T.binary_cross_entropy_with_logits(x, t, w, pw),
+               x, t, w, pw)
+
+
+def test_bce_with_logits_broadcasts_input_to_target():
+    # (values only: torch's backward of this call fails on its own broadcast, ember's sums
+    # the gradient back to input's shape)
+    check(lambda T, x, t: T.binary_cross_entropy_with_logits(x, t), m(3), m(2, 3), grad=False)
+
+
+def test_bce_with_logits_weight_without_gradient():
+    check(lambda T, x, t, w: T.binary_cross_entropy_with_logits(
+        x, t, w.requires_grad_()), m(1, 4), m(4, 4), m(4, 4), grad=False, match_message=True)

@@ -445,14 +445,40 @@ class _BinaryCrossEntropyWithLogitsBackward0(_Node):
         return gi, gt, None, None
 
 
+def bce_with_logits_checks(input, target, weight, pos_weight):
+    """torch's kernel of ``binary_cross_entropy_with_logits``, in its order: no gradient for
+    ``weight``/``pos_weight``, no ``log_sigmoid`` of an integer or complex input, then the
+    shapes of its steps (``log_sigmoid(input) *= (pos_weight - 1) * target + 1``,
+    ``loss = (1 - target) *= input``, ``loss -= ...``, ``loss *= weight``: in-place, so each
+    keeps its left side's shape). Returns the loss's shape (``target``'s)."""
+    from ..._dtype import FROM_NP
+    _not_differentiable(weight, 'binary_cross_entropy_with_logits', 'weight')
+    _not_differentiable(pos_weight, 'binary_cross_entropy_with_logits', 'pos_weight')
+    if input._data.dtype.kind in 'biuc':
+        raise NotImplementedError('"log_sigmoid_cpu" not implemented for '
+                                  f"'{FROM_NP[input._data.dtype].kernel_name}'")
+
+    def in_place(out, other):
+        both = _core.check_broadcast(out, other)
+        if both != out:
+            raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast "
+                               f"shape {list(both)}")
+    shape, t = tuple(input.shape), tuple(target.shape)
+    if pos_weight is not None:
+        in_place(shape, _core.check_broadcast(tuple(pos_weight.shape), t))
+    in_place(t, shape)
+    if weight is not None:
+        in_place(t, tuple(weight.shape))
+    return t
+
+
 def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                       reduce=None, reduction='mean', pos_weight=None):
     reduction = _reduction(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
-    _not_differentiable(weight, 'binary_cross_entropy_with_logits', 'weight')
-    _not_differentiable(pos_weight, 'binary_cross_entropy_with_logits', 'pos_weight')
+    bce_with_logits_checks(input, target, weight, pos_weight)
     x, t = _core.binary_arrays(input, target, 'binary_cross_entropy_with_logits')
     with _np.errstate(all='ignore'):
         ls = _log_sigmoid_array(x)

@@ -194,7 +194,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     """Sums, means or maxima of bags of embedding rows, without the intermediate
     (len(input), dim) lookup: ``input`` 1-D with ``offsets`` (the start of each bag), or 2-D
     (one bag per row)."""
-    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
                          "is not None, then it must have the same shape as the input "
                          f"({input.shape})")
