@@ -1726,12 +1726,27 @@ class LerpBackward1(Node):
         return g * cj(1 - w), g * cj(w), g * cj(b - a)
 
 
+def _lerp_kernel(x, form):
+    """torch's lerp kernels (for a tensor or a number ``weight``) take no integers or bool."""
+    if x.dtype.kind in 'biu':
+        from .._dtype import FROM_NP
+        raise NotImplementedError(f'"lerp_kernel_{form}" not implemented for '
+                                  f"'{FROM_NP[x.dtype].kernel_name}'")
+
+
 @register
 def lerp(input, end, weight):
     """``input + weight * (end - input)``; ``weight`` a number or a tensor."""
+    for t, name in ((end, 'end'), (weight, 'weight')):
+        # (torch's kernel takes one dtype: ``end``'s, and a weight's unless it is 0-d)
+        if isinstance(t, Tensor) and t._data.dtype != input._data.dtype and \
+                (name == 'end' or t._data.ndim) and isinstance(input, Tensor):
+            raise RuntimeError(f"expected dtype {input.dtype.cpp_name} for `{name}` but got "
+                               f"dtype {t.dtype.cpp_name}")
     if isinstance(weight, Tensor):
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, e.shape, weight._data.shape)
+        _lerp_kernel(x, 'tensor')
         r = x + weight._data * (e - x)
         n = track(LerpBackward1, (input, end, weight))
         if n is not None:
@@ -1739,6 +1754,7 @@ def lerp(input, end, weight):
     else:
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, np.shape(e))
+        _lerp_kernel(x, 'scalar')
         r = x + weight * (e - x)
         n = track(LerpBackward0, (input, end))
         if n is not None:

@@ -94,3 +94,37 @@ def test_bce_with_logits_broadcasts_input_to_target():
 def test_bce_with_logits_weight_without_gradient():
     check(lambda T, x, t, w: T.binary_cross_entropy_with_logits(
         x, t, w.requires_grad_()), m(1, 4), m(4, 4), m(4, 4), grad=False, match_message=True)
+
+
+# -- linalg: ranks before dtypes ------------------------------------------------------------
+@pytest.mark.parametrize('shapes', [((3,), (3,)), ((0,), (2, 3, 3)), ((3, 3), ()),
+                                    ((3, 3), (2, 3))])
+@pytest.mark.parametrize('dtypes', [(np.float64, np.float64), (np.int64, np.float32),
+                                    (np.float32, np.float64), (np.int64, np.int64)])
+def test_lstsq_check_order(shapes, dtypes):
+    a, b = (np.ones(s, d) for s, d in zip(shapes, dtypes))
+    check(lambda T, a, b: T.linalg.lstsq(a, b).solution, a, b, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('kw', [{}, {'hermitian': True}, {'atol': -1.0, 'rtol': 0.0}])
+@pytest.mark.parametrize('x', [np.ones(4), np.float32(1.5), np.ones(3, np.int64)])
+def test_matrix_rank_needs_a_matrix(x, kw):
+    same_error(lambda T, x: T.linalg.matrix_rank(x, **kw), np.asarray(x))
+
+
+# -- lerp: one dtype, then torch's kernel's refusal of integers and bool -------------------
+@pytest.mark.parametrize('args', [
+    (np.ones(3), np.ones(3, np.float32), 1), (np.ones(3), np.ones(3), np.ones(3, np.float32)),
+    (np.ones(3, bool), np.ones(3), 0.5), (np.ones(3, bool), np.ones(3, bool), np.ones(3, bool)),
+    (np.ones(3, bool), np.ones(2, bool), np.ones(3, bool)), (np.ones(3, bool), np.ones(3, bool),
+                                                             False)])
+def test_lerp_dtypes(args):
+    same_error(lambda T, *a: T.lerp(*a), *args)
+    same_error(lambda T, x, *a: x.lerp(*a), *args)
+    same_error(lambda T, x, *a: x.clone().lerp_(*a), *args)
+
+
+def test_lerp_zero_dim_weight_of_another_dtype():
+    check(lambda T, x, y, w: T.lerp(x, y, w), np.ones(3), np.zeros(3),
+          np.array(0.25, np.float32))
