@@ -128,3 +128,48 @@ def test_lerp_dtypes(args):
 def test_lerp_zero_dim_weight_of_another_dtype():
     check(lambda T, x, y, w: T.lerp(x, y, w), np.ones(3), np.zeros(3),
           np.array(0.25, np.float32))
+
+
+# -- the recurrent ops: torch's C++ order of size reads and checks ------------------------
+@pytest.mark.parametrize('shapes', [
+    ((), (), (), ()), ((3,), (3,), (9, 3), (1,)), ((3,), (3,), (9, 3), (9, 3)),
+    ((2, 3), (3,), (9, 3), (9, 3)), ((2, 3), (1, 3), (9, 3), (9, 3)),
+    ((2, 3), (2, 4), (9, 3), (9, 3)), ((2, 3), (2, 3), (8, 3), (9, 3)),
+    ((2, 3), (2, 3), (9, 2), (9, 3)), ((2, 3), (2, 3), (9, 3), (9,))])
+@pytest.mark.parametrize('op', ['gru_cell', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell'])
+def test_cell_check_order(op, shapes):
+    gates = {'gru_cell': 3, 'lstm_cell': 4}.get(op, 1)
+    # (the weights' gate rows as the op wants them, for a hidden size of 3)
+    x, h, w_ih, w_hh = (np.ones(s[:1] and (gates * 3,) + s[1:] if i > 1 and s[:1] == (9,)
+                                else s) for i, s in enumerate(shapes))
+    if op == 'lstm_cell':
+        same_error(lambda T, x, h, a, b: T.lstm_cell(x, [h, h], a, b), x, h, w_ih, w_hh)
+    else:
+        same_error(lambda T, x, h, a, b: getattr(T, op)(x, h, a, b), x, h, w_ih, w_hh)
+
+
+def test_sequence_ops_check_order():
+    p3 = [np.ones(()), np.ones(0), np.ones((1, 2, 3, 3))]
+    same_error(lambda T, x, h, *p: T.gru(x, h, list(p), False, 3, 2.0, False, False, True),
+               np.ones(0), np.ones(0), *p3)
+    same_error(lambda T, x, h0, h1, *p: T.lstm(x, [h0, h1], list(p), True, 0, -1.0, False,
+                                                False, False),
+               np.ones((2, 2, 3, 4)), np.ones((3, 3)), np.ones(3), np.ones((3, 3)),
+               np.ones((1, 2, 3, 3)))
+
+
+@pytest.mark.parametrize('mode', ['gru', 'rnn_tanh', 'lstm'])
+def test_packed_form_of_the_sequence_ops(mode):
+    def f(T, data, h0):
+        g = np.random.default_rng(0)
+        k = {'gru': 3, 'rnn_tanh': 1, 'lstm': 4}[mode]
+        params = [T.tensor(g.standard_normal(s)) for s in ((k * 4, 3), (k * 4, 4), (k * 4,),
+                                                            (k * 4,))]
+        sizes = T.tensor([3, 2, 1])
+        hx = [h0, h0 * 0.5] if mode == 'lstm' else h0
+        return getattr(T, mode)(data, sizes, hx, params, True, 1, 0.0, False, False)
+    check(f, m(6, 3), m(1, 3, 4))
+    # (the packed form's own checks: the batch sizes stand where the first form has hx)
+    same_error(lambda T, x, b: getattr(T, mode)(x, b, [x] if mode == 'lstm' else x, [x],
+                                                True, 1, 0.0, False, True),
+               m(1), np.array([0.0]))
