@@ -497,6 +497,14 @@ def pointwise_ops():
             continue
         if any(torch.Tag.pointwise in o.tags for o in overloads):
             names.add(name)
+    # (an alias -- arctan2, multiply -- is an op of its own without the tag: its docstring
+    # names the op it stands for)
+    for name in dir(torch):
+        doc = getattr(getattr(torch, name, None), '__doc__', None)
+        m = re.search(r'Alias for :(?:func|meth):`(?:torch\.)?(\w+)(?:\(\))?`', doc) \
+            if isinstance(doc, str) else None
+        if m and m.group(1) in names:
+            names.add(name)
     return names
 
 

@@ -509,7 +509,9 @@ def refuse(public_name, args, kwargs, error, impl=None):
     bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
     if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
         _no_out_dtype_kernel(public_name, bound, args, kwargs)
-    if impl is not None and getattr(error, '_stands', False) is False:
+    if getattr(error, '_stands', False):
+        return  # (torch raises it before anything else it checks: see ``stands``)
+    if impl is not None:
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
     if isinstance(error, NotImplementedError) and impl is not None:
@@ -528,8 +530,6 @@ def refuse(public_name, args, kwargs, error, impl=None):
         name = signatures(key_of(public_name))
         op = name[0] if name else key_of(public_name).rsplit('.', 1)[-1]
         raise LinAlgError(f"{op}: {error}") from None
-    if getattr(error, '_stands', False):
-        return  # (torch's Python function raises it as such: see ``stands``)
     if isinstance(error, AttributeError) and impl is not None:
         if "'_data'" in str(error):
             _refuse_non_tensor(public_name, impl, args)
@@ -562,9 +562,10 @@ def refuse(public_name, args, kwargs, error, impl=None):
 
 
 def stands(error):
-    """Marks ``error`` as one torch's Python function raises itself, unchanged by ``refuse``
-    (``embedding_bag``'s AttributeError for a number as ``per_sample_weights``: torch calls
-    its ``.size()``); returns it, for ``raise stands(AttributeError(...))``."""
+    """Marks ``error`` as one torch raises before anything else ``refuse`` would put first
+    (a shape error, the parser of an inner op's): heaviside's refusal of complex tensors,
+    the error of ``input.pow(p)`` that torch's ``lp_pool1d`` computes as an argument of its
+    ``avg_pool1d``. Returns it, for ``raise stands(RuntimeError(...))``."""
     error._stands = True
     return error
 

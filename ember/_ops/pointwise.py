@@ -1046,7 +1046,8 @@ def _heaviside_kernel(x, y):
 
 
 def _check_heaviside(x, y):
-    _not_implemented_for('heaviside_cpu', 'c')(x)
+    if x.dtype.kind == 'c':
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
 
 
 copysign = _binary('copysign', np.copysign, CopysignBackward0, save=(0, 1),
@@ -1327,11 +1328,23 @@ def floor_divide(input, other, *, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'floor_divide', 'input')
     x, y = binary_arrays(input, other, 'floor_divide')
+    complex_ = x.dtype if x.dtype.kind == 'c' else getattr(y, 'dtype', x.dtype)
+    if complex_.kind == 'c':  # (torch has no complex kernel; shapes are checked first)
+        if type(y) is np.ndarray:
+            broadcast_shape(x.shape, y.shape)
+        raise NotImplementedError('"div_floor_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[complex_].kernel_name}'")
     _check_floor_divide(x, y)
     n = track(NotImplemented_, (input, other))
     if n is not None:
         n.op = 'floor_divide'
-    r = result(np.asarray(np.floor_divide(x, y)), n)
+    try:
+        r = np.floor_divide(x, y)
+    except ValueError:
+        if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
+            broadcast_shape(x.shape, y.shape)
+        raise
+    r = result(np.asarray(r), n)
     return _write_out(out, r) if out is not None else r
 
 
@@ -1925,6 +1938,10 @@ def heaviside(input, values, *, out=None):
     if not isinstance(values, Tensor):
         raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not "
                         f"{builtins.type(values).__name__}")
+    if isinstance(input, Tensor) and 'c' in (input._data.dtype.kind, values._data.dtype.kind):
+        # (before the shapes, which refuse would otherwise put first)
+        raise _arguments().stands(
+            RuntimeError("heaviside is not yet implemented for complex tensors."))
     if isinstance(input, Tensor) and input._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return _heaviside(input, values, out=out)

@@ -173,3 +173,28 @@ def test_packed_form_of_the_sequence_ops(mode):
     same_error(lambda T, x, b: getattr(T, mode)(x, b, [x] if mode == 'lstm' else x, [x],
                                                 True, 1, 0.0, False, True),
                m(1), np.array([0.0]))
+
+
+# -- floor division and the aliases of elementwise ops: shapes before dtypes ---------------
+@pytest.mark.parametrize('shapes', [((4,), (1, 3)), ((2, 3, 1), (2, 3)), ((3,), (3,))])
+@pytest.mark.parametrize('dtype', [np.float32, np.uint8, np.complex64])
+def test_floordiv_operator(shapes, dtype):
+    a, b = (np.ones(s, dtype) * 3 for s in shapes)
+    same_error(lambda T, a, b: a.__floordiv__(b), a, b)
+    same_error(lambda T, a, b: a // b, a, b)
+
+
+@pytest.mark.parametrize('shapes', [((2, 1), (2, 3)), ((1,), (1, 3)), ((3,), (3,))])
+def test_inplace_alias_checks_its_shape_first(shapes):
+    a, b = (m(*s) + 1j * m(*s) for s in shapes)
+    same_error(lambda T, a, b: a.clone().arctan2_(b), a, b)
+
+
+@pytest.mark.parametrize('form', ['function', 'method', 'in-place'])
+def test_heaviside_complex(form):
+    f = {'function': lambda T, a, b: T.heaviside(a, b), 'method': lambda T, a, b: a.heaviside(b),
+         'in-place': lambda T, a, b: a.clone().heaviside_(b)}[form]
+    same_error(f, m(4) + 1j, m(4) + 1j)
+    same_error(f, m(4) + 1j, m(4))
+    same_error(f, m(4), m(4) + 1j)
+    same_error(f, m(2) + 1j, m(3) + 1j)
