@@ -365,6 +365,8 @@ _KERNEL_NAMES = {torch.bool: 'Bool', torch.uint8: 'Byte', torch.int8: 'Char',
 _SAMPLE = {'int64_t': 0, 'SymInt': 0, 'Scalar': 1, 'double': 0.5, 'bool': False,
            'IntArrayRef': [0], 'SymIntArrayRef': [2, 2], 'IntArrayRef[1]': [0],
            'IntArrayRef[1]?': [0]}
+# parameters whose sample value must be positive for the probe to reach the kernel
+_SAMPLE_BY_NAME = {'k': 1, 'num_groups': 1}
 # random, allocating or printing ops: their dtype support is not a kernel's
 _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'normal',
                'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
@@ -397,7 +399,7 @@ def _sample_args(text, dt, extra, shape=(2, 2)):
         elif ty == 'TensorList':
             args.append([torch.ones(shape).to(dt)] * 2)
         elif ty in _SAMPLE:
-            args.append(_SAMPLE[ty])
+            args.append(_SAMPLE_BY_NAME.get(name, _SAMPLE[ty]))
         else:
             return None
     return args

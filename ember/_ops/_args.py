@@ -546,6 +546,10 @@ def refuse(public_name, args, kwargs, error, impl=None):
         op = key_of(public_name).rsplit('.', 1)[-1]
         raise RuntimeError(f"{op}(): invalid arguments ({type(error).__name__}"
                            f"{': ' + str(error) if str(error) else ''})") from None
+    if type(error) is TypeError and _OPERATOR_WORDS.search(str(error)):
+        refused = refusals(public_name)
+        if refused:  # (Python's operators tripped over complex numbers ...: as below)
+            refuse_dtypes(public_name, refused, args, kwargs)
     if type(error) in (ValueError, TypeError) and _from_numpy(error):
         refused = refusals(public_name)
         if refused:  # (NumPy tripped over a dtype torch's kernel refuses: that refusal)
@@ -799,6 +803,10 @@ def _first_dtype(args, kwargs):
 # What NumPy's own C code says (it raises with no Python frame of its own)
 _NUMPY_WORDS = re.compile(r"ufunc|did not contain a loop|could not be broadcast|read-only|"
                           r"cannot reshape array|zero-size array|Cannot cast|numpy boolean")
+
+
+# What Python's own operators say of operands they do not take ('<' between complex numbers)
+_OPERATOR_WORDS = re.compile(r"not supported between instances of|unsupported operand type")
 
 
 def _from_numpy(error):

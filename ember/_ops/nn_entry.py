@@ -179,8 +179,8 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 @_fn('group_norm')
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     """``nn.functional.group_norm``."""
-    input.size(1)  # (torch's C++ op reads the channel count first: IndexError for 1-d)
-    return _F().group_norm(input, num_groups, weight, bias, eps)
+    from ..nn.functional._normalization import group_norm_kernel
+    return group_norm_kernel(input, num_groups, weight, bias, eps)
 
 
 @_fn('native_group_norm')
@@ -192,7 +192,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    out = _F().group_norm(input, group, weight, bias, eps)
+    if x.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{x.ndim}")
+    from ..nn.functional._normalization import group_norm_kernel
+    out = group_norm_kernel(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1)
     mean = xg.mean(2)
     rstd = 1 / np.sqrt(xg.var(2) + eps)

@@ -198,3 +198,57 @@ def test_heaviside_complex(form):
     same_error(f, m(4) + 1j, m(4))
     same_error(f, m(4), m(4) + 1j)
     same_error(f, m(2) + 1j, m(3) + 1j)
+
+
+# -- dtypes torch's kernels refuse (the probe now reaches kthvalue's and group_norm's) -----
+@pytest.mark.parametrize('dtype', [np.bool_, np.complex128, np.int64])
+def test_kthvalue_and_group_norm_dtypes(dtype):
+    x = np.ones((4, 4), dtype)
+    same_error(lambda T, x: T.kthvalue(x, 1, -1, True), x)
+    same_error(lambda T, x: T.group_norm(x, 1), x)
+    same_error(lambda T, x: T.nn.functional.group_norm(x, 1), x)
+
+
+@pytest.mark.parametrize('groups', [0, -3])
+def test_group_norm_needs_positive_groups(groups):
+    same_error(lambda T, x: T.group_norm(x, groups), m(2, 4))
+
+
+@pytest.mark.parametrize('dtype', ['int32', 'bool', 'complex64', 'complex128'])
+@pytest.mark.parametrize('op', ['fftfreq', 'rfftfreq'])
+def test_fftfreq_dtypes(op, dtype):
+    same_error(lambda T: getattr(T.fft, op)(3, dtype=getattr(T, dtype)))
+    same_error(lambda T: getattr(T.fft, op)(-1, dtype=getattr(T, dtype)))
+
+
+# -- cumsum/cumprod: dim first, then the dtypes ---------------------------------------------
+@pytest.mark.parametrize('op', ['cumsum', 'cumprod'])
+def test_cumulative_dtypes(op):
+    x = np.ones((2, 3), np.int16)
+    same_error(lambda T, x: getattr(x, op + '_')(5, dtype=T.int64), x)
+    same_error(lambda T, x: getattr(x, op + '_')(-1, dtype=T.int64), x)
+    same_error(lambda T, x: getattr(x, op + '_')(-1, dtype=T.int8), x.astype(np.uint8))
+    same_error(lambda T, x: getattr(x, op)(-1, dtype=T.bool), m(2, 3))
+    same_error(lambda T, x: getattr(x, op + '_')(0), np.ones(3, bool))
+    check(lambda T, x: getattr(x, op + '_')(-1), np.ones((2, 0), bool), grad=False)
+    check(lambda T, x: getattr(x, op)(0, dtype=T.bool), np.array(0.5 + 1j), grad=False)
+    check(lambda T, x: getattr(x, op + '_')(-1, dtype=T.int16), x)
+
+
+# -- hinge_embedding_loss computes in input's dtype, as torch's kernel -----------------------
+@pytest.mark.parametrize('reduction', ['mean', 'sum', 'none'])
+@pytest.mark.parametrize('dtype', [np.int16, np.int64, np.bool_])
+def test_hinge_embedding_loss_integer_inputs(dtype, reduction):
+    x = np.array([-5, 0, 2]).astype(dtype)
+    t = np.array([1, -1, -1]).astype(dtype)
+    check(lambda T, x, t: T.nn.functional.hinge_embedding_loss(x, t, 1.5, reduction=reduction),
+          x, t, grad=False, match_message=True)
+    check(lambda T, x, t: T.hinge_embedding_loss(x, t, 1.0, 2), x, t, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('shape', [(2, 3, 3), (1, 2), (4,)])
+@pytest.mark.parametrize('groups', [0, 1, 2, -3])
+def test_group_norm_python_and_aten_forms(shape, groups):
+    same_error(lambda T, x: T.nn.functional.group_norm(x, groups), m(*shape))
+    same_error(lambda T, x: T.group_norm(x, groups), m(*shape))

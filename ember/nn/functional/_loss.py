@@ -602,7 +602,9 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
     reduction = _reduction(size_average, reduce, reduction)
     zeros = _creation.zeros_like(input)
-    margin_clamp = (margin - input).clamp_min(0)
+    # (torch's kernel fills a tensor like input with margin and subtracts: in input's dtype,
+    # so integer losses stay integers -- and their mean is refused -- and bools are refused)
+    margin_clamp = (_creation.full_like(input, margin) - input).clamp_min(0)
     out = (_pw.where(target != 1, margin_clamp, zeros)
            + _pw.where(target != -1, input, zeros))
     return _apply_reduction(out, reduction)
