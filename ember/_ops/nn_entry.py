@@ -134,6 +134,10 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     from ..nn.functional._normalization import _update
     from .pointwise import NotImplemented_
     x = input._data
+    if x.dtype.kind in 'biuc':  # (torch's kernel refuses them before it looks at shapes)
+        from ._args import stands
+        raise stands(NotImplementedError('"batch_norm_update_stats_cpu" not implemented for '
+                                         f"'{input.dtype.kernel_name}'"))
     if x.ndim == 0:
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     channels = x.shape[1] if x.ndim > 1 else input.size(1)

@@ -252,3 +252,45 @@ def test_hinge_embedding_loss_integer_inputs(dtype, reduction):
 def test_group_norm_python_and_aten_forms(shape, groups):
     same_error(lambda T, x: T.nn.functional.group_norm(x, groups), m(*shape))
     same_error(lambda T, x: T.group_norm(x, groups), m(*shape))
+
+
+# -- huber_loss: broadcast, reduction (or weight size), delta, then the kernel's dtypes ----
+@pytest.mark.parametrize('kw', [{'reduction': 0}, {'delta': 0.0}, {'weight': 'w'},
+                                {'reduction': 0, 'weight': 'w'}, {}])
+@pytest.mark.parametrize('dtype', [np.float64, np.int64, np.complex64])
+def test_huber_loss_check_order(kw, dtype):
+    x = np.array([3, -2, 0]).astype(dtype)
+    kw = {k: (np.array([4, 1, -1]).astype(dtype) if v == 'w' else v) for k, v in kw.items()}
+    w = kw.pop('weight', None)
+    if w is None:
+        same_error(lambda T, x, t: T.nn.functional.huber_loss(x, t, **kw), x, x[:1])
+        same_error(lambda T, x, t: T.nn.functional.huber_loss(x, t, **kw), x, x[:2])
+    else:
+        same_error(lambda T, x, t, w: T.nn.functional.huber_loss(x, t, weight=w, **kw), x,
+                   x[:1], w)
+
+
+# -- arange: torch's refusals, in its order -------------------------------------------------
+@pytest.mark.parametrize('args', [(1.0, 1.25 + 0.25j, 2), (0.75 - 0.5j, 0.0), (1 + 0j, 3),
+                                  (float('nan'),), (float('inf'),), (0, 5, float('nan')),
+                                  (0, float('inf'), 1), (5, 0, 1)])
+@pytest.mark.parametrize('dtype', [None, 'bool', 'int64'])
+def test_arange_refusals(args, dtype):
+    kw = {} if dtype is None else {'dtype': dtype}
+    check(lambda T: T.arange(*args, **{k: getattr(T, v) for k, v in kw.items()}), grad=False,
+          match_message=True)
+
+
+# -- batch_norm_update_stats refuses integer, bool and complex inputs first -----------------
+@pytest.mark.parametrize('shape', [(), (1,), (0,), (2, 3)])
+@pytest.mark.parametrize('dtype', [np.uint8, np.int64, np.bool_, np.complex128])
+def test_batch_norm_update_stats_dtypes(shape, dtype):
+    same_error(lambda T, x: T.batch_norm_update_stats(x, None, None, 0.1),
+               np.ones(shape, dtype))
+
+
+# -- lobpcg: the autograd path symmetrizes first; a vector has no A.shape[-2] --------------
+def test_lobpcg_shape_errors():
+    same_error(lambda T, a: T.lobpcg(a), np.ones(3))
+    same_error(lambda T, a: T.lobpcg(a.requires_grad_()), np.ones((2, 0)))
+    same_error(lambda T, a: T.lobpcg(a), np.ones((2, 3)))

@@ -535,17 +535,29 @@ class _HuberLossBackward0(_PairLoss):
 def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
     """Squared error (halved) within ``delta``, ``delta``-scaled absolute error beyond."""
     _warn_size(input, target)
+    # (torch broadcasts, reads the reduction -- or, with a weight, compares its size -- and
+    # then runs its op: delta, then the dtypes its kernel takes)
+    _core.check_broadcast(tuple(input.shape), tuple(target.shape))
+    if weight is None:
+        reduction = _reduction(None, None, reduction)
+    elif tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    for t in (input, target):
+        if t._data.dtype.kind in 'biuc':
+            from ..._dtype import FROM_NP
+            from ..._ops._args import stands
+            # (it stands: the weighted form's reduction is read only after the kernel ran)
+            raise stands(NotImplementedError('"huber_cpu" not implemented for '
+                                             f"'{FROM_NP[t._data.dtype].kernel_name}'"))
 
     def kernel(d):
         a = np.abs(d)
         return np.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
     if weight is None:
-        return _pair_loss(input, target, _reduction(None, None, reduction), _HuberLossBackward0,
-                          kernel, 'huber', delta=delta)
-    if tuple(weight.shape) != tuple(input.shape):
-        raise ValueError("Weights and input must have the same size.")
+        return _pair_loss(input, target, reduction, _HuberLossBackward0, kernel, 'huber',
+                          delta=delta)
     loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber',
                       delta=delta) * weight
     if reduction not in ('none', 'mean', 'sum'):
