@@ -805,8 +805,9 @@ _NUMPY_WORDS = re.compile(r"ufunc|did not contain a loop|could not be broadcast|
                           r"cannot reshape array|zero-size array|Cannot cast|numpy boolean")
 
 
-# What Python's own operators say of operands they do not take ('<' between complex numbers)
-_OPERATOR_WORDS = re.compile(r"not supported between instances of|unsupported operand type")
+# What Python's own operators say of complex operands ('<' between complex numbers)
+_OPERATOR_WORDS = re.compile(r"(not supported between instances of|unsupported operand "
+                             r"type).*'complex'")
 
 
 def _from_numpy(error):
