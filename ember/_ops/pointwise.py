@@ -1585,6 +1585,10 @@ def _clamp_tensors(input, lo, hi, node):
         if b is not None:
             dt = _dtype.promote_tensors(_dtype.FROM_NP[dt], 1, b.dtype, b._data.ndim).np
     check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
+    if np.dtype(dt).kind == 'c':  # (after the shapes, as torch's kernels refuse it)
+        kernel = 'maximum_cpu' if lo is not None else 'minimum_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype.FROM_NP[np.dtype(dt)].kernel_name}'")
     r = x.astype(dt, copy=False)
     if lo is not None:
         r = np.maximum(r, lo._data.astype(dt, copy=False))
@@ -1605,6 +1609,11 @@ def _clamp_numbers(input, min, max, node):
     for b in (min, max):  # (a number lifts the category: bool -> int64, int -> float)
         if b is not None:
             dt = _dtype.result_type(dt, b)
+    if dt.np == np.bool_:  # (bool bounds on a bool tensor: torch has no kernel for it)
+        kernel = {ClampMinBackward0: 'clamp_min', ClampMaxBackward0: 'clamp_max'}.get(
+            node, 'clamp' if min is not None and max is not None else
+            'clamp_min' if min is not None else 'clamp_max')
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     if dt.np != x.dtype:
         x = x.astype(dt.np)
     if x.dtype.kind in 'iu':

@@ -294,3 +294,18 @@ def test_lobpcg_shape_errors():
     same_error(lambda T, a: T.lobpcg(a), np.ones(3))
     same_error(lambda T, a: T.lobpcg(a.requires_grad_()), np.ones((2, 0)))
     same_error(lambda T, a: T.lobpcg(a), np.ones((2, 3)))
+
+
+# -- clamp: bool bounds on bool tensors, complex tensor bounds -------------------------------
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.clamp_max(x, True), lambda T, x: T.clamp_min(x, True),
+    lambda T, x: T.clip(x, None, True), lambda T, x: T.clamp(x, True, True),
+    lambda T, x: T.clamp_max(x, 1), lambda T, x: x.clone().clamp_max_(True)])
+def test_clamp_bool_bounds(call):
+    same_error(call, np.array([True, False]))
+
+
+@pytest.mark.parametrize('op', ['clamp_max', 'clamp_min', 'clamp'])
+def test_clamp_complex_tensor_bounds(op):
+    same_error(lambda T, x, b: getattr(T, op)(x, b), m(1, 3), m(2, 1, 3) + 1j)
+    same_error(lambda T, x, b: getattr(T, op)(x, b), m(1, 3), m(2, 2) + 1j)
