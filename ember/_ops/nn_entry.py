@@ -242,8 +242,9 @@ def norm_except_dim(v, pow=2, dim=0):
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """``nn.functional.embedding(indices, weight, ...)``; aten's ``padding_idx=-1`` means
     none."""
-    return _F().embedding(indices, weight, None if padding_idx == -1 else padding_idx,
-                          scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    from ..nn.functional._sparse import embedding_kernel
+    return embedding_kernel(indices, weight, None if padding_idx == -1 else padding_idx,
+                            scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
 @_fn('binary_cross_entropy_with_logits')

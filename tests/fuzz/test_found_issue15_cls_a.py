@@ -309,3 +309,18 @@ def test_clamp_bool_bounds(call):
 def test_clamp_complex_tensor_bounds(op):
     same_error(lambda T, x, b: getattr(T, op)(x, b), m(1, 3), m(2, 1, 3) + 1j)
     same_error(lambda T, x, b: getattr(T, op)(x, b), m(1, 3), m(2, 2) + 1j)
+
+
+# -- embedding: torch's Python checks (padding_idx, max_norm's renorm), then the op's ------
+@pytest.mark.parametrize('kw', [{'padding_idx': 3}, {'padding_idx': -5}, {'padding_idx': 0},
+                                {'max_norm': 1.0}, {}])
+@pytest.mark.parametrize('shapes', [((2,), (3,)), ((2,), ()), ((2,), (4, 4)), ((), (4, 4))])
+@pytest.mark.parametrize('dtype', [np.int64, np.int8, np.float64])
+def test_embedding_check_order(kw, shapes, dtype):
+    i = np.zeros(shapes[0], dtype)
+    w = m(*shapes[1])
+    same_error(lambda T, i, w: T.nn.functional.embedding(i, w, **kw), i, w)
+    if 'max_norm' not in kw:
+        for grad in (False, True):
+            same_error(lambda T, i, w: T.embedding(w.requires_grad_(grad), i,
+                                                   kw.get('padding_idx', -1)), i, w)
