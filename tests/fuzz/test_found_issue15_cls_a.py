@@ -324,3 +324,17 @@ def test_embedding_check_order(kw, shapes, dtype):
         for grad in (False, True):
             same_error(lambda T, i, w: T.embedding(w.requires_grad_(grad), i,
                                                    kw.get('padding_idx', -1)), i, w)
+
+
+# -- chunk of a 0-d tensor; diag_embed onto one dim twice ----------------------------------
+@pytest.mark.parametrize('args', [(2, -1), (0, 0), (2, 5)])
+@pytest.mark.parametrize('shape', [(), (3,)])
+def test_chunk_needs_a_dim(shape, args):
+    same_error(lambda T, x: T.chunk(x, *args), m(*shape))
+    same_error(lambda T, x: x.unsafe_chunk(*args), m(*shape))
+
+
+@pytest.mark.parametrize('dims', [(0, 0), (0, 1), (5, 5), (1, 1), (-1, 1)])
+@pytest.mark.parametrize('shape', [(), (2,)])
+def test_diag_embed_dims(shape, dims):
+    same_error(lambda T, x: T.diag_embed(x, 0, *dims), m(*shape))
