@@ -436,7 +436,9 @@ def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, b
     """The layers over ``input`` (time-major, or batch-first), or over packed data
     ``input`` with ``batch_sizes`` (torch's second overload of each op)."""
     from ..nn.modules.rnn import RNNBase
-    if mode == 'LSTM' and len(hx) == 2:
+    if mode == 'LSTM':
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
         # (torch compares the states' last sizes first, to spot projections: the second
         # state's read first)
         _size(hx[1], 2)

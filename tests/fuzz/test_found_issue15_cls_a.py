@@ -338,3 +338,8 @@ def test_chunk_needs_a_dim(shape, args):
 @pytest.mark.parametrize('shape', [(), (2,)])
 def test_diag_embed_dims(shape, dims):
     same_error(lambda T, x: T.diag_embed(x, 0, *dims), m(*shape))
+
+
+def test_lstm_counts_its_states_first():
+    same_error(lambda T, x, h, p: T.lstm(x, [h], [p, p], True, 1, 0.0, False, False, True),
+               m(4), m(4), m(4))
