@@ -18,8 +18,11 @@ which dtypes an op refuses -- gathered as follows:
 * dtype support is probed on small tensors of every dtype: an op whose kernel is missing
   for a dtype raises NotImplementedError "... not implemented for 'ComplexFloat'".
 """
+import ast
+import inspect
 import os
 import re
+import textwrap
 import subprocess
 import sys
 import warnings
@@ -177,6 +180,131 @@ def callables():
     return out
 
 
+_WRAPS = {'_single': 1, '_pair': 2, '_triple': 3}  # torch's list-of-n wrappers
+
+
+def _callee(node, scope):
+    """The object a call's ``a.b.c`` names in the function's module, or None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    obj = scope.get(node.id)
+    for p in reversed(parts):
+        obj = getattr(obj, p, None)
+    return obj
+
+
+# what torch's functions call before their C op that cannot raise about a tensor's contents
+_HARMLESS = {'isinstance', 'len', 'has_torch_function', 'has_torch_function_unary',
+             'has_torch_function_variadic', '_has_torch_function', '_has_torch_function_unary',
+             '_has_torch_function_variadic', 'handle_torch_function', 'warn', 'get_enum',
+             'legacy_get_string', 'is_scripting', 'str', 'type', 'float', 'int', 'tuple',
+             'list', 'repeat', 'dim', 'size', 'is_tracing', 'format'} | set(_WRAPS)
+
+
+def _comes_first(tree, scope, op):
+    """Whether the C op ``op`` is the first thing the function ``tree`` does
+    that may raise: nothing but ``_HARMLESS`` calls run before it, except on paths that
+    return early; its own arguments may be computed from ``input`` by a method
+    (``input.pow(p)``: ember's body lets such an error stand, see ``_args.stands``)."""
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and
+             _callee(n.func, scope) is op]
+    line = min(n.lineno for n in calls)
+    inner = {id(a) for c in calls for a in ast.walk(c)}
+    early = set()  # nodes on a path that returns before the op (``if p == inf: return ...``)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.If) and n.body and isinstance(n.body[-1], ast.Return) and \
+                n.lineno < line:
+            early.update(id(m) for b in n.body for m in ast.walk(b))
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call) or id(n) in early or n.lineno > line and \
+                id(n) not in inner or _callee(n.func, scope) is op:
+            continue
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else \
+            getattr(n.func, 'id', '')
+        if name in _HARMLESS:
+            continue
+        if id(n) in inner and isinstance(n.func, ast.Attribute) and \
+                isinstance(n.func.value, ast.Name) and n.func.value.id == 'input':
+            continue
+        return False
+    return True
+
+
+def inner_calls(strings):
+    """{'nn.functional.<name>': (C name, (its overload), ((parameter, position, keyword,
+    n), ...), raises)} for torch's Python functions in ``nn.functional`` that hand
+    parameters unchanged (or through ``_pair``-like wrappers, ``n`` > 0) to one C op
+    (``fold`` -> ``col2im``): that op's parser refuses a bad type of theirs before anything
+    the op checks. ``raises``: the function raises errors of its own (they may come first).
+    Read from the functions' source (their ``ast``)."""
+    out = {}
+    for name in sorted(dir(torch.nn.functional)):
+        fn = getattr(torch.nn.functional, name)
+        if name.startswith('_') or not inspect.isfunction(fn):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            continue
+        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs} - {'input'}
+        # (a parameter the function reassigns may reach the op changed)
+        params -= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
+                   isinstance(n.ctx, ast.Store)}
+        found = {}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            op = _callee(node.func, fn.__globals__)
+            if type(op).__name__ != 'builtin_function_or_method':
+                continue
+            maps = found.setdefault(op.__name__, (op, {}))[1]
+            items = [(i, None, a) for i, a in enumerate(node.args)] + [
+                (None, k.arg, k.value) for k in node.keywords]
+            for i, k, a in items:
+                n = 0
+                if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and \
+                        a.func.id in _WRAPS and len(a.args) == 1:
+                    n, a = _WRAPS[a.func.id], a.args[0]
+                if isinstance(a, ast.Name) and a.id in params:
+                    maps.setdefault(a.id, (i, k, n))
+        ops = []
+        for cname, (op, maps) in found.items():
+            chosen = select(cname, op, None, strings.get(cname, [])) if maps else None
+            # (one overload: its parser names the argument; with several it lists them)
+            if chosen and len(chosen) == 1:
+                ops.append((cname, tuple(chosen), tuple(
+                    (p, i, k, n) for p, (i, k, n) in sorted(maps.items()))))
+        if len(ops) == 1 and _comes_first(tree, fn.__globals__, found[ops[0][0]][0]):
+            raises = any(isinstance(n, ast.Raise) for n in ast.walk(tree))
+            out['nn.functional.' + name] = ops[0] + (raises,)
+    return out
+
+
+def touched():
+    """{'nn.functional.<name>': (parameters, ...)} for torch's Python functions in
+    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``):
+    a number there is their AttributeError, not a parser's TypeError."""
+    out = {}
+    for name in sorted(dir(torch.nn.functional)):
+        fn = getattr(torch.nn.functional, name)
+        if name.startswith('_') or not inspect.isfunction(fn):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            continue
+        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+        hit = sorted({n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+                      isinstance(n.value, ast.Name) and n.value.id in params})
+        if hit:
+            out['nn.functional.' + name] = tuple(hit)
+    return out
+
+
 def numbers_as_tensors(sigs):
     """The C-level names whose parser takes a Python number where it says Tensor: a
     function that takes one in both places of a two-tensor call (``add(t, 2.0)``,
@@ -237,6 +365,8 @@ _KERNEL_NAMES = {torch.bool: 'Bool', torch.uint8: 'Byte', torch.int8: 'Char',
 _SAMPLE = {'int64_t': 0, 'SymInt': 0, 'Scalar': 1, 'double': 0.5, 'bool': False,
            'IntArrayRef': [0], 'SymIntArrayRef': [2, 2], 'IntArrayRef[1]': [0],
            'IntArrayRef[1]?': [0]}
+# parameters whose sample value must be positive for the probe to reach the kernel
+_SAMPLE_BY_NAME = {'k': 1, 'num_groups': 1}
 # random, allocating or printing ops: their dtype support is not a kernel's
 _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'normal',
                'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
@@ -269,7 +399,7 @@ def _sample_args(text, dt, extra, shape=(2, 2)):
         elif ty == 'TensorList':
             args.append([torch.ones(shape).to(dt)] * 2)
         elif ty in _SAMPLE:
-            args.append(_SAMPLE[ty])
+            args.append(_SAMPLE_BY_NAME.get(name, _SAMPLE[ty]))
         else:
             return None
     return args
@@ -368,6 +498,14 @@ def pointwise_ops():
         except Exception:  # noqa: BLE001 - not an op packet
             continue
         if any(torch.Tag.pointwise in o.tags for o in overloads):
+            names.add(name)
+    # (an alias -- arctan2, multiply -- is an op of its own without the tag: its docstring
+    # names the op it stands for)
+    for name in dir(torch):
+        doc = getattr(getattr(torch, name, None), '__doc__', None)
+        m = re.search(r'Alias for :(?:func|meth):`(?:torch\.)?(\w+)(?:\(\))?`', doc) \
+            if isinstance(doc, str) else None
+        if m and m.group(1) in names:
             names.add(name)
     return names
 
@@ -480,7 +618,10 @@ def main():
                 'are accepted but never listed in messages, ``|noargs`` is a method that takes\n'
                 'no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a\n'
                 'Python number too. ``POINTWISE``: torch\'s elementwise ops (their tensors\n'
-                'broadcast; shapes are checked before dtypes). Read by ``ember._ops._args``."""\n'
+                'broadcast; shapes are checked before dtypes). ``INNER``: torch\'s Python functions\n'
+                'in nn.functional that pass parameters on to one C op unchanged (see\n'
+                '``inner_calls``). ``TOUCHED``: the parameters such functions read an attribute of\n'
+                '(see ``touched``). Read by ``ember._ops._args``."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         f.write('SIGNATURES = {\n')
@@ -498,7 +639,15 @@ def main():
         f.write('POINTWISE = frozenset({\n')
         for n in sorted(pointwise_ops()):
             f.write(f'    {n!r},\n')
-        f.write('})\n')
+        f.write('})\n\n')
+        f.write('INNER = {\n')
+        for key, entry in sorted(inner_calls(strings).items()):
+            f.write(f'    {key!r}: {entry!r},\n')
+        f.write('}\n')
+        f.write('\nTOUCHED = {\n')
+        for key, entry in sorted(touched().items()):
+            f.write(f'    {key!r}: {entry!r},\n')
+        f.write('}\n')
     print(f'{len(sigs)} callables, {len(numbers)} taking numbers as tensors -> {OUT}')
 
 

@@ -39,7 +39,8 @@ import warnings
 import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
-           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs']
+           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs', 'stands',
+           'inner_check']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -348,16 +349,7 @@ class Signature:
                     raise_ = True  # (torch's parser stops at once on a list of ints gone bad)
                 if not raise_:
                     return False
-                if pos is not None and p.display == 'tuple of ints':
-                    raise TypeError(
-                        f"{self.name}(): argument '{p.name}' failed to unpack the object at pos "
-                        f"{pos + 1} with error \"type must be {p.display},but got "
-                        f"{_type_name(x[pos])}\"")
-                if pos is not None and p.display == 'tuple of Tensors':
-                    raise TypeError(f"expected Tensor as element {pos} in argument {i}, but got "
-                                    f"{_type_name(x[pos])}")
-                raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be "
-                                f"{p.display}, not {_type_name(x)}")
+                raise param_error(self.name, p, x, pos, i, not where)
         if missing:
             if raise_:
                 names = ', '.join(f'"{n}"' for n in missing)
@@ -376,6 +368,29 @@ class Signature:
                                         f"'{k}'")
             return False
         return True
+
+
+def param_error(op, p, x, pos, index, keyword=False):
+    """torch's parser's TypeError for value ``x`` of parameter ``p`` of ``op``: ``pos`` the
+    bad element of a list (or None), ``index`` the parameter's position, ``keyword``
+    whether the argument was given by name."""
+    where = '' if keyword else f' (position {index + 1})'
+    if pos == 0 and p.display == 'tuple of ints' and not keyword:
+        # (the parser judges a list of ints by its first element)
+        return TypeError(f"{op}(): argument '{p.name}'{where} must be {p.display}, but found "
+                         f"element of type {_type_name(x[0])} at pos 0")
+    if pos == 0 and keyword and p.display == 'tuple of ints':
+        return TypeError(f"{op}(): argument '{p.name}' must be {p.display}, not "
+                         f"{type(x).__name__}")
+    if pos and p.display == 'tuple of ints':
+        return TypeError(f"{op}(): argument '{p.name}' failed to unpack the object at pos "
+                         f"{pos + 1} with error \"type must be {p.display},but got "
+                         f"{_type_name(x[pos])}\"")
+    if pos is not None and p.display == 'tuple of Tensors':
+        return TypeError(f"expected Tensor as element {pos} in argument {index}, but got "
+                         f"{_type_name(x[pos])}")
+    return TypeError(f"{op}(): argument '{p.name}'{where} must be {p.display}, not "
+                     f"{_type_name(x)}")
 
 
 def _split(inner):
@@ -417,6 +432,8 @@ def _type_name(x, short=False):
         if len(kinds) == 1:
             return f'tuple of {kinds[0]}s'
         return f"tuple of ({', '.join(kinds)})"
+    if type(x).__module__ == 'numpy':
+        return 'numpy.' + type(x).__name__  # (as Python's own repr of the type names it)
     return type(x).__name__
 
 
@@ -492,6 +509,10 @@ def refuse(public_name, args, kwargs, error, impl=None):
     bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
     if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
         _no_out_dtype_kernel(public_name, bound, args, kwargs)
+    if getattr(error, '_stands', False):
+        return  # (torch raises it before anything else it checks: see ``stands``)
+    if impl is not None:
+        _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
     if isinstance(error, NotImplementedError) and impl is not None:
         _kernel_dtype_last(public_name, impl, args, kwargs, error)
@@ -525,7 +546,14 @@ def refuse(public_name, args, kwargs, error, impl=None):
         op = key_of(public_name).rsplit('.', 1)[-1]
         raise RuntimeError(f"{op}(): invalid arguments ({type(error).__name__}"
                            f"{': ' + str(error) if str(error) else ''})") from None
+    if type(error) is TypeError and _OPERATOR_WORDS.search(str(error)):
+        refused = refusals(public_name)
+        if refused:  # (Python's operators tripped over complex numbers ...: as below)
+            refuse_dtypes(public_name, refused, args, kwargs)
     if type(error) in (ValueError, TypeError) and _from_numpy(error):
+        refused = refusals(public_name)
+        if refused:  # (NumPy tripped over a dtype torch's kernel refuses: that refusal)
+            refuse_dtypes(public_name, refused, args, kwargs)
         op = key_of(public_name).rsplit('.', 1)[-1]
         text = str(error)
         if 'read-only' in text:
@@ -535,6 +563,67 @@ def refuse(public_name, args, kwargs, error, impl=None):
             dt = _first_dtype(args, kwargs)
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+def stands(error):
+    """Marks ``error`` as one torch raises before anything else ``refuse`` would put first
+    (a shape error, the parser of an inner op's): heaviside's refusal of complex tensors,
+    the error of ``input.pow(p)`` that torch's ``lp_pool1d`` computes as an argument of its
+    ``avg_pool1d``. Returns it, for ``raise stands(RuntimeError(...))``."""
+    error._stands = True
+    return error
+
+
+_INNER = {}  # key -> (torch's C name, its Signature, the mapping) or None
+
+
+def inner_check(public_name, impl, args, kwargs=None):
+    """Raises the TypeError of the C op torch's Python function ``public_name`` hands its
+    parameters to (see ``_inner_call``), for a body that would take the call (a bool as
+    ``lp_pool1d``'s stride); returns if the parser would take it."""
+    _inner_call(public_name, impl, args, kwargs, None)
+
+
+def _inner_call(public_name, impl, args, kwargs, error):
+    """The body of an ``nn.functional`` op that torch writes in Python raised: where torch's
+    function hands some of its parameters unchanged to one C op (``INNER`` in the table:
+    ``fold`` -> ``col2im``), that op's parser refuses a bad type among them first -- unless
+    the function raises errors of its own, which may come before (a ValueError of ours
+    stands then)."""
+    key = key_of(public_name)
+    got = _INNER.get(key, False)
+    if got is False:
+        entry = getattr(_table(), 'INNER', {}).get(key)
+        got = None if entry is None else \
+            (entry[0], Signature(entry[1][0], False, False), entry[2], entry[3])
+        _INNER[key] = got
+    if got is None or got[3] and isinstance(error, ValueError):
+        return
+    cname, sig, maps, _ = got
+    import inspect
+    try:
+        bound = inspect.signature(impl).bind(*args, **(kwargs or {})).arguments
+    except (TypeError, ValueError):
+        return
+    checks = []
+    for outer, index, keyword, n in maps:
+        if outer not in bound:
+            continue
+        p = sig.by_name.get(keyword) if keyword else \
+            sig.params[index] if index < len(sig.params) else None
+        if p is None:
+            continue
+        x = bound[outer]
+        if n:  # (torch's _pair & co: an iterable as a tuple, anything else repeated)
+            try:
+                x = tuple(x) if hasattr(type(x), '__iter__') else (x,) * n
+            except TypeError:
+                continue
+        checks.append((sig.params.index(p), p, x, keyword is not None))
+    for index, p, x, keyword in sorted(checks, key=lambda c: c[0]):
+        ok, pos = p.accepts(x)
+        if not ok:
+            raise param_error(cname, p, x, pos, index, keyword) from None
 
 
 _KERNEL_REFUSAL = re.compile(r"not implemented for '(\w+)'")
@@ -687,6 +776,10 @@ def _refuse_plain_value(public_name, impl, args, error):
     if m is None:
         return
     method = key_of(public_name).startswith('Tensor.')
+    touched = getattr(_table(), 'TOUCHED', {}).get(key_of(public_name), ())
+    if any(type(a).__name__ == m.group(1) and param_name(impl, i) in touched
+           for i, a in enumerate(args)):
+        return  # (torch's function reads such an attribute itself: its AttributeError)
     for i, a in enumerate(args):
         if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
                 type(a) in _PLAIN_TYPES:
@@ -709,7 +802,12 @@ def _first_dtype(args, kwargs):
 
 # What NumPy's own C code says (it raises with no Python frame of its own)
 _NUMPY_WORDS = re.compile(r"ufunc|did not contain a loop|could not be broadcast|read-only|"
-                          r"cannot reshape array|zero-size array|Cannot cast")
+                          r"cannot reshape array|zero-size array|Cannot cast|numpy boolean")
+
+
+# What Python's own operators say of complex operands ('<' between complex numbers)
+_OPERATOR_WORDS = re.compile(r"(not supported between instances of|unsupported operand "
+                             r"type).*'complex'")
 
 
 def _from_numpy(error):

@@ -1,6 +1,7 @@
 """Tensor factories: tensor, as_tensor, from_numpy, zeros/ones/full/empty(_like), arange,
 linspace, eye, and the in-place initialisers fill_/zero_/copy_."""
 import builtins
+import math
 
 import numpy as np
 
@@ -255,12 +256,23 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     dev = check_device(device, 'arange')
     if end is None:
         start, end = 0, start
+    if dtype is not None and np.dtype(dtype.np).kind == 'b':
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for i, v in enumerate(vals):
+        if isinstance(v, complex):  # (torch reads its bounds as doubles)
+            if v.imag:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            vals[i] = v.real
     start, end, step = vals
-    if step == 0:
+    if not step == step or step == 0:
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(v) for v in (start, end)):
+        def shown(v):
+            return f'{v:g}' if isinstance(v, float) else str(v)
+        raise RuntimeError(f"unsupported range: {shown(start)} -> {shown(end)}")
     if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         dt = np.int64 if all(isinstance(v, int) for v in vals) else _dtype.DEFAULT.np_float
     else:

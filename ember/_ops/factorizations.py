@@ -787,11 +787,20 @@ def lstsq(A, B, rcond=None, *, driver=None):
     CPU driver, gelsy, returns)."""
     for t, name in ((A, 'input'), (B, 'other')):
         _products._check_tensor(t, 'linalg.lstsq', name, 1)
-        if t._data.dtype.kind not in 'fcV':
-            raise RuntimeError("This function doesn't handle types other than float and double")
     a, b = A._data, B._data
+    # (torch's order: ranks, one dtype, rows, then the dtype's kind)
+    if a.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if b.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if a.dtype != b.dtype:
+        raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype.kernel_name} and other's "
+                           f"dtype {B.dtype.kernel_name}")
     if b.ndim >= 2 and a.shape[-2] != b.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if a.dtype.kind not in 'fcV':
+        raise RuntimeError("This function doesn't handle types other than float and double")
     done = _gelsy(a, b, rcond) if driver in (None, 'gelsy') else None
     if done is None:
         p, keep = _svd_pinv(a, *_tolerances(a, None, rcond))
@@ -847,6 +856,9 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     ``matrix_rank(A, tol)``: ``atol = tol``, ``rtol = 0``)."""
     _products._check_tensor(A, 'linalg.matrix_rank', 'A', 1)
     a = A._data
+    if a.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
+                           "least 2 dimensions.")
     if a.dtype.kind not in 'fcV':
         if tol is not None and not hermitian:  # (torch's tol form goes to its svd first)
             raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as "

@@ -393,7 +393,12 @@ def _freq(n, d, dtype, requires_grad, out, fname, onesided):
     m = (abs(n) // 2 * (1 if n >= 0 else -1) + 1) if onesided else n  # (C's n / 2)
     if m < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {m}: [{m}]")
-    npdt = (dtype or _dtype.DEFAULT.float).np
+    dt = dtype or _dtype.DEFAULT.float
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(f"{fname} requires a floating point or complex dtype")
+    if dt.is_complex:  # (torch makes it with arange, which has no complex kernel)
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.kernel_name}\'')
+    npdt = dt.np
     arr = np.arange(m, dtype=npdt)
     if not onesided:
         arr[(n + 1) // 2:] -= n

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from .._tensor import make
+from .._tensor import Tensor, make
 from ._core import register, track, track1, result, results, Node
 
 _REDUCTIONS = ('none', 'mean', 'sum')  # aten's Reduction enum: 0, 1, 2
@@ -135,6 +135,10 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     from ..nn.functional._normalization import _update
     from .pointwise import NotImplemented_
     x = input._data
+    if x.dtype.kind in 'biuc':  # (torch's kernel refuses them before it looks at shapes)
+        from ._args import stands
+        raise stands(NotImplementedError('"batch_norm_update_stats_cpu" not implemented for '
+                                         f"'{input.dtype.kernel_name}'"))
     if x.ndim == 0:
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     channels = x.shape[1] if x.ndim > 1 else input.size(1)
@@ -184,8 +188,8 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 @_fn('group_norm')
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     """``nn.functional.group_norm``."""
-    input.size(1)  # (torch's C++ op reads the channel count first: IndexError for 1-d)
-    return _F().group_norm(input, num_groups, weight, bias, eps)
+    from ..nn.functional._normalization import group_norm_kernel
+    return group_norm_kernel(input, num_groups, weight, bias, eps)
 
 
 @_fn('native_group_norm')
@@ -197,7 +201,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    out = _F().group_norm(input, group, weight, bias, eps)
+    if x.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{x.ndim}")
+    from ..nn.functional._normalization import group_norm_kernel
+    out = group_norm_kernel(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1) if x.size else x.reshape(N, group, 0)
     xg = xg.astype(np.float32) if x.dtype == np.float16 or x.dtype.kind == 'V' else xg
     with np.errstate(invalid='ignore', divide='ignore'):
@@ -242,13 +250,20 @@ def norm_except_dim(v, pow=2, dim=0):
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """``nn.functional.embedding(indices, weight, ...)``; aten's ``padding_idx=-1`` means
     none."""
-    return _F().embedding(indices, weight, None if padding_idx == -1 else padding_idx,
-                          scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    from ..nn.functional._sparse import embedding_kernel
+    return embedding_kernel(indices, weight, None if padding_idx == -1 else padding_idx,
+                            scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
 @_fn('binary_cross_entropy_with_logits')
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
-    """``nn.functional.binary_cross_entropy_with_logits``, reduction as aten's int."""
+    """``nn.functional.binary_cross_entropy_with_logits``, reduction as aten's int, without
+    its Python-level check that ``target`` and ``input`` have one shape: ``input``
+    broadcasts to ``target``'s."""
+    from ..nn.functional._loss import bce_with_logits_checks
+    shape = bce_with_logits_checks(input, target, weight, pos_weight)
+    if tuple(input.shape) != shape:
+        input = input.expand(shape)
     return _F().binary_cross_entropy_with_logits(input, target, weight,
                                                  reduction=_reduction(reduction),
                                                  pos_weight=pos_weight)
@@ -456,17 +471,41 @@ def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
 
 
 def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
-              batch_first):
+              batch_first, batch_sizes=None):
+    """The layers over ``input`` (time-major, or batch-first), or over packed data
+    ``input`` with ``batch_sizes`` (torch's second overload of each op)."""
     from ..nn.modules.rnn import RNNBase
+    if mode == 'LSTM':
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        # (torch compares the states' last sizes first, to spot projections: the second
+        # state's read first)
+        _size(hx[1], 2)
+        _size(hx[0], 2)
+    if batch_first:  # (torch transposes before it looks at the parameters)
+        input = input.transpose(0, 1)
     _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional)
     layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
     states = list(hx) if mode == 'LSTM' else [hx]
-    if batch_first:
-        input = input.transpose(0, 1)
-    out, h_n = RNNBase._run(layers, input, states, [input.shape[1]] * input.shape[0])
+    steps = [int(b) for b in batch_sizes._data.reshape(-1)] if batch_sizes is not None \
+        else [input.shape[1]] * input.shape[0]
+    out, h_n = RNNBase._run(layers, input, states, steps)
     if batch_first:
         out = out.transpose(0, 1)
     return (out,) + (tuple(h_n) if mode == 'LSTM' else (h_n,))
+
+
+def _recurrent(mode, args):
+    """An aten recurrent op's call, either form: ``(input, hx, params, has_biases,
+    num_layers, dropout, train, bidirectional, batch_first)`` or the packed ``(data,
+    batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)`` --
+    told apart, as torch's parser does, by a tensor where the first form has ``hx`` (an
+    LSTM's is a list) or ``params``."""
+    packed = isinstance(args[1] if mode == 'LSTM' else args[2], Tensor)
+    if packed:
+        data, batch_sizes, *rest = args
+        return _sequence(mode, data, *rest, False, batch_sizes=batch_sizes)
+    return _sequence(mode, *args)
 
 
 @_fn('lstm')
@@ -474,46 +513,74 @@ def lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectiona
          batch_first):
     """``(output, h_n, c_n)`` of an LSTM over ``input`` from ``hx = (h_0, c_0)``, weights
     in aten's flat order."""
-    return _sequence('LSTM', input, hx, params, has_biases, num_layers, dropout, train,
-                     bidirectional, batch_first)
+    return _recurrent('LSTM', (input, hx, params, has_biases, num_layers, dropout, train,
+                            bidirectional, batch_first))
 
 
 @_fn('gru')
 def gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
     """``(output, h_n)`` of a GRU over ``input`` from ``hx``."""
-    return _sequence('GRU', input, hx, params, has_biases, num_layers, dropout, train,
-                     bidirectional, batch_first)
+    return _recurrent('GRU', (input, hx, params, has_biases, num_layers, dropout, train,
+                           bidirectional, batch_first))
 
 
 @_fn('rnn_tanh')
 def rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
              batch_first):
     """``(output, h_n)`` of an Elman RNN with tanh."""
-    return _sequence('RNN_TANH', input, hx, params, has_biases, num_layers, dropout, train,
-                     bidirectional, batch_first)
+    return _recurrent('RNN_TANH', (input, hx, params, has_biases, num_layers, dropout, train,
+                                bidirectional, batch_first))
 
 
 @_fn('rnn_relu')
 def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
              batch_first):
     """``(output, h_n)`` of an Elman RNN with relu."""
-    return _sequence('RNN_RELU', input, hx, params, has_biases, num_layers, dropout, train,
-                     bidirectional, batch_first)
+    return _recurrent('RNN_RELU', (input, hx, params, has_biases, num_layers, dropout, train,
+                                bidirectional, batch_first))
 
 
 _GATES = {'LSTM': 4, 'GRU': 3}
 
 
-def _check_cell_weights(mode, input, w_ih, w_hh):
-    # torch's order: the input against weight_ih, then both weights' gate rows against the
-    # hidden size that weight_hh's columns give
-    if input._data.ndim >= 1 and w_ih._data.ndim == 2 and \
-            input._data.shape[-1] != w_ih._data.shape[1]:
-        raise RuntimeError(f"input has inconsistent input_size: got {input._data.shape[-1]} "
-                           f"expected {w_ih._data.shape[1]}")
-    if w_hh._data.ndim != 2:
-        return
-    gates, hidden = _GATES.get(mode, 1), w_hh._data.shape[1]
+def _size(t, d):
+    """``t.size(d)``, with torch's IndexError for a dim ``t`` lacks."""
+    n = t._data.ndim
+    if n == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {d})")
+    return t._data.shape[d]
+
+
+def _check_cell_weights(mode, input, hx, w_ih, w_hh):
+    # torch's order (sizes read as arguments are: a tensor short of that dim raises
+    # IndexError there): the input's columns against weight_ih's, each hidden state's batch
+    # and columns against the input's and weight_hh's, then both weights' gate rows against
+    # the hidden size -- the Elman cells check the gate rows first, right after reading
+    # the hidden size
+    elman = mode not in _GATES
+    if elman:
+        _check_gate_rows(mode, w_ih, w_hh, _size(w_hh, 1))
+    input_size = _size(w_ih, 1)
+    if _size(input, 1) != input_size:
+        raise RuntimeError(f"input has inconsistent input_size: got {_size(input, 1)} "
+                           f"expected {input_size}")
+    hidden = _size(w_hh, 1)
+    for k, h in enumerate(hx if mode == 'LSTM' else (hx,)):
+        if _size(input, 0) != _size(h, 0):
+            raise RuntimeError(f"Input batch size {_size(input, 0)} doesn't match hidden{k} "
+                               f"batch size {_size(h, 0)}")
+        if _size(h, 1) != hidden:
+            raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {_size(h, 1)}, "
+                               f"expected {hidden}")
+    if not elman and w_hh._data.ndim == 2:
+        _check_gate_rows(mode, w_ih, w_hh, hidden)
+
+
+def _check_gate_rows(mode, w_ih, w_hh, hidden):
+    gates = _GATES.get(mode, 1)
     for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
         if w._data.ndim >= 1 and w._data.shape[0] != gates * hidden:
             raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
@@ -524,7 +591,7 @@ def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
     if mode == 'LSTM' and len(hx) != 2:
         raise RuntimeError("lstm_cell expects two hidden states")
-    _check_cell_weights(mode, input, w_ih, w_hh)
+    _check_cell_weights(mode, input, hx, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)
 

@@ -1082,7 +1082,8 @@ def _heaviside_kernel(x, y):
 
 
 def _check_heaviside(x, y):
-    _not_implemented_for('heaviside_cpu', 'c')(x)
+    if x.dtype.kind == 'c':
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
 
 
 copysign = _binary('copysign', np.copysign, CopysignBackward0, save=(0, 1),
@@ -1407,11 +1408,23 @@ def floor_divide(input, other, *, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'floor_divide', 'input')
     x, y = binary_arrays(input, other, 'floor_divide')
+    complex_ = x.dtype if x.dtype.kind == 'c' else getattr(y, 'dtype', x.dtype)
+    if complex_.kind == 'c':  # (torch has no complex kernel; shapes are checked first)
+        if type(y) is np.ndarray:
+            broadcast_shape(x.shape, y.shape)
+        raise NotImplementedError('"div_floor_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[complex_].kernel_name}'")
     _check_floor_divide(x, y)
     n = track(NotImplemented_, (input, other))
     if n is not None:
         n.op = 'floor_divide'
-    r = result(np.asarray(np.floor_divide(x, y)), n)
+    try:
+        r = np.floor_divide(x, y)
+    except ValueError:
+        if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
+            broadcast_shape(x.shape, y.shape)
+        raise
+    r = result(np.asarray(r), n)
     return _write_out(out, r) if out is not None else r
 
 
@@ -1649,6 +1662,10 @@ def _clamp_tensors(input, lo, hi, node):
     x = input._data
     dt = _dtype.promote_all([input] + [b for b in (lo, hi) if b is not None]).np
     check_broadcast(x.shape, *(b._data.shape for b in (lo, hi) if b is not None))
+    if np.dtype(dt).kind == 'c':  # (after the shapes, as torch's kernels refuse it)
+        kernel = 'maximum_cpu' if lo is not None else 'minimum_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype.FROM_NP[np.dtype(dt)].kernel_name}'")
     r = x.astype(dt, copy=False)
     if lo is not None:
         r = np.maximum(r, lo._data.astype(dt, copy=False))
@@ -1669,6 +1686,11 @@ def _clamp_numbers(input, min, max, node):
     for b in (min, max):  # (a number lifts the category: bool -> int64, int -> float)
         if b is not None:
             dt = _dtype.result_type(dt, b)
+    if dt.np == np.bool_:  # (bool bounds on a bool tensor: torch has no kernel for it)
+        kernel = {ClampMinBackward0: 'clamp_min', ClampMaxBackward0: 'clamp_max'}.get(
+            node, 'clamp' if min is not None and max is not None else
+            'clamp_min' if min is not None else 'clamp_max')
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     if dt.np != x.dtype:
         x = x.astype(dt.np)
     if x.dtype.kind in 'iu':
@@ -1803,13 +1825,28 @@ class LerpBackward1(Node):
         return g * cj(1 - w), g * cj(w), g * cj(b - a)
 
 
+def _lerp_kernel(x, form):
+    """torch's lerp kernels (for a tensor or a number ``weight``) take no integers or bool."""
+    if x.dtype.kind in 'biu':
+        from .._dtype import FROM_NP
+        raise NotImplementedError(f'"lerp_kernel_{form}" not implemented for '
+                                  f"'{FROM_NP[x.dtype].kernel_name}'")
+
+
 @register
 def lerp(input, end, weight):
     """``input + weight * (end - input)`` (``end - (end - input) * (1 - weight)`` for
     weights from 0.5 on, as torch); ``weight`` a number or a tensor."""
+    for t, name in ((end, 'end'), (weight, 'weight')):
+        # (torch's kernel takes one dtype: ``end``'s, and a weight's unless it is 0-d)
+        if isinstance(t, Tensor) and t._data.dtype != input._data.dtype and \
+                (name == 'end' or t._data.ndim) and isinstance(input, Tensor):
+            raise RuntimeError(f"expected dtype {input.dtype.cpp_name} for `{name}` but got "
+                               f"dtype {t.dtype.cpp_name}")
     if isinstance(weight, Tensor):
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, e.shape, weight._data.shape)
+        _lerp_kernel(x, 'tensor')
         w = weight._data
         r = np.where(np.abs(w) < 0.5, x + w * (e - x), e - (e - x) * (1 - w))
         n = track(LerpBackward1, (input, end, weight))
@@ -1818,6 +1855,7 @@ def lerp(input, end, weight):
     else:
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, np.shape(e))
+        _lerp_kernel(x, 'scalar')
         # torch's two-sided form: exact at both ends (start + 1 * (end - start) is not end
         # when end - start rounds)
         r = x + weight * (e - x) if abs(weight) < 0.5 else e - (e - x) * (1 - weight)
@@ -1999,6 +2037,10 @@ def heaviside(input, values, *, out=None):
     if not isinstance(values, Tensor):
         raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not "
                         f"{builtins.type(values).__name__}")
+    if isinstance(input, Tensor) and 'c' in (input._data.dtype.kind, values._data.dtype.kind):
+        # (before the shapes, which refuse would otherwise put first)
+        raise _arguments().stands(
+            RuntimeError("heaviside is not yet implemented for complex tensors."))
     if isinstance(input, Tensor) and input._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return _heaviside(input, values, out=out)

@@ -1216,8 +1216,12 @@ class CumprodBackward0(Node):
 
 def _scan(name, np_fn, cls):
     def fn(input, dim, *, dtype=None, out=None):
+        d = _wrap1(dim, input._data.ndim)
         x = _sum_array(input, dtype)
-        d = _wrap1(dim, x.ndim)
+        if x.dtype == np.bool_ and x.ndim and x.size:
+            # (bool asked for: torch has no bool kernel to accumulate, and runs one unless
+            # there is nothing to scan)
+            raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
         r = np.asarray(np_fn(opmath(x), axis=d) if x.ndim else x.copy(), dtype=x.dtype)
         n = track1(cls, input)
         if n is not None:
@@ -1231,7 +1235,11 @@ def _scan(name, np_fn, cls):
 
     def fn_(self, dim, *, dtype=None):
         from ._core import inplace
-        return inplace(self, lambda t: fn(t, dim, dtype=dtype), (), name + '_')
+        _wrap1(dim, self._data.ndim)
+        if dtype is not None and dtype != self.dtype:
+            raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and "
+                               f"output tensor dtype {dtype.cpp_name} should match")
+        return inplace(self, lambda t: fn(t, dim, dtype=dtype or t.dtype), (), name + '_')
     fn_.__name__ = fn_.__qualname__ = name + '_'
     fn_.__doc__ = f"In-place ``{name}``."
     register(fn_, function=False)

@@ -631,6 +631,8 @@ def split_with_sizes(input, split_sizes, dim=0):
 @register
 def chunk(input, chunks, dim=0):
     """Splits into ``chunks`` nearly equal views (the last may be smaller)."""
+    if not input._data.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     d = wrap_dim(dim, input._data.ndim)
@@ -1140,6 +1142,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Puts the last dim of ``input`` on a diagonal of new dims ``dim1``, ``dim2``."""
     nd = input._data.ndim + 1
     d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     n = input._data.shape[-1] + builtins.abs(offset)
     shape = list(input._data.shape[:-1])
     for d in sorted((d1, d2)):

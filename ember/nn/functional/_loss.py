@@ -460,14 +460,40 @@ class _BinaryCrossEntropyWithLogitsBackward0(_Node):
         return gi, gt, None, None
 
 
+def bce_with_logits_checks(input, target, weight, pos_weight):
+    """torch's kernel of ``binary_cross_entropy_with_logits``, in its order: no gradient for
+    ``weight``/``pos_weight``, no ``log_sigmoid`` of an integer or complex input, then the
+    shapes of its steps (``log_sigmoid(input) *= (pos_weight - 1) * target + 1``,
+    ``loss = (1 - target) *= input``, ``loss -= ...``, ``loss *= weight``: in-place, so each
+    keeps its left side's shape). Returns the loss's shape (``target``'s)."""
+    from ..._dtype import FROM_NP
+    _not_differentiable(weight, 'binary_cross_entropy_with_logits', 'weight')
+    _not_differentiable(pos_weight, 'binary_cross_entropy_with_logits', 'pos_weight')
+    if input._data.dtype.kind in 'biuc':
+        raise NotImplementedError('"log_sigmoid_cpu" not implemented for '
+                                  f"'{FROM_NP[input._data.dtype].kernel_name}'")
+
+    def in_place(out, other):
+        both = _core.check_broadcast(out, other)
+        if both != out:
+            raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast "
+                               f"shape {list(both)}")
+    shape, t = tuple(input.shape), tuple(target.shape)
+    if pos_weight is not None:
+        in_place(shape, _core.check_broadcast(tuple(pos_weight.shape), t))
+    in_place(t, shape)
+    if weight is not None:
+        in_place(t, tuple(weight.shape))
+    return t
+
+
 def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                       reduce=None, reduction='mean', pos_weight=None):
     reduction = _reduction(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
-    _not_differentiable(weight, 'binary_cross_entropy_with_logits', 'weight')
-    _not_differentiable(pos_weight, 'binary_cross_entropy_with_logits', 'pos_weight')
+    bce_with_logits_checks(input, target, weight, pos_weight)
     x, t = _core.binary_arrays(input, target, 'binary_cross_entropy_with_logits')
     with _np.errstate(all='ignore'):
         ls = _log_sigmoid_array(x)
@@ -522,17 +548,29 @@ class _HuberLossBackward0(_PairLoss):
 def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
     """Squared error (halved) within ``delta``, ``delta``-scaled absolute error beyond."""
     _warn_size(input, target)
+    # (torch broadcasts, reads the reduction -- or, with a weight, compares its size -- and
+    # then runs its op: delta, then the dtypes its kernel takes)
+    _core.check_broadcast(tuple(input.shape), tuple(target.shape))
+    if weight is None:
+        reduction = _reduction(None, None, reduction)
+    elif tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    for t in (input, target):
+        if t._data.dtype.kind in 'biuc':
+            from ..._dtype import FROM_NP
+            from ..._ops._args import stands
+            # (it stands: the weighted form's reduction is read only after the kernel ran)
+            raise stands(NotImplementedError('"huber_cpu" not implemented for '
+                                             f"'{FROM_NP[t._data.dtype].kernel_name}'"))
 
     def kernel(d):
         a = np.abs(d)
         return np.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
     if weight is None:
-        return _pair_loss(input, target, _reduction(None, None, reduction), _HuberLossBackward0,
-                          kernel, 'huber', delta=delta)
-    if tuple(weight.shape) != tuple(input.shape):
-        raise ValueError("Weights and input must have the same size.")
+        return _pair_loss(input, target, reduction, _HuberLossBackward0, kernel, 'huber',
+                          delta=delta)
     loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber',
                       delta=delta) * weight
     if reduction not in ('none', 'mean', 'sum'):
@@ -597,16 +635,9 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
     reduction = _reduction(size_average, reduce, reduction)
     zeros = _creation.zeros_like(input)
-    if input._data.dtype.kind in 'iu':
-        # torch fills a tensor of the input's dtype with the margin (truncated, refused out
-        # of range), so integer inputs give an integer loss.
-        dt = input._data.dtype
-        margin = _pw.scalar_as(margin, dt)
-        if not (isinstance(margin, int) and np.iinfo(dt).min <= margin <= np.iinfo(dt).max):
-            raise RuntimeError(f"value cannot be converted to type "
-                               f"{_pw._C_TYPE[dt.name]} without overflow")
-        margin = int(margin)
-    margin_clamp = (margin - input).clamp_min(0)
+    # (torch's kernel fills a tensor like input with margin and subtracts: in input's dtype,
+    # so integer losses stay integers -- and their mean is refused -- and bools are refused)
+    margin_clamp = (_creation.full_like(input, margin) - input).clamp_min(0)
     out = (_pw.where(target != 1, margin_clamp, zeros)
            + _pw.where(target != -1, input, zeros))
     return _apply_reduction(out, reduction)

@@ -272,7 +272,22 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
-    channels = x.shape[1]
+    # (torch's Python function checks the groups' batch first: a ZeroDivisionError for no
+    # groups, then its ValueError for one value per group)
+    size = [x.shape[0] * x.shape[1] // num_groups, num_groups] + list(x.shape[2:])
+    if size[0] * math.prod(size[2:]) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
+    return group_norm_kernel(input, num_groups, weight, bias, eps)
+
+
+def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """``torch.group_norm``: ``group_norm`` without the checks torch's Python function
+    makes first."""
+    x = input._data
+    channels = input.size(1)
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if channels % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(x.shape)} and "

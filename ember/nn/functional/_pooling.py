@@ -9,7 +9,7 @@ The 1-d forms run the 2-d ones over an inserted height-1 axis, as torch does (th
 is the ``SqueezeBackward1`` on top)."""
 import numpy as np
 
-from ..._ops import _core
+from ..._ops import _args, _core
 from ..._ops._core import Node, make
 from ...autograd.grad_mode import STATE
 from ._loss import _not_differentiable
@@ -641,7 +641,18 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool, avg_poo
         return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     if isinstance(norm_type, (int, float)) and norm_type == -float('inf'):
         return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    try:
+        powered = input.pow(norm_type)
+    except Exception as e:  # noqa: BLE001 - any error of it comes first, as in torch
+        # (torch computes it as an argument of its avg_pool call, before that call's parser
+        # looks at kernel_size and stride)
+        raise _args.stands(e)
+    if type(kernel_size) is bool or type(stride) is bool:
+        # (our pools take a bool as an int: torch's parser of avg_poolNd does not)
+        name = f'ember.nn.functional.lp_pool{avg_pool.__name__[-2]}d'
+        _args.inner_check(name, lp_pool1d, (input, norm_type, kernel_size, stride,
+                                            ceil_mode))
+    out = avg_pool(powered, kernel_size, stride, 0, ceil_mode)
     return (out.sign() * out.abs().relu()).mul(taps).pow(1.0 / norm_type)
 
 

@@ -36,20 +36,52 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if not isinstance(input, Tensor):
         raise TypeError("embedding(): argument 'indices' (position 2) must be Tensor, not "
                         f"{type(input).__name__}")
+    # (torch's Python function: padding_idx against weight's rows, max_norm's renorm and
+    # its checks, then the op)
+    if padding_idx is not None and padding_idx > 0:
+        if padding_idx >= _rows(weight):
+            raise AssertionError("Padding_idx must be within num_embeddings")
+    elif padding_idx is not None and padding_idx < 0:
+        if padding_idx < -_rows(weight):
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx = padding_idx + _rows(weight)
+    if max_norm is not None:
+        if weight.dim() != 2:
+            raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-"
+                               "dimensional tensor for argument #1 'self' (while checking "
+                               "arguments for embedding_renorm_)")
+        if input._data.dtype not in (np.int64, np.int32):
+            raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the "
+                               "following scalar types: Long, Int; but got torch."
+                               f"{input.dtype._legacy} instead (while checking arguments for "
+                               "embedding_renorm_)")
+    return embedding_kernel(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq,
+                            sparse)
+
+
+def _rows(weight):
+    """``weight.size(0)``, with torch's IndexError for a 0-d weight."""
+    if weight._data.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return weight._data.shape[0]
+
+
+def embedding_kernel(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+                     scale_grad_by_freq=False, sparse=False):
+    """``embedding`` past the checks torch's Python function makes (``torch.embedding``'s
+    own, for a ``padding_idx`` already in range or None)."""
+    if weight.requires_grad and STATE.enabled:
+        _rows(weight)  # (torch's autograd reads the rows first)
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if input._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got torch."
                            f"{input.dtype._legacy} instead (while checking arguments for "
                            "embedding)")
-    if weight.dim() != 2:
-        raise RuntimeError("'weight' must be 2-D")
     if sparse:
         raise NotImplementedError("embedding(sparse=True): ember has no sparse tensors")
     num = weight.shape[0]
-    if padding_idx is not None:
-        if not -num <= padding_idx < num:
-            raise AssertionError("Padding_idx must be within num_embeddings")
-        padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
     idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
@@ -194,7 +226,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     """Sums, means or maxima of bags of embedding rows, without the intermediate
     (len(input), dim) lookup: ``input`` 1-D with ``offsets`` (the start of each bag), or 2-D
     (one bag per row)."""
-    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
                          "is not None, then it must have the same shape as the input "
                          f"({input.shape})")
