@@ -234,6 +234,19 @@ def _comes_first(tree, scope, op):
     return True
 
 
+def _python_functions():
+    """(name, function, its ``ast``) for each public function torch writes in Python in
+    ``nn.functional``."""
+    for name in sorted(dir(torch.nn.functional)):
+        fn = getattr(torch.nn.functional, name)
+        if name.startswith('_') or not inspect.isfunction(fn):
+            continue
+        try:
+            yield name, fn, ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            continue
+
+
 def inner_calls(strings):
     """{'nn.functional.<name>': (C name, (its overload), ((parameter, position, keyword,
     n), ...), raises)} for torch's Python functions in ``nn.functional`` that hand
@@ -242,14 +255,7 @@ def inner_calls(strings):
     the op checks. ``raises``: the function raises errors of its own (they may come first).
     Read from the functions' source (their ``ast``)."""
     out = {}
-    for name in sorted(dir(torch.nn.functional)):
-        fn = getattr(torch.nn.functional, name)
-        if name.startswith('_') or not inspect.isfunction(fn):
-            continue
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
-        except (OSError, TypeError, SyntaxError, IndexError):
-            continue
+    for name, fn, tree in _python_functions():
         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs} - {'input'}
         # (a parameter the function reassigns may reach the op changed)
         params -= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
@@ -289,14 +295,7 @@ def touched():
     ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``):
     a number there is their AttributeError, not a parser's TypeError."""
     out = {}
-    for name in sorted(dir(torch.nn.functional)):
-        fn = getattr(torch.nn.functional, name)
-        if name.startswith('_') or not inspect.isfunction(fn):
-            continue
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
-        except (OSError, TypeError, SyntaxError, IndexError):
-            continue
+    for name, fn, tree in _python_functions():
         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
         hit = sorted({n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
                       isinstance(n.value, ast.Name) and n.value.id in params})
