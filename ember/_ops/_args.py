@@ -348,6 +348,13 @@ class Signature:
                     raise_ = True  # (torch's parser stops at once on a list of ints gone bad)
                 if not raise_:
                     return False
+                if pos == 0 and p.display == 'tuple of ints':
+                    # (torch's words for a list whose first element is bad; by keyword, it
+                    # names the list's type)
+                    raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be "
+                                    f"{p.display}, " + (f"but found element of type "
+                                    f"{_type_name(x[0])} at pos 0" if where else
+                                    f"not {_type_name(x, True)}"))
                 if pos is not None and p.display == 'tuple of ints':
                     raise TypeError(
                         f"{self.name}(): argument '{p.name}' failed to unpack the object at pos "
@@ -417,6 +424,8 @@ def _type_name(x, short=False):
         if len(kinds) == 1:
             return f'tuple of {kinds[0]}s'
         return f"tuple of ({', '.join(kinds)})"
+    if type(x).__module__ == 'numpy':  # (a C type: Python names it with its module)
+        return 'numpy.' + type(x).__name__
     return type(x).__name__
 
 

@@ -907,18 +907,22 @@ def vector_norm_backward(x, gx, p, dims):
 def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
                  node=LinalgVectorNormBackward0):
     x = input._data
+    if x.dtype.kind not in 'fcV':
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_dtype_name(x.dtype)}")
     if dtype is not None:
         if dtype.np.kind not in 'fcV':
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
                                f"but got {_dtype_name(dtype.np)}")
-        if x.dtype.kind in 'fcV' and _dtype.promote_types(input.dtype, dtype) is not dtype:
+        if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
+            kind = 'complex' if x.dtype.kind == 'c' else 'real'
+            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
+                               f"but got {_dtype_name(dtype.np)}")
+        if _dtype.promote_types(input.dtype, dtype) is not dtype:
             raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
                                f"({_dtype_name(x.dtype)}) should be convertible without "
                                f"narrowing to the specified dtype ({_dtype_name(dtype.np)})")
         x = x.astype(dtype.np, copy=False)
-    if x.dtype.kind not in 'fcV':
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_dtype_name(x.dtype)}")
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
     a = np.abs(x)
@@ -944,18 +948,26 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     return result(r, n)
 
 
-@register
-def norm(input, p='fro', dim=None, keepdim=False, dtype=None, out=None):
-    """Vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
-    if p == 'fro' or p is None:
-        p = 2
-    if p == 'nuc':
-        from .linalg_composed import matrix_norm
-        dims = tuple(range(input.dim())) if dim is None else dim
-        return _out(matrix_norm(input, 'nuc', dims, keepdim, dtype=dtype), out)
+@register(method=False)
+def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
+    """Vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm, other
+    strings (or 'fro' over more than two dims) a matrix norm. As torch's, this is
+    ``linalg.vector_norm`` or ``linalg.matrix_norm``, called with its arguments."""
+    import ember.linalg as linalg  # (the public ops: they check ``out`` and ``dtype``)
+    dims = [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
-        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-    return _out(_vector_norm(input, p, dim, keepdim, dtype=dtype), out)
+        if p == 'fro' and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return linalg.vector_norm(input, 2, dims, keepdim, dtype=dtype, out=out)
+        dims = list(range(input.dim())) if dims is None else dims
+        return linalg.matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
+    return linalg.vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype,
+                              out=out)
+
+
+@register(function=False, name='norm')
+def _norm_method(self, p='fro', dim=None, keepdim=False, dtype=None):
+    """``Tensor.norm``: ``norm`` without ``out``, ``dtype`` its fifth positional argument."""
+    return norm(self, p, dim, keepdim, dtype=dtype)
 
 
 class LogsumexpBackward0(Node):

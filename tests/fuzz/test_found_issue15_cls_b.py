@@ -1,0 +1,171 @@
+"""Exception classes the differential fuzzer found wrong (issue 15; functions m-z): each bad
+call runs on ember and torch (``tests.oracle.oracle.check``) and must raise torch's class
+with torch's message (its first line), or give torch's result where torch accepts.
+"""
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+R = np.random.default_rng(151)
+
+
+def m(*shape):
+    return R.standard_normal(shape)
+
+
+def same(call, *args):
+    check(call, *args, match_message=True)
+
+
+SCALAR = np.array(1.5)
+
+
+# -- the split family refuses a 0-d tensor before anything else ---------------------------
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.split(x, 1), lambda T, x: T.split(x, [1], 0),
+    lambda T, x: x.split_with_sizes([], -1), lambda T, x: T.unsafe_split_with_sizes(x, []),
+    lambda T, x: x.unsafe_split_with_sizes([1], 0), lambda T, x: T.split_copy(x, 1, 0),
+    lambda T, x: T.split_with_sizes_copy(x, [], -1), lambda T, x: T.unsafe_split(x, 1),
+    lambda T, x: T.chunk(x, 0), lambda T, x: x.unsafe_chunk(2), lambda T, x: x.chunk(3, 5),
+    lambda T, x: T.tensor_split(x, 0), lambda T, x: x.tensor_split([1], 7),
+    lambda T, x: x.tensor_split(T.tensor(-3), 0),
+    lambda T, x: T.unflatten(x, 0, [1, 1]), lambda T, x: x.unflatten(-1, [1, 1]),
+    lambda T, x: T.unflatten(x, 0, [])])
+def test_split_family_of_a_0d_tensor(call):
+    same(call, SCALAR)
+
+
+@pytest.mark.parametrize('size', [False, True, 0.5, [1.5], [1, 1.5], 'ab', np.int64(1),
+                                  [np.int64(1), 2]])
+def test_split_size_types(size):
+    same(lambda T, x: T.split(x, size), m(3))
+    same(lambda T, x: T.split(x, size), SCALAR)
+
+
+def test_split_size_as_a_one_element_tensor():
+    same(lambda T, x: x.split(T.tensor(1)), m(3))
+    same(lambda T, x: T.split(x, T.tensor([1, 2])), m(3))
+
+
+@pytest.mark.parametrize('idx', [
+    lambda T: T.ones(2, 2), lambda T: T.tensor(2), lambda T: T.tensor([1]),
+    lambda T: T.tensor([1], dtype=T.int32), lambda T: T.tensor([[1]]),
+    lambda T: T.ones(0, dtype=T.bfloat16), lambda T: T.tensor([-1.5, 0.5])])
+def test_tensor_split_index_tensors(idx):
+    same(lambda T, x: T.tensor_split(x, idx(T), 0), m(3, 2))
+    same(lambda T, x: x.tensor_split(idx(T), -1), m(3, 2))
+
+
+# -- narrow, slice_copy, mv, repeat_interleave: torch's order of checks -------------------
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.narrow(x, 0, T.tensor([1]), 1), lambda T, x: T.narrow(x, 0, T.tensor(True), 1),
+    lambda T, x: T.narrow(x, 5, T.tensor(1.5), 1), lambda T, x: T.narrow(x, 0, T.tensor(1), 1),
+    lambda T, x: x.narrow(-1, T.ones(2, 0), -1), lambda T, x: T.narrow_copy(x, 1, 0, 3),
+    lambda T, x: x.narrow_copy(-3, 0, 3), lambda T, x: T.slice_copy(x, 0, None, None, 0),
+    lambda T, x: T.slice_copy(x, 0, None, None, -1), lambda T, x: T.slice_copy(x, 5, None, None, 0)])
+def test_narrow_and_slice_checks(call):
+    same(call, m(3))
+
+
+def test_narrow_of_a_0d_tensor():
+    same(lambda T, x: T.narrow(x, 0, T.tensor(1.), 1), SCALAR)
+    same(lambda T, x: T.narrow(x, 0, T.tensor(1), 1), SCALAR)
+
+
+def test_mv_of_a_0d_matrix():
+    same(lambda T, a, v: T.mv(a, v), SCALAR, m(3))
+    same(lambda T, a, v: T.mv(a, v), np.array(1 + 1j, np.complex64), m(3).astype(np.complex64))
+    same(lambda T, a, v: T.mv(a, v), m(3, 3), SCALAR)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: x.repeat_interleave(-1, 0), lambda T, x: x.repeat_interleave(2, 0),
+    lambda T, x: x.repeat_interleave(2, -1), lambda T, x: x.repeat_interleave(0, 0, output_size=1),
+    lambda T, x: x.repeat_interleave(2, 1), lambda T, x: x.repeat_interleave(T.tensor([[1]]), 0),
+    lambda T, x: x.repeat_interleave(T.tensor([-1]), 0),
+    lambda T, x: x.repeat_interleave(T.tensor([1.]), 0),
+    lambda T, x: x.repeat_interleave(T.tensor([1.])),
+    lambda T, x: x.repeat_interleave(T.tensor([1, 2]), 0),
+    lambda T, x: x.repeat_interleave(T.tensor(2), 0), lambda T, x: x.repeat_interleave(T.tensor(2)),
+    lambda T, x: T.repeat_interleave(T.tensor(0, dtype=T.int32), T.tensor(4, dtype=T.int32), 0,
+                                     output_size=-3)])
+def test_repeat_interleave_of_a_0d_tensor(call):
+    same(call, SCALAR)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: x.repeat_interleave(T.tensor([1., 1]), 0),
+    lambda T, x: x.repeat_interleave(T.tensor([1., 1])),
+    lambda T, x: x.repeat_interleave(T.tensor([1., 1, 1])),
+    lambda T, x: x.repeat_interleave(T.tensor([1, 1], dtype=T.int32)),
+    lambda T, x: x.repeat_interleave(T.tensor([1, 1], dtype=T.uint8)),
+    lambda T, x: x.repeat_interleave(T.tensor(1.)),
+    lambda T, x: x.repeat_interleave(T.tensor([-1, 1])),
+    lambda T, x: T.repeat_interleave(T.tensor([1., 1])),
+    lambda T, x: T.repeat_interleave(T.tensor([True])),
+    lambda T, x: T.repeat_interleave(T.tensor([1, 2]))])
+def test_repeat_interleave_count_dtypes(call):
+    same(call, m(2))
+
+
+# -- stft: align_to_window, integer signals -----------------------------------------------
+def test_stft_align_to_window():
+    x = m(2, 21)
+    for n_fft, win in [(8, 4), (8, 8), (6, 2)]:
+        w = np.hanning(win + 2)[1:-1]
+        check(lambda T, s, w: T.stft(s, n_fft, 2, win, w, center=False, return_complex=True,
+                                     align_to_window=True), x, w)
+        check(lambda T, s, w: T.stft(s, n_fft, 2, win, w, center=False, return_complex=True,
+                                     align_to_window=False), x, w)
+    same(lambda T, s: s.stft(3, None, None, None, True, 'reflect', False, None, True, True), x)
+    same(lambda T, s: T.stft(s, 3, 2, 3, None, True, 'reflect', False, False, True, False), x)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'int64', 'bool', 'uint8'])
+@pytest.mark.parametrize('call', [
+    lambda T, s: s.stft(2, 2, None, None, True, 'reflect', True, None, True, None),
+    lambda T, s: s.stft(2, 2, None, None, False, 'reflect', True, None, True, None),
+    lambda T, s: s.stft(2, None, None, T.ones(2), False, 'reflect', False, True, False, False),
+    lambda T, s: s.stft(2, None, 1, None, False, 'reflect', False, True, None, None),
+    lambda T, s: s[None, None].stft(2, 2, None, None, False, 'reflect', True, None, True)])
+def test_stft_of_an_integer_signal(call, dt):
+    same(call, np.array([5, -4, -4, 3]).astype(dt))
+
+
+# -- torch.norm is linalg.vector_norm / matrix_norm; Tensor.norm's fifth argument is dtype --
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.norm(x, 2.0, [0], False, T.uint8),
+    lambda T, x: T.norm(x, 'nuc', None, False, T.uint8),
+    lambda T, x: T.norm(x, 'fro', [0, 1], False, T.ones(())),
+    lambda T, x: T.norm(x, 'fro', [0, 1], False, None, T.float64),
+    lambda T, x: T.norm(x, 'fro', [0, 1, 1], False), lambda T, x: T.norm(x, 'abc'),
+    lambda T, x: T.norm(x, 3, 1, True), lambda T, x: T.norm(x, 3, 1, True, T.ones(4, 1)),
+    lambda T, x: x.norm(None, None, False, T.float64), lambda T, x: x.norm(3, 1, True),
+    lambda T, x: x.norm('nuc'), lambda T, x: x.norm(p=1, dim=0, keepdim=False, dtype=T.float64),
+    lambda T, x: x.norm(None, [0, 1], False, T.complex128), lambda T, x: x.norm(T.float32),
+    lambda T, x: x.int().norm(None, None, False, T.bfloat16)])
+def test_norm_forms(call):
+    same(call, m(4, 4))
+
+
+@pytest.mark.parametrize('dt', ['uint8', 'float32', 'complex64', 'complex128', 'bfloat16',
+                                'float64'])
+@pytest.mark.parametrize('src', ['int16', 'float32', 'float64', 'complex64'])
+def test_vector_norm_dtype_checks_in_torch_order(src, dt):
+    same(lambda T, x: T.linalg.vector_norm(x, dim=5, dtype=getattr(T, dt)), m(3).astype(src))
+    same(lambda T, x: T.linalg.vector_norm(x, dtype=getattr(T, dt)), m(3).astype(src))
+
+
+@pytest.mark.parametrize('mode', ['reflect', 'replicate', 'circular'])
+@pytest.mark.parametrize('shape', [(1, 4), (1, 1, 4), (1, 4, 4), (1, 1, 4, 4, 4)])
+def test_pad_of_bool_by_index_modes(mode, shape):
+    k = min(len(shape) - 1, 3)
+    same(lambda T, x: T.nn.functional.pad(x, [1, 1] * k, mode), np.ones(shape, bool))
+
+
+@pytest.mark.parametrize('shape,pads', [((1, 1, 4), [1, 1, 1, 1]), ((1, 1, 1, 4), [1] * 6),
+                                        ((1, 1, 1, 4), [1, 1, 0, 0, 1, 1]),
+                                        ((1, 2, 2), [1, 4, 1, 1]), ((1, 1, 4), [4, 0])])
+def test_reflect_pad_names_the_argument_torch_checks_first(shape, pads):
+    same(lambda T, x: T.nn.functional.pad(x, pads, 'reflect'), m(*shape))
