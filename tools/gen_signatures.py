@@ -303,6 +303,9 @@ def dtype_refusals(sigs, numbers=frozenset()):
       complex ``rcond`` tensor, not a complex input);
     * ``'nonempty'``: an empty input runs no kernel, so nothing is refused (``cummin`` or
       ``log_softmax`` of an empty tensor);
+    * ``'grad'``: only a tensor that requires grad brings it (torch has no complex
+      derivative of ``nan_to_num`` or ``slice_scatter``: "... does not support automatic
+      differentiation for outputs with complex dtype");
     * None: always."""
     out, with_number = {}, {}
     functions = {cname for key, (cname, _) in sigs.items() if not key.startswith('Tensor.')}
@@ -333,6 +336,11 @@ def dtype_refusals(sigs, numbers=frozenset()):
                 if name not in refused and err and _about_dtype(err, dt) and \
                         '[2, 2]' not in err:  # (a message naming the probe's shape)
                     refused[name] = (err, _narrowing(fn, text, extra, dt, probes, visible))
+                if name not in refused and not err and dt.is_complex:
+                    err = _call(fn, [a.requires_grad_() if isinstance(a, torch.Tensor) else a
+                                     for a in args])
+                    if 'does not support automatic differentiation' in err:
+                        refused[name] = (err, 'grad')
                 if number and extra == 0 and name not in refused_n:
                     number_probed = True
                     err = _call(fn, [args[0], 1] + args[2:])
@@ -447,7 +455,8 @@ def write_refusals(refusals):
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
                 'dtypes it refuses so[, \'numbers\': only with a Python number argument |\n'
                 '\'tensors\': only with a second tensor | \'nonempty\': only for a non-empty\n'
-                'input]), ...)}. ``REFUSED_WITH_NUMBER``: the same for a call\n'
+                'input | \'grad\': only with a tensor that requires grad]), ...)}.\n'
+                '``REFUSED_WITH_NUMBER``: the same for a call\n'
                 'whose second operand is a Python number (``gt(t, 0)``), for every op\n'
                 'probed so (an empty row: that form refuses no dtype). Read by\n'
                 '``ember._ops._args``; an op looks its rows up on its first call."""\n'

@@ -755,8 +755,9 @@ def refusals(public_name, number=False):
     ``number``, those it refuses when its second operand is a Python number ({} if none,
     None if the op takes no number there). ``when`` is None (always), ``'numbers'`` (only
     with a Python number argument), ``'tensors'`` (only with a second tensor: the refusal is
-    about that argument) or ``'nonempty'`` (not when every tensor is empty: no kernel runs
-    then)."""
+    about that argument), ``'grad'`` (only with a tensor that requires grad, in grad mode:
+    torch's autograd has no complex derivative of the op) or ``'nonempty'`` (not when
+    every tensor is empty: no kernel runs then)."""
     name = _op_name(public_name)
     key = (name, number)
     if key in _ROWS:
@@ -791,9 +792,13 @@ def refusals(public_name, number=False):
 _ROWS = {}  # (op name, with a number) -> refusals' answer
 
 
-def _applies(when, arrays, numbers):
+def _applies(when, arrays, numbers, tensors=()):
     """Whether a refusal narrowed by ``when`` (see ``refusals``) applies to a call with
-    these tensor ``arrays`` that has (``numbers``) a Python number argument or not."""
+    these tensor ``arrays`` (of ``tensors``, where known) that has (``numbers``) a Python
+    number argument or not."""
+    if when == 'grad':  # (torch's autograd refuses the output: only where it records)
+        from ..autograd.grad_mode import STATE
+        return STATE.enabled and any(t.requires_grad for t in tensors)
     if when == 'numbers':
         return numbers
     if when == 'tensors':
@@ -866,8 +871,9 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     if error is not None:
         if error[2] is not None:
             given = (*seq, *args, *(kwargs or {}).values())
-            if not _applies(error[2], [a._data for a in given if isinstance(a, Tensor)],
-                            any(type(a) in _NUMBERS for a in given)):
+            tensors = [a for a in given if isinstance(a, Tensor)]
+            if not _applies(error[2], [a._data for a in tensors],
+                            any(type(a) in _NUMBERS for a in given), tensors):
                 return
         raise error[0](error[1])
 

@@ -5,7 +5,8 @@
 <dtype> for the dtype's name, the names (``Long``, ``ComplexFloat``) of the
 dtypes it refuses so[, 'numbers': only with a Python number argument |
 'tensors': only with a second tensor | 'nonempty': only for a non-empty
-input]), ...)}. ``REFUSED_WITH_NUMBER``: the same for a call
+input | 'grad': only with a tensor that requires grad]), ...)}.
+``REFUSED_WITH_NUMBER``: the same for a call
 whose second operand is a Python number (``gt(t, 0)``), for every op
 probed so (an empty row: that form refuses no dtype). Read by
 ``ember._ops._args``; an op looks its rows up on its first call."""
@@ -16,6 +17,7 @@ REFUSED = {
     'absolute': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool'),),
     'acos_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'acosh_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
+    'adaptive_avg_pool1d': (('RuntimeError', '_adaptive_avg_pool2d does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
     'adaptive_max_pool1d': (('NotImplementedError', '"adaptive_max_pool2d" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'addcdiv': (('RuntimeError', 'Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.', 'Byte Char Short Int Long'),),
     'addcmul': (('NotImplementedError', '"addcmul_cpu_out" not implemented for \'<dtype>\'', 'Bool'),),
@@ -125,7 +127,7 @@ REFUSED = {
     'ge': (('NotImplementedError', '"ge_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'gelu': (('NotImplementedError', '"GeluKernelImpl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'geometric_': (('NotImplementedError', '"geometric_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble', 'nonempty'),),
-    'geqrf': (('NotImplementedError', '"geqrf_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long Half BFloat16'),),
+    'geqrf': (('NotImplementedError', '"geqrf_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long Half BFloat16'), ('RuntimeError', 'geqrf does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad')),
     'gradient': (('RuntimeError', 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.', 'Bool'), ('RuntimeError', 'torch.gradient does not support uint8 input.', 'Byte')),
     'greater': (('NotImplementedError', '"gt_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'greater_equal': (('NotImplementedError', '"ge_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
@@ -210,10 +212,12 @@ REFUSED = {
     'mm': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool'),),
     'mode': (('NotImplementedError', '"mode_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'msort': (('RuntimeError', 'Sort does not support complex dtypes on CPU', 'ComplexFloat ComplexDouble'),),
+    'nan_to_num': (('RuntimeError', 'nan_to_num does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
     'nanmean': (('RuntimeError', 'nanmean(): expected input to have floating point or complex dtype but got <dtype>', 'Bool Byte Char Short Int Long'), ('RuntimeError', 'nansum on CPU does not support complex inputs', 'ComplexFloat ComplexDouble')),
     'nanmedian': (('NotImplementedError', '"median_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble', 'nonempty'),),
     'nanquantile': (('RuntimeError', 'quantile() input tensor must be either float or double dtype', 'Half BFloat16'),),
     'nansum': (('RuntimeError', 'nansum on CPU does not support complex inputs', 'ComplexFloat ComplexDouble'),),
+    'native_dropout': (('RuntimeError', 'native_dropout does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
     'native_layer_norm': (('NotImplementedError', '"LayerNormKernelImpl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'neg': (('RuntimeError', 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.', 'Bool'),),
     'neg_': (('RuntimeError', 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.', 'Bool'),),
@@ -251,6 +255,7 @@ REFUSED = {
     'rsub': (('RuntimeError', 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.', 'Bool'),),
     'scaled_dot_product_attention': (('RuntimeError', 'expected m1 and m2 to have the same dtype, but got: float != bool', 'Bool', 'nonempty'), ('RuntimeError', 'expected m1 and m2 to have the same dtype, but got: float != short int', 'Short', 'nonempty'), ('RuntimeError', 'expected m1 and m2 to have the same dtype, but got: float != int', 'Int', 'nonempty'), ('RuntimeError', 'expected m1 and m2 to have the same dtype, but got: float != long int', 'Long', 'nonempty'), ('NotImplementedError', '"softmax_lastdim_kernel_impl" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble', 'nonempty')),
     'searchsorted': (('NotImplementedError', '"searchsorted_out_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble', 'nonempty'),),
+    'select_copy': (('RuntimeError', 'select_copy does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
     'selu': (('NotImplementedError', '"elu_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'selu_': (('NotImplementedError', '"elu_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'sigmoid_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
@@ -259,6 +264,9 @@ REFUSED = {
     'sin_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'sinc_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'sinh_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
+    'slice_copy': (('RuntimeError', 'slice_copy does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
+    'slice_inverse': (('RuntimeError', 'slice_inverse does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
+    'slice_scatter': (('RuntimeError', 'slice_scatter does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
     'slogdet': (('RuntimeError', 'linalg.slogdet: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('RuntimeError', 'linalg.slogdet: Low precision dtypes not supported. Got <dtype>', 'Half BFloat16')),
     'softmax': (('NotImplementedError', '"softmax_kernel_impl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble', 'nonempty'),),
     'softplus': (('NotImplementedError', '"softplus_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
@@ -325,6 +333,9 @@ REFUSED = {
     'tanh_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'threshold': (('NotImplementedError', '"threshold_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
     'threshold_': (('NotImplementedError', '"threshold_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
+    'to_sparse': (('RuntimeError', '_to_sparse does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
+    'to_sparse_csc': (('RuntimeError', '_to_sparse_csc does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
+    'to_sparse_csr': (('RuntimeError', '_to_sparse_csr does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),
     'topk': (('RuntimeError', 'topk does not support bool dtypes on CPU', 'Bool'), ('RuntimeError', 'topk does not support complex dtypes on CPU', 'ComplexFloat ComplexDouble')),
     'trace': (('NotImplementedError', '"trace" not implemented for \'<dtype>\'', 'Bool'),),
     'trapezoid': (('RuntimeError', 'trapezoid: received a bool input for `x` or `y`, but bool is not supported', 'Bool', 'nonempty'),),

@@ -169,3 +169,28 @@ def test_pad_of_bool_by_index_modes(mode, shape):
                                         ((1, 2, 2), [1, 4, 1, 1]), ((1, 1, 4), [4, 0])])
 def test_reflect_pad_names_the_argument_torch_checks_first(shape, pads):
     same(lambda T, x: T.nn.functional.pad(x, pads, 'reflect'), m(*shape))
+
+
+# -- ops torch's autograd has no complex derivative for (a 'grad' row of the refusals) -----
+C = (m(2, 2) + 1j * m(2, 2))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nan_to_num(x), lambda T, x: x.nan_to_num(nan=1.0),
+    lambda T, x: T.select_copy(x, 0, 0), lambda T, x: T.slice_copy(x),
+    lambda T, x: T.slice_scatter(x, x.detach()), lambda T, x: T.slice_scatter(x.detach(), x),
+    lambda T, x: T.geqrf(x), lambda T, x: T.native_dropout(x, 0.5, False),
+    lambda T, x: x.slice_inverse(x.detach(), 0)])
+@pytest.mark.parametrize('grad', [True, False])
+def test_no_complex_derivative(call, grad):
+    same(lambda T, x: call(T, x.detach().requires_grad_(grad)), C)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nan_to_num(x), lambda T, x: T.select_copy(x, 0, 0),
+    lambda T, x: T.slice_scatter(x, x.detach()), lambda T, x: T.geqrf(x)])
+def test_no_complex_derivative_needed_without_grad_mode(call):
+    def no_grad(T, x):
+        with T.no_grad():
+            return call(T, x)
+    same(no_grad, C)
