@@ -535,6 +535,9 @@ def refuse(public_name, args, kwargs, error, impl=None):
         raise RuntimeError(f"{op}(): invalid arguments ({type(error).__name__}"
                            f"{': ' + str(error) if str(error) else ''})") from None
     if type(error) in (ValueError, TypeError) and _from_numpy(error):
+        refused = refusals(public_name)
+        if refused:  # (NumPy tripped over a dtype torch's kernel refuses: torch's words)
+            refuse_dtypes(public_name, refused, args, kwargs)
         op = key_of(public_name).rsplit('.', 1)[-1]
         text = str(error)
         if 'read-only' in text:
@@ -718,7 +721,7 @@ def _first_dtype(args, kwargs):
 
 # What NumPy's own C code says (it raises with no Python frame of its own)
 _NUMPY_WORDS = re.compile(r"ufunc|did not contain a loop|could not be broadcast|read-only|"
-                          r"cannot reshape array|zero-size array|Cannot cast")
+                          r"cannot reshape array|zero-size array|Cannot cast|numpy boolean")
 
 
 def _from_numpy(error):

@@ -1397,6 +1397,9 @@ def pow(input, exponent, *, out=None):
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
         check_broadcast(x.shape, y.shape)
+        if x.dtype == np.bool_ and y.dtype == np.bool_:  # (also for ``**``, which the
+            # wrapper's dtype check does not see)
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:

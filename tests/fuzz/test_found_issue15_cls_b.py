@@ -194,3 +194,43 @@ def test_no_complex_derivative_needed_without_grad_mode(call):
         with T.no_grad():
             return call(T, x)
     same(no_grad, C)
+
+
+# -- nn.functional kernels (torch._C._nn) refuse dtypes as torch's do ----------------------
+@pytest.mark.parametrize('dt', ['int64', 'bool', 'complex64', 'int32', 'uint8'])
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.relu6(x), lambda T, x: T.nn.functional.relu6(x, inplace=True),
+    lambda T, x: T.nn.functional.hardtanh(x), lambda T, x: T.nn.functional.elu(x),
+    lambda T, x: T.nn.functional.leaky_relu(x, 0.1, True), lambda T, x: T.nn.functional.mish(x),
+    lambda T, x: T.nn.functional.hardswish(x), lambda T, x: T.nn.functional.hardsigmoid(x),
+    lambda T, x: T.nn.functional.glu(x), lambda T, x: T.nn.functional.rrelu(x),
+    lambda T, x: T.nn.functional.mse_loss(x, x), lambda T, x: T.nn.functional.l1_loss(x, x),
+    lambda T, x: T.nn.functional.smooth_l1_loss(x, x),
+    lambda T, x: T.nn.functional.smooth_l1_loss(x, x, 'mean', 2.0),
+    lambda T, x: T.nn.functional.huber_loss(x, x),
+    lambda T, x: T.nn.functional.soft_margin_loss(x, x),
+    lambda T, x: T.nn.functional.binary_cross_entropy(x, x),
+    lambda T, x: T.nn.functional.multilabel_soft_margin_loss(x, x),
+    lambda T, x: T.nn.functional.multilabel_soft_margin_loss(x, x.float())])
+def test_nn_kernel_dtype_refusals(call, dt):
+    same(call, np.ones((2, 4)).astype(dt))
+
+
+def test_silu_has_no_complex_derivative():
+    same(lambda T, x: T.nn.functional.silu(x), C)
+    same(lambda T, x: T.nn.functional.silu(x.detach()), C)
+
+
+def test_bool_power_of_bool_tensors():
+    t, f = np.array(True), np.array([False, True, True])
+    same(lambda T, a, b: a ** b, t, f)
+    same(lambda T, a, b: a.__pow__(b), t, f)
+    same(lambda T, a, b: a ** b, t, np.array(2))
+    same(lambda T, a: a ** True, t)
+
+
+@pytest.mark.parametrize('a,b', [('bool', 'float32'), ('float32', 'bool'), ('int8', 'bool'),
+                                 ('bool', 'int8'), ('uint8', 'uint8')])
+def test_soft_margin_loss_of_bool_input(a, b):
+    same(lambda T, x, y: T.nn.functional.soft_margin_loss(x, y), np.ones(3).astype(a),
+         np.ones(3).astype(b))
