@@ -227,8 +227,10 @@ class NansumBackward0(Node):
 @register
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``sum`` treating NaN as zero."""
+    _nansum_check(input)
     x = _sum_array(input, dtype)
     dims = _dims(dim, x.ndim)
+    _nansum_check(input, dtype)
     r = np.asarray(np.nansum(opmath(x), axis=_np_axis(dims, x.ndim), keepdims=keepdim),
                    dtype=x.dtype)
     n = track1(NansumBackward0, input)
@@ -287,14 +289,27 @@ def mean(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
     return _out(result(r, n), out)
 
 
+def _nansum_check(input, dtype=None):
+    """torch's refusals of ``nansum``: a complex input, then (its kernel) a complex
+    ``dtype``."""
+    if dtype is None and input._data.dtype.kind == 'c':
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex:
+        raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.kernel_name}\'')
+
+
 @register
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``mean`` ignoring NaN elements (``nansum / count of non-NaN``, as torch computes it)."""
+    if input._data.dtype.kind not in 'fcV':
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_dtype_name(input._data.dtype)}")
     _mean_array(input, dtype, 'nanmean')
+    count = make(np.asarray(np.sum(~np.isnan(input._data), axis=_np_axis(
+        _dims(dim, input.ndim), input.ndim), keepdims=keepdim)))
+    _nansum_check(input)
+    _nansum_check(input, dtype)
     x = input if dtype is None else input.to(dtype)
-    count = make(np.asarray(np.sum(~np.isnan(x._data), axis=_np_axis(_dims(dim, x.ndim),
-                                                                         x.ndim),
-                                   keepdims=keepdim)))
     return _out(nansum(x, dim, keepdim) / count, out)
 
 

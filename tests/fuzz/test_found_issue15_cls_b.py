@@ -234,3 +234,36 @@ def test_bool_power_of_bool_tensors():
 def test_soft_margin_loss_of_bool_input(a, b):
     same(lambda T, x, y: T.nn.functional.soft_margin_loss(x, y), np.ones(3).astype(a),
          np.ones(3).astype(b))
+
+
+# -- resize to no size, nansum / nanmean refusals ------------------------------------------
+@pytest.mark.parametrize('call', [
+    lambda T, x: x.resize(), lambda T, x: x.resize(1), lambda T, x: x.reshape(1).resize(),
+    lambda T, x: x.resize_as(x.reshape(1)), lambda T, x: x.reshape(1).resize_as(x),
+    lambda T, x: T.ones(2).resize(), lambda T, x: T.ones(2).resize_as(x)])
+def test_resize_to_no_size(call):
+    # (without grad: torch records its Resize Function's ResizeBackward, ember a view's node)
+    check(call, SCALAR, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nanmean(T.ones(3,dtype=T.int16),[0],dtype=T.complex64),
+    lambda T: T.nanmean(T.ones(3),None,dtype=T.complex64),
+    lambda T: T.nanmean(T.ones(3,dtype=T.complex64),dtype=T.float64),
+    lambda T: T.nanmean(T.ones(3,dtype=T.complex64),[0],dtype=T.complex64),
+    lambda T: T.nanmean(T.ones(3,dtype=T.complex64)),
+    lambda T: T.nanmean(T.ones(3,dtype=T.int64)),
+    lambda T: T.nanmean(T.ones(3,dtype=T.int64), dtype=T.float32),
+    lambda T: T.nanmean(T.ones(3), dtype=T.float64),
+    lambda T: T.nansum(T.ones(3,dtype=T.complex64), dtype=T.bfloat16),
+    lambda T: T.nansum(T.ones(3,dtype=T.complex64)),
+    lambda T: T.nansum(T.ones(3,dtype=T.float32), dtype=T.complex64),
+    lambda T: T.nansum(T.ones(3,dtype=T.float32), 5, dtype=T.complex64),
+    lambda T: T.nansum(T.ones(3,dtype=T.int32), dtype=T.float16),
+    lambda T: T.nansum(T.ones(3,dtype=T.complex64), dtype=T.complex64),
+    lambda T: T.nanmean(T.ones(3),5,dtype=T.complex64),
+    lambda T: T.nanmean(T.ones(3,dtype=T.int32),5),
+    lambda T: T.nanmean(T.ones(3,dtype=T.float16),0, dtype=T.int32),
+])
+def test_nansum_nanmean_refusals(call):
+    same(lambda T: call(T))
