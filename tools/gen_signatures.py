@@ -242,7 +242,9 @@ _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'n
                'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
                'alpha_dropout', 'feature_alpha_dropout', 'rrelu',
                # (refused for the probe's argument value, not for the dtype alone)
-               'requires_grad_', 'to_mkldnn'}
+               'requires_grad_', 'to_mkldnn',
+               # (refusals that turn on the dtype of its p, a tensor of its own)
+               'bernoulli_'}
 
 
 # losses whose target is a tensor of the input's dtype (others take class indices)
@@ -320,9 +322,10 @@ def dtype_refusals(sigs, numbers=frozenset()):
         if key.startswith('_nn.') and cname in functions:
             continue  # (a kernel probed under its public name)
         method = key.startswith('Tensor.')
-        if method and (cname in functions or cname.rstrip('_') in functions) or \
+        if method and (cname in functions or cname.rstrip('_') in functions and
+                       cname.rstrip('_') not in _NOT_PROBED) or \
                 cname in out or cname in _NOT_PROBED:
-            continue  # (a method is probed only where torch has no function of it)
+            continue  # (a method is probed only where torch has no function of it probed)
         visible = [t for t in texts if '|' not in t]
         if method:  # (its receiver as the first argument)
             visible = [t.replace('(', '(Tensor self, ', 1) if '()' not in t else

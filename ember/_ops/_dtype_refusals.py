@@ -240,6 +240,7 @@ REFUSED = {
     'negative_': (('RuntimeError', 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.', 'Bool'),),
     'nextafter': (('NotImplementedError', '"nextafter_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'norm_except_dim': (('RuntimeError', 'norm(): input dtype should be either floating point or complex. Got <dtype> instead.', 'Bool Byte Char Short Int Long'),),
+    'normal_': (('NotImplementedError', '"normal_kernel_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long', 'nonempty'),),
     'nuclear_norm': (('RuntimeError', 'linalg.matrix_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('RuntimeError', 'linalg.matrix_norm: Low precision dtypes not supported. Got <dtype>', 'Half BFloat16')),
     'one_hot': (('RuntimeError', 'one_hot is only applicable to index tensor of type LongTensor.', 'Byte Char Short Int'),),
     'pairwise_distance': (('RuntimeError', 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.', 'Bool'),),

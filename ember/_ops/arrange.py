@@ -412,12 +412,12 @@ def column_stack(tensors, *, out=None):
 # -- index generators ---------------------------------------------------------------------
 def _tri_indices(name, np_fn, row, col, offset, dtype):
     dt = _dtype.int64 if dtype is None else dtype
-    if dt.np.kind not in 'iu':
-        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.kernel_name}'")
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
         raise RuntimeError(f"col must be non-negative, got{col}")
+    if dt.np not in (np.int32, np.int64):  # (torch's kernel: int32 and int64 only)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.kernel_name}'")
     i, j = np_fn(row, offset, col)
     return make(np.stack([i, j]).astype(dt.np).reshape(2, -1))
 

@@ -162,11 +162,13 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
+    shape = _shape((size,), 'randint')
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
     dt = dtype.np if dtype is not None else np.int64
-    arr = _rng(generator).integers(low, high, _shape((size,), 'randint')).astype(dt)
+    _random_bounds(low, high, dt)
+    arr = _rng(generator).integers(low, high, shape).astype(dt)
     return _finish(arr, requires_grad, 'randint')
 
 
@@ -186,9 +188,14 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
              requires_grad=False, pin_memory=False):
     """A random permutation of ``0..n-1`` (int64 unless ``dtype``)."""
     check_device(device, 'randperm')
-    if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
-    arr = _rng(generator).permutation(n).astype(dtype.np if dtype is not None else np.int64)
+    if n < 0:  # (torch's randperm makes its result first)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dt = np.dtype(dtype.np if dtype is not None else np.int64)
+    if dt.kind in 'bc':
+        raise NotImplementedError(f"\"randperm\" not implemented for '{dtype.kernel_name}'")
+    if dt.kind in 'iu' and n - 1 > np.iinfo(dt).max:
+        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+    arr = _rng(generator).permutation(n).astype(dt)
     return _finish(arr, requires_grad, 'randperm')
 
 
@@ -447,6 +454,7 @@ def _random_top(dtype):
 
 def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
     # random_() / random_(to) / random_(from, None) (up to the dtype's top) / random_(from, to)
+    bounded = a is not None  # (torch checks a range given, not the dtype's own)
     if a is None:
         a, b = 0, _random_top(dtype)
     elif b is _UNSET:
@@ -456,7 +464,30 @@ def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
     if a >= b:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={a} "
                            f">= to={b}")
+    if bounded:
+        _random_bounds(a, b, dtype)
     return rng.integers(a, b, shape)
+
+
+_C_NAMES = {'b': 'bool', 'u1': 'unsigned char', 'i1': 'signed char', 'i2': 'short int',
+            'i4': 'int', 'i8': 'long int'}
+
+
+def _random_bounds(a, b, dtype):
+    """torch's check of the range [a, b) of integers drawn into ``dtype``: within the values
+    of an integer or bool dtype; none for a complex one."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == 'c':
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
+    if dtype.kind in 'biu':
+        lo, hi = (0, 1) if dtype.kind == 'b' else (int(np.iinfo(dtype).min),
+                                                   int(np.iinfo(dtype).max))
+        name = _C_NAMES['b' if dtype.kind == 'b' else dtype.kind + str(dtype.itemsize)]
+        if not lo <= a <= hi:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not lo <= b - 1 <= hi:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def _bernoulli(rng, shape, p=0.5):

@@ -267,3 +267,52 @@ def test_resize_to_no_size(call):
 ])
 def test_nansum_nanmean_refusals(call):
     same(lambda T: call(T))
+
+
+# -- tril/triu_indices, random draws: torch's bounds and dtype checks --------------------
+@pytest.mark.parametrize('call', [
+    lambda T: T.tril_indices(3,3,2,dtype=T.int16),
+    lambda T: T.tril_indices(-3,3,2,dtype=T.int16),
+    lambda T: T.tril_indices(3,-3,2,dtype=T.float32),
+    lambda T: T.triu_indices(3,3,2,dtype=T.uint8),
+    lambda T: T.triu_indices(-1,3,0,dtype=T.complex64),
+    lambda T: T.triu_indices(3,-1,0,dtype=T.complex64),
+    lambda T: T.triu_indices(3,3,0,dtype=T.complex64),
+    lambda T: T.triu_indices(3,3,0,dtype=T.int32),
+    lambda T: T.ones(2,dtype=T.int16).normal_(),
+    lambda T: T.ones(0,dtype=T.int16).normal_(),
+    lambda T: T.ones(2,dtype=T.int16).normal_(0,-1.),
+    lambda T: T.ones(2,dtype=T.int16).normal_(0.25, 0.),
+    lambda T: T.ones(2,dtype=T.int64).bernoulli_().shape,
+    lambda T: T.randint(0,40000,[2],dtype=T.int16),
+    lambda T: T.randint(-40000,4,[2],dtype=T.int16),
+    lambda T: T.randint(0,2**40,[2],dtype=T.int32),
+    lambda T: T.ones(2,dtype=T.int16).random_(-40000, 3),
+    lambda T: T.ones(2,dtype=T.complex64).random_(2),
+    lambda T: T.ones(2,dtype=T.complex64).random_(),
+    lambda T: T.ones(2,dtype=T.bool).random_(3,1),
+    lambda T: T.ones(2,dtype=T.bool).random_(-2),
+    lambda T: T.ones(2,dtype=T.bool).random_(3),
+    lambda T: T.ones(2,dtype=T.bool).random_(0, 2).shape,
+    lambda T: T.ones(2,dtype=T.bool).random_().shape,
+    lambda T: T.ones(2,dtype=T.uint8).random_(-2,5),
+    lambda T: T.ones(2,dtype=T.uint8).random_(2,None).shape,
+    lambda T: T.ones(2,dtype=T.uint8).random_(257),
+    lambda T: T.ones(2,dtype=T.float16).random_(2,5000).shape,
+    lambda T: T.randint(1,3,[2,0],dtype=T.complex64),
+    lambda T: T.randint(1,3,[-1],dtype=T.complex64),
+    lambda T: T.randint(3,1,[-1],dtype=T.complex64),
+    lambda T: T.randint(3,1,[2],dtype=T.complex64),
+    lambda T: T.randint(1,3,[2],dtype=T.bool),
+    lambda T: T.randint(0,2,[2],dtype=T.bool).shape,
+    lambda T: T.randint(-1,2,[2],dtype=T.bool),
+    lambda T: T.randint(-1,2,[2],dtype=T.uint8),
+    lambda T: T.randint(0,300,[2],dtype=T.int8),
+    lambda T: T.randperm(2,dtype=T.complex64),
+    lambda T: T.randperm(2,dtype=T.bool),
+    lambda T: T.randperm(300,dtype=T.int8),
+    lambda T: T.randperm(3,dtype=T.int8).shape,
+    lambda T: T.randperm(-1,dtype=T.bool),
+])
+def test_index_and_random_dtype_checks(call):
+    same(lambda T: call(T))
