@@ -563,8 +563,8 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
     m = _KERNEL_REFUSAL.search(str(error))
     name = _op_name(public_name)
     if m is None or name.endswith('_') and not name.endswith('__') or \
-            kwargs and 'out' in kwargs:
-        return
+            kwargs and 'out' in kwargs or getattr(impl, '_dtype_first', False):
+        return  # (``_dtype_first``: an op whose torch form checks the dtype first says so)
     refused = m.group(1)
     for stand_in in (np.float64, np.int64):
         if _dtype.FROM_NP[np.dtype(stand_in)].kernel_name == refused:

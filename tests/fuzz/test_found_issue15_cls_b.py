@@ -316,3 +316,23 @@ def test_nansum_nanmean_refusals(call):
 ])
 def test_index_and_random_dtype_checks(call):
     same(lambda T: call(T))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.unique(T.ones(3, dtype=T.complex128)),
+    lambda T: T.unique(T.ones(3, dtype=T.complex128), True, False),
+    lambda T: T.unique(T.ones(3, dtype=T.complex128), dim=5),
+    lambda T: T.unique(T.ones(3, dtype=T.complex128), dim=0),
+    lambda T: T.unique_consecutive(T.ones(3, dtype=T.complex128), dim=5),
+    lambda T: T.unique_consecutive(T.ones(3, dtype=T.complex64)),
+    lambda T: T.ones(3, dtype=T.complex64).unique(sorted=False),
+    lambda T: T.unique(T.ones(3, dtype=T.bfloat16)), lambda T: T.unique(T.ones(3), dim=5)])
+def test_unique_of_complex(call):
+    same(lambda T: call(T))
+
+
+@pytest.mark.parametrize('data', [1 + 2j, [1 + 2j], 1 + 0j, [1.5, 1 + 2j], [[1 + 2j]],
+                                  np.complex64(1 + 2j), [np.complex64(1 + 2j)]])
+@pytest.mark.parametrize('dt', ['float32', 'int64', 'bool', 'bfloat16', 'uint8', 'complex64'])
+def test_tensor_of_complex_numbers_as_a_real_dtype(data, dt):
+    check(lambda T: T.tensor(data, dtype=getattr(T, dt)), grad=False, match_message=True)
