@@ -754,10 +754,15 @@ def to_array(data, dtype=None):
                 from None
         if dtype is None:
             dtype = inferred or _python_dtype(arr, data)
-        elif arr.dtype.kind == 'c' and dtype.np.kind not in 'cb' and inferred is None:
-            # (torch converts each number to the dtype's Python type, which a complex refuses)
-            raise TypeError("'complex' object cannot be interpreted as an integer"
-                            if dtype.np.kind in 'iu' else "must be real number, not complex")
+        elif arr.dtype.kind == 'c' and dtype.np.kind != 'c':
+            # (torch converts each number to the dtype's Python type, which a complex refuses
+            # -- but a Python complex makes a bool and a NumPy complex a float)
+            numpy = inferred is not None
+            if dtype.np.kind in 'iu' or dtype.np.kind == 'b' and numpy:
+                kind = 'numpy.' + arr.dtype.name if numpy else 'complex'
+                raise TypeError(f"'{kind}' object cannot be interpreted as an integer")
+            if dtype.np.kind != 'b' and not numpy:
+                raise TypeError("must be real number, not complex")
     if dtype is not None and arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     return arr

@@ -120,7 +120,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """Collapses each run of equal consecutive elements (or slices along ``dim``) to one;
     optionally the run index of each input element and the length of each run."""
     x = input._data
-    _no_complex(x, 'unique')
+    # (torch runs dim 0 of a 1-D input as no dim)
+    _no_complex(x, 'unique' if dim is None or dim == 0 and x.ndim == 1 else 'unique_dim')
     if dim is None:
         m, rows = x.reshape(-1), x.reshape(x.size, 1)
         shape = x.shape

@@ -336,3 +336,11 @@ def test_unique_of_complex(call):
 @pytest.mark.parametrize('dt', ['float32', 'int64', 'bool', 'bfloat16', 'uint8', 'complex64'])
 def test_tensor_of_complex_numbers_as_a_real_dtype(data, dt):
     check(lambda T: T.tensor(data, dtype=getattr(T, dt)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dim', [0, -1, 5])
+@pytest.mark.parametrize('shape', [(3,), (1, 3)])
+def test_unique_of_complex_along_a_dim(dim, shape):
+    x = (m(*shape) + 1j).astype(np.complex64)
+    same(lambda T, a: T.unique(a, dim=dim), x)
+    same(lambda T, a: T.unique_consecutive(a, dim=dim), x)
