@@ -39,7 +39,7 @@ import warnings
 import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
-           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs']
+           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs', 'int_lists']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -348,18 +348,8 @@ class Signature:
                     raise_ = True  # (torch's parser stops at once on a list of ints gone bad)
                 if not raise_:
                     return False
-                if pos == 0 and p.display == 'tuple of ints':
-                    # (torch's words for a list whose first element is bad; by keyword, it
-                    # names the list's type)
-                    raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be "
-                                    f"{p.display}, " + (f"but found element of type "
-                                    f"{_type_name(x[0])} at pos 0" if where else
-                                    f"not {_type_name(x, True)}"))
                 if pos is not None and p.display == 'tuple of ints':
-                    raise TypeError(
-                        f"{self.name}(): argument '{p.name}' failed to unpack the object at pos "
-                        f"{pos + 1} with error \"type must be {p.display},but got "
-                        f"{_type_name(x[pos])}\"")
+                    _bad_int_list(self.name, p.name, where, x, pos)
                 if pos is not None and p.display == 'tuple of Tensors':
                     raise TypeError(f"expected Tensor as element {pos} in argument {i}, but got "
                                     f"{_type_name(x[pos])}")
@@ -383,6 +373,29 @@ class Signature:
                                         f"'{k}'")
             return False
         return True
+
+
+def _bad_int_list(op, name, where, x, pos):
+    """torch's TypeError for the list ``x`` given for the tuple-of-ints parameter ``name`` of
+    ``op`` (``where``: " (position n)", or '' by keyword), whose element ``pos`` is not an
+    int."""
+    if pos == 0:  # (by keyword, torch names the list's type)
+        raise TypeError(f"{op}(): argument '{name}'{where} must be tuple of ints, " + (
+            f"but found element of type {_type_name(x[0])} at pos 0" if where else
+            f"not {_type_name(x, True)}"))
+    raise TypeError(f"{op}(): argument '{name}' failed to unpack the object at pos {pos + 1} "
+                    f"with error \"type must be tuple of ints,but got {_type_name(x[pos])}\"")
+
+
+def int_lists(op, first, **lists):
+    """For ops torch writes in Python over a C op that takes tuples of ints (``unfold``
+    calls ``im2col``): torch's TypeError of that op's parser for the first list in
+    ``lists`` (name -> sequence, in the C op's order from position ``first``) that holds
+    something other than an int."""
+    for i, (name, x) in enumerate(lists.items()):
+        ok, pos = _is_int_list(x)
+        if not ok and pos is not None:
+            _bad_int_list(op, name, f" (position {first + i})", x, pos)
 
 
 def _split(inner):

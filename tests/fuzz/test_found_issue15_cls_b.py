@@ -344,3 +344,32 @@ def test_unique_of_complex_along_a_dim(dim, shape):
     x = (m(*shape) + 1j).astype(np.complex64)
     same(lambda T, a: T.unique(a, dim=dim), x)
     same(lambda T, a: T.unique_consecutive(a, dim=dim), x)
+
+
+# -- nn.functional written in Python over C ops that take tuples of ints ------------------
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.unfold(x, 0.0), lambda T, x: T.nn.functional.unfold(x, 2, 1.5),
+    lambda T, x: T.nn.functional.unfold(x.reshape(-1), 1.5, 3),
+    lambda T, x: T.nn.functional.unfold(x, (2, 2.5)), lambda T, x: T.nn.functional.unfold(x, (2, 2, 2)),
+    lambda T, x: T.nn.functional.unfold(x, 2, padding=(1, 'a')),
+    lambda T, x: T.nn.functional.unfold(x, 2, stride=np.int64(1)),
+    lambda T, x: T.nn.functional.unfold(x, True),
+    lambda T, x: T.nn.functional.fold(x.reshape(1, 4, -1), 3, 1.5),
+    lambda T, x: T.nn.functional.fold(x.reshape(1, 4, -1), (2., 2), 2)])
+def test_unfold_fold_int_arguments(call):
+    same(call, m(1, 2, 3, 3))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i.float(), 1.0),
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i.int(), 1.0),
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i, 1.0),
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i, 2, 1.5),
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i, 2, 1, 0.5),
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i, 2, output_size=[2.5]),
+    lambda T, x, i: T.nn.functional.max_unpool1d(x, i, 2, output_size=[1.5]),
+    lambda T, x, i: T.nn.functional.max_unpool2d(x[None], i[None], (2, 1.5)),
+    lambda T, x, i: T.nn.functional.max_unpool2d(x[None], i[None].int(), 1.0),
+    lambda T, x, i: T.nn.functional.max_unpool3d(x[None, None], i[None, None], 1.5)])
+def test_max_unpool_int_sizes(call):
+    same(call, m(1, 2, 2), np.zeros((1, 2, 2), np.int64))
