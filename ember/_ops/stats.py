@@ -746,6 +746,9 @@ def renorm(input, p, dim, maxnorm):
     """``input`` with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down
     to norm ``maxnorm``."""
     x = input._data
+    for name, v in (('p', p), ('maxnorm', maxnorm)):
+        if isinstance(v, (complex, np.complexfloating)):
+            raise RuntimeError(f"renorm: {name} must be real-valued")
     if x.dtype.kind not in 'fcV':
         raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
     if p <= 0:

@@ -373,3 +373,28 @@ def test_unfold_fold_int_arguments(call):
     lambda T, x, i: T.nn.functional.max_unpool3d(x[None, None], i[None, None], 1.5)])
 def test_max_unpool_int_sizes(call):
     same(call, m(1, 2, 2), np.zeros((1, 2, 2), np.int64))
+
+
+# -- Scalars torch's kernels take as doubles: complex ones refused, real-valued checked ----
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.renorm(x, 1 + 0j, 1, 2), lambda T, x: T.renorm(x, 1, 1, 2 + 0j),
+    lambda T, x: T.renorm(x, -1 + 1j, 1, -2 + 1j), lambda T, x: T.renorm(x.long(), 1 + 1j, 1, 2),
+    lambda T, x: T.renorm(x.reshape(-1), 1 + 1j, 1, 2), lambda T, x: T.renorm(x, -1, 1, 2),
+    lambda T, x: x.detach().renorm_(1 + 1j, 1, 2),
+    lambda T, x: T.nn.functional.rrelu(x, 1 + 0j, 2),
+    lambda T, x: T.nn.functional.rrelu(x, 1 + 1j, float('nan')),
+    lambda T, x: T.nn.functional.rrelu(x, float('nan'), 1 + 1j),
+    lambda T, x: T.nn.functional.rrelu(x.bool(), float('nan'), True),
+    lambda T, x: T.nn.functional.rrelu(x, float('nan'), 0.3),
+    lambda T, x: T.nn.functional.rrelu(x, 0.1, float('inf')),
+    lambda T, x: T.nn.functional.rrelu(x.detach(), 0.3, 0.1, True, True),
+    lambda T, x: T.rrelu(x, 1 + 2j, -1.),
+    lambda T, x: T.nn.functional.softshrink(x.to(T.complex64), 0.5 - 0.1j),
+    lambda T, x: T.nn.functional.softshrink(x.long(), 0.5 - 0.1j),
+    lambda T, x: T.nn.functional.softshrink(x.long(), -0.5),
+    lambda T, x: T.nn.functional.softshrink(x, 0.5 - 0.1j),
+    lambda T, x: T.nn.functional.softshrink(x, 0.5 + 0j),
+    lambda T, x: T.nn.functional.hardshrink(x, 0.5 + 0j),
+    lambda T, x: T.nn.functional.hardshrink(x, 0.5 - 0.1j), lambda T, x: x.hardshrink(1 + 1j)])
+def test_real_valued_scalars(call):
+    same(call, m(3, 2))
