@@ -700,13 +700,19 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
                                   "out_dtype (in torch's CPU build either)") from None
 
 
+# nn.functional ops whose torch body reads its tensors' attributes (``.dim()``) in Python
+# before any C call: a plain value there gives torch's AttributeError, which stands
+_PYTHON_READS_FIRST = frozenset({'nn.functional.multi_head_attention_forward'})
+
+
 def _refuse_plain_value(public_name, impl, args, error):
     """The body of an ``nn.functional`` op tripped over a number, string or None given where
     it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
     the parameter, as the inner call of torch's Python function raises it. (Elsewhere
     torch's Python functions let the AttributeError out: ``unravel_index``.)"""
     from .._tensor import Tensor
-    if not key_of(public_name).startswith('nn.functional.'):
+    if not key_of(public_name).startswith('nn.functional.') or \
+            key_of(public_name) in _PYTHON_READS_FIRST:
         return
     m = re.match(r"'(\w+)' object has no attribute", str(error))
     if m is None:

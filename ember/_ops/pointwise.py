@@ -585,7 +585,7 @@ def round_(self, *, decimals=None):
 def positive(input):
     """Returns ``input`` itself (torch's unary plus)."""
     if input._data.dtype.kind == 'b':
-        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 

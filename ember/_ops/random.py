@@ -114,8 +114,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1)."""
     check_device(device, 'rand')
+    shape = _shape(size, 'rand')  # (torch makes the tensor, then its kernel refuses)
     dt = _float_dt(dtype, 'check_uniform_bounds')
-    shape = _shape(size, 'rand')
     if dt.kind == 'c':  # real and imaginary parts each uniform on [0, 1), as torch
         parts = _rng(generator).random(tuple(shape) + (2,))
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
@@ -129,8 +129,8 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples."""
     check_device(device, 'randn')
+    shape = _shape(size, 'randn')  # (torch makes the tensor, then its kernel refuses)
     dt = _float_dt(dtype, 'normal_kernel_cpu')
-    shape = _shape(size, 'randn')
     if dt.kind == 'c':  # real and imaginary parts each of variance 1/2, as torch
         parts = _rng(generator).standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)

@@ -555,6 +555,8 @@ def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
     d = _wrap1(dim, x.ndim)
     if x.ndim and x.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+    if x.dtype.kind == 'c' and op in ('max', 'min'):
+        raise RuntimeError(f"{op}(): does not support complex input")
     # NumPy's argmax/argmin pick the first NaN of a slice, which is what torch returns too.
     idx = arg_fn(x, axis=d, keepdims=True) if x.ndim else None
     return _selection(input, idx, d, keepdim, cls, tup)

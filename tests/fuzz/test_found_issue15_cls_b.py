@@ -398,3 +398,38 @@ def test_max_unpool_int_sizes(call):
     lambda T, x: T.nn.functional.hardshrink(x, 0.5 - 0.1j), lambda T, x: x.hardshrink(1 + 1j)])
 def test_real_valued_scalars(call):
     same(call, m(3, 2))
+
+
+# -- scatter's dim before dtypes, min/max along a dim of complex, unary plus of bool -------
+@pytest.mark.parametrize('call', [
+    lambda T: T.scatter_add(T.ones(4), 2, T.zeros(1, 1, 3, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.ones(2, 3).scatter_add_(-3, T.zeros(2, 1, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.ones(2, 3).scatter_add_(0, T.zeros(2, 1), T.ones(3, dtype=T.float64)),
+    lambda T: T.ones(2, 3).scatter_(-3, T.zeros(2, 1, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.scatter(T.ones(4), 2, T.zeros(1, 1, 3, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.scatter_reduce(T.ones(4), 2, T.zeros(1, 1, 3, dtype=T.int64),
+                               T.ones(3, dtype=T.float64), 'sum'),
+    lambda T: T.scatter_reduce(T.ones(4), 0, T.zeros(3, dtype=T.int64),
+                               T.ones(3, dtype=T.float64), 'xx'),
+    lambda T: T.scatter(T.ones(4), 0, T.zeros(0, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.scatter(T.ones(4), 0, T.zeros(3, dtype=T.int64), T.ones(3, dtype=T.float64),
+                        reduce='xx'),
+    lambda T: T.scatter(T.ones(4), 0, T.zeros(2, 2, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.max(T.ones(3, 1, dtype=T.complex64), 0, True),
+    lambda T: T.ones(3, 1, dtype=T.complex64).min(dim=0),
+    lambda T: T.min(T.ones(3, 1, dtype=T.complex64), -1), lambda T: T.max(T.tensor(1 + 1j), 0),
+    lambda T: T.min(T.ones(3, 1, dtype=T.complex64)), lambda T: T.min(T.ones(0, dtype=T.complex64), 0),
+    lambda T: T.positive(T.ones(2, dtype=T.bool)), lambda T: T.ones(2, dtype=T.bool).positive(),
+    lambda T: +T.ones(2, dtype=T.bool),
+    lambda T: T.randn([-1], dtype=T.int8), lambda T: T.randn([2], dtype=T.int8),
+    lambda T: T.rand([-1], dtype=T.int8), lambda T: T.randn(-1, dtype=T.int8),
+    lambda T: T.rand(2, -1, dtype=T.bool)])
+def test_torch_order_of_checks(call):
+    same(lambda T: call(T))
+
+
+def test_multi_head_attention_with_a_bool_mask_argument():
+    def f(T, x, w):
+        return T.nn.functional.multi_head_attention_forward(
+            x, x, x, 3, 1, None, None, None, None, False, 0.0, w, None, True, False)
+    same(f, m(2, 1, 3), m(3, 3))
