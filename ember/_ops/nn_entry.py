@@ -116,14 +116,33 @@ def _channel_stats(x, dims, eps):
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)``: batch norm and, when training, the batch's
     per-channel mean and 1/std (empty tensors in evaluation)."""
-    input.size(1)  # (torch reads the channel count first: its IndexError for a 1-d input)
+    # (torch's order: in evaluation the pair of running statistics; the channel count (its
+    # IndexError for a 1-d input); the pair; the dtype)
+    for name, t in (('running_mean', running_mean), ('running_var', running_var)):
+        if t is not None and t.requires_grad:  # (torch's autograd refuses them first)
+            raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
+                               f"respect to argument '{name}'. This input cannot have "
+                               "requires_grad True.")
+    if not training:
+        _both_or_neither(running_mean, running_var)
+    input.size(1)
+    _both_or_neither(running_mean, running_var)
     x = input._data
+    if x.dtype.kind not in 'fV':
+        raise NotImplementedError(f"\"batch_norm\" not implemented for "
+                                  f"'{input.dtype.kernel_name}'")
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
         (np.zeros(0, x.dtype), np.zeros(0, x.dtype))
     out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      False)
     return out, make(stats[0]), make(stats[1])
+
+
+def _both_or_neither(running_mean, running_var):
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be "
+                         "None")
 
 
 @_fn('batch_norm_update_stats')

@@ -433,3 +433,22 @@ def test_multi_head_attention_with_a_bool_mask_argument():
         return T.nn.functional.multi_head_attention_forward(
             x, x, x, 3, 1, None, None, None, None, False, 0.0, w, None, True, False)
     same(f, m(2, 1, 3), m(3, 3))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x, s: T.native_batch_norm(x, None, None, s, None, False, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x, None, None, None, s, True, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x.to(T.int16), None, None, None, None, True, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x.bool(), None, None, s.bool(), s.bool(), False, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x.to(T.int16), s, None, None, None, True, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x.to(T.complex64), None, None, None, None, True, .5, .1),
+    lambda T, x, s: T.native_batch_norm(x[0].to(T.int16), None, None, None, None, True, .5, .1),
+    lambda T, x, s: T.native_batch_norm(x[0], None, None, s, None, True, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x[0], None, None, s, None, False, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x, T.ones(5), None, s, None, False, 0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x, None, None, None, s.detach().requires_grad_(), True,
+                                        0.5, 0.1),
+    lambda T, x, s: T.native_batch_norm(x, None, None, s.detach().requires_grad_(), s.detach(),
+                                        False, 0.5, 0.1)])
+def test_native_batch_norm_checks(call):
+    same(call, m(2, 3), np.ones(3))
