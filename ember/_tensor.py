@@ -97,7 +97,7 @@ class Tensor:
         """``shape``, or the size of one dimension."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim, 'size')]
+        return self._data.shape[_size_dim(dim, self._data.ndim)]
 
     @property
     def dtype(self):
@@ -151,7 +151,7 @@ class Tensor:
         st = tuple(s // self._data.itemsize for s in self._data.strides)
         if dim is None:
             return st
-        return st[_wrap_dim(dim, self._data.ndim, 'stride')]
+        return st[_size_dim(dim, self._data.ndim)]
 
     def is_contiguous(self, memory_format=None):
         """True if elements are laid out row-major with no gaps."""
@@ -723,6 +723,14 @@ def _wrap_dim(dim, ndim, op='op'):
 
 
 wrap_dim = _wrap_dim
+
+
+def _size_dim(dim, ndim):
+    """``dim`` of ``size(dim)`` / ``stride(dim)`` wrapped: a 0-d tensor has none (torch does
+    not treat it as 1-d here)."""
+    if not ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
 
 
 def to_array(data, dtype=None):

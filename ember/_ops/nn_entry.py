@@ -484,27 +484,45 @@ def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirect
 _GATES = {'LSTM': 4, 'GRU': 3}
 
 
-def _check_cell_weights(mode, input, w_ih, w_hh):
-    # torch's order: the input against weight_ih, then both weights' gate rows against the
-    # hidden size that weight_hh's columns give
-    if input._data.ndim >= 1 and w_ih._data.ndim == 2 and \
-            input._data.shape[-1] != w_ih._data.shape[1]:
-        raise RuntimeError(f"input has inconsistent input_size: got {input._data.shape[-1]} "
-                           f"expected {w_ih._data.shape[1]}")
-    if w_hh._data.ndim != 2:
-        return
-    gates, hidden = _GATES.get(mode, 1), w_hh._data.shape[1]
-    for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
-        if w._data.ndim >= 1 and w._data.shape[0] != gates * hidden:
-            raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
-                               f"{gates * hidden}, but got {w._data.shape[0]}")
+def _check_cell(mode, input, hx, w_ih, w_hh):
+    """torch's checks of one cell step, in its order for the cell (sizes read as torch reads
+    them: its IndexError for too few dims): both weights' gate rows against the hidden size
+    (``w_hh``'s columns), the input size (``w_ih``'s columns), each hidden state's batch and
+    size."""
+    gates = _GATES.get(mode, 1)
+
+    def weights():
+        hidden = w_hh.size(1)
+        for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
+            if w.size(0) != gates * hidden:
+                raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
+                                   f"{gates * hidden}, but got {w.size(0)}")
+
+    def inputs():
+        if input.size(1) != w_ih.size(1):
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
+                               f"expected {w_ih.size(1)}")
+
+    def hiddens():
+        hidden = w_hh.size(1)
+        for label, h in enumerate(hx if mode == 'LSTM' else (hx,)):
+            if input.size(0) != h.size(0):
+                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match "
+                                   f"hidden{label} batch size {h.size(0)}")
+            if h.size(1) != hidden:
+                raise RuntimeError(f"hidden{label} has inconsistent hidden_size: got "
+                                   f"{h.size(1)}, expected {hidden}")
+
+    order = {'LSTM': (inputs, weights, hiddens), 'GRU': (inputs, hiddens, weights)}
+    for check in order.get(mode, (weights, inputs, hiddens)):
+        check()
 
 
 def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
     if mode == 'LSTM' and len(hx) != 2:
         raise RuntimeError("lstm_cell expects two hidden states")
-    _check_cell_weights(mode, input, w_ih, w_hh)
+    _check_cell(mode, input, hx, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)
 

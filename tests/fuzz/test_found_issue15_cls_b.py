@@ -452,3 +452,32 @@ def test_multi_head_attention_with_a_bool_mask_argument():
                                         False, 0.5, 0.1)])
 def test_native_batch_norm_checks(call):
     same(call, m(2, 3), np.ones(3))
+
+
+# -- size()/stride() of a 0-d tensor; the checks of one RNN cell step in torch's order ----
+@pytest.mark.parametrize('call', [
+    lambda T, x: x.size(-1), lambda T, x: x.size(-2), lambda T, x: x.size(dim=0),
+    lambda T, x: x.stride(0), lambda T, x: x.size(1.5), lambda T, x: x.reshape(2, 1).size(-3)])
+def test_size_of_a_0d_tensor(call):
+    same(call, np.array([1.5, 2.5])[0:1].reshape(()))
+
+
+def _cell_cases(T, mode):
+    o = T.ones
+    g = {'lstm': 4, 'gru': 3}.get(mode, 1)
+    hx = (lambda h: (h, h)) if mode == 'lstm' else (lambda h: h)
+    return [(o(3, 3), hx(o(3, 1)), T.tensor(1.), o(g, 1)), (o(3, 3), hx(o(3, 1)), o(g, 3), T.tensor(1.)),
+            (o(3, 3), hx(T.tensor(1.)), o(g, 3), o(g, 1)), (T.tensor(1.), hx(o(3, 1)), o(g, 3), o(g, 1)),
+            (o(3, 3), hx(o(3, 1)), o(3), o(g, 1)), (o(3, 3), hx(o(3, 1)), o(g, 3), o(1)),
+            (o(3, 3), hx(o(1)), o(g, 3), o(g, 1)), (o(3), hx(o(1)), o(g, 3), o(g, 1)),
+            (o(3), hx(o(1, 1)), o(g, 3), o(g, 1)), (o(3, 3), hx(o(3, 1)), o(g, 4), o(g, 1)),
+            (o(3, 3), hx(o(3, 1)), o(g, 3), o(2, 2)), (o(3, 3), hx(o(3, 2)), o(g, 3), o(g, 1)),
+            (o(3, 3), hx(o(2, 1)), o(g, 3), o(g, 1)), (o(2, 3, 3), hx(o(3, 1)), o(g, 3), o(g, 1)),
+            (o(3, 3), hx(o(3, 1)), o(g, 3), o(g, 1))]
+
+
+@pytest.mark.parametrize('case', range(15))
+@pytest.mark.parametrize('mode', ['rnn_tanh', 'rnn_relu', 'lstm', 'gru'])
+def test_rnn_cell_checks(mode, case):
+    check(lambda T: getattr(T, mode + '_cell')(*_cell_cases(T, mode)[case]), grad=False,
+          match_message=True)
