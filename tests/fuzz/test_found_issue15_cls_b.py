@@ -481,3 +481,13 @@ def _cell_cases(T, mode):
 def test_rnn_cell_checks(mode, case):
     check(lambda T: getattr(T, mode + '_cell')(*_cell_cases(T, mode)[case]), grad=False,
           match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.svd_lowrank(T.ones(2, 3, 3, dtype=T.int64), 6, 1),
+    lambda T: T.svd_lowrank(T.ones(2, 0, dtype=T.int64)),
+    lambda T: T.svd_lowrank(T.ones(3, 3, dtype=T.int16), 6, 0),
+    lambda T: T.svd_lowrank(T.ones(3, 3, dtype=T.bool), 2, 0),
+    lambda T: T.pca_lowrank(T.ones(3, 3, dtype=T.int64), 2)])
+def test_svd_lowrank_of_integers(call):
+    same(lambda T: call(T))
