@@ -678,8 +678,8 @@ def chunk(input, chunks, dim=0):
 @register
 def tensor_split(input, indices_or_sections, dim=0):
     """Splits into sections like ``numpy.array_split``, or at the given indices."""
-    _at_least_1d(input, f'tensor_split expected at least a 1-dimensional tensor, but got a '
-                        f'tensor with 0 dims')
+    _at_least_1d(input, 'tensor_split expected at least a 1-dimensional tensor, but got a '
+                        'tensor with 0 dims')
     if isinstance(indices_or_sections, Tensor):
         indices_or_sections = _split_indices(indices_or_sections)
     d = wrap_dim(dim, input._data.ndim)

@@ -63,7 +63,8 @@ def test_tensor_split_index_tensors(idx):
     lambda T, x: T.narrow(x, 5, T.tensor(1.5), 1), lambda T, x: T.narrow(x, 0, T.tensor(1), 1),
     lambda T, x: x.narrow(-1, T.ones(2, 0), -1), lambda T, x: T.narrow_copy(x, 1, 0, 3),
     lambda T, x: x.narrow_copy(-3, 0, 3), lambda T, x: T.slice_copy(x, 0, None, None, 0),
-    lambda T, x: T.slice_copy(x, 0, None, None, -1), lambda T, x: T.slice_copy(x, 5, None, None, 0)])
+    lambda T, x: T.slice_copy(x, 0, None, None, -1),
+    lambda T, x: T.slice_copy(x, 5, None, None, 0)])
 def test_narrow_and_slice_checks(call):
     same(call, m(3))
 
@@ -350,7 +351,8 @@ def test_unique_of_complex_along_a_dim(dim, shape):
 @pytest.mark.parametrize('call', [
     lambda T, x: T.nn.functional.unfold(x, 0.0), lambda T, x: T.nn.functional.unfold(x, 2, 1.5),
     lambda T, x: T.nn.functional.unfold(x.reshape(-1), 1.5, 3),
-    lambda T, x: T.nn.functional.unfold(x, (2, 2.5)), lambda T, x: T.nn.functional.unfold(x, (2, 2, 2)),
+    lambda T, x: T.nn.functional.unfold(x, (2, 2.5)),
+    lambda T, x: T.nn.functional.unfold(x, (2, 2, 2)),
     lambda T, x: T.nn.functional.unfold(x, 2, padding=(1, 'a')),
     lambda T, x: T.nn.functional.unfold(x, 2, stride=np.int64(1)),
     lambda T, x: T.nn.functional.unfold(x, True),
@@ -402,8 +404,10 @@ def test_real_valued_scalars(call):
 
 # -- scatter's dim before dtypes, min/max along a dim of complex, unary plus of bool -------
 @pytest.mark.parametrize('call', [
-    lambda T: T.scatter_add(T.ones(4), 2, T.zeros(1, 1, 3, dtype=T.int64), T.ones(3, dtype=T.float64)),
-    lambda T: T.ones(2, 3).scatter_add_(-3, T.zeros(2, 1, dtype=T.int64), T.ones(3, dtype=T.float64)),
+    lambda T: T.scatter_add(T.ones(4), 2, T.zeros(1, 1, 3, dtype=T.int64),
+                            T.ones(3, dtype=T.float64)),
+    lambda T: T.ones(2, 3).scatter_add_(-3, T.zeros(2, 1, dtype=T.int64),
+                                        T.ones(3, dtype=T.float64)),
     lambda T: T.ones(2, 3).scatter_add_(0, T.zeros(2, 1), T.ones(3, dtype=T.float64)),
     lambda T: T.ones(2, 3).scatter_(-3, T.zeros(2, 1, dtype=T.int64), T.ones(3, dtype=T.float64)),
     lambda T: T.scatter(T.ones(4), 2, T.zeros(1, 1, 3, dtype=T.int64), T.ones(3, dtype=T.float64)),
@@ -418,7 +422,8 @@ def test_real_valued_scalars(call):
     lambda T: T.max(T.ones(3, 1, dtype=T.complex64), 0, True),
     lambda T: T.ones(3, 1, dtype=T.complex64).min(dim=0),
     lambda T: T.min(T.ones(3, 1, dtype=T.complex64), -1), lambda T: T.max(T.tensor(1 + 1j), 0),
-    lambda T: T.min(T.ones(3, 1, dtype=T.complex64)), lambda T: T.min(T.ones(0, dtype=T.complex64), 0),
+    lambda T: T.min(T.ones(3, 1, dtype=T.complex64)),
+    lambda T: T.min(T.ones(0, dtype=T.complex64), 0),
     lambda T: T.positive(T.ones(2, dtype=T.bool)), lambda T: T.ones(2, dtype=T.bool).positive(),
     lambda T: +T.ones(2, dtype=T.bool),
     lambda T: T.randn([-1], dtype=T.int8), lambda T: T.randn([2], dtype=T.int8),
@@ -466,8 +471,10 @@ def _cell_cases(T, mode):
     o = T.ones
     g = {'lstm': 4, 'gru': 3}.get(mode, 1)
     hx = (lambda h: (h, h)) if mode == 'lstm' else (lambda h: h)
-    return [(o(3, 3), hx(o(3, 1)), T.tensor(1.), o(g, 1)), (o(3, 3), hx(o(3, 1)), o(g, 3), T.tensor(1.)),
-            (o(3, 3), hx(T.tensor(1.)), o(g, 3), o(g, 1)), (T.tensor(1.), hx(o(3, 1)), o(g, 3), o(g, 1)),
+    return [(o(3, 3), hx(o(3, 1)), T.tensor(1.), o(g, 1)),
+            (o(3, 3), hx(o(3, 1)), o(g, 3), T.tensor(1.)),
+            (o(3, 3), hx(T.tensor(1.)), o(g, 3), o(g, 1)),
+            (T.tensor(1.), hx(o(3, 1)), o(g, 3), o(g, 1)),
             (o(3, 3), hx(o(3, 1)), o(3), o(g, 1)), (o(3, 3), hx(o(3, 1)), o(g, 3), o(1)),
             (o(3, 3), hx(o(1)), o(g, 3), o(g, 1)), (o(3), hx(o(1)), o(g, 3), o(g, 1)),
             (o(3), hx(o(1, 1)), o(g, 3), o(g, 1)), (o(3, 3), hx(o(3, 1)), o(g, 4), o(g, 1)),
