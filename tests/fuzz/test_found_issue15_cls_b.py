@@ -498,3 +498,12 @@ def test_rnn_cell_checks(mode, case):
     lambda T: T.pca_lowrank(T.ones(3, 3, dtype=T.int64), 2)])
 def test_svd_lowrank_of_integers(call):
     same(lambda T: call(T))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: x[:, :0].nansum([0], False, dtype=T.complex128),
+    lambda T, x: T.nanmean(x[:, :0], dtype=T.complex64),
+    lambda T, x: T.nanmean(x, 1, dtype=T.float64), lambda T, x: T.nanmean(x),
+    lambda T, x: T.nansum(x, dtype=T.float64)])
+def test_nansum_nanmean_of_empty_or_with_a_dtype(call):
+    check(call, m(2, 3), match_message=True)
