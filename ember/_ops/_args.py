@@ -788,7 +788,11 @@ def refusals(public_name, number=False):
     table = _dtype_refusals.REFUSED_WITH_NUMBER if number else _dtype_refusals.REFUSED
     groups = table.get(name)
     if groups is None and name.endswith('_'):
+        # (an in-place form has its own derivative: the out-of-place one's 'grad' rows are
+        # not its)
         groups = table.get(name[:-1])
+        if groups:
+            groups = tuple(g for g in groups if g[3:] != ('grad',))
     out = None
     if groups is not None and number:
         out = {}  # (probed with a number: an empty row refuses nothing)

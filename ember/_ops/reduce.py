@@ -294,8 +294,9 @@ def _nansum_check(input, dtype=None):
     ``dtype``."""
     if dtype is None and input._data.dtype.kind == 'c':
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    if dtype is not None and dtype.is_complex and input._data.size:  # (no kernel runs on
-        # an empty input)
+    if dtype is not None and dtype.is_complex and input._data.size and \
+            input._data.dtype.kind in 'fV':  # (no kernel runs on an empty input; integers
+        # are summed by sum's)
         raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.kernel_name}\'')
 
 

@@ -507,3 +507,17 @@ def test_svd_lowrank_of_integers(call):
     lambda T, x: T.nansum(x, dtype=T.float64)])
 def test_nansum_nanmean_of_empty_or_with_a_dtype(call):
     check(call, m(2, 3), match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nansum(x.long(), dtype=T.complex128),
+    lambda T, x: T.nansum(x.bool(), dtype=T.complex64),
+    lambda T, x: T.nansum(x.half(), dtype=T.complex64),
+    lambda T, x: T.nanmean(x, dtype=T.complex64)])
+def test_nansum_of_integers_with_a_complex_dtype(call):
+    same(call, m(3))
+
+
+def test_inplace_nan_to_num_of_complex_has_a_derivative():
+    same(lambda T, x: x.clone().nan_to_num_(1.5), C)
+    same(lambda T, x: T.nan_to_num(x, 1.5), C)
