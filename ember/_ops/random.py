@@ -401,8 +401,9 @@ def _sampler(name, draw):
         if not refused:
             from ._args import refusals
             refused.append(refusals(name) or {})
-        error = refused[0].get(self._data.dtype) if self._data.size else None
-        if error is not None:  # (an empty tensor runs no kernel)
+        error = refused[0].get(self._data.dtype)
+        # (an empty tensor runs no kernel: only the refusals made before it stand)
+        if error is not None and (self._data.size or error[2] is None):
             raise error[0](error[1])
 
     def fn(self, *args, generator=None, **kwargs):

@@ -202,6 +202,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
                                f"size, but got boundary tensor {list(seq.shape)}and got "
                                f"sorter tensor {list(s.shape)}")
+        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, s, -1)
     r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
     t = make(r)

@@ -521,3 +521,21 @@ def test_nansum_of_integers_with_a_complex_dtype(call):
 def test_inplace_nan_to_num_of_complex_has_a_derivative():
     same(lambda T, x: x.clone().nan_to_num_(1.5), C)
     same(lambda T, x: T.nan_to_num(x, 1.5), C)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(2, 0, dtype=T.uint8).uniform_(0.0, 0.5),
+    lambda T: T.ones(2, 0, dtype=T.int64).uniform_(),
+    lambda T: T.ones(2, 0, dtype=T.int64).normal_(),
+    lambda T: T.ones(2, 0, dtype=T.complex64).random_(),
+    lambda T: T.ones(2, 0, dtype=T.int64).exponential_(),
+    lambda T: T.ones(2, 0, dtype=T.int64).cauchy_(),
+    lambda T: T.ones(2, dtype=T.int64).uniform_(),
+    lambda T: T.searchsorted(T.ones(4, 4, dtype=T.int64), T.ones(4, 4, dtype=T.int64),
+                             side='right', sorter=T.full((4, 4), 5)),
+    lambda T: T.searchsorted(T.ones(4, 4, dtype=T.int64), T.ones(4, 4, dtype=T.int64),
+                             sorter=T.full((4, 4), -1)),
+    lambda T: T.searchsorted(T.ones(4, 4, dtype=T.int64), T.ones(4, 4, dtype=T.int64),
+                             sorter=T.zeros(4, 4, dtype=T.int64))])
+def test_samplers_of_empty_and_searchsorted_sorter(call):
+    same(lambda T: call(T))
