@@ -100,7 +100,7 @@ class Tensor:
         """``shape``, or the size of one dimension."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim, 'size')]
+        return self._data.shape[_size_dim(dim, self._data.ndim)]
 
     @property
     def dtype(self):
@@ -158,7 +158,7 @@ class Tensor:
         st = tuple(s // self._data.itemsize for s in self._data.strides)
         if dim is None:
             return st
-        return st[_wrap_dim(dim, self._data.ndim, 'stride')]
+        return st[_size_dim(dim, self._data.ndim)]
 
     def is_contiguous(self, memory_format=None):
         """True if elements are laid out row-major with no gaps (or, given a
@@ -753,6 +753,14 @@ def _wrap_dim(dim, ndim, op='op'):
 wrap_dim = _wrap_dim
 
 
+def _size_dim(dim, ndim):
+    """``dim`` of ``size(dim)`` / ``stride(dim)`` wrapped: a 0-d tensor has none (torch does
+    not treat it as 1-d here)."""
+    if not ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
+
+
 def to_array(data, dtype=None):
     """Converts nested Python sequences / numbers / arrays / tensors into an ndarray of
     ``dtype`` (an ember dtype), inferring torch's dtype when ``dtype`` is None."""
@@ -782,6 +790,15 @@ def to_array(data, dtype=None):
                 from None
         if dtype is None:
             dtype = inferred or _python_dtype(arr, data)
+        elif arr.dtype.kind == 'c' and dtype.np.kind != 'c':
+            # (torch converts each number to the dtype's Python type, which a complex refuses
+            # -- but a Python complex makes a bool and a NumPy complex a float)
+            numpy = inferred is not None
+            if dtype.np.kind in 'iu' or dtype.np.kind == 'b' and numpy:
+                kind = 'numpy.' + arr.dtype.name if numpy else 'complex'
+                raise TypeError(f"'{kind}' object cannot be interpreted as an integer")
+            if dtype.np.kind != 'b' and not numpy:
+                raise TypeError("must be real number, not complex")
     if dtype is not None and arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     return arr

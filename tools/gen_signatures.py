@@ -371,7 +371,14 @@ _NOT_PROBED = {'empty', 'empty_like', 'rand', 'randn', 'randint', 'randperm', 'n
                'bernoulli', 'multinomial', 'poisson', 'dropout', 'feature_dropout',
                'alpha_dropout', 'feature_alpha_dropout', 'rrelu',
                # (refused for the probe's argument value, not for the dtype alone)
-               'requires_grad_', 'to_mkldnn'}
+               'requires_grad_', 'to_mkldnn',
+               # (refusals that turn on the dtype of its p, a tensor of its own)
+               'bernoulli_'}
+
+
+# losses whose target is a tensor of the input's dtype (others take class indices)
+_SAME_DTYPE_TARGET = {'mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss',
+                      'soft_margin_loss', 'binary_cross_entropy'}
 
 
 def _sample_args(text, dt, extra, shape=(2, 2)):
@@ -392,7 +399,8 @@ def _sample_args(text, dt, extra, shape=(2, 2)):
         ty, name = p.rsplit(' ', 1)
         ty = ty.rstrip('?') if ty != 'IntArrayRef[1]?' else ty
         if ty in ('Tensor', 'Tensor?'):
-            if name in ('index', 'indices', 'target', 'offsets'):
+            if name in ('index', 'indices', 'target', 'offsets') and not (
+                    name == 'target' and text[:text.index('(')] in _SAME_DTYPE_TARGET):
                 return None
             args.append(torch.ones(shape).to(dt))
         elif ty == 'TensorList':
@@ -432,21 +440,29 @@ def dtype_refusals(sigs, numbers=frozenset()):
       complex ``rcond`` tensor, not a complex input);
     * ``'nonempty'``: an empty input runs no kernel, so nothing is refused (``cummin`` or
       ``log_softmax`` of an empty tensor);
+    * ``'grad'``: only a tensor that requires grad brings it (torch has no complex
+      derivative of ``nan_to_num`` or ``slice_scatter``: "... does not support automatic
+      differentiation for outputs with complex dtype");
     * None: always."""
     out, with_number = {}, {}
-    functions = {cname for key, (cname, _) in sigs.items() if not key.startswith('Tensor.')}
+    functions = {cname for key, (cname, _) in sigs.items()
+                 if not key.startswith(('Tensor.', '_nn.'))}
     for key, (cname, texts) in sorted(sigs.items()):
+        if key.startswith('_nn.') and cname in functions:
+            continue  # (a kernel probed under its public name)
         method = key.startswith('Tensor.')
-        if method and (cname in functions or cname.rstrip('_') in functions) or \
+        if method and (cname in functions or cname.rstrip('_') in functions and
+                       cname.rstrip('_') not in _NOT_PROBED) or \
                 cname in out or cname in _NOT_PROBED:
-            continue  # (a method is probed only where torch has no function of it)
+            continue  # (a method is probed only where torch has no function of it probed)
         visible = [t for t in texts if '|' not in t]
         if method:  # (its receiver as the first argument)
             visible = [t.replace('(', '(Tensor self, ', 1) if '()' not in t else
                        t.replace('()', '(Tensor self)') for t in visible]
         if not visible:
             continue
-        fn = _public(key) if not method else _method(key[len('Tensor.'):])
+        fn = getattr(torch._C._nn, cname) if key.startswith('_nn.') else \
+            _public(key) if not method else _method(key[len('Tensor.'):])
         refused, refused_n, number_probed, probes = {}, {}, False, []
         for text, extra in [(t, e) for t in visible for e in (0, 1)]:
             # (the probe's arguments must be right for the op with some dtype: the
@@ -462,6 +478,11 @@ def dtype_refusals(sigs, numbers=frozenset()):
                 if name not in refused and err and _about_dtype(err, dt) and \
                         '[2, 2]' not in err:  # (a message naming the probe's shape)
                     refused[name] = (err, _narrowing(fn, text, extra, dt, probes, visible))
+                if name not in refused and not err and dt.is_complex:
+                    err = _call(fn, [a.requires_grad_() if isinstance(a, torch.Tensor) else a
+                                     for a in args])
+                    if 'does not support automatic differentiation' in err:
+                        refused[name] = (err, 'grad')
                 if number and extra == 0 and name not in refused_n:
                     number_probed = True
                     err = _call(fn, [args[0], 1] + args[2:])
@@ -584,7 +605,8 @@ def write_refusals(refusals):
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
                 'dtypes it refuses so[, \'numbers\': only with a Python number argument |\n'
                 '\'tensors\': only with a second tensor | \'nonempty\': only for a non-empty\n'
-                'input]), ...)}. ``REFUSED_WITH_NUMBER``: the same for a call\n'
+                'input | \'grad\': only with a tensor that requires grad]), ...)}.\n'
+                '``REFUSED_WITH_NUMBER``: the same for a call\n'
                 'whose second operand is a Python number (``gt(t, 0)``), for every op\n'
                 'probed so (an empty row: that form refuses no dtype). Read by\n'
                 '``ember._ops._args``; an op looks its rows up on its first call."""\n'
@@ -599,6 +621,23 @@ def write_refusals(refusals):
 
 
 
+def nn_kernels(strings, sigs):
+    """{'_nn.<name>': (name, overloads)} for the kernels in ``torch._C._nn`` that torch's
+    Python ``nn.functional`` functions call (``smooth_l1_loss``, ``relu6``...): probed for
+    the dtypes they refuse only -- their signatures (``reduction`` as an int) are not the
+    public functions'."""
+    out = {}
+    for name in sorted(dir(torch._C._nn)):
+        fn = getattr(torch._C._nn, name)
+        if name.startswith('_') or type(fn).__name__ != 'builtin_function_or_method' or \
+                'nn.functional.' + name in sigs:
+            continue
+        chosen = select(name, fn, None, strings.get(name, []))
+        if chosen:
+            out['_nn.' + name] = (name, tuple(chosen))
+    return out
+
+
 def main():
     strings = pool()
     sigs = {}
@@ -607,7 +646,7 @@ def main():
         if chosen:
             sigs[key] = (cname, tuple(chosen))
     numbers = numbers_as_tensors(sigs)
-    write_refusals(dtype_refusals(sigs, numbers))
+    write_refusals(dtype_refusals({**sigs, **nn_kernels(strings, sigs)}, numbers))
     with open(OUT, 'w') as f:
         f.write('"""torch %s\'s Python-level signatures of its public ops: generated by\n'
                 '``tools/gen_signatures.py`` -- do not edit by hand.\n\n'

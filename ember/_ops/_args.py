@@ -40,7 +40,7 @@ import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
            'array_check', 'takes_numbers', 'signatures', 'tensor_varargs', 'stands',
-           'inner_check']
+           'inner_check', 'int_lists']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -393,6 +393,25 @@ def param_error(op, p, x, pos, index, keyword=False):
                      f"{_type_name(x)}")
 
 
+class _IntList:
+    """A tuple-of-ints parameter named ``name``, as ``param_error`` reads one."""
+    display = 'tuple of ints'
+
+    def __init__(self, name):
+        self.name = name
+
+
+def int_lists(op, first, **lists):
+    """For ops torch writes in Python over a C op that takes tuples of ints (``unfold``
+    calls ``im2col``): torch's TypeError of that op's parser for the first list in
+    ``lists`` (name -> sequence, in the C op's order from position ``first``) that holds
+    something other than an int."""
+    for i, (name, x) in enumerate(lists.items()):
+        ok, pos = _is_int_list(x)
+        if not ok and pos is not None:
+            raise param_error(op, _IntList(name), x, pos, first + i - 1)
+
+
 def _split(inner):
     """The parameters of a signature's text (commas inside quotes or brackets kept)."""
     parts, depth, quote, cur = [], 0, False, ''
@@ -640,8 +659,8 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
     m = _KERNEL_REFUSAL.search(str(error))
     name = _op_name(public_name)
     if m is None or name.endswith('_') and not name.endswith('__') or \
-            kwargs and 'out' in kwargs:
-        return
+            kwargs and 'out' in kwargs or getattr(impl, '_dtype_first', False):
+        return  # (``_dtype_first``: an op whose torch form checks the dtype first says so)
     refused = m.group(1)
     for stand_in in (np.float64, np.int64):
         if _dtype.FROM_NP[np.dtype(stand_in)].kernel_name == refused:
@@ -764,13 +783,19 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
                                   "out_dtype (in torch's CPU build either)") from None
 
 
+# nn.functional ops whose torch body reads its tensors' attributes (``.dim()``) in Python
+# before any C call: a plain value there gives torch's AttributeError, which stands
+_PYTHON_READS_FIRST = frozenset({'nn.functional.multi_head_attention_forward'})
+
+
 def _refuse_plain_value(public_name, impl, args, error):
     """The body of an ``nn.functional`` op tripped over a number, string or None given where
     it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
     the parameter, as the inner call of torch's Python function raises it. (Elsewhere
     torch's Python functions let the AttributeError out: ``unravel_index``.)"""
     from .._tensor import Tensor
-    if not key_of(public_name).startswith('nn.functional.'):
+    if not key_of(public_name).startswith('nn.functional.') or \
+            key_of(public_name) in _PYTHON_READS_FIRST:
         return
     m = re.match(r"'(\w+)' object has no attribute", str(error))
     if m is None:
@@ -844,8 +869,9 @@ def refusals(public_name, number=False):
     ``number``, those it refuses when its second operand is a Python number ({} if none,
     None if the op takes no number there). ``when`` is None (always), ``'numbers'`` (only
     with a Python number argument), ``'tensors'`` (only with a second tensor: the refusal is
-    about that argument) or ``'nonempty'`` (not when every tensor is empty: no kernel runs
-    then)."""
+    about that argument), ``'grad'`` (only with a tensor that requires grad, in grad mode:
+    torch's autograd has no complex derivative of the op) or ``'nonempty'`` (not when
+    every tensor is empty: no kernel runs then)."""
     name = _op_name(public_name)
     key = (name, number)
     if key in _ROWS:
@@ -854,7 +880,11 @@ def refusals(public_name, number=False):
     table = _dtype_refusals.REFUSED_WITH_NUMBER if number else _dtype_refusals.REFUSED
     groups = table.get(name)
     if groups is None and name.endswith('_'):
+        # (an in-place form has its own derivative: the out-of-place one's 'grad' rows are
+        # not its)
         groups = table.get(name[:-1])
+        if groups:
+            groups = tuple(g for g in groups if g[3:] != ('grad',))
     out = None
     if groups is not None and number:
         out = {}  # (probed with a number: an empty row refuses nothing)
@@ -880,9 +910,13 @@ def refusals(public_name, number=False):
 _ROWS = {}  # (op name, with a number) -> refusals' answer
 
 
-def _applies(when, arrays, numbers):
+def _applies(when, arrays, numbers, tensors=()):
     """Whether a refusal narrowed by ``when`` (see ``refusals``) applies to a call with
-    these tensor ``arrays`` that has (``numbers``) a Python number argument or not."""
+    these tensor ``arrays`` (of ``tensors``, where known) that has (``numbers``) a Python
+    number argument or not."""
+    if when == 'grad':  # (torch's autograd refuses the output: only where it records)
+        from ..autograd.grad_mode import STATE
+        return STATE.enabled and any(t.requires_grad for t in tensors)
     if when == 'numbers':
         return numbers
     if when == 'tensors':
@@ -955,8 +989,9 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     if error is not None:
         if error[2] is not None:
             given = (*seq, *args, *(kwargs or {}).values())
-            if not _applies(error[2], [a._data for a in given if isinstance(a, Tensor)],
-                            any(type(a) in _NUMBERS for a in given)):
+            tensors = [a for a in given if isinstance(a, Tensor)]
+            if not _applies(error[2], [a._data for a in tensors],
+                            any(type(a) in _NUMBERS for a in given), tensors):
                 return
         raise error[0](error[1])
 

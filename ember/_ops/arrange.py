@@ -163,8 +163,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     ``0..n-1`` each repeated by its count."""
     if repeats is None:
         counts = input
-        if counts._data.ndim != 1 or counts._data.dtype.kind not in 'iu':
+        if counts._data.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        _index_counts(counts)
         if counts._data.size and counts._data.min() < 0:
             raise RuntimeError("repeats can not be negative")
         out = np.repeat(np.arange(counts._data.size, dtype=counts._data.dtype), counts._data)
@@ -180,14 +181,16 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         rep = repeats._data
         if rep.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-        if rep.dtype.kind not in 'iu':
-            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        size = input._data.shape[d] if input._data.ndim else 1
+        if not input._data.ndim:  # (torch takes the size of a dim the 0-d input lacks)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        size = input._data.shape[d]
         if rep.size == 1:
+            _index_counts(repeats)
             rep = np.full(size, rep.reshape(-1)[0], np.int64)
         elif rep.size != size:
             raise RuntimeError(f"repeats must have the same size as input along dim, but got "
                                f"repeats.size(0) = {rep.size} and input.size({d}) = {size}")
+        _index_counts(repeats)
         if rep.size and rep.min() < 0:
             raise RuntimeError("repeats can not be negative")
         idx = np.repeat(np.arange(size, dtype=np.int64), rep)
@@ -198,6 +201,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     if input._data.ndim == 0:
+        if dim is not None:  # (torch unsqueezes the 0-d input at dim + 1)
+            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                             "got 1)")
         input = input.reshape(1)
     shape = list(input._data.shape)
     wide = shape[:d + 1] + [repeats] + shape[d + 1:]
@@ -206,6 +212,13 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {shape[d]} but "
                            f"got {output_size}")
     return input.unsqueeze(d + 1).expand(wide).contiguous().view(shape)
+
+
+def _index_counts(counts):
+    """torch's kernel of ``repeat_interleave`` counts in int32 or int64 only."""
+    if counts._data.dtype not in (np.int32, np.int64):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[counts._data.dtype].kernel_name}'")
 
 
 class Rot90Backward0(Node):
@@ -399,12 +412,12 @@ def column_stack(tensors, *, out=None):
 # -- index generators ---------------------------------------------------------------------
 def _tri_indices(name, np_fn, row, col, offset, dtype):
     dt = _dtype.int64 if dtype is None else dtype
-    if dt.np.kind not in 'iu':
-        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.kernel_name}'")
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
         raise RuntimeError(f"col must be non-negative, got{col}")
+    if dt.np not in (np.int32, np.int64):  # (torch's kernel: int32 and int64 only)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.kernel_name}'")
     i, j = np_fn(row, offset, col)
     return make(np.stack([i, j]).astype(dt.np).reshape(2, -1))
 

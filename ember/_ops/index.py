@@ -803,6 +803,11 @@ def _along_key(idx, dim):
     return tuple(idx if k == dim else g for k, g in enumerate(grids))
 
 
+def _same_dtype(x, src):
+    if src is not None and src._data.dtype != x._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+
 def _check_along(x, dim, index, op, src=None):
     """torch's gather/scatter checks; returns the wrapped dim and the index as an int64
     array of at least one dim."""
@@ -811,9 +816,11 @@ def _check_along(x, dim, index, op, src=None):
     nd = builtins.max(xd.ndim, 1)
     d = wrap_dim(dim, xd.ndim)  # (torch wraps the dim before it looks at the index)
     if a.size == 0:  # (torch checks an empty index for nothing else: no element is read)
+        _same_dtype(x, src)
         return d, a.astype(np.int64).reshape(a.shape or (1,))
     if a.dtype.type not in _INDEX_KINDS:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    _same_dtype(x, src)
     xs = xd.shape if xd.ndim else (1,)
     ai = a.reshape(a.shape if a.ndim else (1,))
     if builtins.max(a.ndim, 1) != nd:
@@ -893,11 +900,9 @@ _REDUCERS = {'add': np.add, 'multiply': np.multiply}
 
 def _scatter(input, dim, index, src, value, reduce, op):
     """scatter / scatter_add: ``input`` with ``src`` (or ``value``) written along ``dim``."""
-    if src is not None and src._data.dtype != input._data.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    d, ai = _check_along(input, dim, index, 'scatter', src)
     if reduce is not None and reduce not in _REDUCERS:
         raise RuntimeError("reduce argument must be either add or multiply.")
-    d, ai = _check_along(input, dim, index, 'scatter', src)
     x = input._data
     out = x.reshape(x.shape or (1,)).copy()
     if ai.size:  # (an empty index writes nothing, and torch checks no sizes)
@@ -1032,13 +1037,11 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """``input`` with ``src`` combined into it at ``index`` along ``dim`` by ``reduce``
     ('sum', 'prod', 'mean', 'amax', 'amin'); ``include_self=False`` leaves ``input``'s own
     values out of the positions that receive something."""
-    if src._data.dtype != input._data.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     asked, reduce = reduce, {'max': 'amax', 'min': 'amin'}.get(reduce, reduce)  # old names
+    d, ai = _check_along(input, dim, index, 'scatter', src)
     if reduce not in _SR_UFUNC:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
-    d, ai = _check_along(input, dim, index, 'scatter', src)
     x = input._data
     out = x.reshape(x.shape or (1,)).copy()
     key = _along_key(ai, d)

@@ -236,6 +236,8 @@ def mv(input, vec, *, out=None):
     _check_tensor(vec, 'mv', 'vec', 2)
     a, v = input._data, vec._data
     if a.ndim != 2 or v.ndim != 1:
+        if not a.ndim:  # (torch sizes its result by the matrix's first dim)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
     _mv_shapes(a.shape, v.shape)
     _mv_dtypes(input, vec)

@@ -25,7 +25,10 @@ def _basis(A, q, niter, M):
     def adjoint_times(X):
         return A.mH.matmul(X) if M is None else A.mH.matmul(X) - M.mH.matmul(X)
 
-    R = randn(A.shape[-1], int(q), dtype=A.dtype)  # (q=False is 0, as in torch)
+    # (q=False is 0, as in torch; a non-floating A gets float32 samples, as torch's, whose
+    # product with A then refuses the mix of dtypes)
+    R = randn(A.shape[-1], int(q), dtype=A.dtype if A.dtype.is_floating_point or
+              A.dtype.is_complex else None)
     Q = qr(times(R)).Q
     for _ in range(niter):
         Q = qr(adjoint_times(Q)).Q

@@ -117,14 +117,33 @@ def _channel_stats(x, dims, eps):
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)``: batch norm and, when training, the batch's
     per-channel mean and 1/std (empty tensors in evaluation)."""
-    input.size(1)  # (torch reads the channel count first: its IndexError for a 1-d input)
+    # (torch's order: in evaluation the pair of running statistics; the channel count (its
+    # IndexError for a 1-d input); the pair; the dtype)
+    for name, t in (('running_mean', running_mean), ('running_var', running_var)):
+        if t is not None and t.requires_grad:  # (torch's autograd refuses them first)
+            raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
+                               f"respect to argument '{name}'. This input cannot have "
+                               "requires_grad True.")
+    if not training:
+        _both_or_neither(running_mean, running_var)
+    input.size(1)
+    _both_or_neither(running_mean, running_var)
     x = input._data
+    if x.dtype.kind not in 'fV':
+        raise NotImplementedError(f"\"batch_norm\" not implemented for "
+                                  f"'{input.dtype.kernel_name}'")
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
         (np.zeros(0, x.dtype), np.zeros(0, x.dtype))
     out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      False)
     return out, make(stats[0]), make(stats[1])
+
+
+def _both_or_neither(running_mean, running_var):
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be "
+                         "None")
 
 
 @_fn('batch_norm_update_stats')
@@ -480,8 +499,8 @@ def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, b
             raise RuntimeError("lstm expects two hidden states")
         # (torch compares the states' last sizes first, to spot projections: the second
         # state's read first)
-        _size(hx[1], 2)
-        _size(hx[0], 2)
+        hx[1].size(2)
+        hx[0].size(2)
     if batch_first:  # (torch transposes before it looks at the parameters)
         input = input.transpose(0, 1)
     _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional)
@@ -543,55 +562,45 @@ def rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirect
 _GATES = {'LSTM': 4, 'GRU': 3}
 
 
-def _size(t, d):
-    """``t.size(d)``, with torch's IndexError for a dim ``t`` lacks."""
-    n = t._data.ndim
-    if n == 0:
-        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-    if not -n <= d < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
-                         f"but got {d})")
-    return t._data.shape[d]
-
-
-def _check_cell_weights(mode, input, hx, w_ih, w_hh):
-    # torch's order (sizes read as arguments are: a tensor short of that dim raises
-    # IndexError there): the input's columns against weight_ih's, each hidden state's batch
-    # and columns against the input's and weight_hh's, then both weights' gate rows against
-    # the hidden size -- the Elman cells check the gate rows first, right after reading
-    # the hidden size
-    elman = mode not in _GATES
-    if elman:
-        _check_gate_rows(mode, w_ih, w_hh, _size(w_hh, 1))
-    input_size = _size(w_ih, 1)
-    if _size(input, 1) != input_size:
-        raise RuntimeError(f"input has inconsistent input_size: got {_size(input, 1)} "
-                           f"expected {input_size}")
-    hidden = _size(w_hh, 1)
-    for k, h in enumerate(hx if mode == 'LSTM' else (hx,)):
-        if _size(input, 0) != _size(h, 0):
-            raise RuntimeError(f"Input batch size {_size(input, 0)} doesn't match hidden{k} "
-                               f"batch size {_size(h, 0)}")
-        if _size(h, 1) != hidden:
-            raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {_size(h, 1)}, "
-                               f"expected {hidden}")
-    if not elman and w_hh._data.ndim == 2:
-        _check_gate_rows(mode, w_ih, w_hh, hidden)
-
-
-def _check_gate_rows(mode, w_ih, w_hh, hidden):
+def _check_cell(mode, input, hx, w_ih, w_hh):
+    """torch's checks of one cell step, in its order for the cell (sizes read as torch reads
+    them: its IndexError for too few dims): both weights' gate rows against the hidden size
+    (``w_hh``'s columns), the input size (``w_ih``'s columns), each hidden state's batch and
+    size."""
     gates = _GATES.get(mode, 1)
-    for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
-        if w._data.ndim >= 1 and w._data.shape[0] != gates * hidden:
-            raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
-                               f"{gates * hidden}, but got {w._data.shape[0]}")
+
+    def weights():
+        hidden = w_hh.size(1)
+        for name, w in (('weight_ih', w_ih), ('weight_hh', w_hh)):
+            if w.size(0) != gates * hidden:
+                raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
+                                   f"{gates * hidden}, but got {w.size(0)}")
+
+    def inputs():
+        if input.size(1) != w_ih.size(1):
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
+                               f"expected {w_ih.size(1)}")
+
+    def hiddens():
+        hidden = w_hh.size(1)
+        for label, h in enumerate(hx if mode == 'LSTM' else (hx,)):
+            if input.size(0) != h.size(0):
+                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match "
+                                   f"hidden{label} batch size {h.size(0)}")
+            if h.size(1) != hidden:
+                raise RuntimeError(f"hidden{label} has inconsistent hidden_size: got "
+                                   f"{h.size(1)}, expected {hidden}")
+
+    order = {'LSTM': (inputs, weights, hiddens), 'GRU': (inputs, hiddens, weights)}
+    for check in order.get(mode, (weights, inputs, hiddens)):
+        check()
 
 
 def _cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     from ..nn.modules import rnn
     if mode == 'LSTM' and len(hx) != 2:
         raise RuntimeError("lstm_cell expects two hidden states")
-    _check_cell_weights(mode, input, hx, w_ih, w_hh)
+    _check_cell(mode, input, hx, w_ih, w_hh)
     x_proj = _F().linear(input, w_ih, b_ih)
     return rnn._STEPS[mode](x_proj, tuple(hx) if mode == 'LSTM' else hx, w_hh, b_hh)
 

@@ -612,7 +612,7 @@ def round_(self, *, decimals=None):
 def positive(input):
     """Returns ``input`` itself (torch's unary plus)."""
     if input._data.dtype.kind == 'b':
-        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 
@@ -1490,6 +1490,9 @@ def pow(input, exponent, *, out=None):
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
         check_broadcast(x.shape, y.shape)
+        if x.dtype == np.bool_ and y.dtype == np.bool_:  # (also for ``**``, which the
+            # wrapper's dtype check does not see)
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:

@@ -123,8 +123,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1)."""
     dev = check_device(device, 'rand')
+    shape = _shape(size, 'rand')  # (torch makes the tensor, then its kernel refuses)
     dt = _float_dt(dtype, 'check_uniform_bounds')
-    shape = _shape(size, 'rand')
     if dt.kind == 'c':  # real and imaginary parts each uniform on [0, 1), as torch
         parts = _rng(generator).random(tuple(shape) + (2,))
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
@@ -138,8 +138,8 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples."""
     dev = check_device(device, 'randn')
+    shape = _shape(size, 'randn')  # (torch makes the tensor, then its kernel refuses)
     dt = _float_dt(dtype, 'normal_kernel_cpu')
-    shape = _shape(size, 'randn')
     if dt.kind == 'c':  # real and imaginary parts each of variance 1/2, as torch
         parts = _rng(generator).standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
@@ -173,11 +173,13 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
+    shape = _shape((size,), 'randint')
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
     dt = dtype.np if dtype is not None else np.int64
-    arr = _rng(generator).integers(low, high, _shape((size,), 'randint')).astype(dt)
+    _random_bounds(low, high, dt)
+    arr = _rng(generator).integers(low, high, shape).astype(dt)
     return _finish(arr, requires_grad, 'randint', dev)
 
 
@@ -197,9 +199,14 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
              requires_grad=False, pin_memory=False):
     """A random permutation of ``0..n-1`` (int64 unless ``dtype``)."""
     dev = check_device(device, 'randperm')
-    if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
-    arr = _rng(generator).permutation(n).astype(dtype.np if dtype is not None else np.int64)
+    if n < 0:  # (torch's randperm makes its result first)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dt = np.dtype(dtype.np if dtype is not None else np.int64)
+    if dt.kind in 'bc':
+        raise NotImplementedError(f"\"randperm\" not implemented for '{dtype.kernel_name}'")
+    if dt.kind in 'iu' and n - 1 > np.iinfo(dt).max:
+        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+    arr = _rng(generator).permutation(n).astype(dt)
     return _finish(arr, requires_grad, 'randperm', dev)
 
 
@@ -406,8 +413,9 @@ def _sampler(name, draw):
         if not refused:
             from ._args import refusals
             refused.append(refusals(name) or {})
-        error = refused[0].get(self._data.dtype) if self._data.size else None
-        if error is not None:  # (an empty tensor runs no kernel)
+        error = refused[0].get(self._data.dtype)
+        # (an empty tensor runs no kernel: only the refusals made before it stand)
+        if error is not None and (self._data.size or error[2] is None):
             raise error[0](error[1])
 
     def fn(self, *args, generator=None, **kwargs):
@@ -459,6 +467,7 @@ def _random_top(dtype):
 
 def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
     # random_() / random_(to) / random_(from, None) (up to the dtype's top) / random_(from, to)
+    bounded = a is not None  # (torch checks a range given, not the dtype's own)
     if a is None:
         a, b = 0, _random_top(dtype)
     elif b is _UNSET:
@@ -468,7 +477,30 @@ def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
     if a >= b:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={a} "
                            f">= to={b}")
+    if bounded:
+        _random_bounds(a, b, dtype)
     return rng.integers(a, b, shape)
+
+
+_C_NAMES = {'b': 'bool', 'u1': 'unsigned char', 'i1': 'signed char', 'i2': 'short int',
+            'i4': 'int', 'i8': 'long int'}
+
+
+def _random_bounds(a, b, dtype):
+    """torch's check of the range [a, b) of integers drawn into ``dtype``: within the values
+    of an integer or bool dtype; none for a complex one."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == 'c':
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
+    if dtype.kind in 'biu':
+        lo, hi = (0, 1) if dtype.kind == 'b' else (int(np.iinfo(dtype).min),
+                                                   int(np.iinfo(dtype).max))
+        name = _C_NAMES['b' if dtype.kind == 'b' else dtype.kind + str(dtype.itemsize)]
+        if not lo <= a <= hi:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not lo <= b - 1 <= hi:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def _bernoulli(rng, shape, p=0.5):

@@ -228,8 +228,10 @@ class NansumBackward0(Node):
 @register
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``sum`` treating NaN as zero."""
+    _nansum_check(input)
     x = _sum_array(input, dtype)
     dims = _dims(dim, x.ndim)
+    _nansum_check(input, dtype)
     r = np.asarray(np.nansum(opmath(x), axis=_np_axis(dims, x.ndim), keepdims=keepdim),
                    dtype=x.dtype)
     n = track1(NansumBackward0, input)
@@ -288,15 +290,29 @@ def mean(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
     return _out(result(r, n), out)
 
 
+def _nansum_check(input, dtype=None):
+    """torch's refusals of ``nansum``: a complex input, then (its kernel) a complex
+    ``dtype``."""
+    if dtype is None and input._data.dtype.kind == 'c':
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex and input._data.size and \
+            input._data.dtype.kind in 'fV':  # (no kernel runs on an empty input; integers
+        # are summed by sum's)
+        raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.kernel_name}\'')
+
+
 @register
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``mean`` ignoring NaN elements (``nansum / count of non-NaN``, as torch computes it)."""
+    if input._data.dtype.kind not in 'fcV':
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_dtype_name(input._data.dtype)}")
     _mean_array(input, dtype, 'nanmean')
-    x = input if dtype is None else input.to(dtype)
-    count = make(np.asarray(np.sum(~np.isnan(x._data), axis=_np_axis(_dims(dim, x.ndim),
-                                                                         x.ndim),
-                                   keepdims=keepdim)))
-    return _out(nansum(x, dim, keepdim) / count, out)
+    count = make(np.asarray(np.sum(~np.isnan(input._data), axis=_np_axis(
+        _dims(dim, input.ndim), input.ndim), keepdims=keepdim)))
+    _nansum_check(input)
+    _nansum_check(input, dtype)
+    return _out(nansum(input, dim, keepdim, dtype=dtype) / count, out)
 
 
 class ProdBackward0(Node):
@@ -541,6 +557,8 @@ def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
     d = _wrap1(dim, x.ndim)
     if x.ndim and x.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+    if x.dtype.kind == 'c' and op in ('max', 'min'):
+        raise RuntimeError(f"{op}(): does not support complex input")
     # NumPy's argmax/argmin pick the first NaN of a slice, which is what torch returns too.
     idx = arg_fn(x, axis=d, keepdims=True) if x.ndim else None
     return _selection(input, idx, d, keepdim, cls, tup)
@@ -908,18 +926,22 @@ def vector_norm_backward(x, gx, p, dims):
 def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
                  node=LinalgVectorNormBackward0):
     x = input._data
+    if x.dtype.kind not in 'fcV':
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_dtype_name(x.dtype)}")
     if dtype is not None:
         if dtype.np.kind not in 'fcV':
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
                                f"but got {_dtype_name(dtype.np)}")
-        if x.dtype.kind in 'fcV' and _dtype.promote_types(input.dtype, dtype) is not dtype:
+        if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
+            kind = 'complex' if x.dtype.kind == 'c' else 'real'
+            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
+                               f"but got {_dtype_name(dtype.np)}")
+        if _dtype.promote_types(input.dtype, dtype) is not dtype:
             raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
                                f"({_dtype_name(x.dtype)}) should be convertible without "
                                f"narrowing to the specified dtype ({_dtype_name(dtype.np)})")
         x = x.astype(dtype.np, copy=False)
-    if x.dtype.kind not in 'fcV':
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_dtype_name(x.dtype)}")
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
     a = np.abs(x)
@@ -945,18 +967,26 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     return result(r, n)
 
 
-@register
-def norm(input, p='fro', dim=None, keepdim=False, dtype=None, out=None):
-    """Vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
-    if p == 'fro' or p is None:
-        p = 2
-    if p == 'nuc':
-        from .linalg_composed import matrix_norm
-        dims = tuple(range(input.dim())) if dim is None else dim
-        return _out(matrix_norm(input, 'nuc', dims, keepdim, dtype=dtype), out)
+@register(method=False)
+def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
+    """Vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm, other
+    strings (or 'fro' over more than two dims) a matrix norm. As torch's, this is
+    ``linalg.vector_norm`` or ``linalg.matrix_norm``, called with its arguments."""
+    import ember.linalg as linalg  # (the public ops: they check ``out`` and ``dtype``)
+    dims = [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
-        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-    return _out(_vector_norm(input, p, dim, keepdim, dtype=dtype), out)
+        if p == 'fro' and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return linalg.vector_norm(input, 2, dims, keepdim, dtype=dtype, out=out)
+        dims = list(range(input.dim())) if dims is None else dims
+        return linalg.matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
+    return linalg.vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype,
+                              out=out)
+
+
+@register(function=False, name='norm')
+def _norm_method(self, p='fro', dim=None, keepdim=False, dtype=None):
+    """``Tensor.norm``: ``norm`` without ``out``, ``dtype`` its fifth positional argument."""
+    return norm(self, p, dim, keepdim, dtype=dtype)
 
 
 class LogsumexpBackward0(Node):

@@ -195,10 +195,15 @@ def flatten(input, start_dim=0, end_dim=-1):
 def unflatten(input, dim, sizes):
     """Splits dim ``dim`` into ``sizes`` (one may be -1)."""
     shp = input._data.shape
-    d = wrap_dim(dim, input._data.ndim)
     sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if not shp and dim in (0, -1):
+        # (torch's wrap of a dim of a 0-d tensor fails inside its unflatten, which reports it
+        # as an unexpected error: a RuntimeError, not the IndexError)
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
+    d = wrap_dim(dim, input._data.ndim)
     sizes = _infer_shape(sizes, shp[d], 'unflatten') if -1 in sizes else sizes
     if _prod(sizes) != shp[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
@@ -484,6 +489,8 @@ class SelectBackward0(SliceBackward0):
 def narrow(input, dim, start, length):
     """The view ``input[..., start:start+length, ...]`` along ``dim``."""
     nd = input._data.ndim
+    if isinstance(start, Tensor) and (start._data.ndim or start._data.dtype.kind not in 'iu'):
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
     if nd == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, nd)
@@ -594,6 +601,11 @@ SplitWithSizesBackward0 = type('SplitWithSizesBackward0', (SplitBackward0,), {})
 def split(tensor, split_size_or_sections, dim=0):
     """Views of ``split_size`` along ``dim`` (the last may be smaller), or of the given sizes."""
     nd = tensor._data.ndim
+    if isinstance(split_size_or_sections, Tensor) and split_size_or_sections._data.size == 1:
+        split_size_or_sections = int(split_size_or_sections)  # (as torch's Tensor.split)
+    if builtins.type(split_size_or_sections) is not int:
+        _split_arguments(tensor, split_size_or_sections, dim)
+    _at_least_1d(tensor, 'split expects at least a 1-dimensional tensor')
     d = wrap_dim(dim, nd)
     size = tensor._data.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -622,6 +634,38 @@ def split(tensor, split_size_or_sections, dim=0):
                        cls)
 
 
+def _at_least_1d(input, message):
+    """torch's RuntimeError for a 0-d tensor given to an op that splits along a dim (the
+    split/chunk/tensor_split family checks this before the dim)."""
+    if not input._data.ndim:
+        raise RuntimeError(message)
+
+
+def _split_arguments(tensor, split_size, dim):
+    """torch's TypeError for a ``split_size`` torch's ``split`` refuses: a bool goes to the
+    parser of the int form, anything else but an int to that of ``split_with_sizes``."""
+    from . import _args
+    if isinstance(split_size, bool):
+        raise TypeError(f"split() received an invalid combination of arguments - got "
+                        f"{_args._got((tensor, split_size, dim), None)}, but expected one of:\n"
+                        f" * (Tensor input, int split_size, int dim = 0)\n"
+                        f" * (Tensor input, tuple of ints split_size, int dim = 0)\n")
+    _args.check('split_with_sizes', (tensor, split_size, dim), None)
+
+
+def _split_indices(t):
+    """``tensor_split``'s sections (a 0-d tensor) or indices (a 1-d one) as Python ints,
+    after torch's checks of the tensor."""
+    if t._data.dtype != np.int64:
+        raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of "
+                           f"long, but got {_dtype.FROM_NP[t._data.dtype].kernel_name}")
+    if t._data.ndim > 1:
+        raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                           f"zero-dimensional or one-dimensional tensor, but got a tensor with "
+                           f"{t._data.ndim} dims")
+    return t._data.tolist()
+
+
 @register(function=False)
 def split_with_sizes(input, split_sizes, dim=0):
     """``split`` with a list of sizes."""
@@ -631,8 +675,7 @@ def split_with_sizes(input, split_sizes, dim=0):
 @register
 def chunk(input, chunks, dim=0):
     """Splits into ``chunks`` nearly equal views (the last may be smaller)."""
-    if not input._data.ndim:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    _at_least_1d(input, 'chunk expects at least a 1-dimensional tensor')
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     d = wrap_dim(dim, input._data.ndim)
@@ -646,6 +689,10 @@ def chunk(input, chunks, dim=0):
 @register
 def tensor_split(input, indices_or_sections, dim=0):
     """Splits into sections like ``numpy.array_split``, or at the given indices."""
+    _at_least_1d(input, 'tensor_split expected at least a 1-dimensional tensor, but got a '
+                        'tensor with 0 dims')
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = _split_indices(indices_or_sections)
     d = wrap_dim(dim, input._data.ndim)
     size = input._data.shape[d]
     if isinstance(indices_or_sections, int):

@@ -40,17 +40,31 @@ def _lengths(n_fft, hop_length, win_length, op):
 
 @register
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
-         pad_mode='reflect', normalized=False, onesided=None, return_complex=None):
+         pad_mode='reflect', normalized=False, onesided=None, return_complex=None,
+         align_to_window=None):
     """The short-time Fourier transform of a 1-D signal (or a batch of them, (B, L)):
     frames of ``n_fft`` samples every ``hop_length`` (n_fft // 4), times ``window`` (ones
     of ``win_length``, centred), Fourier transformed; (freq, frames) per signal, complex.
     ``center`` pads the signal by n_fft // 2 on both sides (``pad_mode``); ``onesided``
-    (the default for real input) keeps n_fft // 2 + 1 frequencies."""
+    (the default for real input) keeps n_fft // 2 + 1 frequencies. ``align_to_window``
+    (only without ``center``) starts the first frame's window, not the frame, at the
+    signal's start."""
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
+    if center:  # (first, as torch's Python pads before its kernel checks anything)
+        nd = input.dim()
+        F = importlib.import_module('ember.nn.functional')
+        input = F.pad(input.view([1] * (3 - nd) + list(input.shape)), [n_fft // 2, n_fft // 2],
+                      pad_mode)
+        input = input.view(input.shape[-nd:])
     if return_complex is None and not (input.is_complex() or (
             window is not None and window.is_complex())):
         raise RuntimeError("stft requires the return_complex parameter be given for real "
                            "inputs, and will further require that return_complex=True in a "
                            "future PyTorch release.")
+    if input._data.dtype.kind not in 'fc':
+        _not_floating(input, n_fft, hop_length, win_length, window, normalized, onesided,
+                      return_complex, align_to_window)
     if input.dim() not in (1, 2):
         raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.dim()}D tensor")
     hop, win = _lengths(n_fft, hop_length, win_length, 'stft')
@@ -63,9 +77,12 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
                       UserWarning, stacklevel=3)
     single = input.dim() == 1
     x = input.unsqueeze(0) if single else input
-    if center:
+    if align_to_window and win < n_fft:
+        # (the window sits (n_fft - win_length) // 2 into each frame: zeros before the
+        # signal put the first window at its start)
         F = importlib.import_module('ember.nn.functional')
-        x = F.pad(x.unsqueeze(0), [n_fft // 2, n_fft // 2], pad_mode).squeeze(0)
+        left = (n_fft - win) // 2
+        x = F.pad(x, [left, n_fft - win - left])
     length = x.shape[-1]
     if not 0 < n_fft <= length:
         raise RuntimeError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
@@ -80,6 +97,26 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if single:
         out.squeeze_(0)
     return out if return_complex is not False else view_as_real(out)
+
+
+def _not_floating(input, n_fft, hop_length, win_length, window, normalized, onesided,
+                  return_complex, align_to_window):
+    """torch's RuntimeError for an ``stft`` of an integer or bool signal: it states the
+    call as its kernel received it (the signal after ``center``'s padding)."""
+    def flag(b):
+        return 'None' if b is None else int(bool(b))
+
+    shape = list(input.shape)
+    kind = 'CPUBoolType' if input._data.dtype == np.bool_ else input.type()
+    w = 'None' if window is None else \
+        f"{window.type()}{{[{', '.join(str(n) for n in window.shape)}]}}"
+    raise RuntimeError(
+        f"stft({kind}[{', '.join(str(n) for n in shape)}], n_fft={n_fft}, hop_length="
+        f"{n_fft // 4 if hop_length is None else hop_length}, win_length="
+        f"{n_fft if win_length is None else win_length}, window={w}, normalized="
+        f"{flag(normalized)}, onesided={flag(onesided)}, return_complex={flag(return_complex)}, "
+        f"align_to_window={flag(align_to_window)}) : expected a tensor of floating point or "
+        f"complex values")
 
 
 @register

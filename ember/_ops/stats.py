@@ -72,11 +72,20 @@ def _check_empty_dims(x, d):
                                "cannot be applied ")
 
 
+def _no_complex(x, kernel):
+    """torch's unique kernels order elements: none for complex (refused before any check,
+    so ``unique`` and ``unique_consecutive`` are ``_dtype_first``: see ``_args.refuse``)."""
+    if x.dtype.kind == 'c':
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
+
+
 @register
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally the index of each
     input element in the result (``return_inverse``) and how often each occurs."""
     x = input._data
+    _no_complex(x, 'unique' if dim is None else 'unique_dim')
     if dim is None:
         flat = x.reshape(-1)
         # (every NaN is distinct to torch, since NaN != NaN)
@@ -111,6 +120,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """Collapses each run of equal consecutive elements (or slices along ``dim``) to one;
     optionally the run index of each input element and the length of each run."""
     x = input._data
+    # (torch runs dim 0 of a 1-D input as no dim)
+    _no_complex(x, 'unique' if dim is None or dim == 0 and x.ndim == 1 else 'unique_dim')
     if dim is None:
         m, rows = x.reshape(-1), x.reshape(x.size, 1)
         shape = x.shape
@@ -130,6 +141,9 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         vals = np.moveaxis(vals, 0, d)
     return _unique_out(input, vals, inv, counts, UniqueConsecutiveBackward0,
                        return_inverse, return_counts)
+
+
+unique._dtype_first = unique_consecutive._dtype_first = True
 
 
 # -- searching ---------------------------------------------------------------------------
@@ -188,6 +202,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
                                f"size, but got boundary tensor {list(seq.shape)}and got "
                                f"sorter tensor {list(s.shape)}")
+        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, s, -1)
     r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
     t = make(r)
@@ -734,6 +750,9 @@ def renorm(input, p, dim, maxnorm):
     """``input`` with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down
     to norm ``maxnorm``."""
     x = input._data
+    for name, v in (('p', p), ('maxnorm', maxnorm)):
+        if isinstance(v, (complex, np.complexfloating)):
+            raise RuntimeError(f"renorm: {name} must be real-valued")
     if x.dtype.kind not in 'fcV':
         raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
     if p <= 0:

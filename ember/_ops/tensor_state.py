@@ -312,6 +312,9 @@ def _resize_out_of_place(self, sizes, op):
                            f"({self._data.size} elements). autograd's resize can only change "
                            "the shape of a given tensor, while preserving the number of "
                            "elements. ")
+    if not sizes:  # (torch's resize views as ``view(*sizes)``: with no size, its TypeError)
+        from . import _args
+        _args.check('Tensor.view', (self,), None)
     return self.view(sizes) if self._data.flags.c_contiguous else self.reshape(sizes)
 
 

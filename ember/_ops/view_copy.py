@@ -67,6 +67,8 @@ def _derived(view, suffix=None, name=None, copy=True):
 
 def _slice(input, dim=0, start=None, end=None, step=1):
     d = wrap_dim(dim, input._data.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
     return input[(slice(None),) * d + (slice(start, end, step),)]
 
 
@@ -131,6 +133,10 @@ def detach_copy(input):
 @register
 def narrow_copy(input, dim, start, length):
     """``narrow`` of ``input`` in fresh memory (grad_fn ``NarrowCopyBackward0``)."""
+    if 0 < input._data.ndim <= dim:  # (torch's kernel asserts this before wrapping dim)
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
     return _derived(shape.narrow, name='NarrowCopyBackward0')(input, dim, start, length)
 
 

@@ -84,6 +84,7 @@ def _checked_scalar(v, dt):
     dt = np.dtype(dt)
     if isinstance(v, Tensor):
         v = v.item()
+    v = _pw.scalar_as(v, dt) if isinstance(v, (complex, np.complexfloating)) else v
     if isinstance(v, (bool, np.bool_)):
         v = int(v)
     over = RuntimeError(f"value cannot be converted to type {_CPP_NAMES.get(dt.name, dt.name)} "
@@ -607,6 +608,7 @@ class _SoftshrinkBackward0(Node):
 
 
 def softshrink(input, lambd=0.5):
+    lambd = _pw.scalar_as(lambd, np.float64)  # (torch's kernel takes it as a double first)
     x = _float_input(input, 'softshrink_check')
     top = of_array_dtype(x.dtype).max
     if not 0 <= float(lambd) <= top:
@@ -768,8 +770,16 @@ class _RreluWithNoiseBackward1(_RreluWithNoiseBackward0):
 
 
 def _rrelu_check(lower, upper):
-    if lower > upper:
+    """``lower`` and ``upper`` as the doubles torch's kernel takes, after its checks."""
+    bounds = []
+    for name, v in (('lower', lower), ('upper', upper)):
+        v = _pw.scalar_as(v, np.float64)
+        if not math.isfinite(v):
+            raise RuntimeError(f"rrelu: {name} bound must be finite, got {_g(v)}")
+        bounds.append(v)
+    if bounds[0] > bounds[1]:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    return bounds
 
 
 def _rrelu_out(input, lower, upper, training, generator=None, cls=_RreluWithNoiseBackward0):
@@ -791,12 +801,12 @@ def _rrelu_out(input, lower, upper, training, generator=None, cls=_RreluWithNois
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     if inplace:
         return rrelu_(input, lower, upper, training)
-    _rrelu_check(lower, upper)
+    lower, upper = _rrelu_check(lower, upper)
     return _rrelu_out(input, lower, upper, training)
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
-    _rrelu_check(lower, upper)
+    lower, upper = _rrelu_check(lower, upper)
     if FWD.level is not None and tangent_of(input) is not None:
         raise NotImplementedError(
             "Trying to use forward AD with rrelu_with_noise_ that does not support it because "

@@ -15,7 +15,8 @@ import warnings as _warnings
 import numpy as np
 import numpy as _np
 
-from ..._ops import _core, creation as _creation, pointwise as _pw, reduce as _red, shape as _shape
+from ..._ops import _args, _core, creation as _creation, pointwise as _pw, reduce as _red, \
+    shape as _shape
 from ..._ops import special as _special
 from ..._ops._core import Node, make
 from ..._ops._core import Node as _Node, make as _make
@@ -593,6 +594,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
     """``log(1 + exp(-target * input))``: two-class logistic loss with ±1 targets."""
     reduction = _reduction(size_average, reduce, reduction)
     _not_differentiable(target, 'soft_margin_loss', 'target')
+    if input._data.dtype == np.bool_:  # (torch's kernel negates the input first)
+        raise RuntimeError(_pw._NEG_BOOL)
     x, y = _broadcast(input, target)
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
     if xa.dtype.kind not in 'fcV':
@@ -759,6 +762,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     """Per-class logistic loss averaged over the classes (the last dim), then reduced."""
     if size_average is not None or reduce is not None:
         reduction = _reduction(size_average, reduce, reduction)
+    # (torch's is made of logsigmoid: its kernel's dtype refusals)
+    _args.refuse_dtypes('log_sigmoid', _args.refusals('log_sigmoid') or {}, (input,), None)
     loss = -(target * _log_sigmoid(input) + (1 - target) * _log_sigmoid(-input))
     if weight is not None:
         loss = loss * weight

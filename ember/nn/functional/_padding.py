@@ -66,6 +66,9 @@ def pad(input, pad, mode='constant', value=None):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for {x.ndim}D "
                                   "input tensor.")
     _check_index_pad(x.shape, pairs, k, mode)
+    if mode != 'circular' and x.dtype == np.bool_:  # (torch's kernels of these two)
+        raise NotImplementedError(f'"{"reflection" if mode == "reflect" else "replication"}'
+                                  f'_pad{k}d" not implemented for \'Bool\'')
     inner = x.shape[x.ndim - k:]
     # negative amounts crop: as torch, after reflect / replicate padding (an element keeps
     # its source about the uncropped edge) but before circular padding (which wraps the
@@ -98,10 +101,12 @@ def _check_index_pad(shape, pairs, k, mode):
         raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
                            "batch size and other non-zero dimensions for input, but got: "
                            f"{list(shape)}")
-    if mode == 'reflect':
-        for d, (a, b) in enumerate(pairs):
+    if mode == 'reflect':  # (torch checks the last dim first: its pads are arguments 4, 5)
+        for j in range(k):
+            d = len(shape) - 1 - j
+            a, b = pairs[d]
             if a >= shape[d] or b >= shape[d]:
-                raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                raise RuntimeError(f"Argument #{4 + 2 * j}: Padding size should be less than the "
                                    f"corresponding input dimension, but got: padding ({a}, "
                                    f"{b}) at dimension {d} of input {list(shape)}")
 

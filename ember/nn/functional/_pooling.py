@@ -572,6 +572,8 @@ def _unpool_size(input, k, s, p, output_size):
         if size[d] < 0:
             raise ValueError("max_unpooling: output_size must contain non-negative spatial "
                              f"dimensions, but got output_size[{d}]={size[d]}")
+    # (torch's Python hands the size to its C op (1-d: max_unpool2d), whose parser wants ints)
+    _args.int_lists('max_unpool3d' if nd == 3 else 'max_unpool2d', 3, output_size=list(size))
     return list(size)
 
 

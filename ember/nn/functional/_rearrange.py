@@ -4,7 +4,7 @@ on the convolution's im2col / col2im kernels). Each forward runs on arrays; each
 is the opposite rearrangement as an ember op, so all derivative orders work."""
 import numpy as np
 
-from ..._ops import _core
+from ..._ops import _args, _core
 from ..._ops._core import Node
 from ...autograd.graph import name_saved_values
 from ._conv import _col2im, _im2col, _pad_arr
@@ -142,13 +142,16 @@ class Col2ImBackward0(Node):
         return unfold(g, *self.geometry)
 
 
-def _pairs(values, names):
+def _pairs(values, names, op):
     out = []
     for v, name in zip(values, names):
         t = tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+        out.append(t)
+    # (torch's Python hands the pairs to ``op``, whose parser wants ints: that first)
+    _args.int_lists(op, 2, **dict(zip(names, out)))
+    for t, name in zip(out, names):
         if len(t) != 2:
             raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(t)}")
-        out.append(t)
     (kh, kw), (dh, dw), (ph, pw), (sh, sw) = out[-4:]
     for bad, what, msg in (
             (kh <= 0 or kw <= 0, 'kernel size', f"kernel_height: {kh} kernel_width: {kw}"),
@@ -173,7 +176,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     ``(N, C, H, W)`` -> ``(N, C*kh*kw, L)`` (``(C, H, W)`` -> ``(C*kh*kw, L)``), ``L`` the
     number of blocks."""
     k, d, p, s = _pairs((kernel_size, dilation, padding, stride),
-                        ('kernel_size', 'dilation', 'padding', 'stride'))
+                        ('kernel_size', 'dilation', 'padding', 'stride'), 'im2col')
     shape = tuple(input.shape)
     if len(shape) < 3:  # torch reads dim 2 before checking the rank
         raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
@@ -197,7 +200,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """The adjoint of ``unfold``: columns ``(N, C*kh*kw, L)`` summed back into their blocks of
     an ``(N, C, *output_size)`` output (overlaps add up)."""
     size, k, d, p, s = _pairs((output_size, kernel_size, dilation, padding, stride),
-                              ('output_size', 'kernel_size', 'dilation', 'padding', 'stride'))
+                              ('output_size', 'kernel_size', 'dilation', 'padding', 'stride'),
+                              'col2im')
     shape = tuple(input.shape)
     if len(shape) not in (2, 3) or 0 in shape[-2:]:
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
