@@ -187,7 +187,12 @@ class _NllLossBackward0(_Node):
     def backward(self, g):
         if self.expand_dim is not None:  # 'none': one gradient per target
             g = g.unsqueeze(self.expand_dim)
-        return g * _make(self.coef)
+        coef = self.coef
+        if callable(coef):  # (a reduced loss: the scalar gradient goes into the scatter)
+            if not _STATE.enabled and g._data.ndim == 0:
+                return _make(coef(g._data))
+            coef = coef(None)
+        return g * _make(coef)
 
 
 @_named('NllLoss2DBackward0')
@@ -252,14 +257,7 @@ def _nll_core(input, target, weight, reduction, ignore_index, cls):
     n = _core.track1(cls, input)
     out = _core.result(_np.asarray(r, x.dtype), n)
     if n is not None:
-        coef = _np.zeros_like(xx)
-        if xx.ndim == 2:
-            coef[rows, safe] = -wt
-        else:
-            _np.put_along_axis(coef, safe[:, None], -wt[:, None], axis=1)
-        if scale is not None:
-            coef /= scale
-        n.coef = coef.reshape(x.shape)
+        n.coef = _nll_coefficients(xx, x.shape, safe, wt, scale, reduction != 'none')
         # 'none': one gradient per target, spread along the class dim
         n.expand_dim = 1 if reduction == 'none' and nd > 1 else None
         # (what torch saves too: the weight, freed with the graph, and the settings)
@@ -270,6 +268,24 @@ def _nll_core(input, target, weight, reduction, ignore_index, cls):
         n.ignore_index = saved_int(ignore_index)
         n.reduction = ('none', 'mean', 'sum').index(reduction)
     return out
+
+
+def _nll_coefficients(xx, shape, safe, wt, scale, lazy):
+    """nll_loss's derivative: ``-weight[target] / total_weight`` at each target class, 0
+    elsewhere, as an array of the input's ``shape``. For a reduced loss (``lazy``), a
+    function of the scalar output gradient (None: 1) building it in backward, so the
+    gradient is scattered once rather than multiplied over the whole input."""
+    def build(g=None):
+        coef = _np.zeros_like(xx)
+        value = -wt if scale is None else -wt / scale
+        if g is not None:
+            value = value * g
+        if xx.ndim == 2:
+            coef[_np.arange(xx.shape[0]), safe] = value
+        else:
+            _np.put_along_axis(coef, safe[:, None], _np.asarray(value)[:, None], axis=1)
+        return coef.reshape(shape)
+    return build if lazy else build()
 
 
 def _nll_loss_nd(input, target, weight, reduction, ignore_index):
