@@ -17,6 +17,7 @@ from functools import partial
 
 import pytest
 
+from ._upstream import exit_dual_levels  # noqa: F401 (an autouse fixture)
 from ._upstream import lib_fixture, eq, raises, torch, ember
 
 XFAIL = {
@@ -32,13 +33,6 @@ XFAIL = {
 lib = lib_fixture(XFAIL)
 
 
-@pytest.fixture(autouse=True)
-def _exit_levels(lib):
-    """As upstream's tearDown: a failing test leaves no dual level behind."""
-    yield
-    fwAD = lib.autograd.forward_ad
-    while fwAD._current_level >= 0:
-        fwAD.exit_dual_level()
 
 
 def fw(lib):
