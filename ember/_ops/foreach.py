@@ -182,15 +182,29 @@ def _foreach_copy_(self, src, non_blocking=False):
 def _foreach_norm(self, ord=2, dtype=None):
     """The vector norm of every tensor of the list (0-d tensors)."""
     from .linalg_composed import vector_norm
-    return tuple(vector_norm(t, ord, dtype=dtype)
-                 for t in _tensor_list('_foreach_norm', self))
+    tensors = _tensor_list('_foreach_norm', self)
+    if ord == float('inf') and any(t.numel() == 0 for t in tensors):
+        raise RuntimeError("_foreach_norm cannot compute the infinity norm on an empty tensor "
+                           "because the operation does not have an identity")
+    return tuple(vector_norm(t, ord, dtype=dtype) for t in tensors)
 
 
 @register(method=False)
 def _foreach_powsum(self, ord=2, dtype=None):
-    """``sum(|t| ** ord)`` of every tensor of the list (0-d tensors)."""
-    return tuple(t.abs().pow(ord).sum(dtype=dtype)
-                 for t in _tensor_list('_foreach_powsum', self))
+    """``sum(|t| ** ord)`` of every tensor of the list (0-d tensors), computed in ``dtype``
+    when given (a complex one gives its real counterpart, as the absolute values are)."""
+    out = []
+    for t in _tensor_list('_foreach_powsum', self):
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+            if t.is_complex():
+                raise RuntimeError(f"Unknown Complex ScalarType for {dtype.kernel_name}")
+            raise NotImplementedError(f"\"powsum_cpu\" not implemented for "
+                                      f"'{dtype.kernel_name}'")
+        if dtype is None and not (t.is_floating_point() or t.is_complex()):
+            # (torch's kernel reads integer and bool lists as Long)
+            raise NotImplementedError("\"powsum_cpu\" not implemented for 'Long'")
+        out.append((t if dtype is None else t.to(dtype)).abs().pow(ord).sum())
+    return tuple(out)
 
 
 @register(method=False)

@@ -923,6 +923,19 @@ def vector_norm_backward(x, gx, p, dims):
     return x.sgn() * x.abs().pow(p - 1) * _where(zero, 0.0, gx / norm.pow(p - 1))
 
 
+def _no_identity(shape, dim, dims, p):
+    """torch's refusal of a norm with no identity (a negative or infinite order) over an
+    empty reduction: of the whole tensor, or along an empty dim."""
+    if dim is None or dim == () or dim == []:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty "
+                           "tensor because the operation does not have an identity")
+    for d in dims:
+        if shape[d] == 0:  # (torch's message lacks the space after the dim)
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the "
+                               f"dimension {d}because this dimension is empty and the "
+                               "operation does not have an identity")
+
+
 def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
                  node=LinalgVectorNormBackward0):
     x = input._data
@@ -946,14 +959,13 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     ax = _np_axis(dims, x.ndim)
     a = np.abs(x)
     p = ord
+    if (p < 0 or p == float('inf')) and x.size == 0:
+        _no_identity(x.shape, dim, dims, p)
     if p == 2:
         r = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
     elif p == 1:
         r = np.sum(a, axis=ax, keepdims=keepdim)
     elif p == float('inf') or p == float('-inf'):
-        if x.size == 0:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
-                               "tensor because the operation does not have an identity")
         r = (np.max if p > 0 else np.min)(a, axis=ax, keepdims=keepdim)
     elif p == 0:
         r = np.sum(a != 0, axis=ax, keepdims=keepdim)

@@ -242,7 +242,8 @@ def all_targets():
     """Every target, in a fixed order."""
     found = []
     for n in sorted(OPS):
-        if n not in SKIP and not n.startswith('_'):
+        # (torch's private ops stay out, except the _foreach_ family scripts call)
+        if n not in SKIP and (not n.startswith('_') or n.startswith('_foreach_')):
             found.append(_make(n, 'torch', n))
     for n in sorted(METHODS):
         if n not in SKIP and not (n.startswith('_') and not n.startswith('__')):

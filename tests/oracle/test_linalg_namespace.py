@@ -264,3 +264,16 @@ def test_singular_values_of_singular_matrices():
     check(lambda T, x: T.linalg.det(x), z, grad=False)
     check(lambda T, x: T.linalg.slogdet(x), z, grad=False)
     check(lambda T, x: T.logdet(-x - T.eye(2, dtype=x.dtype)), z, grad=False)
+
+
+@pytest.mark.parametrize('ord', [float('inf'), float('-inf'), -1, -0.7, 0, 1, 2])
+@pytest.mark.parametrize('dim', [None, 0, 1, (0, 1), ()])
+def test_vector_norm_of_empty_without_identity(ord, dim):
+    """A negative or infinite order has no identity: torch refuses it over an empty
+    reduction (of the whole tensor, or along an empty dim) and reduces the rest."""
+    def outcome(lib):
+        try:
+            return tuple(lib.linalg.vector_norm(lib.zeros(2, 0), ord, dim=dim).shape)
+        except RuntimeError as e:
+            return str(e)
+    assert outcome(ember) == outcome(torch)
