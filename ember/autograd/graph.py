@@ -370,6 +370,31 @@ class SavedTensor:
         self._node, self._index = node, index
         return self
 
+    def _entry(self):
+        saved = self._node._saved
+        if saved is _RELEASED:
+            raise RuntimeError(_TWICE)
+        return saved[self._index][0]
+
+    @property
+    def data(self):
+        """What is stored: the packed object as the pack hook returned it, the tensor saved
+        when an input was saved, or a detached alias of an output that was saved."""
+        t = self._entry()
+        if type(t) is _Packed:
+            return t.obj
+        if type(t) is _SavedOutput:
+            out = make(t.data)
+            out._vc = t.version
+            return out
+        return t
+
+    @property
+    def unpack_hook(self):
+        """The unpack hook registered for this saved tensor, or None."""
+        t = self._entry()
+        return t.unpack_hook if type(t) is _Packed else None
+
     def register_hooks(self, pack_hook, unpack_hook):
         """Packs the saved tensor now with ``pack_hook``; ``unpack_hook`` turns it back into
         a tensor each time it is read (``_saved_<name>``, backward). One pair per tensor."""

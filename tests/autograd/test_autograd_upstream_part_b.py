@@ -10,9 +10,9 @@ Upstream tests of that part not adapted, and why:
   test_scalar_grad_mixed_device, test_gradcheck_default_device_placement_context: need CUDA.
 - test_checkpointing_without_reentrant_with_context_fn: a TorchDispatchMode
   (torch.utils._python_dispatch, private) records the ATen operators.
-- test_get_data_and_hooks_from_raw_saved_variable, test_custom_function_saved_tensors,
-  test_saved_variable_packing_unpacking_did_not_save_original_with_hooks: the private
-  torch._C._autograd.SavedTensor objects (_raw_saved_*).
+- test_custom_function_saved_tensors,
+  test_saved_variable_packing_unpacking_did_not_save_original_with_hooks: they use the
+  private torch._C._autograd.SavedTensor class.
 - test_saved_variable_packing_unpacking_saved_original_with_hooks: _raw_saved_* too (listed
   in test_autograd_upstream.py's header).
 - test_saved_tensor_constructor_with_hooks: torch._C._autograd._make_saved_tensor, private.
@@ -786,6 +786,34 @@ def test_grad_fn_attr_bindings(lib):
     out.sum().backward()
     with raises(RuntimeError, "after they have already been freed"):
         out.grad_fn._saved_weight
+
+
+def test_get_data_and_hooks_from_raw_saved_variable(lib):
+    def pack_hook(t):
+        return t
+
+    def unpack_hook(t):
+        return t
+
+    a = lib.tensor(2.0, requires_grad=True)
+    with lib.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        b = a ** 2
+    c = b.exp()
+    d = c ** 2
+
+    pow_sv = b.grad_fn._raw_saved_self
+    exp_sv = c.grad_fn._raw_saved_result
+    pow2_sv = d.grad_fn._raw_saved_self
+
+    # the packed object as-is, and the hook that unpacks it
+    assert pow_sv.data is a
+    assert pow_sv.unpack_hook is unpack_hook
+    # a saved output reads back detached
+    assert exp_sv.data is not c
+    assert exp_sv.unpack_hook is None
+    # a saved input reads back as itself
+    assert pow2_sv.data is c
+    assert pow2_sv.unpack_hook is None
 
 
 def test_saved_tensor_constructor_forbidden_without_flag(lib):
