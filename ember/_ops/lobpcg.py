@@ -108,12 +108,14 @@ def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, lar
     vectors (``X``'s columns when given) from a random start. ``method``, ``tracker`` and
     the ``ortho_*`` parameters of torch's implementation are accepted and not used."""
     _products._check_tensor(A, 'lobpcg', 'A', 1)
-    a = A._data
     if A.requires_grad or B is not None and B.requires_grad:
-        # (torch symmetrizes A and B first on this path: their shape errors come first)
-        (A + A.mT) / 2
+        # As torch: the problem solved is the symmetric part of A (and B), so the gradient
+        # is symmetric and a perturbation of one entry (gradcheck) moves both triangles.
+        # (Their shape errors come first on this path.)
+        A = (A + A.mT) / 2
         if B is not None:
-            (B + B.mT) / 2
+            B = (B + B.mT) / 2
+    a = A._data
     if a.ndim < 2:  # (torch's own reading of A.shape[-2])
         raise IndexError("tuple index out of range")
     if a.shape[-2:] != a.shape[-1:] * 2:
