@@ -780,8 +780,10 @@ def get_ignored_functions():
              'install_as_torch', 'uninstall_as_torch',
              # a function transform: it dispatches nothing itself (as torch lists it)
              'vmap')
+    F = ember.nn.functional  # (its deprecated wrappers call interpolate, which dispatches)
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
-        {ember.Tensor.as_subclass, ember.Tensor.__iter__} | _ignored_dispatching()
+        {ember.Tensor.as_subclass, ember.Tensor.__iter__, F.upsample, F.upsample_nearest,
+         F.upsample_bilinear} | _ignored_dispatching()
 
 
 # -- modes ----------------------------------------------------------------------------------

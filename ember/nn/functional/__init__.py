@@ -4,6 +4,8 @@ family lives in its own private module (``_activation``, ``_loss``, ``_conv``, `
 and every function is exported here wrapped so that it goes through ``__torch_function__``, as
 the ember namespace's functions do, under the name ``ember.nn.functional.<name>``.
 """
+import warnings as _warnings
+
 from ...overrides import overridable as _overridable
 from . import (_activation, _attention, _conv, _distance, _dropout, _linear, _loss,
                _normalization, _padding, _pooling, _rearrange, _sparse, _vision)
@@ -247,3 +249,25 @@ _export_from(_loss, ('linear_cross_entropy',))
 _export_from(_activation, ('gumbel_softmax',))
 _export_from(_dropout, ('feature_alpha_dropout',))
 _export_from(_rearrange, ('native_channel_shuffle',))
+
+
+def upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None):
+    """Deprecated: ``interpolate`` with the same arguments."""
+    _warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(mode='nearest')``."""
+    _warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use "
+                   "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode='nearest')
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(mode='bilinear', align_corners=True)``."""
+    _warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
+                   "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)
+

@@ -9,6 +9,7 @@ import numpy as np
 from ... import _dtype
 from ..._ops import creation as _creation, reduce as _red, shape as _shape
 from ..._ops._core import make
+from ...backends.cuda import _SDP
 from . import _dropout as _layers
 
 
@@ -16,6 +17,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  is_causal=False, scale=None, enable_gqa=False):
     """``softmax(query @ key^T * scale + mask) @ value`` over the last two dims. A bool
     ``attn_mask`` marks with True the pairs that take part; a float one is added."""
+    if not (_SDP['math'] or _SDP['flash']):  # (the kernels a CPU can run)
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. "
+                           "This is likely due to turning off both the math kernel and the "
+                           "fused kernels.")
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, "
                            f"but got query.dim: {query.dim()} key.dim: {key.dim()} and "

@@ -42,6 +42,13 @@ from .dropout import FeatureAlphaDropout
 from .sparse import EmbeddingBag
 from .loss import CTCLoss
 from .fold import Unfold, Fold
+from .container import Container
+from .loss import NLLLoss2d
+from .rnn import RNNBase, RNNCellBase
+from .upsampling import UpsamplingNearest2d, UpsamplingBilinear2d
+from .padding import ZeroPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d
+from .batchnorm import LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, SyncBatchNorm
+from .instancenorm import LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d
 
 __all__ = [
     'Module', 'LazyModuleMixin', 'LazyLinear', 'LazyConv1d', 'LazyConv2d', 'LazyConvTranspose1d',
@@ -73,4 +80,8 @@ __all__ = [
     'Conv3d', 'ConvTranspose3d', 'LazyConv3d', 'LazyConvTranspose3d', 'MaxPool3d', 'AvgPool3d',
     'AdaptiveAvgPool3d', 'AdaptiveMaxPool3d', 'MaxUnpool3d', 'LPPool3d', 'FractionalMaxPool2d',
     'FractionalMaxPool3d', 'FeatureAlphaDropout', 'EmbeddingBag', 'CTCLoss',
+    'Container', 'NLLLoss2d', 'RNNBase', 'RNNCellBase', 'UpsamplingNearest2d',
+    'UpsamplingBilinear2d', 'ZeroPad3d', 'ReflectionPad3d', 'ReplicationPad3d', 'CircularPad3d',
+    'LazyBatchNorm1d', 'LazyBatchNorm2d', 'LazyBatchNorm3d', 'LazyInstanceNorm1d',
+    'LazyInstanceNorm2d', 'LazyInstanceNorm3d', 'SyncBatchNorm',
 ]

@@ -2,10 +2,13 @@
 from ... import _ops
 from ..._dtype import int64
 from .. import functional as F
+from ..parameter import UninitializedBuffer, UninitializedParameter
 from ._params import register_affine, reset_affine
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ['BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d']
+__all__ = ['BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d', 'LazyBatchNorm1d', 'LazyBatchNorm2d',
+           'LazyBatchNorm3d', 'SyncBatchNorm']
 
 
 class _NormBase(Module):
@@ -102,3 +105,107 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     """Batch normalisation of ``(N, C, D, H, W)`` input over all dims but channels."""
     _dims, _expected = (5,), '5D'
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """A BatchNorm/InstanceNorm whose ``num_features`` is the first input's ``size(1)``: its
+    scale, shift and running statistics start uninitialized and take that size on the first
+    call (``num_batches_tracked`` exists from the start)."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None, *, bias=True):
+        # built without parameters or statistics: the uninitialized ones replace them
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = _ops.creation.tensor(0, dtype=int64, device=device)
+
+    def reset_parameters(self):
+        """Resets as the eager layer does, once the sizes are known."""
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        """Materializes scale, shift and statistics with the input's channel count."""
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            for t in (self.weight, self.bias, self.running_mean, self.running_var):
+                if t is not None:
+                    t.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """BatchNorm1d with ``num_features`` taken from the first input."""
+    _dims, _expected = BatchNorm1d._dims, BatchNorm1d._expected
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """BatchNorm2d with ``num_features`` taken from the first input."""
+    _dims, _expected = BatchNorm2d._dims, BatchNorm2d._expected
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """BatchNorm3d with ``num_features`` taken from the first input."""
+    _dims, _expected = BatchNorm3d._dims, BatchNorm3d._expected
+    cls_to_become = BatchNorm3d
+
+
+class SyncBatchNorm(_BatchNorm):
+    """BatchNorm over input of any rank >= 2 whose batch statistics, in torch, are reduced
+    across the processes of ``process_group``. As in torch's CPU build it normalises like
+    BatchNorm on one process and refuses CPU input in training under an initialised
+    ``ember.distributed`` (torch's synchronising kernels are GPU-only)."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, device=None, dtype=None, *,
+                 bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        import sys
+        dist = sys.modules.get('ember.distributed')
+        if self.training and dist is not None and dist.is_initialized():
+            raise ValueError("SyncBatchNorm expected input tensor to be on GPU or XPU or "
+                             "privateuseone")
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """``module`` with every BatchNorm*d layer in it replaced by a SyncBatchNorm sharing
+        its parameters, statistics and mode (a BatchNorm itself comes back converted)."""
+        converted = module
+        if isinstance(module, _BatchNorm):
+            converted = cls(module.num_features, module.eps, module.momentum, module.affine,
+                            module.track_running_stats, process_group,
+                            bias=module.bias is not None)
+            if module.affine:
+                converted.weight = module.weight
+                converted.bias = module.bias
+            converted.running_mean = module.running_mean
+            converted.running_var = module.running_var
+            converted.num_batches_tracked = module.num_batches_tracked
+            converted.training = module.training
+            if hasattr(module, 'qconfig'):
+                converted.qconfig = module.qconfig
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted

@@ -3,12 +3,27 @@ import collections
 import collections.abc
 import itertools
 import operator
+import warnings
 
 from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _indent
 
-__all__ = ['Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict']
+__all__ = ['Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict',
+           'Container']
+
+
+class Container(Module):
+    """The deprecated container of torch's first versions: a Module whose keyword arguments
+    become its named children."""
+
+    def __init__(self, **kwargs):
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                      stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class _ModuleSequence(Module):

@@ -2,9 +2,10 @@
 import warnings
 
 from .. import functional as F
-from .batchnorm import _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ['InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d']
+__all__ = ['InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'LazyInstanceNorm1d',
+           'LazyInstanceNorm2d', 'LazyInstanceNorm3d']
 
 
 class _InstanceNorm(_NormBase):
@@ -51,3 +52,21 @@ class InstanceNorm2d(_InstanceNorm):
 class InstanceNorm3d(_InstanceNorm):
     """Instance normalisation of ``(N, C, D, H, W)`` or unbatched ``(C, D, H, W)`` input."""
     _dims, _expected = (4, 5), '4D or 5D'
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm1d with ``num_features`` taken from the first input's ``size(1)``."""
+    _dims, _expected = InstanceNorm1d._dims, InstanceNorm1d._expected
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm2d with ``num_features`` taken from the first input's ``size(1)``."""
+    _dims, _expected = InstanceNorm2d._dims, InstanceNorm2d._expected
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm3d with ``num_features`` taken from the first input's ``size(1)``."""
+    _dims, _expected = InstanceNorm3d._dims, InstanceNorm3d._expected
+    cls_to_become = InstanceNorm3d

@@ -61,6 +61,18 @@ class NLLLoss(_WeightedLoss):
                           reduction=self.reduction)
 
 
+class NLLLoss2d(NLLLoss):
+    """The deprecated name of NLLLoss for image-shaped input (NLLLoss takes it as is)."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction='mean'):
+        import warnings
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see https://pytorch.org/docs/main/nn.html"
+                      "#torch.nn.NLLLoss for more details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
 class CrossEntropyLoss(_WeightedLoss):
     """Cross entropy of logits against class indices or class probabilities."""
 
@@ -287,4 +299,4 @@ class CTCLoss(_Loss):
                           self.reduction, self.zero_infinity)
 
 
-__all__ += ['CTCLoss']
+__all__ += ['CTCLoss', 'NLLLoss2d']

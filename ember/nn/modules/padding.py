@@ -5,7 +5,8 @@ from .module import Module
 
 __all__ = ['ZeroPad1d', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d',
            'ReflectionPad1d', 'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d',
-           'CircularPad1d', 'CircularPad2d']
+           'CircularPad1d', 'CircularPad2d', 'ZeroPad3d', 'ReflectionPad3d', 'ReplicationPad3d',
+           'CircularPad3d']
 
 
 def _amounts(padding, n):
@@ -81,6 +82,17 @@ class ZeroPad2d(ConstantPad2d):
         return f'{self.padding}'
 
 
+class ZeroPad3d(ConstantPad3d):
+    """Pads the last three dims with zeros (``padding``: an int or (left, right, top, bottom,
+    front, back))."""
+
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self):
+        return f'{self.padding}'
+
+
 class ReflectionPad1d(_PadNd):
     """Pads the last dim with its reflection about the edge (the edge not repeated)."""
 
@@ -93,6 +105,12 @@ class ReflectionPad2d(_PadNd):
     _nd, _mode = 2, 'reflect'
 
 
+class ReflectionPad3d(_PadNd):
+    """Pads the last three dims with their reflection about the edges."""
+
+    _nd, _mode = 3, 'reflect'
+
+
 class ReplicationPad1d(_PadNd):
     """Pads the last dim by repeating its edge values."""
 
@@ -103,6 +121,12 @@ class ReplicationPad2d(_PadNd):
     """Pads the last two dims by repeating their edge values."""
 
     _nd, _mode = 2, 'replicate'
+
+
+class ReplicationPad3d(_PadNd):
+    """Pads the last three dims by repeating their edge values."""
+
+    _nd, _mode = 3, 'replicate'
 
 
 class _CircularPadNd(_PadNd):
@@ -124,3 +148,9 @@ class CircularPad2d(_CircularPadNd):
     """Pads the last two dims by wrapping around."""
 
     _nd = 2
+
+
+class CircularPad3d(_CircularPadNd):
+    """Pads the last three dims by wrapping around."""
+
+    _nd = 3

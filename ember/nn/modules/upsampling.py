@@ -2,7 +2,7 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ['Upsample']
+__all__ = ['Upsample', 'UpsamplingNearest2d', 'UpsamplingBilinear2d']
 
 
 class Upsample(Module):
@@ -31,3 +31,18 @@ class Upsample(Module):
         else:
             info = 'size=' + repr(self.size)
         return info + ', mode=' + repr(self.mode)
+
+
+class UpsamplingNearest2d(Upsample):
+    """Nearest-neighbour upsampling of 4-d input (``Upsample(mode='nearest')``)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode='nearest')
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Bilinear upsampling of 4-d input with corners aligned (``Upsample(mode='bilinear',
+    align_corners=True)``)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode='bilinear', align_corners=True)
