@@ -23,8 +23,9 @@ def factory_kwargs(kwargs):
     if kwargs is None:
         return {}
     simple = {'device', 'dtype', 'memory_format'}
-    if not kwargs.keys() <= simple | {'factory_kwargs'}:
-        raise TypeError(f"unexpected kwargs {kwargs.keys() - simple - {'factory_kwargs'}}")
+    expected = simple | {'factory_kwargs'}
+    if not kwargs.keys() <= expected:
+        raise TypeError(f"unexpected kwargs {kwargs.keys() - expected}")
     result = dict(kwargs.get('factory_kwargs', {}))
     for key in simple & kwargs.keys():
         if key in result:

@@ -43,6 +43,7 @@ from .sparse import EmbeddingBag
 from .loss import CTCLoss
 from .fold import Unfold, Fold
 from .container import Container
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .loss import NLLLoss2d
 from .rnn import RNNBase, RNNCellBase
 from .upsampling import UpsamplingNearest2d, UpsamplingBilinear2d
@@ -83,5 +84,5 @@ __all__ = [
     'Container', 'NLLLoss2d', 'RNNBase', 'RNNCellBase', 'UpsamplingNearest2d',
     'UpsamplingBilinear2d', 'ZeroPad3d', 'ReflectionPad3d', 'ReplicationPad3d', 'CircularPad3d',
     'LazyBatchNorm1d', 'LazyBatchNorm2d', 'LazyBatchNorm3d', 'LazyInstanceNorm1d',
-    'LazyInstanceNorm2d', 'LazyInstanceNorm3d', 'SyncBatchNorm',
+    'LazyInstanceNorm2d', 'LazyInstanceNorm3d', 'SyncBatchNorm', 'AdaptiveLogSoftmaxWithLoss',
 ]
