@@ -1,13 +1,13 @@
 """ember.utils: data loading (``ember.utils.data``), C++ extensions
 (``ember.utils.cpp_extension``), C extensions (``ember.utils.ffi``), DLPack
 (``ember.utils.dlpack``), safetensors files (``ember.utils.safetensors``), activation
-checkpointing (``ember.utils.checkpoint``) and TensorBoard logging
-(``ember.utils.tensorboard``), each imported on first use so ``import ember`` stays fast;
+checkpointing (``ember.utils.checkpoint``), TensorBoard logging (``ember.utils.tensorboard``)
+and hook handles (``ember.utils.hooks``), each imported on first use so ``import ember`` stays fast;
 and ``swap_tensors``."""
 import importlib
 
 _SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors', 'checkpoint',
-               'tensorboard')
+               'tensorboard', 'hooks')
 
 
 def swap_tensors(t1, t2):

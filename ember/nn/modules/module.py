@@ -7,6 +7,7 @@ import itertools
 import warnings
 import weakref
 
+from ...utils.hooks import RemovableHandle
 from ..._tensor import Tensor
 from ..parameter import Buffer, Parameter, is_lazy
 from ._backward_hooks import BackwardHook
@@ -1124,33 +1125,15 @@ def _type_name(value):
         if type(value).__module__ != 'builtins' else type(value).__name__
 
 
-class _DictHandle:
-    """Handle of a module hook: ``remove()`` unregisters it."""
-    _ids = itertools.count()
+class _DictHandle(RemovableHandle):
+    """The handle of a hook put in ``table`` (first with ``prepend``), also listed by id in
+    the ``extra`` tables."""
 
     def __init__(self, table, hook, prepend=False, extra=()):
-        self.id = next(self._ids)
-        self.table = table
-        self.extra = extra
+        super().__init__(table, extra_dict=list(extra))
         table[self.id] = hook
         if prepend:
             table.move_to_end(self.id, last=False)
-
-    def hooks_dict_ref(self):
-        """The table the hook is registered in (torch's handle holds it weakly)."""
-        return self.table
-
-    def remove(self):
-        """Unregisters the hook (removing twice is harmless)."""
-        self.table.pop(self.id, None)
-        for d in self.extra:
-            d.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 def _to_device(t, dev):
