@@ -63,12 +63,12 @@ def _recorded_node_seq(out, args):
     """The sequence number of the graph node an operation recorded (the grad_fn of its
     first tensor output, when no tensor argument has that node), else -1."""
     first = out[0] if isinstance(out, (tuple, list)) and out else out
-    node = getattr(first, '_grad_fn', None)
+    node = getattr(first, '_gfn', None)
     if node is None:
         return -1
     for a in args:
         for t in (a if isinstance(a, (tuple, list)) else (a,)):
-            if getattr(t, '_grad_fn', None) is node:
+            if getattr(t, '_gfn', None) is node:
                 return -1
     return node._seq
 
