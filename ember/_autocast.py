@@ -207,7 +207,7 @@ def _cast(value, target, low):
         return value
     s = state
     if target is low and dtype.name == 'float32' and s.cache_enabled and \
-            value._grad_fn is None and value.requires_grad and value._base is None:
+            value._gfn is None and value.requires_grad and value._base is None:
         # (a weight cast once per region, as torch caches it: one ToCopyBackward0 node; a
         # weight changed in place since is cast again, where torch would reuse the old cast)
         hit = s.cache.get(id(value))

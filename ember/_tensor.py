@@ -1,9 +1,9 @@
 """class Tensor: a NumPy array plus autograd metadata.
 
-Hot fields (``_data``, ``_requires_grad``, ``_grad_fn``, ``_vc`` -- the version counter,
-a one-element list shared by views) are slots set by
-``make``; rarely used ones (``_grad``, ``_base``, ``_output_nr``, hooks) are class-level
-defaults that an instance overrides in its ``__dict__`` only when it needs to, so creating a
+Hot fields (``_data``, ``_requires_grad``, ``_gfn`` -- torch's ``_grad_fn`` --, ``_vc`` -- the
+version counter, a one-element list shared by views) are slots set by ``make``; rarely used
+ones (``_grad``, ``_base``, ``_output_nr``, hooks) are class-level defaults that an instance
+overrides in its ``__dict__`` only when it needs to, so creating a
 tensor costs four assignments. Operations are attached as methods by ``ember._ops``.
 """
 import functools
@@ -34,7 +34,7 @@ class Tensor:
     ``Tensor(data)`` builds a tensor of the default float dtype from nested sequences (as
     ``torch.Tensor`` does); ``Tensor(2, 3)`` an uninitialised one of that shape.
     """
-    __slots__ = ('_data', '_requires_grad', '_grad_fn', '_vc', '__dict__', '__weakref__')
+    __slots__ = ('_data', '_requires_grad', '_gfn', '_vc', '__dict__', '__weakref__')
 
     _grad = None
     _base = None          # the tensor this one is a view of
@@ -75,7 +75,7 @@ class Tensor:
         self = _new(cls)
         self._data = arr
         self._requires_grad = False
-        self._grad_fn = None
+        self._gfn = None
         self._vc = [0] if not _SPECIAL_VC_OPEN[0] else _new_vc()
         return self
 
@@ -224,7 +224,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad=True):
         """Sets ``requires_grad`` in place on a leaf; returns self."""
-        if self._grad_fn is not None:
+        if self._gfn is not None:
             if requires_grad:
                 return self
             raise RuntimeError(
@@ -242,17 +242,55 @@ class Tensor:
         base = self._base
         if base is not None and base._rebased != self._seen:
             refresh_view(self)
-        return self._grad_fn
+        return self._gfn
+
+    # ``_grad_fn`` as torch spells it: the history lives in the slot ``_gfn`` (what ember's
+    # own code reads and writes, at slot speed); this name exists so that ``del x._grad_fn``
+    # is refused as in torch. A refusing __delattr__ would tax every attribute write instead.
+    @property
+    def _grad_fn(self):
+        return self._gfn
+
+    @_grad_fn.setter
+    def _grad_fn(self, value):
+        self._gfn = value
+
+    @_grad_fn.deleter
+    def _grad_fn(self):
+        raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
+
+    @property
+    def _backward_hooks(self):
+        """A leaf's gradient hooks by registration order (None if it has none)."""
+        return dict(enumerate(self._hooks)) if self._hooks else None
+
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks):
+        # (replaces a leaf's gradient hooks, as torch's setter does: a mapping of hooks)
+        self._hooks = list(hooks.values()) if hooks else None
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self):
+        raise RuntimeError("Deletion of _backwards_hooks not allowed!")
+
+    @property
+    def _post_accumulate_grad_hooks(self):
+        """A leaf's post-accumulate-grad hooks by registration order (None if it has none)."""
+        return dict(enumerate(self._post_acc_hooks)) if self._post_acc_hooks else None
+
+    @_post_accumulate_grad_hooks.deleter
+    def _post_accumulate_grad_hooks(self):
+        raise RuntimeError("Deletion of _post_accumulate_grad_hooks not allowed!")
 
     @property
     def is_leaf(self):
         """True for tensors not produced by a recorded op."""
-        return self._grad_fn is None
+        return self._gfn is None
 
     @property
     def grad(self):
         """The gradient accumulated by backward (leaves, or tensors that ``retain_grad``)."""
-        if self._grad_fn is not None and not self._retains_grad:
+        if self._gfn is not None and not self._retains_grad:
             import warnings
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
@@ -295,13 +333,13 @@ class Tensor:
     def grad_dtype(self):
         """The dtype a leaf's gradient is kept in (default: the leaf's own dtype; None:
         whatever dtype the gradient arrives in). Settable, on leaves only."""
-        if self._grad_fn is not None:
+        if self._gfn is not None:
             raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
         return self.dtype if self._grad_dtype is False else self._grad_dtype
 
     @grad_dtype.setter
     def grad_dtype(self, value):
-        if self._grad_fn is not None:
+        if self._gfn is not None:
             raise RuntimeError("grad_dtype can only be set on leaf tensors.")
         if value is not None and not isinstance(value, _dtype.dtype):
             raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
@@ -322,14 +360,14 @@ class Tensor:
 
     def retain_grad(self):
         """Makes backward fill ``.grad`` of this non-leaf tensor too."""
-        if self._grad_fn is None:
+        if self._gfn is None:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
         if self._retains_grad:
             return
         self._retains_grad = True
-        fn = self._grad_fn
+        fn = self._gfn
         if fn._retain is None:
             fn._retain = {}
             fn._hooked = True
@@ -341,8 +379,8 @@ class Tensor:
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require "
                                "gradient")
-        if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._gfn is not None:
+            return self._gfn._register_tensor_hook(self._output_nr, hook)
         from .autograd.graph import RemovableHandle
         if self._hooks is None:
             self._hooks = []
@@ -350,7 +388,7 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs after backward has accumulated into this leaf's ``.grad``."""
-        if self._grad_fn is not None:
+        if self._gfn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
         if not self._requires_grad:
@@ -413,9 +451,9 @@ class Tensor:
                 "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
-        if self._grad_fn is not None:
+        if self._gfn is not None:
             _graph.detached_in_place(self)
-        self._grad_fn = None
+        self._gfn = None
         self._requires_grad = False
         if self._fw is not None:  # (its forward-AD tangent goes too, as in torch)
             self._fw = None
@@ -446,7 +484,7 @@ class Tensor:
         t = _new(cls)
         t._data = data._data
         t._vc = data._vc
-        t._grad_fn = None
+        t._gfn = None
         t._requires_grad = False
         if require_grad:
             t.requires_grad_(True)
@@ -572,7 +610,7 @@ class Tensor:
         return is_shared(self)
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if self._gfn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.  If you were "
                                "attempting to deepcopy a module, this may be because of a "
@@ -629,7 +667,7 @@ def _rebuild(cls, data, requires_grad, state):
     t = _new(cls)
     t._data = data
     t._requires_grad = requires_grad
-    t._grad_fn = None
+    t._gfn = None
     t._vc = [0]
     for k, v in state.items():
         setattr(t, k, v)
@@ -643,7 +681,7 @@ def refresh_view(t):
     if t._seen == WATCHED and t._vc[0] == t._made_at[0]:
         return  # nothing was written since it was made: its history stands
     base = t._base
-    if t._grad_fn is None and not base._requires_grad:
+    if t._gfn is None and not base._requires_grad:
         # outside autograd: only the steps from the base may need bringing up to date
         view_chain(t)
         t._seen = base._rebased
@@ -666,8 +704,8 @@ def refresh_view(t):
             "A view was created", ngv[1] if type(ngv) is tuple else ngv,
             "its base or another view of its base has been modified inplace"))
     fresh = replay_view(base, view_chain(t))
-    old_fn, old_nr = t._grad_fn, t._output_nr
-    t._grad_fn = fresh._grad_fn
+    old_fn, old_nr = t._gfn, t._output_nr
+    t._gfn = fresh._gfn
     t._requires_grad = fresh._requires_grad
     t._output_nr = fresh._output_nr
     t._seen = base._rebased
@@ -681,7 +719,7 @@ def retype(t, cls):
     (as_subclass, and how the __torch_function__ default gives results the subclass's
     type)."""
     r = _new(cls)
-    r._data, r._requires_grad, r._grad_fn, r._vc = t._data, t._requires_grad, t._grad_fn, t._vc
+    r._data, r._requires_grad, r._gfn, r._vc = t._data, t._requires_grad, t._gfn, t._vc
     if t._output_nr:
         r._output_nr = t._output_nr
     if t._fw is not None:
@@ -704,7 +742,7 @@ def make(data, grad_fn=None, requires_grad=False):
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
-    t._grad_fn = grad_fn
+    t._gfn = grad_fn
     t._vc = [0] if not _SPECIAL_VC_OPEN[0] else _new_vc()
     return t
 

@@ -52,7 +52,7 @@ def edge(t):
     base = t._base
     if base is not None and base._rebased != t._seen:
         refresh_view(t)
-    fn = t._grad_fn
+    fn = t._gfn
     if fn is not None:
         return (fn, t._output_nr)
     if t._requires_grad:
@@ -122,7 +122,7 @@ def track1(cls, t):
     base = t._base
     if base is not None and base._rebased != t._seen:
         refresh_view(t)
-    fn = t._grad_fn
+    fn = t._gfn
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),)
     node._meta = ((t._data.shape, t._data.dtype),)
     node._saved = None
@@ -142,7 +142,7 @@ def track_scalar(cls, t):
     base = t._base
     if base is not None and base._rebased != t._seen:
         refresh_view(t)
-    fn = t._grad_fn
+    fn = t._gfn
     node.next_functions = ((fn, t._output_nr) if fn is not None else (t._accumulator(), 0),
                            _NO_EDGE)
     node._meta = ((t._data.shape, t._data.dtype), None)
@@ -157,7 +157,7 @@ def track_scalar(cls, t):
 
 def attach(out, node):
     """Makes ``out`` (a new Tensor) an output of ``node``."""
-    out._grad_fn = node
+    out._gfn = node
     out._requires_grad = True
     return out
 
@@ -169,10 +169,10 @@ def result(arr, node, cls=Tensor):
     t._vc = [0] if not SPECIAL_VC_OPEN[0] else new_version_counter()
     if node is None:
         t._requires_grad = False
-        t._grad_fn = None
+        t._gfn = None
     elif node._fw_in is None:
         t._requires_grad = True
-        t._grad_fn = node
+        t._gfn = node
     else:
         _fw_output(t, node, 0)
     return t
@@ -182,10 +182,10 @@ def _fw_output(t, node, index):
     """Wires output ``index`` of a node that carries tangents."""
     if node._fw_only:
         t._requires_grad = False
-        t._grad_fn = None
+        t._gfn = None
     else:
         t._requires_grad = True
-        t._grad_fn = node
+        t._gfn = node
         if index:
             t._output_nr = index
     _pend(t, node, index)
@@ -201,7 +201,7 @@ def results(arrs, node, differentiable=None):
             if node._fw_in is not None:
                 _fw_output(t, node, i)
             else:
-                t._grad_fn = node
+                t._gfn = node
                 t._requires_grad = True
                 if i:
                     t._output_nr = i
@@ -385,23 +385,23 @@ def check_inplace(t, op):
         return
     base = t._base
     if (not t._requires_grad and base is not None and base._requires_grad
-            and base._grad_fn is None):  # (a view made before its base required grad)
+            and base._gfn is None):  # (a view made before its base required grad)
         check_view_rewritable(t)  # (torch's refusals of such views come first)
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
     if t._requires_grad:
         ngv = t._no_grad_view
-        if t._grad_fn is None:
+        if t._gfn is None:
             if ngv and type(ngv) is not tuple:
                 raise RuntimeError(_no_grad_view_message("A view was created", ngv))
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
         if type(ngv) is tuple:
-            name = re.sub(r'Backward\d*$', '', type(t._grad_fn).__name__)
+            name = re.sub(r'Backward\d*$', '', type(t._gfn).__name__)
             raise RuntimeError(_no_grad_view_message(
                 f"Output {t._output_nr} of {name} is a view of a view which was created", ngv[1]))
         base = t._base
-        if base is not None and base._grad_fn is None and base._requires_grad:
+        if base is not None and base._gfn is None and base._requires_grad:
             check_view_rewritable(t)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                "in an in-place operation.")
@@ -451,7 +451,7 @@ def _alias(t):
     a._data = t._data.copy()
     a._vc = [0]
     a._requires_grad = t._requires_grad
-    a._grad_fn = t._grad_fn
+    a._gfn = t._gfn
     # (A leaf that requires grad never gets here: check_inplace refuses it.)
     if t._fw is not None:
         a._fw = t._fw
@@ -483,7 +483,7 @@ def inplace(t, outplace, args, op):
     write_into(t, r._data, op)
     if r._fw is not None:
         _take_tangent(t, r)
-    if r._grad_fn is None:
+    if r._gfn is None:
         return t
     rebase(t, r)
     return t
@@ -585,10 +585,10 @@ def _broadcastable(a, b):
 def rebase(t, r):
     """Gives ``t`` (just overwritten in place with ``r``'s value) ``r``'s history. A view
     passes the change on to its base through a CopySlices node."""
-    old_fn, old_nr = t._grad_fn, t._output_nr
+    old_fn, old_nr = t._gfn, t._output_nr
     base = t._base
     if base is None:
-        t._grad_fn = r._grad_fn
+        t._gfn = r._gfn
         t._requires_grad = True
         if t._output_nr:
             t._output_nr = 0
@@ -598,7 +598,7 @@ def rebase(t, r):
     chain = view_chain(t)
     node = track(CopySlices, (base, r))
     node.view_fn = chain
-    fn = r._grad_fn
+    fn = r._gfn
     if (fn.n_outputs == 1 and fn.next_functions and r._output_nr == 0
             and fn.next_functions[0][0] is old_fn and fn.next_functions[0][1] == old_nr):
         # As torch's CopySlices: the op's node runs inside this one and its gradient for
@@ -610,14 +610,14 @@ def rebase(t, r):
         if node._fw_in is not None:
             rest = fn._fw_in[1:] if fn._fw_in is not None else (None,) * (len(fn._meta) - 1)
             node._fw_in = node._fw_in[:1] + tuple(rest)
-    base._grad_fn = node
+    base._gfn = node
     base._requires_grad = True
     if base._output_nr:
         base._output_nr = 0
     base._rebased += 1
     # The view's own history now goes through its base's new history.
     with_history = replay_view(base, chain)
-    t._grad_fn = with_history._grad_fn
+    t._gfn = with_history._gfn
     t._requires_grad = True
     t._output_nr = with_history._output_nr
     t._seen = base._rebased
@@ -628,7 +628,7 @@ def _move_retain(t, old_fn, old_nr):
     """A tensor that retains its grad keeps doing so through its new history."""
     if t._retains_grad and old_fn is not None and old_fn._retain:
         ref = old_fn._retain.pop(old_nr, None)
-        new = t._grad_fn
+        new = t._gfn
         if new._retain is None:
             new._retain = {}
             new._hooked = True
@@ -699,11 +699,11 @@ def view_of(base, arr, node, fn, args):
         # A view of an inference tensor is a plain inference tensor: no history, no view
         # relation (torch tracks neither).
         t._requires_grad = False
-        t._grad_fn = None
+        t._gfn = None
         return t
     if node is None:
         t._requires_grad = False
-        t._grad_fn = None
+        t._gfn = None
         if not STATE.enabled:
             # As in torch: a view made without grad mode may not be modified in place once
             # it requires grad, grad mode being back on (check_inplace). A view of a tensor
@@ -714,7 +714,7 @@ def view_of(base, arr, node, fn, args):
                 watched = True
     elif node._fw_in is None:
         t._requires_grad = True
-        t._grad_fn = node
+        t._gfn = node
     else:
         _fw_output(t, node, 0)
         tangent = node._fw_in[0]

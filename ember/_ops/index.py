@@ -397,10 +397,10 @@ def _check_leaf(t):
     if not STATE.enabled:
         return
     base = t._base
-    if base is not None and base._grad_fn is None and base._requires_grad:
+    if base is not None and base._gfn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
-    if t._grad_fn is None and t._requires_grad:
+    if t._gfn is None and t._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
 
@@ -1097,9 +1097,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     spread = make(np.broadcast_to(index._data.astype(np.int64).reshape(shape),
                                   source._data.shape).copy())
     r = scatter_reduce(input, d, spread, source, reduce, include_self=include_self)
-    if r._grad_fn is not None:
+    if r._gfn is not None:
         from .view_copy import _rename
-        _rename(r._grad_fn, 'IndexReduceBackward0')
+        _rename(r._gfn, 'IndexReduceBackward0')
     return r
 
 

@@ -68,7 +68,7 @@ def _write_out(out, t):
 def _out_op_name(t):
     """The op an ``out=`` call came from, for torch's message: from the result's node
     (``IndexSelectBackward0`` -> ``index_select``), else from the calling frame."""
-    node = t._grad_fn
+    node = t._gfn
     if node is not None:
         name = re.sub(r'Backward\d*$', '', node.__class__.__name__)
         return re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()
@@ -1351,8 +1351,8 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
         return _div(input, other, out=out)
     if rounding_mode is None:
         t = _div(input, other, out=out)
-        if type(t._grad_fn) is DivBackward0 and out is None:
-            t._grad_fn.__class__ = _TrueDivBackward2
+        if type(t._gfn) is DivBackward0 and out is None:
+            t._gfn.__class__ = _TrueDivBackward2
         return t
     if rounding_mode not in ('trunc', 'floor'):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "

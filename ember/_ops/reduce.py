@@ -784,7 +784,7 @@ class VarMeanBackward0(Node):
 
 
 def _unused(g):
-    return g._grad_fn is None and not g._requires_grad and not g._data.any()
+    return g._gfn is None and not g._requires_grad and not g._data.any()
 
 
 class StdMeanBackward0(VarMeanBackward0):

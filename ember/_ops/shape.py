@@ -557,7 +557,7 @@ def _multi_view(input, arrs, node, fn, args_of, cls):
         o._vc = input._vc
         if o._vc is INFERENCE_VC:  # views of an inference tensor: plain inference tensors
             o._requires_grad = False
-            o._grad_fn = None
+            o._gfn = None
             continue
         link_view(o, input, fn, args_of(i))
         if name is not None:

@@ -392,7 +392,7 @@ def _setstate(self, state):
     """Restores a tensor pickled by torch's legacy protocols: a 4-tuple of ``set_``
     arguments (old tensors), a 5-tuple starting with the data (old Variables), or
     ``(requires_grad, _, backward_hooks)``. Only leaves can be restored into."""
-    if self._grad_fn is not None:
+    if self._gfn is not None:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")
     if len(state) == 4:
         set_(self, *state)

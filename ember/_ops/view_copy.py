@@ -42,8 +42,8 @@ def _standalone(v, copy):
     t = _new(Tensor)
     t._data = np.array(v._data, order='C') if copy else v._data
     t._vc = [0]
-    t._grad_fn = v._grad_fn
-    t._requires_grad = v._grad_fn is not None
+    t._gfn = v._gfn
+    t._requires_grad = v._gfn is not None
     if v._output_nr:
         t._output_nr = v._output_nr
     if v._fw is not None:
@@ -57,7 +57,7 @@ def _derived(view, suffix=None, name=None, copy=True):
     def op(input, *args, **kwargs):
         r = view(input, *args, **kwargs)
         outs = r if isinstance(r, (tuple, list)) else (r,)
-        node = outs[0]._grad_fn if outs else None
+        node = outs[0]._gfn if outs else None
         if node is not None:
             _rename(node, name or type(node).__name__ + suffix)
         made = [_standalone(v, copy) for v in outs]
@@ -193,10 +193,10 @@ def _inplace_view(view, name):
         if root:
             inverse = _inverse(view, self, args, kwargs)
         r = view(self, *args, **kwargs)
-        node = r._grad_fn
+        node = r._gfn
         if node is not None:
             _rename(node, _INPLACE_NAMES[type(node).__name__])
-            self._grad_fn = node
+            self._gfn = node
             self._requires_grad = True
             if self._output_nr:
                 self._output_nr = 0

@@ -481,7 +481,7 @@ def _tensor_pre_hooks(node, grads, is_acc):
             t = ref()
             g = grads[nr]
             # (After an in-place op the tensor's gradient is no longer this node's output.)
-            if t is not None and g is not None and t._grad_fn is node:
+            if t is not None and g is not None and t._gfn is node:
                 if t._grad is None:
                     # .grad must not alias the gradient flowing on through the graph.
                     t._grad = g.clone() if STATE.enabled else make(np.array(g._data))
@@ -604,10 +604,10 @@ def _accumulate(var, g, create_graph, stolen, make):
         if want is not None and g.dtype != want:
             g = g.to(want)
     if old is None:
-        if create_graph and g._grad_fn is not None:
+        if create_graph and g._gfn is not None:
             # A copy that stays differentiable, named as torch names it.
             node = CopyBackwards.__new__(CopyBackwards)
-            node.next_functions = ((None, 0), (g._grad_fn, g._output_nr))
+            node.next_functions = ((None, 0), (g._gfn, g._output_nr))
             node._meta = (None, None)
             node._saved = None
             node._seq = next_seq()
@@ -637,7 +637,7 @@ def _own(g, stolen, make, leaf):
     over as that base."""
     data = g._data
     owner = data if data.base is None else _whole_base(data)
-    if (owner is not None and data.flags.writeable and g._grad_fn is None
+    if (owner is not None and data.flags.writeable and g._gfn is None
             and (data.flags.c_contiguous if leaf.flags.c_contiguous
                  else obeys_layout(data, leaf))
             and (owner is data or owner.strides == data.strides) and id(owner) not in stolen):

@@ -330,7 +330,7 @@ class Function(_SingleLevelFunction):
                 if ctx._is_pure_view:
                     _mark_pure_view(args, (outputs,))
             if record:
-                outputs._grad_fn = ctx
+                outputs._gfn = ctx
                 outputs._requires_grad = True
                 if ctx.to_save is not None:
                     _save(ctx, (outputs,))
@@ -508,7 +508,7 @@ def _wire_plain_outputs(ctx, args, outs, record):
             if o._base is not None:
                 _mark_function_view(ctx, o, nr, outs)
             if record and o._data.dtype.kind in 'fcV':
-                o._grad_fn = ctx
+                o._gfn = ctx
                 o._requires_grad = True
                 if nr:
                     o._output_nr = nr
@@ -618,11 +618,11 @@ def _wire_outputs(ctx, args, outs, record):
                 new._output_nr = nr
                 rebase(o, new)
             else:
-                o._grad_fn = ctx
+                o._gfn = ctx
                 o._requires_grad = True
                 o._output_nr = nr
         elif record and id(o) in dirty:
-            o._grad_fn = None
+            o._gfn = None
         result.append(o)
     if record:
         ctx.n_outputs = len(outs)
@@ -638,7 +638,7 @@ def _wire_outputs(ctx, args, outs, record):
 
 def _check_dirty(t, is_input):
     """torch's rules for a tensor given to ``mark_dirty``, as for a built-in in-place op."""
-    if t._grad_fn is None and t._requires_grad:
+    if t._gfn is None and t._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
                            "operation.")
     if not is_input:
@@ -650,7 +650,7 @@ def _check_dirty(t, is_input):
     base = t._base
     if base is not None:  # (torch's order: the view's own kind first, then its base)
         check_view_rewritable(t)
-        if base._grad_fn is None and base._requires_grad:
+        if base._gfn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
 
@@ -667,7 +667,7 @@ def _save(ctx, outputs):
     for t in tensors:
         if t is None:
             saved.append((None, 0))
-        elif id(t) in out_ids and (t._grad_fn is ctx or (t._base is not None and any(
+        elif id(t) in out_ids and (t._gfn is ctx or (t._base is not None and any(
                 t is d for d in ctx.dirty_tensors))):
             # (a view marked dirty has the history of its base's CopySlices, which leads
             # back to this node: it comes back as this node's output, the same gradient path)
@@ -784,7 +784,7 @@ def once_differentiable(fn):
         for nr, (o, a) in enumerate(zip(outs, ins)):
             if a is not None:
                 o = make(o._data)
-                o._grad_fn = err
+                o._gfn = err
                 o._requires_grad = True
                 if nr:
                     o._output_nr = nr

@@ -324,7 +324,7 @@ def _check_undefined_grad(func, inputs, diff):
     # The engine hands an undefined gradient to the tensor hooks of an output first (as
     # torch's check does through its UndefinedGrad node): they must cope with None.
     for o in outs:
-        fn = o._grad_fn
+        fn = o._gfn
         hooks = fn._tensor_hooks.get(o._output_nr, ()) if fn is not None and \
             fn._tensor_hooks else ()
         for hook in list(hooks):
@@ -336,7 +336,7 @@ def _check_undefined_grad(func, inputs, diff):
                                      f"grads. {_UNDEFINED_NOTE}") from e
     nodes = {}
     for o in outs:
-        fn = o._grad_fn
+        fn = o._gfn
         if fn is not None and hasattr(fn, '_forward_cls'):
             nodes.setdefault(fn, {})[o._output_nr] = (o._data.shape, o._data.dtype)
     for node, present in nodes.items():

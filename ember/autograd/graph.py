@@ -148,7 +148,7 @@ class Node:
             if _DETACH_SAVED[0]:
                 if _DETACH_SAVED[0] is True:
                     t = make(t._data)
-                elif t._grad_fn is None:
+                elif t._gfn is None:
                     _refuse_detached(self, t)
             out.append(t)
         return out
@@ -163,7 +163,7 @@ def detached_in_place(t):
     """Notes that ``t``, which had history, was just detached in place (``detach_``): the
     nodes that saved it may no longer use it (``_refuse_detached``). Only a weak reference
     to its old node is kept, so the history it leaves is freed as before."""
-    t._detached_from = weakref.ref(t._grad_fn)
+    t._detached_from = weakref.ref(t._gfn)
     if not _DETACH_SAVED[0]:
         _DETACH_SAVED[0] = CHECK_DETACHED
 
@@ -288,7 +288,7 @@ def _version_error(t, expected):
         # saved before ``utils.swap_tensors`` moved the content of t (or of its base) away
         from ..utils._swap import POISONED
         return POISONED
-    fn = t._grad_fn
+    fn = t._gfn
     where = ''
     if fn is not None:
         # torch names the op without its "Backward<N>" suffix, and only for non-leaves.

@@ -4,8 +4,11 @@ ember operation called inside it -- as ``aten::<name>``, with its CPU time, thre
 ``prof.function_events``.
 
 ember records the operations the user's code calls (through the __torch_function__ mode
-machinery, so an unprofiled program pays nothing); unlike torch it does not record the
-operations those call in turn (aten::linear, not the aten::matmul inside it), or memory.
+machinery, so an unprofiled program pays nothing). Where torch's operator is built of others
+that its profiler records inside it (aten::randn holds aten::empty and aten::normal_), ember
+records those too, nested in the operator's range, from the table ``_CALLS_IN_TURN``: ember
+computes each operator in one step, so their times are even shares of the operator's. It
+records no memory.
 An operation that records a graph node carries the node's sequence number, and backward
 records each node it runs as torch does (``autograd::engine::evaluate_function: <name>``
 around ``<name>``, with the node's number and the thread that made it).
@@ -24,6 +27,23 @@ _ACTIVE = [None]
 
 # Python-level names the __torch_function__ protocol reports -> torch's operator names.
 _DUNDER_OPS = {'__getitem__': 'index', '__setitem__': 'index_put_'}
+
+
+# Operators whose torch implementation runs other operators that torch's profiler records
+# inside them (checked against torch 2.13 on CPU; a named operator's own entry nests further).
+# Only decompositions that do not depend on the arguments' dtypes or layouts are listed.
+_CALLS_IN_TURN = {
+    'randn': ('empty', 'normal_'), 'rand': ('empty', 'uniform_'), 'randint': ('empty', 'random_'),
+    'normal': ('empty', 'normal_'), 'zeros': ('empty', 'zero_'), 'ones': ('empty', 'fill_'),
+    'full': ('empty', 'fill_'),
+    'empty_like': ('empty_strided',), 'randn_like': ('empty_like', 'normal_'),
+    'rand_like': ('empty_like', 'uniform_'), 'zeros_like': ('empty_like', 'zero_'),
+    'ones_like': ('empty_like', 'fill_'), 'full_like': ('empty_like', 'fill_'),
+    'clone': ('empty_strided', 'copy_'), '_to_copy': ('empty_strided', 'copy_'),
+    't': ('transpose',), 'transpose': ('as_strided',), 'squeeze': ('as_strided',),
+    'unsqueeze': ('as_strided',), 'expand': ('as_strided',), 'select': ('as_strided',),
+    'relu': ('clamp_min',), 'softmax': ('_softmax',), 'log_softmax': ('_log_softmax',),
+    'stack': ('cat', 'view'), 'flatten': ('view',)}
 
 
 def _now_us():
@@ -55,20 +75,22 @@ class _RecordOps(TorchFunctionMode):
             return out
         finally:
             shapes = [_shape(a) for a in args] if self.prof.record_shapes else None
-            self.prof._add('aten::' + name, start, _now_us(), shapes,
+            end = _now_us()
+            self.prof._add('aten::' + name, start, end, shapes,
                            sequence_nr=_recorded_node_seq(out, args))
+            self.prof._add_calls_in_turn(name, start, end)
 
 
 def _recorded_node_seq(out, args):
     """The sequence number of the graph node an operation recorded (the grad_fn of its
     first tensor output, when no tensor argument has that node), else -1."""
     first = out[0] if isinstance(out, (tuple, list)) and out else out
-    node = getattr(first, '_grad_fn', None)
+    node = getattr(first, '_gfn', None)
     if node is None:
         return -1
     for a in args:
         for t in (a if isinstance(a, (tuple, list)) else (a,)):
-            if getattr(t, '_grad_fn', None) is node:
+            if getattr(t, '_gfn', None) is node:
                 return -1
     return node._seq
 
@@ -131,6 +153,19 @@ class profile:
             id=len(self._events), name=name, thread=threading.get_ident(), start_us=start,
             end_us=end, input_shapes=shapes, node_id=-1, is_user_annotation=user,
             sequence_nr=sequence_nr, fwd_thread=fwd_thread))
+
+    def _add_calls_in_turn(self, name, start, end):
+        """Records the operators torch's ``name`` runs inside it (``_CALLS_IN_TURN``), each
+        in an even share of its range ``start``..``end``, and theirs inside them."""
+        inner = _CALLS_IN_TURN.get(name)
+        if not inner or end <= start:
+            return
+        step = (end - start) / len(inner)
+        for k, sub in enumerate(inner):
+            sub_start = start + k * step
+            sub_end = end if k == len(inner) - 1 else sub_start + step
+            self._add('aten::' + sub, sub_start, sub_end)
+            self._add_calls_in_turn(sub, sub_start, sub_end)
 
     def _add_node(self, node, start, end, evaluate=False):
         """Records backward node ``node`` running from ``start`` to ``end``: the node itself,

@@ -51,10 +51,6 @@ import pytest
 from ._upstream import lib_fixture, eq, npy, raises, warns, graph_desc, torch, ember
 
 XFAIL = {
-    'test_attribute_deletion': "ember keeps _grad_fn in a __slots__ field, so `del x._grad_fn` "
-                               "is allowed: refusing it needs Tensor.__delattr__, which CPython "
-                               "routes every attribute write through (measured: x * 2 "
-                               "5.0 -> 5.4 us, x + x 3.1 -> 4.3 us per call)",
     'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's own TODO calls it one): after "

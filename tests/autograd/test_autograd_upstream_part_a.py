@@ -46,13 +46,7 @@ from importlib import import_module
 from ._upstream import lib_fixture, eq, raises
 
 
-XFAIL = {
-    'test_profiler_seq_nr': "ember's profiler records the operations user code calls, not "
-                            "those they call in turn: no aten::empty inside aten::randn (the "
-                            "sequence numbers, forward threads and backward events match)",
-    'test_record_function_legacy': "ember has no torch.ops namespace (here the profiler's "
-                                   "private ops _record_function_enter/_exit)",
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 

@@ -1,0 +1,199 @@
+"""``ember.ops``, torch.ops as user code touches it: ``ember.ops.aten.<name>`` is an operator
+packet over the registered op of that name (callable, with ``.default`` and a few named
+overloads such as ``ember.ops.aten.add.Tensor``), ``ember.ops.profiler`` holds the
+profiler's private range ops, and ``ember.ops.load_library(path)`` loads a shared library.
+
+Every overload of a packet runs the same ember op (ember's ops take all the argument kinds
+torch spreads over its overloads). A packet lists ``default`` (and ``out`` when the op takes
+``out=``) unless ``_OVERLOADS`` names torch's tensor overloads for it; torch's overloads on
+Python numbers (``add.int``...) are TorchScript's and are not listed.
+"""
+import ctypes
+import inspect
+import os
+import types
+
+from ._core import OPS, METHODS
+
+__all__ = ['ops', 'OpOverloadPacket', 'OpOverload']
+
+# torch 2.13's tensor overloads of the operators whose overloads are not just
+# ``default`` (and ``out``).
+_OVERLOADS = {
+    'add': 'Tensor Scalar out Scalar_out', 'sub': 'Tensor Scalar out Scalar_out',
+    'mul': 'Tensor Scalar out Scalar_out',
+    'div': 'Tensor Scalar Tensor_mode Scalar_mode out out_mode Scalar_out Scalar_mode_out',
+    'add_': 'Tensor Scalar', 'sub_': 'Tensor Scalar', 'mul_': 'Tensor Scalar',
+    'div_': 'Tensor Tensor_mode Scalar Scalar_mode',
+    'pow': 'Tensor_Tensor Tensor_Scalar Scalar Tensor_Tensor_out Scalar_out Tensor_Scalar_out',
+    'pow_': 'Scalar Tensor', 'transpose': 'int', 'select': 'int', 'unbind': 'int',
+    'unflatten': 'int', 'flatten': 'using_ints', 'softmax': 'int int_out',
+    'log_softmax': 'int int_out', 'empty': 'memory_format out',
+    'sum': 'dim_IntList default IntList_out out', 'mean': 'default dim out dtype_out',
+    'where': 'self ScalarOther ScalarSelf Scalar default self_out',
+    'to': 'device dtype other dtype_layout', 'fill_': 'Scalar Tensor',
+    'masked_fill': 'Scalar Scalar_out Tensor Tensor_out', 'masked_fill_': 'Scalar Tensor',
+    'lerp': 'Scalar Tensor Scalar_out Tensor_out', 'lerp_': 'Scalar Tensor',
+    'max': 'other default dim dim_max unary_out out',
+    'min': 'other default dim dim_max unary_out out',
+    '_record_function_exit': 'default _RecordFunction',
+}
+
+
+def _find_op(name):
+    """The ember callable torch's ``aten::<name>`` names, or None."""
+    fn = OPS.get(name) or METHODS.get(name)
+    if fn is None and not name.startswith('__'):
+        from ..nn import functional  # (aten::linear, aten::conv2d... live there in ember)
+        fn = getattr(functional, name, None)
+        fn = fn if isinstance(fn, types.FunctionType) else None
+    return fn
+
+
+class OpOverload:
+    """One overload of an operator (``ember.ops.aten.add.Tensor``): calling it runs the op."""
+
+    def __init__(self, packet, overload):
+        self.overloadpacket = packet
+        self._overloadname = overload
+        self._op = packet._op
+        self.__name__ = f'{packet.__name__}.{overload}'
+        self.__qualname__ = self.__name__
+        self.__module__ = packet.__module__
+
+    def name(self):
+        """The qualified name, ``'aten::add.Tensor'`` (``'aten::sin'`` for a default)."""
+        if self._overloadname == 'default':
+            return self.overloadpacket._qualified_op_name
+        return f'{self.overloadpacket._qualified_op_name}.{self._overloadname}'
+
+    def __call__(self, *args, **kwargs):
+        return self._op(*args, **kwargs)
+
+    def __repr__(self):
+        return (f"<OpOverload(op='{self.overloadpacket._ns}.{self.overloadpacket.__name__}', "
+                f"overload='{self._overloadname}')>")
+
+    def __str__(self):
+        return f'{self.overloadpacket._ns}.{self.__name__}'
+
+
+class OpOverloadPacket:
+    """All overloads of one operator (``ember.ops.aten.add``): callable itself (the op), with
+    each overload an attribute (``.default``, ``.Tensor``...)."""
+
+    def __init__(self, ns, name, op, overloads=None):
+        self._ns = ns
+        self.__name__ = name
+        self.__qualname__ = name
+        self.__module__ = f'ember.ops.{ns}'
+        self._qualified_op_name = f'{ns}::{name}'
+        self._op = op
+        self._overload_names = overloads
+
+    def overloads(self):
+        """The overload names, as torch lists them."""
+        if self._overload_names is None:
+            names = _OVERLOADS.get(self.__name__)
+            if names is not None:
+                self._overload_names = names.split()
+            else:
+                try:
+                    takes_out = 'out' in inspect.signature(self._op).parameters
+                except (TypeError, ValueError):
+                    takes_out = False
+                self._overload_names = ['default', 'out'] if takes_out else ['default']
+        return list(self._overload_names)
+
+    def __getattr__(self, overload):
+        if overload.startswith('__') or overload not in self.overloads():
+            raise AttributeError(f"The underlying op of '{self}' has no overload name "
+                                 f"'{overload}'")
+        ov = OpOverload(self, overload)
+        setattr(self, overload, ov)  # (one object per overload, as torch's)
+        return ov
+
+    def __call__(self, *args, **kwargs):
+        return self._op(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<OpOverloadPacket(op='{self}')>"
+
+    def __str__(self):
+        return f'{self._ns}.{self.__name__}'
+
+
+def _record_function_enter_new(name, args=None):
+    """Opens a profiler range named ``name``; returns the handle ``_record_function_exit``
+    closes."""
+    from ..autograd.profiler import record_function
+    rec = record_function(name, args)
+    rec.__enter__()
+    return rec
+
+
+def _record_function_enter(name, args=None):
+    """The legacy ``_record_function_enter_new``: its handle is a tensor, made inside the
+    range (as torch's, whose profile shows the aten::empty)."""
+    from .. import empty
+    from .._dtype import uint8
+    rec = _record_function_enter_new(name, args)
+    handle = empty(0, dtype=uint8)
+    handle._record = rec
+    return handle
+
+
+def _record_function_exit(handle):
+    """Closes the range ``handle`` (from either enter op) opened."""
+    getattr(handle, '_record', handle).__exit__(None, None, None)
+
+
+_PROFILER_OPS = {f.__name__: f for f in (_record_function_enter, _record_function_enter_new,
+                                         _record_function_exit)}
+
+
+class _OpNamespace(types.ModuleType):
+    """``ember.ops.<ns>``: its operators, one packet each, made on first use."""
+
+    def __init__(self, name):
+        super().__init__('ember.ops.' + name)
+        self.name = name
+
+    def __getattr__(self, op_name):
+        if self.name == 'aten':
+            fn = _find_op(op_name)
+        elif self.name == 'profiler':
+            fn = _PROFILER_OPS.get(op_name)
+        else:
+            fn = None
+        if fn is None:
+            raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute "
+                                 f"'{op_name}'")
+        packet = OpOverloadPacket(self.name, op_name, fn)
+        setattr(self, op_name, packet)
+        return packet
+
+
+class _Ops(types.ModuleType):
+    """``ember.ops``: every attribute is an operator namespace (``aten``, ``profiler``...)."""
+
+    def __init__(self):
+        super().__init__('ember.ops')
+        self.loaded_libraries = set()
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(f"'_Ops' object has no attribute '{name}'")
+        ns = _OpNamespace(name)
+        setattr(self, name, ns)
+        return ns
+
+    def load_library(self, path):
+        """Loads the shared library at ``path`` (for the operators it registers); the
+        path is taken as a file path (relative to the working directory), as torch does."""
+        path = os.path.realpath(path)
+        ctypes.CDLL(path)
+        self.loaded_libraries.add(path)
+
+
+ops = _Ops()
