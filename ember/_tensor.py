@@ -468,6 +468,9 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        if '_vmap_levels' in self.__dict__ or '_vmap_levels' in value.__dict__:
+            from .func._batched import refuse_data_set  # (a tensor vmap marked as batched)
+            refuse_data_set(self, value)
         if self._requires_grad and value._data.dtype.kind not in _FLOATISH:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")

@@ -869,12 +869,19 @@ def _mode_dispatch(public_api, overloaded, args, kwargs):
     if _MODE_CLASSMETHOD[type(mode)]:
         raise RuntimeError("Defining your mode's `__torch_function__` as a classmethod is not "
                            "supported, please make it a plain method")
+    # While its handler runs the mode is off: off this thread's stack, and out of the
+    # global lists too, so the ops the handler calls take the fast path when no other mode
+    # is on (otherwise each would parse its arguments in full, ~14 us).
     stack.pop()
+    MODES.remove(mode)
+    _autocast.GATE.remove(mode)
     try:
         types = tuple([type(a) for a in overloaded or ()])
         result = mode.__torch_function__(public_api, types, args, kwargs)
     finally:
         stack.append(mode)
+        MODES.append(mode)
+        _autocast.GATE.append(mode)
     if result is NotImplemented:
         # As torch: the arguments' handlers next, with the mode back on (never the outer
         # modes first); TypeError if they all decline too, or if there are none. A subclass

@@ -1,7 +1,8 @@
 """ember.func (torch.func): function transforms.
 
 - ``vmap``: maps a function over a batch dimension. ember loops over the batch (see
-  ``_vmap``): the results are torch's, the speed a Python loop's.
+  ``_vmap``): the results are torch's, the speed a Python loop's; what torch's batched
+  tensors refuse inside the function is refused (``_batched``).
 - ``grad``, ``grad_and_value``, ``vjp``, ``jvp``, ``jacrev``, ``jacfwd``, ``hessian``: built
   on ember's autograd (``_transforms``).
 - ``linearize``, ``functionalize`` (the function itself: ember runs eagerly), ``debug_unwrap``.

@@ -6,7 +6,9 @@ stacks the per-element results along ``out_dims``. What the function sees is exa
 torch's vmap shows it (per-example tensors, one dimension less); only the speed is a
 Python loop's. Views keep autograd and in-place semantics: gradients flow back to the
 inputs through the selects and the stack, and an in-place op writes into the input, as
-torch's BatchedTensor does.
+torch's BatchedTensor does. What a BatchedTensor refuses (``.item()``, ``bool()``, ``.data``,
+``out=``, ``torch.equal``...) the loop refuses too: it runs inside a ``_batched.Batching``
+mode that marks the per-element tensors and whatever ops make from them.
 
 Randomness: while a vmap runs, every draw from a Generator asks ``_on_draw`` first. With
 ``randomness='error'`` it raises torch's error; with ``'same'`` each batch element replays
@@ -17,8 +19,9 @@ import functools
 
 from .._tensor import Tensor
 from .._ops import random as _random
+from .._ops.pointwise import equal as _equal
 from ..utils._pytree import tree_flatten, tree_unflatten, _broadcast_to_and_flatten
-from . import _levels
+from . import _levels, _batched
 
 __all__ = ['vmap']
 
@@ -104,26 +107,31 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs, none_passes=Fa
     _random.DRAW_HOOK[0] = _on_draw
     if randomness != 'unsupported':  # (the older vmap of autograd.grad/gradcheck is none)
         _levels.RUNNING.append('vmap')
+    batching = _batched.Batching(legacy=randomness == 'unsupported')
     try:
         results, slices = [], []
-        # (a batch of size 0 still runs the function once, on zeros, to learn its outputs)
-        for b in range(size) if size else [None]:
-            level.touched = set()
-            sliced = [a if d is None else a.select(d, b) if b is not None else
-                      a.new_zeros(a.shape[:d] + a.shape[d + 1:])
-                      for a, d in zip(flat_args, flat_dims)]
-            slices.append(sliced)
-            results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+        with batching:
+            # (a batch of size 0 still runs the function once, on zeros, to learn its outputs)
+            for b in range(size) if size else [None]:
+                level.touched = set()
+                sliced = [a if d is None else batching.mark(
+                              a.select(d, b) if b is not None else
+                              a.new_zeros(a.shape[:d] + a.shape[d + 1:]))
+                          for a, d in zip(flat_args, flat_dims)]
+                slices.append(sliced)
+                results.append(func(*tree_unflatten(sliced, spec), **kwargs))
     finally:
         if randomness != 'unsupported':
             _levels.RUNNING.pop()
         _LEVELS.pop()
         if not _LEVELS:
             _random.DRAW_HOOK[0] = None
-    return _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes)
+    return _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes,
+                    batching)
 
 
-def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes):
+def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes,
+             batching):
     """The per-element results as one pytree of outputs, batched along ``out_dims``."""
     spec = tree_flatten(results[0])[1]
     # per_leaf[j]: output leaf j of every element
@@ -154,7 +162,7 @@ def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_p
                 outs.append(first if d % n == first_d else first.movedim(first_d, d % n))
                 continue
         if d is None:
-            if _batched(leaves, slices, flat_dims):
+            if _varies(leaves, batching):
                 raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
                                  "when out_dim is None")
             outs.append(leaves[0])
@@ -172,18 +180,16 @@ def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_p
     return tree_unflatten(outs, spec)
 
 
-def _batched(leaves, slices, flat_dims):
+def _varies(leaves, batching):
     """Whether an output declared unbatched (out_dim None) varies with the batch element:
-    it is a mapped input's slice, or its elements' values differ."""
-    import ember
+    an op made it from a batched input (``batching`` marked it), or, for what no op made
+    (a custom Function's output), the elements' values differ."""
     tensors = [x for x in leaves if isinstance(x, Tensor)]
-    if not tensors:
-        return False
-    if any(x is s[k] for x, s in zip(leaves, slices) for k, d in enumerate(flat_dims)
-           if d is not None and isinstance(x, Tensor)):
+    if any(batching.marks(x) for x in tensors):
         return True
-    first = tensors[0]
-    return any(x is not first and not (x.shape == first.shape and ember.equal(x, first))
+    first = tensors[0] if tensors else None
+    # (the implementation of equal: the public one would be refused by an outer vmap)
+    return any(x is not first and not (x.shape == first.shape and _equal(x, first))
                for x in tensors)
 
 

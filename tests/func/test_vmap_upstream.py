@@ -26,15 +26,7 @@ import pytest
 
 from ..autograd._upstream import lib_fixture, eq, raises
 
-_BATCHED = ("ember's vmap loops over plain tensors: it has no BatchedTensor to refuse "
-            "{} inside the vmapped function")
-XFAIL = {
-    'test_unsupported_op_err_msg': _BATCHED.format("out= ops and non-tensor results "
-                                                   "(torch.equal)"),
-    'test_item_throws': _BATCHED.format(".item()"),
-    'test_data_dependent_control_flow_throws': _BATCHED.format("bool() of a tensor"),
-    'test_data_attribute': _BATCHED.format("`.data`"),
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 
