@@ -53,6 +53,7 @@ class Tensor:
     _multi_view_of = None     # one of several views one op returned (split...): (op, nr)
     _is_param = False
     _grad_dtype = False   # a leaf's grad_dtype: False = its own dtype, None = any dtype
+    _bits = None          # 'conj' or 'neg': torch's conjugate/negative bit (_ops/lazy_bits)
 
     def __new__(cls, *args, device=None, dtype=None):
         check_device(device, 'Tensor')
@@ -173,7 +174,12 @@ class Tensor:
         return self._data.ctypes.data
 
     def storage_offset(self):
-        """Offset of the first element from the start of the base tensor's memory, in elements."""
+        """Offset of the first element from the start of its storage (the memory it shares
+        with the tensors it was sliced, viewed or detached from), in elements."""
+        from .storage import memory_of
+        memory = memory_of(self._data)
+        if memory is not None:
+            return memory[1]
         base = self._base
         if base is None:
             return 0
@@ -440,6 +446,8 @@ class Tensor:
         """A tensor sharing data (and version counter) with this one, outside the graph."""
         t = make(self._data)
         t._vc = self._vc
+        if self._bits is not None:
+            t._bits = self._bits
         return t  # (a subclass gets its type back through __torch_function__)
 
     def detach_(self):
@@ -504,6 +512,10 @@ class Tensor:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         a = self._data
+        if self._bits is not None and not force:  # (its memory holds the resolved values)
+            what, fix = (('conjugate', 'conj') if self._bits == 'conj' else ('negative', 'neg'))
+            raise RuntimeError(f"Can't call numpy() on Tensor that has {what} bit set. Use "
+                               f"tensor.resolve_{fix}().numpy() instead.")
         if a.dtype.kind == 'V':
             _no_bfloat16_numpy()
         if type(a) is MetaArray:
@@ -737,7 +749,7 @@ def retype(t, cls):
 
 
 _VIEW_STATE = ('_base', '_view_fn', '_seen', '_made_at', '_chain_at', '_no_grad_view',
-               '_made_by_function', '_multi_view_of')
+               '_made_by_function', '_multi_view_of', '_bits')
 
 
 def make(data, grad_fn=None, requires_grad=False):

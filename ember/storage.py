@@ -17,10 +17,34 @@ _CPU = _device('cpu')
 
 
 def _root(a):
-    """The array owning ``a``'s memory."""
-    while isinstance(a.base, np.ndarray):
-        a = a.base
-    return a
+    """The array owning ``a``'s memory (through the wrapper NumPy's ``as_strided`` puts
+    between its result and the array it views)."""
+    while True:
+        base = a.base
+        if not isinstance(base, np.ndarray):
+            base = getattr(base, 'base', None)  # (as_strided's DummyArray holds the array)
+            if not isinstance(base, np.ndarray):
+                return a
+        a = base
+
+
+def memory_of(a):
+    """``(flat, offset)``: the memory ``a`` lies in as a flat array of ``a``'s dtype (its
+    root array in memory order, as torch's storage) and ``a``'s first element's position in
+    it; None when that root is not one dense block or does not hold whole elements of
+    ``a``'s dtype (then a tensor's own memory stands for its storage)."""
+    root = _root(a)
+    if root.flags.c_contiguous:
+        flat = root.reshape(-1)
+    elif root.flags.f_contiguous:
+        flat = root.T.reshape(-1)
+    else:
+        return None
+    if flat.dtype != a.dtype:
+        if flat.nbytes % a.itemsize:
+            return None
+        flat = flat.view(np.uint8).view(a.dtype)
+    return flat, (a.ctypes.data - flat.ctypes.data) // a.itemsize
 
 
 def _values(flat):

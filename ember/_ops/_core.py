@@ -509,13 +509,20 @@ def _take_tangent(t, r):
         if target_base is None:
             target_base = make(np.zeros_like(base._data))
             base._fw = (FWD.level, target_base)
-        target = replay_view(target_base, view_chain(t))
+        # (a view laid out as its base shares the base's tangent itself, as in torch)
+        target = target_base if _same_meta(t, base) else replay_view(target_base, view_chain(t))
         t._fw = (FWD.level, target)
     if target is None:
         t._fw = r._fw
         return
     target._data[...] = new._data  # (write_into would record the copy for autograd)
     target._vc[0] += 1
+
+
+def _same_meta(a, b):
+    """Whether tensors ``a`` and ``b`` have the same sizes, strides and storage offset."""
+    return (a._data.shape == b._data.shape and a._data.strides == b._data.strides
+            and a.storage_offset() == b.storage_offset())
 
 
 def write_into(t, arr, op):
@@ -732,6 +739,8 @@ def view_of(base, arr, node, fn, args):
         watch_version(t)
     if base._multi_view_of is not None:  # a view of such a view is refused in-place too
         t._multi_view_of = base._multi_view_of
+    if base._bits is not None:  # (a view of a conjugated or negated view is one too)
+        t._bits = base._bits
     return t
 
 

@@ -895,6 +895,30 @@ class AsStridedBackward0(Node):
         return grad_storage[make(self.in_pos)]
 
 
+def _in_batch_element(input, size, stride, offset, shift, physical):
+    """The storage offset of ``as_strided`` on ``input``, one element of a batch under vmap
+    (``shift``: its offset from the batch's first element), whose ``offset`` counts from
+    the batch's start (unless ``physical``): the view must stay within ``input``'s memory,
+    as under torch's vmap, where the element is all a batched tensor's view sees."""
+    low = input.storage_offset() - shift
+    if physical:
+        offset -= shift
+
+    def extent(shape, strides):
+        return 0 if 0 in shape else 1 + builtins.sum((n - 1) * s for n, s in zip(shape, strides))
+
+    high = low + extent(input._data.shape, input.stride())
+    end = offset + extent(size, stride)
+    if offset < low or end > high:
+        raise RuntimeError(
+            f"result = tensor.as_strided({list(size)},{list(stride)},{offset})can access memory "
+            f"outside of `tensor`. `result` can access somememory in range [{offset}, {end}], "
+            f"but `tensor` can only access some memory in range [{low}, {high}]. This is not "
+            "supported inside of vmap, please try torewrite the `as_strided` call as a "
+            "sequence of PyTorch view operations")
+    return offset + shift
+
+
 @register
 def as_strided(input, size, stride, storage_offset=None):
     """A view over ``input``'s memory with the given sizes, strides and offset (in elements
@@ -906,11 +930,19 @@ def as_strided(input, size, stride, storage_offset=None):
         if s < 0:
             raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
                                f"got strides: {list(stride)}")
-    root = input._base if input._base is not None else input
-    flat = root._data.reshape(-1)
-    if not np.shares_memory(flat, root._data):
-        flat = root._data  # (a non-contiguous root: reshaping copied it)
+    from ..storage import memory_of  # (ember.storage loads on first use)
+    memory = memory_of(input._data)
+    if memory is not None:
+        flat = memory[0]  # (the whole storage, as torch's: also what a detach()ed slice left)
+    else:
+        root = input._base if input._base is not None else input
+        flat = root._data.reshape(-1)
+        if not np.shares_memory(flat, root._data):
+            flat = root._data  # (a non-contiguous root: reshaping copied it)
     offset = input.storage_offset() if storage_offset is None else storage_offset
+    shift = input.__dict__.get('_batch_shift')
+    if shift is not None:  # one element of a vmapped batch: its own memory only
+        offset = _in_batch_element(input, size, stride, offset, shift, storage_offset is None)
     need = 0 if 0 in size else offset + 1 + builtins.sum((n - 1) * s for n, s in zip(size, stride))
     isz = flat.itemsize
     if need > flat.size:

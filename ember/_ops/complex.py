@@ -10,6 +10,7 @@ conjugate is the tensor itself, so the same formula serves both.
 import numpy as np
 
 from ._core import Node, Tensor, register, track1, result, view_of, inplace
+from .lazy_bits import lazy_view
 
 __all__ = ['conj', 'conj_physical', 'resolve_conj', 'is_conj', 'real', 'imag',
            'conj_if_complex']
@@ -20,13 +21,13 @@ def conj_if_complex(x):
     itself: the factor derivative rules multiply the incoming gradient by is
     ``conj_if_complex(d out / d input)`` (see the module docstring)."""
     if isinstance(x, Tensor):
-        return conj(x) if x._data.dtype.kind == 'c' else x
+        return conj_memory(x) if x._data.dtype.kind == 'c' else x
     return x.conjugate() if isinstance(x, (complex, np.complexfloating)) else x
 
 
 class ConjBackward0(Node):
     def backward(self, g):
-        return conj(g)
+        return conj_memory(g)
 
 
 class ConjPhysicalBackward0(Node):
@@ -36,13 +37,17 @@ class ConjPhysicalBackward0(Node):
 
 @register
 def conj(input):
-    """The complex conjugate; ``input`` itself when it is not complex.
-
-    torch returns a lazily conjugated view (``is_conj()`` True); ember has no conjugate bit,
-    so it computes the conjugate into new memory (writing to it leaves ``input`` alone).
-    """
+    """The complex conjugate: for a complex tensor a view flagged ``is_conj()`` (see
+    ``lazy_bits``; of a flagged one, a view without the flag), else ``input`` itself."""
     if input._data.dtype.kind != 'c':
         return input
+    return lazy_view(input, np.conj, None if input._bits == 'conj' else 'conj',
+                     track1(ConjBackward0, input), conj)
+
+
+def conj_memory(input):
+    """``conj`` (its node included) computed into new memory without the conjugate bit:
+    what derivative rules use, so a gradient carries no bit where torch's carries none."""
     return result(np.conj(input._data), track1(ConjBackward0, input))
 
 
@@ -64,14 +69,14 @@ def conj_physical_(input):
 
 @register
 def resolve_conj(input):
-    """``input`` itself: ember never defers a conjugation (see ``conj``)."""
-    return input
+    """``input`` itself, or a copy in new memory without the conjugate bit if it has it."""
+    return input.clone() if input._bits == 'conj' else input
 
 
 @register
 def is_conj(input):
-    """False: ember tensors never carry a pending conjugation (see ``conj``)."""
-    return False
+    """Whether ``input`` is a lazily conjugated view (``conj()`` of a complex tensor)."""
+    return input._bits == 'conj'
 
 
 class _RealBackward(Node):
@@ -96,7 +101,10 @@ def real(input):
     ``input`` itself when it is not complex. Also the property ``Tensor.real``."""
     if input._data.dtype.kind != 'c':
         return input
-    return view_of(input, input._data.real, track1(_RealBackward, input), real, ())
+    t = view_of(input, input._data.real, track1(_RealBackward, input), real, ())
+    if t._bits == 'conj':  # (the real part of a conjugate is no conjugate)
+        t._bits = None
+    return t
 
 
 @register(method=False)
@@ -105,7 +113,10 @@ def imag(input):
     Also the property ``Tensor.imag``."""
     if input._data.dtype.kind != 'c':
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return view_of(input, input._data.imag, track1(_ImagBackward, input), imag, ())
+    t = view_of(input, input._data.imag, track1(_ImagBackward, input), imag, ())
+    if t._bits == 'conj':  # (the imaginary part of a conjugate is the negated one)
+        t._bits = 'neg'
+    return t
 
 
 # Installed on Tensor as properties (``x.real``), as in torch.

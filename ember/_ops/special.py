@@ -797,6 +797,11 @@ def view_as_real(input):
     x = input._data
     if x.dtype.kind != 'c':
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if input._bits == 'conj':
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
     part = x.real  # (a view: same memory and strides, the real dtype)
     arr = np.lib.stride_tricks.as_strided(part, x.shape + (2,), x.strides + (part.itemsize,))
     return view_of(input, arr, track1(ViewAsRealBackward0, input), view_as_real, ())

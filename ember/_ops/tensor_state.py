@@ -65,18 +65,6 @@ def is_distributed(input):
 
 
 @register
-def is_neg(input):
-    """False: ember negates eagerly and never carries a lazy negative bit."""
-    return False
-
-
-@register
-def resolve_neg(input):
-    """``input`` itself (no lazy negative bit to resolve)."""
-    return input
-
-
-@register
 def is_inference(input):
     """Whether ``input`` was made in ``inference_mode`` (or is a view of a tensor that was)."""
     return input._vc is INFERENCE_VC

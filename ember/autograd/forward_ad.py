@@ -88,7 +88,10 @@ def make_dual(tensor, tangent, *, level=None):
                            "same level0 is not supported.")  # (the number users see)
     from .._ops.shape import _alias_view
     from .grad_mode import is_inference_mode_enabled
-    if not _same_layout(tensor, tangent):
+    # A vmapped tangent (one element of a batch) is used as given when its strides match:
+    # its offset and memory are the batch's, as torch skips those checks for batched ones.
+    batched = tangent.__dict__.get('_batch_shift') is not None
+    if not _same_layout(tensor, tangent, batched):
         tangent = _laid_out_like(tensor, tangent)
     if is_inference_mode_enabled():
         # (inference mode tracks no views: the dual shares the memory without being one)
@@ -106,11 +109,14 @@ def _storage_numel(t):
     return _root(t._data).size * _root(t._data).itemsize // t._data.itemsize
 
 
-def _same_layout(primal, tangent):
+def _same_layout(primal, tangent, strides_only=False):
     """Whether ``tangent`` is laid out in memory as ``primal`` is (strides, offset, size of
-    the memory), so view ops can replay on both alike; an empty tensor always is."""
+    the memory, or only strides), so view ops can replay on both alike; an empty tensor
+    always is."""
     if primal._data.size == 0:
         return True
+    if strides_only:
+        return primal.stride() == tangent.stride()
     return (primal.stride() == tangent.stride()
             and primal.storage_offset() == tangent.storage_offset()
             and _storage_numel(primal) == _storage_numel(tangent))
@@ -237,7 +243,8 @@ def _jvp_from_backward(node, tangents, metas, make):
         return tuple(make(np.zeros(s, d)) for s, d in metas)
     live = iter(grad(total, [u for u in us if u._requires_grad], allow_unused=True,
                      create_graph=create))
-    outs = [next(live) if u._requires_grad else None for u in us]
+    # (a tangent is plain memory: the conjugations inside the formula leave no conj bit)
+    outs = [next(live).resolve_conj() if u._requires_grad else None for u in us]
     return tuple(make(np.zeros(s, d)) if o is None else o for o, (s, d) in zip(outs, metas))
 
 

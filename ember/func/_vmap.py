@@ -115,7 +115,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs, none_passes=Fa
             for b in range(size) if size else [None]:
                 level.touched = set()
                 sliced = [a if d is None else batching.mark(
-                              a.select(d, b) if b is not None else
+                              _element(a, d, b) if b is not None else
                               a.new_zeros(a.shape[:d] + a.shape[d + 1:]))
                           for a, d in zip(flat_args, flat_dims)]
                 slices.append(sliced)
@@ -128,6 +128,15 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs, none_passes=Fa
             _random.DRAW_HOOK[0] = None
     return _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes,
                     batching)
+
+
+def _element(a, d, b):
+    """Element ``b`` of input ``a`` along its mapped dimension ``d``: a view, marked with its
+    offset in the batch (forward AD takes it as a batched tangent, and as_strided keeps
+    within it, as torch does for a batched tensor)."""
+    s = a.select(d, b)
+    s._batch_shift = b * a.stride(d)
+    return s
 
 
 def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_passes,
@@ -177,7 +186,45 @@ def _stacked(func, out_dims, results, slices, size, flat_args, flat_dims, none_p
                                  "output?")
         outs.append(_along(leaves, d, slices, size, flat_args, flat_dims))
         done[key] = (outs[-1], d % outs[-1].dim())
+    _views_of_outputs(outs, per_leaf, flat_out_dims)
     return tree_unflatten(outs, spec)
+
+
+def _views_of_outputs(outs, per_leaf, flat_out_dims):
+    """Where each element's output ``k`` is a view of its output ``j`` laid out alike for
+    every element, the batched output ``k`` becomes that view of the batched output ``j``
+    (as torch's batched view of a batched tensor), instead of a stacked copy. Only for
+    outputs batched along dimension 0 that do not require grad (the tangents of forward AD,
+    say), whose values are the same either way."""
+    for k, leaves in enumerate(per_leaf):
+        x = leaves[0]
+        if (flat_out_dims[k] != 0 or not isinstance(x, Tensor) or x._base is None
+                or outs[k].requires_grad):
+            continue
+        for j, bases in enumerate(per_leaf):
+            whole = outs[j]
+            if j == k or flat_out_dims[j] != 0 or not isinstance(whole, Tensor):
+                continue
+            layout = _same_view(leaves, bases, whole.stride()[1:])
+            if layout is not None:
+                offset = whole.storage_offset() + layout[2]
+                outs[k] = whole.as_strided((len(leaves),) + layout[0],
+                                           (whole.stride(0),) + layout[1], offset)
+                break
+
+
+def _same_view(views, bases, base_stride):
+    """``(shape, stride, offset from the base)`` shared by every ``views[i]``, a view of
+    ``bases[i]`` whose strides are ``base_stride``; None if they differ."""
+    layout = None
+    for v, b in zip(views, bases):
+        if not isinstance(v, Tensor) or v._base is not b or b.stride() != base_stride:
+            return None
+        this = (tuple(v.shape), v.stride(), v.storage_offset() - b.storage_offset())
+        if layout is not None and this != layout:
+            return None
+        layout = this
+    return layout
 
 
 def _varies(leaves, batching):

@@ -9,20 +9,7 @@ import pytest
 from ._upstream import exit_dual_levels  # noqa: F401 (an autouse fixture)
 from ._upstream import lib_fixture, raises
 
-_SLICE_COPIED = ("ember's make_dual copies a tangent whose storage offset or memory size "
-                 "differ from the primal's, and under ember's vmap loop every tangent is a "
-                 "slice of the batch (torch's batched tangents skip that check)")
-XFAIL = {
-    'test_inplace_on_view_same_layout':
-        "ember's forward AD gives a full view (view_as) written by copy_ a tangent that is a "
-        "view of its base's tangent (torch shares the base's tangent itself); and " +
-        _SLICE_COPIED,
-    'test_inplace_on_view_not_same_layout':
-        "ember's vmap stacks each element's tangents: the batched tangent of a view is a new "
-        "tensor, not a view of the batched tangent of its base as torch's BatchedTensor gives; "
-        "and " + _SLICE_COPIED,
-    'test_metadata_check_for_storage_numel_skipped': _SLICE_COPIED,
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 

@@ -20,15 +20,7 @@ import pytest
 from ._upstream import exit_dual_levels  # noqa: F401 (an autouse fixture)
 from ._upstream import lib_fixture, eq, raises, torch, ember
 
-XFAIL = {
-    'test_metadata_check_checks_storage_numel':
-        "ember's as_strided and storage_offset count within the base tensor, and detach() "
-        "of a slice starts a new base, so as_strided over the slice's whole memory is out of "
-        "bounds (torch keeps the storage)",
-    'test_metadata_check_when_primal_has_conj_bit': "ember has no lazy conjugate bit: conj() "
-                                                    "of a complex tensor is not is_conj",
-    'test_metadata_check_when_primal_has_neg_bit': "ember has no negative bit (torch.is_neg)",
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 
