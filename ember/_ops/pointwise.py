@@ -1949,7 +1949,15 @@ def _addc(node, kernel, name):
         value = scalar_as(value, rt)
         if rt.kind in 'iu':
             value = _fit_int(value, rt)  # (-1 wraps to 255 for uint8, as in torch)
-        r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
+        if rt.kind == 'c':
+            # torch's kernel multiplies left to right, input + (value * tensor1) (*|/) tensor2:
+            # with an infinity the complex products' NaN parts fall where torch's do
+            a1, b1 = binary_arrays(tensor1, tensor2, name)
+            with np.errstate(all='ignore'):
+                y = (np.multiply if name == 'addcmul' else np.true_divide)(value * a1, b1)
+            r = np.asarray(x + y).astype(rt, copy=False)
+        else:
+            r = np.asarray(x + value * y).astype(rt, copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:
             n.value = value

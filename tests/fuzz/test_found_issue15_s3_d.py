@@ -204,3 +204,29 @@ def test_gather_sparse_grad_is_compared():
     target = next(t for t in all_targets() if t.name == 'gather')
     for seed in (40, 86):
         assert fuzz_check(target, generate(target, seed)) == []
+
+
+# -- addcmul/addcdiv of complex infinities: (value * tensor1) (*|/) tensor2, left to right --
+@pytest.mark.parametrize('op', ['addcmul', 'addcdiv'])
+@pytest.mark.parametrize('value', [1, -INF, 0.5 + 2j])
+def test_addc_complex_infinities(op, value):
+    s = np.array([1 + 1j, 0.3 - 1.1j, INF + 0j, 2 + 0j], np.complex64)
+    a = np.array([INF + 1j, -7 - 0.02j, 1 + 1j, 1 + 1j * INF], np.complex64)
+    b = np.array([2 + 3j, 1e-30 + 0j, INF - 1j, 0.5 + 0j], np.complex64)
+    check(lambda T, x, y, z: getattr(T, op)(x, y, z, value=value), s, a, b, grad=False)
+    check(lambda T, x, y, z: getattr(x.clone(), op + '_')(y, z, value=value), s, a, b,
+          grad=False)
+
+
+def test_addc_complex_gradient_is_unchanged():
+    s, a, b = np.array([1 + 1j, 2 - 1j]), np.array([0.5 + 2j, -1 + 0j]), np.array([2 + 1j, 1j])
+    check(lambda T, x, y, z: T.addcmul(x, y, z, value=0.5) + T.addcdiv(x, y, z, value=2),
+          s, a, b)
+
+
+# -- the fuzzer compares a complex value with an infinite part part by part ------------------
+def test_fuzzer_compares_complex_infinities_by_parts():
+    from tests.fuzz.compare import _isclose
+    e = np.array([INF + 4.532360141827193j, -INF + 0.43j, complex(NAN, 0), 1 + 1j])
+    t = np.array([INF + 4.532360141827194j, -INF + 1j * NAN, complex(NAN, NAN), 1 + 1j])
+    assert _isclose(e, t, 1e-7, 1e-9).tolist() == [True, False, True, True]
