@@ -45,6 +45,13 @@ KNOWN = {
     ('linalg.solve_ex', 'wrong values on finite inputs'):
         'singular matrix with check_errors=False: the result is undefined (torch NaN, ember '
         'inf), info reports the failure in both',
+    ('linalg.lu', 'wrong values on finite inputs'):
+        'singular (rank-1) matrices: the multipliers below a zero pivot are rounding '
+        'remainders over rounding remainders, different between LAPACK builds (MKL, '
+        'OpenBLAS); P @ L @ U reproduces the input in both',
+    ('linalg.lu_factor_ex', 'wrong values on finite inputs'):
+        'singular (rank-1) matrices: the multipliers below a zero pivot, and so the index '
+        'info reports, come from rounding remainders that differ between LAPACK builds',
     ('lobpcg', 'wrong values on finite inputs'):
         'a non-symmetric A is outside lobpcg\'s domain: the two iterations differ and neither '
         'answer means anything; on symmetric positive-definite input the eigenvalues agree '

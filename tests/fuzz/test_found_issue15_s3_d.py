@@ -230,3 +230,12 @@ def test_fuzzer_compares_complex_infinities_by_parts():
     e = np.array([INF + 4.532360141827193j, -INF + 0.43j, complex(NAN, 0), 1 + 1j])
     t = np.array([INF + 4.532360141827194j, -INF + 1j * NAN, complex(NAN, NAN), 1 + 1j])
     assert _isclose(e, t, 1e-7, 1e-9).tolist() == [True, False, True, True]
+
+
+# -- cumprod of complex infinities: the scan starts from 1 * x[0], as torch's accumulator ---
+@pytest.mark.parametrize('dt', [np.complex64, np.complex128])
+def test_cumprod_of_complex_infinities(dt):
+    x = np.array([[-INF + 0j, 2 + 1j, 1 + 0j], [1 + 0j, 2 + 0j, INF + 1j]], dt)
+    for d in (0, 1):
+        check(lambda T, a: T.cumprod(a, d), x, grad=False)
+    check(lambda T, a: T.cumprod(a, 1), np.array([[1 + 2j, 0.5 - 1j, 3 + 0j]], dt))
