@@ -305,8 +305,24 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     start, end, dt = _space_ends(start, end, dtype, 'linspace')
-    arr = np.linspace(start, end, steps).astype(dt)
+    arr = _spaced(start, end, steps, dt).astype(dt)
     return _finish(arr, requires_grad, 'linspace', dev)
+
+
+def _spaced(start, end, steps, dt):
+    """torch's linspace values: the first half counts ``step`` up from ``start``, the
+    second half down from ``end`` -- so both ends are exact, and an infinite end makes the
+    values NaN (0 * inf) where NumPy's linspace keeps them. Computed in ``dt`` when it is
+    floating (as torch's kernel; bfloat16 in float32), else in double."""
+    work = np.dtype(dt) if np.dtype(dt).kind in 'fc' else \
+        np.dtype(np.float32) if np.dtype(dt).kind == 'V' else np.dtype(np.float64)
+    if steps <= 1:
+        return np.full(steps, start, work)
+    i = np.arange(steps, dtype=work)
+    start, end = work.type(start), work.type(end)
+    with np.errstate(invalid='ignore', over='ignore'):
+        step = (end - start) / work.type(steps - 1)
+        return np.where(i < steps // 2, start + step * i, end - step * (work.type(steps - 1) - i))
 
 
 def _space_ends(start, end, dtype, op):
@@ -328,7 +344,10 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """``base ** linspace(start, end, steps)``."""
     dev = check_device(device, 'logspace')
     start, end, dt = _space_ends(start, end, dtype, 'logspace')
-    arr = np.logspace(start, end, steps, base=base).astype(dt)
+    with np.errstate(all='ignore'):
+        # (the exponents in double, as torch's kernel)
+        arr = np.power(base, _spaced(start, end, steps, np.complex128 if np.dtype(dt).kind == 'c'
+                                     else np.float64)).astype(dt)
     return _finish(arr, requires_grad, 'logspace', dev)
 
 

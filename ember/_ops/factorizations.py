@@ -738,8 +738,14 @@ def _pinv(A, atol, rtol, hermitian):
         raise RuntimeError(f"linalg.pinv({A.dtype.kernel_name}{{{list(a.shape)}}}): expected a "
                            "tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
-    at, rt = _tolerances(a, atol, rtol)
-    if hermitian:
+    if not a.size:
+        # (torch answers an empty input with its empty transpose; the tolerances do not
+        # broadcast in)
+        if hermitian:
+            _square_for_eigh(a)
+        p = np.zeros(a.shape[:-2] + a.shape[:-3:-1], a.dtype)
+    elif hermitian:
+        at, rt = _tolerances(a, atol, rtol)
         _square_for_eigh(a)
         w, v = _guarded(np.linalg.eigh, a)
         s = np.abs(w)
@@ -748,7 +754,7 @@ def _pinv(A, atol, rtol, hermitian):
         winv = np.where(keep, 1 / np.where(keep, w, 1), 0)
         p = (v * winv[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2))
     else:
-        p, _ = _svd_pinv(a, at, rt)
+        p, _ = _svd_pinv(a, *_tolerances(a, atol, rtol))
     n = track1(LinalgPinvBackward0, A)
     if n is not None:
         n.save(A)

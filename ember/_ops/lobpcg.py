@@ -150,4 +150,4 @@ def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, lar
     if node is not None:
         node.generalized = B is not None
         node._saved = ((A, A._vc[0]),) + tuple((_SavedOutput(t), t._vc[0]) for t in outs)
-    return outs
+    return tuple(outs)  # (E, X), a tuple as torch's

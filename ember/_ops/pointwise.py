@@ -500,6 +500,10 @@ def _sign(x):
     r = np.asarray(np.sign(x))  # (0-d: NumPy gives a scalar)
     if k == 'f':  # torch's real sign of NaN is 0 (NumPy's is NaN); complex NaN stays NaN
         np.nan_to_num(r, copy=False, nan=0.0)
+    elif k == 'c':
+        # torch divides z / |z|: an infinite component gives NaN (inf / inf), where NumPy
+        # takes the limit (sgn(inf + 1j) = 1)
+        r[np.isinf(x)] = complex(np.nan, np.nan)
     return r
 
 
@@ -636,7 +640,7 @@ def square_(self):
 # -- binary ops --------------------------------------------------------------------------
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
             doc=None, tensor_only=False, check=None, public=True, inplace_ok=True,
-            saved_names=None):
+            saved_names=None, complex_kernel=None):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
@@ -649,8 +653,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``inplace_ok``: False where torch has no in-place form.
     ``saved_names``: torch's names of the saved operands (default 'self', 'other' as
     ``save`` picks them; None for one torch's node does not keep).
+    ``complex_kernel``: the kernel for complex operands, where torch's arithmetic differs
+    from NumPy's on infinities (default ``kernel``).
     """
     exported = public
+    complex_kernel = complex_kernel or kernel
     scalar_node = scalar_node or node
     exact_scalar = name in ('mul', 'div')
     public = None  # the public object being called (see overrides.overridable)
@@ -704,8 +711,10 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
         try:
-            if x.dtype.kind != 'V':
+            if x.dtype.kind not in 'Vc':
                 r = kernel(x, y)
+            elif x.dtype.kind == 'c':
+                r = complex_kernel(x, y)
             else:  # bfloat16: computed in float32 (torch's mul/div read a Python float in
                 r = opmath_call(kernel, x, other if exact_scalar and type(other) is float
                                 else y)  # float32 too; its other kernels round it to bfloat16)
@@ -973,8 +982,23 @@ class HypotBackward0(Node):
         return g * a / h, g * b / h
 
 
-_add = _binary('add', np.add, AddBackward0, public=False)
-_sub = _binary('sub', np.subtract, SubBackward0, public=False)
+def _times_complex_one(ufunc):
+    """The complex kernel of add/sub: torch computes ``a + alpha * b`` as complex products
+    even for alpha = 1, so an infinite component of ``b`` makes its other component NaN
+    (``(1 + 0j) * (inf + 1j)`` is ``inf + nanj``: 0 * inf), as torch's results show."""
+    def kernel(x, y):
+        with np.errstate(invalid='ignore'):
+            return ufunc(x, y * (1 + 0j))
+    return kernel
+
+
+_sub_complex = _times_complex_one(np.subtract)
+_add = _binary('add', np.add, AddBackward0, public=False,
+               complex_kernel=_times_complex_one(np.add))
+_sub = _binary('sub', np.subtract, SubBackward0, public=False, complex_kernel=_sub_complex)
+# (with alpha != 1 the product alpha * b is already made: the plain sums)
+_add_scaled = _binary('add', np.add, AddBackward0, public=False)
+_sub_scaled = _binary('sub', np.subtract, SubBackward0, public=False)
 mul = _binary('mul', np.multiply, MulBackward0, save='cross')
 multiply = mul
 _div = _binary('div', np.true_divide, DivBackward0, save='div', to_float=True,
@@ -1098,17 +1122,19 @@ nextafter = _binary('nextafter', np.nextafter, NextafterBackward0, tensor_only=T
 
 def _shift(np_shift, left):
     """A shift kernel with torch's results for shifts outside [0, bits): a left shift gives
-    0, a right shift the sign fill (NumPy leaves those to the C compiler)."""
+    0, a right shift the sign fill -- 0 for an unsigned type (NumPy leaves those to the C
+    compiler)."""
     def kernel(x, y):
         bits = x.dtype.itemsize * 8
+        zero_fill = left or x.dtype.kind == 'u'
         if type(y) is int:
             if 0 <= y < bits:
                 return np_shift(x, y)
-            return np.zeros_like(x) if left else np_shift(x, bits - 1)
+            return np.zeros_like(x) if zero_fill else np_shift(x, bits - 1)
         bad = (y < 0) | (y >= bits)
         if not bad.any():
             return np_shift(x, y)
-        if left:
+        if zero_fill:
             return np.where(bad, 0, np_shift(x, np.where(bad, 0, y))).astype(x.dtype)
         return np_shift(x, np.where(bad, bits - 1, y)).astype(x.dtype)
     return kernel
@@ -1239,7 +1265,7 @@ def add(input, other, *deprecated, alpha=1, out=None):
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'add'))
     if alpha != 1:
-        other = _times_alpha(input, other, alpha)
+        return _add_scaled(input, _times_alpha(input, other, alpha), out=out)
     return _add(input, other, out=out)
 
 
@@ -1280,7 +1306,7 @@ def _subtract(input, other, alpha, out):
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'sub'))
     if alpha != 1:
-        other = _times_alpha(input, other, alpha)
+        return _sub_scaled(input, _times_alpha(input, other, alpha), out=out)
     return _sub(input, other, out=out)
 
 
@@ -1308,7 +1334,8 @@ def rsub(input, other, *deprecated, alpha=1):
         _check_bool_arith(input, other)
         x = input * alpha if alpha != 1 else input
         xa, o = binary_arrays(x, other, 'rsub')
-        r = np.asarray(np.subtract(o, xa))
+        r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
+                       np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
         return result(r, n)
     # One RsubBackward0 node (torch's), not sub's graph of other - alpha * input.
@@ -1441,7 +1468,8 @@ def _inplace_arith(self, other, ufunc, outplace, name):
             self.requires_grad or (isinstance(other, Tensor) and other._requires_grad))):
         x, y = binary_arrays(self, other, name)
         dst = self._data
-        if x is dst and dst.flags.writeable and dst.dtype.kind != 'V' and (
+        # (complex goes through the out-of-place kernel: torch's infinities, see _add)
+        if x is dst and dst.flags.writeable and dst.dtype.kind not in 'Vc' and (
                 builtins.type(y) is not np.ndarray or
                 np.broadcast_shapes(dst.shape, y.shape) == dst.shape):
             ufunc(dst, y, out=dst, casting='unsafe')
@@ -1921,7 +1949,15 @@ def _addc(node, kernel, name):
         value = scalar_as(value, rt)
         if rt.kind in 'iu':
             value = _fit_int(value, rt)  # (-1 wraps to 255 for uint8, as in torch)
-        r = np.asarray(x + value * y).astype(np.result_type(x, y), copy=False)
+        if rt.kind == 'c':
+            # torch's kernel multiplies left to right, input + (value * tensor1) (*|/) tensor2:
+            # with an infinity the complex products' NaN parts fall where torch's do
+            a1, b1 = binary_arrays(tensor1, tensor2, name)
+            with np.errstate(all='ignore'):
+                y = (np.multiply if name == 'addcmul' else np.true_divide)(value * a1, b1)
+            r = np.asarray(x + y).astype(rt, copy=False)
+        else:
+            r = np.asarray(x + value * y).astype(rt, copy=False)
         n = track(node, (input, tensor1, tensor2))
         if n is not None:
             n.value = value

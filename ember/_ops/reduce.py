@@ -1289,7 +1289,17 @@ def _scan(name, np_fn, cls):
 
 
 cumsum = _scan('cumsum', np.cumsum, CumsumBackward0)
-cumprod = _scan('cumprod', np.cumprod, CumprodBackward0)
+def _cumprod(x, axis):
+    """NumPy's cumprod; a complex scan starts from the product 1 * x[0] as torch's
+    accumulator does, so an infinite first element gets its NaN part (-inf + 0j -> -inf +
+    nanj) and passes it on."""
+    if x.dtype.kind == 'c':
+        with np.errstate(invalid='ignore'):
+            return np.cumprod(x * (1 + 0j), axis=axis)
+    return np.cumprod(x, axis=axis)
+
+
+cumprod = _scan('cumprod', _cumprod, CumprodBackward0)
 
 
 # -- sorting -----------------------------------------------------------------------------

@@ -280,6 +280,21 @@ class IgammacBackward0(Node):
         return None, -g * _igamma_grad(a, x)
 
 
+def _nan_operand_ends(a, x, r, lower):
+    """torch's kernel tests the ends (x = 0, x = inf, a = inf) before it looks at NaN, so a
+    NaN in the other operand still gives the end's value (igamma(nan, 0) = 0, igamma(inf,
+    nan) = 0); scipy answers NaN. Writes those into ``r`` (the broadcast result)."""
+    nan_a, nan_x = np.isnan(a), np.isnan(x)
+    if not (nan_a.any() or nan_x.any()):
+        return
+    zero, one = (0.0, 1.0) if lower else (1.0, 0.0)
+    a, x = np.broadcast_to(a, r.shape), np.broadcast_to(x, r.shape)
+    nan_a, nan_x = np.broadcast_to(nan_a, r.shape), np.broadcast_to(nan_x, r.shape)
+    r[nan_a & (x == 0)] = zero
+    r[nan_a & (x == np.inf)] = one
+    r[nan_x & (a == np.inf)] = zero
+
+
 def _incomplete_gamma(op, kernel, node_type, input, other, out):
     _must_be_tensor(input, op, 'input', 1)
     _must_be_tensor(other, op, 'other', 2)
@@ -291,7 +306,9 @@ def _incomplete_gamma(op, kernel, node_type, input, other, out):
     a, x = _float_operands(input, other, name)
     _no_forward_ad(name, input, other)
     sp = _scipy.require(op.replace('special_', 'special.').join(('ember.', '')))
-    r = np.asarray(getattr(sp, kernel)(a.astype(np.float64), x.astype(np.float64)))
+    a64, x64 = a.astype(np.float64), x.astype(np.float64)
+    r = np.asarray(getattr(sp, kernel)(a64, x64))
+    _nan_operand_ends(a64, x64, r, kernel == 'gammainc')
     node = track(node_type, (input, other))
     if node is not None:
         node.save(input, other)

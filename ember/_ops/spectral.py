@@ -86,8 +86,8 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     length = x.shape[-1]
     if not 0 < n_fft <= length:
         raise RuntimeError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
-    w = _pad_window(window, win, n_fft, x._data.dtype if x._data.dtype.kind != 'c' else
-                    np.float64, 'stft')
+    # (the window's dtype is the signal's real counterpart: complex64 stays complex64)
+    w = _pad_window(window, win, n_fft, np.finfo(x._data.dtype).dtype, 'stft')
     frames = x.unfold(-1, n_fft, hop) * w
     two_sided = onesided is False or frames.is_complex()
     norm = 'ortho' if normalized else None

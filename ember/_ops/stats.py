@@ -353,9 +353,15 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     """``(hist, bin_edges)`` of the points in ``input``'s last dim: per dim ``bins`` equal
     bins (an int, or one per dim) or given edges (a list of 1-D tensors); ``range`` is the
     flat list (min0, max0, min1, max1, ...)."""
+    from .pointwise import NotImplemented_
     hist, edges = _histogramdd_arrays(input._data, bins, range, weight, density,
                                       'histogramdd')
-    return _histogramdd_t(make(hist), tuple(make(e) for e in edges))
+    # (as histogram: every output carries a grad_fn that refuses backward)
+    n = track(NotImplemented_, (input, weight))
+    if n is not None:
+        n.op = 'histogramdd'
+    hist, *edges = results([hist, *edges], n)
+    return _histogramdd_t(hist, tuple(edges))
 
 
 # -- mode / nanmedian --------------------------------------------------------------------

@@ -22,8 +22,40 @@ KNOWN = {
         'inconsistently (finite for correction=3, inf for 1); ember keeps its '
         'unbiased=-overload rule',
     ('unique_consecutive', 'wrong dtype / shape / structure'):
-        'torch bug: unique_consecutive(x, True) positionally returns an empty inverse; '
-        'ember returns the inverse',
+        "torch bug: torch.unique_consecutive's boolean dispatch reads return_counts from "
+        'position 1 and return_inverse from position 2 (swapped), so unique_consecutive(x, '
+        'True) positionally returns an empty counts tensor and (x, False, True) the inverse; '
+        'ember reads the arguments by their names (keyword calls agree)',
+    ('narrow_copy', 'clearly wrong gradients'):
+        "torch bug: narrow_copy's backward with a negative start writes the gradient "
+        "nowhere (all zeros); ember's is narrow's (pinned in test_found_issue15_s3_d.py)",
+    ('Tensor.matrix_exp', 'wrong values on finite inputs'):
+        'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
+        'diagonal of a 3x3 matrix whose float32 exponential is about 1); ember computes in '
+        'float32 and rounds',
+    ('linalg.matrix_exp', 'wrong values on finite inputs'):
+        'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
+        'diagonal); ember computes in float32 and rounds. left: float64 matrices holding '
+        '+-1e30 -- the exponential overflows (torch inf) or oscillates beyond any precision '
+        "(torch NaN); ember's 2**-98 scaling loses the diagonal and its squarings give 0",
+    ('special.multigammaln', 'wrong values on finite inputs'):
+        'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
+        'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '
+        'precision and rounds once',
+    ('linalg.solve_ex', 'wrong values on finite inputs'):
+        'singular matrix with check_errors=False: the result is undefined (torch NaN, ember '
+        'inf), info reports the failure in both',
+    ('linalg.lu', 'wrong values on finite inputs'):
+        'singular (rank-1) matrices: the multipliers below a zero pivot are rounding '
+        'remainders over rounding remainders, different between LAPACK builds (MKL, '
+        'OpenBLAS); P @ L @ U reproduces the input in both',
+    ('linalg.lu_factor_ex', 'wrong values on finite inputs'):
+        'singular (rank-1) matrices: the multipliers below a zero pivot, and so the index '
+        'info reports, come from rounding remainders that differ between LAPACK builds',
+    ('lobpcg', 'wrong values on finite inputs'):
+        'a non-symmetric A is outside lobpcg\'s domain: the two iterations differ and neither '
+        'answer means anything; on symmetric positive-definite input the eigenvalues agree '
+        '(pinned in test_found_issue15_s3_d.py)',
     ('F.linear', 'wrong values on finite inputs'):
         'complex products overflowing to inf: the NaN/inf imaginary part depends on the '
         'BLAS',
@@ -39,7 +71,9 @@ KNOWN = {
         'ill-conditioned complex64 matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
     ('Tensor.polygamma', 'wrong values on finite inputs'):
-        'polygamma overflows to inf for large orders near poles (owner: special)',
+        'trigamma at a negative integer (a pole; every float32 beyond 2**24 is one): ember '
+        "gives the pole's +inf, torch's kernel a large finite number (pi^2 / sin(pi x)^2 with "
+        "sin's rounding, e.g. 2.16e13 at -5)",
     ('Tensor.put_', 'wrong values on finite inputs'):
         'duplicate indices without accumulate: which write wins is undefined in torch',
     ('Tensor.stride', 'wrong values on finite inputs'):
@@ -73,10 +107,16 @@ KNOWN = {
         'rcond=0 on an ill-conditioned matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
     ('polygamma', 'wrong values on finite inputs'):
-        'polygamma overflows to inf for large orders near poles (owner: special)',
+        'trigamma at a negative integer (a pole; every float32 beyond 2**24 is one): ember '
+        "gives the pole's +inf, torch's kernel a large finite number (pi^2 / sin(pi x)^2 with "
+        "sin's rounding, e.g. 2.16e13 at -5)",
+    ('special.polygamma', 'wrong values on finite inputs'):
+        'trigamma at a negative integer (a pole; every float32 beyond 2**24 is one): ember '
+        "gives the pole's +inf, torch's kernel a large finite number (pi^2 / sin(pi x)^2 with "
+        "sin's rounding, e.g. 2.16e13 at -5)",
     ('unique_consecutive', 'wrong values on finite inputs'):
-        'torch bug: unique_consecutive(x, True) positionally returns an empty inverse; '
-        'ember returns the inverse',
+        "torch bug: torch.unique_consecutive's boolean dispatch reads return_counts and "
+        'return_inverse from swapped positions (see the structure entry)',
     ('Tensor.chalf', 'spurious errors'):
         'left: ember has no complex32 (ComplexHalf) dtype (owner: issue 14 coverage work)',
     ('special.bessel_y1', 'wrong values on finite inputs'):

@@ -2,7 +2,9 @@
 
 The parent hands the worker one (target, seed) at a time and waits ``timeout`` seconds for
 its findings; a worker that does not answer is killed (the call is a hang), one that dies is
-a crash, and a fresh worker continues with the next call. ``sweep`` returns every finding;
+a crash, and a fresh worker continues with the next call. Ember runs first and the worker
+says when it has answered, so a worker that dies or hangs in torch's half of the call is
+torch's crash (reported apart, not gated). ``sweep`` returns every finding;
 ``table`` prints the counts by category (calls and distinct functions) and, given the
 sweep's ``tally``, the share of the calls torch rejects on which ember raises torch's class.
 """
@@ -12,7 +14,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .compare import CATEGORIES, CRASH, HANG, REJECTED, outcome
+from .compare import CATEGORIES, CRASH, HANG, REJECTED, TORCH_CRASH, outcome
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Finding:
 
 
 def _worker(conn):
+    import faulthandler
+    faulthandler.disable()  # (a crash is a finding here, not a traceback on the parent's tty)
     os.environ.setdefault('OMP_NUM_THREADS', '1')
     import numpy as np
     import torch
@@ -54,7 +58,7 @@ def _worker(conn):
         desc = call.describe()
         conn.send(('start', desc))
         try:
-            found = check(t, call)
+            found = check(t, call, ember_done=lambda: conn.send(('ember done', None)))
         except Exception as e:  # noqa: BLE001 - a bug in the comparison: report, go on
             found = [('fuzzer error', f'{type(e).__name__}: {e}')]
         conn.send(('done', found))
@@ -108,16 +112,17 @@ def sweep(seeds, only=None, timeout=10.0, budget=None, progress=None, tally=None
                     continue
                 desc = payload
                 calls += 1
-                ok = w.conn.poll(timeout)
-                if ok:
+                deadline = time.monotonic() + timeout
+                kind, found = 'start', None
+                while kind != 'done' and w.conn.poll(max(0.0, deadline - time.monotonic())):
                     try:
                         kind, found = w.conn.recv()
                     except EOFError:
-                        ok, found = False, None
-                if not ok or found is None:
+                        break
+                if kind != 'done' or found is None:
                     dead = not w.proc.is_alive()
-                    findings.append(Finding(name, seed, CRASH if dead else HANG,
-                                            f'no answer in {timeout} s', desc))
+                    cat = TORCH_CRASH if kind == 'ember done' else CRASH if dead else HANG
+                    findings.append(Finding(name, seed, cat, f'no answer in {timeout} s', desc))
                     w.close(kill=True)
                     w = Worker()
                     continue
