@@ -137,7 +137,9 @@ def _is_int_list(x, size=0):
         return bool(size), None
     if isinstance(x, (list, tuple)):
         for i, v in enumerate(x):
-            if not _is_int(v):
+            # (torch's parser judges the list by its first element, then unpacks the rest
+            # as indices: a bool there passes as 0 or 1)
+            if not _is_int(v) and not (i and isinstance(v, bool)):
                 return False, i
         return True, None
     return False, None
@@ -408,7 +410,7 @@ def int_lists(op, first, **lists):
     something other than an int."""
     for i, (name, x) in enumerate(lists.items()):
         ok, pos = _is_int_list(x)
-        if not ok and pos is not None:
+        if not ok and (pos is not None or isinstance(x, (int, float, str, type(None)))):
             raise param_error(op, _IntList(name), x, pos, first + i - 1)
 
 
