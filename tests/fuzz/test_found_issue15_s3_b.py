@@ -158,3 +158,43 @@ def test_local_response_norm_sizes(size, shape):
 @pytest.mark.parametrize('mode', ['nearest', 'bilinear', 'linear'])
 def test_interpolate_sizes(size, shape, mode):
     same(lambda T, x: T.nn.functional.interpolate(x, size, mode=mode), m(*shape))
+
+
+# -- fft: the n-d transforms read s and dim before the dtype; the 1-d ones the dim before n --
+@pytest.mark.parametrize('fn', ['ifft2', 'ihfft2', 'irfft2', 'rfft2', 'fftn', 'rfftn',
+                                'irfftn', 'ihfftn', 'hfft2'])
+@pytest.mark.parametrize('dtype', ['float16', 'complex64', 'bfloat16', 'float32'])
+@pytest.mark.parametrize('shape', [(3,), ()])
+@pytest.mark.parametrize('dim,s', [([], None), ([-2, -1], None), ([0, 1, 2], None),
+                                   ([0], [0]), (None, [2, -1])])
+def test_fft_nd_dims_before_dtype(fn, dtype, shape, dim, s):
+    same(lambda T, x: getattr(T.fft, fn)(x.to(getattr(T, dtype)), s, dim), m(*shape),
+         grad=False)
+
+
+@pytest.mark.parametrize('fn', ['irfft', 'ifft', 'rfft', 'ihfft', 'hfft'])
+@pytest.mark.parametrize('dtype', ['float16', 'complex64', 'int16'])
+@pytest.mark.parametrize('shape', [(3,), (), (2, 3)])
+@pytest.mark.parametrize('dim,n', [(5, 0), (-1, 0), (0, -1), (-4, 0)])
+def test_fft_1d_dim_before_points(fn, dtype, shape, dim, n):
+    same(lambda T, x: getattr(T.fft, fn)(x.to(getattr(T, dtype)), n, dim), m(*shape),
+         grad=False)
+
+
+# -- Tensor.__add__ / __radd__ are torch's add (alpha); the other binary ops refuse it ------
+@pytest.mark.parametrize('call', [
+    lambda T, a, b: a.__add__(b.int(), alpha=0.5), lambda T, a, b: a.int().__add__(b.int(),
+                                                                                  alpha=0.5),
+    lambda T, a, b: a.__add__(b, alpha=2), lambda T, a, b: a.__radd__(b, alpha=2),
+    lambda T, a, b: a.__radd__(b[:2], alpha=2), lambda T, a, b: a.bool().__radd__(b.bool(),
+                                                                                  alpha=0.5),
+    lambda T, a, b: a.__add__(2, b), lambda T, a, b: a.mul(b, alpha=2),
+    lambda T, a, b: a.mul(b, 2), lambda T, a, b: T.mul(a, b, 2), lambda T, a, b: T.mul(a, b, None),
+    lambda T, a, b: a.sub(b, alpha=2), lambda T, a, b: a.add(b, alpha=2)])
+def test_binary_operators_with_alpha(call):
+    same(call, m(2, 3), m(3))
+
+
+def test_floor_divide_shapes_before_dtype():
+    same(lambda T, a, b: a.__floordiv__(b), np.ones(4, bool), np.ones(3, bool))
+    same(lambda T, a, b: T.floor_divide(a, b), np.ones(4, bool), np.ones(3, np.complex64))
