@@ -198,3 +198,51 @@ def test_binary_operators_with_alpha(call):
 def test_floor_divide_shapes_before_dtype():
     same(lambda T, a, b: a.__floordiv__(b), np.ones(4, bool), np.ones(3, bool))
     same(lambda T, a, b: T.floor_divide(a, b), np.ones(4, bool), np.ones(3, np.complex64))
+
+
+# -- scatter and index_put: their index checks come before the overlap of an expanded self -
+def _expanded(T, x):
+    return x[:1].expand(*x.shape)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: _expanded(T, x).scatter_(4, T.zeros(3, 3, dtype=T.long), 1.0),
+    lambda T, x: _expanded(T, x).scatter_add_(-3, T.zeros(3, 3, dtype=T.long), T.ones(3, 3)),
+    lambda T, x: _expanded(T, x).scatter_add_(0, T.zeros(3, 3, dtype=T.long), T.ones(3)),
+    lambda T, x: _expanded(T, x).scatter_reduce_(5, T.zeros(3, 3, dtype=T.long), T.ones(3, 3),
+                                                 'sum'),
+    lambda T, x: _expanded(T, x).index_fill_(5, T.zeros(1, dtype=T.long), 1.0),
+    lambda T, x: _expanded(T, x).index_fill_(0, T.zeros(1, dtype=T.int32), 1.0),
+    lambda T, x: _expanded(T, x).index_put_((T.zeros(1),), T.tensor(1.0)),
+    lambda T, x: _expanded(T, x).index_put_((T.zeros(1, dtype=T.long),) * 3, T.tensor(1.0)),
+    lambda T, x: _expanded(T, x).index_copy_(0, T.zeros(1, dtype=T.long), T.ones(1, 3))])
+def test_index_checks_before_overlap(call):
+    same(call, m(3, 3), grad=False)
+
+
+@pytest.mark.parametrize('src', [(4,), (4, 1), (), (2, 4)])
+@pytest.mark.parametrize('index', [(4, 4), (1, 4), (4,)])
+def test_scatter_reads_src_sizes_before_its_dims(src, index):
+    for call in (lambda T, x, s: T.scatter(x, 0, T.zeros(index, dtype=T.long), s),
+                 lambda T, x, s: x.scatter_add(-1, T.zeros(index, dtype=T.long), s)):
+        same(call, m(4, 4), m(*src), grad=False)
+
+
+@pytest.mark.parametrize('indices', [
+    lambda T: (T.tensor(True),), lambda T: (T.tensor(True), T.tensor(False)),
+    lambda T: (T.tensor(0),), lambda T: (T.tensor(1.5),), lambda T: (T.tensor([1.5]), T.tensor(0))])
+def test_index_put_counts_indices_first(indices):
+    same(lambda T, x: x.index_put(indices(T), T.tensor(1.)), m())
+    same(lambda T, x: T.index_put(x, indices(T)[:1] * 2, T.tensor(1.)), m(2))
+
+
+@pytest.mark.parametrize('dtype', [np.int64, np.int8, np.uint8, np.bool_])
+@pytest.mark.parametrize('value', [float('inf'), float('nan'), 300, -1, 2.5])
+def test_index_fill_number_out_of_range(dtype, value):
+    same(lambda T, x: x.index_fill_(0, T.tensor([1]), value), np.zeros(3, dtype), grad=False)
+
+
+def test_scatter_checks_dtypes_before_overlap():
+    same(lambda T, x, s: _expanded(T, x).scatter_add_(0, T.zeros(3, 3, dtype=T.long), s),
+         m(3, 3), m(3, 3).astype(np.float32), grad=False)
+    same(lambda T, x: _expanded(T, x).scatter_(0, T.zeros(3, 3), 1.0), m(3, 3), grad=False)
