@@ -717,10 +717,18 @@ class IndexCopyBackward0(Node):
 def index_copy(input, dim, index, source):
     """``input`` with its slices at ``index`` along ``dim`` replaced by ``source``'s."""
     a = index._data
-    # (torch's order: the dim, the index's rank, then the dtypes)
+    # (torch's order: the dim, the index's rank, the ranks of source and self, the dtypes)
     wrap_dim(dim, input._data.ndim)
     if a.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {a.ndim})")
+    sn, xn = source._data.ndim, input._data.ndim
+    if sn == 0 and a.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {a.size})")
+    if sn != xn and sn and xn:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({sn}), "
+                         f"destination dimensionality ({xn})")
     if a.dtype != np.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_tname(a.dtype)}")
@@ -728,18 +736,19 @@ def index_copy(input, dim, index, source):
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
                            f"but got (self) {_tname(input._data.dtype)} and (source) "
                            f"{_tname(source._data.dtype)}")
-    d, a = _check_index_source(input, dim, index, source, 'index_copy_')
     x, s = input._data, source._data
+    d = wrap_dim(dim, x.ndim)
     xs = x.shape if x.ndim else (1,)
     ss = s.shape if s.ndim else (1,)
     xr = xs[:d] + xs[d + 1:]
     sr = ss[:d] + ss[d + 1:]
-    if xr != sr:
+    if xr != sr:  # (before the number of indices, as in torch)
         k = next((k for k, (p, q) in enumerate(zip(xr, sr)) if p != q), 0)
         raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
-                           f"shapes. Destination slice shape: {xr[k] if xr else 1} at "
-                           f"dimension {k} and source slice shape: {sr[k] if sr else 1} at "
+                           f"shapes. Destination slice shape: {xr[k] if xr else ''} at "
+                           f"dimension {k} and source slice shape: {sr[k] if sr else ''} at "
                            f"dimension {k}.")
+    d, a = _check_index_source(input, dim, index, source, 'index_copy_')
     _check_bounds(a, xs[d], d, IndexError, 'index_copy_(): ')
     outa = x.reshape(xs).copy()
     outa[_dim_key(d, a)] = s.reshape(ss)

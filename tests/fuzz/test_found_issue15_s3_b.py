@@ -246,3 +246,34 @@ def test_scatter_checks_dtypes_before_overlap():
     same(lambda T, x, s: _expanded(T, x).scatter_add_(0, T.zeros(3, 3, dtype=T.long), s),
          m(3, 3), m(3, 3).astype(np.float32), grad=False)
     same(lambda T, x: _expanded(T, x).scatter_(0, T.zeros(3, 3), 1.0), m(3, 3), grad=False)
+
+
+# -- lu_unpack: autograd reads LU's last two sizes before the op's checks -----------------
+@pytest.mark.parametrize('shape', [(4,), ()])
+@pytest.mark.parametrize('grad', [False, True])
+def test_lu_unpack_of_fewer_than_2_dims(shape, grad):
+    def f(T, lu, piv):
+        return T.lu_unpack(lu.requires_grad_(grad), piv, False)
+    same(f, m(*shape), m(3, 1), grad=False)
+    same(lambda T, lu: T.lu_unpack(lu.requires_grad_(grad), T.ones(3, dtype=T.int32)),
+         m(*shape), grad=False)
+
+
+# -- kl_div refuses complex, then integral, inputs ------------------------------------------
+@pytest.mark.parametrize('a,b', [(np.complex64, np.float32), (np.float32, np.complex128),
+                                 (np.complex64, np.int32), (np.int32, np.complex64)])
+@pytest.mark.parametrize('log_target', [False, True])
+def test_kl_div_complex_inputs(a, b, log_target):
+    same(lambda T, x, t: T.nn.functional.kl_div(x, t, log_target=log_target),
+         m(3).astype(a), m(3).astype(b), grad=False)
+    same(lambda T, x, t: T.kl_div(x, t), m(3).astype(a), m(4).astype(b), grad=False)
+
+
+# -- index_copy: the ranks of source and self, then the dtypes, then the slice shapes -------
+@pytest.mark.parametrize('xs', [(3,), (2, 3), (), (3, 3)])
+@pytest.mark.parametrize('ss', [(), (3, 1), (2, 3), (3,), (1, 3)])
+@pytest.mark.parametrize('idx,dt', [([0], np.int64), ([0, 1], np.int64), ([[0]], np.int64),
+                                    (0, np.int64), ([0], np.int32), ([0], np.float32)])
+def test_index_copy_order_of_checks(xs, ss, idx, dt):
+    same(lambda T, x, i, s: x.index_copy(0, i, s), np.zeros(xs), np.array(idx, dt), m(*ss),
+         grad=False)
