@@ -137,7 +137,9 @@ def _is_int_list(x, size=0):
         return bool(size), None
     if isinstance(x, (list, tuple)):
         for i, v in enumerate(x):
-            if not _is_int(v):
+            # (torch's parser judges the list by its first element, then unpacks the rest
+            # as indices: a bool there passes as 0 or 1)
+            if not _is_int(v) and not (i and isinstance(v, bool)):
                 return False, i
         return True, None
     return False, None
@@ -408,7 +410,7 @@ def int_lists(op, first, **lists):
     something other than an int."""
     for i, (name, x) in enumerate(lists.items()):
         ok, pos = _is_int_list(x)
-        if not ok and pos is not None:
+        if not ok and (pos is not None or isinstance(x, (int, float, str, type(None)))):
             raise param_error(op, _IntList(name), x, pos, first + i - 1)
 
 
@@ -713,7 +715,7 @@ def _shapes_first(public_name, args, kwargs, error):
     from .._tensor import Tensor
     inplace = name.endswith('_') and not name.endswith('__') and args and \
         isinstance(args[0], Tensor)
-    if inplace and name not in _NOT_WRITING and not (
+    if inplace and name not in _NOT_WRITING and name not in _OVERLAP_LAST and not (
             name in _OVERLAP_LATE and isinstance(error, IndexError)):
         x = args[0]._data
         if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
@@ -739,7 +741,10 @@ def _shapes_first(public_name, args, kwargs, error):
 _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
                 'more than one element of the written-to tensor')
 # in-place ops whose index checks (IndexError) come before torch's overlap check
-_OVERLAP_LATE = frozenset(('index_add_',))
+_OVERLAP_LATE = frozenset(('index_add_', 'index_fill_', 'index_put_'))
+# in-place ops whose every check of the arguments comes before it (torch's scatter checks
+# them all before its kernel looks at the written tensor)
+_OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',

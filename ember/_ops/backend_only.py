@@ -18,8 +18,25 @@ _ONLY_ON = {
 }
 
 
+# arguments torch's autograd refuses to see requiring grad, by position and name: it looks
+# at them before the dispatcher finds no CPU kernel
+_NOT_DIFFERENTIABLE = {'miopen_batch_norm': ((3, 'running_mean'), (4, 'running_var'))}
+
+
+def not_differentiable(op, named):
+    """Raises torch's autograd error for the first of ``named`` ((name, tensor or None)
+    pairs: arguments ``op`` has no derivative for) that requires grad."""
+    for name, t in named:
+        if getattr(t, 'requires_grad', False):
+            raise RuntimeError(f"The function '{op}' is not differentiable with respect to "
+                               f"argument '{name}'. This input cannot have requires_grad "
+                               "True.")
+
+
 def _refusal(name, backend):
     def op(*args, **kwargs):
+        not_differentiable(name, [(n, args[i] if i < len(args) else kwargs.get(n))
+                                  for i, n in _NOT_DIFFERENTIABLE.get(name, ())])
         raise NotImplementedError(
             f"Could not run 'aten::{name}' with arguments from the 'CPU' backend. This could "
             f"be because the operator doesn't exist for this backend: ember is a CPU build, "

@@ -185,6 +185,11 @@ def _promote(x, fname, complex_input=None):
     return x
 
 
+def _nd_name(fname):
+    """The n-d transform a 2-d one is (torch's messages name it): ``rfft2`` -> ``rfftn``."""
+    return fname[:-1] + 'n' if fname.endswith('2') else fname
+
+
 def _points(n):
     if n < 1:
         raise RuntimeError(f"Invalid number of data points ({n}) specified")
@@ -285,7 +290,7 @@ def _r2c(fname, x, s, dim, norm, forward, out):
     x = _promote(x, fname, complex_input=False)
     dims, sizes = _dims_and_sizes(x, s, dim, fname)
     if not dims:
-        raise RuntimeError(f"{fname} must transform at least one axis")
+        raise RuntimeError(f"{_nd_name(fname)} must transform at least one axis")
     x = _resize(x, dims, sizes)
     mode = _norm_mode(norm, forward, fname)
     if forward:  # rfft: one real-to-complex transform
@@ -301,7 +306,7 @@ def _c2r(fname, x, s, dim, norm, forward, out):
     x = _promote(x, fname, complex_input=True)
     dims, sizes = _dims_and_sizes(x, s, dim, fname)
     if not dims:
-        raise RuntimeError(f"{fname} must transform at least one axis")
+        raise RuntimeError(f"{_nd_name(fname)} must transform at least one axis")
     last = None if s is None else _int_arg(s if isinstance(s, (int, np.integer, Tensor))
                                            else s[-1], fname, 's')
     # The output's last size; by default the one a one-sided spectrum of this size comes from.
@@ -321,15 +326,23 @@ def _c2r(fname, x, s, dim, norm, forward, out):
 def _one(kind, fname, forward, doc):
     """A 1-d transform ``fname(input, n=None, dim=-1, norm=None, *, out=None)``."""
     def fn(input, n=None, dim=-1, norm=None, *, out=None):
+        dim = _int_arg(dim, fname, 'dim')
         if n is not None:
-            n = _points(_int_arg(n, fname, 'n'))
-        return kind(fname, input, n, _int_arg(dim, fname, 'dim'), norm, forward, out)
+            n = _int_arg(n, fname, 'n')
+            if n < 1:  # (torch's order: the dtype, the dim, then the number of points)
+                x = _promote(input, fname, _COMPLEX_INPUT[kind])
+                if x._data.ndim == 0:
+                    _one_dim(x, dim)
+                wrap_dim(dim, x._data.ndim)
+                _points(n)
+        return kind(fname, input, n, dim, norm, forward, out)
     return _named(fn, fname, doc)
 
 
 def _two(kind, fname, forward, doc):
     """A 2-d transform ``fname(input, s=None, dim=(-2, -1), norm=None, *, out=None)``."""
     def fn(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+        _shape_and_dims_first(kind, fname, input, s, dim)
         return kind(fname, input, s, dim, norm, forward, out)
     return _named(fn, fname, doc)
 
@@ -337,8 +350,25 @@ def _two(kind, fname, forward, doc):
 def _many(kind, fname, forward, doc):
     """An n-d transform ``fname(input, s=None, dim=None, norm=None, *, out=None)``."""
     def fn(input, s=None, dim=None, norm=None, *, out=None):
+        _shape_and_dims_first(kind, fname, input, s, dim)
         return kind(fname, input, s, dim, norm, forward, out)
     return _named(fn, fname, doc)
+
+
+def _shape_and_dims_first(kind, fname, input, s, dim):
+    """torch's 2-d and n-d transforms read ``s`` and ``dim`` before the input's dtype (but
+    for rfftn's refusal of complex input): their errors come first."""
+    if isinstance(input, Tensor):
+        if fname.startswith('rfft') and input.dtype.is_complex:
+            _promote(input, fname, False)  # (rfftn refuses complex input before all else)
+        dims, _ = _dims_and_sizes(input, s, dim, fname)
+        if not dims and kind is not _c2c:
+            raise RuntimeError(f"{_nd_name(fname)} must transform at least one axis")
+
+
+# whether each kind of transform casts real input to complex (True) or refuses complex
+# input (False)
+_COMPLEX_INPUT = {_c2c: None, _r2c: False, _c2r: True}
 
 
 def _named(fn, name, doc):

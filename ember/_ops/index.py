@@ -717,10 +717,18 @@ class IndexCopyBackward0(Node):
 def index_copy(input, dim, index, source):
     """``input`` with its slices at ``index`` along ``dim`` replaced by ``source``'s."""
     a = index._data
-    # (torch's order: the dim, the index's rank, then the dtypes)
+    # (torch's order: the dim, the index's rank, the ranks of source and self, the dtypes)
     wrap_dim(dim, input._data.ndim)
     if a.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {a.ndim})")
+    sn, xn = source._data.ndim, input._data.ndim
+    if sn == 0 and a.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {a.size})")
+    if sn != xn and sn and xn:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({sn}), "
+                         f"destination dimensionality ({xn})")
     if a.dtype != np.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_tname(a.dtype)}")
@@ -728,18 +736,19 @@ def index_copy(input, dim, index, source):
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
                            f"but got (self) {_tname(input._data.dtype)} and (source) "
                            f"{_tname(source._data.dtype)}")
-    d, a = _check_index_source(input, dim, index, source, 'index_copy_')
     x, s = input._data, source._data
+    d = wrap_dim(dim, x.ndim)
     xs = x.shape if x.ndim else (1,)
     ss = s.shape if s.ndim else (1,)
     xr = xs[:d] + xs[d + 1:]
     sr = ss[:d] + ss[d + 1:]
-    if xr != sr:
+    if xr != sr:  # (before the number of indices, as in torch)
         k = next((k for k, (p, q) in enumerate(zip(xr, sr)) if p != q), 0)
         raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
-                           f"shapes. Destination slice shape: {xr[k] if xr else 1} at "
-                           f"dimension {k} and source slice shape: {sr[k] if sr else 1} at "
+                           f"shapes. Destination slice shape: {xr[k] if xr else ''} at "
+                           f"dimension {k} and source slice shape: {sr[k] if sr else ''} at "
                            f"dimension {k}.")
+    d, a = _check_index_source(input, dim, index, source, 'index_copy_')
     _check_bounds(a, xs[d], d, IndexError, 'index_copy_(): ')
     outa = x.reshape(xs).copy()
     outa[_dim_key(d, a)] = s.reshape(ss)
@@ -782,6 +791,9 @@ def index_fill(input, dim, index, value):
     if bad.any():
         raise IndexError(f"index {a[bad][0]} is out of bounds for dimension {d} with size "
                          f"{size}")
+    if not is_t:  # (a number out of an integer dtype's range: torch's refusal)
+        from .pointwise import fill_scalar
+        value = fill_scalar(value, x.dtype)
     outa = x.reshape(x.shape or (1,)).copy()
     outa[_dim_key(d, a)] = value._data if is_t else value
     outa = outa.reshape(x.shape)
@@ -808,6 +820,25 @@ def _same_dtype(x, src):
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
 
 
+def _check_against_src(a, ai, xd, xs, d, nd, sd):
+    """scatter's checks of the index against self and src, in torch's order: the sizes
+    (reading ``src.size(k)`` for each of self's dims: torch's IndexError for a src of fewer
+    dims), then src's number of dims, then a size too large."""
+    wrong = any(k != d and ai.shape[k] > xs[k] for k in range(nd))
+    if not wrong:
+        for k in range(nd):
+            if ai.shape[k] > (sd.shape[wrap_dim(k, sd.ndim)] if sd.ndim else 1):
+                wrong = True
+                break
+    if builtins.max(sd.ndim, 1) != nd or (sd.ndim == 0 and a.ndim):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                           "tensor")
+    if wrong:
+        raise RuntimeError(f"Expected index {list(a.shape)} to be no larger than self "
+                           f"{list(xd.shape)} apart from dimension {d} and to be no larger "
+                           f"size than src {list(sd.shape)}")
+
+
 def _check_along(x, dim, index, op, src=None):
     """torch's gather/scatter checks; returns the wrapped dim and the index as an int64
     array of at least one dim."""
@@ -828,22 +859,18 @@ def _check_along(x, dim, index, op, src=None):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} "
                            "tensor")
     if src is not None:
-        ss = src._data.shape if src._data.ndim else (1,)
-        if (len(ss) != nd and src._data.ndim) or (src._data.ndim == 0 and a.ndim):
-            raise RuntimeError("Index tensor must have the same number of dimensions as src "
-                               "tensor")
-    if ai.size:
+        _check_against_src(a, ai, xd, xs, d, nd, src._data)
+    else:
         for k in range(nd):
             if op == 'gather':
                 if k != d and ai.shape[k] > xs[k]:
                     raise RuntimeError(f"Size does not match at dimension {k} expected index "
                                        f"{list(a.shape)} to be no larger than self "
                                        f"{list(xd.shape)} apart from dimension {d}")
-            elif (k != d and ai.shape[k] > xs[k]) or (src is not None and ai.shape[k] > ss[k]):
+            elif k != d and ai.shape[k] > xs[k]:
                 raise RuntimeError(f"Expected index {list(a.shape)} to be no larger than self "
-                                   f"{list(xd.shape)} apart from dimension {d}" +
-                                   (f" and to be no larger size than src "
-                                    f"{list(src._data.shape)}" if src is not None else ''))
+                                   f"{list(xd.shape)} apart from dimension {d}")
+    if ai.size:
         _check_bounds(ai.reshape(-1), xs[d], d, RuntimeError)
     return d, ai.astype(np.int64, copy=False)
 
@@ -1363,15 +1390,19 @@ def index_put(input, indices, values, accumulate=False):
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put(): argument 'values' (position 3) must be Tensor, not "
                         f"{type(values).__name__}")
-    entries, dim = [], 0
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
                             f"{type(t).__name__}")
+    nd = input._data.ndim
+    if len(indices) > nd:  # (torch counts the index tensors first, before their dtypes)
+        raise IndexError(f"too many indices for tensor of dimension {nd} (got "
+                         f"{len(indices)})")
+    entries, dim = [], 0
+    for t in indices:
         a = _index_array(t)
         entries.append((dim, a))
         dim += a.ndim if a.dtype == np.bool_ else 1
-    nd = input._data.ndim
     if dim > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd} (got {dim})")
     idx, values = _put_args(input, entries, values)

@@ -26,6 +26,7 @@ from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv,
                              LinAlgError, LinalgInvExBackward0)
 from ._scipy import lapack
 from .._dtype import promote_types
+from ..autograd.grad_mode import STATE
 
 __all__ = []
 
@@ -309,6 +310,10 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     """``(P, L, U)`` with ``A = P L U`` from ``lu_factor``'s packed result; a part not asked
     for is an empty tensor."""
     _products._check_tensor(LU_data, 'lu_unpack', 'LU_data', 1)
+    if LU_data.requires_grad and STATE.enabled:
+        # (torch's autograd reads the sizes it saves before the op checks anything)
+        LU_data.size(-1)
+        LU_data.size(-2)
     _at_least_2d(LU_data, 'torch.lu_unpack')
     # the pivots are read (and checked) only when they are unpacked, as in torch
     if unpack_pivots and LU_pivots._data.dtype != np.int32:

@@ -102,9 +102,11 @@ def native_dropout(input, p, train):
 @_fn('batch_norm')
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                cudnn_enabled):
-    """``nn.functional.batch_norm`` with aten's argument order."""
-    return _F().batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
-                           eps)
+    """``nn.functional.batch_norm`` with aten's argument order, without the functional
+    form's check of one value per channel."""
+    from ..nn.functional._normalization import batch_norm_kernel
+    return batch_norm_kernel(input, running_mean, running_var, weight, bias, training,
+                             momentum, eps)
 
 
 def _channel_stats(x, dims, eps):
@@ -117,27 +119,33 @@ def _channel_stats(x, dims, eps):
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)``: batch norm and, when training, the batch's
     per-channel mean and 1/std (empty tensors in evaluation)."""
-    # (torch's order: in evaluation the pair of running statistics; the channel count (its
-    # IndexError for a 1-d input); the pair; the dtype)
-    for name, t in (('running_mean', running_mean), ('running_var', running_var)):
-        if t is not None and t.requires_grad:  # (torch's autograd refuses them first)
-            raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
-                               f"respect to argument '{name}'. This input cannot have "
-                               "requires_grad True.")
+    # (torch's order: its autograd's refusal of statistics that require grad; in evaluation
+    # the pair of running statistics and the dtype; the channel count (its IndexError for a
+    # 1-d input); the pair; the dtype -- all before the sizes of the parameters)
+    from .backend_only import not_differentiable
+    from ..nn.functional._normalization import batch_norm_channels
+    not_differentiable('native_batch_norm', (('running_mean', running_mean),
+                                             ('running_var', running_var)))
     if not training:
         _both_or_neither(running_mean, running_var)
-    input.size(1)
+        _batch_norm_dtype(input)
+    batch_norm_channels(input)
     _both_or_neither(running_mean, running_var)
+    _batch_norm_dtype(input)
     x = input._data
-    if x.dtype.kind not in 'fV':
-        raise NotImplementedError(f"\"batch_norm\" not implemented for "
-                                  f"'{input.dtype.kernel_name}'")
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
         (np.zeros(0, x.dtype), np.zeros(0, x.dtype))
     out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      False)
     return out, make(stats[0]), make(stats[1])
+
+
+def _batch_norm_dtype(input):
+    if input._data.dtype.kind not in 'fV':
+        from ._args import stands
+        raise stands(NotImplementedError(f"\"batch_norm\" not implemented for "
+                                         f"'{input.dtype.kernel_name}'"))
 
 
 def _both_or_neither(running_mean, running_var):
@@ -237,9 +245,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
 @_fn('instance_norm')
 def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
                   eps, cudnn_enabled):
-    """``nn.functional.instance_norm`` with aten's argument order."""
-    return _F().instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
-                              momentum, eps)
+    """``nn.functional.instance_norm`` with aten's argument order, without the functional
+    form's check of one spatial element."""
+    from ..nn.functional._normalization import instance_norm_kernel
+    return instance_norm_kernel(input, weight, bias, running_mean, running_var,
+                                use_input_stats, momentum, eps)
 
 
 @_fn('rms_norm')

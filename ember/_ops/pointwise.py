@@ -638,6 +638,10 @@ def square_(self):
 
 
 # -- binary ops --------------------------------------------------------------------------
+# an argument not given (None is one torch's parser refuses)
+_UNSET = object()
+
+
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
             doc=None, tensor_only=False, check=None, public=True, inplace_ok=True,
             saved_names=None, complex_kernel=None):
@@ -671,8 +675,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     # call with one asks it (ember._ops._args), then True, or False when it refuses them.
     numbers_ok = False if tensor_only else None
 
-    def fn(input, other, *, out=None):
+    # (a third positional parameter and ``alpha`` cost less on every call than ``*args``)
+    def fn(input, other, third=_UNSET, *, out=None, alpha=_UNSET):
         nonlocal numbers_ok, check
+        if third is not _UNSET or alpha is not _UNSET:  # (rare: see ``_more_arguments``)
+            return _more_arguments(name, public, input, other, third, alpha, out)
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -765,6 +772,21 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
 
 
 _COMPARISONS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
+
+
+def _more_arguments(name, public, input, other, third, alpha, out):
+    """A binary op called with arguments past ``other``: ``Tensor.__add__`` and
+    ``__radd__`` are torch's ``add`` (``alpha``, or its deprecated positional form); every
+    other op refuses them with its parser's TypeError."""
+    rest = () if third is _UNSET else (third,)
+    kwargs = {} if alpha is _UNSET else {'alpha': alpha}
+    if out is not None:
+        kwargs['out'] = out
+    if name == 'add':
+        return add(input, other, *rest, **kwargs)
+    _arguments().check(getattr(public, '_ember_name', name), (input, other) + rest, kwargs)
+    raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(rest)} were given"
+                    if rest else f"{name}() got an unexpected keyword argument 'alpha'")
 
 
 class _ZeroGradient(Node):
@@ -1435,10 +1457,10 @@ def floor_divide(input, other, *, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'floor_divide', 'input')
     x, y = binary_arrays(input, other, 'floor_divide')
+    if type(y) is np.ndarray and x.shape != y.shape:
+        broadcast_shape(x.shape, y.shape)  # (torch checks the shapes before the dtypes)
     complex_ = x.dtype if x.dtype.kind == 'c' else getattr(y, 'dtype', x.dtype)
-    if complex_.kind == 'c':  # (torch has no complex kernel; shapes are checked first)
-        if type(y) is np.ndarray:
-            broadcast_shape(x.shape, y.shape)
+    if complex_.kind == 'c':  # (torch has no complex kernel)
         raise NotImplementedError('"div_floor_cpu" not implemented for '
                                   f"'{_dtype.FROM_NP[complex_].kernel_name}'")
     _check_floor_divide(x, y)

@@ -11,6 +11,7 @@ from ... import _native
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
+from ..._ops._args import stands
 from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
 from ..._ops.reduce import row_dots, row_sums, column_sums
@@ -159,25 +160,39 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """Normalises each channel (dim 1) over the batch and any trailing dims, then scales and
     shifts. Training uses the batch statistics and moves ``running_mean``/``running_var``
     (when given) towards them by ``momentum`` (the variance unbiased); eval uses them."""
-    x = input._data
     if training:
-        size = list(input.shape)
-        if x.ndim >= 2 and size[0] * int(np.prod(size[2:])) == 1:
+        # (the functional form's own check, before aten's: one value per channel has no
+        # variance to normalise by)
+        size = input.shape
+        if size[0] * math.prod(size[2:]) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
-                             f"size {input.shape!r}")
+                             f"size {size!r}")
+    return batch_norm_kernel(input, running_mean, running_var, weight, bias, training,
+                             momentum, eps)
+
+
+def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, momentum,
+                      eps):
+    """aten's ``batch_norm`` (``torch.batch_norm``), the functional form's argument order:
+    its checks in its order (none for an empty input; the channel dim, the statistics' and parameters' sizes, the
+    pair of statistics, the dtype), then the normalisation."""
+    x = input._data
     if x.size == 0:
         return _empty_batch_norm(input, weight, bias)
-    if x.ndim < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
-                           f"{x.ndim}")
-    channels = x.shape[1]
-    for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var'),
-                    (weight, 'weight'), (bias, 'bias')):
-        _check_size(t, name, channels)
-    if not training:
-        for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var')):
-            if t is None:
-                raise RuntimeError(f"{name} must be defined in evaluation mode")
+    channels = batch_norm_channels(input)
+    for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var')):
+        if t is not None:
+            _check_size(t, name, channels)
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    _check_size(weight, 'weight', channels)
+    _check_size(bias, 'bias', channels)
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither "
+                         "be None")
+    if x.dtype.kind not in 'fV':  # (last, as in torch: ``stands`` keeps it so)
+        raise stands(NotImplementedError(f"\"batch_norm\" not implemented for "
+                                         f"'{dtype_name(x.dtype)}'"))
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
     fused = None if not training else _native.batch_norm_forward(
@@ -216,6 +231,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         n.xhat = xhat if result._data is not xhat else None
         n.rstd = rstd
     return result
+
+
+def batch_norm_channels(input):
+    """The size of ``input``'s channel dim (1), torch's IndexError for a 1-d input."""
+    if input._data.ndim == 0:   # (torch fails inside its kernel: a RuntimeError)
+        raise RuntimeError("batch_norm: expected an input with a channel dim (dim 1), but "
+                           "got a 0-dim tensor")
+    return input.size(1)
 
 
 def _empty_batch_norm(input, weight, bias):
@@ -358,24 +381,30 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     ``use_input_stats=False`` the running statistics are used instead; when given, they
     move towards the batch average of the instance statistics."""
     if use_input_stats:
-        spatial = int(np.prod(input.shape[2:]))
-        if spatial == 1:
+        # (the functional form's own check, before aten's: one element has no variance)
+        size = input.shape
+        if math.prod(size[2:]) == 1:
             raise ValueError("Expected more than 1 spatial element when training, got input "
-                             f"size {input.shape!r}")
-    elif running_mean is None or running_var is None:
+                             f"size {size!r}")
+    return instance_norm_kernel(input, weight, bias, running_mean, running_var,
+                                use_input_stats, momentum, eps)
+
+
+def instance_norm_kernel(input, weight, bias, running_mean, running_var, use_input_stats,
+                         momentum, eps):
+    """aten's ``instance_norm`` (``torch.instance_norm``'s argument order): its checks in its
+    order -- the statistics in evaluation, the batch and channel dims, each per-channel
+    tensor repeated per sample (a tensor of more than one dim refused there) -- then
+    batch_norm's, over the ``N * C`` instances."""
+    if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
-    if (running_mean is None) != (running_var is None):
-        raise ValueError("running_mean and running_var must either both be None or neither "
-                         "be None")
-    n, c = input.shape[0], input.shape[1]
-
-    def per_instance(t):
-        return None if t is None else t.repeat(n)
-    stats = [per_instance(t) for t in (running_mean, running_var)]
-    out = batch_norm(input.reshape((1, n * c) + tuple(input.shape[2:])), *stats,
-                     per_instance(weight), per_instance(bias), use_input_stats, momentum, eps)
-    for running, moved in zip((running_mean, running_var), stats):
+    n, c = input.size(0), input.size(1)
+    weight, bias, mean, var = (None if t is None else t.repeat(n)
+                               for t in (weight, bias, running_mean, running_var))
+    out = batch_norm_kernel(input.reshape((1, n * c) + tuple(input.shape[2:])), mean, var,
+                            weight, bias, use_input_stats, momentum, eps)
+    for running, moved in zip((running_mean, running_var), (mean, var)):
         if running is not None:
             running._data[...] = moved._data.reshape(n, c).mean(0).astype(running._data.dtype)
             running._vc[0] += 1
@@ -392,12 +421,18 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          f"input (got {dim} dimensions)")
     if input.numel() == 0:
         return input
-    sizes = tuple(input.shape)
-    # channels as the height of a one-channel image whose width is every other dim: the
-    # window is then a (size, 1) average pool
-    div = (input * input).reshape(sizes[0], 1, sizes[1], -1)
-    div = _misc.pad(div, (0, 0, size // 2, (size - 1) // 2))
-    div = _pool.avg_pool2d(div, (size, 1), stride=1).reshape(sizes)
+    from .. import functional as F  # (the public forms: their parsers refuse a bad size)
+    div = input * input
+    # torch's steps (a 2-d average pool over the channels of a 3-d input, else a 3-d one),
+    # so a bad ``size`` fails where torch's does
+    if dim == 3:
+        div = F.pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = F.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = F.pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = F.avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1).view(sizes)
     return input / (div * alpha + k).pow(beta)
 
 
@@ -471,6 +506,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if not isinstance(normalized_shape, (tuple, list)):
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
                         f"of ints, not {type(normalized_shape).__name__}")
+    _mixed_dtypes(input, weight, bias)
     shape = tuple(normalized_shape)
     k = len(shape)
     x = input._data
@@ -483,6 +519,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
+    if x.dtype.kind not in 'fV':  # (after the shapes, as in torch)
+        raise stands(NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
+                                         f"'{dtype_name(x.dtype)}'"))
     dims = tuple(range(x.ndim - k, x.ndim))
     xhat, rstd = _standardised_array(x, dims, eps)
     result, n = _affine_result(NativeLayerNormBackward0, input, xhat, weight, bias)
@@ -493,6 +532,19 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         n.xhat = xhat if result._data is not xhat else None
         n.rstd = rstd
     return result
+
+
+def _mixed_dtypes(input, *params):
+    """torch's CPU check of parameters (the defined ones of ``params``) of another dtype than
+    ``input``: allowed only as float32 parameters of a float16 or bfloat16 input. Before
+    any check of shapes, as in torch."""
+    given = [t._data.dtype for t in params if t is not None]
+    if given and given[0] != input._data.dtype:
+        if any(d != np.float32 for d in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
+                               "Float")
+        if input._data.dtype != np.float16 and input._data.dtype.kind != 'V':
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
 def _standardised_array(x, dims, eps):

@@ -3,6 +3,8 @@ reflect / replicate / circular modes, each with torch's node (``ConstantPadNdBac
 ``ReflectionPad2DBackward0``...) and a backward in ember ops."""
 import numpy as np
 
+from ..._ops import _args
+
 from ..._ops import _core
 from ..._ops._core import Node, make
 
@@ -45,6 +47,7 @@ def pad(input, pad, mode='constant', value=None):
     """Pads the last ``len(pad) // 2`` dims: ``pad`` lists (before, after) pairs starting
     from the last dim; negative amounts crop. Modes: constant, reflect, replicate,
     circular."""
+    _args.int_lists('pad', 2, pad=pad)  # (torch's C pad parses it: ints only)
     pad = [int(p) for p in pad]
     x = input._data
     if len(pad) % 2:

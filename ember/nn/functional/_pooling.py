@@ -37,7 +37,8 @@ def _out_size(n, k, p, s, d, ceil_mode):
         raise RuntimeError("stride should not be zero")
     if p < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-    if p > ((k - 1) * d + 1) // 2:
+    span = (k - 1) * d + 1
+    if p > (span // 2 if span >= 0 else -(-span // 2)):  # (C's division, toward zero)
         raise RuntimeError("pad should be at most half of effective kernel size, but got "
                            f"pad={p}, kernel_size={k} and dilation={d}")
     o = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1

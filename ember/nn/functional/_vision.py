@@ -136,9 +136,13 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
                     f"got input with spatial dimensions of {spatial} and output size of "
                     f"{size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
                     "and output size in (o1, o2, ...,oK) format.")
-            sizes = [int(s) for s in size]
+            if not all(_is_integer(s) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, "
+                                "int] or Tuple[int, int, int], but got size with types "
+                                f"{[type(s) for s in size]}")
+            sizes = size
         else:
-            sizes = [int(size)] * dim
+            sizes = [size] * dim
     elif scale_factor is not None:
         if isinstance(scale_factor, (list, tuple)):
             if len(scale_factor) != dim:
@@ -171,7 +175,23 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
             "for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | "
             f"area | nearest-exact (got {mode})")
-    return _resample(input, sizes, scales, mode, align_corners)
+    if not all(_is_integer(s) and not isinstance(s, bool) for s in sizes):
+        # (torch hands the sizes to its C op, whose parser takes ints only)
+        op = f"upsample_{mode}{dim}d"
+        got = ', '.join(['Tensor', type(sizes).__name__] + ['bool'] * (mode != 'nearest')
+                        + ['NoneType'])
+        raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n * (Tensor input, tuple of ints output_size, "
+                        "...)")
+    return _resample(input, [int(s) for s in sizes], scales, mode, align_corners)
+
+
+def _is_integer(x):
+    """What torch's interpolate takes as a size: an int, a NumPy integer, or a tensor of an
+    integral (or bool) dtype."""
+    from ..._tensor import Tensor
+    return isinstance(x, (int, np.integer)) or \
+        isinstance(x, Tensor) and not x.is_floating_point() and not x.is_complex()
 
 
 # -- affine_grid and grid_sample ---------------------------------------------------------------
