@@ -55,7 +55,6 @@ XFAIL = {
                                "is allowed: refusing it needs Tensor.__delattr__, which CPython "
                                "routes every attribute write through (measured: x * 2 "
                                "5.0 -> 5.4 us, x + x 3.1 -> 4.3 us per call)",
-    'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's own TODO calls it one): after "
         "transpose_ of a view_as_real view torch's gradient comes out transposed; ember's is "
