@@ -39,10 +39,36 @@ _TORCH_NAMES = {'negative': 'neg', 'true_divide': 'div', 'divide': 'div', 'absol
                 'less_equal': 'le', 'floor_divide': 'floor_divide', 'remainder': 'remainder'}
 
 
+def refusal(message):
+    """torch's RuntimeError for a sparse operand it refuses; it stands as raised (the op
+    machinery's later argument checks would ask the sparse storage for strides)."""
+    error = RuntimeError(message)
+    error._stands = True
+    return error
+
+
+# ops torch refuses for a sparse operand with their own message (others: no kernel)
+_OWN_REFUSALS = {'reshape': "reshape is not implemented for sparse tensors"}
+
+
+def op_refusal(op, backend):
+    """What torch raises when ``op`` meets a tensor of ``backend`` it has no kernel for."""
+    if op in _OWN_REFUSALS and backend == 'SparseCPU':
+        return RuntimeError(_OWN_REFUSALS[op])
+    return NotImplementedError(unsupported_message(op, backend))
+
+
 def unsupported_message(op, backend):
     """torch's message for an op with no kernel for a layout."""
     return (f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This "
             f"could be because the operator doesn't exist for this backend.")
+
+
+class _Flags:
+    """The array flags the op machinery reads: sparse storage is written by rebuilding it
+    (in-place ops go through ``__array_ufunc__``'s ``out``) and has no strided layout."""
+    writeable = True
+    c_contiguous = f_contiguous = False
 
 
 class _Stand:
@@ -50,6 +76,7 @@ class _Stand:
     __slots__ = ()
     backend = 'SparseCPU'
     base = None  # (never a view of another array)
+    flags = _Flags()
 
     @property
     def dtype(self):
@@ -72,19 +99,24 @@ class _Stand:
         return self.values.itemsize
 
     def tolist(self):
-        raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+        raise refusal("Cannot access data pointer of Tensor that doesn't have storage")
 
     @property
     def ctypes(self):
-        raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+        raise refusal("Cannot access data pointer of Tensor that doesn't have storage")
 
     def reshape(self, *shape, **kwargs):
-        raise RuntimeError("reshape is not implemented for sparse tensors")
+        raise refusal("reshape is not implemented for sparse tensors")
 
     def __array__(self, *args, **kwargs):
         raise unsupported('_to_dense', self.backend)
 
     def __array_function__(self, func, types, args, kwargs):
+        if func is np.copyto and type(args[0]) is type(self) and type(args[1]) is type(self):
+            # (an in-place op's result written back: sparse storage takes the new storage)
+            for name in type(self).__slots__:
+                setattr(args[0], name, getattr(args[1], name))
+            return None
         raise unsupported(func.__name__, self.backend)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -157,20 +189,40 @@ class COO(_Stand):
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         name = ufunc.__name__
-        if method != '__call__' or kwargs.get('out') is not None or len(inputs) > 2:
+        out = kwargs.pop('out', None)
+        kwargs.pop('casting', None)  # (the result's dtype is the operands', as in torch)
+        if method != '__call__' or kwargs or len(inputs) > 2 or (out and len(out) > 1):
             raise unsupported(name, self.backend)
-        if name == 'multiply':
-            return _multiply(*inputs)
-        if name in ('add', 'subtract'):
-            return _add(*inputs, subtract=name == 'subtract')
-        if name in ('true_divide', 'divide') and type(inputs[0]) is COO and \
-                not isinstance(inputs[1], (COO, np.ndarray)):
-            a = inputs[0]
-            return COO(a.indices, ufunc(a.values, inputs[1]), a.shape, a.coalesced)
-        if name == 'negative':
-            a = inputs[0]
-            return COO(a.indices, -a.values, a.shape, a.coalesced)
-        raise unsupported(name, self.backend)
+        r = _ufunc(name, ufunc, inputs)
+        if not out:
+            return r
+        # in place (``a += b``, ``a.mul_(2)``): the result written into ``out``
+        target = out[0]
+        if type(target) is COO:
+            if type(r) is not COO:
+                raise unsupported(name + '_', self.backend)
+            target.indices, target.values, target.coalesced = r.indices, r.values, r.coalesced
+        elif isinstance(target, np.ndarray):
+            target[...] = r.dense() if type(r) is COO else r
+        else:
+            raise unsupported(name, self.backend)
+        return target
+
+
+def _ufunc(name, ufunc, inputs):
+    """The ufunc ``name`` of ``inputs``, one of them sparse: the elementwise ops torch has
+    sparse kernels for."""
+    if name == 'multiply':
+        return _multiply(*inputs)
+    if name in ('add', 'subtract'):
+        return _add(*inputs, subtract=name == 'subtract')
+    a = inputs[0]
+    if name in ('true_divide', 'divide') and type(a) is COO and \
+            not isinstance(inputs[1], (COO, np.ndarray)):
+        return COO(a.indices, ufunc(a.values, inputs[1]), a.shape, a.coalesced)
+    if name == 'negative':
+        return COO(a.indices, -a.values, a.shape, a.coalesced)
+    raise unsupported(name, COO.backend)
 
 
 def _multiply(a, b):
@@ -179,7 +231,7 @@ def _multiply(a, b):
         a, b = b, a
     if type(b) is COO:
         if b.shape != a.shape:
-            raise RuntimeError(f"mul(sparse, sparse): operands have incompatible sizes "
+            raise refusal(f"mul(sparse, sparse): operands have incompatible sizes "
                                f"{list(a.shape)} and {list(b.shape)}")
         if a.coalesced and b.coalesced:
             # both sorted and unique: the product lives where both have entries
@@ -189,7 +241,7 @@ def _multiply(a, b):
         return COO(a.indices, a.values * a.gather(b.dense()), a.shape, a.coalesced)
     if isinstance(b, np.ndarray) and b.ndim:
         if b.shape != a.shape:
-            raise RuntimeError(f"mul(sparse, dense): operands must have the same size, got "
+            raise refusal(f"mul(sparse, dense): operands must have the same size, got "
                                f"{list(a.shape)} and {list(b.shape)}")
         return COO(a.indices, a.values * a.gather(b), a.shape, a.coalesced)
     return COO(a.indices, a.values * b, a.shape, a.coalesced)
@@ -201,7 +253,7 @@ def _add(a, b, subtract):
     op = 'sub' if subtract else 'add'
     if type(a) is not COO:
         if not isinstance(a, np.ndarray) or a.shape != b.shape:
-            raise RuntimeError(f"{op}: expected 'self' and 'other' to have same size, but "
+            raise refusal(f"{op}: expected 'self' and 'other' to have same size, but "
                                f"self has size {list(np.shape(a))} while other has size "
                                f"{list(b.shape)} (FYI: dense-sparse addition does not "
                                f"currently support broadcasting)")
@@ -209,10 +261,10 @@ def _add(a, b, subtract):
         np.add.at(out, tuple(b.indices), -b.values if subtract else b.values)
         return out
     if type(b) is not COO:
-        raise RuntimeError(f"{op}(sparse, dense) is not supported. Use {op}(dense, sparse) "
+        raise refusal(f"{op}(sparse, dense) is not supported. Use {op}(dense, sparse) "
                            f"instead.")
     if a.shape != b.shape:
-        raise RuntimeError(f"{op}: expected 'self' and 'other' to have same size, but self has "
+        raise refusal(f"{op}: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
                            f"op2-sparse addition does not currently support broadcasting)")
     values = np.concatenate([a.values, -b.values if subtract else b.values])

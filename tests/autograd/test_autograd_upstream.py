@@ -4044,7 +4044,7 @@ def test_gradcheck_nondeterministic(lib):
 
 
 def test_gradcheck_validates_inputs(lib):
-    # (upstream's sparse half is not adapted: ember has no sparse tensors)
+    # (upstream's sparse half is not adapted: ember's gradcheck takes dense inputs only)
     def check(fast_mode):
         x = lib.rand(10, requires_grad=False)
         with raises(ValueError, "at least one input tensor to require gradient"):
@@ -4078,7 +4078,7 @@ def test_gradcheck_check_no_differentiable_outputs(lib):
 
 
 def test_gradcheck_backward_mul_by_grad_output(lib):
-    # (upstream's sparse cases are not adapted: ember has no sparse tensors)
+    # (upstream's sparse cases are not adapted: ember's gradcheck takes dense inputs only)
     def check(fast_mode):
         def fn2(x):
             y = x.clone()

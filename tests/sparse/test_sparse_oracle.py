@@ -389,3 +389,68 @@ def test_factories_dispatch_to_torch_function_modes():
             L.sparse_compressed_tensor(1, 1, 1, (1, 1), layout=L.sparse_csr)
         return seen
     same(run)
+
+
+# -- in place ----------------------------------------------------------------------------------
+
+def _s(L):
+    return L.sparse_coo_tensor(L.tensor([[0, 2, 2]]), L.tensor([1.0, 2.0, 3.0]), (3,))
+
+
+def _d(L):
+    return L.tensor([1.0, 2.0, 3.0])
+
+
+def _iadd(x, y):
+    x += y
+    return x
+
+
+@pytest.mark.parametrize('op', [
+    lambda L: _iadd(_d(L), _s(L)), lambda L: _s(L).mul_(2), lambda L: _iadd(_s(L), _s(L)),
+    lambda L: _d(L).add_(_s(L), alpha=-0.5), lambda L: _s(L).add_(_d(L)),
+    lambda L: _d(L).mul_(_s(L)), lambda L: _s(L).div_(2), lambda L: _s(L).neg_(),
+    lambda L: _d(L).sub_(_s(L)), lambda L: _s(L).reshape(3),
+], ids=['dense+=sparse', 'mul_', 'sparse+=sparse', 'add_-alpha', 'sparse.add_(dense)',
+        'dense.mul_(sparse)', 'div_', 'neg_', 'sub_', 'reshape'])
+def test_in_place(op):
+    def run(L):
+        r = op(L)
+        return r.coalesce() if r.is_sparse else r
+    same(run)
+
+
+def test_in_place_keeps_the_tensor():
+    for lib in (ember, torch):
+        s = _s(lib)
+        assert s.mul_(2) is s and s._version == 1
+
+
+# -- nn.Embedding(sparse=True) -----------------------------------------------------------------
+
+@pytest.mark.parametrize('kwargs', [{}, {'padding_idx': 1}, {'scale_grad_by_freq': True}],
+                         ids=['plain', 'padding_idx', 'scale_grad_by_freq'])
+def test_embedding_sparse_gradient(kwargs):
+    def run(L):
+        e = L.nn.Embedding(5, 2, sparse=True, **kwargs)
+        with L.no_grad():  # (the libraries' random initial weights differ)
+            e.weight.copy_(L.arange(10.0).reshape(5, 2))
+        out = e(L.tensor([[1, 2], [1, 4]]))
+        (out * L.arange(8.0).reshape(2, 2, 2)).sum().backward()
+        return [out, e.weight.grad]
+    same(run)
+
+
+def test_embedding_sparse_gradients_accumulate_and_step_sgd():
+    def run(L):
+        e = L.nn.Embedding(5, 2, sparse=True)
+        with L.no_grad():
+            e.weight.copy_(L.arange(10.0).reshape(5, 2))
+        e(L.tensor([1])).sum().backward()
+        e(L.tensor([1, 3])).sum().backward()
+        grad = e.weight.grad
+        before = e.weight.detach().clone()
+        opt = L.optim.SGD(e.parameters(), lr=0.1)
+        opt.step()
+        return [grad, e.weight, before]
+    same(run)
