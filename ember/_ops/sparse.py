@@ -8,7 +8,7 @@ dense tensor these ops give torch's dense answers or its layout errors.
 """
 import numpy as np
 
-from .. import _dtype, _layout
+from .. import _layout
 from .._device import check_device
 from .._tensor import Tensor, make, to_array
 from ..autograd.graph import Node
@@ -27,11 +27,12 @@ def _layout_name(t):
     return t.layout.word
 
 
-def _coo(self, op, what='sparse coordinate tensor layout'):
+def _coo(self, op):
     """``self``'s COO storage; torch's error for another layout."""
     data = self._data
     if type(data) is np.ndarray or data.layout is not _layout.sparse_coo:
-        raise RuntimeError(f"{op} expected {what} but got {_layout_name(self)}")
+        raise RuntimeError(f"{op} expected sparse coordinate tensor layout but got "
+                           f"{_layout_name(self)}")
     return data
 
 
@@ -47,6 +48,7 @@ def _array(x, dtype=None):
 
 
 def _finish(data, requires_grad, device, op):
+    """A tensor over sparse storage ``data``, a leaf requiring grad if asked."""
     check_device(device, op)
     t = make(data)
     if requires_grad:
@@ -320,26 +322,29 @@ def _compressed(compressed_indices, plain_indices, values, size, layout, dtype, 
     return _finish(data, requires_grad, device, op)
 
 
-def _compressed_factory(layout, first, second):
+def _compressed_factory(fixed, what):
+    """``sparse_<csr|csc|bsr|bsc>_tensor``: the compressed constructor of layout ``fixed``
+    (``layout=`` is accepted, as torch's signature has it, and ignored)."""
     def factory(compressed_indices, plain_indices, values, size=None, *, dtype=None,
                 layout=None, device=None, pin_memory=False, requires_grad=False,
                 check_invariants=None):
         return _compressed(compressed_indices, plain_indices, values, size, fixed, dtype,
                            device, requires_grad, name)
-    fixed = layout
-    name = f'sparse_{layout.name[7:]}_tensor'
+    name = f'sparse_{fixed.name[7:]}_tensor'
     factory.__name__ = factory.__qualname__ = name
-    factory.__doc__ = (f"A sparse {layout.name[7:].upper()} tensor: ``{first}`` (where each "
-                       f"{'row' if first == 'crow_indices' else 'column'}'s entries start), "
-                       f"``{second}`` and ``values``.")
-    return register(factory, method=False)
+    factory.__doc__ = (f"A sparse {fixed.name[7:].upper()} tensor: {what}, and ``values`` "
+                       f"(one per entry), of ``size`` (inferred when not given).")
+    register(factory, method=False)
 
 
-for _lay, (_first, _second, _) in ((_layout.sparse_csr, ('crow_indices', 'col_indices', 0)),
-                                   (_layout.sparse_csc, ('ccol_indices', 'row_indices', 0)),
-                                   (_layout.sparse_bsr, ('crow_indices', 'col_indices', 0)),
-                                   (_layout.sparse_bsc, ('ccol_indices', 'row_indices', 0))):
-    _compressed_factory(_lay, _first, _second)
+_compressed_factory(_layout.sparse_csr, "``crow_indices`` (where each row's entries start) "
+                    "and ``col_indices``")
+_compressed_factory(_layout.sparse_csc, "``ccol_indices`` (where each column's entries "
+                    "start) and ``row_indices``")
+_compressed_factory(_layout.sparse_bsr, "``crow_indices`` (where each row of blocks starts) "
+                    "and ``col_indices`` (each block's column)")
+_compressed_factory(_layout.sparse_bsc, "``ccol_indices`` (where each column of blocks "
+                    "starts) and ``row_indices`` (each block's row)")
 
 
 @register(method=False)
