@@ -12,6 +12,8 @@ from ._device import device, set_default_device, get_default_device  # noqa: F40
 from ._memory_format import (memory_format, contiguous_format, channels_last,  # noqa: F401
                              channels_last_3d, preserve_format)
 from ._tensor import Tensor, Size  # noqa: F401
+from ._layout import (layout, strided, sparse_coo, sparse_csr, sparse_csc,  # noqa: F401
+                      sparse_bsr, sparse_bsc, _mkldnn, jagged)
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled,  # noqa: F401
                                  inference_mode, is_grad_enabled, is_inference_mode_enabled)

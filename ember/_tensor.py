@@ -21,6 +21,7 @@ from .autograd.grad_mode import is_grad_enabled as _grad_enabled
 from .autograd.grad_mode import (SPECIAL_VC_OPEN as _SPECIAL_VC_OPEN, INFERENCE_VC as _INFERENCE_VC,
                                  new_version_counter as _new_vc)
 from . import overrides as _overrides
+from ._layout import strided as _STRIDED, sparse_coo as _SPARSE_COO
 
 __all__ = ['Tensor', 'make']
 
@@ -119,9 +120,20 @@ class Tensor:
         return type(self._data) is MetaArray
 
     is_cuda = False
-    is_sparse = False
     is_quantized = False
-    layout = 'torch.strided'
+
+    @property
+    def layout(self):
+        """How the elements are stored: ``ember.strided``, or a sparse layout (the sparse
+        storage of ``ember._sparse`` stands in for the array)."""
+        data = self._data
+        return _STRIDED if isinstance(data, np.ndarray) else data.layout
+
+    @property
+    def is_sparse(self):
+        """Whether the layout is ``sparse_coo``."""
+        data = self._data
+        return not isinstance(data, np.ndarray) and data.layout is _SPARSE_COO
 
     def dim(self):
         """Number of dimensions."""
@@ -482,6 +494,9 @@ class Tensor:
         if self._requires_grad and value._data.dtype.kind not in _FLOATISH:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
+        if value.layout is not self.layout:  # (a dense tensor cannot take sparse storage)
+            raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` "
+                               "and `tensor` have incompatible tensor type.")
         self._data = value._data
 
     @data.deleter
@@ -508,6 +523,9 @@ class Tensor:
     # -- conversions --------------------------------------------------------------------
     def numpy(self, *, force=False):
         """The data as a NumPy array sharing memory with this tensor."""
+        if not isinstance(self._data, np.ndarray):
+            raise TypeError(f"can't convert {self.layout.word} layout tensor to numpy. Use "
+                            "Tensor.to_dense() first.")
         if self._requires_grad and not force and _grad_enabled():  # (torch allows no_grad)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")

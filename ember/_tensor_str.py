@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _dtype
 from ._meta import MetaArray
+from ._layout import STORAGE
 
 __all__ = ['tensor_repr', 'set_printoptions', 'get_printoptions', 'printoptions']
 
@@ -194,14 +195,16 @@ def _contents(a, indent):
     return _body(a, indent, summarize, fmt, width)
 
 
-def _with_suffixes(text, suffixes, indent):
+def _with_suffixes(text, suffixes, indent, newline=False):
     """``text`` followed by ``, suffix`` for each suffix, each put on a new line (at
-    ``indent``) when it would pass the line width, and the closing ')'."""
+    ``indent``) when it would pass the line width (the first one always with ``newline``),
+    and the closing ')'."""
     out = [text]
     # torch counts the last line two characters longer than it is; kept for identical wraps.
     line_len = len(text) - text.rfind('\n') + 1
     for suffix in suffixes:
-        if line_len + len(suffix) + 2 > OPTS.linewidth:
+        if newline or line_len + len(suffix) + 2 > OPTS.linewidth:
+            newline = False
             out.append(',\n' + ' ' * indent + suffix)
             line_len = indent + len(suffix)
         else:
@@ -209,6 +212,24 @@ def _with_suffixes(text, suffixes, indent):
             line_len += len(suffix) + 2
     out.append(')')
     return ''.join(out)
+
+
+def _sparse_parts(a, prefix, indent):
+    """The stored arrays of sparse storage ``a`` (its indices, then its values), each as
+    ``name=tensor(...)`` on its own line, without their dtypes (the tensor's shows once)."""
+    if a.layout.name == 'sparse_coo':
+        parts = (('indices', a.indices), ('values', a.values))
+    else:
+        first, second = {'sparse_csr': ('crow', 'col'), 'sparse_bsr': ('crow', 'col')}.get(
+            a.layout.name, ('ccol', 'row'))
+        parts = ((first + '_indices', a.compressed), (second + '_indices', a.plain),
+                 ('values', a.values))
+    lines = []
+    for name, arr in parts:
+        at = indent + len(name) + len('=tensor(')
+        body = _contents(arr, at) if arr.size else f'[], size={tuple(arr.shape)}'
+        lines.append(f'{name}=tensor({body})')
+    return prefix + (',\n' + ' ' * indent).join(lines)
 
 
 def _parameter_class():
@@ -241,6 +262,12 @@ def tensor_repr(t, prefix=None, tensor_contents=None):
         if dt is not default_float:
             suffixes.append(f'dtype={dt!r}')
         text = '...'
+    elif type(a) in STORAGE:
+        text = _sparse_parts(a, prefix, indent)
+        suffixes += [f'size={tuple(a.shape)}', f'nnz={a.nnz}']
+        if dt not in (default_float, _dtype.int64, _dtype.bool_):
+            suffixes.append(f'dtype={dt!r}')
+        suffixes.append(f'layout={a.layout!r}')
     elif a.size == 0:
         # NumPy-style: the shape shows unless it is (0,); the dtype shows unless it is the
         # default float, since no element hints at it.
@@ -272,7 +299,9 @@ def tensor_repr(t, prefix=None, tensor_contents=None):
         tangent = tangent_of(t)
         if tangent is not None:
             suffixes.append(f'tangent={tensor_repr(tangent)}')
-    out = _with_suffixes(prefix + text, suffixes, indent)
+    sparse = type(a) in STORAGE
+    out = _with_suffixes(text if sparse else prefix + text, suffixes, indent,
+                         sparse and a.layout.name == 'sparse_coo')
     if param_cls is not None and isinstance(t, param_cls) and not plain:
         # A subclass of Parameter names itself and says it is a Parameter.
         out = f'Parameter({out})'

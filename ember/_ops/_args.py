@@ -532,6 +532,11 @@ def refuse(public_name, args, kwargs, error, impl=None):
         _no_out_dtype_kernel(public_name, bound, args, kwargs)
     if getattr(error, '_stands', False):
         return  # (torch raises it before anything else it checks: see ``stands``)
+    backend = getattr(error, 'sparse_backend', None)
+    if backend is not None:
+        # (a dense-only op reached a sparse tensor's storage: torch has no kernel for it)
+        from .._sparse import op_refusal
+        raise op_refusal(key_of(public_name).rsplit('.', 1)[-1], backend) from None
     if impl is not None:
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)

@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 from .. import _dtype
+from .._layout import STORAGE as _STORAGE
 from .._compat import rename_code
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD, tangent_of
@@ -128,7 +129,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
             x = x.astype(_dtype.DEFAULT.np_float)
             k = x.dtype.kind
         r = kernel(x) if k != 'V' else opmath_call(kernel, x)
-        if type(r) is not np.ndarray:
+        if type(r) is not np.ndarray and type(r) not in _STORAGE:  # (not a sparse result)
             r = np.asarray(r)
         if node is not None and ((input._requires_grad and STATE.enabled) or
                                  FWD.level is not None):
@@ -729,7 +730,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
                 broadcast_shape(x.shape, y.shape)
             raise
-        if type(r) is not np.ndarray:
+        if type(r) is not np.ndarray and type(r) not in _STORAGE:  # (not a sparse result)
             r = np.asarray(r)
         n = None
         if node is not None and ((STATE.enabled and (

@@ -771,7 +771,9 @@ class CloneBackward0(Node):
 def clone(input, *, memory_format=None):
     """A copy with its own memory (differentiable), laid out as ``memory_format`` (by
     default as ``input``, when its memory is dense; else row-major)."""
-    return result(in_format(input._data, memory_format, 'clone'), track1(CloneBackward0, input))
+    data = input._data
+    return result(in_format(data, memory_format, 'clone') if isinstance(data, np.ndarray)
+                  else data.copy(), track1(CloneBackward0, input))  # (sparse: its storage)
 
 
 @register(function=False)

@@ -35,7 +35,14 @@ for _backend in ('ipu', 'maia', 'mps', 'mtia', 'vulkan', 'xla', 'xpu'):
     _constant(f'is_{_backend}', False, f"False: ember has no {_backend} device.")
 _constant('is_mkldnn', False, "False: ember has no MKL-DNN (oneDNN) tensor layout.")
 _constant('is_nested', False, "False: ember has no nested (jagged) tensors.")
-_constant('is_sparse_csr', False, "False: ember tensors are dense (strided).")
+
+
+def _is_sparse_csr(self):
+    """Whether the layout is ``sparse_csr``."""
+    return type(self._data) is not np.ndarray and self._data.layout.name == 'sparse_csr'
+
+
+PROPERTIES['is_sparse_csr'] = _is_sparse_csr
 _constant('name', None, "None: ember has no named tensors (torch's default name).")
 
 
@@ -116,24 +123,6 @@ def is_set_to(self, tensor):
     a, b = self._data, tensor._data
     return (a.ctypes.data == b.ctypes.data and a.shape == b.shape and a.strides == b.strides
             and a.dtype == b.dtype)
-
-
-@register(function=False)
-def dense_dim(self):
-    """The number of dense dims: all of them, for a dense tensor."""
-    return self._data.ndim
-
-
-@register(function=False)
-def sparse_dim(self):
-    """The number of sparse dims: 0, for a dense tensor."""
-    return 0
-
-
-@register(function=False)
-def to_dense(self, dtype=None, *, masked_grad=None):
-    """``self`` (already dense), or a copy converted to ``dtype``."""
-    return self if dtype is None or dtype == self.dtype else self.to(dtype)
 
 
 @register(function=False)

@@ -67,7 +67,9 @@ def _seed_grads(outputs, grad_outputs):
                     g = g.to(out.dtype)
             else:
                 # The engine may keep a seed as a leaf's .grad: it must not alias the caller's.
-                g = make(np.array(gd, dtype=od.dtype if od.dtype.kind in 'fcV' else None))
+                dt = od.dtype if od.dtype.kind in 'fcV' else gd.dtype
+                g = make(np.array(gd, dtype=dt) if isinstance(gd, np.ndarray)
+                         else gd.astype(dt))  # (a sparse seed: its storage, copied)
         elif g is None:
             if out._requires_grad:
                 if od.size != 1:

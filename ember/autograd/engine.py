@@ -11,6 +11,8 @@ from heapq import heappush, heappop
 
 import numpy as np
 
+from .._layout import STORAGE as _STORAGE
+
 from .._memory_format import copy_obeying, obeys_layout
 
 from .grad_mode import STATE
@@ -603,7 +605,9 @@ def _accumulate(var, g, create_graph, stolen, make):
         want = want if want is not None else (old.dtype if old is not None else None)
         if want is not None and g.dtype != want:
             g = g.to(want)
-    if old is None:
+    if type(g._data) in _STORAGE or (old is not None and type(old._data) in _STORAGE):
+        _accumulate_sparse(var, old, g, create_graph)
+    elif old is None:
         if create_graph and g._gfn is not None:
             # A copy that stays differentiable, named as torch names it.
             node = CopyBackwards.__new__(CopyBackwards)
@@ -627,6 +631,33 @@ def _accumulate(var, g, create_graph, stolen, make):
         for h in list(hooks):
             if h(var) is not None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _accumulate_sparse(var, old, g, create_graph):
+    """``_accumulate`` when the gradient or the old ``.grad`` is sparse, as torch's
+    AccumulateGrad: the first gradient is taken (a copy of its storage), later ones are
+    added in place -- a sparse one into a dense or sparse ``.grad`` -- except that a dense
+    gradient replaces a sparse ``.grad`` with their (dense) sum, and ``create_graph`` always
+    makes a new ``.grad``."""
+    if old is None:
+        var._grad = (g.clone() if create_graph and g._gfn is not None
+                     else make(g._data.copy()))
+        return
+    old_sparse = type(old._data) in _STORAGE
+    new_sparse = type(g._data) in _STORAGE
+    if create_graph:
+        var._grad = g + old if old_sparse and not new_sparse else old + g
+    elif old_sparse and not new_sparse:
+        var._grad = g.detach() + old
+    elif old_sparse:
+        old._data = (old + g.detach())._data  # (sparse storage is rebuilt, not written)
+        old._vc[0] += 1
+    elif old._data.flags.writeable:
+        added = g._data
+        np.add.at(old._data, tuple(added.indices), added.values.astype(old._data.dtype))
+        old._vc[0] += 1
+    else:
+        var._grad = old + g.detach()
 
 
 def _own(g, stolen, make, leaf):

@@ -125,7 +125,8 @@ class ArrayOps:
 
     def add_(self, x, y, alpha=1):
         if alpha != 1:
-            y = np.multiply(y, alpha, out=self._tmp(y))
+            # (a sparse gradient stays sparse: its entries are added one by one, as torch)
+            y = np.multiply(y, alpha, out=self._tmp(y) if type(y) is np.ndarray else None)
         np.add(x, y, out=x)
 
     def addcmul_(self, x, a, b, value):

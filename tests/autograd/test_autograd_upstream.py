@@ -51,7 +51,6 @@ import pytest
 from ._upstream import lib_fixture, eq, npy, raises, warns, graph_desc, torch, ember
 
 XFAIL = {
-    'test_accumulate_grad_tensor_reference': "ember has no sparse tensors",
     'test_autograd_inplace_views_cross_dtype':
         "the test pins a torch bug (upstream's own TODO calls it one): after "
         "transpose_ of a view_as_real view torch's gradient comes out transposed; ember's is "
@@ -4041,7 +4040,7 @@ def test_gradcheck_nondeterministic(lib):
 
 
 def test_gradcheck_validates_inputs(lib):
-    # (upstream's sparse half is not adapted: ember has no sparse tensors)
+    # (upstream's sparse half is not adapted: ember's gradcheck takes dense inputs only)
     def check(fast_mode):
         x = lib.rand(10, requires_grad=False)
         with raises(ValueError, "at least one input tensor to require gradient"):
@@ -4075,7 +4074,7 @@ def test_gradcheck_check_no_differentiable_outputs(lib):
 
 
 def test_gradcheck_backward_mul_by_grad_output(lib):
-    # (upstream's sparse cases are not adapted: ember has no sparse tensors)
+    # (upstream's sparse cases are not adapted: ember's gradcheck takes dense inputs only)
     def check(fast_mode):
         def fn2(x):
             y = x.clone()

@@ -52,10 +52,7 @@ import pytest
 
 from ._upstream import lib_fixture, eq, raises, warns
 
-XFAIL = {
-    'test_set_data_tensorimpl_type': "ember has no sparse tensors (torch.sparse_coo_tensor)",
-    'test_graph_save_on_cpu': "ember has no sparse tensors (torch.sparse_coo_tensor)",
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 

@@ -17,9 +17,8 @@ and state dicts.
 
 Not adapted (2): test_parse_to (calls the private ``torch._C._nn._parse_to``) and
 test_module_backcompat (downloads a pickled torch checkpoint from download.pytorch.org).
-Strict expected failures on ember (3): test_ParameterList_meta, test_batchnorm_load_state_dict
-(the 'meta' device), test_overwrite_module_params_on_conversion (sparse COO tensors; its
-``torch.__future__`` parts pass, see test_overwrite_module_params_on_conversion_dense).
+Strict expected failures on ember (2): test_ParameterList_meta, test_batchnorm_load_state_dict
+(the 'meta' device).
 test_getattr_with_property is ``expectedFailure`` upstream and a
 strict xfail here on both libraries.
 
@@ -1681,8 +1680,7 @@ def test_ParameterList_meta(lib, request):
     assert str(pl) == "ParameterList(  (0): Parameter containing: [torch.float32 of size 1])"
 
 
-def test_overwrite_module_params_on_conversion(lib, request):
-    xfail_on_ember(request, "ember has no sparse COO tensors (the first conversion makes one)")
+def test_overwrite_module_params_on_conversion(lib):
     # a conversion that changes the layout always replaces the parameters
     m = lib.nn.Linear(20, 10)
     m.weight.grad = lib.randn(10, 20)
@@ -1691,11 +1689,6 @@ def test_overwrite_module_params_on_conversion(lib, request):
                                                  lib.Size([10, 20])))
     assert weight_ref.layout != m.weight.layout
     assert weight_grad_ref.layout != m.weight.grad.layout
-    _check_overwrite_module_params(lib)
-
-
-def test_overwrite_module_params_on_conversion_dense(lib):
-    # upstream's test less its first part, which needs sparse COO tensors
     _check_overwrite_module_params(lib)
 
 

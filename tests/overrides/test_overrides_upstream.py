@@ -1530,8 +1530,6 @@ EMBER_XFAIL = {
     'TestGradCheckOverride.test_gradcheck':
         "ember's gradcheck takes only ember.Tensor inputs (a tensor-like Wrapper is refused), "
         "and the attributes and calls it makes differ from torch's",
-    'TestTorchFunctionMode.test_factory_override':
-        "ember has no sparse tensors (sparse_coo_tensor, sparse_csr_tensor)",
 }
 
 

@@ -13,11 +13,14 @@ from ._recompute import RecomputedBackward, recomputed
 
 class EmbeddingBackward0(Node):
     """Gradient of a row lookup: each looked-up row's gradient added into its row."""
+    sparse = False  # (``sparse=True``: the gradient is a sparse COO tensor)
 
     def backward(self, g):
         idx = self.indices.reshape(-1)
         rows = g.reshape(-1, g.shape[-1])
         keep = idx._data != self.padding_idx
+        if self.sparse:
+            return self._sparse(idx, rows, keep), None
         if self.scale_grad_by_freq:
             counts = np.bincount(idx._data, minlength=self.num_weights)[idx._data]
             rows = rows / make(counts[:, None].astype(g._data.dtype))
@@ -28,6 +31,17 @@ class EmbeddingBackward0(Node):
             add_rows_at(zeros._data, idx._data, rows._data)
             return zeros, None
         return zeros.index_add(0, idx, rows), None
+
+    def _sparse(self, idx, rows, keep):
+        """``sparse=True``: the gradient as a sparse COO tensor, one (uncoalesced) entry per
+        looked-up row outside ``padding_idx``."""
+        if self.scale_grad_by_freq:
+            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with "
+                               "sparse gradients")
+        from ..._ops.sparse import sparse_coo_tensor
+        if not keep.all():
+            idx, rows = make(idx._data[keep]), make(rows._data[keep])
+        return sparse_coo_tensor(idx.reshape(1, -1), rows, (self.num_weights, rows.shape[-1]))
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -79,8 +93,6 @@ def embedding_kernel(input, weight, padding_idx=None, max_norm=None, norm_type=2
                            f"following scalar types: Long, Int; but got torch."
                            f"{input.dtype._legacy} instead (while checking arguments for "
                            "embedding)")
-    if sparse:
-        raise NotImplementedError("embedding(sparse=True): ember has no sparse tensors")
     num = weight.shape[0]
     idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
@@ -93,6 +105,7 @@ def embedding_kernel(input, weight, padding_idx=None, max_norm=None, norm_type=2
         n.indices, n.num_weights = input, num
         n.padding_idx = -1 if padding_idx is None else padding_idx
         n.scale_grad_by_freq = scale_grad_by_freq
+        n.sparse = sparse
     return out
 
 

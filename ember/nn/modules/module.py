@@ -819,6 +819,8 @@ class Module:
         the new values swapped into the old objects (swap)."""
         grad = p.grad
         new = fn(p)
+        # (a new layout -- dense to sparse -- cannot be set as data: new objects, as in torch)
+        overwrite = overwrite or new.layout is not p.layout
         if swap:
             from ...utils import swap_tensors
             try:
@@ -840,6 +842,7 @@ class Module:
         if grad is None:
             return
         new_grad = fn(grad)
+        overwrite = overwrite or new_grad.layout is not grad.layout
         if swap:
             from ...utils import swap_tensors
             new_grad.requires_grad_(grad.requires_grad)

@@ -1,0 +1,339 @@
+"""Sparse storage: what a sparse tensor holds instead of a NumPy array.
+
+A sparse tensor is an ordinary ``ember.Tensor`` (``type(t) is Tensor``, as in torch) whose
+``_data`` is a ``COO`` (layout ``sparse_coo``: an int64 ``indices`` array of shape
+(sparse_dim, nnz) and a ``values`` array of shape (nnz, *dense_shape)) or a ``Compressed``
+(the CSR/CSC/BSR/BSC layouts) instead of an ndarray. These stand-ins answer the array
+questions that are the same for every layout (``shape``, ``dtype``, ``ndim``, ``size``), so
+the tensor's metadata, the autograd engine's shape checks and the op machinery work
+unchanged. Elementwise arithmetic reaches them through NumPy's ufunc protocol
+(``__array_ufunc__``): ``x * y``, ``2 * x``, ``x + y``, ``-x`` and ``x / 2`` on sparse operands
+give torch's sparse (or dense) results, with the dense ops' autograd nodes. Anything else an op
+asks of them (a dense array, an array method) raises torch's NotImplementedError for an op
+without a kernel for the layout (``unsupported``; ``_ops._args.refuse`` names the op).
+
+Nothing here is imported until a sparse tensor is made, so dense code pays nothing for it.
+"""
+import numpy as np
+
+from . import _layout
+
+__all__ = ['COO', 'Compressed', 'unsupported', 'unsupported_message', 'COMPRESSED']
+
+
+def unsupported(what, backend):
+    """The NotImplementedError for an op that asked sparse storage for something only dense
+    arrays have (``what``: the array method or NumPy function; the ufunc's torch name).
+    ``backend`` is torch's name of the dispatch key the tensor would have (``SparseCPU``,
+    ``SparseCsrCPU``); ``_ops._args.refuse`` re-raises it naming the op that was called."""
+    error = NotImplementedError(unsupported_message(_TORCH_NAMES.get(what, what), backend))
+    error.sparse_backend = backend
+    return error
+
+
+# NumPy's names of ufuncs whose torch op is named otherwise
+_TORCH_NAMES = {'negative': 'neg', 'true_divide': 'div', 'divide': 'div', 'absolute': 'abs',
+                'power': 'pow', 'multiply': 'mul', 'subtract': 'sub', 'arctan2': 'atan2',
+                'arcsin': 'asin', 'arccos': 'acos', 'arctan': 'atan', 'equal': 'eq',
+                'not_equal': 'ne', 'greater': 'gt', 'less': 'lt', 'greater_equal': 'ge',
+                'less_equal': 'le', 'floor_divide': 'floor_divide', 'remainder': 'remainder'}
+
+
+def refusal(message):
+    """torch's RuntimeError for a sparse operand it refuses; it stands as raised (the op
+    machinery's later argument checks would ask the sparse storage for strides)."""
+    error = RuntimeError(message)
+    error._stands = True
+    return error
+
+
+# ops torch refuses for a sparse operand with their own message (others: no kernel)
+_OWN_REFUSALS = {'reshape': "reshape is not implemented for sparse tensors"}
+
+
+def op_refusal(op, backend):
+    """What torch raises when ``op`` meets a tensor of ``backend`` it has no kernel for."""
+    if op in _OWN_REFUSALS and backend == 'SparseCPU':
+        return RuntimeError(_OWN_REFUSALS[op])
+    return NotImplementedError(unsupported_message(op, backend))
+
+
+def unsupported_message(op, backend):
+    """torch's message for an op with no kernel for a layout."""
+    return (f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This "
+            f"could be because the operator doesn't exist for this backend.")
+
+
+class _Flags:
+    """The array flags the op machinery reads: sparse storage is written by rebuilding it
+    (in-place ops go through ``__array_ufunc__``'s ``out``) and has no strided layout."""
+    writeable = True
+    c_contiguous = f_contiguous = False
+
+
+class _Stand:
+    """What every sparse stand-in shares: the array metadata and the refusals."""
+    __slots__ = ()
+    backend = 'SparseCPU'
+    base = None  # (never a view of another array)
+    flags = _Flags()
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        """The number of elements of the dense tensor (torch's ``numel``)."""
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def itemsize(self):
+        return self.values.itemsize
+
+    def tolist(self):
+        raise refusal("Cannot access data pointer of Tensor that doesn't have storage")
+
+    @property
+    def ctypes(self):
+        raise refusal("Cannot access data pointer of Tensor that doesn't have storage")
+
+    def reshape(self, *shape, **kwargs):
+        raise refusal("reshape is not implemented for sparse tensors")
+
+    def __array__(self, *args, **kwargs):
+        raise unsupported('_to_dense', self.backend)
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.copyto and type(args[0]) is type(self) and type(args[1]) is type(self):
+            # (an in-place op's result written back: sparse storage takes the new storage)
+            for name in type(self).__slots__:
+                setattr(args[0], name, getattr(args[1], name))
+            return None
+        raise unsupported(func.__name__, self.backend)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        raise unsupported(ufunc.__name__, self.backend)
+
+    def __getattr__(self, name):
+        # Only reached for names the stand-in lacks: an array method a dense op wanted.
+        if name.startswith('__'):
+            raise AttributeError(name)
+        raise unsupported(name, self.backend)
+
+
+class COO(_Stand):
+    """Sparse COO storage: ``indices`` (int64, (sparse_dim, nnz)), ``values`` ((nnz,
+    *dense_shape)), the dense ``shape``, and whether the indices are known to be sorted and
+    unique (``coalesced``)."""
+    __slots__ = ('indices', 'values', 'shape', 'coalesced')
+    layout = _layout.sparse_coo
+
+    def __init__(self, indices, values, shape, coalesced):
+        self.indices = indices
+        self.values = values
+        self.shape = tuple(shape)
+        self.coalesced = bool(coalesced) or values.shape[0] <= 1
+
+    @property
+    def sparse_dim(self):
+        return self.indices.shape[0]
+
+    @property
+    def nnz(self):
+        return self.values.shape[0]
+
+    def copy(self, order=None):
+        return COO(self.indices.copy(), self.values.copy(), self.shape, self.coalesced)
+
+    def astype(self, dtype, copy=True, **kwargs):
+        return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
+
+    def _linear(self):
+        """Each entry's position in the flattened sparse dims."""
+        if self.sparse_dim == 0:
+            return np.zeros(self.nnz, np.int64)
+        return np.ravel_multi_index(tuple(self.indices), self.shape[:self.sparse_dim])
+
+    def coalesce(self):
+        """The same tensor with sorted, unique indices (duplicates summed)."""
+        if self.coalesced:
+            return self
+        order, inverse = np.unique(self._linear(), return_inverse=True)
+        values = np.zeros((len(order),) + self.values.shape[1:], self.values.dtype)
+        np.add.at(values, inverse.reshape(-1), self.values)
+        if self.sparse_dim:
+            indices = np.array(np.unravel_index(order, self.shape[:self.sparse_dim]), np.int64)
+        else:
+            indices = np.zeros((0, len(order)), np.int64)
+        return COO(indices.reshape(self.sparse_dim, -1), values, self.shape, True)
+
+    def dense(self):
+        """The dense array (duplicate entries summed)."""
+        if not self.sparse_dim:  # (every entry is the whole tensor)
+            return self.values.sum(0, dtype=self.values.dtype)
+        out = np.zeros(self.shape, self.values.dtype)
+        np.add.at(out, tuple(self.indices), self.values)
+        return out
+
+    def gather(self, arr):
+        """The entries of dense ``arr`` at this tensor's indices, shaped as ``values``."""
+        return arr[tuple(self.indices)]
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        name = ufunc.__name__
+        out = kwargs.pop('out', None)
+        kwargs.pop('casting', None)  # (the result's dtype is the operands', as in torch)
+        if method != '__call__' or kwargs or len(inputs) > 2 or (out and len(out) > 1):
+            raise unsupported(name, self.backend)
+        r = _ufunc(name, ufunc, inputs)
+        if not out:
+            return r
+        # in place (``a += b``, ``a.mul_(2)``): the result written into ``out``
+        target = out[0]
+        if type(target) is COO:
+            if type(r) is not COO:
+                raise unsupported(name + '_', self.backend)
+            target.indices, target.values, target.coalesced = r.indices, r.values, r.coalesced
+        elif isinstance(target, np.ndarray):
+            target[...] = r.dense() if type(r) is COO else r
+        else:
+            raise unsupported(name, self.backend)
+        return target
+
+
+def _ufunc(name, ufunc, inputs):
+    """The ufunc ``name`` of ``inputs``, one of them sparse: the elementwise ops torch has
+    sparse kernels for."""
+    if name == 'multiply':
+        return _multiply(*inputs)
+    if name in ('add', 'subtract'):
+        return _add(*inputs, subtract=name == 'subtract')
+    a = inputs[0]
+    if name in ('true_divide', 'divide') and type(a) is COO and \
+            not isinstance(inputs[1], (COO, np.ndarray)):
+        return COO(a.indices, ufunc(a.values, inputs[1]), a.shape, a.coalesced)
+    if name == 'negative':
+        return COO(a.indices, -a.values, a.shape, a.coalesced)
+    raise unsupported(name, COO.backend)
+
+
+def _multiply(a, b):
+    """``a * b`` with a sparse operand: sparse, on the sparse operand's pattern."""
+    if type(a) is not COO:
+        a, b = b, a
+    if type(b) is COO:
+        if b.shape != a.shape:
+            raise refusal(f"mul(sparse, sparse): operands have incompatible sizes "
+                               f"{list(a.shape)} and {list(b.shape)}")
+        if a.coalesced and b.coalesced:
+            # both sorted and unique: the product lives where both have entries
+            _, ia, ib = np.intersect1d(a._linear(), b._linear(), assume_unique=True,
+                                       return_indices=True)
+            return COO(a.indices[:, ia], a.values[ia] * b.values[ib], a.shape, True)
+        return COO(a.indices, a.values * a.gather(b.dense()), a.shape, a.coalesced)
+    if isinstance(b, np.ndarray) and b.ndim:
+        if b.shape != a.shape:
+            raise refusal(f"mul(sparse, dense): operands must have the same size, got "
+                               f"{list(a.shape)} and {list(b.shape)}")
+        return COO(a.indices, a.values * a.gather(b), a.shape, a.coalesced)
+    return COO(a.indices, a.values * b, a.shape, a.coalesced)
+
+
+def _add(a, b, subtract):
+    """``a + b`` / ``a - b`` with a sparse operand: sparse + sparse stays sparse (entries
+    concatenated, as torch leaves them uncoalesced); dense + sparse is dense."""
+    op = 'sub' if subtract else 'add'
+    if type(a) is not COO:
+        if not isinstance(a, np.ndarray) or a.shape != b.shape:
+            raise refusal(f"{op}: expected 'self' and 'other' to have same size, but "
+                               f"self has size {list(np.shape(a))} while other has size "
+                               f"{list(b.shape)} (FYI: dense-sparse addition does not "
+                               f"currently support broadcasting)")
+        out = np.array(a, b.dtype if a.dtype != b.dtype else None)
+        np.add.at(out, tuple(b.indices), -b.values if subtract else b.values)
+        return out
+    if type(b) is not COO:
+        raise refusal(f"{op}(sparse, dense) is not supported. Use {op}(dense, sparse) "
+                           f"instead.")
+    if a.shape != b.shape:
+        raise refusal(f"{op}: expected 'self' and 'other' to have same size, but self has "
+                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
+                           f"op2-sparse addition does not currently support broadcasting)")
+    values = np.concatenate([a.values, -b.values if subtract else b.values])
+    return COO(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+
+
+_layout.STORAGE.add(COO)
+
+
+# -- the compressed layouts ---------------------------------------------------------------------
+
+# layout -> (name of the compressed indices, of the plain ones, whether rows are compressed)
+COMPRESSED = {
+    _layout.sparse_csr: ('crow_indices', 'col_indices', True),
+    _layout.sparse_csc: ('ccol_indices', 'row_indices', False),
+    _layout.sparse_bsr: ('crow_indices', 'col_indices', True),
+    _layout.sparse_bsc: ('ccol_indices', 'row_indices', False),
+}
+
+
+class Compressed(_Stand):
+    """CSR/CSC/BSR/BSC storage: ``compressed`` (where each row's -- or column's -- entries
+    start, plus the end), ``plain`` (each entry's column -- or row), ``values`` ((nnz,
+    *block, *dense) for the blocked layouts), the dense ``shape`` and the ``layout``."""
+    __slots__ = ('compressed', 'plain', 'values', 'shape', 'layout')
+    backend = 'SparseCsrCPU'
+
+    def __init__(self, compressed, plain, values, shape, layout):
+        self.compressed = compressed
+        self.plain = plain
+        self.values = values
+        self.shape = tuple(shape)
+        self.layout = layout
+
+    @property
+    def blocked(self):
+        return self.layout in (_layout.sparse_bsr, _layout.sparse_bsc)
+
+    @property
+    def nnz(self):
+        return self.plain.shape[-1]
+
+    def copy(self, order=None):
+        return Compressed(self.compressed.copy(), self.plain.copy(), self.values.copy(),
+                          self.shape, self.layout)
+
+    def astype(self, dtype, copy=True, **kwargs):
+        return Compressed(self.compressed, self.plain, self.values.astype(dtype), self.shape,
+                          self.layout)
+
+    def dense(self):
+        """The dense array: each batch's matrix written out (duplicate entries summed)."""
+        out = np.zeros(self.shape, self.values.dtype)
+        batch = self.compressed.ndim - 1
+        for b in np.ndindex(*self.compressed.shape[:batch]):
+            self._write(out[b], self.compressed[b], self.plain[b], self.values[b])
+        return out
+
+    def _write(self, out, compressed, plain, values):
+        """Writes one (unbatched) compressed matrix into ``out``."""
+        counts = np.diff(compressed)
+        major = np.repeat(np.arange(len(counts)), counts)
+        r, c = (major, plain) if COMPRESSED[self.layout][2] else (plain, major)
+        if not self.blocked:
+            np.add.at(out, (r, c), values)
+            return
+        br, bc = values.shape[1:3]
+        for k in range(len(plain)):
+            out[r[k] * br:(r[k] + 1) * br, c[k] * bc:(c[k] + 1) * bc] += values[k]
+
+
+_layout.STORAGE.add(Compressed)
