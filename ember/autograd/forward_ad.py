@@ -244,8 +244,9 @@ def _jvp_from_backward(node, tangents, metas, make):
     live = iter(grad(total, [u for u in us if u._requires_grad], allow_unused=True,
                      create_graph=create))
     # (a tangent is plain memory: the conjugations inside the formula leave no conj bit)
-    outs = [next(live).resolve_conj() if u._requires_grad else None for u in us]
-    return tuple(make(np.zeros(s, d)) if o is None else o for o, (s, d) in zip(outs, metas))
+    outs = [next(live) if u._requires_grad else None for u in us]
+    return tuple(make(np.zeros(s, d)) if o is None else o.resolve_conj()
+                 for o, (s, d) in zip(outs, metas))
 
 
 def __getattr__(name):
