@@ -653,11 +653,13 @@ class Tensor:
         t = self.as_subclass(type(self))
         t._data = self._data.copy()
         t._vc = [0]
+        t.__dict__.pop('_bits', None)
         memo[id(self)] = t
         d = self.__dict__
         if d:
             for k, v in d.items():
-                if k in ('_grad_acc', '_grad_dtype'):  # (torch's copy keeps neither)
+                # (torch's copy keeps neither, and is a resolved one: no conj/neg bit)
+                if k in ('_grad_acc', '_grad_dtype', '_bits'):
                     continue
                 setattr(t, k, copy.deepcopy(v, memo))
         return t

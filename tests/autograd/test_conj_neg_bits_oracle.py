@@ -156,3 +156,17 @@ def test_forward_ad_through_a_conjugated_primal():
             u = fwAD.unpack_dual(dual.imag).tangent
             return [lib.is_conj(dual), t, u, len(a.storage()) == len(t.storage()) * 2]
     oracle(f)
+
+
+def test_copies_resolve_the_bit():
+    def f(lib):
+        import copy
+        import io
+        v = _c(lib).conj()
+        d = copy.deepcopy(v)
+        buf = io.BytesIO()
+        lib.save(v, buf)
+        buf.seek(0)
+        e = lib.load(buf)
+        return [d.is_conj(), d, e.is_conj(), e, v.tolist(), v[0, 1].item()]
+    oracle(f)
