@@ -450,6 +450,8 @@ def unravel_index(indices, shape):
         if s < 0:
             raise ValueError("'shape' cannot have negative values, but got "
                              f"{tuple(shape)}")
+    if 0 in shape and t._data.size:  # (torch divides by each size: its error says so)
+        raise RuntimeError("ZeroDivisionError")
     x = t._data.astype(np.int64)
     coords = []
     for s in reversed(shape):
@@ -489,6 +491,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
         raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is not "
                            "supported")
+    _real_dx(dx, 'trapezoid')
     n = y._data.shape[d]
     if x is None:
         spacing = 1 if dx is None else dx
@@ -505,6 +508,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     spacing = _spacing(x, d)
     return _by_scalar(((narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1)) * spacing).sum(d), 2.,
                       DivBackward1, np.true_divide)
+
+
+def _real_dx(dx, op):
+    """torch's refusal of a complex spacing (even one with no imaginary part)."""
+    if isinstance(dx, (complex, np.complexfloating)):
+        raise RuntimeError(f"{op}: Currently, we only support dx as a real number.")
 
 
 def _spacing(x, d):
@@ -531,6 +540,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         which = '`y`' if x is None else '`x` or `y`'
         raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
                            "bool is not supported")
+    _real_dx(dx, 'cumulative_trapezoid')
     n = y._data.shape[d]
     pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
     if x is None:

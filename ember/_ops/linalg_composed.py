@@ -175,6 +175,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     ``ord`` given without ``dim``), a vector norm otherwise."""
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dims)}")
         if len(dims) == 2:
             return matrix_norm(A, 'fro' if ord is None else ord, dims, keepdim, dtype=dtype,
                                out=out)

@@ -79,10 +79,13 @@ def native_dropout(input, p, train):
     """``(output, mask)``: dropout's output and the bool mask of the kept elements. With
     ``train`` False the output is a copy of ``input`` and the mask all True."""
     from . import random as _random
-    if train is not False and not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
     x = input._data
-    if x.dtype.kind in 'biu':  # (torch scales its mask as a float, whatever ``train``)
+    # (an empty input or an evaluation-mode call draws no mask: neither p's range nor the
+    # float scaling of an integer mask is checked then, as torch)
+    drawn = train is not False and x.size
+    if drawn and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
+    if drawn and x.dtype.kind in 'biu':  # (torch scales its mask as a float)
         from ..nn.functional._dropout import _float_mask
         _float_mask(x.dtype)
     if train is False:
@@ -102,9 +105,10 @@ def native_dropout(input, p, train):
 @_fn('batch_norm')
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                cudnn_enabled):
-    """``nn.functional.batch_norm`` with aten's argument order."""
-    return _F().batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
-                           eps)
+    """``nn.functional.batch_norm`` with aten's argument order (one value per channel
+    allowed: it normalises to zero)."""
+    return _F()._normalization.batch_norm_kernel(input, running_mean, running_var, weight,
+                                                 bias, training, momentum, eps)
 
 
 def _channel_stats(x, dims, eps):
@@ -237,9 +241,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
 @_fn('instance_norm')
 def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
                   eps, cudnn_enabled):
-    """``nn.functional.instance_norm`` with aten's argument order."""
-    return _F().instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
-                              momentum, eps)
+    """``nn.functional.instance_norm`` with aten's argument order (one spatial element
+    allowed: it normalises to zero)."""
+    return _F()._normalization.instance_norm_kernel(input, running_mean, running_var,
+                                                    weight, bias, use_input_stats, momentum,
+                                                    eps)
 
 
 @_fn('rms_norm')

@@ -613,6 +613,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
     if input._data.dtype == np.bool_:  # (torch's kernel negates the input first)
         raise RuntimeError(_pw._NEG_BOOL)
     x, y = _broadcast(input, target)
+    if x.shape != input.shape:  # (torch's kernel writes into an output of input's shape)
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast "
+                           f"shape {list(x.shape)}")
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
     if xa.dtype.kind not in 'fcV':
         raise RuntimeError("result type Float can't be cast to the desired output type "

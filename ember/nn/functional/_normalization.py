@@ -147,6 +147,12 @@ def _check_size(t, name, channels):
         raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
 
 
+def _unbiased(var, count):
+    """The unbiased variance from the biased ``var`` of ``count`` values (NaN for one value,
+    as torch's 0 * inf: only the aten op, not the functional form, lets one through)."""
+    return var * (count / (count - 1)) if count > 1 else np.full_like(var, np.nan)
+
+
 def _update(running, value, momentum):
     """``running <- (1 - momentum) * running + momentum * value``, in place, outside autograd."""
     r = running._data
@@ -159,14 +165,25 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """Normalises each channel (dim 1) over the batch and any trailing dims, then scales and
     shifts. Training uses the batch statistics and moves ``running_mean``/``running_var``
     (when given) towards them by ``momentum`` (the variance unbiased); eval uses them."""
-    x = input._data
     if training:
         size = list(input.shape)
-        if x.ndim >= 2 and size[0] * int(np.prod(size[2:])) == 1:
+        if len(size) >= 2 and size[0] * int(np.prod(size[2:])) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {input.shape!r}")
+    return batch_norm_kernel(input, running_mean, running_var, weight, bias, training,
+                             momentum, eps)
+
+
+def batch_norm_kernel(input, running_mean, running_var, weight=None, bias=None,
+                      training=False, momentum=0.1, eps=1e-5):
+    """``batch_norm`` without the functional form's refusal of one value per channel
+    (``torch.batch_norm``, the aten op, normalises it to zero)."""
+    x = input._data
     if x.size == 0:
         return _empty_batch_norm(input, weight, bias)
+    if training:
+        from ..._ops.nn_entry import _both_or_neither
+        _both_or_neither(running_mean, running_var)
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
@@ -199,7 +216,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if running_mean is not None:
             _update(running_mean, mean, momentum)
         if running_var is not None:
-            _update(running_var, var * (count / (count - 1)), momentum)
+            _update(running_var, _unbiased(var, count), momentum)
         stats = None
     else:
         mean, var = running_mean._data.copy(), running_var._data.copy()
@@ -238,7 +255,7 @@ def _batch_norm_fused(input, fused, running_mean, running_var, weight, bias, mom
     if running_mean is not None:
         _update(running_mean, mean, momentum)
     if running_var is not None:
-        _update(running_var, var * (count / (count - 1)), momentum)
+        _update(running_var, _unbiased(var, count), momentum)
     result, n = _affine_result(NativeBatchNormBackward0, input, y, weight, bias, done=True)
     if n is not None:
         n.dims, n.eps, n.stats, n.xhat = dims, eps, None, None
@@ -362,7 +379,15 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         if spatial == 1:
             raise ValueError("Expected more than 1 spatial element when training, got input "
                              f"size {input.shape!r}")
-    elif running_mean is None or running_var is None:
+    return instance_norm_kernel(input, running_mean, running_var, weight, bias,
+                                use_input_stats, momentum, eps)
+
+
+def instance_norm_kernel(input, running_mean=None, running_var=None, weight=None, bias=None,
+                         use_input_stats=True, momentum=0.1, eps=1e-5):
+    """``instance_norm`` without the functional form's refusal of one spatial element
+    (``torch.instance_norm``, the aten op, normalises it to zero)."""
+    if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
     if (running_mean is None) != (running_var is None):
@@ -373,10 +398,11 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     def per_instance(t):
         return None if t is None else t.repeat(n)
     stats = [per_instance(t) for t in (running_mean, running_var)]
-    out = batch_norm(input.reshape((1, n * c) + tuple(input.shape[2:])), *stats,
-                     per_instance(weight), per_instance(bias), use_input_stats, momentum, eps)
+    out = batch_norm_kernel(input.reshape((1, n * c) + tuple(input.shape[2:])), *stats,
+                            per_instance(weight), per_instance(bias), use_input_stats,
+                            momentum, eps)
     for running, moved in zip((running_mean, running_var), stats):
-        if running is not None:
+        if running is not None and use_input_stats:  # (evaluation only reads them)
             running._data[...] = moved._data.reshape(n, c).mean(0).astype(running._data.dtype)
             running._vc[0] += 1
     return out.view(input.shape)
