@@ -255,13 +255,15 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    d = wrap_dim(dim, input._data.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
+    if len(parts) > 1:  # (torch reads dim to join them; without them only when n > 0)
+        wrap_dim(dim, input._data.ndim)
     if any(t._data.ndim != input._data.ndim for t in parts):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
-    if n == 0:  # the input itself (a copy), without prepend and append, as in torch
+    if n == 0:  # the input itself (a copy), without prepend, append or dim, as in torch
         from .creation import empty_like
         return empty_like(input).copy_(input)
+    d = wrap_dim(dim, input._data.ndim)
     x = cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         size = x._data.shape[d]
@@ -489,7 +491,8 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         shape = y._data.shape[:d] + y._data.shape[d + 1:]
         return make(np.zeros(shape, y._data.dtype))
     if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
-        raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is not "
+        which = '`y`' if x is None else '`x` or `y`'
+        raise RuntimeError(f"trapezoid: received a bool input for {which}, but bool is not "
                            "supported")
     _real_dx(dx, 'trapezoid')
     n = y._data.shape[d]
@@ -670,6 +673,8 @@ class CumminBackward0(CummaxBackward0):
 
 def _cumext(name, ufunc, cls, named, input, dim):
     x = input._data
+    if not x.size and not -x.ndim <= dim < x.ndim:
+        dim = 0  # (torch returns an empty input before it looks at dim)
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         vals, idx = x.copy(), np.zeros((), np.int64)

@@ -2007,6 +2007,13 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
 @register(function=False)
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
     """In-place ``nan_to_num``."""
+    if self._data.dtype.kind in 'biu':
+        # (integers hold no NaN or inf: torch copies self onto itself, a version bump with
+        # no write -- so no refusal of an expanded tensor either)
+        from ._core import check_inplace
+        check_inplace(self, 'nan_to_num_')
+        self._vc[0] += 1
+        return self
     return inplace(self, lambda t: nan_to_num(t, nan, posinf, neginf), (), 'nan_to_num_')
 
 

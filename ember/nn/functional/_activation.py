@@ -800,7 +800,7 @@ def _rrelu_out(input, lower, upper, training, generator=None, cls=_RreluWithNois
         x = _float_input(input, 'leaky_relu_cpu')
         return _unary_node(input, np.where(x > 0, x, x * slope), cls, noise=None, slope=slope)
     x = input._data
-    if x.dtype not in (np.float32, np.float64):
+    if x.dtype not in (np.float32, np.float64) and x.dtype.name != 'bfloat16':
         raise NotImplementedError('"rrelu_with_noise_out_cpu" not implemented for '
                                   f"'{_pw.dtype_name(x.dtype)}'")
     # One slope per element, uniform in [lower, upper] (drawn from ember's generator); the
@@ -818,7 +818,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
-    lower, upper = _rrelu_check(lower, upper)
+    if training:
+        lower, upper = _rrelu_check(lower, upper)
+    elif not _pw.scalar_as(lower, np.float64) <= _pw.scalar_as(upper, np.float64):
+        # (in evaluation torch's in-place form checks only the order: an infinite bound
+        # makes an infinite slope)
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if FWD.level is not None and tangent_of(input) is not None:
         raise NotImplementedError(
             "Trying to use forward AD with rrelu_with_noise_ that does not support it because "
