@@ -605,6 +605,8 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     ``edge_order`` (1 or 2) at the ends. ``spacing``: one number for every dim, one per dim,
     or one 1-D tensor of sample coordinates per dim. Returns one tensor per dim."""
     nd = input._data.ndim
+    if spacing is None:  # (torch's default, given explicitly)
+        spacing = 1
     dims = list(range(nd)) if dim is None else \
         [wrap_dim(d, nd) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
     if edge_order not in (1, 2):

@@ -399,3 +399,16 @@ def test_foreach_powsum_of_empty_integer_tensors():
           match_message=True)
     check(lambda T, a: T._foreach_powsum([a], 2.0, T.int32), np.ones(3), grad=False,
           match_message=True)
+
+
+def test_gradient_takes_spacing_none():
+    check(lambda T, a: T.gradient(a, spacing=None, dim=None), m(2, 3, 3))
+    check(lambda T, a: T.gradient(a, spacing=None, dim=1), m(2, 3, 3))
+
+
+@pytest.mark.parametrize('x,t', [([0.4, 0.4], [-0.33, 0.5]), ([0.4], [1.5]), ([0.4], [NAN]),
+                                 ([NAN, 0.5], [0.5, 0.5]), ([0.5, 1.5], [-1.0, 0.5]),
+                                 ([1.5, 0.5], [0.5, -1.0])])
+def test_binary_cross_entropy_refuses_targets_outside_0_1(x, t):
+    check(lambda T, a, b: T.nn.functional.binary_cross_entropy(a, b), np.array(x),
+          np.array(t), grad=False, match_message=True)

@@ -432,8 +432,13 @@ def _binary_cross_entropy(input, target, weight=None, size_average=None, reduce=
         raise RuntimeError(f"Found dtype {_pw.dtype_name(t.dtype)} but expected "
                            f"{_pw.dtype_name(x.dtype)}")
     _not_differentiable(weight, 'binary_cross_entropy', 'weight')
-    if _np.any((x < 0) | (x > 1)):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    with _np.errstate(invalid='ignore'):
+        bad_x, bad_t = ~((x >= 0) & (x <= 1)), ~((t >= 0) & (t <= 1))  # (NaN too)
+    if bad_x.any() or bad_t.any():
+        # (torch's kernel checks the input, then the target, element by element)
+        first = _np.argmax((bad_x | bad_t).reshape(-1))
+        which = 'input' if bad_x.reshape(-1)[first] else 'target'
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
     with _np.errstate(all='ignore'):
         lx = _np.maximum(_np.log(x), -100)
         l1x = _np.maximum(_np.log1p(-x), -100)
