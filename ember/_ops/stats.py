@@ -764,7 +764,7 @@ def renorm(input, p, dim, maxnorm):
             raise RuntimeError(f"renorm: {name} must be real-valued")
     if x.dtype.kind not in 'fcV':
         raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
-    if p <= 0:
+    if not p > 0:  # (NaN too)
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")

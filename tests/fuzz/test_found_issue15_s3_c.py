@@ -412,3 +412,8 @@ def test_gradient_takes_spacing_none():
 def test_binary_cross_entropy_refuses_targets_outside_0_1(x, t):
     check(lambda T, a, b: T.nn.functional.binary_cross_entropy(a, b), np.array(x),
           np.array(t), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('p', [NAN, 0.0, -1.0, INF, 2.0])
+def test_renorm_refuses_a_nan_order(p):
+    check(lambda T, a: a.renorm(p, 0, 2.0), m(2, 3), grad=False, match_message=True)
