@@ -255,13 +255,15 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    d = wrap_dim(dim, input._data.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
+    if len(parts) > 1:  # (torch reads dim to join them; without them only when n > 0)
+        wrap_dim(dim, input._data.ndim)
     if any(t._data.ndim != input._data.ndim for t in parts):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
-    if n == 0:  # the input itself (a copy), without prepend and append, as in torch
+    if n == 0:  # the input itself (a copy), without prepend, append or dim, as in torch
         from .creation import empty_like
         return empty_like(input).copy_(input)
+    d = wrap_dim(dim, input._data.ndim)
     x = cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         size = x._data.shape[d]
@@ -450,6 +452,8 @@ def unravel_index(indices, shape):
         if s < 0:
             raise ValueError("'shape' cannot have negative values, but got "
                              f"{tuple(shape)}")
+    if 0 in shape and t._data.size:  # (torch divides by each size: its error says so)
+        raise RuntimeError("ZeroDivisionError")
     x = t._data.astype(np.int64)
     coords = []
     for s in reversed(shape):
@@ -487,8 +491,10 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         shape = y._data.shape[:d] + y._data.shape[d + 1:]
         return make(np.zeros(shape, y._data.dtype))
     if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
-        raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is not "
+        which = '`y`' if x is None else '`x` or `y`'
+        raise RuntimeError(f"trapezoid: received a bool input for {which}, but bool is not "
                            "supported")
+    _real_dx(dx, 'trapezoid')
     n = y._data.shape[d]
     if x is None:
         spacing = 1 if dx is None else dx
@@ -505,6 +511,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     spacing = _spacing(x, d)
     return _by_scalar(((narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1)) * spacing).sum(d), 2.,
                       DivBackward1, np.true_divide)
+
+
+def _real_dx(dx, op):
+    """torch's refusal of a complex spacing (even one with no imaginary part)."""
+    if isinstance(dx, (complex, np.complexfloating)):
+        raise RuntimeError(f"{op}: Currently, we only support dx as a real number.")
 
 
 def _spacing(x, d):
@@ -531,6 +543,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         which = '`y`' if x is None else '`x` or `y`'
         raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
                            "bool is not supported")
+    _real_dx(dx, 'cumulative_trapezoid')
     n = y._data.shape[d]
     pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
     if x is None:
@@ -592,6 +605,8 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     ``edge_order`` (1 or 2) at the ends. ``spacing``: one number for every dim, one per dim,
     or one 1-D tensor of sample coordinates per dim. Returns one tensor per dim."""
     nd = input._data.ndim
+    if spacing is None:  # (torch's default, given explicitly)
+        spacing = 1
     dims = list(range(nd)) if dim is None else \
         [wrap_dim(d, nd) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
     if edge_order not in (1, 2):
@@ -660,6 +675,8 @@ class CumminBackward0(CummaxBackward0):
 
 def _cumext(name, ufunc, cls, named, input, dim):
     x = input._data
+    if not x.size and not -x.ndim <= dim < x.ndim:
+        dim = 0  # (torch returns an empty input before it looks at dim)
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         vals, idx = x.copy(), np.zeros((), np.int64)

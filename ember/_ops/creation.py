@@ -304,7 +304,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     dev = check_device(device, 'linspace')
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
-    start, end, dt = _space_ends(start, end, dtype, 'linspace')
+    start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
     arr = _spaced(start, end, steps, dt).astype(dt)
     return _finish(arr, requires_grad, 'linspace', dev)
 
@@ -325,12 +325,22 @@ def _spaced(start, end, steps, dt):
         return np.where(i < steps // 2, start + step * i, end - step * (work.type(steps - 1) - i))
 
 
-def _space_ends(start, end, dtype, op):
+def _space_ends(start, end, dtype, op, steps):
     """linspace/logspace's ends as Python numbers and the result's NumPy dtype: a complex
-    end makes the default dtype complex, and refuses a real ``dtype``."""
+    end makes the default dtype complex, and refuses a real ``dtype``; tensor ends must be
+    0-d, and (for ``steps`` values) ends must fit an integer ``dtype``."""
+    shown = [f'{name} with {v._data.ndim} dimension(s)' for name, v in
+             (('start', start), ('end', end)) if isinstance(v, Tensor) and v._data.ndim]
+    if shown:
+        raise RuntimeError(f"{op} only supports 0-dimensional start and end tensors, but got "
+                           f"{' and '.join(shown)}.")
     ends = [v.item() if isinstance(v, Tensor) else v for v in (start, end)]
     if not any(isinstance(v, (complex, np.complexfloating)) for v in ends):
-        return float(ends[0]), float(ends[1]), _dt(dtype)
+        dt = _dt(dtype)
+        if steps and np.dtype(dt).kind in 'iu':  # (torch converts the ends to the dtype)
+            for v in ends:
+                _fill_scalar(v, dt)
+        return float(ends[0]), float(ends[1]), dt
     if dtype is not None and not dtype.is_complex:
         raise RuntimeError(f"torch.{op}(): inferred dtype c10::complex<float> can't be safely "
                            f"cast to passed dtype {dtype.kernel_name}")
@@ -343,7 +353,7 @@ def _space_ends(start, end, dtype, op):
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     """``base ** linspace(start, end, steps)``."""
     dev = check_device(device, 'logspace')
-    start, end, dt = _space_ends(start, end, dtype, 'logspace')
+    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps)
     with np.errstate(all='ignore'):
         # (the exponents in double, as torch's kernel)
         arr = np.power(base, _spaced(start, end, steps, np.complex128 if np.dtype(dt).kind == 'c'

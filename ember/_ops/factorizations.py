@@ -285,6 +285,13 @@ class LinalgSolveExBackward0(Node):
         return (gA, gB) if self.left else (gA.mT, gB.mT)
 
 
+def _vector_rhs(a_shape, b_shape):
+    """Whether a right-hand side B of ``b_shape`` is a (batch of) vector(s) for matrices A
+    of ``a_shape``: it is 1-D or has exactly A's batch shape plus one dim."""
+    return len(b_shape) == 1 or (len(b_shape) == len(a_shape) - 1
+                                 and tuple(b_shape) == tuple(a_shape[:-1]))
+
+
 def _solve(A, B, op, left=True, singular=None):
     """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
     singular ``A`` instead of the error."""
@@ -294,8 +301,7 @@ def _solve(A, B, op, left=True, singular=None):
     if a.dtype != b.dtype:
         raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
-    # B is a (batch of) vector(s) when it is 1-D or has exactly A's batch shape plus one dim.
-    vec = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+    vec = _vector_rhs(a.shape, b.shape)
     if vec and not left:
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation XA = B "
                            f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-1]}x1)")
@@ -739,10 +745,8 @@ def _pinv(A, atol, rtol, hermitian):
                            "tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
     if not a.size:
-        # (torch answers an empty input with its empty transpose; the tolerances do not
-        # broadcast in)
-        if hermitian:
-            _square_for_eigh(a)
+        # (torch answers an empty input with its empty transpose, square or not; the
+        # tolerances do not broadcast in)
         p = np.zeros(a.shape[:-2] + a.shape[:-3:-1], a.dtype)
     elif hermitian:
         at, rt = _tolerances(a, atol, rtol)
@@ -783,7 +787,11 @@ class LinalgLstsqBackward0(Node):
     def backward(self, gX, *rest):
         A, B = self.saved_tensors
         P = _pinv(A, None, None, False)
-        return _pinv_grad(A, P, gX.matmul(B.mH)), P.mH.matmul(gX)
+        vector = _vector_rhs(A.shape, B.shape)  # (one right-hand side per matrix: a column)
+        if vector:
+            gX, B = gX.unsqueeze(-1), B.unsqueeze(-1)
+        gB = P.mH.matmul(gX)
+        return _pinv_grad(A, P, gX.matmul(B.mH)), gB.squeeze(-1) if vector else gB
 
 
 @_linalg()
@@ -799,18 +807,26 @@ def lstsq(A, B, rcond=None, *, driver=None):
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
     if b.ndim < 1:
         raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if not 0 <= a.ndim - b.ndim <= 1:  # (other is a matrix, or a vector, per input matrix)
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
     if a.dtype != b.dtype:
         raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same "
                            f"dtype, but got input's dtype {A.dtype.kernel_name} and other's "
                            f"dtype {B.dtype.kernel_name}")
-    if b.ndim >= 2 and a.shape[-2] != b.shape[-2]:
-        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    vector = _vector_rhs(a.shape, b.shape)
+    if a.shape[-2] != b.shape[-1 if vector else -2]:
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match "
+                           f"other.size({-1 if vector else -2})")
     if a.dtype.kind not in 'fcV':
         raise RuntimeError("This function doesn't handle types other than float and double")
-    done = _gelsy(a, b, rcond) if driver in (None, 'gelsy') else None
+    bm = b[..., None] if vector else b
+    done = _gelsy(a, bm, rcond) if driver in (None, 'gelsy') else None
     if done is None:
         p, keep = _svd_pinv(a, *_tolerances(a, None, rcond))
-        done = p @ b, keep.sum(-1)
+        done = p @ bm, keep.sum(-1)
+    if vector:
+        done = done[0][..., 0], done[1]
     n = track(LinalgLstsqBackward0, (A, B))
     if n is not None:
         n.save(A, B)
@@ -865,6 +881,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     if a.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
                            "least 2 dimensions.")
+    if tol is not None and not a.size:  # (torch's tol form answers an empty input first)
+        return _products._out(make(np.zeros(a.shape[:-2], np.int64)), out)
     if a.dtype.kind not in 'fcV':
         if tol is not None and not hermitian:  # (torch's tol form goes to its svd first)
             raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as "

@@ -9,7 +9,10 @@ tensor; ``addcmul``/``addcdiv`` also take their scalars as a 1-D tensor.
 """
 import numbers
 
-from ._core import Tensor, register
+import numpy as np
+
+from .. import _dtype
+from ._core import Tensor, make, register
 
 __all__ = []
 
@@ -195,14 +198,18 @@ def _foreach_powsum(self, ord=2, dtype=None):
     when given (a complex one gives its real counterpart, as the absolute values are)."""
     out = []
     for t in _tensor_list('_foreach_powsum', self):
-        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-            if t.is_complex():
-                raise RuntimeError(f"Unknown Complex ScalarType for {dtype.kernel_name}")
+        integral = dtype if dtype is not None and not (dtype.is_floating_point
+                                                       or dtype.is_complex) else None
+        if integral is not None and t.is_complex():
+            raise RuntimeError(f"Unknown Complex ScalarType for {dtype.kernel_name}")
+        if integral is None and dtype is None and not (t.is_floating_point() or t.is_complex()):
+            integral = _dtype.int64  # (torch's kernel reads integer and bool lists as Long)
+        if integral is not None:
+            if not t._data.size:  # (an empty tensor runs no kernel: its sum is 0)
+                out.append(make(np.zeros((), integral.np)))
+                continue
             raise NotImplementedError(f"\"powsum_cpu\" not implemented for "
-                                      f"'{dtype.kernel_name}'")
-        if dtype is None and not (t.is_floating_point() or t.is_complex()):
-            # (torch's kernel reads integer and bool lists as Long)
-            raise NotImplementedError("\"powsum_cpu\" not implemented for 'Long'")
+                                      f"'{integral.kernel_name}'")
         out.append((t if dtype is None else t.to(dtype)).abs().pow(ord).sum())
     return tuple(out)
 

@@ -175,6 +175,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     ``ord`` given without ``dim``), a vector norm otherwise."""
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dims)}")
         if len(dims) == 2:
             return matrix_norm(A, 'fro' if ord is None else ord, dims, keepdim, dtype=dtype,
                                out=out)
@@ -297,6 +300,8 @@ def tensorinv(A, ind=2, *, out=None):
     ``shape[ind:] + shape[:ind]``."""
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > A.dim():  # (torch slices the shape at ind first: its ArrayRef error)
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.dim()}")
     _floating(A, 'linalg.inv')
     shape = tuple(A.shape)
     rows, cols = _prod(shape[:ind]), _prod(shape[ind:])
@@ -311,10 +316,9 @@ def tensorinv(A, ind=2, *, out=None):
 def tensorsolve(A, B, dims=None, *, out=None):
     """``X`` with ``tensordot(A, X, X.ndim) = B``; ``dims`` of ``A`` are moved to the end
     first."""
-    if dims is not None:
+    if dims is not None:  # (as torch: a movedim, with its checks; a 0-d A has dim 0/-1)
         nd = A.dim()
-        dims = [d % nd for d in dims]
-        A = A.permute(*[d for d in range(nd) if d not in dims], *dims)
+        A = A.movedim(list(dims), list(range(nd - len(dims), nd)))
     shape = tuple(A.shape)
     k = B.dim()
     rows, cols = B.numel(), _prod(shape[k:])

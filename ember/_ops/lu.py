@@ -177,9 +177,10 @@ def _lu_solve_arrays(lu, piv, b, adjoint):
 
 
 # -- checks --------------------------------------------------------------------------------
-def _float_kernel(A, kernel):
-    """LAPACK's four types only, as torch's CPU kernels."""
-    if A._data.dtype.char not in 'fdFD':
+def _float_kernel(A, kernel, nonempty=False):
+    """LAPACK's four types only, as torch's CPU kernels (with ``nonempty``: only for a
+    non-empty ``A``, where the kernel runs at all)."""
+    if A._data.dtype.char not in 'fdFD' and not (nonempty and A._data.size == 0):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{A.dtype.kernel_name}\'')
 
 
@@ -215,7 +216,7 @@ def _no_pivot_check(A, pivot):
 def _lu_factor(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
     _at_least_2d(A, 'torch.lu_factor')
-    _float_kernel(A, 'lu_cpu')  # (the kernel's dtypes after the meta checks, as torch)
+    _float_kernel(A, 'lu_cpu', True)  # (the kernel's dtypes after the meta checks, as torch)
     _no_pivot_check(A, pivot)
     lu, piv, info = _getrf(A._data)
     n = track1(LinalgLuFactorExBackward0, A)
@@ -365,7 +366,7 @@ class LinalgLuBackward0(Node):
 def _lu(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
     _at_least_2d(A, 'torch.lu_factor')
-    _float_kernel(A, 'lu_cpu')  # (the kernel's dtypes after the meta checks, as torch)
+    _float_kernel(A, 'lu_cpu', True)  # (the kernel's dtypes after the meta checks, as torch)
     _no_pivot_check(A, pivot)
     lu, piv, _ = _getrf(A._data)
     P, L, U = _unpack_arrays(lu, piv)

@@ -79,10 +79,13 @@ def native_dropout(input, p, train):
     """``(output, mask)``: dropout's output and the bool mask of the kept elements. With
     ``train`` False the output is a copy of ``input`` and the mask all True."""
     from . import random as _random
-    if train is not False and not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
     x = input._data
-    if x.dtype.kind in 'biu':  # (torch scales its mask as a float, whatever ``train``)
+    # (an empty input or an evaluation-mode call draws no mask: neither p's range nor the
+    # float scaling of an integer mask is checked then, as torch)
+    drawn = train is not False and x.size
+    if drawn and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
+    if drawn and x.dtype.kind in 'biu':  # (torch scales its mask as a float)
         from ..nn.functional._dropout import _float_mask
         _float_mask(x.dtype)
     if train is False:

@@ -1222,6 +1222,10 @@ _C_TYPE = {'float16': 'float', 'bfloat16': 'float', 'float32': 'float', 'float64
            'int64': 'int64_t', 'bool': 'bool'}
 
 
+# (the names a fill value's conversion gives the reduced-precision floats)
+_C10_TYPE = {'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16'}
+
+
 def _fit_int(value, np_dtype):
     """A Python int converted to an integer dtype as torch converts a Scalar: out of range
     raises, except that an unsigned type also takes negatives down to -max and wraps them
@@ -1239,8 +1243,18 @@ def _fit_int(value, np_dtype):
 def fill_scalar(value, np_dtype):
     """A number written into an integer dtype (``full``, ``fill_``) as torch converts it:
     a float truncated toward zero, an int as ``_fit_int`` says; either refused out of
-    range."""
-    if np.dtype(np_dtype).kind not in 'iu' or isinstance(value, (bool, np.bool_)):
+    range; a complex one into a real dtype refused unless its imaginary part is zero (any
+    nonzero one is True for bool)."""
+    kind = np.dtype(np_dtype).kind
+    if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
+        if kind == 'b':
+            return bool(value)
+        if value.imag:
+            name = np.dtype(np_dtype).name
+            name = _C10_TYPE.get(name, _C_TYPE.get(name, 'float'))
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        value = value.real
+    if kind not in 'iu' or isinstance(value, (bool, np.bool_)):
         return value
     if isinstance(value, (int, np.integer)):
         return _fit_int(value, np_dtype)
@@ -1267,7 +1281,11 @@ def scalar_as(value, np_dtype):
                                " without overflow")
         value = value.real
     if kind in 'iu' and isinstance(value, (float, np.floating)):
-        return int(value) if np.isfinite(value) else value
+        info = np.iinfo(np_dtype)
+        if not info.min <= value <= info.max:  # (NaN too)
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE[np.dtype(np_dtype).name]} without overflow")
+        return int(value)
     if kind == 'b':
         return bool(value)
     return value
@@ -2048,14 +2066,21 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
 @register(function=False)
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
     """In-place ``nan_to_num``."""
+    if self._data.dtype.kind in 'biu':
+        # (integers hold no NaN or inf: torch copies self onto itself, a version bump with
+        # no write -- so no refusal of an expanded tensor either)
+        from ._core import check_inplace
+        check_inplace(self, 'nan_to_num_')
+        self._vc[0] += 1
+        return self
     return inplace(self, lambda t: nan_to_num(t, nan, posinf, neginf), (), 'nan_to_num_')
 
 
 # -- comparisons of whole tensors --------------------------------------------------------
 def _check_tolerances(rtol, atol):
-    """isclose/allclose refuse negative tolerances, as torch does."""
+    """isclose/allclose refuse negative (and NaN) tolerances, as torch does."""
     for name, v in (('rtol', rtol), ('atol', atol)):
-        if v < 0:
+        if not v >= 0:
             raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
                                f"{v:g}")
 

@@ -110,9 +110,11 @@ def set_rng_state(new_state):
     default_generator.set_state(new_state)
 
 
-def _float_dt(dtype, op):
+def _float_dt(dtype, op, shape=None):
+    """The NumPy dtype of a float sample of ``dtype``; torch's kernel ``op`` refuses another
+    (with a ``shape``: only a non-empty one -- an empty result runs no kernel)."""
     dt = _dt(dtype)
-    if dt.kind not in 'fcV':
+    if dt.kind not in 'fcV' and (shape is None or 0 not in tuple(shape)):
         raise NotImplementedError(f'"{op}" not implemented for '
                                   f"'{_dtype.FROM_NP[dt].kernel_name}'")
     return dt
@@ -139,7 +141,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """Standard normal samples."""
     dev = check_device(device, 'randn')
     shape = _shape(size, 'randn')  # (torch makes the tensor, then its kernel refuses)
-    dt = _float_dt(dtype, 'normal_kernel_cpu')
+    dt = _float_dt(dtype, 'normal_kernel_cpu', shape)
     if dt.kind == 'c':  # real and imaginary parts each of variance 1/2, as torch
         parts = _rng(generator).standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
         arr = (parts[..., 0] + 1j * parts[..., 1]).astype(dt)
@@ -223,10 +225,15 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
             raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         ref = mean if isinstance(mean, Tensor) else std
-        _normal_dtype(ref._data.dtype, mean)
+        _normal_dtype(ref._data.dtype, mean, 0 not in shape)
+        if isinstance(std, Tensor) and ref is mean and s.dtype.kind in 'fc' \
+                and m.dtype.kind in 'biu':
+            # (an empty result: the float std is written into an integer one)
+            raise RuntimeError(f"result type {std.dtype.kernel_name} can't be cast to the "
+                               f"desired output type {mean.dtype.kernel_name}")
         arr = (m + s * rng.standard_normal(shape)).astype(ref._data.dtype)
         return make(arr)
-    if std < 0:
+    if not std >= 0:  # (NaN too)
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     if size is None:
         raise TypeError("normal() missing required argument 'size' when mean and std are "
@@ -235,9 +242,10 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     return _finish(arr, requires_grad, 'normal', dev)
 
 
-def _normal_dtype(np_dtype, mean):
+def _normal_dtype(np_dtype, mean, nonempty=True):
     """torch's refusals of an integer or bool result dtype: first a number ``mean`` out of
-    its range (it is converted to the std's dtype), then the kernel's."""
+    its range (it is converted to the std's dtype), then the kernel's (only for a
+    ``nonempty`` result: an empty one runs no kernel)."""
     kind = np.dtype(np_dtype).kind
     if kind not in 'iub':
         return
@@ -247,6 +255,8 @@ def _normal_dtype(np_dtype, mean):
         if not info.min <= mean <= info.max:  # (NaN too)
             raise RuntimeError(f"value cannot be converted to type "
                                f"{_C_TYPE[np.dtype(np_dtype).name]} without overflow")
+    if not nonempty:
+        return
     raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for "
                               f"'{_dtype.FROM_NP[np.dtype(np_dtype)].kernel_name}'")
 

@@ -227,6 +227,17 @@ SqueezeBackward1 = type('SqueezeBackward1', (SqueezeBackward0,), {})
 SqueezeBackward2 = type('SqueezeBackward2', (SqueezeBackward0,), {})
 
 
+def _distinct_dims(dims, nd):
+    """``dims`` wrapped into [0, nd), in order; torch's error for a dim named twice."""
+    out = []
+    for d in dims:
+        w = wrap_dim(d, nd)
+        if w in out:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        out.append(w)
+    return out
+
+
 @register
 def squeeze(input, dim=None):
     """Removes dims of size 1 (all, or those in ``dim``, an int or tuple)."""
@@ -237,7 +248,7 @@ def squeeze(input, dim=None):
         cls = SqueezeBackward0
     else:
         ds = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dims = tuple(i for i in (wrap_dim(d, nd) for d in ds) if nd and shp[i] == 1)
+        dims = tuple(i for i in _distinct_dims(ds, nd) if nd and shp[i] == 1)
         cls = SqueezeBackward1 if not isinstance(dim, (tuple, list)) else SqueezeBackward2
     arr = np.squeeze(input._data, dims) if dims else input._data.view()
     return view_of(input, arr, track1(cls, input), squeeze, (dim,))
@@ -336,8 +347,12 @@ def movedim(input, source, destination):
     if len(src) != len(dst):  # (torch compares the counts before it looks at the dims)
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                            f"should contain the same number of dims as destination ({dst} dims)")
+    given = {'source': src, 'destination': dst}
     src = [wrap_dim(d, nd) for d in src]
     dst = [wrap_dim(d, nd) for d in dst]
+    for name, wrapped in (('source', src), ('destination', dst)):
+        if len(set(wrapped)) < len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given[name]})")
     if not nd:  # (a 0-d tensor: dims 0 and -1 name it, nothing moves: torch's alias)
         from .index import _alias
         return _alias(input)
@@ -610,7 +625,10 @@ def split(tensor, split_size_or_sections, dim=0):
     size = tensor._data.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        if step <= 0 and size:
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={step}")
+        if step == 0 and size:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {size}")
         sizes = [builtins.min(step, size - i) for i in range(0, size, step)] if size else [0]
@@ -1069,7 +1087,7 @@ class FlipBackward0(Node):
 def flip(input, dims):
     """Reverses the order of elements along ``dims`` (a copy, as in torch)."""
     nd = input._data.ndim
-    dims = tuple(wrap_dim(d, nd) for d in (dims if isinstance(dims, (tuple, list)) else [dims]))
+    dims = tuple(_distinct_dims(dims if isinstance(dims, (tuple, list)) else [dims], nd))
     out = np.flip(input._data, dims).copy() if nd else input._data.copy()
     n = track1(FlipBackward0, input)
     if n is not None:

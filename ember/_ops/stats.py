@@ -313,6 +313,13 @@ def _bin_edges(values, bins, lo_hi, dt, d):
 
 
 def _histogramdd_arrays(x, bins, range, weight, density, op):
+    # (torch's order: the rank, the range's length, then the dtype)
+    if x.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if range is not None and len(range) != 2 * x.shape[-1]:
+        raise RuntimeError(f"torch.histogramdd: for a {x.shape[-1]}-dimensional histogram "
+                           f"range should have {2 * x.shape[-1]} elements, but got "
+                           f"{len(range)}")
     if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"{op}" not implemented for \'{_dtype_name(x.dtype)}\'')
     dims = x.shape[-1]
@@ -598,6 +605,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         norm = float(nobs - correction)
     else:
         wsum = w.sum()
+        if not wsum._data:
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
         avg = (x * w).sum(1) / wsum
         if correction == 0:
             norm = wsum
@@ -664,7 +673,7 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
     """p-norm distances between each row of ``x1`` (..., P, M) and each row of ``x2``
     (..., R, M): a (..., P, R) tensor. ``compute_mode`` is accepted; distances are always
     computed directly."""
-    if compute_mode not in (None, 'use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
+    if compute_mode not in ('use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
                             'donot_use_mm_for_euclid_dist'):
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     a, b = x1._data, x2._data
@@ -761,7 +770,7 @@ def renorm(input, p, dim, maxnorm):
             raise RuntimeError(f"renorm: {name} must be real-valued")
     if x.dtype.kind not in 'fcV':
         raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
-    if p <= 0:
+    if not p > 0:  # (NaN too)
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")

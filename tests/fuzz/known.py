@@ -164,4 +164,45 @@ KNOWN = {
     ('linalg.pinv', 'wrong values on finite inputs'):
         'ill-conditioned matrix with a tiny or negative rcond: the inverted tiny singular '
         'values differ between LAPACK builds',
+    ('Tensor.triu_', 'spurious errors'):
+        'torch bug: tril_/triu_ skip the internal-overlap check every other in-place op '
+        "makes, writing through an expanded (stride-0) tensor; ember refuses as torch's other "
+        'in-place ops do',
+    ('F.threshold_', 'spurious errors'):
+        'torch bug: threshold_ skips the internal-overlap check (relu_, its special case, '
+        'makes it), writing through an expanded (stride-0) tensor; ember refuses as relu_ does',
+    ('native_batch_norm', 'spurious errors'):
+        "torch bug: native_batch_norm does not check the sizes of weight, bias and the running "
+        'statistics against the channel count (it reads past a short one: garbage values); '
+        'ember refuses as the functional form does ("weight should contain 3 elements not 2")',
+    ('take_along_dim', 'spurious errors'):
+        'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
+        'reads whatever memory lies there); ember refuses as gather does',
+    ('Tensor.take_along_dim', 'spurious errors'):
+        'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
+        'reads whatever memory lies there); ember refuses as gather does',
+    ('take_along_dim', 'silent acceptance of bad input'):
+        "torch bug: take_along_dim of an expanded (stride-0) or a 0-d index fails in torch's "
+        'own view ("view size is not compatible"); ember computes the gather',
+    ('Tensor.take_along_dim', 'silent acceptance of bad input'):
+        "torch bug: take_along_dim of an expanded (stride-0) or a 0-d index fails in torch's "
+        'own view ("view size is not compatible"); ember computes the gather',
+    ('Tensor.kron', 'silent acceptance of bad input'):
+        "torch bug: kron of a non-contiguous operand fails in torch's own reshape (\"view "
+        'size is not compatible"); ember computes the product',
+    ('isin', 'silent acceptance of bad input'):
+        "torch bug: isin of a number in a non-contiguous tensor fails in torch's own view "
+        '("view size is not compatible"); ember answers',
+    ('lobpcg', 'silent acceptance of bad input'):
+        "LAPACK's convergence on ill-conditioned matrices differs between torch's build and "
+        "NumPy's (and torch's lobpcg fails on float16 with a KeyError); ember answers",
+    ('linalg.eigvalsh', 'silent acceptance of bad input'):
+        "LAPACK's convergence on an ill-conditioned matrix differs between torch's build and "
+        "NumPy's: torch's eigh fails where NumPy's converges",
+    ('Tensor.svd', 'silent acceptance of bad input'):
+        "LAPACK's convergence on an ill-conditioned matrix differs between torch's build and "
+        "NumPy's: torch's gesdd fails where NumPy's converges",
+    ('Tensor.cholesky', 'silent acceptance of bad input'):
+        'a float32 matrix on the edge of positive-definiteness: whether the last pivot '
+        'rounds positive differs between LAPACK builds',
 }

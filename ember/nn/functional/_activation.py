@@ -117,6 +117,14 @@ def _checked_scalar(v, dt):
     return dt.type(math.trunc(f))
 
 
+def _real(v, dt):
+    """A real Scalar parameter as given; a complex one as ``_checked_scalar`` converts it to
+    ``dt`` (refused unless its imaginary part is zero)."""
+    if isinstance(v, (complex, np.complexfloating)):
+        return _checked_scalar(v, dt)
+    return v
+
+
 def _g(v):
     """A Scalar as torch's C++ stream prints it (``%g`` for floats)."""
     if isinstance(v, (bool, np.bool_)):
@@ -164,6 +172,7 @@ class _LeakyReluBackward1(_LeakyReluBackward0):
 
 def _leaky_relu_out(input, negative_slope, cls=_LeakyReluBackward0):
     x = _float_input(input, 'leaky_relu_cpu')
+    negative_slope = _real(negative_slope, x.dtype)
     r = np.where(x > 0, x, x * negative_slope)
     return _unary_node(input, r, cls, slope=negative_slope)
 
@@ -228,6 +237,7 @@ class _CeluBackward1(_EluBackward1):
 def _elu_out(input, alpha, scale=1.0, input_scale=1.0, cls=_EluBackward0,
              bwd_input_scale=None):
     x = _float_input(input, 'elu_cpu')
+    alpha, scale, input_scale = (_real(v, x.dtype) for v in (alpha, scale, input_scale))
     neg = np.minimum(x, 0)
     if input_scale != 1:
         neg = neg * input_scale
@@ -532,7 +542,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    # (torch's hardtanh_ itself does not compare the limits: only F.hardtanh does)
+    # (torch's hardtanh_ itself does not compare the limits: only F.hardtanh does; its
+    # clamp_ reads them as doubles)
+    min_val, max_val = (_real(v, np.float64) for v in (min_val, max_val))
     return _core.inplace(input, _hardtanh_out, (min_val, max_val), 'hardtanh_')
 
 
@@ -788,7 +800,7 @@ def _rrelu_out(input, lower, upper, training, generator=None, cls=_RreluWithNois
         x = _float_input(input, 'leaky_relu_cpu')
         return _unary_node(input, np.where(x > 0, x, x * slope), cls, noise=None, slope=slope)
     x = input._data
-    if x.dtype not in (np.float32, np.float64):
+    if x.dtype not in (np.float32, np.float64) and x.dtype.name != 'bfloat16':
         raise NotImplementedError('"rrelu_with_noise_out_cpu" not implemented for '
                                   f"'{_pw.dtype_name(x.dtype)}'")
     # One slope per element, uniform in [lower, upper] (drawn from ember's generator); the
@@ -806,7 +818,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
-    lower, upper = _rrelu_check(lower, upper)
+    if training:
+        lower, upper = _rrelu_check(lower, upper)
+    elif not _pw.scalar_as(lower, np.float64) <= _pw.scalar_as(upper, np.float64):
+        # (in evaluation torch's in-place form checks only the order: an infinite bound
+        # makes an infinite slope)
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if FWD.level is not None and tangent_of(input) is not None:
         raise NotImplementedError(
             "Trying to use forward AD with rrelu_with_noise_ that does not support it because "

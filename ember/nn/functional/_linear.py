@@ -8,6 +8,9 @@ def linear(input, weight, bias=None):
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
+    if weight.dim() == 1 and bias is not None and (input.dim() == 2 or bias.dim() == 1):
+        # (torch's addmm path: a vector weight is no matrix there)
+        raise RuntimeError("mat2 must be a matrix, got 1-D tensor")
     if (input.dim() >= 2 or (input.dim() == 1 and bias is not None)) and weight.dim() == 2 \
             and (bias is None or input.dim() <= 2 or bias.dim() <= 1):
         # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims

@@ -432,8 +432,13 @@ def _binary_cross_entropy(input, target, weight=None, size_average=None, reduce=
         raise RuntimeError(f"Found dtype {_pw.dtype_name(t.dtype)} but expected "
                            f"{_pw.dtype_name(x.dtype)}")
     _not_differentiable(weight, 'binary_cross_entropy', 'weight')
-    if _np.any((x < 0) | (x > 1)):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    with _np.errstate(invalid='ignore'):
+        bad_x, bad_t = ~((x >= 0) & (x <= 1)), ~((t >= 0) & (t <= 1))  # (NaN too)
+    if bad_x.any() or bad_t.any():
+        # (torch's kernel checks the input, then the target, element by element)
+        first = _np.argmax((bad_x | bad_t).reshape(-1))
+        which = 'input' if bad_x.reshape(-1)[first] else 'target'
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
     with _np.errstate(all='ignore'):
         lx = _np.maximum(_np.log(x), -100)
         l1x = _np.maximum(_np.log1p(-x), -100)
@@ -615,6 +620,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
     if input._data.dtype == np.bool_:  # (torch's kernel negates the input first)
         raise RuntimeError(_pw._NEG_BOOL)
     x, y = _broadcast(input, target)
+    if x.shape != input.shape:  # (torch's kernel writes into an output of input's shape)
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast "
+                           f"shape {list(x.shape)}")
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
     if xa.dtype.kind not in 'fcV':
         raise RuntimeError("result type Float can't be cast to the desired output type "

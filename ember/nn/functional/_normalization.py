@@ -148,6 +148,12 @@ def _check_size(t, name, channels):
         raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
 
 
+def _unbiased(var, count):
+    """The unbiased variance from the biased ``var`` of ``count`` values (NaN for one value,
+    as torch's 0 * inf: only the aten op, not the functional form, lets one through)."""
+    return var * (count / (count - 1)) if count > 1 else np.full_like(var, np.nan)
+
+
 def _update(running, value, momentum):
     """``running <- (1 - momentum) * running + momentum * value``, in place, outside autograd."""
     r = running._data
@@ -214,7 +220,7 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
         if running_mean is not None:
             _update(running_mean, mean, momentum)
         if running_var is not None:
-            _update(running_var, var * (count / (count - 1)), momentum)
+            _update(running_var, _unbiased(var, count), momentum)
         stats = None
     else:
         mean, var = running_mean._data.copy(), running_var._data.copy()
@@ -261,7 +267,7 @@ def _batch_norm_fused(input, fused, running_mean, running_var, weight, bias, mom
     if running_mean is not None:
         _update(running_mean, mean, momentum)
     if running_var is not None:
-        _update(running_var, var * (count / (count - 1)), momentum)
+        _update(running_var, _unbiased(var, count), momentum)
     result, n = _affine_result(NativeBatchNormBackward0, input, y, weight, bias, done=True)
     if n is not None:
         n.dims, n.eps, n.stats, n.xhat = dims, eps, None, None
@@ -405,7 +411,7 @@ def instance_norm_kernel(input, weight, bias, running_mean, running_var, use_inp
     out = batch_norm_kernel(input.reshape((1, n * c) + tuple(input.shape[2:])), mean, var,
                             weight, bias, use_input_stats, momentum, eps)
     for running, moved in zip((running_mean, running_var), (mean, var)):
-        if running is not None:
+        if running is not None and use_input_stats:  # (evaluation only reads them)
             running._data[...] = moved._data.reshape(n, c).mean(0).astype(running._data.dtype)
             running._vc[0] += 1
     return out.view(input.shape)

@@ -127,9 +127,9 @@ def one_hot(tensor, num_classes=-1):
     idx = tensor._data
     if idx.size and idx.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
+    if not idx.size and num_classes <= 0:  # (torch infers any count up to 0 from the data)
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     if num_classes == -1:
-        if not idx.size:
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
         num_classes = int(idx.max()) + 1
     elif idx.size and idx.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
