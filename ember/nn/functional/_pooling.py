@@ -904,6 +904,12 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
             input.size(0)
         input.size(-nd - 1)
         _float_dt(input.dtype, 'check_uniform_bounds')
+    # (then torch's C op parses its int lists and checks their lengths)
+    _args.int_lists(fn, 2, sized=True, kernel_size=kernel_size, output_size=output_size)
+    for name, v in (('kernel_size', kernel_size), ('output_size', output_size)):
+        if isinstance(v, (list, tuple)) and len(v) != nd:
+            raise RuntimeError(f"{fn}: {name} must either be a single Int or tuple of "
+                               f"{'three ' if nd == 3 else ''}Ints")
     _not_differentiable(_random_samples, fn, 'random_samples')
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):
