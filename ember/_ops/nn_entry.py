@@ -102,9 +102,11 @@ def native_dropout(input, p, train):
 @_fn('batch_norm')
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                cudnn_enabled):
-    """``nn.functional.batch_norm`` with aten's argument order."""
-    return _F().batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
-                           eps)
+    """``nn.functional.batch_norm`` with aten's argument order (without the Python
+    function's batch check)."""
+    from ..nn.functional._normalization import batch_norm_op
+    return batch_norm_op(input, running_mean, running_var, weight, bias, training, momentum,
+                         eps)
 
 
 def _channel_stats(x, dims, eps):

@@ -744,7 +744,7 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
     """p-norm distances between each row of ``x1`` (..., P, M) and each row of ``x2``
     (..., R, M): a (..., P, R) tensor. ``compute_mode`` is accepted; distances are always
     computed directly."""
-    if compute_mode not in (None, 'use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
+    if compute_mode not in ('use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
                             'donot_use_mm_for_euclid_dist'):
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     a, b = x1._data, x2._data

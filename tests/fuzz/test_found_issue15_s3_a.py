@@ -176,8 +176,9 @@ def test_affine_grid_complex_theta():
 
 
 # -- fractional_max_pool: the C op's int lists and their lengths ------------------------------
-@pytest.mark.parametrize('nd,k,o', [(2, [3], []), (2, 2, []), (2, 2, [1, 1, 1]), (2, [2, 2, 2], [1]),
-                                   (3, [], [1, 1]), (3, 2, [1, 1]), (3, [2, 2], 1)])
+@pytest.mark.parametrize('nd,k,o', [(2, [3], []), (2, 2, []), (2, 2, [1, 1, 1]),
+                                    (2, [2, 2, 2], [1]), (3, [], [1, 1]), (3, 2, [1, 1]),
+                                    (3, [2, 2], 1)])
 def test_fractional_max_pool_list_lengths(nd, k, o):
     x = ones((2, 3, 3) if nd == 2 else (1, 2, 3, 3))
     f = lambda T, x: getattr(T.nn.functional, f'fractional_max_pool{nd}d')(  # noqa: E731
@@ -189,3 +190,74 @@ def test_fractional_max_pool_list_lengths(nd, k, o):
 def test_fractional_max_pool_float_kernel(nd, k):
     same_error(lambda T, x: getattr(T.nn.functional, f'fractional_max_pool{nd}d_with_indices')(
         x, k, 1), ones((1, 2, 1, 3), F64))
+
+
+# -- fft: a 1-d transform checks the dtype, then dim, then n; an n-d one its dims first ----
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.fft.hfft(x, 0, 5), lambda T, x: T.fft.fft(x, 0, 0),
+    lambda T, x: T.fft.fft(x, -1, 3),
+    lambda T, x: T.fft.fft2(x), lambda T, x: T.fft.hfftn(x, [2], [4]),
+    lambda T, x: T.fft.fftn(x, [2, 2, 2]), lambda T, x: T.fft.fftn(x, [0]),
+    lambda T, x: T.fft.fftn(x, [2], [0, 0]), lambda T, x: T.fft.rfftn(x, [2], [4]),
+    lambda T, x: T.fft.ihfftn(x, [2], [4]), lambda T, x: T.fft.irfftn(x, [2], [4]),
+    lambda T, x: T.fft.rfft2(x)])
+@pytest.mark.parametrize('dtype', [np.float16, C64, F32])
+def test_fft_check_order(call, dtype):
+    same_error(call, ones(3, dtype))
+
+
+def test_fft_zero_d_and_empty():
+    same_error(lambda T, x: T.fft.hfft(x, 0, 5), ones(0, C64))
+    same_error(lambda T, x: T.fft.fft(x, -1, 0), ones(()))
+    same_error(lambda T, x: T.fft.hfft2(x), ones((), np.float16))
+
+
+# -- batch_norm: the Python function's batch check, then the C op's, in torch's order -------
+@pytest.mark.parametrize('case', [
+    ((2, 3), None, None, None, (2,), False), ((2, 3), (2,), None, None, None, False),
+    ((2, 3), (2,), None, (3,), (3,), False), ((2, 3), None, None, (2,), (2,), False),
+    ((3,), None, None, (0,), (0,), False), ((3,), (0,), (0,), (0,), (0,), False),
+    ((4,), None, None, None, None, True), ((3,), None, None, (1,), None, True),
+    ((3,), (1,), None, None, None, True), ((1, 3), None, None, (6,), (6,), True)], ids=str)
+def test_batch_norm_op_check_order(case):
+    shape, w, b, rm, rv, training = case
+    args = [ones(shape)] + [None if s is None else ones(s) for s in (w, b, rm, rv)]
+    same_error(lambda T, x, w, b, rm, rv: T.batch_norm(x, w, b, rm, rv, training, 0.1, 1e-5,
+                                                      False), *args)
+
+
+@pytest.mark.parametrize('case', [((3,), (1,), True), ((1,), (1,), True), ((), (), True),
+                                  ((1,), (1,), False), ((1, 3), (6,), True), ((3,), None, True),
+                                  ((3,), None, False)], ids=str)
+def test_functional_batch_norm_check_order(case):
+    shape, stats, training = case
+    s = None if stats is None else ones(stats)
+    same_error(lambda T, x, *s: T.nn.functional.batch_norm(x, *(s or (None, None)), None, None,
+                                                           training),
+               ones(shape), *([] if s is None else [s, s]))
+
+
+# -- gaussian_nll_loss: torch's ``var < 0`` refuses a complex var first ----------------------
+@pytest.mark.parametrize('dtypes,shapes', [
+    ((C64, C64, C64), ((3,), (3,), (3,))),
+    ((np.complex128, F64, np.complex128), ((0,), (0,), (3, 3))),
+    ((F32, F32, np.complex128), ((3,), (3,), (3,)))])
+def test_gaussian_nll_loss_complex_var(dtypes, shapes):
+    same_error(lambda T, x, t, v: T.nn.functional.gaussian_nll_loss(x, t, v),
+               *[ones(s, d) for s, d in zip(shapes, dtypes)])
+
+
+# -- binomial: count's dtype, prob's, one dtype, broadcasting, then the kernel's dtypes -----
+@pytest.mark.parametrize('case', [((3,), F32, (3,), B), ((3,), np.float16, (3,), I8),
+                                  ((3,), I64, (3,), I64), ((3,), I64, (3,), F32),
+                                  ((3,), F32, (3,), F64), ((3,), F32, (2,), F32),
+                                  ((3,), np.float16, (3,), np.float16),
+                                  ((3,), np.float16, (2,), np.float16)], ids=str)
+def test_binomial_check_order(case):
+    cs, cd, ps, pd = case
+    same_error(lambda T, c, p: T.binomial(c, p), ones(cs, cd), ones(ps, pd))
+
+
+@pytest.mark.parametrize('mode', [None, 'foo'])
+def test_cdist_compute_mode_first(mode):
+    same_error(lambda T, a, b: T.cdist(a, b, 0.0, mode), ones((1, 3), np.uint8), ones((3, 4)))

@@ -729,6 +729,10 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'
     return _apply_reduction(loss, reduction)
 
 
+# (torch's Python function runs ``var < 0`` first: that comparison's dtype refusal stands)
+gaussian_nll_loss._dtype_first = True
+
+
 def _check_triplet_dims(anchor, positive, negative):
     a, p, n = anchor.dim(), positive.dim(), negative.dim()
     if not a == p == n:

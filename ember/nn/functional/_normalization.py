@@ -159,25 +159,34 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """Normalises each channel (dim 1) over the batch and any trailing dims, then scales and
     shifts. Training uses the batch statistics and moves ``running_mean``/``running_var``
     (when given) towards them by ``momentum`` (the variance unbiased); eval uses them."""
-    x = input._data
-    if training:
+    if training:  # (torch's Python function checks the batch first: size[0] and beyond)
         size = list(input.shape)
-        if x.ndim >= 2 and size[0] * int(np.prod(size[2:])) == 1:
+        if not size:
+            raise IndexError("tuple index out of range")
+        if size[0] * int(np.prod(size[2:])) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {input.shape!r}")
+    return batch_norm_op(input, running_mean, running_var, weight, bias, training, momentum,
+                         eps)
+
+
+def batch_norm_op(input, running_mean, running_var, weight, bias, training, momentum, eps):
+    """torch's C op ``batch_norm`` (``nn.functional.batch_norm`` less its batch check)."""
+    x = input._data
     if x.size == 0:
         return _empty_batch_norm(input, weight, bias)
+    channels = x.shape[1] if x.ndim > 1 else 0  # (what torch reads from a 1-d input)
+    for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var'),
+                    (weight, 'weight'), (bias, 'bias')):
+        if t is None and not training and name.startswith('running'):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        _check_size(t, name, channels)
+    if x.ndim == 1:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
     channels = x.shape[1]
-    for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var'),
-                    (weight, 'weight'), (bias, 'bias')):
-        _check_size(t, name, channels)
-    if not training:
-        for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var')):
-            if t is None:
-                raise RuntimeError(f"{name} must be defined in evaluation mode")
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
     fused = None if not training else _native.batch_norm_forward(
