@@ -736,18 +736,20 @@ def _shapes_first(public_name, args, kwargs, error):
         raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
                            f"broadcast shape {list(shape)}") from None
     if inplace and isinstance(error, NotImplementedError):
-        _inplace_cast_first(args, tensors)
+        _inplace_cast_first(public_name, args, tensors)
 
 
-def _inplace_cast_first(args, tensors):
+def _inplace_cast_first(public_name, args, tensors):
     """An in-place elementwise op's kernel refused a dtype: torch first checks that the
     operands' common dtype can be written into ``self`` (int8 ``bitwise_and_`` a float
-    tensor: "result type Double can't be cast to the desired output type Char")."""
+    tensor: "result type Double can't be cast to the desired output type Char"). A number
+    counts only as the ``other`` operand (``threshold_``'s numbers do not promote)."""
     from .. import _dtype
     common = _dtype.promote_all(tensors)
-    for a in args[1:]:
-        if type(a) in _NUMBERS:
-            common = _dtype.result_type(common, a)
+    sigs = signatures(key_of(public_name))
+    if len(args) > 1 and type(args[1]) in _NUMBERS and sigs is not None and any(
+            s.params and s.params[0].name == 'other' for s in sigs[1]):
+        common = _dtype.result_type(common, args[1])
     out = _dtype.FROM_NP[args[0]._data.dtype]
     if not _dtype.can_cast(common, out):
         raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "

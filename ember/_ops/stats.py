@@ -805,6 +805,9 @@ def dist(input, other, p=2):
         if diff._data.dtype.kind not in 'fcV':
             raise RuntimeError("norm(): input dtype should be either floating point or "
                                f"complex. Got {_dtype_name(diff._data.dtype)} instead.")
+        if isinstance(p, (complex, np.complexfloating)):
+            raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order "
+                               "of norm.")
         r = _vector_norm(diff, p)._data
     n = track(DistBackward0, (input, other))
     if n is not None:
@@ -928,6 +931,9 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     from ..nn.functional._loss import ctc_loss_forward as impl
     return impl(log_probs, targets, input_lengths, target_lengths, blank, reduction,
                 zero_infinity)
+
+
+ctc_loss._dtype_first = True  # (see nn.functional's ctc_loss)
 
 
 @register(method=False)

@@ -261,3 +261,48 @@ def test_binomial_check_order(case):
 @pytest.mark.parametrize('mode', [None, 'foo'])
 def test_cdist_compute_mode_first(mode):
     same_error(lambda T, a, b: T.cdist(a, b, 0.0, mode), ones((1, 3), np.uint8), ones((3, 4)))
+
+
+# -- ctc_loss: the lengths' dtypes, the batch dim, the kernel's dtype, then the dims --------
+@pytest.mark.parametrize('case', [
+    (((3, 3), np.float16), ((3, 3), np.float16), ((3,), np.float16), ((3, 3), np.float16)),
+    (((3, 3), F32), ((3, 3), I64), ((3,), I64), ((3, 3), F32)),
+    (((3, 3), I64), ((3, 3), I64), ((3,), I64), ((3,), I64)),
+    (((3, 1, 2), F32), ((3, 1), I64), ((1,), B), ((3, 1), I64)),
+    (((), F32), ((3, 1), I64), ((1,), I64), ((1,), I64)),
+    (((), F32), ((3, 1), I64), ((1,), F32), ((1,), I64))], ids=str)
+def test_ctc_loss_check_order(case):
+    same_error(lambda T, *a: T.nn.functional.ctc_loss(*a, 1, 'mean', True),
+               *[ones(s, d) for s, d in case])
+    same_error(lambda T, *a: T.ctc_loss(*a, 0, 1, True), *[ones(s, d) for s, d in case])
+
+
+@pytest.mark.parametrize('shape,dtype', [((), F32), ((), B), ((3,), I64), ((3, 3, 3, 3), I64),
+                                         ((3, 3, 3, 3), F32), ((3,), F32)])
+def test_ctc_loss_list_lengths(shape, dtype):
+    same_error(lambda T, lp, t: T.ctc_loss(lp, t, [1], [1], 0, 1, True), ones(shape, dtype),
+               ones((3, 1), I64))
+
+
+# -- adaptive_max_pool*_with_indices: the C op's parser reads output_size first --------------
+@pytest.mark.parametrize('n', [1, 2, 3])
+@pytest.mark.parametrize('size', [True, False, 1.5, [True, 1]])
+def test_adaptive_max_pool_with_indices_output_size(n, size):
+    f = getattr  # noqa: E731
+    same_error(lambda T, x: f(T.nn.functional, f'adaptive_max_pool{n}d_with_indices')(x, size),
+               ones((3, 1)))
+
+
+def test_adaptive_max_pool_with_indices_later_bool_unpacks():
+    check(lambda T, x: T.nn.functional.adaptive_max_pool2d_with_indices(x, [1, True]),
+          ones((1, 3, 1)), grad=False)
+
+
+# -- dist: broadcasting, the difference's dtype, then a complex order is refused -------------
+@pytest.mark.parametrize('case', [((3,), I8, (3,), C64, 1j), ((3,), I8, (3,), I8, 1j),
+                                  ((3,), F32, (2,), F32, 1j), ((3,), F32, (3,), F32, 1j),
+                                  ((3,), F32, (3,), F32, 1 + 0j)], ids=str)
+def test_dist_complex_order(case):
+    s1, d1, s2, d2, p = case
+    same_error(lambda T, a, b: T.dist(a, b, p), ones(s1, d1), ones(s2, d2))
+    same_error(lambda T, a, b: a.dist(b, p), ones(s1, d1), ones(s2, d2))

@@ -479,8 +479,26 @@ def _adaptive_max(input, size, node_cls, fn, return_indices):
     return (result, indices) if return_indices else result
 
 
+def _adaptive_size_parse(op, output_size, input):
+    """torch's ``*_with_indices`` functions hand ``output_size`` (for 2-d and 3-d, Nones
+    filled in from the input's size, which must have more dims) to their C op, whose parser
+    refuses a bool or a list that holds other than ints first."""
+    if output_size is None:
+        return
+    if op[-2] != '1' and not isinstance(output_size, int):  # (torch's _list_with_default)
+        if not hasattr(type(output_size), '__len__'):
+            raise TypeError(f"object of type '{type(output_size).__name__}' has no len()")
+        if input.dim() <= len(output_size):
+            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    if isinstance(output_size, (list, tuple)):  # (past the first, a bool unpacks as an int)
+        output_size = [1 if v is None or i and type(v) is bool else v
+                       for i, v in enumerate(output_size)]
+    _args.int_lists(op, 2, sized=True, output_size=output_size)
+
+
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
     """``adaptive_max_pool2d`` always returning ``(output, indices)``."""
+    _adaptive_size_parse('adaptive_max_pool2d', output_size, input)
     return adaptive_max_pool2d(input, output_size, True)
 
 
@@ -509,6 +527,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     """``adaptive_max_pool1d`` always returning ``(output, indices)``."""
+    _adaptive_size_parse('adaptive_max_pool1d', output_size, input)
     return adaptive_max_pool1d(input, output_size, True)
 
 
@@ -835,6 +854,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     """``adaptive_max_pool3d`` always returning ``(output, indices)``."""
+    _adaptive_size_parse('adaptive_max_pool3d', output_size, input)
     return adaptive_max_pool3d(input, output_size, True)
 
 
