@@ -306,3 +306,8 @@ def test_dist_complex_order(case):
     s1, d1, s2, d2, p = case
     same_error(lambda T, a, b: T.dist(a, b, p), ones(s1, d1), ones(s2, d2))
     same_error(lambda T, a, b: a.dist(b, p), ones(s1, d1), ones(s2, d2))
+
+
+def test_batch_norm_op_running_stats_requiring_grad_before_a_1d_input():
+    same_error(lambda T, x, rm, rv: T.batch_norm(x, None, None, rm, rv.requires_grad_(), True,
+                                                 0.1, 1e-5, False), ones(3), ones(0), ones(0))

@@ -182,6 +182,12 @@ def batch_norm_op(input, running_mean, running_var, weight, bias, training, mome
             raise RuntimeError(f"{name} must be defined in evaluation mode")
         _check_size(t, name, channels)
     if x.ndim == 1:
+        from ...autograd.grad_mode import STATE as _GRAD
+        for name, t in (('running_mean', running_mean), ('running_var', running_var)):
+            if t is not None and t.requires_grad and _GRAD.enabled:  # (autograd's, first)
+                raise RuntimeError(f"The function 'native_batch_norm' is not differentiable "
+                                   f"with respect to argument '{name}'. This input cannot have "
+                                   "requires_grad True.")
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
