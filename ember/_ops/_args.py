@@ -403,14 +403,15 @@ class _IntList:
         self.name = name
 
 
-def int_lists(op, first, **lists):
+def int_lists(op, first, *, sized=False, **lists):
     """For ops torch writes in Python over a C op that takes tuples of ints (``unfold``
     calls ``im2col``): torch's TypeError of that op's parser for the first list in
     ``lists`` (name -> sequence, in the C op's order from position ``first``) that holds
-    something other than an int."""
+    something other than an int; with ``sized`` (the C op's lists have a size: ``int[2]``)
+    one int passes and any other single value is refused too."""
     for i, (name, x) in enumerate(lists.items()):
-        ok, pos = _is_int_list(x)
-        if not ok and (pos is not None or isinstance(x, (int, float, str, type(None)))):
+        ok, pos = _is_int_list(x, sized)
+        if not ok and (pos is not None or sized or isinstance(x, (int, float, str, type(None)))):
             raise param_error(op, _IntList(name), x, pos, first + i - 1)
 
 
@@ -728,7 +729,8 @@ def _shapes_first(public_name, args, kwargs, error):
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.") from None
     pointwise = _table().POINTWISE
-    if name not in pointwise and name.rstrip('_') not in pointwise or \
+    if name not in pointwise and name.rstrip('_') not in pointwise and \
+            name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
             isinstance(error, IndexError) and not _from_numpy(error):
         return
     from ._core import check_broadcast
@@ -740,11 +742,32 @@ def _shapes_first(public_name, args, kwargs, error):
     if inplace and shape != args[0]._data.shape:
         raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
                            f"broadcast shape {list(shape)}") from None
+    if inplace and isinstance(error, NotImplementedError):
+        _inplace_cast_first(public_name, args, tensors)
+
+
+def _inplace_cast_first(public_name, args, tensors):
+    """An in-place elementwise op's kernel refused a dtype: torch first checks that the
+    operands' common dtype can be written into ``self`` (int8 ``bitwise_and_`` a float
+    tensor: "result type Double can't be cast to the desired output type Char"). A number
+    counts only as the ``other`` operand (``threshold_``'s numbers do not promote)."""
+    from .. import _dtype
+    common = _dtype.promote_all(tensors)
+    sigs = signatures(key_of(public_name))
+    if len(args) > 1 and type(args[1]) in _NUMBERS and sigs is not None and any(
+            s.params and s.params[0].name == 'other' for s in sigs[1]):
+        common = _dtype.result_type(common, args[1])
+    out = _dtype.FROM_NP[args[0]._data.dtype]
+    if not _dtype.can_cast(common, out):
+        raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "
+                           f"output type {out.kernel_name}") from None
 
 
 # the body's error is already torch's shape error (its own operand order stands)
 _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
                 'more than one element of the written-to tensor')
+# elementwise ops (broadcasting, one common dtype) that torch does not tag ``pointwise``
+_ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
 _OVERLAP_LATE = frozenset(('index_add_', 'index_fill_', 'index_put_'))
 # in-place ops whose every check of the arguments comes before it (torch's scatter checks

@@ -540,10 +540,8 @@ def write_into(t, arr, op):
                            f"{op}: the size of the result {list(arr.shape)} does not match "
                            f"the tensor's size {list(dst.shape)}")
     if arr.dtype != dst.dtype and not _dtype.can_cast(_FROM_NP[arr.dtype], _FROM_NP[dst.dtype]):
-        raise RuntimeError(f"result type {_FROM_NP[arr.dtype].name.capitalize()} can't be cast "
-                           f"to the desired output type {_FROM_NP[dst.dtype].name.capitalize()}"
-                           .replace('Float32', 'Float').replace('Float64', 'Double')
-                           .replace('Int64', 'Long').replace('Int32', 'Int'))
+        raise RuntimeError(f"result type {_FROM_NP[arr.dtype].kernel_name} can't be cast "
+                           f"to the desired output type {_FROM_NP[dst.dtype].kernel_name}")
     if arr is not dst:
         if not dst.flags.writeable:
             dst = writable_alias(dst, overlap=op in ONE_VALUE_WRITES)

@@ -252,6 +252,18 @@ def _dims_and_sizes(x, s, dim, fname):
     return tuple(dims), sizes
 
 
+def _prepare(x, s, dim, fname, complex_input=None):
+    """The promoted input, the dims and the sizes, checked in torch's order: a 1-d
+    transform (``dim`` an int) checks the dtype first, an n-d one its dims and sizes (but
+    ``rfftn``/``rfft2`` refuse a complex input first)."""
+    if isinstance(x, Tensor) and not isinstance(dim, int) and not (
+            fname.startswith('rfft') and x.dtype.is_complex):
+        dims, sizes = _dims_and_sizes(x, s, dim, fname)
+        return _promote(x, fname, complex_input), dims, sizes
+    x = _promote(x, fname, complex_input)
+    return (x,) + _dims_and_sizes(x, s, dim, fname)
+
+
 def _out(r, out, fname, prim, want_complex):
     """Implements ``out=``: torch's checks, then the result written into ``out``."""
     if out is None:
@@ -273,8 +285,7 @@ def _out(r, out, fname, prim, want_complex):
 
 # -- the transforms -------------------------------------------------------------------------
 def _c2c(fname, x, s, dim, norm, forward, out):
-    x = _promote(x, fname)
-    dims, sizes = _dims_and_sizes(x, s, dim, fname)
+    x, dims, sizes = _prepare(x, s, dim, fname)
     mode = _norm_mode(norm, forward, fname)
     x = _resize(x, dims, sizes)
     if not x.dtype.is_complex and len(dims) == 1:
@@ -287,8 +298,7 @@ def _c2c(fname, x, s, dim, norm, forward, out):
 
 
 def _r2c(fname, x, s, dim, norm, forward, out):
-    x = _promote(x, fname, complex_input=False)
-    dims, sizes = _dims_and_sizes(x, s, dim, fname)
+    x, dims, sizes = _prepare(x, s, dim, fname, complex_input=False)
     if not dims:
         raise RuntimeError(f"{_nd_name(fname)} must transform at least one axis")
     x = _resize(x, dims, sizes)
@@ -303,8 +313,7 @@ def _r2c(fname, x, s, dim, norm, forward, out):
 
 
 def _c2r(fname, x, s, dim, norm, forward, out):
-    x = _promote(x, fname, complex_input=True)
-    dims, sizes = _dims_and_sizes(x, s, dim, fname)
+    x, dims, sizes = _prepare(x, s, dim, fname, complex_input=True)
     if not dims:
         raise RuntimeError(f"{_nd_name(fname)} must transform at least one axis")
     last = None if s is None else _int_arg(s if isinstance(s, (int, np.integer, Tensor))

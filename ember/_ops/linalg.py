@@ -798,6 +798,9 @@ def einsum(equation, *operands):
                          "or at least one operand and its subscripts list")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if not isinstance(equation, (str, Tensor)):  # (torch's parser reads it before operands)
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not "
+                        f"{type(equation).__name__}")
     for i, o in enumerate(operands):
         if not isinstance(o, Tensor):
             raise TypeError(f"einsum(): argument 'tensors' must be tuple of Tensors, but found "

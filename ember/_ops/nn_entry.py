@@ -420,6 +420,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     """The convolution (or, with ``transposed``, its transpose) of as many spatial dims as
     ``weight`` has beyond two, through ``nn.functional.conv<n>d``."""
     nd = weight.dim() - 2
+    if nd < 1:  # (torch's first check, before any on the input or the other arguments)
+        raise RuntimeError('weight should have at least three dimensions')
     F = _F()
     if transposed:
         return getattr(F, f'conv_transpose{nd}d')(input, weight, bias, stride, padding,

@@ -322,10 +322,17 @@ def binomial(count, prob, generator=None):
     if c.dtype.kind not in 'fV':
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
                          f"{_dtype.FROM_NP[c.dtype].kernel_name}")
+    if p.dtype.kind not in 'fV':
+        raise ValueError(f"binomial only supports floating-point dtypes for prob, got: "
+                         f"{_dtype.FROM_NP[p.dtype].kernel_name}")
     if p.dtype != c.dtype:
         raise RuntimeError(f"Found dtype {_dtype.FROM_NP[p.dtype].kernel_name} but expected "
                            f"{_dtype.FROM_NP[c.dtype].kernel_name}")
-    shape = np.broadcast_shapes(c.shape, p.shape)
+    from ._core import check_broadcast
+    shape = check_broadcast(c.shape, p.shape)
+    if c.dtype not in (np.float32, np.float64):  # (torch's kernel: single and double only)
+        raise NotImplementedError(f'"binomial_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[c.dtype].kernel_name}'")
     c, p = np.broadcast_to(c, shape), np.broadcast_to(p, shape).astype(np.float64)
     # torch's sampler: no trial for a count <= 0, and every trial succeeds (the count
     # comes back as given) for a probability >= 1

@@ -253,12 +253,14 @@ def histc(input, bins=100, min=0, max=0):
     """Histogram of ``input`` with ``bins`` equal-width bins over [min, max] (the data's
     range if both are 0); values outside are ignored."""
     x = input._data
-    if x.dtype.kind not in 'fV':
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
-                                  f"'{_dtype_name(x.dtype)}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
+    from .pointwise import scalar_as
+    min, max = (scalar_as(v, np.float64) for v in (min, max))  # (torch reads doubles)
+    if x.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)
     if lo == hi and x.size:
         lo, hi = float(x.min()), float(x.max())
@@ -280,58 +282,129 @@ _histogram_t = _named('histogram', ('hist', 'bin_edges'))
 _histogramdd_t = _named('histogramdd', ('hist', 'bin_edges'))
 
 
-def _bin_edges(values, bins, lo_hi, dt, d):
-    """The edges along one dimension: given ones (a 1-D tensor), or ``bins`` equal bins
-    over ``lo_hi`` (the data's range if None; widened by 0.5 around a single value), computed
-    in float64 and rounded to ``dt`` as torch's linspace does."""
-    if isinstance(bins, Tensor):
-        if bins._data.size < 2:  # fewer than two edges: no bin
-            raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got "
-                               f"{max(bins._data.size - 1, 0)} for dimension {d}")
-        if bins._data.ndim != 1:
-            raise RuntimeError(f"torch.histogramdd(): bins tensor should have one dimension, "
-                               f"but got {bins._data.ndim} dimensions in the bins tensor for "
-                               f"dimension {d}")
-        return bins._data.astype(dt)
-    if bins <= 0:
-        raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got {bins} for "
-                           f"dimension {d}")
+def _range_of(values, lo_hi, d):
+    """One dimension's (min, max): the given pair, or the data's (torch's default range
+    (0, 1) with no data), checked as torch checks it."""
     if lo_hi is not None:
         lo, hi = float(lo_hi[0]), float(lo_hi[1])
-        if lo > hi:
-            raise RuntimeError(f"torch.histogramdd(): min should not exceed max, but got min "
-                               f"{lo} max {hi} for dimension {d}")
     elif values.size:
         lo, hi = float(values.min()), float(values.max())
-    else:  # no data: torch's default range
+    else:
         lo, hi = 0.0, 1.0
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
+    if lo > hi:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                           f"{_g(lo)} max {_g(hi)} for dimension {d}")
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"torch.histogramdd(): range of [{lo}, {hi}] is not finite")
-    return np.linspace(lo, hi, bins + 1).astype(dt)
+        raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_g(lo)}, {_g(hi)}] "
+                           "is not finite")
+    return lo, hi
 
 
-def _histogramdd_arrays(x, bins, range, weight, density, op):
-    # (torch's order: the rank, the range's length, then the dtype)
-    if x.ndim < 2:
-        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
-    if range is not None and len(range) != 2 * x.shape[-1]:
-        raise RuntimeError(f"torch.histogramdd: for a {x.shape[-1]}-dimensional histogram "
-                           f"range should have {2 * x.shape[-1]} elements, but got "
-                           f"{len(range)}")
+def _g(v):
+    """A float as torch's C++ streams print it (1 not 1.0)."""
+    return f'{v:g}'
+
+
+def _kernel_refuses(x, op):
     if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"{op}" not implemented for \'{_dtype_name(x.dtype)}\'')
+
+
+def _check_bins_tensors(x, bins):
+    """torch's checks of given bin edges (one 1-D tensor per dimension, of the input's
+    dtype), in its order."""
+    for d, b in enumerate(bins):
+        if b._data.dtype != x.dtype:
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
+                f"but got input with dtype {_dtype.FROM_NP[x.dtype].cpp_name} and bins for "
+                f"dimension {d} with dtype {_dtype.FROM_NP[b._data.dtype].cpp_name}")
+        if b._data.ndim != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {b._data.ndim} dimensions in the bins tensor for "
+                               f"dimension {d}")
+        if b._data.size < 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 "
+                               f"element, but got 0 elements in the bins tensor for dimension "
+                               f"{d}")
+
+
+def _check_weight(x, weight):
+    if weight is None:
+        return
+    w = weight._data
+    if w.dtype != x.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+            f"should have the same dtype, but got input({_dtype.FROM_NP[x.dtype].cpp_name}), "
+            f"and weight({_dtype.FROM_NP[w.dtype].cpp_name})")
+    if w.shape != x.shape[:-1]:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided it should have the same shape as "
+            "the input tensor excluding its innermost dimension, but got input with shape "
+            f"{list(x.shape)} and weight with shape {list(w.shape)}")
+
+
+def _check_counts(counts):
+    for d, n in enumerate(counts):
+        if n <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {n} for "
+                               f"dimension {d}")
+
+
+def _histogramdd_arrays(x, bins, range, weight, density, one_d):
+    """(hist, edges) of the points in ``x`` (2-D or more; ``histogram`` gives ``(n, 1)`` and
+    a flat weight), with torch's checks in torch's order: ``histogram``'s C op checks the
+    bin count first; ``histogramdd`` finds each dimension's range before it looks at the
+    counts; given edges are checked before the weight, and their count after it."""
+    if x.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     dims = x.shape[-1]
     pts = x.reshape(-1, dims)
-    per_dim = bins if isinstance(bins, (list, tuple)) else [bins] * dims
-    if len(per_dim) != dims:
-        raise RuntimeError(f"torch.histogramdd(): expected {dims} sequences of bin edges for "
-                           f"each of the {dims} input dimensions, but got {len(per_dim)} bin "
-                           "sequences")
-    ranges = None if range is None else [range[2 * k:2 * k + 2] for k in builtins.range(dims)]
-    edges = [_bin_edges(pts[:, k], per_dim[k], None if ranges is None else ranges[k], x.dtype, k)
-             for k in builtins.range(dims)]
+    if isinstance(bins, Tensor) or isinstance(bins, (list, tuple)) and bins and \
+            isinstance(bins[0], Tensor):
+        given = [bins] if isinstance(bins, Tensor) else list(bins)
+        if len(given) != dims:
+            raise RuntimeError(f"torch.histogramdd: expected {dims} sequences of bin edges for "
+                               f"a {dims}-dimensional histogram but got {len(given)}")
+        _check_bins_tensors(x, given)
+        _check_weight(x, weight)
+        _check_counts([b._data.size - 1 for b in given])
+        _kernel_refuses(x, 'histogram_cpu')
+        edges = [b._data for b in given]
+    else:
+        counts = list(bins) if isinstance(bins, (list, tuple)) else [bins] * dims
+        if one_d:
+            _check_counts(counts)
+        if range is not None and len(range) != 2 * dims:
+            raise RuntimeError(f"torch.histogramdd: for a {dims}-dimensional histogram range "
+                               f"should have {2 * dims} elements, but got {len(range)}")
+        if range is None and x.size and x.dtype not in (np.float32, np.float64):
+            # (torch finds the data's range with a kernel that takes only these two)
+            raise NotImplementedError(f'"histogramdd" not implemented for '
+                                      f"'{_dtype_name(x.dtype)}'")
+        spans = [_range_of(pts[:, k], None if range is None else range[2 * k:2 * k + 2], k)
+                 for k in builtins.range(dims)]
+        if len(counts) != dims:
+            raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                               "dimension of the input.")
+        for n in counts:  # (torch's linspace of n + 1 edges per dimension)
+            if n + 1 < 0:
+                raise RuntimeError("number of steps must be non-negative")
+            if n >= 1 and x.dtype == np.bool_:
+                raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
+        for d, n in enumerate(counts):
+            if n + 1 == 0:
+                raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 "
+                                   f"element, but got 0 elements in the bins tensor for "
+                                   f"dimension {d}")
+        _check_weight(x, weight)
+        _check_counts(counts)
+        _kernel_refuses(x, 'histogram_cpu')
+        # (edges computed in float64 and rounded to the input's dtype, as torch's linspace;
+        # a single value gets a bin of width 1 around it)
+        edges = [np.linspace(lo - (lo == hi) * 0.5, hi + (lo == hi) * 0.5, n + 1
+                             ).astype(x.dtype) for (lo, hi), n in zip(spans, counts)]
     w = None if weight is None else weight._data.reshape(-1).astype(np.float64)
     hist, _ = np.histogramdd(pts.astype(np.float64), [e.astype(np.float64) for e in edges],
                              weights=w, density=density)
@@ -346,8 +419,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     normalises to a density."""
     x = input._data
     from .pointwise import NotImplemented_
-    hist, edges = _histogramdd_arrays(x.reshape(-1, 1), bins, range, weight, density,
-                                      'histogramdd')
+    flat = None if weight is None else weight.reshape(-1)
+    hist, edges = _histogramdd_arrays(x.reshape(-1, 1), bins, range, flat, density, True)
     # not differentiable, but torch still attaches a grad_fn that refuses backward
     n = track(NotImplemented_, (input, weight))
     if n is not None:
@@ -360,15 +433,21 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     """``(hist, bin_edges)`` of the points in ``input``'s last dim: per dim ``bins`` equal
     bins (an int, or one per dim) or given edges (a list of 1-D tensors); ``range`` is the
     flat list (min0, max0, min1, max1, ...)."""
+    if input._data.ndim == 0 and not isinstance(bins, (list, tuple)):
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     from .pointwise import NotImplemented_
-    hist, edges = _histogramdd_arrays(input._data, bins, range, weight, density,
-                                      'histogramdd')
+    hist, edges = _histogramdd_arrays(input._data, bins, range, weight, density, False)
     # (as histogram: every output carries a grad_fn that refuses backward)
     n = track(NotImplemented_, (input, weight))
     if n is not None:
         n.op = 'histogramdd'
     hist, *edges = results([hist, *edges], n)
     return _histogramdd_t(hist, tuple(edges))
+
+
+# (both apply torch's checks, dtype refusals included, in torch's order themselves)
+for _f in (histogram, histogramdd):
+    _f._dtype_first = _f._refuses_dtypes = True
 
 
 # -- mode / nanmedian --------------------------------------------------------------------
@@ -734,6 +813,9 @@ def dist(input, other, p=2):
         if diff._data.dtype.kind not in 'fcV':
             raise RuntimeError("norm(): input dtype should be either floating point or "
                                f"complex. Got {_dtype_name(diff._data.dtype)} instead.")
+        if isinstance(p, (complex, np.complexfloating)):
+            raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order "
+                               "of norm.")
         r = _vector_norm(diff, p)._data
     n = track(DistBackward0, (input, other))
     if n is not None:
@@ -857,6 +939,9 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     from ..nn.functional._loss import ctc_loss_forward as impl
     return impl(log_probs, targets, input_lengths, target_lengths, blank, reduction,
                 zero_infinity)
+
+
+ctc_loss._dtype_first = True  # (see nn.functional's ctc_loss)
 
 
 @register(method=False)

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ... import _native
-from ..._ops import (_core, creation as _creation, pointwise as _pw, reduce as _red,
+from ..._ops import (_args, _core, creation as _creation, pointwise as _pw, reduce as _red,
                      random as _random, shape as _shape)
 from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
@@ -270,8 +270,12 @@ def selu_(input):
 
 
 def _celu_check(alpha):
+    """``alpha`` as torch reads it (a double: a complex one with an imaginary part does not
+    convert), refused when 0."""
+    alpha = _pw.scalar_as(alpha, np.float64)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return alpha
 
 
 def _celu_bwd_scale(alpha):
@@ -282,13 +286,13 @@ def _celu_bwd_scale(alpha):
 def celu(input, alpha=1.0, inplace=False):
     if inplace:
         return celu_(input, alpha)
-    _celu_check(alpha)
+    alpha = _celu_check(alpha)
     return _elu_out(input, alpha, 1.0, 1.0 / alpha, _CeluBackward0, _celu_bwd_scale(alpha))
 
 
 def celu_(input, alpha=1.0):
     _core.check_inplace(input, 'celu_')
-    _celu_check(alpha)
+    alpha = _celu_check(alpha)
     return _core.inplace(input, _elu_out, (alpha, 1.0, 1.0 / alpha, _CeluBackward1,
                                            _celu_bwd_scale(alpha)), 'celu_')
 
@@ -523,8 +527,9 @@ def _hardtanh_out(input, min_val, max_val):
     if x.dtype.kind == 'b':
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if x.dtype.kind in 'iu':
-        # (torch: integer limits, truncated, "to preserve legacy behaviour")
-        lo, hi = int(min_val), int(max_val)
+        # (torch: integer limits, truncated, "to preserve legacy behaviour"; NaN or an
+        # infinity does not convert)
+        lo, hi = (_pw.fill_scalar(float(v), np.int64) for v in (min_val, max_val))
         if x.dtype.kind == 'u' and (lo < 0 or hi < 0):
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
         info = np.iinfo(x.dtype)
@@ -536,7 +541,11 @@ def _hardtanh_out(input, min_val, max_val):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
+    try:
+        bigger = min_val > max_val
+    except TypeError as e:  # (a complex limit: torch's Python comparison raises first)
+        raise _args.stands(e) from None
+    if bigger:
         raise ValueError("min_val cannot be greater than max_val")
     return _maybe_inplace(input, inplace, _hardtanh_out, (min_val, max_val), 'hardtanh_')
 

@@ -26,6 +26,11 @@ def linear(input, weight, bias=None):
 
 def bilinear(input1, input2, weight, bias=None):
     """``y[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]``."""
+    given = [('input1', input1), ('input2', input2), ('weight', weight)] + \
+        ([('bias', bias)] if bias is not None else [])
+    if any(t.dtype != input1.dtype for _, t in given):  # (torch's first check)
+        raise RuntimeError("All tensors must have the same dtype, got " + ', '.join(
+            f"{name}: {t.dtype.cpp_name}" for name, t in given))
     d1, d2 = input1.dim(), input2.dim()
     if d1 != d2:
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {d1} and {d2}")
@@ -33,16 +38,16 @@ def bilinear(input1, input2, weight, bias=None):
         if input1.shape[i] != input2.shape[i]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
                                f"got {input1.shape[i]} and {input2.shape[i]}")
-    weight.size(1), weight.size(2)  # (torch reads them first: its IndexError for fewer dims)
+    # (each size as torch reads it: a missing dim is its IndexError, in this order)
+    if input1.size(-1) != weight.size(1):
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
+                           f"{input1.shape[-1]} but expected {weight.shape[1]}")
+    if input2.size(-1) != weight.size(2):
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
+                           f"{input2.shape[-1]} but expected {weight.shape[2]}")
     if weight.dim() != 3:
         raise RuntimeError(f"bilinear(): weight must be three-dimensional, got {weight.dim()}")
     out_f, in1, in2 = weight.shape
-    if input1.shape[-1] != in1:
-        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
-                           f"{input1.shape[-1]} but expected {in1}")
-    if input2.shape[-1] != in2:
-        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
-                           f"{input2.shape[-1]} but expected {in2}")
     if bias is not None and tuple(bias.shape) != (out_f,):
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
                            f"{bias.shape[0] if bias.dim() else 1} but expected {out_f}")

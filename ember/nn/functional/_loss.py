@@ -739,6 +739,10 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'
     return _apply_reduction(loss, reduction)
 
 
+# (torch's Python function runs ``var < 0`` first: that comparison's dtype refusal stands)
+gaussian_nll_loss._dtype_first = True
+
+
 def _check_triplet_dims(anchor, positive, negative):
     a, p, n = anchor.dim(), positive.dim(), negative.dim()
     if not a == p == n:
@@ -1048,18 +1052,28 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
                             {'none': 0, 'mean': 1, 'sum': 2}[reduction], zero_infinity)
 
 
+ctc_loss._dtype_first = True  # (its kernel's dtype is checked before the dims, as torch)
+
+
 def ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
                      zero_infinity=False):
     """torch.ctc_loss: ``ctc_loss`` with the reduction as torch's enum (0 none, 1 mean,
     2 sum)."""
+    # (torch's order: the lengths' dtypes, the batch dim it reads, the kernel's dtype, dims)
+    for name, t in (('input_lengths', input_lengths), ('target_lengths', target_lengths)):
+        if hasattr(t, '_data') and t._data.dtype.kind not in 'iu':
+            raise RuntimeError(f"{name} must be integral")
+    if log_probs.dim() == 0:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                         "got 1)")
+    if log_probs._data.dtype.kind not in 'f':
+        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
+                                  f"'{log_probs.dtype.kernel_name}'")
     batched = log_probs.dim() == 3
     if log_probs.dim() not in (2, 3):      # (torch counts the batch dim it would add)
         raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim() + 1}-"
                            f"dimensional tensor for argument #1 'log_probs'" + _CTC_CHECK)
     lp = log_probs._data if batched else log_probs._data[:, None]
-    if lp.dtype.kind not in 'f':
-        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
-                                  f"'{log_probs.dtype.kernel_name}'")
     T, N, C = lp.shape
     if not 0 <= blank < C:
         raise RuntimeError("blank must be in label range")

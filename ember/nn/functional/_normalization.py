@@ -170,6 +170,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         # (the functional form's own check, before aten's: one value per channel has no
         # variance to normalise by)
         size = input.shape
+        if not size:  # (torch's Python function reads size[0] first)
+            raise IndexError("tuple index out of range")
         if size[0] * math.prod(size[2:]) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {size!r}")
@@ -185,7 +187,7 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
     x = input._data
     if x.size == 0:
         return _empty_batch_norm(input, weight, bias)
-    channels = batch_norm_channels(input)
+    channels = x.shape[1] if x.ndim > 1 else 0  # (what torch's kernel reads from 1-d input)
     for t, name in ((running_mean, 'running_mean'), (running_var, 'running_var')):
         if t is not None:
             _check_size(t, name, channels)
@@ -193,6 +195,14 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
             raise RuntimeError(f"{name} must be defined in evaluation mode")
     _check_size(weight, 'weight', channels)
     _check_size(bias, 'bias', channels)
+    if x.ndim == 1:
+        from ...autograd.grad_mode import STATE as _GRAD
+        for name, t in (('running_mean', running_mean), ('running_var', running_var)):
+            if t is not None and t.requires_grad and _GRAD.enabled:  # (autograd's, first)
+                raise RuntimeError(f"The function 'native_batch_norm' is not differentiable "
+                                   f"with respect to argument '{name}'. This input cannot have "
+                                   "requires_grad True.")
+    channels = batch_norm_channels(input)
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither "
                          "be None")

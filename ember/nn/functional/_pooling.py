@@ -480,8 +480,26 @@ def _adaptive_max(input, size, node_cls, fn, return_indices):
     return (result, indices) if return_indices else result
 
 
+def _adaptive_size_parse(op, output_size, input):
+    """torch's ``*_with_indices`` functions hand ``output_size`` (for 2-d and 3-d, Nones
+    filled in from the input's size, which must have more dims) to their C op, whose parser
+    refuses a bool or a list that holds other than ints first."""
+    if output_size is None:
+        return
+    if op[-2] != '1' and not isinstance(output_size, int):  # (torch's _list_with_default)
+        if not hasattr(type(output_size), '__len__'):
+            raise TypeError(f"object of type '{type(output_size).__name__}' has no len()")
+        if input.dim() <= len(output_size):
+            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    if isinstance(output_size, (list, tuple)):  # (past the first, a bool unpacks as an int)
+        output_size = [1 if v is None or i and type(v) is bool else v
+                       for i, v in enumerate(output_size)]
+    _args.int_lists(op, 2, sized=True, output_size=output_size)
+
+
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
     """``adaptive_max_pool2d`` always returning ``(output, indices)``."""
+    _adaptive_size_parse('adaptive_max_pool2d', output_size, input)
     return adaptive_max_pool2d(input, output_size, True)
 
 
@@ -510,6 +528,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     """``adaptive_max_pool1d`` always returning ``(output, indices)``."""
+    _adaptive_size_parse('adaptive_max_pool1d', output_size, input)
     return adaptive_max_pool1d(input, output_size, True)
 
 
@@ -836,6 +855,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     """``adaptive_max_pool3d`` always returning ``(output, indices)``."""
+    _adaptive_size_parse('adaptive_max_pool3d', output_size, input)
     return adaptive_max_pool3d(input, output_size, True)
 
 
@@ -905,6 +925,12 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
             input.size(0)
         input.size(-nd - 1)
         _float_dt(input.dtype, 'check_uniform_bounds')
+    # (then torch's C op parses its int lists and checks their lengths)
+    _args.int_lists(fn, 2, sized=True, kernel_size=kernel_size, output_size=output_size)
+    for name, v in (('kernel_size', kernel_size), ('output_size', output_size)):
+        if isinstance(v, (list, tuple)) and len(v) != nd:
+            raise RuntimeError(f"{fn}: {name} must either be a single Int or tuple of "
+                               f"{'three ' if nd == 3 else ''}Ints")
     _not_differentiable(_random_samples, fn, 'random_samples')
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):

@@ -151,6 +151,27 @@ def _check_indices(t, fn):
                            f"{t.dtype._legacy} instead (while checking arguments for {fn})")
 
 
+def _check_bag_shapes(weight, indices, offsets, padding_idx):
+    """torch.embedding_bag's first checks, in its order: padding_idx against the number of
+    rows, then the dims of indices, weight and offsets."""
+    if padding_idx is not None:
+        if weight.dim() == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        num = weight.shape[0]
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
+                               f"through {num - 1}, but got {padding_idx}")
+    if indices.dim() not in (1, 2):
+        raise RuntimeError(f"input has to be a 1D or 2D Tensor, but got Tensor of dimension "
+                           f"{indices.dim()}")
+    if weight.dim() != 2:
+        raise RuntimeError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                           f"{weight.dim()}")
+    if indices.dim() == 1 and offsets.dim() != 1:
+        raise RuntimeError(f"offsets has to be a 1D Tensor, but got Tensor of dimension "
+                           f"{offsets.dim()}")
+
+
 def _bags(idx, off, n_weights, include_last_offset, padding_idx, fast):
     """The bag of each index and the kept (non-padding) indices' mask, checked as torch."""
     if off.size and off[0] != 0:
@@ -185,8 +206,15 @@ def embedding_bag_forward(weight, indices, offsets, scale_grad_by_freq=False, mo
     ``indices`` split into bags at ``offsets``; ``mode`` 0 sums, 1 averages, 2 takes the
     maximum of each bag's rows (padding_idx rows left out; empty bags give zeros). With
     ``include_last_offset`` the last offset closes no bag: the last bag runs to the end."""
+    _check_bag_shapes(weight, indices, offsets, padding_idx)
     _check_indices(indices, 'embedding_bag')
     _check_indices(offsets, 'embedding_bag')
+    if weight._data.dtype.kind not in 'fV':
+        got = f'CPU{weight.dtype.kernel_name}Type' if weight.dtype.is_complex else \
+            f'torch.{weight.dtype._legacy}'
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the "
+                           "following scalar types: Half, BFloat16, Float, Double; but got "
+                           f"{got} instead (while checking arguments for embedding_bag)")
     if sparse:
         raise NotImplementedError("embedding_bag(sparse=True): ember has no sparse tensors")
     idx, off = indices._data.astype(np.int64), offsets._data.astype(np.int64)

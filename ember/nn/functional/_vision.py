@@ -273,7 +273,7 @@ def affine_grid(theta, size, align_corners=None):
     if align_corners is None:
         warnings.warn(_ALIGN_WARNING, stacklevel=3)
         align_corners = False
-    if theta._data.dtype.kind not in 'fcV':
+    if theta._data.dtype.kind not in 'fV':
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
     size = tuple(size)
     if len(size) == 4:
