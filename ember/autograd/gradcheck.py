@@ -8,12 +8,20 @@ Complex numbers follow torch's convention for gradients: for a real ``L``, the g
 ``z = x + iy`` is ``dL/dx + i dL/dy``. A complex input is perturbed along its real and its
 imaginary axis; a complex output is probed twice, with output gradient ``1j`` (its
 imaginary part, checked first as torch does) and ``1`` (its real part).
+
+Inputs are reached through the public tensor API at the points torch reaches them
+(``requires_grad``, ``dtype``, ``is_sparse``, ``layout``, ``stride()``, ``size()``, ``data``,
+``numel()``, ``is_floating_point()``, ``new_zeros()``, in fast mode ``is_complex()`` and
+``device``, in gradgradcheck ``requires_grad_()``), so a tensor-like that is not an ember Tensor
+(a ``__torch_function__`` wrapper) works as it does in torch; only NumPy does the arithmetic.
 """
 import warnings
 
 import numpy as np
 
+from .._dtype import float64, complex128
 from .._tensor import Tensor, make
+from ..overrides import is_tensor_like
 from .grad_mode import STATE
 
 __all__ = ['gradcheck', 'gradgradcheck', 'GradcheckError', 'get_numerical_jacobian',
@@ -29,7 +37,50 @@ def _as_tuple(x):
 
 
 def _differentiable_outputs(outputs):
-    return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
+    return [o for o in outputs if is_tensor_like(o) and o.requires_grad]
+
+
+def _tensor_outputs(outputs):
+    return [o for o in outputs if is_tensor_like(o)]
+
+
+def _array(t):
+    """The NumPy array behind tensor ``t``, shared (a write lands in ``t``). A tensor-like that
+    is not an ember Tensor is reached through its public ``detach().numpy()``."""
+    return t._data if isinstance(t, Tensor) else t.detach().numpy()
+
+
+def _grad_array(g):
+    """A gradient's array; as in torch only a Tensor counts, anything else (None, a
+    tensor-like's wrapped gradient) is an undefined gradient: None."""
+    return g._data if isinstance(g, Tensor) else None
+
+
+def _check_inputs(inputs):
+    """torch's checks of the inputs, through their public API: the ones requiring grad (there
+    must be one) should be double precision and must not overlap themselves in memory (a
+    stride 0 along a dimension of size > 1). Returns them."""
+    diff = []
+    for i, t in enumerate(inputs):
+        if not (is_tensor_like(t) and t.requires_grad):
+            continue
+        if t.dtype not in (float64, complex128):
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
+                          "point or complex. This check will likely fail if all the inputs are "
+                          "not of double precision floating point or complex. ")
+        content = t._values() if t.is_sparse else t  # (a sparse tensor's own elements)
+        if content.layout == Tensor.layout and any(  # (strides exist in the strided layout)
+                st == 0 and sz > 1 for st, sz in zip(content.stride(), content.size())):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck.")
+        diff.append(t)
+    if not diff:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
+                         "but none of them have requires_grad=True.")
+    return diff
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -52,23 +103,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad "
                              "to be True")
     inputs = _as_tuple(inputs)
-    diff = [t for t in inputs if isinstance(t, Tensor) and t._requires_grad]
-    if not diff:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
-                         "but none of them have requires_grad=True.")
-    for i, t in enumerate(inputs):
-        if isinstance(t, Tensor) and t._requires_grad and t._data.dtype not in (
-                np.float64, np.complex128):
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
-                          "point or complex. This check will likely fail if all the inputs are "
-                          "not of double precision floating point or complex. ")
-        if isinstance(t, Tensor) and t._requires_grad and any(
-                st == 0 and sz > 1 for st, sz in zip(t._data.strides, t._data.shape)):
-            raise RuntimeError(
-                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
-                "that are non-overlapping to be able to compute the numerical gradients "
-                "correctly. You should call .contiguous on the input before passing it to "
-                "gradcheck.")
+    diff = _check_inputs(inputs)
     try:
         outputs = _as_tuple(func(*inputs))
         # (torch's order: backward mode's Jacobian first, then forward mode's)
@@ -81,7 +116,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
             if check_undefined_grad:
                 # (torch runs it for the real and the imaginary part of complex inputs)
-                for _ in range(2 if any(t._data.dtype.kind == 'c' for t in diff) else 1):
+                for _ in range(2 if any(t.dtype.is_complex for t in diff) else 1):
                     _check_undefined_forward(func, inputs)
             if check_batched_forward_grad:
                 _check_batched_forward(func, inputs)
@@ -102,12 +137,12 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 # -- Jacobians ---------------------------------------------------------------------------
 def _directions(t):
     """The axes an input is perturbed along: the real one, and the imaginary one if complex."""
-    return (1, 1j) if t._data.dtype.kind == 'c' else (1,)
+    return (1, 1j) if t.dtype.is_complex else (1,)
 
 
 def _seeds(out):
     """The output gradients an output is probed with: 1, and first 1j if it is complex."""
-    return (1j, 1) if out._data.dtype.kind == 'c' else (1,)
+    return (1j, 1) if out.dtype.is_complex else (1,)
 
 
 def _expected(num, seed):
@@ -121,7 +156,7 @@ def _expected(num, seed):
 
 def _part(out, seed):
     """torch's prefix naming the part of a complex output a mismatch was found in."""
-    if out._data.dtype.kind != 'c':
+    if not out.dtype.is_complex:
         return ''
     return (f"While considering the {'imaginary' if seed == 1j else 'real'} part of complex "
             "outputs only, ")
@@ -129,10 +164,11 @@ def _part(out, seed):
 
 def _evaluate(func, inputs, dtypes=None):
     # Grad mode stays as it is: gradgradcheck's function itself calls autograd.grad.
-    outs = [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+    outs = _tensor_outputs(_as_tuple(func(*inputs)))
     if dtypes is not None:
         dtypes.append([o.dtype for o in outs])
-    return [np.array(o._data, dtype=np.result_type(o._data.dtype, np.float64)) for o in outs]
+    arrays = [_array(o) for o in outs]
+    return [np.array(a, dtype=np.result_type(a.dtype, np.float64)) for a in arrays]
 
 
 def _check_same_outputs(minus, plus, dtypes, idx, eps):
@@ -156,22 +192,25 @@ def _numerical_jacobians(func, inputs, diff, n_outputs, eps):
     direction of the input (``_directions``)."""
     jac = [[[] for _ in diff] for _ in range(n_outputs)]
     for i, t in enumerate(diff):
+        # (as torch: the input's ``.data`` is perturbed, which bypasses autograd's checks)
+        data = _array(t.data)
         for d in _directions(t):
-            cols = _difference_columns(func, inputs, t, d, eps)
+            cols = _difference_columns(func, inputs, data, d, eps)
             for j in range(n_outputs):
                 jac[j][i].append(cols[j] if cols is not None else np.zeros((0, 0)))
     return jac
 
 
-def _difference_columns(func, inputs, t, d, eps):
-    """Per output, the central differences of ``func`` as each element of input ``t`` moves
-    by ``eps * d``: an array (t numel, output numel); None if ``t`` is empty."""
-    flat = t._data.reshape(-1) if t._data.flags.c_contiguous else None
-    n = t._data.size
+def _difference_columns(func, inputs, data, d, eps):
+    """Per output, the central differences of ``func`` as each element of ``data`` (an
+    input's array) moves by ``eps * d``: an array (data size, output numel); None if ``data``
+    is empty."""
+    flat = data.reshape(-1) if data.flags.c_contiguous else None
+    n = data.size
     cols = None
     for k in range(n):
-        idx = np.unravel_index(k, t._data.shape) if flat is None else k
-        target = flat if flat is not None else t._data
+        idx = np.unravel_index(k, data.shape) if flat is None else k
+        target = flat if flat is not None else data
         orig = target[idx]
         dtypes = []
         target[idx] = orig - eps * d
@@ -180,7 +219,7 @@ def _difference_columns(func, inputs, t, d, eps):
         plus = _evaluate(func, inputs, dtypes)
         target[idx] = orig
         _check_same_outputs(minus, plus, dtypes, tuple(
-            int(v) for v in np.unravel_index(k, t._data.shape)), eps)
+            int(v) for v in np.unravel_index(k, data.shape)), eps)
         if cols is None:
             cols = [np.zeros((n, p.size), p.dtype) for p in plus]
         for j, (p, m) in enumerate(zip(plus, minus)):
@@ -188,24 +227,33 @@ def _difference_columns(func, inputs, t, d, eps):
     return cols
 
 
-def _vjp_rows(out, diff, seed=1):
-    """Analytical Jacobian of one output: one backward per output element, each seeded with
-    ``seed`` at that element."""
+def _jacobian_blocks(inputs, n_out):
+    """Zero Jacobian blocks (input numel, ``n_out``), one per floating or complex input that
+    requires grad, made as torch makes them: by the input's own ``new_zeros``."""
+    return [_array(t.new_zeros((t.numel(), n_out))) for t in inputs
+            if is_tensor_like(t) and (t.is_floating_point() or t.is_complex())
+            and t.requires_grad]
+
+
+def _vjp_rows(out, inputs, diff, seed=1):
+    """Analytical Jacobian of one output with respect to ``diff`` (the differentiable ones of
+    ``inputs``): one backward per output element, each seeded with ``seed`` there."""
     from . import grad
-    rows = [np.zeros((t._data.size, out._data.size), np.result_type(t._data.dtype, np.float64))
-            for t in diff]
-    for j in range(out._data.size):
-        v = np.zeros(out._data.shape, out._data.dtype)
+    o = _array(out)
+    rows = _jacobian_blocks(inputs, o.size)
+    for j in range(o.size):
+        v = np.zeros(o.shape, o.dtype)
         v.reshape(-1)[j] = seed
         gs = grad(out, diff, make(v), retain_graph=True, allow_unused=True)
         for i, g in enumerate(gs):
+            g = _grad_array(g)
             if g is not None:
-                rows[i][:, j] = g._data.reshape(-1)
+                rows[i][:, j] = g.reshape(-1)
     return rows
 
 
 def _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol):
-    all_outs = [o for o in outputs if isinstance(o, Tensor)]
+    all_outs = _tensor_outputs(outputs)
     num = _numerical_jacobians(func, inputs, diff, len(all_outs), eps)
     for j, o in enumerate(all_outs):
         if not o.requires_grad:
@@ -214,8 +262,8 @@ def _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol):
                     raise GradcheckError("Numerical gradient for function expected to be zero")
             continue
         for seed in _seeds(o):
-            ana = _vjp_rows(o, diff, seed)
-            again = _vjp_rows(o, diff, seed)
+            ana = _vjp_rows(o, inputs, diff, seed)
+            again = _vjp_rows(o, inputs, diff, seed)
             for i in range(len(diff)):
                 a, n = ana[i], _expected(num[j][i], seed)
                 if not np.allclose(a, n, rtol=rtol, atol=atol):
@@ -238,34 +286,40 @@ def _mismatch(j, i, numerical, analytical):
 def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
     from . import grad
     rng = np.random.default_rng(0)
-    all_outs = [o for o in outputs if isinstance(o, Tensor)]
-    us = [rng.standard_normal(t._data.shape) for t in diff]
-    vs = [rng.standard_normal(o._data.shape) for o in all_outs]
-    us = [u + 1j * rng.standard_normal(u.shape) if t._data.dtype.kind == 'c' else u
+    all_outs = _tensor_outputs(outputs)
+    out_arrays = [_array(o) for o in all_outs]
+    # (the real parts of every u first, then the imaginary ones: the draws stay in that order)
+    us = [_random_vector(t, rng) for t in diff]
+    vs = [rng.standard_normal(o.shape) for o in out_arrays]
+    us = [u + 1j * rng.standard_normal(u.shape) if t.is_complex() else u
           for u, t in zip(us, diff)]
 
     def along_u(g, i):  # the derivative along u_i of the loss whose gradient is g
-        return float(np.sum(np.real(np.conj(g._data) * us[i]))) if g is not None else 0.0
+        g = _grad_array(g)
+        if g is None:
+            return 0.0
+        return float(np.sum(np.real(np.conj(g.reshape(-1)) * us[i])))
 
     # numerical: directional derivative along u_i, projected on seed * v_j
     for i, t in enumerate(diff):
-        orig = t._data.copy()
+        data = _array(t.data)  # (as torch: the input's ``.data`` is perturbed)
+        u = us[i].reshape(data.shape)
+        orig = data.copy()
         dtypes = []
-        t._data[...] = orig - eps * us[i]
+        data[...] = orig - eps * u
         minus = _evaluate(func, inputs, dtypes)
-        t._data[...] = orig + eps * us[i]
+        data[...] = orig + eps * u
         plus = _evaluate(func, inputs, dtypes)
-        t._data[...] = orig
+        data[...] = orig
         _check_same_outputs(minus, plus, dtypes, None, eps)
         for j, o in enumerate(all_outs):
             for seed in _seeds(o):
                 v = seed * vs[j]
                 n = float(np.sum(np.real(np.conj(v) * (plus[j] - minus[j]) / (2 * eps))))
                 if o.requires_grad:
-                    a = along_u(grad(o, [t], make(v.astype(o._data.dtype)), retain_graph=True,
-                                     allow_unused=True)[0], i)
-                    a2 = along_u(grad(o, [t], make(v.astype(o._data.dtype)), retain_graph=True,
-                                      allow_unused=True)[0], i)
+                    v = make(v.astype(out_arrays[j].dtype))
+                    a = along_u(grad(o, [t], v, retain_graph=True, allow_unused=True)[0], i)
+                    a2 = along_u(grad(o, [t], v, retain_graph=True, allow_unused=True)[0], i)
                     if abs(a - a2) > nondet_tol:
                         raise GradcheckError(_NOT_REENTRANT.format(nondet_tol))
                 else:
@@ -274,11 +328,18 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
                     _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a)
 
 
+def _random_vector(t, rng):
+    """The real part of a random direction for input ``t``: ``numel()`` draws, made on the
+    input's ``device`` as torch makes its own."""
+    from .. import tensor
+    return tensor(rng.standard_normal(t.numel()), device=t.device).numpy()
+
+
 def _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a):
     """Raises fast mode's error, with the full Jacobians recomputed in slow mode."""
     o = all_outs[j]
     num = _expected(_numerical_jacobians(func, inputs, diff, len(all_outs), eps)[j][i], seed)
-    ana = _vjp_rows(o, diff, seed)[i] if o.requires_grad else np.zeros_like(num)
+    ana = _vjp_rows(o, inputs, diff, seed)[i] if o.requires_grad else np.zeros_like(num)
     raise GradcheckError(
         _part(o, seed) +
         f"Jacobian mismatch for output {j} with respect to input {i},\n"
@@ -298,16 +359,17 @@ def _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes):
     outs = _differentiable_outputs(outputs)
     if not outs:
         return
-    zeros = [make(np.zeros(o._data.shape, o._data.dtype)) for o in outs]
+    zeros = [make(np.zeros_like(_array(o))) for o in outs]
     gs = grad(outs, diff, zeros, retain_graph=True, allow_unused=True)
     for t, g in zip(diff, gs):
+        g = _grad_array(g)
         if g is None:
             continue
-        if np.any(g._data != 0):
+        if np.any(g != 0):
             raise GradcheckError("backward not multiplied by grad_output")
-        if check_grad_dtypes and g._data.dtype != t._data.dtype:
+        if check_grad_dtypes and make(g).dtype != t.dtype:
             raise GradcheckError("grad is incorrect type")
-        if g._data.shape != t._data.shape:
+        if g.shape != tuple(t.size()):
             raise GradcheckError("grad is incorrect size")
 
 
@@ -320,7 +382,8 @@ def _check_undefined_grad(func, inputs, diff):
     undefined, and (with several outputs) each one alone -- and then give undefined or zero
     input gradients. Built-in nodes never see undefined gradients (the engine skips them),
     so each output's Function node is called directly, as the engine would call it."""
-    outs = _differentiable_outputs(_as_tuple(func(*inputs)))
+    outs = [o for o in _differentiable_outputs(_as_tuple(func(*inputs)))
+            if isinstance(o, Tensor)]  # (the nodes of a tensor-like's outputs are its own)
     # The engine hands an undefined gradient to the tensor hooks of an output first (as
     # torch's check does through its UndefinedGrad node): they must cope with None.
     for o in outs:
@@ -539,17 +602,23 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = tuple(make(rng.standard_normal(o._data.shape).astype(o._data.dtype))
-                             .requires_grad_() for o in outputs)
+        grad_outputs = tuple(make(rng.standard_normal(a.shape).astype(a.dtype)).requires_grad_()
+                             for a in map(_array, outputs))
     else:
         grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
-    diff_pos = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    # (which arguments require grad is noted now: a check may hand the function detached
+    # copies, and first_derivatives sets requires_grad on them again, as torch does)
+    diff_pos = {k for k, t in enumerate(inputs) if is_tensor_like(t) and t.requires_grad}
+    diff_gos = {k for k, t in enumerate(grad_outputs) if t.requires_grad}
 
     def first_derivatives(*args):
-        ins, gos = args[:n_in], args[n_in:]
+        ins = tuple(x.requires_grad_() if k in diff_pos else x
+                    for k, x in enumerate(args[:n_in]))
         outs = _differentiable_outputs(_as_tuple(func(*ins)))
-        d = [ins[k] for k in diff_pos]
+        gos = tuple(x.requires_grad_() if k in diff_gos else x
+                    for k, x in enumerate(args[n_in:]))
+        d = [x for k, x in enumerate(ins) if k in diff_pos]
         gs = grad(outs, d, gos, create_graph=True, allow_unused=True)
         return tuple(g for g in gs if g is not None)
 
@@ -587,7 +656,7 @@ def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
     _deprecated('get_numerical_jacobian', grad_out)
     inputs = _as_tuple(inputs)
     targets = _as_tuple(target) if target is not None else inputs
-    diff = [t for t in targets if isinstance(t, Tensor) and t._requires_grad]
+    diff = [t for t in targets if is_tensor_like(t) and t.requires_grad]
     num = _numerical_jacobians(lambda *a: fn(a), inputs, diff, 1, eps)[0]
     return tuple(make(n[0] if len(n) == 1 else n[0] + 1j * n[1]) for n in num)
 
@@ -596,7 +665,8 @@ def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
     """Deprecated: ``(jacobians, reentrant, correct_grad_sizes, correct_grad_types)`` of
     ``output`` with respect to the inputs requiring grad, by backward passes."""
     _deprecated('get_analytical_jacobian', grad_out)
-    diff = [t for t in _as_tuple(inputs) if isinstance(t, Tensor) and t._requires_grad]
-    rows, again = _vjp_rows(output, diff), _vjp_rows(output, diff)
+    inputs = _as_tuple(inputs)
+    diff = [t for t in inputs if is_tensor_like(t) and t.requires_grad]
+    rows, again = _vjp_rows(output, inputs, diff), _vjp_rows(output, inputs, diff)
     reentrant = all(np.abs(a - b).max(initial=0) <= nondet_tol for a, b in zip(rows, again))
     return tuple(make(r) for r in rows), reentrant, True, True

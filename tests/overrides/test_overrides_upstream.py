@@ -1527,9 +1527,6 @@ def upstream(lib):
 
 # What ember cannot pass yet: test -> the reason (strict xfails on ember; torch runs them all)
 EMBER_XFAIL = {
-    'TestGradCheckOverride.test_gradcheck':
-        "ember's gradcheck takes only ember.Tensor inputs (a tensor-like Wrapper is refused), "
-        "and the attributes and calls it makes differ from torch's",
 }
 
 
@@ -1958,8 +1955,7 @@ class TestEinsumOverride:
 @UPSTREAM_LIBS
 class TestGradCheckOverride:
     @pytest.mark.parametrize('fast_mode', [True, False])
-    def test_gradcheck(self, lib, fast_mode, request):
-        xfail_on_ember(request, lib, 'TestGradCheckOverride.test_gradcheck')
+    def test_gradcheck(self, lib, fast_mode):
         u = upstream(lib)
         a = u.wrap(lib.tensor(5.0, dtype=lib.double))
         b = u.wrap(lib.tensor(6.0, dtype=lib.double))
