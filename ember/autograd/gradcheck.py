@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .._dtype import float64, complex128
+from .._layout import strided
 from .._tensor import Tensor, make
 from ..overrides import is_tensor_like
 from .grad_mode import STATE
@@ -69,7 +70,7 @@ def _check_inputs(inputs):
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. ")
         content = t._values() if t.is_sparse else t  # (a sparse tensor's own elements)
-        if content.layout == Tensor.layout and any(  # (strides exist in the strided layout)
+        if content.layout == strided and any(  # (strides exist in the strided layout)
                 st == 0 and sz > 1 for st, sz in zip(content.stride(), content.size())):
             raise RuntimeError(
                 f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
