@@ -19,7 +19,8 @@ Upstream tests not adapted, and why:
 - test_naughty_anomaly_access: an expected failure upstream.
 - test_custom_autograd_ac_early_stop: on torch 2.13 its weak-reference check passes or fails
   depending on which tests ran before it in the process (it fails run alone).
-- test_to_sparse_backward, test_sparse_mm_backward, test_sparse_gather_*: sparse layouts.
+- test_to_sparse_backward, test_sparse_mm_backward: in test_autograd_sparse_upstream.py.
+- test_sparse_gather_*: sparse layouts (gather's sparse gradients).
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn: need CUDA.
 - test_lobpcg: see test_autograd_upstream_part_a.py.
 - test_node_ordering_when_none_returned: needs CUDA.
