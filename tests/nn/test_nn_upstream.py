@@ -17,10 +17,8 @@ and state dicts.
 
 Not adapted (2): test_parse_to (calls the private ``torch._C._nn._parse_to``) and
 test_module_backcompat (downloads a pickled torch checkpoint from download.pytorch.org).
-Strict expected failures on ember (2): test_ParameterList_meta, test_batchnorm_load_state_dict
-(the 'meta' device).
-test_getattr_with_property is ``expectedFailure`` upstream and a
-strict xfail here on both libraries.
+test_getattr_with_property is ``expectedFailure`` upstream and a strict xfail here on both
+libraries; every other test passes on both.
 
 Tests not named after an upstream test are ember's own additions on the same subjects
 (tests/nn/test_module_upstream.py holds older scenario-by-scenario comparisons)."""
