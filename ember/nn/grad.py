@@ -23,37 +23,27 @@ def _grad_weight(conv, input, weight_size, grad_output, stride, padding, dilatio
     return _autograd.grad(out, w, grad_output)[0]
 
 
-def conv1d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """The gradient of ``conv1d`` with respect to an input of size ``input_size``."""
-    return _grad_input(F.conv1d, input_size, weight, grad_output, stride, padding, dilation,
-                       groups)
+def _grad_functions(dims):
+    """``conv<dims>d_input`` and ``conv<dims>d_weight``."""
+    name = f'conv{dims}d'
+
+    def grad_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1,
+                   groups=1):
+        return _grad_input(getattr(F, name), input_size, weight, grad_output, stride, padding,
+                           dilation, groups)
+
+    def grad_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1,
+                    groups=1):
+        return _grad_weight(getattr(F, name), input, weight_size, grad_output, stride,
+                            padding, dilation, groups)
+    grad_input.__name__, grad_weight.__name__ = f'{name}_input', f'{name}_weight'
+    grad_input.__doc__ = (f"The gradient of ``{name}`` with respect to an input of size "
+                          "``input_size``.")
+    grad_weight.__doc__ = (f"The gradient of ``{name}`` with respect to a weight of size "
+                           "``weight_size``.")
+    return grad_input, grad_weight
 
 
-def conv1d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """The gradient of ``conv1d`` with respect to a weight of size ``weight_size``."""
-    return _grad_weight(F.conv1d, input, weight_size, grad_output, stride, padding, dilation,
-                        groups)
-
-
-def conv2d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """The gradient of ``conv2d`` with respect to an input of size ``input_size``."""
-    return _grad_input(F.conv2d, input_size, weight, grad_output, stride, padding, dilation,
-                       groups)
-
-
-def conv2d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """The gradient of ``conv2d`` with respect to a weight of size ``weight_size``."""
-    return _grad_weight(F.conv2d, input, weight_size, grad_output, stride, padding, dilation,
-                        groups)
-
-
-def conv3d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """The gradient of ``conv3d`` with respect to an input of size ``input_size``."""
-    return _grad_input(F.conv3d, input_size, weight, grad_output, stride, padding, dilation,
-                       groups)
-
-
-def conv3d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """The gradient of ``conv3d`` with respect to a weight of size ``weight_size``."""
-    return _grad_weight(F.conv3d, input, weight_size, grad_output, stride, padding, dilation,
-                        groups)
+conv1d_input, conv1d_weight = _grad_functions(1)
+conv2d_input, conv2d_weight = _grad_functions(2)
+conv3d_input, conv3d_weight = _grad_functions(3)

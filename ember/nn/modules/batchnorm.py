@@ -127,6 +127,12 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
             self.running_var = UninitializedBuffer(device=device, dtype=dtype)
             self.num_batches_tracked = _ops.creation.tensor(0, dtype=int64, device=device)
 
+    def __init_subclass__(cls, **kwargs):
+        # the input ranks accepted are those of the layer the module becomes
+        super().__init_subclass__(**kwargs)
+        if cls.cls_to_become is not None:
+            cls._dims, cls._expected = cls.cls_to_become._dims, cls.cls_to_become._expected
+
     def reset_parameters(self):
         """Resets as the eager layer does, once the sizes are known."""
         if not self.has_uninitialized_params() and self.num_features != 0:
@@ -144,19 +150,16 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
 
 class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
     """BatchNorm1d with ``num_features`` taken from the first input."""
-    _dims, _expected = BatchNorm1d._dims, BatchNorm1d._expected
     cls_to_become = BatchNorm1d
 
 
 class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
     """BatchNorm2d with ``num_features`` taken from the first input."""
-    _dims, _expected = BatchNorm2d._dims, BatchNorm2d._expected
     cls_to_become = BatchNorm2d
 
 
 class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
     """BatchNorm3d with ``num_features`` taken from the first input."""
-    _dims, _expected = BatchNorm3d._dims, BatchNorm3d._expected
     cls_to_become = BatchNorm3d
 
 

@@ -56,17 +56,14 @@ class InstanceNorm3d(_InstanceNorm):
 
 class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
     """InstanceNorm1d with ``num_features`` taken from the first input's ``size(1)``."""
-    _dims, _expected = InstanceNorm1d._dims, InstanceNorm1d._expected
     cls_to_become = InstanceNorm1d
 
 
 class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
     """InstanceNorm2d with ``num_features`` taken from the first input's ``size(1)``."""
-    _dims, _expected = InstanceNorm2d._dims, InstanceNorm2d._expected
     cls_to_become = InstanceNorm2d
 
 
 class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
     """InstanceNorm3d with ``num_features`` taken from the first input's ``size(1)``."""
-    _dims, _expected = InstanceNorm3d._dims, InstanceNorm3d._expected
     cls_to_become = InstanceNorm3d
