@@ -221,7 +221,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
-        if np.any(np.asarray(s) < 0):
+        if not isinstance(std, Tensor):
+            _check_std(std)
+        elif not np.all(np.asarray(s) >= 0):  # (NaN too)
             raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         ref = mean if isinstance(mean, Tensor) else std
@@ -233,8 +235,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                                f"desired output type {mean.dtype.kernel_name}")
         arr = (m + s * rng.standard_normal(shape)).astype(ref._data.dtype)
         return make(arr)
-    if not std >= 0:  # (NaN too)
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    _check_std(std)
     if size is None:
         raise TypeError("normal() missing required argument 'size' when mean and std are "
                         "numbers")
@@ -463,9 +464,14 @@ def _uniform(rng, shape, a=0.0, b=1.0, *, from_=None, to=None):
     return rng.uniform(a, b, shape)
 
 
-def _normal(rng, shape, mean=0.0, std=1.0):
+def _check_std(std):
+    """torch's refusal of a negative or NaN standard deviation given as a number."""
     if not std >= 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_g(std)}")
+
+
+def _normal(rng, shape, mean=0.0, std=1.0):
+    _check_std(std)
     return mean + std * rng.standard_normal(shape)
 
 

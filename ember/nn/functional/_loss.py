@@ -212,6 +212,15 @@ def _nll_check_target(target):
                            f"{_pw.dtype_name(target._data.dtype)}")
 
 
+def _check_class_weight(weight, C, prefix=''):
+    """torch's refusal of a class weight that is not one value per class (a 1-d tensor of
+    ``C`` elements)."""
+    if weight is not None and (weight.dim() != 1 or weight.numel() != C):
+        raise RuntimeError(f"{prefix}weight tensor should be defined either for all {C} classes "
+                           f"or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
+
+
 def _nll_core(input, target, weight, reduction, ignore_index, cls):
     """nll_loss on an input of shape (C,), (N, C) or (N, C, d1, ...) with a matching target."""
     _nll_check_target(target)
@@ -221,9 +230,7 @@ def _nll_core(input, target, weight, reduction, ignore_index, cls):
     t = target._data.astype(_np.int64)
     nd = x.ndim
     C = x.shape[0] if nd == 1 else x.shape[1]
-    if weight is not None and weight.numel() != C:
-        raise RuntimeError(f"weight tensor should be defined either for all {C} classes or no "
-                           f"classes but got weight tensor of shape: {list(weight.shape)}")
+    _check_class_weight(weight, C)
     if nd == 1:
         xx = x.reshape(1, C)
         tt = t.reshape(1)
@@ -358,6 +365,7 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
         if nd == 0:
             raise IndexError(_NO_DIMS)
         C = input.shape[class_dim]
+        _check_class_weight(weight, C, 'cross_entropy: ')
         if label_smoothing > 0.0:
             target = target * (1 - label_smoothing) + label_smoothing / C
         logp = _red.log_softmax(input, class_dim)
