@@ -295,13 +295,13 @@ def test_pairwise_distance_of_equal_inputs():
 
 
 def test_empty_batches():
-    # (not 'mean' for the margin losses: torch returns uninitialised memory there)
-    for r in REDUCTIONS:
-        check(lambda lib, x: lib.nn.functional.multi_margin_loss(
-            x, lib.zeros(0, dtype=lib.long), reduction=r), arr(0, 4)) if r != 'mean' else None
-        check(lambda lib, x: lib.nn.functional.multilabel_margin_loss(
-            x, lib.zeros(0, 4, dtype=lib.long), reduction=r), arr(0, 4)) if r != 'mean' else None
-        check(lambda lib, x: lib.nn.functional.pdist(x), arr(1, 4))
+    # (only 'none' for the margin losses: torch's 'mean' and 'sum' of an empty batch return
+    # uninitialised memory, seen to differ run by run)
+    check(lambda lib, x: lib.nn.functional.multi_margin_loss(
+        x, lib.zeros(0, dtype=lib.long), reduction='none'), arr(0, 4))
+    check(lambda lib, x: lib.nn.functional.multilabel_margin_loss(
+        x, lib.zeros(0, 4, dtype=lib.long), reduction='none'), arr(0, 4))
+    check(lambda lib, x: lib.nn.functional.pdist(x), arr(1, 4))
 
 
 def test_exports():
