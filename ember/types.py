@@ -4,7 +4,7 @@ import os
 from typing import IO, Union
 
 from ._device import device as _device
-from ._dtype import dtype as _dtype
+from ._dtype import dtype as _dtype  # noqa: F401  (torch.types._dtype: the dtype type)
 from ._tensor import Size, Tensor
 
 __all__ = ['Number', 'Device', 'FileLike', 'Size', 'Tensor']

@@ -16,7 +16,6 @@ from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
 from ..._ops.reduce import row_dots, row_sums, column_sums
 from ...autograd.grad_mode import STATE
-from . import _padding as _misc, _pooling as _pool
 
 
 def _channel_view(t, ndim):
@@ -105,7 +104,7 @@ class NativeBatchNormBackward0(Node):
     def _backward_arrays(self, g, w, b):
         """The same on arrays, from the forward's xhat and rstd (per channel): with k =
         w rstd, gx = k g - k/count (sum g + xhat sum(g xhat)) under batch statistics."""
-        xhat, dims = self.xhat, self.dims
+        xhat = self.xhat
         shape = (1, xhat.shape[1]) + (1,) * (xhat.ndim - 2)
         sum_gx = _channel_sums(g, xhat)
         sum_g = _channel_sums(g)
