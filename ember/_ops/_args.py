@@ -1096,14 +1096,15 @@ def fast_runner(public_name, impl):
     if sigs is None or code is None:
         return impl
     visible = [s for s in sigs[1] if not s.hidden and not s.noargs]
-    if not visible or any(s.varargs for s in visible):
+    if not visible:
         return impl
     shift = 1 if key.startswith('Tensor.') else 0  # (self)
     takes_numbers = any(t in _NUMBERS for s in visible for p in s.params for t in p.plain)
     least = min(sum(1 for p in s.params if not p.has_default and not p.kwonly)
                 for s in visible) + shift
-    takes = least if code.co_flags & 0x04 else \
-        code.co_argcount - len(impl.__defaults__ or ())  # (0x04: a ``*args`` body takes any)
+    # (a ``*args`` body takes as few as its named parameters: ``view(input, *shape)`` would
+    # run ``t.view()`` as ``t.view(())``)
+    takes = code.co_argcount - len(impl.__defaults__ or ())
     # per position: the number types some overload takes there, and whether every
     # overload wants a tensor there
     width = max(s.npos for s in visible)
@@ -1119,8 +1120,10 @@ def fast_runner(public_name, impl):
     # (only places that take no number at all, past the first argument: a number at the
     # first place finds the body without a tensor, which then raises; int-for-bool and
     # float-for-int strictness is left to the checked path, to keep the fast path light)
-    strict = tuple((i + shift, frozenset(n)) for i, n in enumerate(numbers)
-                   if not n and tensors[i] and i + shift > 0 and takes_numbers)
+    # (nor in an op whose size list may come unpacked, ``t.view(2, 3)``: the count alone)
+    strict = () if any(s.varargs for s in visible) else \
+        tuple((i + shift, frozenset(n)) for i, n in enumerate(numbers)
+              if not n and tensors[i] and i + shift > 0 and takes_numbers)
     if least <= takes and not strict:
         return impl
 

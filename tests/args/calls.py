@@ -139,8 +139,13 @@ def run_both(case):
     """(ember's outcome, torch's): ('ran', '') or (exception class, first line). The
     first lines are compared where torch's argument parser speaks (the message names the
     op, or a list's element), and where ember's does: not for the arity of the operators
-    built inline (``overrides._CHECKS_INLINE``), whose arity Python itself checks."""
+    built inline (``overrides._CHECKS_INLINE``), whose arity Python itself checks. ember runs
+    the call twice: its first call of an op takes the checked path, later ones the fast path."""
     ours = _outcome(ember, case)
+    # (again, now that the op's first call has settled its fast path: a call that path
+    # judges alone must meet the same end)
+    again = _outcome(ember, case)
+    assert again[0] == ours[0], f"{case.id}: first call {ours[0]}, second {again[0]}"
     theirs = _outcome(torch, case)
     if ours[0] == 'ran' or theirs[0] == 'ran' or ours[0] != theirs[0]:
         return ours[0], theirs[0]
