@@ -26,11 +26,17 @@ from ._tensor_str import set_printoptions  # noqa: F401
 
 __version__ = '0.1.0'
 
+from math import e, inf, nan, pi  # noqa: E402,F401  (torch re-exports them too)
+newaxis = None  # (as NumPy's: ``t[:, ember.newaxis]``)
+# What torch reports of its build; ember's linear algebra and FFTs come from NumPy.
+has_lapack = has_spectral = True
+has_mkl = has_openmp = False
+
 globals().update(_ops.OPS)
 del _ops
 
 
-from ._ops.query import is_tensor  # noqa: E402,F401  (not overridable, as in torch)
+from ._ops.query import is_tensor, is_storage, typename  # noqa: E402,F401  (not overridable)
 
 
 # Loaded on first use, keeping `import ember` fast: name -> (module, attribute or None).

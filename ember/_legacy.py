@@ -10,24 +10,14 @@ import numpy as np
 from . import _dtype
 from ._device import device as _device
 from ._tensor import Tensor, Size, make
+from ._ops.creation import _tensor_options
 
 __all__ = ['tensortype', 'CUDA_TYPES'] + [d._legacy for d in _dtype.ALL]
 
-# C++ names of the element types, as torch's TensorOptions error prints them.
-_CPP_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
-              'int64': 'long int', 'int32': 'int', 'int16': 'short int', 'int8': 'signed char',
-              'uint8': 'unsigned char', 'bool': 'bool', 'complex64': 'c10::complex<float>',
-              'complex128': 'c10::complex<double>'}
 _SIGNATURES = ("but expected one of:\n * (*, torch.device device = None)\n      didn't match "
                "because some of the arguments have invalid types: ({})\n * (torch.Storage "
                "storage)\n * (Tensor other)\n * (tuple of ints size, *, torch.device device = "
                "None)\n * (object data, *, torch.device device = None)\n")
-
-
-def _options(dt):
-    return (f'TensorOptions(dtype={_CPP_NAMES[dt.name]}, device=cpu, layout=Strided, '
-            'requires_grad=false (default), pinned_memory=false (default), '
-            'memory_format=(nullopt))')
 
 
 def _type_name(a, detail=False):
@@ -65,7 +55,8 @@ class tensortype(type):
             return make(np.empty((0,), dt.np))
         if len(args) == 1 and isinstance(args[0], Tensor):
             if args[0].dtype is not dt:
-                raise TypeError(f'expected {_options(dt)} (got {_options(args[0].dtype)})')
+                raise TypeError(f'expected {_tensor_options(dt)} '
+                                f'(got {_tensor_options(args[0].dtype)})')
             return alias(args[0])
         if len(args) == 1 and isinstance(args[0], Size) or \
                 all(isinstance(a, int) and not isinstance(a, bool) for a in args):

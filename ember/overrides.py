@@ -713,7 +713,7 @@ def get_overridable_functions():
     derived from the op registry (never kept by hand)."""
     import ember
     from ._ops._core import METHODS
-    ignored = _ignored_dispatching()
+    ignored = _ignored_dispatching() | _unlisted()
     funcs = {ember: [], ember.Tensor: []}
     for name in dir(ember):
         f = getattr(ember, name)
@@ -740,11 +740,25 @@ def get_overridable_functions():
 _IGNORED_DISPATCHING = {
     '': ('arange', 'as_strided', 'empty', 'eye', 'full', 'linspace', 'logspace', 'normal',
          'ones', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like',
-         'randperm', 'scalar_tensor', 'tril_indices', 'triu_indices', 'vander', 'zeros'),
+         'randperm', 'scalar_tensor', 'tril_indices', 'triu_indices', 'vander', 'zeros',
+         'hann_window', 'hamming_window', 'blackman_window', 'bartlett_window',
+         'kaiser_window', 'result_type', 'can_cast', 'fill'),
     'Tensor': ('unflatten', 'new_tensor', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
                'stride'),
     'fft': ('fftfreq', 'rfftfreq'),
 }
+
+
+# torch functions that dispatch but that torch lists neither as overridable nor as ignored:
+# the in-place forms it has as functions too.
+_UNLISTED = ('dropout_', 'alpha_dropout_', 'feature_dropout_', 'embedding_renorm_', 'celu_',
+             'selu_', 'rrelu_', 'threshold_')
+
+
+def _unlisted():
+    import ember
+    from ._ops import METHOD_FUNCTIONS
+    return {getattr(ember, n) for n in METHOD_FUNCTIONS + _UNLISTED}
 
 
 def _ignored_dispatching():
@@ -764,7 +778,7 @@ def get_ignored_functions():
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
              'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
-             'broadcast_shapes', 'save', 'load',
+             'broadcast_shapes', 'save', 'load', 'is_storage', 'typename',
              # configuration of the drop-in namespaces (see ember/__init__.py's _LAZY)
              'compile', 'is_autocast_enabled', 'get_autocast_dtype', 'set_num_threads',
              'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads',

@@ -12,7 +12,7 @@ from . import (pointwise, shape, reduce, linalg, creation, random, index, query,
                complex, arrange, factorizations, linalg_composed, lu, matrix_exp, eig,
                householder, ldl, lowrank, lobpcg, stats, special, special_fns, view_copy,
                tensor_state, sym, nn_entry, backend_only, spectral, fake_quant, foreach,
-               sparse)
+               sparse, windows)
 
 # torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
 # np.errstate would cost a microsecond per call, so NumPy's floating-point warnings are
@@ -55,6 +55,20 @@ def _dispatch_operators_as_torch():
     Tensor.__rdiv__ = Tensor.__rtruediv__  # (one object in torch)
 
 
+# Tensor methods torch also has as ``torch.<name>`` functions, which its overridable and
+# ignored listings both leave out (``overrides._UNLISTED``).
+METHOD_FUNCTIONS = ('acosh_', 'addmv_', 'arccos_', 'arccosh_', 'arcsin_', 'arcsinh_', 'arctan_',
+                    'arctanh_', 'as_strided_', 'asinh_', 'atanh_', 'clamp_max_', 'clamp_min_',
+                    'detach_', 'fill_', 'fix_', 'index_put_', 'nan_to_num_', 'negative_',
+                    'resize_as_', 'round_', 'square_', 'zero_')
+
+
+def _method_functions():
+    for name in METHOD_FUNCTIONS:
+        impl = METHODS[name]._ember_impl if name in METHODS else vars(Tensor)[name]
+        OPS[name] = overridable(impl, 'ember.' + name)
+
+
 def _install():
     for name, fn in {**shape.PROPERTIES, **complex.PROPERTIES, **tensor_state.PROPERTIES}.items():
         setattr(Tensor, name, property(fn, doc=fn.__doc__))
@@ -74,4 +88,5 @@ def _install():
             setattr(Tensor, name, dispatching_property(attr, name))
 
 
+_method_functions()
 _install()

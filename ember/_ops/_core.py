@@ -554,9 +554,10 @@ def write_into(t, arr, op):
     t._vc[0] += 1
 
 
-# In-place ops that write one value everywhere: torch lets them write a tensor whose
-# elements share memory (an expanded one), where other in-place ops refuse.
-ONE_VALUE_WRITES = frozenset({'fill_', 'zero_'})
+# In-place ops torch lets write a tensor whose elements share memory (an expanded one),
+# where other in-place ops refuse: those writing one value everywhere, and threshold_ (its
+# kernel skips the check; elements sharing memory share their value, so agree on the result).
+ONE_VALUE_WRITES = frozenset({'fill_', 'zero_', 'threshold_'})
 
 
 def writable_alias(arr, overlap=False):

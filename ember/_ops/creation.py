@@ -212,19 +212,15 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
     return _finish(arr, requires_grad, 'new_empty', dev)
 
 
-# The C++ type names torch prints for each dtype in a TensorOptions.
-_CPP_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
-                   'bfloat16': 'c10::BFloat16', 'int64': 'long int', 'int32': 'int',
-                   'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',
-                   'bool': 'bool', 'complex64': 'c10::complex<float>',
-                   'complex128': 'c10::complex<double>'}
-
-
-def _tensor_options(dtype):
-    """torch's printed form of a CPU TensorOptions of ``dtype`` (for its legacy-constructor
-    dtype-mismatch TypeError)."""
-    name = _CPP_TYPE_NAMES.get(str(dtype).split('.')[-1], str(dtype))
-    return (f"TensorOptions(dtype={name}, device=cpu, layout=Strided, requires_grad=false "
+def _tensor_options(dtype, *, factory=False, layout='Strided', dtype_default=False):
+    """torch's printed form of a CPU TensorOptions of ``dtype``: the legacy constructors'
+    dtype-mismatch TypeError, or (``factory``) what the factories' own checks print."""
+    name = dtype.cpp_name + (' (default)' if dtype_default else '')
+    if factory:
+        return (f"TensorOptions(dtype={name}, device=cpu, layout={layout}"
+                f"{' (default)' if layout == 'Strided' else ''}, requires_grad=false "
+                "(default), pinned_memory=false, memory_format=(nullopt))")
+    return (f"TensorOptions(dtype={name}, device=cpu, layout={layout}, requires_grad=false "
             "(default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
@@ -457,6 +453,27 @@ def _fill(self, value, op):
     node = ZeroBackward0 if op == 'zero_' else FillBackward2
     return inplace(self, lambda t: result(np.full(t._data.shape, value, t._data.dtype),
                                           track(node, (t,))), (), op)
+
+
+class FillBackward0(FillBackward2):
+    """fill (out of place) with a number."""
+
+
+class FillBackward1(FillBackward3):
+    """fill (out of place) with a 0-d tensor."""
+
+
+@register(method=False)
+def fill(input, value):
+    """A new tensor of ``input``'s shape and dtype holding ``value`` (a number or a 0-d
+    tensor, whose gradient is the sum of the result's) everywhere."""
+    shape, dt = input._data.shape, input._data.dtype
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value._data.ndim} dimensions.")
+        return result(np.full(shape, value.item(), dt), track(FillBackward1, (input, value)))
+    return result(np.full(shape, _fill_scalar(value, dt), dt), track(FillBackward0, (input,)))
 
 
 def _filled_tensor(t, value):

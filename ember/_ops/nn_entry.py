@@ -66,6 +66,37 @@ def feature_dropout(input, p, train):
     return L._feature_dropout(input, p, train, False)
 
 
+@_fn('dropout_')
+def dropout_(input, p, train):
+    """In-place ``dropout``."""
+    _check_p(p)
+    return _F().dropout(input, p, train, True)
+
+
+@_fn('alpha_dropout_')
+def alpha_dropout_(input, p, train):
+    """In-place ``alpha_dropout``."""
+    _check_p(p)
+    return _F().alpha_dropout(input, p, train, True)
+
+
+@_fn('feature_dropout_')
+def feature_dropout_(input, p, train):
+    """In-place ``feature_dropout``."""
+    from ..nn.functional import _dropout as L
+    _check_p(p)
+    return L._feature_dropout(input, p, train, True)
+
+
+@_fn('embedding_renorm_')
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """Shrinks, in place and outside the graph, the rows of ``input`` that ``indices``
+    name to norm ``max_norm`` at most (what ``embedding(max_norm=)`` does first)."""
+    from ..nn.functional._sparse import _renorm_rows
+    _renorm_rows(input, np.unique(indices._data), max_norm, norm_type)
+    return input
+
+
 class NativeDropoutBackward0(Node):
     """Gradient of native_dropout: the output gradient on the kept elements, scaled as the
     output was."""
@@ -375,7 +406,31 @@ def threshold(input, threshold, value):
     return _F().threshold(input, threshold, value)
 
 
-@register(function=False)
+@_fn('celu_')
+def celu_(input, alpha=1.0):
+    """In-place ``celu``."""
+    return _F().celu(input, alpha, True)
+
+
+@_fn('selu_')
+def selu_(input):
+    """In-place ``selu``."""
+    return _F().selu(input, True)
+
+
+@_fn('rrelu_')
+def rrelu_(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None):
+    """In-place ``rrelu``."""
+    return _F().rrelu(input, lower, upper, training, True)
+
+
+@_fn('threshold_')
+def threshold_(input, threshold, value):
+    """In-place ``threshold``."""
+    return _F().threshold(input, threshold, value, True)
+
+
+@register
 def hardshrink(self, lambd=0.5):
     """``nn.functional.hardshrink`` of ``self``."""
     return _F().hardshrink(self, lambd)
@@ -388,6 +443,44 @@ def prelu(self, weight):
 
 
 # -- pooling, convolution, padding --------------------------------------------------------------
+@_fn('avg_pool1d')
+def avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """``nn.functional.avg_pool1d`` (an empty ``stride`` means the kernel size)."""
+    return _F().avg_pool1d(input, kernel_size, stride or None, padding, ceil_mode,
+                           count_include_pad)
+
+
+@_fn('adaptive_avg_pool1d')
+def adaptive_avg_pool1d(input, output_size):
+    """``nn.functional.adaptive_avg_pool1d``."""
+    return _F().adaptive_avg_pool1d(input, output_size)
+
+
+@_fn('pixel_shuffle')
+def pixel_shuffle(input, upscale_factor):
+    """``nn.functional.pixel_shuffle``."""
+    return _F().pixel_shuffle(input, upscale_factor)
+
+
+@_fn('pixel_unshuffle')
+def pixel_unshuffle(input, downscale_factor):
+    """``nn.functional.pixel_unshuffle``."""
+    return _F().pixel_unshuffle(input, downscale_factor)
+
+
+@_fn('channel_shuffle')
+def channel_shuffle(input, groups):
+    """``nn.functional.channel_shuffle``."""
+    return _F().channel_shuffle(input, groups)
+
+
+@_fn('bilinear')
+def bilinear(input1, input2, weight, bias=None):
+    """``nn.functional.bilinear``."""
+    return _F().bilinear(input1, input2, weight, bias)
+
+
 @_fn('max_pool1d')
 def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """``nn.functional.max_pool1d`` (an empty ``stride`` means the kernel size)."""
