@@ -65,15 +65,25 @@ _LAZY.update({'func': ('ember.func', None), 'vmap': ('ember.func', 'vmap'),
               '_vmap_internals': ('ember._vmap_internals', None)})
 _LAZY.update({name: ('ember.amp.autocast_mode', name) for name in (
     'is_autocast_enabled', 'get_autocast_dtype', 'set_autocast_enabled', 'set_autocast_dtype',
-    'is_autocast_cpu_enabled', 'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype',
     'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
-    'autocast_increment_nesting', 'autocast_decrement_nesting')})
+    'autocast_increment_nesting', 'autocast_decrement_nesting') + tuple(
+    f'{verb}_autocast_{device}_{what}' for verb, what, devices in (
+        ('is', 'enabled', ('cpu', 'ipu', 'xla')), ('get', 'dtype', ('cpu', 'gpu', 'ipu', 'xla')),
+        ('set', 'enabled', ('cpu', 'ipu', 'xla')), ('set', 'dtype', ('cpu', 'gpu', 'ipu', 'xla')))
+    for device in devices)})
 _LAZY.update({name: ('ember._threads', name) for name in (
     'set_num_threads', 'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads')})
 _LAZY.update({name: ('ember._settings', name) for name in (
     'set_float32_matmul_precision', 'get_float32_matmul_precision', 'use_deterministic_algorithms',
     'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled',
-    'set_deterministic_debug_mode', 'get_deterministic_debug_mode')})
+    'set_deterministic_debug_mode', 'get_deterministic_debug_mode', 'set_anomaly_enabled',
+    'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_warn_always',
+    'is_warn_always_enabled', 'set_flush_denormal', 'set_default_tensor_type', 'init_num_threads',
+    'compiled_with_cxx11_abi', 'get_device_module')})
+_LAZY.update({name: ('ember._removed', name) for name in (
+    'solve', 'lstsq', 'eig', 'symeig', 'matrix_rank')})
+_LAZY.update({'cond': ('ember._higher_order', 'cond'),
+              'while_loop': ('ember._higher_order', 'while_loop')})
 _LAZY.update({name: ('ember._legacy', name) for name in (
     'FloatTensor', 'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
     'CharTensor', 'ByteTensor', 'BoolTensor', 'ComplexFloatTensor', 'ComplexDoubleTensor')})

@@ -742,17 +742,18 @@ _IGNORED_DISPATCHING = {
          'ones', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like',
          'randperm', 'scalar_tensor', 'tril_indices', 'triu_indices', 'vander', 'zeros',
          'hann_window', 'hamming_window', 'blackman_window', 'bartlett_window',
-         'kaiser_window', 'result_type', 'can_cast', 'fill'),
+         'kaiser_window', 'result_type', 'can_cast', 'fill', 'range', 'frombuffer'),
     'Tensor': ('unflatten', 'new_tensor', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
                'stride'),
     'fft': ('fftfreq', 'rfftfreq'),
 }
 
 
-# torch functions that dispatch but that torch lists neither as overridable nor as ignored:
-# the in-place forms it has as functions too.
+# torch functions that torch lists neither as overridable nor as ignored: the in-place forms
+# it has as functions too (they dispatch), and a few plain Python functions.
 _UNLISTED = ('dropout_', 'alpha_dropout_', 'feature_dropout_', 'embedding_renorm_', 'celu_',
-             'selu_', 'rrelu_', 'threshold_')
+             'selu_', 'rrelu_', 'threshold_', 'while_loop', 'solve', 'lstsq', 'eig', 'symeig',
+             'matrix_rank', 'compiled_with_cxx11_abi')
 
 
 def _unlisted():
@@ -778,7 +779,10 @@ def get_ignored_functions():
              'promote_types', 'is_grad_enabled', 'is_inference_mode_enabled', 'manual_seed',
              'seed', 'initial_seed', 'get_rng_state', 'set_rng_state', 'device', 'dtype',
              'Generator', 'no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode',
-             'broadcast_shapes', 'save', 'load', 'is_storage', 'typename',
+             'broadcast_shapes', 'save', 'load', 'is_storage', 'typename', 'cond',
+             'set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',
+             'set_warn_always', 'is_warn_always_enabled', 'set_flush_denormal',
+             'set_default_tensor_type', 'init_num_threads', 'get_device_module',
              # configuration of the drop-in namespaces (see ember/__init__.py's _LAZY)
              'compile', 'is_autocast_enabled', 'get_autocast_dtype', 'set_num_threads',
              'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads',
@@ -794,6 +798,8 @@ def get_ignored_functions():
              'install_as_torch', 'uninstall_as_torch',
              # a function transform: it dispatches nothing itself (as torch lists it)
              'vmap')
+    from .amp.autocast_mode import _OLD_SPELLINGS  # (is_autocast_cpu_enabled ...)
+    names += tuple(_OLD_SPELLINGS)
     F = ember.nn.functional  # (its deprecated wrappers call interpolate, which dispatches)
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__, F.upsample, F.upsample_nearest,

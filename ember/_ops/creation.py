@@ -254,21 +254,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         start, end = 0, start
     if dtype is not None and np.dtype(dtype.np).kind == 'b':
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
-    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    for i, v in enumerate(vals):
-        if isinstance(v, complex):  # (torch reads its bounds as doubles)
-            if v.imag:
-                raise RuntimeError("value cannot be converted to type double without overflow")
-            vals[i] = v.real
-    start, end, step = vals
-    if not step == step or step == 0:
-        raise RuntimeError("step must be nonzero")
-    if not all(math.isfinite(v) for v in (start, end)):
-        def shown(v):
-            return f'{v:g}' if isinstance(v, float) else str(v)
-        raise RuntimeError(f"unsupported range: {shown(start)} -> {shown(end)}")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    vals = start, end, step = _range_bounds(start, end, step)
     if dtype is None:
         dt = np.int64 if all(isinstance(v, int) for v in vals) else _dtype.DEFAULT.np_float
     else:
@@ -291,6 +277,77 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         # Computed in float64 then cast, as torch does, so float32 endpoints match.
         arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt)
     return _finish(arr, requires_grad, 'arange', dev)
+
+
+def _range_bounds(start, end, step):
+    """``(start, end, step)`` as Python numbers, with torch's checks of arange and range."""
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for i, v in enumerate(vals):
+        if isinstance(v, complex):  # (torch reads its bounds as doubles)
+            if v.imag:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            vals[i] = v.real
+    start, end, step = vals
+    if not step == step or step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(v) for v in (start, end)):
+        def shown(v):
+            return f'{v:g}' if isinstance(v, float) else str(v)
+        raise RuntimeError(f"unsupported range: {shown(start)} -> {shown(end)}")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    return vals
+
+
+@register(method=False, name='range')
+def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
+    """Deprecated: ``start, start + step, ...`` up to ``end`` inclusive, in the default float
+    dtype unless ``dtype`` is given (``arange`` excludes ``end``)."""
+    import warnings
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=3)
+    dev = check_device(device, 'range')
+    start, end, step = _range_bounds(start, end, step)
+    dt = _dt(dtype)
+    if np.dtype(dt).kind == 'b':
+        raise NotImplementedError('"range_cpu" not implemented for \'Bool\'')
+    n = int(math.floor((end - start) / step)) + 1
+    arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt)
+    return _finish(arr, requires_grad, 'range', dev)
+
+
+@register(method=False)
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-d tensor sharing the memory of a Python buffer (``bytes``, ``bytearray``,
+    ``array.array``, ``memoryview``...), read as ``dtype`` from byte ``offset`` on, ``count``
+    elements (-1: all that fit)."""
+    view = memoryview(buffer)
+    size = view.nbytes
+    item = np.dtype(dtype.np).itemsize
+    if size <= 0 or count == 0:
+        raise ValueError(f"both buffer length ({size}) and count ({count}) must not be 0")
+    if offset < 0 or offset >= size:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({size} bytes) minus 1")
+    if count < 0:
+        if (size - offset) % item:
+            raise ValueError(f"buffer length ({size - offset} bytes) after offset ({offset} "
+                             f"bytes) must be a multiple of element size ({item})")
+        count = (size - offset) // item
+    elif count * item > size - offset:
+        raise ValueError(f"requested buffer length ({count} * {item} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({size} bytes)")
+    if view.readonly:
+        import warnings
+        warnings.warn("The given buffer is not writable: ember's tensor over it cannot be "
+                      "written either. Copy the buffer, or make it writable, to write to it.",
+                      UserWarning, stacklevel=3)
+    arr = np.frombuffer(view.cast('B'), dtype=dtype.np, count=count, offset=offset)
+    return _finish(arr, requires_grad, 'frombuffer')
 
 
 @register(method=False)

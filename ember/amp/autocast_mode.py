@@ -13,7 +13,6 @@ from .. import _autocast
 
 __all__ = ['autocast', 'is_autocast_available', 'is_autocast_enabled', 'get_autocast_dtype',
            'custom_fwd', 'custom_bwd', 'set_autocast_enabled', 'set_autocast_dtype',
-           'is_autocast_cpu_enabled', 'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype',
            'is_autocast_cache_enabled', 'set_autocast_cache_enabled', 'clear_autocast_cache',
            'autocast_increment_nesting', 'autocast_decrement_nesting']
 
@@ -30,13 +29,14 @@ def _device_type(device_type):
 
 def _default_dtype(device_type):
     from .. import _dtype
-    low = getattr(_dtype, 'bfloat16', None) if device_type == 'cpu' else None
+    # (torch's defaults: bfloat16 where the hardware is built around it)
+    low = getattr(_dtype, 'bfloat16', None) if device_type in ('cpu', 'xla', 'hpu') else None
     return low if low is not None else _dtype.float16
 
 
 def _state(device_type):
     """This thread's [enabled, dtype] for ``device_type`` (the dtype defaults are torch's:
-    bfloat16 on the CPU, float16 elsewhere)."""
+    bfloat16 on the CPU, XLA and HPU, float16 elsewhere)."""
     devices = _autocast.state.devices
     s = devices.get(device_type)
     if s is None:
@@ -80,26 +80,57 @@ def set_autocast_dtype(device_type, dtype):
 
 
 def _deprecated(old, new):
-    warnings.warn(f"torch.{old}() is deprecated. Please use torch.{new} instead.",
+    warnings.warn(f"torch.{old} is deprecated. Please use torch.{new} instead.",
                   DeprecationWarning, stacklevel=3)
 
 
-def is_autocast_cpu_enabled():
-    """``is_autocast_enabled('cpu')`` (torch's deprecated spelling, which warns)."""
-    _deprecated('is_autocast_cpu_enabled', "is_autocast_enabled('cpu')")
-    return is_autocast_enabled('cpu')
+def _old_spelling(kind, device, old_device):
+    """torch's deprecated per-device spelling of a query or setter (``is_autocast_cpu_enabled``,
+    ``set_autocast_xla_dtype`` ...): the general function for ``device``, which warns."""
+    if kind == 'is':
+        name = f'is_autocast_{old_device}_enabled'
+
+        def fn():
+            _deprecated(name + '()', f"is_autocast_enabled('{device}')")
+            return is_autocast_enabled(device)
+    elif kind == 'get':
+        name = f'get_autocast_{old_device}_dtype'
+
+        def fn():
+            _deprecated(name + '()', f"get_autocast_dtype('{device}')")
+            return get_autocast_dtype(device)
+    elif kind == 'set_enabled':
+        name = f'set_autocast_{old_device}_enabled'
+
+        def fn(enabled):
+            if not isinstance(enabled, bool):
+                raise TypeError(f"enabled must be a bool (got {type(enabled).__name__})")
+            _deprecated(name + '(enabled)', f"set_autocast_enabled('{device}', enabled)")
+            set_autocast_enabled(device, enabled)
+    else:
+        name = f'set_autocast_{old_device}_dtype'
+
+        def fn(dtype):
+            from .._dtype import dtype as dtype_type
+            if not isinstance(dtype, dtype_type):
+                raise TypeError(f"dtype must be a torch.dtype (got {type(dtype).__name__})")
+            _deprecated(name + '(dtype)', f"set_autocast_dtype('{device}', dtype)")
+            set_autocast_dtype(device, dtype)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch's deprecated spelling of the autocast {kind.replace('_', ' ')} " \
+                 f"for '{device}' (it warns)."
+    return name, fn
 
 
-def get_autocast_cpu_dtype():
-    """``get_autocast_dtype('cpu')`` (torch's deprecated spelling, which warns)."""
-    _deprecated('get_autocast_cpu_dtype', "get_autocast_dtype('cpu')")
-    return get_autocast_dtype('cpu')
-
-
-def get_autocast_gpu_dtype():
-    """``get_autocast_dtype('cuda')`` (torch's deprecated spelling, which warns)."""
-    _deprecated('get_autocast_gpu_dtype', "get_autocast_dtype('cuda')")
-    return get_autocast_dtype('cuda')
+# (the old spellings torch keeps, each warning: 'gpu' is CUDA)
+_OLD_SPELLINGS = dict(
+    _old_spelling(kind, 'cuda' if old == 'gpu' else old, old)
+    for kind, olds in (('is', ('cpu', 'ipu', 'xla')), ('get', ('cpu', 'gpu', 'ipu', 'xla')),
+                       ('set_enabled', ('cpu', 'ipu', 'xla')),
+                       ('set_dtype', ('cpu', 'gpu', 'ipu', 'xla')))
+    for old in olds)
+globals().update(_OLD_SPELLINGS)
+__all__ += list(_OLD_SPELLINGS)
 
 
 def is_autocast_cache_enabled():

@@ -26,8 +26,9 @@ def outcome(lib, fn, project=lambda v: v, distinct=False):
                    str(e).replace('ember._tensor.Tensor', 'torch.Tensor').replace(
                        "'ember.", "'torch."))
     # ember's own modules are not torch's: compare torch's deprecation text only
-    seen = [(w.category.__name__, str(w.message)) for w in caught
-            if not str(w.message).startswith('The given NumPy array')]
+    # (nor the C++ source line torch's own warnings end with)
+    seen = [(w.category.__name__, str(w.message).split(' (Triggered internally at ')[0])
+            for w in caught if not str(w.message).startswith('The given NumPy array')]
     return got, sorted(set(seen)) if distinct else seen
 
 

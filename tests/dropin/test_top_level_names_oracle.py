@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.dropin.compare import same, plain, torch, ember
+from tests.dropin.compare import same, plain, outcome, torch, ember
 from tests.oracle.oracle import check, arr
 
 
@@ -180,3 +180,187 @@ def test_threshold_writes_an_expanded_tensor():
                                                        0., 7., inplace=True)))
     # (the others refuse it; ember's message names the op where torch's does not)
     check(lambda T: T.selu_(T.tensor([[1., -2.]]).expand(3, 2)))
+
+
+# -- settings ------------------------------------------------------------------------------------
+def test_anomaly_switch():
+    def run(lib):
+        seen = [lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()]
+        lib.set_anomaly_enabled(True, False)
+        seen += [lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()]
+        lib.set_anomaly_enabled(False)
+        return seen + [lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()]
+    same(run)
+    same(lambda lib: lib.set_anomaly_enabled(1))
+    same(lambda lib: lib.set_anomaly_enabled(False, 'yes'))
+
+
+def test_warn_always_and_flush_denormal():
+    def run(lib):
+        before = lib.is_warn_always_enabled()
+        lib.set_warn_always(True)
+        during = lib.is_warn_always_enabled()
+        lib.set_warn_always(False)
+        return before, during, lib.is_warn_always_enabled()
+    same(run)
+    same(lambda lib: lib.set_warn_always(None))
+    same(lambda lib: lib.set_flush_denormal(0))
+    # (torch flushes on x86 and answers True; NumPy has no such switch: ember answers False)
+    assert ember.set_flush_denormal(True) is False
+
+
+@pytest.mark.parametrize('kind', [
+    lambda lib: lib.DoubleTensor, lambda lib: 'torch.DoubleTensor', lambda lib: lib.IntTensor,
+    lambda lib: 'torch.IntTensor', lambda lib: lib.float64, lambda lib: 3,
+    lambda lib: 'torch.Nope'])
+def test_set_default_tensor_type(kind):
+    def run(lib):
+        try:
+            lib.set_default_tensor_type(kind(lib))
+            return str(lib.get_default_dtype()).replace('ember.', 'torch.')
+        finally:
+            lib.set_default_dtype(lib.float32)
+    # (torch warns once per process: the warning is not compared)
+    e, t = [outcome_of(run, lib) for lib in (ember, torch)]
+    assert e == t, (e, t)
+
+
+def outcome_of(fn, lib):
+    """What ``fn(lib)`` did, without the warnings."""
+    return outcome(lib, fn)[0]
+
+
+def test_set_default_tensor_type_warns_once():
+    script = ("import warnings, {lib}\nwarnings.simplefilter('always')\n"
+              "with warnings.catch_warnings(record=True) as w:\n"
+              "    {lib}.set_default_tensor_type({lib}.DoubleTensor)\n"
+              "    {lib}.set_default_tensor_type({lib}.FloatTensor)\n"
+              "print(len(w), str(w[0].message).split(' (Triggered')[0])")
+    import subprocess
+    import sys
+    e, t = [subprocess.run([sys.executable, '-c', script.format(lib=lib)], capture_output=True,
+                           text=True).stdout for lib in ('ember', 'torch')]
+    assert e == t and e.startswith('1 ')
+
+
+@pytest.mark.parametrize('device', ['cpu', 'cuda:0', 'meta', 'mps', None, 'xpu', 3, 'foo'])
+def test_get_device_module(device):
+    same(lambda lib: lib.get_device_module(device).__name__.split('.', 1)[1])
+
+
+def test_small_switches():
+    same(lambda lib: (lib.init_num_threads(), lib.compiled_with_cxx11_abi()))
+
+
+@pytest.mark.parametrize('name', [
+    'is_autocast_cpu_enabled', 'is_autocast_ipu_enabled', 'is_autocast_xla_enabled',
+    'get_autocast_cpu_dtype', 'get_autocast_gpu_dtype', 'get_autocast_ipu_dtype',
+    'get_autocast_xla_dtype'])
+def test_old_autocast_queries(name):
+    same(lambda lib: str(getattr(lib, name)()).replace('ember.', 'torch.'))
+
+
+@pytest.mark.parametrize('device,dtype', [('cpu', 'float16'), ('gpu', 'bfloat16'),
+                                          ('ipu', 'bfloat16'), ('xla', 'float16')])
+def test_old_autocast_setters(device, dtype):
+    query = 'cuda' if device == 'gpu' else device
+
+    def run(lib):
+        before = lib.get_autocast_dtype(query)
+        getattr(lib, f'set_autocast_{device}_dtype')(getattr(lib, dtype))
+        after = lib.get_autocast_dtype(query)
+        lib.set_autocast_dtype(query, before)
+        return str(after).replace('ember.', 'torch.')
+    same(run)
+    same(lambda lib: getattr(lib, f'set_autocast_{device}_dtype')(1))
+    if device != 'gpu':
+        def flip(lib):
+            getattr(lib, f'set_autocast_{device}_enabled')(True)
+            on = lib.is_autocast_enabled(query)
+            getattr(lib, f'set_autocast_{device}_enabled')(False)
+            return on, lib.is_autocast_enabled(query)
+        same(flip)
+        same(lambda lib: getattr(lib, f'set_autocast_{device}_enabled')(1))
+
+
+# -- range, frombuffer, cond, while_loop, the removed functions ---------------------------------
+@pytest.mark.parametrize('call', [
+    lambda T: T.range(0, 1, 0.3), lambda T: T.range(3, 1, -1), lambda T: T.range(1, 2.5),
+    lambda T: T.range(1, 4, dtype=T.int64), lambda T: T.range(1, 4, 0.5, dtype=T.float64),
+    lambda T: T.range(0, 3, requires_grad=True), lambda T: T.range(1, 4, 0),
+    lambda T: T.range(4, 1), lambda T: T.range(0, float('inf')), lambda T: T.range(2, 2),
+])
+def test_range(call):
+    check(call, match_message=True)
+    same(lambda lib: plain(call(lib)))  # (and its deprecation warning)
+
+
+def test_frombuffer_shares_the_buffer():
+    def run(lib):
+        b = bytearray(b'\x01\x00\x02\x00\x03\x00')
+        t = lib.frombuffer(b, dtype=lib.int16)
+        b[0] = 9
+        part = lib.frombuffer(b, dtype=lib.int8, count=2, offset=1)
+        t[1] = 7
+        return plain(t), plain(part), bytes(b)
+    same(run)
+
+
+@pytest.mark.parametrize('kw', [dict(dtype='int32'), dict(dtype='int8', count=10),
+                                dict(dtype='int8', offset=7), dict(dtype='int8', count=0),
+                                dict(dtype='int8', requires_grad=True),
+                                dict(dtype='float32', requires_grad=True)])
+def test_frombuffer_checks(kw):
+    def run(lib):
+        args = dict(kw, dtype=getattr(lib, kw['dtype']))
+        return plain(lib.frombuffer(bytearray(b'\x01\x00\x02\x00\x03\x00\x00\x00'), **args))
+    same(run)
+
+
+def test_frombuffer_of_an_empty_buffer():
+    same(lambda lib: lib.frombuffer(bytearray(), dtype=lib.uint8))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.cond(T.ones(1) > 0, lambda a: a + 1, lambda a: a - 1, (T.ones(2),)),
+    lambda T: T.cond(False, lambda a: a + 1, lambda a: a - 1, [T.ones(2)]),
+    lambda T: T.cond(T.tensor(0), lambda a, b: a + b, lambda a, b: a * b,
+                     (T.ones(2), T.full((2,), 3.))),
+    lambda T: T.cond(T.ones(3) > 0, lambda a: a, lambda a: a, (T.ones(2),)),
+    lambda T: T.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2),
+                           (T.tensor(0), T.ones(2))),
+    lambda T: T.while_loop(lambda i: i < 3, lambda i: (i + 1,), (T.tensor(0),)),
+    lambda T: T.while_loop(lambda i: i < 3, lambda i: i + 1, (T.tensor(0),)),
+    lambda T: T.while_loop(lambda i: i > 3, lambda i: (i + 1,), [T.tensor(0)]),
+])
+def test_cond_and_while_loop(call):
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('name', ['solve', 'lstsq', 'eig', 'symeig', 'matrix_rank'])
+def test_removed_functions_say_so(name):
+    # (ember's advice after the first sentence is its own, shorter, text)
+    e, t = [lib_outcome(lib, name) for lib in (ember, torch)]
+    assert e[0] == t[0] == 'RuntimeError'
+    assert e[1].split('.')[0] == t[1].split('.')[0]
+
+
+def lib_outcome(lib, name):
+    try:
+        getattr(lib, name)(lib.ones(2, 2), lib.ones(2, 2))
+    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
+        return type(exc).__name__, str(exc)
+    return 'ran', ''
+
+
+MORE_NAMES = ['set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',
+              'set_warn_always', 'is_warn_always_enabled', 'set_flush_denormal',
+              'set_default_tensor_type', 'init_num_threads', 'compiled_with_cxx11_abi',
+              'get_device_module', 'range', 'frombuffer', 'cond', 'while_loop', 'solve',
+              'lstsq', 'eig', 'symeig', 'matrix_rank', 'set_autocast_cpu_enabled',
+              'get_autocast_xla_dtype', 'set_autocast_gpu_dtype']
+
+
+@pytest.mark.parametrize('name', MORE_NAMES)
+def test_more_names_listed_as_torch_lists_them(name):
+    test_listed_as_torch_lists_them(name)
