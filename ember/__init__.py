@@ -86,7 +86,19 @@ _LAZY.update({'cond': ('ember._higher_order', 'cond'),
               'while_loop': ('ember._higher_order', 'while_loop')})
 _LAZY.update({name: ('ember._legacy', name) for name in (
     'FloatTensor', 'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
-    'CharTensor', 'ByteTensor', 'BoolTensor', 'ComplexFloatTensor', 'ComplexDoubleTensor')})
+    'CharTensor', 'ByteTensor', 'BoolTensor', 'ComplexFloatTensor', 'ComplexDoubleTensor',
+    'BFloat16Tensor')})
+_LAZY.update({name: ('ember.storage', name) for name in (
+    'FloatStorage', 'DoubleStorage', 'HalfStorage', 'BFloat16Storage', 'LongStorage',
+    'IntStorage', 'ShortStorage', 'CharStorage', 'ByteStorage', 'BoolStorage',
+    'ComplexFloatStorage', 'ComplexDoubleStorage')})
+_LAZY['Storage'] = ('ember.storage', 'FloatStorage')  # (torch's default storage type)
+_LAZY.update({name: ('ember._runtime_types', name) for name in (
+    'OutOfMemoryError', 'AcceleratorError', 'Stream', 'Event', 'SymInt', 'SymFloat', 'SymBool',
+    'sym_int', 'sym_fresh_size', 'sym_constrain_range', 'sym_constrain_range_for_size')})
+_LAZY.update({'GradScaler': ('ember.amp', 'GradScaler'),
+              'DisableTorchFunction': ('ember._C', 'DisableTorchFunction'),
+              'DisableTorchFunctionSubclass': ('ember._C', 'DisableTorchFunctionSubclass')})
 
 
 def __getattr__(name):

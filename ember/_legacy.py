@@ -68,6 +68,9 @@ class tensortype(type):
             return make(np.empty(shape, dt.np))
         if len(args) == 1:
             data = args[0]
+            storage = _storage_elements(data, dt)
+            if storage is not None:  # (a tensor over the storage's memory)
+                return make(storage)
             if isinstance(data, str):
                 raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
             if not isinstance(data, (list, tuple, np.ndarray)):
@@ -81,6 +84,20 @@ class tensortype(type):
                             f'with error "type must be tuple of ints,but got '
                             f'{type(bad).__name__}"')
         raise TypeError(_invalid(args))
+
+
+def _storage_elements(data, dt):
+    """The elements of storage ``data`` as an array of ``dt`` sharing its memory, None when
+    ``data`` is no storage; torch's error for a typed storage of another dtype."""
+    from .storage import TypedStorage, UntypedStorage
+    if isinstance(data, UntypedStorage):
+        data = TypedStorage(data, dt)
+    elif not isinstance(data, TypedStorage):
+        return None
+    if data.dtype is not dt:
+        raise RuntimeError(f"Expected a Storage of type {dt.kernel_name} or an UntypedStorage, "
+                           f"but got type {data.dtype.kernel_name} for argument 1 'storage'")
+    return data._elements
 
 
 def _invalid(args):

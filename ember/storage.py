@@ -192,12 +192,28 @@ _LEGACY = {}
 
 class _LegacyStorageMeta(type):
     """The type of torch's legacy storage classes (``FloatStorage``...): a typed storage of
-    the class's dtype counts as an instance, as in torch."""
+    the class's dtype counts as an instance, and calling the class makes one (``FloatStorage(3)``
+    uninitialised -- zeros here --, ``FloatStorage([1, 2])`` holding the values), as in torch."""
 
     def __instancecheck__(cls, instance):
         if type(instance) is TypedStorage:
             return instance.dtype == cls.dtype
         return type.__instancecheck__(cls, instance)
+
+    def __call__(cls, *args, device=None):
+        if len(args) > 1:
+            raise TypeError(f"new() takes at most 1 argument ({len(args)} given)")
+        data = args[0] if args else 0
+        if isinstance(data, bool) or not isinstance(data, (int, list, tuple)):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if isinstance(data, int):
+            if data < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {data}: "
+                                   f"[{data}]")
+            array = np.zeros(data, cls.dtype.np)
+        else:
+            array = np.array(data, cls.dtype.np).reshape(-1)
+        return typed(array, cls.dtype)
 
 
 def legacy_class(dtype):
@@ -213,8 +229,14 @@ def legacy_class(dtype):
     return _LEGACY[dtype]
 
 
+_WARNED = []  # whether TypedStorage's deprecation was announced (once per process, as torch)
+
+
 def typed(array, dtype):
     """The ``TypedStorage`` of ``array``'s memory, warning as torch's ``Tensor.storage()``."""
+    if _WARNED:
+        return TypedStorage(UntypedStorage._of(array), dtype)
+    _WARNED.append(True)
     warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
                   "UntypedStorage will be the only storage class. This should only matter to "
                   "you if you are using storages directly.  To access UntypedStorage directly, "
@@ -223,4 +245,10 @@ def typed(array, dtype):
     return TypedStorage(UntypedStorage._of(array), dtype)
 
 
-del _dtype
+def __getattr__(name):
+    # the legacy classes by name (``ember.storage.FloatStorage``), made on first use
+    for d in _dtype.ALL:
+        cls = legacy_class(d)
+        if cls.__name__ == name:
+            return cls
+    raise AttributeError(f"module 'ember.storage' has no attribute '{name}'")

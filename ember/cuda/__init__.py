@@ -208,6 +208,9 @@ class Event:
 
 
 def __getattr__(name):
+    if name == 'OutOfMemoryError':  # (torch.cuda's is the top-level one)
+        from .._runtime_types import OutOfMemoryError
+        return OutOfMemoryError
     # ember.cuda.FloatTensor & co. (built with the CPU legacy types, on first use)
     from .._legacy import CUDA_TYPES
     if name in CUDA_TYPES:

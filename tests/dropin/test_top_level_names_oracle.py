@@ -364,3 +364,51 @@ MORE_NAMES = ['set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan
 @pytest.mark.parametrize('name', MORE_NAMES)
 def test_more_names_listed_as_torch_lists_them(name):
     test_listed_as_torch_lists_them(name)
+
+
+# -- storages, runtime types ----------------------------------------------------------------------
+@pytest.mark.parametrize('call', [
+    lambda lib: lib.FloatStorage().tolist(), lambda lib: lib.DoubleStorage([1, 2]).tolist(),
+    lambda lib: str(lib.BoolStorage(2).dtype).replace('ember.', 'torch.'),
+    lambda lib: len(lib.LongStorage(3)), lambda lib: lib.ByteStorage((1, 2)).tolist(),
+    lambda lib: lib.FloatStorage('a'), lambda lib: lib.HalfStorage([1.5]).tolist(),
+    lambda lib: isinstance(lib.FloatStorage(2), lib.FloatStorage),
+    lambda lib: isinstance(lib.FloatStorage(2), lib.DoubleStorage),
+    lambda lib: lib.is_storage(lib.IntStorage(1)), lambda lib: lib.Storage.__name__,
+    lambda lib: plain(lib.FloatTensor(lib.FloatStorage([1.5, 2]))),
+    lambda lib: plain(lib.FloatTensor(lib.FloatStorage([1.5, 2]).untyped())),
+    lambda lib: lib.FloatTensor(lib.DoubleStorage([1.5, 2])),
+    lambda lib: isinstance(lib.ones(2, dtype=lib.bfloat16), lib.BFloat16Tensor),
+])
+def test_legacy_storages(call):
+    same(call, distinct=True)
+
+
+def test_a_legacy_tensor_shares_its_storage():
+    def run(lib):
+        s = lib.FloatStorage([1., 2.])
+        t = lib.FloatTensor(s)
+        t[0] = 7
+        return s.tolist(), t.data_ptr() == s.data_ptr()
+    same(run, distinct=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda lib: issubclass(lib.OutOfMemoryError, RuntimeError),
+    lambda lib: issubclass(lib.AcceleratorError, RuntimeError),
+    lambda lib: lib.cuda.OutOfMemoryError is lib.OutOfMemoryError,
+    lambda lib: lib.GradScaler is lib.amp.GradScaler,
+    lambda lib: lib.DisableTorchFunction is lib._C.DisableTorchFunction,
+    lambda lib: lib.DisableTorchFunctionSubclass is lib._C.DisableTorchFunctionSubclass,
+    lambda lib: repr(lib.Stream()), lambda lib: (lib.Stream().query(), lib.Stream().device.type),
+    lambda lib: repr(lib.Event()), lambda lib: lib.Event().record(),
+    lambda lib: lib.Stream() == lib.Stream(),
+    lambda lib: [lib.sym_int(a) for a in (3.7, -3.7, True, 5)],
+    lambda lib: lib.sym_constrain_range(5, min=6),
+    lambda lib: lib.sym_constrain_range(5, max=4),
+    lambda lib: lib.sym_constrain_range_for_size(-1),
+    lambda lib: (lib.sym_constrain_range_for_size(3), lib.sym_fresh_size(4)),
+    lambda lib: isinstance(3, (lib.SymInt, lib.SymFloat, lib.SymBool)),
+])
+def test_runtime_types(call):
+    same(call)

@@ -228,10 +228,20 @@ def test_typed_storage_and_storage_type(dtype):
     check(f)
 
 
-def test_storage_warns_and_shares_memory():
-    # (torch warns once per process, so only ember's warning is checked here)
-    with pytest.warns(UserWarning, match='TypedStorage is deprecated'):
-        ember.zeros(3).storage()
+def test_storage_warns_once_per_process():
+    script = ("import warnings, {lib}\n"
+              "with warnings.catch_warnings(record=True) as w:\n"
+              "    warnings.simplefilter('always')\n"
+              "    {lib}.zeros(3).storage(); {lib}.ones(2).storage(); {lib}.FloatStorage(2)\n"
+              "print([str(x.message)[:30] for x in w])")
+    import subprocess
+    import sys
+    e, t = [subprocess.run([sys.executable, '-c', script.format(lib=lib)], capture_output=True,
+                           text=True).stdout for lib in ('ember', 'torch')]
+    assert e == t and 'TypedStorage is deprecated' in e
+
+
+def test_storage_shares_memory():
     for lib in (ember, torch):
         x = lib.zeros(3)
         with warnings.catch_warnings():
