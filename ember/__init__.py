@@ -11,6 +11,7 @@ from ._dtype import bool_ as bool  # noqa: F401  (ember.bool, as torch.bool)
 from ._device import device, set_default_device, get_default_device  # noqa: F401
 from ._memory_format import (memory_format, contiguous_format, channels_last,  # noqa: F401
                              channels_last_3d, preserve_format)
+from ._memory_format import contiguous_format as legacy_contiguous_format  # noqa: F401
 from ._tensor import Tensor, Size  # noqa: F401
 from ._layout import (layout, strided, sparse_coo, sparse_csr, sparse_csc,  # noqa: F401
                       sparse_bsr, sparse_bsc, _mkldnn, jagged)
@@ -58,7 +59,8 @@ _LAZY = {'nn': ('ember.nn', None), 'distributed': ('ember.distributed', None),
 # The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
 _LAZY.update({name: (f'ember.{name}', None) for name in (
     'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',
-    'version', 'compiler', '_dynamo', 'types', 'xpu', 'mps', 'profiler', 'hub')})
+    'version', 'compiler', '_dynamo', 'types', 'xpu', 'mps', 'profiler', 'hub', 'signal',
+    'functional')})
 _LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp', 'autocast')})
 _LAZY['ops'] = ('ember._ops.op_namespace', 'ops')  # (torch.ops: aten.<op>, profiler.<op>)
 _LAZY.update({'func': ('ember.func', None), 'vmap': ('ember.func', 'vmap'),
@@ -79,7 +81,7 @@ _LAZY.update({name: ('ember._settings', name) for name in (
     'set_deterministic_debug_mode', 'get_deterministic_debug_mode', 'set_anomaly_enabled',
     'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_warn_always',
     'is_warn_always_enabled', 'set_flush_denormal', 'set_default_tensor_type', 'init_num_threads',
-    'compiled_with_cxx11_abi', 'get_device_module')})
+    'compiled_with_cxx11_abi', 'get_device_module', 'is_vulkan_available')})
 _LAZY.update({name: ('ember._removed', name) for name in (
     'solve', 'lstsq', 'eig', 'symeig', 'matrix_rank')})
 _LAZY.update({'cond': ('ember._higher_order', 'cond'),
@@ -97,6 +99,8 @@ _LAZY.update({name: ('ember._runtime_types', name) for name in (
     'OutOfMemoryError', 'AcceleratorError', 'Stream', 'Event', 'SymInt', 'SymFloat', 'SymBool',
     'sym_int', 'sym_fresh_size', 'sym_constrain_range', 'sym_constrain_range_for_size')})
 _LAZY.update({'GradScaler': ('ember.amp', 'GradScaler'),
+              'to_dlpack': ('ember.utils.dlpack', 'to_dlpack'),
+              'fork': ('ember.jit', '_run_now'), 'wait': ('ember.jit', '_wait_for'),
               'DisableTorchFunction': ('ember._C', 'DisableTorchFunction'),
               'DisableTorchFunctionSubclass': ('ember._C', 'DisableTorchFunctionSubclass')})
 

@@ -10,7 +10,7 @@ __all__ = ['set_float32_matmul_precision', 'get_float32_matmul_precision',
            'get_deterministic_debug_mode', 'set_anomaly_enabled', 'is_anomaly_enabled',
            'is_anomaly_check_nan_enabled', 'set_warn_always', 'is_warn_always_enabled',
            'set_flush_denormal', 'set_default_tensor_type', 'init_num_threads',
-           'compiled_with_cxx11_abi', 'get_device_module']
+           'compiled_with_cxx11_abi', 'get_device_module', 'is_vulkan_available']
 
 _STATE = {'precision': 'highest', 'deterministic': False, 'warn_only': False,
           'warn_always': False}
@@ -187,3 +187,8 @@ def get_device_module(device=None):
     except ImportError:
         raise RuntimeError(f"Device '{kind}' does not have a corresponding module registered "
                            f"as 'torch.{kind}'.") from None
+
+
+def is_vulkan_available():
+    """False: ember has no Vulkan backend."""
+    return False

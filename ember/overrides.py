@@ -742,7 +742,8 @@ _IGNORED_DISPATCHING = {
          'ones', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like',
          'randperm', 'scalar_tensor', 'tril_indices', 'triu_indices', 'vander', 'zeros',
          'hann_window', 'hamming_window', 'blackman_window', 'bartlett_window',
-         'kaiser_window', 'result_type', 'can_cast', 'fill', 'range', 'frombuffer'),
+         'kaiser_window', 'result_type', 'can_cast', 'fill', 'range', 'frombuffer',
+         'empty_permuted'),
     'Tensor': ('unflatten', 'new_tensor', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
                'stride'),
     'fft': ('fftfreq', 'rfftfreq'),
@@ -753,7 +754,7 @@ _IGNORED_DISPATCHING = {
 # it has as functions too (they dispatch), and a few plain Python functions.
 _UNLISTED = ('dropout_', 'alpha_dropout_', 'feature_dropout_', 'embedding_renorm_', 'celu_',
              'selu_', 'rrelu_', 'threshold_', 'while_loop', 'solve', 'lstsq', 'eig', 'symeig',
-             'matrix_rank', 'compiled_with_cxx11_abi')
+             'matrix_rank', 'compiled_with_cxx11_abi', 'to_dlpack')
 
 
 def _unlisted():
@@ -782,7 +783,8 @@ def get_ignored_functions():
              'broadcast_shapes', 'save', 'load', 'is_storage', 'typename', 'cond',
              'set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',
              'set_warn_always', 'is_warn_always_enabled', 'set_flush_denormal',
-             'set_default_tensor_type', 'init_num_threads', 'get_device_module',
+             'set_default_tensor_type', 'init_num_threads', 'get_device_module', 'fork', 'wait',
+             'is_vulkan_available',
              # configuration of the drop-in namespaces (see ember/__init__.py's _LAZY)
              'compile', 'is_autocast_enabled', 'get_autocast_dtype', 'set_num_threads',
              'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads',

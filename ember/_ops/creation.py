@@ -299,6 +299,27 @@ def _range_bounds(start, end, step):
     return vals
 
 
+@register(method=False)
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False):
+    """An uninitialised tensor of ``size`` whose dims lie in memory in the order
+    ``physical_layout`` (outermost first: ``(0, 2, 1)`` puts dim 1 innermost)."""
+    size, order = tuple(size), tuple(physical_layout)
+    if len(size) != len(order):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(order)}")
+    for i, d in enumerate(order):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and "
+                               f"{len(size) - 1}, but got {d} at index {i}).  NB: negative dims "
+                               f"not currently supported; file an issue if you want it.")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    arr = np.empty([size[d] for d in order], _dt(dtype)).transpose(np.argsort(order))
+    return _finish(arr, requires_grad, 'empty_permuted', check_device(device, 'empty_permuted'))
+
+
 @register(method=False, name='range')
 def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):

@@ -192,17 +192,27 @@ class _Future:
         return True
 
 
-def fork(func, *args, **kwargs):
+def _run_now(func, *args, **kwargs):
     """Runs ``func(*args, **kwargs)`` now (ember has no inter-op thread pool); returns a
-    future whose ``wait()`` gives the result."""
-    _deprecated('fork', 'Please use `torch.compile` instead.')
+    future whose ``wait()`` gives the result (``torch.fork``, which does not warn)."""
     return _Future(func(*args, **kwargs))
 
 
-def wait(future):
-    """The value of a future from ``fork``."""
-    _deprecated('wait', 'Please use `torch.compile` instead.')
+def _wait_for(future):
+    """The value of a future from ``fork`` (``torch.wait``, which does not warn)."""
     return future.wait()
+
+
+def fork(func, *args, **kwargs):
+    """``torch.fork``, warning that ``torch.jit``'s spelling is deprecated."""
+    _deprecated('fork', 'Please use `torch.compile` instead.')
+    return _run_now(func, *args, **kwargs)
+
+
+def wait(future):
+    """``torch.wait``, warning that ``torch.jit``'s spelling is deprecated."""
+    _deprecated('wait', 'Please use `torch.compile` instead.')
+    return _wait_for(future)
 
 
 _fork, _wait = fork, wait  # (torch's older, private names for the same two functions)

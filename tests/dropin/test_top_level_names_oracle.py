@@ -412,3 +412,31 @@ def test_a_legacy_tensor_shares_its_storage():
 ])
 def test_runtime_types(call):
     same(call)
+
+
+def test_torch_functional_is_the_top_level():
+    import importlib
+    for lib in (ember, torch):
+        module = importlib.import_module(f'{lib.__name__}.functional')
+        assert all(getattr(module, n) is getattr(lib, n) for n in module.__all__)
+    assert ember.functional.__all__ == torch.functional.__all__
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.empty_permuted((2, 3, 4), (0, 2, 1)).stride(),
+    lambda T: T.empty_permuted((2, 3), (1, 0), dtype=T.float64, requires_grad=True).is_leaf,
+    lambda T: T.empty_permuted((2, 3), (0,)), lambda T: T.empty_permuted((2, 3), (0, 0)),
+    lambda T: T.empty_permuted((2, 3), (0, 2)),
+    lambda T: T.legacy_contiguous_format is T.contiguous_format,
+    lambda T: T.is_vulkan_available(),
+    lambda T: T.wait(T.fork(lambda x: x * 2, 3)),
+    lambda T: T.from_dlpack(T.to_dlpack(T.arange(3))).tolist(),
+])
+def test_small_top_level_names(call):
+    same(call)
+
+
+@pytest.mark.parametrize('name', ['empty_permuted', 'fork', 'wait', 'is_vulkan_available',
+                                  'to_dlpack'])
+def test_small_names_listed_as_torch_lists_them(name):
+    test_listed_as_torch_lists_them(name)
