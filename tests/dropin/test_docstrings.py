@@ -17,7 +17,9 @@ PUBLIC = WITH_EXAMPLES + ['ember.cuda', 'ember.cuda.amp', 'ember.backends', 'emb
                           'ember.backends.mkldnn', 'ember.backends.openmp', 'ember.backends.cpu',
                           'ember.accelerator', 'ember.jit', 'ember.onnx', 'ember._legacy',
                           'ember.cpu', 'ember.cpu.amp',
-                          'ember.testing']
+                          'ember.testing', 'ember.profiler', 'ember.hub', 'ember.signal.windows',
+                          'ember.quasirandom', 'ember._runtime_types', 'ember._removed',
+                          'ember._higher_order', 'ember._ops.windows']
 
 
 @pytest.mark.parametrize('name', WITH_EXAMPLES)
@@ -47,7 +49,8 @@ def test_import_ember_loads_none_of_them():
     code = ("import sys, ember\nprint(sorted(m for m in sys.modules if m.split('.')[:2] in "
             "[['ember', n] for n in ('cuda', 'cpu', 'version', 'backends', 'jit', 'amp', "
             "'testing', 'random', 'accelerator', 'onnx', '_compile', '_legacy', '_threads', "
-            "'_settings')]))\n"
+            "'_settings', 'profiler', 'hub', 'signal', 'quasirandom', 'functional', "
+            "'_runtime_types', '_removed', '_higher_order', 'storage')]))\n"
             "print('threadpoolctl' in sys.modules)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True, cwd=str(__import__('pathlib').Path(ember.__file__).parents[1]))
