@@ -1,7 +1,8 @@
 """``ember.ops``, torch.ops as user code touches it: ``ember.ops.aten.<name>`` is an operator
 packet over the registered op of that name (callable, with ``.default`` and a few named
 overloads such as ``ember.ops.aten.add.Tensor``), ``ember.ops.profiler`` holds the
-profiler's private range ops, and ``ember.ops.load_library(path)`` loads a shared library.
+profiler's private range ops, any other namespace the operators ``ember.library`` defined
+(``ember.ops.mylib.op``), and ``ember.ops.load_library(path)`` loads a shared library.
 
 Every overload of a packet runs the same ember op (ember's ops take all the argument kinds
 torch spreads over its overloads). A packet lists ``default`` (and ``out`` when the op takes
@@ -164,12 +165,14 @@ class _OpNamespace(types.ModuleType):
             fn = _find_op(op_name)
         elif self.name == 'profiler':
             fn = _PROFILER_OPS.get(op_name)
-        else:
-            fn = None
+        else:  # (an operator of ember.library: custom_op or Library.define)
+            from ..library import _OPS as custom
+            fn = custom.get(f'{self.name}::{op_name}')
         if fn is None:
             raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute "
                                  f"'{op_name}'")
-        packet = OpOverloadPacket(self.name, op_name, fn)
+        packet = OpOverloadPacket(self.name, op_name, fn,
+                                  None if self.name in ('aten', 'profiler') else ['default'])
         setattr(self, op_name, packet)
         return packet
 

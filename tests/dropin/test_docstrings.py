@@ -19,7 +19,7 @@ PUBLIC = WITH_EXAMPLES + ['ember.cuda', 'ember.cuda.amp', 'ember.backends', 'emb
                           'ember.cpu', 'ember.cpu.amp',
                           'ember.testing', 'ember.profiler', 'ember.hub', 'ember.signal.windows',
                           'ember.quasirandom', 'ember._runtime_types', 'ember._removed',
-                          'ember._higher_order', 'ember._ops.windows']
+                          'ember._higher_order', 'ember._ops.windows', 'ember.library']
 
 
 @pytest.mark.parametrize('name', WITH_EXAMPLES)
@@ -50,7 +50,7 @@ def test_import_ember_loads_none_of_them():
             "[['ember', n] for n in ('cuda', 'cpu', 'version', 'backends', 'jit', 'amp', "
             "'testing', 'random', 'accelerator', 'onnx', '_compile', '_legacy', '_threads', "
             "'_settings', 'profiler', 'hub', 'signal', 'quasirandom', 'functional', "
-            "'_runtime_types', '_removed', '_higher_order', 'storage')]))\n"
+            "'_runtime_types', '_removed', '_higher_order', 'storage', 'library')]))\n"
             "print('threadpoolctl' in sys.modules)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True, cwd=str(__import__('pathlib').Path(ember.__file__).parents[1]))
