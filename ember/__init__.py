@@ -97,7 +97,7 @@ _LAZY.update({name: ('ember.storage', name) for name in (
 _LAZY['Storage'] = ('ember.storage', 'FloatStorage')  # (torch's default storage type)
 _LAZY.update({name: ('ember._runtime_types', name) for name in (
     'OutOfMemoryError', 'AcceleratorError', 'Stream', 'Event', 'SymInt', 'SymFloat', 'SymBool',
-    'sym_int', 'sym_fresh_size', 'sym_constrain_range', 'sym_constrain_range_for_size')})
+    'sym_fresh_size', 'sym_constrain_range', 'sym_constrain_range_for_size')})
 _LAZY.update({'GradScaler': ('ember.amp', 'GradScaler'),
               'to_dlpack': ('ember.utils.dlpack', 'to_dlpack'),
               'fork': ('ember.jit', '_run_now'), 'wait': ('ember.jit', '_wait_for'),

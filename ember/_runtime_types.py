@@ -8,7 +8,7 @@ import math
 from ._device import device as _device
 
 __all__ = ['OutOfMemoryError', 'AcceleratorError', 'Stream', 'Event', 'SymInt', 'SymFloat',
-           'SymBool', 'sym_int', 'sym_fresh_size', 'sym_constrain_range',
+           'SymBool', 'sym_fresh_size', 'sym_constrain_range',
            'sym_constrain_range_for_size']
 
 
@@ -114,13 +114,6 @@ class SymFloat(SymInt):
 
 class SymBool(SymInt):
     """A symbolic bool of torch's compiler (see ``SymInt``)."""
-
-
-def sym_int(a):
-    """``a`` as an int, rounding toward zero (a symbolic size stays symbolic in torch)."""
-    if isinstance(a, float):
-        return math.trunc(a)
-    return int(a)
 
 
 def sym_fresh_size(expr):

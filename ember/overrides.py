@@ -754,7 +754,7 @@ _IGNORED_DISPATCHING = {
 # it has as functions too (they dispatch), and a few plain Python functions.
 _UNLISTED = ('dropout_', 'alpha_dropout_', 'feature_dropout_', 'embedding_renorm_', 'celu_',
              'selu_', 'rrelu_', 'threshold_', 'while_loop', 'solve', 'lstsq', 'eig', 'symeig',
-             'matrix_rank', 'compiled_with_cxx11_abi', 'to_dlpack')
+             'matrix_rank', 'compiled_with_cxx11_abi', 'to_dlpack', 'from_dlpack')
 
 
 def _unlisted():
@@ -784,7 +784,8 @@ def get_ignored_functions():
              'set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',
              'set_warn_always', 'is_warn_always_enabled', 'set_flush_denormal',
              'set_default_tensor_type', 'init_num_threads', 'get_device_module', 'fork', 'wait',
-             'is_vulkan_available',
+             'is_vulkan_available', 'sym_constrain_range', 'sym_constrain_range_for_size',
+             'sym_fresh_size',
              # configuration of the drop-in namespaces (see ember/__init__.py's _LAZY)
              'compile', 'is_autocast_enabled', 'get_autocast_dtype', 'set_num_threads',
              'get_num_threads', 'set_num_interop_threads', 'get_num_interop_threads',

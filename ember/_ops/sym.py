@@ -34,6 +34,12 @@ def sym_min(a, b):
 
 
 @register(method=False)
+def sym_int(a):
+    """``a`` as an int, rounding toward zero."""
+    return math.trunc(a) if isinstance(a, _FLOATS) else builtins.int(a)
+
+
+@register(method=False)
 def sym_float(a):
     """``float(a)``."""
     return builtins.float(a)

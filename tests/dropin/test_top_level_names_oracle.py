@@ -440,3 +440,25 @@ def test_small_top_level_names(call):
                                   'to_dlpack'])
 def test_small_names_listed_as_torch_lists_them(name):
     test_listed_as_torch_lists_them(name)
+
+
+@pytest.mark.parametrize('name', ['sym_int', 'sym_constrain_range', 'sym_fresh_size',
+                                  'from_dlpack', 'to_dlpack', 'sym_constrain_range_for_size'])
+def test_sym_names_listed_as_torch_lists_them(name):
+    test_listed_as_torch_lists_them(name)
+
+
+def test_every_lazy_callable_is_listed_as_torch_lists_it():
+    # (every name loaded: the listings must not depend on what a process happened to load)
+    from ember.overrides import _unlisted
+    listed_e = set(ember.overrides.get_overridable_functions()[ember])
+    ignored_e = ember.overrides.get_ignored_functions() | _unlisted()
+    listed_t = set(torch.overrides.get_overridable_functions()[torch])
+    wrong = []
+    for name in ember._LAZY:
+        f, g = getattr(ember, name), getattr(torch, name, None)
+        if g is None or isinstance(f, type) or not callable(f) or not callable(g):
+            continue
+        if (f in listed_e) != (g in listed_t) or (f not in listed_e and f not in ignored_e):
+            wrong.append(name)
+    assert wrong == []
