@@ -332,9 +332,13 @@ def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None
                   stacklevel=3)
     dev = check_device(device, 'range')
     start, end, step = _range_bounds(start, end, step)
-    dt = _dt(dtype)
-    if np.dtype(dt).kind == 'b':
-        raise NotImplementedError('"range_cpu" not implemented for \'Bool\'')
+    dt = np.dtype(_dt(dtype))
+    if dt.kind in 'bc':
+        raise NotImplementedError(f'"range_cpu" not implemented for \'{dtype.kernel_name}\'')
+    if dt.kind in 'iu':  # (torch reads the bounds and the step in the integer dtype)
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise RuntimeError("step must be nonzero")
     n = int(math.floor((end - start) / step)) + 1
     arr = (start + np.arange(builtins.max(n, 0), dtype=np.float64) * step).astype(dt)
     return _finish(arr, requires_grad, 'range', dev)

@@ -289,6 +289,10 @@ def test_old_autocast_setters(device, dtype):
     lambda T: T.range(1, 4, dtype=T.int64), lambda T: T.range(1, 4, 0.5, dtype=T.float64),
     lambda T: T.range(0, 3, requires_grad=True), lambda T: T.range(1, 4, 0),
     lambda T: T.range(4, 1), lambda T: T.range(0, float('inf')), lambda T: T.range(2, 2),
+    # (an integer dtype reads the bounds and the step truncated)
+    lambda T: T.range(-0.7, 0.5, dtype=T.int32), lambda T: T.range(1.5, 3, 1.0, dtype=T.int8),
+    lambda T: T.range(-0.7, 2, dtype=T.uint8), lambda T: T.range(1, 3, dtype=T.bool),
+    lambda T: T.range(1, 3, dtype=T.complex64),
 ])
 def test_range(call):
     check(call, match_message=True)
