@@ -28,7 +28,8 @@ class WeightNorm:
         """``name_v * name_g / ||name_v||`` from the module's two parameters."""
         g = getattr(module, self.name + '_g')
         v = getattr(module, self.name + '_v')
-        return v * (g / _norm_except_dim(v, self.dim))
+        from ... import _weight_norm
+        return _weight_norm(v, g, self.dim)
 
     @staticmethod
     def apply(module, name, dim):
