@@ -56,6 +56,28 @@ def is_laid_out(arr, fmt):
     return arr.flags.c_contiguous
 
 
+def suggested(arr):
+    """The format torch suggests for ``arr``'s strides (``suggest_memory_format``): a 4-d
+    (5-d) array whose strides look channels-last by torch's rule -- dims in the order C, W,
+    H, N (C, W, H, D, N) with non-decreasing strides, an N-stride that is not the C-stride --
+    is ``channels_last`` (``channels_last_3d``); everything else is ``contiguous_format``."""
+    for fmt, (order, rank) in _ORDERS.items():
+        if arr.ndim == rank and _strides_like(arr.shape, arr.strides, order):
+            return fmt
+    return contiguous_format
+
+
+def _strides_like(shape, strides, order):
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < low or (d == 0 and low == strides[1]):
+            return False
+        low = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
 def is_dense(arr):
     """Whether ``arr``'s elements fill a block of memory without gaps or overlaps, in some
     order of its dims (torch's non-overlapping-and-dense)."""
@@ -72,7 +94,11 @@ def in_format(arr, fmt, op='contiguous'):
         if arr.ndim != rank:
             raise RuntimeError(f"required rank {rank} tensor to use {fmt._name} format")
         perm = tuple(reversed(order))  # outermost first: (0, 2, 3, 1) for NCHW -> NHWC
-        return np.ascontiguousarray(arr.transpose(perm)).transpose(np.argsort(perm))
+        # (a new array, never the input: NumPy calls a permuted view with size-1 dims
+        # contiguous already, while torch's strides count those dims too)
+        out = np.empty(arr.transpose(perm).shape, arr.dtype)
+        out[...] = arr.transpose(perm)
+        return out.transpose(np.argsort(perm))
     if fmt is not contiguous_format:
         raise TypeError(f"memory_format must be torch.memory_format, not "
                         f"{type(fmt).__name__}")

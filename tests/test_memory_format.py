@@ -83,3 +83,32 @@ def test_module_to_channels_last(lib):
     x = lib.randn(2, 3, 8, 8).to(memory_format=lib.channels_last)
     assert m(x).shape == (2, 4, 6, 2)
     assert pickle.loads(pickle.dumps(lib.channels_last)) is lib.channels_last
+
+
+def test_to_copies_unless_the_strides_suggest_the_format():
+    # torch's rule: ``to(memory_format=f)`` returns the tensor itself exactly when its
+    # strides suggest f (a transposed matrix stays for contiguous_format; an (N, 1, H, W)
+    # tensor, both contiguous and channels-last, is copied for channels_last), and a copy
+    # counts size-1 dims in its strides
+    import torch as real
+
+    def probe(lib):
+        out = []
+        for make, fmt in [
+                (lambda: lib.empty(3, 4).t(), 'contiguous_format'),
+                (lambda: lib.empty(2, 3, 4, 5).permute(0, 2, 3, 1), 'contiguous_format'),
+                (lambda: lib.empty(2, 3, 4, 5).permute(0, 1, 3, 2), 'channels_last'),
+                (lambda: lib.empty(2, 2, 1, 1), 'channels_last'),
+                (lambda: lib.empty(2, 1, 3, 3), 'channels_last'),
+                (lambda: lib.empty(2, 3, 4, 5, memory_format=lib.channels_last),
+                 'channels_last'),
+                (lambda: lib.empty(2, 3, 4, 5, memory_format=lib.channels_last),
+                 'contiguous_format'),
+                (lambda: lib.empty(2, 3, 1, 1, 2), 'channels_last_3d'),
+                (lambda: lib.empty(2, 3, 4, 5, 6).permute(0, 2, 3, 4, 1), 'contiguous_format')]:
+            x = make()
+            y = x.to(memory_format=getattr(lib, fmt))
+            out.append((y is x, y.stride(), x.clone(memory_format=lib.channels_last).stride()
+                        if x.dim() == 4 else None))
+        return out
+    assert probe(ember) == probe(real)

@@ -15,8 +15,8 @@ from .._ops.pointwise import where as _where
 from ..autograd.grad_mode import no_grad
 
 __all__ = ['calculate_gain', 'uniform_', 'normal_', 'trunc_normal_', 'constant_', 'zeros_',
-           'ones_', 'eye_', 'orthogonal_', 'xavier_uniform_', 'xavier_normal_',
-           'kaiming_uniform_', 'kaiming_normal_']
+           'ones_', 'eye_', 'dirac_', 'sparse_', 'orthogonal_', 'xavier_uniform_',
+           'xavier_normal_', 'kaiming_uniform_', 'kaiming_normal_']
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -157,6 +157,43 @@ def eye_(tensor):
         return tensor.copy_(_eye(*tensor.shape, dtype=tensor.dtype))
 
 
+def dirac_(tensor, groups=1):
+    """Fills the 3-, 4- or 5-d convolution weight ``tensor`` with the Dirac delta: each of
+    the first min(out, in) channels of each of ``groups`` passes its input channel through
+    the kernel's centre unchanged. Returns it."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups:
+        raise ValueError("dim 0 must be divisible by groups")
+    if tensor.is_meta:
+        return tensor
+    per_group = tensor.shape[0] // groups
+    centre = tuple(s // 2 for s in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Fills the 2-D ``tensor`` from N(0, std^2), then zeroes ``ceil(sparsity * rows)``
+    randomly chosen entries of each column. Returns it."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
+    rows, cols = tensor.shape
+    zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        from .._ops.random import randperm
+        for col in range(cols):
+            tensor[randperm(rows)[:zeros], col] = 0
+    return tensor
+
+
 def orthogonal_(tensor, gain=1, generator=None):
     """Fills ``tensor`` with a (semi-)orthogonal matrix times ``gain``; dims after the first
     are flattened, so rows are orthonormal when rows <= columns and columns otherwise.
@@ -220,3 +257,23 @@ def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', gener
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def _deprecated(fill):
+    """torch's old name of ``fill`` (without the trailing underscore), which warns."""
+    new_name = fill.__name__
+    old_name = new_name[:-1]
+
+    def deprecated(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
+                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        return fill(*args, **kwargs)
+    deprecated.__name__ = deprecated.__qualname__ = old_name
+    deprecated.__doc__ = f"Deprecated: ``{new_name}``."
+    return deprecated
+
+
+uniform, normal, constant, eye, dirac, xavier_uniform, xavier_normal, kaiming_uniform, \
+    kaiming_normal, orthogonal, sparse = map(_deprecated, (
+        uniform_, normal_, constant_, eye_, dirac_, xavier_uniform_, xavier_normal_,
+        kaiming_uniform_, kaiming_normal_, orthogonal_, sparse_))

@@ -84,3 +84,11 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
         for p in parameters:
             if p.grad is not None:
                 p.grad.clamp_(min=-clip_value, max=clip_value)
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Deprecated: ``clip_grad_norm_``."""
+    import warnings
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                  "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
