@@ -3,7 +3,7 @@ non-underscore init names, clip_grad_norm, skip_init and the convolution weights
 channels-last conversion."""
 import pytest
 
-from tests.dropin.compare import same, plain
+from tests.dropin.compare import same, plain, torch, ember
 
 
 @pytest.mark.parametrize('shape,groups', [((4, 2, 3), 1), ((4, 2, 3, 3), 2), ((2, 3, 3, 3, 3), 1),
@@ -70,3 +70,29 @@ def test_convert_conv_weight_memory_format():
                 m3.weight.is_contiguous(memory_format=lib.channels_last_3d),
                 isinstance(m[0].weight, lib.nn.Parameter))
     same(run)
+
+
+@pytest.mark.parametrize('method', ['xpu', 'ipu', 'mtia'])
+def test_module_moves_to_absent_devices(method):
+    def run(lib):
+        getattr(lib.nn.Linear(2, 2), method)()
+    e, t = [_error(run, lib) for lib in (ember, torch)]
+    assert e[0] == t[0] and t[1].startswith(e[1])
+
+
+def _error(fn, lib):
+    try:
+        fn(lib)
+    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
+        return type(exc).__name__, str(exc)
+    return 'ran', ''
+
+
+def test_module_compile_in_place():
+    def run(lib):
+        m = lib.nn.Linear(2, 2)
+        with lib.no_grad():
+            m.weight.fill_(0.5)
+            m.bias.zero_()
+        return m.compile(), plain(m(lib.ones(1, 2)))
+    same(run, internal=('torch.jit', 'TorchScript'))

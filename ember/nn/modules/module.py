@@ -928,6 +928,24 @@ class Module:
         from ..._device import check_device
         check_device('cuda', 'Module.cuda')
 
+    def xpu(self, device=None):
+        """Raises: ember has no XPU backend (torch's CPU build's AssertionError)."""
+        raise AssertionError("Torch not compiled with XPU enabled")
+
+    def mtia(self, device=None):
+        """Raises: ember has no MTIA backend (torch's CPU build's AssertionError)."""
+        raise AssertionError("Torch not compiled with MTIA enabled.")
+
+    def ipu(self, device=None):
+        """Raises: ember has no IPU backend (torch's RuntimeError)."""
+        raise RuntimeError("PyTorch is not linked with support for ipu devices")
+
+    def compile(self, *args, **kwargs):
+        """``torch.compile`` of this module in place: ember runs eagerly, so the module
+        stays as it is (the arguments are checked as ``ember.compile`` checks them)."""
+        from ..._compile import compile as _compile
+        _compile(self.forward, *args, **kwargs)
+
     # -- hooks ------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         """``hook(module, args)`` runs before forward; may return new args. With
