@@ -18,7 +18,6 @@ except these, and why:
 - test_grad_fn_input_metadata, test_calculate_shape_util: nested (jagged) tensors.
 - test_not_implemented_grad: its example (nextafter) has a derivative in torch 2.13.
 - test_naughty_autograd_function_stashing_ctx: torch 2.13 does not raise there any more.
-- test_naughty_anomaly_access: an expected failure upstream.
 - test_custom_autograd_ac_early_stop: on torch 2.13 its weak-reference check passes or fails
   depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward: in test_autograd_sparse_upstream.py.
