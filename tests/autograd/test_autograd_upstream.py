@@ -33,7 +33,7 @@ Upstream tests not adapted, and why:
 - test_input_buffer_accum, test_no_grad_copy_sparse, test_gradcheck_input,
   test_gradcheck_check_batched_grad, test_gradcheck_dense_and_sparse_inputs: sparse tensors.
 - test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs,
-  test_gradcheck_multiple_mkldnn_inputs: MKL-DNN tensors.
+  test_gradcheck_multiple_mkldnn_inputs: in test_autograd_upstream_part_b.py.
 - test_checkpoint* (torch.utils.checkpoint), test_grad_thread_safety and the tests between
   offsets of upstream not listed in this file: not adapted yet (see the report).
 """

@@ -24,7 +24,8 @@ except these, and why:
 - test_sparse_gather_*, test_no_grad_copy_sparse, test_gradcheck_input,
   test_gradcheck_check_batched_grad: sparse gradients of gather, copies and gradcheck
   (not adapted yet: ember's sparse tensors are new and lack those).
-- test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs: MKL-DNN tensors.
+- test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs: in
+  test_autograd_upstream_part_b.py.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn,
   test_node_ordering_when_none_returned,
   test_forward_traceback_preserves_exception_with_checkpoint: need CUDA.

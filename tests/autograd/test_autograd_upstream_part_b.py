@@ -8,6 +8,9 @@ Upstream tests of that part not adapted, and why:
 - test_checkpointing_non_reentrant_autocast_gpu, test_checkpointing_without_reentrant_memory_
   savings, test_callback_propagates_errors_from_device_thread, test_graph_save_on_cpu_cuda,
   test_scalar_grad_mixed_device, test_gradcheck_default_device_placement_context: need CUDA.
+- test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs and
+  test_gradcheck_multiple_mkldnn_inputs are adapted with upstream's own skip condition
+  (torch.backends.mkldnn.is_available()): ember's runs skip, ember has no MKL-DNN tensors.
 - test_checkpointing_without_reentrant_with_context_fn: a TorchDispatchMode
   (torch.utils._python_dispatch, private) records the ATen operators.
 - test_saved_tensor_constructor_with_hooks: torch._C._autograd._make_saved_tensor, private.
@@ -17,7 +20,7 @@ Upstream tests of that part not adapted, and why:
   torch.autograd._force_original_view_tracking, Tensor._view_func, torch.ops.aten, nested
   tensors (private).
 - test_gradcheck_dense_and_sparse_inputs, test_input_buffer_accum: sparse tensors;
-  test_gradcheck_multiple_mkldnn_inputs: MKL-DNN; test_thread_shutdown: torch's C++ worker
+  test_thread_shutdown: torch's C++ worker
   threads (these four are listed in test_autograd_upstream.py's header too).
 - test_named_tensor_for_complex_views: torch 2.13 has no named tensors (refine_names).
 Departures from upstream's text, each kept to what torch 2.13 and ember need:
@@ -110,6 +113,67 @@ def test_set_data_tensorimpl_type(lib):
     x_s = lib.sparse_coo_tensor(lib.zeros([1, 1]), lib.ones([1]))
     with raises(RuntimeError, "incompatible tensor type"):
         x.data = x_s
+
+
+def _needs_mkldnn(lib):
+    """Upstream's ``@unittest.skipIf(not torch.backends.mkldnn.is_available(), ...)``: these
+    tests need MKL-DNN tensors (ember's build answers False: it has no MKL-DNN layout)."""
+    if not lib.backends.mkldnn.is_available():
+        pytest.skip("MKL-DNN build is disabled")
+
+
+def test_gradcheck_validates_input_mkldnn(lib):
+    # with MKL-DNN inputs forward-mode gradcheck is refused; the tolerances let single
+    # precision pass, and the warning assert hides the float32 warning
+    _needs_mkldnn(lib)
+    x = lib.ones(1).to_mkldnn().requires_grad_()
+    for fast_mode in (False, True):
+        with warns(UserWarning, "Input #0 requires gradient and is not a double precision"):
+            with raises(ValueError, "MKLDNN inputs are not support for forward AD gradcheck."):
+                gradcheck(lib, lambda x: x.to_dense(), (x,), raise_exception=False,
+                          fast_mode=fast_mode, check_forward_ad=True, atol=1e-1, rtol=1e-1)
+
+
+def test_gradcheck_test_outputs(lib):
+    _needs_mkldnn(lib)
+
+    def check(fast_mode):
+        # sparse outputs (always raise, even with raise_exception=False)
+        x = lib.rand(10, requires_grad=True).to_sparse()
+        with raises(ValueError, "Sparse output is not supported at gradcheck yet"):
+            gradcheck(lib, lambda x: x, (x,), masked=True, check_batched_grad=False,
+                      raise_exception=False, fast_mode=fast_mode)
+        # MKL-DNN outputs (always raise, even with raise_exception=False)
+        root = lib.randn(4, 5, dtype=lib.float32, requires_grad=True)
+        with raises(ValueError, "MKLDNN output is not supported at gradcheck yet"):
+            gradcheck(lib, lambda x: x.to_mkldnn(), (root,), check_batched_grad=False,
+                      raise_exception=False, fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_multiple_mkldnn_inputs(lib):
+    _needs_mkldnn(lib)
+
+    def check(fast_mode):
+        def fn(x, y):
+            return x + y.to_dense()
+
+        a = lib.rand(10, requires_grad=True)
+        b = lib.rand(10, dtype=lib.float32).to_mkldnn().requires_grad_(True)
+        assert gradcheck(lib, fn, (a, b), atol=1e-1, check_batched_grad=False,
+                         fast_mode=fast_mode)
+
+        def fn2(x, y):
+            return x.to_dense() + y.to_dense()
+
+        c = lib.rand(10, dtype=lib.float32).to_mkldnn().requires_grad_(True)
+        assert gradcheck(lib, fn, (a, c), atol=1e-1, check_batched_grad=False,
+                         fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
 
 
 # --- checkpoint ---------------------------------------------------------------------------
