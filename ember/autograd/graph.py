@@ -204,8 +204,8 @@ def name_saved_values(cls, names=(), inputs=(), sizes=(), attrs=None):
     def raw_value(i, key):
         def get(self):
             saved = self._saved
-            if saved is not None and saved is not _RELEASED and i < len(saved):
-                return SavedTensor._of(self, i)
+            if saved is _RELEASED or (saved is not None and i < len(saved)):
+                return SavedTensor._of(self, i)  # (once freed, using it raises torch's error)
             raise AttributeError(f"'{type(self).__name__}' object has no attribute "
                                  f"'_raw_saved_{key}'")
         return property(get, doc=f"torch's SavedTensor handle on ``{key}``.")
@@ -373,7 +373,7 @@ class SavedTensor:
     def _entry(self):
         saved = self._node._saved
         if saved is _RELEASED:
-            raise RuntimeError(_TWICE)
+            return None  # (freed: torch's handle reads None)
         return saved[self._index][0]
 
     @property

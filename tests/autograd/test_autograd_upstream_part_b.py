@@ -726,17 +726,20 @@ def test_reentrant_with_non_leaf_variable_hook(lib):
 # --- saved tensors ----------------------------------------------------------------------------
 
 def test_grad_fn_attr_bindings(lib):
-    # (upstream's checks of the private _raw_saved_* SavedTensor objects and of
-    # torch._foreach_maximum's node are left out)
+    # (upstream's isinstance checks name torch._C._autograd.SavedTensor, which
+    # torch.autograd.SavedTensor is)
     nn = lib.nn
+    SavedTensor = lib.autograd.SavedTensor
     a = lib.ones(1, requires_grad=True)
     b = lib.zeros(1, requires_grad=True)
     out1 = lib.stack([a, b], dim=0)
     out2 = (a * 2) * b
     eq(out2.grad_fn._saved_self, a * 2)
     assert isinstance(out2.grad_fn._saved_self, lib.Tensor)
+    assert isinstance(out2.grad_fn._raw_saved_self, SavedTensor)
     assert out1.grad_fn._saved_dim == 0
     assert isinstance(out1.grad_fn._saved_dim, int)
+    out2.grad_fn._raw_saved_self.register_hooks(lambda x: x, lambda x: x)
     out2.sum().backward()
     with raises(RuntimeError, "after they have already been freed"):
         out2.grad_fn._saved_self
@@ -749,11 +752,22 @@ def test_grad_fn_attr_bindings(lib):
     assert saved[0] is None
     eq(saved[1], indices)
     assert isinstance(out.grad_fn._saved_indices[1], lib.Tensor)
+    assert isinstance(out.grad_fn._raw_saved_indices[1], SavedTensor)
     assert out.grad_fn._saved_self_sym_sizes == a.shape
     assert isinstance(out.grad_fn._saved_self_sym_sizes[0], int)
+    out.grad_fn._raw_saved_indices[1].register_hooks(lambda x: x, lambda x: x)
+    with raises(RuntimeError, "None is forbidden"):
+        out.grad_fn._raw_saved_indices[0].register_hooks(lambda x: x, lambda x: x)
 
     out = a.mean()
     assert out.grad_fn._saved_self_sym_sizes == a.shape
+
+    a = lib.ones(2, 2, requires_grad=True)
+    out = a * a
+    out.grad_fn._raw_saved_self.register_hooks(lambda x: x, lambda x: x)
+    out.sum().backward()
+    with raises(RuntimeError, "after it has been freed"):
+        out.grad_fn._raw_saved_self.register_hooks(lambda x: x, lambda x: x)
 
     a = lib.ones(1, 1, 2, requires_grad=True)
     out = nn.functional.interpolate(a, 4, mode="linear")
@@ -842,6 +856,13 @@ def test_grad_fn_attr_bindings(lib):
     out.sum().backward()
     with raises(RuntimeError, "after they have already been freed"):
         out.grad_fn._saved_weight
+
+    num_tensors = 3
+    input_tensors = [lib.ones(2, 2, requires_grad=True) for _ in range(num_tensors)]
+    scalars = [0.0 for _ in range(num_tensors)]  # ArrayRef<Scalar> -> Tuple[Scalar, ...]
+    results = lib._foreach_maximum(input_tensors, scalars)
+    for t in results:
+        assert t.grad_fn._saved_scalars == tuple(scalars)
 
 
 def test_get_data_and_hooks_from_raw_saved_variable(lib):
