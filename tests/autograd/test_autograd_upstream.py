@@ -2747,8 +2747,15 @@ def test_return_duplicate_inplace(lib):
     x = lib.randn(5, 5, dtype=lib.double, requires_grad=True)
     gradcheck(lib, inplace_fn, [x])
     gradgradcheck(lib, inplace_fn, [x])
-    # (upstream applies the abstract InplaceFunction, which fails before any check;
-    # DoubleInplace shows the two rules)
+    # can't modify leaf variables in-place; functions which modify views in-place must
+    # return only one output (upstream applies the abstract InplaceFunction, whose missing
+    # forward raises NotImplementedError, a RuntimeError, first; DoubleInplace shows the
+    # two rules themselves)
+    InplaceFunction = lib.autograd.function.InplaceFunction
+    with pytest.raises(RuntimeError):
+        InplaceFunction.apply(x)
+    with pytest.raises(RuntimeError):
+        InplaceFunction.apply(x.clone()[0])
     with pytest.raises(RuntimeError):
         DoubleInplace.apply(x)
     with pytest.raises(RuntimeError):
