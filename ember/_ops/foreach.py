@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from .. import _dtype
-from ._core import Tensor, make, register
+from ._core import Node, Tensor, make, register, results, track
 
 __all__ = []
 
@@ -103,12 +103,80 @@ def _binary(op, inplace):
         _tensor_list(name, self)
         others = _per_tensor(name, self, other)
         kwargs = {} if alpha is None else {'alpha': alpha}
+        if op in _WITH_NUMBER and not inplace and all(
+                isinstance(o, numbers.Number) for o in others):
+            return _extremum_with_numbers(op, self, others, isinstance(other, (list, tuple)))
         out = [_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number) else op,
                       (o,), kwargs, inplace) for t, o in zip(self, others)]
         return self if inplace else tuple(out)
     fn.__doc__ = (f"``{op}`` of each tensor of the list with a number, a list of numbers, a "
                   f"list of tensors or one tensor" + (", in place." if inplace else "."))
     _define(f"_foreach_{op}{'_' if inplace else ''}", fn)
+
+
+class _ForeachExtremumBackward(Node):
+    """One node for every output of ``_foreach_maximum``/``_foreach_minimum`` with numbers
+    (torch's ForeachMaximumBackward0/1...): each input's gradient passes where it won,
+    halved where it tied with the number."""
+    _loses = None  # the comparison under which an input lost: ``gt`` for minimum
+
+    def backward(self, *grads):
+        from . import pointwise
+        selfs = self.saved_tensors
+        return tuple(None if g is None else pointwise.where(t == v, g / 2, g).masked_fill(
+                         getattr(t, self._loses)(v), 0)
+                     for g, t, v in zip(grads, selfs, self._values))
+
+
+def _saved_self(node):
+    """The input tensors (torch's ``self`` list)."""
+    return tuple(node.saved_tensors)
+
+
+def _raw_saved_self(node):
+    """torch's SavedTensor handles on the input tensors."""
+    from ..autograd.graph import SavedTensor, _RELEASED
+    n = len(node._values) if node._saved is _RELEASED else len(node._saved)
+    return tuple(SavedTensor._of(node, i) for i in range(n))
+
+
+def _extremum_node(op, listed):
+    # (the saved-value properties sit on torch's node names only, not on the shared base)
+    name = ('ForeachMaximumBackward' if op == 'maximum' else 'ForeachMinimumBackward') + (
+        '1' if listed else '0')
+    attrs = {'_loses': 'lt' if op == 'maximum' else 'gt', '__doc__': f"torch's {name}.",
+             '_saved_self': property(_saved_self, doc=_saved_self.__doc__),
+             '_raw_saved_self': property(_raw_saved_self, doc=_raw_saved_self.__doc__)}
+    if listed:
+        attrs['_saved_scalars'] = property(lambda self: tuple(self._values),
+                                           doc="The numbers (torch's ``scalars``).")
+    else:
+        attrs['_saved_scalar'] = property(lambda self: self._values[0],
+                                          doc="The number (torch's ``scalar``).")
+    return type(name, (_ForeachExtremumBackward,), attrs)
+
+
+_EXTREMUM_NODES = {(op, listed): _extremum_node(op, listed)
+                   for op in _WITH_NUMBER for listed in (False, True)}
+
+
+def _extremum_with_numbers(op, self, numbers_, listed):
+    """``_foreach_maximum``/``_foreach_minimum`` of each tensor with a number (one for all,
+    or one each when ``listed``): the clamps' values, under one node for the whole list
+    (forward AD keeps the clamps' own nodes, which carry the tangents)."""
+    from ..autograd.forward_ad import FWD
+    from ..autograd.grad_mode import no_grad
+    clamp = _WITH_NUMBER[op]
+    if FWD.level is not None:
+        return tuple(getattr(t, clamp)(v) for t, v in zip(self, numbers_))
+    with no_grad():
+        values = [getattr(t, clamp)(v) for t, v in zip(self, numbers_)]
+    node = track(_EXTREMUM_NODES[op, listed], self)
+    if node is None:
+        return tuple(values)
+    node.save(*self)
+    node._values = tuple(numbers_)
+    return tuple(results([v._data for v in values], node))
 
 
 def _rpow(base, t):

@@ -1441,13 +1441,28 @@ register(masked_scatter_, function=False)
 def _saved_indices(node):
     """torch's ``indices`` of an IndexBackward0: one entry per indexed dim up to the last
     tensor index, None where a slice takes the whole dim (freed with the graph)."""
-    node.saved_tensors  # (raises once backward has freed them)
+    saved = node.saved_tensors  # (raises once backward has freed them)
+    if saved:  # made saved entries by _raw_saved_indices: read back through their hooks
+        return tuple(saved)
     out = [make(np.asarray(i)) if isinstance(i, np.ndarray) else None for i in node.idx]
     while out and out[-1] is None:
         out.pop()
     return tuple(out)
 
 
+def _raw_saved_indices(node):
+    """torch's SavedTensor handles on the ``indices`` (None entries included: registering
+    hooks on one is refused). The node keeps the indices as saved entries from then on,
+    so hooks registered through a handle are what reading them back goes through."""
+    from ..autograd.graph import SavedTensor
+    if not node.saved_tensors:
+        node._saved = tuple((None, 0) if t is None else (t, t._vc[0])
+                            for t in _saved_indices(node))
+    return tuple(SavedTensor._of(node, i) for i in range(len(node._saved)))
+
+
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``).
 name_saved_values(IndexBackward0, inputs=('self',), sizes=('self_sym_sizes',),
                   attrs={'indices': _saved_indices})
+IndexBackward0._raw_saved_indices = property(
+    _raw_saved_indices, doc="torch's SavedTensor handles on the saved indices.")

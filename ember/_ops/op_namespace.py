@@ -40,10 +40,15 @@ _OVERLOADS = {
     '_record_function_exit': 'default _RecordFunction',
 }
 
+_ATEN_ONLY = ('convolution_backward', '_new_zeros_with_same_feature_meta')
+
 
 def _find_op(name):
     """The ember callable torch's ``aten::<name>`` names, or None."""
     fn = OPS.get(name) or METHODS.get(name)
+    if fn is None and name in _ATEN_ONLY:  # (torch has these under torch.ops.aten alone)
+        from . import aten_only
+        fn = getattr(aten_only, name)
     if fn is None and not name.startswith('__'):
         from ..nn import functional  # (aten::linear, aten::conv2d... live there in ember)
         fn = getattr(functional, name, None)

@@ -7,7 +7,6 @@ sparse-layout questions torch also answers for dense tensors (``dense_dim``, ``s
 ``to_dense``) get torch's dense answers, and moving to a device this build lacks raises
 torch's error for a build without it.
 """
-import builtins
 import warnings
 
 import numpy as np
@@ -262,13 +261,19 @@ def resize_(self, *sizes, memory_format=None):
     old = self._data
     if old.shape == tuple(sizes):
         return self  # nothing changes, and the version stays (as torch's)
-    if n == old.size and old.flags.c_contiguous:
-        self._data = old.reshape(sizes)  # (the same memory, as torch keeps its storage)
-    else:
-        flat = np.zeros(n, old.dtype)
-        keep = builtins.min(n, old.size)
-        flat[:keep] = old.reshape(-1)[:keep]
-        self._data = flat.reshape(sizes)
+    from ..storage import memory_of  # (ember.storage loads on first use)
+    memory = memory_of(old)
+    if memory is None:  # (no one block of memory behind it: its elements stand for it)
+        memory = np.ascontiguousarray(old).reshape(-1), 0
+    flat, offset = memory
+    if offset + n > flat.size:
+        # torch grows the storage to the new extent (from the same offset), keeping what
+        # it held; new memory is uninitialised (zero here)
+        grown = np.zeros(offset + n, old.dtype)
+        grown[:flat.size] = flat
+        flat = grown
+    # otherwise the same storage, read contiguously from the same offset
+    self._data = flat[offset:offset + n].reshape(sizes)
     self._vc[0] += 1
     return self
 

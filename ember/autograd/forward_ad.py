@@ -91,7 +91,9 @@ def make_dual(tensor, tangent, *, level=None):
     # A vmapped tangent (one element of a batch) is used as given when its strides match:
     # its offset and memory are the batch's, as torch skips those checks for batched ones.
     batched = tangent.__dict__.get('_batch_shift') is not None
-    if not _same_layout(tensor, tangent, batched):
+    if (not _same_layout(tensor, tangent, batched) or tangent.is_conj() != tensor.is_conj()
+            or tangent.is_neg() != tensor.is_neg()):
+        # (torch copies a tangent whose layout or conj/neg bits differ from its primal's)
         tangent = _laid_out_like(tensor, tangent)
     if is_inference_mode_enabled():
         # (inference mode tracks no views: the dual shares the memory without being one)
@@ -123,8 +125,8 @@ def _same_layout(primal, tangent, strides_only=False):
 
 
 def _laid_out_like(primal, tangent):
-    """A copy of ``tangent`` in fresh memory laid out as ``primal`` (as torch copies a
-    tangent whose layout differs from its primal's)."""
+    """A copy of ``tangent``'s values in fresh memory laid out as ``primal``, with its
+    conj/neg bits."""
     from .._tensor import make
     d = tangent._data.dtype
     memory = np.zeros(_storage_numel(primal), d)
@@ -132,8 +134,20 @@ def _laid_out_like(primal, tangent):
     arr = np.lib.stride_tricks.as_strided(
         memory[primal.storage_offset():], primal._data.shape,
         tuple(s * item for s in primal.stride()))
-    arr[...] = tangent._data
-    return make(arr)
+    values = tangent.resolve_conj().resolve_neg()._data
+    # the copy carries the primal's conj/neg bits (as torch's does), over memory that reads
+    # as the tangent's values through them
+    if primal.is_neg():
+        values = -values
+    if primal.is_conj():
+        values = np.conj(values)
+    arr[...] = values
+    out = make(arr)
+    if primal.is_neg():
+        out = out._neg_view()
+    if primal.is_conj():
+        out = out.conj()
+    return out
 
 
 def unpack_dual(tensor, *, level=None):

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._tensor import Tensor, make
 from .grad_mode import STATE
-from .graph import Node, _SavedOutput, next_seq
+from .graph import Node, SavedTensor, _SavedOutput, _RELEASED, _TWICE, next_seq
 from .forward_ad import FWD, tangent_of, flush
 from .anomaly_mode import ANOMALY, record as record_trace
 from .._ops._core import edge, rebase, link_view, check_view_rewritable
@@ -131,6 +131,17 @@ class BackwardCFunction(Node, FunctionCtx):
         if self._forward_cls.clear_saved_tensors_on_access:
             self._saved = _CLEARED
         return out
+
+    @property
+    def _raw_saved_tensors(self):
+        """torch's ``SavedTensor`` handles on what ``save_for_backward`` saved (one per
+        saved value, None included: that shows only when hooks are registered on it)."""
+        saved = self._saved
+        if saved is None:
+            return ()
+        if saved is _RELEASED or saved is _CLEARED:
+            raise RuntimeError(_TWICE)
+        return tuple(SavedTensor._of(self, i) for i in range(len(saved)))
 
     @property
     def saved_variables(self):

@@ -204,8 +204,8 @@ def name_saved_values(cls, names=(), inputs=(), sizes=(), attrs=None):
     def raw_value(i, key):
         def get(self):
             saved = self._saved
-            if saved is not None and saved is not _RELEASED and i < len(saved):
-                return SavedTensor._of(self, i)
+            if saved is _RELEASED or (saved is not None and i < len(saved)):
+                return SavedTensor._of(self, i)  # (once freed, using it raises torch's error)
             raise AttributeError(f"'{type(self).__name__}' object has no attribute "
                                  f"'_raw_saved_{key}'")
         return property(get, doc=f"torch's SavedTensor handle on ``{key}``.")
@@ -373,7 +373,7 @@ class SavedTensor:
     def _entry(self):
         saved = self._node._saved
         if saved is _RELEASED:
-            raise RuntimeError(_TWICE)
+            return None  # (freed: torch's handle reads None)
         return saved[self._index][0]
 
     @property
@@ -395,16 +395,29 @@ class SavedTensor:
         t = self._entry()
         return t.unpack_hook if type(t) is _Packed else None
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        """Packs the saved tensor now with ``pack_hook``; ``unpack_hook`` turns it back into
-        a tensor each time it is read (``_saved_<name>``, backward). One pair per tensor."""
-        if not (callable(pack_hook) and callable(unpack_hook)):
-            raise TypeError("register_hooks(): incompatible function arguments: expected "
-                            "(pack_hook: Callable, unpack_hook: Callable)")
+    def register_hooks(self, *args, **kwargs):
+        """``register_hooks(pack_hook, unpack_hook)`` (positional only, as torch's binding):
+        packs the saved tensor now with ``pack_hook``; ``unpack_hook`` turns it back into a
+        tensor each time it is read (``_saved_<name>``, backward). One pair per tensor."""
+        if kwargs or len(args) != 2 or not all(callable(a) for a in args):
+            given = ', '.join([repr(self)] + [repr(a) for a in args])
+            if kwargs:
+                given += '; kwargs: ' + ', '.join(f'{k}={v!r}' for k, v in kwargs.items())
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {given}")
+        pack_hook, unpack_hook = args
         node = self._node
         saved = node._saved
         if saved is _RELEASED:
-            raise RuntimeError(_TWICE)
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through "
+                "the graph a second time or if you need to access saved variables after "
+                "calling backward.")
         t, version = saved[self._index]
         if t is None:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
@@ -414,7 +427,8 @@ class SavedTensor:
                                "already been set. Hint: only one pair of hooks is allowed at a "
                                "time.")
         entries = list(saved)
-        entries[self._index] = (_pack_entry(t, pack_hook, unpack_hook), version)
+        entries[self._index] = (_pack_entry(t, pack_hook, unpack_hook, detached=True),
+                                version)
         _SLOT.__set__(node, tuple(entries))
 
 
@@ -537,6 +551,8 @@ class _Packed:
 
     def unpack(self, node):
         t = self.unpack_hook(self.obj)
+        if type(t) not in _TENSOR_TYPES:
+            _check_unpacked(t)
         if self.is_output:
             return _with_edge(t, node, self.output_nr)
         edge = self.edge
@@ -550,6 +566,18 @@ class _Packed:
         return _with_edge(t, edge, self.output_nr)
 
 
+_TENSOR_TYPES = set()  # the tensor classes unpack hooks have returned (checked once each)
+
+
+def _check_unpacked(t):
+    """torch's TypeError unless an unpack hook's result ``t`` is a tensor."""
+    from .._tensor import Tensor
+    if not isinstance(t, Tensor):
+        raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                        f"result of type {type(t).__name__}")
+    _TENSOR_TYPES.add(type(t))
+
+
 def _with_edge(t, node, output_nr):
     """A tensor with ``t``'s data (and version counter), output ``output_nr`` of ``node``."""
     r = make(t._data, node, True)
@@ -559,14 +587,16 @@ def _with_edge(t, node, output_nr):
     return r
 
 
-def _pack(pack, unpack, t):
+def _pack(pack, unpack, t, detached=False):
     """``t`` packed by ``pack``, with what ``_Packed.unpack`` needs to put it back in its
-    place in the graph."""
+    place in the graph. ``detached``: ``pack`` sees a detached alias of ``t`` (as torch's
+    ``SavedTensor.register_hooks`` hands it), not ``t`` itself."""
+    given = t.detach() if detached else t
     if not t.requires_grad:
-        return _Packed(_pack_unmodified(pack, t), unpack, False)
+        return _Packed(_pack_unmodified(pack, given), unpack, False)
     fn = t.grad_fn  # (the property: a view's grad_fn may be regenerated)
     edge = t._accumulator() if fn is None else fn
-    return _Packed(_pack_unmodified(pack, t), unpack, False, edge, t._output_nr)
+    return _Packed(_pack_unmodified(pack, given), unpack, False, edge, t._output_nr)
 
 
 _HOOK_STACK = []
@@ -584,15 +614,16 @@ def _set_saved(node, saved):
     _SLOT.__set__(node, saved)
 
 
-def _pack_entry(t, pack, unpack):
-    """One saved entry handed to ``pack`` (None and entries packed already stay)."""
+def _pack_entry(t, pack, unpack, detached=False):
+    """One saved entry handed to ``pack`` (None and entries packed already stay);
+    ``detached`` as for ``_pack``."""
     if t is None or type(t) is _Packed:
         return t
     if type(t) is _SavedOutput:
         out = make(t.data)
         out._vc = t.version  # (the output's own counter: in-place changes show)
         return _Packed(_pack_unmodified(pack, out), unpack, True, None, t.output_nr)
-    return _pack(pack, unpack, t)
+    return _pack(pack, unpack, t, detached)
 
 
 _PACKING = property(_get_saved, _set_saved)
@@ -600,11 +631,13 @@ _PACKING = property(_get_saved, _set_saved)
 
 def _pack_unmodified(pack, t):
     """``pack(t)``, refusing (as torch) a pack hook that modifies ``t`` in place."""
+    from .grad_mode import no_grad
     version = t._vc[0]
-    packed = pack(t)
+    with no_grad():  # (torch runs pack hooks with grad mode off)
+        packed = pack(t)
     if t._vc[0] != version:
         raise RuntimeError("A saved tensor pack hook is modifying its input in place. Tensors "
-                           "provided as input to pack hook can not be modified by in-place "
+                           "provided as input to pack hook cannot be modified by in-place "
                            "operations as this can lead to unexpected side-effects. Please "
                            "open an issue if you need to perform in-place operations on the "
                            "input to a pack hook.")

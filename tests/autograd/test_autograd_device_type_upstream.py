@@ -28,15 +28,12 @@ TestAutogradForwardMode (test_autograd_upstream*.py, test_autograd_forward_mode_
 - TestAllowMutationOnSaved: test_autograd_allow_mutation_on_saved_upstream.py
 - TestNestedCheckpoint: test_autograd_nested_checkpoint_upstream.py
 - TestAutogradMultipleDispatch: test_autograd_multiple_dispatch_upstream.py
+- TestSelectiveActivationCheckpoint: test_autograd_selective_checkpoint_upstream.py
 - TestAutogradComplex (test/autograd/test_complex.py): test_autograd_complex_upstream.py
 - TestAutogradLogging (test/autograd/test_logging.py): test_autograd_logging_upstream.py
 - TestAutogradFunctional (test/autograd/test_functional.py):
   test_autograd_functional_upstream.py
 Not adapted:
-- TestSelectiveActivationCheckpoint: test_flops_and_mem needs CUDA; every other test builds
-  its policy from torch.ops.aten OpOverloads (create_selective_checkpoint_contexts), which
-  work through TorchDispatchMode (and some through torch.library custom ops and wrapper
-  subclasses), none of which ember has.
 - TestAutogradStreamSynchronization: accelerator streams (every test skips on the CPU).
 - TestAutogradFunctionalDeviceType: instantiated for accelerators only.
 """

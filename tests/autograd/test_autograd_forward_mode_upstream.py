@@ -5,15 +5,17 @@ named in ``XFAIL`` is expected to fail (strict), for the reason given.
 Upstream tests not adapted, and why:
 - TestAutogradForwardModeBatchedGrad: in test_autograd_forward_mode_batched_upstream.py.
 - test_fwd_grad_enabled, test_set_fwd_grad_enabled: torch._C._set_fwd_grad_enabled, private.
-- test_codegen_ignores_undefined_outputs, test_create_new_zeros_with_same_meta:
-  torch.ops.aten operators.
-- test_make_dual_torch_dispatch: __torch_dispatch__ subclasses.
-- test_metadata_check_check_conj: the private Tensor._neg_view.
+- test_make_dual_torch_dispatch: a __torch_dispatch__ subclass made by the private
+  torch.Tensor._make_subclass, with torch.utils._mode_utils.no_dispatch.
+test_setup_context_when_forward_has_default_args (upstream a TestAutograd test) is adapted
+at the end of this file.
 The weak references upstream takes with torch._C._WeakTensorRef are plain weakref.ref here.
 """
 import gc
+import operator
 import weakref
-from functools import partial
+from functools import partial, reduce
+from itertools import product
 
 import pytest
 
@@ -456,3 +458,91 @@ def test_setup_context_when_forward_has_default_args(lib):
     eq(y_expected, y1_expected)
     eq(y, y2)
     eq(y_expected, y2_expected)
+
+
+def test_metadata_check_check_conj(lib):
+    fwAD = fw(lib)
+    keys = {
+        "NEITHER": lambda x: x,
+        "CONJ": lambda x: x.conj(),
+        "NEG": lambda x: x._neg_view(),
+    }
+    for primal_key, tangent_key in product(keys, keys):
+        x = keys[primal_key](lib.randn(2, 3, 4, dtype=lib.cdouble))
+        t = keys[tangent_key](lib.randn(2, 3, 4, dtype=lib.cdouble))
+        if primal_key == tangent_key:
+            with fwAD.dual_level():
+                dual = fwAD.make_dual(x, t)
+                assert fwAD.unpack_dual(dual).tangent is t
+                lib.real(dual)
+                lib.imag(dual)
+        else:
+            with fwAD.dual_level():
+                dual = fwAD.make_dual(x, t)
+                assert fwAD.unpack_dual(dual).tangent is not t
+                lib.real(dual)
+                lib.imag(dual)
+
+
+def test_codegen_ignores_undefined_outputs(lib):
+    fwAD = fw(lib)
+    # grad_input is left out of the output mask, so convolution_backward returns an
+    # undefined tensor (None) there even though the weight is a dual tensor
+    weight = lib.randn(6, 1, 30, 30)
+    inp = lib.rand((1, 1, 32, 32))
+    out = lib.nn.functional.conv2d(inp, weight)
+    grad_out = lib.ones_like(out)
+    with fwAD.dual_level():
+        dual_weight = fwAD.make_dual(weight, lib.ones_like(weight))
+        grad_input, _, _ = lib.ops.aten.convolution_backward(
+            grad_out, inp, dual_weight, (0,), (1, 1), (0, 0), (1, 1), False, (0, 0), 1,
+            (False, True, False))
+    assert grad_input is None
+
+
+def test_create_new_zeros_with_same_meta(lib):
+    new_zeroes_fn = lib.ops.aten._new_zeros_with_same_feature_meta
+
+    def check(a, b):
+        def assert_same_meta(t, target):
+            for num_bdim in range(t.dim()):
+                result = new_zeroes_fn(t, target, self_num_batch_dims=num_bdim)
+                assert result.dim() == target.dim() + num_bdim
+                # sizes and strides match for the feature dims only
+                for i in range(num_bdim, result.dim()):
+                    assert result.size()[i] == target.size()[i - num_bdim]
+                    assert result.stride()[i] == target.stride()[i - num_bdim]
+                # strides are generated reasonably
+                if target.is_contiguous():
+                    assert result.is_contiguous()
+                assert result.storage_offset() == target.storage_offset()
+                prod_of_t_bdims = reduce(operator.mul, t.size()[:num_bdim], 1)
+                assert len(result.storage()) == len(target.storage()) * prod_of_t_bdims
+                # the TensorOptions are the same
+                assert result.dtype == target.dtype
+
+        assert_same_meta(a, b)
+        assert_same_meta(b, a)
+
+    a = lib.randn(5, dtype=lib.float)
+    b = lib.randn(2, 3, 4, dtype=lib.double)
+    check(a, b)
+    # non-contiguous case
+    a = lib.randn(2, 3, 4).transpose(0, 1).contiguous().transpose(0, 1)
+    b = lib.randn(2, 3, 4)
+    check(a, b)
+    a = lib.randn(5).narrow(0, 1, 2)
+    b = lib.randn(2)
+    check(a, b)
+    # not a view, but still not indexing all of its storage
+    a = lib.randn(5).resize_(4)
+    b = lib.randn(4)
+    check(a, b)
+    # zero-numel tensors
+    a = lib.randn(1, 0, 2)
+    b = lib.randn(1, 2)
+    check(a, b)
+    # a scalar tensor
+    a = lib.tensor(1.0)
+    b = lib.randn(1, 2)
+    check(a, b)

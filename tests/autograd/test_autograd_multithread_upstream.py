@@ -6,10 +6,9 @@ test runs twice (``[ember]`` and ``[torch]``). ember's run of a test listed in `
 expected to fail (strict), for the reason given.
 
 Upstream tests of the class not adapted, and why:
-- test_fork_join_in_middle: TorchScript (torch.jit.script functions forking with
-  torch.jit._fork).
 - test_custom_function_propagates_errors_from_device_thread: needs CUDA.
 """
+import re
 import sys
 import threading
 import traceback
@@ -267,6 +266,48 @@ def test_dataparallel_saved_tensors_hooks(lib):
             warnings.simplefilter('always')
             y = x * x
             assert len(w) > 0
+
+
+def test_fork_join_in_middle(lib):
+    # multiple backward with jit threads (the fork/join primitives), as
+    # test_python_thread_in_middle does with Python threads: without retain_graph=True it
+    # may raise, with it each call gets the gradient
+    @lib.jit.script
+    def train_fn_jit_no_retain(middle, orig_x):
+        y = middle + middle**2
+        return lib.autograd.grad([y.sum()], [orig_x])
+
+    @lib.jit.script
+    def train_fn_fork_join_calls_no_retain(x):
+        y_no_retain = (x + 3) * (x + 4) * 0.5
+        fut = lib.jit._fork(train_fn_jit_no_retain, y_no_retain, x)
+        grad_hat = train_fn_jit_no_retain(y_no_retain, x)
+        grad = lib.jit._wait(fut)
+        return grad, grad_hat
+
+    try:
+        train_fn_fork_join_calls_no_retain(lib.randn(5, 5, requires_grad=True))
+    except RuntimeError as error:
+        assert re.search("Specify retain_graph=True", str(error))
+
+    @lib.jit.script
+    def train_fn_jit_retain(middle, orig_x):
+        y = middle + middle**2
+        return lib.autograd.grad([y.sum()], [orig_x], retain_graph=True)
+
+    @lib.jit.script
+    def train_fn_fork_join_calls_retain(x):
+        y_retain = (x + 3) * (x + 4) * 0.5
+        fut1 = lib.jit._fork(train_fn_jit_retain, y_retain, x)
+        fut2 = lib.jit._fork(train_fn_jit_retain, y_retain, x)
+        grad = train_fn_jit_retain(y_retain, x)
+        grad1 = lib.jit._wait(fut1)
+        grad2 = lib.jit._wait(fut2)
+        return grad, grad1, grad2
+
+    grad, grad1, grad2 = train_fn_fork_join_calls_retain(lib.randn(5, 5, requires_grad=True))
+    eq(grad, grad1)
+    eq(grad, grad2)
 
 
 def test_python_thread_in_middle(lib):

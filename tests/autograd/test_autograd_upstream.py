@@ -16,7 +16,6 @@ Upstream tests not adapted, and why:
 - test_naughty_autograd_function_attribute_access: adapted without its last part, the
   "Attribute '...' is invalid" errors of THPFunction's C-level accessors (torch 2.13 no
   longer raises all of them).
-- test_naughty_anomaly_access: an expected failure upstream.
 - test_custom_autograd_ac_early_stop: on torch 2.13 its weak-reference check passes or fails
   depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward: in test_autograd_sparse_upstream.py.
@@ -34,8 +33,7 @@ Upstream tests not adapted, and why:
 - test_input_buffer_accum, test_no_grad_copy_sparse, test_gradcheck_input,
   test_gradcheck_check_batched_grad, test_gradcheck_dense_and_sparse_inputs: sparse tensors.
 - test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs,
-  test_gradcheck_multiple_mkldnn_inputs: MKL-DNN tensors.
-- test_saved_variable_packing_unpacking_saved_original_with_hooks: _raw_saved_* objects.
+  test_gradcheck_multiple_mkldnn_inputs: in test_autograd_upstream_part_b.py.
 - test_checkpoint* (torch.utils.checkpoint), test_grad_thread_safety and the tests between
   offsets of upstream not listed in this file: not adapted yet (see the report).
 """
@@ -2749,8 +2747,15 @@ def test_return_duplicate_inplace(lib):
     x = lib.randn(5, 5, dtype=lib.double, requires_grad=True)
     gradcheck(lib, inplace_fn, [x])
     gradgradcheck(lib, inplace_fn, [x])
-    # (upstream applies the abstract InplaceFunction, which fails before any check;
-    # DoubleInplace shows the two rules)
+    # can't modify leaf variables in-place; functions which modify views in-place must
+    # return only one output (upstream applies the abstract InplaceFunction, whose missing
+    # forward raises NotImplementedError, a RuntimeError, first; DoubleInplace shows the
+    # two rules themselves)
+    InplaceFunction = lib.autograd.function.InplaceFunction
+    with pytest.raises(RuntimeError):
+        InplaceFunction.apply(x)
+    with pytest.raises(RuntimeError):
+        InplaceFunction.apply(x.clone()[0])
     with pytest.raises(RuntimeError):
         DoubleInplace.apply(x)
     with pytest.raises(RuntimeError):
@@ -5712,7 +5717,6 @@ def test_saved_tensors_hook_version_counter_not_shared(lib):
 
 
 def test_pack_hook_with_inplace_modification_should_fail(lib):
-    # (upstream's second half registers the hook on _raw_saved_result; left out)
     a = lib.randn(5, requires_grad=True)
 
     def inc(x):
@@ -5722,6 +5726,10 @@ def test_pack_hook_with_inplace_modification_should_fail(lib):
     with lib.autograd.graph.saved_tensors_hooks(inc, lambda x: x):
         with raises(RuntimeError, "A saved tensor pack hook is modifying its input in place."):
             y = lib.exp(a)
+
+    y = lib.exp(a)
+    with raises(RuntimeError, "A saved tensor pack hook is modifying its input in place."):
+        y.grad_fn._raw_saved_result.register_hooks(inc, lambda x: x)
 
 
 def test_default_saved_tensors_hooks_double_backward(lib):

@@ -18,14 +18,14 @@ except these, and why:
 - test_grad_fn_input_metadata, test_calculate_shape_util: nested (jagged) tensors.
 - test_not_implemented_grad: its example (nextafter) has a derivative in torch 2.13.
 - test_naughty_autograd_function_stashing_ctx: torch 2.13 does not raise there any more.
-- test_naughty_anomaly_access: an expected failure upstream.
 - test_custom_autograd_ac_early_stop: on torch 2.13 its weak-reference check passes or fails
   depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward: in test_autograd_sparse_upstream.py.
 - test_sparse_gather_*, test_no_grad_copy_sparse, test_gradcheck_input,
   test_gradcheck_check_batched_grad: sparse gradients of gather, copies and gradcheck
   (not adapted yet: ember's sparse tensors are new and lack those).
-- test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs: MKL-DNN tensors.
+- test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs: in
+  test_autograd_upstream_part_b.py.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn,
   test_node_ordering_when_none_returned,
   test_forward_traceback_preserves_exception_with_checkpoint: need CUDA.

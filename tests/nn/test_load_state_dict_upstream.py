@@ -1,16 +1,17 @@
 """PyTorch's test/nn/test_load_state_dict.py (TestLoadStateDict), adapted: every test body
 is written once and run on ember and on real torch (``lib``), so an assertion that is wrong
 about torch fails too. Upstream's ``@swap([True, False])`` is the ``swap`` fixture (each
-test runs with ``torch.__future__``'s parameter swapping off and on). The meta-device tests
-(``test_load_state_dict_assign_meta``, ``test_load_state_dict_warn_assign``) are strict
-expected failures on ember, which has no 'meta' device; a CPU model stands in for the meta
-one in ``test_load_state_dict_assign``, which ember passes.
+test runs with ``torch.__future__``'s parameter swapping off and on). Every
+TestLoadStateDict test is adapted, the meta-device ones (``test_load_state_dict_assign_meta``,
+``test_load_state_dict_warn_assign``) included; ``test_load_state_dict_assign`` is the first
+of them again with a CPU module in place of the meta one.
 
 Not adapted: TestLoadStateDictSwap.test_swap_subclass -- its tensor subclasses need
 ``torch._C.DisableTorchFunctionSubclass`` (a private torch._C internal) and a
 ``__torch_dispatch__`` wrapper subclass (``Tensor._make_wrapper_subclass``).
-test_load_state_dict_error_message_lists_everything, _scalar_from_one_element_checkpoint
-and _copy_error_is_reported are ember's own additions on the same subject."""
+test_load_state_dict_assign, test_load_state_dict_error_message_lists_everything,
+_scalar_from_one_element_checkpoint and _copy_error_is_reported are ember's own additions
+on the same subject."""
 import gc
 import re
 from copy import deepcopy
@@ -61,6 +62,26 @@ def test_load_state_dict_type(lib, value, swap):
     use_swap(lib, swap)
     with pytest.raises(TypeError, match='Expected state_dict to be dict-like, got'):
         lib.nn.Module().load_state_dict(value)
+
+
+def test_scalar_param_1d_tensor_raises(lib, swap):
+    use_swap(lib, swap)
+
+    class SimpleModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.threshold = lib.nn.Parameter(lib.tensor(0.0))
+
+        def forward(self, x):
+            return x
+
+    m = SimpleModule()
+    # a checkpoint of shape [3] for a 0-d parameter is refused
+    with pytest.raises(RuntimeError, match='size mismatch for threshold'):
+        m.load_state_dict({'threshold': lib.randn(3)})
+    # one of shape [1] loads (backward compatibility)
+    m.load_state_dict({'threshold': lib.tensor([1.0])})
+    assert m.threshold.item() == 1.0
 
 
 def _net(lib):

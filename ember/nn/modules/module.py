@@ -652,7 +652,7 @@ class Module:
             lazy = is_lazy(target)
             if lazy and is_lazy(value):
                 continue  # two uninitialized tensors: nothing to copy
-            if not lazy and len(target.shape) == 0 and len(value.shape) == 1:
+            if not lazy and len(target.shape) == 0 and tuple(value.shape) == (1,):
                 value = value[0]  # checkpoints of torch 0.3 saved scalars as 1-element
             if not lazy and value.shape != target.shape:
                 error_msgs.append(f'size mismatch for {key}: copying a param with shape '
