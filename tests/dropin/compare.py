@@ -63,3 +63,21 @@ def plain(v):
     if isinstance(v, (list, tuple)):
         return type(v)(plain(x) for x in v)
     return v
+
+
+def error_of(fn, lib):
+    """(exception class name, message) of ``fn(lib)``, or ('ran', '')."""
+    try:
+        fn(lib)
+    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
+        return type(exc).__name__, str(exc)
+    return 'ran', ''
+
+
+def script_output(script):
+    """What ``script`` (with ``{lib}`` for the library's name) prints in a fresh process on
+    ember and on torch: for what happens once per process (a warning torch gives once)."""
+    import subprocess
+    import sys
+    return [subprocess.run([sys.executable, '-c', script.format(lib=lib)], capture_output=True,
+                           text=True).stdout for lib in ('ember', 'torch')]

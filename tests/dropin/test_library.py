@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 import pytest
 
-from tests.dropin.compare import same, plain, torch, ember
+from tests.dropin.compare import same, plain, error_of, torch, ember
 
 _COUNT = itertools.count()
 
@@ -94,16 +94,9 @@ def test_output_may_not_alias_an_input():
         def bad(x: lib.Tensor) -> lib.Tensor:
             return x[0]
         bad(lib.ones(2))
-    e, t = [_error(run, lib) for lib in (ember, torch)]
+    e, t = [error_of(run, lib) for lib in (ember, torch)]
     assert e[0] == t[0] == 'RuntimeError' and 'must not also be an input' in e[1]
 
-
-def _error(fn, lib):
-    try:
-        fn(lib)
-    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
-        return type(exc).__name__, str(exc)
-    return 'ran', ''
 
 
 def test_mutation_and_missing_mutates_args():
@@ -143,7 +136,7 @@ def test_fake_implementation_on_meta_tensors():
         def nofake(x: lib.Tensor) -> lib.Tensor:
             return x.clone()
         nofake(lib.ones(3, device='meta'))
-    assert _error(no_fake, ember)[0] == _error(no_fake, torch)[0]
+    assert error_of(no_fake, ember)[0] == error_of(no_fake, torch)[0]
 
 
 def test_schema_first_library():

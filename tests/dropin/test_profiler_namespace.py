@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.dropin.compare import same, outcome, torch, ember
+from tests.dropin.compare import same, outcome, script_output, torch, ember
 
 
 def test_activities_and_actions():
@@ -68,10 +68,7 @@ def test_clearing_events_warns_once_per_process():
               "                {lib}.ones(1) * 2\n"
               "                p.step()\n"
               "print(sorted(str(x.message)[:40] for x in w))")
-    import subprocess
-    import sys
-    e, t = [subprocess.run([sys.executable, '-c', script.format(lib=lib)], capture_output=True,
-                           text=True).stdout for lib in ('ember', 'torch')]
+    e, t = script_output(script)
     assert e == t and 'clears events' in e
 
 

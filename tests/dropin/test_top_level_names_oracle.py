@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.dropin.compare import same, plain, outcome, torch, ember
+from tests.dropin.compare import same, plain, outcome, error_of, script_output, torch, ember
 from tests.oracle.oracle import check, arr
 
 
@@ -236,10 +236,7 @@ def test_set_default_tensor_type_warns_once():
               "    {lib}.set_default_tensor_type({lib}.DoubleTensor)\n"
               "    {lib}.set_default_tensor_type({lib}.FloatTensor)\n"
               "print(len(w), str(w[0].message).split(' (Triggered')[0])")
-    import subprocess
-    import sys
-    e, t = [subprocess.run([sys.executable, '-c', script.format(lib=lib)], capture_output=True,
-                           text=True).stdout for lib in ('ember', 'torch')]
+    e, t = script_output(script)
     assert e == t and e.startswith('1 ')
 
 
@@ -344,17 +341,10 @@ def test_cond_and_while_loop(call):
 @pytest.mark.parametrize('name', ['solve', 'lstsq', 'eig', 'symeig', 'matrix_rank'])
 def test_removed_functions_say_so(name):
     # (ember's advice after the first sentence is its own, shorter, text)
-    e, t = [lib_outcome(lib, name) for lib in (ember, torch)]
+    e, t = [error_of(lambda lib: getattr(lib, name)(lib.ones(2, 2), lib.ones(2, 2)), lib)
+            for lib in (ember, torch)]
     assert e[0] == t[0] == 'RuntimeError'
     assert e[1].split('.')[0] == t[1].split('.')[0]
-
-
-def lib_outcome(lib, name):
-    try:
-        getattr(lib, name)(lib.ones(2, 2), lib.ones(2, 2))
-    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
-        return type(exc).__name__, str(exc)
-    return 'ran', ''
 
 
 MORE_NAMES = ['set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',

@@ -3,7 +3,7 @@ non-underscore init names, clip_grad_norm, skip_init and the convolution weights
 channels-last conversion."""
 import pytest
 
-from tests.dropin.compare import same, plain, torch, ember
+from tests.dropin.compare import same, plain, error_of, torch, ember
 
 
 @pytest.mark.parametrize('shape,groups', [((4, 2, 3), 1), ((4, 2, 3, 3), 2), ((2, 3, 3, 3, 3), 1),
@@ -76,16 +76,9 @@ def test_convert_conv_weight_memory_format():
 def test_module_moves_to_absent_devices(method):
     def run(lib):
         getattr(lib.nn.Linear(2, 2), method)()
-    e, t = [_error(run, lib) for lib in (ember, torch)]
+    e, t = [error_of(run, lib) for lib in (ember, torch)]
     assert e[0] == t[0] and t[1].startswith(e[1])
 
-
-def _error(fn, lib):
-    try:
-        fn(lib)
-    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
-        return type(exc).__name__, str(exc)
-    return 'ran', ''
 
 
 def test_module_compile_in_place():

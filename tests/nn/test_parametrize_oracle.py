@@ -9,7 +9,7 @@ import pickle
 import numpy as np
 import pytest
 
-from tests.dropin.compare import same, plain, torch, ember
+from tests.dropin.compare import same, plain, error_of, torch, ember
 
 
 def _linear(lib, n_in=3, n_out=4, seed=0):
@@ -140,18 +140,11 @@ def test_errors(case):
             P.register_parametrization(m, 'weight', NoInverse())
             P.remove_parametrizations(m, 'weight')
             P.remove_parametrizations(m, 'weight')
-    e, t = [_error(run, lib) for lib in (ember, torch)]
+    e, t = [error_of(run, lib) for lib in (ember, torch)]
     assert e[0] == t[0]
     assert e[1].split('\n')[0].replace('ember', 'torch').split("'")[0] == \
         t[1].split('\n')[0].split("'")[0]
 
-
-def _error(fn, lib):
-    try:
-        fn(lib)
-    except Exception as exc:  # noqa: BLE001 - the exception is what we compare
-        return type(exc).__name__, str(exc)
-    return 'ran', ''
 
 
 def test_unsafe_allows_a_new_shape():

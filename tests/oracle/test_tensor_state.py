@@ -234,10 +234,8 @@ def test_storage_warns_once_per_process():
               "    warnings.simplefilter('always')\n"
               "    {lib}.zeros(3).storage(); {lib}.ones(2).storage(); {lib}.FloatStorage(2)\n"
               "print([str(x.message)[:30] for x in w])")
-    import subprocess
-    import sys
-    e, t = [subprocess.run([sys.executable, '-c', script.format(lib=lib)], capture_output=True,
-                           text=True).stdout for lib in ('ember', 'torch')]
+    from tests.dropin.compare import script_output
+    e, t = script_output(script)
     assert e == t and 'TypedStorage is deprecated' in e
 
 
