@@ -19,7 +19,9 @@ PUBLIC = WITH_EXAMPLES + ['ember.cuda', 'ember.cuda.amp', 'ember.backends', 'emb
                           'ember.cpu', 'ember.cpu.amp',
                           'ember.testing', 'ember.profiler', 'ember.hub', 'ember.signal.windows',
                           'ember.quasirandom', 'ember._runtime_types', 'ember._removed',
-                          'ember._higher_order', 'ember._ops.windows', 'ember.library']
+                          'ember._higher_order', 'ember._ops.windows', 'ember.library',
+                          'ember.nn.utils.parametrize', 'ember.nn.utils.parametrizations',
+                          'ember.nn.utils.prune', 'ember.nn.utils.init_and_layout']
 
 
 @pytest.mark.parametrize('name', WITH_EXAMPLES)

@@ -20,4 +20,4 @@ __all__ = ['clip_grad_norm_', 'clip_grad_value_', 'get_total_norm', 'clip_grads_
            'convert_conv3d_weight_memory_format']
 from . import rnn  # noqa: F401,E402
 from . import stateless  # noqa: F401,E402 (functional_call's deprecated home)
-from . import parametrize, parametrizations  # noqa: F401,E402
+from . import parametrize, parametrizations, prune  # noqa: F401,E402
