@@ -60,7 +60,7 @@ _LAZY = {'nn': ('ember.nn', None), 'distributed': ('ember.distributed', None),
 _LAZY.update({name: (f'ember.{name}', None) for name in (
     'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',
     'version', 'compiler', '_dynamo', 'types', 'xpu', 'mps', 'profiler', 'hub', 'signal',
-    'functional', 'quasirandom', 'library')})
+    'functional', 'quasirandom', 'library', 'fx')})
 _LAZY.update({'compile': ('ember._compile', 'compile'), 'autocast': ('ember.amp', 'autocast')})
 _LAZY['ops'] = ('ember._ops.op_namespace', 'ops')  # (torch.ops: aten.<op>, profiler.<op>)
 _LAZY.update({'func': ('ember.func', None), 'vmap': ('ember.func', 'vmap'),

@@ -21,7 +21,7 @@ PUBLIC = WITH_EXAMPLES + ['ember.cuda', 'ember.cuda.amp', 'ember.backends', 'emb
                           'ember.quasirandom', 'ember._runtime_types', 'ember._removed',
                           'ember._higher_order', 'ember._ops.windows', 'ember.library',
                           'ember.nn.utils.parametrize', 'ember.nn.utils.parametrizations',
-                          'ember.nn.utils.prune', 'ember.nn.utils.init_and_layout']
+                          'ember.nn.utils.prune', 'ember.nn.utils.init_and_layout', 'ember.fx']
 
 
 @pytest.mark.parametrize('name', WITH_EXAMPLES)
@@ -52,7 +52,7 @@ def test_import_ember_loads_none_of_them():
             "[['ember', n] for n in ('cuda', 'cpu', 'version', 'backends', 'jit', 'amp', "
             "'testing', 'random', 'accelerator', 'onnx', '_compile', '_legacy', '_threads', "
             "'_settings', 'profiler', 'hub', 'signal', 'quasirandom', 'functional', "
-            "'_runtime_types', '_removed', '_higher_order', 'storage', 'library')]))\n"
+            "'_runtime_types', '_removed', '_higher_order', 'storage', 'library', 'fx')]))\n"
             "print('threadpoolctl' in sys.modules)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True, cwd=str(__import__('pathlib').Path(ember.__file__).parents[1]))
