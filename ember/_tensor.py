@@ -712,7 +712,7 @@ def _rebuild(cls, data, requires_grad, state):
 def refresh_view(t):
     """Rebuilds the history of view ``t`` after an in-place op rewrote its base's history
     through another view (torch regenerates such grad_fns lazily too)."""
-    from ._ops._core import replay_view, view_chain, PURE_VIEW, WATCHED
+    from ._ops._core import rebuild_view, view_chain, PURE_VIEW, WATCHED
     if t._seen == WATCHED and t._vc[0] == t._made_at[0]:
         return  # nothing was written since it was made: its history stands
     base = t._base
@@ -738,7 +738,7 @@ def refresh_view(t):
         raise RuntimeError(_no_grad_view_message(
             "A view was created", ngv[1] if type(ngv) is tuple else ngv,
             "its base or another view of its base has been modified inplace"))
-    fresh = replay_view(base, view_chain(t))
+    fresh = rebuild_view(t, base, view_chain(t))
     old_fn, old_nr = t._gfn, t._output_nr
     t._gfn = fresh._gfn
     t._requires_grad = fresh._requires_grad

@@ -604,6 +604,12 @@ def rebase(t, r):
     chain = view_chain(t)
     node = track(CopySlices, (base, r))
     node.view_fn = chain
+    # (the view's place in its base's memory, where the base is laid out row-major from its
+    # start: the region backward writes, even where replaying the views would give a
+    # read-only one -- a view of an expanded tensor)
+    node.geometry = (t._data.shape, t.stride(), t.storage_offset()) if (
+        base._data.flags.c_contiguous and base.storage_offset() == 0 and
+        t._data.dtype == base._data.dtype and '_bits' not in t.__dict__) else None
     fn = r._gfn
     if (fn.n_outputs == 1 and fn.next_functions and r._output_nr == 0
             and fn.next_functions[0][0] is old_fn and fn.next_functions[0][1] == old_nr):
@@ -622,7 +628,7 @@ def rebase(t, r):
         base._output_nr = 0
     base._rebased += 1
     # The view's own history now goes through its base's new history.
-    with_history = replay_view(base, chain)
+    with_history = rebuild_view(t, base, chain)
     t._gfn = with_history._gfn
     t._requires_grad = True
     t._output_nr = with_history._output_nr
@@ -645,6 +651,8 @@ class CopySlices(Node):
     """History of a base tensor after an in-place op on one of its views: the gradient of
     the overwritten region goes to the op's result, the rest to the base's old history."""
 
+    geometry = None  # (the view's shape, strides and offset in its base, when known)
+
     def name(self):
         """``'torch::autograd::CopySlices'``, torch's name for this node."""
         return 'torch::autograd::CopySlices'
@@ -658,7 +666,7 @@ class CopySlices(Node):
         # (complex: 1 + 1j, so that a view of the real or imaginary parts -- view_as_real --
         # zeroes just that part; the mask then applies part by part)
         mask = make(np.full(g._data.shape, 1 + 1j if complex_ else 1, g._data.dtype))
-        replay_view(mask, self.view_fn)._data[...] = 0
+        self._region(mask)._data[...] = 0
         if complex_:
             rest = g.real * mask.real + (g.imag * mask.imag) * 1j
         else:
@@ -666,7 +674,14 @@ class CopySlices(Node):
         # The view is replayed on the incoming gradient, which may have any layout (a
         # transpose after the in-place op makes it non-contiguous, where a ``view`` step
         # cannot be replayed): a contiguous one, as torch's copy of it.
-        return rest, replay_view(g.contiguous(), self.view_fn)
+        return rest, self._region(g.contiguous())
+
+    def _region(self, grad):
+        """The view's region of ``grad`` (a row-major gradient of the base)."""
+        if self.geometry is None:
+            return replay_view(grad, self.view_fn)
+        from .arrange import as_strided
+        return as_strided(grad, *self.geometry)
 
     def _through_fn(self, g):
         """The base's gradient is ``g`` with the view's region replaced by the op's
@@ -677,7 +692,7 @@ class CopySlices(Node):
         result = g.contiguous()
         if result is g:
             result = g.clone()
-        region = replay_view(result, self.view_fn)
+        region = self._region(result)
         grads = _call(fn, [region.clone()])
         task = current_graph_task()
         if task is not None and not task.keep_graph:
@@ -804,6 +819,25 @@ def view_chain(t):
         chain = t._view_fn = earlier + chain
     t._chain_at = changes[-1][0]
     return chain
+
+
+def rebuild_view(view, base, chain):
+    """``view`` made again from ``base``'s current history (after an in-place op changed
+    it): as torch does, one ``as_strided`` of the base (``AsStridedBackward0``) for a plain
+    strided view of the base's dtype; the view ops of ``chain`` replayed for the others
+    (another dtype, lazy conjugate or negative bits, a sparse base) or when view replay is on
+    (``autograd._force_original_view_tracking(True)``)."""
+    if not STATE.view_replay and view._data.dtype == base._data.dtype and \
+            '_bits' not in view.__dict__ and '_bits' not in base.__dict__ and \
+            base.layout is _strided_layout():
+        from .arrange import as_strided
+        return as_strided(base, view._data.shape, view.stride(), view.storage_offset())
+    return replay_view(base, chain)
+
+
+def _strided_layout():
+    from .._layout import strided
+    return strided
 
 
 def replay_view(t, chain):

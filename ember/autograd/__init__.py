@@ -5,7 +5,8 @@ import numpy as np
 
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
                         is_grad_enabled, is_inference_mode_enabled, set_multithreading_enabled,
-                        is_multithreading_enabled)
+                        is_multithreading_enabled, is_view_replay_enabled,
+                        _force_original_view_tracking)
 from .engine import run_backward
 from ..overrides import is_tensor_like, has_torch_function, handle_torch_function
 from . import graph  # noqa: F401

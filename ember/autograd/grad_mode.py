@@ -20,7 +20,8 @@ import threading
 import warnings
 
 __all__ = ['no_grad', 'enable_grad', 'set_grad_enabled', 'inference_mode', 'is_grad_enabled',
-           'is_inference_mode_enabled', 'set_multithreading_enabled', 'is_multithreading_enabled']
+           'is_inference_mode_enabled', 'set_multithreading_enabled', 'is_multithreading_enabled',
+           'is_view_replay_enabled']
 
 
 class _State(threading.local):
@@ -28,6 +29,9 @@ class _State(threading.local):
     enabled = True
     inference = False
     multithreading = True
+    # Whether a view rebuilt after an in-place op replays its view ops (torch's
+    # _force_original_view_tracking) rather than becoming one as_strided of its base.
+    view_replay = False
     # True while forward AD derives a jvp from a backward formula (grad mode on internally):
     # what that saves is a constant of the derivation, not autograd history, so inference
     # tensors may be saved then.
@@ -107,6 +111,13 @@ def is_multithreading_enabled():
     """Whether backward may use worker threads (``set_multithreading_enabled``). ember's
     engine runs every backward on the calling thread, so the setting is only recorded."""
     return STATE.multithreading
+
+
+def is_view_replay_enabled():
+    """Whether views rebuilt after an in-place op replay their view ops
+    (``_force_original_view_tracking(True)``); by default they become one ``as_strided`` of
+    their base (grad_fn ``AsStridedBackward0``), as in torch."""
+    return STATE.view_replay
 
 
 def _wrap_generator(make_ctx, fn):
@@ -288,4 +299,27 @@ class set_multithreading_enabled(_Mode):
 
     def __exit__(self, *exc):
         STATE.multithreading = self._prev_mt
+        return False
+
+
+class _force_original_view_tracking(set_multithreading_enabled):
+    """Makes views rebuilt after an in-place op replay their view ops (``True``) or become
+    one ``as_strided`` of their base (``False``, the default), for this thread: like
+    ``set_grad_enabled``, it takes effect when created and restores the previous setting on
+    exit (or, as a decorator, around each call)."""
+
+    def __init__(self, mode):
+        self._prev_replay = STATE.view_replay
+        self.mode = mode
+        STATE.view_replay = mode
+
+    def __call__(self, fn):
+        STATE.view_replay = self._prev_replay
+        return _Mode.__call__(self, fn)
+
+    def __enter__(self):
+        STATE.view_replay = self.mode
+
+    def __exit__(self, *exc):
+        STATE.view_replay = self._prev_replay
         return False

@@ -13,9 +13,8 @@
 - transpose_ of a view_as_real view gives the out-of-place gradient.
 
 Each scenario runs on both libraries and returns what it observes (gradients as NumPy
-arrays, shapes, error classes and messages); the two reports must agree. grad_fn names of
-rebuilt views are not compared: torch rebuilds them as AsStridedBackward0, ember replays the
-view ops (a documented difference).
+arrays, shapes, error classes and messages); the two reports must agree. (grad_fn names of
+rebuilt views are compared in tests/autograd/test_view_replay_oracle.py.)
 """
 import weakref
 
