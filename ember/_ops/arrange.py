@@ -16,8 +16,8 @@ import numpy as np
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
-from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
-                    UnsafeViewBackward0, _diag_index)
+from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
+                    diag_embed_like, UnsafeViewBackward0, _diag_index)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput, name_saved_values
 
@@ -799,11 +799,8 @@ def select_scatter(input, src, dim, index):
 @register
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     """A copy of ``input`` with ``src`` written at ``start:end:step`` along ``dim``."""
-    d = wrap_dim(dim, input._data.ndim)
-    if step <= 0:
-        raise RuntimeError("slice step must be positive")
-    return _scatter_into(SliceScatterBackward0, input, src,
-                         (slice(None),) * d + (slice(start, end, step),), (d, start, end, step))
+    key, d = slice_key(input, dim, start, end, step)
+    return _scatter_into(SliceScatterBackward0, input, src, key, (d, start, end, step))
 
 
 class DiagonalScatterBackward0(Node):

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor, make
 from ._core import register, track, track1, result, results, Node
 
@@ -496,6 +497,14 @@ def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
             raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
                                f"stride {per}")
         raise RuntimeError("got an incorrect number of RNN parameters")
+    if mode != 'LSTM':
+        # (torch splits the hidden state into layers only now, then pairs both lists for
+        # two directions and counts each against num_layers)
+        hiddens = hx.size(0)
+        if bidirectional and (len(params) // per % 2 or hiddens % 2):
+            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+        if hiddens // (2 if bidirectional else 1) != num_layers:
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
     if bidirectional and len(params) // per % 2:
         raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
     if num_layers < 1:
@@ -519,6 +528,11 @@ def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, b
     if batch_first:  # (torch transposes before it looks at the parameters)
         input = input.transpose(0, 1)
     _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional)
+    if batch_sizes is not None and batch_sizes.dtype is not _dtype.int64:
+        # (the packed layers read the sizes as int64 only when they run)
+        raise RuntimeError(f"expected scalar type Long but found {batch_sizes.dtype.kernel_name}")
+    if input.dim() == 0:  # (torch's layer projects the whole input first)
+        _F().linear(input, params[0])
     layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
     states = list(hx) if mode == 'LSTM' else [hx]
     steps = [int(b) for b in batch_sizes._data.reshape(-1)] if batch_sizes is not None \

@@ -440,7 +440,7 @@ def _sampler(name, draw):
         check_inplace(self, name)
         if draw is _uniform:  # (its dtype dispatch comes before its bounds check)
             refuse(self)
-        if draw is _random:
+        if draw is _random or draw is _uniform:
             kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         refuse(self)  # (after the parameters' checks, before anything is written, as torch)
@@ -457,10 +457,31 @@ def _g(v):
     return f'{v:g}' if isinstance(v, float) else str(v)
 
 
-def _uniform(rng, shape, a=0.0, b=1.0, *, from_=None, to=None):
+# (the C++ names and the largest value torch's bounds checks give each dtype; a complex
+# tensor is filled through its real view)
+_BOUNDS = {'float16': ('c10::Half', 'Half', 65504.0),
+           'bfloat16': ('c10::BFloat16', 'BFloat16', 3.3895313892515355e38),
+           'float32': ('float', 'Float', 3.4028234663852886e38),
+           'float64': ('double', 'Double', 1.7976931348623157e308)}
+_BOUNDS['complex64'], _BOUNDS['complex128'] = _BOUNDS['float32'], _BOUNDS['float64']
+
+
+def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
+    # (torch's keywords are ``from`` -- a Python keyword, given through ``**`` -- and ``to``)
+    a, b = kwargs.pop('from', a), b if to is None else to
+    if kwargs:
+        raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    cname, kname, top = _BOUNDS[_dtype.FROM_NP[np.dtype(dtype)].name]
+    for v, arg in ((a, 'from'), (b, 'to')):
+        if not -top <= v <= top:  # (NaN too)
+            raise RuntimeError(f"{arg} is out of bounds for {cname}")
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_g(a)} > to={_g(b)}")
+    if b - a > top:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{kname}>::max(), "
+                           f"but found to={_g(b)} and from={_g(a)} which result in to-from to "
+                           "exceed the limit")
     return rng.uniform(a, b, shape)
 
 

@@ -802,8 +802,12 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     x = input._data
     if x.dtype.kind not in 'fcV':
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    dims = _dims(dim, x.ndim)
+    if isinstance(correction, (complex, np.complexfloating, Tensor)):
+        # (torch reads the correction as a double, before it looks at the dims)
+        from .pointwise import scalar_as
+        correction = scalar_as(correction, np.float64)
     c = _correction(unbiased, correction)
+    dims = _dims(dim, x.ndim)
     count = _reduced_count(x.shape, dims)
     if count - c <= 0:
         warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
@@ -942,6 +946,9 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     if x.dtype.kind not in 'fcV':
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtype_name(x.dtype)}")
+    if isinstance(ord, (complex, np.complexfloating)):
+        raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
+                           "norm.")
     if dtype is not None:
         if dtype.np.kind not in 'fcV':
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "

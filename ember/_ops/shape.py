@@ -547,6 +547,18 @@ def select_position(input, dim, index):
     return d, index + size if index < 0 else index
 
 
+def slice_key(input, dim, start, end, step):
+    """The index of a ``slice(dim, start, end, step)`` of ``input`` (also what slice_scatter
+    writes to), its arguments checked in torch's order: the 0-dim input, the dim, the step."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, nd)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    return (slice(None),) * d + (slice(start, end, step),), d
+
+
 @register
 def select(input, dim, index):
     """The view at ``index`` along ``dim`` (that dim removed)."""
