@@ -127,15 +127,30 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     # the pair of running statistics and the dtype; the channel count (its IndexError for a
     # 1-d input); the pair; the dtype -- all before the sizes of the parameters)
     from .backend_only import not_differentiable
-    from ..nn.functional._normalization import batch_norm_channels
+    from ..nn.functional._normalization import batch_norm_channels, batch_norm_mixed_dtypes
     not_differentiable('native_batch_norm', (('running_mean', running_mean),
                                              ('running_var', running_var)))
+    params = (weight, bias, running_mean, running_var)
+    if input.dim() == 0:  # (torch's kernel fails on the reduced dims' count first)
+        batch_norm_channels(input)
     if not training:
         _both_or_neither(running_mean, running_var)
         _batch_norm_dtype(input)
+        batch_norm_mixed_dtypes(input, params)
     batch_norm_channels(input)
+    if training and input._data.dtype.kind not in 'fcV' and not (
+            input.is_contiguous() or input.is_contiguous(memory_format=_memory_format())):
+        # (torch's kernel for a strided input takes the batch mean first: mean's refusal)
+        input.mean((0,) + tuple(range(2, input.dim())))
     _both_or_neither(running_mean, running_var)
     _batch_norm_dtype(input)
+    batch_norm_mixed_dtypes(input, params)
+    if training and not input.numel():
+        raise RuntimeError(f"input tensor must have at least one element, but got input_sizes "
+                           f"= {list(input.shape)}")
+    for t in (running_mean, running_var) if input.numel() else ():
+        if t is not None and t.dim() != 1:  # (its kernel reads them as 1-d arrays)
+            raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {t.dim()}")
     x = input._data
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
@@ -143,6 +158,11 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      False)
     return out, make(stats[0]), make(stats[1])
+
+
+def _memory_format():
+    from .._memory_format import channels_last
+    return channels_last
 
 
 def _batch_norm_dtype(input):

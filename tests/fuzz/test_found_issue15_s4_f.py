@@ -154,3 +154,103 @@ def test_recurrent_two_directions_still_run():
     same(lambda T: T.rnn_tanh(T.ones(3, 2), T.tensor([3]), T.ones(2, 3, 3) / 2,
                               [T.ones(3, 2) / 4, T.ones(3, 3) / 5] * 2, False, 1, 0.0, True,
                               True))
+
+
+# -- nll_loss: a 1-D input takes a target of one element (ValueError); the kernel refuses a
+#    non-floating input, then a weight of another dtype, before it reads the targets --------
+NLL_CASES = [
+    ((3,), F32, np.array([1, 1, 1]), None),
+    ((1,), U8, np.array([9, 7, 1], U8), None),
+    ((4,), U8, np.zeros(0, U8), np.array([5], U8)),
+    ((0,), I64, np.zeros(0, I64), None),
+    ((3,), I64, np.array([5]), None),
+    ((0, 3), I64, np.zeros(0, I64), None),
+    ((2, 3), B, np.zeros(2, I64), None),
+    ((2, 3), C64, np.zeros(2, I64), None),
+    ((2, 3, 4), I64, np.zeros((2, 4), I64), None),
+    ((2, 2, 3, 4), I64, np.zeros((2, 3, 4), I64) - 2, None),
+    ((2, 3), F64, np.zeros(2, I64), np.ones(3, F32)),
+    ((0, 3), F64, np.zeros(0, I64), np.ones(3, F32)),
+    ((2, 3, 4), F64, np.zeros((2, 4), I64) + 7, np.ones(3, F32)),
+    ((3,), F16, np.array([1]), np.ones(3, F32)),
+    ((2, 3), F16, np.zeros(2, I64), np.ones(3, F16)),
+    ((2, 3), F32, np.array([0, 2]), np.array([0.5, 1.0, 2.0], F32)),
+]
+
+
+@pytest.mark.parametrize('case', NLL_CASES, ids=str)
+def test_nll_loss_check_order(case):
+    shape, dtype, target, weight = case
+    args = (arr(shape, dtype), target) + (() if weight is None else (weight,))
+    check(lambda T, x, t, *w: T.nn.functional.nll_loss(x, t, *w), *args, grad=False,
+          match_message=True)
+
+
+def test_cross_entropy_weight_dtype():
+    same_error(lambda T, x, t, w: T.nn.functional.cross_entropy(x, t, w), arr((2, 3), F64),
+               np.zeros(2, I64), np.ones(3, F32))
+    same(lambda T, x, t, w: T.nn.functional.cross_entropy(x, t, w), arr((2, 3), F64),
+         arr((2, 3), F64), np.ones(3, F32))
+
+
+# -- native_batch_norm: torch's kernel's order -- a 0-dim input first, in evaluation the pair
+#    of running statistics, the dtype and the parameters' dtypes; the channel dim; a strided
+#    integer input's batch mean in training; the pair, dtype and mixed dtypes; an empty input
+#    in training; running statistics of one dim --------------------------------------------
+def _bn_args(spec):
+    return tuple(None if s is None else arr(*s) for s in spec)
+
+
+BN_CASES = [
+    # (input, weight, bias, running_mean, running_var), training
+    ((((), C128), ((), C128), ((), C128), ((), C128), None), False),
+    ((((), F32), None, ((), F32), None, ((), F32)), False),
+    ((((), F32), None, None, None, None), True),
+    ((((), np.int16), None, ((), np.int16), None, None), False),
+    ((((4,), F64), ((2, 2, 3, 4), F64), None, None, None), False),
+    ((((4,), F64), None, None, ((4,), F32), ((4,), F32)), False),
+    ((((4,), F64), None, None, ((4,), F32), ((4,), F32)), True),
+    ((((4,), F64), ((4,), F32), None, None, None), False),
+    ((((2, 4), F64), ((4,), F32), None, None, None), False),
+    ((((2, 4), F64), ((4,), F32), None, None, None), True),
+    ((((2, 3), F64), None, None, ((3,), F32), ((3,), F32)), True),
+    ((((2, 3), F32), ((3,), F64), None, ((3,), F32), ((3,), F32)), False),
+    ((((2, 3), F32), None, None, ((3,), I32), ((3,), I32)), False),
+    ((((2, 3), F16), ((3,), F32), None, ((3,), F16), ((3,), F16)), True),
+    ((((2, 3), F16), None, None, ((3,), F64), ((3,), F32)), True),
+    ((((0, 3), F64), None, None, ((3,), F32), ((3,), F32)), False),
+    ((((0, 3), F32), None, None, ((1, 3), F32), ((1, 3), F32)), True),
+    ((((0, 3), F32), None, None, ((3,), F32), ((3,), F32)), True),
+    ((((2, 3), F32), None, None, ((1, 3), F32), ((1, 3), F32)), False),
+    ((((2, 3), F32), ((1, 3), F32), None, ((3,), F32), ((1, 3), F32)), True),
+    ((((2, 1), F32), None, None, ((), F32), ((), F32)), True),
+    ((((3, 3), B), None, None, ((3, 3), B), None), True),
+    ((((2, 3), I64), None, None, ((3,), F32), ((3,), F32)), True),
+]
+
+
+@pytest.mark.parametrize('case', BN_CASES, ids=str)
+def test_native_batch_norm_check_order(case):
+    spec, training = case
+    same_error(lambda T, x, *p: T.native_batch_norm(x, *p, training, 0.5, 1e-5),
+               *_bn_args(spec))
+
+
+@pytest.mark.parametrize('layout', ['transposed', 'strided'])
+@pytest.mark.parametrize('dtype', [B, I32])
+def test_native_batch_norm_strided_integer_input_takes_the_mean_first(layout, dtype):
+    def fn(T, x, rv):
+        x = x.t() if layout == 'transposed' else x[:, ::2]
+        return T.native_batch_norm(x, None, None, None, rv, True, 2.0, 1e-5)
+    same_error(fn, arr((3, 6), dtype), arr((3,), dtype))
+
+
+def test_batch_norm_mixed_dtypes():
+    same_error(lambda T, x, m, v: T.batch_norm(x, None, None, m, v, True, 0.1, 1e-5, False),
+               arr((2, 3), F64), arr((3,)), arr((3,)))
+    same_error(lambda T, x, m, v: T.nn.functional.batch_norm(x, m, v), arr((2, 3), F64),
+               arr((3,)), arr((3,)) + 2)
+    same(lambda T, x, m, v: T.nn.functional.batch_norm(x, m, v), arr((2, 3), F16),
+         arr((3,)), arr((3,)) + 2)
+    same(lambda T, x, m, v: T.native_batch_norm(x, None, None, m, v, False, 0.1, 1e-5),
+         arr((2, 3), 'float32'), arr((3,)), arr((3,)) + 2)
