@@ -172,6 +172,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if output_size is not None and output_size != out.size:
             raise RuntimeError("allocated size does not match required size")
         return make(out)
+    if isinstance(repeats, Tensor) and repeats._data.ndim > 1:  # (before torch reads the dim)
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if dim is None:
         input = input.flatten()
         d = 0
@@ -179,8 +181,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         d = wrap_dim(dim, input._data.ndim)
     if isinstance(repeats, Tensor):
         rep = repeats._data
-        if rep.ndim > 1:
-            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         if not input._data.ndim:  # (torch takes the size of a dim the 0-d input lacks)
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         size = input._data.shape[d]

@@ -201,14 +201,15 @@ def _sum_array(input, dtype):
 @register
 def sum(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` (all elements if None); integers and bools sum to int64."""
-    x = _sum_array(input, dtype)
     if dim is _NODIM:
+        x = _sum_array(input, dtype)
         if keepdim:
             raise _no_keepdim('sum')
         # (bfloat16 accumulates in float32 and rounds once, as torch does: see opmath)
         r = np.asarray(opmath(x).sum(), dtype=x.dtype)
         return _out(result(r, track1(SumBackward0, input)), out)
-    dims = _dims(dim, x.ndim)
+    dims = _dims(dim, input._data.ndim)  # (before autograd's refusal of the result dtype)
+    x = _sum_array(input, dtype)
     r = np.asarray(opmath(x).sum(axis=_np_axis(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     n = track1(SumBackward1, input)
     if n is not None:
@@ -228,9 +229,9 @@ class NansumBackward0(Node):
 @register
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``sum`` treating NaN as zero."""
-    _nansum_check(input)
+    dims = _dims(dim, input._data.ndim)  # (torch's order: the dims, a complex input,
+    _nansum_check(input)                 # autograd's refusal of the result dtype)
     x = _sum_array(input, dtype)
-    dims = _dims(dim, x.ndim)
     _nansum_check(input, dtype)
     r = np.asarray(np.nansum(opmath(x), axis=_np_axis(dims, x.ndim), keepdims=keepdim),
                    dtype=x.dtype)

@@ -254,3 +254,99 @@ def test_batch_norm_mixed_dtypes():
          arr((3,)), arr((3,)) + 2)
     same(lambda T, x, m, v: T.native_batch_norm(x, None, None, m, v, False, 0.1, 1e-5),
          arr((2, 3), 'float32'), arr((3,)), arr((3,)) + 2)
+
+
+# -- renorm: each number real and in range (a NaN maxnorm too), the rank, the dim, then the
+#    norm's dtype refusal -------------------------------------------------------------------
+@pytest.mark.parametrize('shape,dtype,p,dim,maxnorm', [
+    ((2, 3), F32, 2.0, 0, NAN), ((1, 3), F32, 3, 5, NAN), ((2, 3), F32, 2, 5, -1),
+    ((2, 3), F32, 2, 5, -1.5), ((2, 3), I64, 2, 5, 1.0), ((2, 3), B, 2, 0, 1.0),
+    ((2, 3), U8, 2, 0, 1.0), ((0, 3), I64, 2, 0, 1.0), ((2, 3), I64, NAN, 0, 1.0),
+    ((2, 3), F32, -1, 0, 1j), ((2, 3), F32, 1j, 0, -1), ((3,), F32, 3, 5, 1.0),
+    ((2, 3), F32, 2, 0, 1.0), ((2, 3), C64, 2, 0, 1.0),
+])
+def test_renorm_check_order(shape, dtype, p, dim, maxnorm):
+    check(lambda T, x: T.renorm(x, p, dim, maxnorm), arr(shape, dtype), grad=False,
+          match_message=True)
+    check(lambda T, x: x.clone().renorm_(p, dim, maxnorm), arr(shape, dtype), grad=False,
+          match_message=True)
+
+
+# -- stack wraps the dim against the first tensor before it compares the sizes ------------
+@pytest.mark.parametrize('shapes,dim', [([(1, 1, 3, 3), (1, 2, 3, 3)], 5),
+                                        ([(2, 0), (2, 2, 3, 4)], -4),
+                                        ([(2, 0), (2, 2, 3, 4)], -3), ([(2, 0)], 5)])
+def test_stack_dim_before_sizes(shapes, dim):
+    same_error(lambda T, *xs: T.stack(list(xs), dim), *[arr(s) for s in shapes])
+
+
+# -- quantile: a number q's range, the interpolation, the input / q / out checks, the dim,
+#    then a tensor q's values -----------------------------------------------------------------
+Q_CASES = [
+    ((2, 3), F32, np.array([-0.8, 0.5], F32), 5, {}),
+    ((2, 3), I64, 1.5, 5, {}), ((2, 3), I64, 2, 5, {}), ((2, 3), I64, NAN, 5, {}),
+    ((0,), I64, 0.5, 5, {}), ((0,), I64, np.ones((2, 2)), 5, {}),
+    ((2,), I64, np.ones((2, 2)), 5, {}), ((2,), I64, 1.5, None, {'interpolation': 'foo'}),
+    ((2,), I64, 0.5, None, {'interpolation': 'foo'}),
+    ((2, 3), F32, np.array([0.5], F64), 5, {}),
+    ((2, 3), F32, np.array([0.5, 2.0], F32), 1, {}),
+    ((2, 3), F32, np.array([0.5, 0.2], F32), 1, {'keepdim': True}),
+    ((2, 3), F64, 0.3, None, {}), ((), F32, 0.3, 0, {}),
+]
+
+
+@pytest.mark.parametrize('op', ['quantile', 'nanquantile'])
+@pytest.mark.parametrize('case', Q_CASES, ids=str)
+def test_quantile_check_order(op, case):
+    shape, dtype, q, dim, kw = case
+    if isinstance(q, np.ndarray):
+        check(lambda T, x, q: getattr(T, op)(x, q, dim, **kw), arr(shape, dtype), q,
+              grad=False, match_message=True)
+    else:
+        check(lambda T, x: getattr(T, op)(x, q, dim, **kw), arr(shape, dtype), grad=False,
+              match_message=True)
+
+
+def test_quantile_out_dtype_before_the_dim():
+    same_error(lambda T, x: T.quantile(x, 0.5, 5, out=T.ones(2, dtype=T.long)), arr((2, 3)))
+    same_error(lambda T, x, q: T.quantile(x, q, 1, out=T.ones(2, dtype=T.long)), arr((2, 3)),
+               np.array([0.5, 2.0], F32))
+
+
+# -- repeat_interleave refuses repeats of two dims before it reads the dim; split refuses a
+#    negative size before it reads the dim; nansum / sum read the dims before autograd's
+#    refusal of the result dtype (nansum: then a complex input); ormqr reads tau's last size
+def test_repeat_interleave_repeats_dims_first():
+    same_error(lambda T, x, r: x.repeat_interleave(r, 2), arr((3,), np.int8),
+               np.array([[2, 0, 1]], np.int8))
+    same_error(lambda T, x, r: T.repeat_interleave(x, r, 2, output_size=0), arr((4, 4), B),
+               arr((4, 4), B))
+    same_error(lambda T, x, r: T.repeat_interleave(x, r, 2), arr((4, 4)), np.ones(4, I64))
+    same(lambda T, x, r: T.repeat_interleave(x, r, 1), arr((2, 2)), np.array([1, 2]))
+
+
+@pytest.mark.parametrize('op', ['split', 'unsafe_split'])
+def test_split_negative_size_before_the_dim(op):
+    same_error(lambda T, x: getattr(T, op)(x, -3, 1), arr((0,), C64))
+    same_error(lambda T, x: getattr(T, op)(x, -3, 0), arr((3,)))
+    same_error(lambda T, x: x.split(-3, 1), arr((0,)))
+
+
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.nansum(x.double().requires_grad_(), [0, 1, 2], True, dtype=T.uint8),
+    lambda T, x: T.sum(x.double().requires_grad_(), [0, 1, 2], True, dtype=T.uint8),
+    lambda T, x: T.sum(x.double().requires_grad_(), dtype=T.uint8),
+    lambda T, x: T.nansum(x.to(T.complex64), 5, dtype=T.float32),
+    lambda T, x: T.nansum(x.to(T.complex64), 5),
+    lambda T, x: T.nansum(x.to(T.complex64)),
+    lambda T, x: T.nansum(x.to(T.complex64).requires_grad_(), 1, dtype=T.int64),
+    lambda T, x: T.nansum(x.long(), [0, 1, 2], True, dtype=T.uint8),
+])
+def test_sum_dims_before_dtype_refusals(fn):
+    same_error(fn, arr((1, 3)))
+
+
+@pytest.mark.parametrize('tau', [np.array(0.5), np.array(False), np.ones(2)])
+def test_ormqr_zero_dim_tau(tau):
+    a = arr((2, 3, 3), B if tau.dtype == B else F64)
+    same_error(lambda T, a, t: T.ormqr(a, t, a.clone()), a, tau)
