@@ -23,7 +23,7 @@ from . import linalg as _products
 from .reduce import _named, _out_pair
 from .shape import cat
 from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv, _solve,
-                             LinAlgError, LinalgInvExBackward0)
+                             solve_checks, LinAlgError, LinalgInvExBackward0)
 from ._scipy import lapack
 from .._dtype import promote_types
 from ..autograd.grad_mode import STATE
@@ -624,7 +624,7 @@ def inv_ex(A, *, check_errors=False, out=None):
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """``linalg.solve`` that reports a singular ``A`` in ``info`` (its first zero pivot, per
     matrix) instead of raising, unless ``check_errors``."""
-    _matrices(A, 'linalg.solve')
+    solve_checks(A, B, 'linalg.solve', left)  # (before it looks for a singular A)
     info = _info(A)
     if check_errors and np.any(info):
         idx = np.unravel_index(int(np.argmax(info.reshape(-1) > 0)), info.shape)

@@ -26,7 +26,7 @@ def same(fn, *args):
 def arr(shape, dtype=F32):
     """Distinct values of ``shape`` (a number range, cast)."""
     n = int(np.prod(shape))
-    return (np.arange(n, dtype=F64).reshape(shape) / 3 - 1).astype(dtype)
+    return np.asarray((np.arange(n, dtype=F64).reshape(shape) / 3 - 1).astype(dtype))
 
 
 # -- a complex correction / order is read as a double (refused when its imaginary part is
@@ -350,3 +350,75 @@ def test_sum_dims_before_dtype_refusals(fn):
 def test_ormqr_zero_dim_tau(tau):
     a = arr((2, 3, 3), B if tau.dtype == B else F64)
     same_error(lambda T, a, t: T.ormqr(a, t, a.clone()), a, tau)
+
+
+# -- unfold / fold: torch reads dims 1 and 2 before the rank, counts the blocks rounding
+#    down, and its kernels refuse integer types (bool passes) after the shape checks ---------
+@pytest.mark.parametrize('shape,dtype,args', [
+    ((2, 0), I64, (3, 3, 1, 1)), ((3,), F32, (2,)), ((), F32, (2,)), ((0, 3), F32, (2,)),
+    ((2, 3), F32, (2,)), ((2, 3, 3), I32, (2, 1, 1)), ((2, 3, 3), np.int8, (2,)),
+    ((2, 3, 3), U8, (2,)), ((1, 2, 3, 3, 3), F32, (2,)), ((1, 2, 0, 3, 3), F32, (2,)),
+    ((2, 3, 3), I32, (2, 3, 0, 2)), ((1, 1, 3, 3), F32, (2, 3, 0, 2)),
+    ((2, 3, 3), C64, (2, 3, 0, 2)), ((2, 3, 3), F32, (2,)), ((2, 3, 3), B, (2,)),
+    ((2, 3, 3), C64, (2,)), ((0, 2, 3, 3), F16, (2,)), ((1, 1, 3, 3), F32, (2, 2, 0, 3)),
+])
+def test_unfold_check_order(shape, dtype, args):
+    same_error(lambda T, x: T.nn.functional.unfold(x, *args), arr(shape, dtype))
+
+
+@pytest.mark.parametrize('shape,dtype,args', [
+    ((1, 4, 1), F32, ((3, 3), 2, 3, 0, 2)), ((1, 4, 4), I64, ((3, 3), 2)),
+    ((1, 4, 4), U8, ((3, 3), 2)), ((1, 4, 4), B, ((3, 3), 2)), ((1, 4, 4), F32, ((3, 3), 2)),
+])
+def test_fold_check_order(shape, dtype, args):
+    same_error(lambda T, x: T.nn.functional.fold(x, *args), arr(shape, dtype))
+
+
+# -- linalg.pinv: a number atol without rtol sizes the default rtol from the matrix first (its
+#    IndexError for fewer than two dims); tolerance tensors that require grad are refused
+#    before anything else ----------------------------------------------------------------------
+@pytest.mark.parametrize('shape,dtype,kw', [
+    ((3,), B, {'atol': -1.0, 'hermitian': True}), ((4,), F32, {'atol': INF}),
+    ((), F32, {'atol': 0.1}), ((4,), F32, {'atol': 0.0}), ((4,), I64, {'atol': 0.1}),
+    ((4,), F32, {'atol': 0.1, 'rtol': 0.2}), ((4,), F32, {'rtol': 0.1}), ((4,), F32, {}),
+    ((3, 3), F64, {'atol': 0.5}),
+])
+def test_pinv_number_atol_reads_the_size(shape, dtype, kw):
+    same_error(lambda T, a: T.linalg.pinv(a, **kw), arr(shape, dtype))
+
+
+@pytest.mark.parametrize('shape,tol,kw', [((3, 3), (3,), 'rcond'), ((3, 3), (3,), 'rtol'),
+                                          ((3, 3), (3,), 'atol'), ((2, 0), (3, 1), 'rcond'),
+                                          ((4,), (), 'rtol'), ((3, 4), (2, 2, 3, 4), 'rtol')])
+def test_pinv_tolerances_not_differentiable(shape, tol, kw):
+    def fn(T, a, t):
+        t = t.requires_grad_()
+        return T.linalg.pinv(a, t) if kw == 'rcond' else T.linalg.pinv(a, **{kw: t})
+    same_error(fn, arr(shape, F64), arr(tol, F64))
+    same_error(lambda T, a, t: T.linalg.pinv(a, atol=t.requires_grad_(),
+                                             rtol=t.clone().requires_grad_()),
+               arr(shape, F64), arr(tol, F64))
+
+
+# -- linalg.solve / solve_ex: B of no dims is refused as not a matrix, batch dims that do not
+#    broadcast get torch's message, and solve_ex checks its operands before it looks for a
+#    singular A ----------------------------------------------------------------------------------
+@pytest.mark.parametrize('op', ['solve', 'solve_ex'])
+@pytest.mark.parametrize('a,b,left', [
+    (((4, 4), F64), ((2, 0), F16), False), (((2, 3, 3), F64), ((), F64), False),
+    (((2, 3, 3), F64), ((), F64), True), (((4, 4), I64), ((), F32), False),
+    (((2, 4, 4), F32), ((3, 4, 4), F32), True), (((4, 4), F32), ((4,), F32), False),
+    (((4, 4), F32), ((3,), F32), False),
+])
+def test_solve_operands_before_singularity(op, a, b, left):
+    same_error(lambda T, A, B: getattr(T.linalg, op)(A, B, left=left), arr(*a), arr(*b))
+    if op == 'solve_ex':
+        same_error(lambda T, A, B: T.linalg.solve_ex(A, B, left=left, check_errors=True),
+                   np.ones(a[0], a[1]), arr(*b))
+
+
+def test_solve_still_broadcasts():
+    eye = np.broadcast_to(np.eye(4, dtype=F32), (2, 3, 4, 4)).copy()
+    same(lambda T, A, B: T.linalg.solve(A, B), eye, arr((3, 4, 2)))
+    same(lambda T, A, B: T.linalg.solve(A, B, left=False), eye, arr((3, 4)))
+    same(lambda T, A, B: T.linalg.solve_ex(A, B)[1], np.ones((2, 4, 4), F32), arr((2, 4, 4)))
