@@ -422,3 +422,42 @@ def test_solve_still_broadcasts():
     same(lambda T, A, B: T.linalg.solve(A, B), eye, arr((3, 4, 2)))
     same(lambda T, A, B: T.linalg.solve(A, B, left=False), eye, arr((3, 4)))
     same(lambda T, A, B: T.linalg.solve_ex(A, B)[1], np.ones((2, 4, 4), F32), arr((2, 4, 4)))
+
+
+# -- scaled_dot_product_attention: one dtype, the ranks, the mask's dtype, is_causal with a
+#    mask, then the math: integer/bool query and key scaled into floats (value's dtype refused
+#    by the last product), and the mask added in place (it may not grow the scores) -------------
+SDPA_CASES = [
+    (((1, 3), B), ((2, 3), B), ((2, 3), B), None, {}),
+    (((1, 2, 3, 3), B), ((1, 2, 3, 3), B), ((1, 2, 3, 3), B), None, {}),
+    (((3, 3), 'bfloat16'), ((3, 3), F32), ((3, 3), F16), None, {}),
+    (((3, 3), I64), ((3, 3), I64), ((3, 3), I64), None, {}),
+    (((2, 3, 3), np.int16), ((2, 3, 3), np.int16), ((2, 3, 3), np.int16), None, {}),
+    (((3, 3), F32), ((3, 3), F32), ((3, 3), F32), ((3, 3), I64), {}),
+    (((3, 3), F64), ((3, 3), F64), ((3, 3), F64), ((3, 3), F16), {}),
+    (((3,), F64), ((3, 3), F32), ((3, 3), F32), None, {}),
+    (((2, 3), F32), ((2, 0), F64), ((2, 5), F32), None, {}),
+    (((1, 3), F32), ((2, 3), F32), ((2, 3), F32), ((1, 2), F32), {'is_causal': True}),
+    (((2, 3), F32), ((2, 0), F32), ((2, 5), F32), ((2, 2), F32), {'is_causal': True}),
+    (((2, 1, 3), B), ((2, 1, 3), B), ((2, 1, 3), B), None, {'scale': -1.0}),
+    (((2, 3), F64), ((2, 1, 3), F64), ((2, 1, 3), F64), ((3,), B), {}),
+    (((2, 3), F64), ((2, 1, 3), F64), ((2, 1, 3), F64), ((3,), F32), {}),
+    (((2, 3), F64), ((2, 1, 3), F64), ((2, 1, 3), F64), ((2, 1, 1, 1), F64), {}),
+    (((2, 3), F64), ((2, 1, 3), F64), ((2, 1, 3), F64), ((2, 1), F64), {}),
+    (((3, 3), F16), ((3, 3), F16), ((3, 3), F16), ((3, 3), F16), {}),
+    (((3, 3), 'bfloat16'), ((3, 3), 'bfloat16'), ((3, 3), 'bfloat16'), ((3, 3), F32), {}),
+    (((3, 3), F64), ((3, 3), F64), ((3, 3), F64), ((3, 3), F32), {}),
+]
+
+
+@pytest.mark.parametrize('case', SDPA_CASES, ids=str)
+def test_sdpa_check_order(case):
+    *specs, kw = case
+
+    def fn(T, *ts):
+        ts = [t.to(T.bfloat16) if s is not None and s[1] == 'bfloat16' else t
+              for s, t in zip([s for s in specs if s is not None], ts)]
+        q, k, v, *m = ts
+        return T.nn.functional.scaled_dot_product_attention(q, k, v, *(m or [None]), **kw)
+    args = [arr(s[0], F32 if s[1] == 'bfloat16' else s[1]) for s in specs if s is not None]
+    check(fn, *args, grad=False, match_message=True, atol=1e-2, rtol=1e-2)
