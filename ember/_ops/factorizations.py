@@ -318,6 +318,9 @@ def solve_checks(A, B, op, left=True):
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation AX = B "
                            f"({a.shape[-2]}x{a.shape[-1]} and {bm.shape[-2]}x{bm.shape[-1]})")
     broadcast_shape(bm.shape[:-2], a.shape[:-2])
+    if a.size and (a.dtype.kind == 'V' or a.dtype == np.float16):  # (an empty A runs no
+        raise NotImplementedError(f'"lu_cpu" not implemented for '  # kernel)
+                                  f"'{A.dtype.kernel_name}'")
     return a, bm, vec
 
 
@@ -325,6 +328,9 @@ def _solve(A, B, op, left=True, singular=None):
     """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
     singular ``A`` instead of the error."""
     a, bm, vec = solve_checks(A, B, op, left)
+    dtype = a.dtype
+    if dtype.kind == 'V' or dtype == np.float16:  # (empty here: solved in float32)
+        a, bm = a.astype(np.float32), bm.astype(np.float32)
     try:
         x = np.linalg.solve(a, bm)
     except np.linalg.LinAlgError:
@@ -340,7 +346,7 @@ def _solve(A, B, op, left=True, singular=None):
     if n is not None:
         n.save(A, B)
         n.vector, n.left = vec, left
-    return result(np.ascontiguousarray(x, dtype=a.dtype), n)
+    return result(np.ascontiguousarray(x, dtype=dtype), n)
 
 
 @_linalg()

@@ -491,13 +491,14 @@ def _solve_tri(A, B, *, upper, left=True, unitriangular=False, op='linalg.solve_
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{op}: A must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
-    for t in (A, B):  # (the kernel's dtypes after the shapes, as torch)
-        _float_kernel(t, 'triangular_solve_cpu')
     n = a.shape[-1]
     if (b.shape[-2] if left else b.shape[-1]) != n:
         eq = 'AX = B' if left else 'XA = B'
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
+    # (the kernel runs in A's dtype, B cast to it: A's dtype is the one refused, after the
+    # shapes)
+    _float_kernel(A, 'triangular_solve_cpu')
     if a.dtype != b.dtype:
         # torch solves in A's dtype (B cast to it), except that ember keeps a complex B's
         # imaginary part where torch would drop it for a real A (promoting instead)

@@ -223,6 +223,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         s = std._data if isinstance(std, Tensor) else std
         if not isinstance(std, Tensor):
             _check_std(std)
+        elif s.dtype.kind == 'c':
+            raise RuntimeError("normal expects standard deviation to be non-complex")
         elif not np.all(np.asarray(s) >= 0):  # (NaN too)
             raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
@@ -239,18 +241,20 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if size is None:
         raise TypeError("normal() missing required argument 'size' when mean and std are "
                         "numbers")
-    arr = (mean + std * rng.standard_normal(_shape((size,), 'normal'))).astype(_dt(dtype))
+    shape = _shape((size,), 'normal')
+    _normal_dtype(_dt(dtype), None, 0 not in tuple(shape))  # (the kernel's refusal only)
+    arr = (mean + std * rng.standard_normal(shape)).astype(_dt(dtype))
     return _finish(arr, requires_grad, 'normal', dev)
 
 
 def _normal_dtype(np_dtype, mean, nonempty=True):
     """torch's refusals of an integer or bool result dtype: first a number ``mean`` out of
-    its range (it is converted to the std's dtype), then the kernel's (only for a
-    ``nonempty`` result: an empty one runs no kernel)."""
+    its range (it is converted to the std's dtype; None: no number to convert), then the
+    kernel's (only for a ``nonempty`` result: an empty one runs no kernel)."""
     kind = np.dtype(np_dtype).kind
     if kind not in 'iub':
         return
-    if kind != 'b' and not isinstance(mean, Tensor):
+    if kind != 'b' and mean is not None and not isinstance(mean, Tensor):
         from .pointwise import _C_TYPE
         info = np.iinfo(np_dtype)
         if not info.min <= mean <= info.max:  # (NaN too)

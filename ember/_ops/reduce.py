@@ -1477,10 +1477,14 @@ def _select(values, k):
     return ix[k]
 
 
-def median_all(input, flat, nan, cls):
+def median_all(input, flat, nan, cls, op='median'):
     """The lower median of ``flat`` (``input``'s values, maybe filtered) as a 0-d result
     whose gradient ``cls`` shares among the tied elements; NaN if ``nan``."""
     x = input._data
+    if not x.size and x.dtype.kind == 'c' and input.requires_grad and STATE.enabled:
+        # (no kernel runs on an empty input: autograd refuses the complex result instead)
+        raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
+                           "with complex dtype.")
     if flat.size == 0:
         # torch returns NaN (the lowest value for integers) rather than raising.
         r = np.asarray(np.nan if x.dtype.kind in 'fcV' else
@@ -1496,6 +1500,15 @@ def median_all(input, flat, nan, cls):
     return result(r, n)
 
 
+def median_dim_checks(x, d):
+    """torch's refusals of a median along dim ``d`` of ``x`` (nanmedian's too): an empty
+    dim, then its kernel's dtypes (bool and complex, even for an empty result)."""
+    if x.ndim and x.shape[d] == 0:
+        raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    if x.dtype.kind in 'bc':
+        raise NotImplementedError(f"\"median_out\" not implemented for '{_dtype_name(x.dtype)}'")
+
+
 @register
 def median(input, dim=_NODIM, keepdim=False, *, out=None):
     """Lower median of all elements (NaN if any), or named tuple (values, indices) along
@@ -1506,11 +1519,10 @@ def median(input, dim=_NODIM, keepdim=False, *, out=None):
         nan = x.dtype.kind in 'fV' and np.isnan(flat).any()
         return _out(median_all(input, flat, nan, MedianBackward0), out)
     d = _wrap1(dim, x.ndim)
+    median_dim_checks(x, d)
     if x.ndim == 0:
         idx = None
     else:
-        if x.shape[d] == 0:
-            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
         order = np.argsort(x, axis=d, kind='stable')
         idx = np.take(order, [(x.shape[d] - 1) // 2], axis=d)
         if x.dtype.kind in 'fV':

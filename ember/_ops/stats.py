@@ -16,7 +16,7 @@ from ._core import (Node, Tensor, make, register, track, track1, result, results
                     to_tensor, inplace)
 from .reduce import (_named, _NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
                      _SelectBackward, _mode_t, _median_t, _const, _where, _vector_norm,
-                     vector_norm_backward, sort, median_all)
+                     vector_norm_backward, sort, median_all, median_dim_checks)
 from ..autograd.graph import _SavedOutput
 
 
@@ -539,13 +539,11 @@ def nanmedian(input, dim=_NODIM, keepdim=False, *, out=None):
         flat = x.reshape(-1)
         if x.dtype.kind in 'fV':
             flat = flat[~np.isnan(flat)]
-        return _out(median_all(input, flat, False, NanmedianBackward0), out)
+        return _out(median_all(input, flat, False, NanmedianBackward0, 'nanmedian'), out)
     d = _wrap1(dim, x.ndim)
     idx = None
+    median_dim_checks(x, d)
     if x.ndim:
-        if x.shape[d] == 0:
-            raise IndexError(f"nanmedian(): Expected reduction dim {d} to have non-zero "
-                             "size.")
         idx = np.moveaxis(_nanmedian_index(np.moveaxis(x, d, -1)), -1, d)
     return _out_pair(_selection(input, idx, d, keepdim, NanmedianBackward1, _median_t), out)
 
@@ -887,6 +885,9 @@ def pdist(input, p=2):
     """``nn.functional.pdist``: p-norm distances between all pairs of rows."""
     from ..nn.functional._distance import pdist as impl
     return impl(input, p)
+
+
+pdist._refuses_dtypes = True  # (its body's: see nn.functional.pdist)
 
 
 @register(method=False)

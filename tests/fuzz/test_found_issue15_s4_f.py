@@ -461,3 +461,131 @@ def test_sdpa_check_order(case):
         return T.nn.functional.scaled_dot_product_attention(q, k, v, *(m or [None]), **kw)
     args = [arr(s[0], F32 if s[1] == 'bfloat16' else s[1]) for s in specs if s is not None]
     check(fn, *args, grad=False, match_message=True, atol=1e-2, rtol=1e-2)
+
+
+# -- normal: a tensor std must be real (first); the size form's integer or bool result is
+#    refused by the kernel when it has elements, its number mean not converted ---------------
+@pytest.mark.parametrize('fn', [
+    lambda T: T.normal(0.25, 1.5, [18, 1], dtype=T.int64),
+    lambda T: T.normal(0.25, 1.5, [0], dtype=T.int64).shape,
+    lambda T: T.normal(0.25, 1.5, [2], dtype=T.bool),
+    lambda T: T.normal(1e10, 1.5, [2], dtype=T.int8),
+    lambda T: T.normal(1e10, 1.5, [0], dtype=T.int8).shape,
+    lambda T: T.normal(1e10, 1.5, [], dtype=T.int8),
+    lambda T: T.normal(T.ones(2), T.ones(2, dtype=T.complex64)),
+    lambda T: T.normal(T.ones(2, dtype=T.complex64), T.ones(2, dtype=T.complex64)),
+    lambda T: T.normal(1.0, T.ones(2, 0, dtype=T.complex64)),
+    lambda T: T.normal(1.0, -T.ones(2, dtype=T.complex128)),
+    lambda T: T.normal(1e10, T.ones(2, dtype=T.int8)),
+    lambda T: T.normal(1.0, 1.0, [2], dtype=T.float64).dtype,
+])
+def test_normal_refusals(fn):
+    same_error(fn)
+
+
+# -- soft_margin_loss writes its floating result in an integer input's dtype: refused with
+#    the promoted type's name; mse / smooth_l1 refuse a complex promoted type -----------------
+@pytest.mark.parametrize('xdt,tdt', [(I64, F32), (I64, F64), (I32, 'bfloat16'), (np.int16, F16),
+                                     (U8, F32), (U8, C64), (U8, B), (I64, I64), (F32, I64)])
+def test_soft_margin_loss_integer_input(xdt, tdt):
+    def fn(T, x, t):
+        return T.nn.functional.soft_margin_loss(x, t.to(T.bfloat16) if tdt == 'bfloat16'
+                                                else t)
+    same_error(fn, arr((2, 3), xdt), arr((2, 3), F32 if tdt == 'bfloat16' else tdt))
+    same_error(lambda T, x, t: T.nn.functional.soft_margin_loss(x, t, reduction='none'),
+               arr((2, 3), xdt), arr((2, 3), F32))
+
+
+@pytest.mark.parametrize('loss', ['mse_loss', 'smooth_l1_loss'])
+@pytest.mark.parametrize('xs,xdt,ts,tdt', [((1,), C64, (2, 2, 3, 4), U8), ((1,), C64, (1,), U8),
+                                           ((1,), F32, (2, 2), C64), ((1,), I64, (1,), U8),
+                                           ((2,), 'bfloat16', (2,), F32)])
+def test_pair_losses_refuse_complex(loss, xs, xdt, ts, tdt):
+    def fn(T, x, t):
+        x = x.to(T.bfloat16) if xdt == 'bfloat16' else x
+        return getattr(T.nn.functional, loss)(x, t)
+    same_error(fn, arr(xs, F32 if xdt == 'bfloat16' else xdt), arr(ts, tdt))
+
+
+# -- median / nanmedian: along a dim an empty dim (message "median()"), then the kernel's
+#    bool/complex refusal even for an empty result; an empty complex input that requires grad
+#    is refused by autograd -----------------------------------------------------------------------
+@pytest.mark.parametrize('op', ['median', 'nanmedian'])
+@pytest.mark.parametrize('shape,dtype,dim', [((2, 0), B, 0), ((0, 2), B, 0), ((2, 0), B, 1),
+                                             ((2, 3), B, 1), ((), B, 0), ((2, 2), C64, 0),
+                                             ((2, 3), F32, 1), ((), I64, 0), ((2, 0), F32, 0)])
+def test_median_dim_refusals(op, shape, dtype, dim):
+    same_error(lambda T, x: getattr(x, op)(dim)[0], arr(shape, dtype))
+
+
+@pytest.mark.parametrize('op', ['median', 'nanmedian'])
+@pytest.mark.parametrize('shape,grad', [((0,), True), ((2, 0), True), ((2,), True),
+                                        ((2, 0), False)])
+def test_median_empty_complex_requires_grad(op, shape, grad):
+    check(lambda T, x: getattr(T, op)(x.requires_grad_(grad)), arr(shape, C128), grad=False,
+          match_message=True)
+
+
+# -- pow of a bool number base and bool exponents has no kernel ---------------------------------
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T._foreach_pow(False, [x]), lambda T, x: T.pow(False, x),
+    lambda T, x: True ** x, lambda T, x: T.pow(False, x[:0]), lambda T, x: T.pow(2, x),
+    lambda T, x: T.pow(1.5, x), lambda T, x: T.pow(True, x.float()),
+    lambda T, x: T._foreach_pow([x], False),
+])
+def test_pow_bool_number_base(fn):
+    same_error(fn, np.array([True, False, True]))
+
+
+# -- svd_lowrank / pca_lowrank draw float32 samples for anything but float16/32/64 and
+#    complex (bfloat16's product then refused), and refuse float16 in their QR --------------
+@pytest.mark.parametrize('fn', [
+    lambda T, a: T.svd_lowrank(a.to(T.bfloat16)[:, :1], 2, 0),
+    lambda T, a: T.pca_lowrank(a.to(T.bfloat16)),
+    lambda T, a: T.pca_lowrank(a.half()), lambda T, a: T.svd_lowrank(a.half(), 2),
+    lambda T, a: T.svd_lowrank(a.long(), 2),
+    lambda T, a: T.svd_lowrank(a.to(T.complex64), 2)[1].dtype,
+])
+def test_lowrank_dtypes(fn):
+    same_error(fn, arr((3, 3)))
+
+
+# -- linalg.solve / tensorsolve: float16 and bfloat16 refused by the LU kernel (only when it
+#    runs: not for an empty A) before its singularity is known -----------------------------------
+@pytest.mark.parametrize('fn', [
+    lambda T: T.linalg.solve(T.ones(2, 2, dtype=T.bfloat16), T.ones(2, dtype=T.bfloat16)),
+    lambda T: T.linalg.solve(T.ones(0, 0, dtype=T.bfloat16), T.ones(0, dtype=T.bfloat16)),
+    lambda T: T.linalg.solve(T.ones(2, 0, 0, dtype=T.float16), T.ones(2, 0, 3, dtype=T.float16)),
+    lambda T: T.linalg.solve_ex(T.ones(2, 2, dtype=T.float16), T.ones(2, dtype=T.float16)),
+    lambda T: T.linalg.tensorsolve(T.ones(1, dtype=T.bfloat16), T.ones(1, dtype=T.bfloat16), []),
+    lambda T: T.linalg.tensorsolve(T.ones(2, 2, dtype=T.float16), T.ones(2, dtype=T.float16)),
+    lambda T: T.linalg.tensorsolve(T.ones(2, 2, dtype=T.long), T.ones(2, dtype=T.long)),
+])
+def test_solve_low_precision(fn):
+    same_error(fn)
+
+
+# -- solve_triangular: the shapes first, then A's dtype (the kernel's; B is cast to it) -------
+@pytest.mark.parametrize('adt,bdt,bshape', [
+    (I64, np.int16, (2, 1, 3)), (C64, U8, (2, 3, 3)), (F32, I64, (2, 3, 3)),
+    (F32, B, (2, 3, 3)), (I64, F32, (2, 3, 3)), (F32, F16, (2, 3, 3)), (F16, F32, (2, 3, 3)),
+    (F16, I64, (2, 3, 3)), (B, B, (2, 3, 3)),
+])
+def test_solve_triangular_dtype_after_shapes(adt, bdt, bshape):
+    a = np.triu(np.ones((2, 3, 3))) + np.eye(3)
+    same_error(lambda T, A, b: T.linalg.solve_triangular(A, b, upper=True), a.astype(adt),
+               np.ones(bshape, bdt))
+
+
+# -- pdist refuses float16/bfloat16 only when its kernel runs (two rows or more, and columns)
+@pytest.mark.parametrize('op', ['pdist', 'F.pdist'])
+@pytest.mark.parametrize('shape,dtype,p', [((2, 0), F16, 2), ((1, 3), F16, 2),
+                                           ((1, 3), 'bfloat16', 0.0), ((2, 3), F16, 0.0),
+                                           ((2, 3), 'bfloat16', 2), ((2, 3), I64, 2),
+                                           ((2, 3), F16, -1), ((0, 3), F16, 2)])
+def test_pdist_low_precision(op, shape, dtype, p):
+    def fn(T, x):
+        x = x.to(T.bfloat16) if dtype == 'bfloat16' else x
+        f = T.pdist if op == 'pdist' else T.nn.functional.pdist
+        return f(x, p)
+    same_error(fn, arr(shape, F32 if dtype == 'bfloat16' else dtype))

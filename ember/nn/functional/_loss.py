@@ -119,7 +119,7 @@ class _SmoothL1LossBackward0(_PairLoss):
 def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
     x, t = _broadcast(input, target)
     xa, ta = _core.binary_arrays(x, t, name)
-    if xa.dtype.kind not in 'fcV':
+    if xa.dtype.kind not in 'fV':  # (the kernels take real floating types only)
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_pw.dtype_name(xa.dtype)}'")
     r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction)
@@ -641,9 +641,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast "
                            f"shape {list(x.shape)}")
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
-    if xa.dtype.kind not in 'fcV':
-        raise RuntimeError("result type Float can't be cast to the desired output type "
-                           f"{_pw.dtype_name(input._data.dtype)}")
+    if input._data.dtype.kind in 'iu':  # (the floating result is written in input's dtype)
+        res = xa.dtype if xa.dtype.kind in 'fcV' else np.dtype(np.float32)
+        raise RuntimeError(f"result type {_pw.dtype_name(res)} can't be cast to the desired "
+                           f"output type {_pw.dtype_name(input._data.dtype)}")
     with np.errstate(all='ignore'):
         loss = np.asarray(np.log1p(np.exp(-ya * xa)), xa.dtype)
     r = loss if reduction == 'none' else np.asarray(
