@@ -589,3 +589,11 @@ def test_pdist_low_precision(op, shape, dtype, p):
         f = T.pdist if op == 'pdist' else T.nn.functional.pdist
         return f(x, p)
     same_error(fn, arr(shape, F32 if dtype == 'bfloat16' else dtype))
+
+
+@pytest.mark.parametrize('tshape,tdt', [((4,), np.int8), ((2, 2), np.int8), ((4,), U8),
+                                        ((0,), F64), ((3,), B), ((1,), I64)])
+@pytest.mark.parametrize('xdt', [F32, I64])
+def test_nll_loss_target_dtype_before_its_size(tshape, tdt, xdt):
+    same_error(lambda T, x, t: T.nn.functional.nll_loss(x, t), arr((3,), xdt),
+               np.zeros(tshape, tdt))

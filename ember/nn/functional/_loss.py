@@ -314,6 +314,7 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     if nd <= 2:
         if target.dim() > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        _nll_check_target(target)  # (torch's kernel checks the dtype before the size)
         if nd == 1 and target.dim() == 1 and target.numel() != 1:
             raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                              f"{target.numel()}")
