@@ -247,7 +247,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """``(output, mean, rstd)``: group norm of ``input`` seen as (N, C, HxW) and each
     (sample, group)'s mean and 1/std, shaped (N, group)."""
+    from ..nn.functional._normalization import group_norm_kernel, group_norm_checks
     x = input._data
+    # (torch's order: the groups and parameters against the count C given, the layout the
+    # kernel reads, then the element count)
+    group_norm_checks(input, C, group, weight, bias)
+    if not (input.is_contiguous() or input.is_contiguous(memory_format=_memory_format())):
+        raise RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got "
+                           "false.  (Could this error message be improved?  If so, please "
+                           "report an enhancement request to PyTorch.)")
     if x.size != N * C * HxW:
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
@@ -255,7 +263,6 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
-    from ..nn.functional._normalization import group_norm_kernel
     out = group_norm_kernel(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1) if x.size else x.reshape(N, group, 0)
     xg = xg.astype(np.float32) if x.dtype == np.float16 or x.dtype.kind == 'V' else xg

@@ -597,3 +597,21 @@ def test_pdist_low_precision(op, shape, dtype, p):
 def test_nll_loss_target_dtype_before_its_size(tshape, tdt, xdt):
     same_error(lambda T, x, t: T.nn.functional.nll_loss(x, t), arr((3,), xdt),
                np.zeros(tshape, tdt))
+
+
+# -- native_group_norm: the groups and parameters against the channel count it is given,
+#    then the layout its kernel reads (contiguous or channels-last), then the element count ---
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.native_group_norm(x, None, None, 3, 3, 3, 2, 1e-5),
+    lambda T, x: T.native_group_norm(x.transpose(1, 2), None, None, 2, 3, 3, 1, 1e-5),
+    lambda T, x: T.native_group_norm(x.transpose(1, 2), None, None, 2, 3, 3, 2, 1e-5),
+    lambda T, x: T.native_group_norm(x.transpose(1, 2), T.ones(2), None, 2, 3, 3, 3, 1e-5),
+    lambda T, x: T.native_group_norm(x[:1].expand(2, 3, 3), None, None, 2, 3, 3, 3, 1e-5),
+    lambda T, x: T.native_group_norm(x, None, None, 2, 3, 3, 3, 1e-5)[0],
+    lambda T, x: T.native_group_norm(x, None, None, 2, 3, 3, 0, 1e-5),
+    lambda T, x: T.native_group_norm(x.reshape(1, 2, 3, 3).to(memory_format=T.channels_last),
+                                     None, None, 1, 2, 9, 2, 1e-5)[0],
+    lambda T, x: T.group_norm(x[:1].expand(2, 3, 3), 3),
+])
+def test_native_group_norm_check_order(fn):
+    same_error(fn, arr((2, 3, 3)))

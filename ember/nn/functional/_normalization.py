@@ -335,16 +335,14 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return group_norm_kernel(input, num_groups, weight, bias, eps)
 
 
-def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """``torch.group_norm``: ``group_norm`` without the checks torch's Python function
-    makes first."""
-    x = input._data
-    channels = input.size(1)
+def group_norm_checks(input, channels, num_groups, weight, bias):
+    """torch's checks of group norm's groups and parameters for ``channels`` channels
+    (``native_group_norm`` is given the count; the others read it from ``input``)."""
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if channels % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {list(x.shape)} and "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     # torch reports the weight's shape (or [0] without one) in both messages
     shown = list(weight.shape) if weight is not None else [0]
@@ -352,7 +350,15 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.dim() != 1 or t.numel() != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {shown} and input "
-                               f"of shape {list(x.shape)}")
+                               f"of shape {list(input.shape)}")
+
+
+def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """``torch.group_norm``: ``group_norm`` without the checks torch's Python function
+    makes first."""
+    x = input._data
+    channels = input.size(1)
+    group_norm_checks(input, channels, num_groups, weight, bias)
     shape = (1, channels) + (1,) * (x.ndim - 2)
     xg = x.reshape(x.shape[0], num_groups, -1)
     centred = xg - xg.mean(2, keepdims=True)
