@@ -692,8 +692,11 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
         except Exception as e:  # noqa: BLE001 - which error the second run raises is the point
             if _KERNEL_REFUSAL.search(str(e)):
                 continue  # (the stand-in refused too: try the next)
+            # (a LinAlgError -- singular, not converged -- is the kernel's own finding,
+            # which comes after its dtype dispatch)
             if isinstance(e, (RuntimeError, IndexError, ValueError)) and \
-                    not _from_numpy(e) and not any(w in str(e) for w in _STAND_IN_WORDS):
+                    not _from_numpy(e) and not any(w in str(e) for w in _STAND_IN_WORDS) \
+                    and type(e).__name__.lstrip('_') != 'LinAlgError':
                 raise type(e)(str(e)) from None
         return
 

@@ -16,8 +16,8 @@ import numpy as np
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
-from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
-                    UnsafeViewBackward0, _diag_index)
+from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
+                    diag_embed_like, UnsafeViewBackward0, _diag_index)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput, name_saved_values
 
@@ -172,6 +172,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if output_size is not None and output_size != out.size:
             raise RuntimeError("allocated size does not match required size")
         return make(out)
+    if isinstance(repeats, Tensor) and repeats._data.ndim > 1:  # (before torch reads the dim)
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if dim is None:
         input = input.flatten()
         d = 0
@@ -179,8 +181,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         d = wrap_dim(dim, input._data.ndim)
     if isinstance(repeats, Tensor):
         rep = repeats._data
-        if rep.ndim > 1:
-            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         if not input._data.ndim:  # (torch takes the size of a dim the 0-d input lacks)
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         size = input._data.shape[d]
@@ -799,11 +799,8 @@ def select_scatter(input, src, dim, index):
 @register
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     """A copy of ``input`` with ``src`` written at ``start:end:step`` along ``dim``."""
-    d = wrap_dim(dim, input._data.ndim)
-    if step <= 0:
-        raise RuntimeError("slice step must be positive")
-    return _scatter_into(SliceScatterBackward0, input, src,
-                         (slice(None),) * d + (slice(start, end, step),), (d, start, end, step))
+    key, d = slice_key(input, dim, start, end, step)
+    return _scatter_into(SliceScatterBackward0, input, src, key, (d, start, end, step))
 
 
 class DiagonalScatterBackward0(Node):

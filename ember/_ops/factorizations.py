@@ -13,7 +13,8 @@ LDL in ``ldl.py``. ``ember/linalg.py`` installs the namespace on first use.
 """
 import numpy as np
 
-from ._core import Node, Tensor, register, track, track1, result, results, make
+from ._core import (Node, Tensor, register, track, track1, result, results, make,
+                    broadcast_shape)
 from . import linalg as _products
 from .complex import conj_if_complex as cj
 from .reduce import _named, _out_pair, _unused
@@ -292,9 +293,12 @@ def _vector_rhs(a_shape, b_shape):
                                  and tuple(b_shape) == tuple(a_shape[:-1]))
 
 
-def _solve(A, B, op, left=True, singular=None):
-    """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
-    singular ``A`` instead of the error."""
+def solve_checks(A, B, op, left=True):
+    """torch's checks of ``solve``'s operands, in its order (``solve_ex`` makes them before
+    it looks for a singular ``A``): A's dtype, rank and shape, one dtype, B a matrix (or a
+    vector per matrix) of matching size, the batch dims broadcasting. Returns (a, b, vec):
+    the arrays to solve ``a x = b`` (transposed for ``left=False``) and whether B is a
+    vector (``b`` then has a trailing dim of one)."""
     _matrices(A, op)
     _products._check_tensor(B, op, 'B', 2)
     a, b = A._data, B._data
@@ -302,6 +306,8 @@ def _solve(A, B, op, left=True, singular=None):
         raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
     vec = _vector_rhs(a.shape, b.shape)
+    if not vec and b.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
     if vec and not left:
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation XA = B "
                            f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-1]}x1)")
@@ -311,6 +317,20 @@ def _solve(A, B, op, left=True, singular=None):
     if bm.shape[-2] != a.shape[-1]:
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation AX = B "
                            f"({a.shape[-2]}x{a.shape[-1]} and {bm.shape[-2]}x{bm.shape[-1]})")
+    broadcast_shape(bm.shape[:-2], a.shape[:-2])
+    if a.size and (a.dtype.kind == 'V' or a.dtype == np.float16):  # (an empty A runs no
+        raise NotImplementedError(f'"lu_cpu" not implemented for '  # kernel)
+                                  f"'{A.dtype.kernel_name}'")
+    return a, bm, vec
+
+
+def _solve(A, B, op, left=True, singular=None):
+    """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
+    singular ``A`` instead of the error."""
+    a, bm, vec = solve_checks(A, B, op, left)
+    dtype = a.dtype
+    if dtype.kind == 'V' or dtype == np.float16:  # (empty here: solved in float32)
+        a, bm = a.astype(np.float32), bm.astype(np.float32)
     try:
         x = np.linalg.solve(a, bm)
     except np.linalg.LinAlgError:
@@ -326,7 +346,7 @@ def _solve(A, B, op, left=True, singular=None):
     if n is not None:
         n.save(A, B)
         n.vector, n.left = vec, left
-    return result(np.ascontiguousarray(x, dtype=a.dtype), n)
+    return result(np.ascontiguousarray(x, dtype=dtype), n)
 
 
 @_linalg()
@@ -772,6 +792,10 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     treated as zero (torch's older form ``pinv(A, rcond)``: ``rtol = rcond``, ``atol = 0``)."""
     if rcond is not None:
         atol, rtol = 0.0, rcond
+    elif atol is not None and rtol is None and not isinstance(atol, Tensor):
+        A.size(-2)  # (torch sizes its default rtol from the matrix first: its IndexError)
+    from .backend_only import not_differentiable  # (autograd's check, before the op's)
+    not_differentiable('linalg_pinv', (('atol', atol), ('rtol', rtol)))
     return _products._out(_pinv(A, atol, rtol, hermitian), out)
 
 

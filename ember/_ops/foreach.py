@@ -254,6 +254,8 @@ def _foreach_norm(self, ord=2, dtype=None):
     """The vector norm of every tensor of the list (0-d tensors)."""
     from .linalg_composed import vector_norm
     tensors = _tensor_list('_foreach_norm', self)
+    if isinstance(ord, (complex, np.complexfloating)):
+        raise RuntimeError("foreach_tensor_norm_slow expects ord to be integer or float")
     if ord == float('inf') and any(t.numel() == 0 for t in tensors):
         raise RuntimeError("_foreach_norm cannot compute the infinity norm on an empty tensor "
                            "because the operation does not have an identity")
@@ -265,7 +267,11 @@ def _foreach_powsum(self, ord=2, dtype=None):
     """``sum(|t| ** ord)`` of every tensor of the list (0-d tensors), computed in ``dtype``
     when given (a complex one gives its real counterpart, as the absolute values are)."""
     out = []
-    for t in _tensor_list('_foreach_powsum', self):
+    tensors = _tensor_list('_foreach_powsum', self)
+    if isinstance(ord, (complex, np.complexfloating)):  # (its kernel reads ord as a double)
+        from .pointwise import scalar_as
+        ord = scalar_as(ord, np.float64)
+    for t in tensors:
         integral = dtype if dtype is not None and not (dtype.is_floating_point
                                                        or dtype.is_complex) else None
         if integral is not None and t.is_complex():

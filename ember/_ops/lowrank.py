@@ -9,10 +9,17 @@ then the SVD of the small ``Q^H A``. Wide matrices are handled through their adj
 Gaussian draw comes from ember's generator, so the results match torch's exactly only where
 they do not depend on it (a matrix of rank at most ``q``), as with any two seeds.
 """
+from .. import _dtype
 from ._core import register
 from .random import randn
-from .factorizations import _linalg_qr as qr, svd
+from .factorizations import svd
 from . import linalg as _products
+
+
+def qr(A):
+    """``linalg.qr`` (the public op: its dtype refusals, float16's among them)."""
+    from ..linalg import qr as public
+    return public(A)
 
 __all__ = []
 
@@ -25,10 +32,10 @@ def _basis(A, q, niter, M):
     def adjoint_times(X):
         return A.mH.matmul(X) if M is None else A.mH.matmul(X) - M.mH.matmul(X)
 
-    # (q=False is 0, as in torch; a non-floating A gets float32 samples, as torch's, whose
-    # product with A then refuses the mix of dtypes)
-    R = randn(A.shape[-1], int(q), dtype=A.dtype if A.dtype.is_floating_point or
-              A.dtype.is_complex else None)
+    # (q=False is 0, as in torch; an A of another dtype than float16/32/64 or complex gets
+    # float32 samples, as torch's, whose product with A then refuses the mix of dtypes)
+    keep = A.dtype in (_dtype.float16, _dtype.float32, _dtype.float64) or A.dtype.is_complex
+    R = randn(A.shape[-1], int(q), dtype=A.dtype if keep else _dtype.float32)
     Q = qr(times(R)).Q
     for _ in range(niter):
         Q = qr(adjoint_times(Q)).Q

@@ -23,7 +23,7 @@ from . import linalg as _products
 from .reduce import _named, _out_pair
 from .shape import cat
 from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv, _solve,
-                             LinAlgError, LinalgInvExBackward0)
+                             solve_checks, LinAlgError, LinalgInvExBackward0)
 from ._scipy import lapack
 from .._dtype import promote_types
 from ..autograd.grad_mode import STATE
@@ -491,13 +491,14 @@ def _solve_tri(A, B, *, upper, left=True, unitriangular=False, op='linalg.solve_
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{op}: A must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
-    for t in (A, B):  # (the kernel's dtypes after the shapes, as torch)
-        _float_kernel(t, 'triangular_solve_cpu')
     n = a.shape[-1]
     if (b.shape[-2] if left else b.shape[-1]) != n:
         eq = 'AX = B' if left else 'XA = B'
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
+    # (the kernel runs in A's dtype, B cast to it: A's dtype is the one refused, after the
+    # shapes)
+    _float_kernel(A, 'triangular_solve_cpu')
     if a.dtype != b.dtype:
         # torch solves in A's dtype (B cast to it), except that ember keeps a complex B's
         # imaginary part where torch would drop it for a real A (promoting instead)
@@ -624,7 +625,7 @@ def inv_ex(A, *, check_errors=False, out=None):
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """``linalg.solve`` that reports a singular ``A`` in ``info`` (its first zero pivot, per
     matrix) instead of raising, unless ``check_errors``."""
-    _matrices(A, 'linalg.solve')
+    solve_checks(A, B, 'linalg.solve', left)  # (before it looks for a singular A)
     info = _info(A)
     if check_errors and np.any(info):
         idx = np.unravel_index(int(np.argmax(info.reshape(-1) > 0)), info.shape)

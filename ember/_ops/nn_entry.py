@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor, make
 from ..autograd.grad_mode import no_grad
 from ._core import register, track, track1, result, results, Node
@@ -158,15 +159,30 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     # the pair of running statistics and the dtype; the channel count (its IndexError for a
     # 1-d input); the pair; the dtype -- all before the sizes of the parameters)
     from .backend_only import not_differentiable
-    from ..nn.functional._normalization import batch_norm_channels
+    from ..nn.functional._normalization import batch_norm_channels, batch_norm_mixed_dtypes
     not_differentiable('native_batch_norm', (('running_mean', running_mean),
                                              ('running_var', running_var)))
+    params = (weight, bias, running_mean, running_var)
+    if input.dim() == 0:  # (torch's kernel fails on the reduced dims' count first)
+        batch_norm_channels(input)
     if not training:
         _both_or_neither(running_mean, running_var)
         _batch_norm_dtype(input)
+        batch_norm_mixed_dtypes(input, params)
     batch_norm_channels(input)
+    if training and input._data.dtype.kind not in 'fcV' and not (
+            input.is_contiguous() or input.is_contiguous(memory_format=_memory_format())):
+        # (torch's kernel for a strided input takes the batch mean first: mean's refusal)
+        input.mean((0,) + tuple(range(2, input.dim())))
     _both_or_neither(running_mean, running_var)
     _batch_norm_dtype(input)
+    batch_norm_mixed_dtypes(input, params)
+    if training and not input.numel():
+        raise RuntimeError(f"input tensor must have at least one element, but got input_sizes "
+                           f"= {list(input.shape)}")
+    for t in (running_mean, running_var) if input.numel() else ():
+        if t is not None and t.dim() != 1:  # (its kernel reads them as 1-d arrays)
+            raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {t.dim()}")
     x = input._data
     dims = (0,) + tuple(range(2, x.ndim))
     stats = _channel_stats(x, dims, eps) if training and x.ndim >= 2 else \
@@ -174,6 +190,11 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     out = batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      False)
     return out, make(stats[0]), make(stats[1])
+
+
+def _memory_format():
+    from .._memory_format import channels_last
+    return channels_last
 
 
 def _batch_norm_dtype(input):
@@ -258,7 +279,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """``(output, mean, rstd)``: group norm of ``input`` seen as (N, C, HxW) and each
     (sample, group)'s mean and 1/std, shaped (N, group)."""
+    from ..nn.functional._normalization import group_norm_kernel, group_norm_checks
     x = input._data
+    # (torch's order: the groups and parameters against the count C given, the layout the
+    # kernel reads, then the element count)
+    group_norm_checks(input, C, group, weight, bias)
+    if not (input.is_contiguous() or input.is_contiguous(memory_format=_memory_format())):
+        raise RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got "
+                           "false.  (Could this error message be improved?  If so, please "
+                           "report an enhancement request to PyTorch.)")
     if x.size != N * C * HxW:
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
@@ -266,7 +295,6 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
-    from ..nn.functional._normalization import group_norm_kernel
     out = group_norm_kernel(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1) if x.size else x.reshape(N, group, 0)
     xg = xg.astype(np.float32) if x.dtype == np.float16 or x.dtype.kind == 'V' else xg
@@ -618,6 +646,14 @@ def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
             raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
                                f"stride {per}")
         raise RuntimeError("got an incorrect number of RNN parameters")
+    if mode != 'LSTM':
+        # (torch splits the hidden state into layers only now, then pairs both lists for
+        # two directions and counts each against num_layers)
+        hiddens = hx.size(0)
+        if bidirectional and (len(params) // per % 2 or hiddens % 2):
+            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+        if hiddens // (2 if bidirectional else 1) != num_layers:
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
     if bidirectional and len(params) // per % 2:
         raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
     if num_layers < 1:
@@ -641,6 +677,11 @@ def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, b
     if batch_first:  # (torch transposes before it looks at the parameters)
         input = input.transpose(0, 1)
     _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional)
+    if batch_sizes is not None and batch_sizes.dtype is not _dtype.int64:
+        # (the packed layers read the sizes as int64 only when they run)
+        raise RuntimeError(f"expected scalar type Long but found {batch_sizes.dtype.kernel_name}")
+    if input.dim() == 0:  # (torch's layer projects the whole input first)
+        _F().linear(input, params[0])
     layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
     states = list(hx) if mode == 'LSTM' else [hx]
     steps = [int(b) for b in batch_sizes._data.reshape(-1)] if batch_sizes is not None \

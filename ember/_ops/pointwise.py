@@ -1611,6 +1611,8 @@ def _rpow(base, exponent):
     """``base ** tensor`` for a Python-number base (PowBackward2)."""
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
+    if dt.kind == 'b':  # (a bool base with bool exponents: torch's kernel has no bool pow)
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
     r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)

@@ -223,6 +223,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         s = std._data if isinstance(std, Tensor) else std
         if not isinstance(std, Tensor):
             _check_std(std)
+        elif s.dtype.kind == 'c':
+            raise RuntimeError("normal expects standard deviation to be non-complex")
         elif not np.all(np.asarray(s) >= 0):  # (NaN too)
             raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
@@ -239,18 +241,20 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if size is None:
         raise TypeError("normal() missing required argument 'size' when mean and std are "
                         "numbers")
-    arr = (mean + std * rng.standard_normal(_shape((size,), 'normal'))).astype(_dt(dtype))
+    shape = _shape((size,), 'normal')
+    _normal_dtype(_dt(dtype), None, 0 not in tuple(shape))  # (the kernel's refusal only)
+    arr = (mean + std * rng.standard_normal(shape)).astype(_dt(dtype))
     return _finish(arr, requires_grad, 'normal', dev)
 
 
 def _normal_dtype(np_dtype, mean, nonempty=True):
     """torch's refusals of an integer or bool result dtype: first a number ``mean`` out of
-    its range (it is converted to the std's dtype), then the kernel's (only for a
-    ``nonempty`` result: an empty one runs no kernel)."""
+    its range (it is converted to the std's dtype; None: no number to convert), then the
+    kernel's (only for a ``nonempty`` result: an empty one runs no kernel)."""
     kind = np.dtype(np_dtype).kind
     if kind not in 'iub':
         return
-    if kind != 'b' and not isinstance(mean, Tensor):
+    if kind != 'b' and mean is not None and not isinstance(mean, Tensor):
         from .pointwise import _C_TYPE
         info = np.iinfo(np_dtype)
         if not info.min <= mean <= info.max:  # (NaN too)
@@ -440,7 +444,7 @@ def _sampler(name, draw):
         check_inplace(self, name)
         if draw is _uniform:  # (its dtype dispatch comes before its bounds check)
             refuse(self)
-        if draw is _random:
+        if draw is _random or draw is _uniform:
             kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         refuse(self)  # (after the parameters' checks, before anything is written, as torch)
@@ -457,10 +461,31 @@ def _g(v):
     return f'{v:g}' if isinstance(v, float) else str(v)
 
 
-def _uniform(rng, shape, a=0.0, b=1.0, *, from_=None, to=None):
+# (the C++ names and the largest value torch's bounds checks give each dtype; a complex
+# tensor is filled through its real view)
+_BOUNDS = {'float16': ('c10::Half', 'Half', 65504.0),
+           'bfloat16': ('c10::BFloat16', 'BFloat16', 3.3895313892515355e38),
+           'float32': ('float', 'Float', 3.4028234663852886e38),
+           'float64': ('double', 'Double', 1.7976931348623157e308)}
+_BOUNDS['complex64'], _BOUNDS['complex128'] = _BOUNDS['float32'], _BOUNDS['float64']
+
+
+def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
+    # (torch's keywords are ``from`` -- a Python keyword, given through ``**`` -- and ``to``)
+    a, b = kwargs.pop('from', a), b if to is None else to
+    if kwargs:
+        raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    cname, kname, top = _BOUNDS[_dtype.FROM_NP[np.dtype(dtype)].name]
+    for v, arg in ((a, 'from'), (b, 'to')):
+        if not -top <= v <= top:  # (NaN too)
+            raise RuntimeError(f"{arg} is out of bounds for {cname}")
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_g(a)} > to={_g(b)}")
+    if b - a > top:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{kname}>::max(), "
+                           f"but found to={_g(b)} and from={_g(a)} which result in to-from to "
+                           "exceed the limit")
     return rng.uniform(a, b, shape)
 
 

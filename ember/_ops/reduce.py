@@ -201,14 +201,15 @@ def _sum_array(input, dtype):
 @register
 def sum(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` (all elements if None); integers and bools sum to int64."""
-    x = _sum_array(input, dtype)
     if dim is _NODIM:
+        x = _sum_array(input, dtype)
         if keepdim:
             raise _no_keepdim('sum')
         # (bfloat16 accumulates in float32 and rounds once, as torch does: see opmath)
         r = np.asarray(opmath(x).sum(), dtype=x.dtype)
         return _out(result(r, track1(SumBackward0, input)), out)
-    dims = _dims(dim, x.ndim)
+    dims = _dims(dim, input._data.ndim)  # (before autograd's refusal of the result dtype)
+    x = _sum_array(input, dtype)
     r = np.asarray(opmath(x).sum(axis=_np_axis(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     n = track1(SumBackward1, input)
     if n is not None:
@@ -228,9 +229,9 @@ class NansumBackward0(Node):
 @register
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``sum`` treating NaN as zero."""
-    _nansum_check(input)
+    dims = _dims(dim, input._data.ndim)  # (torch's order: the dims, a complex input,
+    _nansum_check(input)                 # autograd's refusal of the result dtype)
     x = _sum_array(input, dtype)
-    dims = _dims(dim, x.ndim)
     _nansum_check(input, dtype)
     r = np.asarray(np.nansum(opmath(x), axis=_np_axis(dims, x.ndim), keepdims=keepdim),
                    dtype=x.dtype)
@@ -802,8 +803,12 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     x = input._data
     if x.dtype.kind not in 'fcV':
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    dims = _dims(dim, x.ndim)
+    if isinstance(correction, (complex, np.complexfloating, Tensor)):
+        # (torch reads the correction as a double, before it looks at the dims)
+        from .pointwise import scalar_as
+        correction = scalar_as(correction, np.float64)
     c = _correction(unbiased, correction)
+    dims = _dims(dim, x.ndim)
     count = _reduced_count(x.shape, dims)
     if count - c <= 0:
         warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
@@ -942,6 +947,9 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     if x.dtype.kind not in 'fcV':
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtype_name(x.dtype)}")
+    if isinstance(ord, (complex, np.complexfloating)):
+        raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
+                           "norm.")
     if dtype is not None:
         if dtype.np.kind not in 'fcV':
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
@@ -1469,10 +1477,14 @@ def _select(values, k):
     return ix[k]
 
 
-def median_all(input, flat, nan, cls):
+def median_all(input, flat, nan, cls, op='median'):
     """The lower median of ``flat`` (``input``'s values, maybe filtered) as a 0-d result
     whose gradient ``cls`` shares among the tied elements; NaN if ``nan``."""
     x = input._data
+    if not x.size and x.dtype.kind == 'c' and input.requires_grad and STATE.enabled:
+        # (no kernel runs on an empty input: autograd refuses the complex result instead)
+        raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
+                           "with complex dtype.")
     if flat.size == 0:
         # torch returns NaN (the lowest value for integers) rather than raising.
         r = np.asarray(np.nan if x.dtype.kind in 'fcV' else
@@ -1488,6 +1500,15 @@ def median_all(input, flat, nan, cls):
     return result(r, n)
 
 
+def median_dim_checks(x, d):
+    """torch's refusals of a median along dim ``d`` of ``x`` (nanmedian's too): an empty
+    dim, then its kernel's dtypes (bool and complex, even for an empty result)."""
+    if x.ndim and x.shape[d] == 0:
+        raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    if x.dtype.kind in 'bc':
+        raise NotImplementedError(f"\"median_out\" not implemented for '{_dtype_name(x.dtype)}'")
+
+
 @register
 def median(input, dim=_NODIM, keepdim=False, *, out=None):
     """Lower median of all elements (NaN if any), or named tuple (values, indices) along
@@ -1498,11 +1519,10 @@ def median(input, dim=_NODIM, keepdim=False, *, out=None):
         nan = x.dtype.kind in 'fV' and np.isnan(flat).any()
         return _out(median_all(input, flat, nan, MedianBackward0), out)
     d = _wrap1(dim, x.ndim)
+    median_dim_checks(x, d)
     if x.ndim == 0:
         idx = None
     else:
-        if x.shape[d] == 0:
-            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
         order = np.argsort(x, axis=d, kind='stable')
         idx = np.take(order, [(x.shape[d] - 1) // 2], axis=d)
         if x.dtype.kind in 'fV':

@@ -547,6 +547,18 @@ def select_position(input, dim, index):
     return d, index + size if index < 0 else index
 
 
+def slice_key(input, dim, start, end, step):
+    """The index of a ``slice(dim, start, end, step)`` of ``input`` (also what slice_scatter
+    writes to), its arguments checked in torch's order: the 0-dim input, the dim, the step."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, nd)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    return (slice(None),) * d + (slice(start, end, step),), d
+
+
 @register
 def select(input, dim, index):
     """The view at ``index`` along ``dim`` (that dim removed)."""
@@ -621,13 +633,13 @@ def split(tensor, split_size_or_sections, dim=0):
     if builtins.type(split_size_or_sections) is not int:
         _split_arguments(tensor, split_size_or_sections, dim)
     _at_least_1d(tensor, 'split expects at least a 1-dimensional tensor')
+    if isinstance(split_size_or_sections, int) and split_size_or_sections < 0:  # (before dim)
+        raise RuntimeError(f"split expects split_size be non-negative, but got "
+                           f"split_size={split_size_or_sections}")
     d = wrap_dim(dim, nd)
     size = tensor._data.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        if step < 0:
-            raise RuntimeError(f"split expects split_size be non-negative, but got "
-                               f"split_size={step}")
         if step == 0 and size:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {size}")
@@ -999,13 +1011,13 @@ def stack(tensors, dim=0, *, out=None):
                for t in tensors]
     arrays = [t._data for t in tensors]
     s0, dt0 = arrays[0].shape, arrays[0].dtype
+    d = wrap_dim(dim, len(s0) + 1)  # (the first tensor's dims, before the sizes: torch's order)
     mixed = False
     for i, a in enumerate(arrays):
         if a.shape != s0:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(s0)} "
                                f"at entry 0 and {list(a.shape)} at entry {i}")
         mixed = mixed or a.dtype != dt0
-    d = wrap_dim(dim, len(s0) + 1)
     if mixed:
         dt = tensors[0].dtype
         for t in tensors[1:]:

@@ -16,7 +16,7 @@ from ._core import (Node, Tensor, make, register, track, track1, result, results
                     to_tensor, inplace)
 from .reduce import (_named, _NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
                      _SelectBackward, _mode_t, _median_t, _const, _where, _vector_norm,
-                     vector_norm_backward, sort, median_all)
+                     vector_norm_backward, sort, median_all, median_dim_checks)
 from ..autograd.graph import _SavedOutput
 
 
@@ -539,13 +539,11 @@ def nanmedian(input, dim=_NODIM, keepdim=False, *, out=None):
         flat = x.reshape(-1)
         if x.dtype.kind in 'fV':
             flat = flat[~np.isnan(flat)]
-        return _out(median_all(input, flat, False, NanmedianBackward0), out)
+        return _out(median_all(input, flat, False, NanmedianBackward0, 'nanmedian'), out)
     d = _wrap1(dim, x.ndim)
     idx = None
+    median_dim_checks(x, d)
     if x.ndim:
-        if x.shape[d] == 0:
-            raise IndexError(f"nanmedian(): Expected reduction dim {d} to have non-zero "
-                             "size.")
         idx = np.moveaxis(_nanmedian_index(np.moveaxis(x, d, -1)), -1, d)
     return _out_pair(_selection(input, idx, d, keepdim, NanmedianBackward1, _median_t), out)
 
@@ -566,33 +564,35 @@ def _squeeze4(t, shape):
 _INTERPOLATIONS = ('linear', 'lower', 'higher', 'midpoint', 'nearest')
 
 
-def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, op):
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, op, out=None):
+    # (torch's order: a number q's range, the interpolation's name, the input, q and out
+    # checks, the dim, then a tensor q's values)
     x = input._data
-    if x.dtype not in (np.float32, np.float64):
-        raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
-    if isinstance(q, Tensor):
-        if q._data.ndim > 1:
-            raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")
-        if q._data.dtype != x.dtype:
-            raise RuntimeError(f"{op}() q tensor must be same dtype as the input tensor")
-        qs = q
-    else:
-        qs = make(np.asarray(q, x.dtype))
-    if x.size == 0:
-        raise RuntimeError(f"{op}() input tensor must be non-empty")
+    if not isinstance(q, Tensor) and not 0 <= q <= 1:  # (NaN too)
+        raise RuntimeError(f"{op}() q must be in the range [0, 1] but got {_g(float(q))}")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError(f"{op}() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
+    if x.size == 0:
+        raise RuntimeError(f"{op}() input tensor must be non-empty")
+    if isinstance(q, Tensor) and q._data.ndim > 1:
+        raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")
+    if x.dtype not in (np.float32, np.float64):
+        raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
+    if isinstance(q, Tensor) and q._data.dtype != x.dtype:
+        raise RuntimeError(f"{op}() q tensor must be same dtype as the input tensor")
+    if out is not None and out._data.dtype != x.dtype:
+        raise RuntimeError(f"{op}() out tensor must be same dtype as the input tensor")
+    d = None if dim is None else _wrap1(dim, x.ndim)
+    qs = q if isinstance(q, Tensor) else make(np.asarray(q, x.dtype))
     qa = qs._data
     if not ((qa >= 0) & (qa <= 1)).all():
-        raise RuntimeError(f"{op}() q must be in the range [0, 1] but got {qa.item()}"
-                           if qa.ndim == 0 else f"{op}() q values must be in the range [0, 1]")
-    if dim is None:
+        raise RuntimeError(f"{op}() q values must be in the range [0, 1]")
+    if d is None:
         s = sort(input.reshape(-1)).values
         kept = (1,) * x.ndim
         batch = ()
     else:
-        d = _wrap1(dim, x.ndim)
         s = sort(input.movedim(d, -1) if x.ndim else input.reshape(1)).values
         batch = s.shape[:-1]
         kept = x.shape[:d] + (1,) + x.shape[d + 1:] if x.ndim else ()
@@ -631,14 +631,14 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=N
     along ``dim``, interpolating between neighbours as ``interpolation`` says; NaN where a
     slice holds NaN. With a tensor ``q`` its values index the first output dim."""
     from .reduce import _out
-    return _out(_quantile(input, q, dim, keepdim, interpolation, False, 'quantile'), out)
+    return _out(_quantile(input, q, dim, keepdim, interpolation, False, 'quantile', out), out)
 
 
 @register
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None):
     """``quantile`` ignoring NaN (NaN only where a slice is all NaN)."""
     from .reduce import _out
-    return _out(_quantile(input, q, dim, keepdim, interpolation, True, 'quantile'), out)
+    return _out(_quantile(input, q, dim, keepdim, interpolation, True, 'quantile', out), out)
 
 
 # -- covariance ---------------------------------------------------------------------------
@@ -846,16 +846,16 @@ class RenormBackward0(Node):
 def renorm(input, p, dim, maxnorm):
     """``input`` with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down
     to norm ``maxnorm``."""
+    # (torch's order: each number real and in range, the rank, the dim, then the norm's dtype)
     x = input._data
-    for name, v in (('p', p), ('maxnorm', maxnorm)):
-        if isinstance(v, (complex, np.complexfloating)):
-            raise RuntimeError(f"renorm: {name} must be real-valued")
-    if x.dtype.kind not in 'fcV':
-        raise RuntimeError(f'"renorm_out" not implemented for \'{_dtype_name(x.dtype)}\'')
+    if isinstance(p, (complex, np.complexfloating)):
+        raise RuntimeError("renorm: p must be real-valued")
     if not p > 0:  # (NaN too)
         raise RuntimeError("renorm: non-positive-norm not supported")
-    if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if isinstance(maxnorm, (complex, np.complexfloating)):
+        raise RuntimeError("renorm: maxnorm must be real-valued")
+    if not maxnorm >= 0:  # (NaN too)
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {_g(float(maxnorm))}")
     if x.ndim <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} "
                            "dimensions")
@@ -885,6 +885,9 @@ def pdist(input, p=2):
     """``nn.functional.pdist``: p-norm distances between all pairs of rows."""
     from ..nn.functional._distance import pdist as impl
     return impl(input, p)
+
+
+pdist._refuses_dtypes = True  # (its body's: see nn.functional.pdist)
 
 
 @register(method=False)

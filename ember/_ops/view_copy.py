@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from .._tensor import Tensor, wrap_dim
+from .._tensor import Tensor
 from ._core import register, track1, check_inplace, check_view_rewritable, result, relaid
 from ..autograd.grad_mode import STATE
 from . import shape, arrange, special
@@ -66,10 +66,7 @@ def _derived(view, suffix=None, name=None, copy=True):
 
 
 def _slice(input, dim=0, start=None, end=None, step=1):
-    d = wrap_dim(dim, input._data.ndim)
-    if step <= 0:
-        raise RuntimeError("slice step must be positive")
-    return input[(slice(None),) * d + (slice(start, end, step),)]
+    return input[shape.slice_key(input, dim, start, end, step)[0]]
 
 
 def _view(input, size):

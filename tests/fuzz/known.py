@@ -175,6 +175,11 @@ KNOWN = {
         "torch bug: native_batch_norm does not check the sizes of weight, bias and the running "
         'statistics against the channel count (it reads past a short one: garbage values); '
         'ember refuses as the functional form does ("weight should contain 3 elements not 2")',
+    ('native_batch_norm', 'silent acceptance of bad input'):
+        "torch bug: native_batch_norm's kernel for a strided input or parameter fails an "
+        "INTERNAL ASSERT ('t.dim() == 1', \"please report a bug\") on a weight or bias of "
+        'more than one dim, which its contiguous kernel takes (any shape of one value per '
+        'channel); ember takes them as the contiguous kernel does',
     ('take_along_dim', 'spurious errors'):
         'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
         'reads whatever memory lies there); ember refuses as gather does',

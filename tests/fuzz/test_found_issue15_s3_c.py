@@ -314,7 +314,7 @@ def test_soft_margin_loss_output_takes_the_input_shape(si, st, reduction):
 def test_native_batch_norm_checks_parameter_sizes():
     """torch's native_batch_norm reads past a weight/running statistic shorter than the
     channel count (garbage values); ember refuses it as the functional form does."""
-    x = ember.tensor(np.arange(6.).reshape(2, 3))
+    x = ember.tensor(np.arange(6., dtype=np.float32).reshape(2, 3))  # (the weight's dtype)
     with pytest.raises(RuntimeError, match='weight should contain 3 elements not 2'):
         ember.native_batch_norm(x, ember.tensor([1., 2.]), None, None, None, True, 0.1, 1e-5)
     # the sizes torch's functional form refuses with the same message

@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import _dtype
 from ..._ops import creation as _creation, reduce as _red, shape as _shape
-from ..._ops._core import make
+from ..._ops._core import broadcast_shape, make
 from ...backends.cuda import _SDP
 from . import _dropout as _layers
 
@@ -21,15 +21,33 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError("No viable backend for scaled_dot_product_attention was found. "
                            "This is likely due to turning off both the math kernel and the "
                            "fused kernels.")
+    # (torch's checks of the inputs, in its order: one dtype, the ranks, the mask's dtype)
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {query.dtype.cpp_name} key.dtype: {key.dtype.cpp_name} "
+                           f"and value.dtype: {value.dtype.cpp_name} instead.")
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, "
                            f"but got query.dim: {query.dim()} key.dim: {key.dim()} and "
                            f"value.dim: {value.dim()} instead.")
+    if attn_mask is not None and attn_mask.dtype not in (_dtype.bool_, _dtype.float32,
+                                                         query.dtype):
+        raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
+                           f"dtype, but got attn_mask.dtype: {attn_mask.dtype.cpp_name} and  "
+                           f"query.dtype: {query.dtype.cpp_name} instead.")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    if not (query.dtype.is_floating_point or query.dtype.is_complex):
+        # (torch scales query and key by a float first: integers and bools become floats, and
+        # value's dtype is refused by the last product)
+        query, key = query * 1.0, key * 1.0
     if enable_gqa:
         key, value = _share_heads(query, key, value)
     if query.dtype.is_floating_point and query.dtype.itemsize == 2:
         # torch's math kernel computes float16 and bfloat16 in float32 and casts back
-        out = scaled_dot_product_attention(_wide(query), _wide(key), _wide(value), attn_mask,
+        out = scaled_dot_product_attention(_wide(query), _wide(key), _wide(value),
+                                           None if attn_mask is None else _wide(attn_mask),
                                            dropout_p, is_causal, scale)
         return out.to(query.dtype)
     L, S = query.shape[-2], key.shape[-2]
@@ -38,11 +56,13 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         scale = 1 / math.sqrt(query.shape[-1]) if query.shape[-1] else 1.0
     scores = query.matmul(key.transpose(-2, -1)) * scale
     if is_causal:
-        if attn_mask is not None:
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
-                               "be set when is_causal=True")
         attn_mask = make(np.tril(np.ones((L, S), bool)))
     if attn_mask is not None:
+        # (torch adds the mask to the scores in place: it may not grow them)
+        full = broadcast_shape(scores.shape, attn_mask.shape)
+        if full != tuple(scores.shape):
+            raise RuntimeError(f"output with shape {list(scores.shape)} doesn't match the "
+                               f"broadcast shape {list(full)}")
         if attn_mask.dtype.is_floating_point:
             scores = scores + attn_mask
         else:

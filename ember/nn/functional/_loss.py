@@ -119,7 +119,7 @@ class _SmoothL1LossBackward0(_PairLoss):
 def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
     x, t = _broadcast(input, target)
     xa, ta = _core.binary_arrays(x, t, name)
-    if xa.dtype.kind not in 'fcV':
+    if xa.dtype.kind not in 'fV':  # (the kernels take real floating types only)
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_pw.dtype_name(xa.dtype)}'")
     r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction)
@@ -231,6 +231,15 @@ def _nll_core(input, target, weight, reduction, ignore_index, cls):
     nd = x.ndim
     C = x.shape[0] if nd == 1 else x.shape[1]
     _check_class_weight(weight, C)
+    # (the kernel's dtype dispatch, then its read of the weight as the input's type)
+    if x.dtype.kind not in 'fV':
+        kernel = 'nll_loss_out_frame' if cls is _NllLossBackward0 else \
+            'nll_loss2d_forward_out_frame'
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_pw.dtype_name(x.dtype)}'")
+    if weight is not None and weight._data.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {_pw.dtype_name(x.dtype)} but found "
+                           f"{_pw.dtype_name(weight._data.dtype)}")
     if nd == 1:
         xx = x.reshape(1, C)
         tt = t.reshape(1)
@@ -305,9 +314,10 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     if nd <= 2:
         if target.dim() > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-        if nd == 1 and target.numel() != 1 and target.dim() == 1:
-            raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: "
-                               f"{list(target.shape)})")
+        _nll_check_target(target)  # (torch's kernel checks the dtype before the size)
+        if nd == 1 and target.dim() == 1 and target.numel() != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                             f"{target.numel()}")
         return _nll_core(input, target, weight, reduction, ignore_index, _NllLossBackward0)
     out_size = [input.shape[0]] + list(input.shape[2:])
     if list(target.shape[1:]) != list(input.shape[2:]):
@@ -632,9 +642,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast "
                            f"shape {list(x.shape)}")
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
-    if xa.dtype.kind not in 'fcV':
-        raise RuntimeError("result type Float can't be cast to the desired output type "
-                           f"{_pw.dtype_name(input._data.dtype)}")
+    if input._data.dtype.kind in 'iu':  # (the floating result is written in input's dtype)
+        res = xa.dtype if xa.dtype.kind in 'fcV' else np.dtype(np.float32)
+        raise RuntimeError(f"result type {_pw.dtype_name(res)} can't be cast to the desired "
+                           f"output type {_pw.dtype_name(input._data.dtype)}")
     with np.errstate(all='ignore'):
         loss = np.asarray(np.log1p(np.exp(-ya * xa)), xa.dtype)
     r = loss if reduction == 'none' else np.asarray(

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ... import _native
+from ... import _dtype, _native
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
@@ -208,6 +208,7 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
     if x.dtype.kind not in 'fV':  # (last, as in torch: ``stands`` keeps it so)
         raise stands(NotImplementedError(f"\"batch_norm\" not implemented for "
                                          f"'{dtype_name(x.dtype)}'"))
+    batch_norm_mixed_dtypes(input, (weight, bias, running_mean, running_var))
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
     fused = None if not training else _native.batch_norm_forward(
@@ -250,10 +251,25 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
 
 def batch_norm_channels(input):
     """The size of ``input``'s channel dim (1), torch's IndexError for a 1-d input."""
-    if input._data.ndim == 0:   # (torch fails inside its kernel: a RuntimeError)
-        raise RuntimeError("batch_norm: expected an input with a channel dim (dim 1), but "
-                           "got a 0-dim tensor")
+    if input._data.ndim == 0:
+        # (torch's kernel fails making its list of the ndim - 1 reduced dims)
+        raise RuntimeError("SmallVector unable to grow. Requested capacity "
+                           "(18446744073709551615) is larger than maximum value for size type "
+                           "(4294967295)")
     return input.size(1)
+
+
+def batch_norm_mixed_dtypes(input, params):
+    """torch's CPU kernel's refusal of parameters (weight, bias, running statistics) whose
+    dtype is not the input's: allowed only as float32 parameters of a float32, float16 or
+    bfloat16 input."""
+    dt = input.dtype
+    if all(p is None or p.dtype is dt for p in params):
+        return
+    if dt not in (_dtype.float32, _dtype.float16, _dtype.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if any(p is not None and p.dtype is not _dtype.float32 for p in params):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
 
 
 def _empty_batch_norm(input, weight, bias):
@@ -319,16 +335,14 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return group_norm_kernel(input, num_groups, weight, bias, eps)
 
 
-def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """``torch.group_norm``: ``group_norm`` without the checks torch's Python function
-    makes first."""
-    x = input._data
-    channels = input.size(1)
+def group_norm_checks(input, channels, num_groups, weight, bias):
+    """torch's checks of group norm's groups and parameters for ``channels`` channels
+    (``native_group_norm`` is given the count; the others read it from ``input``)."""
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if channels % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {list(x.shape)} and "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     # torch reports the weight's shape (or [0] without one) in both messages
     shown = list(weight.shape) if weight is not None else [0]
@@ -336,7 +350,15 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.dim() != 1 or t.numel() != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {shown} and input "
-                               f"of shape {list(x.shape)}")
+                               f"of shape {list(input.shape)}")
+
+
+def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """``torch.group_norm``: ``group_norm`` without the checks torch's Python function
+    makes first."""
+    x = input._data
+    channels = input.size(1)
+    group_norm_checks(input, channels, num_groups, weight, bias)
     shape = (1, channels) + (1,) * (x.ndim - 2)
     xg = x.reshape(x.shape[0], num_groups, -1)
     centred = xg - xg.mean(2, keepdims=True)

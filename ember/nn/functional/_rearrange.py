@@ -166,9 +166,16 @@ def _pairs(values, names, op):
 
 
 def _blocks(size, k, d, p, s):
-    """The number of sliding blocks along each dim (C's truncating division, as torch)."""
-    return tuple(int((n + 2 * pi - (di * (ki - 1) + 1)) / si) + 1
+    """The number of sliding blocks along each dim (a division rounded down, as torch's)."""
+    return tuple((n + 2 * pi - (di * (ki - 1) + 1)) // si + 1
                  for n, ki, di, pi, si in zip(size, k, d, p, s))
+
+
+def _kernel_dtype(input, kernel):
+    """torch's im2col/col2im kernels take bool and the floating and complex types only."""
+    if input._data.dtype.kind in 'iu':
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
@@ -178,10 +185,9 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     k, d, p, s = _pairs((kernel_size, dilation, padding, stride),
                         ('kernel_size', 'dilation', 'padding', 'stride'), 'im2col')
     shape = tuple(input.shape)
-    if len(shape) < 3:  # torch reads dim 2 before checking the rank
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
-                         f"{len(shape) - 1}], but got 2)")
-    if len(shape) > 4 or 0 in shape[-3:]:
+    if input.size(1):  # torch reads dims 1 and 2 (the second only if the first is not 0)
+        input.size(2)  # before it checks the rank
+    if len(shape) not in (3, 4) or 0 in shape[-3:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and "
                            f"other non-zero dimensions for input, but got: {list(shape)}")
     blocks = _blocks(shape[-2:], k, d, p, s)
@@ -189,6 +195,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise RuntimeError(f"Given input with spatial size {shape[-2:]}, kernel_size={k}, "
                            f"dilation={d}, padding={p}, calculated shape of the array of "
                            f"sliding blocks as {blocks}, but its components must be at least one.")
+    _kernel_dtype(input, 'im2col_out_cpu')
     x = input._data.reshape((-1,) + shape[-3:])
     cols = _im2col(_pad_arr(x, p), k, s, d, blocks)        # a scratch array: copied out
     out = cols.reshape(shape[:-3] + (shape[-3] * k[0] * k[1], blocks[0] * blocks[1]))
@@ -217,6 +224,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"match the calculated number of sliding blocks {blocks[0]} * "
                            f"{blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)="
                            f"{shape[-1]}.")
+    _kernel_dtype(input, 'col2im_out_cpu')
     c = shape[-2] // (k[0] * k[1])
     cols = input._data.reshape((-1, c) + k + blocks)
     full = _col2im(cols, [n + 2 * pi for n, pi in zip(size, p)], s, d)  # a scratch array
