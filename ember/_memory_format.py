@@ -63,6 +63,16 @@ def is_dense(arr):
     return _dense_in_order(arr, order)
 
 
+def suggests_channels_last(arr):
+    """Whether a 4-d ``arr`` lies channels-last (channels innermost, then width, height,
+    batch), as torch's ``suggest_memory_format`` reads strides: ops that keep their input's
+    format (pixel and channel shuffles) lay their result out so."""
+    if arr.ndim != 4 or arr.flags.c_contiguous:
+        return False
+    s = arr.strides
+    return s[1] < s[3] <= s[2] <= s[0]
+
+
 def in_format(arr, fmt, op='contiguous'):
     """A copy of ``arr`` laid out as ``fmt`` (``preserve_format``: as ``arr``, if dense)."""
     if fmt is None or fmt is preserve_format:

@@ -44,7 +44,9 @@ def npy(x):
     if isinstance(x, ember.Tensor):
         return np.array(x.detach()._data)
     if isinstance(x, torch.Tensor):
-        return x.detach().numpy().copy()
+        x = x.detach()
+        # (torch hands NumPy no bfloat16: as float32, which holds it exactly)
+        return (x.float() if x.dtype == torch.bfloat16 else x).numpy().copy()
     return np.asarray(x)
 
 

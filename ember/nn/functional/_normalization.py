@@ -15,6 +15,7 @@ from ..._ops._args import stands
 from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
 from ..._ops.reduce import row_dots, row_sums, column_sums
+from ...autograd.forward_ad import FWD, tangent_of
 from ...autograd.grad_mode import STATE
 
 
@@ -111,7 +112,8 @@ class NativeBatchNormBackward0(Node):
         k = self.rstd if w is None else self.rstd * w._data
         gx = None
         if self.next_functions[0][0] is not None:
-            gx = np.multiply(g, k.reshape(shape), dtype=xhat.dtype)
+            # (a float16/bfloat16 g with float32 statistics: NumPy casts no such loop itself)
+            gx = np.multiply(np.asarray(g, xhat.dtype), k.reshape(shape))
             if self.stats is None:
                 per = k / (xhat.size // xhat.shape[1])
                 t = np.multiply(xhat, (per * sum_gx).reshape(shape), out=scratch(
@@ -131,7 +133,9 @@ def _channel_sums(a, b=None):
     reduction over dims (0, 2, ...) -- then over the batch."""
     if a.ndim < 3 or a.dtype not in _ROW_DTYPES or not a.flags.c_contiguous or \
             (b is not None and (b.dtype != a.dtype or not b.flags.c_contiguous)):
-        t = a if b is None else np.multiply(a, b, out=scratch('bn', a.shape, a.dtype))
+        # (a float16/bfloat16 gradient times float32 statistics: the product in the wider)
+        t = a if b is None else np.multiply(a, b, out=scratch('bn', a.shape,
+                                                             np.result_type(a, b)))
         return t.sum((0,) + tuple(range(2, a.ndim)))
     rows = a.reshape(a.shape[0] * a.shape[1], -1)
     per = row_sums(rows)[:, 0] if b is None else \
@@ -208,6 +212,7 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
     if x.dtype.kind not in 'fV':  # (last, as in torch: ``stands`` keeps it so)
         raise stands(NotImplementedError(f"\"batch_norm\" not implemented for "
                                          f"'{dtype_name(x.dtype)}'"))
+    _refuse_statistics_tangents(input, running_mean, running_var)
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
     fused = None if not training else _native.batch_norm_forward(
@@ -216,6 +221,8 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
         return _batch_norm_fused(input, fused, running_mean, running_var, weight, bias,
                                  momentum, eps, dims)
     centred = None
+    if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics and xhat in float32, as torch)
+        x = x.astype(np.float32)
     if training:
         if x.dtype in _ROW_DTYPES:
             # np.var's steps, on x - mean kept as xhat's start
@@ -246,6 +253,16 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
         n.xhat = xhat if result._data is not xhat else None
         n.rstd = rstd
     return result
+
+
+def _refuse_statistics_tangents(input, running_mean, running_var):
+    """Forward AD: torch's batch_norm has no derivative along the running statistics; a
+    tangent on one of them (with one on the input, which makes the jvp run) is its error."""
+    if FWD.level is None or tangent_of(input) is None:
+        return
+    if any(t is not None and tangent_of(t) is not None for t in (running_mean, running_var)):
+        raise RuntimeError("batch_norm is not differentiable wrt running_mean and running_var, "
+                           "they cannot have forward grad defined")
 
 
 def batch_norm_channels(input):

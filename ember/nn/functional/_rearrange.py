@@ -4,15 +4,22 @@ on the convolution's im2col / col2im kernels). Each forward runs on arrays; each
 is the opposite rearrangement as an ember op, so all derivative orders work."""
 import numpy as np
 
+from ..._memory_format import channels_last, in_format, suggests_channels_last
 from ..._ops import _args, _core
 from ..._ops._core import Node
 from ...autograd.graph import name_saved_values
 from ._conv import _col2im, _im2col, _pad_arr
 
 
-def _rearranged(node_cls, input, out, **attrs):
+def _rearranged(node_cls, input, out, keep_format=False, **attrs):
+    """``out`` as the op's result, row-major (``keep_format``: channels-last where the input
+    suggests it, as torch's shuffles), with a ``node_cls`` node given ``attrs``."""
+    if keep_format and out.ndim == 4 and suggests_channels_last(input._data):
+        out = in_format(out, channels_last)
+    else:
+        out = np.ascontiguousarray(out)
     n = _core.track(node_cls, (input,))
-    result = _core.result(np.ascontiguousarray(out), n)
+    result = _core.result(out, n)
     if n is not None:
         for k, v in attrs.items():
             setattr(n, k, v)
@@ -58,7 +65,7 @@ def pixel_shuffle(input, upscale_factor):
     k = len(lead)
     out = out.transpose(tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2))
     return _rearranged(PixelShuffleBackward0, input,
-                       out.reshape(lead + (c // (r * r), h * r, w * r)), factor=r)
+                       out.reshape(lead + (c // (r * r), h * r, w * r)), True, factor=r)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -77,7 +84,7 @@ def pixel_unshuffle(input, downscale_factor):
     k = len(lead)
     out = out.transpose(tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3))
     return _rearranged(PixelUnshuffleBackward0, input,
-                       out.reshape(lead + (c * r * r, h // r, w // r)), factor=r)
+                       out.reshape(lead + (c * r * r, h // r, w // r)), True, factor=r)
 
 
 class ChannelShuffleBackward0(Node):
@@ -124,7 +131,7 @@ def _channel_shuffle(input, groups, node_cls):
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
                            f"and {groups} groups.")
     out = x.reshape((x.shape[0], groups, c // groups) + x.shape[2:]).swapaxes(1, 2)
-    return _rearranged(node_cls, input, out.reshape(x.shape), groups=groups)
+    return _rearranged(node_cls, input, out.reshape(x.shape), True, groups=groups)
 
 
 # -- sliding blocks ----------------------------------------------------------------------------
