@@ -63,14 +63,18 @@ def is_dense(arr):
     return _dense_in_order(arr, order)
 
 
-def suggests_channels_last(arr):
-    """Whether a 4-d ``arr`` lies channels-last (channels innermost, then width, height,
-    batch), as torch's ``suggest_memory_format`` reads strides: ops that keep their input's
-    format (pixel and channel shuffles) lay their result out so."""
-    if arr.ndim != 4 or arr.flags.c_contiguous:
-        return False
+def suggested_format(arr):
+    """torch's ``suggest_memory_format`` read from strides: ``channels_last`` for a 4-d array
+    (``channels_last_3d`` for 5-d) whose channels lie innermost, then width, height (depth)
+    and batch, else ``contiguous_format``. Ops that keep their input's format (pads,
+    pixel and channel shuffles) lay their results out so."""
+    if arr.ndim not in (4, 5) or arr.flags.c_contiguous:
+        return contiguous_format
     s = arr.strides
-    return s[1] < s[3] <= s[2] <= s[0]
+    if s[1] < s[-1] and all(s[i] <= s[i - 1] for i in range(arr.ndim - 1, 2, -1)) and \
+            s[2] <= s[0]:
+        return channels_last if arr.ndim == 4 else channels_last_3d
+    return contiguous_format
 
 
 def in_format(arr, fmt, op='contiguous'):

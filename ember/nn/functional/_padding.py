@@ -3,6 +3,7 @@ reflect / replicate / circular modes, each with torch's node (``ConstantPadNdBac
 ``ReflectionPad2DBackward0``...) and a backward in ember ops."""
 import numpy as np
 
+from ..._memory_format import in_format, suggested_format
 from ..._ops import _args
 
 from ..._ops import _core
@@ -119,6 +120,9 @@ def _constant_pad(input, pad, pairs, value):
     crop = tuple(slice(max(-a, 0), x.shape[d] - max(-b, 0)) for d, (a, b) in enumerate(pairs))
     grow = [(max(a, 0), max(b, 0)) for a, b in pairs]
     out = np.pad(x[crop], grow, constant_values=value)
+    # (as torch: the input's channels-last layout kept, else row-major -- np.pad would
+    # follow the input's strides)
+    out = in_format(out, suggested_format(x))
     n = _core.track(ConstantPadNdBackward0, (input,))
     result = _core.result(out, n)
     if n is not None:

@@ -4,7 +4,7 @@ on the convolution's im2col / col2im kernels). Each forward runs on arrays; each
 is the opposite rearrangement as an ember op, so all derivative orders work."""
 import numpy as np
 
-from ..._memory_format import channels_last, in_format, suggests_channels_last
+from ..._memory_format import channels_last, in_format, suggested_format
 from ..._ops import _args, _core
 from ..._ops._core import Node
 from ...autograd.graph import name_saved_values
@@ -14,7 +14,7 @@ from ._conv import _col2im, _im2col, _pad_arr
 def _rearranged(node_cls, input, out, keep_format=False, **attrs):
     """``out`` as the op's result, row-major (``keep_format``: channels-last where the input
     suggests it, as torch's shuffles), with a ``node_cls`` node given ``attrs``."""
-    if keep_format and out.ndim == 4 and suggests_channels_last(input._data):
+    if keep_format and out.ndim == 4 and suggested_format(input._data) is channels_last:
         out = in_format(out, channels_last)
     else:
         out = np.ascontiguousarray(out)
@@ -218,6 +218,10 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"of kernel_size, but got input.size(1)={shape[-2]} and "
                            f"kernel_size={k}.")
     blocks = _blocks(size, k, d, p, s)
+    if min(blocks) < 1:
+        raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
+                           f"padding={p}, stride={s}, calculated shape of the array of sliding "
+                           f"blocks as {blocks}, which is too small (non-positive)")
     if shape[-1] != blocks[0] * blocks[1]:
         raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
                            f"padding={p}, stride={s}, expected size of input's dimension 2 to "
