@@ -218,16 +218,16 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"of kernel_size, but got input.size(1)={shape[-2]} and "
                            f"kernel_size={k}.")
     blocks = _blocks(size, k, d, p, s)
-    if min(blocks) < 1:
-        raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
-                           f"padding={p}, stride={s}, calculated shape of the array of sliding "
-                           f"blocks as {blocks}, which is too small (non-positive)")
     if shape[-1] != blocks[0] * blocks[1]:
         raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
                            f"padding={p}, stride={s}, expected size of input's dimension 2 to "
                            f"match the calculated number of sliding blocks {blocks[0]} * "
                            f"{blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)="
                            f"{shape[-1]}.")
+    if min(blocks) < 1:   # (after the count check, as torch: two negatives pass it)
+        raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
+                           f"padding={p}, stride={s}, calculated shape of the array of sliding "
+                           f"blocks as {blocks}, which is too small (non-positive)")
     c = shape[-2] // (k[0] * k[1])
     cols = input._data.reshape((-1, c) + k + blocks)
     full = _col2im(cols, [n + 2 * pi for n, pi in zip(size, p)], s, d)  # a scratch array
