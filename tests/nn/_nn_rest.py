@@ -8,10 +8,11 @@ compares with hard-coded numbers the test compares ember's result with torch's (
 """
 import numpy as np
 
-import ember
+from ..autograd._upstream import eq, lib_fixture, oracle, raises
+from ..oracle.oracle import torch  # (importing it runs torch on one thread)
 
-from ..autograd._upstream import eq, lib_fixture, npy, oracle, raises, warns  # noqa: F401
-from ..oracle.oracle import torch  # noqa: F401 (importing it runs torch on one thread)
+__all__ = ['eq', 'lib_fixture', 'oracle', 'raises', 'torch', 'randn', 'rand', 'cos_params',
+           'same_params']
 
 
 def randn(lib, *shape, seed=0, dtype=None, requires_grad=False):
@@ -50,8 +51,3 @@ def same_params(lib, module, seed=0):
             data = np.random.default_rng(seed + i).uniform(-0.5, 0.5, tuple(p.shape))
             p.copy_(lib.tensor(data.astype(np.float64)).to(p.dtype))
     return module
-
-
-def is_ember(lib):
-    """Whether ``lib`` is ember (the library under test) rather than torch."""
-    return lib is ember

@@ -423,7 +423,8 @@ def test_batchnorm_raises_error_if_less_than_one_value_per_channel(lib):
 
 @pytest.mark.parametrize('which', ['running_mean', 'running_var', 'weight', 'bias'])
 def test_batchnorm_raises_error_if_not_same_size_as_input(lib, which):
-    """test_batchnorm_raises_error_if_{running_mean,running_var,weight,bias}_is_not_same_size_as_input."""
+    """The four upstream tests
+    test_batchnorm_raises_error_if_{running_mean,running_var,weight,bias}_is_not_same_size_as_input."""
     input = rand(lib, 2, 10)
     for size in [9, 11]:
         args = {'running_mean': rand(lib, 10, seed=1), 'running_var': rand(lib, 10, seed=2)}

@@ -1,8 +1,8 @@
-"""PyTorch's test/test_nn.py, class TestNN, from test_linear_broadcasting to test_max_pool1d_invalid_output_size
-(in upstream's order): Linear and Bilinear, Fold / Unfold argument checks, softmin, adaptive
-log-softmax, cross-entropy in bfloat16 and its precision, Flatten / Unflatten, layer norm,
-padding lists, pooling argument checks; then the small classes after TestNN:
-TestFusionEval and TestConstantPadNd.
+"""PyTorch's test/test_nn.py, class TestNN, from test_linear_broadcasting to
+test_max_pool1d_invalid_output_size (in upstream's order): Linear and Bilinear, Fold /
+Unfold argument checks, softmin, adaptive log-softmax, cross-entropy in bfloat16 and its
+precision, Flatten / Unflatten, layer norm, padding lists, pooling argument checks; then the
+small classes after TestNN: TestFusionEval and TestConstantPadNd.
 
 Not adapted: test_convert_sync_batchnorm, test_sync_batchnorm_backward_elemt,
 test_sync_batchnorm_accuracy_cuda, test_layer_norm_backwards_eps, test_layer_norm_large_tensor

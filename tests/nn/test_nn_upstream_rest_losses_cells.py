@@ -1,7 +1,8 @@
-"""PyTorch's test/test_nn.py, class TestNN, from test_threshold_int to test_LSTM_cell_forward_hidden_size
-(in upstream's order): thresholds, padding a scalar, normalize, RNN/GRU/LSTM cells and the
-loss functions' shape checks, weights and reductions (MSE, L1, Huber, Gaussian NLL, KL
-divergence, CTC). Each test runs on ember and on torch (``lib``).
+"""PyTorch's test/test_nn.py, class TestNN, from test_threshold_int to
+test_LSTM_cell_forward_hidden_size (in upstream's order): thresholds, padding a scalar,
+normalize, RNN/GRU/LSTM cells and the loss functions' shape checks, weights and reductions
+(MSE, L1, Huber, Gaussian NLL, KL divergence, CTC). Each test runs on ember and on torch
+(``lib``).
 
 Not adapted: test_fb_fc_packed (needs torch's FBGEMM fp16 kernels),
 test_nested_tensor_from_mask(_error) (the private ``torch._nested_tensor_from_mask``),
