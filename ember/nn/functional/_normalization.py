@@ -306,6 +306,14 @@ class NativeGroupNormBackward0(Node):
 
     def backward(self, g):
         x, w, b = self.saved_tensors
+        low = x._data.dtype.itemsize == 2   # (float16/bfloat16: in float32, as torch)
+        if low:
+            grads = self._backward(g.float(), x.float(), None if w is None else w.float(), b)
+            return tuple(None if a is None else a.to(t.dtype)
+                         for a, t in zip(grads, (x, w, b)))
+        return self._backward(g, x, w, b)
+
+    def _backward(self, g, x, w, b):
         groups, nd = self.groups, x.dim()
         dims = (0,) + tuple(range(2, nd))
         xg = x.reshape(x.shape[0], groups, -1)
@@ -355,6 +363,8 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"channels in input, but got {name} of shape {shown} and input "
                                f"of shape {list(x.shape)}")
     shape = (1, channels) + (1,) * (x.ndim - 2)
+    if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics in float32, as torch)
+        x = x.astype(np.float32)
     xg = x.reshape(x.shape[0], num_groups, -1)
     centred = xg - xg.mean(2, keepdims=True)
     out = (centred / np.sqrt((centred * centred).mean(2, keepdims=True) + eps)).reshape(x.shape)
