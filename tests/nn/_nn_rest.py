@@ -12,7 +12,7 @@ from ..autograd._upstream import eq, lib_fixture, oracle, raises
 from ..oracle.oracle import torch  # (importing it runs torch on one thread)
 
 __all__ = ['eq', 'lib_fixture', 'oracle', 'raises', 'torch', 'randn', 'rand', 'cos_params',
-           'same_params']
+           'same_params', 'check_module_empty_input']
 
 
 def randn(lib, *shape, seed=0, dtype=None, requires_grad=False):
@@ -51,3 +51,20 @@ def same_params(lib, module, seed=0):
             data = np.random.default_rng(seed + i).uniform(-0.5, 0.5, tuple(p.shape))
             p.copy_(lib.tensor(data.astype(np.float64)).to(p.dtype))
     return module
+
+
+def check_module_empty_input(lib, module, inp, check_size=True, inference=False):
+    """torch's ``_test_module_empty_input``: an empty input runs through ``module`` (and
+    back, unless ``inference``), giving an empty result of its size and zero gradients."""
+    if not inference:
+        inp.requires_grad_(True)
+    out = module(inp)
+    if not inference:
+        out.backward(lib.rand_like(out))
+        assert lib.equal(inp.grad, lib.zeros_like(inp))
+        for p in module.parameters():
+            if p.requires_grad:
+                assert lib.equal(p.grad, lib.zeros_like(p.grad))
+    if check_size:
+        assert out.size() == inp.size()
+    return out

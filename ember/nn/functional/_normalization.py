@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ... import _native
+from ..._memory_format import in_format, suggested_format
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
@@ -316,7 +317,7 @@ class NativeGroupNormBackward0(Node):
     def _backward(self, g, x, w, b):
         groups, nd = self.groups, x.dim()
         dims = (0,) + tuple(range(2, nd))
-        xg = x.reshape(x.shape[0], groups, -1)
+        xg = x.reshape(x.shape[0], groups, _group_size(x.shape, groups))
         xhat, rstd = _standardised(xg, 2, self.eps)
         gw = (g * xhat.reshape(x.shape)).sum(dims) \
             if w is not None and self.next_functions[1][0] else None
@@ -326,6 +327,12 @@ class NativeGroupNormBackward0(Node):
             gxhat = g * _channel_view(w, nd) if w is not None else g
             gx = _normalised_grad(gxhat.reshape(xg.shape), xhat, rstd, 2).reshape(x.shape)
         return gx, gw, gb
+
+
+def _group_size(shape, groups):
+    """The number of values in each group of a (N, C, ...) shape (also for an empty batch,
+    where a reshape's -1 could not tell)."""
+    return shape[1] // groups * math.prod(shape[2:])
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -365,9 +372,11 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
     shape = (1, channels) + (1,) * (x.ndim - 2)
     if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics in float32, as torch)
         x = x.astype(np.float32)
-    xg = x.reshape(x.shape[0], num_groups, -1)
+    xg = x.reshape(x.shape[0], num_groups, _group_size(x.shape, num_groups))
     centred = xg - xg.mean(2, keepdims=True)
     out = (centred / np.sqrt((centred * centred).mean(2, keepdims=True) + eps)).reshape(x.shape)
+    # (as torch: a channels-last input gives a channels-last result)
+    out = in_format(out, suggested_format(input._data))
     result, n = _affine_result(NativeGroupNormBackward0, input, out, weight, bias, shape)
     if n is not None:
         n.groups, n.eps = num_groups, eps

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from ... import _dtype
+from ..._memory_format import in_format, suggested_format
 from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
 from ..._ops._core import make
 from ...autograd.grad_mode import STATE, no_grad
@@ -149,6 +150,8 @@ def _resample(input, sizes, scales, mode, align_corners):
         out = apply(x.astype(wdt, copy=False), mats).astype(x.dtype, copy=False)
         kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'bicubic': 'Bicubic',
                 'trilinear': 'Trilinear'}[mode]
+    # (as torch: a channels-last input gives a channels-last result)
+    out = in_format(out, suggested_format(x))
     n = _core.track(_NODES[kind, k], (input,))
     result = _core.result(out, n)
     if n is not None:
