@@ -119,9 +119,32 @@ def _linear_matrix(in_size, out_size, scale, align_corners, dtype):
     return m
 
 
+_INT_KERNELS = {'nearest': 'compute_indices_weights_nearest',
+                'nearest-exact': 'compute_indices_weights_nearest',
+                'linear': 'compute_indices_weights_linear',
+                'trilinear': 'compute_indices_weights_linear',
+                'bicubic': 'compute_indices_weights_cubic'}
+
+
+def _refuse_integers(x, mode, k):
+    """torch's kernels resample integer and bool inputs only as uint8 in the nearest modes
+    and 2-d bilinear / bicubic; the others are its kernel's NotImplementedError."""
+    if x.dtype.kind not in 'biu':
+        return
+    if x.dtype == np.uint8 and (mode.startswith('nearest') or
+                                (k == 2 and mode in ('bilinear', 'bicubic'))):
+        return
+    if k == 2 and mode != 'bicubic':
+        kernel = f"upsample_{'nearest' if mode.startswith('nearest') else mode}2d_channels_last"
+    else:
+        kernel = _INT_KERNELS[mode]
+    raise NotImplementedError(f'"{kernel}" not implemented for \'{_pw.dtype_name(x.dtype)}\'')
+
+
 def _resample(input, sizes, scales, mode, align_corners):
     x = input._data
     k = len(sizes)
+    _refuse_integers(x, mode, k)
     ins = x.shape[2:]
     if any(o <= 0 for o in sizes) or any(i <= 0 for i in ins):
         names = 'DHW'[3 - k:]
