@@ -56,11 +56,13 @@ def is_laid_out(arr, fmt):
     return arr.flags.c_contiguous
 
 
-def suggested(arr):
+def suggested_format(arr):
     """The format torch suggests for ``arr``'s strides (``suggest_memory_format``): a 4-d
     (5-d) array whose strides look channels-last by torch's rule -- dims in the order C, W,
     H, N (C, W, H, D, N) with non-decreasing strides, an N-stride that is not the C-stride --
-    is ``channels_last`` (``channels_last_3d``); everything else is ``contiguous_format``."""
+    is ``channels_last`` (``channels_last_3d``); everything else is ``contiguous_format``.
+    ``to(memory_format=)`` copies unless it is the format asked for; ops that keep their
+    input's format (pads, shuffles, interpolate, group_norm) lay their results out so."""
     for fmt, (order, rank) in _ORDERS.items():
         if arr.ndim == rank and _strides_like(arr.shape, arr.strides, order):
             return fmt

@@ -168,7 +168,17 @@ class Tensor:
 
     def stride(self, dim=None):
         """Steps (in elements, as torch counts them) between neighbours along each dim."""
-        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        a = self._data
+        if a.size == 0 and not any(a.strides):
+            # (NumPy gives an empty array zero strides; torch's empty tensors have row-major
+            # ones, each the product of the later sizes, a size 0 counting as 1)
+            st, step = [], 1
+            for n in reversed(a.shape):
+                st.insert(0, step)
+                step *= max(n, 1)
+            st = tuple(st)
+        else:
+            st = tuple(s // a.itemsize for s in a.strides)
         if dim is None:
             return st
         return st[_size_dim(dim, self._data.ndim)]

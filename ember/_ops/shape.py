@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype, _meta
 from .._device import check_device
 from .._memory_format import (contiguous_format, preserve_format, in_format,
-                              is_laid_out, suggested)
+                              is_laid_out, suggested_format)
 from .._compat import reshape_view
 from ..autograd.engine import sum_to
 from ..autograd.grad_mode import STATE, INFERENCE_VC
@@ -855,7 +855,7 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
     # (torch copies unless the strides suggest the format asked for: a transposed tensor
     # stays as it is for contiguous_format, an ambiguous one is copied for channels_last)
     if memory_format is not None and memory_format is not preserve_format and \
-            suggested(input._data) is not memory_format:
+            suggested_format(input._data) is not memory_format:
         input = clone(input, memory_format=memory_format)
         copy = False
     if dtype is None:

@@ -44,7 +44,9 @@ def npy(x):
     if isinstance(x, ember.Tensor):
         return np.array(x.detach()._data)
     if isinstance(x, torch.Tensor):
-        return x.detach().numpy().copy()
+        x = x.detach()
+        # (torch hands NumPy no bfloat16: as float32, which holds it exactly)
+        return (x.float() if x.dtype == torch.bfloat16 else x).numpy().copy()
     return np.asarray(x)
 
 
@@ -111,22 +113,23 @@ def _outcome(fn, lib):
         return ('raised', type(e).__name__, str(e))
 
 
-def _same_outcome(a, b):
+def _same_outcome(a, b, rtol=1e-12, atol=1e-12):
     if isinstance(a, (list, tuple)):
         assert isinstance(b, (list, tuple)) and len(a) == len(b), (a, b)
         for x, y in zip(a, b):
-            _same_outcome(x, y)
+            _same_outcome(x, y, rtol, atol)
     elif isinstance(a, (ember.Tensor, torch.Tensor)):
         assert isinstance(b, (ember.Tensor, torch.Tensor)), (a, b)
         assert str(a.dtype) == str(b.dtype) and tuple(a.shape) == tuple(b.shape)
         # (values as read: a conj/neg-flagged tensor's resolved values)
         np.testing.assert_allclose(npy(a.resolve_conj().resolve_neg()),
-                                   npy(b.resolve_conj().resolve_neg()), rtol=1e-12, atol=1e-12)
+                                   npy(b.resolve_conj().resolve_neg()), rtol=rtol, atol=atol)
     else:
         assert a == b, (a, b)
 
 
-def oracle(fn):
+def oracle(fn, rtol=1e-12, atol=1e-12):
     """Runs ``fn(lib)`` on ember and torch; their results (lists and tuples compared
-    element by element, tensors by dtype, shape and values) or their errors must agree."""
-    _same_outcome(_outcome(fn, ember), _outcome(fn, torch))
+    element by element, tensors by dtype, shape and values within ``rtol``/``atol``) or
+    their errors must agree."""
+    _same_outcome(_outcome(fn, ember), _outcome(fn, torch), rtol, atol)

@@ -49,6 +49,8 @@ __all__ += ['adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_w
 def _export(impl, name, doc):
     f = _overridable(impl, 'ember.nn.functional.' + name)
     f.__doc__ = doc
+    # (where the user reaches it, as torch's: pickle finds a function by these two)
+    f.__module__, f.__qualname__ = __name__, name
     return f
 
 
@@ -153,7 +155,8 @@ adaptive_avg_pool2d = _export(_pooling.adaptive_avg_pool2d, 'adaptive_avg_pool2d
 bilinear = _export(_linear.bilinear, 'bilinear',
                    "``x1^T A x2 + b`` for each output feature (weight (out, in1, in2)).")
 interpolate = _export(_vision.interpolate, 'interpolate',
-                      "Resamples the spatial dims: nearest / linear / bilinear / trilinear.")
+                      "Resamples the spatial dims: nearest / nearest-exact / area / linear / "
+                      "bilinear / bicubic / trilinear.")
 
 def _export_documented(module, name):
     impl = getattr(module, name)

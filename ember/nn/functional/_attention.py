@@ -186,16 +186,17 @@ def _static(t, name, heads, head_dim):
     return t
 
 
-def _attend(q, k, v, attn_mask, dropout_p, need_weights, causal, bsz):
+def _attend(q, k, v, attn_mask, dropout_p, need_weights, causal, bsz, heads):
     """Attention of per-head q, k, v (N * heads, L or S, head_dim) under an additive mask;
     returns the result, laid out (L, N, heads, head_dim) to reshape to (L * N, E), and the
     weights (None unless ``need_weights``)."""
-    heads, head_dim = q.shape[0] // bsz, q.shape[-1]
+    head_dim = q.shape[-1]
     if not need_weights:
         # torch takes scaled_dot_product_attention here: rows with every key masked give 0
+        # (sizes spelled out, no -1: an empty batch would leave it open)
         if attn_mask is not None and attn_mask.shape[0] != 1:
-            attn_mask = attn_mask.reshape(bsz, heads, -1, k.shape[1])
-        q, k, v = (t.reshape(bsz, heads, -1, head_dim) for t in (q, k, v))
+            attn_mask = attn_mask.reshape(bsz, heads, attn_mask.shape[-2], k.shape[1])
+        q, k, v = (t.reshape(bsz, heads, t.shape[1], head_dim) for t in (q, k, v))
         out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, causal)
         return out.permute(2, 0, 1, 3), None
     scores = (q * math.sqrt(1.0 / head_dim)).bmm(k.transpose(-2, -1))
@@ -291,9 +292,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         pad_mask = pad_mask.expand(-1, num_heads, -1, -1).reshape(heads, 1, src_len)
         attn_mask = pad_mask if attn_mask is None else attn_mask + pad_mask
     out, weights = _attend(q, k, v, attn_mask, dropout_p if training else 0.0, need_weights,
-                           causal_only, bsz)
+                           causal_only, bsz, num_heads)
     out = linear(out.reshape(tgt_len * bsz, embed_dim), out_proj_weight, out_proj_bias)
-    out = out.view(tgt_len, bsz, -1)
+    out = out.view(tgt_len, bsz, out.shape[-1])   # (no -1: an empty batch leaves it open)
     if not batched:
         out = out.squeeze(1)
     if not need_weights:

@@ -1,10 +1,11 @@
 """The distances of nn.functional: pairwise_distance, pdist and cosine_similarity. pdist shows
-torch's dedicated ``PdistBackward0`` node (its backward written in ember ops); the others are
-compositions of ember ops, as in torch."""
+torch's dedicated ``PdistBackward0`` node (its backward on arrays, with no derivative of its
+own, as torch's ``_pdist_backward``); the others are compositions of ember ops, as in torch."""
 import numpy as np
 
-from ..._ops import _core, creation as _creation, reduce as _red
+from ..._ops import _core, reduce as _red
 from ..._ops._core import Node, make
+from ..._ops.stats import _NotDifferentiable
 from ...autograd.graph import name_saved_values
 from ..._ops.shape import broadcast_tensors
 from ..._dtype import promote_types
@@ -22,12 +23,41 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 class _PdistBackward0(Node):
     def backward(self, g):
         x = self.saved_tensors[0]
-        i, j = self.rows
-        if not (i.numel() and x.shape[1]):  # (no pairs or no elements: nothing flows back)
-            return _creation.zeros_like(x)
-        d = x.index_select(0, i) - x.index_select(0, j)
-        gd = _red.vector_norm_backward(d, g.unsqueeze(1).expand_as(d), self.p, (1,))
-        return _creation.zeros_like(x).index_add(0, i, gd).index_add(0, j, -gd)
+        i, j = (t._data for t in self.rows)
+        gx = np.zeros_like(x._data)
+        if len(i) and x.shape[1]:
+            gd = _pdist_pair_grads(x._data[i] - x._data[j], self.dist, self.p) * \
+                g._data[:, None]
+            np.add.at(gx, i, gd)
+            np.add.at(gx, j, -gd)
+        # (torch's _pdist_backward has no derivative: a graph of it ends in that error)
+        return _core.result(gx, _core.track(PdistBackwardBackward0, (g, x)))
+
+
+class PdistBackwardBackward0(_NotDifferentiable):
+    """grad_fn of pdist's gradient (torch has no derivative for it)."""
+    aten = '_pdist_backward'
+
+
+def _pdist_pair_grads(d, dist, p):
+    """The derivative of each pair's distance ``dist`` with respect to its difference ``d``
+    (one row per pair), 0 where the distance is 0 (and, for p < 1, where a difference is),
+    as torch's kernel."""
+    dist = dist[:, None]
+    with np.errstate(divide='ignore', invalid='ignore'):
+        if p == 0:
+            out = np.zeros_like(d)
+        elif p == 1:
+            out = np.sign(d)
+        elif p == np.inf:
+            out = np.sign(d) * (np.abs(d) == dist)
+        elif p == 2:
+            out = d / dist
+        else:
+            out = np.sign(d) * np.abs(d) ** (p - 1) / dist ** (p - 1)
+            if p < 1:
+                out = np.where(d == 0, 0, out)
+    return np.where(dist == 0, 0, out).astype(d.dtype, copy=False)
 
 
 def pdist(input, p=2):
@@ -51,7 +81,8 @@ def pdist(input, p=2):
     out = _core.result(r, n)
     if n is not None:
         n.save(input)
-        n.p, n.rows = p, (make(i.astype(np.int64)), make(j.astype(np.int64)))
+        n.p, n.dist = p, r
+        n.rows = (make(i.astype(np.int64)), make(j.astype(np.int64)))
     return out
 
 

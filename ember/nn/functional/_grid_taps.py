@@ -47,8 +47,8 @@ def source_index(coord, size, padding_mode, align_corners, slope=False):
         c, sign = _reflect(c, *((0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)),
                            slope)
     d = None
-    if slope:    # the clamp's gradient passes at its bounds (as torch's clamp's)
-        d = ((c >= 0) & (c <= size - 1)).astype(c.dtype)
+    if slope:    # (torch's grid sampler counts the borders as outside: no gradient there)
+        d = ((c > 0) & (c < size - 1)).astype(c.dtype)
         d *= scale
         if sign is not None:
             d *= sign

@@ -122,7 +122,11 @@ def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
     if xa.dtype.kind not in 'fV':  # (the kernels take real floating types only)
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_pw.dtype_name(xa.dtype)}'")
-    r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction)
+    # (float16/bfloat16: the elementwise loss and its sum in float32, then rounded once,
+    # as torch's kernels)
+    wide = _np.dtype(_np.float32) if xa.dtype.itemsize == 2 else xa.dtype
+    r = _reduce_array(_np.asarray(kernel(xa.astype(wide) - ta.astype(wide)), wide), reduction)
+    r = _np.asarray(r, xa.dtype)
     n = _core.track(cls, (x, t))
     out = _core.result(r, n)
     if n is not None:

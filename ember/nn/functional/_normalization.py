@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ... import _dtype, _native
+from ..._memory_format import in_format, suggested_format
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ..._finfo import of_array_dtype
@@ -15,6 +16,7 @@ from ..._ops._args import stands
 from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
 from ..._ops.reduce import row_dots, row_sums, column_sums
+from ...autograd.forward_ad import FWD, tangent_of
 from ...autograd.grad_mode import STATE
 
 
@@ -111,7 +113,8 @@ class NativeBatchNormBackward0(Node):
         k = self.rstd if w is None else self.rstd * w._data
         gx = None
         if self.next_functions[0][0] is not None:
-            gx = np.multiply(g, k.reshape(shape), dtype=xhat.dtype)
+            # (a float16/bfloat16 g with float32 statistics: NumPy casts no such loop itself)
+            gx = np.multiply(np.asarray(g, xhat.dtype), k.reshape(shape))
             if self.stats is None:
                 per = k / (xhat.size // xhat.shape[1])
                 t = np.multiply(xhat, (per * sum_gx).reshape(shape), out=scratch(
@@ -131,7 +134,9 @@ def _channel_sums(a, b=None):
     reduction over dims (0, 2, ...) -- then over the batch."""
     if a.ndim < 3 or a.dtype not in _ROW_DTYPES or not a.flags.c_contiguous or \
             (b is not None and (b.dtype != a.dtype or not b.flags.c_contiguous)):
-        t = a if b is None else np.multiply(a, b, out=scratch('bn', a.shape, a.dtype))
+        # (a float16/bfloat16 gradient times float32 statistics: the product in the wider)
+        t = a if b is None else np.multiply(a, b, out=scratch('bn', a.shape,
+                                                             np.result_type(a, b)))
         return t.sum((0,) + tuple(range(2, a.ndim)))
     rows = a.reshape(a.shape[0] * a.shape[1], -1)
     per = row_sums(rows)[:, 0] if b is None else \
@@ -208,6 +213,7 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
     if x.dtype.kind not in 'fV':  # (last, as in torch: ``stands`` keeps it so)
         raise stands(NotImplementedError(f"\"batch_norm\" not implemented for "
                                          f"'{dtype_name(x.dtype)}'"))
+    _refuse_statistics_tangents(input, running_mean, running_var)
     batch_norm_mixed_dtypes(input, (weight, bias, running_mean, running_var))
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
@@ -217,6 +223,8 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
         return _batch_norm_fused(input, fused, running_mean, running_var, weight, bias,
                                  momentum, eps, dims)
     centred = None
+    if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics and xhat in float32, as torch)
+        x = x.astype(np.float32)
     if training:
         if x.dtype in _ROW_DTYPES:
             # np.var's steps, on x - mean kept as xhat's start
@@ -247,6 +255,16 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
         n.xhat = xhat if result._data is not xhat else None
         n.rstd = rstd
     return result
+
+
+def _refuse_statistics_tangents(input, running_mean, running_var):
+    """Forward AD: torch's batch_norm has no derivative along the running statistics; a
+    tangent on one of them (with one on the input, which makes the jvp run) is its error."""
+    if FWD.level is None or tangent_of(input) is None:
+        return
+    if any(t is not None and tangent_of(t) is not None for t in (running_mean, running_var)):
+        raise RuntimeError("batch_norm is not differentiable wrt running_mean and running_var, "
+                           "they cannot have forward grad defined")
 
 
 def batch_norm_channels(input):
@@ -305,9 +323,17 @@ class NativeGroupNormBackward0(Node):
 
     def backward(self, g):
         x, w, b = self.saved_tensors
+        low = x._data.dtype.itemsize == 2   # (float16/bfloat16: in float32, as torch)
+        if low:
+            grads = self._backward(g.float(), x.float(), None if w is None else w.float(), b)
+            return tuple(None if a is None else a.to(t.dtype)
+                         for a, t in zip(grads, (x, w, b)))
+        return self._backward(g, x, w, b)
+
+    def _backward(self, g, x, w, b):
         groups, nd = self.groups, x.dim()
         dims = (0,) + tuple(range(2, nd))
-        xg = x.reshape(x.shape[0], groups, -1)
+        xg = x.reshape(x.shape[0], groups, _group_size(x.shape, groups))
         xhat, rstd = _standardised(xg, 2, self.eps)
         gw = (g * xhat.reshape(x.shape)).sum(dims) \
             if w is not None and self.next_functions[1][0] else None
@@ -317,6 +343,12 @@ class NativeGroupNormBackward0(Node):
             gxhat = g * _channel_view(w, nd) if w is not None else g
             gx = _normalised_grad(gxhat.reshape(xg.shape), xhat, rstd, 2).reshape(x.shape)
         return gx, gw, gb
+
+
+def _group_size(shape, groups):
+    """The number of values in each group of a (N, C, ...) shape (also for an empty batch,
+    where a reshape's -1 could not tell)."""
+    return shape[1] // groups * math.prod(shape[2:])
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -360,9 +392,13 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
     channels = input.size(1)
     group_norm_checks(input, channels, num_groups, weight, bias)
     shape = (1, channels) + (1,) * (x.ndim - 2)
-    xg = x.reshape(x.shape[0], num_groups, -1)
+    if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics in float32, as torch)
+        x = x.astype(np.float32)
+    xg = x.reshape(x.shape[0], num_groups, _group_size(x.shape, num_groups))
     centred = xg - xg.mean(2, keepdims=True)
     out = (centred / np.sqrt((centred * centred).mean(2, keepdims=True) + eps)).reshape(x.shape)
+    # (as torch: a channels-last input gives a channels-last result)
+    out = in_format(out, suggested_format(input._data))
     result, n = _affine_result(NativeGroupNormBackward0, input, out, weight, bias, shape)
     if n is not None:
         n.groups, n.eps = num_groups, eps

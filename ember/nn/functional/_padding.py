@@ -3,6 +3,7 @@ reflect / replicate / circular modes, each with torch's node (``ConstantPadNdBac
 ``ReflectionPad2DBackward0``...) and a backward in ember ops."""
 import numpy as np
 
+from ..._memory_format import in_format, suggested_format
 from ..._ops import _args
 
 from ..._ops import _core
@@ -27,7 +28,7 @@ class _IndexPadBackward(Node):
 
     def backward(self, g):
         lead = g.shape[:g.dim() - len(self.inner)]
-        flat = g.reshape(*lead, -1)
+        flat = g.reshape(*lead, g.shape[len(lead):].numel())   # (not -1: lead may be empty)
         zeros = make(np.zeros(tuple(lead) + (int(np.prod(self.inner)),), g._data.dtype))
         return zeros.index_add(-1, self.source, flat).reshape(*lead, *self.inner),
 
@@ -84,7 +85,8 @@ def pad(input, pad, mode='constant', value=None):
                           for d, (a, b) in enumerate(pairs[x.ndim - k:]))]
     if mode == 'circular':
         source = np.pad(source, grow, mode='wrap')
-    out = x.reshape(x.shape[:x.ndim - k] + (-1,))[..., source.ravel()]
+    # (the inner size spelled out: -1 is ambiguous for an empty batch)
+    out = x.reshape(x.shape[:x.ndim - k] + (int(np.prod(inner)),))[..., source.ravel()]
     out = out.reshape(x.shape[:x.ndim - k] + source.shape)
     n = _core.track(_node_class(mode, k), (input,))
     result = _core.result(out, n)
@@ -99,6 +101,8 @@ def _check_index_pad(shape, pairs, k, mode):
         if any(a > shape[d] or b > shape[d] for d, (a, b) in enumerate(pairs)
                if d >= len(shape) - k):
             raise RuntimeError("Padding value causes wrapping around more than once.")
+        if any(shape[d] + a + b < 0 for d, (a, b) in enumerate(pairs)):
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
         return
     if 0 in shape[len(shape) - k - 1:]:
         raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
@@ -119,6 +123,9 @@ def _constant_pad(input, pad, pairs, value):
     crop = tuple(slice(max(-a, 0), x.shape[d] - max(-b, 0)) for d, (a, b) in enumerate(pairs))
     grow = [(max(a, 0), max(b, 0)) for a, b in pairs]
     out = np.pad(x[crop], grow, constant_values=value)
+    # (as torch: the input's channels-last layout kept, else row-major -- np.pad would
+    # follow the input's strides)
+    out = in_format(out, suggested_format(x))
     n = _core.track(ConstantPadNdBackward0, (input,))
     result = _core.result(out, n)
     if n is not None:

@@ -914,6 +914,9 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices,
         raise ValueError(f"{fn} requires specifying either an output_size or an output_ratio")
     k = _as_tuple(kernel_size, nd)
     if output_size is None:
+        if nd == 2 and isinstance(output_ratio, (list, tuple)) and len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a "
+                             "single Int or tuple of Ints.")
         ratio = _as_tuple(output_ratio, nd)
         output_size = [int(input.size(-nd + i) * ratio[i]) for i in range(nd)]
     size = _as_tuple(output_size, nd)

@@ -4,15 +4,22 @@ on the convolution's im2col / col2im kernels). Each forward runs on arrays; each
 is the opposite rearrangement as an ember op, so all derivative orders work."""
 import numpy as np
 
+from ..._memory_format import channels_last, in_format, suggested_format
 from ..._ops import _args, _core
 from ..._ops._core import Node
 from ...autograd.graph import name_saved_values
 from ._conv import _col2im, _im2col, _pad_arr
 
 
-def _rearranged(node_cls, input, out, **attrs):
+def _rearranged(node_cls, input, out, keep_format=False, **attrs):
+    """``out`` as the op's result, row-major (``keep_format``: channels-last where the input
+    suggests it, as torch's shuffles), with a ``node_cls`` node given ``attrs``."""
+    if keep_format and out.ndim == 4 and suggested_format(input._data) is channels_last:
+        out = in_format(out, channels_last)
+    else:
+        out = np.ascontiguousarray(out)
     n = _core.track(node_cls, (input,))
-    result = _core.result(np.ascontiguousarray(out), n)
+    result = _core.result(out, n)
     if n is not None:
         for k, v in attrs.items():
             setattr(n, k, v)
@@ -58,7 +65,7 @@ def pixel_shuffle(input, upscale_factor):
     k = len(lead)
     out = out.transpose(tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2))
     return _rearranged(PixelShuffleBackward0, input,
-                       out.reshape(lead + (c // (r * r), h * r, w * r)), factor=r)
+                       out.reshape(lead + (c // (r * r), h * r, w * r)), True, factor=r)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -77,7 +84,7 @@ def pixel_unshuffle(input, downscale_factor):
     k = len(lead)
     out = out.transpose(tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3))
     return _rearranged(PixelUnshuffleBackward0, input,
-                       out.reshape(lead + (c * r * r, h // r, w // r)), factor=r)
+                       out.reshape(lead + (c * r * r, h // r, w // r)), True, factor=r)
 
 
 class ChannelShuffleBackward0(Node):
@@ -124,7 +131,7 @@ def _channel_shuffle(input, groups, node_cls):
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
                            f"and {groups} groups.")
     out = x.reshape((x.shape[0], groups, c // groups) + x.shape[2:]).swapaxes(1, 2)
-    return _rearranged(node_cls, input, out.reshape(x.shape), groups=groups)
+    return _rearranged(node_cls, input, out.reshape(x.shape), True, groups=groups)
 
 
 # -- sliding blocks ----------------------------------------------------------------------------
@@ -224,6 +231,10 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"match the calculated number of sliding blocks {blocks[0]} * "
                            f"{blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)="
                            f"{shape[-1]}.")
+    if min(blocks) < 1:   # (after the count check, as torch: two negatives pass it)
+        raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, "
+                           f"padding={p}, stride={s}, calculated shape of the array of sliding "
+                           f"blocks as {blocks}, which is too small (non-positive)")
     _kernel_dtype(input, 'col2im_out_cpu')
     c = shape[-2] // (k[0] * k[1])
     cols = input._data.reshape((-1, c) + k + blocks)

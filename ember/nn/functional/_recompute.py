@@ -21,12 +21,20 @@ class RecomputedBackward(_core.Node):
         from ...autograd import grad
         saved = iter(self.saved_tensors)
         inputs = [next(saved) if here else None for here in self.present]
+        # (forward AD derives its jvp from this backward with the saved inputs detached:
+        # the composition still needs leaves to differentiate along)
+        inputs = [t.detach().requires_grad_() if t is not None and fn is not None and
+                  not t.requires_grad and t.is_floating_point() else t
+                  for t, (fn, _) in zip(inputs, self.next_functions)]
         want = [t for t, (fn, _) in zip(inputs, self.next_functions)
                 if t is not None and fn is not None]
         create = STATE.enabled
         with enable_grad():
             out = self.compose(*inputs)
-        grads = iter(grad(out, want, g, create_graph=create, allow_unused=True))
+        # (an output the composition leaves unconnected -- an empty grid, the nearest
+        # pixel -- has no gradient to ask for: zeros below)
+        grads = iter(grad(out, want, g, create_graph=create, allow_unused=True)
+                     if out.requires_grad else [None] * len(want))
         # an input the composition does not depend on (grid_sample's grid, for the nearest
         # pixel) gets zeros, as torch's own kernels give
         return tuple(_or_zeros(next(grads), t) if t is not None and fn is not None else None

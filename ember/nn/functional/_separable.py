@@ -21,9 +21,14 @@ class SeparableBackward(Node):
     """Gradient of the separable map: ``M.T`` applied along each spatial dim."""
 
     def backward(self, g):
+        dtype = g.dtype
+        low = g._data.dtype.itemsize == 2   # (float16/bfloat16: sums in float32, as torch)
+        if low:
+            g = g.float()
         mats = [make(m.astype(g._data.dtype)) for m in self.mats]
         if len(mats) == 2:
-            return mats[0].t().matmul(g).matmul(mats[1])
-        for ax, m in zip(range(g.dim() - len(mats), g.dim()), mats):
-            g = g.transpose(ax, -1).matmul(m).transpose(ax, -1)
-        return g
+            g = mats[0].t().matmul(g).matmul(mats[1])
+        else:
+            for ax, m in zip(range(g.dim() - len(mats), g.dim()), mats):
+                g = g.transpose(ax, -1).matmul(m).transpose(ax, -1)
+        return g.to(dtype) if low else g

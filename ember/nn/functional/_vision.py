@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from ... import _dtype
+from ..._memory_format import in_format, suggested_format
 from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _shape
 from ..._ops._core import make
 from ...autograd.grad_mode import STATE, no_grad
@@ -29,16 +30,18 @@ def _node_class(kind, k):
                                                              'scales_w')}[k]
     attrs = {s: (lambda n, i=i: n.scales[i]) for i, s in enumerate(scales)}
     attrs['output_size'] = 'output_size'
-    if kind != 'Nearest':
+    if not kind.startswith('Nearest'):
         attrs['align_corners'] = 'align_corners'
-    if kind == 'Nearest' or {'Linear': 1, 'Bilinear': 2, 'Trilinear': 3}[kind] == k:
+    if kind.startswith('Nearest') or \
+            {'Linear': 1, 'Bilinear': 2, 'Bicubic': 2, 'Trilinear': 3}[kind] == k:
         # (the combinations torch has)
         name_saved_values(cls, inputs=('self',), sizes=('self_sym_sizes',), attrs=attrs)
     return cls
 
 
-_NODES = {(kind, k): _node_class(kind, k) for kind in ('Nearest', 'Linear', 'Bilinear',
-                                                        'Trilinear') for k in (1, 2, 3)}
+_NODES = {(kind, k): _node_class(kind, k) for kind in ('Nearest', 'NearestExact', 'Linear',
+                                                        'Bilinear', 'Bicubic', 'Trilinear')
+          for k in (1, 2, 3)}
 
 
 def _scale(in_size, out_size, scale, dtype):
@@ -58,6 +61,42 @@ def _nearest_index(in_size, out_size, scale, shortcuts=False):
     s = _scale(in_size, out_size, scale, np.dtype(np.float32))  # torch uses float here
     src = np.floor(np.arange(out_size, dtype=np.float32) * s).astype(np.int64)
     return np.minimum(src, in_size - 1)
+
+
+def _nearest_exact_index(in_size, out_size, scale):
+    """Source index of each output position for 'nearest-exact': the input pixel whose
+    centre is nearest, ``floor((i + 0.5) * scale)`` (in float, as torch)."""
+    s = _scale(in_size, out_size, scale, np.dtype(np.float32))
+    src = np.floor((np.arange(out_size, dtype=np.float32) + np.float32(0.5)) * s)
+    return np.minimum(src.astype(np.int64), in_size - 1)
+
+
+def _cubic_matrix(in_size, out_size, scale, align_corners, dtype):
+    """The (out, in) matrix of bicubic interpolation along one dim, as torch's
+    upsample_bicubic2d: Keys' cubic convolution (A = -0.75) over the four nearest input
+    positions, indices clamped to the edge; the source position is not clamped at 0."""
+    dt = np.dtype(dtype)
+    if align_corners:
+        s = dt.type(in_size - 1) / dt.type(out_size - 1) if out_size > 1 else dt.type(0)
+        src = s * np.arange(out_size, dtype=dt)
+    else:
+        s = _scale(in_size, out_size, scale, dt)
+        src = s * (np.arange(out_size, dtype=dt) + dt.type(0.5)) - dt.type(0.5)
+    i0 = np.floor(src)
+    t = (src - i0).astype(dt)
+    a = dt.type(-0.75)
+
+    def near(x):      # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):       # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    weights = (far(t + 1), near(t), near(1 - t), far(2 - t))
+    m = np.zeros((out_size, in_size), dt)
+    rows = np.arange(out_size)
+    for k, w in enumerate(weights):
+        np.add.at(m, (rows, np.clip(i0.astype(np.int64) - 1 + k, 0, in_size - 1)), w)
+    return m
 
 
 def _linear_matrix(in_size, out_size, scale, align_corners, dtype):
@@ -80,9 +119,32 @@ def _linear_matrix(in_size, out_size, scale, align_corners, dtype):
     return m
 
 
+_INT_KERNELS = {'nearest': 'compute_indices_weights_nearest',
+                'nearest-exact': 'compute_indices_weights_nearest',
+                'linear': 'compute_indices_weights_linear',
+                'trilinear': 'compute_indices_weights_linear',
+                'bicubic': 'compute_indices_weights_cubic'}
+
+
+def _refuse_integers(x, mode, k):
+    """torch's kernels resample integer and bool inputs only as uint8 in the nearest modes
+    and 2-d bilinear / bicubic; the others are its kernel's NotImplementedError."""
+    if x.dtype.kind not in 'biu':
+        return
+    if x.dtype == np.uint8 and (mode.startswith('nearest') or
+                                (k == 2 and mode in ('bilinear', 'bicubic'))):
+        return
+    if k == 2 and mode != 'bicubic':
+        kernel = f"upsample_{'nearest' if mode.startswith('nearest') else mode}2d_channels_last"
+    else:
+        kernel = _INT_KERNELS[mode]
+    raise NotImplementedError(f'"{kernel}" not implemented for \'{_pw.dtype_name(x.dtype)}\'')
+
+
 def _resample(input, sizes, scales, mode, align_corners):
     x = input._data
     k = len(sizes)
+    _refuse_integers(x, mode, k)
     ins = x.shape[2:]
     if any(o <= 0 for o in sizes) or any(i <= 0 for i in ins):
         names = 'DHW'[3 - k:]
@@ -90,21 +152,29 @@ def _resample(input, sizes, scales, mode, align_corners):
         raise RuntimeError("Input and output sizes should be greater than 0, but got input ("
                            + fmt(f"{n}: {i}" for n, i in zip(names, ins)) + ") output ("
                            + fmt(f"{n}: {o}" for n, o in zip(names, sizes)) + ")")
-    if mode == 'nearest':
-        # torch's 2-d forward kernel takes the shortcuts too, its 1-d and 3-d ones do not
-        idx = [_nearest_index(i, o, s, k == 2) for i, o, s in zip(ins, sizes, scales)]
+    if mode in ('nearest', 'nearest-exact'):
+        if mode == 'nearest':
+            # torch's 2-d forward kernel takes the shortcuts too, its 1-d and 3-d ones do not
+            idx = [_nearest_index(i, o, s, k == 2) for i, o, s in zip(ins, sizes, scales)]
+            back = [_nearest_index(i, o, s, True) for i, o, s in zip(ins, sizes, scales)]
+        else:
+            idx = back = [_nearest_exact_index(i, o, s) for i, o, s in zip(ins, sizes, scales)]
         out = x
         for ax, ix in zip(range(2, 2 + k), idx):
             out = np.take(out, ix, axis=ax)
         out = np.ascontiguousarray(out)
-        back = [_nearest_index(i, o, s, True) for i, o, s in zip(ins, sizes, scales)]
         mats = [(ix[:, None] == np.arange(i)).astype(np.float64) for ix, i in zip(back, ins)]
-        kind = 'Nearest'
+        kind = 'Nearest' if mode == 'nearest' else 'NearestExact'
     else:
-        mats = [_linear_matrix(i, o, s, align_corners, x.dtype)
-                for i, o, s in zip(ins, sizes, scales)]
-        out = apply(x, mats).astype(x.dtype, copy=False)
-        kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'trilinear': 'Trilinear'}[mode]
+        # (float16/bfloat16 weights and sums in float32, as torch's kernels)
+        wdt = np.float32 if x.dtype.itemsize == 2 else x.dtype
+        matrix = _cubic_matrix if mode == 'bicubic' else _linear_matrix
+        mats = [matrix(i, o, s, align_corners, wdt) for i, o, s in zip(ins, sizes, scales)]
+        out = apply(x.astype(wdt, copy=False), mats).astype(x.dtype, copy=False)
+        kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'bicubic': 'Bicubic',
+                'trilinear': 'Trilinear'}[mode]
+    # (as torch: a channels-last input gives a channels-last result)
+    out = in_format(out, suggested_format(x))
     n = _core.track(_NODES[kind, k], (input,))
     result = _core.result(out, n)
     if n is not None:
@@ -116,7 +186,8 @@ def _resample(input, sizes, scales, mode, align_corners):
 def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resamples the spatial dims (all but the first two) to ``size`` or by ``scale_factor``;
-    modes 'nearest' (1-3 spatial dims), 'linear' (3-D), 'bilinear' (4-D), 'trilinear' (5-D)."""
+    modes 'nearest', 'nearest-exact' and 'area' (1-3 spatial dims), 'linear' (3-D),
+    'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D)."""
     if mode in ('nearest', 'area', 'nearest-exact'):
         if align_corners is not None:
             raise ValueError("align_corners option can only be set with the interpolating "
@@ -154,7 +225,10 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
             scales = [float(s) for s in scale_factor]
         else:
             scales = [float(scale_factor)] * dim
-        sizes = [math.floor(float(i * s)) for i, s in zip(spatial, scales)]
+        sizes = [float(i * s) for i, s in zip(spatial, scales)]
+        if not all(abs(v) < 2.0 ** 63 for v in sizes):  # (NaN too)
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        sizes = [math.floor(v) for v in sizes]
     else:
         raise ValueError("either size or scale_factor should be defined")
     if recompute_scale_factor and size is not None:
@@ -163,13 +237,12 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         scales = [None] * dim
     if antialias:
         raise NotImplementedError("interpolate(antialias=True) is not supported by ember")
-    supported = {'nearest': (1, 2, 3), 'linear': (1,), 'bilinear': (2,), 'trilinear': (3,)}
+    supported = {'nearest': (1, 2, 3), 'nearest-exact': (1, 2, 3), 'area': (1, 2, 3),
+                 'linear': (1,), 'bilinear': (2,), 'bicubic': (2,), 'trilinear': (3,)}
     need = {'linear': 3, 'bilinear': 4, 'trilinear': 5}
     if mode in need and input.dim() in (3, 4, 5) and input.dim() != need[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{need[mode]}D input")
-    if mode in ('bicubic', 'area', 'nearest-exact') and input.dim() in (3, 4, 5):
-        raise NotImplementedError(f"interpolate(mode={mode!r}) is not supported by ember")
     if mode not in supported or dim not in supported[mode]:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
@@ -183,7 +256,12 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
                         f"but expected one of:\n * (Tensor input, tuple of ints output_size, "
                         "...)")
-    return _resample(input, [int(s) for s in sizes], scales, mode, align_corners)
+    sizes = [int(s) for s in sizes]
+    if mode == 'area':    # (torch's 'area' is adaptive average pooling to the size)
+        from . import _pooling
+        pool = getattr(_pooling, f'adaptive_avg_pool{dim}d')
+        return pool(input, sizes[0] if dim == 1 else sizes)
+    return _resample(input, sizes, scales, mode, align_corners)
 
 
 def _is_integer(x):
@@ -328,12 +406,14 @@ def _unnormalize(coord, size, align_corners):
 
 def _fold(c, size, padding_mode, align_corners):
     """A pixel index folded into the input by the border (clamp) or reflection padding."""
-    if padding_mode == 1:
-        c = c.clamp(0, size - 1)
-    elif padding_mode == 2:
+    if padding_mode == 2:
         c = (_reflect(c, 0, 2 * (size - 1)) if align_corners
              else _reflect(c, -1, 2 * size - 1))
-        c = c.clamp(0, size - 1)
+    if padding_mode in (1, 2):
+        # (torch's grid sampler counts the borders as outside: no gradient there, where a
+        # clamp's would pass)
+        inside = ((c > 0) & (c < size - 1)).detach()
+        c = _pw.where(inside, c, c.detach().clamp(0, size - 1))
     return c
 
 

@@ -29,7 +29,7 @@ from .loss import (HuberLoss, SoftMarginLoss, MarginRankingLoss, HingeEmbeddingL
                    TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                    MultiLabelMarginLoss)
 from .distance import PairwiseDistance, CosineSimilarity
-from .normalization import RMSNorm, LocalResponseNorm
+from .normalization import RMSNorm, LocalResponseNorm, CrossMapLRN2d
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .padding import (ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
                       ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
@@ -70,7 +70,7 @@ __all__ = [
     'TripletMarginWithDistanceLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss',
     'MultiLabelMarginLoss', 'PairwiseDistance', 'CosineSimilarity',
     'TransformerEncoder', 'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer',
-    'RMSNorm', 'LocalResponseNorm', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d',
+    'RMSNorm', 'LocalResponseNorm', 'CrossMapLRN2d', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d',
     'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveAvgPool1d', 'MaxUnpool1d', 'MaxUnpool2d',
     'LPPool1d', 'LPPool2d',
     'ZeroPad1d', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d',

@@ -9,8 +9,9 @@ from ..parameter import Parameter
 def register_new(module, name, present, *shape, device=None, dtype=None):
     """Registers ``name`` as a new (uninitialised) Parameter of ``shape``, or as None when not
     ``present`` -- so the name exists either way, as torch's layers do."""
-    param = Parameter(_ops.creation.empty(*shape, device=device, dtype=dtype)) if present \
-        else None
+    # (the size as one tuple: an empty shape makes a 0-d parameter, as torch's LayerNorm(()))
+    param = Parameter(_ops.creation.empty(tuple(shape), device=device, dtype=dtype)) \
+        if present else None
     module.register_parameter(name, param)
 
 

@@ -20,6 +20,10 @@ class _InstanceNorm(_NormBase):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
                          dtype, bias=bias)
 
+    def _get_no_batch_dim(self):
+        """The rank of an unbatched input (torch's name)."""
+        return self._dims[0]
+
     def forward(self, input):
         self._check_input_dim(input)
         unbatched = self._dims[0]

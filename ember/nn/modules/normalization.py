@@ -1,5 +1,5 @@
-"""LayerNorm, GroupNorm, RMSNorm and LocalResponseNorm."""
-from .. import functional as F, init
+"""LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm and CrossMapLRN2d."""
+from .. import _functions, functional as F, init
 from ._params import register_affine, register_new, reset_affine
 from .module import Module
 
@@ -107,6 +107,25 @@ class LocalResponseNorm(Module):
 
     def forward(self, input):
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f'{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}'
+
+
+class CrossMapLRN2d(Module):
+    """torch's legacy cross-channel response normalisation of a 4-d input:
+    ``x * (k + alpha / size * sum of x**2 over a window of channels) ** -beta``, with
+    torch's own window and backward (see ``nn._functions.CrossMapLRN2d``)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return _functions.CrossMapLRN2d.apply(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self):
         return f'{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}'

@@ -323,12 +323,23 @@ def _advance(step, x_t, state, b, lstm, *weights):
     return _ops.shape.cat([part, state[b:]]), part
 
 
+_NO_PROJ = object()  # proj_size not passed: RNN and GRU refuse the keyword, whatever its value
+
+
+def _refuse_proj_size(proj_size):
+    """RNN and GRU take no projection; as torch, naming ``proj_size`` at all is an error."""
+    if proj_size is not _NO_PROJ:
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+
+
 class RNN(RNNBase):
     """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` with act tanh or relu
     (``nonlinearity``), over ``num_layers`` stacked layers, optionally bidirectional."""
 
     def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity='tanh', bias=True,
-                 batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None):
+                 batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None,
+                 *, proj_size=_NO_PROJ):
+        _refuse_proj_size(proj_size)
         if nonlinearity == 'tanh':
             mode = 'RNN_TANH'
         elif nonlinearity == 'relu':
@@ -358,7 +369,9 @@ class GRU(RNNBase):
     ``h' = (1 - z) * n + z * h``."""
 
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
-                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+                 dropout=0.0, bidirectional=False, device=None, dtype=None, *,
+                 proj_size=_NO_PROJ):
+        _refuse_proj_size(proj_size)
         super().__init__('GRU', input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, device=device, dtype=dtype)
 
