@@ -722,7 +722,7 @@ def _shapes_first(public_name, args, kwargs, error):
     inplace = name.endswith('_') and not name.endswith('__') and args and \
         isinstance(args[0], Tensor)
     if inplace and name not in _NOT_WRITING and name not in _OVERLAP_LAST and not (
-            name in _OVERLAP_LATE and isinstance(error, IndexError)):
+            isinstance(error, IndexError) and (name in _OVERLAP_LATE or _dim_error(error))):
         x = args[0]._data
         if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
@@ -770,9 +770,19 @@ _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast sh
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
 _OVERLAP_LATE = frozenset(('index_add_', 'index_fill_', 'index_put_'))
+
+
+def _dim_error(error):
+    """A dim argument out of range: torch wraps dims before any in-place op looks at the
+    written tensor."""
+    return str(error).startswith(('Dimension out of range', 'Dimension specified as'))
+
+
 # in-place ops whose every check of the arguments comes before it (torch's scatter checks
-# them all before its kernel looks at the written tensor)
-_OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_'))
+# them all before its kernel looks at the written tensor, the products and the cumulative
+# ops their sizes, dims and dtypes)
+_OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_', 'addmm_', 'addmv_',
+                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',

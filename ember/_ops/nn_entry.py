@@ -496,9 +496,13 @@ def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
             raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
                                f"stride {per}")
         raise RuntimeError("got an incorrect number of RNN parameters")
-    if bidirectional and len(params) // per % 2:
+    # (a GRU or RNN then splits its state per layer, reading its dim 0 -- an IndexError
+    # when it is 0-d -- and pairs params and states per direction; torch's CPU LSTM takes
+    # another path, which counts the layers only)
+    hiddens = hx.size(0) if mode != 'LSTM' else 2 * num_layers if bidirectional else num_layers
+    if bidirectional and (len(params) // per % 2 or hiddens % 2):
         raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
-    if num_layers < 1:
+    if num_layers < 1 or num_layers != hiddens // (2 if bidirectional else 1):
         raise RuntimeError("Expected more hidden states in stacked_rnn")
     if len(params) // per != num_layers * (2 if bidirectional else 1):
         raise RuntimeError("Expected more weights in stacked_rnn")

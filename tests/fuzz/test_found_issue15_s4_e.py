@@ -1,0 +1,207 @@
+"""Exception classes and silent acceptances the differential fuzzer found (issue 15, fourth
+sweep, seeds 600-629 and 700-739), functions a-m: each bad call runs on ember and torch
+(``tests.oracle.oracle.check``), which must raise the same class with the same message, the
+first check torch makes deciding which. Where torch is wrong (an entry in
+``tests/fuzz/known.py``), the test shows torch's answer next to the right one.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check, torch
+
+import ember
+
+F32, F64, I64, I32, B, C64 = np.float32, np.float64, np.int64, np.int32, np.bool_, np.complex64
+
+
+def same_error(fn, *args):
+    """``fn`` raises in torch, and in ember the same class with the same message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        with pytest.raises(Exception):
+            fn(torch, *[torch.tensor(a) if isinstance(a, np.ndarray) else a for a in args])
+        check(fn, *args, grad=False, match_message=True)
+
+
+def ones(shape, dtype=F32):
+    return np.ones(shape, dtype)
+
+
+# -- embedding_bag: torch's checks in torch's order ------------------------------------------
+def _bag(T, weight=(3, 2), indices=(1,), offsets=(0,), mode=0, psw=None, wdtype=None,
+         grad=False, sparse=False):
+    w = T.ones(weight, dtype=wdtype or T.float32, requires_grad=grad)
+    return T.embedding_bag(w, T.tensor(indices), T.tensor(offsets), False, mode, sparse,
+                           psw(T) if psw else None, False)
+
+
+BAG_CASES = {
+    'weight 0-d with a graph': dict(weight=(), indices=1.5, offsets=2.5, grad=True),
+    'mode': dict(mode=7),
+    'mode before the bounds': dict(mode=7, indices=(5,)),
+    'mode negative': dict(mode=-1),
+    'mode before sparse': dict(mode=7, sparse=True),
+    'offsets before the mode': dict(mode=7, offsets=(0, 5)),
+    'weights with mean': dict(mode=1, psw=lambda T: T.ones(1)),
+    'weights with max': dict(mode=2, psw=lambda T: T.ones(1)),
+    'weights with a bad mode': dict(mode=7, psw=lambda T: T.ones(1, dtype=T.float64)),
+    'weights count': dict(psw=lambda T: T.ones(2)),
+    'weights dims': dict(psw=lambda T: T.ones(1, 1)),
+    'weights dtype': dict(psw=lambda T: T.ones(1, 1, dtype=T.float64)),
+    'weights complex': dict(wdtype='float64', psw=lambda T: T.ones(1, dtype=T.complex64)),
+    'offsets before the weights dtype': dict(offsets=(1,), psw=lambda T: T.ones(1, dtype=T.float64)),
+}
+
+
+@pytest.mark.parametrize('case', list(BAG_CASES))
+def test_embedding_bag_check_order(case):
+    kw = dict(BAG_CASES[case])
+    if kw.get('wdtype'):
+        name = kw.pop('wdtype')
+        same_error(lambda T: _bag(T, wdtype=getattr(T, name), **kw))
+    else:
+        same_error(lambda T: _bag(T, **kw))
+
+
+def test_embedding_bag_weight_0d_without_a_graph():
+    same_error(lambda T: _bag(T, weight=(), indices=1.5, offsets=2.5))
+    with torch.no_grad():
+        with ember.no_grad():
+            same_error(lambda T: _bag(T, weight=(), indices=1.5, offsets=2.5, grad=True))
+
+
+# -- gru / rnn: the state is split per layer (0-d: IndexError) and counted per direction -----
+RNN_CASES = [
+    ('gru', 'packed 0-d', lambda T: T.gru(T.tensor(0.5), T.tensor(-0.5), T.tensor(0.1),
+                                          [T.tensor(0.9), T.tensor(0.3)], False, 0, -1.0, False,
+                                          False)),
+    ('gru', '0-d state', lambda T: T.gru(T.ones(3, 1, 2), T.tensor(1.), [T.ones(6, 2)] * 2,
+                                         False, 1, 0.0, False, False, False)),
+    ('gru', 'params before the state', lambda T: T.gru(T.ones(3, 1, 2), T.tensor(1.),
+                                                       [T.ones(6, 2)] * 3, False, 1, 0.0, False,
+                                                       False, False)),
+    ('gru', 'two states, one layer', lambda T: T.gru(T.ones(3, 1, 2), T.ones(2, 1, 2),
+                                                     [T.ones(6, 2)] * 2, False, 1, 0.0, False,
+                                                     False, False)),
+    ('gru', 'one state, two layers', lambda T: T.gru(T.ones(3, 1, 2), T.ones(1, 1, 2),
+                                                     [T.ones(6, 2)] * 2, False, 2, 0.0, False,
+                                                     False, False)),
+    ('gru', 'weights', lambda T: T.gru(T.ones(3, 1, 2), T.ones(2, 1, 2), [T.ones(6, 2)] * 2,
+                                       False, 2, 0.0, False, False, False)),
+    ('gru', 'odd states', lambda T: T.gru(T.ones(3, 1, 2), T.ones(1, 1, 2), [T.ones(6, 2)] * 4,
+                                          False, 1, 0.0, False, True, False)),
+    ('gru', 'bidirectional count', lambda T: T.gru(T.ones(3, 1, 2), T.ones(4, 1, 2),
+                                                   [T.ones(6, 2)] * 4, False, 1, 0.0, False,
+                                                   True, False)),
+    ('gru', 'no layers', lambda T: T.gru(T.ones(3, 1, 2), T.ones(2, 1, 2), [T.ones(6, 2)] * 4,
+                                         False, 0, 0.0, False, True, False)),
+    ('rnn_tanh', 'three states', lambda T: T.rnn_tanh(T.ones(3, 1, 2), T.ones(3, 1, 2),
+                                                      [T.ones(2, 2)] * 2, False, 1, 0.0, False,
+                                                      False, False)),
+]
+
+
+@pytest.mark.parametrize('op,case,fn', RNN_CASES, ids=[c[1] for c in RNN_CASES])
+def test_rnn_state_count(op, case, fn):
+    same_error(fn)
+
+
+def test_gru_bidirectional_still_runs():
+    check(lambda T: T.gru(T.ones(3, 1, 2), T.ones(2, 1, 2), [T.ones(6, 2)] * 4, False, 1, 0.0,
+                          False, True, False), grad=False)
+
+
+# -- batch_norm: a strided integer input meets mean()'s dtype refusal first -------------------
+BN_CASES = {
+    'transposed, one statistic': lambda T: T.batch_norm(
+        T.ones(4, 4, dtype=T.long).t(), None, None, T.ones(4, dtype=T.long), None, True, 2.0,
+        1e-5, False),
+    'transposed': lambda T: T.batch_norm(T.ones(4, 4, dtype=T.long).t(), None, None, None, None,
+                                         True, 2.0, 1e-5, False),
+    'sliced bool': lambda T: T.batch_norm(T.ones(4, 8, dtype=T.bool)[:, ::2], None, None, None,
+                                          None, True, 2.0, 1e-5, False),
+    'expanded 1-d': lambda T: T.batch_norm(T.ones(1, dtype=T.long).expand(3), None, None, None,
+                                           None, True, 2.0, 1e-8, False),
+    'expanded 2-d': lambda T: T.batch_norm(T.ones(1, 2, dtype=T.long).expand(3, 2), None, None,
+                                           None, None, True, 2.0, 1e-8, False),
+    'permuted 4-d': lambda T: T.batch_norm(T.ones(2, 3, 2, 2, dtype=T.long).permute(0, 2, 3, 1),
+                                           None, None, None, None, True, 2.0, 1e-8, False),
+    'weight of its dtype': lambda T: T.batch_norm(T.ones(4, 4, dtype=T.long).t(),
+                                                  T.ones(4, dtype=T.long), None, None, None,
+                                                  True, 2.0, 1e-5, False),
+    # (the kernel's own dtype refusal or the pair's check where it does not)
+    'channels last': lambda T: T.batch_norm(T.ones(2, 3, 2, 2, dtype=T.long).permute(0, 3, 1, 2),
+                                            None, None, None, None, True, 2.0, 1e-8, False),
+    'channels last 3d': lambda T: T.batch_norm(
+        T.ones(2, 3, 2, 2, 2, dtype=T.long).permute(0, 4, 1, 2, 3), None, None, None, None,
+        True, 2.0, 1e-8, False),
+    'float weight': lambda T: T.batch_norm(T.ones(4, 4, dtype=T.long).t(), T.ones(4), None,
+                                           None, None, True, 2.0, 1e-5, False),
+    'float statistic': lambda T: T.batch_norm(T.ones(4, 4, dtype=T.bool).t(), None, None,
+                                              T.ones(4), None, True, 2.0, 1e-5, False),
+    'evaluation': lambda T: T.batch_norm(T.ones(4, 4, dtype=T.long).t(), None, None,
+                                         T.ones(4, dtype=T.long), T.ones(4, dtype=T.long), False,
+                                         2.0, 1e-5, False),
+    'complex': lambda T: T.batch_norm(T.ones(4, 4, dtype=T.complex64).t(), None, None, None,
+                                      None, True, 2.0, 1e-5, False),
+    'functional': lambda T: T.nn.functional.batch_norm(
+        T.ones(4, 4, dtype=T.long).t(), T.ones(4, 1, dtype=T.long), None, None, None, True, 2.0),
+}
+
+
+@pytest.mark.parametrize('case', list(BN_CASES))
+def test_batch_norm_strided_integer_input(case):
+    same_error(BN_CASES[case])
+
+
+# -- in-place ops: a dim out of range, and the products' and cumulative ops' own checks, come
+# before the refusal to write an expanded tensor ------------------------------------------
+def _exp(T, shape=(4, 4), dtype=None):
+    return T.ones((1,) + tuple(shape[1:]), dtype=dtype or T.float32).expand(*shape)
+
+
+OVERLAP_CASES = {
+    'addbmm_ 2-d batch': lambda T: _exp(T, dtype=T.bool).addbmm_(
+        T.ones(4, 4, dtype=T.bool), T.ones(4, 4, dtype=T.bool)),
+    'addbmm_ inner sizes': lambda T: _exp(T).addbmm_(T.ones(2, 4, 3), T.ones(2, 4, 4)),
+    'addbmm_ batches': lambda T: _exp(T).addbmm_(T.ones(2, 4, 4), T.ones(3, 4, 4)),
+    'addbmm_ dtypes': lambda T: _exp(T, dtype=T.long).addbmm_(T.ones(2, 4, 4), T.ones(2, 4, 4)),
+    'addbmm_ writes': lambda T: _exp(T).addbmm_(T.ones(2, 4, 4), T.ones(2, 4, 4)),
+    'baddbmm_ 2-d batch': lambda T: _exp(T, (2, 4, 4)).baddbmm_(T.ones(4, 4), T.ones(4, 4)),
+    'baddbmm_ sizes': lambda T: _exp(T, (2, 4, 4)).baddbmm_(T.ones(2, 4, 3), T.ones(2, 4, 4)),
+    'addmm_ sizes': lambda T: _exp(T).addmm_(T.ones(4, 3), T.ones(4, 4)),
+    'addmm_ dtypes': lambda T: _exp(T).addmm_(T.ones(4, 4), T.ones(4, 4, dtype=T.float64)),
+    'addmv_ sizes': lambda T: _exp(T, (4,)).addmv_(T.ones(4, 3), T.ones(4)),
+    'cumsum_ dim': lambda T: _exp(T).cumsum_(3),
+    'cumsum_ dtype': lambda T: _exp(T, dtype=T.long).cumsum_(1, dtype=T.float32),
+    'cumsum_ writes': lambda T: _exp(T).cumsum_(1),
+    'cumprod_ dim': lambda T: _exp(T).cumprod_(2),
+    'renorm_ dim': lambda T: _exp(T).renorm_(2, 2, 1.),
+    'renorm_ norm': lambda T: _exp(T).renorm_(-1, 1, 1.),
+    'index_copy_ dim': lambda T: _exp(T).index_copy_(2, T.tensor([0]), T.ones(4, 1)),
+    'index_copy_ bounds after': lambda T: _exp(T).index_copy_(1, T.tensor([7]), T.ones(4, 1)),
+    'put_ bounds after': lambda T: _exp(T).put_(T.tensor([20]), T.ones(1)),
+    'logit_ writes': lambda T: _exp(T).logit_(),
+}
+
+
+@pytest.mark.parametrize('case', list(OVERLAP_CASES))
+def test_inplace_checks_before_the_overlap(case):
+    same_error(OVERLAP_CASES[case])
+
+
+# -- addbmm: torch's messages, in its order (batches, inner sizes, input, dtypes) -------------
+ADDBMM_CASES = [((4, 4), (2, 4, 3), (3, 4, 4), None), ((4, 4), (2, 4, 3), (2, 3, 5), None),
+                ((4, 5), (2, 4, 3), (2, 3, 5), 'b2'), ((4, 5), (2, 4, 3), (2, 3, 5), 'b1'),
+                ((4, 5), (2, 4, 3), (2, 3, 5), 'in'), ((3, 5), (2, 4, 3), (2, 3, 5), 'b2'),
+                ((4, 4), (2, 4, 3), (2, 4, 4), None), ((4, 5), (2, 4, 3), (2, 4), None)]
+
+
+@pytest.mark.parametrize('case', ADDBMM_CASES, ids=str)
+def test_addbmm_check_order(case):
+    s, b1, b2, f64 = case
+    same_error(lambda T, x, a, b: T.addbmm(x, a, b),
+               ones(s, F64 if f64 == 'in' else F32), ones(b1, F64 if f64 == 'b1' else F32),
+               ones(b2, F64 if f64 == 'b2' else F32))
