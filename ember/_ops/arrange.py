@@ -17,7 +17,7 @@ from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, tensor_split, diag_embed_like,
-                    UnsafeViewBackward0, _diag_index)
+                    UnsafeViewBackward0, _diag_index, _distinct_dims)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput, name_saved_values
 
@@ -607,10 +607,9 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     nd = input._data.ndim
     if spacing is None:  # (torch's default, given explicitly)
         spacing = 1
+    # (torch's order: spacing against the number of dims, edge_order, then the dims)
     dims = list(range(nd)) if dim is None else \
-        [wrap_dim(d, nd) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
-    if edge_order not in (1, 2):
-        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+        list(dim) if isinstance(dim, (list, tuple)) else [dim]
     if isinstance(spacing, (list, tuple)):
         if len(spacing) != len(dims):
             if dim is None:
@@ -625,6 +624,9 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         hs = list(spacing)
     else:
         hs = [spacing] * len(dims)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = _distinct_dims(dims, nd)
     for d in dims:
         if input._data.shape[d] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least "

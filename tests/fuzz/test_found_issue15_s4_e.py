@@ -205,3 +205,90 @@ def test_addbmm_check_order(case):
     same_error(lambda T, x, a, b: T.addbmm(x, a, b),
                ones(s, F64 if f64 == 'in' else F32), ones(b1, F64 if f64 == 'b1' else F32),
                ones(b2, F64 if f64 == 'b2' else F32))
+
+
+# -- reductions: sum, mean, amax, any... wrap every dim before they look for a repeated one;
+# nansum, var, std, norms meet the repeat first -------------------------------------------
+@pytest.mark.parametrize('op', ['sum', 'mean', 'amax', 'amin', 'nansum', 'logsumexp', 'std',
+                                'var', 'count_nonzero', 'any', 'all', 'nanmean', 'squeeze',
+                                'flip', 'special.logsumexp'])
+@pytest.mark.parametrize('dims', [[0, -1, 2], [0, 0], [2, 0, 0]])
+def test_reduction_dim_list_order(op, dims):
+    def f(T, x):
+        fn = T
+        for part in op.split('.'):
+            fn = getattr(fn, part)
+        return fn(x, dims)
+    same_error(f, ones(3, F64))
+
+
+@pytest.mark.parametrize('op', ['sum', 'mean', 'amax'])
+def test_reduction_dim_list_order_method(op):
+    same_error(lambda T, x: getattr(x, op)([0, -1, 2], True), ones(3, F64))
+
+
+# -- gradient: spacing's length, then edge_order, then the dims ------------------------------
+GRADIENT_CASES = [dict(spacing=0, dim=[-1, -2], edge_order=0),
+                  dict(spacing=[1., 2., 3.], dim=5, edge_order=3),
+                  dict(spacing=[1., 2.], edge_order=1), dict(spacing=[1., 2.], dim=[5]),
+                  dict(edge_order=3), dict(dim=[0, 0]), dict(dim=[0, -1, 2]),
+                  dict(spacing=[0., 1.], dim=[-1, -2], edge_order=3)]
+
+
+@pytest.mark.parametrize('kw', GRADIENT_CASES, ids=str)
+def test_gradient_check_order(kw):
+    same_error(lambda T, x: T.gradient(x, **kw), np.array([-0.07, -0.1, -0.14]))
+
+
+# -- argmax / argmin refuse complex before the dim and the size -----------------------------
+@pytest.mark.parametrize('op', ['argmax', 'argmin'])
+@pytest.mark.parametrize('shape,dim', [((0,), None), ((2, 0), 1), ((3,), 5), ((2, 0), None)])
+def test_argmax_complex_first(op, shape, dim):
+    same_error(lambda T, x: getattr(T, op)(x, dim), ones(shape, C64))
+    same_error(lambda T, x: getattr(x, op)(dim), ones(shape, np.complex128))
+
+
+# -- lu_solve: torch's checks in torch's order ------------------------------------------------
+def _lu(T, lu=(4, 4), piv=(4,), b=(4, 3), ludt='float32', pdt='int32', bdt=None, pval=1,
+        **kw):
+    return T.linalg.lu_solve(T.ones(lu, dtype=getattr(T, ludt)),
+                             T.full(piv, pval, dtype=getattr(T, pdt)),
+                             T.ones(b, dtype=getattr(T, bdt or ludt)), **kw)
+
+
+LU_CASES = {
+    'int LU': dict(ludt='int32', b=(1, 4)), 'long LU, bad pivots': dict(ludt='int64', pdt='int64'),
+    'bool LU': dict(ludt='bool', bdt='float16'), 'long LU 1-d': dict(ludt='int64', lu=(4,)),
+    'dtypes before the pivots': dict(pdt='int64', bdt='int64'),
+    'dtypes before the ranks': dict(lu=(4,), b=(4,), bdt='float64'),
+    'pivots dtype': dict(lu=(4,), pdt='int64'), 'LU rank': dict(lu=(4,), b=(4,)),
+    'B rank': dict(b=(4,)), 'square before B': dict(lu=(4, 3), b=(4,)),
+    'B rows': dict(piv=(2, 4), b=(5, 3)), 'B columns': dict(b=(4, 3), left=False),
+    'pivots count': dict(piv=(2, 5)), 'pivots batch': dict(lu=(2, 4, 4)),
+    'pivots batch 2': dict(lu=(1, 4, 4), piv=(2, 4)), 'pivots 0-d': dict(piv=()),
+    'pivots too small': dict(pval=0), 'pivots too large': dict(pval=5),
+    'pivots too large, right': dict(pval=5, b=(3, 4), left=False),
+    'batches': dict(lu=(3, 4, 4), piv=(3, 4), b=(2, 4, 3)),
+    'half': dict(ludt='float16'), 'bfloat16': dict(ludt='bfloat16'),
+    'half after the pivots': dict(ludt='float16', pval=5),
+}
+
+
+@pytest.mark.parametrize('case', list(LU_CASES))
+def test_lu_solve_check_order(case):
+    same_error(lambda T: _lu(T, **LU_CASES[case]))
+
+
+def test_lu_solve_old_forms():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        same_error(lambda T: T.ones(4, 4, dtype=T.int32).t().lu_solve(
+            T.ones(4, 4, dtype=T.int32), T.tensor([[4, 4, -2, -4]], dtype=T.int32)))
+        same_error(lambda T: T.ones(4, 4).lu_solve(T.ones(4, 4),
+                                                   T.tensor([[4, 4, -2, -4]], dtype=T.int32)))
+
+
+@pytest.mark.parametrize('lu,piv,b', [((0, 0), (0,), (0, 3)), ((2, 2), (2,), (2, 0)),
+                                      ((0, 2, 2), (0, 2), (2, 3))])
+def test_lu_solve_empty_half_needs_no_kernel(lu, piv, b):
+    check(lambda T: _lu(T, lu, piv, b, 'float16'), grad=False)
