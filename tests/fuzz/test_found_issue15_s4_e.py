@@ -292,3 +292,89 @@ def test_lu_solve_old_forms():
                                       ((0, 2, 2), (0, 2), (2, 3))])
 def test_lu_solve_empty_half_needs_no_kernel(lu, piv, b):
     check(lambda T: _lu(T, lu, piv, b, 'float16'), grad=False)
+
+
+# -- broadcast_shapes: torch's message, argument by argument ---------------------------------
+@pytest.mark.parametrize('shapes', [(2, (3,)), ((3,), 2), ([3], (2,)), ((2, 3), (3,), (4,)),
+                                    ((), (0,), (3,)), ((2, 3), (2, 4, 3)), ((3,), (2, 5)),
+                                    ((1,), (-1,)), ((1,), (2, -1)), ((-1,), (1,))], ids=str)
+def test_broadcast_shapes_message(shapes):
+    same_error(lambda T: T.broadcast_shapes(*shapes))
+
+
+def test_broadcast_shapes_of_a_size():
+    same_error(lambda T: T.broadcast_shapes((2,), T.Size([3])))
+    for shapes in [((1, 2), (3, 1)), (), ((),), ((1,), []), (4,), ((0,), (1,))]:
+        assert tuple(ember.broadcast_shapes(*shapes)) == tuple(torch.broadcast_shapes(*shapes))
+
+
+# -- binary_cross_entropy: the weight broadcast as torch.broadcast_shapes, the kernel's dtype
+# refusal before the values (an empty integer input too), a weight of more dims refused ------
+BCE_CASES = [((2, 0), I64, (2, 0), 'mean'), ((2, 0), I64, None, 'sum'), ((1,), I64, None, 'mean'),
+             ((1, 0), I64, (3,), 'mean'), ((3,), F32, (2, 3), 'mean'), ((3,), F32, (1, 3), 'none'),
+             ((2, 3), F32, (4,), 'mean'), ((2, 0), B, None, 'none')]
+
+
+@pytest.mark.parametrize('case', BCE_CASES, ids=str)
+def test_binary_cross_entropy_checks(case):
+    shape, dtype, wshape, reduction = case
+    x = np.full(shape, 5 if dtype == I64 else 0.5).astype(dtype)
+    args = (x, x.copy()) + (() if wshape is None else (np.ones(wshape, dtype),))
+    same_error(lambda T, a, b, *w: T.nn.functional.binary_cross_entropy(
+        a, b, w[0] if w else None, reduction=reduction), *args)
+
+
+def test_binary_cross_entropy_values_before_the_weight_shape():
+    same_error(lambda T, a, b, w: T.nn.functional.binary_cross_entropy(a, b, w),
+               np.full(3, 2., F32), np.full(3, .5, F32), ones((2, 3)))
+
+
+def test_binary_cross_entropy_weight_broadcasts_to_the_target():
+    check(lambda T, a, b, w: T.nn.functional.binary_cross_entropy(a, b, w),
+          np.full((2, 3), .3), np.full((2, 3), .6), np.arange(3.))
+
+
+# -- cross_entropy: log_softmax's dtype refusal comes before nll_loss's checks ---------------
+CE_CASES = {
+    'batch sizes': lambda T: T.nn.functional.cross_entropy(
+        T.tensor([[-2, 1, -3]], dtype=T.int32), T.ones(2, 2, 3, 4, dtype=T.int32), None, 2),
+    'class weight': lambda T: T.nn.functional.cross_entropy(
+        T.tensor([[-2, 1, -3]], dtype=T.int32), T.ones(1, dtype=T.long), T.ones(2)),
+    'target out of range': lambda T: T.nn.functional.cross_entropy(
+        T.ones(2, 3, dtype=T.int32), T.ones(2, dtype=T.long) * 7),
+    'smoothing': lambda T: T.nn.functional.cross_entropy(
+        T.tensor([[-2, 1, -3]], dtype=T.int32), T.ones(1, dtype=T.long), label_smoothing=.5),
+    'smoothing range': lambda T: T.nn.functional.cross_entropy(
+        T.tensor([[-2., 1, -3]]), T.ones(1, dtype=T.long), label_smoothing=2.),
+    'probabilities: target dtype': lambda T: T.nn.functional.cross_entropy(
+        T.tensor([[-2, 1, -3]], dtype=T.int32), T.ones(1, 3, dtype=T.int32)),
+}
+
+
+@pytest.mark.parametrize('case', list(CE_CASES))
+def test_cross_entropy_integer_input(case):
+    same_error(CE_CASES[case])
+
+
+# -- huber_loss writes into a tensor like input (the common dtype must cast to it); mse,
+# smooth_l1 and huber take no complex ---------------------------------------------------
+LOSS_DTYPES = [(np.uint8, F32), (np.uint8, np.uint8), (F32, I64), (I64, F32), (F32, F64), (B, F32),
+               (F32, B), (np.float16, B), (I64, B), (C64, F32), (F32, C64)]
+
+
+@pytest.mark.parametrize('fn', ['huber_loss', 'mse_loss', 'smooth_l1_loss'])
+@pytest.mark.parametrize('dtypes', LOSS_DTYPES, ids=str)
+@pytest.mark.parametrize('reduction', ['mean', 'none'])
+def test_pointwise_loss_dtypes(fn, dtypes, reduction):
+    a = np.array([8, 8, 3, 4]).astype(dtypes[0])
+    b = np.array([1, 8, 3, 5]).astype(dtypes[1])
+    check(lambda T, x, y: getattr(T.nn.functional, fn)(x, y, reduction=reduction), a, b,
+          grad=False, match_message=True)
+
+
+def test_huber_loss_weighted_dtypes():
+    for dtypes in LOSS_DTYPES:
+        a = np.array([8, 8, 3, 4]).astype(dtypes[0])
+        b = np.array([1, 8, 3, 5]).astype(dtypes[1])
+        check(lambda T, x, y: T.nn.functional.huber_loss(x, y, weight=T.ones(4)), a, b,
+              grad=False, match_message=True)
