@@ -84,6 +84,8 @@ def _dims(dim, nd, wrap_first=False):
     if dim is None:
         return tuple(range(nd))
     if isinstance(dim, (tuple, list)):
+        # (past the first element torch's parser unpacks a bool as 0 or 1)
+        dim = [int(d) if i and type(d) is bool else d for i, d in enumerate(dim)]
         if wrap_first:
             for d in dim:
                 _check_dim_type(d)

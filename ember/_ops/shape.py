@@ -31,6 +31,8 @@ def _size_args(args, op):
     for a in args:
         if isinstance(a, Tensor):
             a = a.__index__()
+        elif isinstance(a, builtins.bool) and out:
+            a = int(a)  # (past the first element torch's parser unpacks a bool as 0 or 1)
         elif not isinstance(a, int) or isinstance(a, builtins.bool):
             if not out:  # torch's parser: the first element decides which overload it is
                 got = ', '.join(builtins.type(x).__name__ for x in args)
@@ -347,6 +349,9 @@ def movedim(input, source, destination):
     if len(src) != len(dst):  # (torch compares the counts before it looks at the dims)
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                            f"should contain the same number of dims as destination ({dst} dims)")
+    # (past the first element torch's parser unpacks a bool as 0 or 1)
+    src, dst = ([int(d) if i and isinstance(d, builtins.bool) else d for i, d in enumerate(ds)]
+                for ds in (src, dst))
     given = {'source': src, 'destination': dst}
     src = [wrap_dim(d, nd) for d in src]
     dst = [wrap_dim(d, nd) for d in dst]

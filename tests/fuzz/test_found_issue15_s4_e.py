@@ -378,3 +378,63 @@ def test_huber_loss_weighted_dtypes():
         b = np.array([1, 8, 3, 5]).astype(dtypes[1])
         check(lambda T, x, y: T.nn.functional.huber_loss(x, y, weight=T.ones(4)), a, b,
               grad=False, match_message=True)
+
+
+# -- the argument layer: a tensor takes a float or a Number's place only 0-dim and not
+# requiring grad (bernoulli's p among others), also on the op's fast path ------------------
+SCALAR_PLACE_CASES = [
+    'T.bernoulli(x, T.tensor([0.375]))', 'T.bernoulli(x, T.tensor(0.375))',
+    'T.bernoulli(x, p=T.tensor([0.375]))', 'x.bernoulli(T.tensor([3.75]))',
+    'x.bernoulli(T.tensor(.5))', 'x.bernoulli(T.tensor(.5, requires_grad=True))',
+    'T.bernoulli(x, T.tensor([-3.0], dtype=T.float64))', 'T.logit(x, T.tensor([0.3]))',
+    'T.logit(x, T.tensor(0.3, requires_grad=True))', 'T.logit(x, T.tensor(1))',
+    'T.nan_to_num(x, T.tensor([0.1]))', 'x.uniform_(T.tensor([0.1]), 1.)',
+    'x.uniform_(T.tensor([[0.1]]), 1.)', 'T.renorm(T.ones(2, 2), T.tensor([2.]), 0, 1.)',
+    'T.add(x, 1, alpha=T.tensor(2., requires_grad=True))', 'T.add(x, 1, alpha=T.tensor([2.]))',
+    'T.full((2,), T.tensor(1., requires_grad=True))', 'T.addcmul(x, x, x, value=T.tensor([2.]))',
+    'T.cdist(T.ones(3, 2), T.ones(3, 2), T.tensor([2.]))',
+    'T.cdist(T.ones(3, 2), T.ones(3, 2), T.tensor(2.))', "T.cdist(T.ones(3, 2), T.ones(3, 2), 'a')",
+    'T.cdist(T.ones(3, 2), T.ones(3, 2), None)',
+    'T.nn.functional.pdist(T.ones(3, 2), T.tensor([2.]))',
+    # (tensors where some overload takes one stay tensors)
+    'T.mul(x, T.tensor([2.]))', 'T.clamp(x, T.tensor([0.]))', 'T.pow(x, T.tensor([2.]))',
+    'T.quantile(x, T.tensor([0.5]))', 'T.lerp(x, x, T.tensor([0.5]))',
+    'T.add(x, T.tensor(2., requires_grad=True))', 'T.softmax(x, T.tensor([0]))',
+]
+
+
+@pytest.mark.parametrize('src', SCALAR_PLACE_CASES)
+def test_tensor_in_a_scalar_place(src):
+    def f(T):
+        x = T.ones(3) / 2
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            for _ in range(2):  # (the second call takes the op's fast path)
+                r = eval(src)
+        return r.shape
+    check(f, grad=False, match_message=True)
+
+
+# -- size and dim lists: past the first element a bool is 0 or 1 (torch's parser) ----------
+BOOL_LIST_CASES = [
+    'x.sum([True, 0])', 'x.sum([0, True])', 'x.sum((0, True))', 'x.sum(True)',
+    'x.mean([0, True])', 'x.amax([0, True])', 'x.std([0, True])', 'x.nansum([0, True])',
+    'x.logsumexp([0, True])', 'x.any([0, True])', 'x.count_nonzero([0, True])',
+    'T.ones(6).reshape(True, 6)', 'T.ones(6).reshape([6, False])', 'T.ones(6).reshape(2, True)',
+    'x.permute(True, 0)', 'x.permute([0, True])', 'x.permute(0, True)', 'T.zeros(True, 2)',
+    'T.zeros(2, True)', 'T.zeros([2, True])', 'T.ones(1, 3).expand(True, 3)',
+    'T.ones(1, 3).expand(2, True)', 'x.repeat(1, True)', 'x.flip([0, True])',
+    'x.squeeze([0, True])', 'x.view(3, True, 2)', 'x.new_zeros(2, True)',
+    'x.new_zeros((2, True))', 'T.empty(2, True).shape', 'T.ones(2, True)', 'T.rand(2, True).shape',
+    'T.randn(2, True).shape', 'T.randint(3, (2, True)).shape', 'T.full((2, True), 1.)', 'x.tile((1, True))',
+    'x.unflatten(1, (3, True))', 'T.ones(6).view(-1, True)', 'x.sum([0, 1.0])',
+    'x.transpose(0, True)', 'T.nn.functional.pad(x, (1, True))', 'x.roll([1, True], [0, 1])',
+    'x.new_empty((2, True)).shape', 'x.new_full((2, True), 1.)', 'x.movedim([0, True], [1, 0])',
+    'x.movedim([0, 1], [1, True])', 'x.movedim(True, 0)', 'T.zeros_like(x).resize_(2, True).shape',
+    'T.ones(2, 3, 4).permute([2, True, False])',
+]
+
+
+@pytest.mark.parametrize('src', BOOL_LIST_CASES)
+def test_bool_past_the_first_element_of_an_int_list(src):
+    check(lambda T: eval(src, {'T': T, 'x': T.ones(2, 3)}), grad=False, match_message=True)
