@@ -679,6 +679,8 @@ def _cumext(name, ufunc, cls, named, input, dim):
     x = input._data
     if not x.size and not -x.ndim <= dim < x.ndim:
         dim = 0  # (torch returns an empty input before it looks at dim)
+    if x.ndim == 0 and type(dim) is int and dim not in (-1, 0):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         vals, idx = x.copy(), np.zeros((), np.int64)
@@ -853,6 +855,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     out = input._data.copy(order='K')
     memory = out.ravel(order='K')  # (a view: a 'K' copy is dense in its own order)
     size, stride = tuple(size), tuple(stride)
+    _strided_args(size, stride, storage_offset)
     offset = 0 if storage_offset is None else storage_offset
     pos = _positions(size, stride, offset)
     if pos.size and (pos.max() >= memory.size or offset < 0):
@@ -938,17 +941,25 @@ def _in_batch_element(input, size, stride, offset, shift, physical):
     return offset + shift
 
 
-@register
-def as_strided(input, size, stride, storage_offset=None):
-    """A view over ``input``'s memory with the given sizes, strides and offset (in elements
-    from the start of its storage)."""
-    size, stride = tuple(size), tuple(stride)
+def _strided_args(size, stride, storage_offset):
+    """torch's first checks of an as_strided geometry: one stride per size, none negative,
+    an offset that is not negative."""
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     for s in stride:
         if s < 0:
             raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
                                f"got strides: {list(stride)}")
+    if storage_offset is not None and storage_offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
+
+
+@register
+def as_strided(input, size, stride, storage_offset=None):
+    """A view over ``input``'s memory with the given sizes, strides and offset (in elements
+    from the start of its storage)."""
+    size, stride = tuple(size), tuple(stride)
+    _strided_args(size, stride, storage_offset)
     from ..storage import memory_of  # (ember.storage loads on first use)
     memory = memory_of(input._data)
     if memory is not None:

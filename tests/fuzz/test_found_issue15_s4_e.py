@@ -438,3 +438,85 @@ BOOL_LIST_CASES = [
 @pytest.mark.parametrize('src', BOOL_LIST_CASES)
 def test_bool_past_the_first_element_of_an_int_list(src):
     check(lambda T: eval(src, {'T': T, 'x': T.ones(2, 3)}), grad=False, match_message=True)
+
+
+# -- index_put keeps the value's leading size-1 dims (x[i] = v drops them) --------------------
+INDEX_PUT_CASES = [
+    ((3, 3), 'T.tensor([0, 1])', (1, 2, 3), False), ((3, 3), 'T.tensor([0, 1])', (1, 1, 3), False),
+    ((3, 3), 'T.tensor([0, 1])', (1, 3), False), ((3, 3), 'T.tensor([0, 1])', (1, 1, 1), False),
+    ((3, 3), 'T.tensor([0, 1])', (1, 2, 3), True), ((3, 3), 'T.tensor([True, False, True])',
+                                                    (1, 2, 3), False),
+    ((3, 3), 'T.tensor([0, 1])', (1, 1, 1, 1), False), ((3, 3), 'T.tensor([0, 1])', (2, 2, 3), False),
+    ((3,), 'T.tensor(0)', (2,), False), ((), 'T.tensor(0)', (), False),
+]
+
+
+@pytest.mark.parametrize('case', INDEX_PUT_CASES, ids=str)
+def test_index_put_value_shape(case):
+    shape, index, vshape, acc = case
+
+    def f(T, x, v):
+        return x.clone().index_put_((eval(index, {'T': T}),), v, accumulate=acc)
+    check(f, ones(shape), np.arange(np.prod(vshape), dtype=F32).reshape(vshape), grad=False,
+          match_message=True)
+    check(lambda T, x, v: T.index_put(x, (eval(index, {'T': T}),), v, acc), ones(shape),
+          np.arange(np.prod(vshape), dtype=F32).reshape(vshape), grad=False, match_message=True)
+
+
+def test_setitem_still_drops_leading_ones():
+    def f(T, x, v):
+        y = x.clone()
+        y[T.tensor([0, 1])] = v
+        return y
+    check(f, ones((3, 3)), np.arange(6, dtype=F32).reshape(1, 2, 3), grad=False)
+
+
+@pytest.mark.parametrize('case', ['value shape', 'dtype'])
+def test_index_put_without_indices(case):
+    """torch checks the value's shape and dtype, then fails inside its kernel (an internal
+    assert: a RuntimeError); ember says why."""
+    v = ones(4) if case == 'value shape' else ones(3, F64)
+    same_error(lambda T, x, v: x.index_put((), v), ones(3), v)
+    with pytest.raises(RuntimeError):
+        ember.ones(3).index_put_((), ember.ones(3))
+    with pytest.raises(RuntimeError):
+        torch.ones(3).index_put_((), torch.ones(3))
+
+
+# -- as_strided & co. refuse a negative storage offset (ember read memory before the tensor) --
+@pytest.mark.parametrize('src', [
+    'T.as_strided_copy(x, (2,), (1,), -1)', 'T.as_strided(x, (2,), (1,), -1)',
+    'x.as_strided((2,), (1,), -1)', 'T.as_strided(x, (2, 2), (1,), -1)',
+    'T.as_strided(x, (2,), (-1,), -1)', 'T.as_strided(x, (0,), (1,), -1)',
+    'T.as_strided(x, (20,), (1,), -1)', 'T.as_strided_scatter(x, T.ones(3), (2,), (1,), -1)',
+    'T.as_strided_scatter(x, T.ones(2), (2,), (-1,), -1)',
+    'T.as_strided_scatter(x, T.ones(2), (2, 2), (1,), -1)'])
+def test_as_strided_negative_offset(src):
+    same_error(lambda T, x: eval(src), ones(4))
+
+
+# -- householder_product of no reflectors is the identity's first columns -------------------
+@pytest.mark.parametrize('a,tau', [((3, 2), (0,)), ((2, 3, 2), (2, 0)), ((0, 3, 2), (0, 0))])
+def test_householder_product_without_reflectors(a, tau):
+    check(lambda T, x, t: T.linalg.householder_product(x, t), ones(a, F64), ones(tau, F64))
+
+
+# -- bernoulli_ with a tensor p: nothing is looked at for an empty tensor; p expands (torch's
+# message) and must be floating before its range is checked ------------------------------
+@pytest.mark.parametrize('src', [
+    'T.ones(0).bernoulli_(T.tensor([2.]))', 'T.ones(0).bernoulli_(T.ones(3))',
+    'T.ones(0).bernoulli_(2.)', 'T.ones(2).bernoulli_(T.ones(3))',
+    'T.ones(2).bernoulli_(T.ones(2, 2))', 'T.ones(2).bernoulli_(T.ones(2) * 2)',
+    'T.ones(2).bernoulli_(T.ones(0))', 'T.ones(2, dtype=T.long).bernoulli_(T.ones(2) * 2)',
+    'T.ones(2).bernoulli_(T.ones(2, dtype=T.long) * 2)',
+    'T.ones(2).bernoulli_(T.ones(3, dtype=T.bool))', 'T.ones(0, 3).bernoulli_(T.ones(5)).shape',
+    'T.ones(2, 3).bernoulli_(T.ones(3) / 2).shape'])
+def test_bernoulli_inplace_tensor_p(src):
+    check(lambda T: eval(src), grad=False, match_message=True)
+
+
+# -- cummax / cummin of a 0-d tensor: torch's own message for a dim other than 0 or -1 ------
+@pytest.mark.parametrize('op', ['cummax', 'cummin'])
+@pytest.mark.parametrize('dim', [1, -2, 0, -1, 5])
+def test_cumulative_extreme_of_a_scalar(op, dim):
+    check(lambda T, x: getattr(T, op)(x, dim), np.array(1.5), grad=False, match_message=True)
