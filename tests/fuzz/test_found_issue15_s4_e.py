@@ -520,3 +520,32 @@ def test_bernoulli_inplace_tensor_p(src):
 @pytest.mark.parametrize('dim', [1, -2, 0, -1, 5])
 def test_cumulative_extreme_of_a_scalar(op, dim):
     check(lambda T, x: getattr(T, op)(x, dim), np.array(1.5), grad=False, match_message=True)
+
+
+# -- istft: torch reads its real view's dims before the lengths ------------------------------
+@pytest.mark.parametrize('src', ['T.istft(x, 2, None, 0)', 'T.istft(x, 2)', 'T.istft(x, 0, 2, 1)',
+                                 'x.istft(2, None, 0)', 'T.istft(x[0], 2)'])
+def test_istft_of_a_vector(src):
+    same_error(lambda T, x: eval(src), np.ones(4, C64))
+
+
+# -- lstsq: torch takes a shorter matrix right-hand side's batch from the wrong dims (known.py) --
+@pytest.mark.parametrize('a,b', [((2, 3, 3), (3, 3)), ((1, 3, 4), (3, 5)), ((2, 2, 3, 4), (2, 3, 5))])
+def test_lstsq_shorter_matrix_rhs_broadcasts_as_documented(a, b):
+    rng = np.random.default_rng(0)
+    A, B = rng.standard_normal(a), rng.standard_normal(b)
+    got = ember.linalg.lstsq(ember.tensor(A), ember.tensor(B)).solution
+    # torch's answer for the same system with B's batch made explicit (the documented rule)
+    ref = torch.linalg.lstsq(torch.tensor(A), torch.tensor(B).unsqueeze(0)).solution
+    np.testing.assert_allclose(np.asarray(got._data), ref.numpy(), rtol=1e-8, atol=1e-10)
+    # torch itself refuses the call or returns a batch too many (its bug)
+    try:
+        t = torch.linalg.lstsq(torch.tensor(A), torch.tensor(B)).solution
+    except RuntimeError:
+        return
+    assert tuple(t.shape) != tuple(got.shape)
+
+
+def test_lstsq_vector_rhs_unchanged():
+    check(lambda T, a, b: T.linalg.lstsq(a, b).solution, np.random.default_rng(1).standard_normal(
+        (2, 3, 3)), np.random.default_rng(2).standard_normal((2, 3)), grad=False)
