@@ -260,6 +260,15 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         wrap_dim(dim, input._data.ndim)
     if any(t._data.ndim != input._data.ndim for t in parts):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if len(parts) > 1:  # (n == 0 too: torch checks them before it looks at n)
+        d = wrap_dim(dim, input._data.ndim)
+        for t in (prepend, append):
+            for i, (a, b) in enumerate(zip(input._data.shape, () if t is None else t.shape)):
+                if i != d and a != b:
+                    raise RuntimeError(
+                        "diff expects the shape of tensor to prepend or append to match that "
+                        "of input except along the differencing dimension; input.size("
+                        f"{i}) = {a}, but got tensor.size({i}) = {b}")
     if n == 0:  # the input itself (a copy), without prepend, append or dim, as in torch
         from .creation import empty_like
         return empty_like(input).copy_(input)
@@ -304,6 +313,26 @@ class LinalgCrossBackward0(Node):
         return cross(b.conj(), g, dim=d), cross(g, a.conj(), dim=d)
 
 
+def cross_checks(input, other, dim):
+    """torch's checks of a cross product (``cross`` and ``linalg.cross``), in its order: the
+    ranks, the dim and its length, then the dtypes. Returns the wrapped dim."""
+    a, b = input._data, other._data
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, a.ndim)
+    if a.shape[d] != 3 or b.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[d]} and {b.shape[d]}")
+    if a.dtype == np.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"expected scalar type {dtype_of(input).kernel_name} but found "
+                           f"{dtype_of(other).kernel_name}")
+    return d
+
+
 @register
 def cross(input, other, dim=None):
     """Cross product of 3-vectors along ``dim`` (inputs broadcast). Without ``dim``, the
@@ -318,19 +347,9 @@ def cross(input, other, dim=None):
         dim = next((i for i, s in enumerate(shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    if input._data.ndim != other._data.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
-    if input.dtype != other.dtype:
-        raise RuntimeError(f"expected scalar type {dtype_of(input).kernel_name} but found "
-                           f"{dtype_of(other).kernel_name}")
+    d = cross_checks(input, other, dim)
     a, b = input._data, other._data
     nd = a.ndim
-    d = wrap_dim(dim, nd)
-    if a.shape[d] != 3 or b.shape[d] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{a.shape[d]} and {b.shape[d]}")
     from ._core import check_broadcast
     check_broadcast(a.shape, b.shape)
     out = np.cross(a, b, axis=d).astype(a.dtype, copy=False)

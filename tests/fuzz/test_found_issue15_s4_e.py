@@ -549,3 +549,72 @@ def test_lstsq_shorter_matrix_rhs_broadcasts_as_documented(a, b):
 def test_lstsq_vector_rhs_unchanged():
     check(lambda T, a, b: T.linalg.lstsq(a, b).solution, np.random.default_rng(1).standard_normal(
         (2, 3, 3)), np.random.default_rng(2).standard_normal((2, 3)), grad=False)
+
+
+# -- diff checks prepend's and append's shapes before it looks at n (n=0 too) ---------------
+@pytest.mark.parametrize('n,dim,pre,app', [(0, -1, None, (1, 3)), (0, -1, None, (2, 2)),
+                                           (1, -1, None, (1, 3)), (0, 0, (2, 2), None),
+                                           (0, 0, (2, 2), (1, 5)), (1, 0, (2, 2), (1, 5)),
+                                           (0, 5, (2, 2), None), (1, 1, (1, 2), None),
+                                           (1, 1, (2,), None)], ids=str)
+def test_diff_prepend_append_shapes(n, dim, pre, app):
+    check(lambda T, x: x.diff(n, dim, None if pre is None else T.ones(pre),
+                              None if app is None else T.ones(app)),
+          ones((2, 3)), grad=False, match_message=True)
+
+
+# -- cross / linalg.cross: the ranks, the dim and its length, then the dtypes (one helper) --
+CROSS_CASES = [
+    'T.linalg.cross(T.tensor(1.), T.tensor(4))',
+    'T.linalg.cross(T.ones(3), T.ones(3, dtype=T.long), dim=5)',
+    'T.linalg.cross(T.ones(3), T.ones(3, dtype=T.long))',
+    'T.linalg.cross(T.ones(3, dtype=T.bool), T.ones(3, dtype=T.bool), dim=5)',
+    'T.linalg.cross(T.ones(3, dtype=T.bool), T.ones(3, dtype=T.bool))',
+    'T.linalg.cross(T.ones(2), T.ones(2, dtype=T.long))',
+    'T.linalg.cross(T.ones(2, 3), T.ones(3, dtype=T.long))',
+    'T.cross(T.tensor(1.), T.tensor(4), -1)',
+    'T.cross(T.ones(3), T.ones(3, dtype=T.long), 5)',
+    'T.ones(3).cross(T.ones(3, dtype=T.complex64), 0)',
+    'T.linalg.cross(T.ones(2, 3), T.ones(1, 3))',
+    'T.linalg.cross(T.ones(2, 3), T.ones(2, 3), dim=-2)',
+    'T.linalg.cross(T.tensor([1., 2, 3]), T.tensor([0., 1, 5]))',
+    'T.cross(T.tensor([[1., 2, 3]]), T.tensor([[0., 1, 5]]), 1)',
+    'T.tensor(0.24, dtype=T.float64).cross(T.tensor(2.8 + 0.2j), -1)',
+]
+
+
+@pytest.mark.parametrize('src', CROSS_CASES)
+def test_cross_check_order(src):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(lambda T: eval(src), grad=False, match_message=True)
+
+
+# -- batch_norm_update_stats: statistics of another dtype (the first given decides) must be
+# float32 with a half or bfloat16 input, before the input's dims; both of one dtype ---------
+BN_STATS_CASES = [
+    ((4,), 'float32', (1, 3), 'int16', None, None), ((4,), 'float32', (3,), 'float64', None, None),
+    ((4, 3), 'float32', (3,), 'float64', None, None),
+    ((4, 3), 'float64', (3,), 'float32', None, None),
+    ((4, 3), 'float64', None, None, (3,), 'float32'),
+    ((4, 3), 'bfloat16', (3,), 'float32', None, None),
+    ((4, 3), 'bfloat16', (3,), 'float64', None, None),
+    ((4, 3), 'float16', (3,), 'float16', None, None), ((4, 3), 'float32', (3,), 'float16', None, None),
+    ((4,), 'float32', (3,), 'float32', None, None), ((4, 3), 'float32', (3,), 'float32', (3,), 'int64'),
+    ((4,), 'float32', (3,), 'float32', (3,), 'int64'),
+    ((4, 0), 'float32', (3,), 'float32', (3,), 'int64'),
+    ((4, 3), 'float32', (3, 3), 'float32', (3,), 'int64'),
+    ((4, 3), 'bfloat16', (3,), 'float32', (3,), 'float32'),
+    ((4, 3), 'bfloat16', (3,), 'float32', (3,), 'bfloat16'),
+]
+
+
+@pytest.mark.parametrize('case', BN_STATS_CASES, ids=str)
+def test_batch_norm_update_stats_dtypes(case):
+    shape, dt, ms, mdt, vs, vdt = case
+
+    def f(T):
+        m = None if ms is None else T.ones(ms, dtype=getattr(T, mdt))
+        v = None if vs is None else T.ones(vs, dtype=getattr(T, vdt))
+        return T.batch_norm_update_stats(T.ones(shape, dtype=getattr(T, dt)), m, v, 1.0)
+    check(f, grad=False, match_message=True)
