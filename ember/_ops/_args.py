@@ -98,14 +98,21 @@ def _integral_scalar(x):
     return data is None or (data.size == 1 and data.dtype.kind in 'iub')
 
 
+def _scalar_tensor(x):
+    """A tensor torch's parser takes for a float or a Number: 0-dim, not requiring grad (a
+    one-element tensor of more dims is refused: only an int takes it, through __index__)."""
+    data = getattr(x, '_data', None)
+    return data is None or (data.ndim == 0 and not x.requires_grad)
+
+
 def _is_float(x):
     return type(x) in (float, int, bool) or isinstance(x, (np.floating, np.integer, np.bool_)) \
-        or (_is_tensor(x) and getattr(getattr(x, '_data', None), 'size', 1) == 1)
+        or (_is_tensor(x) and _scalar_tensor(x))
 
 
 def _is_number(x):
     return type(x) in _NUMBERS or isinstance(x, (np.number, np.bool_)) or \
-        (_is_tensor(x) and getattr(getattr(x, '_data', None), 'ndim', 0) == 0)
+        (_is_tensor(x) and _scalar_tensor(x))
 
 
 def _is_bool(x):
@@ -370,6 +377,16 @@ class Signature:
                                         f"'{k}'")
             return False
         return True
+
+
+def check_argument(op, text, x, index):
+    """Raises torch's parser's TypeError where ``x`` does not fit the parameter declared as
+    ``text`` (``'double p'``), the ``index``-th of ``op``: for the Python functions of torch
+    that hand one argument on to a parsed op (``cdist``'s ``p``)."""
+    p = Param(text, False, False)
+    ok, pos = p.accepts(x)
+    if not ok:
+        raise param_error(op, p, x, pos, index) from None
 
 
 def param_error(op, p, x, pos, index, keyword=False):
@@ -725,7 +742,7 @@ def _shapes_first(public_name, args, kwargs, error):
     inplace = name.endswith('_') and not name.endswith('__') and args and \
         isinstance(args[0], Tensor)
     if inplace and name not in _NOT_WRITING and name not in _OVERLAP_LAST and not (
-            name in _OVERLAP_LATE and isinstance(error, IndexError)):
+            isinstance(error, IndexError) and (name in _OVERLAP_LATE or _dim_error(error))):
         x = args[0]._data
         if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
@@ -773,9 +790,19 @@ _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast sh
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
 _OVERLAP_LATE = frozenset(('index_add_', 'index_fill_', 'index_put_'))
+
+
+def _dim_error(error):
+    """A dim argument out of range: torch wraps dims before any in-place op looks at the
+    written tensor."""
+    return str(error).startswith(('Dimension out of range', 'Dimension specified as'))
+
+
 # in-place ops whose every check of the arguments comes before it (torch's scatter checks
-# them all before its kernel looks at the written tensor)
-_OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_'))
+# them all before its kernel looks at the written tensor, the products and the cumulative
+# ops their sizes, dims and dtypes)
+_OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_', 'addmm_', 'addmv_',
+                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',
@@ -1127,14 +1154,25 @@ def fast_runner(public_name, impl):
     strict = () if any(s.varargs for s in visible) else \
         tuple((i + shift, frozenset(n)) for i, n in enumerate(numbers)
               if not n and tensors[i] and i + shift > 0 and takes_numbers)
-    if least <= takes and not strict:
+    # places where every overload wants a float or a Number, none a tensor: a tensor there
+    # must be 0-dim and not require grad (``t.bernoulli(p_tensor)`` is torch's TypeError)
+    scalars = tuple(i + shift for i in range(width) if all(
+        i < s.npos and s.params[i].display in ('float', 'Number') or
+        i >= s.npos or s.params[i].display not in ('Tensor', 'tuple of Tensors')
+        for s in visible) and any(
+        i < s.npos and s.params[i].display in ('float', 'Number') for s in visible))
+    if least <= takes and not strict and not scalars:
         return impl
+    from .._tensor import Tensor
 
     def counted(*args):
         if len(args) < least:
             check(public_name, args, None)
         for i, ok in strict:
             if i < len(args) and type(args[i]) in _NUMBERS and type(args[i]) not in ok:
+                check(public_name, args, None)
+        for i in scalars:
+            if i < len(args) and isinstance(args[i], Tensor):
                 check(public_name, args, None)
         return impl(*args)
     return counted

@@ -547,7 +547,7 @@ def write_into(t, arr, op):
             dst = writable_alias(dst, overlap=op in ONE_VALUE_WRITES)
             if dst is None:
                 raise RuntimeError(
-                    f"{op}: unsupported operation: more than one element of the written-to "
+                    "unsupported operation: more than one element of the written-to "
                     "tensor refers to a single memory location. Please clone() the tensor "
                     "before performing the operation.")
         np.copyto(dst, arr, casting='unsafe')

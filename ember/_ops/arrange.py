@@ -17,7 +17,7 @@ from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
-                    diag_embed_like, UnsafeViewBackward0, _diag_index)
+                    diag_embed_like, UnsafeViewBackward0, _diag_index, _distinct_dims)
 from .reduce import _named
 from ..autograd.graph import _SavedOutput, name_saved_values
 
@@ -260,6 +260,15 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         wrap_dim(dim, input._data.ndim)
     if any(t._data.ndim != input._data.ndim for t in parts):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if len(parts) > 1:  # (n == 0 too: torch checks them before it looks at n)
+        d = wrap_dim(dim, input._data.ndim)
+        for t in (prepend, append):
+            for i, (a, b) in enumerate(zip(input._data.shape, () if t is None else t.shape)):
+                if i != d and a != b:
+                    raise RuntimeError(
+                        "diff expects the shape of tensor to prepend or append to match that "
+                        "of input except along the differencing dimension; input.size("
+                        f"{i}) = {a}, but got tensor.size({i}) = {b}")
     if n == 0:  # the input itself (a copy), without prepend, append or dim, as in torch
         from .creation import empty_like
         return empty_like(input).copy_(input)
@@ -304,6 +313,26 @@ class LinalgCrossBackward0(Node):
         return cross(b.conj(), g, dim=d), cross(g, a.conj(), dim=d)
 
 
+def cross_checks(input, other, dim):
+    """torch's checks of a cross product (``cross`` and ``linalg.cross``), in its order: the
+    ranks, the dim and its length, then the dtypes. Returns the wrapped dim."""
+    a, b = input._data, other._data
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, a.ndim)
+    if a.shape[d] != 3 or b.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[d]} and {b.shape[d]}")
+    if a.dtype == np.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"expected scalar type {dtype_of(input).kernel_name} but found "
+                           f"{dtype_of(other).kernel_name}")
+    return d
+
+
 @register
 def cross(input, other, dim=None):
     """Cross product of 3-vectors along ``dim`` (inputs broadcast). Without ``dim``, the
@@ -318,19 +347,9 @@ def cross(input, other, dim=None):
         dim = next((i for i, s in enumerate(shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    if input._data.ndim != other._data.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
-    if input.dtype != other.dtype:
-        raise RuntimeError(f"expected scalar type {dtype_of(input).kernel_name} but found "
-                           f"{dtype_of(other).kernel_name}")
+    d = cross_checks(input, other, dim)
     a, b = input._data, other._data
     nd = a.ndim
-    d = wrap_dim(dim, nd)
-    if a.shape[d] != 3 or b.shape[d] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{a.shape[d]} and {b.shape[d]}")
     from ._core import check_broadcast
     check_broadcast(a.shape, b.shape)
     out = np.cross(a, b, axis=d).astype(a.dtype, copy=False)
@@ -607,10 +626,9 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     nd = input._data.ndim
     if spacing is None:  # (torch's default, given explicitly)
         spacing = 1
+    # (torch's order: spacing against the number of dims, edge_order, then the dims)
     dims = list(range(nd)) if dim is None else \
-        [wrap_dim(d, nd) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
-    if edge_order not in (1, 2):
-        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+        list(dim) if isinstance(dim, (list, tuple)) else [dim]
     if isinstance(spacing, (list, tuple)):
         if len(spacing) != len(dims):
             if dim is None:
@@ -625,6 +643,9 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         hs = list(spacing)
     else:
         hs = [spacing] * len(dims)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = _distinct_dims(dims, nd)
     for d in dims:
         if input._data.shape[d] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least "
@@ -677,6 +698,8 @@ def _cumext(name, ufunc, cls, named, input, dim):
     x = input._data
     if not x.size and not -x.ndim <= dim < x.ndim:
         dim = 0  # (torch returns an empty input before it looks at dim)
+    if x.ndim == 0 and type(dim) is int and dim not in (-1, 0):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         vals, idx = x.copy(), np.zeros((), np.int64)
@@ -848,6 +871,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     out = input._data.copy(order='K')
     memory = out.ravel(order='K')  # (a view: a 'K' copy is dense in its own order)
     size, stride = tuple(size), tuple(stride)
+    _strided_args(size, stride, storage_offset)
     offset = 0 if storage_offset is None else storage_offset
     pos = _positions(size, stride, offset)
     if pos.size and (pos.max() >= memory.size or offset < 0):
@@ -933,17 +957,25 @@ def _in_batch_element(input, size, stride, offset, shift, physical):
     return offset + shift
 
 
-@register
-def as_strided(input, size, stride, storage_offset=None):
-    """A view over ``input``'s memory with the given sizes, strides and offset (in elements
-    from the start of its storage)."""
-    size, stride = tuple(size), tuple(stride)
+def _strided_args(size, stride, storage_offset):
+    """torch's first checks of an as_strided geometry: one stride per size, none negative,
+    an offset that is not negative."""
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     for s in stride:
         if s < 0:
             raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
                                f"got strides: {list(stride)}")
+    if storage_offset is not None and storage_offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
+
+
+@register
+def as_strided(input, size, stride, storage_offset=None):
+    """A view over ``input``'s memory with the given sizes, strides and offset (in elements
+    from the start of its storage)."""
+    size, stride = tuple(size), tuple(stride)
+    _strided_args(size, stride, storage_offset)
     from ..storage import memory_of  # (ember.storage loads on first use)
     memory = memory_of(input._data)
     if memory is not None:

@@ -51,6 +51,8 @@ def _shape(size, op):
     for s in size:
         if isinstance(s, Tensor):
             s = s.__index__()
+        elif isinstance(s, bool) and out:
+            s = int(s)  # (past the first element torch's parser unpacks a bool as 0 or 1)
         if not isinstance(s, int) or isinstance(s, bool):
             raise TypeError(f"{op}(): argument 'size' (position 1) must be tuple of ints, but "
                             f"found element of type {builtins.type(s).__name__} at pos "

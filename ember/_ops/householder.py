@@ -62,7 +62,8 @@ def _orgqr(a, tau):
                              False, False)
     name = 'ungqr' if a.dtype.kind == 'c' else 'orgqr'
     gqr, = mod.get_lapack_funcs((name,), (a,))
-    fa, ft = a.reshape((-1, m, n)), tau.reshape((-1, tau.shape[-1]))
+    fa = a.reshape((-1, m, n))
+    ft = tau.reshape((fa.shape[0], tau.shape[-1]))  # (-1 is ambiguous when tau is empty)
     q = np.empty_like(fa)
     for i in range(fa.shape[0]):
         q[i] = gqr(fa[i], ft[i])[0] if ft.shape[-1] else np.eye(m, n, dtype=a.dtype)

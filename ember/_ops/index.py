@@ -100,12 +100,13 @@ def _index_put(x, idx, values, accumulate):
     return result(out, n)
 
 
-def _fit_values(values, target):
-    """``values`` with the leading size-1 dims beyond ``target``'s rank dropped (as torch
-    does); torch's error unless it then broadcasts to ``target``."""
+def _fit_values(values, target, strip=True):
+    """``values`` with the leading size-1 dims beyond ``target``'s rank dropped (as torch's
+    ``x[i] = v`` does; not with ``strip=False``: its ``index_put`` keeps them); torch's error
+    unless it then broadcasts to ``target``."""
     v = values._data
     lead = v.ndim - len(target)
-    if lead > 0 and all(s == 1 for s in v.shape[:lead]):
+    if strip and lead > 0 and all(s == 1 for s in v.shape[:lead]):
         values = values.reshape(v.shape[lead:])
     try:
         if np.broadcast_shapes(values._data.shape, target) == tuple(target) and \
@@ -117,13 +118,13 @@ def _fit_values(values, target):
                        f"broadcast to indexing result of shape {list(target)}")
 
 
-def _put_args(x, entries, values):
+def _put_args(x, entries, values, strip=True):
     """Checks a user's index_put in torch's order (index shapes, value shape, dtypes,
-    bounds); returns the normalized index and the values."""
+    bounds); returns the normalized index and the values (``strip``: see ``_fit_values``)."""
     shape = x._data.shape
     raw = _expand_index(shape, entries)
     if values._data.ndim:  # (a single value always fits)
-        values = _fit_values(values, _indexed_shape(shape, raw))
+        values = _fit_values(values, _indexed_shape(shape, raw), strip)
     values = _put_dtype(x, entries, values)
     return _check_index(shape, raw), values
 
@@ -1395,6 +1396,12 @@ def index_put(input, indices, values, accumulate=False):
             raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
                             f"{type(t).__name__}")
     nd = input._data.ndim
+    if not indices:  # (torch checks the value, then fails inside its kernel)
+        if values._data.ndim:
+            _fit_values(values, input._data.shape, strip=False)
+        _put_dtype(input, [], values)
+        raise RuntimeError("index_put(): an empty tuple of indices indexes nothing (torch's "
+                           "kernel fails on it)")
     if len(indices) > nd:  # (torch counts the index tensors first, before their dtypes)
         raise IndexError(f"too many indices for tensor of dimension {nd} (got "
                          f"{len(indices)})")
@@ -1405,7 +1412,7 @@ def index_put(input, indices, values, accumulate=False):
         dim += a.ndim if a.dtype == np.bool_ else 1
     if dim > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd} (got {dim})")
-    idx, values = _put_args(input, entries, values)
+    idx, values = _put_args(input, entries, values, strip=False)
     return _index_put(input, idx, values, accumulate)
 
 

@@ -602,8 +602,21 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
         if t._data.ndim != 3:
             raise RuntimeError(f"{nm} must be a 3D tensor")
     a, b = batch1._data, batch2._data
-    _bmm_shapes(a.shape, b.shape)
-    _bmm_dtypes(batch1, batch2)
+    # (torch's order: the batches, the inner sizes, input against the result's shape, then
+    # the dtypes as its addmm of the batches laid side by side meets them: input and the
+    # second, the first and the second)
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{a.shape[0]} and {b.shape[0]}")
+    if a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({a.shape[1]}x{a.shape[2]} and "
+                           f"{b.shape[1]}x{b.shape[2]})")
+    _check_tensor(input, 'addbmm', 'input', 1)
+    _expandable(input._data.shape, (a.shape[1], b.shape[2]))
+    for first, t in (('self', input), ('mat1', batch1)):
+        if a.shape[0] and t._data.dtype != b.dtype:
+            raise RuntimeError(f"{first} and mat2 must have the same dtype, but got "
+                               f"{_name(t)} and {_name(batch2)}")
     p = _product(a, b, rounded=False).sum(0) if a.shape[0] else \
         np.zeros((a.shape[1], b.shape[2]), _dtype.opmath(a).dtype)
     return _out(_fused('addbmm', AddbmmBackward0, input, batch1, batch2, p, beta, alpha,

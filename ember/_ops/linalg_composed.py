@@ -101,15 +101,9 @@ def vecdot(x, y, *, dim=-1, out=None):
 @_linalg()
 def cross(input, other, *, dim=-1, out=None):
     """Cross product of 3-vectors along ``dim`` (the operands broadcast)."""
+    from .arrange import cross_checks
+    cross_checks(input, other, dim)
     a, b = input._data, other._data
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found "
-                           f"{other.dtype.kernel_name}")
-    if a.ndim != b.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    if a.shape[dim] != 3 or b.shape[dim] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{a.shape[dim]} and {b.shape[dim]}")
     n = track(LinalgCrossBackward0, (input, other))
     if n is not None:
         n.save(input, other)

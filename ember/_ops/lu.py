@@ -18,7 +18,7 @@ derivatives of any order follow.
 """
 import numpy as np
 
-from ._core import Node, register, track, track1, result, results, make
+from ._core import Node, register, track, track1, result, results, make, check_broadcast
 from . import linalg as _products
 from .reduce import _named, _out_pair
 from .shape import cat
@@ -411,28 +411,51 @@ class LinalgLuSolveBackward0(Node):
 
 
 def _lu_solve(LU, pivots, B, left, adjoint, op='linalg.lu_solve'):
+    """torch's checks in its order: LU's dtype kind, one dtype, the pivots' dtype, LU's
+    rank and squareness, B's rank, the sizes of B, the number and batch of the pivots, the
+    batches, the pivots' values, then the kernel's dtypes."""
     _products._check_tensor(LU, op, 'LU', 1)
     _products._check_tensor(B, op, 'B', 3)
-    _pivots_int32(pivots, op)
     lu, b = LU._data, B._data
-    if b.ndim < 2:
-        raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
-    if lu.ndim < 2:
-        raise RuntimeError(f"{op}: The input tensor LU must have at least 2 dimensions.")
-    if lu.shape[-1] != lu.shape[-2]:
-        raise RuntimeError(f"torch.{op}: A must be batches of square matrices, but they are "
-                           f"{lu.shape[-2]} by {lu.shape[-1]} matrices")
+    if lu.dtype.kind not in 'fcV':
+        raise RuntimeError(f"torch.{op}: Expected a floating point or complex tensor as input. "
+                           f"Got {LU.dtype.kernel_name}")
     if lu.dtype != b.dtype:
         raise RuntimeError(f"{op}: Expected LU and B to have the same dtype, but found LU of "
                            f"type {LU.dtype.kernel_name} and B of type {B.dtype.kernel_name} "
                            "instead")
+    _pivots_int32(pivots, op)
+    if lu.ndim < 2:
+        raise RuntimeError(f"torch.{op}: The input tensor A must have at least 2 dimensions.")
+    if lu.shape[-1] != lu.shape[-2]:
+        raise RuntimeError(f"torch.{op}: A must be batches of square matrices, but they are "
+                           f"{lu.shape[-2]} by {lu.shape[-1]} matrices")
+    if b.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
     n = lu.shape[-1]
     if (b.shape[-2] if left else b.shape[-1]) != n:
         eq = 'AX = B' if left else 'XA = B'
         raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
     piv = pivots._data
-    if left:
+    if pivots.size(-1) != n:
+        raise RuntimeError(f"{op}: Number of pivots per batch should be same as the dimension "
+                           "of the matrix")
+    if piv.shape != lu.shape[:-1]:
+        raise RuntimeError(f"{op}: Expected LU.shape[:-1] and pivots.shape to be the same, but "
+                           f"got pivots with shape {list(piv.shape)} instead")
+    batch = check_broadcast(b.shape[:-2], lu.shape[:-2])
+    if piv.size and piv.min() < 1:
+        raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you "
+                           "properly pass the result of lu_factor?")
+    if piv.size and piv.max() > n:
+        raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to LU.size(-2)"
+                           ". Did you properly pass the result of lu_factor?")
+    if lu.size and b.size:  # (an empty solution needs no kernel)
+        _float_kernel(LU, 'linalg.lu_solve_cpu')
+    if not (lu.size and b.size):
+        x = np.zeros(tuple(batch) + b.shape[-2:], lu.dtype)
+    elif left:
         x = _lu_solve_arrays(lu, piv, b, adjoint)
     else:
         bh = np.conj(np.swapaxes(b, -1, -2))

@@ -210,6 +210,18 @@ def _both_or_neither(running_mean, running_var):
                          "None")
 
 
+def _mixed_dtype_check(input, params):
+    """torch's CPU rule for statistics of another dtype than the input (the first given one
+    decides): then every one must be float32, and the input half or bfloat16."""
+    given = [t for t in params if t is not None]
+    if not given or given[0].dtype == input.dtype:
+        return
+    if any(t.dtype is not _dtype.float32 for t in given):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype not in (_dtype.float16, _dtype.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 @_fn('batch_norm_update_stats')
 def batch_norm_update_stats(input, running_mean, running_var, momentum):
     """``(mean, var)`` of each channel (dim 1) over the batch and trailing dims (the
@@ -222,6 +234,7 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
         from ._args import stands
         raise stands(NotImplementedError('"batch_norm_update_stats_cpu" not implemented for '
                                          f"'{input.dtype.kernel_name}'"))
+    _mixed_dtype_check(input, (running_mean, running_var))
     if x.ndim == 0:
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     channels = x.shape[1] if x.ndim > 1 else input.size(1)
@@ -231,6 +244,11 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     for t in (running_mean, running_var):
         if t is not None and t.dim() != 1:
             raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {t.dim()}")
+    given = [t for t in (running_mean, running_var) if t is not None]
+    for t in given:  # (both statistics of one dtype: the first's)
+        if t.dtype != given[0].dtype:
+            raise RuntimeError(f"expected scalar type {given[0].dtype.kernel_name} but found "
+                               f"{t.dtype.kernel_name}")
     dims = (0,) + tuple(range(2, x.ndim))
     mean, var = x.mean(dims), x.var(dims)
     count = x.size // channels
@@ -242,7 +260,9 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
     n = track(NotImplemented_, (input, running_mean, running_var))
     if n is not None:
         n.op = 'batch_norm_update_stats'
-    return tuple(results([mean.astype(x.dtype), var.astype(x.dtype)], n))
+    # (mixed dtypes: the statistics come in their float32)
+    out = given[0].dtype.np if given and given[0].dtype != input.dtype else x.dtype
+    return tuple(results([mean.astype(out), var.astype(out)], n))
 
 
 @_fn('layer_norm')
@@ -646,17 +666,13 @@ def _check_rnn_params(mode, hx, params, has_biases, num_layers, bidirectional):
             raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by "
                                f"stride {per}")
         raise RuntimeError("got an incorrect number of RNN parameters")
-    if mode != 'LSTM':
-        # (torch splits the hidden state into layers only now, then pairs both lists for
-        # two directions and counts each against num_layers)
-        hiddens = hx.size(0)
-        if bidirectional and (len(params) // per % 2 or hiddens % 2):
-            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
-        if hiddens // (2 if bidirectional else 1) != num_layers:
-            raise RuntimeError("Expected more hidden states in stacked_rnn")
-    if bidirectional and len(params) // per % 2:
+    # (a GRU or RNN then splits its state per layer, reading its dim 0 -- an IndexError
+    # when it is 0-d -- and pairs params and states per direction; torch's CPU LSTM takes
+    # another path, which counts the layers only)
+    hiddens = hx.size(0) if mode != 'LSTM' else 2 * num_layers if bidirectional else num_layers
+    if bidirectional and (len(params) // per % 2 or hiddens % 2):
         raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
-    if num_layers < 1:
+    if num_layers < 1 or num_layers != hiddens // (2 if bidirectional else 1):
         raise RuntimeError("Expected more hidden states in stacked_rnn")
     if len(params) // per != num_layers * (2 if bidirectional else 1):
         raise RuntimeError("Expected more weights in stacked_rnn")

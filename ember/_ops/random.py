@@ -552,12 +552,22 @@ def _random_bounds(a, b, dtype):
 
 
 def _bernoulli(rng, shape, p=0.5):
-    pa = p._data if isinstance(p, Tensor) else p
+    pa = p
+    if isinstance(p, Tensor):
+        if 0 in shape:  # (torch draws nothing, and looks at nothing, for an empty tensor)
+            return np.zeros(shape, bool)
+        from .shape import expand
+        pa = expand(p, shape)._data  # (torch's error for a p that does not expand)
+        if pa.dtype.kind not in 'fV':
+            raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for '
+                                      f"'{p.dtype.kernel_name}'")
     if not np.all((pa >= 0) & (pa <= 1)):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}"
                            if not isinstance(p, Tensor) else
-                           "Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    return rng.random(shape) < (p._data if isinstance(p, Tensor) else p)
+                           "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    return rng.random(shape) < pa
 
 
 def _exponential(rng, shape, lambd=1.0):

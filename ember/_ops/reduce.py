@@ -76,11 +76,20 @@ def _no_keepdim(op):
                      "(keepdim=bool, ), but expected one of:\n * (*, torch.dtype dtype = None)"
                      "\n * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
                      "None)")
-def _dims(dim, nd):
-    """``dim`` as a sorted tuple of non-negative dims (None or () -> all dims)."""
+def _dims(dim, nd, wrap_first=False):
+    """``dim`` as a sorted tuple of non-negative dims (None or () -> all dims). A dim named
+    twice is refused as it is met, or with ``wrap_first`` after every dim is wrapped (torch's
+    structured reductions -- sum, mean, amax, any... -- wrap the list first: a dim out of
+    range is its IndexError even after a repeated one)."""
     if dim is None:
         return tuple(range(nd))
     if isinstance(dim, (tuple, list)):
+        # (past the first element torch's parser unpacks a bool as 0 or 1)
+        dim = [int(d) if i and type(d) is bool else d for i, d in enumerate(dim)]
+        if wrap_first:
+            for d in dim:
+                _check_dim_type(d)
+                wrap_dim(d, nd)
         ds = []
         for d in dim:
             _check_dim_type(d)
@@ -208,7 +217,7 @@ def sum(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
         # (bfloat16 accumulates in float32 and rounds once, as torch does: see opmath)
         r = np.asarray(opmath(x).sum(), dtype=x.dtype)
         return _out(result(r, track1(SumBackward0, input)), out)
-    dims = _dims(dim, input._data.ndim)  # (before autograd's refusal of the result dtype)
+    dims = _dims(dim, input._data.ndim, True)  # (before autograd's refusal of the dtype)
     x = _sum_array(input, dtype)
     r = np.asarray(opmath(x).sum(axis=_np_axis(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     n = track1(SumBackward1, input)
@@ -280,7 +289,7 @@ def mean(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
         nodim = True
     else:
         nodim = False
-    dims = _dims(dim, x.ndim)
+    dims = _dims(dim, x.ndim, True)
     r = _np_mean(x, dims, keepdim)
     if nodim:
         n = track1(MeanBackward0, input)
@@ -310,7 +319,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                            f"but got {_dtype_name(input._data.dtype)}")
     _mean_array(input, dtype, 'nanmean')
     count = make(np.asarray(np.sum(~np.isnan(input._data), axis=_np_axis(
-        _dims(dim, input.ndim), input.ndim), keepdims=keepdim)))
+        _dims(dim, input.ndim, True), input.ndim), keepdims=keepdim)))
     _nansum_check(input)
     _nansum_check(input, dtype)
     return _out(nansum(input, dim, keepdim, dtype=dtype) / count, out)
@@ -615,7 +624,7 @@ def _amaxmin(name, np_fn, cls):
     def fn(input, dim=(), keepdim=False, *, out=None):
         x = input._data
         all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
-        dims = _dims(None if all_dims else dim, x.ndim)
+        dims = _dims(None if all_dims else dim, x.ndim, True)
         if x.size == 0 and all_dims:
             raise RuntimeError(_NUMEL0.format(name))
         _check_reduced_nonempty(x, dims, name)
@@ -677,8 +686,9 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 def _arg(name, arg_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
-        if x.dtype == np.bool_:
-            raise RuntimeError(f"{name}(): does not support bool input")
+        if x.dtype == np.bool_ or x.dtype.kind == 'c':  # (before the dim and the size)
+            raise RuntimeError(f"{name}(): does not support "
+                               f"{'bool' if x.dtype == np.bool_ else 'complex'} input")
         if dim is None:
             if x.size == 0:
                 raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -1032,7 +1042,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         # torch reduces over no dim here and then fails to write the result; so do we.
         raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
                            f"{[1] * x.ndim}")
-    dims = _dims(dim, x.ndim)
+    dims = _dims(dim, x.ndim, True)
     ax = _np_axis(dims, x.ndim)
     m = np.max(x, axis=ax, keepdims=True) if x.size else \
         np.zeros(tuple(1 if i in dims else s for i, s in enumerate(x.shape)), x.dtype)
@@ -1541,7 +1551,7 @@ def _logic(name, np_fn):
             # unlike sum/amax, torch's all/any reduce over no dim for an empty dim list
             r = x != 0 if x.dtype != np.bool_ else x.copy()
             return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
-        dims = _dims(dim, x.ndim)
+        dims = _dims(dim, x.ndim, True)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
         # torch keeps uint8 for uint8 inputs (a legacy); every other dtype gives bool.
         return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
@@ -1559,7 +1569,7 @@ any = _logic('any', np.any)
 def count_nonzero(input, dim=None):
     """Number of non-zero elements (along ``dim``)."""
     x = input._data
-    dims = _dims(dim, x.ndim)
+    dims = _dims(dim, x.ndim, True)
     return make(np.asarray(np.count_nonzero(x, axis=_np_axis(dims, x.ndim)), np.int64))
 
 

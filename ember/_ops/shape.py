@@ -31,6 +31,8 @@ def _size_args(args, op):
     for a in args:
         if isinstance(a, Tensor):
             a = a.__index__()
+        elif isinstance(a, builtins.bool) and out:
+            a = int(a)  # (past the first element torch's parser unpacks a bool as 0 or 1)
         elif not isinstance(a, int) or isinstance(a, builtins.bool):
             if not out:  # torch's parser: the first element decides which overload it is
                 got = ', '.join(builtins.type(x).__name__ for x in args)
@@ -347,6 +349,9 @@ def movedim(input, source, destination):
     if len(src) != len(dst):  # (torch compares the counts before it looks at the dims)
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                            f"should contain the same number of dims as destination ({dst} dims)")
+    # (past the first element torch's parser unpacks a bool as 0 or 1)
+    src, dst = ([int(d) if i and isinstance(d, builtins.bool) else d for i, d in enumerate(ds)]
+                for ds in (src, dst))
     given = {'source': src, 'destination': dst}
     src = [wrap_dim(d, nd) for d in src]
     dst = [wrap_dim(d, nd) for d in dst]
@@ -462,14 +467,22 @@ def broadcast_tensors(*tensors):
 @register(method=False, dispatch=False)
 def broadcast_shapes(*shapes):
     """The shape that tensors of ``shapes`` broadcast to."""
-    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
-    try:
-        from .._tensor import Size
-        return Size(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
-                           f"Mismatch is between {list(shapes[0])} and "
-                           f"{list(shapes[-1])}") from None
+    from .._tensor import Size
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes]
+    common = [1] * max((len(s) for s in shapes), default=0)
+    # (torch's order: argument by argument, each from its last dim, the common shape filled
+    # in as it goes -- its message shows the shape so far)
+    for i, shape in enumerate(shapes):
+        for d in range(-1, -1 - len(shape), -1):
+            if common[d] == 1:
+                if shape[d] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[d] = shape[d]
+            elif shape[d] != 1 and shape[d] != common[d]:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[d]} "
+                                   f"at {d}! Mismatching argument at index {i} had {shape!r}; "
+                                   f"but expected shape should be broadcastable to {common}")
+    return Size(common)
 
 
 # -- slicing views ---------------------------------------------------------------------

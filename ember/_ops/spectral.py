@@ -128,6 +128,10 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if not isinstance(input, Tensor) or not input.is_complex():
         raise RuntimeError("istft requires a complex-valued input tensor matching the output "
                            "from stft with return_complex=True.")
+    if input.dim() < 2:  # (torch reads its real view's dims -3 (or -2 of a 0-d) first)
+        nd = input.dim() + 1
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}]"
+                         f", but got {-1 - nd})")
     hop, win = _lengths(n_fft, hop_length, win_length, 'istft')
     single = input.dim() == 2
     z = input.unsqueeze(0) if single else input

@@ -755,6 +755,8 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
     if compute_mode not in ('use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist',
                             'donot_use_mm_for_euclid_dist'):
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    from ._args import check_argument
+    check_argument('cdist', 'double p', p, 2)
     a, b = x1._data, x2._data
     if a.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {a.ndim}D")

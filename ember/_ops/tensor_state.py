@@ -253,6 +253,8 @@ def resize_(self, *sizes, memory_format=None):
     if self._requires_grad and STATE.enabled:
         raise RuntimeError("cannot resize variables that require grad")
     sizes = _sizes(sizes)
+    # (past the first element torch's parser unpacks a bool as 0 or 1)
+    sizes = tuple(int(s) if i and isinstance(s, bool) else s for i, s in enumerate(sizes))
     for s in sizes:
         if not isinstance(s, int) or isinstance(s, bool) or s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "

@@ -207,6 +207,12 @@ KNOWN = {
     ('Tensor.svd', 'silent acceptance of bad input'):
         "LAPACK's convergence on an ill-conditioned matrix differs between torch's build and "
         "NumPy's: torch's gesdd fails where NumPy's converges",
+    ('linalg.lstsq', 'silent acceptance of bad input'):
+        "torch bug: a matrix right-hand side one dim shorter than A (A (2, 3, 3), B (3, 3)) "
+        "has its batch taken from B.shape[:-1] rather than B.shape[:-2] (the documented "
+        "broadcasting): torch refuses it, or returns a batch too many ((1, 3, 4) with (3, 5) "
+        "gives (3, 4, 5)); ember broadcasts as documented, as torch does for B.unsqueeze(0) "
+        '(pinned in test_found_issue15_s4_e.py)',
     ('Tensor.cholesky', 'silent acceptance of bad input'):
         'a float32 matrix on the edge of positive-definiteness: whether the last pivot '
         'rounds positive differs between LAPACK builds',

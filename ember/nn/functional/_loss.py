@@ -116,7 +116,9 @@ class _SmoothL1LossBackward0(_PairLoss):
         return _pw.where(inside, d / self.beta, d.sign())
 
 
-def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
+def _pair_loss(input, target, reduction, cls, kernel, name, out_dtype=None, **attrs):
+    """The loss ``kernel(input - target)`` reduced, computed in the operands' common dtype
+    (and given ``out_dtype``, the dtype of a loss torch writes into a tensor like input)."""
     x, t = _broadcast(input, target)
     xa, ta = _core.binary_arrays(x, t, name)
     if xa.dtype.kind not in 'fV':  # (the kernels take real floating types only)
@@ -126,7 +128,7 @@ def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
     # as torch's kernels)
     wide = _np.dtype(_np.float32) if xa.dtype.itemsize == 2 else xa.dtype
     r = _reduce_array(_np.asarray(kernel(xa.astype(wide) - ta.astype(wide)), wide), reduction)
-    r = _np.asarray(r, xa.dtype)
+    r = _np.asarray(r, xa.dtype if out_dtype is None else out_dtype)
     n = _core.track(cls, (x, t))
     out = _core.result(r, n)
     if n is not None:
@@ -375,7 +377,7 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
             raise RuntimeError("ignore_index is not supported for floating point target")
         if not 0.0 <= label_smoothing <= 1.0:
             raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing}")
+                               f"{label_smoothing:g}")
         if nd == 0:
             raise IndexError(_NO_DIMS)
         C = input.shape[class_dim]
@@ -396,7 +398,7 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing}")
+                               f"{label_smoothing:g}")
         logp = _red.log_softmax(input, class_dim)
         nll = _nll_loss_nd(logp, target, weight, reduction, ignore_index)
         C = input.shape[class_dim]
@@ -423,6 +425,11 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
     return _nll_loss_nd(logp, target, weight, reduction, ignore_index)
 
 
+# (torch's loss takes log_softmax of the input before nll_loss looks at the target: an integer
+# input's kernel refusal comes before the target's checks)
+_cross_entropy._dtype_first = True
+
+
 # -- binary cross entropy ----------------------------------------------------------------
 @_named('BinaryCrossEntropyBackward0')
 class _BinaryCrossEntropyBackward0(_Node):
@@ -447,13 +454,18 @@ def _binary_cross_entropy(input, target, weight=None, size_average=None, reduce=
                          f"input size ({input.size()}) is deprecated. Please ensure they have "
                          "the same size.")
     if weight is not None:
-        weight = weight.expand(_core.check_broadcast(target.shape, weight.shape))
+        weight = weight.expand(_shape.broadcast_shapes(target.size(), weight.size()))
     x = input._data
     t = target._data
     if t.dtype != x.dtype:
         raise RuntimeError(f"Found dtype {_pw.dtype_name(t.dtype)} but expected "
                            f"{_pw.dtype_name(x.dtype)}")
     _not_differentiable(weight, 'binary_cross_entropy', 'weight')
+    # (torch's kernel: its dtypes, each element's range, then the weights on the loss in
+    # place -- a weight broadcast beyond the input's shape cannot be written there)
+    if x.dtype.kind not in 'fV':
+        raise _args.stands(NotImplementedError(
+            f"\"binary_cross_entropy\" not implemented for '{_pw.dtype_name(x.dtype)}'"))
     with _np.errstate(invalid='ignore'):
         bad_x, bad_t = ~((x >= 0) & (x <= 1)), ~((t >= 0) & (t <= 1))  # (NaN too)
     if bad_x.any() or bad_t.any():
@@ -461,6 +473,9 @@ def _binary_cross_entropy(input, target, weight=None, size_average=None, reduce=
         first = _np.argmax((bad_x | bad_t).reshape(-1))
         which = 'input' if bad_x.reshape(-1)[first] else 'target'
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
+    if weight is not None and weight._data.shape != x.shape:
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast "
+                           f"shape {list(weight._data.shape)}")
     with _np.errstate(all='ignore'):
         lx = _np.maximum(_np.log(x), -100)
         l1x = _np.maximum(_np.log1p(-x), -100)
@@ -603,22 +618,26 @@ def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
         raise ValueError("Weights and input must have the same size.")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    for t in (input, target):
-        if t._data.dtype.kind in 'biuc':
-            from ..._dtype import FROM_NP
-            from ..._ops._args import stands
-            # (it stands: the weighted form's reduction is read only after the kernel ran)
-            raise stands(NotImplementedError('"huber_cpu" not implemented for '
-                                             f"'{FROM_NP[t._data.dtype].kernel_name}'"))
+    # (torch's kernel writes the loss into a tensor like input: the operands' common dtype
+    # must cast to input's, and must be one its kernel takes; these stand -- the weighted
+    # form's reduction is read only after the kernel ran)
+    from ... import _dtype
+    common = _dtype.promote_types(input.dtype, target.dtype)
+    if not _dtype.can_cast(common, input.dtype):
+        raise _args.stands(RuntimeError(f"result type {common.kernel_name} can't be cast to the "
+                                        f"desired output type {input.dtype.kernel_name}"))
+    if common.is_complex or not common.is_floating_point:
+        raise _args.stands(NotImplementedError('"huber_cpu" not implemented for '
+                                               f"'{common.kernel_name}'"))
 
     def kernel(d):
         a = np.abs(d)
         return np.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
     if weight is None:
         return _pair_loss(input, target, reduction, _HuberLossBackward0, kernel, 'huber',
-                          delta=delta)
+                          input._data.dtype, delta=delta)
     loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber',
-                      delta=delta) * weight
+                      input._data.dtype, delta=delta) * weight
     if reduction not in ('none', 'mean', 'sum'):
         raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
                          "'mean', 'sum'.")

@@ -15,7 +15,7 @@ from ..._finfo import of_array_dtype
 from ..._ops._args import stands
 from ..._ops._scratch import scratch
 from ..._ops.pointwise import dtype_name
-from ..._ops.reduce import row_dots, row_sums, column_sums
+from ..._ops.reduce import _mean_array, column_sums, row_dots, row_sums
 from ...autograd.forward_ad import FWD, tangent_of
 from ...autograd.grad_mode import STATE
 
@@ -206,6 +206,8 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
                 raise RuntimeError(f"The function 'native_batch_norm' is not differentiable "
                                    f"with respect to argument '{name}'. This input cannot have "
                                    "requires_grad True.")
+    if training and x.dtype.kind in 'biu':
+        _strided_stats_dtype(input, (weight, bias, running_mean, running_var))
     channels = batch_norm_channels(input)
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither "
@@ -265,6 +267,18 @@ def _refuse_statistics_tangents(input, running_mean, running_var):
     if any(t is not None and tangent_of(t) is not None for t in (running_mean, running_var)):
         raise RuntimeError("batch_norm is not differentiable wrt running_mean and running_var, "
                            "they cannot have forward grad defined")
+
+
+def _strided_stats_dtype(input, params):
+    """torch's CPU kernel takes the statistics of a strided input (neither contiguous nor
+    channels-last) whose parameters are all of its dtype with ``mean`` first: an integer or
+    bool input meets mean's dtype refusal there, before the pair and dtype checks."""
+    from ... import channels_last, channels_last_3d
+    fmt = {4: channels_last, 5: channels_last_3d}.get(input.dim())
+    if input.is_contiguous() or fmt is not None and input.is_contiguous(memory_format=fmt):
+        return
+    if all(t is None or t.dtype == input.dtype for t in params):
+        _mean_array(input, None)
 
 
 def batch_norm_channels(input):

@@ -153,10 +153,11 @@ def _check_indices(t, fn):
 
 def _check_bag_shapes(weight, indices, offsets, padding_idx):
     """torch.embedding_bag's first checks, in its order: padding_idx against the number of
-    rows, then the dims of indices, weight and offsets."""
+    rows (and, where a graph is recorded, the row count it keeps for the backward), then the
+    dims of indices, weight and offsets."""
+    if weight.dim() == 0 and (padding_idx is not None or weight.requires_grad and STATE.enabled):
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if padding_idx is not None:
-        if weight.dim() == 0:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         num = weight.shape[0]
         if not -num <= padding_idx < num:
             raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
@@ -172,8 +173,7 @@ def _check_bag_shapes(weight, indices, offsets, padding_idx):
                            f"{offsets.dim()}")
 
 
-def _bags(idx, off, n_weights, include_last_offset, padding_idx, fast):
-    """The bag of each index and the kept (non-padding) indices' mask, checked as torch."""
+def _check_offsets(idx, off):
     if off.size and off[0] != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the "
                            "mini-batch has to start from position 0. However, got "
@@ -181,6 +181,27 @@ def _bags(idx, off, n_weights, include_last_offset, padding_idx, fast):
     if off.size and off[-1] > idx.size:
         raise RuntimeError("offsets[-1] can not be greater than input's length "
                            f"{idx.size} but got offsets[-1] of {int(off[-1])}")
+
+
+def _check_sample_weights(psw, weight, n_indices):
+    """per_sample_weights: one value per index, of the weight's dtype."""
+    if psw.dtype != weight.dtype:
+        got = f'CPU{psw.dtype.kernel_name}Type' if psw.dtype.is_complex else \
+            f'torch.{psw.dtype._legacy}'
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
+                           "tensor for argument #1 'per_sample_weights'; but type torch."
+                           f"{weight.dtype._legacy} does not equal {got} (while checking "
+                           "arguments for embedding_bag)")
+    for what, ok in (('dim() == 1', psw.dim() == 1), ('numel() == indices.numel()',
+                                                     psw.numel() == n_indices)):
+        if not ok:
+            raise RuntimeError(f"Expected per_sample_weights.value().{what} to be true, but "
+                               "got false.  (Could this error message be improved?  If so, "
+                               "please report an enhancement request to PyTorch.)")
+
+
+def _bags(idx, off, n_weights, include_last_offset, padding_idx, fast):
+    """The bag of each index and the kept (non-padding) indices' mask, checked as torch."""
     bad = (idx < 0) | (idx >= n_weights)
     if bad.any() and not fast:      # (torch's float32 sum/mean kernel says the other thing)
         raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
@@ -215,9 +236,17 @@ def embedding_bag_forward(weight, indices, offsets, scale_grad_by_freq=False, mo
         raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the "
                            "following scalar types: Half, BFloat16, Float, Double; but got "
                            f"{got} instead (while checking arguments for embedding_bag)")
+    # (torch's order: the weights' mode, the offsets, the weights' dtype and size, the mode)
+    if per_sample_weights is not None and mode != 0:
+        raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+    idx, off = indices._data.astype(np.int64), offsets._data.astype(np.int64)
+    _check_offsets(idx, off)
+    if per_sample_weights is not None:
+        _check_sample_weights(per_sample_weights, weight, idx.size)
+    if mode not in (0, 1, 2):
+        raise RuntimeError("`mode` must be sum, mean, or max.")
     if sparse:
         raise NotImplementedError("embedding_bag(sparse=True): ember has no sparse tensors")
-    idx, off = indices._data.astype(np.int64), offsets._data.astype(np.int64)
     num, dim = weight.shape
     if padding_idx is not None and padding_idx < 0:
         padding_idx += num
