@@ -31,6 +31,8 @@ PROGRAMS = [
     'einops_mean.py', 'device_boilerplate.py',
     'lbfgs_curve_fit.py', 'packed_gru_tagger.py',
     'reinforce_bandit.py',
+    'unet_segmentation.py', 'bert_encoder.py', 'diffusion_step.py', 'gnn_message_passing.py',
+    'seq2seq_attention.py', 'metric_learning.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')

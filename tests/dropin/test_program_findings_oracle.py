@@ -1,0 +1,41 @@
+"""What the program corpus (tests/programs/) found ember doing differently from torch, each
+pinned by the same code run on both and compared (tests/dropin/compare.py)."""
+import pytest
+
+from .compare import same
+
+torch = pytest.importorskip("torch", reason="real PyTorch 2.13 (the oracle) is not installed")
+
+
+@pytest.mark.parametrize('convert', ['float', 'complex', 'int', 'bool', 'item'])
+@pytest.mark.parametrize('requires_grad', [True, False])
+def test_scalar_conversion_of_a_grad_tensor_warns_as_torch(convert, requires_grad):
+    # float()/complex() of a tensor that requires grad warn (once a process, every time under
+    # set_warn_always); int(), bool() and .item() do not.
+    def fn(lib):
+        before = lib.is_warn_always_enabled()
+        lib.set_warn_always(True)
+        try:
+            t = lib.ones((1, 1), requires_grad=requires_grad) * 2
+            f = {'float': float, 'complex': complex, 'int': int, 'bool': bool,
+                 'item': lambda x: x.item()}[convert]
+            return f(t), f(t)
+        finally:
+            lib.set_warn_always(before)
+    same(fn)
+
+
+def test_scalar_conversion_warning_points_at_the_caller():
+    # the warning names the line that called float(), not a frame inside the framework
+    import warnings
+    import ember
+    for lib in (ember, torch):
+        before = lib.is_warn_always_enabled()
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter('always')
+                float(lib.ones((), requires_grad=True))
+        finally:
+            lib.set_warn_always(before)
+        assert [w.filename for w in caught] == [__file__], lib.__name__
