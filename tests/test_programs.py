@@ -32,7 +32,8 @@ PROGRAMS = [
     'lbfgs_curve_fit.py', 'packed_gru_tagger.py',
     'reinforce_bandit.py',
     'unet_segmentation.py', 'bert_encoder.py', 'diffusion_step.py', 'gnn_message_passing.py',
-    'seq2seq_attention.py', 'metric_learning.py',
+    'seq2seq_attention.py', 'metric_learning.py', 'checkpoint_resume.py',
+    'distributions_policy.py', 'tabular_embeddings.py', 'audio_stft.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
