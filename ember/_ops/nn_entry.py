@@ -308,6 +308,14 @@ def norm_except_dim(v, pow=2, dim=0):
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
 
+@_fn('_weight_norm')
+def _weight_norm(v, g, dim=0):
+    """``v * (g / norm_except_dim(v, 2, dim))``: weight normalisation's weight from its
+    direction ``v`` and magnitude ``g`` (parametrizations.weight_norm's forward)."""
+    return importlib.import_module('ember.nn.functional._normalization').weight_norm_kernel(
+        v, g, dim)
+
+
 # -- embedding and losses -----------------------------------------------------------------------
 @_fn('embedding')
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):

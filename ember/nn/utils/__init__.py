@@ -1,6 +1,7 @@
 """nn.utils: gradient clipping, flattening parameters to/from one vector, fusing BatchNorm
 into the layer before it (``nn.utils.fusion``), the hook-based weight and spectral
-normalisation, and padding/packing sequences (``nn.utils.rnn``)."""
+normalisation (and their parametrization forms, ``parametrize`` / ``parametrizations``), and
+padding/packing sequences (``nn.utils.rnn``)."""
 from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from . import fusion  # noqa: F401
@@ -14,3 +15,4 @@ __all__ = ['clip_grad_norm_', 'clip_grad_value_', 'get_total_norm', 'clip_grads_
            'weight_norm', 'remove_weight_norm', 'spectral_norm', 'remove_spectral_norm']
 from . import rnn  # noqa: F401,E402
 from . import stateless  # noqa: F401,E402 (functional_call's deprecated home)
+from . import parametrize, parametrizations  # noqa: F401,E402
