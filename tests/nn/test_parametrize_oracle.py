@@ -215,3 +215,38 @@ def test_spectral_norm_errors():
                  lambda lib: lib.nn.utils.parametrizations.spectral_norm(
                      _linear(lib), n_power_iterations=0)):
         same(call)
+
+
+@pytest.mark.parametrize('shape', [(4, 4), (4, 3), (3, 4)])
+@pytest.mark.parametrize('orth_map', [None, 'matrix_exp', 'cayley', 'householder'])
+@pytest.mark.parametrize('trivial', [True, False])
+def test_orthogonal(shape, orth_map, trivial):
+    w = RNG.normal(size=shape)
+
+    def fn(lib):
+        m = lib.nn.Linear(shape[1], shape[0], bias=False).double()
+        with lib.no_grad():
+            m.weight.copy_(lib.tensor(w))
+        m = lib.nn.utils.parametrizations.orthogonal(m, orthogonal_map=orth_map,
+                                                     use_trivialization=trivial)
+        q = m.weight
+        m(lib.tensor(X.astype(np.float64)[:, :shape[1]])).pow(2).sum().backward()
+        orig = m.parametrizations.weight.original
+        # (a non-square base is completed with random columns: the gradient depends on them)
+        grad = plain(orig.grad) if shape[0] == shape[1] or not trivial else None
+        return (plain(q), plain(orig), grad, type(q.grad_fn).__name__,
+                sorted(m.state_dict()), m.parametrizations.weight[0].orthogonal_map.name)
+    same(fn)
+
+
+@pytest.mark.parametrize('case', ['vector', 'map', 'missing'])
+def test_orthogonal_errors(case):
+    def fn(lib):
+        m = _linear(lib)
+        if case == 'vector':
+            lib.nn.utils.parametrizations.orthogonal(m, 'bias')
+        elif case == 'map':
+            lib.nn.utils.parametrizations.orthogonal(m, orthogonal_map='qr')
+        else:
+            lib.nn.utils.parametrizations.orthogonal(m, 'nope')
+    same(fn)

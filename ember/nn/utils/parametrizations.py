@@ -1,11 +1,136 @@
-"""``nn.utils.parametrizations``: weight normalisation and spectral normalisation written as
-parametrizations (``nn.utils.parametrize``), the forms torch recommends over the hook-based
-``nn.utils.weight_norm`` / ``spectral_norm``."""
+"""``nn.utils.parametrizations``: orthogonal matrices, weight normalisation and spectral
+normalisation written as parametrizations (``nn.utils.parametrize``), the forms torch
+recommends over the hook-based ``nn.utils.weight_norm`` / ``spectral_norm``."""
+import enum
+
 from .. import functional as F
 from ..modules.module import Module
 from . import parametrize
 
-__all__ = ['weight_norm', 'spectral_norm']
+__all__ = ['orthogonal', 'weight_norm', 'spectral_norm']
+
+
+class _OrthMaps(enum.Enum):
+    """The maps ``orthogonal`` can build its matrix with (torch keeps them as an Enum)."""
+    matrix_exp = enum.auto()
+    cayley = enum.auto()
+    householder = enum.auto()
+
+
+def _is_orthogonal(q):
+    from ... import allclose, eye, finfo
+    n, k = q.size(-2), q.size(-1)
+    return allclose(q.mH @ q, eye(k, dtype=q.dtype), atol=10.0 * n * finfo(q.dtype).eps)
+
+
+def _make_orthogonal(a):
+    """The Q of a tall ``a``'s QR decomposition, signed so that R's diagonal is
+    non-negative."""
+    from ... import geqrf, linalg
+    x, tau = geqrf(a)
+    q = linalg.householder_product(x, tau)
+    q *= x.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+    return q
+
+
+class _Orthogonal(Module):
+    """A matrix (or batch) with orthonormal columns (rows, when wide) made from an
+    unconstrained one: the exponential or the Cayley transform of its lower triangle made
+    skew-symmetric, or a product of Householder reflectors. With ``use_trivialization`` the
+    result is multiplied by the buffer ``base``, which assigning a weight sets (the stored
+    tensor then restarts from -I, whose map is the identity-like start)."""
+
+    def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
+        super().__init__()
+        if weight.is_complex() and orthogonal_map == _OrthMaps.householder:
+            raise ValueError("The householder parametrization does not support complex "
+                             "tensors.")
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer('base', None)
+
+    def forward(self, X):
+        from ... import cat, eye, linalg, matrix_exp
+        n, k = X.size(-2), X.size(-1)
+        transposed = n < k
+        if transposed:
+            X, n, k = X.mT, k, n
+        if self.orthogonal_map == _OrthMaps.householder:
+            a = X.tril(diagonal=-1)
+            q = linalg.householder_product(a, 2.0 / (1.0 + (a * a).sum(dim=-2)))
+            q = q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
+        else:
+            X = X.tril()
+            if n != k:  # (square it with zero columns; the first k columns are kept)
+                X = cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
+            a = X - X.mH
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
+                q = matrix_exp(a)
+            else:
+                i = eye(n, dtype=a.dtype)
+                q = linalg.solve(i.add(a, alpha=-0.5), i.add(a, alpha=0.5))
+            if n != k:
+                q = q[..., :k]
+        if hasattr(self, 'base'):
+            q = self.base @ q
+        return q.mT if transposed else q
+
+    def right_inverse(self, Q):
+        """What to store so that the map gives ``Q`` (orthogonalised first if it is not)."""
+        from ... import cat, geqrf, no_grad, randn, zeros_like
+        with no_grad():
+            if Q.shape != self.shape:
+                raise ValueError(f"Expected a matrix or batch of matrices of shape "
+                                 f"{self.shape}. Got a tensor of shape {Q.shape}.")
+            q_init = Q
+            n, k = Q.size(-2), Q.size(-1)
+            transpose = n < k
+            if transpose:
+                Q, n, k = Q.mT, k, n
+            if not hasattr(self, 'base'):
+                if self.orthogonal_map != _OrthMaps.householder:
+                    raise NotImplementedError(
+                        "It is not possible to assign to the matrix exponential or the "
+                        "Cayley parametrizations when use_trivialization=False.")
+                a, tau = geqrf(Q)
+                a.diagonal(dim1=-2, dim2=-1).sign_()
+                a.diagonal(dim1=-2, dim2=-1)[tau == 0.0] *= -1
+                return a.mT if transpose else a
+            if n == k:
+                Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
+            else:  # (completed to a square with random columns, as torch does)
+                Q = _make_orthogonal(cat([Q, randn(*(Q.size()[:-2] + (n, n - k)),
+                                                   dtype=Q.dtype)], dim=-1))
+            self.base = Q
+            neg_eye = zeros_like(q_init)
+            neg_eye.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
+            return neg_eye
+
+
+def orthogonal(module, name='weight', orthogonal_map=None, *, use_trivialization=True):
+    """Parametrizes the matrix (or batch) ``module.<name>`` to stay orthogonal (unitary,
+    when complex); ``orthogonal_map`` is ``'matrix_exp'`` (the default for square or complex
+    matrices), ``'cayley'`` or ``'householder'`` (the default otherwise). The weight starts
+    as the orthogonalised current one. Returns ``module``."""
+    from ... import Tensor
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError(f"Expected a matrix or batch of matrices. Got a tensor of "
+                         f"{weight.ndim} dimensions.")
+    if orthogonal_map is None:
+        square = weight.size(-2) == weight.size(-1)
+        orthogonal_map = 'matrix_exp' if square or weight.is_complex() else 'householder'
+    orth_enum = getattr(_OrthMaps, orthogonal_map, None)
+    if orth_enum is None:
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", '
+                         f'"householder". Got: {orthogonal_map}')
+    parametrize.register_parametrization(
+        module, name, _Orthogonal(weight, orth_enum,
+                                  use_trivialization=use_trivialization), unsafe=True)
+    return module
 
 
 class _WeightNorm(Module):
