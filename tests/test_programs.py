@@ -34,7 +34,8 @@ PROGRAMS = [
     'unet_segmentation.py', 'bert_encoder.py', 'diffusion_step.py', 'gnn_message_passing.py',
     'seq2seq_attention.py', 'metric_learning.py', 'checkpoint_resume.py',
     'distributions_policy.py', 'tabular_embeddings.py', 'audio_stft.py',
-    'per_sample_grads_func.py', 'spatial_transformer_sr.py',
+    'per_sample_grads_func.py', 'spatial_transformer_sr.py', 'ctc_speech.py',
+    'detection_head.py', 'vqvae_custom_function.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')

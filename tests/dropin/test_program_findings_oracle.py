@@ -39,3 +39,26 @@ def test_scalar_conversion_warning_points_at_the_caller():
         finally:
             lib.set_warn_always(before)
         assert [w.filename for w in caught] == [__file__], lib.__name__
+
+
+@pytest.mark.parametrize('api', ['script', 'trace', 'fork'])
+def test_jit_deprecation_is_attributed_to_the_framework(api):
+    # torch warns from inside torch.jit, so Python's default filters keep the
+    # DeprecationWarning out of a script's output; ember's must not name the caller either
+    import warnings
+    import ember
+
+    def f(x):
+        return x * 2
+
+    for lib in (ember, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            if api == 'script':
+                lib.jit.script(f)
+            elif api == 'trace':
+                lib.jit.trace(f, lib.ones(2))
+            else:
+                lib.jit.wait(lib.jit.fork(f, lib.ones(2)))
+        deprecations = [w for w in caught if w.category is DeprecationWarning]
+        assert deprecations and all(w.filename != __file__ for w in deprecations), lib.__name__
