@@ -599,7 +599,7 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self):
-        if self._requires_grad:
+        if self._requires_grad and _grad_enabled():
             _warn_scalar_of_grad_tensor()
         return float(self.item().real if self.is_complex() else self.item())
 
@@ -607,7 +607,7 @@ class Tensor:
         return int(self.item())
 
     def __complex__(self):
-        if self._requires_grad:
+        if self._requires_grad and _grad_enabled():
             _warn_scalar_of_grad_tensor()
         return complex(self.item())
 
@@ -673,9 +673,9 @@ _WARNED_SCALAR = []  # whether float()/complex() of a requires_grad tensor has w
 
 
 def _warn_scalar_of_grad_tensor():
-    """float(t) / complex(t) of a tensor that requires grad: torch's warning, once per
-    process unless ``set_warn_always(True)`` (``int``, ``bool`` and ``.item()`` stay quiet,
-    as in torch)."""
+    """float(t) / complex(t) of a tensor that requires grad, with grad mode on: torch's
+    warning, once per process unless ``set_warn_always(True)`` (``int``, ``bool`` and
+    ``.item()`` stay quiet, as in torch)."""
     from ._settings import is_warn_always_enabled
     if _WARNED_SCALAR and not is_warn_always_enabled():
         return

@@ -9,14 +9,24 @@ torch = pytest.importorskip("torch", reason="real PyTorch 2.13 (the oracle) is n
 
 @pytest.mark.parametrize('convert', ['float', 'complex', 'int', 'bool', 'item'])
 @pytest.mark.parametrize('requires_grad', [True, False])
-def test_scalar_conversion_of_a_grad_tensor_warns_as_torch(convert, requires_grad):
-    # float()/complex() of a tensor that requires grad warn (once a process, every time under
-    # set_warn_always); int(), bool() and .item() do not.
+@pytest.mark.parametrize('mode', ['grad', 'no_grad', 'inference_mode'])
+def test_scalar_conversion_of_a_grad_tensor_warns_as_torch(convert, requires_grad, mode):
+    # float()/complex() of a tensor that requires grad warn with grad mode on (once a
+    # process, every time under set_warn_always); int(), bool() and .item() do not, nor
+    # anything under no_grad (LBFGS's float(closure()) runs there).
+    import contextlib
+
     def fn(lib):
+        ctx = {'grad': contextlib.nullcontext, 'no_grad': lib.no_grad,
+               'inference_mode': lib.inference_mode}[mode]
+        t = lib.ones((1, 1), requires_grad=requires_grad) * 2
+        with ctx():
+            return convert_twice(lib, t)
+
+    def convert_twice(lib, t):
         before = lib.is_warn_always_enabled()
         lib.set_warn_always(True)
         try:
-            t = lib.ones((1, 1), requires_grad=requires_grad) * 2
             f = {'float': float, 'complex': complex, 'int': int, 'bool': bool,
                  'item': lambda x: x.item()}[convert]
             return f(t), f(t)
