@@ -36,7 +36,7 @@ PROGRAMS = [
     'distributions_policy.py', 'tabular_embeddings.py', 'audio_stft.py',
     'per_sample_grads_func.py', 'spatial_transformer_sr.py', 'ctc_speech.py',
     'detection_head.py', 'vqvae_custom_function.py', 'transformer_translation.py',
-    'llama_kv_cache.py', 'data_pipeline.py',
+    'llama_kv_cache.py', 'data_pipeline.py', 'init_and_flags.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
