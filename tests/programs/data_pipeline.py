@@ -89,6 +89,6 @@ for padded, lengths, labels in loader:
     print("padded", padded.tolist(), lengths.tolist(), labels.tolist())
 shuffled = DataLoader(a, batch_size=2, shuffle=True, drop_last=True)
 seen = torch.cat([x for x, _ in shuffled])
-print("shuffled", len(shuffled), "unique", len(set(seen.tolist())), "from", sorted(set(seen.tolist())) <= list(range(5)))
+print("shuffled", len(shuffled), "unique", len(set(seen.tolist())), "subset", set(seen.tolist()) <= set(range(5)))
 print("loader attrs", shuffled.batch_size, shuffled.drop_last, type(shuffled.sampler).__name__,
       type(shuffled.batch_sampler).__name__, shuffled.num_workers)
