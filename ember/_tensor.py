@@ -609,12 +609,16 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self):
+        if self._requires_grad and _grad_enabled():
+            _warn_scalar_of_grad_tensor()
         return float(self.item().real if self.is_complex() else self.item())
 
     def __int__(self):
         return int(self.item())
 
     def __complex__(self):
+        if self._requires_grad and _grad_enabled():
+            _warn_scalar_of_grad_tensor()
         return complex(self.item())
 
     def __index__(self):
@@ -673,6 +677,22 @@ class Tensor:
                     continue
                 setattr(t, k, copy.deepcopy(v, memo))
         return t
+
+
+_WARNED_SCALAR = []  # whether float()/complex() of a requires_grad tensor has warned
+
+
+def _warn_scalar_of_grad_tensor():
+    """float(t) / complex(t) of a tensor that requires grad, with grad mode on: torch's
+    warning, once per process unless ``set_warn_always(True)`` (``int``, ``bool`` and
+    ``.item()`` stay quiet, as in torch)."""
+    from ._settings import is_warn_always_enabled
+    if _WARNED_SCALAR and not is_warn_always_enabled():
+        return
+    _WARNED_SCALAR.append(True)
+    warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                  "unexpected behavior.\nConsider using tensor.detach() first.", UserWarning,
+                  stacklevel=4)  # (past this helper, __float__ and the overrides wrapper)
 
 
 def _no_bfloat16_numpy():

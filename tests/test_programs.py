@@ -31,6 +31,12 @@ PROGRAMS = [
     'einops_mean.py', 'device_boilerplate.py',
     'lbfgs_curve_fit.py', 'packed_gru_tagger.py',
     'reinforce_bandit.py',
+    'unet_segmentation.py', 'bert_encoder.py', 'diffusion_step.py', 'gnn_message_passing.py',
+    'seq2seq_attention.py', 'metric_learning.py', 'checkpoint_resume.py',
+    'distributions_policy.py', 'tabular_embeddings.py', 'audio_stft.py',
+    'per_sample_grads_func.py', 'spatial_transformer_sr.py', 'ctc_speech.py',
+    'detection_head.py', 'vqvae_custom_function.py', 'transformer_translation.py',
+    'llama_kv_cache.py', 'data_pipeline.py', 'init_and_flags.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')

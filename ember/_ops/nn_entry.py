@@ -11,7 +11,6 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, make
-from ..autograd.grad_mode import no_grad
 from ._core import register, track, track1, result, results, Node
 
 _REDUCTIONS = ('none', 'mean', 'sum')  # aten's Reduction enum: 0, 1, 2
@@ -357,32 +356,12 @@ def norm_except_dim(v, pow=2, dim=0):
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
 
-class WeightNormInterfaceBackward0(Node):
-    """Gradient of the fused weight normalisation ``v * g / ||v||`` (norm over every dim
-    but the first or the last): g's is ``sum(grad * v) / ||v||``, v's is ``g / ||v||``
-    times ``grad`` less its component along ``v``."""
-
-    def backward(self, grad):
-        v, g, dim = self.v, self.g, self.dim
-        others = [d for d in range(v.dim()) if d != dim]
-        norm = norm_except_dim(v, 2, dim)
-        along = (grad * v).sum(others, keepdim=True)
-        return g / norm * (grad - v * (along / (norm * norm))), along / norm
-
-
 @_fn('_weight_norm')
 def _weight_norm(v, g, dim=0):
-    """``v * (g / norm_except_dim(v, 2, dim))``: fused into one node (torch's
-    WeightNormInterfaceBackward0) when ``dim`` is the first or the last dim, composed of
-    ember ops otherwise, as torch does."""
-    if dim not in (0, v.dim() - 1) or dim == -1:
-        return v * (g / norm_except_dim(v, 2, dim))
-    with no_grad():
-        out = v * (g / norm_except_dim(v, 2, dim))
-    n = track(WeightNormInterfaceBackward0, (v, g))
-    if n is not None:
-        n.v, n.g, n.dim = v.detach(), g.detach(), dim
-    return result(out._data, n)
+    """``v * (g / norm_except_dim(v, 2, dim))``: weight normalisation's weight from its
+    direction ``v`` and magnitude ``g`` (parametrizations.weight_norm's forward)."""
+    return importlib.import_module('ember.nn.functional._normalization').weight_norm_kernel(
+        v, g, dim)
 
 
 # -- embedding and losses -----------------------------------------------------------------------

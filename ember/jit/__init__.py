@@ -26,8 +26,9 @@ _onednn = [False]
 
 
 def _deprecated(name, instead='Please switch to `torch.compile` or `torch.export`.'):
-    warnings.warn(f'`torch.jit.{name}` is deprecated. {instead}', DeprecationWarning,
-                  stacklevel=3)
+    # (attributed to torch.jit itself, as torch's are: Python's default filters then hide
+    # the DeprecationWarning from a script's __main__, and torch shows nothing there)
+    warnings.warn(f'`torch.jit.{name}` is deprecated. {instead}', DeprecationWarning)
 
 
 def __getattr__(name):

@@ -11,6 +11,7 @@ from ... import _dtype, _native
 from ..._memory_format import in_format, suggested_format
 from ..._ops import _core
 from ..._ops._core import Node, make
+from ._recompute import RecomputedBackward, recomputed
 from ..._finfo import of_array_dtype
 from ..._ops._args import stands
 from ..._ops._scratch import scratch
@@ -668,3 +669,20 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         return out.copy_(input / norm)
     return input / norm
+
+
+class WeightNormInterfaceBackward0(RecomputedBackward):
+    """Gradient of ``_weight_norm``'s fused form (the norm over the first or the last dim)."""
+
+
+def weight_norm_kernel(v, g, dim):
+    """``ember._weight_norm``: over the first or the last dim torch runs one fused kernel,
+    whose node ember shows too; elsewhere (and for ``dim=-1``, the norm of the whole tensor)
+    the composition's own nodes."""
+    from ..._ops.nn_entry import norm_except_dim
+
+    def compose(v, g):
+        return v * (g / norm_except_dim(v, 2, dim))
+    if dim == 0 or dim == v.dim() - 1:
+        return recomputed(WeightNormInterfaceBackward0, compose, (v, g))
+    return compose(v, g)

@@ -1,7 +1,7 @@
 """nn.utils: gradient clipping, flattening parameters to/from one vector, fusing BatchNorm
 into the layer before it (``nn.utils.fusion``), the hook-based weight and spectral
-normalisation, and padding/packing sequences (``nn.utils.rnn``); ``parametrize`` and
-``parametrizations`` (weight/spectral norm and orthogonality as parametrizations)."""
+normalisation (and their parametrization forms, ``parametrize`` / ``parametrizations``),
+padding/packing sequences (``nn.utils.rnn``) and pruning (``prune``)."""
 from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_  # noqa: F401
 from .clip_grad import clip_grad_norm  # noqa: F401
 from .init_and_layout import (skip_init, convert_conv2d_weight_memory_format,  # noqa: F401
