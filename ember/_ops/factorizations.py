@@ -235,6 +235,10 @@ class LinalgSlogdetBackward0(Node):
 def _slogdet(A, op, cls):
     _matrices(A, op)
     sign, logabs = np.linalg.slogdet(A._data)
+    if sign.dtype.kind == 'f':
+        # torch's sign is the product of the pivots' signs, and the sign of NaN is 0: a NaN
+        # log|det| (a NaN pivot, or 0 and inf ones) has sign 0 (NumPy says 1)
+        sign = np.where(np.isnan(logabs), 0, sign)
     n = track1(LinalgSlogdetBackward0, A)
     if n is not None:
         n.save(A)

@@ -961,7 +961,13 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     p = ord
     if (p < 0 or p == float('inf')) and x.size == 0:
         _no_identity(x.shape, dim, dims, p)
-    if p == 2:
+    count = math.prod(x.shape[d] for d in dims if d < x.ndim)
+    if count == 0 or p != 0 and count == 1:
+        # The norm of one element is its magnitude: torch returns it, not |x| ** p ** (1/p)
+        # (which over- or underflows, 1e30 ** 2 in float32); of no elements 0, the sum's
+        # identity, whatever the order (a NaN order too).
+        r = np.sum(a, axis=ax, keepdims=keepdim)
+    elif p == 2:
         r = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
     elif p == 1:
         r = np.sum(a, axis=ax, keepdims=keepdim)
@@ -1474,9 +1480,11 @@ def median_all(input, flat, nan, cls):
     whose gradient ``cls`` shares among the tied elements; NaN if ``nan``."""
     x = input._data
     if flat.size == 0:
-        # torch returns NaN (the lowest value for integers) rather than raising.
-        r = np.asarray(np.nan if x.dtype.kind in 'fcV' else
-                       np.iinfo(x.dtype).min if x.dtype.kind in 'iu' else False, x.dtype)
+        # torch returns NaN rather than raising, converted to an integer or bool dtype as C
+        # converts it (x86: through int32 below 32 bits -- 0 for int8 and int16 -- the lowest
+        # value for int32 and int64, True for bool), as NumPy's astype does.
+        with np.errstate(invalid='ignore'):
+            r = np.asarray(np.nan).astype(x.dtype)
     elif nan:
         r = np.asarray(np.nan, x.dtype)
     else:

@@ -64,9 +64,6 @@ KNOWN = {
         "element; ember's is right",
     ('Tensor.mvlgamma', 'wrong values on finite inputs'):
         'bfloat16 rounding of a special function (owner: special)',
-    ('Tensor.nanmedian', 'wrong values on finite inputs'):
-        'empty input: torch returns an unspecified value (0 or True); ember returns its '
-        'own',
     ('Tensor.pinverse', 'wrong values on finite inputs'):
         'ill-conditioned complex64 matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
@@ -100,9 +97,6 @@ KNOWN = {
     ('median', 'wrong values on finite inputs'):
         'torch bug: median along a dim of an expanded (stride-0) input returns a wrong '
         "element; ember's is right",
-    ('nanmedian', 'wrong values on finite inputs'):
-        'empty input: torch returns an unspecified value (0 or True); ember returns its '
-        'own',
     ('pinverse', 'wrong values on finite inputs'):
         'rcond=0 on an ill-conditioned matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
@@ -205,4 +199,27 @@ KNOWN = {
     ('Tensor.cholesky', 'silent acceptance of bad input'):
         'a float32 matrix on the edge of positive-definiteness: whether the last pivot '
         'rounds positive differs between LAPACK builds',
+    ('std', 'clearly wrong gradients'):
+        'torch bug: at a constant input the gradient of std is a sign of the mean\'s '
+        'rounding remainder -- torch gives +-1/sqrt(n (n - correction)) or 0 as its mean of '
+        'equal values rounds above, below or onto them (0.5245 x 6: -0.18, -6.2296 x 6: '
+        '+0.18, 1.0 x 6: 0); ember gives the 0 torch gives when its std is exactly 0 '
+        '(pinned in test_found_issue15_s4_g.py)',
+    ('Tensor.std', 'clearly wrong gradients'):
+        "torch bug: at a constant input the gradient of std is a sign of the mean's "
+        'rounding remainder (see std); ember gives 0 as torch does where its std is 0',
+    ('var', 'wrong values on finite inputs'):
+        'torch bug: the variance of equal float32 values (1e30 x 16) is 0; torch gives inf '
+        '(its float32 mean is off by a rounding remainder whose square overflows, and its '
+        'std of the same values is 7.8e22, not sqrt(inf)); ember gives 0 (pinned in '
+        'test_found_issue15_s4_g.py)',
+    ('Tensor.var', 'wrong values on finite inputs'):
+        'torch bug: the variance of equal float32 values (1e30 x 16) is 0; torch gives inf '
+        '(see var)',
+    ('std', 'wrong values on finite inputs'):
+        'torch bug: the std of equal float32 values (1e30 x 16) is 0; torch gives 7.8e22 '
+        '(see var)',
+    ('Tensor.std', 'wrong values on finite inputs'):
+        'torch bug: the std of equal float32 values (1e30 x 16) is 0; torch gives 7.8e22 '
+        '(see var)',
 }

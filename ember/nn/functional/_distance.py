@@ -3,7 +3,7 @@ torch's dedicated ``PdistBackward0`` node (its backward written in ember ops); t
 compositions of ember ops, as in torch."""
 import numpy as np
 
-from ..._ops import _core, creation as _creation, reduce as _red
+from ..._ops import _args, _core, creation as _creation, reduce as _red
 from ..._ops._core import Node, make
 from ...autograd.graph import name_saved_values
 from ..._ops.shape import broadcast_tensors
@@ -41,6 +41,8 @@ def pdist(input, p=2):
     x = input._data
     i, j = np.triu_indices(x.shape[0], 1)
     if len(i) and x.shape[1]:
+        # (the kernel's dtype refusals: only where it runs, for a pair of non-empty rows)
+        _args.refuse_dtypes('pdist', _args.refusals('pdist') or {}, (input,), None)
         r = _red._vector_norm(make(x[i] - x[j]), p, 1)._data
     else:  # (no pairs, or rows of no elements: distance 0 for every p, as in torch)
         r = np.zeros(len(i), x.dtype)
@@ -50,6 +52,9 @@ def pdist(input, p=2):
         n.save(input)
         n.p, n.rows = p, (make(i.astype(np.int64)), make(j.astype(np.int64)))
     return out
+
+
+pdist._refuses_dtypes = True  # (see overrides.overridable)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):

@@ -18,6 +18,7 @@ import numpy as _np
 from ..._ops import _args, _core, creation as _creation, pointwise as _pw, reduce as _red, \
     shape as _shape
 from ..._ops import special as _special
+from ... import _dtype
 from ..._ops._core import Node, make
 from ..._ops._core import Node as _Node, make as _make
 from ...autograd.graph import name_saved_values, saved_int
@@ -116,13 +117,27 @@ class _SmoothL1LossBackward0(_PairLoss):
         return _pw.where(inside, d / self.beta, d.sign())
 
 
-def _pair_loss(input, target, reduction, cls, kernel, name, **attrs):
+def _into_input(input, common):
+    """torch's error where a loss kernel that writes into a tensor of ``input``'s dtype
+    (huber, soft margin) computes in a ``common`` (NumPy) dtype that cannot be cast to it;
+    returns the dtype the result takes: ``input``'s."""
+    out = input._data.dtype
+    if not _dtype.can_cast(_dtype.FROM_NP[common], _dtype.FROM_NP[out]):
+        raise RuntimeError(f"result type {_pw.dtype_name(common)} can't be cast to the desired "
+                           f"output type {_pw.dtype_name(out)}")
+    return out
+
+
+def _pair_loss(input, target, reduction, cls, kernel, name, into_input=False, **attrs):
+    """The loss ``kernel(input - target)`` reduced, computed in the promoted dtype (with
+    ``into_input`` written into ``input``'s, as torch's huber kernel does)."""
     x, t = _broadcast(input, target)
     xa, ta = _core.binary_arrays(x, t, name)
+    out = _into_input(input, xa.dtype) if into_input else xa.dtype
     if xa.dtype.kind not in 'fcV':
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_pw.dtype_name(xa.dtype)}'")
-    r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction)
+    r = _reduce_array(_np.asarray(kernel(xa - ta), xa.dtype), reduction).astype(out, copy=False)
     n = _core.track(cls, (x, t))
     out = _core.result(r, n)
     if n is not None:
@@ -589,21 +604,24 @@ def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
         raise ValueError("Weights and input must have the same size.")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    for t in (input, target):
-        if t._data.dtype.kind in 'biuc':
-            from ..._dtype import FROM_NP
-            from ..._ops._args import stands
-            # (it stands: the weighted form's reduction is read only after the kernel ran)
-            raise stands(NotImplementedError('"huber_cpu" not implemented for '
-                                             f"'{FROM_NP[t._data.dtype].kernel_name}'"))
+    # (the kernel's errors stand: the weighted form's reduction is read only after it ran)
+    from ..._ops._args import stands
+    common = _dtype.promote_types(input.dtype, target.dtype)
+    try:
+        _into_input(input, common.np)
+    except RuntimeError as e:
+        raise stands(e) from None
+    if common.np.kind in 'biuc':
+        raise stands(NotImplementedError(f'"huber_cpu" not implemented for '
+                                         f"'{common.kernel_name}'"))
 
     def kernel(d):
         a = np.abs(d)
         return np.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
     if weight is None:
         return _pair_loss(input, target, reduction, _HuberLossBackward0, kernel, 'huber',
-                          delta=delta)
-    loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber',
+                          True, delta=delta)
+    loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber', True,
                       delta=delta) * weight
     if reduction not in ('none', 'mean', 'sum'):
         raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
@@ -635,10 +653,11 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
     if xa.dtype.kind not in 'fcV':
         raise RuntimeError("result type Float can't be cast to the desired output type "
                            f"{_pw.dtype_name(input._data.dtype)}")
+    out = _into_input(input, xa.dtype)  # (torch's kernel writes into input's dtype)
     with np.errstate(all='ignore'):
-        loss = np.asarray(np.log1p(np.exp(-ya * xa)), xa.dtype)
+        loss = np.asarray(np.log1p(np.exp(-ya * xa)), out)
     r = loss if reduction == 'none' else np.asarray(
-        loss.sum() if reduction == 'sum' else (loss.mean() if loss.size else np.nan), xa.dtype)
+        loss.sum() if reduction == 'sum' else (loss.mean() if loss.size else np.nan), out)
     n = _core.track(_SoftMarginLossBackward0, (x, y))
     out = _core.result(r, n)
     if n is not None:
