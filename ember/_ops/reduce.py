@@ -1180,8 +1180,8 @@ def _softmax_input(input, dim, dtype, op):
 def softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'softmax')
-    if x.ndim == 0:
-        r = np.ones((), x.dtype)
+    if x.ndim == 0:  # (exp(x - x) / itself: 1, NaN for a non-finite x)
+        r = np.asarray(x - x + 1, x.dtype)
     elif x.size == 0:
         r = x.copy()
     else:
@@ -1205,8 +1205,8 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``x - logsumexp(x, dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'log_softmax')
     shifted_exp = None
-    if x.ndim == 0:
-        r = np.zeros((), x.dtype)
+    if x.ndim == 0:  # (x - x: 0, NaN for a non-finite x)
+        r = np.asarray(x - x, x.dtype)
     elif x.size == 0:
         r = x.copy()
     else:
@@ -1274,7 +1274,10 @@ def _scan(name, np_fn, cls):
         n = track1(cls, input)
         if n is not None:
             n.dim = d
-            n.save(input)
+            # (the backward's formula reads the values scanned: the input cast to ``dtype``,
+            # as an op so higher derivatives reach the input -- a complex input cast to a
+            # real dtype loses its imaginary part, on which the result does not depend)
+            n.save(input if x.dtype == input._data.dtype else input.to(dtype))
         return _out(result(r, n), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"Cumulative {name[3:]} along ``dim``; integers and bools accumulate in "

@@ -73,9 +73,6 @@ KNOWN = {
         "sin's rounding, e.g. 2.16e13 at -5)",
     ('Tensor.put_', 'wrong values on finite inputs'):
         'duplicate indices without accumulate: which write wins is undefined in torch',
-    ('Tensor.stride', 'wrong values on finite inputs'):
-        'strides of size-1 dims after permute: torch keeps the permuted stride, NumPy '
-        'reports its own (no effect on values)',
     ('Tensor.svd', 'wrong values on finite inputs'):
         "float32 matrices holding 1e30: LAPACK builds scale differently (torch's singular"
         ' values overflow)',
@@ -168,7 +165,10 @@ KNOWN = {
     ('native_batch_norm', 'spurious errors'):
         "torch bug: native_batch_norm does not check the sizes of weight, bias and the running "
         'statistics against the channel count (it reads past a short one: garbage values); '
-        'ember refuses as the functional form does ("weight should contain 3 elements not 2")',
+        'ember refuses as the functional form does ("weight should contain 3 elements not 2"). '
+        'Also a 1-d input: torch raises IndexError for dim 1 unless an operand is '
+        'non-contiguous, when a kernel runs that reads no channel dim (its output is neither '
+        "the normalised input nor a refusal); ember always raises torch's IndexError",
     ('take_along_dim', 'spurious errors'):
         'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
         'reads whatever memory lies there); ember refuses as gather does',
@@ -222,4 +222,19 @@ KNOWN = {
     ('Tensor.std', 'wrong values on finite inputs'):
         'torch bug: the std of equal float32 values (1e30 x 16) is 0; torch gives 7.8e22 '
         '(see var)',
+    ('nanmedian', 'wrong values on finite inputs'):
+        'torch bug: nanmedian along a dim of an expanded (stride-0) input returns a wrong '
+        'element (9.1e-44 among [3, 1, 2, 5, 4] repeated), as median does; ember\'s is the '
+        "contiguous copy's",
+    ('Tensor.nanmedian', 'wrong values on finite inputs'):
+        'torch bug: nanmedian along a dim of an expanded (stride-0) input returns a wrong '
+        "element, as median does; ember's is the contiguous copy's",
+    ('cumprod', 'clearly wrong gradients'):
+        'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
+        'complex input\'s values, not the real ones it multiplied (its gradient has an '
+        'imaginary part the function does not depend on); ember matches finite differences '
+        'and torch\'s own x.to(dtype).cumprod() (pinned in test_found_issue15_s4_g.py)',
+    ('Tensor.cumprod', 'clearly wrong gradients'):
+        'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
+        "complex values (see cumprod); ember's matches finite differences",
 }

@@ -327,3 +327,104 @@ def test_fake_quantize_per_channel_refuses_a_scale_that_requires_grad():
           match_message=True)
     check(lambda T, x, s, z: T.fake_quantize_per_channel_affine(x, s.detach(), z, 0, 0, 3),
           np.ones((2, 2), np.float32), np.ones(2, np.float32), np.zeros(2, np.int32))
+
+
+# -- expand: a kept size-1 dim keeps its stride, a new one steps over the dims inside it ----
+@pytest.mark.parametrize('shape,target', [
+    ((1, 1), (3, 1)), ((2,), (1, 2)), ((2,), (3, 2)), ((1,), (1, 1)), ((3, 1), (3, 4)),
+    ((1, 3), (2, 1, 3)), ((2, 1, 1), (2, 1, 5)), ((2, 3), (1, 1, 2, 3)), ((), (1,)),
+    ((), (3, 1)), ((4, 3), (1, 1, 4, 3))])
+def test_expand_strides(shape, target):
+    e, t = (lib.zeros(shape).expand(*target) for lib in (ember, torch))
+    assert e.stride() == t.stride() and e.is_contiguous() == t.is_contiguous()
+    e, t = (lib.zeros(4, 3)[::2, :1].expand(1, 2, 1) for lib in (ember, torch))
+    assert e.stride() == t.stride()
+
+
+def test_expand_to_new_size_one_dims_stays_a_writable_view():
+    def f(T):
+        y = T.zeros(2)
+        y.expand(1, 2).add_(1)
+        return y
+    e, t = both(f)
+    same(e, t)
+
+
+# -- cumprod with a dtype: the gradient of the values multiplied (torch's uses the input's) --
+def test_cumprod_gradient_through_a_dtype_cast():
+    x = np.array([[-0.54 + 1.6j], [-0.43 + 1.05j], [1.49 + 0.47j]])
+    w = np.array([[0.3], [-1.2], [0.7]])
+
+    def grad(lib, cast_first):
+        t = lib.tensor(x, requires_grad=True)
+        y = t.to(lib.float32).cumprod(-2) if cast_first else t.cumprod(-2, dtype=lib.float32)
+        return values(lib.autograd.grad((y * lib.tensor(w, dtype=lib.float32)).sum(), t)[0])
+    right = grad(torch, True)  # (torch's own answer through an explicit cast)
+    np.testing.assert_allclose(grad(ember, False), right, rtol=1e-5)
+    np.testing.assert_allclose(grad(ember, True), right, rtol=1e-5)
+    assert np.abs(grad(torch, False).imag).max() > 0.01  # torch's (tests/fuzz/known.py)
+    # a real input cast up keeps torch's gradient, and its second derivative
+    check(lambda T, a: a.cumprod(0, dtype=T.float64), np.array([0.5, -2., 3.], np.float32),
+          double=True)
+
+
+# -- eigvals of a matrix holding inf or NaN is NaN (eig refuses) ------------------------------
+def test_eigvals_of_non_finite_matrices():
+    a = np.array([[[1., INF], [0., 1.]], [[2., 1.], [0., 3.]]], np.float32)
+    check(lambda T, m: T.linalg.eigvals(m), a, grad=False)
+    check(lambda T, m: T.linalg.eig(m), a, grad=False)
+
+
+# -- eigh reads one triangle; a 1x1 or 2x2 matrix holding NaN gives NaN -----------------------
+@pytest.mark.parametrize('m', [[[1., 2.], [NAN, 3.]], [[1., NAN], [2., 3.]], [[NAN]],
+                               [[1., INF], [2., 3.]]])
+@pytest.mark.parametrize('uplo', ['U', 'L'])
+def test_eigh_of_nan_in_the_unread_triangle(m, uplo):
+    check(lambda T, a: T.linalg.eigvalsh(a, uplo), np.array(m, np.float32), grad=False)
+    check(lambda T, a: T.linalg.eigh(a, uplo)[0], np.array(m, np.float32), grad=False)
+
+
+def test_eigh_of_a_3x3_matrix_with_nan_in_the_unread_triangle():
+    m = np.array([[-1.03, 0.63, 0.], [0.06, -1.03, 0.99], [NAN, 0.26, 1.]], np.float32)
+    check(lambda T, a: T.linalg.eigvalsh(a, 'U'), m, grad=False)
+
+
+# -- matrix_rank: each of torch's forms checks in its own order ------------------------------
+@pytest.mark.parametrize('dt', ['bfloat16', 'float16', 'int64', 'float32', 'complex64', 'bool'])
+@pytest.mark.parametrize('shape', [(2, 0), (2, 2), (0, 0), (3, 0, 2), (2, 3)])
+@pytest.mark.parametrize('form', ['tol', 'tol_h', 'none', 'hermitian', 'atol', 'atol_t',
+                                  'atol_t_h', 'rtol_t', 'rtol_t_h', 'atol_c'])
+def test_matrix_rank_forms(dt, shape, form):
+    def f(T, a):
+        a = a.to(getattr(T, dt))
+        return {'tol': lambda: T.linalg.matrix_rank(a, 1.5, False),
+                'tol_h': lambda: T.linalg.matrix_rank(a, 1.5, True),
+                'none': lambda: T.linalg.matrix_rank(a),
+                'hermitian': lambda: T.linalg.matrix_rank(a, hermitian=True),
+                'atol': lambda: T.linalg.matrix_rank(a, atol=0.5),
+                'atol_t': lambda: T.linalg.matrix_rank(a, atol=T.tensor(0.5)),
+                'atol_t_h': lambda: T.linalg.matrix_rank(a, atol=T.tensor(0.5), hermitian=True),
+                'rtol_t': lambda: T.linalg.matrix_rank(a, rtol=T.tensor(0.5)),
+                'rtol_t_h': lambda: T.linalg.matrix_rank(a, rtol=T.tensor(0.5), hermitian=True),
+                'atol_c': lambda: T.linalg.matrix_rank(a, atol=T.tensor(0.5 + 0j))}[form]()
+    check(f, np.ones(shape), grad=False, match_message=True)
+
+
+# -- cumulative_trapezoid slices x along y's dim, whatever x's length there -------------------
+@pytest.mark.parametrize('ys,xs', [((0,), (2, 0)), ((0,), (0,)), ((2, 0), (2, 0)),
+                                   ((0, 3), (2, 3)), ((2, 0), (1, 0)), ((0,), (3,))])
+@pytest.mark.parametrize('dim', [-1, 0])
+def test_trapezoid_without_samples(ys, xs, dim):
+    for fn in ('cumulative_trapezoid', 'trapezoid'):
+        check(lambda T, y, x: getattr(T, fn)(y.to(T.uint8), x.to(T.uint8), dim=dim),
+              np.ones(ys), np.ones(xs), grad=False)
+
+
+# -- softmax of a 0-d tensor is exp(x - x): NaN for inf or NaN --------------------------------
+@pytest.mark.parametrize('v', [-INF, INF, NAN, 2.])
+@pytest.mark.parametrize('dt', [BF16, np.float32])
+def test_softmax_of_a_non_finite_0d_tensor(v, dt):
+    for fn in (lambda T, a: T.nn.functional.softmin(a, 0), lambda T, a: T.softmax(a, 0),
+               lambda T, a: T.log_softmax(a, 0)):
+        check(fn, np.array(v).astype(dt), grad=False)
+    check(lambda T, a: T.softmax(a, 0), np.array(2.))
