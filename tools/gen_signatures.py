@@ -440,6 +440,8 @@ def dtype_refusals(sigs, numbers=frozenset()):
       complex ``rcond`` tensor, not a complex input);
     * ``'nonempty'``: an empty input runs no kernel, so nothing is refused (``cummin`` or
       ``log_softmax`` of an empty tensor);
+    * ``'dims'``: a 0-d input runs no kernel either (``mode`` and ``kthvalue`` return it as
+      it is, ``inner`` multiplies it); ``'nonempty dims'``: both;
     * ``'grad'``: only a tensor that requires grad brings it (torch has no complex
       derivative of ``nan_to_num`` or ``slice_scatter``: "... does not support automatic
       differentiation for outputs with complex dtype");
@@ -551,10 +553,9 @@ def _narrowing(fn, text, extra, dt, probes, visible):
         args = _sample_args(other, dt, e)
         if _tensors(args) < _tensors(refused) and _call(fn, args) == '':
             return 'tensors'
-    if _call(fn, _sample_args(text, torch.float32, extra, (2, 0))) == '' and \
-            _call(fn, _sample_args(text, dt, extra, (2, 0))) == '':
-        return 'nonempty'
-    return None
+    runs = [_call(fn, _sample_args(text, torch.float32, extra, shape)) == '' and
+            _call(fn, _sample_args(text, dt, extra, shape)) == '' for shape in ((2, 0), ())]
+    return ' '.join(w for w, r in zip(('nonempty', 'dims'), runs) if r) or None
 
 
 def _call(fn, args):
@@ -605,7 +606,8 @@ def write_refusals(refusals):
                 '<dtype> for the dtype\'s name, the names (``Long``, ``ComplexFloat``) of the\n'
                 'dtypes it refuses so[, \'numbers\': only with a Python number argument |\n'
                 '\'tensors\': only with a second tensor | \'nonempty\': only for a non-empty\n'
-                'input | \'grad\': only with a tensor that requires grad]), ...)}.\n'
+                'input | \'dims\': only for inputs that all have dims (not 0-d) | \'grad\':\n'
+                'only with a tensor that requires grad; several words: all hold]), ...)}.\n'
                 '``REFUSED_WITH_NUMBER``: the same for a call\n'
                 'whose second operand is a Python number (``gt(t, 0)``), for every op\n'
                 'probed so (an empty row: that form refuses no dtype). Read by\n'

@@ -933,8 +933,9 @@ def refusals(public_name, number=False):
     None if the op takes no number there). ``when`` is None (always), ``'numbers'`` (only
     with a Python number argument), ``'tensors'`` (only with a second tensor: the refusal is
     about that argument), ``'grad'`` (only with a tensor that requires grad, in grad mode:
-    torch's autograd has no complex derivative of the op) or ``'nonempty'`` (not when
-    every tensor is empty: no kernel runs then)."""
+    torch's autograd has no complex derivative of the op), ``'nonempty'`` (not when
+    every tensor is empty: no kernel runs then) or ``'dims'`` (not when a tensor is 0-d:
+    torch returns it, or multiplies by it, without the kernel); several words: all hold."""
     name = _op_name(public_name)
     key = (name, number)
     if key in _ROWS:
@@ -986,6 +987,10 @@ def _applies(when, arrays, numbers, tensors=()):
         return len(arrays) > 1
     if when == 'nonempty':
         return any(a.size for a in arrays)
+    if when == 'dims':
+        return all(a.ndim for a in arrays)
+    if ' ' in when:
+        return all(_applies(w, arrays, numbers, tensors) for w in when.split())
     return True
 
 

@@ -571,9 +571,8 @@ def writable_alias(arr, overlap=False):
         if st < span and not overlap:
             return None
         span += st * (n - 1)
-    root = arr
-    while isinstance(root.base, np.ndarray):
-        root = root.base
+    from ..storage import _root  # (through as_strided's wrappers too: an expand's view)
+    root = _root(arr)
     if not (root.flags.writeable and root.flags.c_contiguous):
         return None
     offset = arr.__array_interface__['data'][0] - root.__array_interface__['data'][0]

@@ -5,7 +5,8 @@
 <dtype> for the dtype's name, the names (``Long``, ``ComplexFloat``) of the
 dtypes it refuses so[, 'numbers': only with a Python number argument |
 'tensors': only with a second tensor | 'nonempty': only for a non-empty
-input | 'grad': only with a tensor that requires grad]), ...)}.
+input | 'dims': only for inputs that all have dims (not 0-d) | 'grad':
+only with a tensor that requires grad; several words: all hold]), ...)}.
 ``REFUSED_WITH_NUMBER``: the same for a call
 whose second operand is a Python number (``gt(t, 0)``), for every op
 probed so (an empty row: that form refuses no dtype). Read by
@@ -71,8 +72,8 @@ REFUSED = {
     'cosh_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'cosine_similarity': (('RuntimeError', 'expected common dtype to be floating point, yet common dtype is <dtype>', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'cov': (('RuntimeError', 'cov(): bool dtype is not supported for input', 'Bool'),),
-    'cummax': (('NotImplementedError', '"cummax_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble', 'nonempty'),),
-    'cummin': (('NotImplementedError', '"cummin_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble', 'nonempty'),),
+    'cummax': (('NotImplementedError', '"cummax_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble', 'nonempty dims'),),
+    'cummin': (('NotImplementedError', '"cummin_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble', 'nonempty dims'),),
     'cumulative_trapezoid': (('RuntimeError', 'cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported', 'Bool'),),
     'deg2rad': (('RuntimeError', 'deg2rad is not supported for complex tensors.', 'ComplexFloat ComplexDouble'),),
     'deg2rad_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'), ('RuntimeError', 'deg2rad is not supported for complex tensors.', 'ComplexFloat ComplexDouble')),
@@ -132,7 +133,7 @@ REFUSED = {
     'geometric_': (('NotImplementedError', '"geometric_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble', 'nonempty'),),
     'geqrf': (('NotImplementedError', '"geqrf_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long Half BFloat16'), ('RuntimeError', 'geqrf does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad')),
     'glu': (('NotImplementedError', '"glu_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
-    'gradient': (('RuntimeError', 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.', 'Bool'), ('RuntimeError', 'torch.gradient does not support uint8 input.', 'Byte')),
+    'gradient': (('RuntimeError', 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.', 'Bool', 'dims'), ('RuntimeError', 'torch.gradient does not support uint8 input.', 'Byte')),
     'greater': (('NotImplementedError', '"gt_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'greater_equal': (('NotImplementedError', '"ge_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
     'group_norm': (('NotImplementedError', '"GroupNormKernelImpl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
@@ -154,11 +155,11 @@ REFUSED = {
     'i0_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'), ('NotImplementedError', '"i0_vml_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble')),
     'igamma': (('NotImplementedError', '"igamma_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'igammac': (('NotImplementedError', '"igammac_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
-    'inner': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool', 'nonempty'),),
+    'inner': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool', 'nonempty dims'),),
     'isin': (('RuntimeError', 'Unsupported input type encountered for isin(): <dtype>', 'Bool ComplexFloat ComplexDouble'),),
     'isneginf': (('RuntimeError', 'isneginf does not support complex inputs.', 'ComplexFloat ComplexDouble'),),
     'isposinf': (('RuntimeError', 'isposinf does not support complex inputs.', 'ComplexFloat ComplexDouble'),),
-    'kthvalue': (('NotImplementedError', '"kthvalue_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble'),),
+    'kthvalue': (('NotImplementedError', '"kthvalue_cpu" not implemented for \'<dtype>\'', 'Bool ComplexFloat ComplexDouble', 'dims'),),
     'l1_loss': (('RuntimeError', 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.', 'Bool'),),
     'layer_norm': (('NotImplementedError', '"LayerNormKernelImpl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'lcm': (('NotImplementedError', '"lcm_cpu" not implemented for \'<dtype>\'', 'Bool Half BFloat16 Float Double ComplexFloat ComplexDouble'),),
@@ -226,7 +227,7 @@ REFUSED = {
     'mish': (('NotImplementedError', '"mish_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'mish_': (('NotImplementedError', '"mish_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'mm': (('NotImplementedError', '"addmm_impl_cpu_" not implemented for \'<dtype>\'', 'Bool'),),
-    'mode': (('NotImplementedError', '"mode_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble'),),
+    'mode': (('NotImplementedError', '"mode_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble', 'dims'),),
     'mse_loss': (('NotImplementedError', '"mse_cpu" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble'),),
     'msort': (('RuntimeError', 'Sort does not support complex dtypes on CPU', 'ComplexFloat ComplexDouble'),),
     'nan_to_num': (('RuntimeError', 'nan_to_num does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),

@@ -576,8 +576,8 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         x = x.view(view)
     elif x._data.ndim < y._data.ndim:
         x = x.view((1,) * (y._data.ndim - x._data.ndim) + x._data.shape)
-    # (no samples: x's empty spacings still set the dtype and the graph)
-    spacing = _spacing(x, d) if n else x
+    # (x's spacings along ``dim`` of y's, whatever their count: torch slices x there too)
+    spacing = _spacing(x, d)
     return _by_scalar((pairs * spacing).cumsum(d), 2., DivBackward1, np.true_divide)
 
 

@@ -64,7 +64,9 @@ def _guarded(fn, a, *args, **kwargs):
     if not bad.any():
         return fn(a, *args, **kwargs)
     nan = np.isnan(a).any(axis=(-2, -1))
-    if nan.any():
+    if nan.any() and not (fn in (np.linalg.eigh, np.linalg.eigvalsh) and a.shape[-1] <= 2):
+        # (the symmetric solver of a 1x1 or 2x2 matrix is a formula, no iteration: NaN in,
+        # NaN out)
         at = f"(Batch element {int(np.flatnonzero(nan.reshape(-1))[0])}): " if a.ndim > 2 else ''
         if fn in (np.linalg.eigh, np.linalg.eigvalsh):
             raise LinAlgError(f"linalg.eigh: {at}The algorithm failed to converge because the "
@@ -236,6 +238,10 @@ class LinalgSlogdetBackward0(Node):
 def _slogdet(A, op, cls):
     _matrices(A, op)
     sign, logabs = np.linalg.slogdet(A._data)
+    if sign.dtype.kind == 'f':
+        # torch's sign is the product of the pivots' signs, and the sign of NaN is 0: a NaN
+        # log|det| (a NaN pivot, or 0 and inf ones) has sign 0 (NumPy says 1)
+        sign = np.where(np.isnan(logabs), 0, sign)
     n = track1(LinalgSlogdetBackward0, A)
     if n is not None:
         n.save(A)
@@ -567,7 +573,8 @@ def _eigh(A, UPLO, op, vectors):
     if UPLO not in ('L', 'U'):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     a = A._data
-    w, v = _guarded(np.linalg.eigh, a, UPLO)
+    # (LAPACK reads only the UPLO triangle: a NaN or inf in the other one changes nothing)
+    w, v = _guarded(np.linalg.eigh, np.triu(a) if UPLO == 'U' else np.tril(a), UPLO)
     n = track1(LinalgEighBackward0, A)
     if n is not None:
         n.save(A)
@@ -905,13 +912,28 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     if a.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
                            "least 2 dimensions.")
-    if tol is not None and not a.size:  # (torch's tol form answers an empty input first)
-        return _products._out(make(np.zeros(a.shape[:-2], np.int64)), out)
-    if a.dtype.kind not in 'fcV':
-        if tol is not None and not hermitian:  # (torch's tol form goes to its svd first)
+    for name, t in (('atol', atol), ('rtol', rtol)):
+        if isinstance(t, Tensor) and t._data.dtype.kind == 'c':
+            raise RuntimeError(f"torch.linalg.matrix_rank: {name} tensor of complex type is not "
+                               f"supported. Got {t.dtype.kernel_name}")
+    # torch's tol form and its form with an rtol tensor answer an empty input first, then
+    # run its eigh (hermitian) or svd, whose checks come before any of their own
+    kernels = tol is not None or isinstance(rtol, Tensor)
+    empty = make(np.zeros(a.shape[:-2], np.int64))
+    if kernels and not a.size:
+        return _products._out(empty, out)
+    if kernels and hermitian:
+        _square_for_eigh(a)
+    if a.dtype.char not in 'fdFD':
+        if kernels and (hermitian or a.dtype.kind in 'fV'):  # (float16, bfloat16; eigh: all)
+            raise NotImplementedError(f'"linalg_{"eigh" if hermitian else "svd"}_cpu" not '
+                                      f"implemented for '{A.dtype.kernel_name}'")
+        if kernels:
             raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as "
                                f"input. Got {A.dtype.kernel_name}")
         raise RuntimeError("This function doesn't handle types other than float and double")
+    if not a.size:  # (rank 0, before eigh's square check)
+        return _products._out(empty, out)
     if tol is not None:
         atol, rtol = tol, 0.0
     if hermitian:
@@ -920,8 +942,11 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     s = np.abs(_guarded(np.linalg.eigvalsh, a)) if hermitian else \
         _guarded(np.linalg.svd, a, compute_uv=False)
     smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
-    return _products._out(make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64)),
-                          out)
+    r = make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64))
+    return _products._out(r, out)
+
+
+matrix_rank._refuses_dtypes = True  # (the body refuses dtypes in torch's order)
 
 
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``; ember keeps

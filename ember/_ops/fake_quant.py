@@ -32,6 +32,15 @@ def _check_range(quant_min, quant_max):
         raise RuntimeError("`quant_min` should be less than or         equal to `quant_max`.")
 
 
+def _no_derivative(qparams, fn):
+    """torch's refusal of a scale or zero point tensor that requires grad (its kernels have
+    no derivative for them)."""
+    for t, arg in zip(qparams, ('scale', 'zero_point')):
+        if isinstance(t, Tensor) and t.requires_grad:
+            from ..nn.functional._loss import _not_differentiable
+            _not_differentiable(t, fn, arg)
+
+
 def _quantize(input, scale, zero_point, quant_min, quant_max, node):
     x = input._data
     # as torch's kernel: the reciprocal of the scale in float32, rounding half to even
@@ -56,9 +65,13 @@ def fake_quantize_per_tensor_affine(input, scale, zero_point, quant_min, quant_m
     node = _PER_TENSOR
     if isinstance(scale, Tensor) or isinstance(zero_point, Tensor):
         node = _PER_TENSOR_QPARAMS
+        _no_derivative((scale, zero_point),
+                       '_fake_quantize_per_tensor_affine_cachemask_tensor_qparams')
         scale = float(scale) if isinstance(scale, Tensor) else scale
         zero_point = int(zero_point) if isinstance(zero_point, Tensor) else zero_point
-    if not quant_min <= zero_point <= quant_max:
+    elif not quant_min <= zero_point <= quant_max:
+        # (only the number form checks: torch's kernel for tensor qparams takes any zero
+        # point, truncated to an integer)
         raise RuntimeError("`zero_point` must be between `quant_min` and `quant_max`.")
     return _quantize(input, scale, zero_point, quant_min, quant_max, node)
 
@@ -68,6 +81,7 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
     """``input`` quantized with one ``scale`` and ``zero_point`` per index of ``axis``
     (1-D tensors of that dim's size) and mapped back to floats."""
     _check_range(quant_min, quant_max)
+    _no_derivative((scale, zero_point), 'fake_quantize_per_channel_affine_cachemask')
     zp = zero_point._data
     if zp.dtype not in (np.int32, np.float32, np.float16):
         from .pointwise import dtype_name

@@ -1574,8 +1574,10 @@ def pow(input, exponent, *, out=None):
             r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
         elif e == 2:
             r = np.multiply(x, x)
-        elif e == 0.5 and x.dtype.kind in 'fcV':
-            r = np.sqrt(x)
+        elif (e == 0.5 or e == -0.5) and x.dtype.kind in 'fcV' and x.dtype != np.float16:
+            # torch's kernel runs sqrt and rsqrt for these exponents (not for float16, which
+            # goes to pow): they differ from pow at -inf (NaN, not inf or 0) and at -0.0
+            r = np.sqrt(x) if e > 0 else 1 / np.sqrt(x)
         else:
             r = np.power(x, e)
         r = np.asarray(r)

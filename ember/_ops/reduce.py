@@ -979,7 +979,13 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     p = ord
     if (p < 0 or p == float('inf')) and x.size == 0:
         _no_identity(x.shape, dim, dims, p)
-    if p == 2:
+    count = math.prod(x.shape[d] for d in dims if d < x.ndim)
+    if count == 0 or p != 0 and count == 1:
+        # The norm of one element is its magnitude: torch returns it, not |x| ** p ** (1/p)
+        # (which over- or underflows, 1e30 ** 2 in float32); of no elements 0, the sum's
+        # identity, whatever the order (a NaN order too).
+        r = np.sum(a, axis=ax, keepdims=keepdim)
+    elif p == 2:
         r = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
     elif p == 1:
         r = np.sum(a, axis=ax, keepdims=keepdim)
@@ -1192,8 +1198,8 @@ def _softmax_input(input, dim, dtype, op):
 def softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'softmax')
-    if x.ndim == 0:
-        r = np.ones((), x.dtype)
+    if x.ndim == 0:  # (exp(x - x) / itself: 1, NaN for a non-finite x)
+        r = np.asarray(x - x + 1, x.dtype)
     elif x.size == 0:
         r = x.copy()
     else:
@@ -1217,8 +1223,8 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     """``x - logsumexp(x, dim)``, computed stably."""
     x, d = _softmax_input(input, dim, dtype, 'log_softmax')
     shifted_exp = None
-    if x.ndim == 0:
-        r = np.zeros((), x.dtype)
+    if x.ndim == 0:  # (x - x: 0, NaN for a non-finite x)
+        r = np.asarray(x - x, x.dtype)
     elif x.size == 0:
         r = x.copy()
     else:
@@ -1286,7 +1292,10 @@ def _scan(name, np_fn, cls):
         n = track1(cls, input)
         if n is not None:
             n.dim = d
-            n.save(input)
+            # (the backward's formula reads the values scanned: the input cast to ``dtype``,
+            # as an op so higher derivatives reach the input -- a complex input cast to a
+            # real dtype loses its imaginary part, on which the result does not depend)
+            n.save(input if x.dtype == input._data.dtype else input.to(dtype))
         return _out(result(r, n), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"Cumulative {name[3:]} along ``dim``; integers and bools accumulate in "
@@ -1496,9 +1505,11 @@ def median_all(input, flat, nan, cls, op='median'):
         raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
                            "with complex dtype.")
     if flat.size == 0:
-        # torch returns NaN (the lowest value for integers) rather than raising.
-        r = np.asarray(np.nan if x.dtype.kind in 'fcV' else
-                       np.iinfo(x.dtype).min if x.dtype.kind in 'iu' else False, x.dtype)
+        # torch returns NaN rather than raising, converted to an integer or bool dtype as C
+        # converts it (x86: through int32 below 32 bits -- 0 for int8 and int16 -- the lowest
+        # value for int32 and int64, True for bool), as NumPy's astype does.
+        with np.errstate(invalid='ignore'):
+            r = np.asarray(np.nan).astype(x.dtype)
     elif nan:
         r = np.asarray(np.nan, x.dtype)
     else:

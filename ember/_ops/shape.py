@@ -439,7 +439,24 @@ def expand(input, *sizes, size=None, implicit=False):
         arr = input._data[(np.newaxis,) * lead]
     else:
         arr = np.broadcast_to(input._data, target)
+    if 1 in target:
+        # (NumPy gives a new or broadcast size-1 dim stride 0; torch's strides differ there)
+        arr = np.lib.stride_tricks.as_strided(arr, strides=_expand_strides(input._data, target))
     return view_of(input, arr, track1(ExpandBackward0, input), expand, (target,))
+
+
+def _expand_strides(a, target):
+    """torch's strides (in bytes) of the array ``a`` expanded to ``target``: a dim that
+    keeps its size keeps its stride, a repeated one has stride 0, and a new leading size-1
+    dim steps over the dims inside it (stride 0 inside none)."""
+    lead = len(target) - a.ndim
+    out, inner = [0] * len(target), 0
+    for i in reversed(range(len(target))):
+        size, stride = (a.shape[i - lead], a.strides[i - lead]) if i >= lead else (1, inner)
+        if size != target[i]:
+            size, stride = target[i], 0
+        out[i], inner = stride, size * stride
+    return tuple(out)
 
 
 @register(function=False)

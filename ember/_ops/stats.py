@@ -8,6 +8,7 @@ corrcoef) are written as that composition of ember ops, so their gradients (of e
 and the grad_fn torch shows come from the ops they are made of.
 """
 import builtins
+import math
 
 import numpy as np
 
@@ -360,7 +361,7 @@ def _histogramdd_arrays(x, bins, range, weight, density, one_d):
     if x.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     dims = x.shape[-1]
-    pts = x.reshape(-1, dims)
+    pts = x.reshape(math.prod(x.shape[:-1]), dims)  # (-1 cannot be inferred with no dims)
     if isinstance(bins, Tensor) or isinstance(bins, (list, tuple)) and bins and \
             isinstance(bins[0], Tensor):
         given = [bins] if isinstance(bins, Tensor) else list(bins)
@@ -401,14 +402,57 @@ def _histogramdd_arrays(x, bins, range, weight, density, one_d):
         _check_weight(x, weight)
         _check_counts(counts)
         _kernel_refuses(x, 'histogram_cpu')
-        # (edges computed in float64 and rounded to the input's dtype, as torch's linspace;
-        # a single value gets a bin of width 1 around it)
-        edges = [np.linspace(lo - (lo == hi) * 0.5, hi + (lo == hi) * 0.5, n + 1
-                             ).astype(x.dtype) for (lo, hi), n in zip(spans, counts)]
+        # (edges from torch's linspace in the input's dtype -- its rounding decides the bin
+        # of a value on an inner edge; a single value gets a bin of width 1 around it)
+        from .creation import _spaced
+        edges = [_spaced(lo - (lo == hi) * 0.5, hi + (lo == hi) * 0.5, n + 1, x.dtype
+                         ).astype(x.dtype) for (lo, hi), n in zip(spans, counts)]
     w = None if weight is None else weight._data.reshape(-1).astype(np.float64)
-    hist, _ = np.histogramdd(pts.astype(np.float64), [e.astype(np.float64) for e in edges],
-                             weights=w, density=density)
+    hist = _bin_counts(pts.astype(np.float64), [e.astype(np.float64) for e in edges], w,
+                       density)
     return hist.astype(x.dtype), edges
+
+
+def _bin_counts(pts, edges, w, density):
+    """torch's histogram kernel on float64 arrays: the (weighted) count of the points
+    (rows of ``pts``) in each cell of the grid of ``edges``, a point outside any dim's
+    first..last edge (or NaN) left out; with ``density`` divided by the total and by each
+    dim's bin widths. No edges (a 0-d histogram) count nothing."""
+    shape = tuple(len(e) - 1 for e in edges)
+    hist = np.zeros(shape)
+    if edges:
+        idx = [_bin_index(e, pts[:, k]) for k, e in enumerate(edges)]
+        keep = np.logical_and.reduce([i >= 0 for i in idx])
+        cells = np.ravel_multi_index([i[keep] for i in idx], shape)
+        hist = np.bincount(cells, None if w is None else w[keep],
+                           minlength=hist.size).astype(np.float64).reshape(shape)
+    if density:
+        with np.errstate(all='ignore'):
+            hist = hist / hist.sum()
+            for k, e in enumerate(edges):
+                hist = hist / np.diff(e).reshape([-1 if j == k else 1 for j in range(len(edges))])
+    return hist
+
+
+def _bin_index(edges, v):
+    """The bin of each of the values ``v`` among ``edges`` as torch's kernel finds it --
+    the binary search of std::upper_bound, less one, the last edge counted in the last bin
+    -- and -1 for a value outside ``edges[0]..edges[-1]`` or NaN. torch does not check that
+    the edges increase: out of order, the search's own steps decide, so they are replayed."""
+    n = len(edges)
+    if (np.diff(edges) >= 0).all():
+        pos = np.searchsorted(edges, v, 'right')
+    else:
+        pos, length = np.zeros(v.shape, np.int64), np.full(v.shape, n, np.int64)
+        while (length > 0).any():
+            half = length >> 1
+            mid = pos + half
+            below = v < edges[np.minimum(mid, n - 1)]  # (the value sorts before the middle)
+            step = (length > 0) & ~below
+            pos = np.where(step, mid + 1, pos)
+            length = np.where(length > 0, np.where(below, half, length - half - 1), 0)
+    pos = np.minimum(pos - 1, n - 2)
+    return np.where((v >= edges[0]) & (v <= edges[-1]), pos, -1)
 
 
 @register(method=True)
@@ -889,7 +933,7 @@ def pdist(input, p=2):
     return impl(input, p)
 
 
-pdist._refuses_dtypes = True  # (its body's: see nn.functional.pdist)
+pdist._refuses_dtypes = True  # (its body refuses dtypes only where torch's kernel runs)
 
 
 @register(method=False)

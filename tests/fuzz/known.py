@@ -64,9 +64,6 @@ KNOWN = {
         "element; ember's is right",
     ('Tensor.mvlgamma', 'wrong values on finite inputs'):
         'bfloat16 rounding of a special function (owner: special)',
-    ('Tensor.nanmedian', 'wrong values on finite inputs'):
-        'empty input: torch returns an unspecified value (0 or True); ember returns its '
-        'own',
     ('Tensor.pinverse', 'wrong values on finite inputs'):
         'ill-conditioned complex64 matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
@@ -76,9 +73,6 @@ KNOWN = {
         "sin's rounding, e.g. 2.16e13 at -5)",
     ('Tensor.put_', 'wrong values on finite inputs'):
         'duplicate indices without accumulate: which write wins is undefined in torch',
-    ('Tensor.stride', 'wrong values on finite inputs'):
-        'strides of size-1 dims after permute: torch keeps the permuted stride, NumPy '
-        'reports its own (no effect on values)',
     ('Tensor.svd', 'wrong values on finite inputs'):
         "float32 matrices holding 1e30: LAPACK builds scale differently (torch's singular"
         ' values overflow)',
@@ -100,9 +94,6 @@ KNOWN = {
     ('median', 'wrong values on finite inputs'):
         'torch bug: median along a dim of an expanded (stride-0) input returns a wrong '
         "element; ember's is right",
-    ('nanmedian', 'wrong values on finite inputs'):
-        'empty input: torch returns an unspecified value (0 or True); ember returns its '
-        'own',
     ('pinverse', 'wrong values on finite inputs'):
         'rcond=0 on an ill-conditioned matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
@@ -168,18 +159,23 @@ KNOWN = {
         'torch bug: tril_/triu_ skip the internal-overlap check every other in-place op '
         "makes, writing through an expanded (stride-0) tensor; ember refuses as torch's other "
         'in-place ops do',
-    ('F.threshold_', 'spurious errors'):
-        'torch bug: threshold_ skips the internal-overlap check (relu_, its special case, '
-        'makes it), writing through an expanded (stride-0) tensor; ember refuses as relu_ does',
     ('native_batch_norm', 'spurious errors'):
         "torch bug: native_batch_norm does not check the sizes of weight, bias and the running "
         'statistics against the channel count (it reads past a short one: garbage values); '
-        'ember refuses as the functional form does ("weight should contain 3 elements not 2")',
+        'ember refuses as the functional form does ("weight should contain 3 elements not 2"). '
+        'Also a 1-d input: torch raises IndexError for dim 1 unless an operand is '
+        'non-contiguous, when a kernel runs that reads no channel dim (its output is neither '
+        "the normalised input nor a refusal); ember always raises torch's IndexError",
     ('native_batch_norm', 'silent acceptance of bad input'):
         "torch bug: native_batch_norm's kernel for a strided input or parameter fails an "
         "INTERNAL ASSERT ('t.dim() == 1', \"please report a bug\") on a weight or bias of "
         'more than one dim, which its contiguous kernel takes (any shape of one value per '
         'channel); ember takes them as the contiguous kernel does',
+    ('Tensor.stride', 'wrong values on finite inputs'):
+        "not a bug: an empty tensor's strides. The fuzzer builds torch's inputs from NumPy "
+        "arrays, and torch.from_numpy keeps NumPy's strides, which are 0 for an empty array; "
+        'ember reports the row-major strides torch gives every empty tensor it makes itself '
+        '(torch.empty(0).stride() is (1,))',
     ('take_along_dim', 'spurious errors'):
         'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
         'reads whatever memory lies there); ember refuses as gather does',
@@ -216,4 +212,42 @@ KNOWN = {
     ('Tensor.cholesky', 'silent acceptance of bad input'):
         'a float32 matrix on the edge of positive-definiteness: whether the last pivot '
         'rounds positive differs between LAPACK builds',
+    ('std', 'clearly wrong gradients'):
+        'torch bug: at a constant input the gradient of std is a sign of the mean\'s '
+        'rounding remainder -- torch gives +-1/sqrt(n (n - correction)) or 0 as its mean of '
+        'equal values rounds above, below or onto them (0.5245 x 6: -0.18, -6.2296 x 6: '
+        '+0.18, 1.0 x 6: 0); ember gives the 0 torch gives when its std is exactly 0 '
+        '(pinned in test_found_issue15_s4_g.py)',
+    ('Tensor.std', 'clearly wrong gradients'):
+        "torch bug: at a constant input the gradient of std is a sign of the mean's "
+        'rounding remainder (see std); ember gives 0 as torch does where its std is 0',
+    ('var', 'wrong values on finite inputs'):
+        'torch bug: the variance of equal float32 values (1e30 x 16) is 0; torch gives inf '
+        '(its float32 mean is off by a rounding remainder whose square overflows, and its '
+        'std of the same values is 7.8e22, not sqrt(inf)); ember gives 0 (pinned in '
+        'test_found_issue15_s4_g.py)',
+    ('Tensor.var', 'wrong values on finite inputs'):
+        'torch bug: the variance of equal float32 values (1e30 x 16) is 0; torch gives inf '
+        '(see var)',
+    ('std', 'wrong values on finite inputs'):
+        'torch bug: the std of equal float32 values (1e30 x 16) is 0; torch gives 7.8e22 '
+        '(see var)',
+    ('Tensor.std', 'wrong values on finite inputs'):
+        'torch bug: the std of equal float32 values (1e30 x 16) is 0; torch gives 7.8e22 '
+        '(see var)',
+    ('nanmedian', 'wrong values on finite inputs'):
+        'torch bug: nanmedian along a dim of an expanded (stride-0) input returns a wrong '
+        'element (9.1e-44 among [3, 1, 2, 5, 4] repeated), as median does; ember\'s is the '
+        "contiguous copy's",
+    ('Tensor.nanmedian', 'wrong values on finite inputs'):
+        'torch bug: nanmedian along a dim of an expanded (stride-0) input returns a wrong '
+        "element, as median does; ember's is the contiguous copy's",
+    ('cumprod', 'clearly wrong gradients'):
+        'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
+        'complex input\'s values, not the real ones it multiplied (its gradient has an '
+        'imaginary part the function does not depend on); ember matches finite differences '
+        'and torch\'s own x.to(dtype).cumprod() (pinned in test_found_issue15_s4_g.py)',
+    ('Tensor.cumprod', 'clearly wrong gradients'):
+        'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
+        "complex values (see cumprod); ember's matches finite differences",
 }

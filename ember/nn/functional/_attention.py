@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from ... import _dtype
-from ..._ops import creation as _creation, reduce as _red, shape as _shape
+from ..._ops import _args, creation as _creation, reduce as _red, shape as _shape
 from ..._ops._core import broadcast_shape, make
 from ...backends.cuda import _SDP
 from . import _dropout as _layers
@@ -38,10 +38,20 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
+    shape = tuple(query.shape[:-1]) + (value.shape[-1],)
+    if not math.prod(shape) or not value.numel():
+        # torch returns zeros for an empty result or value before any kernel or head
+        # sharing runs, tied to every input (its zero gradients have their shapes)
+        return _creation.zeros(shape, dtype=query.dtype) + \
+            (query.sum() + key.sum() + value.sum()) * 0
     if not (query.dtype.is_floating_point or query.dtype.is_complex):
         # (torch scales query and key by a float first: integers and bools become floats, and
         # value's dtype is refused by the last product)
         query, key = query * 1.0, key * 1.0
+    else:  # (the kernels' dtype refusals: only now, after that shortcut)
+        _args.refuse_dtypes('scaled_dot_product_attention',
+                            _args.refusals('scaled_dot_product_attention') or {},
+                            (query, key, value), None)
     if enable_gqa:
         key, value = _share_heads(query, key, value)
     if query.dtype.is_floating_point and query.dtype.itemsize == 2:
@@ -72,6 +82,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0:
         weights = _layers.dropout(weights, dropout_p)
     return weights.matmul(value)
+
+
+scaled_dot_product_attention._refuses_dtypes = True  # (see overrides.overridable)
 
 
 def _share_heads(query, key, value):

@@ -3,7 +3,7 @@ torch's dedicated ``PdistBackward0`` node (its backward on arrays, with no deriv
 own, as torch's ``_pdist_backward``); the others are compositions of ember ops, as in torch."""
 import numpy as np
 
-from ..._ops import _core, reduce as _red
+from ..._ops import _args, _core, creation as _creation, reduce as _red
 from ..._ops._core import Node, make
 from ..._ops.stats import _NotDifferentiable
 from ...autograd.graph import name_saved_values
@@ -71,9 +71,8 @@ def pdist(input, p=2):
     x = input._data
     i, j = np.triu_indices(x.shape[0], 1)
     if len(i) and x.shape[1]:
-        if x.dtype.kind == 'V' or x.dtype == np.float16:  # (only a run kernel refuses them)
-            raise NotImplementedError(f"\"pdist\" not implemented for "
-                                      f"'{input.dtype.kernel_name}'")
+        # (the kernel's dtype refusals: only where it runs, for a pair of non-empty rows)
+        _args.refuse_dtypes('pdist', _args.refusals('pdist') or {}, (input,), None)
         r = _red._vector_norm(make(x[i] - x[j]), p, 1)._data
     else:  # (no pairs, or rows of no elements: distance 0 for every p, as in torch)
         r = np.zeros(len(i), x.dtype)
@@ -86,7 +85,7 @@ def pdist(input, p=2):
     return out
 
 
-pdist._refuses_dtypes = True  # (its kernel's refusals, in the body: see overridable)
+pdist._refuses_dtypes = True  # (see overrides.overridable)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):

@@ -18,6 +18,7 @@ import numpy as _np
 from ..._ops import _args, _core, creation as _creation, pointwise as _pw, reduce as _red, \
     shape as _shape
 from ..._ops import special as _special
+from ... import _dtype
 from ..._ops._core import Node, make
 from ..._ops._core import Node as _Node, make as _make
 from ...autograd.graph import name_saved_values, saved_int
@@ -116,11 +117,23 @@ class _SmoothL1LossBackward0(_PairLoss):
         return _pw.where(inside, d / self.beta, d.sign())
 
 
-def _pair_loss(input, target, reduction, cls, kernel, name, out_dtype=None, **attrs):
+def _into_input(input, common):
+    """torch's error where a loss kernel that writes into a tensor of ``input``'s dtype
+    (huber, soft margin) computes in a ``common`` (NumPy) dtype that cannot be cast to it;
+    returns the dtype the result takes: ``input``'s."""
+    out = input._data.dtype
+    if not _dtype.can_cast(_dtype.FROM_NP[common], _dtype.FROM_NP[out]):
+        raise RuntimeError(f"result type {_pw.dtype_name(common)} can't be cast to the desired "
+                           f"output type {_pw.dtype_name(out)}")
+    return out
+
+
+def _pair_loss(input, target, reduction, cls, kernel, name, into_input=False, **attrs):
     """The loss ``kernel(input - target)`` reduced, computed in the operands' common dtype
-    (and given ``out_dtype``, the dtype of a loss torch writes into a tensor like input)."""
+    (with ``into_input`` written into ``input``'s, as torch's huber kernel does)."""
     x, t = _broadcast(input, target)
     xa, ta = _core.binary_arrays(x, t, name)
+    out = _into_input(input, xa.dtype) if into_input else xa.dtype
     if xa.dtype.kind not in 'fV':  # (the kernels take real floating types only)
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_pw.dtype_name(xa.dtype)}'")
@@ -128,7 +141,7 @@ def _pair_loss(input, target, reduction, cls, kernel, name, out_dtype=None, **at
     # as torch's kernels)
     wide = _np.dtype(_np.float32) if xa.dtype.itemsize == 2 else xa.dtype
     r = _reduce_array(_np.asarray(kernel(xa.astype(wide) - ta.astype(wide)), wide), reduction)
-    r = _np.asarray(r, xa.dtype if out_dtype is None else out_dtype)
+    r = _np.asarray(r, out)
     n = _core.track(cls, (x, t))
     out = _core.result(r, n)
     if n is not None:
@@ -618,26 +631,25 @@ def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
         raise ValueError("Weights and input must have the same size.")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    # (torch's kernel writes the loss into a tensor like input: the operands' common dtype
-    # must cast to input's, and must be one its kernel takes; these stand -- the weighted
-    # form's reduction is read only after the kernel ran)
-    from ... import _dtype
+    # (the kernel's errors stand: the weighted form's reduction is read only after it ran)
+    from ..._ops._args import stands
     common = _dtype.promote_types(input.dtype, target.dtype)
-    if not _dtype.can_cast(common, input.dtype):
-        raise _args.stands(RuntimeError(f"result type {common.kernel_name} can't be cast to the "
-                                        f"desired output type {input.dtype.kernel_name}"))
-    if common.is_complex or not common.is_floating_point:
-        raise _args.stands(NotImplementedError('"huber_cpu" not implemented for '
-                                               f"'{common.kernel_name}'"))
+    try:
+        _into_input(input, common.np)
+    except RuntimeError as e:
+        raise stands(e) from None
+    if common.np.kind in 'biuc':
+        raise stands(NotImplementedError(f'"huber_cpu" not implemented for '
+                                         f"'{common.kernel_name}'"))
 
     def kernel(d):
         a = np.abs(d)
         return np.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
     if weight is None:
         return _pair_loss(input, target, reduction, _HuberLossBackward0, kernel, 'huber',
-                          input._data.dtype, delta=delta)
-    loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber',
-                      input._data.dtype, delta=delta) * weight
+                          True, delta=delta)
+    loss = _pair_loss(input, target, 'none', _HuberLossBackward0, kernel, 'huber', True,
+                      delta=delta) * weight
     if reduction not in ('none', 'mean', 'sum'):
         raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
                          "'mean', 'sum'.")
@@ -665,14 +677,14 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast "
                            f"shape {list(x.shape)}")
     xa, ya = _core.binary_arrays(x, y, 'soft_margin_loss')
-    if input._data.dtype.kind in 'iu':  # (the floating result is written in input's dtype)
-        res = xa.dtype if xa.dtype.kind in 'fcV' else np.dtype(np.float32)
-        raise RuntimeError(f"result type {_pw.dtype_name(res)} can't be cast to the desired "
-                           f"output type {_pw.dtype_name(input._data.dtype)}")
+    if xa.dtype.kind not in 'fcV':
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{_pw.dtype_name(input._data.dtype)}")
+    out = _into_input(input, xa.dtype)  # (torch's kernel writes into input's dtype)
     with np.errstate(all='ignore'):
-        loss = np.asarray(np.log1p(np.exp(-ya * xa)), xa.dtype)
+        loss = np.asarray(np.log1p(np.exp(-ya * xa)), out)
     r = loss if reduction == 'none' else np.asarray(
-        loss.sum() if reduction == 'sum' else (loss.mean() if loss.size else np.nan), xa.dtype)
+        loss.sum() if reduction == 'sum' else (loss.mean() if loss.size else np.nan), out)
     n = _core.track(_SoftMarginLossBackward0, (x, y))
     out = _core.result(r, n)
     if n is not None:

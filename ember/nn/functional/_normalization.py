@@ -12,6 +12,7 @@ from ..._memory_format import in_format, suggested_format
 from ..._ops import _core
 from ..._ops._core import Node, make
 from ._recompute import RecomputedBackward, recomputed
+from ..._dtype import opmath
 from ..._finfo import of_array_dtype
 from ..._ops._args import stands
 from ..._ops._scratch import scratch
@@ -225,8 +226,8 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
     if fused is not None:        # statistics and affine in the compiled kernels
         return _batch_norm_fused(input, fused, running_mean, running_var, weight, bias,
                                  momentum, eps, dims)
-    centred = None
-    if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics and xhat in float32, as torch)
+    centred, narrow = None, False
+    if x.dtype == np.float16:   # (float16: statistics and xhat in float32, as torch)
         x = x.astype(np.float32)
     if training:
         if x.dtype in _ROW_DTYPES:
@@ -235,6 +236,10 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
             centred = np.asarray(x - mean.reshape(shape))
             var = _channel_sums(centred, centred)
             var /= x.size // channels
+        elif x.dtype.kind == 'V':
+            narrow = all(p is None or p._data.dtype == x.dtype
+                         for p in (weight, bias, running_mean, running_var))
+            mean, var, centred = _bfloat16_stats(x, dims, shape, narrow)
         else:
             mean, var = x.mean(dims), x.var(dims)
         count = x.size // channels
@@ -246,17 +251,20 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
     else:
         mean, var = running_mean._data.copy(), running_var._data.copy()
         stats = (mean, 1 / np.sqrt(var + eps))
-    rstd = np.asarray(1 / np.sqrt(var + eps), x.dtype)
+    rstd = np.asarray(1 / np.sqrt(var + eps), x.dtype if centred is None else centred.dtype)
+    if narrow:
+        rstd = rstd.astype(x.dtype).astype(rstd.dtype)
     xhat = centred if centred is not None else \
         np.asarray(x - mean.reshape(shape).astype(x.dtype, copy=False))
     xhat *= rstd.reshape(shape)
+    # (bfloat16's xhat is float32 here: the affine is applied before the one rounding)
     result, n = _affine_result(NativeBatchNormBackward0, input, xhat, weight, bias, shape)
     if n is not None:
         n.dims, n.eps, n.stats = dims, eps, stats
         # for the backward on arrays (not when the result is xhat itself, which the
         # caller may change in place: the backward in ember ops recomputes it then)
-        n.xhat = xhat if result._data is not xhat else None
-        n.rstd = rstd
+        n.xhat = xhat.astype(x.dtype, copy=False) if result._data is not xhat else None
+        n.rstd = rstd.astype(x.dtype, copy=False)
     return result
 
 
@@ -280,6 +288,20 @@ def _strided_stats_dtype(input, params):
         return
     if all(t is None or t.dtype == input.dtype for t in params):
         _mean_array(input, None)
+
+
+def _bfloat16_stats(x, dims, shape, narrow):
+    """torch's batch statistics of a bfloat16 ``x``: (mean, biased variance, x - mean), the
+    sums in float32; where the parameters are bfloat16 too (``narrow``) torch keeps the
+    mean and the sum of squared deviations (taken from the float32 mean) in bfloat16, so
+    they are rounded to it."""
+    wide = opmath(x)
+    mean = wide.mean(dims)
+    var = np.square(wide - mean.reshape(shape)).sum(dims)
+    if narrow:
+        mean, var = (a.astype(x.dtype).astype(wide.dtype) for a in (mean, var))
+    var /= x.size // x.shape[1]
+    return mean, var, np.asarray(wide - mean.reshape(shape))
 
 
 def batch_norm_channels(input):
@@ -407,9 +429,9 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
     channels = input.size(1)
     group_norm_checks(input, channels, num_groups, weight, bias)
     shape = (1, channels) + (1,) * (x.ndim - 2)
-    if x.dtype.itemsize == 2:   # (float16/bfloat16: statistics in float32, as torch)
-        x = x.astype(np.float32)
-    xg = x.reshape(x.shape[0], num_groups, _group_size(x.shape, num_groups))
+    # (float16/bfloat16: statistics in float32, as torch)
+    wide = x.astype(np.float32) if x.dtype.itemsize == 2 else x
+    xg = wide.reshape(x.shape[0], num_groups, _group_size(x.shape, num_groups))
     centred = xg - xg.mean(2, keepdims=True)
     out = (centred / np.sqrt((centred * centred).mean(2, keepdims=True) + eps)).reshape(x.shape)
     # (as torch: a channels-last input gives a channels-last result)

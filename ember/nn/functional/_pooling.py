@@ -13,7 +13,7 @@ from ..._ops import _args, _core
 from ..._ops._core import Node, make
 from ...autograd.grad_mode import STATE
 from ._loss import _not_differentiable
-from ._separable import SeparableBackward, apply
+from ._separable import SeparableBackward, apply, apply_windows
 
 
 # -- argument handling and torch's shape checks -----------------------------------------------
@@ -268,9 +268,10 @@ def _separable(node_cls, input, *mats):
     """Average pooling as one matrix per spatial dim (see ``_separable``'s module)."""
     x = input._data
     if x.dtype.kind == 'f':
-        out = apply(x, [m.astype(x.dtype) for m in mats])
+        out = apply_windows(x, [m.astype(x.dtype) for m in mats])
     elif x.dtype.kind == 'V':  # bfloat16: in float32, rounded once
-        out = _core.opmath_call(lambda a: apply(a, [m.astype(a.dtype) for m in mats]), x)
+        out = _core.opmath_call(lambda a: apply_windows(a, [m.astype(a.dtype) for m in mats]),
+                                x)
     else:  # integer averages truncate, as torch's integer division does: exact sums first
         den = 1
         for m in mats:

@@ -17,6 +17,26 @@ def apply(x, mats):
     return np.ascontiguousarray(x)
 
 
+def apply_windows(x, mats):
+    """``apply`` for maps that average over windows (pooling): a non-finite element stays in
+    the windows that hold it. The matrix products multiply it by the zeros outside them too
+    (inf * 0 = NaN in every output); only then are the finite parts recomputed and the
+    windows holding inf, -inf or NaN given inf, -inf or NaN."""
+    out = apply(x, mats)
+    if np.isfinite(out).all():
+        return out
+    finite = np.isfinite(x)
+    out = apply(np.where(finite, x, 0), mats)
+    inside = [(m != 0).astype(x.dtype) for m in mats]
+
+    def meets(mask):  # the outputs whose window holds an element of ``mask``
+        return apply(mask.astype(x.dtype), inside) > 0
+    pos, neg = meets(x == np.inf), meets(x == -np.inf)
+    nan = meets(np.isnan(x)) | pos & neg
+    return np.where(nan, np.nan, np.where(pos, np.inf, np.where(neg, -np.inf, out))).astype(
+        out.dtype, copy=False)
+
+
 class SeparableBackward(Node):
     """Gradient of the separable map: ``M.T`` applied along each spatial dim."""
 
