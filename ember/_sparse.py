@@ -98,6 +98,12 @@ class _Stand:
     def itemsize(self):
         return self.values.itemsize
 
+    def sum(self, axis=None, dtype=None, keepdims=False, **kwargs):
+        """The sum of all elements (``torch.sum(sparse)``): the stored values' sum."""
+        if axis is not None or keepdims or kwargs:
+            raise unsupported('sum', self.backend)
+        return self.values.sum(dtype=dtype)
+
     def tolist(self):
         raise refusal("Cannot access data pointer of Tensor that doesn't have storage")
 
@@ -117,6 +123,8 @@ class _Stand:
             for name in type(self).__slots__:
                 setattr(args[0], name, getattr(args[1], name))
             return None
+        if func is np.swapaxes and type(self) is COO:  # (``transpose`` of sparse dims)
+            return self.swapaxes(*args[1:], **kwargs)
         raise unsupported(func.__name__, self.backend)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -155,6 +163,23 @@ class COO(_Stand):
 
     def astype(self, dtype, copy=True, **kwargs):
         return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
+
+    @property
+    def T(self):
+        """The transpose of a sparse matrix (``t``)."""
+        return self.swapaxes(0, 1) if len(self.shape) == 2 else self
+
+    def swapaxes(self, a, b):
+        """The transpose over two sparse dims (``t``/``transpose`` of a sparse COO tensor):
+        the index rows swap; the values are shared."""
+        a, b = a % len(self.shape), b % len(self.shape)
+        if a >= self.sparse_dim or b >= self.sparse_dim:
+            raise unsupported('transpose', self.backend)
+        order = list(range(self.sparse_dim))
+        order[a], order[b] = b, a
+        shape = list(self.shape)
+        shape[a], shape[b] = shape[b], shape[a]
+        return COO(self.indices[order], self.values, shape, a == b and self.coalesced)
 
     def _linear(self):
         """Each entry's position in the flattened sparse dims."""
@@ -222,7 +247,40 @@ def _ufunc(name, ufunc, inputs):
         return COO(a.indices, ufunc(a.values, inputs[1]), a.shape, a.coalesced)
     if name == 'negative':
         return COO(a.indices, -a.values, a.shape, a.coalesced)
+    if name == 'matmul':
+        return _matmul(*inputs)
     raise unsupported(name, COO.backend)
+
+
+def _matmul(a, b):
+    """The product of two matrices, one of them or both sparse COO (``mm``): sparse times
+    sparse stays sparse, as in torch; a dense operand makes the product dense."""
+    sparse_a, sparse_b = type(a) is COO, type(b) is COO
+    if (sparse_a and a.sparse_dim != 2) or (sparse_b and b.sparse_dim != 2):
+        raise unsupported('mm', COO.backend)
+    if sparse_a and sparse_b:
+        return dense_to_coo(a.dense() @ b.dense(), 2)
+    if sparse_a:  # (each entry adds its value times a row of ``b`` to a row of the result)
+        out = np.zeros((a.shape[0], b.shape[1]), np.result_type(a.values, b))
+        np.add.at(out, a.indices[0], a.values[:, None] * b[a.indices[1]])
+        return out
+    out = np.zeros((a.shape[0], b.shape[1]), np.result_type(a, b.values))
+    np.add.at(out.T, b.indices[1], b.values[:, None] * a[:, b.indices[0]].T)
+    return out
+
+
+def dense_to_coo(data, sparse_dim):
+    """The coalesced COO storage of the dense array ``data``: an entry for each position of
+    the first ``sparse_dim`` dims with a nonzero anywhere in its block."""
+    nd = data.ndim
+    nonzero = (data != 0).any(tuple(range(sparse_dim, nd))) if sparse_dim < nd else data != 0
+    if sparse_dim:
+        idx = np.array(np.nonzero(nonzero), np.int64).reshape(sparse_dim, -1)
+        vals = data[tuple(idx)].copy()
+    else:  # (a 0-d tensor: one entry, with no index, if it is nonzero)
+        idx = np.zeros((0, int(nonzero)), np.int64)
+        vals = data.reshape(1)[:int(nonzero)].copy()
+    return COO(idx, vals, data.shape, True)
 
 
 def _multiply(a, b):
@@ -323,11 +381,38 @@ class Compressed(_Stand):
             self._write(out[b], self.compressed[b], self.plain[b], self.values[b])
         return out
 
-    def _write(self, out, compressed, plain, values):
-        """Writes one (unbatched) compressed matrix into ``out``."""
+    @property
+    def blocksize(self):
+        """The (rows, columns) of a block of the blocked layouts; None for CSR/CSC."""
+        if not self.blocked:
+            return None
+        batch = self.compressed.ndim - 1
+        return tuple(self.values.shape[batch + 1:batch + 3])
+
+    def with_values_of(self, dense):
+        """The same pattern holding the entries (blocks) of the dense array ``dense``
+        (``sparse_mask`` with this tensor as the mask)."""
+        values = np.empty_like(self.values, dtype=dense.dtype)
+        batch = self.compressed.ndim - 1
+        for b in np.ndindex(*self.compressed.shape[:batch]):
+            r, c = self._positions(self.compressed[b], self.plain[b])
+            if not self.blocked:
+                values[b] = dense[b][r, c]
+                continue
+            br, bc = self.blocksize
+            for k in range(len(r)):
+                values[b][k] = dense[b][r[k] * br:(r[k] + 1) * br, c[k] * bc:(c[k] + 1) * bc]
+        return Compressed(self.compressed, self.plain, values, self.shape, self.layout)
+
+    def _positions(self, compressed, plain):
+        """Each entry's (row, column) -- of blocks, for the blocked layouts."""
         counts = np.diff(compressed)
         major = np.repeat(np.arange(len(counts)), counts)
-        r, c = (major, plain) if COMPRESSED[self.layout][2] else (plain, major)
+        return (major, plain) if COMPRESSED[self.layout][2] else (plain, major)
+
+    def _write(self, out, compressed, plain, values):
+        """Writes one (unbatched) compressed matrix into ``out``."""
+        r, c = self._positions(compressed, plain)
         if not self.blocked:
             np.add.at(out, (r, c), values)
             return
