@@ -891,6 +891,9 @@ def _gather_sparse_grad(shape, d, index, g):
         return sparse_coo_tensor(make(np.zeros((0, g.numel()), np.int64)), g.reshape(-1),
                                  shape)
     ai = index._data.reshape(index._data.shape or (1,))
+    if not ai.size:  # (an empty index, of any number of dims, picked nothing)
+        return sparse_coo_tensor(make(np.zeros((len(shape), 0), np.int64)), g.reshape(-1),
+                                 shape)
     where = list(np.indices(ai.shape))
     where[d] = ai
     positions = np.stack([w.reshape(-1) for w in where]).astype(np.int64)

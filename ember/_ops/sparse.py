@@ -16,6 +16,10 @@ from ._core import register, track1, result
 
 __all__ = []
 
+# whether the constructors check their indices when ``check_invariants`` is not given
+# (``ember.sparse.check_sparse_tensor_invariants`` switches it)
+INVARIANTS = [False]
+
 
 def _storage():
     from .. import _sparse  # (first use: dense code never loads it)
@@ -86,7 +90,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
         raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) "
                            f"= {len(size)}, sparse_dim = {sparse_dim}, dense_dim = "
                            f"{vals.ndim - 1}")
-    if check_invariants:
+    if check_invariants or (check_invariants is None and INVARIANTS[0]):
         for d in range(sparse_dim):
             if idx.shape[1] and (idx[d].min() < 0 or idx[d].max() >= size[d]):
                 bad = idx[d].min() if idx[d].min() < 0 else idx[d].max()

@@ -7,8 +7,6 @@ layout (and blocksize), as torch's ``to_sparse_backward``; ``to_dense``'s is the
 gradient masked to the input's pattern (``sparse_mask``) unless ``masked_grad=False`` asks
 for the whole gradient in the input's layout.
 """
-import copy
-
 import numpy as np
 
 from .. import _layout
@@ -70,32 +68,70 @@ class ToSparseBscBackward0(_Conversion):
     pass
 
 
-def _convert(self, layout, blocksize, node_cls, sparse_dim=None):
+def _check_compressed(data, source, layout, blocksize, dense_dim):
+    """torch's refusals of a conversion to a compressed layout (its messages name the
+    conversion: ``dense_to_sparse_bsr``, ``sparse_compressed_to_sparse_csc``...); returns
+    the blocksize as a pair."""
+    what = ('dense' if source is _layout.strided else 'sparse_compressed'
+            if source is not _layout.sparse_coo else 'sparse_coo') + '_to_' + layout.name
+    shape = data.shape
+    if layout in _BLOCKED and blocksize is not None:
+        if isinstance(blocksize, int):
+            blocksize = (blocksize, blocksize)
+        blocksize = tuple(int(b) for b in blocksize)
+        if len(blocksize) != 2:
+            raise RuntimeError(f"{what}: blocksize needs to be a tuple of size 2, but got "
+                               f"{len(blocksize)}")
+    if dense_dim is not None and source is _layout.strided and \
+            not 0 <= dense_dim <= len(shape) - 2:
+        raise RuntimeError(f"{what}: dense_dim argument must be in [0,{len(shape) - 2}] "
+                           f"range, but {dense_dim} is given")
+    if len(shape) < 2:
+        if layout is _layout.sparse_csr:
+            raise IndexError(f"select(): index 1 out of range for tensor of size "
+                             f"[{shape[0] if shape else 1}, {1 if shape else 0}] at dimension 1")
+        got = 1 if layout is _layout.sparse_csc else -2
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got "
+                         f"{got})")
+    if layout not in _BLOCKED or blocksize is None:
+        return blocksize
+    if min(blocksize) <= 0:
+        raise RuntimeError(f"{what}: blocksize needs to be positive, but got "
+                           f"{list(blocksize)}")
+    rows, cols = shape[len(shape) - 2 - (dense_dim or 0):][:2]
+    if rows % blocksize[0] or cols % blocksize[1]:
+        raise RuntimeError(f"{what}: tensor sparse size ({rows},{cols}) must be divisible by "
+                           f"given blocksize ({blocksize[0]},{blocksize[1]})")
+    return blocksize
+
+
+def _convert(self, layout, blocksize, node_cls, sparse_dim=None, dense_dim=None):
     """``self`` in ``layout`` (``blocksize`` for BSR/BSC): ``self`` itself when it has that
     layout already and no graph is recorded, else a new tensor whose gradient goes back to
     ``self``'s layout through ``node_cls``."""
     data = self._data
     source = _layout_of(data)
-    if isinstance(blocksize, int):
-        blocksize = (blocksize, blocksize)
+    if layout in _BLOCKED or layout in _UNBLOCKED:
+        blocksize = _check_compressed(data, source, layout, blocksize, dense_dim)
     if source in _BLOCKED and layout in _UNBLOCKED:
         raise RuntimeError(f"sparse_compressed_to_{layout.name}: expected SparseCsr or "
                            f"SparseCsc layout but got {source.word}")
+    if source not in (_layout.strided, _layout.sparse_coo) and \
+            layout is _layout.sparse_coo and sparse_dim not in (None, 2):
+        raise RuntimeError(f"sparse_compressed_to_sparse: conversion from {source.word} to "
+                           f"Sparse with sparse_dim argument !=2 is not supported")
     if source is _layout.sparse_coo and layout is source and sparse_dim is not None \
             and sparse_dim != data.sparse_dim:
         raise RuntimeError(f"to_sparse: conversion from Sparse to Sparse with sparse_dim "
                            f"argument !=self.sparse_dim() is not supported")
-    same = source is layout and (layout not in _BLOCKED or blocksize is None
-                                 or tuple(blocksize) == data.blocksize)
+    if source is layout and (layout not in _BLOCKED or blocksize is None
+                             or tuple(blocksize) == data.blocksize):
+        return self  # (torch's too, with or without a graph)
     node = track1(node_cls, self)
-    if same:
-        if node is None:
-            return self
-        out = copy.copy(data)  # (its own stand-in over the same arrays: torch's alias)
-    elif layout is _layout.sparse_coo:
+    if layout is _layout.sparse_coo:
         out = _to_coo(data, sparse_dim)
     else:
-        out = _to_compressed(self, layout, blocksize)
+        out = _to_compressed(self, layout, blocksize, dense_dim)
     if node is not None:
         node.layout = source
         node.blocksize = data.blocksize if source in _BLOCKED else None
@@ -115,29 +151,42 @@ def _to_coo(data, sparse_dim):
     return _storage().dense_to_coo(dense, sd)
 
 
-def _to_compressed(self, layout, blocksize):
-    """The storage of a 2-d tensor in a compressed layout (unbatched, no dense dims)."""
+def _to_compressed(self, layout, blocksize, dense_dim=None):
+    """The storage of a tensor in a compressed layout: one matrix per index of the leading
+    (batch) dims, each with the same number of entries, as torch requires."""
     dense = _dense(self._data)
-    if dense.ndim != 2:
-        raise RuntimeError(f"to_sparse: ember converts only 2-d tensors to {layout}")
+    dd = dense_dim or 0
+    if dd and layout in _BLOCKED:
+        raise RuntimeError(f"to_sparse: ember converts no dense dims to {layout}")
+    if layout in _BLOCKED and blocksize is None:
+        raise RuntimeError(f"dense_to_sparse: conversion from {_layout_name(self)} to "
+                           f"{layout.word} without blocksize argument given is not supported")
+    batch = dense.shape[:dense.ndim - 2 - dd]
+    parts = [_compress(dense[b], layout, blocksize) for b in np.ndindex(*batch)]
+    if len({len(p[1]) for p in parts}) > 1:
+        raise RuntimeError("Expect the same number of specified elements per batch.")
+    ci, pi, vals = (np.stack([p[k] for p in parts]).reshape(
+        batch + parts[0][k].shape) if batch else parts[0][k] for k in range(3))
+    return _storage().Compressed(ci, pi, vals, dense.shape, layout)
+
+
+def _compress(matrix, layout, blocksize):
+    """(compressed indices, plain indices, values) of one dense matrix."""
     rows_first = _storage().COMPRESSED[layout][2]
     if layout in _BLOCKED:
-        if blocksize is None:
-            raise RuntimeError(f"dense_to_sparse: conversion from {_layout_name(self)} to "
-                               f"{layout.word} without blocksize argument given is not "
-                               f"supported")
         br, bc = blocksize
-        grid = dense.reshape(dense.shape[0] // br, br, dense.shape[1] // bc, bc)
+        grid = matrix.reshape(matrix.shape[0] // br, br, matrix.shape[1] // bc, bc)
         grid = grid.transpose(0, 2, 1, 3)
         present = grid.any((2, 3))
-    else:
-        present = dense != 0
+    else:  # (an entry where any of its dense values is nonzero)
+        present = (matrix != 0).any(tuple(range(2, matrix.ndim))) if matrix.ndim > 2 \
+            else matrix != 0
     major, minor = np.nonzero(present if rows_first else present.T)
     counts = np.bincount(major, minlength=present.shape[0 if rows_first else 1])
     ci = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     r, c = (major, minor) if rows_first else (minor, major)
-    vals = grid[r, c] if layout in _BLOCKED else dense[r, c]
-    return _storage().Compressed(ci, minor.astype(np.int64), vals.copy(), dense.shape, layout)
+    vals = grid[r, c] if layout in _BLOCKED else matrix[r, c]
+    return ci, minor.astype(np.int64), vals.copy()
 
 
 @register(function=False)
@@ -146,7 +195,7 @@ def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=N
     of its nonzero entries (over the first ``sparse_dim`` dims) and their values."""
     node_cls = ToSparseBackward1 if sparse_dim is None else ToSparseBackward0
     return _convert(self, _layout.sparse_coo if layout is None else layout, blocksize,
-                    node_cls, sparse_dim)
+                    node_cls, sparse_dim, dense_dim)
 
 
 @register(function=False)
@@ -159,10 +208,10 @@ def _to_layout_method(layout, node_cls, blocked):
     name = f'to_{layout.name}'
     if blocked:
         def method(self, blocksize, dense_dim=None):
-            return _convert(self, layout, blocksize, node_cls)
+            return _convert(self, layout, blocksize, node_cls, dense_dim=dense_dim)
     else:
         def method(self, dense_dim=None):
-            return _convert(self, layout, None, node_cls)
+            return _convert(self, layout, None, node_cls, dense_dim=dense_dim)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"This matrix in the sparse {layout.name[7:].upper()} layout"
                       f"{' (blocks of ``blocksize``)' if blocked else ''}.")
