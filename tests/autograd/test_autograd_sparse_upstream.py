@@ -1,9 +1,12 @@
 """PyTorch's test/test_autograd.py, class TestAutograd: its tests of sparse layouts, adapted
 to run on ember and torch as test_autograd_upstream.py does (``lib``; upstream names and
 assertions; ``XFAIL`` marks ember's run strictly, with the reason)."""
+import warnings
 from itertools import product
 
-from ._upstream import lib_fixture, eq, torch, ember  # noqa: F401
+import pytest
+
+from ._upstream import lib_fixture, eq, raises, torch, ember  # noqa: F401
 
 XFAIL = {}
 
@@ -202,3 +205,151 @@ def test_input_buffer_accum(lib):
 
     # the given gradients are not modified in place
     eq(grad_out1, grad_out1_original)
+
+
+LAYOUTS = ('sparse_coo', 'sparse_csr', 'sparse_csc', 'sparse_bsr', 'sparse_bsc')
+
+
+@pytest.mark.parametrize('layout', LAYOUTS)
+def test_gradcheck_input(lib, layout):
+    layout = getattr(lib, layout)
+    if layout in {lib.sparse_bsr, lib.sparse_bsc}:
+        blocksize = (2, 2)
+        size = (4, 8)
+    else:
+        blocksize = None
+        size = (2, 2)
+
+    def check(fast_mode, masked):
+        def fn(sparse):
+            return lib.sum(sparse)
+
+        lib.autograd.gradcheck(
+            fn, lib.rand(size, dtype=lib.double).to_sparse(layout=layout, blocksize=blocksize)
+            .requires_grad_(), masked=masked, check_batched_grad=False, fast_mode=fast_mode)
+
+    for fast_mode, masked in product(*[(True, False)] * 2):
+        check(fast_mode=fast_mode, masked=masked)
+
+
+def test_gradcheck_check_batched_grad(lib):
+    gradcheck = lib.autograd.gradcheck
+
+    def check(fast_mode):
+        x = lib.rand(10, dtype=lib.double, requires_grad=True).to_sparse()
+        # an error while computing the batched gradient (reported in full)
+        with raises(RuntimeError, "gradcheck or gradgradcheck failed while testing batched "
+                                  "gradient"):
+            gradcheck(lambda x: x.to_dense(), (x,), masked=True, check_batched_grad=True,
+                      fast_mode=fast_mode)
+        assert not gradcheck(lambda x: x.to_dense(), (x,), masked=True,
+                             check_batched_grad=True, raise_exception=False,
+                             fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_dense_and_sparse_inputs(lib):
+    def check(fast_mode):
+        def fn(x, y):
+            return x * y.coalesce().to_dense()
+
+        a = lib.rand(2, 2, dtype=lib.double, requires_grad=True)
+        b = lib.rand(2, 2, dtype=lib.double).to_sparse().requires_grad_(True)
+        assert lib.autograd.gradcheck(fn, (a, b), masked=True, check_batched_grad=False,
+                                      fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
+
+
+def test_gradcheck_validates_inputs(lib):
+    # (upstream's sparse half; test_autograd_upstream.py adapts the dense half)
+    gradcheck = lib.autograd.gradcheck
+
+    def check(fast_mode):
+        x = lib.rand(10, requires_grad=True).to_sparse()
+        assert gradcheck(lambda x: x.to_dense(), (x,), check_batched_grad=False, atol=1e-1,
+                         fast_mode=fast_mode, masked=True)
+        assert not gradcheck(lambda x: x.to_dense(), (x,), masked=False,
+                             check_batched_grad=False, raise_exception=False,
+                             fast_mode=fast_mode)
+        assert gradcheck(lambda x: x.to_dense(masked_grad=False), (x,), masked=False,
+                         atol=1e-1, check_batched_grad=False, raise_exception=False,
+                         fast_mode=fast_mode)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (the inputs are float32: gradcheck warns)
+        check(fast_mode=True)
+        check(fast_mode=False)
+
+
+def test_gradcheck_test_outputs(lib):
+    # (upstream's sparse half; its MKL-DNN half needs MKL-DNN tensors)
+    def check(fast_mode):
+        x = lib.rand(10, requires_grad=True).to_sparse()
+        with raises(ValueError, "Sparse output is not supported at gradcheck yet"):
+            lib.autograd.gradcheck(lambda x: x, (x,), masked=True, check_batched_grad=False,
+                                   raise_exception=False, fast_mode=fast_mode)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(fast_mode=True)
+        check(fast_mode=False)
+
+
+def test_gradcheck_backward_mul_by_grad_output(lib):
+    # (upstream's sparse cases; test_autograd_upstream.py adapts the dense one)
+    gradcheck = lib.autograd.gradcheck
+
+    def check(fast_mode):
+        # a sparse grad_input with the wrong sparse_dim/dense_dim
+        def fn(x):
+            def hook(grad):
+                if grad is not None:
+                    return grad.to_dense().to_sparse(1)
+                return grad
+
+            y = x.clone()
+            y.register_hook(hook)
+            return y.to_dense()
+
+        x = lib.ones((2, 2), dtype=lib.double, requires_grad=True).to_sparse()
+        with raises(RuntimeError, "grad is sparse tensor, but has incorrect sparse_dim"):
+            gradcheck(fn, (x,), atol=1e-1, masked=True, check_batched_grad=False,
+                      fast_mode=fast_mode)
+        assert not gradcheck(fn, (x,), atol=1e-1, masked=True, check_batched_grad=False,
+                             raise_exception=False, fast_mode=fast_mode)
+
+        # backward not multiplied by grad_output (sparse case)
+        def fn3(x):
+            y = x.clone().to_dense()
+            y.register_hook(lambda x: x + 1e-2)
+            return y
+
+        x = lib.ones(1, dtype=lib.double, requires_grad=True).to_sparse()
+        with raises(RuntimeError, "backward not multiplied by grad_output"):
+            gradcheck(fn3, (x,), atol=1e-1, masked=True, check_batched_grad=False,
+                      fast_mode=fast_mode)
+        assert not gradcheck(fn3, (x,), atol=1e-1, masked=True, check_batched_grad=False,
+                             raise_exception=False, fast_mode=fast_mode)
+
+        # the layout of grad_input differs from the input's
+        class Test(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, x):
+                return x.to_sparse()
+
+        x = lib.ones(1, dtype=lib.double, requires_grad=True)
+        with raises(RuntimeError, "grad is incorrect layout"):
+            gradcheck(Test.apply, (x,), check_batched_grad=False, fast_mode=fast_mode)
+        assert not gradcheck(Test.apply, (x,), check_batched_grad=False,
+                             raise_exception=False, fast_mode=fast_mode)
+
+    check(fast_mode=True)
+    check(fast_mode=False)
