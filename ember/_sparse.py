@@ -130,6 +130,11 @@ class _Stand:
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         raise unsupported(ufunc.__name__, self.backend)
 
+    def __mul__(self, other):  # (kernels that scale an operand with ``*``: through the ufunc)
+        return np.multiply(self, other)
+
+    __rmul__ = __mul__
+
     def __getattr__(self, name):
         # Only reached for names the stand-in lacks: an array method a dense op wanted.
         if name.startswith('__'):
@@ -198,7 +203,7 @@ class COO(_Stand):
             indices = np.array(np.unravel_index(order, self.shape[:self.sparse_dim]), np.int64)
         else:
             indices = np.zeros((0, len(order)), np.int64)
-        return COO(indices.reshape(self.sparse_dim, -1), values, self.shape, True)
+        return COO(indices.reshape(self.sparse_dim, len(order)), values, self.shape, True)
 
     def dense(self):
         """The dense array (duplicate entries summed)."""
@@ -306,8 +311,10 @@ def _multiply(a, b):
 
 
 def _add(a, b, subtract):
-    """``a + b`` / ``a - b`` with a sparse operand: sparse + sparse stays sparse (entries
-    concatenated, as torch leaves them uncoalesced); dense + sparse is dense."""
+    """``a + b`` / ``a - b`` with a sparse operand: sparse + sparse stays sparse (the
+    entries merged as torch merges them, ``_merge``, when both values arrays are contiguous;
+    else concatenated, as torch's kernel for strided values does); dense + sparse is
+    dense."""
     op = 'sub' if subtract else 'add'
     if type(a) is not COO:
         if not isinstance(a, np.ndarray) or a.shape != b.shape:
@@ -325,8 +332,46 @@ def _add(a, b, subtract):
         raise refusal(f"{op}: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
                            f"op2-sparse addition does not currently support broadcasting)")
-    values = np.concatenate([a.values, -b.values if subtract else b.values])
-    return COO(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+    if not (a.values.flags.c_contiguous and b.values.flags.c_contiguous):
+        values = np.concatenate([a.values, -b.values if subtract else b.values])
+        return COO(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+    ia, ib = _merge(a._linear(), b._linear())
+    take_a, take_b = ia >= 0, ib >= 0
+    values = np.zeros((len(ia),) + a.values.shape[1:],
+                      np.result_type(a.values, b.values))
+    values[take_a] += a.values[ia[take_a]]
+    values[take_b] += -b.values[ib[take_b]] if subtract else b.values[ib[take_b]]
+    indices = np.where(take_a, a.indices[:, np.maximum(ia, 0)] if a.nnz else 0,
+                       b.indices[:, np.maximum(ib, 0)] if b.nnz else 0)
+    return COO(indices.astype(np.int64).reshape(a.sparse_dim, len(ia)), values, a.shape,
+               a.coalesced and b.coalesced)
+
+
+def _merge(la, lb):
+    """How torch adds two COO tensors' entries (positions ``la`` and ``lb`` in the
+    flattened sparse dims): one pass over both lists at once, as in merging two sorted
+    lists -- equal positions under the two cursors become one entry, else the smaller comes
+    first. (Sorted, unique lists give their union; others keep duplicates.) Returns, per
+    result entry, the entry of each operand it holds (-1: none)."""
+    n, m = len(la), len(lb)
+    if (n < 2 or np.all(np.diff(la) > 0)) and (m < 2 or np.all(np.diff(lb) > 0)):
+        keys = np.union1d(la, lb)
+        ia, ib = np.full(len(keys), -1), np.full(len(keys), -1)
+        ia[np.searchsorted(keys, la)] = np.arange(n)
+        ib[np.searchsorted(keys, lb)] = np.arange(m)
+        return ia, ib
+    ia, ib, i, j = [], [], 0, 0
+    while i < n or j < m:
+        if j == m or (i < n and la[i] < lb[j]):
+            ia.append(i), ib.append(-1)
+            i += 1
+        elif i == n or lb[j] < la[i]:
+            ia.append(-1), ib.append(j)
+            j += 1
+        else:
+            ia.append(i), ib.append(j)
+            i, j = i + 1, j + 1
+    return np.array(ia, np.int64), np.array(ib, np.int64)
 
 
 _layout.STORAGE.add(COO)

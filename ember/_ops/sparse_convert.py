@@ -10,7 +10,6 @@ for the whole gradient in the input's layout.
 import numpy as np
 
 from .. import _layout
-from .._tensor import make
 from ..autograd.graph import Node
 from ._core import register, track1, result
 from .sparse import _storage, _layout_name
@@ -122,8 +121,8 @@ def _convert(self, layout, blocksize, node_cls, sparse_dim=None, dense_dim=None)
                            f"Sparse with sparse_dim argument !=2 is not supported")
     if source is _layout.sparse_coo and layout is source and sparse_dim is not None \
             and sparse_dim != data.sparse_dim:
-        raise RuntimeError(f"to_sparse: conversion from Sparse to Sparse with sparse_dim "
-                           f"argument !=self.sparse_dim() is not supported")
+        raise RuntimeError("to_sparse: conversion from Sparse to Sparse with sparse_dim "
+                           "argument !=self.sparse_dim() is not supported")
     if source is layout and (layout not in _BLOCKED or blocksize is None
                              or tuple(blocksize) == data.blocksize):
         return self  # (torch's too, with or without a graph)

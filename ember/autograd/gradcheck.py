@@ -73,7 +73,10 @@ def _check_inputs(inputs):
                           "not of double precision floating point or complex. ")
         # (a sparse tensor's own elements)
         content = t._values() if t.is_sparse else t.values() if _sparse.is_sparse(t) else t
-        if content.layout == strided and any(  # (strides exist in the strided layout)
+        # (strides exist in the strided layout; an empty ember tensor's would be torch's
+        # row-major ones, never 0, where NumPy's are all 0)
+        empty = isinstance(content, Tensor) and not content._data.size
+        if content.layout == strided and not empty and any(
                 st == 0 and sz > 1 for st, sz in zip(content.stride(), content.size())):
             raise RuntimeError(
                 f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
