@@ -98,6 +98,12 @@ class _Stand:
     def itemsize(self):
         return self.values.itemsize
 
+    def sum(self, axis=None, dtype=None, keepdims=False, **kwargs):
+        """The sum of all elements (``torch.sum(sparse)``): the stored values' sum."""
+        if axis is not None or keepdims or kwargs:
+            raise unsupported('sum', self.backend)
+        return self.values.sum(dtype=dtype)
+
     def tolist(self):
         raise refusal("Cannot access data pointer of Tensor that doesn't have storage")
 
@@ -117,10 +123,17 @@ class _Stand:
             for name in type(self).__slots__:
                 setattr(args[0], name, getattr(args[1], name))
             return None
+        if func is np.swapaxes and type(self) is COO:  # (``transpose`` of sparse dims)
+            return self.swapaxes(*args[1:], **kwargs)
         raise unsupported(func.__name__, self.backend)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         raise unsupported(ufunc.__name__, self.backend)
+
+    def __mul__(self, other):  # (kernels that scale an operand with ``*``: through the ufunc)
+        return np.multiply(self, other)
+
+    __rmul__ = __mul__
 
     def __getattr__(self, name):
         # Only reached for names the stand-in lacks: an array method a dense op wanted.
@@ -156,6 +169,23 @@ class COO(_Stand):
     def astype(self, dtype, copy=True, **kwargs):
         return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
 
+    @property
+    def T(self):
+        """The transpose of a sparse matrix (``t``)."""
+        return self.swapaxes(0, 1) if len(self.shape) == 2 else self
+
+    def swapaxes(self, a, b):
+        """The transpose over two sparse dims (``t``/``transpose`` of a sparse COO tensor):
+        the index rows swap; the values are shared."""
+        a, b = a % len(self.shape), b % len(self.shape)
+        if a >= self.sparse_dim or b >= self.sparse_dim:
+            raise unsupported('transpose', self.backend)
+        order = list(range(self.sparse_dim))
+        order[a], order[b] = b, a
+        shape = list(self.shape)
+        shape[a], shape[b] = shape[b], shape[a]
+        return COO(self.indices[order], self.values, shape, a == b and self.coalesced)
+
     def _linear(self):
         """Each entry's position in the flattened sparse dims."""
         if self.sparse_dim == 0:
@@ -173,7 +203,7 @@ class COO(_Stand):
             indices = np.array(np.unravel_index(order, self.shape[:self.sparse_dim]), np.int64)
         else:
             indices = np.zeros((0, len(order)), np.int64)
-        return COO(indices.reshape(self.sparse_dim, -1), values, self.shape, True)
+        return COO(indices.reshape(self.sparse_dim, len(order)), values, self.shape, True)
 
     def dense(self):
         """The dense array (duplicate entries summed)."""
@@ -222,7 +252,40 @@ def _ufunc(name, ufunc, inputs):
         return COO(a.indices, ufunc(a.values, inputs[1]), a.shape, a.coalesced)
     if name == 'negative':
         return COO(a.indices, -a.values, a.shape, a.coalesced)
+    if name == 'matmul':
+        return _matmul(*inputs)
     raise unsupported(name, COO.backend)
+
+
+def _matmul(a, b):
+    """The product of two matrices, one of them or both sparse COO (``mm``): sparse times
+    sparse stays sparse, as in torch; a dense operand makes the product dense."""
+    sparse_a, sparse_b = type(a) is COO, type(b) is COO
+    if (sparse_a and a.sparse_dim != 2) or (sparse_b and b.sparse_dim != 2):
+        raise unsupported('mm', COO.backend)
+    if sparse_a and sparse_b:
+        return dense_to_coo(a.dense() @ b.dense(), 2)
+    if sparse_a:  # (each entry adds its value times a row of ``b`` to a row of the result)
+        out = np.zeros((a.shape[0], b.shape[1]), np.result_type(a.values, b))
+        np.add.at(out, a.indices[0], a.values[:, None] * b[a.indices[1]])
+        return out
+    out = np.zeros((a.shape[0], b.shape[1]), np.result_type(a, b.values))
+    np.add.at(out.T, b.indices[1], b.values[:, None] * a[:, b.indices[0]].T)
+    return out
+
+
+def dense_to_coo(data, sparse_dim):
+    """The coalesced COO storage of the dense array ``data``: an entry for each position of
+    the first ``sparse_dim`` dims with a nonzero anywhere in its block."""
+    nd = data.ndim
+    nonzero = (data != 0).any(tuple(range(sparse_dim, nd))) if sparse_dim < nd else data != 0
+    if sparse_dim:
+        idx = np.array(np.nonzero(nonzero), np.int64).reshape(sparse_dim, -1)
+        vals = data[tuple(idx)].copy()
+    else:  # (a 0-d tensor: one entry, with no index, if it is nonzero)
+        idx = np.zeros((0, int(nonzero)), np.int64)
+        vals = data.reshape(1)[:int(nonzero)].copy()
+    return COO(idx, vals, data.shape, True)
 
 
 def _multiply(a, b):
@@ -248,8 +311,10 @@ def _multiply(a, b):
 
 
 def _add(a, b, subtract):
-    """``a + b`` / ``a - b`` with a sparse operand: sparse + sparse stays sparse (entries
-    concatenated, as torch leaves them uncoalesced); dense + sparse is dense."""
+    """``a + b`` / ``a - b`` with a sparse operand: sparse + sparse stays sparse (the
+    entries merged as torch merges them, ``_merge``, when both values arrays are contiguous;
+    else concatenated, as torch's kernel for strided values does); dense + sparse is
+    dense."""
     op = 'sub' if subtract else 'add'
     if type(a) is not COO:
         if not isinstance(a, np.ndarray) or a.shape != b.shape:
@@ -267,8 +332,46 @@ def _add(a, b, subtract):
         raise refusal(f"{op}: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
                            f"op2-sparse addition does not currently support broadcasting)")
-    values = np.concatenate([a.values, -b.values if subtract else b.values])
-    return COO(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+    if not (a.values.flags.c_contiguous and b.values.flags.c_contiguous):
+        values = np.concatenate([a.values, -b.values if subtract else b.values])
+        return COO(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+    ia, ib = _merge(a._linear(), b._linear())
+    take_a, take_b = ia >= 0, ib >= 0
+    values = np.zeros((len(ia),) + a.values.shape[1:],
+                      np.result_type(a.values, b.values))
+    values[take_a] += a.values[ia[take_a]]
+    values[take_b] += -b.values[ib[take_b]] if subtract else b.values[ib[take_b]]
+    indices = np.where(take_a, a.indices[:, np.maximum(ia, 0)] if a.nnz else 0,
+                       b.indices[:, np.maximum(ib, 0)] if b.nnz else 0)
+    return COO(indices.astype(np.int64).reshape(a.sparse_dim, len(ia)), values, a.shape,
+               a.coalesced and b.coalesced)
+
+
+def _merge(la, lb):
+    """How torch adds two COO tensors' entries (positions ``la`` and ``lb`` in the
+    flattened sparse dims): one pass over both lists at once, as in merging two sorted
+    lists -- equal positions under the two cursors become one entry, else the smaller comes
+    first. (Sorted, unique lists give their union; others keep duplicates.) Returns, per
+    result entry, the entry of each operand it holds (-1: none)."""
+    n, m = len(la), len(lb)
+    if (n < 2 or np.all(np.diff(la) > 0)) and (m < 2 or np.all(np.diff(lb) > 0)):
+        keys = np.union1d(la, lb)
+        ia, ib = np.full(len(keys), -1), np.full(len(keys), -1)
+        ia[np.searchsorted(keys, la)] = np.arange(n)
+        ib[np.searchsorted(keys, lb)] = np.arange(m)
+        return ia, ib
+    ia, ib, i, j = [], [], 0, 0
+    while i < n or j < m:
+        if j == m or (i < n and la[i] < lb[j]):
+            ia.append(i), ib.append(-1)
+            i += 1
+        elif i == n or lb[j] < la[i]:
+            ia.append(-1), ib.append(j)
+            j += 1
+        else:
+            ia.append(i), ib.append(j)
+            i, j = i + 1, j + 1
+    return np.array(ia, np.int64), np.array(ib, np.int64)
 
 
 _layout.STORAGE.add(COO)
@@ -323,11 +426,38 @@ class Compressed(_Stand):
             self._write(out[b], self.compressed[b], self.plain[b], self.values[b])
         return out
 
-    def _write(self, out, compressed, plain, values):
-        """Writes one (unbatched) compressed matrix into ``out``."""
+    @property
+    def blocksize(self):
+        """The (rows, columns) of a block of the blocked layouts; None for CSR/CSC."""
+        if not self.blocked:
+            return None
+        batch = self.compressed.ndim - 1
+        return tuple(self.values.shape[batch + 1:batch + 3])
+
+    def with_values_of(self, dense):
+        """The same pattern holding the entries (blocks) of the dense array ``dense``
+        (``sparse_mask`` with this tensor as the mask)."""
+        values = np.empty_like(self.values, dtype=dense.dtype)
+        batch = self.compressed.ndim - 1
+        for b in np.ndindex(*self.compressed.shape[:batch]):
+            r, c = self._positions(self.compressed[b], self.plain[b])
+            if not self.blocked:
+                values[b] = dense[b][r, c]
+                continue
+            br, bc = self.blocksize
+            for k in range(len(r)):
+                values[b][k] = dense[b][r[k] * br:(r[k] + 1) * br, c[k] * bc:(c[k] + 1) * bc]
+        return Compressed(self.compressed, self.plain, values, self.shape, self.layout)
+
+    def _positions(self, compressed, plain):
+        """Each entry's (row, column) -- of blocks, for the blocked layouts."""
         counts = np.diff(compressed)
         major = np.repeat(np.arange(len(counts)), counts)
-        r, c = (major, plain) if COMPRESSED[self.layout][2] else (plain, major)
+        return (major, plain) if COMPRESSED[self.layout][2] else (plain, major)
+
+    def _write(self, out, compressed, plain, values):
+        """Writes one (unbatched) compressed matrix into ``out``."""
+        r, c = self._positions(compressed, plain)
         if not self.blocked:
             np.add.at(out, (r, c), values)
             return

@@ -12,7 +12,7 @@ from . import (pointwise, shape, reduce, linalg, creation, random, index, query,
                complex, arrange, factorizations, linalg_composed, lu, matrix_exp, eig,
                householder, ldl, lowrank, lobpcg, stats, special, special_fns, view_copy,
                tensor_state, sym, nn_entry, backend_only, spectral, fake_quant, foreach,
-               sparse, windows)
+               sparse, windows, sparse_convert)
 
 # torch never warns on overflow, 0/0 or log(0): it returns inf/nan. Checking per op with
 # np.errstate would cost a microsecond per call, so NumPy's floating-point warnings are

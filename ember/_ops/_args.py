@@ -121,7 +121,8 @@ def _is_bool(x):
 
 def _is_dtype(x):
     from .._dtype import dtype
-    return isinstance(x, dtype) or x in (int, float, bool, complex)
+    # (by identity: ``in`` would compare a tensor with ``==``, an elementwise op)
+    return isinstance(x, dtype) or any(x is t for t in (int, float, bool, complex))
 
 
 def _is_str(x):

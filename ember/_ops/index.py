@@ -879,7 +879,26 @@ def _check_along(x, dim, index, op, src=None):
 class GatherBackward0(Node):
     def backward(self, g):
         shape, dt = self._meta[0]
+        if self.sparse:
+            return _gather_sparse_grad(shape, self.dim, self.index, g)
         return scatter_add(_zeros_like_shape(shape, dt), self.dim, self.index, g)
+
+
+def _gather_sparse_grad(shape, d, index, g):
+    """``gather(..., sparse_grad=True)``'s gradient: a sparse COO tensor with an entry for
+    each element picked (the position it was read from, the output gradient there)."""
+    from .sparse import sparse_coo_tensor
+    if not shape:  # (a 0-d input: every element picked is the whole input)
+        return sparse_coo_tensor(make(np.zeros((0, g.numel()), np.int64)), g.reshape(-1),
+                                 shape)
+    ai = index._data.reshape(index._data.shape or (1,))
+    if not ai.size:  # (an empty index, of any number of dims, picked nothing)
+        return sparse_coo_tensor(make(np.zeros((len(shape), 0), np.int64)), g.reshape(-1),
+                                 shape)
+    where = list(np.indices(ai.shape))
+    where[d] = ai
+    positions = np.stack([w.reshape(-1) for w in where]).astype(np.int64)
+    return sparse_coo_tensor(make(positions), g.reshape(-1), shape)
 
 
 @register
@@ -898,7 +917,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         np.empty(index._data.shape, x.dtype)
     n = track1(GatherBackward0, input)
     if n is not None:
-        n.dim, n.index = d, index
+        n.dim, n.index, n.sparse = d, index, sparse_grad
     return _out(result(arr, n), out)
 
 

@@ -436,7 +436,8 @@ def expand(input, *sizes, size=None, implicit=False):
     if target[lead:] == shp and all(s == 1 for s in target[:lead]):
         # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
         # torch; broadcast_to's result is read-only.
-        arr = input._data[(np.newaxis,) * lead]
+        # (``[()]`` of a 0-d array would give a NumPy scalar, not a view)
+        arr = input._data[(np.newaxis,) * lead] if lead else input._data.view()
     else:
         arr = np.broadcast_to(input._data, target)
     if 1 in target:

@@ -16,6 +16,10 @@ from ._core import register, track1, result
 
 __all__ = []
 
+# whether the constructors check their indices when ``check_invariants`` is not given
+# (``ember.sparse.check_sparse_tensor_invariants`` switches it)
+INVARIANTS = [False]
+
 
 def _storage():
     from .. import _sparse  # (first use: dense code never loads it)
@@ -86,15 +90,32 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
         raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) "
                            f"= {len(size)}, sparse_dim = {sparse_dim}, dense_dim = "
                            f"{vals.ndim - 1}")
-    if check_invariants:
+    if check_invariants or (check_invariants is None and INVARIANTS[0]):
         for d in range(sparse_dim):
             if idx.shape[1] and (idx[d].min() < 0 or idx[d].max() >= size[d]):
                 bad = idx[d].min() if idx[d].min() < 0 else idx[d].max()
                 raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is "
                                    f"{size[d]} but found index {bad}")
-    coo = _storage().COO(idx, vals.copy() if isinstance(values, Tensor) else vals, size,
-                         bool(is_coalesced))
+    # (a values tensor is aliased, as torch does, and its gradient flows back to it)
+    coo = _storage().COO(idx, vals, size, bool(is_coalesced))
+    if isinstance(values, Tensor) and values._requires_grad:
+        node = track1(SparseCooTensorWithDimsAndTensorsBackward0, values)
+        if node is not None:
+            check_device(device, 'sparse_coo_tensor')
+            node.indices = idx
+            return result(coo, node)
     return _finish(coo, requires_grad, device, 'sparse_coo_tensor')
+
+
+class SparseCooTensorWithDimsAndTensorsBackward0(Node):
+    """The gradient of the values: each entry's share of the output gradient (the
+    gradient at its position, which duplicate positions all get)."""
+    def backward(self, g):
+        dense = g.to_dense()
+        nnz = self.indices.shape[1]
+        if not self.indices.shape[0]:  # (no sparse dims: every entry is the whole tensor)
+            return dense.unsqueeze(0).expand((nnz,) + tuple(dense.shape))
+        return dense[tuple(make(row) for row in self.indices)]
 
 
 @register(function=False)
@@ -137,7 +158,17 @@ def values(self):
     if data.layout is _layout.sparse_coo and not data.coalesced:
         raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
                            ".coalesce() first")
-    return make(data.values)
+    node = track1(ValuesBackward0, self) if data.layout is _layout.sparse_coo else None
+    if node is not None:
+        node.coo = data
+    return result(data.values, node)
+
+
+class ValuesBackward0(Node):
+    """The gradient of a COO tensor's values: a sparse tensor of its pattern holding it."""
+    def backward(self, g):
+        coo = self.coo
+        return sparse_coo_tensor(make(coo.indices), g, coo.shape, is_coalesced=True)
 
 
 def _stored(self, op):
@@ -189,99 +220,6 @@ def dense_dim(self):
     if data.layout is _layout.sparse_coo:
         return data.values.ndim - 1
     return data.values.ndim - data.compressed.ndim - (2 if data.blocked else 0)
-
-
-class ToDenseBackward0(Node):
-    def backward(self, g):
-        (inp,) = self.saved_tensors
-        return sparse_mask(g, coalesce(inp.detach()))
-
-
-@register(function=False)
-def to_dense(self, dtype=None, *, masked_grad=None):
-    """The dense tensor: ``self`` when it is dense already (converted to ``dtype`` if
-    given); a sparse one's entries written out, duplicates summed."""
-    data = self._data
-    if type(data) is np.ndarray:
-        return self if dtype is None or dtype == self.dtype else self.to(dtype)
-    if dtype is not None:
-        raise RuntimeError(f"dtype argument is not supported by "
-                           f"{'sparse' if self.is_sparse else 'sparse_csr'}_to_dense")
-    out = data.dense()
-    node = track1(ToDenseBackward0, self) if data.layout is _layout.sparse_coo else None
-    if node is not None:
-        node.save(self)
-    return result(out, node)
-
-
-class SparseMaskBackward0(Node):
-    def backward(self, g):
-        return g.to_dense()
-
-
-@register(function=False)
-def sparse_mask(self, mask):
-    """The entries of ``self`` at the positions of the sparse ``mask``, as a sparse tensor
-    with ``mask``'s pattern (duplicates, if any, repeat the entry)."""
-    m = mask._data
-    if type(m) is np.ndarray or m.layout is not _layout.sparse_coo:
-        from .._sparse import unsupported_message
-        raise NotImplementedError(unsupported_message('sparse_mask', 'CPU'))
-    if tuple(self.shape) != m.shape:
-        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
-                           f"{list(self.shape)} but mask has size {list(m.shape)}")
-    dense = self._data if type(self._data) is np.ndarray else self._data.dense()
-    node = track1(SparseMaskBackward0, self)
-    return result(_storage().COO(m.indices, m.gather(dense).astype(dense.dtype), m.shape,
-                                 m.coalesced), node)
-
-
-class ToSparseBackward0(Node):
-    """(``to_sparse(sparse_dim)``; ``to_sparse()`` is ``ToSparseBackward1``, as in torch)"""
-    def backward(self, g):
-        return g.to_dense()
-
-
-class ToSparseBackward1(ToSparseBackward0):
-    pass
-
-
-@register(function=False)
-def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
-    """This tensor in a sparse layout (COO unless ``layout`` says otherwise): the positions
-    of its nonzero entries (over the first ``sparse_dim`` dims) and their values."""
-    data = self._data
-    if layout is not None and layout is not _layout.sparse_coo:
-        return _to_compressed(self, layout, blocksize)
-    if type(data) is not np.ndarray:
-        if data.layout is _layout.sparse_coo:
-            return self
-        data = data.dense()
-    nd = data.ndim
-    sd = nd if sparse_dim is None else sparse_dim
-    if not 0 <= sd <= nd:
-        raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in [0,{nd}] range, "
-                           f"but {sd} is given")
-    if sd == 0 and nd:
-        raise RuntimeError("dense_to_sparse: sparse_dim argument must be in >0 when "
-                           "self.dim()>0")
-    # an entry for each position of the sparse dims with a nonzero anywhere in its block
-    nonzero = (data != 0).any(tuple(range(sd, nd))) if sd < nd else data != 0
-    if sd:
-        idx = np.array(np.nonzero(nonzero), np.int64).reshape(sd, -1)
-        vals = data[tuple(idx)].copy()
-    else:  # (a 0-d tensor: one entry, with no index, if it is nonzero)
-        idx = np.zeros((0, int(nonzero)), np.int64)
-        vals = data.reshape(1)[:int(nonzero)].copy()
-    coo = _storage().COO(idx, vals, data.shape, True)
-    return result(coo, track1(ToSparseBackward1 if sparse_dim is None else ToSparseBackward0,
-                              self))
-
-
-@register(function=False)
-def to_sparse_coo(self):
-    """``to_sparse()``: the sparse COO form."""
-    return to_sparse(self)
 
 
 # -- the compressed layouts --------------------------------------------------------------------
@@ -358,39 +296,6 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
                            f"layout but got {layout.word if layout is not None else 'none'}")
     return _compressed(compressed_indices, plain_indices, values, size, layout, dtype, device,
                        requires_grad, 'sparse_compressed_tensor')
-
-
-def _to_compressed(self, layout, blocksize):
-    """A dense 2-d tensor in a compressed layout (unbatched, no dense dims)."""
-    dense = self.to_dense()._data
-    if dense.ndim != 2:
-        raise RuntimeError(f"to_sparse: ember converts only 2-d tensors to {layout}")
-    rows_first = _storage().COMPRESSED[layout][2]
-    blocked = layout in (_layout.sparse_bsr, _layout.sparse_bsc)
-    if blocked:
-        if blocksize is None:
-            raise RuntimeError(f"dense_to_sparse: conversion from {_layout_name(self)} to "
-                               f"{layout.word}"
-                               f" without blocksize argument given is not supported")
-        br, bc = blocksize
-        grid = dense.reshape(dense.shape[0] // br, br, dense.shape[1] // bc, bc)
-        grid = grid.transpose(0, 2, 1, 3)
-        present = grid.any((2, 3))
-    else:
-        present = dense != 0
-    major, minor = np.nonzero(present if rows_first else present.T)
-    counts = np.bincount(major, minlength=present.shape[0 if rows_first else 1])
-    ci = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    r, c = (major, minor) if rows_first else (minor, major)
-    vals = grid[r, c] if blocked else dense[r, c]
-    return make(_storage().Compressed(ci, minor.astype(np.int64), vals.copy(), dense.shape,
-                                      layout))
-
-
-@register(function=False)
-def to_sparse_csr(self, dense_dim=None):
-    """The sparse CSR form of a 2-d tensor."""
-    return _to_compressed(self, _layout.sparse_csr, None)
 
 
 def _compressed_part(name, which, layouts, kind):

@@ -5,6 +5,7 @@ input it belongs to (broadcasting) is summed down to that shape here, in one pla
 derivative formula has to undo broadcasting itself. With ``create_graph`` the formulas run
 with grad mode on, so the gradients themselves have a graph (double backward).
 """
+import copy
 import sys
 import threading
 from heapq import heappush, heappop
@@ -193,7 +194,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
             buf = buffers[fn] = [None] * fn.n_outputs
             deps[fn] = 0
             stack.append(fn)
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        buf[nr] = g if buf[nr] is None else _buffer_sum(buf[nr], g)
 
     # Count, for each node, how many edges from reachable nodes point at it.
     todo = list(stack)
@@ -329,7 +330,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, accumulate):
                             g._data.dtype is not meta[1] and g._data.dtype != meta[1])):
                         g = _conform(g, meta, node, i)
                     old = buf[nr]
-                    buf[nr] = g if old is None else old + g
+                    buf[nr] = g if old is None else _buffer_sum(old, g)
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
@@ -564,6 +565,14 @@ def _conform(g, meta, node, i):
     return g
 
 
+def _buffer_sum(old, g):
+    """Two gradients of one node output added (a new tensor: neither is written). A sparse
+    one is added into a dense one, as torch's input buffer does (sparse + dense is refused)."""
+    if type(old._data) in _STORAGE and type(g._data) not in _STORAGE:
+        return g + old
+    return old + g
+
+
 def _np_to_ember(dt):
     from .._dtype import FROM_NP
     return FROM_NP[dt]
@@ -605,8 +614,9 @@ def _accumulate(var, g, create_graph, stolen, make):
         want = want if want is not None else (old.dtype if old is not None else None)
         if want is not None and g.dtype != want:
             g = g.to(want)
-    if type(g._data) in _STORAGE or (old is not None and type(old._data) in _STORAGE):
-        _accumulate_sparse(var, old, g, create_graph)
+    if type(g._data) in _STORAGE or type(var._data) in _STORAGE or (
+            old is not None and type(old._data) in _STORAGE):
+        _accumulate_sparse(var, old, g, create_graph, stolen)
     elif old is None:
         if create_graph and g._gfn is not None:
             # A copy that stays differentiable, named as torch names it.
@@ -633,15 +643,23 @@ def _accumulate(var, g, create_graph, stolen, make):
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _accumulate_sparse(var, old, g, create_graph):
-    """``_accumulate`` when the gradient or the old ``.grad`` is sparse, as torch's
-    AccumulateGrad: the first gradient is taken (a copy of its storage), later ones are
+def _accumulate_sparse(var, old, g, create_graph, stolen):
+    """``_accumulate`` when the gradient, the leaf or the old ``.grad`` is sparse, as torch's
+    AccumulateGrad: the first gradient is taken (its storage shared when nothing else took it
+    and its values are contiguous, else copied), later ones are
     added in place -- a sparse one into a dense or sparse ``.grad`` -- except that a dense
     gradient replaces a sparse ``.grad`` with their (dense) sum, and ``create_graph`` always
     makes a new ``.grad``."""
     if old is None:
-        var._grad = (g.clone() if create_graph and g._gfn is not None
-                     else make(g._data.copy()))
+        data = g._data
+        if create_graph and g._gfn is not None:
+            var._grad = g.clone()
+        elif (type(data) in _STORAGE and g._gfn is None and id(data.values) not in stolen
+              and data.values.flags.c_contiguous and data.indices.flags.c_contiguous):
+            stolen.add(id(data.values))
+            var._grad = make(copy.copy(data))  # (a new tensor over the same arrays)
+        else:
+            var._grad = make(data.copy())
         return
     old_sparse = type(old._data) in _STORAGE
     new_sparse = type(g._data) in _STORAGE

@@ -24,6 +24,7 @@ from .._layout import strided
 from .._tensor import Tensor, make
 from ..overrides import is_tensor_like
 from .grad_mode import STATE
+from . import _gradcheck_sparse as _sparse
 
 __all__ = ['gradcheck', 'gradgradcheck', 'GradcheckError', 'get_numerical_jacobian',
            'get_analytical_jacobian']
@@ -52,9 +53,10 @@ def _array(t):
 
 
 def _grad_array(g):
-    """A gradient's array; as in torch only a Tensor counts, anything else (None, a
-    tensor-like's wrapped gradient) is an undefined gradient: None."""
-    return g._data if isinstance(g, Tensor) else None
+    """A gradient's array (a sparse one written out densely); as in torch only a Tensor
+    counts, anything else (None, a tensor-like's wrapped gradient) is an undefined gradient:
+    None."""
+    return _sparse.dense(g) if isinstance(g, Tensor) else None
 
 
 def _check_inputs(inputs):
@@ -69,8 +71,12 @@ def _check_inputs(inputs):
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. ")
-        content = t._values() if t.is_sparse else t  # (a sparse tensor's own elements)
-        if content.layout == strided and any(  # (strides exist in the strided layout)
+        # (a sparse tensor's own elements)
+        content = t._values() if t.is_sparse else t.values() if _sparse.is_sparse(t) else t
+        # (strides exist in the strided layout; an empty ember tensor's would be torch's
+        # row-major ones, never 0, where NumPy's are all 0)
+        empty = isinstance(content, Tensor) and not content._data.size
+        if content.layout == strided and not empty and any(
                 st == 0 and sz > 1 for st, sz in zip(content.stride(), content.size())):
             raise RuntimeError(
                 f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
@@ -107,12 +113,18 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     diff = _check_inputs(inputs)
     try:
         outputs = _as_tuple(func(*inputs))
+        _sparse.check_outputs(_differentiable_outputs(outputs))
         # (torch's order: backward mode's Jacobian first, then forward mode's)
         if check_backward_ad:
+            # (fast mode's random direction has the sparse input's pattern even on the
+            # densified copy, as torch draws it: its check is masked either way)
+            numerical = _numerical_inputs(inputs, masked or fast_mode)
             if fast_mode:
-                _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
+                _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol,
+                            numerical)
             else:
-                _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol)
+                _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol,
+                            numerical)
         if check_forward_ad:
             _check_forward_ad(func, inputs, outputs, eps, atol, rtol)
             if check_undefined_grad:
@@ -125,7 +137,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             if check_batched_grad:
                 for j, o in enumerate(_differentiable_outputs(outputs)):
                     _check_batched_backward(inputs, o, j)
-            _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes)
+            _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes, masked)
             if check_undefined_grad:
                 _check_undefined_grad(func, inputs, diff)
         return True
@@ -133,6 +145,20 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if raise_exception:
             raise
         return False
+
+
+def _numerical_inputs(inputs, masked):
+    """The inputs the finite differences run on: ``inputs`` themselves, except that without
+    ``masked`` a sparse input gets every element specified (so each is perturbed)."""
+    if masked or not any(_sparse.is_sparse(t) for t in inputs):
+        return None
+    return tuple(_sparse.densified(t) if _sparse.is_sparse(t) else t for t in inputs)
+
+
+def _diff_of(inputs, numerical):
+    """The inputs requiring grad among ``numerical`` (or ``inputs``, when None)."""
+    src = inputs if numerical is None else numerical
+    return [t for t in src if is_tensor_like(t) and t.requires_grad]
 
 
 # -- Jacobians ---------------------------------------------------------------------------
@@ -193,12 +219,21 @@ def _numerical_jacobians(func, inputs, diff, n_outputs, eps):
     direction of the input (``_directions``)."""
     jac = [[[] for _ in diff] for _ in range(n_outputs)]
     for i, t in enumerate(diff):
-        # (as torch: the input's ``.data`` is perturbed, which bypasses autograd's checks)
-        data = _array(t.data)
+        # (as torch: the input's ``.data`` is perturbed, which bypasses autograd's checks; a
+        # sparse input's stored values, each the row of the element it is)
+        sparse = _sparse.is_sparse(t)
+        data = t._data.values if sparse else _array(t.data)
         for d in _directions(t):
             cols = _difference_columns(func, inputs, data, d, eps)
             for j in range(n_outputs):
-                jac[j][i].append(cols[j] if cols is not None else np.zeros((0, 0)))
+                col = cols[j] if cols is not None else np.zeros((0, 0))
+                if sparse:
+                    full = np.zeros((t.numel(), col.shape[1] if cols is not None else 0),
+                                    col.dtype)
+                    if cols is not None:
+                        full[_sparse.positions(t).reshape(-1)] = col
+                    col = full
+                jac[j][i].append(col)
     return jac
 
 
@@ -231,7 +266,8 @@ def _difference_columns(func, inputs, data, d, eps):
 def _jacobian_blocks(inputs, n_out):
     """Zero Jacobian blocks (input numel, ``n_out``), one per floating or complex input that
     requires grad, made as torch makes them: by the input's own ``new_zeros``."""
-    return [_array(t.new_zeros((t.numel(), n_out))) for t in inputs
+    return [np.zeros((t.numel(), n_out), t._data.dtype) if _sparse.is_sparse(t)
+            else _array(t.new_zeros((t.numel(), n_out))) for t in inputs
             if is_tensor_like(t) and (t.is_floating_point() or t.is_complex())
             and t.requires_grad]
 
@@ -253,9 +289,10 @@ def _vjp_rows(out, inputs, diff, seed=1):
     return rows
 
 
-def _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol):
+def _slow_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol, numerical=None):
     all_outs = _tensor_outputs(outputs)
-    num = _numerical_jacobians(func, inputs, diff, len(all_outs), eps)
+    num = _numerical_jacobians(func, numerical or inputs, _diff_of(inputs, numerical),
+                               len(all_outs), eps)
     for j, o in enumerate(all_outs):
         if not o.requires_grad:
             for i in range(len(diff)):
@@ -286,33 +323,39 @@ def _mismatch(j, i, numerical, analytical):
             f"numerical:{make(numerical)!r}\nanalytical:{make(analytical)!r}\n")
 
 
-def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
+def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0, numerical=None):
     from . import grad
     rng = np.random.default_rng(0)
     all_outs = _tensor_outputs(outputs)
     out_arrays = [_array(o) for o in all_outs]
-    # (the real parts of every u first, then the imaginary ones: the draws stay in that order)
-    us = [_random_vector(t, rng) for t in diff]
+    perturbed = _diff_of(inputs, numerical)
+    # (the real parts of every u first, then the imaginary ones: the draws stay in that order;
+    # a sparse input's u runs over its stored values, each at the element it is)
+    us = [_random_vector(t, rng) for t in perturbed]
     vs = [rng.standard_normal(o.shape) for o in out_arrays]
     us = [u + 1j * rng.standard_normal(u.shape) if t.is_complex() else u
           for u, t in zip(us, diff)]
+    where = [_sparse.positions(t).reshape(-1) if _sparse.is_sparse(t) else None
+             for t in perturbed]
 
     def along_u(g, i):  # the derivative along u_i of the loss whose gradient is g
         g = _grad_array(g)
         if g is None:
             return 0.0
-        return float(np.sum(np.real(np.conj(g.reshape(-1)) * us[i])))
+        g = g.reshape(-1) if where[i] is None else g.reshape(-1)[where[i]]
+        return float(np.sum(np.real(np.conj(g) * us[i])))
 
     # numerical: directional derivative along u_i, projected on seed * v_j
-    for i, t in enumerate(diff):
-        data = _array(t.data)  # (as torch: the input's ``.data`` is perturbed)
+    for i, (t, p) in enumerate(zip(diff, perturbed)):
+        # (as torch: the input's ``.data`` is perturbed; a sparse one's stored values)
+        data = p._data.values if where[i] is not None else _array(p.data)
         u = us[i].reshape(data.shape)
         orig = data.copy()
         dtypes = []
         data[...] = orig - eps * u
-        minus = _evaluate(func, inputs, dtypes)
+        minus = _evaluate(func, numerical or inputs, dtypes)
         data[...] = orig + eps * u
-        plus = _evaluate(func, inputs, dtypes)
+        plus = _evaluate(func, numerical or inputs, dtypes)
         data[...] = orig
         _check_same_outputs(minus, plus, dtypes, None, eps)
         for j, o in enumerate(all_outs):
@@ -328,20 +371,23 @@ def _fast_check(func, inputs, diff, outputs, eps, atol, rtol, nondet_tol=0.0):
                 else:
                     a = 0.0
                 if not np.isclose(a, n, rtol=rtol, atol=atol):
-                    _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a)
+                    _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a,
+                                   numerical)
 
 
 def _random_vector(t, rng):
-    """The real part of a random direction for input ``t``: ``numel()`` draws, made on the
-    input's ``device`` as torch makes its own."""
+    """The real part of a random direction for input ``t``: ``numel()`` draws (a sparse
+    input's: one per stored value), made on the input's ``device`` as torch makes its own."""
     from .. import tensor
-    return tensor(rng.standard_normal(t.numel()), device=t.device).numpy()
+    n = t._data.values.size if _sparse.is_sparse(t) else t.numel()
+    return tensor(rng.standard_normal(n), device=t.device).numpy()
 
 
-def _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a):
+def _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a, numerical=None):
     """Raises fast mode's error, with the full Jacobians recomputed in slow mode."""
     o = all_outs[j]
-    num = _expected(_numerical_jacobians(func, inputs, diff, len(all_outs), eps)[j][i], seed)
+    num = _expected(_numerical_jacobians(func, numerical or inputs, _diff_of(inputs, numerical),
+                                         len(all_outs), eps)[j][i], seed)
     ana = _vjp_rows(o, inputs, diff, seed)[i] if o.requires_grad else np.zeros_like(num)
     raise GradcheckError(
         _part(o, seed) +
@@ -356,8 +402,9 @@ def _fast_mismatch(func, inputs, diff, all_outs, eps, j, i, seed, n, a):
         f"{float(np.abs(num - ana).max(initial=0))}.\n")
 
 
-def _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes):
-    """Backward seeded with zeros must give zeros (a formula that ignores grad_output)."""
+def _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes, masked=False):
+    """Backward seeded with zeros must give zeros (a formula that ignores grad_output), in
+    the input's layout (a sparse gradient of its sparse and dense dims) or a strided one."""
     from . import grad
     outs = _differentiable_outputs(outputs)
     if not outs:
@@ -365,15 +412,30 @@ def _check_multiplied_by_grad_output(outputs, diff, check_grad_dtypes):
     zeros = [make(np.zeros_like(_array(o))) for o in outs]
     gs = grad(outs, diff, zeros, retain_graph=True, allow_unused=True)
     for t, g in zip(diff, gs):
+        if isinstance(g, Tensor) and g.layout is not strided:
+            _check_sparse_grad_layout(g, t)
         g = _grad_array(g)
         if g is None:
             continue
-        if np.any(g != 0):
+        if (not np.allclose(g, 0)) if masked else np.any(g != 0):
             raise GradcheckError("backward not multiplied by grad_output")
         if check_grad_dtypes and make(g).dtype != t.dtype:
             raise GradcheckError("grad is incorrect type")
         if g.shape != tuple(t.size()):
             raise GradcheckError("grad is incorrect size")
+
+
+def _check_sparse_grad_layout(g, t):
+    """torch's checks of a gradient that is not strided: the input's layout, and for a
+    sparse one its numbers of sparse and dense dims."""
+    if g.layout != t.layout:
+        raise GradcheckError(f"grad is incorrect layout ({g.layout} is not {t.layout})")
+    kind = str(g.layout).replace('torch.', '').replace('_coo', '')
+    for what in ('sparse_dim', 'dense_dim'):
+        got, want = getattr(g, what)(), getattr(t, what)()
+        if got != want:
+            raise GradcheckError(f"grad is {kind} tensor, but has incorrect {what} {got}, "
+                                 f"expected {want}")
 
 
 _UNDEFINED_NOTE = ('Please look at "Notes about undefined output gradients" in '

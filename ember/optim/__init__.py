@@ -13,6 +13,7 @@ Layout (one job per module):
   ``rmsprop.py``, ``adagrad.py``, ``adadelta.py``, ``asgd.py``, ``rprop.py``,
   ``adafactor.py``, ``muon.py``: constructor checks, defaults, and the state each
   parameter gets;
+- ``sparse_adam.py``: SparseAdam, which updates only a sparse gradient's entries;
 - ``lbfgs.py``: L-BFGS, which works on all parameters as one vector and calls the
   closure several times per step (so it has no per-parameter rule), and its strong-Wolfe
   line search;
@@ -54,10 +55,11 @@ from .asgd import ASGD  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .adafactor import Adafactor  # noqa: F401
 from .muon import Muon  # noqa: F401
+from .sparse_adam import SparseAdam  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 from . import swa_utils  # noqa: F401
 from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
 
 __all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'NAdam', 'RAdam', 'Adamax',
-           'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'Muon', 'lr_scheduler',
+           'Adadelta', 'LBFGS', 'ASGD', 'Rprop', 'Adafactor', 'Muon', 'SparseAdam', 'lr_scheduler',
            'swa_utils', 'swap_in_optimizer_params_and_state']

@@ -1,6 +1,7 @@
 """Adagrad: per-coordinate steps scaled by the accumulated squared gradients
 (torch.optim.Adagrad)."""
 from . import _functional
+from .._layout import strided
 from .optimizer import (RuleOptimizer, advance_step, check_fused, check_lr, check_nonnegative,
                         step_counter, state_like)
 
@@ -48,6 +49,8 @@ class Adagrad(RuleOptimizer):
         state['sum'] = state_like(p, complex(init, init) if p.is_complex() else init)
         return state
 
+    sparse_refusal = None  # (a sparse gradient updates the entries it has, as a dense one)
+
     def _hyper(self, F, group):
         return dict(lr=F.scalar(group['lr']), lr_decay=F.scalar(group['lr_decay']),
                     eps=F.scalar(group['eps']), weight_decay=F.scalar(group['weight_decay']),
@@ -58,6 +61,12 @@ class Adagrad(RuleOptimizer):
         state = self.state[p] or self._init_state(group, p)
         total = state['sum']
         # Adagrad's decayed lr uses the count as a Python float even when differentiable.
-        _functional.adagrad(F, F.of(p), F.of(p._grad), F.of(total),
+        grad = p._grad
+        if grad.layout is not strided:
+            if group['weight_decay'] != 0:
+                raise RuntimeError("weight_decay option is not compatible with sparse "
+                                   "gradients")
+            grad = grad.to_dense()  # (zero off its entries: it moves nothing else)
+        _functional.adagrad(F, F.of(p), F.of(grad), F.of(total),
                             step=float(advance_step(state)._data), **hyper)
         F.touched(p, total)

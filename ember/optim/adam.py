@@ -48,6 +48,8 @@ class Adam(RuleOptimizer):
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
 
+    sparse_refusal = "Adam does not support sparse gradients, please consider SparseAdam instead"
+
     def _hyper(self, F, group):
         return dict(beta_hyper(F, group), decoupled=group['decoupled_weight_decay'])
 

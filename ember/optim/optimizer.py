@@ -13,6 +13,7 @@ from itertools import chain
 import numpy as np
 
 from .. import _dtype
+from .._layout import STORAGE as _STORAGE
 from .._tensor import Tensor, make
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from . import _functional
@@ -382,7 +383,9 @@ class Optimizer:
 class RuleOptimizer(Optimizer):
     """The built-in optimizers: ``step`` applies the class's update rule (``_update``, on
     the backend ``_functional.backend`` picks) to every parameter that has a grad, with the
-    group's options as ``_hyper`` converts them."""
+    group's options as ``_hyper`` converts them. A sparse gradient is refused with torch's
+    error (``sparse_refusal``) unless the class takes them (None)."""
+    sparse_refusal = "{} does not support sparse gradients"
 
     def step(self, closure=None):
         """One update of every parameter that has a ``.grad``; returns the closure's loss
@@ -396,6 +399,8 @@ class RuleOptimizer(Optimizer):
                 hyper = self._hyper(F, group)
                 for p in group['params']:
                     if p._grad is not None:
+                        if self.sparse_refusal and type(p._grad._data) in _STORAGE:
+                            raise RuntimeError(self.sparse_refusal.format(type(self).__name__))
                         self._update(F, group, p, hyper)
         return loss
 

@@ -20,6 +20,8 @@ class SGD(RuleOptimizer):
     >>> (w * w).sum().backward(); opt.step(); w.detach()
     tensor([0.8000, 1.6000])
     """
+    sparse_refusal = None  # (SGD adds a sparse gradient's entries)
+
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,

@@ -7,8 +7,8 @@ test runs twice (``[ember]`` and ``[torch]``). ember's run of a test listed in `
 expected to fail (strict), for the reason given.
 
 Upstream tests of the class not adapted, and why:
-- test_sparse_ctor_getter_backward, test_sparse_backward, test_sparse_mask_autograd: sparse
-  tensors.
+- test_sparse_ctor_getter_backward, test_sparse_backward, test_sparse_mask_autograd: in
+  test_autograd_sparse_upstream.py, with the other sparse tests.
 - test_advanced_indexing_backwards_large, test_reentrant_parent_error_on_cpu,
   test_free_unneeded_tensor, test_pin_memory, test_profiler_emit_nvtx,
   test_rnn_backward_to_input_but_not_parameters, test_simple_reentrant_cross_device,

@@ -19,7 +19,7 @@ Upstream tests not adapted, and why:
 - test_custom_autograd_ac_early_stop: on torch 2.13 its weak-reference check passes or fails
   depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward: in test_autograd_sparse_upstream.py.
-- test_sparse_gather_*: sparse layouts (gather's sparse gradients).
+- test_sparse_gather_*: in test_autograd_sparse_upstream.py.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn: need CUDA.
 - test_lobpcg: see test_autograd_upstream_part_a.py.
 - test_node_ordering_when_none_returned: needs CUDA.
@@ -31,7 +31,9 @@ Upstream tests not adapted, and why:
   test_autograd_upstream_part_a.py (with the rest of the first part of TestAutograd).
 - test_thread_shutdown: torch's C++ worker threads.
 - test_input_buffer_accum, test_no_grad_copy_sparse, test_gradcheck_input,
-  test_gradcheck_check_batched_grad, test_gradcheck_dense_and_sparse_inputs: sparse tensors.
+  test_gradcheck_check_batched_grad, test_gradcheck_dense_and_sparse_inputs, and the sparse
+  halves of test_gradcheck_validates_inputs, test_gradcheck_backward_mul_by_grad_output and
+  test_gradcheck_test_outputs: in test_autograd_sparse_upstream.py.
 - test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs,
   test_gradcheck_multiple_mkldnn_inputs: in test_autograd_upstream_part_b.py.
 - test_checkpoint* (torch.utils.checkpoint), test_grad_thread_safety and the tests between
@@ -4046,7 +4048,7 @@ def test_gradcheck_nondeterministic(lib):
 
 
 def test_gradcheck_validates_inputs(lib):
-    # (upstream's sparse half is not adapted: ember's gradcheck takes dense inputs only)
+    # (upstream's sparse half: in test_autograd_sparse_upstream.py)
     def check(fast_mode):
         x = lib.rand(10, requires_grad=False)
         with raises(ValueError, "at least one input tensor to require gradient"):
@@ -4080,7 +4082,7 @@ def test_gradcheck_check_no_differentiable_outputs(lib):
 
 
 def test_gradcheck_backward_mul_by_grad_output(lib):
-    # (upstream's sparse cases are not adapted: ember's gradcheck takes dense inputs only)
+    # (upstream's sparse cases: in test_autograd_sparse_upstream.py)
     def check(fast_mode):
         def fn2(x):
             y = x.clone()

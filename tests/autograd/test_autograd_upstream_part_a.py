@@ -22,8 +22,7 @@ except these, and why:
   depending on which tests ran before it in the process (it fails run alone).
 - test_to_sparse_backward, test_sparse_mm_backward: in test_autograd_sparse_upstream.py.
 - test_sparse_gather_*, test_no_grad_copy_sparse, test_gradcheck_input,
-  test_gradcheck_check_batched_grad: sparse gradients of gather, copies and gradcheck
-  (not adapted yet: ember's sparse tensors are new and lack those).
+  test_gradcheck_check_batched_grad: in test_autograd_sparse_upstream.py.
 - test_gradcheck_validates_input_mkldnn, test_gradcheck_test_outputs: in
   test_autograd_upstream_part_b.py.
 - test_checkpoint_compile_no_recompile, test_checkpoint_device_context_fn,

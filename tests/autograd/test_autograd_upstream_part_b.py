@@ -19,9 +19,9 @@ Upstream tests of that part not adapted, and why:
 - test_view_func_replay, test_view_func_replay_with_modified_state:
   torch.autograd._force_original_view_tracking, Tensor._view_func, torch.ops.aten, nested
   tensors (private).
-- test_gradcheck_dense_and_sparse_inputs, test_input_buffer_accum: sparse tensors;
-  test_thread_shutdown: torch's C++ worker
-  threads (these four are listed in test_autograd_upstream.py's header too).
+- test_gradcheck_dense_and_sparse_inputs, test_input_buffer_accum: in
+  test_autograd_sparse_upstream.py; test_thread_shutdown: torch's C++ worker threads (these
+  are listed in test_autograd_upstream.py's header too).
 - test_named_tensor_for_complex_views: torch 2.13 has no named tensors (refine_names).
 Departures from upstream's text, each kept to what torch 2.13 and ember need:
 - test_checkpointing and test_checkpointing_without_reentrant (2000 inputs through a

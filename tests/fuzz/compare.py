@@ -135,9 +135,10 @@ def invoke(lib, target, call):
 
 def values(t):
     """A tensor's values as a NumPy array (bfloat16 as float32, conj resolved, a sparse
-    tensor -- gather's sparse_grad gradient -- densified)."""
+    tensor of any layout -- gather's sparse_grad gradient, a to_sparse_csr result --
+    densified)."""
     t = t.detach()
-    if getattr(t, 'is_sparse', False):
+    if str(t.layout) != 'torch.strided':
         t = t.to_dense()
     if _dtype_name(t.dtype) == 'bfloat16':
         t = t.float()

@@ -1,8 +1,11 @@
 """The sparse functions of nn.functional: embedding (a row lookup whose gradient adds each
 looked-up row's gradient into its row), embedding_bag (sums, means or maxima of bags of
 rows) and one_hot."""
+import warnings
+
 import numpy as np
 
+from ... import _dtype
 from ..._ops import _core
 from ..._ops.index import add_rows_at
 from ..._ops._core import Node, make
@@ -245,8 +248,9 @@ def embedding_bag_forward(weight, indices, offsets, scale_grad_by_freq=False, mo
         _check_sample_weights(per_sample_weights, weight, idx.size)
     if mode not in (0, 1, 2):
         raise RuntimeError("`mode` must be sum, mean, or max.")
-    if sparse:
-        raise NotImplementedError("embedding_bag(sparse=True): ember has no sparse tensors")
+    if sparse and mode == 2:
+        raise NotImplementedError("embedding_bag(sparse=True, mode='max'): ember has no "
+                                  "sparse gradient for the maxima of bags")
     num, dim = weight.shape
     if padding_idx is not None and padding_idx < 0:
         padding_idx += num
@@ -273,7 +277,9 @@ def embedding_bag_forward(weight, indices, offsets, scale_grad_by_freq=False, mo
             flat = make(best.clip(0) * dim + np.arange(dim))
             out = weight.reshape(-1).index_select(0, flat.reshape(-1)).reshape(n_bags, dim)
             return out * make((best >= 0).astype(weight._data.dtype))
-        rows = weight.index_select(0, make(kept_idx))
+        # (sparse: the rows looked up as embedding's are, whose gradient is sparse)
+        rows = embedding_kernel(make(kept_idx), weight, None, None, 2.0, False, True) \
+            if sparse else weight.index_select(0, make(kept_idx))
         if freq is not None:       # the weight's gradient divided by each index's frequency
             rows = rows.detach() + (rows - rows.detach()) / make(
                 freq[kept_idx].astype(weight._data.dtype)[:, None])
@@ -296,6 +302,12 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     """Sums, means or maxima of bags of embedding rows, without the intermediate
     (len(input), dim) lookup: ``input`` 1-D with ``offsets`` (the start of each bag), or 2-D
     (one bag per row)."""
+    if weight.dtype == _dtype.int64 and input.is_floating_point():
+        # (the old argument order, embedding_bag(weight, input), still works, as in torch)
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
                          "is not None, then it must have the same shape as the input "
