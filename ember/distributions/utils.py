@@ -23,7 +23,7 @@ def broadcast_all(*values):
     """
     if not all(isinstance(v, (ember.Tensor, numbers.Number)) or
                hasattr(v, '__torch_function__') for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, "
+        raise ValueError("Input arguments must all be instances of Number, "
                          "torch.Tensor or objects implementing __torch_function__.")
     if not all(is_tensor_like(v) for v in values):
         # (tensor-likes stay as they are: broadcast_tensors hands them to their handler)

@@ -1,0 +1,234 @@
+"""The families added after the first set (VonMises, InverseGamma, Kumaraswamy,
+FisherSnedecor, LogisticNormal, ...) against torch.distributions: log_prob, cdf/icdf,
+entropy, moments with gradients in the parameters (float64 and float32), shapes, expand,
+support, repr, argument validation, and sample moments over many seeded draws."""
+import numpy as np
+import pytest
+
+from .helpers import arr, check, ember, simplex, torch
+from .test_families_oracle import METHODS, _call
+from .test_validation_oracle import torch_or
+
+
+def pos(*shape, seed=0, low=0.5, high=3.0):
+    return arr(*shape, low=low, high=high, seed=seed)
+
+
+U = dict(low=0.05, high=0.95)
+
+# name -> (make(D, *params), params, value array for log_prob/cdf)
+FAMILIES = {
+    'VonMises': (lambda D, m, k: D.VonMises(m, k), [arr(3), np.array([0.3, 2.0, 6.0])],
+                 arr(4, 3, seed=2)),
+    'VonMises_scalar': (lambda D: D.VonMises(0.5, 1.5), [], arr(4, seed=2)),
+    'InverseGamma': (lambda D, c, r: D.InverseGamma(c, r), [np.array([0.7, 1.5, 3.0]),
+                                                             pos(3, seed=1)],
+                     pos(4, 3, seed=2)),
+    'InverseGamma_scalar': (lambda D: D.InverseGamma(3.0, 2.0), [], pos(4, seed=2)),
+    'Kumaraswamy': (lambda D, a, b: D.Kumaraswamy(a, b), [np.array([0.7, 1.0, 3.0]),
+                                                          np.array([2.0, 1.0, 0.5])],
+                    arr(4, 3, seed=2, **U)),
+    'Kumaraswamy_scalar': (lambda D: D.Kumaraswamy(2.0, 3.0), [], arr(4, seed=2, **U)),
+    'FisherSnedecor': (lambda D, a, b: D.FisherSnedecor(a, b),
+                       [np.array([1.0, 3.0, 6.0]), np.array([1.5, 3.0, 9.0])],
+                       pos(4, 3, seed=2)),
+    'FisherSnedecor_scalar': (lambda D: D.FisherSnedecor(3.0, 5.0), [], pos(4, seed=2)),
+    'LogisticNormal': (lambda D, m, s: D.LogisticNormal(m, s), [arr(2, 3), pos(2, 3, seed=1)],
+                       simplex(4, 2, 4, seed=2)),
+    'LogisticNormal_scalar': (lambda D: D.LogisticNormal(0.5, 2.0), [],
+                              simplex(4, 2, seed=2)),
+}
+
+
+@pytest.mark.parametrize('dtype', [np.float64, np.float32])
+@pytest.mark.parametrize('method', METHODS)
+@pytest.mark.parametrize('name', FAMILIES)
+def test_method(name, method, dtype):
+    make, params, value = FAMILIES[name]
+    if not params and dtype == np.float32:
+        pytest.skip("Python-number parameters take the default dtype: one dtype suffices")
+    params = [p.astype(dtype) for p in params]
+    value = value.astype(dtype)
+    # Python-number parameters are float32 tensors: their part is rounded as float32
+    tol = 1e-4 if dtype == np.float32 else None if params else 1e-6
+    check(lambda lib, v, *ps: _call(make(lib.distributions, *ps), method, v, lib),
+          value, *params, message=False, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize('name', FAMILIES)
+def test_shapes_and_sample_shapes(name):
+    make, params, _ = FAMILIES[name]
+
+    def fn(lib, *ps):
+        d = make(lib.distributions, *ps)
+        return (d.batch_shape, d.event_shape, d.sample().shape, d.sample((5, 2)).shape,
+                d.has_rsample, d.has_enumerate_support, str(d.sample().dtype),
+                str(d.sample((2,)).requires_grad))
+    check(fn, *params, grad=False)
+    check(lambda lib, *ps: str(make(lib.distributions, *ps).sample().dtype),
+          *[p.astype(np.float32) for p in params], grad=False)
+
+
+@pytest.mark.parametrize('name', [n for n in FAMILIES if not n.startswith('VonMises')])
+def test_rsample_is_differentiable(name):
+    make, params, _ = FAMILIES[name]
+
+    def fn(lib, *ps):
+        x = make(lib.distributions, *ps).rsample((3,))
+        return x.shape, x.requires_grad
+    check(fn, *params, grad=True)
+
+
+@pytest.mark.parametrize('name', FAMILIES)
+def test_expand(name):
+    make, params, value = FAMILIES[name]
+
+    def fn(lib, v, *ps):
+        d = make(lib.distributions, *ps)
+        e = d.expand((2,) + tuple(d.batch_shape))
+        return e.batch_shape, e.event_shape, e.log_prob(v), e.sample((3,)).shape, \
+            type(e).__name__, e.mean
+    check(fn, value, *params, message=False)
+
+
+@pytest.mark.parametrize('name', FAMILIES)
+def test_support_check(name):
+    make, params, value = FAMILIES[name]
+
+    def fn(lib, v, *ps):
+        d = make(lib.distributions, *ps)
+        return (d.support.check(v), d.support.check(v * 0 - 7.5), d.support.event_dim,
+                d.support.is_discrete, repr(d.support))
+    check(fn, value, *params, grad=False)
+
+
+@pytest.mark.parametrize('name', FAMILIES)
+def test_repr(name):
+    make, params, _ = FAMILIES[name]
+    check(lambda lib, *ps: repr(make(lib.distributions, *ps)), *params, grad=False)
+
+
+@pytest.mark.parametrize('name', FAMILIES)
+def test_arg_constraints(name):
+    make, params, _ = FAMILIES[name]
+    check(lambda lib, *ps: sorted((k, repr(v)) for k, v in
+                                  make(lib.distributions, *ps).arg_constraints.items()),
+          *params, grad=False)
+
+
+BAD_PARAMS = {
+    'VonMises': lambda D: D.VonMises(0.0, torch_or(D).tensor([1.0, -1.0])),
+    'VonMises_loc_nan': lambda D: D.VonMises(torch_or(D).tensor(float('nan')), 1.0),
+    'InverseGamma_concentration': lambda D: D.InverseGamma(torch_or(D).tensor([-1.0]), 1.0),
+    'InverseGamma_rate': lambda D: D.InverseGamma(1.0, torch_or(D).tensor([0.0])),
+    'Kumaraswamy': lambda D: D.Kumaraswamy(torch_or(D).tensor([1.0, -1.0]), 2.0),
+    'Kumaraswamy_scalar': lambda D: D.Kumaraswamy(1.0, -2.0),
+    'FisherSnedecor': lambda D: D.FisherSnedecor(torch_or(D).tensor([0.0]), 1.0),
+    'FisherSnedecor_df2': lambda D: D.FisherSnedecor(1.0, torch_or(D).tensor([-3.0])),
+    'LogisticNormal': lambda D: D.LogisticNormal(torch_or(D).zeros(2),
+                                                 torch_or(D).tensor([1.0, -1.0])),
+    'bad_type': lambda D: D.VonMises('a', 1.0),
+}
+
+
+@pytest.mark.parametrize('name', BAD_PARAMS)
+def test_invalid_parameters(name):
+    check(lambda lib: BAD_PARAMS[name](lib.distributions), grad=False)
+
+
+@pytest.mark.parametrize('name', BAD_PARAMS)
+def test_invalid_parameters_unvalidated(name):
+    if name == 'bad_type':
+        pytest.skip("a non-number is refused before validation, whatever validate_args says")
+    check(lambda lib: repr(_unvalidated(lib, BAD_PARAMS[name])), grad=False)
+
+
+def _unvalidated(lib, make):
+    """``make(lib.distributions)`` with validation off by default."""
+    dist = lib.distributions.Distribution
+    dist.set_default_validate_args(False)
+    try:
+        return make(lib.distributions)
+    finally:
+        dist.set_default_validate_args(True)
+
+
+BAD_VALUES = {
+    'VonMises': (FAMILIES['VonMises'], lambda T: T.tensor([float('inf'), 0.0, 1.0])),
+    'InverseGamma': (FAMILIES['InverseGamma'], lambda T: T.tensor([1.0, -1.0, 1.0])),
+    'Kumaraswamy': (FAMILIES['Kumaraswamy'], lambda T: T.tensor([0.5, 1.5, 0.5])),
+    'FisherSnedecor': (FAMILIES['FisherSnedecor'], lambda T: T.tensor([0.0, 1.0, 1.0])),
+    'LogisticNormal': (FAMILIES['LogisticNormal'], lambda T: T.tensor([0.5, 0.5, 0.5, 0.5])),
+    'shape': (FAMILIES['VonMises'], lambda T: T.zeros(2, 2)),
+}
+
+
+@pytest.mark.parametrize('name', BAD_VALUES)
+def test_out_of_support(name):
+    (make, params, _), value = BAD_VALUES[name]
+    check(lambda lib, *ps: make(lib.distributions, *ps).log_prob(value(lib)), *params,
+          grad=False)
+
+
+MOMENTS = {
+    'VonMises': lambda D, T: D.VonMises(T.tensor([0.5, -2.0, 3.0]), T.tensor([0.2, 2.0, 30.0])),
+    'InverseGamma': lambda D, T: D.InverseGamma(T.tensor([5.0, 9.0]), T.tensor([1.0, 3.0])),
+    'Kumaraswamy': lambda D, T: D.Kumaraswamy(T.tensor([0.5, 3.0]), T.tensor([2.0, 0.7])),
+    'FisherSnedecor': lambda D, T: D.FisherSnedecor(T.tensor([4.0, 10.0]),
+                                                    T.tensor([12.0, 20.0])),
+    'LogisticNormal': lambda D, T: D.LogisticNormal(T.tensor([0.5, -1.0]),
+                                                    T.tensor([0.3, 0.8])),
+}
+N = 20000
+
+
+def _circular(x, loc):
+    """Angles as offsets from loc wrapped into [-pi, pi)."""
+    return (x - loc + np.pi) % (2 * np.pi) - np.pi
+
+
+@pytest.mark.parametrize('name', MOMENTS)
+def test_sample_moments(name):
+    e = MOMENTS[name](ember.distributions, ember)
+    t = MOMENTS[name](torch.distributions, torch)
+    ember.manual_seed(0)
+    x = e.sample((N,))
+    assert tuple(x.shape) == (N,) + tuple(t.batch_shape + t.event_shape)
+    assert bool(t.support.check(torch.tensor(x._data)).all())
+    data = x._data.astype(np.float64)
+    if name == 'VonMises':  # circular: E[cos(x - loc)] = 1 - circular variance
+        assert np.all(np.abs(data) <= np.pi)
+        np.testing.assert_allclose(np.cos(data - t.loc.numpy()).mean(0),
+                                   1 - t.variance.numpy(), atol=0.02)
+        np.testing.assert_allclose(_circular(data, t.loc.numpy()).mean(0), 0, atol=0.05)
+        return
+    if name == 'LogisticNormal':  # no closed-form moments: the Normal behind the draws
+        y = torch.distributions.transforms.StickBreakingTransform().inv(
+            torch.tensor(data)).numpy()
+        np.testing.assert_allclose(y.mean(0), t.loc.numpy(), atol=0.03)
+        np.testing.assert_allclose(y.std(0), t.scale.numpy(), rtol=0.05)
+        return
+    mean, var = t.mean.numpy(), t.variance.numpy()
+    np.testing.assert_allclose(data.mean(0), mean, atol=6 * np.sqrt(var / N).max() + 1e-12)
+    np.testing.assert_allclose(data.var(0), var, rtol=0.15, atol=1e-3)
+
+
+@pytest.mark.parametrize('name', MOMENTS)
+def test_manual_seed_repeats_samples(name):
+    d = MOMENTS[name](ember.distributions, ember)
+    ember.manual_seed(123)
+    a = d.sample((3,))
+    ember.manual_seed(123)
+    b = d.sample((3,))
+    np.testing.assert_array_equal(a._data, b._data)
+
+
+@pytest.mark.parametrize('module', ['von_mises', 'inverse_gamma', 'kumaraswamy',
+                                    'fishersnedecor', 'logistic_normal'])
+def test_module_names(module):
+    import importlib
+    e = importlib.import_module(f'ember.distributions.{module}')
+    t = importlib.import_module(f'torch.distributions.{module}')
+    assert e.__all__ == t.__all__
+    for name in t.__all__:
+        assert getattr(e, name) is getattr(ember.distributions, name)
