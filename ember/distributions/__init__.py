@@ -18,6 +18,7 @@ from .beta import Beta
 from .binomial import Binomial
 from .cauchy import Cauchy
 from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .categorical import Categorical
 from .chi2 import Chi2
 from .dirichlet import Dirichlet
@@ -63,6 +64,6 @@ __all__ = [
     'NegativeBinomial', 'Normal', 'Pareto', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
     'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
     'Uniform', 'Weibull', 'FisherSnedecor', 'InverseGamma', 'Kumaraswamy', 'LogisticNormal',
-    'VonMises',
+    'VonMises', 'ContinuousBernoulli',
     'biject_to', 'constraints', 'kl_divergence', 'register_kl', 'transform_to', 'transforms',
 ] + transforms.__all__

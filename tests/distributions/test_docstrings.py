@@ -24,7 +24,8 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.pareto', 'distributions.weibull', 'distributions.negative_binomial',
            'distributions.lowrank_multivariate_normal', 'distributions.von_mises',
            'distributions.inverse_gamma', 'distributions.kumaraswamy',
-           'distributions.fishersnedecor', 'distributions.logistic_normal']
+           'distributions.fishersnedecor', 'distributions.logistic_normal',
+           'distributions.continuous_bernoulli']
 
 
 @pytest.mark.parametrize('name', MODULES)

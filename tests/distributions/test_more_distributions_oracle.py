@@ -7,6 +7,7 @@ import pytest
 
 from .helpers import arr, check, ember, simplex, torch
 from .test_families_oracle import METHODS, _call
+from .test_kl_oracle import MAKERS
 from .test_validation_oracle import torch_or
 
 
@@ -37,6 +38,16 @@ FAMILIES = {
                        simplex(4, 2, 4, seed=2)),
     'LogisticNormal_scalar': (lambda D: D.LogisticNormal(0.5, 2.0), [],
                               simplex(4, 2, seed=2)),
+    # probabilities on both sides of, and inside, the Taylor band around 0.5
+    'ContinuousBernoulli_probs': (lambda D, p: D.ContinuousBernoulli(probs=p),
+                                  [np.array([0.1, 0.4995, 0.5004, 0.8])],
+                                  arr(3, 4, seed=2, **U)),
+    'ContinuousBernoulli_logits': (lambda D, lg: D.ContinuousBernoulli(logits=lg),
+                                   [np.array([-2.0, 0.001, 0.5, 3.0])], arr(3, 4, seed=2, **U)),
+    'ContinuousBernoulli_lims': (lambda D, p: D.ContinuousBernoulli(p, lims=(0.3, 0.7)),
+                                 [np.array([0.2, 0.45, 0.6, 0.9])], arr(3, 4, seed=2, **U)),
+    'ContinuousBernoulli_scalar': (lambda D: D.ContinuousBernoulli(0.3), [],
+                                   arr(4, seed=2, **U)),
 }
 
 
@@ -127,19 +138,25 @@ BAD_PARAMS = {
     'FisherSnedecor_df2': lambda D: D.FisherSnedecor(1.0, torch_or(D).tensor([-3.0])),
     'LogisticNormal': lambda D: D.LogisticNormal(torch_or(D).zeros(2),
                                                  torch_or(D).tensor([1.0, -1.0])),
+    'ContinuousBernoulli_clamped': lambda D: D.ContinuousBernoulli(
+        torch_or(D).tensor([0.5, 1.5])),
+    'ContinuousBernoulli_explicit': lambda D: D.ContinuousBernoulli(
+        torch_or(D).tensor([0.5, 1.5]), validate_args=True),
+    'ContinuousBernoulli_both': lambda D: D.ContinuousBernoulli(0.5, 0.0),
+    'ContinuousBernoulli_none': lambda D: D.ContinuousBernoulli(),
     'bad_type': lambda D: D.VonMises('a', 1.0),
 }
 
 
 @pytest.mark.parametrize('name', BAD_PARAMS)
 def test_invalid_parameters(name):
-    check(lambda lib: BAD_PARAMS[name](lib.distributions), grad=False)
+    check(lambda lib: repr(BAD_PARAMS[name](lib.distributions)), grad=False)
 
 
 @pytest.mark.parametrize('name', BAD_PARAMS)
 def test_invalid_parameters_unvalidated(name):
-    if name == 'bad_type':
-        pytest.skip("a non-number is refused before validation, whatever validate_args says")
+    if name in ('bad_type', 'ContinuousBernoulli_both', 'ContinuousBernoulli_none'):
+        pytest.skip("refused before validation, whatever validate_args says")
     check(lambda lib: repr(_unvalidated(lib, BAD_PARAMS[name])), grad=False)
 
 
@@ -159,6 +176,8 @@ BAD_VALUES = {
     'Kumaraswamy': (FAMILIES['Kumaraswamy'], lambda T: T.tensor([0.5, 1.5, 0.5])),
     'FisherSnedecor': (FAMILIES['FisherSnedecor'], lambda T: T.tensor([0.0, 1.0, 1.0])),
     'LogisticNormal': (FAMILIES['LogisticNormal'], lambda T: T.tensor([0.5, 0.5, 0.5, 0.5])),
+    'ContinuousBernoulli': (FAMILIES['ContinuousBernoulli_probs'],
+                            lambda T: T.tensor([0.5, 0.5, 1.5, 0.5])),
     'shape': (FAMILIES['VonMises'], lambda T: T.zeros(2, 2)),
 }
 
@@ -178,6 +197,7 @@ MOMENTS = {
                                                     T.tensor([12.0, 20.0])),
     'LogisticNormal': lambda D, T: D.LogisticNormal(T.tensor([0.5, -1.0]),
                                                     T.tensor([0.3, 0.8])),
+    'ContinuousBernoulli': lambda D, T: D.ContinuousBernoulli(T.tensor([0.1, 0.5, 0.93])),
 }
 N = 20000
 
@@ -224,7 +244,8 @@ def test_manual_seed_repeats_samples(name):
 
 
 @pytest.mark.parametrize('module', ['von_mises', 'inverse_gamma', 'kumaraswamy',
-                                    'fishersnedecor', 'logistic_normal'])
+                                    'fishersnedecor', 'logistic_normal',
+                                    'continuous_bernoulli'])
 def test_module_names(module):
     import importlib
     e = importlib.import_module(f'ember.distributions.{module}')
@@ -232,3 +253,46 @@ def test_module_names(module):
     assert e.__all__ == t.__all__
     for name in t.__all__:
         assert getattr(e, name) is getattr(ember.distributions, name)
+
+
+KL_MAKERS = dict(MAKERS, **{
+    'ContinuousBernoulli': (lambda D, p: D.ContinuousBernoulli(probs=p),
+                            lambda s: [np.array([0.1, 0.4995, 0.8])]),
+    'ContinuousBernoulliLogits': (lambda D, lg: D.ContinuousBernoulli(logits=lg),
+                                  lambda s: [arr(3, seed=s)]),
+    'UniformCovering': (lambda D, a, b: D.Uniform(a, b),
+                        lambda s: [np.array([-1.0, 0.2, -0.5]), np.array([2.0, 3.0, 0.7])]),
+})
+KL_PAIRS = [
+    ('ContinuousBernoulli', 'ContinuousBernoulliLogits'),
+    ('ContinuousBernoulliLogits', 'ContinuousBernoulli'),
+    ('Beta', 'ContinuousBernoulli'), ('Uniform', 'ContinuousBernoulli'),
+    ('UniformWide', 'ContinuousBernoulli'), ('ContinuousBernoulli', 'Pareto'),
+    ('ContinuousBernoulli', 'Exponential'), ('ContinuousBernoulli', 'Normal'),
+    ('ContinuousBernoulli', 'Uniform'), ('ContinuousBernoulli', 'UniformCovering'),
+    ('Exponential', 'ContinuousBernoulli'), ('Gamma', 'ContinuousBernoulli'),
+    ('Gumbel', 'ContinuousBernoulli'), ('Laplace', 'ContinuousBernoulli'),
+    ('Normal', 'ContinuousBernoulli'), ('Pareto', 'ContinuousBernoulli'),
+]
+
+
+@pytest.mark.parametrize('p,q', KL_PAIRS)
+def test_kl_pair(p, q):
+    mp, pp = KL_MAKERS[p]
+    mq, pq = KL_MAKERS[q]
+    ps, qs = pp(0), pq(10)
+
+    def fn(lib, *params):
+        D = lib.distributions
+        return D.kl_divergence(mp(D, *params[:len(ps)]), mq(D, *params[len(ps):]))
+    check(fn, *ps, *qs, message=False)
+
+
+@pytest.mark.parametrize('p,q', [('VonMises', 'VonMises'), ('InverseGamma', 'InverseGamma'),
+                                 ('Kumaraswamy', 'Kumaraswamy'),
+                                 ('FisherSnedecor', 'FisherSnedecor')])
+def test_kl_not_registered(p, q):
+    make, params, _ = FAMILIES[p]
+    check(lambda lib, *ps: lib.distributions.kl_divergence(make(lib.distributions, *ps),
+                                                           make(lib.distributions, *ps)),
+          *params, grad=False)
