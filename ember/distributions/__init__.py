@@ -27,6 +27,7 @@ from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .fishersnedecor import FisherSnedecor
 from .gamma import Gamma
+from .generalized_pareto import GeneralizedPareto
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_cauchy import HalfCauchy
@@ -64,6 +65,6 @@ __all__ = [
     'NegativeBinomial', 'Normal', 'Pareto', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
     'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
     'Uniform', 'Weibull', 'FisherSnedecor', 'InverseGamma', 'Kumaraswamy', 'LogisticNormal',
-    'VonMises', 'ContinuousBernoulli',
+    'VonMises', 'ContinuousBernoulli', 'GeneralizedPareto',
     'biject_to', 'constraints', 'kl_divergence', 'register_kl', 'transform_to', 'transforms',
 ] + transforms.__all__

@@ -48,6 +48,14 @@ FAMILIES = {
                                  [np.array([0.2, 0.45, 0.6, 0.9])], arr(3, 4, seed=2, **U)),
     'ContinuousBernoulli_scalar': (lambda D: D.ContinuousBernoulli(0.3), [],
                                    arr(4, seed=2, **U)),
+    # concentration 0 (the exponential case), -1 (flat), negative (bounded) and positive;
+    # float64 parameters make torch's log_prob/cdf raise (it compares with a float32 zero)
+    'GeneralizedPareto': (lambda D, m, s, c: D.GeneralizedPareto(m, s, c),
+                          [arr(4, low=-0.2, high=0.0), pos(4, seed=1),
+                           np.array([0.0, -1.0, -0.2, 0.4])], pos(3, 4, seed=2, low=0.1,
+                                                                    high=0.9)),
+    'GeneralizedPareto_scalar': (lambda D: D.GeneralizedPareto(0.5, 2.0, 0.3), [],
+                                 pos(4, seed=2)),
 }
 
 
@@ -144,6 +152,9 @@ BAD_PARAMS = {
         torch_or(D).tensor([0.5, 1.5]), validate_args=True),
     'ContinuousBernoulli_both': lambda D: D.ContinuousBernoulli(0.5, 0.0),
     'ContinuousBernoulli_none': lambda D: D.ContinuousBernoulli(),
+    'GeneralizedPareto': lambda D: D.GeneralizedPareto(0.0, torch_or(D).tensor([-1.0]), 0.5),
+    'GeneralizedPareto_nan': lambda D: D.GeneralizedPareto(0.0, 1.0,
+                                                           torch_or(D).tensor([float('nan')])),
     'bad_type': lambda D: D.VonMises('a', 1.0),
 }
 
@@ -178,6 +189,8 @@ BAD_VALUES = {
     'LogisticNormal': (FAMILIES['LogisticNormal'], lambda T: T.tensor([0.5, 0.5, 0.5, 0.5])),
     'ContinuousBernoulli': (FAMILIES['ContinuousBernoulli_probs'],
                             lambda T: T.tensor([0.5, 0.5, 1.5, 0.5])),
+    'GeneralizedPareto': (FAMILIES['GeneralizedPareto'],
+                          lambda T: T.tensor([0.5, 0.5, 9.0, 0.5])),
     'shape': (FAMILIES['VonMises'], lambda T: T.zeros(2, 2)),
 }
 
@@ -198,6 +211,8 @@ MOMENTS = {
     'LogisticNormal': lambda D, T: D.LogisticNormal(T.tensor([0.5, -1.0]),
                                                     T.tensor([0.3, 0.8])),
     'ContinuousBernoulli': lambda D, T: D.ContinuousBernoulli(T.tensor([0.1, 0.5, 0.93])),
+    'GeneralizedPareto': lambda D, T: D.GeneralizedPareto(
+        T.tensor([0.0, 1.0, -1.0]), T.tensor([1.0, 2.0, 0.5]), T.tensor([0.0, -0.4, 0.2])),
 }
 N = 20000
 
@@ -245,7 +260,7 @@ def test_manual_seed_repeats_samples(name):
 
 @pytest.mark.parametrize('module', ['von_mises', 'inverse_gamma', 'kumaraswamy',
                                     'fishersnedecor', 'logistic_normal',
-                                    'continuous_bernoulli'])
+                                    'continuous_bernoulli', 'generalized_pareto'])
 def test_module_names(module):
     import importlib
     e = importlib.import_module(f'ember.distributions.{module}')
