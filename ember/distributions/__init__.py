@@ -37,6 +37,7 @@ from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
+from .lkj_cholesky import LKJCholesky
 from .log_normal import LogNormal
 from .logistic_normal import LogisticNormal
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -65,6 +66,6 @@ __all__ = [
     'NegativeBinomial', 'Normal', 'Pareto', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
     'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
     'Uniform', 'Weibull', 'FisherSnedecor', 'InverseGamma', 'Kumaraswamy', 'LogisticNormal',
-    'VonMises', 'ContinuousBernoulli', 'GeneralizedPareto',
+    'VonMises', 'ContinuousBernoulli', 'GeneralizedPareto', 'LKJCholesky',
     'biject_to', 'constraints', 'kl_divergence', 'register_kl', 'transform_to', 'transforms',
 ] + transforms.__all__

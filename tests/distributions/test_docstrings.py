@@ -25,7 +25,8 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.lowrank_multivariate_normal', 'distributions.von_mises',
            'distributions.inverse_gamma', 'distributions.kumaraswamy',
            'distributions.fishersnedecor', 'distributions.logistic_normal',
-           'distributions.continuous_bernoulli', 'distributions.generalized_pareto']
+           'distributions.continuous_bernoulli', 'distributions.generalized_pareto',
+           'distributions.lkj_cholesky']
 
 
 @pytest.mark.parametrize('name', MODULES)
