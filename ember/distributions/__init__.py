@@ -57,6 +57,7 @@ from .transforms import *  # noqa: F401,F403  (torch exports the transforms here
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
+from .wishart import Wishart
 
 __all__ = [
     'Bernoulli', 'Beta', 'Binomial', 'Categorical', 'Cauchy', 'Chi2', 'Dirichlet',
@@ -66,6 +67,6 @@ __all__ = [
     'NegativeBinomial', 'Normal', 'Pareto', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
     'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT', 'TransformedDistribution',
     'Uniform', 'Weibull', 'FisherSnedecor', 'InverseGamma', 'Kumaraswamy', 'LogisticNormal',
-    'VonMises', 'ContinuousBernoulli', 'GeneralizedPareto', 'LKJCholesky',
+    'VonMises', 'ContinuousBernoulli', 'GeneralizedPareto', 'LKJCholesky', 'Wishart',
     'biject_to', 'constraints', 'kl_divergence', 'register_kl', 'transform_to', 'transforms',
 ] + transforms.__all__

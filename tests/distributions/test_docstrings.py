@@ -26,7 +26,7 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.inverse_gamma', 'distributions.kumaraswamy',
            'distributions.fishersnedecor', 'distributions.logistic_normal',
            'distributions.continuous_bernoulli', 'distributions.generalized_pareto',
-           'distributions.lkj_cholesky']
+           'distributions.lkj_cholesky', 'distributions.wishart']
 
 
 @pytest.mark.parametrize('name', MODULES)

@@ -71,6 +71,22 @@ FAMILIES = {
 NO_RSAMPLE = ('VonMises', 'LKJCholesky')
 
 
+def spd(n, batch=(), seed=0):
+    a = arr(*batch, n, n, seed=seed)
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+FAMILIES.update({
+    'Wishart_cov': (lambda D, df, c: D.Wishart(df, covariance_matrix=c),
+                    [np.array([4.0, 6.5]), spd(3, (2,))], spd(3, (4, 2), seed=2)),
+    'Wishart_prec': (lambda D, df, c: D.Wishart(df, precision_matrix=c),
+                     [np.array([3.0]), spd(3, (2,))], spd(3, (4, 2), seed=2)),
+    'Wishart_tril': (lambda D, df, c: D.Wishart(df, scale_tril=c),
+                     [np.array([5.0, 2.5]), np.linalg.cholesky(spd(3, (2,)))],
+                     spd(3, (4, 2), seed=2)),
+})
+
+
 @pytest.mark.parametrize('dtype', [np.float64, np.float32])
 @pytest.mark.parametrize('method', METHODS)
 @pytest.mark.parametrize('name', FAMILIES)
@@ -169,6 +185,11 @@ BAD_PARAMS = {
                                                            torch_or(D).tensor([float('nan')])),
     'LKJCholesky': lambda D: D.LKJCholesky(3, torch_or(D).tensor([1.0, 0.0])),
     'LKJCholesky_dim': lambda D: D.LKJCholesky(1, 1.0),
+    'Wishart_df': lambda D: D.Wishart(torch_or(D).tensor([1.5]), torch_or(D).eye(3)),
+    'Wishart_none': lambda D: D.Wishart(torch_or(D).tensor(4.0)),
+    'Wishart_two': lambda D: D.Wishart(4.0, torch_or(D).eye(2), scale_tril=torch_or(D).eye(2)),
+    'Wishart_1d': lambda D: D.Wishart(4.0, torch_or(D).ones(2)),
+    'Wishart_not_pd': lambda D: D.Wishart(4.0, torch_or(D).tensor([[1.0, 2.0], [2.0, 1.0]])),
     'bad_type': lambda D: D.VonMises('a', 1.0),
 }
 
@@ -181,7 +202,8 @@ def test_invalid_parameters(name):
 @pytest.mark.parametrize('name', BAD_PARAMS)
 def test_invalid_parameters_unvalidated(name):
     if name in ('bad_type', 'ContinuousBernoulli_both', 'ContinuousBernoulli_none',
-                'LKJCholesky_dim'):
+                'LKJCholesky_dim', 'Wishart_df', 'Wishart_none', 'Wishart_two', 'Wishart_1d',
+                'Wishart_not_pd'):
         pytest.skip("refused before validation, whatever validate_args says")
     check(lambda lib: repr(_unvalidated(lib, BAD_PARAMS[name])), grad=False)
 
@@ -208,6 +230,7 @@ BAD_VALUES = {
                           lambda T: T.tensor([0.5, 0.5, 9.0, 0.5])),
     'LKJCholesky': (FAMILIES['LKJCholesky'], lambda T: T.eye(3) * 2),
     'LKJCholesky_upper': (FAMILIES['LKJCholesky'], lambda T: T.eye(3).flip(0)),
+    'Wishart': (FAMILIES['Wishart_cov'], lambda T: -T.eye(3)),
     'shape': (FAMILIES['VonMises'], lambda T: T.zeros(2, 2)),
 }
 
@@ -230,6 +253,9 @@ MOMENTS = {
     'ContinuousBernoulli': lambda D, T: D.ContinuousBernoulli(T.tensor([0.1, 0.5, 0.93])),
     'GeneralizedPareto': lambda D, T: D.GeneralizedPareto(
         T.tensor([0.0, 1.0, -1.0]), T.tensor([1.0, 2.0, 0.5]), T.tensor([0.0, -0.4, 0.2])),
+    'Wishart': lambda D, T: D.Wishart(T.tensor([3.0, 7.5]),
+                                      T.tensor([[[2.0, 0.5], [0.5, 1.0]], [[1.0, 0.0],
+                                                                           [0.0, 0.3]]])),
 }
 N = 20000
 
@@ -278,7 +304,7 @@ def test_manual_seed_repeats_samples(name):
 @pytest.mark.parametrize('module', ['von_mises', 'inverse_gamma', 'kumaraswamy',
                                     'fishersnedecor', 'logistic_normal',
                                     'continuous_bernoulli', 'generalized_pareto',
-                                    'lkj_cholesky'])
+                                    'lkj_cholesky', 'wishart'])
 def test_module_names(module):
     import importlib
     e = importlib.import_module(f'ember.distributions.{module}')
