@@ -134,7 +134,8 @@ class StandardGamma(Function):
     @staticmethod
     def forward(ctx, alpha):
         a = alpha._data
-        x = _rng(None).standard_gamma(a.astype(np.float64)).astype(a.dtype)
+        # (asarray: NumPy hands a 0-d parameter's draw back as a Python float)
+        x = np.asarray(_rng(None).standard_gamma(a.astype(np.float64))).astype(a.dtype)
         x = np.maximum(x, _tiny(x))
         out = ember.tensor(x)
         ctx.save_for_backward(alpha, out)

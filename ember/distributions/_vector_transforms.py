@@ -1,12 +1,14 @@
 """Transforms of whole vectors and matrices (event_dim >= 1): softmax and stick breaking
-onto the simplex, the Cholesky/positive-definite maps, reshaping, the slice-wise
+onto the simplex, the Cholesky/positive-definite/correlation-Cholesky maps, reshaping, the slice-wise
 CatTransform/StackTransform, and CumulativeDistributionTransform. Exported by
 ``transforms``."""
+import math
+
 import ember
 
 from . import constraints
 from .transforms import Transform, _clipped_sigmoid
-from .utils import finfo, lazy_property, sum_rightmost
+from .utils import finfo, lazy_property, sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix
 
 
 class SoftmaxTransform(Transform):
@@ -119,6 +121,62 @@ class PositiveDefiniteTransform(Transform):
         return LowerCholeskyTransform().inv(ember.linalg.cholesky(y))
 
 
+
+
+class CorrCholeskyTransform(Transform):
+    """Unconstrained vectors of length D(D-1)/2 to Cholesky factors of D x D correlation
+    matrices (lower triangular, positive diagonal, unit-norm rows). The vector fills the
+    strictly lower triangle row by row; each row then goes through a signed stick breaking:
+    ``r = tanh(x)``, and entry j keeps ``r_j`` times the length ``prod_{k<j} sqrt(1 - r_k^2)``
+    the earlier entries left, the diagonal taking the rest."""
+
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def __eq__(self, other):
+        return isinstance(other, CorrCholeskyTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x):
+        eps = float(finfo(x).eps)
+        r = vec_to_tril_matrix(ember.tanh(x).clamp(min=-1 + eps, max=1 - eps), diag=-1)
+        # the length left before each entry of a row: 1, then cumulative sqrt(1 - r^2)
+        left = (1 - r ** 2).sqrt().cumprod(-1)
+        left = ember.nn.functional.pad(left[..., :-1], [1, 0], value=1)
+        return (r + ember.eye(r.shape[-1], dtype=r.dtype)) * left
+
+    def _inverse(self, y):
+        left = 1 - ember.cumsum(y * y, dim=-1)
+        left = ember.nn.functional.pad(left[..., :-1], [1, 0], value=1)
+        t = tril_matrix_to_vec(y, diag=-1) / tril_matrix_to_vec(left, diag=-1).sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2  # atanh
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        # stick breaking: half the log of the length left before each strictly-lower entry
+        # except the first of each row; tanh: log(1 - tanh(x)^2), written stably
+        left = 1 - (y * y).cumsum(dim=-1)
+        stick = 0.5 * tril_matrix_to_vec(left, diag=-2).log().sum(-1)
+        tanh = -2 * (x + ember.nn.functional.softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick + tanh
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        n = shape[-1]
+        d = round((0.25 + 2 * n) ** 0.5 + 0.5)
+        if d * (d - 1) // 2 != n:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return shape[:-1] + (d, d)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        d = shape[-1]
+        return shape[:-2] + (d * (d - 1) // 2,)
 
 
 class ReshapeTransform(Transform):

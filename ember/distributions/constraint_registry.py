@@ -124,6 +124,12 @@ def _transform_to_positive_definite(constraint):
     return transforms.PositiveDefiniteTransform()
 
 
+@biject_to.register(constraints.corr_cholesky)
+@transform_to.register(constraints.corr_cholesky)
+def _transform_to_corr_cholesky(constraint):
+    return transforms.CorrCholeskyTransform()
+
+
 @biject_to.register(constraints.cat)
 def _biject_to_cat(constraint):
     return transforms.CatTransform([biject_to(c) for c in constraint.cseq], constraint.dim,

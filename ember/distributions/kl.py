@@ -20,6 +20,7 @@ from .beta import Beta
 from .binomial import Binomial
 from .cauchy import Cauchy
 from .categorical import Categorical
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
@@ -305,6 +306,7 @@ def _kl_pareto_pareto(p, q):
 
 @register_kl(Pareto, Beta)
 @register_kl(Pareto, Uniform)
+@register_kl(Pareto, ContinuousBernoulli)
 def _kl_pareto_infinity(p, q):
     return _infinite_like(p.scale)
 
@@ -406,6 +408,7 @@ def _kl_beta_uniform(p, q):
 @register_kl(Exponential, Pareto)
 @register_kl(Exponential, Beta)
 @register_kl(Exponential, Uniform)
+@register_kl(Exponential, ContinuousBernoulli)
 def _kl_exponential_infinity(p, q):
     return _infinite_like(p.rate)
 
@@ -447,6 +450,7 @@ def _kl_gamma_gumbel(p, q):
 @register_kl(Gumbel, Exponential)
 @register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Uniform)
+@register_kl(Gumbel, ContinuousBernoulli)
 def _kl_gumbel_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -481,6 +485,7 @@ def _kl_uniform_gumbel(p, q):
 @register_kl(Gamma, Pareto)
 @register_kl(Gamma, Beta)
 @register_kl(Gamma, Uniform)
+@register_kl(Gamma, ContinuousBernoulli)
 def _kl_gamma_infinity(p, q):
     return _infinite_like(p.concentration)
 
@@ -505,6 +510,7 @@ def _kl_gamma_normal(p, q):
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Gamma)
 @register_kl(Laplace, Uniform)
+@register_kl(Laplace, ContinuousBernoulli)
 def _kl_laplace_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -522,6 +528,7 @@ def _kl_laplace_normal(p, q):
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Gamma)
 @register_kl(Normal, Uniform)
+@register_kl(Normal, ContinuousBernoulli)
 def _kl_normal_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -585,3 +592,55 @@ def _kl_uniform_normal(p, q):
     return (math.sqrt(math.pi * 2) * q.scale / width).log() \
         + 0.5 * (width.pow(2) / 12 + ((p.high + p.low - 2 * q.loc) / 2).pow(2)) \
         / q.scale.pow(2)
+
+
+# -- ContinuousBernoulli -----------------------------------------------------------------
+
+def _cb_cross_entropy_tail(q):
+    """The q-dependent part of -E_p[log q(X)] apart from E_p[X] * logits: the log
+    normaliser and log(1 - probs) of q, negated."""
+    return -ember.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
+    return p.mean * (p.logits - q.logits) + p._cont_bern_log_norm() \
+        + ember.log1p(-p.probs) + _cb_cross_entropy_tail(q)
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p, q):
+    return -p.entropy() - p.mean * q.logits + _cb_cross_entropy_tail(q)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p, q):
+    result = -p.entropy() - p.mean * q.logits + _cb_cross_entropy_tail(q)
+    # infinite unless [low, high] lies strictly inside (0, 1)
+    return _inf_where((p.high >= q.support.upper_bound) | (p.low <= q.support.lower_bound),
+                      result)
+
+
+@register_kl(ContinuousBernoulli, Pareto)
+def _kl_continuous_bernoulli_infinity(p, q):
+    return _infinite_like(p.probs)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - ember.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p, q):
+    cross = 0.5 * (math.log(2.0 * math.pi) + (q.loc / q.scale).square()) + q.scale.log() \
+        + (p.variance + p.mean.square() - 2.0 * q.loc * p.mean) / (2.0 * q.scale.square())
+    return cross - p.entropy()
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    # infinite unless q's interval reaches beyond [0, 1] on both sides
+    return _inf_where((q.low >= p.support.lower_bound) | (q.high <= p.support.upper_bound),
+                      result)

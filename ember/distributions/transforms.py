@@ -23,7 +23,7 @@ __all__ = ['Transform', 'ComposeTransform', 'ExpTransform', 'AffineTransform',
            'StickBreakingTransform', 'AbsTransform', 'IndependentTransform',
            'SoftplusTransform', 'LowerCholeskyTransform', 'PositiveDefiniteTransform',
            'ReshapeTransform', 'CatTransform', 'StackTransform',
-           'CumulativeDistributionTransform', 'identity_transform']
+           'CumulativeDistributionTransform', 'CorrCholeskyTransform', 'identity_transform']
 
 
 class Transform:
@@ -570,7 +570,8 @@ class AffineTransform(Transform):
 
 
 # Transforms of whole vectors and matrices live in their own module (built on the above).
-from ._vector_transforms import (CatTransform, CumulativeDistributionTransform,  # noqa: E402
+from ._vector_transforms import (CatTransform, CorrCholeskyTransform,  # noqa: E402
+                                 CumulativeDistributionTransform,
                                  LowerCholeskyTransform, PositiveDefiniteTransform,
                                  ReshapeTransform, SoftmaxTransform, StackTransform,
                                  StickBreakingTransform)

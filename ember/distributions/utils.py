@@ -23,7 +23,7 @@ def broadcast_all(*values):
     """
     if not all(isinstance(v, (ember.Tensor, numbers.Number)) or
                hasattr(v, '__torch_function__') for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, "
+        raise ValueError("Input arguments must all be instances of Number, "
                          "torch.Tensor or objects implementing __torch_function__.")
     if not all(is_tensor_like(v) for v in values):
         # (tensor-likes stay as they are: broadcast_tensors hands them to their handler)
@@ -140,3 +140,35 @@ class BinaryParameter:
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)
+
+
+def _tril_indices(n, diag):
+    """Row and column indices of the lower triangle (from diagonal ``diag``), row order."""
+    rows, cols = np.tril_indices(n, diag)
+    return ember.tensor(rows), ember.tensor(cols)
+
+
+def tril_matrix_to_vec(mat, diag=0):
+    """The lower triangle of (a batch of) square matrices, from diagonal ``diag`` down, as
+    vectors in row order."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    rows, cols = _tril_indices(n, diag)
+    return mat[..., rows, cols]
+
+
+def vec_to_tril_matrix(vec, diag=0):
+    """The inverse of ``tril_matrix_to_vec``: (a batch of) lower-triangular matrices filled
+    in row order from vectors, zero elsewhere."""
+    # D is the positive root of D^2 + (1 + 2 diag) D - |diag| (diag + 1) - 2 len = 0
+    b = 1 + 2 * diag
+    n = (-b + (b ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > float(finfo(vec).eps):
+        raise ValueError(f"The size of last dimension is {vec.shape[-1]} which cannot be "
+                         "expressed as the lower triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(tuple(vec.shape[:-1]) + (n, n))
+    rows, cols = _tril_indices(n, diag)
+    mat[..., rows, cols] = vec
+    return mat

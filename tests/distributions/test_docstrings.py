@@ -22,7 +22,11 @@ MODULES = ['distributions', 'distributions.constraints', 'distributions.transfor
            'distributions.relaxed_bernoulli', 'distributions.relaxed_categorical',
            'distributions.constraint_registry', 'distributions.half_cauchy',
            'distributions.pareto', 'distributions.weibull', 'distributions.negative_binomial',
-           'distributions.lowrank_multivariate_normal']
+           'distributions.lowrank_multivariate_normal', 'distributions.von_mises',
+           'distributions.inverse_gamma', 'distributions.kumaraswamy',
+           'distributions.fishersnedecor', 'distributions.logistic_normal',
+           'distributions.continuous_bernoulli', 'distributions.generalized_pareto',
+           'distributions.lkj_cholesky', 'distributions.wishart']
 
 
 @pytest.mark.parametrize('name', MODULES)

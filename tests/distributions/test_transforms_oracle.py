@@ -42,6 +42,8 @@ TRANSFORMS = {
                                                T.AffineTransform(1.0, 3.0)], -1), [], arr(2, 3)),
     'CDF': (lambda T, lib, m: T.CumulativeDistributionTransform(
         lib.distributions.Normal(m, 2.0)), [arr(3)], arr(2, 3, seed=1)),
+    'CorrCholesky': (lambda T, lib: T.CorrCholeskyTransform(), [], arr(2, 6, low=-2.0,
+                                                                     high=2.0)),
 }
 
 
@@ -171,7 +173,7 @@ def test_dependent_constraints():
 REGISTRY_CASES = ['real', 'positive', 'nonnegative', 'greater_than', 'greater_than_eq',
                   'less_than', 'unit_interval', 'interval', 'half_open_interval', 'simplex',
                   'independent', 'real_vector', 'lower_cholesky', 'positive_definite',
-                  'positive_semidefinite', 'boolean', 'one_hot', 'stack']
+                  'positive_semidefinite', 'boolean', 'one_hot', 'stack', 'corr_cholesky']
 
 
 @pytest.mark.parametrize('registry', ['biject_to', 'transform_to'])
