@@ -94,7 +94,23 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     """Shrinks, in place and outside the graph, the rows of ``input`` that ``indices``
     name to norm ``max_norm`` at most (what ``embedding(max_norm=)`` does first)."""
     from ..nn.functional._sparse import _renorm_rows
-    _renorm_rows(input, np.unique(indices._data), max_norm, norm_type)
+    why = ' (while checking arguments for embedding_renorm_)'
+    if input.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self'{why}")
+    if indices.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got "
+                           f"torch.{indices.dtype._legacy} instead{why}")
+    rows = np.unique(indices._data)
+    if rows.size and (rows[0] < -input.shape[0] or rows[-1] >= input.shape[0]):
+        bad = rows[-1] if rows[-1] >= input.shape[0] else rows[0]
+        raise IndexError(f"select(): index {bad} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension 0")
+    if not input.dtype.is_floating_point and not input.dtype.is_complex:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype.kernel_name} instead.")
+    _renorm_rows(input, rows, max_norm, norm_type)
     return input
 
 

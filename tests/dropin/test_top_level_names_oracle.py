@@ -456,3 +456,13 @@ def test_every_lazy_callable_is_listed_as_torch_lists_it():
         if (f in listed_e) != (g in listed_t) or (f not in listed_e and f not in ignored_e):
             wrong.append(name)
     assert wrong == []
+
+
+@pytest.mark.parametrize('args', [
+    lambda T: (T.ones(4), T.tensor([0, 1])), lambda T: (T.ones(2, 2, 2, 2), T.tensor([0])),
+    lambda T: (T.ones(4, 3), T.tensor([0.5])), lambda T: (T.ones(4, 3), T.tensor([9])),
+    lambda T: (T.ones(4, 3).int(), T.tensor([0])), lambda T: (T.ones(4, 3), T.tensor([[0, 1]])),
+])
+def test_embedding_renorm_checks(args):
+    # (found by the fuzzer: NumPy's IndexError leaked out)
+    check(lambda T: T.embedding_renorm_(*args(T), 1.0, 2.0), match_message=True)
