@@ -231,8 +231,9 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes ``amount`` entries chosen at random."""
+class _Unstructured(BasePruningMethod):
+    """Prunes ``amount`` entries (a count, or a fraction of them), the ones ``_doomed``
+    picks."""
     PRUNING_TYPE = 'unstructured'
 
     def __init__(self, amount):
@@ -240,13 +241,20 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        """``default_mask`` with ``amount`` random entries zeroed."""
+        """``default_mask`` with the picked entries zeroed."""
         count = _how_many(self.amount, t.nelement())
         mask = default_mask.clone(memory_format=_ember().contiguous_format)
         if count:
-            picked = _ember().topk(_ember().rand_like(t).view(-1), k=count).indices
-            mask.view(-1)[picked] = 0
+            mask.view(-1)[self._doomed(t, count)] = 0
         return mask
+
+
+class RandomUnstructured(_Unstructured):
+    """Prunes ``amount`` entries chosen at random."""
+
+    @staticmethod
+    def _doomed(t, count):
+        return _ember().topk(_ember().rand_like(t).view(-1), k=count).indices
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -254,22 +262,12 @@ class RandomUnstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prunes the ``amount`` entries of smallest magnitude."""
-    PRUNING_TYPE = 'unstructured'
 
-    def __init__(self, amount):
-        _check_amount(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        """``default_mask`` with the ``amount`` smallest entries of ``t`` zeroed."""
-        count = _how_many(self.amount, t.nelement())
-        mask = default_mask.clone(memory_format=_ember().contiguous_format)
-        if count:
-            smallest = _ember().topk(t.abs().view(-1), k=count, largest=False).indices
-            mask.view(-1)[smallest] = 0
-        return mask
+    @staticmethod
+    def _doomed(t, count):
+        return _ember().topk(t.abs().view(-1), k=count, largest=False).indices
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
