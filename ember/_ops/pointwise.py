@@ -1576,8 +1576,10 @@ def pow(input, exponent, *, out=None):
             r = np.multiply(x, x)
         elif (e == 0.5 or e == -0.5) and x.dtype.kind in 'fcV' and x.dtype != np.float16:
             # torch's kernel runs sqrt and rsqrt for these exponents (not for float16, which
-            # goes to pow): they differ from pow at -inf (NaN, not inf or 0) and at -0.0
-            r = np.sqrt(x) if e > 0 else 1 / np.sqrt(x)
+            # goes to pow): they differ from pow at -inf (NaN, not inf or 0) and at -0.0;
+            # bfloat16 in float32, rounded once (also what keeps it bfloat16 on NumPy 2.0)
+            wide = _dtype.opmath(x)
+            r = np.asarray(np.sqrt(wide) if e > 0 else 1 / np.sqrt(wide), x.dtype)
         else:
             r = np.power(x, e)
         r = np.asarray(r)
