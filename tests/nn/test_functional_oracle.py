@@ -563,3 +563,12 @@ def test_linear_runs_one_gemm_with_torchs_nodes(shape):
 def test_linear_refuses_0d_arguments(shapes):
     check(lambda lib, x, w: lib.nn.functional.linear(x, w), _arr(*shapes[0], seed=1),
           _arr(*shapes[1], seed=2), match_message=True)
+
+
+@pytest.mark.parametrize('shapes', [((2, 1, 3), (3,), (2, 1, 3)), ((2, 1, 3), (4, 3), (2, 2, 4)),
+                                    ((5, 2, 3), (4, 3), (2, 4)), ((2, 1, 3), (3,), (1,))])
+def test_linear_adds_its_bias_in_place(shapes):
+    # (torch adds the bias to matmul's result in place: a bias that would enlarge the result is
+    # refused -- the fuzzer found ember broadcasting it, seeds 800-814)
+    check(lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), _arr(*shapes[0], seed=1),
+          _arr(*shapes[1], seed=2), _arr(*shapes[2], seed=3), match_message=True)

@@ -19,9 +19,8 @@ def linear(input, weight, bias=None):
         out = _la.addmm(bias, flat, weight.t()) if bias is not None else flat.mm(weight.t())
         return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
     out = input.matmul(weight.t())
-    if bias is not None and out.dim() > 2 and bias.dim() > 1:
-        return out.add_(bias)  # (torch's in-place add: the bias may not enlarge the result)
-    return out + bias if bias is not None else out
+    # (torch's in-place add: the bias may not enlarge the result nor widen its dtype)
+    return out.add_(bias) if bias is not None else out
 
 
 def bilinear(input1, input2, weight, bias=None):
