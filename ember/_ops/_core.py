@@ -16,6 +16,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, make, wrap_dim, refresh_view
 from ..autograd.graph import Node, next_seq
+from .._layout import strided
 from ..autograd.grad_mode import STATE, INFERENCE_VC, SPECIAL_VC_OPEN, new_version_counter
 from ..autograd.anomaly_mode import ANOMALY, record
 from ..overrides import overridable
@@ -828,15 +829,10 @@ def rebuild_view(view, base, chain):
     (``autograd._force_original_view_tracking(True)``)."""
     if not STATE.view_replay and view._data.dtype == base._data.dtype and \
             '_bits' not in view.__dict__ and '_bits' not in base.__dict__ and \
-            base.layout is _strided_layout():
+            base.layout is strided:
         from .arrange import as_strided
         return as_strided(base, view._data.shape, view.stride(), view.storage_offset())
     return replay_view(base, chain)
-
-
-def _strided_layout():
-    from .._layout import strided
-    return strided
 
 
 def replay_view(t, chain):

@@ -928,9 +928,12 @@ class AsStridedBackward0(Node):
     def backward(self, g):
         # Every output element's gradient lands on the storage element it reads; the input
         # then gathers its own elements' positions out of that storage.
+        # (the positions are worked out here, not in forward: a view rebuilt after an
+        # in-place op is an as_strided of its whole base, most never differentiated)
+        out_pos = _positions(self.size, self.stride, self.offset)
         grad_storage = g.new_zeros(self.storage_size).index_add(
-            0, make(self.out_pos.reshape(-1)), g.reshape(-1))
-        return grad_storage[make(self.in_pos)]
+            0, make(out_pos.reshape(-1)), g.reshape(-1))
+        return grad_storage[make(_positions(*self.input_geometry))]
 
 
 def _in_batch_element(input, size, stride, offset, shift, physical):
@@ -1000,9 +1003,8 @@ def as_strided(input, size, stride, storage_offset=None):
     n = track1(AsStridedBackward0, input)
     if n is not None:
         n.size, n.stride, n.storage_offset = size, stride, storage_offset
-        n.storage_size = flat.size
-        n.out_pos = _positions(size, stride, offset)
-        n.in_pos = _positions(input._data.shape, input.stride(), input.storage_offset())
+        n.storage_size, n.offset = flat.size, offset
+        n.input_geometry = (input._data.shape, input.stride(), input.storage_offset())
     return view_of(input, arr, n, as_strided, (size, stride, offset))
 
 
