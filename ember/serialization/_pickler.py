@@ -18,6 +18,7 @@ import numpy as np
 from .._tensor import Tensor, Size, pickled_state
 from .._dtype import dtype as _dtype_cls
 from .._device import device as _device_cls
+from ..storage import _root
 from ._rebuild import storage_type_name
 
 __all__ = ['TorchPickler', 'StorageRef']
@@ -51,20 +52,6 @@ class StorageRef:
         self.type_name = storage_type_name(dtype)
         self.numel = flat.size
         self.data = flat  # contiguous, 1-D, of the storage's dtype
-
-
-def _root(a):
-    """The array owning ``a``'s memory: follow ``base`` through views (and the holder objects
-    ``as_strided`` puts between an array and its base)."""
-    while True:
-        b = a.base
-        if isinstance(b, np.ndarray):
-            a = b
-        elif b is not None and isinstance(getattr(b, 'base', None), np.ndarray) \
-                and hasattr(b, '__array_interface__'):
-            a = b.base
-        else:
-            return a
 
 
 class TorchPickler(pickle._Pickler):
