@@ -49,8 +49,9 @@ def calculate_gain(nonlinearity, param=None):
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _fans(tensor):
-    """(fan_in, fan_out): dims 1 and 0, each times the receptive field (dims 2 on)."""
+def _calculate_fan_in_and_fan_out(tensor):
+    """(fan_in, fan_out): dims 1 and 0, each times the receptive field (dims 2 on). Private
+    in torch too, but layers written outside torch call it in their ``reset_parameters``."""
     if tensor.dim() < 2:
         raise ValueError("Fan in and fan out can not be computed for tensor with fewer than "
                          "2 dimensions")
@@ -60,12 +61,13 @@ def _fans(tensor):
     return tensor.shape[1] * receptive, tensor.shape[0] * receptive
 
 
-def _correct_fan(tensor, mode):
+def _calculate_correct_fan(tensor, mode):
+    """fan_in or fan_out of ``tensor``, as ``mode`` says ('fan_in' or 'fan_out')."""
     mode = mode.lower()
     valid = ['fan_in', 'fan_out']
     if mode not in valid:
         raise ValueError(f"Mode {mode} not supported, please use one of {valid}")
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == 'fan_in' else fan_out
 
 
@@ -222,7 +224,7 @@ def orthogonal_(tensor, gain=1, generator=None):
 def xavier_uniform_(tensor, gain=1.0, generator=None):
     """Glorot initialisation, uniform on [-bound, bound] with
     bound = gain * sqrt(6 / (fan_in + fan_out)); returns ``tensor``."""
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / float(fan_in + fan_out))
     return uniform_(tensor, -bound, bound, generator)
 
@@ -230,13 +232,13 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
 def xavier_normal_(tensor, gain=1.0, generator=None):
     """Glorot initialisation, normal with std = gain * sqrt(2 / (fan_in + fan_out));
     returns ``tensor``."""
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std, generator)
 
 
 def _kaiming_std(tensor, a, mode, nonlinearity):
-    return calculate_gain(nonlinearity, a) / math.sqrt(_correct_fan(tensor, mode))
+    return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
 
 
 def kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None):
@@ -257,6 +259,15 @@ def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', gener
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+# torch's private helpers of the same jobs, which libraries import (timm, older
+# torchvision): the public initialisers already run without recording a graph.
+_no_grad_uniform_ = uniform_
+_no_grad_normal_ = normal_
+_no_grad_trunc_normal_ = trunc_normal_
+_no_grad_fill_ = constant_
+_no_grad_zero_ = zeros_
 
 
 def _deprecated(fill):

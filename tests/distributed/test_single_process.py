@@ -25,6 +25,15 @@ def outcome(fn):
         return type(e).__name__, str(e)
 
 
+def test_sampler_importable_from_utils_data():
+    """Training scripts import the sampler from torch.utils.data itself."""
+    from torch.utils.data import DistributedSampler as Top
+    from ember.utils.data import DistributedSampler as ETop
+    assert Top is TSampler and ETop is ESampler
+    e = list(ETop(range(10), num_replicas=3, rank=1, shuffle=False))
+    assert e == list(Top(range(10), num_replicas=3, rank=1, shuffle=False))
+
+
 def test_availability_and_names():
     assert edist.is_available() is tdist.is_available() is True
     assert edist.is_initialized() is tdist.is_initialized() is False

@@ -379,3 +379,42 @@ def test_roundtrip():
     EU.vector_to_parameters(v, ps)
     for b, p in zip(before, ps):
         np.testing.assert_allclose(p.detach().numpy(), 2 * b)
+
+
+@pytest.mark.parametrize('shape', [(), (4,), (3, 5), (6, 2, 3), (4, 3, 2, 5), (2, 0, 3)],
+                         ids=str)
+def test_private_fan_helpers_libraries_call(shape):
+    """Layers written outside torch call ``init._calculate_fan_in_and_fan_out`` and
+    ``_calculate_correct_fan`` in their reset_parameters: same fans, same errors."""
+    def same_outcome(fn):
+        e, t = both(fn)
+        if isinstance(t, Exception):
+            assert type(e) is type(t) and str(e) == str(t), (e, t)
+        else:
+            assert e == t, (e, t)
+
+    same_outcome(lambda lib: lib.nn.init._calculate_fan_in_and_fan_out(lib.empty(shape)))
+    for mode in ('fan_in', 'FAN_OUT', 'fan_avg'):
+        same_outcome(lambda lib: lib.nn.init._calculate_correct_fan(lib.empty(shape), mode))
+
+
+@pytest.mark.parametrize('name, args', [('_no_grad_fill_', (2.5,)), ('_no_grad_zero_', ()),
+                                        ('_no_grad_uniform_', (0.25, 0.5)),
+                                        ('_no_grad_normal_', (3.0, 1e-9)),
+                                        ('_no_grad_trunc_normal_', (0.0, 1.0, -0.1, 0.1))])
+def test_private_no_grad_fills(name, args):
+    """The ``_no_grad_*`` fills (imported by timm and older torchvision) fill a parameter in
+    place without recording a graph, with the same positional arguments as torch's."""
+    results = []
+    for lib in (ember, torch):
+        p = lib.nn.Parameter(lib.ones(50, 4))
+        out = getattr(lib.nn.init, name)(p, *args)
+        assert out is p and p.grad_fn is None and p.requires_grad
+        results.append((p.detach().numpy().min(), p.detach().numpy().max()))
+    (emin, emax), (tmin, tmax) = results
+    if name == '_no_grad_uniform_':
+        assert 0.25 <= emin <= emax < 0.5
+    elif name == '_no_grad_trunc_normal_':
+        assert -0.1 <= emin <= emax <= 0.1
+    else:
+        np.testing.assert_allclose((emin, emax), (tmin, tmax), atol=1e-6)

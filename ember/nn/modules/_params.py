@@ -34,6 +34,6 @@ def reset_kaiming_default(weight, bias):
     weight, uniform in +-1/sqrt(fan_in) for the bias."""
     init.kaiming_uniform_(weight, a=math.sqrt(5))
     if bias is not None:
-        fan_in = init._fans(weight)[0]
+        fan_in = init._calculate_fan_in_and_fan_out(weight)[0]
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
         init.uniform_(bias, -bound, bound)
