@@ -1,15 +1,16 @@
 """Functions torch removed in 1.9 but still defines, so that old code fails with a pointer to
 the replacement: ``torch.solve``, ``lstsq``, ``eig``, ``symeig``, ``matrix_rank`` (and the
-first four as Tensor methods). Each raises RuntimeError, as torch's do."""
+first four as Tensor methods, with ``Tensor.reinforce``: ``_ops.REMOVED_METHODS``). Each raises RuntimeError, as
+torch's do."""
 
 __all__ = ['solve', 'lstsq', 'eig', 'symeig', 'matrix_rank']
 
 _GONE = "This function was deprecated since version 1.9 and is now removed."
 
 
-def _removed(name, params, advice):
+def _removed(name, params, advice, gone=_GONE + ' '):
     def fn(*args, **kwargs):
-        raise RuntimeError(f"{_GONE} {advice}")
+        raise RuntimeError(f"{gone}{advice}")
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Removed ({name}({params})): {advice}"
     return fn
@@ -29,3 +30,6 @@ symeig = _removed('symeig', 'input, eigenvectors=False, upper=True', "Use "
 matrix_rank = _removed('matrix_rank', 'input, tol=None, symmetric=False',
                        "Please use the `torch.linalg.matrix_rank` function instead ('symmetric' "
                        "is now 'hermitian').")
+reinforce = _removed('reinforce', 'self, reward', "Sample with torch.distributions and "
+                     "backpropagate -m.log_prob(action) * reward instead.",
+                     gone="reinforce() was removed.\nUse torch.distributions instead.\n")

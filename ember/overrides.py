@@ -802,11 +802,13 @@ def get_ignored_functions():
              # a function transform: it dispatches nothing itself (as torch lists it)
              'vmap')
     from .amp.autocast_mode import _OLD_SPELLINGS  # (is_autocast_cpu_enabled ...)
+    from ._ops import REMOVED_METHODS
     names += tuple(_OLD_SPELLINGS)
     F = ember.nn.functional  # (its deprecated wrappers call interpolate, which dispatches)
     return {getattr(ember, n) for n in names if hasattr(ember, n)} | \
         {ember.Tensor.as_subclass, ember.Tensor.__iter__, F.upsample, F.upsample_nearest,
-         F.upsample_bilinear} | _ignored_dispatching()
+         F.upsample_bilinear} | _ignored_dispatching() | \
+        {getattr(ember.Tensor, n) for n in REMOVED_METHODS}
 
 
 # -- modes ----------------------------------------------------------------------------------

@@ -88,5 +88,23 @@ def _install():
             setattr(Tensor, name, dispatching_property(attr, name))
 
 
+# Methods torch removed but keeps so that old code fails with a pointer to the replacement;
+# ember._removed (loaded on the first call) raises torch's error.
+REMOVED_METHODS = ('solve', 'lstsq', 'eig', 'symeig', 'reinforce')
+
+
+def _removed_methods():
+    def removed(name):
+        def method(self, *args, **kwargs):
+            from .. import _removed
+            return getattr(_removed, name)(self, *args, **kwargs)
+        method.__name__ = method.__qualname__ = name
+        method.__doc__ = f"Removed from torch: raises RuntimeError saying what replaces {name}."
+        return method
+    for name in REMOVED_METHODS:
+        setattr(Tensor, name, removed(name))
+
+
 _method_functions()
 _install()
+_removed_methods()  # (after _install: plain functions, not overridable methods)

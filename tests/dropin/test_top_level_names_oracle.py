@@ -349,6 +349,20 @@ def test_removed_functions_say_so(name):
     assert e[1].split('.')[0] == t[1].split('.')[0]
 
 
+@pytest.mark.parametrize('name', ['solve', 'lstsq', 'eig', 'symeig', 'reinforce'])
+def test_removed_tensor_methods_say_so(name):
+    """The removed methods still exist on Tensor, raise torch's RuntimeError with its first
+    line, and are listed as ignored (not overridable) functions."""
+    e, t = [error_of(lambda lib: getattr(lib.ones(2, 2), name)(lib.ones(2, 2)), lib)
+            for lib in (ember, torch)]
+    assert e[0] == t[0] == 'RuntimeError'
+    assert e[1].split('.')[0] == t[1].split('.')[0]
+    for lib in (ember, torch):
+        f = getattr(lib.Tensor, name)
+        assert f in lib.overrides.get_ignored_functions()
+        assert f not in lib.overrides.get_overridable_functions()[lib.Tensor]
+
+
 MORE_NAMES = ['set_anomaly_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled',
               'set_warn_always', 'is_warn_always_enabled', 'set_flush_denormal',
               'set_default_tensor_type', 'init_num_threads', 'compiled_with_cxx11_abi',
