@@ -23,7 +23,11 @@ __all__ = ['Backend', 'ReduceOp', 'ProcessGroup', 'GroupMember', 'group', 'Work'
            'broadcast', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter',
            'reduce_scatter', 'reduce_scatter_tensor', 'send', 'recv', 'isend', 'irecv',
            'all_gather_object', 'broadcast_object_list', 'gather_object',
-           'scatter_object_list', 'default_pg_timeout']
+           'scatter_object_list', 'default_pg_timeout', 'all_to_all_single', 'all_to_all',
+           'P2POp', 'batch_isend_irecv', 'monitored_barrier', 'send_object_list',
+           'recv_object_list', 'get_node_local_rank', 'is_backend_available',
+           'get_default_backend_for_device', 'supports_complex', 'DistError',
+           'DistBackendError', 'DistNetworkError', 'DistStoreError', 'QueueEmptyError']
 
 default_pg_timeout = timedelta(minutes=30)
 _NOT_INITIALIZED = ("Default process group has not been initialized, please make sure to "
@@ -450,6 +454,71 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     return finished(Work([req], lambda: out.commit(_scale(op, pg)), [output]), async_op)
 
 
+def _split_counts(pg, tensor, sizes, word):
+    """(element counts, element offsets) of ``tensor``'s blocks along dim 0, one per rank:
+    ``sizes`` rows each, or equal blocks when None."""
+    rows = tensor.shape[0] if tensor.dim() else 1
+    row = tensor.numel() // rows if rows else 0
+    if sizes is None or len(sizes) == 0:
+        if rows % pg.size():
+            raise RuntimeError(f"Tensor's dim 0 does not divide equally across group size "
+                               f"({word} has {rows} rows for {pg.size()} ranks)")
+        sizes = [rows // pg.size()] * pg.size()
+    sizes = [int(n) for n in sizes]
+    if len(sizes) != pg.size():
+        raise RuntimeError(f"Number of tensor splits not equal to group size ({word}: "
+                           f"{len(sizes)} splits for {pg.size()} ranks)")
+    if sum(sizes) != rows:
+        raise RuntimeError("Split sizes doesn't match total dim 0 size")
+    counts = [n * row for n in sizes]
+    return counts, list(np.cumsum([0] + counts[:-1]))
+
+
+def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
+                      group=None, async_op=False):
+    """Rank i sends block j of ``input`` (split along dim 0 by ``input_split_sizes``, or in
+    equal blocks) to rank j, which writes it as block i of ``output``."""
+    _tensor_arg('output', output)
+    _tensor_arg('input', input)
+    pg = _group(group)
+    send = _split_counts(pg, input, input_split_sizes, 'input')
+    recv = _split_counts(pg, output, output_split_sizes, 'output')
+    out, inp = Buffer(output, fill=False), Buffer(input)
+    req = pg._comm.Ialltoallv([inp.flat, send], [out.flat, recv])
+    return finished(Work([req], out.commit, [output]), async_op)
+
+
+def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
+    """Rank i sends ``input_tensor_list[j]`` to rank j, which receives it in its
+    ``output_tensor_list[i]`` (the tensors may differ in size)."""
+    _tensor_list_arg('output_tensor_list', output_tensor_list)
+    _tensor_list_arg('input_tensor_list', input_tensor_list)
+    pg = _group(group)
+    for word, tensors in (('output', output_tensor_list), ('input', input_tensor_list)):
+        if len(tensors) != pg.size():
+            raise RuntimeError(f"{pg._pg_name}::alltoall: {word} tensor list size "
+                               f"{len(tensors)} does not match world size {pg.size()}")
+    dtype = Buffer(input_tensor_list[0], fill=False).array.dtype
+    send = np.concatenate([np.asarray(t._data, dtype).reshape(-1) for t in input_tensor_list])
+    recv_counts = [t.numel() for t in output_tensor_list]
+    recv = np.empty(sum(recv_counts), dtype)
+    send_counts = [t.numel() for t in input_tensor_list]
+
+    def unpack():
+        for t, piece in zip(output_tensor_list, np.split(recv, np.cumsum(recv_counts)[:-1])):
+            np.copyto(t._data, piece.reshape(t._data.shape), casting='unsafe')
+    req = pg._comm.Ialltoallv(
+        [send, (send_counts, list(np.cumsum([0] + send_counts[:-1])))],
+        [recv, (recv_counts, list(np.cumsum([0] + recv_counts[:-1])))])
+    return finished(Work([req], unpack, output_tensor_list), async_op)
+
+
+def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
+    """A barrier (torch's reports which ranks failed to reach it in time; under MPI a rank
+    that fails ends the whole job instead)."""
+    barrier(group)
+
+
 # -- point to point ----------------------------------------------------------------------
 def _peer(pg, rank, what):
     if rank == get_rank():
@@ -495,6 +564,33 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):
     return work.source_rank()
 
 
+class P2POp:
+    """One point-to-point operation for ``batch_isend_irecv``: ``op`` is ``isend`` or
+    ``irecv``, with its tensor, peer rank, group and tag."""
+
+    def __init__(self, op, tensor, peer=None, group=None, tag=0, group_peer=None):
+        if op not in (isend, irecv):
+            raise ValueError("Invalid ``op``. Expected ``op`` to be of type "
+                             "``torch.distributed.isend`` or ``torch.distributed.irecv``.")
+        _tensor_arg('tensor', tensor)
+        self.op, self.tensor, self.peer, self.group = op, tensor, peer, group
+        self.tag, self.group_peer = tag, group_peer
+
+    def __repr__(self):
+        return (f"P2POp(op={self.op.__name__}, tensor={tuple(self.tensor.shape)}, "
+                f"peer={self.peer}, tag={self.tag})")
+
+
+def batch_isend_irecv(p2p_op_list):
+    """Starts every operation of ``p2p_op_list`` (P2POps) at once; returns their Works."""
+    if not p2p_op_list:
+        raise IndexError("batch_isend_irecv(): p2p_op_list is empty")
+    if not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                         "``torch.distributed.P2POp``.")
+    return [p.op(p.tensor, p.peer, p.group, p.tag, p.group_peer) for p in p2p_op_list]
+
+
 # -- Python objects ----------------------------------------------------------------------
 def all_gather_object(object_list, obj, group=None):
     """Fills ``object_list[i]`` with rank i's ``obj`` (pickled), on every rank."""
@@ -530,3 +626,82 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
     root = _root(pg, 0 if src is None else src, 'scatter', group_src)
     scatter_object_output_list[0] = pg._comm.scatter(
         scatter_object_input_list if pg.rank() == root else None, root=root)
+
+
+def send_object_list(object_list, dst=None, group=None, device=None, group_dst=None,
+                     use_batch=False):
+    """Sends the (picklable) objects of ``object_list`` to rank ``dst``."""
+    pg = _group(group)
+    peer = group_dst if group_dst is not None else _peer(pg, dst, 'destination')
+    pg._comm.send(list(object_list), dest=peer)
+
+
+def recv_object_list(object_list, src=None, group=None, device=None, group_src=None,
+                     use_batch=False):
+    """Fills ``object_list`` with the objects rank ``src`` (any rank if None) sent; returns
+    the sender's rank."""
+    pg = _group(group)
+    MPI = load_mpi()
+    if group_src is not None:
+        peer = group_src
+    else:
+        peer = MPI.ANY_SOURCE if src is None else _peer(pg, src, 'source')
+    status = MPI.Status()
+    got = pg._comm.recv(source=peer, status=status)
+    object_list[:len(got)] = got
+    return pg._ranks[status.Get_source()]
+
+
+# -- environment and backends ----------------------------------------------------------------
+def get_node_local_rank(fallback_rank=None):
+    """This process's rank on its node: LOCAL_RANK (set by the launcher), else
+    ``fallback_rank``."""
+    if 'LOCAL_RANK' in os.environ:
+        return int(os.environ['LOCAL_RANK'])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank "
+                       "to allow `get_node_local_rank` to work, assuming you are not running "
+                       "in a multi-device context and want the code to run locally instead.")
+
+
+def is_backend_available(backend):
+    """Whether ``backend`` can make a process group here: 'gloo' and 'mpi' run on MPI (so
+    need mpi4py); nothing else is available."""
+    from ._mpi import mpi4py_importable
+    return str(backend).lower() in ('gloo', 'mpi') and mpi4py_importable()
+
+
+def get_default_backend_for_device(device):
+    """The backend torch picks for ``device``'s type: 'gloo' for the CPU, 'nccl' for CUDA."""
+    kind = getattr(device, 'type', str(device)).split(':')[0]
+    if kind not in ('cpu', 'cuda'):
+        raise ValueError(f"Default backend not registered for device : {kind}")
+    return 'gloo' if kind == 'cpu' else 'nccl'
+
+
+def supports_complex(reduceOp):
+    """Whether ``reduceOp`` is defined on complex tensors (MAX, MIN, PRODUCT and the bitwise
+    ops are not)."""
+    return reduceOp not in (ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PRODUCT, ReduceOp.BAND,
+                            ReduceOp.BOR, ReduceOp.BXOR)
+
+
+class DistError(RuntimeError):
+    """A torch.distributed failure."""
+
+
+class DistBackendError(DistError):
+    """A failure in a collective backend."""
+
+
+class DistNetworkError(DistError):
+    """A network failure."""
+
+
+class DistStoreError(DistError):
+    """A key-value store failure."""
+
+
+class QueueEmptyError(DistStoreError):
+    """A store queue had nothing to take."""

@@ -147,6 +147,50 @@ record('isend_irecv', isend_irecv)
 record('send_to_self', lambda lib, dist: dist.send(lib.zeros(1), dst=rank))
 
 
+record('all_to_all_single', lambda lib, dist: (
+    lambda out: (dist.all_to_all_single(out, mine(lib)), out)[1])(lib.zeros(4)))
+record('all_to_all_single_splits', lambda lib, dist: (
+    lambda out: (dist.all_to_all_single(out, mine(lib, n=3), [1, 2][::1 - 2 * rank],
+                                        [1, 2][::1 - 2 * rank]), out)[1])(lib.zeros(3)))
+record('all_to_all_single_2d_async', lambda lib, dist: (
+    lambda out: (dist.all_to_all_single(out, mine(lib, 'int64', 6).reshape(2, 3),
+                                        async_op=True).wait(), out)[1])(
+        lib.zeros(2, 3, dtype=lib.int64)))
+record('all_to_all_single_bad_sum', lambda lib, dist: dist.all_to_all_single(
+    lib.zeros(3), lib.zeros(3), [1, 1], [1, 1]))
+record('all_to_all', lambda lib, dist: (
+    lambda out: (dist.all_to_all(out, [lib.full((2,), 10.0 * rank + j)
+                                       for j in range(world)]), out)[1])(
+        [lib.zeros(2) for _ in range(world)]))
+# Documented (tensors of different sizes), though gloo refuses it: the definition.
+record('all_to_all_uneven', lambda lib, dist: (
+    lambda out: (dist.all_to_all(out, [lib.full((j + 1,), 10.0 * rank + j)
+                                       for j in range(world)]), out)[1])(
+        [lib.zeros(rank + 1) for _ in range(world)]),
+    definition=[torch.full((rank + 1,), 10.0 * j + rank) for j in range(world)])
+record('all_to_all_bad_length', lambda lib, dist: dist.all_to_all(
+    [lib.zeros(2)], [lib.zeros(2) for _ in range(world)]))
+
+
+def batched_p2p(lib, dist):
+    got = lib.zeros(2)
+    works = dist.batch_isend_irecv([dist.P2POp(dist.isend, mine(lib, n=2), 1 - rank),
+                                    dist.P2POp(dist.irecv, got, 1 - rank)])
+    return [w.wait() for w in works], got
+record('batch_isend_irecv', batched_p2p)
+record('p2p_op_not_isend', lambda lib, dist: dist.P2POp(dist.send, lib.zeros(1), 1 - rank))
+record('batch_isend_irecv_not_ops', lambda lib, dist: dist.batch_isend_irecv([1]))
+record('monitored_barrier', lambda lib, dist: dist.monitored_barrier())
+
+
+def object_lists(lib, dist):
+    if rank == 0:
+        return dist.send_object_list([{'a': 1}, 'x'], dst=1)
+    got = [None, None]
+    return dist.recv_object_list(got, src=0), got
+record('send_recv_object_list', object_lists)
+
+
 def objects(lib, dist):
     gathered = [None] * world
     dist.all_gather_object(gathered, {'rank': rank, 'name': f'r{rank}'})

@@ -9,7 +9,7 @@ import pytest
 
 from .mpi import free_port, mpirun, require_mpi, run
 
-CASES = 44   # the collectives cases ranks_collectives.py records
+CASES = 56   # the collectives cases ranks_collectives.py records
 
 
 def _load(path):

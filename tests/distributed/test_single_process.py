@@ -164,3 +164,35 @@ def test_gloo_world_size_must_agree_with_mpi():
                                         'WORLD_SIZE': '3', 'RANK': '0'})
     assert out.stdout.startswith("init_process_group: world_size=3 but MPI launched this "
                                  "process with world_size=1"), out.stdout + out.stderr
+
+
+@pytest.mark.parametrize('call', [
+    lambda d: d.get_node_local_rank(fallback_rank=3),
+    lambda d: d.get_node_local_rank(),
+    lambda d: [d.supports_complex(getattr(d.ReduceOp, op)) for op in
+               ('SUM', 'AVG', 'PRODUCT', 'MIN', 'MAX', 'BAND', 'BOR', 'BXOR')],
+    lambda d: [d.get_default_backend_for_device(x) for x in ('cpu', 'cuda:1')],
+    lambda d: d.get_default_backend_for_device('meta'),
+    lambda d: [d.is_backend_available(b) for b in ('nccl', 'bogus')],
+    lambda d: [[c.__name__ for c in getattr(d, n).__mro__[:3]] for n in
+               ('DistError', 'DistBackendError', 'DistNetworkError', 'DistStoreError',
+                'QueueEmptyError')],
+    lambda d: d.P2POp(d.send, ember.zeros(1) if d is edist else torch.zeros(1), 1),
+    lambda d: d.batch_isend_irecv([1]),
+], ids=['local_rank_fallback', 'local_rank_missing', 'supports_complex', 'default_backend',
+        'default_backend_meta', 'backend_available', 'errors', 'p2p_not_isend',
+        'batch_not_ops'])
+def test_helpers_before_init(call, monkeypatch):
+    monkeypatch.delenv('LOCAL_RANK', raising=False)
+    assert outcome(lambda: call(edist)) == outcome(lambda: call(tdist))
+
+
+def test_node_local_rank_from_the_launcher(monkeypatch):
+    monkeypatch.setenv('LOCAL_RANK', '2')
+    assert edist.get_node_local_rank(fallback_rank=0) == tdist.get_node_local_rank(0) == 2
+
+
+def test_gloo_available_exactly_when_mpi_is():
+    """ember runs 'gloo' (and 'mpi') on MPI: available when mpi4py imports."""
+    assert edist.is_backend_available('GLOO') is edist.is_backend_available('mpi') is \
+        edist.is_mpi_available()
