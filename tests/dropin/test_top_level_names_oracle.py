@@ -482,3 +482,12 @@ def test_every_lazy_callable_is_listed_as_torch_lists_it():
 def test_embedding_renorm_checks(args):
     # (found by the fuzzer: NumPy's IndexError leaked out)
     check(lambda T: T.embedding_renorm_(*args(T), 1.0, 2.0), match_message=True)
+
+
+def test_random_namespace_holds_the_default_generator():
+    """``torch.random.default_generator`` is the generator ``torch.manual_seed`` seeds."""
+    for lib in (ember, torch):
+        assert lib.random.default_generator is lib.default_generator
+        assert lib.random.Generator is lib.Generator
+        lib.random.manual_seed(5)
+        assert lib.random.default_generator.initial_seed() == 5
