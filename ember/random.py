@@ -7,7 +7,7 @@ they are not torch's bytes, because ember's numbers come from NumPy's PCG64.
 import contextlib
 
 from ._ops.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa
-from ._ops.random import Generator, default_generator  # noqa: F401  (torch.random has them)
+from ._ops.random import default_generator  # noqa: F401  (torch.random has it)
 
 __all__ = ['manual_seed', 'seed', 'initial_seed', 'get_rng_state', 'set_rng_state',
            'fork_rng']
