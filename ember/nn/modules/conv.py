@@ -5,6 +5,7 @@ from ..parameter import Parameter, UninitializedParameter
 from ._params import register_new, reset_kaiming_default
 from .lazy import LazyModuleMixin
 from .module import Module
+from .utils import _ntuple
 
 __all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'ConvTranspose1d', 'LazyConv1d', 'LazyConv2d',
            'LazyConvTranspose1d', 'LazyConvTranspose2d', 'Conv3d', 'ConvTranspose3d', 'LazyConv3d',
@@ -12,10 +13,6 @@ __all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'ConvTranspose1d', 'LazyConv1d
 
 _MODES = {'zeros', 'reflect', 'replicate', 'circular'}
 _PADDING_STRINGS = {'valid', 'same'}
-
-
-def _ntuple(v, n):
-    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
 
 
 class _ConvNd(Module):
@@ -40,18 +37,18 @@ class _ConvNd(Module):
             if padding not in ('valid', 'same'):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of "
                                  f"{_PADDING_STRINGS}")  # a set's order, as torch prints
-            if padding == 'same' and any(s != 1 for s in _ntuple(stride, nd)):
+            if padding == 'same' and any(s != 1 for s in _ntuple(nd)(stride)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _MODES:
             raise ValueError(f"padding_mode must be one of {_MODES}, but got "
                              f"padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size = _ntuple(kernel_size, nd)
-        self.stride = _ntuple(stride, nd)
-        self.padding = padding if isinstance(padding, str) else _ntuple(padding, nd)
-        self.dilation = _ntuple(dilation, nd)
+        self.kernel_size = _ntuple(nd)(kernel_size)
+        self.stride = _ntuple(nd)(stride)
+        self.padding = padding if isinstance(padding, str) else _ntuple(nd)(padding)
+        self.dilation = _ntuple(nd)(dilation)
         self.transposed = self._transposed
-        self.output_padding = _ntuple(output_padding, nd)
+        self.output_padding = _ntuple(nd)(output_padding)
         self.groups = groups
         self.padding_mode = padding_mode
         if isinstance(self.padding, str):

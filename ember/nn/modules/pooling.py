@@ -1,7 +1,7 @@
 """Pooling layers: max, average, adaptive, power-average and fractional max pooling
 (1-d, 2-d, 3-d), and max unpooling."""
 from .. import functional as F
-from .conv import _ntuple
+from .utils import _ntuple
 from .module import Module
 
 __all__ = ['MaxPool1d', 'MaxPool2d', 'AvgPool1d', 'AvgPool2d', 'AdaptiveAvgPool2d']
@@ -144,9 +144,9 @@ class _MaxUnpoolNd(Module):
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
         nd = self._nd
-        self.kernel_size = _ntuple(kernel_size, nd)
-        self.stride = _ntuple(stride if stride is not None else kernel_size, nd)
-        self.padding = _ntuple(padding, nd)
+        self.kernel_size = _ntuple(nd)(kernel_size)
+        self.stride = _ntuple(nd)(stride if stride is not None else kernel_size)
+        self.padding = _ntuple(nd)(padding)
 
     def extra_repr(self):
         return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
@@ -265,11 +265,11 @@ class _FractionalMaxPoolNd(Module):
                  _random_samples=None):
         super().__init__()
         nd = self._nd
-        self.kernel_size = _ntuple(kernel_size, nd)
+        self.kernel_size = _ntuple(nd)(kernel_size)
         self.return_indices = return_indices
         self.register_buffer('_random_samples', _random_samples)
-        self.output_size = _ntuple(output_size, nd) if output_size is not None else None
-        self.output_ratio = _ntuple(output_ratio, nd) if output_ratio is not None else None
+        self.output_size = _ntuple(nd)(output_size) if output_size is not None else None
+        self.output_ratio = _ntuple(nd)(output_ratio) if output_ratio is not None else None
         name = type(self).__name__
         if output_size is None and output_ratio is None:
             raise ValueError(f"{name} requires specifying either an output size, or a pooling "
