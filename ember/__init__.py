@@ -55,7 +55,7 @@ _LAZY = {'nn': ('ember.nn', None), 'distributed': ('ember.distributed', None),
          'install_as_torch': ('ember._torch_alias', 'install_as_torch'),
          'uninstall_as_torch': ('ember._torch_alias', 'uninstall_as_torch'),
          'finfo': ('ember._finfo', 'finfo'), 'iinfo': ('ember._finfo', 'iinfo'),
-         '__future__': ('ember.__future__', None)}
+         '__future__': ('ember.__future__', None), '__config__': ('ember.__config__', None)}
 # The namespaces scripts touch first (CPU-only answers, eager stand-ins; see each module).
 _LAZY.update({name: (f'ember.{name}', None) for name in (
     'cuda', 'cpu', 'backends', 'accelerator', 'amp', 'jit', 'onnx', 'testing', 'random',

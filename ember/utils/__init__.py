@@ -2,12 +2,12 @@
 (``ember.utils.cpp_extension``), C extensions (``ember.utils.ffi``), DLPack
 (``ember.utils.dlpack``), safetensors files (``ember.utils.safetensors``), activation
 checkpointing (``ember.utils.checkpoint``), TensorBoard logging (``ember.utils.tensorboard``)
-and hook handles (``ember.utils.hooks``), each imported on first use so ``import ember`` stays fast;
+hook handles (``ember.utils.hooks``) and ``model_zoo.load_url``, each imported on first use so ``import ember`` stays fast;
 and ``swap_tensors``."""
 import importlib
 
 _SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors', 'checkpoint',
-               'tensorboard', 'hooks')
+               'tensorboard', 'hooks', 'model_zoo')
 
 
 def swap_tensors(t1, t2):

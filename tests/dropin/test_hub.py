@@ -55,6 +55,28 @@ def test_load_state_dict_from_url_reads_torchs_checkpoint(hub_dir):
     same(run)
 
 
+def test_model_zoo_load_url_is_the_old_name(hub_dir):
+    """Code from before torch.hub calls ``torch.utils.model_zoo.load_url``."""
+    path, _ = _checkpoint(hub_dir, 'old-HASH.pth')
+
+    def run(lib):
+        import importlib
+        zoo = importlib.import_module(f'{lib.__name__}.utils.model_zoo')
+        sd = zoo.load_url(path.as_uri(), model_dir=str(hub_dir / ('zoo_' + lib.__name__)))
+        return {k: plain(v) for k, v in sd.items()}, zoo.load_url is lib.hub.load_state_dict_from_url
+    same(run)
+
+
+def test_config_describes_the_build():
+    """``torch.__config__.show()``/``parallel_info()`` are text (ember names NumPy and its BLAS
+    where torch names its compiler and MKL) and report the thread count in use."""
+    for lib in (ember, torch):
+        text, par = lib.__config__.show(), lib.__config__.parallel_info()
+        assert isinstance(text, str) and text.endswith('\n') and 'built with' in text
+        assert f"get_num_threads() : {lib.get_num_threads()}" in par
+    assert 'NumPy' in ember.__config__.show()
+
+
 def test_a_wrong_hash_is_refused_and_leaves_nothing(hub_dir):
     path, digest = _checkpoint(hub_dir, 'weights-0000beef.pth')
 

@@ -1,0 +1,5 @@
+"""torch.utils.model_zoo: the older name of ``hub.load_state_dict_from_url`` (``load_url``),
+which pretrained-model code written before torch.hub still calls."""
+from ..hub import load_state_dict_from_url as load_url
+
+__all__ = ['load_url']
