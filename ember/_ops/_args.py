@@ -607,7 +607,18 @@ def refuse(public_name, args, kwargs, error, impl=None):
         if isinstance(error, TypeError) and ('ufunc' in text or 'loop' in text):
             dt = _first_dtype(args, kwargs)
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
+        if 'could not be broadcast' in text:
+            _tensors_broadcast(args, kwargs)  # (torch's message, when the operands clash)
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+def _tensors_broadcast(args, kwargs):
+    """Raises torch's "The size of tensor a ..." RuntimeError if the call's tensor
+    arguments do not broadcast together."""
+    from .._tensor import Tensor
+    from ._core import check_broadcast
+    check_broadcast(*[a._data.shape for a in list(args) + list((kwargs or {}).values())
+                      if isinstance(a, Tensor)])
 
 
 def stands(error):

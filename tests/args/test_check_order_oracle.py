@@ -250,3 +250,14 @@ def test_dropout_of_integer_and_complex_inputs(op, dtype, p):
         out = out[0] if isinstance(out, tuple) else out
         return tuple(out.shape), str(out.dtype).split('.')[-1]  # (values are random)
     check(f, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.isclose(T.ones(2), T.ones(3)),
+    lambda T: T.allclose(T.ones(2, 1), T.ones(3, 2)),
+    lambda T: T.ones(4).allclose(T.ones(2, 3)),
+], ids=['isclose', 'allclose', 'Tensor.allclose'])
+def test_shapes_that_do_not_broadcast_get_torchs_message(call):
+    """NumPy's broadcasting failure inside a body that lacks the check becomes torch's
+    "The size of tensor a (m) must match ..." message (not NumPy's text)."""
+    check(call, grad=False, match_message=True)
