@@ -1127,6 +1127,9 @@ def takes_numbers(name, position):
     return False
 
 
+_CO_VARARGS = 0x04  # (inspect.CO_VARARGS: the code object of a ``*args`` function)
+
+
 def fast_runner(public_name, impl):
     """What the wrapper's fast path calls for the op: ``impl``, or ``impl`` behind a test
     that sends to ``check`` the calls the fast path cannot judge by its one type test:
@@ -1178,12 +1181,17 @@ def fast_runner(public_name, impl):
         i >= s.npos or s.params[i].display not in ('Tensor', 'tuple of Tensors')
         for s in visible) and any(
         i < s.npos and s.params[i].display in ('float', 'Number') for s in visible))
-    if least <= takes and not strict and not scalars:
+    # (a ``*args`` body takes any number: where no overload of torch's takes its list
+    # unpacked -- the function forms, ``torch.permute(t, 1, 0)`` -- a call with more
+    # arguments than every overload has is torch's TypeError)
+    most = width + shift if code.co_flags & _CO_VARARGS and \
+        not any(s.varargs for s in visible) else None
+    if least <= takes and not strict and not scalars and most is None:
         return impl
     from .._tensor import Tensor
 
     def counted(*args):
-        if len(args) < least:
+        if len(args) < least or most is not None and len(args) > most:
             check(public_name, args, None)
         for i, ok in strict:
             if i < len(args) and type(args[i]) in _NUMBERS and type(args[i]) not in ok:

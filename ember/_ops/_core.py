@@ -341,6 +341,15 @@ def broadcast_shape(a, b):
     return tuple(y if x == 1 else x for x, y in zip(a1, b1))
 
 
+def check_nonnegative_sizes(sizes):
+    """Raises torch's RuntimeError for a tensor shape ``sizes`` with a negative size (the
+    first one, with the whole shape)."""
+    for s in sizes:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(sizes)}")
+
+
 def check_broadcast(*shapes):
     """Raises torch's RuntimeError if ``shapes`` do not broadcast together (used where NumPy
     would raise its own ValueError)."""

@@ -19,6 +19,7 @@ from ._core import (Node, Tensor, make, register, track, track1, result, results
 from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
                     diag_embed_like, UnsafeViewBackward0, _diag_index, _distinct_dims)
 from .reduce import _named
+from .linalg import _check_tensor
 from ..autograd.graph import _SavedOutput, name_saved_values
 
 _cummax_t = _named('cummax', ('values', 'indices'))
@@ -92,12 +93,17 @@ def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        for t in (a, b):  # (torch's tensordot is Python: here it asks each ``t.dim()``)
+            if not isinstance(t, Tensor):
+                raise AttributeError(f"'{type(t).__name__}' object has no attribute 'dim'")
         if dims > builtins.min(a._data.ndim, b._data.ndim):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got "
                                f"dims={dims}")
         da = list(range(a._data.ndim - dims, a._data.ndim))
         db = list(range(dims))
     else:
+        _check_tensor(a, 'tensordot', 'input', 1)
+        _check_tensor(b, 'tensordot', 'other', 2)
         da, db = dims
         da = [da] if isinstance(da, int) else list(da)
         db = [db] if isinstance(db, int) else list(db)

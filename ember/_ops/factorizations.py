@@ -120,8 +120,20 @@ def _first_zero_pivot(a):
     return None, None
 
 
-def _singular(a, op):
-    idx, k = _first_zero_pivot(a)
+def _first_zero_diagonal(a):
+    """(batch index, 1-based column) of the first zero on the diagonal of a triangular
+    factor, which is where LAPACK's trtri/potri report a singular matrix."""
+    for idx in np.ndindex(a.shape[:-2]):
+        zeros = np.flatnonzero(np.diagonal(a[idx]) == 0)
+        if zeros.size:
+            return idx, int(zeros[0]) + 1
+    return None, None
+
+
+def _singular(a, op, find=_first_zero_pivot):
+    """torch's LinAlgError for the first singular matrix of ``a`` (found by ``find``), or
+    None when there is none."""
+    idx, k = find(a)
     if idx is None:
         return None
     return LinAlgError(f"{op}: {_batch_prefix(a.shape, idx)}The diagonal element {k} is zero, "

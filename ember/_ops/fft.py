@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import Node, Tensor, track1, result, wrap_dim
-from ._core import write_into
+from ._core import write_into, check_nonnegative_sizes
 from .complex import conj, conj_physical
 from .shape import narrow, cat, convert, roll
 from .creation import _finish
@@ -430,8 +430,7 @@ ihfftn = _many(_r2c, 'ihfftn', False, "The n-d ``ihfft``." + _SIZES + _NORM_DOC)
 def _freq(n, d, dtype, requires_grad, out, fname, onesided):
     n = _int_arg(n, fname, 'n')
     m = (abs(n) // 2 * (1 if n >= 0 else -1) + 1) if onesided else n  # (C's n / 2)
-    if m < 0:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {m}: [{m}]")
+    check_nonnegative_sizes([m])
     dt = dtype or _dtype.DEFAULT.float
     if not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError(f"{fname} requires a floating point or complex dtype")

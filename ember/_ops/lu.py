@@ -23,7 +23,7 @@ from . import linalg as _products
 from .reduce import _named, _out_pair
 from .shape import cat
 from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv, _solve,
-                             solve_checks, LinAlgError, LinalgInvExBackward0)
+                             _first_zero_diagonal, solve_checks, LinAlgError, LinalgInvExBackward0)
 from ._scipy import lapack
 from .._dtype import promote_types
 from ..autograd.grad_mode import STATE
@@ -748,7 +748,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
     _cholesky_checks(input, 'cholesky_inverse_out_cpu', 'cholesky_inverse: ')
     l = input._data
     if l.size and np.any(np.diagonal(l, 0, -2, -1) == 0):
-        raise _singular(l, 'cholesky_inverse')
+        raise _singular(l, 'cholesky_inverse', find=_first_zero_diagonal)
     eye = np.broadcast_to(np.eye(l.shape[-1], dtype=l.dtype), l.shape)
     node = track1(CholeskyInverseBackward0, input)
     if node is not None:

@@ -9,6 +9,7 @@ import numpy as np
 from .. import _dtype
 from .._device import check_device
 from ._core import Tensor, make, register, check_inplace, Node, track, track1, result
+from ._core import check_nonnegative_sizes
 from .creation import _shape, _dt, _finish
 
 __all__ = ['Generator', 'manual_seed', 'seed', 'initial_seed', 'default_generator']
@@ -201,8 +202,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
              requires_grad=False, pin_memory=False):
     """A random permutation of ``0..n-1`` (int64 unless ``dtype``)."""
     dev = check_device(device, 'randperm')
-    if n < 0:  # (torch's randperm makes its result first)
-        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    check_nonnegative_sizes([n])  # (torch's randperm makes its result first)
     dt = np.dtype(dtype.np if dtype is not None else np.int64)
     if dt.kind in 'bc':
         raise NotImplementedError(f"\"randperm\" not implemented for '{dtype.kernel_name}'")

@@ -16,7 +16,7 @@ from .._compat import reshape_view
 from ..autograd.engine import sum_to
 from ..autograd.grad_mode import STATE, INFERENCE_VC
 from ..autograd.graph import name_saved_values
-from ._core import check_broadcast
+from ._core import check_broadcast, check_nonnegative_sizes
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of, link_view,
                     watch_version, to_tensor, wrap_dim)
 
@@ -1106,6 +1106,7 @@ def repeat(input, *sizes):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     arr = input._data.reshape((1,) * (len(reps) - nd) + input._data.shape)
+    check_nonnegative_sizes([r * n for r, n in zip(reps, arr.shape)])
     out = np.tile(arr, reps)
     n = track1(RepeatBackward0, input)
     if n is not None:
@@ -1114,9 +1115,10 @@ def repeat(input, *sizes):
 
 
 @register
-def tile(input, dims):
-    """``repeat`` that pads ``dims`` with leading 1s when shorter than the tensor's dims."""
-    dims = tuple(dims)
+def tile(input, *dims):
+    """``repeat`` that pads ``dims`` with leading 1s when shorter than the tensor's dims
+    (the method also takes them as separate arguments, ``t.tile(2, 3)``)."""
+    dims = _size_args(dims, 'tile')
     nd = input._data.ndim
     if len(dims) < nd:
         dims = (1,) * (nd - len(dims)) + dims
