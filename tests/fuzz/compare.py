@@ -28,10 +28,12 @@ EXC_CLASS = 'both raise, different exception class'
 ARGL_ACCEPT = 'argl: type/dtype strictness (silent acceptance)'
 ARGL_CLASS = 'argl: different exception class on a type/dtype/dim error'
 ARGL_LEAK = 'argl: a NumPy/Python exception leaks where torch raises'
-# torch's class, but the message is NumPy's or Python's own text: reported, not gated.
+# torch's class, but the message is NumPy's or Python's own text; or another first line
+# than torch's (often another check coming first): reported, not gated.
 MESSAGE_LEAK = "torch's class, NumPy's/Python's message"
+MESSAGE_DIFF = "torch's class, another first line of message"
 CATEGORIES = [HANG, CRASH, VALUES, GRAD, STRUCT, ACCEPT, SPURIOUS, EXC_CLASS, VALUES_NONFINITE,
-              ARGL_ACCEPT, ARGL_CLASS, ARGL_LEAK, MESSAGE_LEAK, TORCH_CRASH]
+              ARGL_ACCEPT, ARGL_CLASS, ARGL_LEAK, MESSAGE_LEAK, MESSAGE_DIFF, TORCH_CRASH]
 # What the CI sweep fails on when not listed in known.py (the issue's bar plus the value
 # checks this helper owns); the rest is reported only.
 GATED = {HANG, CRASH, VALUES, GRAD, STRUCT, ACCEPT, SPURIOUS}
@@ -332,7 +334,7 @@ def _leak(exc):
         and any(w in str(exc) for w in _LEAK_WORDS))
 
 
-_NUMPY_TEXT = ('could not be broadcast', 'ufunc', 'did not contain a loop', 'numpy',
+_NUMPY_TEXT = ('could not be broadcast', 'cannot be broadcast to a single shape', 'ufunc', 'did not contain a loop', 'numpy',
                'ndarray', 'AxisError', 'axis ', 'cannot reshape array', 'zero-size array',
                "has no attribute '_data'", 'NoneType', 'repeated axis', 'invalid literal')
 
@@ -342,6 +344,10 @@ def _message_leak(eexc, texc):
     message does not have."""
     e, t = str(eexc), str(texc)
     return any(w in e and w not in t for w in _NUMPY_TEXT)
+
+
+def _first_line(exc):
+    return str(exc).split('\n', 1)[0].strip()
 
 
 def _argl(exc):
@@ -417,6 +423,8 @@ def check(target, call, ember_done=None):
             found.append((cat, f'ember {eout!r}; torch {tout!r}'))
         elif _message_leak(eout.exc, tout.exc):
             found.append((MESSAGE_LEAK, f'ember {eout!r}; torch {tout!r}'))
+        elif _first_line(eout.exc) != _first_line(tout.exc):
+            found.append((MESSAGE_DIFF, f'ember {eout!r}; torch {tout!r}'))
         return found
     if t_raised:
         cat = ARGL_ACCEPT if _argl(tout.exc) else ACCEPT
