@@ -453,25 +453,14 @@ def _split(inner):
     return parts
 
 
-def _type_name(x, short=False):
-    """How torch names an argument's type in its messages (``short``: a sequence as
-    ``tuple``, as its "got (...)" lists print it)."""
+def _type_name(x):
+    """How torch names an argument's type in its messages: its class (``list``,
+    ``float``), torch's classes with their module (``torch.dtype``)."""
     from .._tensor import Tensor
     if isinstance(x, Tensor):
         return 'Tensor'
     if type(x).__module__.startswith('ember.') and type(x).__name__ in _TORCH_CLASSES:
         return 'torch.' + type(x).__name__  # (torch.dtype, torch.device, torch.Size ...)
-    if isinstance(x, (list, tuple)) and not hasattr(x, '_fields') and not short:
-        kinds = []
-        for v in x:
-            n = _type_name(v)
-            if n not in kinds:
-                kinds.append(n)
-        if not kinds:
-            return type(x).__name__
-        if len(kinds) == 1:
-            return f'tuple of {kinds[0]}s'
-        return f"tuple of ({', '.join(kinds)})"
     if type(x).__module__ == 'numpy':
         return 'numpy.' + type(x).__name__  # (as Python's own repr of the type names it)
     return type(x).__name__
@@ -483,8 +472,8 @@ _TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_form
 def _got(args, kwargs):
     """The "got (...)" part of torch's message: the arguments' types."""
     # (torch lists the keywords last given first)
-    parts = [_type_name(a, True) for a in args] + [
-        f'{k}={_type_name(v, True)}' for k, v in reversed(list((kwargs or {}).items()))]
+    parts = [_type_name(a) for a in args] + [
+        f'{k}={_type_name(v)}' for k, v in reversed(list((kwargs or {}).items()))]
     # (torch leaves a trailing ", " after keywords given without positional arguments)
     return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
 
@@ -1111,7 +1100,7 @@ def tensor_varargs(tensors):
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{_type_name(t, True)}")
+                            f"{_type_name(t)}")
     return tensors
 
 

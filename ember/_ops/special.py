@@ -25,6 +25,7 @@ from ..autograd.graph import name_saved_values
 from ._core import (Node, Tensor, make, opmath_call, register, track, track1, track_scalar, result, results,
                     check_broadcast, inplace, view_of, is_scalar, dtype_of)
 from . import _specfun
+from ._args import _got
 from . import pointwise as _pw
 from .pointwise import _unary, _not_implemented_for, _write_out, where
 from .complex import conj_if_complex as cj, conj, real, imag
@@ -67,16 +68,10 @@ def float_double_only(kernel):
     return check
 
 
-def _type_name(x):
-    return 'Tensor' if isinstance(x, Tensor) else type(x).__name__
-
-
 def _invalid_arguments(op, args, kwargs=None):
     """torch's TypeError for a call matching none of an op's signatures (its first line)."""
-    got = [_type_name(a) for a in args] + [f'{k}={_type_name(v)}' for k, v in
-                                           (kwargs or {}).items()]
     return TypeError(f"{op}() received an invalid combination of arguments - got "
-                     f"({', '.join(got)}), but expected one of:")
+                     f"{_got(args, kwargs)}, but expected one of:")
 
 
 def _must_be_tensor(x, op, arg, pos):
@@ -677,14 +672,7 @@ def _isin_operands(args, kwargs):
         all(isinstance(v, Tensor) or is_scalar(v) for v in (a, b)) and \
         (isinstance(a, Tensor) or isinstance(b, Tensor))
     if not ok:
-        got = [_type_name(v) for v in args]
-        if got:
-            got += [f'{k}={_type_name(v)}' for k, v in kwargs.items()]
-            got = ', '.join(got)
-        else:  # (torch lists keywords alone in reverse, each with a comma)
-            got = ''.join(f'{k}={_type_name(v)}, ' for k, v in reversed(kwargs.items()))
-        raise TypeError(f"isin() received an invalid combination of arguments - got ({got}), "
-                        "but expected one of:")
+        raise _invalid_arguments('isin', args, kwargs)
     return a, b
 
 

@@ -63,3 +63,21 @@ def test_cholesky_inverse_zero_diagonal_names_it(upper):
             T.cholesky_inverse(T.stack([T.eye(3) + 0.1, m]), upper=upper)
         raised.append(str(info.value))
     assert raised[0] == raised[1]
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.sort([2.0, 1.0]),
+    lambda T: T.add(T.ones(2), (1, 2)),
+    lambda T: T.mm(T.ones(2, 2), [[1.0]]),
+    lambda T: T.cat([T.ones(2), [1.0]]),
+    lambda T: T.add(T.ones(2), T.ones(2), alpha=[1]),
+    lambda T: T.zeros([1, [2]]),
+    lambda T: T.isin(T.ones(2), 'a', assume_unique=1, invert='b'),
+    lambda T: T.isin(elements=T.ones(2), test_elements='a', invert=1),
+], ids=['sort_list', 'add_tuple', 'mm_nested', 'cat_element', 'alpha_list', 'zeros_nested',
+        'isin_keywords', 'isin_keywords_only'])
+def test_a_sequence_is_named_by_its_class(call):
+    """torch's parser names a list or tuple passed where a tensor or number goes by its class
+    ("not list"), and lists keywords last given first (ember said "tuple of floats", and
+    isin listed keywords in the order given)."""
+    check(twice(call), grad=False, match_message=True)
