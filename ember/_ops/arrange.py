@@ -512,6 +512,10 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     d = wrap_dim(dim, y._data.ndim)
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments")
+    if y._data.ndim == 0:  # (torch asks for the size at the dim as given, or with sample
+        # points at the wrapped dim)
+        raise IndexError(f"Dimension specified as {dim if x is None else d} but tensor has "
+                         "no dimensions")
     if y._data.shape[d] == 0:
         shape = y._data.shape[:d] + y._data.shape[d + 1:]
         return make(np.zeros(shape, y._data.dtype))
@@ -569,6 +573,8 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
                            "bool is not supported")
     _real_dx(dx, 'cumulative_trapezoid')
+    if y._data.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     n = y._data.shape[d]
     pairs = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else y
     if x is None:

@@ -178,7 +178,9 @@ def reshape_as(input, other):
 def flatten(input, start_dim=0, end_dim=-1):
     """Merges dims ``start_dim..end_dim`` into one."""
     nd = input._data.ndim
-    if nd == 0:
+    if nd == 0:  # (the dims still wrap as for one dim: 0 and -1 only)
+        wrap_dim(start_dim, 0)
+        wrap_dim(end_dim, 0)
         return reshape(input, (1,))
     s = wrap_dim(start_dim, nd)
     e = wrap_dim(end_dim, nd)

@@ -81,3 +81,22 @@ def test_a_sequence_is_named_by_its_class(call):
     ("not list"), and lists keywords last given first (ember said "tuple of floats", and
     isin listed keywords in the order given)."""
     check(twice(call), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.trapezoid(T.tensor(1.)),
+    lambda T: T.trapezoid(T.tensor(1.), dx=2.),
+    lambda T: T.trapezoid(T.tensor(1.), T.tensor(2.)),
+    lambda T: T.trapz(T.tensor(1.), T.tensor(2.)),
+    lambda T: T.trapezoid(T.tensor(1.), dim=0),
+    lambda T: T.cumulative_trapezoid(T.tensor(1.)),
+    lambda T: T.cumulative_trapezoid(T.tensor(1.), T.tensor(2.)),
+    lambda T: T.tensor(1.).flatten(1),
+    lambda T: T.tensor(1.).flatten(0, -2),
+    lambda T: T.tensor(1.).flatten(-1, 0),
+], ids=['trapezoid', 'trapezoid_dx', 'trapezoid_x', 'trapz_x', 'trapezoid_dim0',
+        'cumulative', 'cumulative_x', 'flatten_start', 'flatten_end', 'flatten_ok'])
+def test_zero_dim_inputs(call):
+    """0-d inputs: torch's IndexError naming the dim (ember said "tuple index out of
+    range"), and flatten's dims checked even on a 0-d tensor (ember accepted any)."""
+    check(twice(call), grad=False, match_message=True)
