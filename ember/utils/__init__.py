@@ -2,12 +2,13 @@
 (``ember.utils.cpp_extension``), C extensions (``ember.utils.ffi``), DLPack
 (``ember.utils.dlpack``), safetensors files (``ember.utils.safetensors``), activation
 checkpointing (``ember.utils.checkpoint``), TensorBoard logging (``ember.utils.tensorboard``)
-hook handles (``ember.utils.hooks``) and ``model_zoo.load_url``, each imported on first use so ``import ember`` stays fast;
+hook handles (``ember.utils.hooks``), ``model_zoo.load_url`` and statement timing
+(``ember.utils.benchmark``), each imported on first use so ``import ember`` stays fast;
 and ``swap_tensors``."""
 import importlib
 
 _SUBMODULES = ('data', 'cpp_extension', 'ffi', 'dlpack', 'safetensors', 'checkpoint',
-               'tensorboard', 'hooks', 'model_zoo')
+               'tensorboard', 'hooks', 'model_zoo', 'benchmark')
 
 
 def swap_tensors(t1, t2):
