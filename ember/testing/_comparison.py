@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from .._layout import strided as _strided
 from .._tensor import Tensor
 
 __all__ = ['assert_close', 'assert_allclose']
@@ -88,7 +89,7 @@ def _index(flat, shape):
     return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
 
 
-def _tensor_msg(a, b, matches, rtol, atol):
+def _tensor_msg(a, b, matches, rtol, atol, what='Tensor-likes'):
     """The statistics of a failed elementwise comparison, in the arrays' dtype as torch
     computes them (integers in int64)."""
     total = matches.size
@@ -107,7 +108,7 @@ def _tensor_msg(a, b, matches, rtol, atol):
             rel_diff = abs_diff / np.abs(fb)
         rel_diff[ok] = 0
     ia, ir = int(np.argmax(abs_diff)), int(np.argmax(rel_diff))
-    return _mismatch_msg('Tensor-likes', extra, abs_diff[ia].item(), _index(ia, a.shape), atol,
+    return _mismatch_msg(what, extra, abs_diff[ia].item(), _index(ia, a.shape), atol,
                          rel_diff[ir].item(), _index(ir, a.shape), rtol)
 
 
@@ -120,7 +121,16 @@ def _compare_tensors(actual, expected, opts):
         actual, expected = from_numpy(actual), from_numpy(expected)
     if actual.shape != expected.shape:
         attribute('shape', actual.shape, expected.shape)
-    if opts['check_stride'] and actual.stride() != expected.stride():
+    what = 'Tensor-likes'
+    if actual.layout != expected.layout:
+        if opts['check_layout']:
+            attribute('layout', actual.layout, expected.layout)
+        actual, expected = actual.to_dense(), expected.to_dense()  # (compared as dense)
+    elif actual.layout is not _strided:
+        # (torch compares the stored values; ember compares the dense tensors they make)
+        what = f"Sparse {_SPARSE_NAMES[str(actual.layout)]} values"
+        actual, expected = actual.to_dense(), expected.to_dense()
+    elif opts['check_stride'] and actual.stride() != expected.stride():
         attribute('stride()', actual.stride(), expected.stride())
     if opts['check_device'] and actual.device != expected.device:
         attribute('device', actual.device, expected.device)
@@ -137,7 +147,12 @@ def _compare_tensors(actual, expected, opts):
         return
     if a.ndim == 0:
         raise _Mismatch(AssertionError, _scalar_msg(a.item(), b.item(), rtol, atol))
-    raise _Mismatch(AssertionError, _tensor_msg(a, b, matches, rtol, atol))
+    raise _Mismatch(AssertionError, _tensor_msg(a, b, matches, rtol, atol, what))
+
+
+_SPARSE_NAMES = {'torch.sparse_coo': 'COO', 'torch.sparse_csr': 'CSR',
+                 'torch.sparse_csc': 'CSC', 'torch.sparse_bsr': 'BSR',
+                 'torch.sparse_bsc': 'BSC'}
 
 
 def _compare_numbers(actual, expected, opts):
@@ -240,7 +255,7 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
     """
     opts = {'allow_subclasses': allow_subclasses, 'rtol': rtol, 'atol': atol,
             'equal_nan': equal_nan, 'check_device': check_device, 'check_dtype': check_dtype,
-            'check_stride': check_stride}
+            'check_stride': check_stride, 'check_layout': check_layout}
     try:
         _compare(actual, expected, opts)
     except _Mismatch as m:

@@ -157,3 +157,21 @@ def test_make_tensor_memory_format_exclusive_with_noncontiguous():
     with pytest.raises(ValueError, match='mutually exclusive'):
         ember.testing.make_tensor(2, dtype=ember.float32, device='cpu', noncontiguous=True,
                                   memory_format='channels_last')
+
+
+@pytest.mark.parametrize('call', [
+    lambda t: t.testing.assert_close(t.ones(3), t.ones(3).to_sparse()),
+    lambda t: t.testing.assert_close(t.ones(3), t.ones(2).to_sparse()),
+    lambda t: t.testing.assert_close(t.ones(3), t.ones(3, dtype=t.float64).to_sparse()),
+    lambda t: t.testing.assert_close(t.ones(3), t.ones(3).to_sparse(), check_layout=False),
+    lambda t: t.testing.assert_close(t.ones(3), (t.ones(3) * 2).to_sparse(),
+                                     check_layout=False),
+    lambda t: t.testing.assert_close(t.ones(3).to_sparse(), (t.ones(3) * 2).to_sparse()),
+    lambda t: t.testing.assert_close(t.ones(3).to_sparse(), t.ones(3).to_sparse()),
+], ids=['layouts', 'shape_first', 'layout_before_dtype', 'layout_unchecked',
+        'layout_unchecked_values', 'coo_values', 'coo_equal'])
+def test_assert_close_layouts(call):
+    """The layout is compared after the shape and before the dtype (``check_layout=False``
+    compares the values as dense); two sparse tensors compare their values (ember raised
+    NotImplementedError from a dense-only op)."""
+    same(call)
