@@ -522,8 +522,11 @@ class Tensor:
         t._vc = data._vc
         t._gfn = None
         t._requires_grad = False
-        if require_grad:
-            t.requires_grad_(True)
+        if require_grad:  # (building ``cls`` dispatches nothing to it)
+            if t._data.dtype.kind not in _FLOATISH:
+                raise RuntimeError("Only Tensors of floating point and complex dtype can "
+                                   "require gradients")
+            t._requires_grad = True
         return t
 
     def as_subclass(self, cls):

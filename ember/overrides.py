@@ -55,14 +55,22 @@ class _PerThread(threading.local):
 
 THREAD = _PerThread()
 _Tensor = None  # ember.Tensor, bound by ember._tensor once it is defined
+# Tensor subclasses that opt out of the protocol (``nn.Parameter``, registered by
+# ember.nn.parameter): the fast paths pass them as they pass plain tensors, since a call
+# with them dispatches and checks exactly as with a plain tensor.
+_AS_TENSOR = set()
 _retype = None  # ember._tensor.retype, bound the same way
 _PLAIN = frozenset((int, float, bool, complex, type(None), str, slice, type(Ellipsis)))
 _PLAIN_OR_TENSOR = _PLAIN  # and ember.Tensor, added by ember._tensor
 
 
 def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
-    """Assign as ``__torch_function__`` on a Tensor subclass to opt it out of the protocol."""
-    return NotImplemented
+    """Assign as ``__torch_function__`` on a Tensor subclass to opt it out of the protocol
+    (such a class is never handed a call). Called (a subclass of such a class calling its
+    ``super()``'s handler), it runs ``func`` with subclasses treated as plain tensors, as
+    torch's does."""
+    with DisableTorchFunctionSubclass():
+        return func(*args, **(kwargs or {}))
 
 
 _KIND = {}          # type -> 0: not overloaded, 1: Tensor subclass, 2: other tensor-like,
@@ -366,7 +374,7 @@ def overridable(impl, public_name):
             tensor = _Tensor
             for a in args:
                 t = type(a)
-                if t is not tensor and t not in plain:
+                if t is not tensor and t not in plain and t not in _AS_TENSOR:
                     break
             else:
                 if not kwargs:
@@ -434,7 +442,7 @@ def operator_method(impl, public_name):
                 tensor = _Tensor
                 for a in args:
                     t = type(a)
-                    if t is not tensor and t not in plain:
+                    if t is not tensor and t not in plain and t not in _AS_TENSOR:
                         break
                 else:
                     if not kwargs:

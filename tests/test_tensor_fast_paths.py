@@ -48,3 +48,54 @@ def test_a_well_formed_call_skips_the_dtype_refusal_check(monkeypatch):
     with pytest.raises(NotImplementedError, match="clamp is not supported for complex types"):
         ember.clamp(c, 0)
     assert calls
+
+
+def test_parameters_take_the_fast_path(monkeypatch):
+    # Every op of a training step touches a Parameter; a Parameter opts out of
+    # __torch_function__, so a call with one dispatches and checks as a call with a plain
+    # tensor, and it must not pay for the full argument check on every call (it did: about
+    # a third of the checked calls of a GPT-2 block step).
+    from ember._ops import _args
+    p = ember.nn.Parameter(ember.ones(2, 3))
+    x = ember.ones(4, 3)
+    ember.nn.functional.linear(x, p), p.t(), p.dim()  # (first calls settle the fast path)
+    calls = []
+    real = _args.check
+    monkeypatch.setattr(_args, 'check', lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    for _ in range(3):
+        y = ember.nn.functional.linear(x, p)
+        assert type(y) is ember.Tensor and y.grad_fn is not None
+        assert p.t().shape == (3, 2) and p.dim() == 2
+    assert calls == []
+
+
+@pytest.mark.parametrize('call, error', [
+    (lambda p: p.addcdiv(1.5, p), TypeError),   # a number where torch's overloads take none
+    (lambda p: ember.lt(p.to(ember.complex64), p), RuntimeError),  # a refused dtype
+    (lambda p: ember.permute(p, 1, 0), TypeError),  # the function form takes no unpacked dims
+], ids=['number_position', 'refused_dtype', 'unpacked'])
+def test_parameters_on_the_fast_path_are_still_checked(call, error):
+    p = ember.nn.Parameter(ember.ones(2, 2))
+    for _ in range(3):   # (the first call is checked in full; the later ones are not)
+        with pytest.raises(error):
+            call(p)
+
+
+def test_a_parameter_subclass_with_its_own_protocol_still_dispatches():
+    seen = []
+
+    class Tracked(ember.nn.Parameter):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append(func.__name__)
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    t = Tracked(ember.ones(2))
+    for _ in range(2):
+        ember.add(t, t)
+    assert seen == ['add', 'add']
+
+
+def test_parameter_of_integers_gets_torchs_message():
+    from tests.oracle.oracle import check
+    check(lambda T: T.nn.Parameter(T.ones(2, dtype=T.int64)), grad=False, match_message=True)

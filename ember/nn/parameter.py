@@ -2,6 +2,7 @@
 nn.Buffer: the marker that makes an assigned tensor a buffer; UninitializedParameter and
 UninitializedBuffer: the placeholders of lazy modules until their first forward."""
 from .._tensor import Tensor, make, pickled_state
+from .. import overrides as _overrides
 from ..overrides import _disabled_torch_function_impl
 
 __all__ = ['Parameter', 'Buffer', 'UninitializedParameter', 'UninitializedBuffer', 'is_lazy']
@@ -35,6 +36,9 @@ class Parameter(Tensor):
         result = type(self)(make(self._data.copy()), self._requires_grad)
         memo[id(self)] = result
         return result
+
+
+_overrides._AS_TENSOR.add(Parameter)
 
 
 def _rebuild_parameter(data, requires_grad, state):
