@@ -172,6 +172,12 @@ _OPERATOR_OPS = {'__rpow__': 'pow', '__ipow__': 'pow_', '__rtruediv__': 'div',
                  '__or__': 'bitwise_or', '__xor__': 'bitwise_xor', '__invert__': 'bitwise_not',
                  '__iand__': 'bitwise_and_', '__ior__': 'bitwise_or_', '__ixor__': 'bitwise_xor_',
                  '__lshift__': 'bitwise_left_shift', '__rshift__': 'bitwise_right_shift'}
+# ember ops that torch runs as another aten operator (the one its policies are shown).
+_AS_ATEN = {**dict.fromkeys(('to', 'type', 'type_as', 'float', 'double', 'half', 'bfloat16',
+                            'int', 'long', 'short', 'bool', 'byte', 'char'), '_to_copy'),
+            'contiguous': 'clone', 'reshape': 'view', 'flatten': 'view', 'softmax': '_softmax',
+            'log_softmax': '_log_softmax', 'narrow': 'slice', 'chunk': 'split',
+            'square': 'pow'}
 # Ops whose Python number operands torch wraps into tensors (so the ``Tensor`` overload).
 _WRAPS_NUMBERS = {'add', 'sub', 'mul', 'div', 'add_', 'sub_', 'mul_', 'div_'}
 _NOT_FOUND = {}  # name -> packet for ops torch has under aten but ember under another name
@@ -245,8 +251,11 @@ def overload_of(func, args, kwargs):
     if isinstance(func, OpOverload):
         return func
     public = getattr(func, '_ember_name', None)
-    if public is None:
-        return None
+    if public is None:  # a property: the two that are operators in torch, or None
+        from ..overrides import resolve_name
+        prop = (resolve_name(func) or '').rsplit('.', 2)[-2:]
+        return {('T', '__get__'): ops.aten.permute.default,
+                ('mT', '__get__'): ops.aten.transpose.int}.get(tuple(prop))
     name = public.rsplit('.', 1)[-1]
     if name == '__rpow__':  # (``2 ** x``: the number is the base)
         return ops.aten.pow.Scalar
@@ -256,6 +265,9 @@ def overload_of(func, args, kwargs):
             name = 'select' if type(key) is int else ('slice' if type(key) is slice else 'index')
         else:
             name = _OPERATOR_OPS.get(name, name.strip('_'))
+    if name == 'square':
+        return ops.aten.pow.Tensor_Scalar
+    name = _AS_ATEN.get(name, name)
     packet = _NOT_FOUND.get(name)
     if packet is None:
         try:
@@ -263,6 +275,8 @@ def overload_of(func, args, kwargs):
         except AttributeError:  # (named for the policy; calling it runs ``func``)
             packet = _NOT_FOUND[name] = OpOverloadPacket(
                 'aten', name, func, ['Tensor'] if name in ('slice', 'index') else ['default'])
+    if name in ('split', 'slice'):  # (chunk, narrow)
+        return packet.Tensor
     return getattr(packet, _overload_name(name, packet.overloads(), args, kwargs or {}))
 
 

@@ -183,9 +183,24 @@ class _Recording:
         return False
 
 
+# Calls that reach no aten operator in torch (autograd bookkeeping), and detach, which the
+# checkpoint itself adds a different number of times in forward and recomputation.
+_NOT_OPS = {'detach', 'requires_grad_', 'retain_grad', 'register_hook', 'backward',
+            'register_post_accumulate_grad_hook'}
+
+
 def _ignored(op):
-    """Ops left out of the counting (the checkpoint itself adds detaches)."""
-    return op.__name__ == 'detach.default'
+    """Calls left out of the policy and of the per-op counts."""
+    return op.overloadpacket.__name__ in _NOT_OPS and op.overloadpacket._ns == 'aten'
+
+
+def _unchanged(op, out, args, kwargs):
+    """True for a call that returns its own argument without being an in-place op
+    (``contiguous`` of a contiguous tensor, ``to`` its own dtype): torch runs no operator."""
+    if op.overloadpacket.__name__.endswith('_'):
+        return False
+    inputs = _leaves((args, kwargs), [])
+    return any(o is i for o in _leaves(out, []) for i in inputs)
 
 
 class _CachingMode(TorchFunctionMode):
@@ -205,8 +220,9 @@ class _CachingMode(TorchFunctionMode):
         with _Recording(packed):
             out = func(*args, **kwargs)
         entries = self.storage[op]
-        if not _leaves(out, []) and op.overloadpacket._ns == 'aten':
-            entries.append(_RECOMPUTE)  # (no tensor out: not an op torch's policy sees)
+        if op.overloadpacket._ns == 'aten' and (not _leaves(out, []) or
+                                                _unchanged(op, out, args, kwargs)):
+            entries.append(_RECOMPUTE)  # (not an op torch's policy sees)
             return out
         policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out),
                                 op, *args, **kwargs)

@@ -73,6 +73,22 @@ def test_operator_overloads():
     oracle(run)
 
 
+def test_ops_torch_runs_as_another():
+    # (methods torch runs as one other aten operator; conversions to the tensor's own dtype
+    # and contiguous() of a contiguous tensor run none)
+    def run(lib):
+        seen = []
+
+        def fn(x):
+            m = x.view(2, 2)
+            return (x.float(), x.to(lib.float32), x.double(), m.t().contiguous(), m.contiguous(),
+                    x.reshape(2, 2), m.flatten(), m.softmax(0), m.log_softmax(1), x.square(),
+                    m.T, m.mT, x.narrow(0, 1, 2), x.chunk(2))
+        _sac(lib, fn, _x(lib), _saving(lib, (), seen))
+        return seen
+    oracle(run)
+
+
 def test_op_identity():
     def run(lib):
         aten = lib.ops.aten
