@@ -290,9 +290,4 @@ def test_output_that_needs_no_grad_and_views():
         a, b, c = cp.checkpoint(fn, x, i, use_reentrant=False, context_fn=context_fn)
         (b.sum() + c[2]).backward()
         return a, b, x.grad
-
-
     oracle(run)
-
-
-
