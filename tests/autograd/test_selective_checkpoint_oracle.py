@@ -291,3 +291,20 @@ def test_output_that_needs_no_grad_and_views():
         (b.sum() + c[2]).backward()
         return a, b, x.grad
     oracle(run)
+
+
+def test_module_gradients():
+    # (an nn.Module checkpointed with its activations saved: parameters' gradients too)
+    def run(lib):
+        cp = lib.utils.checkpoint
+        m = lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU(), lib.nn.Linear(3, 1)).double()
+        with lib.no_grad():
+            for p in m.parameters():
+                p.copy_(lib.linspace(-1, 1, p.numel(), dtype=lib.float64).view_as(p))
+        x = _x(lib).view(1, 4)
+        ctx = functools.partial(cp.create_selective_checkpoint_contexts,
+                                [lib.ops.aten.relu.default])
+        out = cp.checkpoint(m, x, use_reentrant=False, context_fn=ctx)
+        out.sum().backward()
+        return [out, x.grad] + [p.grad for p in m.parameters()]
+    oracle(run)
