@@ -54,7 +54,7 @@ class Tensor:
     _multi_view_of = None     # one of several views one op returned (split...): (op, nr)
     _is_param = False
     _grad_dtype = False   # a leaf's grad_dtype: False = its own dtype, None = any dtype
-    _bits = None          # 'conj' or 'neg': torch's conjugate/negative bit (_ops/lazy_bits)
+    _bits = None  # 'conj', 'neg', 'conj+neg': torch's conjugate/negative bits (_ops/lazy_bits)
 
     def __new__(cls, *args, device=None, dtype=None):
         check_device(device, 'Tensor')
@@ -544,7 +544,7 @@ class Tensor:
                                "tensor.detach().numpy() instead.")
         a = self._data
         if self._bits is not None and not force:  # (its memory holds the resolved values)
-            what, fix = (('conjugate', 'conj') if self._bits == 'conj' else ('negative', 'neg'))
+            what, fix = (('conjugate', 'conj') if 'conj' in self._bits else ('negative', 'neg'))
             raise RuntimeError(f"Can't call numpy() on Tensor that has {what} bit set. Use "
                                f"tensor.resolve_{fix}().numpy() instead.")
         if a.dtype.kind == 'V':

@@ -11,6 +11,7 @@ ember runs eagerly: there is no dispatcher, so a "kernel" is the Python function
 ``opcheck`` checks what ember can check (mutation, the autograd registration, the fake
 implementation against the real one).
 """
+import contextlib
 import inspect
 import typing
 from collections.abc import Sequence
@@ -209,12 +210,21 @@ class CustomOpDef:
 
     def __call__(self, *args, **kwargs):
         import ember
+        from . import overrides
+        if overrides.MODES and overrides._modes_on():  # (modes see it as torch.ops.<ns>.<op>)
+            return overrides.handle_torch_function(self._overload(), list(_tensors(args)),
+                                                   *args, **kwargs)
         inputs = self._bound(args, kwargs)
         tensors = list(_tensors(inputs))
         needs_grad = ember.is_grad_enabled() and any(t.requires_grad for t in tensors)
         if not needs_grad:
             return self._run(inputs)
         return self._autograd_function().apply(*inputs)
+
+    def _overload(self):
+        """``ember.ops.<ns>.<name>.default``, the name modes see this operator by."""
+        from ._ops.op_namespace import ops
+        return getattr(getattr(ops, self._namespace), self._name).default
 
     def _autograd_function(self):
         """An autograd Function running this op, named as torch names its node."""
@@ -253,7 +263,7 @@ def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None)
         text = schema if schema is not None else infer_schema(fn, mutates_args=mutates_args)
         ns, op_name = _split_name(name)
         op = CustomOpDef(ns, op_name, text, fn, mutates_args)
-        _OPS[f'{ns}::{op_name}'] = op
+        _register(f'{ns}::{op_name}', op)
         return op
     return inner(fn) if fn is not None else inner
 
@@ -306,7 +316,7 @@ class Library:
         name = schema.split('(', 1)[0].strip()
         qualname = f'{self.ns}::{name}'
         signature = schema[len(name):].strip()
-        _OPS[qualname] = CustomOpDef(self.ns, name, signature, None)
+        _register(qualname, CustomOpDef(self.ns, name, signature, None))
         self._defined.append(qualname)
         return name
 
@@ -325,8 +335,33 @@ class Library:
 
     def _destroy(self):
         for qualname in self._defined:
-            _OPS.pop(qualname, None)
+            _register(qualname, None)
         self._defined = []
+
+
+def _register(qualname, op):
+    """Makes ``op`` the operator ``qualname`` ("ns::name"; None removes it), dropping the
+    ``ember.ops.<ns>.<name>`` packet made for an operator of that name before."""
+    if op is None:
+        _OPS.pop(qualname, None)
+    else:
+        _OPS[qualname] = op
+    from ._ops.op_namespace import ops
+    ns, name = qualname.split('::', 1)
+    space = ops.__dict__.get(ns)
+    if space is not None:
+        space.__dict__.pop(name, None)
+
+
+@contextlib.contextmanager
+def _scoped_library(ns, kind, dispatch_key=''):
+    """A ``Library(ns, kind)`` for the ``with`` block: the operators it defined are removed
+    at the end."""
+    lib = Library(ns, kind, dispatch_key)
+    try:
+        yield lib
+    finally:
+        lib._destroy()
 
 
 def define(qualname, schema, *, lib=None, tags=()):

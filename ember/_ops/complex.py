@@ -10,7 +10,7 @@ conjugate is the tensor itself, so the same formula serves both.
 import numpy as np
 
 from ._core import Node, Tensor, register, track1, result, view_of, inplace
-from .lazy_bits import lazy_view
+from .lazy_bits import flip, has, lazy_view
 
 __all__ = ['conj', 'conj_physical', 'resolve_conj', 'is_conj', 'real', 'imag',
            'conj_if_complex']
@@ -41,8 +41,8 @@ def conj(input):
     ``lazy_bits``; of a flagged one, a view without the flag), else ``input`` itself."""
     if input._data.dtype.kind != 'c':
         return input
-    return lazy_view(input, np.conj, None if input._bits == 'conj' else 'conj',
-                     track1(ConjBackward0, input), conj)
+    return lazy_view(input, np.conj, flip(input._bits, 'conj'), track1(ConjBackward0, input),
+                     conj)
 
 
 def conj_memory(input):
@@ -69,14 +69,15 @@ def conj_physical_(input):
 
 @register
 def resolve_conj(input):
-    """``input`` itself, or a copy in new memory without the conjugate bit if it has it."""
-    return input.clone() if input._bits == 'conj' else input
+    """``input`` itself, or a copy in new memory without the conjugate bit if it has it
+    (the copy has no negative bit either, as torch's)."""
+    return input.clone() if has(input._bits, 'conj') else input
 
 
 @register
 def is_conj(input):
     """Whether ``input`` is a lazily conjugated view (``conj()`` of a complex tensor)."""
-    return input._bits == 'conj'
+    return has(input._bits, 'conj')
 
 
 class _RealBackward(Node):
@@ -102,8 +103,8 @@ def real(input):
     if input._data.dtype.kind != 'c':
         return input
     t = view_of(input, input._data.real, track1(_RealBackward, input), real, ())
-    if t._bits == 'conj':  # (the real part of a conjugate is no conjugate)
-        t._bits = None
+    if has(t._bits, 'conj'):  # (the real part of a conjugate is no conjugate)
+        t._bits = flip(t._bits, 'conj')
     return t
 
 
@@ -114,8 +115,8 @@ def imag(input):
     if input._data.dtype.kind != 'c':
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     t = view_of(input, input._data.imag, track1(_ImagBackward, input), imag, ())
-    if t._bits == 'conj':  # (the imaginary part of a conjugate is the negated one)
-        t._bits = 'neg'
+    if has(t._bits, 'conj'):  # (the imaginary part of a conjugate is the negated one)
+        t._bits = flip(flip(t._bits, 'conj'), 'neg')
     return t
 
 

@@ -9,10 +9,11 @@ is copied back into the base's memory, conjugated (negated) again, and bumps the
 counter; reading the view's ``_version`` reads the base's. The view is refreshed from its
 base before it is written, so a write lands on the base's current values; a plain read
 of the view after the base was changed in place shows the values it had when last
-refreshed (torch's shows the base's new ones). ``_bits`` on a tensor ('conj' or 'neg',
-default None) is the flag; views of a flagged tensor inherit it (``_core.view_of``),
-``real``/``imag`` adjust it, and everything that makes new memory (``clone``,
-``resolve_conj``, arithmetic) drops it. Real tensors never pay anything.
+refreshed (torch's shows the base's new ones). ``_bits`` on a tensor ('conj', 'neg',
+'conj+neg' for both, default None) holds the flags; views of a flagged tensor inherit them
+(``_core.view_of``), ``conj``/``_neg_view`` toggle one (``flip``), ``real``/``imag``
+adjust them, and everything that makes new memory (``clone``, ``resolve_conj``,
+``resolve_neg``, arithmetic) drops both. Real tensors never pay anything.
 """
 import numpy as np
 
@@ -20,6 +21,22 @@ from ._core import Node, register, track1, view_of, writable_alias
 from ..autograd.grad_mode import INFERENCE_VC
 
 __all__ = ['lazy_view', 'is_neg', 'resolve_neg', '_neg_view']
+
+
+def has(bits, flag):
+    """Whether the ``_bits`` value ``bits`` includes ``flag`` ('conj' or 'neg')."""
+    return bits is not None and flag in bits
+
+
+def flip(bits, flag):
+    """``bits`` with ``flag`` ('conj' or 'neg') toggled: conjugating a conjugate, or
+    negating a negation, undoes the flag."""
+    conj, neg = has(bits, 'conj'), has(bits, 'neg')
+    if flag == 'conj':
+        conj = not conj
+    else:
+        neg = not neg
+    return ('conj+neg' if neg else 'conj') if conj else ('neg' if neg else None)
 
 
 class _LazyVersion(list):
@@ -55,7 +72,7 @@ class _LazyVersion(list):
 
 def lazy_view(input, fn, bits, node, op, args=()):
     """The view ``op(input, *args)`` whose values are ``fn`` (np.conj or np.negative) of
-    ``input``'s, flagged ``bits`` ('conj', 'neg', or None for a view that undoes a flag)."""
+    ``input``'s, flagged ``bits`` (see ``flip``; None for a view that undoes a flag)."""
     mem = fn(input._data)
     t = view_of(input, mem, node, op, args)
     t._bits = bits
@@ -73,17 +90,19 @@ class NegViewBackward0(Node):
 def _neg_view(input):
     """A view of ``input`` holding its negated values, flagged ``is_neg()``; writes through
     it land negated in ``input``."""
-    return lazy_view(input, np.negative, 'neg', track1(NegViewBackward0, input), _neg_view)
+    return lazy_view(input, np.negative, flip(input._bits, 'neg'),
+                     track1(NegViewBackward0, input), _neg_view)
 
 
 @register
 def is_neg(input):
     """Whether ``input`` carries the negative bit (``_neg_view``, or the ``imag`` of a
     conjugated view)."""
-    return input._bits == 'neg'
+    return has(input._bits, 'neg')
 
 
 @register
 def resolve_neg(input):
-    """``input`` itself, or a copy in new memory without the negative bit if it has it."""
-    return input.clone() if input._bits == 'neg' else input
+    """``input`` itself, or a copy in new memory without the negative bit if it has it
+    (the copy has no conjugate bit either, as torch's)."""
+    return input.clone() if has(input._bits, 'neg') else input

@@ -38,6 +38,12 @@ _OVERLOADS = {
     'max': 'other default dim dim_max unary_out out',
     'min': 'other default dim dim_max unary_out out',
     '_record_function_exit': 'default _RecordFunction',
+    'view': 'default dtype', 'split': 'Tensor sizes', 'rsub': 'Tensor Scalar',
+    'var': 'default dim correction', 'std': 'default dim correction',
+    'var_mean': 'default dim correction', 'std_mean': 'default dim correction',
+    'squeeze': 'default dim dims', 'clamp': 'default Tensor',
+    **{name: 'Tensor Scalar Scalar_out Tensor_out'
+       for name in ('eq', 'ne', 'lt', 'le', 'gt', 'ge')},
 }
 
 _ATEN_ONLY = ('convolution_backward', '_new_zeros_with_same_feature_meta')
@@ -156,6 +162,122 @@ def _record_function_exit(handle):
 
 _PROFILER_OPS = {f.__name__: f for f in (_record_function_enter, _record_function_enter_new,
                                          _record_function_exit)}
+
+
+# -- the overload a call reaches (what selective checkpointing's policies are shown) --------
+# Python operators named after another aten op (the rest are their method's own name).
+_OPERATOR_OPS = {'__rpow__': 'pow', '__ipow__': 'pow_', '__rtruediv__': 'div',
+                 '__floordiv__': 'floor_divide', '__rfloordiv__': 'floor_divide',
+                 '__rmod__': 'remainder', '__rmatmul__': 'matmul', '__and__': 'bitwise_and',
+                 '__or__': 'bitwise_or', '__xor__': 'bitwise_xor', '__invert__': 'bitwise_not',
+                 '__iand__': 'bitwise_and_', '__ior__': 'bitwise_or_', '__ixor__': 'bitwise_xor_',
+                 '__lshift__': 'bitwise_left_shift', '__rshift__': 'bitwise_right_shift'}
+# ember ops that torch runs as another aten operator (the one its policies are shown).
+_AS_ATEN = {**dict.fromkeys(('to', 'type', 'type_as', 'float', 'double', 'half', 'bfloat16',
+                            'int', 'long', 'short', 'bool', 'byte', 'char'), '_to_copy'),
+            'contiguous': 'clone', 'reshape': 'view', 'flatten': 'view', 'softmax': '_softmax',
+            'log_softmax': '_log_softmax', 'narrow': 'slice', 'chunk': 'split',
+            'square': 'pow'}
+# Ops whose Python number operands torch wraps into tensors (so the ``Tensor`` overload).
+_WRAPS_NUMBERS = {'add', 'sub', 'mul', 'div', 'add_', 'sub_', 'mul_', 'div_'}
+_NOT_FOUND = {}  # name -> packet for ops torch has under aten but ember under another name
+
+
+def _is_number(value):
+    from .._tensor import Tensor
+    return not isinstance(value, Tensor)
+
+
+def _overload_name(name, names, args, kwargs):
+    """The overload of ``names`` (a packet's) that torch's argument parser picks for the
+    call ``name(*args, **kwargs)``: by the kinds of the operands, for the ops with several
+    tensor overloads; otherwise ``default`` (or the packet's only overload)."""
+    rest = args[1:]
+    if name in _WRAPS_NUMBERS:
+        mode = kwargs.get('rounding_mode') is not None
+        return 'Tensor_mode' if mode else 'Tensor'
+    if name == 'rsub':
+        return 'Scalar' if _is_number(rest[0] if rest else kwargs.get('other')) else 'Tensor'
+    if name == 'pow':
+        if _is_number(args[0]):
+            return 'Scalar'
+        return 'Tensor_Scalar' if _is_number(rest[0] if rest else kwargs.get('exponent')) \
+            else 'Tensor_Tensor'
+    if name in ('pow_', 'fill_', 'masked_fill', 'masked_fill_', 'lerp', 'lerp_'):
+        last = args[-1] if len(args) > 1 else next(iter(kwargs.values()), None)
+        return 'Scalar' if _is_number(last) else 'Tensor'
+    if name in ('sum', 'mean'):
+        dim = rest[0] if rest else kwargs.get('dim')
+        return 'default' if dim is None or (name == 'sum' and not rest and 'dim' not in kwargs) \
+            else ('dim_IntList' if name == 'sum' else 'dim')
+    if name in ('var', 'std', 'var_mean', 'std_mean'):
+        return 'correction'
+    if name in ('max', 'min'):
+        if not rest and 'dim' not in kwargs and 'other' not in kwargs:
+            return 'default'
+        return 'dim' if 'dim' in kwargs or (rest and _is_number(rest[0])) else 'other'
+    if name in ('eq', 'ne', 'lt', 'le', 'gt', 'ge'):
+        return 'Scalar' if _is_number(rest[0] if rest else kwargs.get('other')) else 'Tensor'
+    if name == 'where':  # (torch's Python layer makes tensors of number operands)
+        return 'default' if len(args) == 1 and not kwargs else 'self'
+    if name == 'split':
+        size = rest[0] if rest else kwargs.get('split_size_or_sections',
+                                               kwargs.get('split_size'))
+        return 'sizes' if isinstance(size, (list, tuple)) else 'Tensor'
+    if name == 'squeeze':
+        dim = rest[0] if rest else kwargs.get('dim')
+        return 'default' if dim is None else ('dims' if isinstance(dim, (list, tuple))
+                                              else 'dim')
+    if name == 'clamp':
+        bounds = list(rest) + list(kwargs.values())
+        return 'Tensor' if any(not _is_number(b) for b in bounds if b is not None) \
+            else 'default'
+    if name == 'view':
+        return 'default' if not rest or not _is_dtype(rest[0]) else 'dtype'
+    return 'default' if 'default' in names else names[0]
+
+
+def _is_dtype(value):
+    from .._dtype import dtype
+    return isinstance(value, dtype)
+
+
+def overload_of(func, args, kwargs):
+    """The ``ember.ops.aten`` OpOverload torch's dispatcher would see for the call
+    ``func(*args, **kwargs)`` of a public ember op (``Tensor.sin`` and ``ember.sin`` ->
+    ``aten.sin.default``, ``x.sum(0)`` -> ``aten.sum.dim_IntList``); an OpOverload is its
+    own; None for what is no operator call (property reads). ember does not decompose
+    composite ops: ``F.linear`` is ``aten.linear.default`` (torch reports its parts)."""
+    if isinstance(func, OpOverload):
+        return func
+    public = getattr(func, '_ember_name', None)
+    if public is None:  # a property: the two that are operators in torch, or None
+        from ..overrides import resolve_name
+        prop = (resolve_name(func) or '').rsplit('.', 2)[-2:]
+        return {('T', '__get__'): ops.aten.permute.default,
+                ('mT', '__get__'): ops.aten.transpose.int}.get(tuple(prop))
+    name = public.rsplit('.', 1)[-1]
+    if name == '__rpow__':  # (``2 ** x``: the number is the base)
+        return ops.aten.pow.Scalar
+    if name.startswith('__'):
+        if name == '__getitem__':
+            key = args[1] if len(args) > 1 else None
+            name = 'select' if type(key) is int else ('slice' if type(key) is slice else 'index')
+        else:
+            name = _OPERATOR_OPS.get(name, name.strip('_'))
+    if name == 'square':
+        return ops.aten.pow.Tensor_Scalar
+    name = _AS_ATEN.get(name, name)
+    packet = _NOT_FOUND.get(name)
+    if packet is None:
+        try:
+            packet = getattr(ops.aten, name)
+        except AttributeError:  # (named for the policy; calling it runs ``func``)
+            packet = _NOT_FOUND[name] = OpOverloadPacket(
+                'aten', name, func, ['Tensor'] if name in ('slice', 'index') else ['default'])
+    if name in ('split', 'slice'):  # (chunk, narrow)
+        return packet.Tensor
+    return getattr(packet, _overload_name(name, packet.overloads(), args, kwargs or {}))
 
 
 class _OpNamespace(types.ModuleType):

@@ -785,7 +785,7 @@ def view_as_real(input):
     x = input._data
     if x.dtype.kind != 'c':
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    if input._bits == 'conj':
+    if input._bits is not None and 'conj' in input._bits:
         raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
                            "resolve the conjugate tensor so you can view it as real, use "
                            "self.resolve_conj(); however, be warned that the resulting tensor "

@@ -22,9 +22,13 @@ from ..autograd.function import Function
 from ..autograd.graph import saved_tensors_hooks
 from ..autograd.grad_mode import enable_grad, no_grad
 from .._tensor import Tensor
+from ._selective_checkpoint import (CheckpointPolicy, SelectiveCheckpointContext,
+                                    create_selective_checkpoint_contexts)
 
 __all__ = ['checkpoint', 'checkpoint_sequential', 'CheckpointError', 'CheckpointFunction',
-           'set_checkpoint_early_stop', 'set_checkpoint_debug_enabled', 'GraphExecGroup']
+           'set_checkpoint_early_stop', 'set_checkpoint_debug_enabled', 'GraphExecGroup',
+           'CheckpointPolicy', 'SelectiveCheckpointContext',
+           'create_selective_checkpoint_contexts', 'noop_context_fn']
 
 _WHY = ('use_reentrant=False is recommended, but if you need to preserve the current default '
         'behavior, you can pass use_reentrant=True. Refer to docs for more details on the '
@@ -45,9 +49,15 @@ def _rng_state(preserve):
                  cache_enabled=amp.is_autocast_cache_enabled()))
 
 
-def _rerun(function, args, kwargs, state):
+def noop_context_fn():
+    """The default ``context_fn`` of ``checkpoint``: two contexts that do nothing."""
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+def _rerun(function, args, kwargs, state, context=None):
     """``function`` run again with grad on, from the random state and under the autocast
-    settings the forward started with (the stream outside is left where it was)."""
+    settings the forward started with (the stream outside is left where it was), inside
+    ``context`` (the recomputation's, from ``context_fn``) if given."""
     from .._ops.random import get_rng_state, set_rng_state
     from ..amp import autocast
     state, cpu_autocast = state
@@ -55,7 +65,8 @@ def _rerun(function, args, kwargs, state):
     if state is not None:
         set_rng_state(state)
     try:
-        with enable_grad(), autocast('cpu', **cpu_autocast):
+        with enable_grad(), autocast('cpu', **cpu_autocast), \
+                context if context is not None else contextlib.nullcontext():
             return function(*args, **kwargs)
     finally:
         if outside is not None:
@@ -173,8 +184,9 @@ class _Recomputation:
     in a backward (graph task, or a GraphExecGroup) re-runs the function and keeps what it
     saves for that backward only, each tensor handed out once."""
 
-    def __init__(self, function, args, kwargs, state, debug, early_stop):
+    def __init__(self, function, args, kwargs, state, debug, early_stop, context=None):
         self.function, self.args, self.kwargs, self.state = function, args, kwargs, state
+        self.context = context  # (the recomputation's, from context_fn)
         self.debug, self.early_stop = debug, early_stop
         self.metas = []
         # A backward run inside the checkpointed function (autograd.grad there) may unpack
@@ -241,7 +253,7 @@ class _Recomputation:
                 else a for a in self.args]
         try:
             with saved_tensors_hooks(keep, lambda t: t):
-                _rerun(self.function, args, self.kwargs, self.state)
+                _rerun(self.function, args, self.kwargs, self.state, self.context)
         except _StopRecomputation:
             pass
         if self.ignore_mismatch:
@@ -284,16 +296,34 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
             raise ValueError('Passing `context_fn` or `debug` is only supported when '
                              'use_reentrant=False.')
         return CheckpointFunction.apply(function, preserve, *args)
-    if context_fn is not None:
-        raise NotImplementedError('checkpoint: context_fn is not supported by ember')
+    custom_context = context_fn is not None and context_fn is not noop_context_fn
+    if custom_context and (debug if _DEBUG_ENABLED[0] is None else _DEBUG_ENABLED[0]):
+        raise ValueError('debug=True is incompatible with non-default context_fn')
     if determinism_check not in ('default', 'none'):
         raise ValueError("determinism_check should be one of ['default', 'none'], but got "
                          f"{determinism_check}")
+    forward_context, recompute_context = (context_fn() if custom_context
+                                          else (contextlib.nullcontext(), None))
     if _EARLY_STOP[0] is not None:
         early_stop = _EARLY_STOP[0]  # (the enclosing context manager wins over the argument)
-    frame = _Recomputation(function, args, kwargs, _rng_state(preserve), debug, early_stop)
+    frame = _Recomputation(function, args, kwargs, _rng_state(preserve), debug, early_stop,
+                           recompute_context)
+    from ..autograd.grad_mode import is_grad_enabled
+    if not is_grad_enabled():  # (nothing is saved: the contexts are not entered, as torch)
+        forward_context = contextlib.nullcontext()
     with saved_tensors_hooks(frame.pack, frame.unpack):
-        out = function(*args, **kwargs)
+        forward_context.__enter__()
+        try:
+            out = function(*args, **kwargs)
+        except BaseException as e:
+            if forward_context.__exit__(type(e), e, e.__traceback__):
+                raise RuntimeError(
+                    'torch.utils.checkpoint: the forward context provided by context_fn '
+                    'suppressed an exception raised during the checkpointed forward. This is '
+                    'not supported because checkpoint cannot return a value for a failed '
+                    'forward.') from e
+            raise
+        forward_context.__exit__(None, None, None)
     frame.forward_completed = True
     return out
 

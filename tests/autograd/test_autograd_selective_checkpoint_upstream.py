@@ -3,7 +3,7 @@ ember and torch.
 
 Each upstream test keeps its name and its assertions; ``torch.`` became ``lib.`` and every
 test runs twice (``[ember]`` and ``[torch]``). ember's run of a test listed in ``XFAIL`` is
-expected to fail (strict), for the reason given.
+expected to fail (strict), for the reason given (none is, now).
 
 Upstream tests of the class not adapted, and why:
 - test_flops_and_mem: needs CUDA.
@@ -13,24 +13,14 @@ Upstream tests of the class not adapted, and why:
   torch.Tensor._make_wrapper_subclass, with __torch_dispatch__.
 - test_policy_with_state, test_function_with_more_than_one_output: they fail on torch 2.13
   (its recompute does not consult the policy: the counters read [1, 2, 3] and 1 where
-  upstream's newer torch gives [1, 2, 3, 1, 2] and 2).
+  upstream's newer torch gives [1, 2, 3, 1, 2] and 2). Their scenarios are compared with
+  torch 2.13 in test_selective_checkpoint_oracle.py.
 """
 import functools
 
 from ._upstream import lib_fixture, eq, raises
 
-_NO_SAC = ("ember has no selective activation checkpointing "
-           "(torch.utils.checkpoint.create_selective_checkpoint_contexts / CheckpointPolicy): "
-           "torch builds it on a TorchDispatchMode that sees every ATen operator (as "
-           "torch.ops.aten OpOverloads) below autograd, a dispatch layer ember's ops do not "
-           "have")
-XFAIL = {
-    'test_output_already_has_autograd_meta': _NO_SAC,
-    'test_bad_inputs': _NO_SAC,
-    'test_version_counter': _NO_SAC,
-    'test_function_with_non_tensor_output': _NO_SAC + "; nor torch.library's custom ops",
-    'test_can_only_trigger_recompute_once': _NO_SAC,
-}
+XFAIL = {}
 
 lib = lib_fixture(XFAIL)
 
