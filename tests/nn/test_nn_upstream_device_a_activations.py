@@ -5,8 +5,6 @@ against float32, in-place activations on overlapping (expanded) memory, in-place
 leaky_relu / rrelu with a negative slope refusing backward, leaky_relu with a zero slope,
 logsigmoid's ``out=``, and fold (gradcheck, forward AD, bfloat16).
 
-Shrunk: test_activations_bfloat16_half_cpu's largest input is 1 x 3 x 64 x 64 instead of
-1 x 3 x 256 x 256 (the same comparison, a sixteenth of the work).
 Not adapted: test_activations_bfloat16 (CUDA only).
 """
 import pytest
@@ -64,7 +62,7 @@ def test_activations_bfloat16_half_cpu(lib, dtype):
         eq(out, out2.to(dtype=dt), **tol)
         eq(input.grad.data, input2.grad.data.to(dtype=dt), **tol)
 
-    for i, shape in enumerate([[1, 3, 1, 6], [1, 3, 1, 128], [1, 3, 64, 64]]):
+    for i, shape in enumerate([[1, 3, 1, 6], [1, 3, 1, 128], [1, 3, 256, 256]]):
         for j, (fn, prec) in enumerate([
                 (nn.LogSigmoid(), None), (nn.Hardsigmoid(), None), (nn.Hardshrink(), None),
                 (nn.Softshrink(), None), (nn.Hardswish(), None), (nn.Softplus(), None),
