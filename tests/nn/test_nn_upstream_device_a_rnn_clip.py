@@ -7,8 +7,8 @@ gradients.
 Changed: test_LSTM_differentiable_backward_using_oneDNN switches the backend with the public
 ``torch.backends.mkldnn.flags(enabled=...)`` where upstream calls the private
 ``torch._C._set_mkldnn_enabled``.
-Not adapted: test_lstmcell_backward_only_one_output_grad, test_clip_grad_norm_multi_device
-(CUDA only).
+Not adapted: test_lstmcell_backward_only_one_output_grad, test_device_mask,
+test_clip_grad_norm_multi_device (CUDA only).
 """
 import itertools
 import math

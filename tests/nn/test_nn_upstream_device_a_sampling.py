@@ -9,7 +9,9 @@ image instead of a 32769 x 65536 one (which upstream needs for 64-bit indexing: 
 beyond this machine); the view-versus-contiguous comparison they make is the same. In
 test_affine_*_rotateRandom the element-by-element check of the grid against the reference
 matrix is one vectorised comparison.
-Not adapted: test_avg_pool_large_tensor, test_avg_pool_large_tensor2 (CUDA only); in
+Not adapted: test_avg_pool_large_tensor, test_avg_pool_large_tensor2,
+test_adaptiveavg_pool1d_shmem, test_grid_sample_large, test_grid_sample_half_precision,
+test_grid_sample_bfloat16_precision (CUDA only); in
 test_conv_empty_input the checks of the private ``torch._C._nn.slow_conv3d`` /
 ``thnn_conv2d``.
 """
