@@ -40,6 +40,30 @@ def _float_input(input, kernel):
     return x
 
 
+def _reduced(dt):
+    """Whether NumPy dtype ``dt`` is float16 or bfloat16."""
+    return dt == np.float16 or dt.kind == 'V'
+
+
+def _wide(x):
+    """``x`` in float32 where it is float16 or bfloat16: torch's CPU activation kernels
+    compute in float (their "opmath" type) and round the result once."""
+    return x.astype(np.float32) if _reduced(x.dtype) else x
+
+
+def _in_float(formula):
+    """A Node's ``backward(self, g)`` from ``formula(self, x, g)`` (``x`` its saved input):
+    reduced-precision ``x`` and ``g`` are taken in float32 and the gradient rounded once, as
+    torch's backward kernels do (the casts are ops, so double backward still works)."""
+    def backward(self, g):
+        x = self.saved_tensors[0]
+        if not _reduced(x._data.dtype):
+            return formula(self, x, g)
+        return formula(self, x.float(), g.float()).to(x.dtype)
+    backward.__doc__ = formula.__doc__
+    return backward
+
+
 def _named(name):
     """Gives a node class torch's grad_fn name (the module attribute stays private)."""
     def deco(cls):
@@ -157,8 +181,8 @@ def relu_(input):
 
 @_named('LeakyReluBackward0')
 class _LeakyReluBackward0(Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
+    @_in_float
+    def backward(self, x, g):
         return g * make(np.where(x._data > 0, 1, self.slope).astype(x._data.dtype))
 
 
@@ -199,8 +223,8 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 class _EluBackward0(Node):
     from_result = False
 
-    def backward(self, g):
-        x = self.saved_tensors[0]
+    @_in_float
+    def backward(self, x, g):
         pos = make(x._data > 0)
         # (torch's second derivative is taken on x < 0 only: 0 at x == 0)
         neg = x * _mask(x._data < 0, x._data.dtype)
@@ -238,6 +262,7 @@ def _elu_out(input, alpha, scale=1.0, input_scale=1.0, cls=_EluBackward0,
              bwd_input_scale=None):
     x = _float_input(input, 'elu_cpu')
     alpha, scale, input_scale = (_real(v, x.dtype) for v in (alpha, scale, input_scale))
+    x = _wide(x)
     neg = np.minimum(x, 0)
     if input_scale != 1:
         neg = neg * input_scale
@@ -306,8 +331,8 @@ _C_TANH = 0.044715
 
 @_named('GeluBackward0')
 class _GeluBackward0(Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
+    @_in_float
+    def backward(self, x, g):
         if not STATE.enabled:   # no graph of the gradient wanted: on arrays, reusing aux
             return make(_gelu_grad_arrays(x._data, self.aux, self.approximate, g._data))
         if self.approximate == 'tanh':
@@ -368,15 +393,15 @@ def _gelu_grad_arrays(x, h, approximate, g):
 def gelu(input, *, approximate='none'):
     if approximate not in ('none', 'tanh'):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    x = _float_input(input, 'GeluKernelImpl')
+    x = _wide(_float_input(input, 'GeluKernelImpl'))
     r, h = _gelu_arrays(x, approximate)
     return _unary_node(input, r, _GeluBackward0, approximate=approximate, aux=h)
 
 
 @_named('SiluBackward0')
 class _SiluBackward0(Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
+    @_in_float
+    def backward(self, x, g):
         if not STATE.enabled:   # on arrays, from the forward's sigmoid: s (1 + x (1 - s))
             s = self.aux
             d = _native.silu_backward(x._data, s, g._data)
@@ -395,7 +420,7 @@ class _SiluBackward0(Node):
 def _silu_out(input):
     if input._data.dtype.kind == 'c':
         return _complex_silu(input)
-    x = _float_input(input, 'silu_cpu')
+    x = _wide(_float_input(input, 'silu_cpu'))
     done = _native.silu_forward(x)
     y, s = done if done is not None else (None, _pw._sigmoid(x))
     return _unary_node(input, x * s if y is None else y, _SiluBackward0, aux=s)
@@ -444,8 +469,8 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 # -- softplus, mish, log-sigmoid, softsign, tanhshrink -------------------------------------
 @_named('SoftplusBackward0')
 class _SoftplusBackward0(Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
+    @_in_float
+    def backward(self, x, g):
         if not STATE.enabled:   # on arrays: sigmoid(beta x), 1 where softplus is linear
             bx = np.asarray(x._data * self.beta)
             d = _pw._sigmoid(bx)
@@ -458,7 +483,7 @@ class _SoftplusBackward0(Node):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    x = _float_input(input, 'softplus_cpu')
+    x = _wide(_float_input(input, 'softplus_cpu'))
     bx = np.multiply(x, beta, out=scratch('softplus', x.shape, x.dtype))
     # log1p(exp(beta x)) / beta, in place (a NaN threshold is never passed, as in torch)
     r = np.asarray(np.minimum(bx, threshold)) if threshold == threshold else bx
@@ -472,16 +497,16 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 @_named('MishBackward0')
 class _MishBackward0(Node):
-    def backward(self, g):
+    @_in_float
+    def backward(self, x, g):
         # torch's infinitely differentiable formula, with softplus as log1p(exp(x)) as torch
         # composes it there (so its second derivative is nan where exp overflows, as torch's)
-        x = self.saved_tensors[0]
         t = x.exp().log1p().tanh()
         return g * (t + x * x.sigmoid() * (1 - t * t))
 
 
 def _mish_out(input):
-    x = _float_input(input, 'mish_cpu')
+    x = _wide(_float_input(input, 'mish_cpu'))
     with np.errstate(over='ignore'):
         r = x * np.tanh(np.log1p(np.exp(x)))
     return _unary_node(input, r, _MishBackward0)
@@ -497,13 +522,17 @@ def _log_sigmoid_array(x):
 
 @_named('LogSigmoidBackward0')
 class _LogSigmoidBackward0(Node):
-    def backward(self, g):
-        return g * (-self.saved_tensors[0]).sigmoid()
+    @_in_float
+    def backward(self, x, g):
+        return g * (-x).sigmoid()
 
 
-def logsigmoid(input):
-    x = _float_input(input, 'log_sigmoid_cpu')
-    return _unary_node(input, _log_sigmoid_array(x), _LogSigmoidBackward0)
+def logsigmoid(input, *, out=None):
+    """log(sigmoid(input)), computed stably; ``out=`` as torch's ``_nn.log_sigmoid`` takes
+    it."""
+    x = _wide(_float_input(input, 'log_sigmoid_cpu'))
+    r = _unary_node(input, _log_sigmoid_array(x), _LogSigmoidBackward0)
+    return r if out is None else _pw._write_out(out, r)
 
 
 def softsign(input):
@@ -573,8 +602,8 @@ class _HardsigmoidBackwardNotImplemented(Node):
 
 @_named('HardsigmoidBackward0')
 class _HardsigmoidBackward0(Node):
-    def backward(self, g):
-        xt = self.saved_tensors[0]
+    @_in_float
+    def backward(self, xt, g):
         x = xt._data
         n = _core.track(_HardsigmoidBackwardNotImplemented, (g, xt))
         return _core.result(np.asarray(g._data * self._slope(x), g._data.dtype), n)
@@ -590,7 +619,7 @@ class _HardsigmoidBackward0(Node):
 
 
 def _hardsigmoid_out(input):
-    x = _float_input(input, 'hardsigmoid_cpu')
+    x = _wide(_float_input(input, 'hardsigmoid_cpu'))
     return _unary_node(input, np.minimum(np.maximum(x + 3, 0), 6) / 6, _HardsigmoidBackward0)
 
 
@@ -600,10 +629,10 @@ def hardsigmoid(input, inplace=False):
 
 @_named('HardswishBackward0')
 class _HardswishBackward0(Node):
-    def backward(self, g):
+    @_in_float
+    def backward(self, xt, g):
         # torch: 0 up to -3, x/3 + 1/2 on (-3, 3), 1 from 3 on: a constant part plus the
         # slope 1/3 inside (its own derivative, for double backward)
-        xt = self.saved_tensors[0]
         x = xt._data
         inside = (x > -3) & (x < 3)
         const = make(np.where(x <= -3, 0, np.where(inside, 0.5, 1)).astype(x.dtype))
@@ -612,7 +641,7 @@ class _HardswishBackward0(Node):
 
 
 def _hardswish_out(input):
-    x = _float_input(input, 'hardswish_cpu')
+    x = _wide(_float_input(input, 'hardswish_cpu'))
     return _unary_node(input, x * np.minimum(np.maximum(x + 3, 0), 6) / 6, _HardswishBackward0)
 
 
@@ -673,9 +702,9 @@ def _threshold_out(input, threshold, value, cls=_ThresholdBackward0):
     if x.dtype.kind in 'bc':
         raise NotImplementedError("\"threshold_cpu\" not implemented for "
                                   f"'{_pw.dtype_name(x.dtype)}'")
-    # (half compares in float, torch's opmath type)
-    cmp = (lambda a: a.astype(np.float32)) if x.dtype == np.float16 else (lambda a: a)
-    thr = _checked_scalar(threshold, np.float32 if x.dtype == np.float16 else x.dtype)
+    # (half and bfloat16 compare in float, torch's opmath type)
+    cmp = _wide
+    thr = _checked_scalar(threshold, np.float32 if _reduced(x.dtype) else x.dtype)
     val = _checked_scalar(value, x.dtype)
     r = np.where(cmp(x) <= thr, val, x).astype(x.dtype, copy=False)
     # (torch's saved threshold keeps the given number's type; a tensor gives its item)
@@ -697,8 +726,8 @@ def threshold_(input, threshold, value):
 # -- glu -----------------------------------------------------------------------------------
 @_named('GluBackward0')
 class _GluBackward0(Node):
-    def backward(self, g):
-        x = self.saved_tensors[0]
+    @_in_float
+    def backward(self, x, g):
         d, h = self.dim, self.half
         a, b = x.narrow(d, 0, h), x.narrow(d, h, h)
         s = b.sigmoid()
@@ -717,7 +746,7 @@ def glu(input, dim=-1):
     n = x.shape[d]
     if n % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
-    x = _float_input(input, 'glu_cpu')
+    x = _wide(_float_input(input, 'glu_cpu'))
     a, b = np.split(x, 2, axis=d)
     return _unary_node(input, a * _pw._sigmoid(b), _GluBackward0, dim=d, half=n // 2)
 

@@ -1059,7 +1059,7 @@ def _ctc_arrays(lp, targets, il, tl, blank):
     for t in range(1, T):
         a = alpha[t - 1]
         a1 = np.concatenate([np.full((N, 1), neg), a[:, :-1]], 1)
-        a2 = np.concatenate([np.full((N, 2), neg), a[:, :-2]], 1)
+        a2 = np.concatenate([np.full((N, 2), neg), a[:, :-2]], 1)[:, :S]   # (S may be 1)
         alpha[t] = np.where(valid, _logaddexp(a, a1, np.where(skip, a2, neg)) + emit[t], neg)
     rows = np.arange(N)
     last = np.maximum(il - 1, 0)
@@ -1072,7 +1072,8 @@ def _ctc_arrays(lp, targets, il, tl, blank):
         if t + 1 < T:
             b = beta[t + 1]
             b1 = np.concatenate([b[:, 1:], np.full((N, 1), neg)], 1)
-            b2 = np.concatenate([np.where(skip, b, neg)[:, 2:], np.full((N, 2), neg)], 1)
+            b2 = np.concatenate([np.where(skip, b, neg)[:, 2:], np.full((N, 2), neg)],
+                                1)[:, :S]
             beta[t] = np.where(valid, _logaddexp(b, b1, b2) + emit[t], neg)
         start = t == il - 1                  # each sample's recursion starts at its end
         init = np.full((N, S), neg)
@@ -1128,6 +1129,8 @@ def ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank=0,
         raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim() + 1}-"
                            f"dimensional tensor for argument #1 'log_probs'" + _CTC_CHECK)
     lp = log_probs._data if batched else log_probs._data[:, None]
+    if lp.size == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
     T, N, C = lp.shape
     if not 0 <= blank < C:
         raise RuntimeError("blank must be in label range")
