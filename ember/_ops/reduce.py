@@ -1250,6 +1250,26 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
 
 
 
+
+def _half_to_float(half_to_float):
+    if half_to_float:   # (torch's GPU kernels only: a float result of a half input)
+        raise RuntimeError("softmax with half to float conversion is not supported on CPU")
+
+
+@register(method=False)
+def _softmax(input, dim, half_to_float):
+    """aten's softmax, ``softmax(input, dim)``; ``half_to_float`` is refused on the CPU."""
+    _half_to_float(half_to_float)
+    return softmax(input, dim)
+
+
+@register(method=False)
+def _log_softmax(input, dim, half_to_float):
+    """aten's log-softmax, ``log_softmax(input, dim)``; ``half_to_float`` is refused on the
+    CPU."""
+    _half_to_float(half_to_float)
+    return log_softmax(input, dim)
+
 # -- masked softmax (the transformer fast path's kernel) ---------------------------------
 class MaskedSoftmaxBackward0(Node):
     """Gradient of ``_masked_softmax``: softmax's ``y * (g - sum(g * y))``, zero where the

@@ -10,8 +10,7 @@ cut where the behaviour tested is the same: the masked-softmax inputs (upstream 
 (12, 4, 1024, 1024)) run on (B, H, L) up to (3, 4, 31) and (2, 2, 64), the fully masked
 (1500, 1200) input on (150, 120), the bfloat16 softmax input (16, 33, 15, 16) on
 (4, 33, 5, 16). test_softshrink_negative checks torch 2.13's message (upstream's regex is
-an older torch's). The references softmax of ``_test_masked_softmax_helper`` is
-``F.softmax`` (upstream: the private ``torch._softmax(x, dim, False)``, the same function).
+an older torch's).
 Not adapted: test_masked_softmax_devices_parity, test_masked_softmax_transformer_layout,
 test_masked_softmax_TxT_layout, test_softmax (CUDA only) and the CUDA-only 64-bit-indexing
 and launch-configuration softmax tests.
@@ -212,7 +211,7 @@ def test_masked_softmax_lowp(lib, dtype, prec):
 def _masked_softmax_helper(lib, input, dim, mask, mask_type):
     input_ref = input.detach().clone().requires_grad_()
     result = lib._masked_softmax(input, mask, dim, mask_type)
-    expected = lib.nn.functional.softmax(input_ref.masked_fill(mask, float('-inf')), dim)
+    expected = lib._softmax(input_ref.masked_fill(mask, float('-inf')), dim, False)
     grad = randn(lib, *expected.shape, seed=99).to(dtype=expected.dtype)
     result.backward(grad)
     expected.backward(grad)
@@ -265,3 +264,17 @@ def test_masked_softmax_errors():
     oracle(lambda lib: lib._masked_softmax(lib.tensor(1.5), lib.tensor(False), 0, 2))
     oracle(lambda lib: lib._masked_softmax(lib.tensor([[1., 2.], [3., 4.]]),
                                            lib.tensor([[True, True], [False, True]]), 1, 2))
+
+
+@pytest.mark.parametrize('name', ['_softmax', '_log_softmax'])
+def test_aten_softmax(name):
+    """(ember's own) aten's ``_softmax`` / ``_log_softmax``, which the masked-softmax tests
+    take as their reference: values, graph node, and torch's errors (``half_to_float`` is
+    GPU-only)."""
+    data = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+    for dim, half_to_float in [(1, False), (-1, False), (0, True), (2, False)]:
+        oracle(lambda lib: getattr(lib, name)(lib.tensor(data), dim, half_to_float),
+               rtol=1e-6, atol=1e-7)
+        oracle(lambda lib: getattr(lib, name)(lib.tensor(data).int(), dim, half_to_float))
+    oracle(lambda lib: type(getattr(lib, name)(lib.tensor(data, requires_grad=True), 1,
+                                               False).grad_fn).__name__)
