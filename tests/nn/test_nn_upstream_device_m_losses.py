@@ -5,7 +5,8 @@ weight, byte targets), smooth L1 with ``beta=0`` and the triplet margin loss wit
 function (against the plain triplet loss, and with three distance functions, traced too).
 
 Upstream draws its inputs from torch's generator; here they come from NumPy's (``randn``),
-and the gradient checks run on smaller inputs (5x10 -> 3x4 anchors) to keep the suite fast.
+and the gradient checks run on smaller inputs (5x10 anchors -> 3x4, and 2x3 where the
+loss is also traced) to keep the suite fast.
 Not adapted: test_nll_loss_large_tensor and test_mse_loss_error (CUDA only).
 """
 import itertools
@@ -161,7 +162,7 @@ def test_triplet_margin_with_distance_loss(lib, distance):
                    'lambda': lambda x, y: 1.0 - F.cosine_similarity(x, y)}[distance]
     for reduction, margin, swap in itertools.product(('mean', 'none', 'sum'), (1.0, 1.5, 0.5),
                                                      (True, False)):
-        anchor, positive, negative = (randn(lib, 3, 4, seed=s, dtype='double',
+        anchor, positive, negative = (randn(lib, 2, 3, seed=s, dtype='double',
                                             requires_grad=True) for s in range(3))
         kwargs = dict(distance_function=distance_fn, reduction=reduction, margin=margin,
                       swap=swap)
