@@ -2,7 +2,9 @@
 and no Tensor method): ``ember.ops.aten`` finds them here."""
 from .. import autograd as _autograd
 
-__all__ = ['convolution_backward', '_new_zeros_with_same_feature_meta']
+__all__ = ['convolution_backward', '_new_zeros_with_same_feature_meta', 'reflection_pad1d',
+           'reflection_pad2d', 'reflection_pad3d', 'replication_pad1d', 'replication_pad2d',
+           'replication_pad3d']
 
 
 def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
@@ -44,3 +46,30 @@ def _new_zeros_with_same_feature_meta(self, other, *, self_num_batch_dims=0):
     flat = zeros(prod, dtype=other.dtype)
     return flat.as_strided(batch + tuple(other.shape), tuple(strides) + other.stride(),
                            other.storage_offset())
+
+
+def _index_pad(kind, k):
+    """aten's ``<kind>_pad<k>d(input, padding)``: ``nn.functional.pad`` in mode 'reflect' or
+    'replicate' of exactly ``k`` dims, after aten's checks of the padding's length (which
+    comes first) and of the input's rank."""
+    mode = 'reflect' if kind == 'reflection' else 'replicate'
+
+    def op(input, padding):
+        from ..nn.functional import pad
+        from ..nn.functional._padding import check_index_pad_rank
+        padding = list(padding)
+        if len(padding) != 2 * k:
+            got = f", but got: {len(padding)}" if kind == 'reflection' else ''
+            raise RuntimeError(f"padding size is expected to be {2 * k}{got}")
+        check_index_pad_rank(tuple(input.shape), k)
+        return pad(input, padding, mode=mode)
+    op.__name__ = op.__qualname__ = f'{kind}_pad{k}d'
+    op.__doc__ = (f"``nn.functional.pad(input, padding, mode='{mode}')`` of the last {k} "
+                  f"dim{'s' if k > 1 else ''} (aten's ``{op.__name__}``).")
+    return op
+
+
+reflection_pad1d, reflection_pad2d, reflection_pad3d = (_index_pad('reflection', k)
+                                                        for k in (1, 2, 3))
+replication_pad1d, replication_pad2d, replication_pad3d = (_index_pad('replication', k)
+                                                           for k in (1, 2, 3))

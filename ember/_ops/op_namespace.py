@@ -46,7 +46,9 @@ _OVERLOADS = {
        for name in ('eq', 'ne', 'lt', 'le', 'gt', 'ge')},
 }
 
-_ATEN_ONLY = ('convolution_backward', '_new_zeros_with_same_feature_meta')
+_ATEN_ONLY = ('convolution_backward', '_new_zeros_with_same_feature_meta', 'reflection_pad1d',
+              'reflection_pad2d', 'reflection_pad3d', 'replication_pad1d',
+              'replication_pad2d', 'replication_pad3d')
 
 
 def _find_op(name):

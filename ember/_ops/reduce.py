@@ -1249,6 +1249,99 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     return t
 
 
+
+
+def _half_to_float(half_to_float):
+    if half_to_float:   # (torch's GPU kernels only: a float result of a half input)
+        raise RuntimeError("softmax with half to float conversion is not supported on CPU")
+
+
+@register(method=False)
+def _softmax(input, dim, half_to_float):
+    """aten's softmax, ``softmax(input, dim)``; ``half_to_float`` is refused on the CPU."""
+    _half_to_float(half_to_float)
+    return softmax(input, dim)
+
+
+@register(method=False)
+def _log_softmax(input, dim, half_to_float):
+    """aten's log-softmax, ``log_softmax(input, dim)``; ``half_to_float`` is refused on the
+    CPU."""
+    _half_to_float(half_to_float)
+    return log_softmax(input, dim)
+
+# -- masked softmax (the transformer fast path's kernel) ---------------------------------
+class MaskedSoftmaxBackward0(Node):
+    """Gradient of ``_masked_softmax``: softmax's ``y * (g - sum(g * y))``, zero where the
+    mask is set (so a fully masked row, whose output is NaN, gets a zero gradient)."""
+
+    def backward(self, g):
+        y = self.saved_tensors[0]
+        mask = self.mask
+        if not STATE.enabled:
+            ya = np.where(mask, 0, opmath(y._data))
+            ga = opmath(g._data)
+            gx = ya * (ga - np.sum(ga * ya, self.dim, keepdims=True))
+            return make(np.asarray(np.where(mask, 0, gx), y._data.dtype))
+        m = make(mask)
+        y = y.masked_fill(m, 0)
+        gy = g * y
+        return (gy - y * gy.sum(self.dim, keepdim=True)).masked_fill(m, 0)
+
+
+def _masked_softmax_mask(x, mask, mask_type):
+    """The mask of ``_masked_softmax`` as an array broadcast to the input's shape, after
+    torch's checks: a 2-D mask of a 4-D input may be an (L, L) attention mask (type 0) or a
+    (B, L) padding mask (type 1); any other mask (type 2) has the input's shape."""
+    m = mask._data
+    if m.dtype != np.bool_:
+        raise RuntimeError("Mask should be a boolean tensor")
+    if m.ndim != 2 or x.ndim != 4:
+        mask_type = 2   # (types 0 and 1 describe only 2-D masks of 4-D inputs)
+    if mask_type is None:
+        raise RuntimeError("Mask Type should be defined")
+    if mask_type == 2:
+        if m.shape != x.shape:
+            raise RuntimeError("For mask_type == 2 mask shape should match input shape")
+        return m
+    if mask_type == 1:
+        if m.shape != (x.shape[0], x.shape[2]):
+            raise RuntimeError("For mask_type == 1 mask shape should be (B, L)")
+        return np.broadcast_to(m[:, None, None, :], x.shape)
+    if mask_type == 0:
+        if m.shape != (x.shape[2], x.shape[2]):
+            raise RuntimeError("For mask_type == 0 mask shape should be (L, L)")
+        return np.broadcast_to(m, x.shape)
+    raise RuntimeError("Mask Type should be 0 (src_mask) or 1 (src_key_padding_mask), or 2 "
+                       "(default_mask)")
+
+
+@register(method=False)
+def _masked_softmax(input, mask, dim=None, mask_type=None):
+    """Softmax along ``dim`` (default the last) over the entries whose ``mask`` is False;
+    masked entries give 0 and a fully masked row NaN (torch's CPU kernel; its callers
+    replace those rows). The mask is ``mask_type`` 0 (an (L, L) attention mask of a
+    (B, H, L, L) input), 1 (a (B, L) padding mask) or 2 (the input's shape)."""
+    x = input._data
+    m = _masked_softmax_mask(x, mask, mask_type)
+    d = wrap_dim(x.ndim - 1 if dim is None else dim, x.ndim or 1)
+    if x.dtype.kind not in 'fV':
+        raise NotImplementedError(f'"masked_softmax" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
+    if x.ndim == 0:
+        r = np.asarray(np.where(m, np.nan, 1.0), x.dtype)
+    else:
+        w = np.where(m, -np.inf, opmath(x))
+        with np.errstate(invalid='ignore'):   # (a fully masked row: -inf - -inf, as torch)
+            e = np.exp(w - np.max(w, d, keepdims=True))
+            r = np.asarray(e / e.sum(d, keepdims=True), x.dtype)
+    n = track1(MaskedSoftmaxBackward0, input)
+    t = result(r, n)
+    if n is not None:
+        n.dim, n.mask = d, m
+        n.save_output(t)
+    return t
+
 # -- scans -------------------------------------------------------------------------------
 class CumsumBackward0(Node):
     """Gradient of ``cumsum``: the reversed cumulative sum of the output gradient."""

@@ -6,6 +6,6 @@ type checks) but without effect. ``mkl``, ``mkldnn`` and ``openmp`` answer for e
 itself: it uses none of them (NumPy's BLAS does the heavy lifting), so ``is_available()`` is
 False there, where a torch build with MKL says True.
 """
-from . import cpu, cuda, cudnn, mkl, mkldnn, mps, openmp  # noqa: F401
+from . import cpu, cuda, cudnn, mha, mkl, mkldnn, mps, openmp  # noqa: F401
 
-__all__ = ['cpu', 'cuda', 'cudnn', 'mkl', 'mkldnn', 'mps', 'openmp']
+__all__ = ['cpu', 'cuda', 'cudnn', 'mha', 'mkl', 'mkldnn', 'mps', 'openmp']

@@ -8,9 +8,10 @@ against Huber, NaN propagation, and nearest upsampling (1-3 d, exact, channels-l
 
 Not adapted: the CUDA-only tests among them (test_ReflectionPad2d_large and
 _deterministic, test_ReflectionPad3d_large, test_MarginLoss_race / _warnings,
-test_mse_loss_error, test_rnn_fused, test_prelu_backward_32bit_indexing); the
-``*_large`` replication-pad tests (65736-channel inputs) run here on 600 channels; the
-private ``torch._C._nn.replication_pad*d`` / ``torch.ops.aten.reflection_pad*d`` checks.
+test_mse_loss_error, test_rnn_fused, test_prelu_backward_32bit_indexing). The
+``*_large`` replication-pad tests (65736-channel inputs) run here on 600 channels, and
+test_ReplicationPad_empty's checks of the private ``torch._C._nn.replication_pad*d`` run
+through ``torch.ops.aten``'s ``replication_pad*d`` (the same operators).
 """
 import math
 
@@ -151,9 +152,36 @@ def test_ReflectionPad_fails(lib):
     """(upstream expects older torch's RuntimeError 'Only 2D, 3D, 4D, 5D'; torch 2.13's pad
     refuses the rank with the NotImplementedError below)"""
     for dims in (1, 2, 3):
+        inp = randn(lib, 3, 3, *[10] * (dims + 1))
         with raises(NotImplementedError, f'Padding size {2 * dims} is not supported for '
                                          f'{dims + 3}D input tensor'):
-            getattr(lib.nn, f'ReflectionPad{dims}d')(2)(randn(lib, 3, 3, *[10] * (dims + 1)))
+            getattr(lib.nn, f'ReflectionPad{dims}d')(2)(inp)
+        with raises(RuntimeError, f'{dims + 1}D or {dims + 2}D'):
+            getattr(lib.ops.aten, f'reflection_pad{dims}d')(inp, (2,) * (2 * dims))
+
+
+def test_replication_pad_padding_size(lib):
+    """test_ReplicationPad_empty's last checks (upstream calls the private
+    ``torch._C._nn.replication_pad*d``; here ``torch.ops.aten``'s, the same operators)."""
+    for dims in (1, 2, 3):
+        with raises(RuntimeError, f'padding size is expected to be {2 * dims}'):
+            getattr(lib.ops.aten, f'replication_pad{dims}d')(randn(lib, 2), [])
+
+
+def test_index_pad_aten_ops():
+    """(ember's own) ``ops.aten.reflection_pad*d`` / ``replication_pad*d``: values, node and
+    torch's errors."""
+    for kind in ('reflection', 'replication'):
+        for k in (1, 2, 3):
+            op = f'{kind}_pad{k}d'
+            for shape, pad in [((3,) + (10,) * k, (2,) * (2 * k)),
+                               ((2, 3) + (5,) * k, (1, -1) * k),
+                               ((3,) + (10,) * k, (2,) * (2 * k - 1)),
+                               ((3,) + (10,) * k, (12,) * (2 * k)),
+                               ((3, 0) + (10,) * k, (2,) * (2 * k))]:
+                oracle(lambda lib: getattr(lib.ops.aten, op)(randn(lib, *shape), pad))
+            oracle(lambda lib: type(getattr(lib.ops.aten, op)(
+                randn(lib, 3, *(10,) * k, requires_grad=True), (2,) * (2 * k)).grad_fn).__name__)
 
 
 @pytest.mark.parametrize('dims', [1, 2])

@@ -482,7 +482,9 @@ class _SoftplusBackward0(Node):
                              (x * self.beta).sigmoid())
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1.0, threshold=20.0, *, out=None):
+    if out is not None:   # (torch's binding takes ``out=``)
+        return _pw._write_out(out, softplus(input, beta, threshold))
     x = _wide(_float_input(input, 'softplus_cpu'))
     bx = np.multiply(x, beta, out=scratch('softplus', x.shape, x.dtype))
     # log1p(exp(beta x)) / beta, in place (a NaN threshold is never passed, as in torch)
@@ -657,7 +659,9 @@ class _SoftshrinkBackward0(Node):
         return g * _mask(~((x >= -self.lambd) & (x <= self.lambd)), x.dtype)
 
 
-def softshrink(input, lambd=0.5):
+def softshrink(input, lambd=0.5, *, out=None):
+    if out is not None:   # (torch's binding takes ``out=``)
+        return _pw._write_out(out, softshrink(input, lambd))
     lambd = _pw.scalar_as(lambd, np.float64)  # (torch's kernel takes it as a double first)
     x = _float_input(input, 'softshrink_check')
     top = of_array_dtype(x.dtype).max

@@ -95,6 +95,15 @@ def pad(input, pad, mode='constant', value=None):
     return result
 
 
+def check_index_pad_rank(shape, k):
+    """torch's check that a reflection / replication pad of ``k`` dims has a (batch of)
+    ``k + 1``-d input whose dims, but the batch, are not empty."""
+    if len(shape) not in (k + 1, k + 2) or 0 in shape[len(shape) - k - 1:]:
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
+                           "batch size and other non-zero dimensions for input, but got: "
+                           f"{list(shape)}")
+
+
 def _check_index_pad(shape, pairs, k, mode):
     """torch's checks of a reflect / replicate / circular pad of the last ``k`` dims."""
     if mode == 'circular':
@@ -104,10 +113,7 @@ def _check_index_pad(shape, pairs, k, mode):
         if any(shape[d] + a + b < 0 for d, (a, b) in enumerate(pairs)):
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
         return
-    if 0 in shape[len(shape) - k - 1:]:
-        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
-                           "batch size and other non-zero dimensions for input, but got: "
-                           f"{list(shape)}")
+    check_index_pad_rank(shape, k)
     if mode == 'reflect':  # (torch checks the last dim first: its pads are arguments 4, 5)
         for j in range(k):
             d = len(shape) - 1 - j

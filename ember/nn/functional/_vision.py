@@ -141,6 +141,17 @@ def _refuse_integers(x, mode, k):
     raise NotImplementedError(f'"{kernel}" not implemented for \'{_pw.dtype_name(x.dtype)}\'')
 
 
+def _resample_uint8(x, mats):
+    """Separable resampling of a uint8 image as torch's kernel: along the width, then the
+    height, each pass rounded and saturated to uint8 (so a bicubic overshoot is clipped
+    between the passes); the sums in float32 (torch's are fixed point: within 1 of these)."""
+    out = x
+    for ax, m in ((3, mats[1]), (2, mats[0])):
+        out = np.moveaxis(np.moveaxis(out.astype(np.float32), ax, -1) @ m.T, -1, ax)
+        out = np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(out)
+
+
 def _resample(input, sizes, scales, mode, align_corners):
     x = input._data
     k = len(sizes)
@@ -166,11 +177,14 @@ def _resample(input, sizes, scales, mode, align_corners):
         mats = [(ix[:, None] == np.arange(i)).astype(np.float64) for ix, i in zip(back, ins)]
         kind = 'Nearest' if mode == 'nearest' else 'NearestExact'
     else:
-        # (float16/bfloat16 weights and sums in float32, as torch's kernels)
-        wdt = np.float32 if x.dtype.itemsize == 2 else x.dtype
+        # (float16/bfloat16 and uint8 weights and sums in float32, as torch's kernels)
+        wdt = np.float32 if x.dtype.itemsize <= 2 else x.dtype
         matrix = _cubic_matrix if mode == 'bicubic' else _linear_matrix
         mats = [matrix(i, o, s, align_corners, wdt) for i, o, s in zip(ins, sizes, scales)]
-        out = apply(x.astype(wdt, copy=False), mats).astype(x.dtype, copy=False)
+        if x.dtype == np.uint8:
+            out = _resample_uint8(x, mats)
+        else:
+            out = apply(x.astype(wdt, copy=False), mats).astype(x.dtype, copy=False)
         kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'bicubic': 'Bicubic',
                 'trilinear': 'Trilinear'}[mode]
     # (as torch: a channels-last input gives a channels-last result)

@@ -26,6 +26,12 @@ _HOOK_TABLES = ('_forward_pre_hooks', '_forward_pre_hooks_with_kwargs', '_forwar
 _EXTRA_STATE = '_extra_state'  # the state_dict key of get_extra_state()'s value
 _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
                          "Please use only one of them.")
+# (torch's warning when a module is converted to a complex dtype)
+_COMPLEX_MODULES = (
+    "Complex modules are a new feature under active development whose design may change, and "
+    "some modules might not work as expected when using complex tensors as parameters or "
+    "buffers. Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+    "bug-report.yml if a complex module does not work as expected.")
 
 
 class _IncompatibleKeys(collections.namedtuple('IncompatibleKeys',
@@ -867,6 +873,12 @@ class Module:
             raise RuntimeError('.to() does not accept copy argument')
         device = bound.get('device')
         dtype = bound['tensor'].dtype if 'tensor' in bound else bound.get('dtype')
+        if dtype is not None:
+            if not (dtype.is_floating_point or dtype.is_complex):
+                raise TypeError("nn.Module.to only accepts floating point or complex dtypes, "
+                                f"but got desired dtype={dtype}")
+            if dtype.is_complex:
+                warnings.warn(_COMPLEX_MODULES, stacklevel=2)
         if device is not None:
             dev = check_device(device, 'Module.to')
             if any(t.device is not dev for t in itertools.chain(self.parameters(),
@@ -877,9 +889,6 @@ class Module:
             self._apply(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)
         if dtype is None:
             return self
-        if not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
-                            f"got desired dtype={dtype}")
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def type(self, dst_type):

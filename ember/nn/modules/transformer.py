@@ -3,6 +3,8 @@ and the whole Transformer."""
 import copy
 import warnings
 
+import numpy as np
+
 from ... import _ops
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
@@ -157,9 +159,19 @@ class TransformerEncoderLayer(Module):
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._ff_block(x))
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        if (src_mask is not None or src_key_padding_mask is not None) and \
+                _takes_fast_path(self, src):
+            # torch's fused kernel gives NaN where a query may attend to no key (the slow
+            # path attends to nothing there): the same NaN rows here
+            dead = _unattended_queries(src, src_mask, src_key_padding_mask,
+                                       self.self_attn.num_heads)
+            if dead.any():
+                x = x.masked_fill(_ops.creation.tensor(dead)[..., None], float('nan'))
+        return x
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal):
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
@@ -168,6 +180,45 @@ class TransformerEncoderLayer(Module):
 
     def _ff_block(self, x):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+def _takes_fast_path(layer, src):
+    """Whether torch would run encoder ``layer`` through its fused inference kernel: in
+    eval mode without gradients, batch first, with torch's default projections, relu or
+    gelu, one LayerNorm eps, an even number of heads, no hooks, no autocast, no
+    ``__torch_function__`` operands, and ``backends.mha``'s switch on."""
+    from ... import backends, is_autocast_enabled
+    from ...overrides import has_torch_function
+    attn = layer.self_attn
+    if not backends.mha.get_fastpath_enabled() or src.dim() != 3 or layer.training or \
+            not attn.batch_first or attn.in_proj_bias is None or \
+            not attn._qkv_same_embed_dim or not layer.activation_relu_or_gelu or \
+            layer.norm1.eps != layer.norm2.eps or attn.num_heads % 2 == 1 or \
+            is_autocast_enabled():
+        return False
+    if any(m._forward_hooks or m._forward_pre_hooks for m in layer.modules()):
+        return False
+    args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
+            attn.out_proj.bias, layer.norm1.weight, layer.norm1.bias, layer.norm2.weight,
+            layer.norm2.bias, layer.linear1.weight, layer.linear1.bias, layer.linear2.weight,
+            layer.linear2.bias)
+    if has_torch_function(args):
+        return False
+    return not (is_grad_enabled() and any(t.requires_grad for t in args))
+
+
+def _unattended_queries(src, attn_mask, key_padding_mask, num_heads):
+    """An (N, S) bool array: the queries of batch-first ``src`` that every key is masked
+    from in some head. The masks are canonical (float): the fused kernel counts any nonzero
+    entry as masked (it converts them to bool)."""
+    n, s = src.shape[0], src.shape[1]
+    masked = np.zeros((n, 1, s, s), bool)
+    if key_padding_mask is not None:
+        masked = masked | (key_padding_mask._data != 0).reshape(n, 1, 1, s)
+    if attn_mask is not None:
+        am = attn_mask._data != 0
+        masked = masked | (am if am.ndim == 2 else am.reshape(n, num_heads, s, s))
+    return masked.all(-1).any(1)
 
 
 def _activation_fn(activation):
