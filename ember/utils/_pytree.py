@@ -1,12 +1,15 @@
-"""Nested containers as trees (torch.utils._pytree's core): ``tree_flatten`` gives the leaves
-and a spec of the structure, ``tree_unflatten`` rebuilds it, ``tree_map`` applies a function
-to every leaf. Tuples, lists, dicts (keys in insertion order), named tuples and
-``collections.OrderedDict``/``defaultdict`` are containers; everything else is a leaf (None
-included, as in torch)."""
+"""Nested containers as trees (torch.utils._pytree): ``tree_flatten`` gives the leaves and a
+spec of the structure, ``tree_unflatten`` rebuilds it, ``tree_map`` applies a function to
+every leaf. Tuples, lists, dicts (keys in insertion order), named tuples,
+``collections.OrderedDict``/``defaultdict``/``deque`` and the classes registered with
+``register_pytree_node`` are containers; everything else is a leaf (None included, as in
+torch)."""
 import collections
 
 __all__ = ['TreeSpec', 'LeafSpec', 'tree_flatten', 'tree_unflatten', 'tree_leaves',
-           'tree_map', 'tree_structure']
+           'tree_map', 'tree_structure', 'register_pytree_node', 'tree_map_only',
+           'tree_iter', 'tree_any', 'tree_all', 'tree_is_leaf', 'is_namedtuple',
+           'SUPPORTED_NODES']
 
 
 class TreeSpec:
@@ -47,38 +50,86 @@ class LeafSpec(TreeSpec):
         return True
 
 
+NodeDef = collections.namedtuple('NodeDef', ['type', 'flatten_fn', 'unflatten_fn'])
+# container type -> how to take it apart (``flatten_fn(x) -> (children, context)``) and put
+# it back together (``unflatten_fn(children, context)``)
+SUPPORTED_NODES = {}
+
+
+def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=None,
+                         to_dumpable_context=None, from_dumpable_context=None,
+                         flatten_with_keys_fn=None):
+    """Makes instances of ``cls`` containers: ``flatten_fn(x)`` returns ``(children,
+    context)`` and ``unflatten_fn(children, context)`` rebuilds ``x`` (the serialization
+    arguments are accepted; ember does not serialize specs)."""
+    if cls in SUPPORTED_NODES:
+        raise ValueError(f"{cls} is already registered as pytree node.")
+    SUPPORTED_NODES[cls] = NodeDef(cls, flatten_fn, unflatten_fn)
+
+
+def _register_pytree_node(cls, flatten_fn, unflatten_fn, to_str_fn=None,
+                          maybe_from_str_fn=None, **kwargs):
+    """The older spelling of ``register_pytree_node`` that libraries still call."""
+    register_pytree_node(cls, flatten_fn, unflatten_fn, **kwargs)
+
+
+def _dict_items(d):
+    keys = list(d)
+    return [d[k] for k in keys], keys
+
+
+register_pytree_node(tuple, lambda t: (list(t), None), lambda v, c: tuple(v))
+register_pytree_node(list, lambda t: (list(t), None), lambda v, c: list(v))
+register_pytree_node(dict, _dict_items, lambda v, c: dict(zip(c, v)))
+register_pytree_node(collections.OrderedDict, _dict_items,
+                     lambda v, c: collections.OrderedDict(zip(c, v)))
+register_pytree_node(collections.defaultdict,
+                     lambda d: ([d[k] for k in d], (list(d), d.default_factory)),
+                     lambda v, c: collections.defaultdict(c[1], zip(c[0], v)))
+register_pytree_node(collections.deque, lambda d: (list(d), d.maxlen),
+                     lambda v, c: collections.deque(v, maxlen=c))
+
+
+def is_namedtuple(obj):
+    """Whether ``obj`` (an instance or a class) is a named tuple."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return issubclass(cls, tuple) and hasattr(cls, '_fields')
+
+
+def _node(tree):
+    """The NodeDef of ``tree``'s container type, or None for a leaf (a named tuple is one
+    container kind for all its classes)."""
+    found = SUPPORTED_NODES.get(type(tree))
+    if found is None and is_namedtuple(tree):
+        return _NAMEDTUPLE
+    return found
+
+
+_NAMEDTUPLE = NodeDef(None, lambda t: (list(t), type(t)), lambda v, c: c(*v))
+
+
 def _children(tree):
     """(children, context) of a container, or None for a leaf."""
-    t = type(tree)
-    if t is tuple or t is list:
-        return list(tree), None
-    if isinstance(tree, tuple) and hasattr(tree, '_fields'):  # a named tuple
-        return list(tree), t
-    if isinstance(tree, dict) and t in (dict, collections.OrderedDict,
-                                        collections.defaultdict):
-        keys = list(tree)
-        context = (keys, tree.default_factory) if t is collections.defaultdict else keys
-        return [tree[k] for k in keys], context
-    return None
+    node = _node(tree)
+    return None if node is None else node.flatten_fn(tree)
 
 
 def _rebuild(t, context, children):
-    if t is tuple or t is list:
-        return t(children)
-    if isinstance(context, type):  # a named tuple
-        return context(*children)
-    if t is collections.defaultdict:
-        keys, factory = context
-        return collections.defaultdict(factory, zip(keys, children))
-    return t(zip(context, children))
+    node = SUPPORTED_NODES.get(t)
+    return (node or _NAMEDTUPLE).unflatten_fn(children, context)
 
 
-def tree_flatten(tree):
-    """(leaves, spec) of ``tree``."""
+def tree_is_leaf(tree, is_leaf=None):
+    """Whether ``tree`` is a leaf (not a container, or ``is_leaf(tree)``)."""
+    return (is_leaf is not None and is_leaf(tree)) or _node(tree) is None
+
+
+def tree_flatten(tree, is_leaf=None):
+    """(leaves, spec) of ``tree`` (``is_leaf(x)`` True stops at ``x``)."""
     leaves = []
 
     def walk(node):
-        found = _children(node)
+        found = None if is_leaf is not None and is_leaf(node) else _children(node)
         if found is None:
             leaves.append(node)
             return LeafSpec()
@@ -103,26 +154,55 @@ def tree_unflatten(leaves, treespec):
     return build(treespec)
 
 
-def tree_leaves(tree):
+def tree_leaves(tree, is_leaf=None):
     """The leaves of ``tree``, in order."""
-    return tree_flatten(tree)[0]
+    return tree_flatten(tree, is_leaf)[0]
 
 
-def tree_structure(tree):
+def tree_iter(tree, is_leaf=None):
+    """An iterator over the leaves of ``tree``."""
+    return iter(tree_leaves(tree, is_leaf))
+
+
+def tree_structure(tree, is_leaf=None):
     """The spec of ``tree``."""
-    return tree_flatten(tree)[1]
+    return tree_flatten(tree, is_leaf)[1]
 
 
-def tree_map(func, tree, *rests):
+def tree_map(func, tree, *rests, is_leaf=None):
     """``tree`` with every leaf ``x`` replaced by ``func(x, *same leaves of rests)``."""
-    leaves, spec = tree_flatten(tree)
-    others = [spec_leaves(r, spec) for r in rests]
+    leaves, spec = tree_flatten(tree, is_leaf)
+    others = [spec_leaves(r, spec, is_leaf) for r in rests]
     return tree_unflatten([func(*xs) for xs in zip(leaves, *others)], spec)
 
 
-def spec_leaves(tree, spec):
+def _matcher(type_or_types_or_pred):
+    if isinstance(type_or_types_or_pred, (type, tuple)) or \
+            type(type_or_types_or_pred).__name__ == 'UnionType':
+        return lambda x: isinstance(x, type_or_types_or_pred)
+    return type_or_types_or_pred
+
+
+def tree_map_only(type_or_types_or_pred, /, func, tree, is_leaf=None):
+    """``tree_map`` applying ``func`` only to the leaves of the given types (or for which
+    the predicate holds); the other leaves stay as they are."""
+    match = _matcher(type_or_types_or_pred)
+    return tree_map(lambda x: func(x) if match(x) else x, tree, is_leaf=is_leaf)
+
+
+def tree_any(pred, tree, is_leaf=None):
+    """Whether ``pred`` holds for some leaf."""
+    return any(map(pred, tree_leaves(tree, is_leaf)))
+
+
+def tree_all(pred, tree, is_leaf=None):
+    """Whether ``pred`` holds for every leaf."""
+    return all(map(pred, tree_leaves(tree, is_leaf)))
+
+
+def spec_leaves(tree, spec, is_leaf=None):
     """The leaves of ``tree``, which must have structure ``spec``."""
-    leaves, other = tree_flatten(tree)
+    leaves, other = tree_flatten(tree, is_leaf)
     if other != spec:
         raise ValueError(f"Tree structures do not match: {other} vs {spec}")
     return leaves
