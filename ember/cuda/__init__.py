@@ -208,6 +208,9 @@ class Event:
 
 
 def __getattr__(name):
+    if name == 'nvtx':  # (imported on first use)
+        import importlib
+        return importlib.import_module(f'{__name__}.nvtx')
     if name == 'OutOfMemoryError':  # (torch.cuda's is the top-level one)
         from .._runtime_types import OutOfMemoryError
         return OutOfMemoryError

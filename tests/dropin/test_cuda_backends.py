@@ -181,3 +181,15 @@ def test_cpu_amp_autocast_state():
 
 def test_version_string_is_embers():
     assert ember.version.__version__ == ember.__version__
+
+
+@pytest.mark.parametrize('call', [
+    lambda lib: lib.cuda.nvtx.range_push('step'),
+    lambda lib: lib.cuda.nvtx.range_pop(),
+    lambda lib: lib.cuda.nvtx.mark('x'),
+    lambda lib: lib.cuda.nvtx.range_start('x'),
+    lambda lib: lib.cuda.nvtx.range('x {}', 1).__enter__(),
+], ids=['push', 'pop', 'mark', 'start', 'range'])
+def test_nvtx_needs_a_cuda_build(call):
+    """torch.cuda.nvtx exists on a CPU build and every call raises torch's RuntimeError."""
+    same(call)
