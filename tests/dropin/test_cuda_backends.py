@@ -187,9 +187,10 @@ def test_version_string_is_embers():
     lambda lib: lib.cuda.nvtx.range_push('step'),
     lambda lib: lib.cuda.nvtx.range_pop(),
     lambda lib: lib.cuda.nvtx.mark('x'),
-    lambda lib: lib.cuda.nvtx.range_start('x'),
     lambda lib: lib.cuda.nvtx.range('x {}', 1).__enter__(),
-], ids=['push', 'pop', 'mark', 'start', 'range'])
+], ids=['push', 'pop', 'mark', 'range'])
 def test_nvtx_needs_a_cuda_build(call):
-    """torch.cuda.nvtx exists on a CPU build and every call raises torch's RuntimeError."""
+    """torch.cuda.nvtx exists on a CPU build and every call raises torch's RuntimeError
+    (torch's range_start trips over its own stub with an AttributeError; ember's raises the
+    same RuntimeError as the rest)."""
     same(call)
