@@ -2,20 +2,8 @@
 and no Tensor method): ``ember.ops.aten`` finds them here."""
 import numpy as np
 
-from ..autograd.graph import name_saved_values
-from ..nn.functional._recompute import RecomputedBackward
-
 __all__ = ['convolution_backward', '_new_zeros_with_same_feature_meta']
 
-
-class ConvolutionBackwardBackward0(RecomputedBackward):
-    """Gradient of ``convolution_backward``'s gradients (a convolution's second derivative)
-    for ``grad_output``, ``input`` and ``weight``."""
-
-
-name_saved_values(ConvolutionBackwardBackward0, names=('grad_output', 'input', 'weight'),
-                  attrs={k: k for k in ('stride', 'padding', 'dilation', 'transposed',
-                                        'output_padding', 'groups')})
 
 _CONV_BACKWARD = ("aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
                   "SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] "
@@ -122,8 +110,7 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     dim but the channels (``bias_sizes`` is not read, as in torch). The results are
     differentiable (torch's ``ConvolutionBackwardBackward0`` node) when an input requires
     grad."""
-    from ..nn.functional._conv import _check, _tuple, convolution_grads
-    from ..nn.functional._recompute import recomputed
+    from ..nn.functional._conv import _check, _tuple, differentiable_grads
     args = (grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
             output_padding, groups, output_mask)
     _check_conv_backward_args(args)
@@ -151,15 +138,7 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     if want[0] or want[1]:
         _check_grad_output(grad_output, input, weight, params, want)
 
-    def compose(g, x, w):
-        return convolution_grads(g, x, w, stride, padding, dilation, bool(transposed), groups,
-                                 want)
-    out = recomputed(ConvolutionBackwardBackward0, compose, (grad_output, input, weight))
-    node = next((o.grad_fn for o in out if o is not None), None)
-    if node is not None:
-        node.stride, node.padding, node.dilation, node.transposed, node.output_padding, \
-            node.groups = stride, padding, dilation, bool(transposed), output_padding, groups
-    return out
+    return differentiable_grads(grad_output, input, weight, params, want)
 
 
 def _new_zeros_with_same_feature_meta(self, other, *, self_num_batch_dims=0):

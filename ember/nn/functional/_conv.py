@@ -137,8 +137,11 @@ class ConvolutionBackward0(Node):
         if self.winograd is not None and not STATE.enabled:
             return self._winograd_backward(*self.saved_tensors, g._data)
         x, w = self.saved_tensors
-        return convolution_grads(g, x, w, self.stride, self.padding, self.dilation,
-                                 self.transposed, self.groups, want)
+        params = (self.stride, self.padding, self.dilation, self.transposed,
+                  self.output_padding, self.groups)
+        if STATE.enabled:   # (a graph of the gradients: torch's node for them)
+            return differentiable_grads(g, x, w, params, want)
+        return convolution_grads(g, x, w, *params[:4], self.groups, want)
 
     def _winograd_backward(self, x, w, ga):
         """The gradients through the forward's Winograd transforms (see ``_winograd``)."""
@@ -182,6 +185,32 @@ def convolution_grads(g, x, w, stride, padding, dilation, transposed, groups, wa
         dims = (0,) + tuple(range(2, 2 + nd))
         gb = make(g._data.sum(dims)) if arrays else g.sum(dims)
     return gx, gw, gb
+
+
+class ConvolutionBackwardBackward0(RecomputedBackward):
+    """Gradient of a convolution's gradients (its second derivative) for the output
+    gradient, the input and the weight: ``convolution_grads`` again, in ember ops."""
+
+
+name_saved_values(ConvolutionBackwardBackward0, names=('grad_output', 'input', 'weight'),
+                  attrs={k: k for k in ('stride', 'padding', 'dilation', 'transposed',
+                                        'output_padding', 'groups')})
+
+
+def differentiable_grads(g, x, w, params, want):
+    """``convolution_grads`` as the outputs of one ``ConvolutionBackwardBackward0`` node over
+    ``(g, x, w)`` (torch's), their value computed without a graph. ``params``: stride,
+    padding, dilation, transposed, output_padding, groups."""
+    stride, padding, dilation, transposed, output_padding, groups = params
+
+    def compose(g, x, w):
+        return convolution_grads(g, x, w, stride, padding, dilation, transposed, groups, want)
+    out = recomputed(ConvolutionBackwardBackward0, compose, (g, x, w))
+    node = next((o.grad_fn for o in out if o is not None), None)
+    if node is not None:
+        node.stride, node.padding, node.dilation, node.transposed, node.output_padding, \
+            node.groups = params
+    return out
 
 
 def _grad_output_padding(x, g, w, stride, padding, dilation):

@@ -27,10 +27,15 @@ class RecomputedBackward(_core.Node):
         inputs = [t.detach().requires_grad_() if t is not None and fn is not None and
                   not t.requires_grad and t.is_floating_point() else t
                   for t, (fn, _) in zip(inputs, self.next_functions)]
-        want = [t for t, (fn, _) in zip(inputs, self.next_functions)
-                if t is not None and fn is not None]
         create = STATE.enabled
         with enable_grad():
+            # each input through a node of its own: the VJP is the partial derivative along
+            # that input alone, not along history it shares with another input (an output
+            # gradient that depends on the input, in a second derivative)
+            inputs = [t.view_as(t) if t is not None and fn is not None and t.requires_grad
+                      else t for t, (fn, _) in zip(inputs, self.next_functions)]
+            want = [t for t, (fn, _) in zip(inputs, self.next_functions)
+                    if t is not None and fn is not None]
             out = self.compose(*inputs)
         # (an output the composition leaves unconnected -- an empty grid, the nearest
         # pixel -- has no gradient to ask for: zeros below)
