@@ -194,9 +194,13 @@ def _fw_output(t, node, index):
 
 def results(arrs, node, differentiable=None):
     """Wraps several arrays as outputs 0..n-1 of ``node``; the node remembers their shapes so
-    missing output gradients can be filled with zeros."""
+    missing output gradients can be filled with zeros. A None array is an output the op did
+    not compute (torch's undefined tensor): None, and no gradient for it."""
     outs = []
     for i, a in enumerate(arrs):
+        if a is None:
+            outs.append(None)
+            continue
         t = make(a)
         if node is not None and (differentiable is None or differentiable[i]):
             if node._fw_in is not None:
@@ -209,7 +213,7 @@ def results(arrs, node, differentiable=None):
         outs.append(t)
     if node is not None:
         node.n_outputs = len(arrs)
-        node._outs = tuple((a.shape, a.dtype) for a in arrs)
+        node._outs = tuple(((), None) if a is None else (a.shape, a.dtype) for a in arrs)
     return outs
 
 

@@ -3,11 +3,10 @@ test_save_lstm_compatibility (in upstream's order): bilinear / bicubic / triline
 (values, memory formats, gradients, dtypes), softmax and log-softmax in reduced precision
 and on awkward sizes, and loading a pre-1.8 LSTM.
 
-Antialiased resampling (``antialias=True``) is not implemented by ember: those cases are
-strict xfails on ember. Not adapted: the uint8 consistency tests
-(test_upsamplingBiMode2d_consistency, test_upsamplingBiLinear2d_consistency_interp_size_bug:
-ember's interpolate takes no integer input for the interpolating modes), the CUDA-only and
-64-bit-indexing tests, and the private ``torch._masked_softmax`` tests.
+The antialiased and uint8 resampling tests (test_upsamplingBiMode2d with antialias,
+test_upsamplingBilinear2d_aa_correctness, test_upsamplingBicubic2d_aa_correctness, the uint8
+consistency tests) are in test_nn_upstream_rest_device_resample_aa.py. Not adapted: the
+CUDA-only and 64-bit-indexing tests, and the private ``torch._masked_softmax`` tests.
 """
 import math
 import warnings
@@ -16,9 +15,7 @@ import pytest
 
 from ._nn_rest import eq, lib_fixture, oracle, rand, randn, raises
 
-XFAIL = {'test_upsamplingBiMode2d_antialias':
-         "interpolate(antialias=True) is not implemented by ember (NotImplementedError)"}
-lib = lib_fixture(XFAIL)
+lib = lib_fixture({})
 
 
 def _bimode(lib, mode, align_corners, antialias, memory_format):
@@ -48,15 +45,9 @@ def _bimode(lib, mode, align_corners, antialias, memory_format):
 @pytest.mark.parametrize('memory_format', ['contiguous_format', 'channels_last'])
 @pytest.mark.parametrize('mode', ['bilinear', 'bicubic'])
 @pytest.mark.parametrize('align_corners', [True, False])
-def test_upsamplingBiMode2d(lib, mode, align_corners, memory_format):
-    _bimode(lib, mode, align_corners, False, memory_format)
-
-
-@pytest.mark.parametrize('mode', ['bilinear', 'bicubic'])
-@pytest.mark.parametrize('align_corners', [True, False])
-def test_upsamplingBiMode2d_antialias(lib, mode, align_corners):
-    """test_upsamplingBiMode2d with antialias=True."""
-    _bimode(lib, mode, align_corners, True, 'contiguous_format')
+@pytest.mark.parametrize('antialias', [False, True])
+def test_upsamplingBiMode2d(lib, mode, align_corners, memory_format, antialias):
+    _bimode(lib, mode, align_corners, antialias, memory_format)
 
 
 @pytest.mark.parametrize('num_channels', [3, 5])

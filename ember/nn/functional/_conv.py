@@ -133,60 +133,91 @@ class ConvolutionBackward0(Node):
     """Gradients of a (transposed) convolution, each itself a ``_convolution``."""
 
     def backward(self, g):
-        # Each gradient is the other operand times g: conjugated if complex (as in complex.py).
-        x, w = (cj(t) for t in self.saved_tensors)
-        nd = len(self.stride)
-        gx = gw = gb = None
-        args = (self.stride, self.padding, self.dilation)
-        if not STATE.enabled and not self.transposed:
-            return self._backward_arrays(x, w, g)
-        if self.next_functions[0][0] is not None:
-            if self.transposed:
-                gx = _convolution(g, w, None, *args, False, (0,) * nd, self.groups)
-                gx = gx[(Ellipsis,) + tuple(slice(0, s) for s in x.shape[2:])]
-            else:
-                gx = _convolution(g, w, None, *args, True, self._grad_output_padding(x, g, w),
-                                  self.groups)
-        if self.next_functions[1][0] is not None:
-            gw = (_weight_grad(g, x, w.shape, *args, self.groups) if self.transposed
-                  else _weight_grad(x, g, w.shape, *args, self.groups))
-        if self.next_functions[2][0] is not None:
-            gb = g.sum((0,) + tuple(range(2, 2 + nd)))
-        return gx, gw, gb
-
-    def _grad_output_padding(self, x, g, w):
-        """The output_padding that makes the transposed convolution of ``g`` come back to
-        ``x``'s size (the rows a strided forward skipped at the end)."""
-        return tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
-                     zip(x.shape[2:], g.shape[2:], self.stride, self.padding, self.dilation,
-                         w.shape[2:]))
-
-    def _backward_arrays(self, x, w, g):
-        """The same gradients straight on arrays, when no graph of them is wanted (the
-        common backward): saves the op dispatch and the graph's bookkeeping."""
-        gx = gw = gb = None
-        ga = g._data
-        if self.winograd is not None:
-            return self._winograd_backward(x, w, ga)
-        if self.next_functions[0][0] is not None:
-            gx = make(_conv_transpose_arr(ga, w._data, self.stride, self.padding,
-                                          self.dilation, self._grad_output_padding(x, g, w),
-                                          self.groups))
-        if self.next_functions[1][0] is not None:
-            cols = _im2col(_pad_arr(x._data, self.padding), w.shape[2:], self.stride,
-                           self.dilation, ga.shape[2:])
-            gw = make(_weight_grad_arr(cols, ga, w.shape, self.groups).astype(
-                w._data.dtype, copy=False))
-        if self.next_functions[2][0] is not None:
-            gb = make(ga.sum((0,) + tuple(range(2, ga.ndim))))
-        return gx, gw, gb
-
+        want = [fn is not None for fn, _ in self.next_functions]
+        if self.winograd is not None and not STATE.enabled:
+            return self._winograd_backward(*self.saved_tensors, g._data)
+        x, w = self.saved_tensors
+        params = (self.stride, self.padding, self.dilation, self.transposed,
+                  self.output_padding, self.groups)
+        if STATE.enabled:   # (a graph of the gradients: torch's node for them)
+            return differentiable_grads(g, x, w, params, want)
+        return convolution_grads(g, x, w, *params[:4], self.groups, want)
 
     def _winograd_backward(self, x, w, ga):
         """The gradients through the forward's Winograd transforms (see ``_winograd``)."""
         want = [f is not None for f, _ in self.next_functions]
         return tuple(None if a is None else make(a) for a in
                      _winograd.backward(ga, x._data, self.winograd, w.shape, want))
+
+
+def convolution_grads(g, x, w, stride, padding, dilation, transposed, groups, want):
+    """``(grad_input, grad_weight, grad_bias)`` of the (transposed) convolution of ``x`` by
+    ``w`` (arguments as tuples) for the output gradient ``g``, each None unless ``want`` asks
+    for it. In ember ops when grad mode is on (so they differentiate again), else straight on
+    arrays for the plain convolution (saving the ops' dispatch and graph bookkeeping)."""
+    # Each gradient is the other operand times g: conjugated if complex (as in complex.py).
+    x, w = cj(x), cj(w)
+    nd = len(stride)
+    gx = gw = gb = None
+    args = (stride, padding, dilation)
+    arrays = not STATE.enabled and not transposed
+    if want[0]:
+        if arrays:
+            gx = make(_conv_transpose_arr(g._data, w._data, *args,
+                                          _grad_output_padding(x, g, w, *args), groups).astype(
+                x._data.dtype, copy=False))
+        elif transposed:
+            gx = _convolution(g, w, None, *args, False, (0,) * nd, groups)
+            gx = gx[(Ellipsis,) + tuple(slice(0, s) for s in x.shape[2:])]
+        else:
+            gx = _convolution(g, w, None, *args, True, _grad_output_padding(x, g, w, *args),
+                              groups)
+    if want[1]:
+        if arrays:
+            cols = _im2col(_pad_arr(x._data, padding), w.shape[2:], stride, dilation,
+                           g.shape[2:])
+            gw = make(_weight_grad_arr(cols, g._data, w.shape, groups).astype(
+                w._data.dtype, copy=False))
+        else:
+            gw = (_weight_grad(g, x, w.shape, *args, groups) if transposed
+                  else _weight_grad(x, g, w.shape, *args, groups))
+    if want[2]:
+        dims = (0,) + tuple(range(2, 2 + nd))
+        gb = make(g._data.sum(dims)) if arrays else g.sum(dims)
+    return gx, gw, gb
+
+
+class ConvolutionBackwardBackward0(RecomputedBackward):
+    """Gradient of a convolution's gradients (its second derivative) for the output
+    gradient, the input and the weight: ``convolution_grads`` again, in ember ops."""
+
+
+name_saved_values(ConvolutionBackwardBackward0, names=('grad_output', 'input', 'weight'),
+                  attrs={k: k for k in ('stride', 'padding', 'dilation', 'transposed',
+                                        'output_padding', 'groups')})
+
+
+def differentiable_grads(g, x, w, params, want):
+    """``convolution_grads`` as the outputs of one ``ConvolutionBackwardBackward0`` node over
+    ``(g, x, w)`` (torch's), their value computed without a graph. ``params``: stride,
+    padding, dilation, transposed, output_padding, groups."""
+    stride, padding, dilation, transposed, output_padding, groups = params
+
+    def compose(g, x, w):
+        return convolution_grads(g, x, w, stride, padding, dilation, transposed, groups, want)
+    out = recomputed(ConvolutionBackwardBackward0, compose, (g, x, w))
+    node = next((o.grad_fn for o in out if o is not None), None)
+    if node is not None:
+        node.stride, node.padding, node.dilation, node.transposed, node.output_padding, \
+            node.groups = params
+    return out
+
+
+def _grad_output_padding(x, g, w, stride, padding, dilation):
+    """The output_padding that makes the transposed convolution of ``g`` come back to
+    ``x``'s size (the rows a strided forward skipped at the end)."""
+    return tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, s, p, d, k in
+                 zip(x.shape[2:], g.shape[2:], stride, padding, dilation, w.shape[2:]))
 
 
 def _weight_grad(x, g, wshape, stride, padding, dilation, groups):
@@ -293,6 +324,21 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, n
         raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found {weight.dtype.kernel_name}")
 
 
+def check_output_padding(output_padding, stride, dilation):
+    """torch's transposed kernels: each output_padding below its stride or its dilation (a
+    1-d convolution reported as the 2-d one torch runs, of height 1)."""
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        if len(stride) == 1:
+            output_padding, stride, dilation = (0,) + output_padding, (1,) + stride, \
+                (1,) + dilation
+        names = ['depth', 'height', 'width'][3 - len(stride):]
+        parts = [f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)]
+        parts += [f"stride_{n}: {v}" for n, v in zip(names, stride)]
+        parts += [f"dilation_{n}: {v}" for n, v in zip(names, dilation)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           "got " + ' '.join(parts))
+
+
 def _batched(input, nd, fname):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fname}() received an invalid combination of arguments - got "
@@ -355,13 +401,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     padding = _tuple(padding, nd, 'padding')
     output_padding = _tuple(output_padding, nd, 'output_padding')
     _check(x, weight, bias, stride, padding, dilation, groups, True, nd)
-    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        names = ['depth', 'height', 'width'][3 - nd:]
-        parts = [f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)]
-        parts += [f"stride_{n}: {v}" for n, v in zip(names, stride)]
-        parts += [f"dilation_{n}: {v}" for n, v in zip(names, dilation)]
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
-                           "got " + ' '.join(parts))
+    check_output_padding(output_padding, stride, dilation)
     out = _convolution(x, weight, bias, stride, padding, dilation, True, output_padding, groups)
     return out if batched else out.squeeze(0)
 

@@ -52,3 +52,25 @@ class SeparableBackward(Node):
             for ax, m in zip(range(g.dim() - len(mats), g.dim()), mats):
                 g = g.transpose(ax, -1).matmul(m).transpose(ax, -1)
         return g.to(dtype) if low else g
+
+
+def apply_fixed_point(x, mats):
+    """``apply`` on a uint8 array ``x`` as torch's uint8 kernels (PIL's way): one dim at a
+    time from the last, each matrix rounded to 16-bit fixed point (as many fraction bits as
+    its largest weight allows), each pass rounded and clamped to 0..255. A dim whose size
+    does not change is left alone."""
+    k = len(mats)
+    for ax, m in reversed(list(zip(range(x.ndim - k, x.ndim), mats))):
+        if m.shape[0] == m.shape[1]:
+            continue
+        top = m.max()
+        bits = 0
+        while bits < 22 and int(0.5 + top * (1 << (bits + 1))) < (1 << 15):
+            bits += 1
+        q = m.astype(np.float64) * (1 << bits)
+        q = np.trunc(q + np.where(q < 0, -0.5, 0.5))
+        # (a float64 product of these integers is exact: every partial sum is below 2**53)
+        y = (np.moveaxis(x, ax, -1).astype(np.float64) @ q.T).astype(np.int64)
+        y = (y + (1 << (bits - 1))) >> bits
+        x = np.moveaxis(np.clip(y, 0, 255).astype(np.uint8), -1, ax)
+    return np.ascontiguousarray(x)

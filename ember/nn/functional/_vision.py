@@ -1,7 +1,9 @@
 """The vision functions of nn.functional: resampling (``interpolate``). ``interpolate`` is
 separable: per spatial dim a matrix ``M`` (out x in) maps the input, so the forward applies each
 ``M`` along its dim and the backward applies ``M.T`` in ember ops (linear, so it differentiates
-again). Index and weight formulas follow torch's CPU kernels, in the same precision."""
+again). Index and weight formulas follow torch's CPU kernels, in the same precision; the
+antialiased weights are ``_antialias``'s, and uint8 images go through torch's fixed-point
+passes (``_separable.apply_fixed_point``)."""
 import math
 import warnings
 
@@ -13,19 +15,24 @@ from ..._ops import _core, creation as _creation, pointwise as _pw, shape as _sh
 from ..._ops._core import make
 from ...autograd.grad_mode import STATE, no_grad
 from ...autograd.graph import name_saved_values
-from . import _grid_taps
+from . import _antialias, _grid_taps
 from ._recompute import RecomputedBackward, recomputed
-from ._separable import SeparableBackward, apply
+from ._separable import SeparableBackward, apply, apply_fixed_point
 
 
 # -- interpolate ---------------------------------------------------------------------------
 _DIMS = {1: 'Upsample{}1DBackward0', 2: 'Upsample{}2DBackward0', 3: 'Upsample{}3DBackward0'}
+_KINDS = {'linear': 'Linear', 'bilinear': 'Bilinear', 'bicubic': 'Bicubic',
+          'trilinear': 'Trilinear', 'lanczos': 'Lanczos'}
 
 
-def _node_class(kind, k):
+def _node_class(kind, k, antialias=False):
     name = _DIMS[k].format(kind)
+    if antialias:
+        name = name.replace('DBackward', 'DAaBackward')
     cls = type(name, (SeparableBackward,), {'__doc__': f"Gradient of {kind.lower()} "
-                                            f"resampling over {k} spatial dim(s)."})
+                                            f"resampling over {k} spatial dim(s)"
+                                            + " with antialiasing." * antialias})
     scales = {1: ('scales',), 2: ('scales_h', 'scales_w'), 3: ('scales_d', 'scales_h',
                                                              'scales_w')}[k]
     attrs = {s: (lambda n, i=i: n.scales[i]) for i, s in enumerate(scales)}
@@ -33,7 +40,7 @@ def _node_class(kind, k):
     if not kind.startswith('Nearest'):
         attrs['align_corners'] = 'align_corners'
     if kind.startswith('Nearest') or \
-            {'Linear': 1, 'Bilinear': 2, 'Bicubic': 2, 'Trilinear': 3}[kind] == k:
+            {'Linear': 1, 'Bilinear': 2, 'Bicubic': 2, 'Trilinear': 3, 'Lanczos': 2}[kind] == k:
         # (the combinations torch has)
         name_saved_values(cls, inputs=('self',), sizes=('self_sym_sizes',), attrs=attrs)
     return cls
@@ -42,6 +49,7 @@ def _node_class(kind, k):
 _NODES = {(kind, k): _node_class(kind, k) for kind in ('Nearest', 'NearestExact', 'Linear',
                                                         'Bilinear', 'Bicubic', 'Trilinear')
           for k in (1, 2, 3)}
+_AA_NODES = {mode: _node_class(_KINDS[mode], 2, True) for mode in _antialias.FILTERS}
 
 
 def _scale(in_size, out_size, scale, dtype):
@@ -49,6 +57,15 @@ def _scale(in_size, out_size, scale, dtype):
     if scale is not None and scale > 0:
         return dtype.type(1.0 / scale)
     return dtype.type(in_size) / dtype.type(out_size)
+
+
+def _source_scale(in_size, out_size, scale, align_corners, dtype):
+    """Input pixels per output pixel, in ``dtype`` (torch's area_pixel_compute_scale): with
+    ``align_corners`` the corner pixels' centres meet, else ``_scale``."""
+    if align_corners:
+        return dtype.type(in_size - 1) / dtype.type(out_size - 1) if out_size > 1 \
+            else dtype.type(0)
+    return _scale(in_size, out_size, scale, dtype)
 
 
 def _nearest_index(in_size, out_size, scale, shortcuts=False):
@@ -76,11 +93,10 @@ def _cubic_matrix(in_size, out_size, scale, align_corners, dtype):
     upsample_bicubic2d: Keys' cubic convolution (A = -0.75) over the four nearest input
     positions, indices clamped to the edge; the source position is not clamped at 0."""
     dt = np.dtype(dtype)
+    s = _source_scale(in_size, out_size, scale, align_corners, dt)
     if align_corners:
-        s = dt.type(in_size - 1) / dt.type(out_size - 1) if out_size > 1 else dt.type(0)
         src = s * np.arange(out_size, dtype=dt)
     else:
-        s = _scale(in_size, out_size, scale, dt)
         src = s * (np.arange(out_size, dtype=dt) + dt.type(0.5)) - dt.type(0.5)
     i0 = np.floor(src)
     t = (src - i0).astype(dt)
@@ -102,11 +118,10 @@ def _cubic_matrix(in_size, out_size, scale, align_corners, dtype):
 def _linear_matrix(in_size, out_size, scale, align_corners, dtype):
     """The (out, in) matrix of linear interpolation, as torch's upsample_linear kernels."""
     dt = np.dtype(dtype)
+    s = _source_scale(in_size, out_size, scale, align_corners, dt)
     if align_corners:
-        s = dt.type(in_size - 1) / dt.type(out_size - 1) if out_size > 1 else dt.type(0)
         src = s * np.arange(out_size, dtype=dt)
     else:
-        s = _scale(in_size, out_size, scale, dt)
         src = s * (np.arange(out_size, dtype=dt) + dt.type(0.5)) - dt.type(0.5)
         src = np.maximum(src, dt.type(0))
     i0 = np.minimum(src.astype(np.int64), in_size - 1)
@@ -126,9 +141,15 @@ _INT_KERNELS = {'nearest': 'compute_indices_weights_nearest',
                 'bicubic': 'compute_indices_weights_cubic'}
 
 
-def _refuse_integers(x, mode, k):
+def _refuse_integers(x, mode, k, antialias):
     """torch's kernels resample integer and bool inputs only as uint8 in the nearest modes
-    and 2-d bilinear / bicubic; the others are its kernel's NotImplementedError."""
+    and 2-d bilinear / bicubic; the others are its kernel's NotImplementedError.
+    Its antialiased kernel takes float32, float64 and uint8 only."""
+    if antialias:
+        if x.dtype in (np.float32, np.float64, np.uint8):
+            return
+        raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
+                                  f"'{_pw.dtype_name(x.dtype)}'")
     if x.dtype.kind not in 'biu':
         return
     if x.dtype == np.uint8 and (mode.startswith('nearest') or
@@ -141,21 +162,22 @@ def _refuse_integers(x, mode, k):
     raise NotImplementedError(f'"{kernel}" not implemented for \'{_pw.dtype_name(x.dtype)}\'')
 
 
-def _resample_uint8(x, mats):
-    """Separable resampling of a uint8 image as torch's kernel: along the width, then the
-    height, each pass rounded and saturated to uint8 (so a bicubic overshoot is clipped
-    between the passes); the sums in float32 (torch's are fixed point: within 1 of these)."""
-    out = x
-    for ax, m in ((3, mats[1]), (2, mats[0])):
-        out = np.moveaxis(np.moveaxis(out.astype(np.float32), ax, -1) @ m.T, -1, ax)
-        out = np.clip(np.rint(out), 0, 255).astype(np.uint8)
-    return np.ascontiguousarray(out)
+def _interpolating_matrices(ins, sizes, scales, mode, align_corners, antialias, dtype):
+    """The (out, in) matrix of each spatial dim for the interpolating modes, in ``dtype``."""
+    mats = []
+    for i, o, s in zip(ins, sizes, scales):
+        if antialias:
+            scale = _source_scale(i, o, s, align_corners, np.dtype(dtype))
+            mats.append(_antialias.matrix(i, o, scale, mode, dtype))
+        else:
+            matrix = _cubic_matrix if mode == 'bicubic' else _linear_matrix
+            mats.append(matrix(i, o, s, align_corners, dtype))
+    return mats
 
 
-def _resample(input, sizes, scales, mode, align_corners):
+def _resample(input, sizes, scales, mode, align_corners, antialias=False):
     x = input._data
     k = len(sizes)
-    _refuse_integers(x, mode, k)
     ins = x.shape[2:]
     if any(o <= 0 for o in sizes) or any(i <= 0 for i in ins):
         names = 'DHW'[3 - k:]
@@ -163,6 +185,7 @@ def _resample(input, sizes, scales, mode, align_corners):
         raise RuntimeError("Input and output sizes should be greater than 0, but got input ("
                            + fmt(f"{n}: {i}" for n, i in zip(names, ins)) + ") output ("
                            + fmt(f"{n}: {o}" for n, o in zip(names, sizes)) + ")")
+    _refuse_integers(x, mode, k, antialias)
     if mode in ('nearest', 'nearest-exact'):
         if mode == 'nearest':
             # torch's 2-d forward kernel takes the shortcuts too, its 1-d and 3-d ones do not
@@ -175,21 +198,28 @@ def _resample(input, sizes, scales, mode, align_corners):
             out = np.take(out, ix, axis=ax)
         out = np.ascontiguousarray(out)
         mats = [(ix[:, None] == np.arange(i)).astype(np.float64) for ix, i in zip(back, ins)]
-        kind = 'Nearest' if mode == 'nearest' else 'NearestExact'
+        node = _NODES['Nearest' if mode == 'nearest' else 'NearestExact', k]
+    elif x.dtype == np.uint8:   # (torch's fixed-point kernels, from float64 weights)
+        mats = _interpolating_matrices(ins, sizes, scales, mode, align_corners, antialias,
+                                       np.float64)
+        out = apply_fixed_point(x, mats)
+        node = None             # (no gradient for an integer input)
     else:
-        # (float16/bfloat16 and uint8 weights and sums in float32, as torch's kernels)
-        wdt = np.float32 if x.dtype.itemsize <= 2 else x.dtype
-        matrix = _cubic_matrix if mode == 'bicubic' else _linear_matrix
-        mats = [matrix(i, o, s, align_corners, wdt) for i, o, s in zip(ins, sizes, scales)]
-        if x.dtype == np.uint8:
-            out = _resample_uint8(x, mats)
-        else:
-            out = apply(x.astype(wdt, copy=False), mats).astype(x.dtype, copy=False)
-        kind = {'linear': 'Linear', 'bilinear': 'Bilinear', 'bicubic': 'Bicubic',
-                'trilinear': 'Trilinear'}[mode]
+        # (float16/bfloat16 weights and sums in float32, as torch's kernels)
+        wdt = np.float32 if x.dtype.itemsize == 2 else x.dtype
+        mats = _interpolating_matrices(ins, sizes, scales, mode, align_corners, antialias,
+                                       wdt)
+        forward = mats
+        if antialias:
+            # torch's antialiased forward leaves a dim whose size does not change alone, even
+            # when a scale_factor made its weights no identity; its backward does not
+            forward = [np.eye(m.shape[0], dtype=wdt) if m.shape[0] == m.shape[1] else m
+                       for m in mats]
+        out = apply(x.astype(wdt, copy=False), forward).astype(x.dtype, copy=False)
+        node = _AA_NODES[mode] if antialias else _NODES[_KINDS[mode], k]
     # (as torch: a channels-last input gives a channels-last result)
     out = in_format(out, suggested_format(x))
-    n = _core.track(_NODES[kind, k], (input,))
+    n = _core.track(node, (input,)) if node is not None else None
     result = _core.result(out, n)
     if n is not None:
         n.mats = mats
@@ -201,7 +231,8 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
                 recompute_scale_factor=None, antialias=False):
     """Resamples the spatial dims (all but the first two) to ``size`` or by ``scale_factor``;
     modes 'nearest', 'nearest-exact' and 'area' (1-3 spatial dims), 'linear' (3-D),
-    'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D)."""
+    'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D). ``antialias`` (4-D 'bilinear',
+    'bicubic' and 'lanczos', which needs it) filters as PIL's resize when downsampling."""
     if mode in ('nearest', 'area', 'nearest-exact'):
         if align_corners is not None:
             raise ValueError("align_corners option can only be set with the interpolating "
@@ -249,10 +280,17 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if recompute_scale_factor:
         scales = [None] * dim
-    if antialias:
-        raise NotImplementedError("interpolate(antialias=True) is not supported by ember")
+    if antialias and not (mode in ('bilinear', 'bicubic', 'lanczos') and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    if mode == 'lanczos' and input.dim() == 4:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
     supported = {'nearest': (1, 2, 3), 'nearest-exact': (1, 2, 3), 'area': (1, 2, 3),
-                 'linear': (1,), 'bilinear': (2,), 'bicubic': (2,), 'trilinear': (3,)}
+                 'linear': (1,), 'bilinear': (2,), 'bicubic': (2,), 'trilinear': (3,),
+                 'lanczos': (2,)}
     need = {'linear': 3, 'bilinear': 4, 'trilinear': 5}
     if mode in need and input.dim() in (3, 4, 5) and input.dim() != need[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
@@ -275,7 +313,7 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         from . import _pooling
         pool = getattr(_pooling, f'adaptive_avg_pool{dim}d')
         return pool(input, sizes[0] if dim == 1 else sizes)
-    return _resample(input, sizes, scales, mode, align_corners)
+    return _resample(input, sizes, scales, mode, align_corners, antialias)
 
 
 def _is_integer(x):
