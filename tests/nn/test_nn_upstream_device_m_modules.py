@@ -3,15 +3,15 @@ among those named test_m* .. test_z*: 3-d replication padding of many channels, 
 encoders and decoders on empty inputs, the deterministic TransformerEncoderLayer test
 (with the fast path's NaN for a fully padded sequence), RNNs keeping their graph
 (``retain_graph``), packed LSTM sequences against one-by-one runs, modules to complex
-dtypes, meta modules materialised with ``to_empty``, ``skip_init``, and bilinear / bicubic
-resizing of uint8 images against float ones.
+dtypes, meta modules materialised with ``to_empty``, ``skip_init``, and uint8 resizing
+against torch's.
 
 Upstream draws its inputs from torch's generator; here they come from NumPy's. Sizes are
 cut where the behaviour tested is the same: test_ReplicationPad3d_large (upstream 65736
 channels, a 6 GB test) runs on 100; the empty-input transformers on d_model 64 (upstream
-512, and nn.Transformer's default feed-forward width 2048 -> 128); the uint8 consistency
-images on 40x40 (upstream 400x400) resized to 6 and 60 (upstream 32 and 600).
-Antialiased resizing (``antialias=True``) is strict-xfailed on ember until it lands.
+512, and nn.Transformer's default feed-forward width 2048 -> 128). The uint8 consistency
+tests (test_upsamplingBiMode2d_consistency, ..._interp_size_bug) are adapted with the
+antialias ones in test_nn_upstream_rest_device_resample_aa.py.
 Not adapted: the NestedTensor part of test_transformerencoderlayer (ember has no
 ``torch.nested``) and the CUDA-only tests of the range (test_rnn_fused,
 test_overwrite_module_params_on_conversion_cpu_device, test_upsamplingNearest*_launch_*,
@@ -28,8 +28,7 @@ import pytest
 
 from ._nn_rest import check_module_empty_input, cos_params, eq, lib_fixture, rand, randn, torch
 
-XFAIL = {'test_upsamplingBiMode2d_consistency_antialias':
-         "interpolate(antialias=True) is not implemented by ember (NotImplementedError)"}
+XFAIL = {}
 lib = lib_fixture(XFAIL)
 
 
@@ -341,77 +340,10 @@ def test_skip_init(lib):
     assert not lib.allclose(m_initialized.weight, m_uninitialized.weight)
 
 
-# -- uint8 resizing against float ---------------------------------------------------------------
-def _consistency(lib, mode, antialias):
-    F = lib.nn.functional
-    rng = np.random.default_rng(0)
-    lo, hi = (30, 220) if mode == "bicubic" else (0, 256)
-    cases = [(fmt, align_corners, num_channels, output_size, unsqueezed, non_contig, batch)
-             for fmt in ('contiguous_format', 'channels_last') for align_corners in (True, False)
-             for num_channels in (3, 5) for output_size in (6, 60)
-             for unsqueezed in (True, False) for non_contig in (False, "sliced", "restrided")
-             for batch in (1, 5)]
-    for fmt, align_corners, num_channels, output_size, unsqueezed, non_contig, batch in cases:
-        memory_format = getattr(lib, fmt)
-        input_ui8 = lib.tensor(rng.integers(lo, hi, (batch, num_channels, 40, 40)),
-                               dtype=lib.uint8).contiguous(memory_format=memory_format)
-        if non_contig == "sliced":
-            input_ui8 = input_ui8[:, :, 4:-4, 4:-4]
-        elif non_contig == "restrided":
-            input_ui8 = input_ui8[:, :, ::2, ::2]
-        if batch == 1 and unsqueezed:
-            input_ui8 = input_ui8[0, ...][None, ...]
-        kw = dict(size=(output_size, output_size), mode=mode, align_corners=align_corners,
-                  antialias=antialias)
-        output_f32 = F.interpolate(input_ui8.float(), **kw).round().clip(0, 255)
-        output_ui8 = F.interpolate(input_ui8, **kw)
-        assert output_ui8.dtype == lib.uint8
-        if non_contig is False:
-            assert input_ui8.is_contiguous(memory_format=memory_format)
-        # (upstream's FIXME: an unsqueezed channels-last image comes back contiguous)
-        if batch == 1 and unsqueezed and fmt == 'channels_last':
-            assert output_ui8.is_contiguous() and output_f32.is_contiguous()
-        else:
-            assert output_ui8.is_contiguous(memory_format=memory_format)
-            assert output_f32.is_contiguous(memory_format=memory_format)
-        if mode == "bilinear":
-            eq(output_f32, output_ui8.float(), rtol=0, atol=1)
-        else:
-            diff = (output_f32 - output_ui8.float()).abs()
-            assert diff.max() < 15
-            assert (diff > 2).float().mean() < 3 / 100
-            assert (diff > 5).float().mean() < 1 / 100
-            assert diff.mean() < 0.4
-
-
-@pytest.mark.parametrize('mode', ['bilinear', 'bicubic'])
-def test_upsamplingBiMode2d_consistency(lib, mode):
-    """(upstream's parameters, looped over; antialias=False here, True below)"""
-    _consistency(lib, mode, antialias=False)
-
-
-@pytest.mark.parametrize('mode', ['bilinear', 'bicubic'])
-def test_upsamplingBiMode2d_consistency_antialias(lib, mode):
-    _consistency(lib, mode, antialias=True)
-
-
-@pytest.mark.parametrize('memory_format', ['contiguous_format', 'channels_last'])
-@pytest.mark.parametrize('align_corners', [True, False])
-@pytest.mark.parametrize('input_size,output_size', [(399, 437), (403, 377)])
-def test_upsamplingBiLinear2d_consistency_interp_size_bug(lib, memory_format, align_corners,
-                                                           input_size, output_size):
-    F = lib.nn.functional
-    rng = np.random.default_rng(input_size)
-    input_ui8 = lib.tensor(rng.integers(0, 256, (1, 3, input_size, input_size)),
-                           dtype=lib.uint8).contiguous(memory_format=getattr(lib, memory_format))
-    kw = dict(size=(output_size, output_size), mode="bilinear", align_corners=align_corners,
-              antialias=False)
-    output_f32 = F.interpolate(input_ui8.float(), **kw).round().to(lib.uint8)
-    output_ui8 = F.interpolate(input_ui8, **kw)
-    assert output_ui8.dtype == lib.uint8
-    eq(output_f32.float(), output_ui8.float(), atol=1, rtol=0)
-
-
+# -- uint8 resizing --------------------------------------------------------------------------
+# (upstream's test_upsamplingBiMode2d_consistency and
+# test_upsamplingBiLinear2d_consistency_interp_size_bug are adapted, with antialias, in
+# test_nn_upstream_rest_device_resample_aa.py)
 @pytest.mark.parametrize('mode', ['bilinear', 'bicubic'])
 @pytest.mark.parametrize('align_corners', [True, False])
 def test_upsampling_uint8_within_one_of_torch(mode, align_corners):
