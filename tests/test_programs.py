@@ -37,6 +37,9 @@ PROGRAMS = [
     'per_sample_grads_func.py', 'spatial_transformer_sr.py', 'ctc_speech.py',
     'detection_head.py', 'vqvae_custom_function.py', 'transformer_translation.py',
     'llama_kv_cache.py', 'data_pipeline.py', 'init_and_flags.py',
+    'vit_profiler.py', 'pruning_finetune.py', 'sobol_search.py', 'realnvp_flow.py',
+    'clip_contrastive.py', 'wavenet_causal.py', 'swin_window_attention.py',
+    'swa_schedulers.py', 'pinn_heat.py', 'tensor_network_mps.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
