@@ -9,10 +9,13 @@ from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset,
                       Subset, TensorDataset, random_split)
+# (torch imports it here too: DDP scripts reach it as torch.utils.data.distributed after a
+# bare ``import torch``, or import it from torch.utils.data)
+from .distributed import DistributedSampler
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,
                       SubsetRandomSampler, WeightedRandomSampler)
 
 __all__ = ['BatchSampler', 'ChainDataset', 'ConcatDataset', 'DataLoader', 'Dataset',
-           'IterableDataset', 'RandomSampler', 'Sampler', 'SequentialSampler', 'StackDataset',
-           'Subset', 'SubsetRandomSampler', 'TensorDataset', 'WeightedRandomSampler',
+           'DistributedSampler', 'IterableDataset', 'RandomSampler', 'Sampler',
+           'SequentialSampler', 'StackDataset', 'Subset', 'SubsetRandomSampler', 'TensorDataset', 'WeightedRandomSampler',
            'default_collate', 'default_convert', 'get_worker_info', 'random_split']
