@@ -69,6 +69,11 @@ def _correct_fan(tensor, mode):
     return fan_in if mode == 'fan_in' else fan_out
 
 
+# The private names torch gives these: model code imports them to size its own inits.
+_calculate_fan_in_and_fan_out = _fans
+_calculate_correct_fan = _correct_fan
+
+
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     """Fills ``tensor`` with samples uniform on [a, b); returns it."""
     with no_grad():

@@ -1,6 +1,33 @@
-"""Helpers for module code and checkpoints (torch.nn.modules.utils)."""
+"""Helpers for module code and checkpoints (torch.nn.modules.utils). The private ``_pair``
+family is here because custom layers import it from this path (``from
+torch.nn.modules.utils import _pair``) to read a size argument as an int or a tuple."""
+import collections.abc
+from itertools import repeat
 
 __all__ = ['consume_prefix_in_state_dict_if_present']
+
+
+def _ntuple(n, name='parse'):
+    """A parser of a size argument: an iterable becomes a tuple as it is, anything else is
+    repeated ``n`` times."""
+    def parse(x):
+        if isinstance(x, collections.abc.Iterable):
+            return tuple(x)
+        return tuple(repeat(x, n))
+    parse.__name__ = name
+    return parse
+
+
+_single = _ntuple(1, '_single')
+_pair = _ntuple(2, '_pair')
+_triple = _ntuple(3, '_triple')
+_quadruple = _ntuple(4, '_quadruple')
+
+
+def _reverse_repeat_tuple(t, n):
+    """Each entry of ``t``, last first, repeated ``n`` times (per-dim padding in F.pad's
+    last-dim-first order)."""
+    return tuple(x for x in reversed(t) for _ in range(n))
 
 
 def consume_prefix_in_state_dict_if_present(state_dict, prefix):

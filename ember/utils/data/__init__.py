@@ -12,6 +12,7 @@ from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, Sta
 # (torch imports it here too: DDP scripts reach it as torch.utils.data.distributed after a
 # bare ``import torch``, or import it from torch.utils.data)
 from .distributed import DistributedSampler
+from . import _utils  # noqa: F401  (torch.utils.data._utils.collate, as torch has it)
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,
                       SubsetRandomSampler, WeightedRandomSampler)
 
