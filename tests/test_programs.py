@@ -39,7 +39,8 @@ PROGRAMS = [
     'llama_kv_cache.py', 'data_pipeline.py', 'init_and_flags.py',
     'vit_profiler.py', 'pruning_finetune.py', 'sobol_search.py', 'realnvp_flow.py',
     'clip_contrastive.py', 'wavenet_causal.py', 'swin_window_attention.py',
-    'swa_schedulers.py', 'pinn_heat.py', 'tensor_network_mps.py',
+    'swa_schedulers.py', 'pinn_heat.py', 'tensor_network_mps.py', 'deq_implicit.py',
+    'dqn_replay.py', 'word2vec_sparse.py', 'beam_search.py', 'ddp_single_process.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
