@@ -326,7 +326,7 @@ class Tensor:
                 "indeed want the .grad field to be populated for a non-leaf Tensor, use "
                 ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
                 "mistake, make sure you access the leaf Tensor instead.", UserWarning,
-                stacklevel=2)
+                stacklevel=3)  # (past the dispatching property that wraps this getter)
         return self._grad
 
     @grad.setter
