@@ -55,6 +55,9 @@ class Tensor:
     _is_param = False
     _grad_dtype = False   # a leaf's grad_dtype: False = its own dtype, None = any dtype
     _bits = None          # 'conj' or 'neg': torch's conjugate/negative bit (_ops/lazy_bits)
+    # NumPy defers to a tensor's reflected operators (``np.float32(2) * t`` is a tensor, as
+    # in torch, not an array) when the tensor's priority is above an array's.
+    __array_priority__ = 1000
 
     def __new__(cls, *args, device=None, dtype=None):
         check_device(device, 'Tensor')
@@ -827,7 +830,8 @@ class Size(tuple):
     __slots__ = ()
 
     def __repr__(self):
-        return f'torch.Size({list(self)})'
+        # (each size as the int it stands for: a NumPy int, kept as given, prints as one)
+        return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
 
     def numel(self):
         """Product of the sizes."""

@@ -53,6 +53,8 @@ def _shape(size, op):
             s = s.__index__()
         elif isinstance(s, bool) and out:
             s = int(s)  # (past the first element torch's parser unpacks a bool as 0 or 1)
+        elif isinstance(s, np.integer):
+            s = int(s)  # (torch's parser takes NumPy ints, as a size from np.prod)
         if not isinstance(s, int) or isinstance(s, bool):
             raise TypeError(f"{op}(): argument 'size' (position 1) must be tuple of ints, but "
                             f"found element of type {builtins.type(s).__name__} at pos "
@@ -258,7 +260,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     vals = start, end, step = _range_bounds(start, end, step)
     if dtype is None:
-        dt = np.int64 if all(isinstance(v, int) for v in vals) else _dtype.DEFAULT.np_float
+        dt = np.int64 if all(isinstance(v, (int, np.integer)) for v in vals) \
+            else _dtype.DEFAULT.np_float
     else:
         dt = dtype.np
     if np.dtype(dt).kind == 'b':
