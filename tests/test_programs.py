@@ -60,8 +60,11 @@ def assert_same_output(ember_out, torch_out):
 
 # Runs each program as ``python prog.py`` would (a fresh __main__, its own argv), all in one
 # process: importing torch and warming it up costs more than most programs' whole run.
+# (The process-wide settings a program may change -- the default dtype of a PINN run in
+# float64 -- are put back after each, as a fresh process would have them.)
 _ON_TORCH = """
 import contextlib, io, json, runpy, sys, traceback
+import torch
 results = {}
 for path in sys.argv[1:]:
     out = io.StringIO()
@@ -72,6 +75,8 @@ for path in sys.argv[1:]:
         results[path] = [0, out.getvalue(), '']
     except BaseException:
         results[path] = [1, out.getvalue(), traceback.format_exc()]
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
 sys.stdout.write(json.dumps(results))
 """
 
