@@ -565,6 +565,9 @@ class Tensor:
         return (1, 0)
 
     def __array__(self, dtype=None, copy=None):
+        if self._requires_grad and _grad_enabled():  # (torch's __array__ calls numpy())
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
         a = self._data
         if a.dtype.kind == 'V':
             _no_bfloat16_numpy()

@@ -93,3 +93,31 @@ def test_numpy_ints_as_sizes(fn, kind):
         r = fn(lib, kind)
         return r if not isinstance(r, list) else lib.stack([x.sum() for x in r])
     same(call)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda lib, i: lib.nn.MaxPool2d(i(2))(lib.arange(32.0).view(1, 2, 4, 4)),
+    lambda lib, i: lib.nn.MaxPool2d(i(2), stride=i(1), padding=i(1))(lib.arange(32.0).view(1, 2, 4, 4)),
+    lambda lib, i: lib.nn.AvgPool2d(i(2))(lib.arange(32.0).view(1, 2, 4, 4)),
+    lambda lib, i: lib.nn.AvgPool1d(i(2), stride=i(2))(lib.arange(8.0).view(1, 2, 4)),
+    lambda lib, i: lib.nn.MaxPool3d(i(2))(lib.arange(32.0).view(1, 1, 2, 4, 4)),
+    lambda lib, i: lib.nn.AdaptiveAvgPool2d(i(2))(lib.arange(32.0).view(1, 2, 4, 4)),
+    lambda lib, i: lib.nn.AdaptiveAvgPool1d(i(2))(lib.arange(8.0).view(1, 2, 4)),
+    lambda lib, i: lib.nn.functional.adaptive_max_pool2d(lib.arange(32.0).view(1, 2, 4, 4), i(1)),
+    lambda lib, i: lib.nn.LayerNorm(i(4))(lib.arange(8.0).view(2, 4)),
+    lambda lib, i: lib.nn.RMSNorm(i(4))(lib.arange(8.0).view(2, 4)),
+    lambda lib, i: lib.multinomial(lib.ones(3), i(3)).sort().values,
+], ids=lambda f: '')
+def test_numpy_ints_in_modules(fn):
+    same(lambda lib: fn(lib, np.int64))
+
+
+def test_numpy_conversion_of_a_tensor_that_requires_grad():
+    same(lambda lib: np.asarray(lib.ones(2, requires_grad=True)))
+    same(lambda lib: np.sqrt(lib.ones(2, requires_grad=True)))
+    same(lambda lib: np.asarray(lib.ones(2, requires_grad=True).detach()).tolist())
+
+    def under_no_grad(lib):
+        with lib.no_grad():
+            return np.asarray(lib.ones(2, requires_grad=True)).tolist()
+    same(under_no_grad)
