@@ -41,6 +41,7 @@ PROGRAMS = [
     'clip_contrastive.py', 'wavenet_causal.py', 'swin_window_attention.py',
     'swa_schedulers.py', 'pinn_heat.py', 'tensor_network_mps.py', 'deq_implicit.py',
     'dqn_replay.py', 'word2vec_sparse.py', 'beam_search.py', 'ddp_single_process.py',
+    'gradcam_adversarial.py', 'kmeans_gmm.py', 'autocast_compile.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
