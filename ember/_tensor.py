@@ -55,6 +55,9 @@ class Tensor:
     _is_param = False
     _grad_dtype = False   # a leaf's grad_dtype: False = its own dtype, None = any dtype
     _bits = None  # 'conj', 'neg', 'conj+neg': torch's conjugate/negative bits (_ops/lazy_bits)
+    # NumPy defers to a tensor's reflected operators (``np.float32(2) * t`` is a tensor, as
+    # in torch, not an array) when the tensor's priority is above an array's.
+    __array_priority__ = 1000
 
     def __new__(cls, *args, device=None, dtype=None):
         check_device(device, 'Tensor')
@@ -326,7 +329,7 @@ class Tensor:
                 "indeed want the .grad field to be populated for a non-leaf Tensor, use "
                 ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
                 "mistake, make sure you access the leaf Tensor instead.", UserWarning,
-                stacklevel=2)
+                stacklevel=3)  # (past the dispatching property that wraps this getter)
         return self._grad
 
     @grad.setter
@@ -565,6 +568,9 @@ class Tensor:
         return (1, 0)
 
     def __array__(self, dtype=None, copy=None):
+        if self._requires_grad and _grad_enabled():  # (torch's __array__ calls numpy())
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
         a = self._data
         if a.dtype.kind == 'V':
             _no_bfloat16_numpy()
@@ -830,7 +836,8 @@ class Size(tuple):
     __slots__ = ()
 
     def __repr__(self):
-        return f'torch.Size({list(self)})'
+        # (each size as the int it stands for: a NumPy int, kept as given, prints as one)
+        return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
 
     def numel(self):
         """Product of the sizes."""

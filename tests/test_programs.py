@@ -37,6 +37,11 @@ PROGRAMS = [
     'per_sample_grads_func.py', 'spatial_transformer_sr.py', 'ctc_speech.py',
     'detection_head.py', 'vqvae_custom_function.py', 'transformer_translation.py',
     'llama_kv_cache.py', 'data_pipeline.py', 'init_and_flags.py',
+    'vit_profiler.py', 'pruning_finetune.py', 'sobol_search.py', 'realnvp_flow.py',
+    'clip_contrastive.py', 'wavenet_causal.py', 'swin_window_attention.py',
+    'swa_schedulers.py', 'pinn_heat.py', 'tensor_network_mps.py', 'deq_implicit.py',
+    'dqn_replay.py', 'word2vec_sparse.py', 'beam_search.py', 'ddp_single_process.py',
+    'gradcam_adversarial.py', 'kmeans_gmm.py', 'autocast_compile.py',
 ]
 
 NUMBER = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
@@ -56,8 +61,11 @@ def assert_same_output(ember_out, torch_out):
 
 # Runs each program as ``python prog.py`` would (a fresh __main__, its own argv), all in one
 # process: importing torch and warming it up costs more than most programs' whole run.
+# (The process-wide settings a program may change -- the default dtype of a PINN run in
+# float64 -- are put back after each, as a fresh process would have them.)
 _ON_TORCH = """
 import contextlib, io, json, runpy, sys, traceback
+import torch
 results = {}
 for path in sys.argv[1:]:
     out = io.StringIO()
@@ -68,6 +76,8 @@ for path in sys.argv[1:]:
         results[path] = [0, out.getvalue(), '']
     except BaseException:
         results[path] = [1, out.getvalue(), traceback.format_exc()]
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
 sys.stdout.write(json.dumps(results))
 """
 

@@ -1,5 +1,6 @@
 """Every built-in op, each defined once; importing this package installs them as Tensor
 methods and collects them (``OPS``) for the ``ember`` namespace."""
+import functools
 from types import FunctionType
 
 import numpy as np
@@ -7,7 +8,7 @@ import numpy as np
 from .._tensor import Tensor
 from ._core import OPS, METHODS
 from ..overrides import (overridable, dispatching_property, operator_method, dispatch_as,
-                         _CHECKS_INLINE)
+                         _CHECKS_INLINE, _name_public, is_torch_tensor_type)
 from . import (pointwise, shape, reduce, linalg, creation, random, index, query,  # noqa: F401
                complex, arrange, factorizations, linalg_composed, lu, matrix_exp, eig,
                householder, ldl, lowrank, lobpcg, stats, special, special_fns, view_copy,
@@ -42,6 +43,51 @@ _DISPATCH_AS = {
 # ``__and__``, ``__iand__``, ``__invert__``...) hand over themselves.
 _PYTHON_OPERATORS = {'__pow__', '__ipow__', '__rpow__', '__rsub__', '__rtruediv__',
                      '__floordiv__', '__rfloordiv__', '__rmod__', '__rmatmul__'}
+
+
+# Binary operators answer NotImplemented where their op's parser raises a TypeError, as
+# torch's do: Python then tries the other operand (``nd_array * t`` reaches NumPy, which
+# computes and wraps a tensor), and ``t == None`` falls back to identity (False) instead of
+# raising. (The operators in _PYTHON_OPERATORS are wrapped so by operator_method already.)
+_BINARY_OPERATORS = (
+    '__add__', '__radd__', '__iadd__', '__sub__', '__isub__', '__mul__', '__rmul__',
+    '__imul__', '__truediv__', '__itruediv__', '__div__', '__ifloordiv__',
+    '__mod__', '__imod__', '__matmul__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__',
+    '__ge__', '__and__', '__or__', '__xor__', '__rand__', '__ror__', '__rxor__', '__iand__',
+    '__ior__', '__ixor__', '__lshift__', '__rshift__', '__rlshift__', '__rrshift__',
+    '__ilshift__', '__irshift__')
+
+
+def _not_implemented_on_type_error(op, name):
+    def operator(*args, **kwargs):
+        try:
+            return op(*args, **kwargs)
+        except TypeError:
+            # (a real torch tensor keeps ember's error, which says how to convert it: torch's
+            # reflected operator would only refuse an ember tensor in its turn)
+            if any(is_torch_tensor_type(type(a)) for a in args):
+                raise
+            return NotImplemented
+
+    functools.update_wrapper(operator, op)
+    operator._ember_name = 'ember.Tensor.' + name
+    operator._ember_impl = op._ember_impl
+    _name_public(operator, operator._ember_name)
+    # An operator that hands __torch_function__ handlers itself (``__and__``, ``__eq__``)
+    # must hand them this public object now; the rest hand over their method (Tensor.add).
+    for f in (op, op._ember_impl) if name not in _DISPATCH_AS else ():
+        code, cells = getattr(f, '__code__', None), getattr(f, '__closure__', None)
+        if code is not None and cells and 'public' in code.co_freevars:
+            cell = cells[code.co_freevars.index('public')]
+            if cell.cell_contents is op:
+                cell.cell_contents = operator
+    return operator
+
+
+def _answer_not_implemented():
+    for name in _BINARY_OPERATORS:
+        fn = METHODS[name] = _not_implemented_on_type_error(getattr(Tensor, name), name)
+        setattr(Tensor, name, fn)
 
 
 def _dispatch_operators_as_torch():
@@ -79,6 +125,7 @@ def _install():
             fn = METHODS[name] = overridable(fn, 'ember.Tensor.' + name)
         setattr(Tensor, name, fn)
     _dispatch_operators_as_torch()
+    _answer_not_implemented()
     for name, attr in list(vars(Tensor).items()):
         if (type(attr) is FunctionType and name not in METHODS and name != 'as_subclass' and
                 (not name.startswith('_') or name in _DISPATCHING_DUNDERS)):

@@ -11,6 +11,7 @@ from .._device import CPU, check_device
 from .._memory_format import (contiguous_format, preserve_format, in_format,
                               copy_obeying)
 from .._tensor import to_array
+from .._sparse import COO
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ..autograd.graph import CopyBackwards
@@ -53,6 +54,8 @@ def _shape(size, op):
             s = s.__index__()
         elif isinstance(s, bool) and out:
             s = int(s)  # (past the first element torch's parser unpacks a bool as 0 or 1)
+        elif isinstance(s, np.integer):
+            s = int(s)  # (torch's parser takes NumPy ints, as a size from np.prod)
         if not isinstance(s, int) or isinstance(s, bool):
             raise TypeError(f"{op}(): argument 'size' (position 1) must be tuple of ints, but "
                             f"found element of type {builtins.type(s).__name__} at pos "
@@ -258,7 +261,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     vals = start, end, step = _range_bounds(start, end, step)
     if dtype is None:
-        dt = np.int64 if all(isinstance(v, int) for v in vals) else _dtype.DEFAULT.np_float
+        dt = np.int64 if all(isinstance(v, (int, np.integer)) for v in vals) \
+            else _dtype.DEFAULT.np_float
     else:
         dt = dtype.np
     if np.dtype(dt).kind == 'b':
@@ -582,6 +586,8 @@ def copy_(self, src, non_blocking=False):
     """Copies ``src`` (broadcast to this shape, cast to this dtype) into this tensor."""
     if not isinstance(src, Tensor):
         src = make(to_array(src))
+    if type(self._data) is COO and type(src._data) is COO:
+        return _copy_sparse(self, src)
     check_no_partial_overlap(self._data, src._data)
     try:
         np.broadcast_shapes(src._data.shape, self._data.shape)
@@ -599,6 +605,16 @@ def copy_(self, src, non_blocking=False):
         self._vc[0] += 1
         return self
     return inplace(self, _copied, (src,), 'copy_')
+
+
+def _copy_sparse(self, src):
+    """COO into COO, as torch's sparse copy_: this tensor takes ``src``'s size, indices and
+    values (cast to this dtype) -- loading a sparse buffer from a state_dict does this."""
+    from ._core import check_inplace
+    check_inplace(self, 'copy_')
+    self._data = src._data.astype(self._data.values.dtype)
+    self._vc[0] += 1
+    return self
 
 
 def _copied(t, src):

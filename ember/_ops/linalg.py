@@ -802,6 +802,27 @@ def _parse_einsum(eq, ops):
     return ins, out
 
 
+def _sublist_subscript(n):
+    """One entry of a subscript list as an equation letter: 0-25 are A-Z, 26-51 a-z."""
+    if n is Ellipsis:
+        return '...'
+    if 0 <= n < 26:
+        return chr(ord('A') + n)
+    if 26 <= n < 52:
+        return chr(ord('a') + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                     "[0, 52)")
+
+
+def _sublist_equation(args):
+    """The sublist form ``einsum(op0, [0, 1], op1, [1, 2], [0, 2])`` as (equation,
+    operands); an odd count of arguments ends with the output's list."""
+    equation = ','.join(''.join(map(_sublist_subscript, sub)) for sub in args[1::2])
+    if len(args) % 2 == 1:
+        return equation + '->' + ''.join(map(_sublist_subscript, args[-1])), args[:-1:2]
+    return equation, args[::2]
+
+
 @register(method=False)
 def einsum(equation, *operands):
     """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``; ``...`` stands for
@@ -809,9 +830,11 @@ def einsum(equation, *operands):
     if not operands:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
+    if isinstance(equation, Tensor):
+        equation, operands = _sublist_equation((equation,) + operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    if not isinstance(equation, (str, Tensor)):  # (torch's parser reads it before operands)
+    if not isinstance(equation, str):  # (torch's parser reads it before operands)
         raise TypeError("einsum(): argument 'equation' (position 1) must be str, not "
                         f"{type(equation).__name__}")
     for i, o in enumerate(operands):

@@ -381,7 +381,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 
 def _check_multinomial_args(input, num_samples, replacement):
     """torch's checks of multinomial's arguments, in torch's order."""
-    if not isinstance(num_samples, int):
+    if not isinstance(num_samples, (int, np.integer)):  # (torch's parser takes NumPy ints)
         raise TypeError("multinomial(): argument 'num_samples' (position 2) must be int, not "
                         f"{type(num_samples).__name__}")
     x = input._data

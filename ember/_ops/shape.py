@@ -33,6 +33,8 @@ def _size_args(args, op):
             a = a.__index__()
         elif isinstance(a, builtins.bool) and out:
             a = int(a)  # (past the first element torch's parser unpacks a bool as 0 or 1)
+        elif isinstance(a, np.integer):
+            a = int(a)  # (torch's parser takes NumPy ints: ``view(-1, np.prod(shape))``)
         elif not isinstance(a, int) or isinstance(a, builtins.bool):
             if not out:  # torch's parser: the first element decides which overload it is
                 got = ', '.join(builtins.type(x).__name__ for x in args)
@@ -739,6 +741,8 @@ def split_with_sizes(input, split_sizes, dim=0):
 def chunk(input, chunks, dim=0):
     """Splits into ``chunks`` nearly equal views (the last may be smaller)."""
     _at_least_1d(input, 'chunk expects at least a 1-dimensional tensor')
+    if isinstance(chunks, np.integer):
+        chunks = int(chunks)  # (torch's parser takes NumPy ints; split's Python check not)
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     d = wrap_dim(dim, input._data.ndim)
@@ -756,6 +760,8 @@ def tensor_split(input, indices_or_sections, dim=0):
                         'tensor with 0 dims')
     if isinstance(indices_or_sections, Tensor):
         indices_or_sections = _split_indices(indices_or_sections)
+    elif isinstance(indices_or_sections, np.integer):
+        indices_or_sections = int(indices_or_sections)  # (torch's parser takes NumPy ints)
     d = wrap_dim(dim, input._data.ndim)
     size = input._data.shape[d]
     if isinstance(indices_or_sections, int):

@@ -341,6 +341,7 @@ def logit(input, eps=None, *, out=None):
         x = x.astype(_dtype.DEFAULT.np_float)
     z = x
     if eps is not None and eps >= 0:
+        eps = float(eps)  # (a 1-element tensor too: NumPy defers to a tensor operand)
         lo, hi = eps, 1 - eps
         z = np.where(x < lo, lo, np.where(x > hi, hi, x)).astype(x.dtype, copy=False)
     r = np.asarray(_log_odds(z) if z.dtype.kind != 'V' else opmath_call(_log_odds, z))

@@ -53,8 +53,11 @@ class ArrayOps:
 
     @staticmethod
     def of(t):
-        """The array a tensor's update works on."""
-        return t._data
+        """The array a tensor's update works on; a 0-d one (a learned temperature, a
+        scalar gain) as a 1-element view of it, since ufuncs return a 0-d result as a
+        NumPy scalar, which ``out=`` and item assignment cannot take."""
+        a = t._data
+        return a.reshape(1) if a.ndim == 0 else a
 
     @staticmethod
     def wrap(a):
@@ -76,8 +79,8 @@ class ArrayOps:
     @staticmethod
     def state_scalar(x):
         """A 0-d state value (Adam's step count, NAdam's mu product) as the scalar formulas
-        use it: a Python float."""
-        return float(x)
+        use it: a Python float (from a tensor, or from its array as ``of`` gives it)."""
+        return x.item() if isinstance(x, np.ndarray) else float(x)
 
     @staticmethod
     def sqrt_scalar(x):

@@ -53,4 +53,7 @@ class SGD(RuleOptimizer):
         if buf is not None:
             F.touched(buf)
         elif with_momentum:
-            self.state[p]['momentum_buffer'] = F.wrap(new_buf)
+            new_buf = F.wrap(new_buf)
+            if new_buf.dim() != p.dim():  # a 0-d parameter's array came as 1 element
+                new_buf = new_buf.reshape(p.shape)
+            self.state[p]['momentum_buffer'] = new_buf

@@ -54,6 +54,13 @@ class StorageRef:
         self.data = flat  # contiguous, 1-D, of the storage's dtype
 
 
+class _Reduced:
+    """An object that pickles as the given ``(callable, args)`` reduction."""
+
+    def __init__(self, reduction):
+        self.reduction = reduction
+
+
 class TorchPickler(pickle._Pickler):
     """Pickles ``obj`` writing ember objects as torch's; ``storages`` collects the storages
     (in key order) for the format writer; ``persistent_id`` of a ``StorageRef`` is left to
@@ -84,11 +91,20 @@ class TorchPickler(pickle._Pickler):
             return (TorchName('torch.device'), (str(obj),))
         if type(obj) is Size:
             return (TorchName('torch.Size'), (tuple(obj),))
+        if type(obj) is _Reduced:
+            return obj.reduction
         return NotImplemented
 
     def _reduce_tensor(self, t):
         from ..nn.parameter import Parameter
+        from .._layout import sparse_coo
         state = pickled_state(t)
+        if t.layout is sparse_coo and type(t) is Tensor and not state:
+            # torch's form: its layout (by name, through _get_layout) and the COO parts
+            layout = (TorchName('torch.serialization._get_layout'), ('torch.sparse_coo',))
+            return (TorchName('torch._utils._rebuild_sparse_tensor'),
+                    (_Reduced(layout), (t._indices(), t._values(), t.size(),
+                                        t.is_coalesced())))
         if type(t) is Parameter:
             plain = Tensor._make_subclass(Tensor, t)
             if state:

@@ -185,11 +185,28 @@ def _unsupported(kind):
 
 
 def _get_layout(name):
-    """``torch.serialization._get_layout``: ember has strided tensors only."""
+    """``torch.serialization._get_layout``: strided (kept as its name) or sparse COO (the
+    layout, for ``_rebuild_sparse_tensor``); ember reads no other."""
+    if name == 'torch.sparse_coo':
+        from .._layout import sparse_coo
+        return sparse_coo
     if name != 'torch.strided':
         raise RuntimeError(f"ember.load: the checkpoint holds a tensor of layout {name}, "
                            "which ember does not support")
     return name
+
+
+def _rebuild_sparse_tensor(layout, data):
+    """``torch._utils._rebuild_sparse_tensor`` for the COO layout: (indices, values, size[,
+    is_coalesced]) as torch.save writes them."""
+    from .._layout import sparse_coo
+    from .._ops.sparse import sparse_coo_tensor
+    if layout is not sparse_coo:
+        raise RuntimeError(f"ember.load: the checkpoint holds a sparse tensor of layout "
+                           f"{layout}, which ember does not support")
+    indices, values, size = data[:3]
+    return sparse_coo_tensor(indices, values, size, check_invariants=False,
+                             is_coalesced=data[3] if len(data) > 3 else None)
 
 
 def _torch_device(*args):
@@ -228,6 +245,7 @@ def _build_torch_names():
         'collections.Counter': collections.Counter,
         'torch.nn.parameter.Parameter': Parameter,
         'torch.serialization._get_layout': _get_layout,
+        'torch._utils._rebuild_sparse_tensor': _rebuild_sparse_tensor,
         'torch.Size': Size,
         'torch.Tensor': Tensor,
         'torch.device': _torch_device,
@@ -244,7 +262,7 @@ def _build_torch_names():
         'torch.storage.UntypedStorage': StorageType('UntypedStorage'),
         'torch.storage.TypedStorage': StorageType('TypedStorage'),
     }
-    for kind in ('sparse_tensor', 'nested_tensor', 'qtensor', 'meta_tensor_no_storage',
+    for kind in ('nested_tensor', 'qtensor', 'meta_tensor_no_storage',
                  'wrapper_subclass', 'device_tensor_from_numpy', 'device_tensor_from_cpu_tensor',
                  'xla_tensor', 'mtia_tensor', 'dtensor'):
         names[f'torch._utils._rebuild_{kind}'] = _unsupported(kind.split('_tensor')[0])

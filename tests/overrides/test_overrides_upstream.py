@@ -210,6 +210,11 @@ def test_type_error_names_the_function_and_the_types_in_order():
     with pytest.raises(TypeError, match=r"'ember.div' .*\[SubTensor, SubDiagonalTensor\]"):
         ember.div(f.sub(), f.subdiag())
     with pytest.raises(TypeError, match=r"'ember.Tensor.mul' .*\[SubTensor\]"):
+        f.sub().mul(2)
+    # (the operator answers NotImplemented to that TypeError, as torch's: Python's own
+    # message then, after int's reflected operator declines too)
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*: 'SubTensor' "
+                                        r"and 'int'"):
         f.sub() * 2
 
 

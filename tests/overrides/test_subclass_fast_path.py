@@ -249,11 +249,16 @@ def test_declining_handler_raises_the_same_error_on_both_paths():
     messages = []
     for _ in range(2):
         with pytest.raises(TypeError) as e:
+            x.add(1)
+        messages.append(str(e.value))
+        # (the operator answers NotImplemented to that TypeError, as torch's does)
+        with pytest.raises(TypeError) as e:
             x + 1
         messages.append(str(e.value))
-    assert messages[0] == messages[1] == (
+    assert messages[0] == messages[2] == (
         "no implementation found for 'ember.Tensor.add' on types that implement "
         "__torch_function__: [Declining]")
+    assert messages[1] == messages[3] == "unsupported operand type(s) for +: 'Declining' and 'int'"
 
 
 def test_handler_calling_func_directly_gets_the_plain_result_on_both_paths():

@@ -17,15 +17,17 @@ from ._separable import SeparableBackward, apply, apply_windows
 
 
 # -- argument handling and torch's shape checks -----------------------------------------------
+_INT = (int, np.integer)  # a size given as one number (torch's parser takes NumPy ints)
+
 def _pair(v, msg):
-    t = (v,) if isinstance(v, int) else tuple(v)
+    t = (v,) if isinstance(v, _INT) else tuple(v)
     if len(t) not in (1, 2):
         raise RuntimeError(msg)
     return t * 2 if len(t) == 1 else t
 
 
 def _single(v, fn, name):
-    t = (v,) if isinstance(v, int) else tuple(v)
+    t = (v,) if isinstance(v, _INT) else tuple(v)
     if len(t) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got {len(t)})")
     return t[0]
@@ -174,7 +176,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     (flat indices into each ``H * W`` plane)."""
     k = _pair(kernel_size, "max_pool2d: kernel_size must either be a single int, or a tuple "
                            "of two ints")
-    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(
+    s = k if stride is None or (not isinstance(stride, _INT) and len(stride) == 0) else _pair(
         stride, "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints")
     p = _pair(padding, "max_pool2d: padding must either be a single int, or a tuple of two ints")
     d = _pair(dilation, "max_pool2d: dilation must be either a single int, or a tuple of two "
@@ -220,9 +222,9 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     args = []
     for name, v in (('kernel_size', kernel_size), ('stride', stride), ('padding', padding),
                     ('dilation', dilation)):
-        if name == 'stride' and (v is None or (not isinstance(v, int) and len(v) == 0)):
+        if name == 'stride' and (v is None or (not isinstance(v, _INT) and len(v) == 0)):
             v = args[0]
-        t = (v,) if isinstance(v, int) else tuple(v)
+        t = (v,) if isinstance(v, _INT) else tuple(v)
         if len(t) != 1:
             raise RuntimeError(f"max_pool1d() {name} must be an int, list of ints or tuple of "
                                f"ints of size 1 but got size {len(t)}")
@@ -309,7 +311,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     divisor with ``divisor_override``)."""
     k = _pair(kernel_size, "avg_pool2d: kernel_size must either be a single int, or a tuple "
                            "of two ints")
-    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(
+    s = k if stride is None or (not isinstance(stride, _INT) and len(stride) == 0) else _pair(
         stride, "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints")
     p = _pair(padding, "avg_pool2d: padding must either be a single int, or a tuple of two ints")
     if divisor_override is not None and divisor_override == 0:
@@ -336,7 +338,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                            "tensor for argument #1 'self' (while checking arguments for "
                            "avg_pool1d)")
     k = _single(kernel_size, 'avg_pool1d', 'kernel_size')
-    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _single(
+    s = k if stride is None or (not isinstance(stride, _INT) and len(stride) == 0) else _single(
         stride, 'avg_pool1d', 'stride')
     p = _single(padding, 'avg_pool1d', 'padding')
     out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
@@ -701,9 +703,9 @@ __all__ += ['adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool1d_w
 
 # -- 3-d pooling (the N-d cores above, with torch's 3-d argument checks) ------------------------
 def _triple(v, msg, default=None):
-    if default is not None and (v is None or (not isinstance(v, int) and len(v) == 0)):
+    if default is not None and (v is None or (not isinstance(v, _INT) and len(v) == 0)):
         return default
-    t = (v,) if isinstance(v, int) else tuple(v)
+    t = (v,) if isinstance(v, _INT) else tuple(v)
     if len(t) not in (1, 3):
         raise RuntimeError(msg)
     return t * 3 if len(t) == 1 else t

@@ -384,3 +384,12 @@ class Softmax2d(Module):
             raise ValueError(
                 f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+def __getattr__(name):
+    # torch defines MultiheadAttention in this module, and code imports it from here; it
+    # lives with the Transformer family (which imports this module, hence no eager import).
+    if name == 'MultiheadAttention':
+        from .transformer import MultiheadAttention
+        return MultiheadAttention
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -76,6 +76,11 @@ class LazyLinear(LazyModuleMixin, Linear):
                 self.reset_parameters()
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """The output projection of MultiheadAttention (a Linear; the name and its place here are
+    torch's, and attention code written outside torch imports it from this module)."""
+
+
 class Bilinear(Module):
     """``y = x1^T A x2 + b`` with weight (out_features, in1_features, in2_features); weight
     and bias initialised as torch does (uniform in +-1/sqrt(in1_features))."""

@@ -1,4 +1,6 @@
 """LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm and CrossMapLRN2d."""
+import numbers
+
 from .. import _functions, functional as F, init
 from ._params import register_affine, register_new, reset_affine
 from .module import Module
@@ -8,7 +10,7 @@ __all__ = ['LayerNorm', 'GroupNorm', 'RMSNorm', 'LocalResponseNorm']
 
 def _set_normalized_shape(module, normalized_shape, eps, elementwise_affine):
     """The attributes LayerNorm and RMSNorm share (an int shape becomes a 1-tuple)."""
-    if isinstance(normalized_shape, int):
+    if isinstance(normalized_shape, numbers.Integral):  # (a NumPy int too, as torch)
         normalized_shape = (normalized_shape,)
     module.normalized_shape = tuple(normalized_shape)
     module.eps = eps

@@ -13,16 +13,12 @@ from ..parameter import Parameter
 from .activation import GELU, ReLU
 from .container import ModuleList
 from .dropout import Dropout
-from .linear import Linear
+from .linear import Linear, NonDynamicallyQuantizableLinear
 from .module import Module
 from .normalization import LayerNorm
 
 __all__ = ['MultiheadAttention', 'TransformerEncoderLayer', 'TransformerEncoder',
            'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer']
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """The output projection of MultiheadAttention (a Linear; the name is torch's)."""
 
 
 class MultiheadAttention(Module):
@@ -228,6 +224,9 @@ def _activation_fn(activation):
     if activation not in ('relu', 'gelu'):
         raise RuntimeError(f"activation should be relu/gelu, not {activation}")
     return F.relu if activation == 'relu' else F.gelu
+
+
+_get_activation_fn = _activation_fn  # (torch's name, which model code imports)
 
 
 def _clones(module, n):

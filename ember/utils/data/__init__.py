@@ -9,7 +9,10 @@ from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset,
                       Subset, TensorDataset, random_split)
+# (torch imports it here too: DDP scripts reach it as torch.utils.data.distributed after a
+# bare ``import torch``, or import it from torch.utils.data)
 from .distributed import DistributedSampler
+from . import _utils  # noqa: F401  (torch.utils.data._utils.collate, as torch has it)
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,
                       SubsetRandomSampler, WeightedRandomSampler)
 
