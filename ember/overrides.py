@@ -452,6 +452,9 @@ def operator_method(impl, public_name):
             if MODES and _modes_on():
                 return _mode_dispatch(public, overloaded, args, kwargs)
             if overloaded is None:
+                # (the op torch's Python operator calls parses the arguments: a list there
+                # is its TypeError, so NotImplemented)
+                _arguments().check(public_name, args, kwargs)
                 return impl(*args, **kwargs)
             return dispatch(public, overloaded, args, kwargs)
         except TypeError:

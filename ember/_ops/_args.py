@@ -58,11 +58,24 @@ def key_of(public_name):
     return public_name[6:] if public_name.startswith('ember.') else public_name
 
 
+# Operators whose arguments torch parses as another op's (the table has no entry of theirs).
+# (Not ``__eq__``: torch's takes NumPy arrays, which ``Tensor.eq`` refuses.)
+_OPERATOR_SIGNATURES = {
+    'Tensor.__and__': 'Tensor.bitwise_and',
+    'Tensor.__or__': 'Tensor.bitwise_or', 'Tensor.__xor__': 'Tensor.bitwise_xor',
+    'Tensor.__lshift__': 'Tensor.bitwise_left_shift',
+    'Tensor.__rshift__': 'Tensor.bitwise_right_shift', 'Tensor.__pow__': 'Tensor.pow',
+    'Tensor.__ipow__': 'Tensor.pow_', 'Tensor.__floordiv__': 'Tensor.floor_divide',
+    'Tensor.__rfloordiv__': 'Tensor.floor_divide', 'Tensor.__rpow__': 'Tensor.pow',
+    'Tensor.__rmod__': 'Tensor.remainder', 'Tensor.__rtruediv__': 'Tensor.div',
+    'Tensor.__rsub__': 'Tensor.sub', 'Tensor.__rmatmul__': 'Tensor.matmul'}
+
+
 def signatures(key):
     """(torch's name of the op, [Signature]) for table key ``key``, or None."""
     got = _SIGS.get(key, False)
     if got is False:
-        entry = _table().SIGNATURES.get(key)
+        entry = _table().SIGNATURES.get(_OPERATOR_SIGNATURES.get(key, key))
         got = None
         if entry is not None:
             cname, texts = entry
