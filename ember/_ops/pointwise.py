@@ -1219,7 +1219,8 @@ def alpha_check(alpha, kind, name='alpha'):
 # are computed in float).
 _C_TYPE = {'float16': 'float', 'bfloat16': 'float', 'float32': 'float', 'float64': 'double',
            'int8': 'int8_t', 'uint8': 'uint8_t', 'int16': 'int16_t', 'int32': 'int',
-           'int64': 'int64_t', 'bool': 'bool'}
+           'int64': 'int64_t', 'bool': 'bool', 'uint16': 'uint16_t', 'uint32': 'uint32_t',
+           'uint64': 'uint64_t'}
 
 
 # (the names a fill value's conversion gives the reduced-precision floats)

@@ -206,6 +206,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     dt = np.dtype(dtype.np if dtype is not None else np.int64)
     if dt.kind in 'bc':
         raise NotImplementedError(f"\"randperm\" not implemented for '{dtype.kernel_name}'")
+    _dtype.refuse_barebones('randperm', dtype)
     if dt.kind in 'iu' and n - 1 > np.iinfo(dt).max:
         raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
     arr = _rng(generator).permutation(n).astype(dt)
@@ -531,7 +532,8 @@ def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
 
 
 _C_NAMES = {'b': 'bool', 'u1': 'unsigned char', 'i1': 'signed char', 'i2': 'short int',
-            'i4': 'int', 'i8': 'long int'}
+            'i4': 'int', 'i8': 'long int', 'u2': 'short unsigned int', 'u4': 'unsigned int',
+            'u8': 'long unsigned int'}
 
 
 def _random_bounds(a, b, dtype):
