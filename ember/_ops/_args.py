@@ -986,7 +986,7 @@ _BAREBONES_KERNELS = {
     'index_select': 'index_select', 'index_fill': 'index_fill_cpu', 'index_add': 'index_add_',
     'index_put': 'index_put', 'gather': 'scatter_gather_tensor_cpu',
     'scatter': 'scatter_gather_tensor_cpu', 'take': 'take_cpu', 'put': 'take_put_cpu',
-    'bincount': 'bincount_cpu'}
+    'bincount': 'bincount_cpu', 'dot': 'dot', 'vdot': 'dot'}
 
 
 def _barebones_rows(name):

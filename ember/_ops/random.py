@@ -443,12 +443,16 @@ def _sampler(name, draw):
 
     def fn(self, *args, generator=None, **kwargs):
         check_inplace(self, name)
-        if draw is _uniform:  # (its dtype dispatch comes before its bounds check)
-            refuse(self)
+        # (torch's random_ kernel for uint16+ draws only within bounds given)
+        barebones = draw is _random and \
+            _dtype.FROM_NP[self._data.dtype] in _dtype.BAREBONES_UNSIGNED
+        if draw is _uniform or barebones and not (args or kwargs):
+            refuse(self)  # (its dtype dispatch comes before its bounds check)
         if draw is _random or draw is _uniform:
             kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
-        refuse(self)  # (after the parameters' checks, before anything is written, as torch)
+        if not barebones:
+            refuse(self)  # (after the parameters' checks, before anything is written, as torch)
         self._data[...] = vals
         self._vc[0] += 1
         return self
