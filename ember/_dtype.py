@@ -58,7 +58,10 @@ class dtype:
         return self._legacy[:-len('Tensor')]
 
     def to_complex(self):
-        """The complex dtype with the same precision (float32 -> complex64)."""
+        """The complex dtype with the same precision (float32 -> complex64); torch's
+        RuntimeError for integer and bool dtypes, which have none."""
+        if self.category < FLOAT:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.kernel_name}")
         return _REAL_TO_COMPLEX.get(self, self)
 
     @property
@@ -80,9 +83,16 @@ int32 = dtype('int32', np.int32, INT, 'IntTensor')
 int64 = dtype('int64', np.int64, INT, 'LongTensor')
 bool_ = dtype('bool', np.bool_, BOOL, 'BoolTensor')
 bfloat16 = dtype('bfloat16', None, FLOAT, 'BFloat16Tensor', itemsize=2)
+# torch's "barebones" unsigned integers: a tensor of them is made, copied, viewed, indexed,
+# compared for equality and saved, but most kernels refuse them (the dtype-refusal table
+# lists which) and they promote only with floating-point dtypes (``_promote``).
+uint16 = dtype('uint16', np.uint16, INT, 'UInt16Tensor')
+uint32 = dtype('uint32', np.uint32, INT, 'UInt32Tensor')
+uint64 = dtype('uint64', np.uint64, INT, 'UInt64Tensor')
+BAREBONES_UNSIGNED = frozenset((uint16, uint32, uint64))
 
 ALL = (float16, bfloat16, float32, float64, complex64, complex128, uint8, int8, int16, int32,
-       int64, bool_)
+       int64, bool_, uint16, uint32, uint64)
 _BY_NAME = {d.name: d for d in ALL}
 # The array dtype -> ember dtype map every op result goes through (bfloat16 joins it when
 # ml_dtypes loads: no bfloat16 array can exist before).
@@ -94,12 +104,21 @@ FLOAT32_NP = float32.np
 _CPP_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
               'bfloat16': 'c10::BFloat16', 'int64': 'long int', 'int32': 'int',
               'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',
-              'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'}
+              'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>',
+              'uint16': 'short unsigned int', 'uint32': 'unsigned int',
+              'uint64': 'long unsigned int'}
 
 # torch's aliases
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
+
+
+def refuse_barebones(kernel, d):
+    """torch's NotImplementedError where kernel ``kernel`` (a factory that computes values:
+    ``arange_cpu``, ``eye``...) is asked for uint16, uint32 or uint64."""
+    if d in BAREBONES_UNSIGNED:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{d.kernel_name}\'')
 
 
 def _dtype_by_name(name):
@@ -143,7 +162,8 @@ def from_numpy_dtype(np_dtype):
             return bfloat16
         raise TypeError(f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. "
                         "The only supported types are: float64, float32, float16, complex64, "
-                        "complex128, int64, int32, int16, int8, uint8, and bool.") from None
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+                        "and bool.") from None
 
 
 class _Defaults:
@@ -185,6 +205,12 @@ _PROMOTE_CACHE = {}
 
 
 def _promote(a, b):
+    if a in BAREBONES_UNSIGNED or b in BAREBONES_UNSIGNED:
+        # torch lets these meet only a floating-point dtype, which wins
+        if a.category == FLOAT or b.category == FLOAT:
+            return a if a.category == FLOAT else b
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {a.kernel_name} and {b.kernel_name}")
     if a.category != b.category:
         hi, lo = (a, b) if a.category > b.category else (b, a)
         if hi.category == COMPLEX and lo.category == FLOAT:

@@ -218,10 +218,13 @@ class _LegacyStorageMeta(type):
 
 def legacy_class(dtype):
     """torch's legacy storage class for ``dtype`` (``FloatStorage`` for float32), a
-    ``TypedStorage`` of that dtype; what ``Tensor.storage_type()`` returns."""
+    ``TypedStorage`` of that dtype; what ``Tensor.storage_type()`` returns (None where torch
+    has no such class: uint16, uint32, uint64)."""
     if dtype not in _LEGACY:
         from .serialization._rebuild import storage_type_name
         name = storage_type_name(dtype)
+        if name is None:
+            return None
         cls = _LegacyStorageMeta(name, (TypedStorage,), {
             '__doc__': f"torch.{name}: a typed storage of {dtype}.", 'dtype': dtype,
             '__module__': 'torch'})
@@ -249,6 +252,6 @@ def __getattr__(name):
     # the legacy classes by name (``ember.storage.FloatStorage``), made on first use
     for d in _dtype.ALL:
         cls = legacy_class(d)
-        if cls.__name__ == name:
+        if cls is not None and cls.__name__ == name:
             return cls
     raise AttributeError(f"module 'ember.storage' has no attribute '{name}'")

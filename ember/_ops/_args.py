@@ -963,6 +963,8 @@ def refusals(public_name, number=False):
         groups = table.get(name[:-1])
         if groups:
             groups = tuple(g for g in groups if g[3:] != ('grad',))
+    if not number and (name in _BAREBONES_KERNELS or name[:-1] in _BAREBONES_KERNELS):
+        groups = (groups or ()) + _barebones_rows(name)
     out = None
     if groups is not None and number:
         out = {}  # (probed with a number: an empty row refuses nothing)
@@ -987,6 +989,24 @@ def refusals(public_name, number=False):
 
 _ROWS = {}  # (op name, with a number) -> refusals' answer
 
+# Kernels that refuse uint16/uint32/uint64 where ``tools/gen_signatures.py``'s probe cannot
+# reach them (they take index tensors or masks, which it does not make): {torch's op name:
+# its kernel's name in the message}, measured on torch 2.13 (checked by
+# tests/test_uint_dtypes_oracle.py). The refusal goes by the dtype of the op's first tensor
+# (``'self'``: its index tensors are int64).
+_BAREBONES_KERNELS = {
+    'masked_fill': 'masked_fill', 'masked_scatter': 'masked_scatter',
+    'index_select': 'index_select', 'index_fill': 'index_fill_cpu', 'index_add': 'index_add_',
+    'index_put': 'index_put', 'gather': 'scatter_gather_tensor_cpu',
+    'scatter': 'scatter_gather_tensor_cpu', 'take': 'take_cpu', 'put': 'take_put_cpu',
+    'bincount': 'bincount_cpu', 'dot': 'dot', 'vdot': 'dot'}
+
+
+def _barebones_rows(name):
+    kernel = _BAREBONES_KERNELS.get(name) or _BAREBONES_KERNELS[name[:-1]]
+    return (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
+             'UInt16 UInt32 UInt64', 'self'),)
+
 
 def _applies(when, arrays, numbers, tensors=()):
     """Whether a refusal narrowed by ``when`` (see ``refusals``) applies to a call with
@@ -1006,6 +1026,11 @@ def _applies(when, arrays, numbers, tensors=()):
     if ' ' in when:
         return all(_applies(w, arrays, numbers, tensors) for w in when.split())
     return True
+
+
+def _barebones(np_dtype):
+    """True for the NumPy dtypes of uint16, uint32 and uint64."""
+    return np_dtype is not None and np_dtype.kind == 'u' and np_dtype.itemsize > 1
 
 
 def array_check(name, own=None, tensors_only=False):
@@ -1029,6 +1054,9 @@ def array_check(name, own=None, tensors_only=False):
             table = refused if not tensors_only or type(others[0]) is np.ndarray \
                 else with_number
             error = table.get(x.dtype) if table is not None else None
+            if error is not None and _barebones(x.dtype) and \
+                    any(type(o) in (float, complex) for o in others):
+                error = None  # (uint16+ and a float number: torch's kernel runs in float)
             if error is not None and (error[2] is None or _applies(
                     error[2], [x] + [o for o in others if type(o) is np.ndarray],
                     any(type(o) is not np.ndarray for o in others))):
@@ -1052,6 +1080,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     if kwargs and 'dtype' in kwargs:
         return
     dtype = None
+    mixed = False  # (tensors of several dtypes: only a refusal of the first one's stands)
     seq = args[0] if args and type(args[0]) in (list, tuple) else ()
     for i, a in enumerate((*seq, *args)):
         if isinstance(a, Tensor):
@@ -1059,17 +1088,21 @@ def refuse_dtypes(public_name, refused, args, kwargs):
             if dtype is None:
                 dtype = d
             elif d != dtype:
-                return
+                mixed = True
         elif isinstance(a, dtype_type):
             return
         elif type(a) in _NUMBERS and i == len(seq) + 1:
+            if type(a) in (float, complex) and _barebones(dtype):
+                return  # (uint16+ and a float number: torch's kernel runs in float)
             # (a number as the second operand: torch's kernel for a number decides)
             number = refusals(public_name, True)
             if number is not None:
                 refused = number
     error = refused.get(dtype) if dtype is not None else None
     if error is not None:
-        if error[2] is not None:
+        if mixed and error[2] != 'self':
+            return
+        if error[2] not in (None, 'self'):
             given = (*seq, *args, *(kwargs or {}).values())
             tensors = [a for a in given if isinstance(a, Tensor)]
             if not _applies(error[2], [a._data for a in tensors],

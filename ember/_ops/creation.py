@@ -260,6 +260,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if dtype is not None and np.dtype(dtype.np).kind == 'b':
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     vals = start, end, step = _range_bounds(start, end, step)
+    _dtype.refuse_barebones('arange_cpu', dtype)
     if dtype is None:
         dt = np.int64 if all(isinstance(v, (int, np.integer)) for v in vals) \
             else _dtype.DEFAULT.np_float
@@ -341,6 +342,7 @@ def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None
     dt = np.dtype(_dt(dtype))
     if dt.kind in 'bc':
         raise NotImplementedError(f'"range_cpu" not implemented for \'{dtype.kernel_name}\'')
+    _dtype.refuse_barebones('range_cpu', dtype)
     if dt.kind in 'iu':  # (torch reads the bounds and the step in the integer dtype)
         start, end, step = int(start), int(end), int(step)
         if step == 0:
@@ -389,6 +391,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
+    _dtype.refuse_barebones('linspace_cpu', dtype)
     arr = _spaced(start, end, steps, dt).astype(dt)
     return _finish(arr, requires_grad, 'linspace', dev)
 
@@ -438,6 +441,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """``base ** linspace(start, end, steps)``."""
     dev = check_device(device, 'logspace')
     start, end, dt = _space_ends(start, end, dtype, 'logspace', steps)
+    _dtype.refuse_barebones('logspace_cpu', dtype)
     with np.errstate(all='ignore'):
         # (the exponents in double, as torch's kernel)
         arr = np.power(base, _spaced(start, end, steps, np.complex128 if np.dtype(dt).kind == 'c'
@@ -488,6 +492,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     dev = check_device(device, 'eye')
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    _dtype.refuse_barebones('eye', dtype)
     arr = np.eye(n, m if m is not None else n, dtype=_dt(dtype))
     return _finish(arr, requires_grad, 'eye', dev)
 

@@ -463,6 +463,11 @@ def _setitem(self, index, value):
     tracking = STATE.enabled and (self._requires_grad or v._requires_grad)
     if entries:
         idx, v = _put_args(y, entries, v)
+        if _dtype.FROM_NP[y._data.dtype] in _dtype.BAREBONES_UNSIGNED:
+            # (torch writes a lone mask and one value with masked_fill, else index_put)
+            kernel = 'masked_fill' if len(entries) == 1 and entries[0][1].dtype == np.bool_ \
+                and not v._data.ndim else 'index_put'
+            _dtype.refuse_barebones(kernel, _dtype.FROM_NP[y._data.dtype])
         if tracking:
             inplace(y, _index_put, (idx, v, False), 'index_put_')
         else:

@@ -1219,7 +1219,8 @@ def alpha_check(alpha, kind, name='alpha'):
 # are computed in float).
 _C_TYPE = {'float16': 'float', 'bfloat16': 'float', 'float32': 'float', 'float64': 'double',
            'int8': 'int8_t', 'uint8': 'uint8_t', 'int16': 'int16_t', 'int32': 'int',
-           'int64': 'int64_t', 'bool': 'bool'}
+           'int64': 'int64_t', 'bool': 'bool', 'uint16': 'uint16_t', 'uint32': 'uint32_t',
+           'uint64': 'uint64_t'}
 
 
 # (the names a fill value's conversion gives the reduced-precision floats)
@@ -1375,6 +1376,9 @@ def rsub(input, other, *deprecated, alpha=1):
         _check_bool_arith(input, other)
         x = input * alpha if alpha != 1 else input
         xa, o = binary_arrays(x, other, 'rsub')
+        # (also for ``number - t``, which the wrapper's dtype check does not see)
+        if xa.dtype.kind == 'u':
+            _dtype.refuse_barebones('add_stub', _dtype.FROM_NP[xa.dtype])
         r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
                        np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
@@ -1479,7 +1483,10 @@ def floor_divide(input, other, *, out=None):
     if type(y) is np.ndarray and x.shape != y.shape:
         broadcast_shape(x.shape, y.shape)  # (torch checks the shapes before the dtypes)
     complex_ = x.dtype if x.dtype.kind == 'c' else getattr(y, 'dtype', x.dtype)
-    if complex_.kind == 'c':  # (torch has no complex kernel)
+    if complex_.kind == 'c' or x.dtype.kind == 'u' and \
+            _dtype.FROM_NP[x.dtype] in _dtype.BAREBONES_UNSIGNED:
+        # (torch has no complex or uint16+ kernel; checked here too for ``//``, which the
+        # wrapper's dtype check does not see)
         raise NotImplementedError('"div_floor_cpu" not implemented for '
                                   f"'{_dtype.FROM_NP[complex_].kernel_name}'")
     _check_floor_divide(x, y)
@@ -1559,9 +1566,8 @@ def pow(input, exponent, *, out=None):
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
         check_broadcast(x.shape, y.shape)
-        if x.dtype == np.bool_ and y.dtype == np.bool_:  # (also for ``**``, which the
-            # wrapper's dtype check does not see)
-            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        if x.dtype.kind in 'bu':  # (also for ``**``, which the wrapper's check does not see)
+            _pow_kernel(x.dtype)
         r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:
@@ -1570,6 +1576,9 @@ def pow(input, exponent, *, out=None):
     else:
         _check_int_pow(input._data, exponent)
         x, e = binary_arrays(input, exponent, 'pow')
+        if builtins.type(exponent) is int and exponent not in (0, 1) and \
+                _dtype.FROM_NP[x.dtype] in _dtype.BAREBONES_UNSIGNED:
+            _pow_kernel(x.dtype)  # (torch answers ** 0 and ** 1 without its kernel)
         if x.dtype.kind == 'b' and builtins.type(e) is bool:
             r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
         elif e == 2:
@@ -1606,6 +1615,14 @@ def _power(x, y):
     return np.where(neg, alt, r).astype(r.dtype)
 
 
+def _pow_kernel(np_dtype):
+    """torch's refusal where its pow kernel meets a dtype it lacks: bool (two bool
+    operands) and uint16/uint32/uint64."""
+    d = _dtype.FROM_NP[np_dtype]
+    if d is _dtype.bool_ or d in _dtype.BAREBONES_UNSIGNED:
+        raise NotImplementedError(f'"pow" not implemented for \'{d.kernel_name}\'')
+
+
 def _check_int_pow(x, e):
     if x.dtype.kind in 'biu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -1615,8 +1632,7 @@ def _rpow(base, exponent):
     """``base ** tensor`` for a Python-number base (PowBackward2)."""
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
-    if dt.kind == 'b':  # (a bool base with bool exponents: torch's kernel has no bool pow)
-        raise NotImplementedError('"pow" not implemented for \'Bool\'')
+    _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
     r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)

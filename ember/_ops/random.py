@@ -206,6 +206,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     dt = np.dtype(dtype.np if dtype is not None else np.int64)
     if dt.kind in 'bc':
         raise NotImplementedError(f"\"randperm\" not implemented for '{dtype.kernel_name}'")
+    _dtype.refuse_barebones('randperm', dtype)
     if dt.kind in 'iu' and n - 1 > np.iinfo(dt).max:
         raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
     arr = _rng(generator).permutation(n).astype(dt)
@@ -442,12 +443,16 @@ def _sampler(name, draw):
 
     def fn(self, *args, generator=None, **kwargs):
         check_inplace(self, name)
-        if draw is _uniform:  # (its dtype dispatch comes before its bounds check)
-            refuse(self)
+        # (torch's random_ kernel for uint16+ draws only within bounds given)
+        barebones = draw is _random and \
+            _dtype.FROM_NP[self._data.dtype] in _dtype.BAREBONES_UNSIGNED
+        if draw is _uniform or barebones and not (args or kwargs):
+            refuse(self)  # (its dtype dispatch comes before its bounds check)
         if draw is _random or draw is _uniform:
             kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
-        refuse(self)  # (after the parameters' checks, before anything is written, as torch)
+        if not barebones:
+            refuse(self)  # (after the parameters' checks, before anything is written, as torch)
         self._data[...] = vals
         self._vc[0] += 1
         return self
@@ -531,7 +536,8 @@ def _random(rng, shape, a=None, b=_UNSET, *, dtype=np.dtype(np.float32)):
 
 
 _C_NAMES = {'b': 'bool', 'u1': 'unsigned char', 'i1': 'signed char', 'i2': 'short int',
-            'i4': 'int', 'i8': 'long int'}
+            'i4': 'int', 'i8': 'long int', 'u2': 'short unsigned int', 'u4': 'unsigned int',
+            'u8': 'long unsigned int'}
 
 
 def _random_bounds(a, b, dtype):

@@ -51,6 +51,8 @@ class StorageRef:
         self.dtype = dtype
         self.type_name = storage_type_name(dtype)
         self.numel = flat.size
+        if self.type_name is None:  # (no legacy class: bytes, which _rebuild_tensor_v3 types)
+            self.type_name, self.numel = 'storage.UntypedStorage', flat.nbytes
         self.data = flat  # contiguous, 1-D, of the storage's dtype
 
 
@@ -114,6 +116,8 @@ class TorchPickler(pickle._Pickler):
                     (plain, t._requires_grad, collections.OrderedDict()))
         args = self._tensor_args(t)
         rebuild = TorchName('torch._utils._rebuild_tensor_v2')
+        if storage_type_name(t.dtype) is None:  # (torch's form for dtypes without one)
+            args, rebuild = args + (t.dtype,), TorchName('torch._utils._rebuild_tensor_v3')
         if type(t) is Tensor and not state:
             return (rebuild, args)
         cls = TorchName('torch.Tensor') if type(t) is Tensor else type(t)

@@ -46,8 +46,9 @@ def ember_dtype(name):
 
 
 def storage_type_name(d):
-    """torch's legacy storage class name for ember dtype ``d`` ('FloatStorage')."""
-    return _STORAGE_OF[d.name]
+    """torch's legacy storage class name for ember dtype ``d`` ('FloatStorage'); None for
+    the dtypes torch has none for (uint16, uint32, uint64)."""
+    return _STORAGE_OF.get(d.name)
 
 
 class StorageType:

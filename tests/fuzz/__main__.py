@@ -5,6 +5,7 @@ budget is spent and prints the table, then one repro line per (function, categor
 finding rather than one per (function, category).
 """
 import argparse
+import os
 import sys
 import time
 
@@ -20,7 +21,10 @@ def main(argv=None):
     p.add_argument('--only', action='append', help='function name (repeatable)')
     p.add_argument('--timeout', type=float, default=10.0, help='seconds before a call hangs')
     p.add_argument('--list', action='store_true', help='print every finding')
+    p.add_argument('--dtypes', help='draw tensors of only these dtypes (comma-separated)')
     a = p.parse_args(argv)
+    if a.dtypes:  # (read by generate.py, imported in the workers)
+        os.environ['EMBER_FUZZ_DTYPES'] = a.dtypes
     seeds = [a.seed] if a.seed is not None else range(a.first_seed, a.first_seed + a.seeds)
     t0 = time.monotonic()
 

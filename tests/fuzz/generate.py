@@ -8,6 +8,7 @@ layouts are contiguous, transposed, strided (every other element) or expanded; d
 over floating (incl. float16/bfloat16), complex, integer and bool; values are normal draws
 with, sometimes, special values (nan, inf, -0.0, huge, tiny) or a constant tensor.
 """
+import os
 import random
 import zlib
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ SHAPES = [(), (0,), (1,), (3,), (4,), (2, 3), (3, 3), (1, 3), (3, 1), (2, 0), (2
           (2, 1, 3), (1, 2, 3, 3), (2, 2, 3, 4), (4, 4)]
 DTYPES = (['float32'] * 4 + ['float64'] * 6 + ['float16', 'bfloat16', 'complex64', 'complex128']
           + ['int64'] * 3 + ['int32', 'int16', 'int8', 'uint8'] + ['bool'] * 2)
+if os.environ.get('EMBER_FUZZ_DTYPES'):  # (``python -m tests.fuzz --dtypes uint16,uint32``)
+    DTYPES = os.environ['EMBER_FUZZ_DTYPES'].split(',')
 SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e30, -1e30, 1e-30, 1.0, -1.0]
 DTYPE_NAMES = ['float32', 'float64', 'float16', 'bfloat16', 'complex64', 'complex128', 'int64',
                'int32', 'int16', 'int8', 'uint8', 'bool']
@@ -80,7 +83,7 @@ def _values(r, g, shape, dtype, special, constant):
     n = int(np.prod(shape)) if shape else 1
     if dtype == 'bool':
         a = g.random(n) < 0.5
-    elif dtype in ('uint8',):
+    elif dtype.startswith('uint'):
         a = g.integers(0, 10, n)
     elif dtype.startswith('int'):
         a = g.integers(-5, 6, n)
