@@ -200,7 +200,7 @@ def _sum_array(input, dtype):
         if dtype.np.kind not in 'fcV' and input._requires_grad and STATE.enabled:
             # The result could not carry a gradient; torch refuses rather than drop it.
             raise RuntimeError(f"Autograd not support dtype: {_dtype_name(dtype.np)}")
-        return x.astype(dtype.np, copy=False)
+        return _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False)
     if x.dtype.kind in 'biu':
         # torch sums every integer/bool type into int64.
         return x.astype(np.int64)
@@ -270,7 +270,7 @@ class MeanBackward1(Node):
 def _mean_array(input, dtype, op='mean'):
     x = input._data
     if dtype is not None:
-        x = x.astype(dtype.np, copy=False)
+        x = _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False)
     if x.dtype.kind not in 'fcV':
         raise RuntimeError(f"{op}(): could not infer output dtype. "
                            f"{'Input' if dtype is None else 'Optional'} dtype must be either "
@@ -821,9 +821,9 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     dims = _dims(dim, x.ndim)
     count = _reduced_count(x.shape, dims)
     if count - c <= 0:
-        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+        from ..overrides import _warn_at_caller
+        _warn_at_caller(f"{op}(): degrees of freedom is <= 0. Correction should be strictly "
+                        "less than the reduction factor (input numel divided by output numel).")
     return x, dims, c, count
 
 
@@ -849,6 +849,16 @@ def _var_array(x, dims, c, count, keepdim):
     return np.asarray(ss / builtins.max(count - c, 0), dtype=ss.dtype)
 
 
+def _std_array(x, dims, c, count, keepdim):
+    """The square root of ``_var_array``, computed in double for the narrower floats (torch
+    accumulates their variance in double): a spread whose square overflows float32 (values
+    near 1e30) still has its finite standard deviation."""
+    if x.dtype.kind == 'c' or x.dtype.itemsize >= 8:  # (complex64 stays in float, as torch's)
+        return np.sqrt(_var_array(x, dims, c, count, keepdim))
+    wide = _var_array(x.astype(np.float64), dims, c, count, keepdim)
+    return np.sqrt(wide).astype(x.dtype)
+
+
 @register
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance over ``dim`` with Bessel's ``correction`` (default 1)."""
@@ -866,7 +876,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Standard deviation over ``dim`` with Bessel's ``correction`` (default 1)."""
     x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, 'std')
-    r = np.sqrt(_var_array(x, dims, c, count, keepdim))
+    r = _std_array(x, dims, c, count, keepdim)
     n = track1(StdBackward0, input)
     if n is not None:
         n.save(input)
@@ -876,11 +886,16 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 
 def _stat_mean(input, dim, unbiased, keepdim, correction, op, cls, sqrt):
-    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, op[:3])
-    v = _var_array(x, dims, c, count, keepdim)
-    if sqrt:
-        v = np.sqrt(v)
-    m = _np_mean(x, dims, keepdim)
+    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, op)
+    v = (_std_array if sqrt else _var_array)(x, dims, c, count, keepdim)
+    if x.dtype.kind == 'c':
+        # torch's mean here is the real and imaginary parts' own (an infinite real part
+        # leaves a zero imaginary part zero; complex division would make it NaN)
+        re = _np_mean(x.real, dims, keepdim)
+        m = np.empty(re.shape, x.dtype)
+        m.real, m.imag = re, _np_mean(x.imag, dims, keepdim)
+    else:
+        m = _np_mean(x, dims, keepdim)
     n = track1(cls, input)
     if n is not None:
         n.save(input)
@@ -1186,7 +1201,8 @@ def _softmax_input(input, dim, dtype, op):
     x = input._data
     d = _softmax_dim(dim, x.ndim, op)
     if dtype is not None:
-        x = x.astype(dtype.np, copy=False) if x.size else np.empty(x.shape, dtype.np)
+        x = _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False) if x.size else \
+            np.empty(x.shape, dtype.np)
     if x.dtype.kind not in 'fV' and x.size:  # (an empty input runs no kernel)
         kernel = 'lastdim_kernel_impl' if d == x.ndim - 1 or x.ndim == 0 else 'kernel_impl'
         raise NotImplementedError(f'"{op}_{kernel}" not implemented for '

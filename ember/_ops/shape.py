@@ -862,7 +862,7 @@ def convert(input, dt, copy=False):
     """``input`` in dtype ``dt``: itself when nothing changes (unless ``copy``)."""
     if input._data.dtype == dt.np and not copy:
         return input
-    arr = input._data.astype(dt.np)
+    arr = _dtype.real_part_for(input._data, dt.np).astype(dt.np)
     n = None
     if dt.category >= _dtype.FLOAT:
         n = track1(ToCopyBackward0, input)

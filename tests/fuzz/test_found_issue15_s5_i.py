@@ -1,0 +1,240 @@
+"""Findings of the differential fuzzer (issue 15, fifth pass, seeds 900-939) for the names
+n-z and the dunders, and wrong values anywhere, each pinned against torch.
+
+Every test runs the same code on ember and torch (``tests.oracle.oracle.check``, or both
+libraries side by side). Where torch is wrong (an entry in ``tests/fuzz/known.py``) the test
+shows torch's answer next to the right one, computed a second way in torch itself.
+"""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check, torch, values
+
+import ember
+
+INF, NAN = float('inf'), float('nan')
+
+
+def both(fn):
+    """``fn(lib)`` on ember and torch, as NumPy arrays (or tuples of them)."""
+    def arrays(r):
+        if isinstance(r, (tuple, list)):
+            return tuple(arrays(x) for x in r)
+        return values(r) if isinstance(r, (ember.Tensor, torch.Tensor)) else r
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return arrays(fn(ember)), arrays(fn(torch))
+
+
+def same(e, t, rtol=1e-6):
+    if isinstance(t, tuple):
+        assert isinstance(e, tuple) and len(e) == len(t)
+        for a, b in zip(e, t):
+            same(a, b, rtol)
+        return
+    assert e.dtype == t.dtype and e.shape == t.shape, (e, t)
+    np.testing.assert_allclose(e, t, rtol=rtol, atol=1e-7, equal_nan=True)
+
+
+def outcome(fn, lib):
+    """What ``fn(lib)`` gives: ('ok', value arrays) or (exception class name, message)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            r = fn(lib)
+    except Exception as e:  # noqa: BLE001 -- the class is what is compared
+        return type(e).__name__, str(e).split('\n')[0]
+    return 'ok', values(r) if isinstance(r, (ember.Tensor, torch.Tensor)) else r
+
+
+def same_outcome(fn, message=True):
+    e, t = outcome(fn, ember), outcome(fn, torch)
+    assert e[0] == t[0], (e, t)
+    if e[0] == 'ok':
+        if t[1] is None:  # (a setitem)
+            assert e[1] is None
+        else:
+            same(e[1], t[1])
+    elif message:
+        assert e[1] == t[1], (e, t)
+
+
+# -- rrelu_ in training: the draw checks the bounds' width, only where it draws --------------
+@pytest.mark.parametrize('lower,upper', [(-INF, -INF), (0.1, INF), (-INF, 0.3), (INF, INF),
+                                         (NAN, 0.3), (0.4, 0.3), (-1e308, 1e308)])
+@pytest.mark.parametrize('data', [[2.0], [2.0, -1.0], [0.0], [NAN], []])
+def test_rrelu_inplace_training_with_infinite_bounds(lower, upper, data):
+    def f(T):
+        x = T.tensor(data, dtype=T.float64)
+        r = T.nn.functional.rrelu_(x, lower, upper, True)
+        # (the drawn slopes are random: compare where nothing was drawn)
+        return T.where(x > 0, r, 0) if r.numel() else r
+    same_outcome(f, message=False)
+
+
+@pytest.mark.parametrize('dt', ['float32', 'bfloat16', 'float64'])
+@pytest.mark.parametrize('data', [[2.0], [-2.0]])
+def test_rrelu_inplace_bounds_beyond_float(dt, data):
+    # the float32 and bfloat16 kernels take the bounds as floats: 1e308 does not convert
+    def f(T):
+        return T.nn.functional.rrelu_(T.tensor(data, dtype=getattr(T, dt)), -1e308, 1.0,
+                                      True) * 0
+    same_outcome(f)
+
+
+def test_rrelu_out_of_place_still_refuses_infinite_bounds():
+    same_outcome(lambda T: T.nn.functional.rrelu(T.tensor([2.0]), -INF, 0.3, True))
+
+
+# -- complex to real: torch's UserWarning, never NumPy's ComplexWarning ----------------------
+_CASTS = {
+    'float': lambda T, x: x.float(),
+    'to': lambda T, x: x.to(T.float64),
+    'to_kw': lambda T, x: x.to(dtype=T.int32),
+    'half': lambda T, x: x.half(),
+    'bfloat16': lambda T, x: x.bfloat16(),
+    'type': lambda T, x: x.type(T.float64),
+    'type_as': lambda T, x: x.type_as(T.zeros(1)),
+    'copy_': lambda T, x: T.zeros(2).copy_(x),
+    'setitem': lambda T, x: T.zeros(2).__setitem__(slice(None), x),
+    'fill_': lambda T, x: T.zeros(2).fill_(x[0]),
+    'tensor': lambda T, x: T.tensor(np.array([1 + 2j]), dtype=T.float32),
+    'as_tensor': lambda T, x: T.as_tensor(np.array([1 + 2j]), dtype=T.float32),
+    'sum': lambda T, x: x.sum(dtype=T.float32),
+    'mean': lambda T, x: x.mean(dtype=T.float32),
+    'cumsum': lambda T, x: x.cumsum(0, dtype=T.float32),
+    'softmax': lambda T, x: x.softmax(0, dtype=T.float32),
+    'grad': lambda T, x: x.detach().requires_grad_().float(),
+}
+
+
+def _cast_warnings(lib, fn):
+    x = lib.tensor([1 + 2j, 3 - 1j])
+    always = lib.is_warn_always_enabled()
+    lib.set_warn_always(True)  # (torch warns once per process otherwise)
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            r = fn(lib, x)
+    finally:
+        lib.set_warn_always(always)
+    return r, [(m.category, str(m.message).split(' (Triggered')[0], m.filename) for m in w]
+
+
+@pytest.mark.parametrize('name', sorted(_CASTS))
+def test_complex_to_real_cast_warns_as_torch(name):
+    er, ew = _cast_warnings(ember, _CASTS[name])
+    tr, tw = _cast_warnings(torch, _CASTS[name])
+    assert [w[:2] for w in ew] == [w[:2] for w in tw]
+    assert [w[2] for w in ew] == [__file__] * len(ew)  # (the user's line, as torch's)
+    if isinstance(tr, torch.Tensor):
+        same(values(er), values(tr))
+
+
+@pytest.mark.parametrize('name', ['bool', 'empty', 'real_imag_zero_fill'])
+def test_complex_casts_torch_does_not_warn_about(name):
+    fn = {'bool': lambda T, x: x.bool(),
+          'empty': lambda T, x: x[:0].float(),
+          'real_imag_zero_fill': lambda T, x: T.zeros(2).masked_fill(T.tensor([True, False]),
+                                                                      T.tensor(1 + 0j))}[name]
+    er, ew = _cast_warnings(ember, fn)
+    tr, tw = _cast_warnings(torch, fn)
+    assert ew == tw == []
+    same(values(er), values(tr))
+
+
+def test_complex_cast_warns_once_per_process_unless_warn_always():
+    ember.tensor([1 + 1j]).float()  # (whatever warned before, the once is now spent)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        ember.tensor([1 + 1j]).float()
+    assert w == []
+
+
+# -- Scalars written into a tensor: converted as torch converts a Scalar ---------------------
+@pytest.mark.parametrize('case', range(24))
+def test_scalar_written_into_a_tensor_is_range_checked(case):
+    def f(T):
+        m = T.tensor([True, False])
+        h = T.zeros(2, dtype=T.float16)
+        return [
+            # (a float16 checks against its own range, except through x[i] = v and
+            # scalar_tensor, which go through float)
+            lambda: T.full((2,), 1e6, dtype=T.float16),
+            lambda: h.new_full((2,), 65519.0),
+            lambda: T.full_like(h, -1e6),
+            lambda: h.fill_(1e6 + 0j),
+            lambda: h.fill_(T.tensor(1e6)),
+            lambda: h.fill_(-INF),
+            lambda: h.index_fill(0, T.tensor([0]), 1e6),
+            lambda: h.masked_fill(m, T.tensor(1e6)),
+            lambda: T.zeros(2, dtype=T.bfloat16).fill_(1e300),
+            lambda: T.zeros(2, dtype=T.complex64).fill_(1e300),
+            lambda: T.scalar_tensor(1e6, dtype=T.float16),
+            lambda: T.scalar_tensor(1e300, dtype=T.float32),
+            lambda: T.scalar_tensor(1e300, dtype=T.complex64),
+            lambda: h.__setitem__(0, 1e6),
+            lambda: T.zeros(2).__setitem__(0, 1e300),
+            lambda: T.zeros(2).__setitem__(T.tensor([True, False]), 1e300),
+            lambda: T.zeros(2, dtype=T.uint8).__setitem__(0, 300),
+            lambda: T.zeros(2, dtype=T.int32).__setitem__(0, 1e20),
+            lambda: T.zeros(2).__setitem__(0, 1 + 2j),
+            lambda: T.zeros(2, dtype=T.uint8).masked_fill(m, 300),
+            lambda: T.zeros(2, dtype=T.uint8).masked_fill(m, T.tensor(300)),
+            lambda: T.zeros(2).masked_fill(m, T.tensor(1 + 2j)),
+            lambda: T.zeros(2).masked_fill(m, 1 + 2j),
+            lambda: T.zeros(2).lerp(T.ones(2), 1 + 2j),
+        ][case]()
+    same_outcome(f)
+
+
+@pytest.mark.parametrize('case', range(6))
+def test_scalar_written_into_a_tensor_in_range(case):
+    def f(T):
+        m = T.tensor([True, False])
+        x = [T.zeros(2, dtype=T.uint8), T.zeros(2, dtype=T.int8), T.zeros(2, dtype=T.bool),
+             T.zeros(2, dtype=T.float16), T.zeros(2, dtype=T.int32), T.zeros(2)][case]
+        v = [-3, 2.5, 1 + 2j, 6e4, T.tensor(7.9), 1 + 0j][case]
+        y = x.clone()
+        y[0] = v
+        return T.stack([y.double(), x.masked_fill(m, v).double(),
+                        T.zeros(2).lerp(T.ones(2), 0.5 + 0j)])
+    same(*both(f))
+
+
+# -- std of a float32 spread whose square overflows: finite, as torch's double accumulation --
+@pytest.mark.parametrize('op', ['std', 'std_mean'])
+@pytest.mark.parametrize('dt', ['float32', 'float16', 'bfloat16'])
+def test_std_of_a_spread_whose_square_overflows(op, dt):
+    big = 1e30 if dt != 'float16' else 6e4
+    def f(T):
+        x = T.tensor([[0.134, -big, 0.2765], [big, 2.0, -3.0]], dtype=getattr(T, dt))
+        return getattr(T, op)(x), getattr(T, op)(x, 1, correction=0)
+    e, t = both(f)
+    assert np.isfinite(np.asarray(e[0][0] if op == 'std_mean' else e[0], np.float64)).all()
+    same(e, t, rtol=1e-2 if dt in ('float16', 'bfloat16') else 1e-6)
+
+
+def test_std_mean_gradients_unchanged():
+    check(lambda T, x: T.std_mean(x, 1), np.random.default_rng(0).normal(size=(3, 4)))
+
+
+# -- var_mean of complex infinities: the mean of the real and imaginary parts apart ----------
+def test_var_mean_complex_infinity_keeps_its_zero_imaginary_part():
+    same(*both(lambda T: T.var_mean(T.tensor(complex(-INF, 0), dtype=T.complex64),
+                                    correction=None)))
+
+
+@pytest.mark.parametrize('op', ['var', 'std', 'var_mean', 'std_mean'])
+def test_degrees_of_freedom_warning_names_the_op(op):
+    msgs = []
+    for lib in (ember, torch):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            getattr(lib, op)(lib.tensor([1.0, 2.0]), correction=2)
+        msgs.append([(m.category, str(m.message).split(' (Triggered')[0], m.filename)
+                     for m in w])
+    assert msgs[0] == msgs[1]
