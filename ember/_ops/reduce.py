@@ -388,6 +388,8 @@ def _exclusive_cumprod(x, d):
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Product over all elements, or over one ``dim``; integers and bools give int64."""
+    if dim is not None:
+        _wrap1(dim, input._data.ndim)  # (torch checks the dim before the dtype)
     x = _sum_array(input, dtype)
     if dim is None:
         # (bfloat16 multiplies in bfloat16, step by step: torch's prod does not widen)
@@ -891,17 +893,35 @@ def _stat_mean(input, dim, unbiased, keepdim, correction, op, cls, sqrt):
     if x.dtype.kind == 'c':
         # torch's mean here is the real and imaginary parts' own (an infinite real part
         # leaves a zero imaginary part zero; complex division would make it NaN)
-        re = _np_mean(x.real, dims, keepdim)
+        re = _running_mean(x.real, dims, keepdim)
         m = np.empty(re.shape, x.dtype)
-        m.real, m.imag = re, _np_mean(x.imag, dims, keepdim)
+        m.real, m.imag = re, _running_mean(x.imag, dims, keepdim)
     else:
-        m = _np_mean(x, dims, keepdim)
+        m = _running_mean(x, dims, keepdim)
     n = track1(cls, input)
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction = dims, keepdim, c
         n.count, n.mean_count = _backward_count(dim, count), count
     return tuple(results([np.asarray(v), m], n))
+
+
+def _running_mean(x, dims, keepdim):
+    """The mean var_mean/std_mean give: torch's running (Welford) mean, which is the plain
+    mean on finite values; an infinity makes it NaN (inf - inf) unless it is the slice's
+    last element, read in logical order."""
+    m = _np_mean(x, dims, keepdim)
+    if x.dtype.kind not in 'fV' or not x.size or np.isfinite(x).all():
+        return m
+    axes = tuple(range(x.ndim)) if dims is None or not x.ndim else tuple(dims)
+    rest = [a for a in range(x.ndim) if a not in axes]
+    flat = np.transpose(x, rest + list(axes)).reshape(
+        [x.shape[a] for a in rest] + [-1])
+    bad = ~np.isfinite(flat)
+    last = flat[..., -1]
+    keep_last = np.isinf(last) & ~bad[..., :-1].any(-1)
+    r = np.where(bad.any(-1), np.where(keep_last, last, np.nan), m.reshape(last.shape))
+    return np.asarray(r, m.dtype).reshape(m.shape)
 
 
 @register
