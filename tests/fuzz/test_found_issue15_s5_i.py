@@ -324,3 +324,83 @@ def test_fuzzer_builds_empty_inputs_with_torchs_own_strides():
     (tt, _), _, _ = build(torch, call, False)
     assert et.stride() == tt.stride() == torch.zeros(2, 0).stride()
     same(*both(lambda T: T.view_copy(T.zeros(2, 0, dtype=T.float64), T.int8)))
+
+
+# -- linspace/logspace into an integer dtype: the ends truncated first, as torch's kernel ----
+@pytest.mark.parametrize('op,args', [
+    ('logspace', (0.5, 1.5, 3, 0.25)), ('logspace', (0.5, 1.5, 3, 2)),
+    ('logspace', (0.5, 3.5, 5, 10)), ('logspace', (-1, 1.5, 4, 0.25)),
+    ('logspace', (-0.7, 2.9, 4, 3)), ('logspace', (1.9, -2.9, 5, 2)),
+    ('linspace', (0.6, 1.6, 3)), ('linspace', (-0.7, 2.9, 4)), ('linspace', (1.9, -2.9, 5))])
+@pytest.mark.parametrize('dt', ['int32', 'int64', 'uint8', 'int8'])
+def test_integer_spaces_truncate_their_ends(op, args, dt):
+    same_outcome(lambda T: getattr(T, op)(*args, dtype=getattr(T, dt)))
+
+
+# -- binary_cross_entropy_with_logits: the loss has the target's dtype (built on 1 - target) -
+@pytest.mark.parametrize('dts', ['dfNN', 'fdNN', 'dfdN', 'dfNd', 'fhNN', 'fbNN', 'hfNN'])
+@pytest.mark.parametrize('reduction', ['none', 'mean'])
+def test_bce_with_logits_result_has_the_targets_dtype(dts, reduction):
+    i, t, w, pw = dts
+    names = {'h': 'float16', 'f': 'float32', 'd': 'float64', 'b': 'bfloat16'}
+    x = np.random.default_rng(1).normal(size=(2, 3))
+    y = np.random.default_rng(2).random((2, 3))
+
+    def f(T, x, y):
+        kw = {}
+        if w != 'N':
+            kw['weight'] = T.full((3,), 0.7, dtype=getattr(T, names[w]))
+        if pw != 'N':
+            kw['pos_weight'] = T.full((3,), 1.5, dtype=getattr(T, names[pw]))
+        return T.nn.functional.binary_cross_entropy_with_logits(
+            x.to(getattr(T, names[i])), y.to(getattr(T, names[t])), reduction=reduction, **kw)
+    # (a float32 log_sigmoid inside a float64 loss: as precise as float32)
+    low = 'h' in dts or 'b' in dts
+    check(f, x, y, rtol=2e-2 if low else 1e-6, atol=2e-2 if low else 1e-6)
+
+
+@pytest.mark.parametrize('dt', ['int32', 'int64', 'bool'])
+@pytest.mark.parametrize('pos_weight', [False, True])
+def test_bce_with_logits_refuses_an_integer_target(dt, pos_weight):
+    def f(T):
+        kw = {'pos_weight': T.ones(3)} if pos_weight else {}
+        return T.nn.functional.binary_cross_entropy_with_logits(
+            T.zeros(2, 3), T.ones(2, 3, dtype=getattr(T, dt)), **kw)
+    same_outcome(f)
+
+
+# -- native_group_norm: any input holding N * C * HxW values; statistics in the graph --------
+@pytest.mark.parametrize('case', range(3))
+def test_native_group_norm_reads_the_sizes_given(case):
+    shape, args = [((0,), (3, 0, 1, 2)), ((4,), (2, 2, 1, 2)), ((2, 0), (2, -3, 0, 1))][case]
+
+    def f(T, x):
+        out, mean, rstd = T.native_group_norm(x, None, None, *args, 1e-5)
+        return out, mean, rstd
+    x = np.random.default_rng(0).normal(size=shape)
+    check(f, x, grad=False)
+    e, t = (lib.native_group_norm(lib.tensor(x, requires_grad=True), None, None, *args, 1e-5)
+            for lib in (ember, torch))
+    assert [r.requires_grad for r in e] == [r.requires_grad for r in t] == [True] * 3
+
+
+def test_native_group_norm_statistics_carry_no_gradient():
+    for lib in (ember, torch):
+        x = lib.tensor(np.random.default_rng(0).normal(size=(2, 4)), requires_grad=True)
+        out, mean, rstd = lib.native_group_norm(x, None, None, 2, 4, 1, 2, 1e-5)
+        with pytest.raises(RuntimeError, match='appears to not have been used in the graph'):
+            lib.autograd.grad(mean.sum(), x)
+
+
+# -- searchsorted/bucketize: an integer converted to the boundaries' dtype wraps, as in C -----
+@pytest.mark.parametrize('case', range(7))
+def test_searchsorted_converts_an_integer_as_c_does(case):
+    def f(T):
+        return [lambda: T.searchsorted(T.tensor([1, 2]), 1.5),
+                lambda: T.searchsorted(T.tensor([1, 2], dtype=T.uint8), -2),
+                lambda: T.searchsorted(T.tensor([1, 2], dtype=T.int8), 300),
+                lambda: T.searchsorted(T.tensor([1, 5], dtype=T.int8), -200, right=True),
+                lambda: T.searchsorted(T.tensor([1, 2], dtype=T.int8), -129.5),
+                lambda: T.bucketize(-2, T.tensor([1, 2], dtype=T.uint8)),
+                lambda: T.searchsorted(T.tensor([1], dtype=T.uint8).expand(1), -2)][case]()
+    same_outcome(f)
