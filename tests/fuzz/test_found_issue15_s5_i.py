@@ -404,3 +404,19 @@ def test_searchsorted_converts_an_integer_as_c_does(case):
                 lambda: T.bucketize(-2, T.tensor([1, 2], dtype=T.uint8)),
                 lambda: T.searchsorted(T.tensor([1], dtype=T.uint8).expand(1), -2)][case]()
     same_outcome(f)
+
+
+# -- unflatten: the op wraps its dim first, the method looks at the sizes first --------------
+@pytest.mark.parametrize('case', [(1, -3, []), (1, 0, []), (0, 0, []), (0, 0, [1]), (0, 1, []),
+                                  (0, 5, [1]), (1, -2, []), (2, 1, [3, -1])])
+@pytest.mark.parametrize('form', ['function', 'method'])
+def test_unflatten_checks_in_torchs_order(case, form):
+    nd, dim, sizes = case
+    def f(T):
+        x = T.arange(6).reshape([6, 1][:nd]) if nd else T.tensor(3)
+        return T.unflatten(x, dim, sizes) if form == 'function' else x.unflatten(dim, sizes)
+    same_outcome(f)
+
+
+def test_randint_like_refuses_a_complex_bound():
+    same_outcome(lambda T: T.randint_like(T.zeros(2), T.tensor(0.5 + 0.5j)))
