@@ -327,6 +327,9 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
+    if x.dtype.kind not in 'fV':  # (the kernel's dispatch, empty input or not)
+        raise NotImplementedError('"GroupNormKernelImpl" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
     if x.ndim < 2:  # (the kernel reads the sizes given, not the input's dims)
         out = group_norm_kernel(input.reshape(N, C, HxW), group, weight, bias,
                                 eps).reshape(x.shape)

@@ -420,3 +420,10 @@ def test_unflatten_checks_in_torchs_order(case, form):
 
 def test_randint_like_refuses_a_complex_bound():
     same_outcome(lambda T: T.randint_like(T.zeros(2), T.tensor(0.5 + 0.5j)))
+
+
+@pytest.mark.parametrize('dt', ['int64', 'bool', 'complex64', 'float16'])
+@pytest.mark.parametrize('shape,args', [((0,), (2, 0, 1, 3)), ((2, 4), (2, 4, 1, 2))])
+def test_native_group_norm_dtype_refusal_even_when_empty(dt, shape, args):
+    same_outcome(lambda T: T.native_group_norm(T.zeros(shape, dtype=getattr(T, dt)), None, None,
+                                               *args, 0.1)[0])
