@@ -1227,6 +1227,10 @@ def _softmax_input(input, dim, dtype, op):
         kernel = 'lastdim_kernel_impl' if d == x.ndim - 1 or x.ndim == 0 else 'kernel_impl'
         raise NotImplementedError(f'"{op}_{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
+    if x.dtype.kind == 'c' and input._requires_grad and STATE.enabled:
+        # (an empty complex input gets past the kernel: torch's autograd refuses the output)
+        raise RuntimeError(f"_{op} does not support automatic differentiation for outputs "
+                           "with complex dtype.")
     return x, d
 
 

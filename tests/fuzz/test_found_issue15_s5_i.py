@@ -427,3 +427,18 @@ def test_randint_like_refuses_a_complex_bound():
 def test_native_group_norm_dtype_refusal_even_when_empty(dt, shape, args):
     same_outcome(lambda T: T.native_group_norm(T.zeros(shape, dtype=getattr(T, dt)), None, None,
                                                *args, 0.1)[0])
+
+
+# -- softmax family of an empty complex input that requires grad: torch's autograd refusal ----
+@pytest.mark.parametrize('fn', ['softmin', 'softmax', 'log_softmax'])
+@pytest.mark.parametrize('shape', [(2, 0), (2, 3)])
+@pytest.mark.parametrize('grad', [True, False])
+def test_softmax_of_complex_that_requires_grad(fn, shape, grad):
+    def f(T):
+        x = T.zeros(shape, dtype=T.complex128, requires_grad=grad)
+        return getattr(T.nn.functional, fn)(x, 0)
+    same_outcome(f)
+
+
+def test_softmax_to_complex_dtype_that_requires_grad():
+    same_outcome(lambda T: T.softmax(T.zeros(2, 0, requires_grad=True), 0, dtype=T.complex64))
