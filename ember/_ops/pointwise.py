@@ -1241,27 +1241,31 @@ def _fit_int(value, np_dtype):
 
 
 # The largest finite value of the floats a number can overflow, with the C++ type name
-# torch's refusal gives
-_FLOAT_LIMITS = {'float16': (65504.0, 'c10::Half'), 'bfloat16': (3.3895313892515355e38,
-                                                                  'c10::BFloat16'),
-                 'float32': (3.4028234663852886e38, 'float'),
-                 'complex64': (3.4028234663852886e38, 'c10::complex<float>')}
+# torch's refusal gives (keyed by NumPy dtype: a dtype's ``name`` is slow to read)
+_FLOAT32_LIMIT = (3.4028234663852886e38, 'float')
+_FLOAT_LIMITS = {np.dtype(np.float16): (65504.0, 'c10::Half'),
+                 np.dtype(np.float32): _FLOAT32_LIMIT,
+                 np.dtype(np.complex64): (3.4028234663852886e38, 'c10::complex<float>')}
+_BFLOAT16_LIMIT = (3.3895313892515355e38, 'c10::BFloat16')
 
 
 def _check_float_range(value, np_dtype, via_float):
     """torch's refusal of a finite number beyond a float dtype's largest value (inf and NaN
     pass). ``via_float``: the number goes to float16/bfloat16 through float, checked
     against float's range only (``x[i] = v``, ``scalar_tensor``)."""
-    name = np.dtype(np_dtype).name
-    if name not in _FLOAT_LIMITS or not isinstance(value, (float, int, complex, np.number)) \
+    np_dtype = np.dtype(np_dtype)
+    limit = _BFLOAT16_LIMIT if np_dtype.kind == 'V' else _FLOAT_LIMITS.get(np_dtype)
+    if limit is None or not isinstance(value, (float, int, complex, np.number)) \
             or isinstance(value, (bool, np.bool_)):
         return
-    if via_float and name in ('float16', 'bfloat16'):
-        name = 'float32'
-    top, c_name = _FLOAT_LIMITS[name]
+    if via_float and np_dtype.itemsize == 2:
+        limit = _FLOAT32_LIMIT
+    top, c_name = limit
     for part in ((value.real, value.imag) if isinstance(value, (complex, np.complexfloating))
                  else (value,)):
-        if (isinstance(part, (int, np.integer)) or math.isfinite(part)) and abs(part) > top:
+        # (no abs(): this module's abs is the op)
+        if (isinstance(part, (int, np.integer)) or math.isfinite(part)) and \
+                not -top <= part <= top:
             raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
 
 
