@@ -314,3 +314,22 @@ def _lift(dim_t, zero_t):
 def can_cast(from_, to):
     """Whether torch allows casting ``from_`` into ``to`` in an in-place op or ``out=``."""
     return from_.category <= to.category
+
+
+_WARNED_COMPLEX_CAST = []  # whether a complex-to-real copy has warned (once per process)
+
+
+def real_part_for(arr, np_dtype):
+    """``arr`` ready to be copied into ``np_dtype``: a complex array going to a real dtype
+    other than bool gives its real part, with torch's UserWarning (once per process unless
+    ``set_warn_always(True)``, as torch's copy warns; not for an empty array), so NumPy's own
+    ComplexWarning never reaches the user. Anything else is returned as it is."""
+    if arr.dtype.kind != 'c' or np.dtype(np_dtype).kind in 'cb':
+        return arr
+    if arr.size:
+        from ._settings import is_warn_always_enabled
+        if not _WARNED_COMPLEX_CAST or is_warn_always_enabled():
+            _WARNED_COMPLEX_CAST.append(True)
+            from .overrides import _warn_at_caller
+            _warn_at_caller("Casting complex values to real discards the imaginary part")
+    return arr.real

@@ -913,7 +913,7 @@ def to_array(data, dtype=None):
             if dtype.np.kind != 'b' and not numpy:
                 raise TypeError("must be real number, not complex")
     if dtype is not None and arr.dtype != dtype.np:
-        arr = arr.astype(dtype.np)
+        arr = _dtype.real_part_for(arr, dtype.np).astype(dtype.np)
     return arr
 
 

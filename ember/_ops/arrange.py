@@ -484,7 +484,8 @@ def unravel_index(indices, shape):
     for s in reversed(shape):
         coords.append(x % s if s else x)
         x = x // s if s else x
-    return tuple(make(c.astype(np.int64)) for c in reversed(coords))
+    # (arithmetic on a 0-d array gives NumPy scalars: asarray keeps them arrays)
+    return tuple(make(np.asarray(c, np.int64)) for c in reversed(coords))
 
 
 @register(method=False)

@@ -95,7 +95,8 @@ def as_tensor(data, dtype=None, device=None):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)
-        return make(data if dtype is None else data.astype(dtype.np, copy=False))
+        return make(data if dtype is None else
+                    _dtype.real_part_for(data, dtype.np).astype(dtype.np, copy=False))
     return make(to_array(data, dtype))
 
 
@@ -166,9 +167,9 @@ ones, ones_like = _factory('ones', np.ones)
 empty, empty_like = _factory('empty', np.empty)
 
 
-def _fill_scalar(value, np_dtype):
+def _fill_scalar(value, np_dtype, via_float=False):
     from .pointwise import fill_scalar  # (pointwise builds on this module)
-    return fill_scalar(value, np_dtype)
+    return fill_scalar(value, np_dtype, via_float)
 
 
 def _fill_dtype(value, dtype):
@@ -424,9 +425,9 @@ def _space_ends(start, end, dtype, op, steps):
     ends = [v.item() if isinstance(v, Tensor) else v for v in (start, end)]
     if not any(isinstance(v, (complex, np.complexfloating)) for v in ends):
         dt = _dt(dtype)
-        if steps and np.dtype(dt).kind in 'iu':  # (torch converts the ends to the dtype)
-            for v in ends:
-                _fill_scalar(v, dt)
+        if steps and np.dtype(dt).kind in 'iu':  # (torch converts the ends to the dtype,
+            # truncating, and spaces the integers it got)
+            ends = [_fill_scalar(v, dt) for v in ends]
         return float(ends[0]), float(ends[1]), dt
     if dtype is not None and not dtype.is_complex:
         raise RuntimeError(f"torch.{op}(): inferred dtype c10::complex<float> can't be safely "
@@ -501,7 +502,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
     """A 0-d tensor holding ``s`` (default float dtype)."""
     dt = _dt(dtype)
-    return _finish(np.asarray(_fill_scalar(s, dt), dt), requires_grad, 'scalar_tensor',
+    return _finish(np.asarray(_fill_scalar(s, dt, True), dt), requires_grad, 'scalar_tensor',
                    check_device(device, 'scalar_tensor'))
 
 
@@ -565,12 +566,14 @@ def fill(input, value):
         if value._data.ndim:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
-        return result(np.full(shape, value.item(), dt), track(FillBackward1, (input, value)))
+        return result(np.full(shape, _dtype.real_part_for(value._data, dt), dt),
+                      track(FillBackward1, (input, value)))
     return result(np.full(shape, _fill_scalar(value, dt), dt), track(FillBackward0, (input,)))
 
 
 def _filled_tensor(t, value):
-    arr = np.full(t._data.shape, value.item(), t._data.dtype)
+    arr = np.full(t._data.shape, _dtype.real_part_for(value._data, t._data.dtype),
+                  t._data.dtype)
     return result(arr, track(FillBackward3, (t, value)))
 
 
@@ -606,7 +609,8 @@ def copy_(self, src, non_blocking=False):
                                                          src._requires_grad)):
         from ._core import check_inplace
         check_inplace(self, 'copy_')
-        np.copyto(self._data, src._data, casting='unsafe')
+        np.copyto(self._data, _dtype.real_part_for(src._data, self._data.dtype),
+                  casting='unsafe')
         self._vc[0] += 1
         return self
     return inplace(self, _copied, (src,), 'copy_')
@@ -624,7 +628,7 @@ def _copy_sparse(self, src):
 
 def _copied(t, src):
     arr = np.empty(t._data.shape, t._data.dtype)
-    np.copyto(arr, src._data, casting='unsafe')
+    np.copyto(arr, _dtype.real_part_for(src._data, arr.dtype), casting='unsafe')
     return result(arr, track(CopyBackwards, (t, src)))
 
 

@@ -60,6 +60,8 @@ def _guarded(fn, a, *args, **kwargs):
     loop forever on a matrix holding NaN or inf. As in torch, a NaN fails to converge
     (LinAlgError) and an inf gives NaN results: such matrices go in as zeros and their
     results come out NaN."""
+    if a.dtype == np.float16:  # (reached only empty -- torch refuses others -- which torch
+        a = a.astype(np.float32)  # answers; NumPy's LAPACK takes no float16)
     bad = ~np.isfinite(a).all(axis=(-2, -1))
     if not bad.any():
         return fn(a, *args, **kwargs)

@@ -423,7 +423,9 @@ def _value_tensor(value, like):
     if isinstance(value, Tensor):
         return value
     if is_scalar(value):
-        return make(np.asarray(value).astype(like._data.dtype))
+        from .pointwise import fill_scalar  # (pointwise builds on this module)
+        dt = like._data.dtype
+        return make(np.asarray(fill_scalar(value, dt, via_float=True)).astype(dt))
     t = type(value)
     name = t.__name__ if t.__module__ == 'builtins' else f'{t.__module__}.{t.__name__}'
     raise TypeError(f"can't assign a {name} to a torch.{like.dtype._legacy}")
@@ -484,7 +486,7 @@ def _setitem(self, index, value):
     if vs and vs != shape:
         v = _shape.expand(v, shape)  # (torch's error when it does not fit)
     if not tracking:
-        np.copyto(_writable(y), v._data, casting='unsafe')
+        np.copyto(_writable(y), _dtype.real_part_for(v._data, y._data.dtype), casting='unsafe')
         y._vc[0] += 1
     elif y is self and self._data.ndim and not isinstance(value, Tensor):
         inplace(self, _filled3, (value,), 'fill_')
@@ -1207,7 +1209,10 @@ def masked_fill(input, mask, value):
                            f"tensor with {value._data.ndim} dimension(s).")
     x = input._data
     shape = broadcast_shape(m.shape, x.shape)
-    v = np.asarray(value._data if is_t else value).astype(x.dtype)
+    from .pointwise import fill_scalar  # (pointwise builds on this module)
+    # (a number, or the tensor's one value, converted as torch converts a Scalar: refused
+    # when out of an integer dtype's range or complex for a real one)
+    v = np.asarray(fill_scalar(value.item() if is_t else value, x.dtype)).astype(x.dtype)
     arr = np.where(m, v, x)
     if arr.shape != shape:
         arr = np.broadcast_to(arr, shape).copy()

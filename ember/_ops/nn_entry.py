@@ -327,17 +327,31 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    if x.ndim < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
-                           f"{x.ndim}")
-    out = group_norm_kernel(input, group, weight, bias, eps)
+    if x.dtype.kind not in 'fV':  # (the kernel's dispatch, empty input or not)
+        raise NotImplementedError('"GroupNormKernelImpl" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
+    if x.ndim < 2:  # (the kernel reads the sizes given, not the input's dims)
+        out = group_norm_kernel(input.reshape(N, C, HxW), group, weight, bias,
+                                eps).reshape(x.shape)
+    else:
+        out = group_norm_kernel(input, group, weight, bias, eps)
     xg = x.reshape(N, group, -1) if x.size else x.reshape(N, group, 0)
     xg = xg.astype(np.float32) if x.dtype == np.float16 or x.dtype.kind == 'V' else xg
     with np.errstate(invalid='ignore', divide='ignore'):
         # (an empty group: torch's mean is 0 and its rstd NaN)
         mean = xg.mean(2) if xg.shape[2] else np.zeros(xg.shape[:2], xg.dtype)
         rstd = 1 / np.sqrt(xg.var(2) + eps)
-    return out, make(mean.astype(x.dtype)), make(rstd.astype(x.dtype))
+    # (as torch's, the statistics are outputs of the graph that carry no gradient back)
+    stats = [result(a.astype(x.dtype), track1(_StatsOfNorm, input)) for a in (mean, rstd)]
+    return (out, *stats)
+
+
+class _StatsOfNorm(Node):
+    """The node of a native norm's mean and 1/std: they require grad when the input does,
+    as torch's, but no gradient flows back through them (torch's formula ignores them)."""
+
+    def backward(self, g):
+        return None
 
 
 @_fn('instance_norm')

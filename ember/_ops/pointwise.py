@@ -1241,12 +1241,44 @@ def _fit_int(value, np_dtype):
     return int(value) % (info.max + 1) if info.min == 0 else int(value)
 
 
-def fill_scalar(value, np_dtype):
-    """A number written into an integer dtype (``full``, ``fill_``) as torch converts it:
-    a float truncated toward zero, an int as ``_fit_int`` says; either refused out of
-    range; a complex one into a real dtype refused unless its imaginary part is zero (any
-    nonzero one is True for bool)."""
+# The largest finite value of the floats a number can overflow, with the C++ type name
+# torch's refusal gives (keyed by NumPy dtype: a dtype's ``name`` is slow to read)
+_FLOAT32_LIMIT = (3.4028234663852886e38, 'float')
+_FLOAT_LIMITS = {np.dtype(np.float16): (65504.0, 'c10::Half'),
+                 np.dtype(np.float32): _FLOAT32_LIMIT,
+                 np.dtype(np.complex64): (3.4028234663852886e38, 'c10::complex<float>')}
+_BFLOAT16_LIMIT = (3.3895313892515355e38, 'c10::BFloat16')
+
+
+def _check_float_range(value, np_dtype, via_float):
+    """torch's refusal of a finite number beyond a float dtype's largest value (inf and NaN
+    pass). ``via_float``: the number goes to float16/bfloat16 through float, checked
+    against float's range only (``x[i] = v``, ``scalar_tensor``)."""
+    np_dtype = np.dtype(np_dtype)
+    limit = _BFLOAT16_LIMIT if np_dtype.kind == 'V' else _FLOAT_LIMITS.get(np_dtype)
+    if limit is None or not isinstance(value, (float, int, complex, np.number)) \
+            or isinstance(value, (bool, np.bool_)):
+        return
+    if via_float and np_dtype.itemsize == 2:
+        limit = _FLOAT32_LIMIT
+    top, c_name = limit
+    for part in ((value.real, value.imag) if isinstance(value, (complex, np.complexfloating))
+                 else (value,)):
+        # (no abs(): this module's abs is the op)
+        if (isinstance(part, (int, np.integer)) or math.isfinite(part)) and \
+                not -top <= part <= top:
+            raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
+
+
+def fill_scalar(value, np_dtype, via_float=False):
+    """A number written into a tensor (``full``, ``fill_``, ``masked_fill``) as torch
+    converts it: into an integer dtype a float truncated toward zero, an int as ``_fit_int``
+    says, either refused out of range; into a float dtype refused when finite beyond its
+    largest value (see ``_check_float_range``); a complex one into a real dtype refused
+    unless its imaginary part is zero (any nonzero one is True for bool)."""
     kind = np.dtype(np_dtype).kind
+    if kind in 'fcV':
+        _check_float_range(value, np_dtype, via_float)
     if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
         if kind == 'b':
             return bool(value)
@@ -1950,6 +1982,7 @@ def lerp(input, end, weight):
         x, e = binary_arrays(input, end, 'lerp')
         check_broadcast(x.shape, np.shape(e))
         _lerp_kernel(x, 'scalar')
+        weight = scalar_as(weight, x.dtype)  # (a complex one is refused for a real input)
         # torch's two-sided form: exact at both ends (start + 1 * (end - start) is not end
         # when end - start rounds)
         r = x + weight * (e - x) if abs(weight) < 0.5 else e - (e - x) * (1 - weight)

@@ -194,6 +194,9 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
         if isinstance(low, Tensor) and low.dim() != 0:
             raise RuntimeError("high must be a scalar tensor and on CPU")
         low, high = 0, low
+    if isinstance(high, Tensor):  # (torch reads a tensor's value as an int64, truncating)
+        from .pointwise import fill_scalar
+        high = fill_scalar(high.item(), np.int64)
     return randint(low, high, input._data.shape, dtype=dtype or input.dtype)
 
 

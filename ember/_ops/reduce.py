@@ -200,7 +200,7 @@ def _sum_array(input, dtype):
         if dtype.np.kind not in 'fcV' and input._requires_grad and STATE.enabled:
             # The result could not carry a gradient; torch refuses rather than drop it.
             raise RuntimeError(f"Autograd not support dtype: {_dtype_name(dtype.np)}")
-        return x.astype(dtype.np, copy=False)
+        return _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False)
     if x.dtype.kind in 'biu':
         # torch sums every integer/bool type into int64.
         return x.astype(np.int64)
@@ -270,7 +270,7 @@ class MeanBackward1(Node):
 def _mean_array(input, dtype, op='mean'):
     x = input._data
     if dtype is not None:
-        x = x.astype(dtype.np, copy=False)
+        x = _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False)
     if x.dtype.kind not in 'fcV':
         raise RuntimeError(f"{op}(): could not infer output dtype. "
                            f"{'Input' if dtype is None else 'Optional'} dtype must be either "
@@ -388,6 +388,8 @@ def _exclusive_cumprod(x, d):
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Product over all elements, or over one ``dim``; integers and bools give int64."""
+    if dim is not None:
+        _wrap1(dim, input._data.ndim)  # (torch checks the dim before the dtype)
     x = _sum_array(input, dtype)
     if dim is None:
         # (bfloat16 multiplies in bfloat16, step by step: torch's prod does not widen)
@@ -821,9 +823,9 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     dims = _dims(dim, x.ndim)
     count = _reduced_count(x.shape, dims)
     if count - c <= 0:
-        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+        from ..overrides import _warn_at_caller
+        _warn_at_caller(f"{op}(): degrees of freedom is <= 0. Correction should be strictly "
+                        "less than the reduction factor (input numel divided by output numel).")
     return x, dims, c, count
 
 
@@ -849,6 +851,16 @@ def _var_array(x, dims, c, count, keepdim):
     return np.asarray(ss / builtins.max(count - c, 0), dtype=ss.dtype)
 
 
+def _std_array(x, dims, c, count, keepdim):
+    """The square root of ``_var_array``, computed in double for the narrower floats (torch
+    accumulates their variance in double): a spread whose square overflows float32 (values
+    near 1e30) still has its finite standard deviation."""
+    if x.dtype.kind == 'c' or x.dtype.itemsize >= 8:  # (complex64 stays in float, as torch's)
+        return np.sqrt(_var_array(x, dims, c, count, keepdim))
+    wide = _var_array(x.astype(np.float64), dims, c, count, keepdim)
+    return np.sqrt(wide).astype(x.dtype)
+
+
 @register
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance over ``dim`` with Bessel's ``correction`` (default 1)."""
@@ -866,7 +878,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Standard deviation over ``dim`` with Bessel's ``correction`` (default 1)."""
     x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, 'std')
-    r = np.sqrt(_var_array(x, dims, c, count, keepdim))
+    r = _std_array(x, dims, c, count, keepdim)
     n = track1(StdBackward0, input)
     if n is not None:
         n.save(input)
@@ -876,17 +888,40 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 
 def _stat_mean(input, dim, unbiased, keepdim, correction, op, cls, sqrt):
-    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, op[:3])
-    v = _var_array(x, dims, c, count, keepdim)
-    if sqrt:
-        v = np.sqrt(v)
-    m = _np_mean(x, dims, keepdim)
+    x, dims, c, count = _var_args(input, dim, unbiased, keepdim, correction, op)
+    v = (_std_array if sqrt else _var_array)(x, dims, c, count, keepdim)
+    if x.dtype.kind == 'c':
+        # torch's mean here is the real and imaginary parts' own (an infinite real part
+        # leaves a zero imaginary part zero; complex division would make it NaN)
+        re = _running_mean(x.real, dims, keepdim)
+        m = np.empty(re.shape, x.dtype)
+        m.real, m.imag = re, _running_mean(x.imag, dims, keepdim)
+    else:
+        m = _running_mean(x, dims, keepdim)
     n = track1(cls, input)
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction = dims, keepdim, c
         n.count, n.mean_count = _backward_count(dim, count), count
     return tuple(results([np.asarray(v), m], n))
+
+
+def _running_mean(x, dims, keepdim):
+    """The mean var_mean/std_mean give: torch's running (Welford) mean, which is the plain
+    mean on finite values; an infinity makes it NaN (inf - inf) unless it is the slice's
+    last element, read in logical order."""
+    m = _np_mean(x, dims, keepdim)
+    if x.dtype.kind not in 'fV' or not x.size or np.isfinite(x).all():
+        return m
+    axes = tuple(range(x.ndim)) if dims is None or not x.ndim else tuple(dims)
+    rest = [a for a in range(x.ndim) if a not in axes]
+    flat = np.transpose(x, rest + list(axes)).reshape(
+        [x.shape[a] for a in rest] + [-1])
+    bad = ~np.isfinite(flat)
+    last = flat[..., -1]
+    keep_last = np.isinf(last) & ~bad[..., :-1].any(-1)
+    r = np.where(bad.any(-1), np.where(keep_last, last, np.nan), m.reshape(last.shape))
+    return np.asarray(r, m.dtype).reshape(m.shape)
 
 
 @register
@@ -1186,11 +1221,16 @@ def _softmax_input(input, dim, dtype, op):
     x = input._data
     d = _softmax_dim(dim, x.ndim, op)
     if dtype is not None:
-        x = x.astype(dtype.np, copy=False) if x.size else np.empty(x.shape, dtype.np)
+        x = _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False) if x.size else \
+            np.empty(x.shape, dtype.np)
     if x.dtype.kind not in 'fV' and x.size:  # (an empty input runs no kernel)
         kernel = 'lastdim_kernel_impl' if d == x.ndim - 1 or x.ndim == 0 else 'kernel_impl'
         raise NotImplementedError(f'"{op}_{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
+    if x.dtype.kind == 'c' and input._requires_grad and STATE.enabled:
+        # (an empty complex input gets past the kernel: torch's autograd refuses the output)
+        raise RuntimeError(f"_{op} does not support automatic differentiation for outputs "
+                           "with complex dtype.")
     return x, d
 
 

@@ -197,11 +197,25 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, shp[:s] + (n,) + shp[e + 1:])
 
 
-@register
+@register(method=False)
 def unflatten(input, dim, sizes):
     """Splits dim ``dim`` into ``sizes`` (one may be -1)."""
     shp = input._data.shape
     sizes = tuple(sizes)
+    if shp or dim not in (0, -1):
+        wrap_dim(dim, input._data.ndim)  # (torch's op wraps the dim before it reads the sizes)
+    return _unflatten(input, dim, sizes)
+
+
+@register(function=False, name='unflatten')
+def _unflatten_method(self, dim, sizes):
+    """``Tensor.unflatten``: ``unflatten`` that looks at the sizes first (torch's method
+    checks them in Python before it calls the op)."""
+    return _unflatten(self, dim, tuple(sizes))
+
+
+def _unflatten(input, dim, sizes):
+    shp = input._data.shape
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     if not shp and dim in (0, -1):
@@ -210,8 +224,12 @@ def unflatten(input, dim, sizes):
         raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
                            "tensor has no dimensions")
     d = wrap_dim(dim, input._data.ndim)
-    sizes = _infer_shape(sizes, shp[d], 'unflatten') if -1 in sizes else sizes
-    if _prod(sizes) != shp[d]:
+    known = _prod(n for n in sizes if n != -1)
+    if sizes.count(-1) == 1 and known and not shp[d] % known:
+        sizes = _infer_shape(sizes, shp[d], 'unflatten')
+    elif sizes.count(-1) > 1:
+        _infer_shape(sizes, shp[d], 'unflatten')  # (its refusal of two -1s)
+    if -1 in sizes or _prod(sizes) != shp[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {dim} ({shp[d]}) in the input tensor")
     return view(input, shp[:d] + sizes + shp[d + 1:])
@@ -870,7 +888,7 @@ def convert(input, dt, copy=False):
     """``input`` in dtype ``dt``: itself when nothing changes (unless ``copy``)."""
     if input._data.dtype == dt.np and not copy:
         return input
-    arr = input._data.astype(dt.np)
+    arr = _dtype.real_part_for(input._data, dt.np).astype(dt.np)
     n = None
     if dt.category >= _dtype.FLOAT:
         n = track1(ToCopyBackward0, input)

@@ -81,6 +81,12 @@ def _check_compressed(data, source, layout, blocksize, dense_dim):
         if len(blocksize) != 2:
             raise RuntimeError(f"{what}: blocksize needs to be a tuple of size 2, but got "
                                f"{len(blocksize)}")
+    if layout in _BLOCKED and source is _layout.strided and dense_dim is not None and \
+            2 + dense_dim > len(shape) and dense_dim >= 0:
+        # (torch's blocked conversion first looks up the block dims before the dense ones)
+        n = max(len(shape), 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {-2 - dense_dim})")
     if dense_dim is not None and source is _layout.strided and \
             not 0 <= dense_dim <= len(shape) - 2:
         raise RuntimeError(f"{what}: dense_dim argument must be in [0,{len(shape) - 2}] "

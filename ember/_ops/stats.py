@@ -184,6 +184,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         right = side == 'right'
     seq = sorted_sequence._data
     scalar = not isinstance(input, Tensor)
+    if scalar and isinstance(input, (int, np.integer)) and not isinstance(input, bool) and \
+            seq.dtype.kind in 'iu':
+        # (torch converts an integer to the boundaries' dtype as C does: wrapping around)
+        bits = 8 * seq.dtype.itemsize
+        input = int(input) % (1 << bits)
+        if seq.dtype.kind == 'i' and input >= 1 << (bits - 1):
+            input -= 1 << bits
     vals = np.asarray(input if scalar else input._data)
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "

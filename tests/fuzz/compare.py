@@ -91,6 +91,10 @@ def build(lib, call, inplace):
             t = lib.tensor(base.astype(np.float32)).to(lib.bfloat16)
         else:
             t = lib.tensor(base)
+        if base.size == 0:
+            # (torch.tensor of an empty NumPy array gives it strides of 0, which no tensor
+            # torch makes itself has -- x.view(int8) refuses them; the inputs are torch's own)
+            t = lib.zeros(base.shape, dtype=t.dtype)
         if v.grad:
             t.requires_grad_(True)
             leaves.append(t)

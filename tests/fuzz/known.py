@@ -76,8 +76,6 @@ KNOWN = {
     ('Tensor.svd', 'wrong values on finite inputs'):
         "float32 matrices holding 1e30: LAPACK builds scale differently (torch's singular"
         ' values overflow)',
-    ('bucketize', 'wrong values on finite inputs'):
-        'a negative number against uint8 boundaries: torch wraps it into uint8 first',
     ('isin', 'wrong values on finite inputs'):
         "assume_unique=True with duplicates: undefined (torch's and ember's answers "
         'differ, both allowed)',
@@ -172,10 +170,11 @@ KNOWN = {
         'more than one dim, which its contiguous kernel takes (any shape of one value per '
         'channel); ember takes them as the contiguous kernel does',
     ('Tensor.stride', 'wrong values on finite inputs'):
-        "not a bug: an empty tensor's strides. The fuzzer builds torch's inputs from NumPy "
-        "arrays, and torch.from_numpy keeps NumPy's strides, which are 0 for an empty array; "
-        'ember reports the row-major strides torch gives every empty tensor it makes itself '
-        '(torch.empty(0).stride() is (1,))',
+        "left: the strides of a view (transposed, sliced) of an empty tensor: NumPy keeps "
+        "no strides for an empty array (all 0), so ember reports the row-major ones torch "
+        "gives a fresh empty tensor (torch: zeros(0, 2).t().stride() is (1, 2), ember's "
+        "(1, 1)). (The fuzzer builds torch's empty inputs with torch.zeros: torch.tensor of "
+        "an empty NumPy array has strides of 0, which no tensor torch makes itself has.)",
     ('take_along_dim', 'spurious errors'):
         'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
         'reads whatever memory lies there); ember refuses as gather does',
@@ -250,4 +249,18 @@ KNOWN = {
     ('Tensor.cumprod', 'clearly wrong gradients'):
         'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
         "complex values (see cumprod); ember's matches finite differences",
+    ('searchsorted', 'spurious errors'):
+        'left: complex sorted sequence with empty values: torch runs no kernel and answers '
+        "an empty index tensor; ember's dtype refusal (generated, 'nonempty': any operand "
+        'non-empty) refuses it',
+    ('Tensor.to_sparse_bsc', 'spurious errors'):
+        'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
+    ('Tensor.to_sparse_bsr', 'spurious errors'):
+        'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
+    ('Tensor.__sub__', 'wrong dtype / shape / structure'):
+        'left: ember has no complex32 (ComplexHalf) dtype: float16 minus a complex number '
+        'is complex64 in ember, complex32 in torch (see Tensor.chalf)',
+    ('linalg.eig', 'wrong values on finite inputs'):
+        "the eigenvalues' order is LAPACK's (geev) and not defined: on a rank-1 matrix MKL "
+        "(torch) and OpenBLAS (NumPy) list the same eigenvalues in different orders",
 }

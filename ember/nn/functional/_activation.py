@@ -14,6 +14,7 @@ written back, history rebased). Their nodes are named as torch names them (``Elu
 a negative slope.
 """
 import math
+import sys
 
 import numpy as np
 
@@ -823,6 +824,9 @@ class _RreluWithNoiseBackward1(_RreluWithNoiseBackward0):
     inplace = True
 
 
+_FLOAT_MAX = float(np.finfo(np.float32).max)
+
+
 def _rrelu_check(lower, upper):
     """``lower`` and ``upper`` as the doubles torch's kernel takes, after its checks."""
     bounds = []
@@ -845,10 +849,20 @@ def _rrelu_out(input, lower, upper, training, generator=None, cls=_RreluWithNois
     if x.dtype not in (np.float32, np.float64) and x.dtype.name != 'bfloat16':
         raise NotImplementedError('"rrelu_with_noise_out_cpu" not implemented for '
                                   f"'{_pw.dtype_name(x.dtype)}'")
+    if x.dtype != np.float64 and any(math.isfinite(v) and abs(v) > _FLOAT_MAX
+                                     for v in (lower, upper)):
+        # (the float32 and bfloat16 kernels take the bounds as floats)
+        raise RuntimeError("value cannot be converted to type float without overflow")
     # One slope per element, uniform in [lower, upper] (drawn from ember's generator); the
-    # positive elements pass unchanged (noise 1).
+    # positive elements pass unchanged (noise 1). Only a draw checks the width of the range,
+    # so infinite bounds are refused only where an element is not positive (rrelu_ takes
+    # them, as torch's in-place kernel does; rrelu refuses them up front).
+    drawn = x <= 0
+    if drawn.any() and not upper - lower <= sys.float_info.max:
+        raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true, "
+                           "but got false.")
     u = _random._rng(generator).random(x.shape)
-    noise = np.where(x <= 0, lower + (upper - lower) * u, 1).astype(x.dtype)
+    noise = np.where(drawn, lower + (upper - lower) * u, 1).astype(x.dtype)
     return _unary_node(input, x * noise, cls, noise=noise, slope=slope)
 
 
@@ -860,11 +874,10 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
-    if training:
-        lower, upper = _rrelu_check(lower, upper)
-    elif not _pw.scalar_as(lower, np.float64) <= _pw.scalar_as(upper, np.float64):
-        # (in evaluation torch's in-place form checks only the order: an infinite bound
-        # makes an infinite slope)
+    lower, upper = _pw.scalar_as(lower, np.float64), _pw.scalar_as(upper, np.float64)
+    if not lower <= upper:
+        # (torch's in-place form checks only the order: in evaluation an infinite bound
+        # makes an infinite slope; in training the draw refuses it, where it draws)
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if FWD.level is not None and tangent_of(input) is not None:
         raise NotImplementedError(

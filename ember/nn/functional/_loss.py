@@ -544,6 +544,14 @@ def bce_with_logits_checks(input, target, weight, pos_weight):
     if input._data.dtype.kind in 'biuc':
         raise NotImplementedError('"log_sigmoid_cpu" not implemented for '
                                   f"'{FROM_NP[input._data.dtype].kernel_name}'")
+    kind = target._data.dtype.kind
+    if kind == 'b':  # (``1 - target``)
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if kind in 'iu':  # (``(1 - target).mul_(input)`` into the integer tensor)
+        from ..._dtype import promote_types
+        raise RuntimeError(f"result type {promote_types(input.dtype, target.dtype).kernel_name}"
+                           f" can't be cast to the desired output type {target.dtype.kernel_name}")
 
     def in_place(out, other):
         both = _core.check_broadcast(out, other)
@@ -568,13 +576,15 @@ def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=N
     bce_with_logits_checks(input, target, weight, pos_weight)
     x, t = _core.binary_arrays(input, target, 'binary_cross_entropy_with_logits')
     with _np.errstate(all='ignore'):
-        ls = _log_sigmoid_array(x)
+        # (torch's log_sigmoid runs in the input's own dtype, before the target promotes it)
+        ls = _log_sigmoid_array(input._data if input._data.shape == x.shape else x)
         if pos_weight is not None:
             ls = ls * ((pos_weight._data - 1) * t + 1)
         loss = (1 - t) * x - ls
         if weight is not None:
             loss = loss * weight._data
-    loss = _np.asarray(loss, x.dtype)
+    # (torch builds the loss in place on ``1 - target``: it has the target's dtype)
+    loss = _np.asarray(loss, target._data.dtype if target._data.dtype.kind in 'fV' else x.dtype)
     r = _reduce_array(loss, reduction)
     n = _core.track(_BinaryCrossEntropyWithLogitsBackward0, (input, target, weight, pos_weight))
     out = _core.result(r, n)
