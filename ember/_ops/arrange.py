@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
+                    refuse_complex_grad,
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
                     diag_embed_like, UnsafeViewBackward0, _diag_index, _distinct_dims)
@@ -701,6 +702,8 @@ def _cumext(name, ufunc, cls, named, input, dim):
     if x.ndim == 0 and type(dim) is int and dim not in (-1, 0):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d = wrap_dim(dim, x.ndim)
+    if not x.size or x.ndim == 0:  # (no kernel runs, to refuse a complex input first)
+        refuse_complex_grad(name, input)
     if x.ndim == 0:
         vals, idx = x.copy(), np.zeros((), np.int64)
     else:

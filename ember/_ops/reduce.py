@@ -613,10 +613,15 @@ min = _two_arg('min', np.min, MinBackward1, MinBackward0, np.argmin, _min_t,
                _min_elementwise)
 
 
-def _check_reduced_nonempty(x, dims, op):
+def _check_reduced_nonempty(x, dim, op):
+    """amax/amin's check that no reduced dim is empty: torch walks ``dim`` as given,
+    wrapping each (an out-of-range one is its IndexError) and naming the first empty one as
+    it was given (``-1``), before it looks for a dim named twice."""
     if x.size == 0:
-        for d in dims:
-            if x.shape[d] == 0:
+        for i, d in enumerate(dim if isinstance(dim, (tuple, list)) else (dim,)):
+            d = int(d) if i and type(d) is bool else d  # (as ``_dims``: the parser's unpacking)
+            _check_dim_type(d)
+            if x.shape[wrap_dim(d, x.ndim)] == 0:
                 raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
 
 
@@ -624,10 +629,11 @@ def _amaxmin(name, np_fn, cls):
     def fn(input, dim=(), keepdim=False, *, out=None):
         x = input._data
         all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
+        if x.size == 0 and not all_dims:
+            _check_reduced_nonempty(x, dim, name)
         dims = _dims(None if all_dims else dim, x.ndim, True)
         if x.size == 0 and all_dims:
             raise RuntimeError(_NUMEL0.format(name))
-        _check_reduced_nonempty(x, dims, name)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
         n = track1(cls, input)
         t = result(r, n)

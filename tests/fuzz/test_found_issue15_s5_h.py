@@ -1,0 +1,207 @@
+"""What the differential fuzzer found (issue 15, fifth pass, seeds 900-919, functions a-m,
+and the items the fourth pass left), each pinned against torch.
+
+Every test runs the same code on ember and torch (``tests.oracle.oracle.check``, or both
+libraries side by side). Where torch is wrong (an entry in ``tests/fuzz/known.py``) the test
+shows torch's answer next to the right one, computed a second way.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check, torch, values
+
+import ember
+
+
+def run(src, **names):
+    """``src`` evaluated with ``T`` as each library: (ember's, torch's) result or exception."""
+    out = []
+    for lib in (ember, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            try:
+                out.append(eval(src, {'T': lib, 'np': np, **names}))
+            except Exception as e:  # noqa: BLE001 - the exception is what is compared
+                out.append(e)
+    return out
+
+
+def same_outcome(src):
+    """ember and torch agree on ``src``: the same exception class and message, or results
+    of the same dtype and shape."""
+    e, t = run(src)
+    if isinstance(t, Exception):
+        assert isinstance(e, Exception), f'torch raised {t!r}; ember returned {e!r}'
+        assert type(e) is type(t), (e, t)
+        assert str(e).split('\n')[0] == str(t).split('\n')[0], (e, t)
+        return
+    assert not isinstance(e, Exception), f'ember raised {e!r}'
+    for a, b in zip(e, t) if isinstance(t, tuple) else [(e, t)]:
+        assert str(a.dtype) == str(b.dtype) and tuple(a.shape) == tuple(b.shape), (e, t)
+        assert a.requires_grad == b.requires_grad, (e, t)
+
+
+# -- bernoulli: torch has no kernel filling a complex tensor, nor one reading bool or integer
+# probabilities; the tensor filled is the result (``out=``'s dtype counts), the checks come
+# before p's range and nothing is looked at for an empty tensor ---------------------------
+BERNOULLI_CASES = [
+    'T.bernoulli(T.zeros(2, dtype=T.complex64))', 'T.bernoulli(T.tensor(0j))',
+    'T.bernoulli(T.zeros(0, dtype=T.complex64))', 'T.bernoulli(T.zeros(2, dtype=T.complex64), 0.5)',
+    'T.bernoulli(T.zeros(2, dtype=T.complex64), 2.)', 'T.bernoulli(T.zeros(0, dtype=T.complex64), 0.5)',
+    'T.zeros(2, dtype=T.complex64).bernoulli_(T.ones(2) / 2)',
+    'T.zeros(2, dtype=T.complex64).bernoulli_(T.ones(2, dtype=T.complex64))',
+    'T.zeros(2, dtype=T.complex128).bernoulli_(T.ones(3))',
+    'T.zeros(2).bernoulli_(T.ones(3, dtype=T.int32))',
+    'T.zeros(0, dtype=T.complex64).bernoulli_(0.5)', 'T.zeros(2, dtype=T.complex64).bernoulli_(2.)',
+    'T.zeros(2, dtype=T.complex64).bernoulli_(0.5)', 'T.zeros(2, dtype=T.complex64).bernoulli(0.5)',
+    'T.zeros(2, dtype=T.complex64).bernoulli()', 'T.bernoulli(T.ones(2, dtype=T.int64) * 3)',
+    'T.bernoulli(T.ones(0, 2, dtype=T.int64))', 'T.bernoulli(T.ones(2, dtype=T.bool), 0.5)',
+    'T.bernoulli(T.ones(2, dtype=T.bool))', 'T.bernoulli(T.ones(2, dtype=T.bool), out=T.zeros(2))',
+    'T.bernoulli(T.ones(2), out=T.zeros(2, dtype=T.complex64))',
+    'T.bernoulli(T.ones(2, dtype=T.complex64), out=T.zeros(2))',
+    'T.bernoulli(T.ones(2), out=T.zeros(2, dtype=T.int32))',
+    'T.bernoulli(T.ones(2), out=T.zeros(0, dtype=T.float64))',
+    'T.zeros(2, dtype=T.int32).bernoulli_(0.5)', 'T.zeros(2, dtype=T.bool).bernoulli_(T.ones(2))',
+    'T.zeros(2).bernoulli_(T.ones(2, dtype=T.int32))', 'T.bernoulli(T.ones(2, dtype=T.bfloat16))',
+]
+
+
+@pytest.mark.parametrize('src', BERNOULLI_CASES)
+def test_bernoulli_dtypes(src):
+    same_outcome(src)
+
+
+def test_bernoulli_writes_out():
+    # (out= was ignored: the result was a new tensor and out kept its zeros)
+    def f(T):
+        out = T.zeros(2, 3, dtype=T.float64)
+        r = T.bernoulli(T.ones(2, 3), out=out)
+        return r is out, out
+    (e_is, e), (t_is, t) = f(ember), f(torch)
+    assert e_is and t_is
+    assert np.array_equal(values(e), values(t))
+
+
+# -- cummin / cummax: an empty or 0-d complex input runs no kernel, so torch's autograd
+# refuses the complex result (a non-empty one is the kernel's NotImplementedError) --------
+@pytest.mark.parametrize('op', ['cummin', 'cummax'])
+@pytest.mark.parametrize('src', [
+    'T.{op}(T.zeros(0, dtype=T.complex128, requires_grad=True), 0)',
+    'T.{op}(T.zeros(3, dtype=T.complex128, requires_grad=True), 0)',
+    'T.{op}(T.tensor(1j, requires_grad=True), 0)', 'T.{op}(T.tensor(1j, requires_grad=True), 2)',
+    'T.{op}(T.tensor(1j), 0)', 'T.{op}(T.zeros(0, dtype=T.complex128, requires_grad=True), 5)',
+    'T.zeros(0, 3, dtype=T.complex64, requires_grad=True).{op}(1)',
+    'T.{op}(T.zeros(0, 3, dtype=T.complex64, requires_grad=True).detach(), 1)'])
+def test_cumulative_extreme_of_a_complex_tensor_that_requires_grad(op, src):
+    same_outcome(src.format(op=op))
+
+
+def test_cummin_of_a_complex_tensor_without_grad_mode():
+    def f(T):
+        with T.no_grad():
+            return T.cummin(T.tensor(1j, requires_grad=True), 0).values
+    e, t = f(ember), f(torch)
+    assert np.array_equal(values(e), values(t))
+
+
+# -- amax / amin of an empty tensor: torch walks the dims as given (wrapping each) and names
+# the first empty one as given, before it looks for a dim named twice ---------------------
+@pytest.mark.parametrize('op', ['amax', 'amin'])
+@pytest.mark.parametrize('dim', [-1, [-1], (-1, 0), [1, 5], [5, 1], [1, 0, 1], [0, -2],
+                                 [1, -2, 0], [True, 1], [1, True], [False, True], [1.5]])
+@pytest.mark.parametrize('shape', [(2, 0), (0, 3), (0,)])
+def test_amax_of_an_empty_tensor_with_a_repeated_dim(op, dim, shape):
+    same_outcome(f'T.{op}(T.zeros{shape}, {dim!r}, True)')
+    same_outcome(f'T.zeros{shape}.{op}({dim!r})')
+
+
+# -- cov with one kind of weights and a single observation: torch subtracts the mean from its input in
+# place (a torch bug: a plain input comes back zeroed, one that requires grad is refused by
+# autograd); ember leaves the input alone and returns torch's values -----------------------
+COV_CASES = [
+    dict(correction=3, aweights=[0.44198648]), dict(aweights=[0.38828464]),
+    dict(correction=0, aweights=[2.0]), dict(fweights=[2]), dict(correction=0, fweights=[2]),
+]
+
+
+@pytest.mark.parametrize('kw', COV_CASES)
+@pytest.mark.parametrize('rows', [1, 2])
+def test_cov_of_one_observation_with_weights(kw, rows):
+    x = np.arange(1., rows + 1.).reshape(rows, 1) if rows > 1 else np.array([0.85469066])
+
+    def weights(T, grad):
+        out = {}
+        for k, v in kw.items():
+            if k == 'fweights':
+                out[k] = T.tensor(v)
+            elif k == 'aweights':
+                out[k] = T.tensor(v, dtype=T.float64, requires_grad=grad)
+            else:
+                out[k] = v
+        return out
+    # torch on a plain input: the right values, and the input mutated
+    tx = torch.tensor(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        right = torch.cov(tx.clone(), **weights(torch, False))
+        torch.cov(tx, **weights(torch, False))
+    assert not np.array_equal(values(tx), x)  # (torch's bug: still there?)
+    # torch refuses an input that requires grad, or a view of one
+    with pytest.raises(RuntimeError, match='in-place operation'), warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        torch.cov(torch.tensor(x, requires_grad=True).expand(x.shape), **weights(torch, True))
+    # ember: torch's values, the input untouched, and a gradient for the weights and input
+    ex = ember.tensor(x, requires_grad=True)
+    ew = weights(ember, True)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        r = ember.cov(ex.expand(x.shape), **ew)
+    np.testing.assert_allclose(values(r), values(right), equal_nan=True)
+    assert np.array_equal(values(ex), x)
+    assert r.requires_grad and type(r.grad_fn).__name__ == 'SqueezeBackward0'
+
+
+# -- geqrf of a rank-deficient matrix: the reflectors built from rounding remainders differ
+# between LAPACK builds (torch's MKL); ember's output is scipy's LAPACK geqrf bit for bit --
+GEQRF_CASES = [
+    (np.full((2, 3), -0.60117 + 0.0246855j, np.complex64), 'cgeqrf'),
+    (np.outer(np.arange(1., 5.), np.array([1., -2., .5, 3.])).astype(np.float32), 'sgeqrf'),
+    (np.full((3, 3), 1 - 2j, np.complex128), 'zgeqrf'),
+]
+
+
+@pytest.mark.parametrize('a, routine', GEQRF_CASES)
+def test_geqrf_of_a_rank_deficient_matrix_is_lapacks(a, routine):
+    lapack = pytest.importorskip('scipy.linalg.lapack', reason='scipy is the LAPACK reference')
+    qr, tau = getattr(lapack, routine)(a)[:2]
+    e = ember.geqrf(ember.tensor(a))
+    assert np.array_equal(values(e.a), qr) and np.array_equal(values(e.tau), tau)
+    # torch (MKL) agrees on R's first row and the first reflector, where no remainder enters
+    t = torch.geqrf(torch.tensor(a))
+    np.testing.assert_allclose(values(e.a)[0], values(t.a)[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(values(e.tau)[0], values(t.tau)[0], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('dtype', ['complex64', 'float32', 'complex128'])
+def test_geqrf_of_a_full_rank_matrix(dtype):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 4, 3)) + (1j * rng.standard_normal((2, 4, 3))
+                                          if 'complex' in dtype else 0)
+    check(lambda T, x: T.geqrf(x), a.astype(dtype), grad=False)
+
+
+# -- ldl_factor of a singular matrix: torch fails its own internal assert ("please report a
+# bug to PyTorch", a RuntimeError); ember raises LinAlgError, a RuntimeError as torch's own
+# LinAlgError is, naming the zero pivot ------------------------------------------------------
+@pytest.mark.parametrize('hermitian', [False, True])
+@pytest.mark.parametrize('a', [[[1., 2., 3.], [2., 4., 6.], [3., 6., 9.]], np.zeros((3, 3))])
+def test_ldl_factor_of_a_singular_matrix(a, hermitian):
+    e, t = run('T.linalg.ldl_factor(T.tensor(a), hermitian=h)', a=a, h=hermitian)
+    assert type(t) is RuntimeError and 'INTERNAL ASSERT FAILED' in str(t)
+    assert isinstance(e, RuntimeError) and type(e).__name__ == 'LinAlgError'
+    assert 'is exactly zero: the input matrix is singular' in str(e)
+    # (the _ex form reports it in info, as torch's)
+    check(lambda T, x: T.linalg.ldl_factor_ex(x, hermitian=hermitian).info, np.array(a),
+          grad=False)
