@@ -343,9 +343,8 @@ def cross(input, other, dim=None):
                       "Please either pass the dim explicitly or simply use torch.linalg.cross."
                       "\nThe default value of dim will change to agree with that of "
                       "linalg.cross in a future release.", UserWarning, stacklevel=2)
-        shape = np.broadcast_shapes(input._data.shape, other._data.shape) \
-            if input._data.ndim == other._data.ndim else input._data.shape
-        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        # (input's own first dim of size 3, not the broadcast shape's)
+        dim = next((i for i, s in enumerate(input._data.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
     d = cross_checks(input, other, dim)

@@ -1428,6 +1428,10 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'div', 'input')
     x, y = binary_arrays(input, other, 'div')
+    common = np.result_type(x, y)
+    if common.kind in 'bc':  # (torch has no rounding division of bools or complex numbers)
+        raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[common].kernel_name}'")
     _check_int_division(x, y)
     if rounding_mode == 'floor':
         r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else np.floor(np.true_divide(x, y))

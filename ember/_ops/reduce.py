@@ -679,6 +679,8 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
         if x.ndim and x.shape[dims[0]] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero "
                              "size.")
+        if not x.ndim and x.dtype.kind == 'c':  # (torch's 0-d path has a message of its own)
+            raise RuntimeError(f"aminmax not implemented for {input.dtype.kernel_name}")
     ax = _np_axis(dims, x.ndim)
     lo = np.asarray(np.min(x, axis=ax, keepdims=keepdim))
     hi = np.asarray(np.max(x, axis=ax, keepdims=keepdim))

@@ -205,3 +205,115 @@ def test_ldl_factor_of_a_singular_matrix(a, hermitian):
     # (the _ex form reports it in info, as torch's)
     check(lambda T, x: T.linalg.ldl_factor_ex(x, hermitian=hermitian).info, np.array(a),
           grad=False)
+
+
+# -- seeds 900-919, functions a-m: torch's errors, in torch's order ------------------------
+ERROR_ORDER_CASES = [
+    # div with a rounding mode: no kernel for bools or complex numbers (the in-place form's
+    # cast check first)
+    "T.ones(3).div_(T.ones(3, dtype=T.complex128), rounding_mode='trunc')",
+    "T.ones(3, dtype=T.complex128).div(T.ones(3), rounding_mode='trunc')",
+    "T.ones(3).div(T.ones(3, dtype=T.complex128), rounding_mode='floor')",
+    "T.ones(3, dtype=T.int32).div_(T.ones(3, dtype=T.complex128), rounding_mode='trunc')",
+    "T.ones(3, dtype=T.bool).div(False, rounding_mode='floor')",
+    "T.ones(3, dtype=T.bool).div(T.ones(3, dtype=T.bool), rounding_mode='trunc')",
+    "T.ones(3, dtype=T.bool).div(1, rounding_mode='floor')",
+    "T.ones(0, dtype=T.bool).div(True, rounding_mode='floor')",
+    "T.ones(3).div(1j, rounding_mode='floor')", "T.ones(3).div_(1j, rounding_mode='floor')",
+    "T.ones(3, dtype=T.bool).div(T.ones(3, dtype=T.int8), rounding_mode='floor')",
+    # aminmax of a 0-d complex tensor along a dim: a message of its own
+    'T.aminmax(T.tensor(1j), dim=0)', 'T.tensor(1j, dtype=T.complex128).aminmax(dim=-1, keepdim=True)',
+    'T.aminmax(T.tensor(1j))', 'T.aminmax(T.tensor([1j]), dim=0)', 'T.aminmax(T.tensor(True), dim=0)',
+    # addr: alpha/beta as torch takes them; addr_ wants a matrix of the product's shape
+    'T.zeros(4, dtype=T.uint8).addr_(T.zeros(4, dtype=T.uint8), T.zeros(4, dtype=T.uint8), beta=-2)',
+    'T.zeros(4, 4, dtype=T.uint8).addr(T.ones(4, dtype=T.uint8), T.ones(4, dtype=T.uint8), beta=-2)',
+    'T.zeros(4, 4, dtype=T.uint8).addr(T.ones(4, dtype=T.uint8), T.ones(4, dtype=T.uint8), beta=300)',
+    'T.zeros(4, 4, dtype=T.uint8).addr(T.ones(4, dtype=T.uint8), T.ones(4, dtype=T.uint8), alpha=2.)',
+    'T.zeros(0, dtype=T.uint8).addr(T.zeros(0, dtype=T.uint8), T.zeros(0, dtype=T.uint8), alpha=2.)',
+    'T.zeros(4, 4, dtype=T.bool).addr(T.ones(4, dtype=T.bool), T.ones(4, dtype=T.bool), alpha=2.5)',
+    'T.zeros(4, 4, dtype=T.uint8).addr(T.ones(4, dtype=T.uint8), T.ones(4, dtype=T.uint8), alpha=1j)',
+    'T.zeros(4, 4).addr(T.zeros(4), T.zeros(4), alpha=1j)',
+    'T.zeros(4, 4, dtype=T.int32).addr(T.ones(4, dtype=T.int32), T.ones(4, dtype=T.int32), beta=True)',
+    'T.zeros(4, 4, dtype=T.int32).addr_(T.ones(4, dtype=T.int32), T.ones(4, dtype=T.int32), beta=2.5)',
+    'T.zeros(5, 5).addr_(T.zeros(4), T.zeros(4))', 'T.zeros(2, 2, 2).addr_(T.zeros(4), T.zeros(4))',
+    'T.zeros(4).addr_(T.zeros(4, 1), T.zeros(4))',
+    # cross without dim: the input's own first dim of size 3, not the broadcast shape's
+    'T.cross(T.zeros(2, 1, 3), T.zeros(2, 3, 3))', 'T.cross(T.zeros(2, 1, 3).permute(2, 1, 0), T.zeros(2, 3, 3))',
+    'T.cross(T.ones(1, 1), T.ones(3, 3))', 'T.cross(T.ones(3, 1), T.ones(3, 3))',
+    # inner of bools: an empty operand runs no kernel; operands of two dtypes
+    'T.zeros(0, dtype=T.bool).inner(T.zeros(2, 0, dtype=T.bool))',
+    'T.ones(2, 0, dtype=T.bool).inner(T.ones(3, 0, dtype=T.bool))',
+    'T.einsum("ij,kj->ik", T.zeros(2, 0, dtype=T.bool), T.zeros(3, 0, dtype=T.bool))',
+    'T.zeros(2, dtype=T.bool).inner(T.zeros(2, dtype=T.int32))',
+    'T.zeros(2, 2).inner(T.zeros(3, 2, dtype=T.float64))',
+    # nll_loss / cross_entropy: a 0-d target has batch size 0
+    'T.nn.functional.cross_entropy(T.zeros(3, 3), T.tensor(1.), T.zeros(3, 3), 3)',
+    'T.nn.functional.nll_loss(T.zeros(3, 3), T.tensor(1))',
+    'T.nn.functional.nll_loss(T.zeros(0, 3), T.tensor(1))',
+    'T.nn.functional.cross_entropy(T.zeros(0, 3), T.tensor(1.))',
+    # embedding with max_norm: torch renorms (row by row, in index order) before its op
+    'T.nn.functional.embedding(T.tensor([0, 1]), T.ones(4, 4, dtype=T.int32), max_norm=1.)',
+    'T.nn.functional.embedding(T.tensor([0, 9]), T.ones(4, 4), max_norm=1.)',
+    'T.nn.functional.embedding(T.tensor([0, 9]), T.ones(4, 4, dtype=T.int32), max_norm=1.)',
+    'T.nn.functional.embedding(T.tensor([-9, 0]), T.ones(4, 4, dtype=T.int32), max_norm=1.)',
+    'T.nn.functional.embedding(T.tensor([-1, 0]), T.ones(4, 4), max_norm=1.)',
+    'T.nn.functional.embedding(T.tensor([], dtype=T.int64), T.ones(4, 4, dtype=T.int32), max_norm=1.)',
+    # ldl_solve: B's dtype, B's rows (B.size(-2)), then the pivots
+    'T.linalg.ldl_solve(T.ones(1, 2, 3, 3), T.ones(3), T.ones(1))',
+    'T.linalg.ldl_solve(T.ones(3, 3), T.ones(3, dtype=T.int32), T.ones(()))',
+    'T.linalg.ldl_solve(T.ones(3, 3), T.ones(3), T.ones(3, 1))',
+    'T.linalg.ldl_solve(T.ones(3, 3), T.ones(2, dtype=T.int32), T.ones(3, dtype=T.float64))',
+    'T.linalg.ldl_solve(T.ones(3, 3), T.ones(2), T.ones(3, 1))',
+    'T.linalg.ldl_solve(T.ones(3, 3), T.ones(2, dtype=T.int32), T.ones(2, 1))',
+    'T.linalg.ldl_solve(T.ones(3, 3), T.ones(3, dtype=T.bool), T.ones(3, 1))',
+    'T.linalg.ldl_solve(T.ones(3, 3, dtype=T.float16), T.ones(3, dtype=T.int32), T.ones(3, 1, dtype=T.float16))',
+    'T.linalg.ldl_solve(T.ones(3, 3, dtype=T.float16), T.ones(2, dtype=T.int32), T.ones(3, 1, dtype=T.float16))',
+    # lstm_cell reads the hidden size (w_hh.size(1)) first
+    'T.lstm_cell(T.ones(2, 2), [T.ones(2, 3), T.ones(2, 3)], T.ones(12, 3), T.ones(0))',
+    'T.lstm_cell(T.ones(2, 2), [T.ones(2, 3), T.ones(2, 3)], T.ones(5, 3), T.ones(12, 3))',
+    # householder_product reads tau.size(-1)
+    'T.linalg.householder_product(T.ones(2, 0), T.tensor(1.))',
+    'T.linalg.householder_product(T.ones(3, 2, dtype=T.int32), T.tensor(1))',
+    # mT / mH / H / adjoint: a 0-d tensor is itself (conjugated), H takes matrices only
+    'T.tensor(2.).mT', 'T.tensor(2. + 1j).mH', 'T.tensor(2.).H', 'T.tensor(2.).adjoint()',
+    'T.ones(3).mT', 'T.ones(3).mH', 'T.ones(3).H', 'T.ones(2, 3, 3).H', 'T.ones(2, 3).H',
+    'T.ones(3).adjoint()', 'T.lobpcg(T.tensor(2., requires_grad=True))',
+    'T.conj_physical(T.tensor(1j))', 'T.adjoint(T.tensor(1j))', 'T.tensor(1j).conj().resolve_conj()',
+]
+
+
+@pytest.mark.parametrize('src', ERROR_ORDER_CASES)
+def test_error_order(src):
+    same_outcome(src)
+
+
+def test_zero_d_complex_results_are_arrays():
+    # (conj of a 0-d array is a NumPy scalar: a tensor holding one had no layout, no strides)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (adjoint of a 0-d tensor is deprecated)
+        for x in (ember.tensor(1j).conj(), ember.conj_physical(ember.tensor(1j)),
+                  ember.adjoint(ember.tensor(1j))):
+            assert type(x._data) is np.ndarray and x.layout == ember.strided
+
+
+def test_values_of_the_fixed_ops():
+    # values, not only errors: cross without dim, addr with a wrapped beta, the 0-d H
+    def f(T, a, b):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            u = T.tensor([1, 2, 3], dtype=T.uint8)
+            return (T.cross(a, b), T.tensor([[5, 6, 7]] * 3, dtype=T.uint8).addr(u, u, beta=-2,
+                                                                                  alpha=-3),
+                    T.tensor(2. + 1j).H, T.tensor(2. + 1j).mT)
+    rng = np.random.default_rng(0)
+    check(f, rng.standard_normal((2, 1, 3)), rng.standard_normal((2, 3, 3)))
+
+
+def test_embedding_max_norm_values():
+    def f(T):
+        w = T.arange(16.).reshape(4, 4)
+        r = T.nn.functional.embedding(T.tensor([[0, 2], [2, 3]]), w, max_norm=5., norm_type=1.5)
+        return r, w
+    e, t = f(ember), f(torch)
+    for a, b in zip(e, t):
+        np.testing.assert_allclose(values(a), values(b), rtol=1e-6)
