@@ -16,6 +16,7 @@ REFUSED = {
     'abs': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool'),),
     'abs_': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool'), ('RuntimeError', 'In-place abs is not supported for complex tensors.', 'ComplexFloat ComplexDouble')),
     'absolute': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool'),),
+    'absolute_': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool'), ('RuntimeError', 'In-place abs is not supported for complex tensors.', 'ComplexFloat ComplexDouble')),
     'acos_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'acosh_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long'),),
     'adaptive_avg_pool1d': (('RuntimeError', '_adaptive_avg_pool2d does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),

@@ -1748,6 +1748,9 @@ def _clamp_tensors(input, lo, hi, node):
         kernel = 'maximum_cpu' if lo is not None else 'minimum_cpu'
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_dtype.FROM_NP[np.dtype(dt)].kernel_name}'")
+    if dt == np.bool_ and lo is not None and hi is not None:
+        # (torch's two-bound kernel has no bool loop; one bound is a maximum or minimum)
+        raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
     r = x.astype(dt, copy=False)
     if lo is not None:
         r = np.maximum(r, lo._data.astype(dt, copy=False))

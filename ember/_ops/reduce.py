@@ -1568,7 +1568,7 @@ def _logic(name, np_fn):
         x = input._data
         if isinstance(dim, (tuple, list)) and not dim:
             # unlike sum/amax, torch's all/any reduce over no dim for an empty dim list
-            r = x != 0 if x.dtype != np.bool_ else x.copy()
+            r = np.asarray(x != 0) if x.dtype != np.bool_ else x.copy()  # (0-d: an array)
             return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
         dims = _dims(dim, x.ndim, True)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))

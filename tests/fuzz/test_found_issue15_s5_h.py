@@ -317,3 +317,87 @@ def test_embedding_max_norm_values():
     e, t = f(ember), f(torch)
     for a, b in zip(e, t):
         np.testing.assert_allclose(values(a), values(b), rtol=1e-6)
+
+
+# -- dtypes torch's kernels have no loop for: pooling, clamp with two bool bounds, in-place
+# absolute of a complex tensor (the alias's row: abs_'s) --------------------------------
+POOLS = {
+    'max_pool1d': lambda F, x: F.max_pool1d(x, 1),
+    'max_pool1d_indices': lambda F, x: F.max_pool1d(x, 1, return_indices=True)[0],
+    'max_pool2d': lambda F, x: F.max_pool2d(x.unsqueeze(-1), 1),
+    'max_pool3d': lambda F, x: F.max_pool3d(x.unsqueeze(-1).unsqueeze(-1), 1),
+    'avg_pool1d': lambda F, x: F.avg_pool1d(x, 1),
+    'avg_pool2d': lambda F, x: F.avg_pool2d(x.unsqueeze(-1), 1),
+    'avg_pool3d': lambda F, x: F.avg_pool3d(x.unsqueeze(-1).unsqueeze(-1), 1),
+    'lp_pool1d': lambda F, x: F.lp_pool1d(x, 2, 1),
+    'adaptive_avg_pool1d': lambda F, x: F.adaptive_avg_pool1d(x, 2),
+    'adaptive_avg_pool2d': lambda F, x: F.adaptive_avg_pool2d(x.unsqueeze(-1), (2, 1)),
+    'adaptive_avg_pool2d_1': lambda F, x: F.adaptive_avg_pool2d(x.unsqueeze(-1), 1),
+    'adaptive_avg_pool3d': lambda F, x: F.adaptive_avg_pool3d(x.unsqueeze(-1).unsqueeze(-1), 2),
+}
+DTYPES = ['bool', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32',
+          'complex64']
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('op', sorted(POOLS))
+def test_pooling_kernel_dtypes(op, dtype):
+    def f(T):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            try:
+                r = POOLS[op](T.nn.functional, T.ones(2, 1, 4).to(getattr(T, dtype)))
+            except Exception as e:  # noqa: BLE001 - compared below
+                return type(e).__name__, str(e)
+            return str(r.dtype), tuple(r.shape)
+    assert f(ember) == f(torch)
+
+
+@pytest.mark.parametrize('src', [
+    'T.clamp(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    'T.ones(2, dtype=T.bool).clamp_(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    'T.clamp(T.zeros(0, dtype=T.bool), T.zeros(0, dtype=T.bool), T.zeros(0, dtype=T.bool))',
+    'T.ones(2, dtype=T.bool).clip(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    'T.clamp(T.ones(2, dtype=T.bool), T.tensor(True), T.tensor(False))',
+    'T.clamp(T.ones(2, dtype=T.bool), T.ones(3, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    'T.clamp(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    'T.clamp(T.ones(2, dtype=T.bool), None, T.ones(2, dtype=T.bool))',
+    'T.clamp(T.ones(2, dtype=T.bool), T.tensor([1, 0]), T.ones(2, dtype=T.bool))',
+    'T.ones(2, dtype=T.complex64).absolute_()', 'T.ones(0, dtype=T.complex64).absolute_()',
+    'T.ones(2, dtype=T.bool).absolute_()', 'T.ones(2).absolute_()',
+    'T.tensor(-5).any([])', 'T.tensor(3, dtype=T.uint8).all([])',
+])
+def test_kernel_dtypes(src):
+    same_outcome(src)
+
+
+def test_any_of_a_0d_tensor_over_no_dim_is_an_array():
+    assert type(ember.tensor(-5).any([])._data) is np.ndarray
+
+
+# -- ldl_factor of a matrix holding NaN: MKL (torch) reports a zero pivot and then fails its
+# internal assert; the reference LAPACK (scipy's, ember's) reports none ------------------
+def test_ldl_factor_of_a_nan_matrix_is_lapacks():
+    lapack = pytest.importorskip('scipy.linalg.lapack', reason='scipy is the LAPACK reference')
+    a = np.array([[-1., -0.9275, -0.1743], [-0.0357, 0.0108, -0.0528],
+                  [np.nan, np.nan, -0.0730]], np.float32)
+    ld, piv, info = lapack.ssytrf(a, lower=1)
+    assert info == 0
+    e = ember.linalg.ldl_factor_ex(ember.tensor(a))
+    assert int(e.info) == 0
+    np.testing.assert_array_equal(values(e.LD), np.tril(ld))
+    with pytest.raises(RuntimeError, match='INTERNAL ASSERT'):
+        torch.linalg.ldl_factor(torch.tensor(a))
+
+
+# -- linear of a 1-d input with a (1, n) bias: torch's answer turns on the bias's layout ----
+def test_linear_of_a_vector_with_a_row_bias():
+    rng = np.random.default_rng(0)
+    x, w, b = rng.standard_normal(4), rng.standard_normal((4, 4)), rng.standard_normal((1, 4))
+    right = torch.nn.functional.linear(torch.tensor(x), torch.tensor(w), torch.tensor(b))
+    strided = torch.tensor(np.repeat(b, 2, -1))[..., ::2]
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
+        torch.nn.functional.linear(torch.tensor(x), torch.tensor(w), strided)
+    for bias in (ember.tensor(b), ember.tensor(np.repeat(b, 2, -1))[..., ::2]):
+        e = ember.nn.functional.linear(ember.tensor(x), ember.tensor(w), bias)
+        np.testing.assert_allclose(values(e), values(right), rtol=1e-12)
