@@ -555,12 +555,14 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """The running trapezoidal integral along ``dim`` (one element fewer than ``y``): sample
     points ``x`` or a constant spacing ``dx`` (1 by default)."""
+    if x is None and y._data.dtype == np.bool_:  # (the spacing form: before the dim)
+        raise RuntimeError("cumulative_trapezoid: received a bool input for `y`, but bool is "
+                           "not supported")
     d = wrap_dim(dim, y._data.ndim)
     if x is not None and dx is not None:
         raise TypeError("cumulative_trapezoid() received an invalid combination of arguments")
     if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
-        which = '`y`' if x is None else '`x` or `y`'
-        raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
+        raise RuntimeError("cumulative_trapezoid: received a bool input for `x` or `y`, but "
                            "bool is not supported")
     _real_dx(dx, 'cumulative_trapezoid')
     n = y._data.shape[d]
@@ -624,6 +626,8 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     ``edge_order`` (1 or 2) at the ends. ``spacing``: one number for every dim, one per dim,
     or one 1-D tensor of sample coordinates per dim. Returns one tensor per dim."""
     nd = input._data.ndim
+    if input._data.dtype == np.uint8:  # (before any other check, as torch)
+        raise RuntimeError("torch.gradient does not support uint8 input.")
     if spacing is None:  # (torch's default, given explicitly)
         spacing = 1
     # (torch's order: spacing against the number of dims, edge_order, then the dims)

@@ -959,6 +959,23 @@ def _no_identity(shape, dim, dims, p):
                                "operation does not have an identity")
 
 
+def check_norm_dtype(input, dtype, op):
+    """torch's checks of a norm's ``dtype=``: floating or complex, complex exactly for a
+    complex input, and no narrower than the input's."""
+    x = input._data
+    if dtype.np.kind not in 'fcV':
+        raise RuntimeError(f"{op}: dtype should be floating point or complex, but got "
+                           f"{_dtype_name(dtype.np)}")
+    if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
+        kind = 'complex' if x.dtype.kind == 'c' else 'real'
+        raise RuntimeError(f"{op}: dtype should be {kind} for {kind} inputs, but got "
+                           f"{_dtype_name(dtype.np)}")
+    if _dtype.promote_types(input.dtype, dtype) is not dtype:
+        raise RuntimeError(f"{op}: the dtype of the input ({_dtype_name(x.dtype)}) should be "
+                           f"convertible without narrowing to the specified dtype "
+                           f"({_dtype_name(dtype.np)})")
+
+
 def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
                  node=LinalgVectorNormBackward0):
     x = input._data
@@ -969,17 +986,7 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
         raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
                            "norm.")
     if dtype is not None:
-        if dtype.np.kind not in 'fcV':
-            raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
-                               f"but got {_dtype_name(dtype.np)}")
-        if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
-            kind = 'complex' if x.dtype.kind == 'c' else 'real'
-            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
-                               f"but got {_dtype_name(dtype.np)}")
-        if _dtype.promote_types(input.dtype, dtype) is not dtype:
-            raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
-                               f"({_dtype_name(x.dtype)}) should be convertible without "
-                               f"narrowing to the specified dtype ({_dtype_name(dtype.np)})")
+        check_norm_dtype(input, dtype, 'linalg.vector_norm')
         x = x.astype(dtype.np, copy=False)
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)

@@ -401,3 +401,36 @@ def test_linear_of_a_vector_with_a_row_bias():
     for bias in (ember.tensor(b), ember.tensor(np.repeat(b, 2, -1))[..., ::2]):
         e = ember.nn.functional.linear(ember.tensor(x), ember.tensor(w), bias)
         np.testing.assert_allclose(values(e), values(right), rtol=1e-12)
+
+
+# -- creation, search, calculus and linalg dtype checks, in torch's order -------------------
+@pytest.mark.parametrize('src', [
+    'T.arange(2, -3, -2, dtype=T.complex64)', 'T.arange(1., dtype=T.complex128)',
+    'T.arange(0, dtype=T.complex64)', 'T.arange(0, 1, dtype=T.bool)',
+    'T.linspace(3, 2, 2, dtype=T.bool)', 'T.linspace(3, 2, 1, dtype=T.bool)',
+    'T.linspace(3, 2, 0, dtype=T.bool)', 'T.logspace(3, 2, 2, dtype=T.bool)',
+    'T.logspace(3, 2, 1, dtype=T.bool)', 'T.logspace(3, 2, 2, dtype=T.int32)',
+    'T.bucketize(T.ones(2, dtype=T.complex64), T.ones(3, dtype=T.complex64))',
+    'T.bucketize(T.ones(2, dtype=T.bool), T.ones(3, dtype=T.bool))',
+    'T.bucketize(T.ones(0, dtype=T.bool), T.ones(3, dtype=T.bool))',
+    'T.bucketize(T.ones(2, dtype=T.bool), T.ones(3))', 'T.bucketize(T.ones(2), T.ones(3, dtype=T.complex64))',
+    'T.bucketize(True, T.ones(3, dtype=T.bool))', 'T.bucketize(1j, T.ones(3, dtype=T.complex64))',
+    'T.bucketize(2.5, T.ones(3))', 'T.bucketize(T.ones(2, dtype=T.complex128), T.ones(3, dtype=T.complex64))',
+    'T.gradient(T.ones(3, dtype=T.uint8), dim=[-3, 2, 1], edge_order=2)',
+    'T.gradient(T.ones(3, dtype=T.uint8), spacing=[1, 2], dim=[0])',
+    'T.cumulative_trapezoid(T.ones(3, dtype=T.bool), dx=-0.7, dim=-3)',
+    'T.cumulative_trapezoid(T.ones(3, dtype=T.bool), T.ones(3), dim=-3)',
+    'T.cumulative_trapezoid(T.ones(3, dtype=T.bool), T.ones(3))',
+    'T.cumulative_trapezoid(T.ones(0, dtype=T.bool))',
+    'T.linalg.inv(T.eye(4, dtype=T.bfloat16))', 'T.inverse(T.eye(4, dtype=T.float16))',
+    'T.linalg.inv(T.ones(4, 3, dtype=T.float16))',
+    'T.linalg.matrix_norm(T.ones(1, 3), "fro", dtype=T.complex64)',
+    'T.linalg.matrix_norm(T.ones(1, 3), 1., dtype=T.bool)',
+    'T.linalg.matrix_norm(T.ones(1, 3, dtype=T.complex64), 1., dtype=T.float32)',
+    'T.linalg.matrix_norm(T.ones(1, 3, dtype=T.float64), 2, dtype=T.float16)',
+    'T.linalg.matrix_norm(T.ones(1, 3), "nuc", dtype=T.float64)',
+    'T.linalg.norm(T.ones(2, 3), 2, dtype=T.bool)',
+    'T.linalg.vector_norm(T.ones(3, dtype=T.float64), dtype=T.float32)',
+])
+def test_dtype_checks(src):
+    same_outcome(src)
