@@ -434,3 +434,32 @@ def test_linear_of_a_vector_with_a_row_bias():
 ])
 def test_dtype_checks(src):
     same_outcome(src)
+
+
+# -- losses and norms: torch's dtype refusal before the class dim; running statistics that
+# require grad are autograd's error whatever the dtype or the input's dims -----------------
+@pytest.mark.parametrize('src', [
+    'T.nn.functional.multilabel_soft_margin_loss(T.tensor(False), T.tensor(True), None, "sum")',
+    'T.nn.functional.multilabel_soft_margin_loss(T.tensor(0.), T.tensor(1.), None, "sum")',
+    'T.nn.functional.multilabel_soft_margin_loss(T.ones(2, 2, dtype=T.int32), T.ones(3, 2))',
+    'T.nn.functional.batch_norm(T.ones(2, 1, 3), T.ones(1, requires_grad=True), T.ones(1))',
+    'T.nn.functional.batch_norm(T.ones(2, 1, 3, dtype=T.complex128), '
+    'T.ones(1, dtype=T.complex128, requires_grad=True), T.ones(1, dtype=T.complex128))',
+    'T.nn.functional.batch_norm(T.ones(2, 1, 3), T.ones(1), T.ones(1, requires_grad=True), '
+    'training=True)',
+    'T.nn.functional.instance_norm(T.ones(2, 1, 3), T.ones(1, requires_grad=True), T.ones(1))',
+    'T.nn.functional.batch_norm(T.ones(2, 2, 3), T.ones(1, requires_grad=True), T.ones(1))',
+    'T.nn.functional.batch_norm(T.ones(0, 1, 3), T.ones(1, requires_grad=True), T.ones(1))',
+    'T.batch_norm(T.ones(2, 1, 3), None, None, T.ones(1, requires_grad=True), T.ones(1), False, '
+    '0.1, 1e-5, False)',
+])
+def test_loss_and_norm_checks(src):
+    same_outcome(src)
+
+
+def test_batch_norm_statistics_that_require_grad_without_grad_mode():
+    def f(T):
+        with T.no_grad():
+            return T.nn.functional.batch_norm(T.arange(6.).reshape(2, 1, 3),
+                                              T.ones(1, requires_grad=True), T.ones(1))
+    np.testing.assert_allclose(values(f(ember)), values(f(torch)), rtol=1e-6)

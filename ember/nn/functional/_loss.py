@@ -863,6 +863,10 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _apply_reduction(loss, reduction)
 
 
+# (torch's logsigmoid runs, and refuses the dtype, before the class dim is read)
+multilabel_soft_margin_loss._dtype_first = True
+
+
 def _margin_frames(input):
     """(nframe, dim, rows as a 2-D array) of a multi-class margin loss input."""
     x = input._data
