@@ -495,7 +495,24 @@ def dtype_refusals(sigs, numbers=frozenset()):
             out[cname] = refused
         if number_probed:
             with_number[cname] = refused_n  # (empty: the number form refuses nothing)
+    # The in-place method of an alias (``absolute_``) is skipped above, torch having no
+    # function of it to probe apart from the out-of-place one; it is its original's in-place
+    # op (``abs_``, which refuses complex tensors the out-of-place form takes): that row.
+    for key, (cname, _) in sigs.items():
+        original = _alias_target(cname[:-1]) if key.startswith('Tensor.') and \
+            cname.endswith('_') and cname not in out and cname not in functions else None
+        if original is not None and original + '_' in out:
+            out[cname] = out[original + '_']
     return out, with_number
+
+
+def _alias_target(name):
+    """The op ``torch.<name>`` stands for, as its docstring says ("Alias for
+    :func:`torch.abs`"), or None."""
+    doc = getattr(getattr(torch, name, None), '__doc__', None)
+    m = re.search(r'Alias for :(?:func|meth):`(?:torch\.)?(\w+)(?:\(\))?`', doc) \
+        if isinstance(doc, str) else None
+    return m.group(1) if m else None
 
 
 # the dtypes a probe tries until one runs (see dtype_refusals)
@@ -525,10 +542,7 @@ def pointwise_ops():
     # (an alias -- arctan2, multiply -- is an op of its own without the tag: its docstring
     # names the op it stands for)
     for name in dir(torch):
-        doc = getattr(getattr(torch, name, None), '__doc__', None)
-        m = re.search(r'Alias for :(?:func|meth):`(?:torch\.)?(\w+)(?:\(\))?`', doc) \
-            if isinstance(doc, str) else None
-        if m and m.group(1) in names:
+        if _alias_target(name) in names:
             names.add(name)
     return names
 

@@ -135,6 +135,15 @@ def track1(cls, t):
     return node
 
 
+def refuse_complex_grad(op, t):
+    """torch's autograd error for an op with no complex derivative (``cummin``, ``median``)
+    reached by a complex tensor that requires grad -- where the op's kernel, which would
+    refuse the dtype first, does not run (an empty or 0-d input)."""
+    if t._data.dtype.kind == 'c' and t._requires_grad and STATE.enabled:
+        raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
+                           "with complex dtype.")
+
+
 def track_scalar(cls, t):
     """``track`` for a tensor combined with a Python number (the number gets an empty edge)."""
     if not (t._requires_grad and STATE.enabled):

@@ -16,6 +16,7 @@ REFUSED = {
     'abs': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'),),
     'abs_': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'), ('RuntimeError', 'In-place abs is not supported for complex tensors.', 'ComplexFloat ComplexDouble')),
     'absolute': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'),),
+    'absolute_': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'), ('RuntimeError', 'In-place abs is not supported for complex tensors.', 'ComplexFloat ComplexDouble')),
     'acos_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long UInt16 UInt32 UInt64'),),
     'acosh_': (('RuntimeError', "result type Float can't be cast to the desired output type <dtype>", 'Bool Int Long UInt16 UInt32 UInt64'),),
     'adaptive_avg_pool1d': (('RuntimeError', '_adaptive_avg_pool2d does not support automatic differentiation for outputs with complex dtype.', 'ComplexFloat ComplexDouble', 'grad'),),

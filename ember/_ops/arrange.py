@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
+                    refuse_complex_grad,
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
                     diag_embed_like, UnsafeViewBackward0, _diag_index, _distinct_dims)
@@ -348,9 +349,8 @@ def cross(input, other, dim=None):
                       "Please either pass the dim explicitly or simply use torch.linalg.cross."
                       "\nThe default value of dim will change to agree with that of "
                       "linalg.cross in a future release.", UserWarning, stacklevel=2)
-        shape = np.broadcast_shapes(input._data.shape, other._data.shape) \
-            if input._data.ndim == other._data.ndim else input._data.shape
-        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        # (input's own first dim of size 3, not the broadcast shape's)
+        dim = next((i for i, s in enumerate(input._data.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
     d = cross_checks(input, other, dim)
@@ -566,12 +566,14 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """The running trapezoidal integral along ``dim`` (one element fewer than ``y``): sample
     points ``x`` or a constant spacing ``dx`` (1 by default)."""
+    if x is None and y._data.dtype == np.bool_:  # (the spacing form: before the dim)
+        raise RuntimeError("cumulative_trapezoid: received a bool input for `y`, but bool is "
+                           "not supported")
     d = wrap_dim(dim, y._data.ndim)
     if x is not None and dx is not None:
         raise TypeError("cumulative_trapezoid() received an invalid combination of arguments")
     if y._data.dtype == np.bool_ or (x is not None and x._data.dtype == np.bool_):
-        which = '`y`' if x is None else '`x` or `y`'
-        raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
+        raise RuntimeError("cumulative_trapezoid: received a bool input for `x` or `y`, but "
                            "bool is not supported")
     _real_dx(dx, 'cumulative_trapezoid')
     if y._data.ndim == 0:
@@ -637,6 +639,8 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     ``edge_order`` (1 or 2) at the ends. ``spacing``: one number for every dim, one per dim,
     or one 1-D tensor of sample coordinates per dim. Returns one tensor per dim."""
     nd = input._data.ndim
+    if input._data.dtype == np.uint8:  # (before any other check, as torch)
+        raise RuntimeError("torch.gradient does not support uint8 input.")
     if spacing is None:  # (torch's default, given explicitly)
         spacing = 1
     # (torch's order: spacing against the number of dims, edge_order, then the dims)
@@ -714,6 +718,8 @@ def _cumext(name, ufunc, cls, named, input, dim):
     if x.ndim == 0 and type(dim) is int and dim not in (-1, 0):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d = wrap_dim(dim, x.ndim)
+    if not x.size or x.ndim == 0:  # (no kernel runs, to refuse a complex input first)
+        refuse_complex_grad(name, input)
     if x.ndim == 0:
         vals, idx = x.copy(), np.zeros((), np.int64)
     else:

@@ -48,7 +48,7 @@ def conj(input):
 def conj_memory(input):
     """``conj`` (its node included) computed into new memory without the conjugate bit:
     what derivative rules use, so a gradient carries no bit where torch's carries none."""
-    return result(np.conj(input._data), track1(ConjBackward0, input))
+    return result(np.asarray(np.conj(input._data)), track1(ConjBackward0, input))
 
 
 @register
@@ -56,7 +56,7 @@ def conj_physical(input):
     """The complex conjugate in new memory; ``input`` itself when it is not complex."""
     if input._data.dtype.kind != 'c':
         return input
-    return result(np.conj(input._data), track1(ConjPhysicalBackward0, input))
+    return result(np.asarray(np.conj(input._data)), track1(ConjPhysicalBackward0, input))
 
 
 @register

@@ -258,8 +258,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     dev = check_device(device, 'arange')
     if end is None:
         start, end = 0, start
-    if dtype is not None and np.dtype(dtype.np).kind == 'b':
-        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
+    if dtype is not None and np.dtype(dtype.np).kind in 'bc':
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dtype.kernel_name}\'')
     vals = start, end, step = _range_bounds(start, end, step)
     _dtype.refuse_barebones('arange_cpu', dtype)
     if dtype is None:
@@ -393,6 +393,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError("linspace(): number of steps must be non-negative")
     start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
     _dtype.refuse_barebones('linspace_cpu', dtype)
+    _no_bool_kernel(dt, steps, 'linspace_cpu')
     arr = _spaced(start, end, steps, dt).astype(dt)
     return _finish(arr, requires_grad, 'linspace', dev)
 
@@ -411,6 +412,13 @@ def _spaced(start, end, steps, dt):
     with np.errstate(invalid='ignore', over='ignore'):
         step = (end - start) / work.type(steps - 1)
         return np.where(i < steps // 2, start + step * i, end - step * (work.type(steps - 1) - i))
+
+
+def _no_bool_kernel(dt, steps, kernel):
+    """linspace/logspace's kernels have no bool loop (run only for two or more values: one
+    is the start, filled in without them)."""
+    if steps > 1 and np.dtype(dt).kind == 'b':
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _space_ends(start, end, dtype, op, steps):
@@ -443,6 +451,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     dev = check_device(device, 'logspace')
     start, end, dt = _space_ends(start, end, dtype, 'logspace', steps)
     _dtype.refuse_barebones('logspace_cpu', dtype)
+    _no_bool_kernel(dt, steps, 'logspace_cpu')
     with np.errstate(all='ignore'):
         # (the exponents in double, as torch's kernel)
         arr = np.power(base, _spaced(start, end, steps, np.complex128 if np.dtype(dt).kind == 'c'

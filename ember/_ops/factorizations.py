@@ -160,6 +160,9 @@ class LinalgInvExBackward0(Node):
 def _inv(A, op):
     _matrices(A, op)
     a = A._data
+    if a.dtype.kind == 'V' or a.dtype == np.float16:  # (torch's check for inv, as inv_ex's)
+        raise RuntimeError(f"{op}: Low precision dtypes not supported. Got "
+                           f"{A.dtype.kernel_name}")
     try:
         r = np.linalg.inv(a)
     except np.linalg.LinAlgError:

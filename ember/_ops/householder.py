@@ -217,7 +217,9 @@ def _householder_product(input, tau):
     if m < n:
         raise RuntimeError(f"{op}: input.shape[-2] must be greater than or equal to "
                            "input.shape[-1]")
-    if tau._data.ndim and tau._data.shape[-1] > n:
+    if not tau._data.ndim:  # (torch reads tau.size(-1) here)
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if tau._data.shape[-1] > n:
         raise RuntimeError(f"{op}: input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
     _check_reflectors(input, tau, op)

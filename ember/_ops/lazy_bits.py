@@ -74,6 +74,8 @@ def lazy_view(input, fn, bits, node, op, args=()):
     """The view ``op(input, *args)`` whose values are ``fn`` (np.conj or np.negative) of
     ``input``'s, flagged ``bits`` (see ``flip``; None for a view that undoes a flag)."""
     mem = fn(input._data)
+    if type(mem) is not np.ndarray:  # (a ufunc of a 0-d array gives a NumPy scalar)
+        mem = np.asarray(mem)
     t = view_of(input, mem, node, op, args)
     t._bits = bits
     if t._vc is input._vc and input._vc is not INFERENCE_VC:

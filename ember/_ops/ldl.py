@@ -12,7 +12,7 @@ derivative (the outputs carry a ``NotImplemented`` grad_fn).
 """
 import numpy as np
 
-from ._core import track, result, results, make
+from ._core import track, result, results, make, wrap_dim
 from . import linalg as _products
 from .reduce import _named, _out_pair
 from .pointwise import NotImplemented_
@@ -229,22 +229,27 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     _products._check_tensor(B, 'linalg_ldl_solve', 'B', 3)
     _matrices(LD, op)
     ld, piv, b = LD._data, pivots._data, B._data
-    if ld.dtype.char not in 'fdFD':
-        raise NotImplementedError(f'"ldl_solve_cpu" not implemented for '
-                                  f"'{LD.dtype.kernel_name}'")
-    if piv.shape != ld.shape[:-1]:
-        raise RuntimeError(f"{op}: Expected LD.shape[:-1] and pivots.shape to be the same, "
-                           f"but got pivots with shape {list(piv.shape)} instead")
-    if b.ndim < 2:
-        raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
+    # (torch's order: B's dtype, B's rows -- read as B.size(-2), an IndexError for a vector
+    # -- then the pivots)
     if b.dtype != ld.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{B.dtype.kernel_name} and A of type {LD.dtype.kernel_name} "
                            "instead.")
+    if b.ndim == 0:
+        raise IndexError("Dimension specified as -2 but tensor has no dimensions")
     n = ld.shape[-1]
-    if b.shape[-2] != n:
+    if b.shape[wrap_dim(-2, b.ndim)] != n:
         raise RuntimeError(f"Incompatible matrix sizes for {op}: each A matrix is {n} by {n} "
                            f"but each b matrix is {b.shape[-2]} by {b.shape[-1]}")
+    if piv.shape != ld.shape[:-1]:
+        raise RuntimeError(f"{op}: Expected LD.shape[:-1] and pivots.shape to be the same, "
+                           f"but got pivots with shape {list(piv.shape)} instead")
+    if piv.dtype.kind not in 'iu':
+        raise RuntimeError(f"{op}: Expected pivots to be integers. Got "
+                           f"{pivots.dtype.kernel_name}")
+    if ld.dtype.char not in 'fdFD':  # (float16, bfloat16: the kernel, after every check)
+        raise NotImplementedError(f'"ldl_solve_kernel_cpu" not implemented for '
+                                  f"'{LD.dtype.kernel_name}'")
     batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2])
     nb = int(np.prod(batch, dtype=np.int64))
     ldb = np.broadcast_to(ld, batch + (n, n)).reshape((nb, n, n))

@@ -14,7 +14,7 @@ from .. import _dtype
 from ._core import Node, Tensor, register, track, result, make, METHODS, opmath_call
 from ..autograd.graph import name_saved_values
 from .complex import conj_if_complex as cj
-from .pointwise import scalar_as
+from .pointwise import scalar_as, alpha_check, _fit_int
 from ..autograd.engine import sum_to
 
 __all__ = ['mm', 'matmul', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum']
@@ -275,6 +275,8 @@ def inner(input, other, *, out=None):
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(input._data.shape)} and "
                            f"{list(other._data.shape)}")
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     return _out(_tensordot_last(input, other), out)
 
 
@@ -640,13 +642,12 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     _check_tensor(input, 'addr', 'input', 1)
     _check_tensor(vec1, 'addr', 'vec1', 2)
     _check_tensor(vec2, 'addr', 'vec2', 3)
-    for t, nm in ((vec1, 'vec1'), (vec2, 'vec2')):
-        if t._data.ndim != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {nm}, but got {t._data.ndim}-D")
+    _check_addr_vectors(vec1, vec2)
     dt = _dtype.promote_types(_dtype.promote_types(input.dtype, vec1.dtype), vec2.dtype)
     x, a, b = (t._data.astype(dt.np, copy=False) for t in (input, vec1, vec2))
     shape = (a.shape[0], b.shape[0])
     _expandable(x.shape, shape)
+    beta, alpha = _addr_scalar(beta, dt.np, 'beta'), _addr_scalar(alpha, dt.np, 'alpha')
     if dt.np.kind == 'b':  # torch reads alpha and beta as booleans here
         r = np.logical_and(np.multiply.outer(a, b), bool(alpha))
         if beta:
@@ -664,11 +665,44 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     return _out(result(np.broadcast_to(np.asarray(r, dt.np), shape).copy(), n), out)
 
 
-def _inplace_fused(name, op):
+def _addr_scalar(value, np_dtype, name):
+    """addr's ``alpha``/``beta`` as torch takes them: its rule for a bool, or a float with
+    an integral result (``alpha_check``; a complex one for a real floating result is the
+    conversion's error instead), then converted to the result dtype (``scalar_as``; an int
+    out of an integer dtype's range refused, a negative one wrapped into an unsigned one)."""
+    kind = np.dtype(np_dtype).kind
+    if kind in 'biu' or not isinstance(value, (complex, np.complexfloating)):
+        alpha_check(value, kind, name)
+    value = scalar_as(value, np_dtype)
+    return _fit_int(value, np_dtype) if kind in 'iu' else value
+
+
+def _check_addr_vectors(vec1, vec2):
+    for t, nm in ((vec1, 'vec1'), (vec2, 'vec2')):
+        if isinstance(t, Tensor) and t._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {nm}, but got {t._data.ndim}-D")
+
+
+def _check_addr_self(self, a, b):
+    """``addr_``'s own checks of the tensor written (after the vectors' dims): a matrix of
+    the outer product's shape."""
+    _check_addr_vectors(a, b)
+    if self._data.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self._data.ndim}D tensor for input")
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and \
+            self._data.shape != (a._data.shape[0], b._data.shape[0]):
+        raise RuntimeError(f"size mismatch, input: {list(self._data.shape)}, v1: "
+                           f"{list(a._data.shape)}, v2: {list(b._data.shape)}")
+
+
+def _inplace_fused(name, op, check=None):
     """The Tensor method ``<name>_``: ``op`` computed into ``self`` (which must already have
-    the result's shape: in place, input does not broadcast)."""
+    the result's shape: in place, input does not broadcast); ``check(self, a, b)`` first."""
     def method(self, a, b, *, beta=1, alpha=1):
-        from ._core import inplace
+        from ._core import inplace, check_inplace
+        if check is not None:
+            check_inplace(self, name + '_')  # (a leaf that requires grad: refused first)
+            check(self, a, b)
         return inplace(self, lambda t, p, q: op(t, p, q, beta=beta, alpha=alpha), (a, b),
                        name + '_')
     method.__name__ = method.__qualname__ = name + '_'
@@ -676,8 +710,9 @@ def _inplace_fused(name, op):
     register(method, function=False)
 
 
-for _op in (addmm, addbmm, baddbmm, addmv, addr):
+for _op in (addmm, addbmm, baddbmm, addmv):
     _inplace_fused(_op.__name__, _op)
+_inplace_fused('addr', addr, _check_addr_self)
 
 
 # -- einsum ------------------------------------------------------------------------------
@@ -861,7 +896,8 @@ def einsum(equation, *operands):
         if t._data.dtype != dt:
             raise RuntimeError(f"expected scalar type {_name(operands[0])} but found "
                                f"{_name(t)}")
-    if dt == np.bool_ and len(ops) > 1:
+    if dt == np.bool_ and len(ops) > 1 and all(o._data.size for o in ops):
+        # (an empty operand leaves torch's bmm nothing to multiply: it runs no kernel)
         raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     arrs = [_dtype.opmath(o._data) for o in ops]  # (bfloat16 in float32, rounded below)
     r = np.asarray(np.einsum(','.join(ins) + '->' + out, *arrs, optimize=len(arrs) > 2),

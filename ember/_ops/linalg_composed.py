@@ -139,6 +139,8 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
                            "dimensions.")
     _floating(A, 'linalg.matrix_norm')
     if dtype is not None:
+        from .reduce import check_norm_dtype
+        check_norm_dtype(A, dtype, 'linalg.matrix_norm')
         A = A.to(dtype)
     if len(dim) != 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "

@@ -103,13 +103,17 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
                            "following scalar types: Long, Int; but got "
                            f"torch.{indices.dtype._legacy} instead{why}")
     rows = np.unique(indices._data)
-    if rows.size and (rows[0] < -input.shape[0] or rows[-1] >= input.shape[0]):
-        bad = rows[-1] if rows[-1] >= input.shape[0] else rows[0]
-        raise IndexError(f"select(): index {bad} out of range for tensor of size "
-                         f"{list(input.shape)} at dimension 0")
-    if not input.dtype.is_floating_point and not input.dtype.is_complex:
-        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
-                           f"Got {input.dtype.kernel_name} instead.")
+    n = input.shape[0]
+    floating = input.dtype.is_floating_point or input.dtype.is_complex
+    for r in rows:  # (torch selects each row in order, then takes its norm)
+        if not -n <= r < n:
+            raise IndexError(f"select(): index {r} out of range for tensor of size "
+                             f"{list(input.shape)} at dimension 0")
+        if not floating:
+            raise RuntimeError(f"norm(): input dtype should be either floating point or "
+                               f"complex. Got {input.dtype.kernel_name} instead.")
+        if rows[0] >= -n and rows[-1] < n:
+            break  # (every row is in range: nothing more to check)
     _renorm_rows(input, rows, max_norm, norm_type)
     return input
 
@@ -794,6 +798,8 @@ def _check_cell(mode, input, hx, w_ih, w_hh):
                 raise RuntimeError(f"hidden{label} has inconsistent hidden_size: got "
                                    f"{h.size(1)}, expected {hidden}")
 
+    if mode == 'LSTM':
+        w_hh.size(1)  # (torch's lstm_cell reads the hidden size before any check)
     order = {'LSTM': (inputs, weights, hiddens), 'GRU': (inputs, hiddens, weights)}
     for check in order.get(mode, (weights, inputs, hiddens)):
         check()

@@ -1464,6 +1464,10 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'div', 'input')
     x, y = binary_arrays(input, other, 'div')
+    common = np.result_type(x, y)
+    if common.kind in 'bc':  # (torch has no rounding division of bools or complex numbers)
+        raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for '
+                                  f"'{_dtype.FROM_NP[common].kernel_name}'")
     _check_int_division(x, y)
     if rounding_mode == 'floor':
         r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else np.floor(np.true_divide(x, y))
@@ -1792,6 +1796,9 @@ def _clamp_tensors(input, lo, hi, node):
         kernel = 'maximum_cpu' if lo is not None else 'minimum_cpu'
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_dtype.FROM_NP[np.dtype(dt)].kernel_name}'")
+    if dt == np.bool_ and lo is not None and hi is not None:
+        # (torch's two-bound kernel has no bool loop; one bound is a maximum or minimum)
+        raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
     r = x.astype(dt, copy=False)
     if lo is not None:
         r = np.maximum(r, lo._data.astype(dt, copy=False))

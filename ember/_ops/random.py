@@ -275,11 +275,36 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     """1 with probability ``input`` (or ``p``) per element, else 0."""
     if p is not None and not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}")
+    # (torch fills the result -- ``out``, else a tensor like ``input`` -- in place: its
+    # kernel's dtype checks are those of ``bernoulli_``)
+    dtype = out._data.dtype if isinstance(out, Tensor) else input._data.dtype
+    if input._data.size:
+        _refuse_bernoulli(dtype, input if p is None else p)
     probs = input._data if p is None else np.full(input._data.shape, p)
     if np.any((probs < 0) | (probs > 1)):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    arr = (_rng(generator).random(input._data.shape) < probs).astype(input._data.dtype)
-    return make(arr)
+    t = make((_rng(generator).random(input._data.shape) < probs).astype(dtype))
+    if out is not None:
+        from .pointwise import _write_out
+        return _write_out(out, t)
+    return t
+
+
+bernoulli._dtype_first = True  # (its dtype refusals come before the range of p, as torch's)
+
+
+def _refuse_bernoulli(dtype, p):
+    """torch's errors for the dtypes its Bernoulli kernels have no loop for: a complex
+    tensor to fill (with a number ``p`` or a tensor one), then a ``p`` tensor that is not
+    floating point (bool and integer probabilities are refused, not read as 0/1)."""
+    tensor_p = isinstance(p, Tensor)
+    if dtype.kind == 'c':
+        kernel = 'bernoulli_tensor_cpu_self_' if tensor_p else 'bernoulli_scalar_cpu_'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype.FROM_NP[dtype].kernel_name}'")
+    if tensor_p and p._data.dtype.kind not in 'fV':
+        raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{p.dtype.kernel_name}'")
 
 
 class PoissonBackward0(Node):
@@ -451,7 +476,7 @@ def _sampler(name, draw):
             _dtype.FROM_NP[self._data.dtype] in _dtype.BAREBONES_UNSIGNED
         if draw is _uniform or barebones and not (args or kwargs):
             refuse(self)  # (its dtype dispatch comes before its bounds check)
-        if draw is _random or draw is _uniform:
+        if draw is _random or draw is _uniform or draw is _bernoulli:
             kwargs['dtype'] = self._data.dtype
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         if not barebones:
@@ -560,16 +585,18 @@ def _random_bounds(a, b, dtype):
             raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
-def _bernoulli(rng, shape, p=0.5):
+def _bernoulli(rng, shape, p=0.5, *, dtype):
     pa = p
     if isinstance(p, Tensor):
         if 0 in shape:  # (torch draws nothing, and looks at nothing, for an empty tensor)
             return np.zeros(shape, bool)
+        if dtype.kind == 'c':  # (the tensor filled is checked before p expands, p after)
+            _refuse_bernoulli(dtype, p)
         from .shape import expand
         pa = expand(p, shape)._data  # (torch's error for a p that does not expand)
-        if pa.dtype.kind not in 'fV':
-            raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for '
-                                      f"'{p.dtype.kernel_name}'")
+        _refuse_bernoulli(dtype, p)
+    elif 0 <= p <= 1 and 0 not in shape:  # (a number p: its range is checked first)
+        _refuse_bernoulli(dtype, p)
     if not np.all((pa >= 0) & (pa <= 1)):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}"
                            if not isinstance(p, Tensor) else

@@ -615,10 +615,15 @@ min = _two_arg('min', np.min, MinBackward1, MinBackward0, np.argmin, _min_t,
                _min_elementwise)
 
 
-def _check_reduced_nonempty(x, dims, op):
+def _check_reduced_nonempty(x, dim, op):
+    """amax/amin's check that no reduced dim is empty: torch walks ``dim`` as given,
+    wrapping each (an out-of-range one is its IndexError) and naming the first empty one as
+    it was given (``-1``), before it looks for a dim named twice."""
     if x.size == 0:
-        for d in dims:
-            if x.shape[d] == 0:
+        for i, d in enumerate(dim if isinstance(dim, (tuple, list)) else (dim,)):
+            d = int(d) if i and type(d) is bool else d  # (as ``_dims``: the parser's unpacking)
+            _check_dim_type(d)
+            if x.shape[wrap_dim(d, x.ndim)] == 0:
                 raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
 
 
@@ -626,10 +631,11 @@ def _amaxmin(name, np_fn, cls):
     def fn(input, dim=(), keepdim=False, *, out=None):
         x = input._data
         all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
+        if x.size == 0 and not all_dims:
+            _check_reduced_nonempty(x, dim, name)
         dims = _dims(None if all_dims else dim, x.ndim, True)
         if x.size == 0 and all_dims:
             raise RuntimeError(_NUMEL0.format(name))
-        _check_reduced_nonempty(x, dims, name)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
         n = track1(cls, input)
         t = result(r, n)
@@ -675,6 +681,8 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
         if x.ndim and x.shape[dims[0]] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero "
                              "size.")
+        if not x.ndim and x.dtype.kind == 'c':  # (torch's 0-d path has a message of its own)
+            raise RuntimeError(f"aminmax not implemented for {input.dtype.kernel_name}")
     ax = _np_axis(dims, x.ndim)
     lo = np.asarray(np.min(x, axis=ax, keepdims=keepdim))
     hi = np.asarray(np.max(x, axis=ax, keepdims=keepdim))
@@ -986,6 +994,23 @@ def _no_identity(shape, dim, dims, p):
                                "operation does not have an identity")
 
 
+def check_norm_dtype(input, dtype, op):
+    """torch's checks of a norm's ``dtype=``: floating or complex, complex exactly for a
+    complex input, and no narrower than the input's."""
+    x = input._data
+    if dtype.np.kind not in 'fcV':
+        raise RuntimeError(f"{op}: dtype should be floating point or complex, but got "
+                           f"{_dtype_name(dtype.np)}")
+    if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
+        kind = 'complex' if x.dtype.kind == 'c' else 'real'
+        raise RuntimeError(f"{op}: dtype should be {kind} for {kind} inputs, but got "
+                           f"{_dtype_name(dtype.np)}")
+    if _dtype.promote_types(input.dtype, dtype) is not dtype:
+        raise RuntimeError(f"{op}: the dtype of the input ({_dtype_name(x.dtype)}) should be "
+                           f"convertible without narrowing to the specified dtype "
+                           f"({_dtype_name(dtype.np)})")
+
+
 def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
                  node=LinalgVectorNormBackward0):
     x = input._data
@@ -996,17 +1021,7 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
         raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
                            "norm.")
     if dtype is not None:
-        if dtype.np.kind not in 'fcV':
-            raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
-                               f"but got {_dtype_name(dtype.np)}")
-        if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
-            kind = 'complex' if x.dtype.kind == 'c' else 'real'
-            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
-                               f"but got {_dtype_name(dtype.np)}")
-        if _dtype.promote_types(input.dtype, dtype) is not dtype:
-            raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
-                               f"({_dtype_name(x.dtype)}) should be convertible without "
-                               f"narrowing to the specified dtype ({_dtype_name(dtype.np)})")
+        check_norm_dtype(input, dtype, 'linalg.vector_norm')
         x = x.astype(dtype.np, copy=False)
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
@@ -1693,7 +1708,7 @@ def _logic(name, np_fn):
         x = input._data
         if isinstance(dim, (tuple, list)) and not dim:
             # unlike sum/amax, torch's all/any reduce over no dim for an empty dim list
-            r = x != 0 if x.dtype != np.bool_ else x.copy()
+            r = np.asarray(x != 0) if x.dtype != np.bool_ else x.copy()  # (0-d: an array)
             return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
         dims = _dims(dim, x.ndim, True)
         r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))

@@ -5,6 +5,7 @@ A view shares memory and the version counter with its base (``_core.view_of``); 
 backward maps the gradient back to the base's shape with other ember ops.
 """
 import builtins
+import warnings
 
 import numpy as np
 
@@ -398,26 +399,46 @@ def _T(self):
     return permute(self, tuple(range(nd - 1, -1, -1))) if nd != 2 else permute(self, (1, 0))
 
 
+def _swap_last(self, name, conj):
+    """``mT``, ``mH``, ``H`` and ``adjoint``: the last two dims swapped (and the values
+    conjugated), with torch's checks -- ``H`` takes matrices only, the others batches of
+    them -- and its deprecated 0-d case: the tensor itself (conjugated), with a warning."""
+    nd = self._data.ndim
+    if nd == 0:
+        label = 'adjoint()' if name == 'adjoint' else f'Tensor.{name}'
+        hint = 'Consider using x.conj().' if conj else \
+            'This function is the identity in these cases.'
+        warnings.warn(f"{label} is deprecated on 0-D tensors. {hint}", UserWarning,
+                      stacklevel=3)
+        return self.conj() if conj and self.is_complex() else self
+    if name == 'H' and nd != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {nd}-D "
+                           "tensor." + (" For batches of matrices, consider using tensor.mH"
+                                        if nd > 2 else ''))
+    if nd < 2:
+        label = 'adjoint()' if name == 'adjoint' else name
+        raise RuntimeError(f"tensor.{label} is only supported on matrices or batches of "
+                           f"matrices. Got {nd}-D tensor.")
+    t = transpose(self, -2, -1)
+    return t.conj() if conj and self.is_complex() else t
+
+
 def _mT(self):
-    if self._data.ndim < 2:
-        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
-                           f"Got {self._data.ndim}-D tensor.")
-    return transpose(self, -2, -1)
+    return _swap_last(self, 'mT', False)
 
 
 def _mH(self):
-    return _mT(self).conj() if self.is_complex() else _mT(self)
+    return _swap_last(self, 'mH', True)
+
+
+def _H(self):
+    return _swap_last(self, 'H', True)
 
 
 @register
 def adjoint(input):
     """Conjugate transpose of the last two dims (a 0-dim tensor's is itself, conjugated)."""
-    if input.dim() == 0:
-        return input.conj() if input.is_complex() else input
-    if input.dim() == 1:
-        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of "
-                           "matrices. Got 1-D tensor.")
-    return _mH(input)
+    return _swap_last(input, 'adjoint', True)
 
 
 # -- expand / broadcast ----------------------------------------------------------------
@@ -1458,7 +1479,7 @@ class UnfoldBackward0(Node):
 
 
 # Tensor properties made from the view ops above.
-PROPERTIES = {'T': _T, 'mT': _mT, 'mH': _mH, 'H': _mH}
+PROPERTIES = {'T': _T, 'mT': _mT, 'mH': _mH, 'H': _H}
 
 
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``; a dim reads

@@ -228,6 +228,13 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries._data.ndim})")
+    # (torch searches in the common dtype of the values and the boundaries: it has no loop
+    # for bools or complex numbers, and runs none for no values)
+    dt = _dtype.promote_types(input.dtype, boundaries.dtype) if isinstance(input, Tensor) \
+        else _dtype.result_type(boundaries.dtype, input)
+    if dt.np.kind in 'bc' and (not isinstance(input, Tensor) or input._data.size):
+        raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
+                                  f"'{dt.kernel_name}'")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 

@@ -85,10 +85,31 @@ KNOWN = {
         "scipy's LAPACK (the SVD's minimum-norm solution without scipy)",
     ('geqrf', 'wrong values on finite inputs'):
         'rank-deficient matrices: the rounding remainders LAPACK builds (MKL, OpenBLAS) leave '
-        'below the diagonal differ, and so do the reflectors built from them',
+        'below the diagonal differ, and so do the reflectors built from them (a complex '
+        "remainder's phase turns a tau of 0 into one near 2); ember's output is scipy's "
+        'LAPACK geqrf bit for bit (pinned in test_found_issue15_s5_h.py)',
     ('Tensor.geqrf', 'wrong values on finite inputs'):
         'rank-deficient matrices: the rounding remainders LAPACK builds (MKL, OpenBLAS) leave '
-        'below the diagonal differ, and so do the reflectors built from them',
+        "below the diagonal differ, and so do the reflectors built from them; ember's output "
+        "is scipy's LAPACK geqrf bit for bit (see geqrf)",
+    ('cov', 'silent acceptance of bad input'):
+        'torch bug: cov with fweights or aweights (not both) of a single observation subtracts '
+        'the mean '
+        'from its input in place (a plain input comes back zeroed), so an input that requires '
+        "grad, or a view of one, is refused by autograd's in-place check; ember leaves the "
+        "input alone and returns torch's values (pinned in test_found_issue15_s5_h.py)",
+    ('linalg.ldl_factor', 'silent acceptance of bad input'):
+        'a NaN in the input: MKL\'s sytrf (torch) reports a zero pivot for it (info > 0) and '
+        "torch then fails its own INTERNAL ASSERT; the reference LAPACK ember calls through "
+        'scipy reports none and leaves NaN in LD (pinned in test_found_issue15_s5_h.py)',
+    ('F.linear', 'silent acceptance of bad input'):
+        "torch bug: a 1-d input with a (1, n) bias works or fails by the bias's memory "
+        'layout -- a contiguous one is added by addmm (the (n,) result), a strided one by an '
+        'in-place add that refuses to enlarge the result; ember gives the (n,) result for '
+        'both (pinned in test_found_issue15_s5_h.py)',
+    ('Tensor.cov', 'silent acceptance of bad input'):
+        'torch bug: cov with weights and a single observation mutates its input in place '
+        "(see cov); ember leaves the input alone and returns torch's values",
     ('median', 'wrong values on finite inputs'):
         'torch bug: median along a dim of an expanded (stride-0) input returns a wrong '
         "element; ember's is right",

@@ -327,13 +327,16 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     nd = input.dim()
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if nd != 1 and input.shape[0] != target.shape[0]:
+    batch = target.shape[0] if target.dim() else 0  # (torch counts a 0-d target as none)
+    if nd != 1 and input.shape[0] != batch:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({batch}).")
     if nd <= 2:
         if target.dim() > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         _nll_check_target(target)  # (torch's kernel checks the dtype before the size)
+        if nd == 2 and not target.dim():  # (an empty batch passed: its kernel reads dim 0)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if nd == 1 and target.dim() == 1 and target.numel() != 1:
             raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                              f"{target.numel()}")
@@ -868,6 +871,10 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if reduction not in ('none', 'mean', 'sum'):
         raise ValueError(reduction + " is not valid")
     return _apply_reduction(loss, reduction)
+
+
+# (torch's logsigmoid runs, and refuses the dtype, before the class dim is read)
+multilabel_soft_margin_loss._dtype_first = True
 
 
 def _margin_frames(input):

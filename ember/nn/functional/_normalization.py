@@ -212,13 +212,12 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
             raise RuntimeError(f"{name} must be defined in evaluation mode")
     _check_size(weight, 'weight', channels)
     _check_size(bias, 'bias', channels)
-    if x.ndim == 1:
-        from ...autograd.grad_mode import STATE as _GRAD
-        for name, t in (('running_mean', running_mean), ('running_var', running_var)):
-            if t is not None and t.requires_grad and _GRAD.enabled:  # (autograd's, first)
-                raise RuntimeError(f"The function 'native_batch_norm' is not differentiable "
-                                   f"with respect to argument '{name}'. This input cannot have "
-                                   "requires_grad True.")
+    from ...autograd.grad_mode import STATE as _GRAD
+    for name, t in (('running_mean', running_mean), ('running_var', running_var)):
+        if t is not None and t.requires_grad and _GRAD.enabled:  # (autograd's, before dtypes)
+            raise RuntimeError(f"The function 'native_batch_norm' is not differentiable "
+                               f"with respect to argument '{name}'. This input cannot have "
+                               "requires_grad True.")
     if training and x.dtype.kind in 'biu':
         _strided_stats_dtype(input, (weight, bias, running_mean, running_var))
     channels = batch_norm_channels(input)

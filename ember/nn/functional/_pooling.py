@@ -169,6 +169,27 @@ def _window_max(views, floating):
     return out, tap
 
 
+# The dtypes each of torch's pooling kernels has no loop for (torch's own kernel names, as
+# its NotImplementedError says them); refused once every argument check has passed.
+_INTS = ('uint8', 'int8', 'int16', 'int32', 'int64')
+_COMPLEX = ('complex64', 'complex128')
+_KERNEL_REFUSES = {
+    'max_pool1d_impl': ('bool',) + _INTS + _COMPLEX,
+    'max_pool2d': ('bool',) + _COMPLEX,
+    'max_pool3d': ('bool',) + _COMPLEX,
+    'avg_pool2d': ('bool',) + _INTS[:-1] + _COMPLEX,  # (int64 has one)
+    'avg_pool3d_out_frame': ('bool', 'float16', 'bfloat16') + _COMPLEX,
+    'adaptive_avg_pool2d': ('bool',) + _INTS + _COMPLEX,
+    'adaptive_avg_pool3d_cpu': ('bool',) + _INTS + _COMPLEX,
+}
+
+
+def _refuse_kernel_dtype(input, kernel):
+    """torch's NotImplementedError when pooling ``kernel`` has no loop for input's dtype."""
+    if input._data.dtype.name in _KERNEL_REFUSES[kernel]:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype.kernel_name}\'')
+
+
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The maximum over each (dilated) ``kernel_size`` window of the last two dims of a
@@ -187,6 +208,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out_hw = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode)
                    for i, n in enumerate(x.shape[-2:]))
     _shape_check(x.shape, k, s, p, d, out_hw)
+    _refuse_kernel_dtype(input, 'max_pool2d')
     return _max_pool(input, k, s, p, d, out_hw, MaxPool2DWithIndicesBackward0, return_indices)
 
 
@@ -244,6 +266,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     o = _out_size(input.shape[-1], k, p, s, d, ceil_mode)
     if o <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {o}")
+    if not return_indices:  # (torch's kernel without indices has float loops only)
+        _refuse_kernel_dtype(input, 'max_pool1d_impl')
     out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
     out, idx = out[0].squeeze(-2), out[1].squeeze(-2)
     return (out, idx) if return_indices else out
@@ -327,6 +351,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     mw = _avg_matrix(W, k[1], p[1], s[1], out_hw[1], count_include_pad, divisor_override)
     if divisor_override is not None:
         mh = mh / divisor_override
+    _refuse_kernel_dtype(input, 'avg_pool2d')
     return _separable(AvgPool2DBackward0, input, mh, mw)
 
 
@@ -387,6 +412,7 @@ def adaptive_avg_pool2d(input, output_size):
     for n, o in zip(shape[-2:], size):
         starts, ends = _adaptive_windows(n, o)
         mats.append(_window_matrix(n, starts, ends, ends - starts))
+    _refuse_kernel_dtype(input, 'adaptive_avg_pool2d')
     return _separable(AdaptiveAvgPool2DBackward0, input, *mats)
 
 
@@ -764,6 +790,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = tuple(_out_size(n, k[i], p[i], s[i], d[i], ceil_mode)
                 for i, n in enumerate(shape[-3:]))
     _shape_check3d(shape, k, s, p, d, out, 'max_pool3d')
+    _refuse_kernel_dtype(input, 'max_pool3d')
     return _max_pool(input, k, s, p, d, out, MaxPool3DWithIndicesBackward0, return_indices)
 
 
@@ -796,6 +823,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
             for i, n in enumerate(shape[-3:])]
     if divisor_override is not None:
         mats[0] = mats[0] / divisor_override
+    _refuse_kernel_dtype(input, 'avg_pool3d_out_frame')
     return _separable(AvgPool3DBackward0, input, *mats)
 
 
@@ -837,6 +865,7 @@ def adaptive_avg_pool3d(input, output_size):
     for n, o in zip(shape[-3:], size):
         starts, ends = _adaptive_windows(n, o)
         mats.append(_window_matrix(n, starts, ends, ends - starts))
+    _refuse_kernel_dtype(input, 'adaptive_avg_pool3d_cpu')
     return _separable(AdaptiveAvgPool3DBackward0, input, *mats)
 
 

@@ -62,17 +62,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         if padding_idx < -_rows(weight):
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx = padding_idx + _rows(weight)
-    if max_norm is not None:
-        if weight.dim() != 2:
-            raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-"
-                               "dimensional tensor for argument #1 'self' (while checking "
-                               "arguments for embedding_renorm_)")
-        if input._data.dtype not in (np.int64, np.int32):
-            raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the "
-                               "following scalar types: Long, Int; but got torch."
-                               f"{input.dtype._legacy} instead (while checking arguments for "
-                               "embedding_renorm_)")
-    return embedding_kernel(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq,
+    if max_norm is not None:  # (torch renorms before its op checks the indices' range)
+        from ..._ops.nn_entry import embedding_renorm_
+        embedding_renorm_(weight, input, max_norm, norm_type)
+    return embedding_kernel(input, weight, padding_idx, None, norm_type, scale_grad_by_freq,
                             sparse)
 
 
