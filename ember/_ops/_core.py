@@ -354,6 +354,12 @@ def broadcast_shape(a, b):
     return tuple(y if x == 1 else x for x, y in zip(a1, b1))
 
 
+def no_grad_of(g):
+    """The zero gradient of an input a function does not vary with: zeros shaped as ``g``
+    (not ``g * 0``, which keeps an inf or NaN of ``g`` as NaN), as torch's zeros_like."""
+    return make(np.zeros(g._data.shape, g._data.dtype))
+
+
 def check_nonnegative_sizes(sizes):
     """Raises torch's RuntimeError for a tensor shape ``sizes`` with a negative size (the
     first one, with the whole shape)."""

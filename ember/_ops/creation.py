@@ -15,6 +15,7 @@ from .._sparse import COO
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ..autograd.graph import CopyBackwards
+from ._core import no_grad_of
 from ._core import (Node, Tensor, make, register, inplace, write_into, track, result,
                     check_no_partial_overlap, writable_alias)
 
@@ -520,14 +521,14 @@ class FillBackward2(Node):
     """fill_ with a number: nothing flows back to the old value."""
 
     def backward(self, g):
-        return g * 0
+        return no_grad_of(g)
 
 
 class FillBackward3(Node):
     """fill_ with a 0-d tensor: the gradient of every element flows to the value."""
 
     def backward(self, g):
-        return g * 0, g.sum()
+        return no_grad_of(g), g.sum()
 
 
 class ZeroBackward0(FillBackward2):

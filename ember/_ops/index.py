@@ -22,6 +22,7 @@ from .. import _dtype, _native
 from ..autograd.grad_mode import STATE
 from ..autograd.graph import _SavedOutput, name_saved_values
 from ..autograd.forward_ad import FWD, tangent_of
+from ._core import no_grad_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
                     inplace, is_scalar, METHODS, broadcast_shape,
                     check_no_partial_overlap, writable_alias)
@@ -433,7 +434,7 @@ def _value_tensor(value, like):
 
 class FillBackward3(Node):
     def backward(self, g):
-        return g * 0
+        return no_grad_of(g)
 
 
 def _filled3(t, value):

@@ -20,6 +20,7 @@ from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD, tangent_of
 from ..autograd.graph import name_saved_values
 from ..overrides import handoff, CONTINUE, MODES, _arguments
+from ._core import no_grad_of
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
                     binary_arrays, float_array, inplace, write_into, is_scalar, METHODS,
@@ -207,7 +208,7 @@ class AbsBackward0(Node):
 
 class SignBackward0(Node):
     def backward(self, g):
-        return g * 0
+        return no_grad_of(g)
 
 
 class SgnBackward0(Node):
@@ -217,7 +218,7 @@ class SgnBackward0(Node):
     def backward(self, g):
         x = _saved0(self)
         if not x.is_complex():
-            return g * 0
+            return no_grad_of(g)
         s, a = x.sgn(), x.abs()
         return where(a == 0, 0.0, (g - s * (g * s.conj()).real) / a)
 
@@ -337,7 +338,7 @@ class AngleBackward0(Node):
     def backward(self, g):
         z = _saved0(self)
         if not z.is_complex():
-            return g * 0
+            return no_grad_of(g)
         return where(z == 0, 0.0, g * z / (z * z.conj()).real * 1j)
 
 
@@ -408,7 +409,10 @@ def threshold_backward(g, x, threshold, compare=None):
     in the graph of a gradient made with create_graph). ``compare`` maps ``x`` to the type it
     is compared in (half compares in float)."""
     xs = x._data if compare is None else compare(x._data)
-    r = np.asarray(np.multiply(g._data, ~(xs <= threshold)))
+    # (selected, not multiplied by a mask: an inf or NaN gradient below the threshold is 0,
+    # as torch's)
+    gd = g._data
+    r = np.asarray(np.where(xs <= threshold, np.zeros((), gd.dtype), gd))
     n = track(ThresholdBackwardBackward0, (g, x))
     if n is not None:
         n.save(x)
@@ -456,7 +460,7 @@ class PowBackward0(Node):
     def backward(self, g):
         e = self.exponent
         if e == 0:
-            return g * 0
+            return no_grad_of(g)
         x = _saved0(self)
         return g * cj(e * x.pow(e - 1))
 
@@ -581,7 +585,7 @@ signbit = _unary('signbit', np.signbit, to_float=False, inplace_ok=False)
 
 class RoundDecimals(Node):
     def backward(self, g):
-        return g * 0
+        return no_grad_of(g)
 
 
 RoundDecimals.__name__ = RoundDecimals.__qualname__ = 'RoundBackward1'
@@ -972,7 +976,7 @@ class DivBackward2(Node):
     """div with a rounding mode: piecewise constant, zero gradient."""
 
     def backward(self, g):
-        return g * 0, (g * 0 if self.next_functions[1][0] is not None else None)
+        return no_grad_of(g), (no_grad_of(g) if self.next_functions[1][0] is not None else None)
 
 
 class LogaddexpBackward0(Node):
@@ -1114,7 +1118,7 @@ class NextafterBackward0(Node):
     ``input`` unchanged and gives ``other`` zero."""
 
     def backward(self, g):
-        return g, g * 0
+        return g, no_grad_of(g)
 
 
 def _floats_only(kernel):

@@ -9,9 +9,6 @@ KNOWN = {
     ('F.elu_', 'clearly wrong gradients'):
         "torch bug: in-place elu's backward reads the result's sign, wrong for a negative"
         ' input_scale; ember differentiates the function',
-    ('F.lp_pool2d', 'clearly wrong gradients'):
-        'p < 1 over a window of zeros: torch masks the 0 ** (p - 1) gradient to 0, ember '
-        'gives NaN',
     ('float_power', 'clearly wrong gradients'):
         "complex exponent with a zero base: torch's gradient is NaN, ember's 0",
     ('linalg.eigvalsh', 'clearly wrong gradients'):
