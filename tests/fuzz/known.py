@@ -9,6 +9,9 @@ KNOWN = {
     ('F.elu_', 'clearly wrong gradients'):
         "torch bug: in-place elu's backward reads the result's sign, wrong for a negative"
         ' input_scale; ember differentiates the function',
+    ('F.lp_pool2d', 'clearly wrong gradients'):
+        'left: p < 1 over a window holding a zero: torch gives the zero element a 0 gradient, '
+        'ember NaN (0 ** (p - 1) is inf); a window whose powers sum to 0 now agrees',
     ('float_power', 'clearly wrong gradients'):
         "complex exponent with a zero base: torch's gradient is NaN, ember's 0",
     ('linalg.eigvalsh', 'clearly wrong gradients'):
