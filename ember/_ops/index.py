@@ -650,6 +650,9 @@ def _check_index_source(input, dim, index, source, op):
     a = a.reshape(-1)
     if not s.ndim and a.size != 1:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if s.ndim and d >= s.ndim:  # (index_copy_ has refused a source of fewer dims already)
+        raise RuntimeError(f"{op}(): Indexing dim {d} is out of bounds of the source tensor "
+                           f"with dim {s.ndim}")
     ssize = s.shape[d] if s.ndim else 1
     if a.size != ssize:
         msg = (f"{op}(): Number of indices ({a.size}) should be equal to source.size(dim): "

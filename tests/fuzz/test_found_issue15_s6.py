@@ -37,3 +37,15 @@ def test_zero_gradients_stay_zero_under_inf_and_nan(op):
     """Where an op does not vary with its input the gradient is zero, whatever arrives (torch
     selects or makes zeros; ember had multiplied: inf * 0 = nan)."""
     check(_backward_of(op, [INF, NAN, -INF, 1.0]), grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(2, 3, dtype=T.int64).index_add(-1, T.tensor([1]), T.tensor([-3, 3, 1]),
+                                                    alpha=-1),
+    lambda T: T.ones(2, 3).index_add(1, T.tensor([1]), T.tensor([1., 2.])),
+    lambda T: T.ones(2, 3).index_copy(1, T.tensor([1]), T.tensor([1., 2.])),
+], ids=['index_add_last', 'index_add_1', 'index_copy'])
+def test_index_add_source_of_fewer_dims(call):
+    """A source with fewer dims than the indexing dim: torch's RuntimeError (ember let
+    Python's IndexError out)."""
+    check(call, grad=False, match_message=True)
