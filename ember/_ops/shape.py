@@ -586,12 +586,14 @@ def narrow(input, dim, start, length):
     size = input._data.shape[d]
     if isinstance(start, Tensor):
         start = int(start)
+    if length < 0:  # (torch checks the length before the start)
+        raise RuntimeError("narrow(): length must be non-negative.")
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
     if start < 0:
         start += size
-    if length < 0 or start + length > size:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
     key = (slice(None),) * d + (slice(start, start + length),)

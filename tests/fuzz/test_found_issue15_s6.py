@@ -49,3 +49,9 @@ def test_index_add_source_of_fewer_dims(call):
     """A source with fewer dims than the indexing dim: torch's RuntimeError (ember let
     Python's IndexError out)."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('args', [(0, 5, -1), (0, 1, -1), (0, -1, -2), (0, 2, 5), (0, 5, 1),
+                                  (1, -5, 1), (0, 1, 2)], ids=str)
+def test_narrow_checks_the_length_first(args):
+    check(lambda T: T.ones(3, 4).narrow(*args), grad=False, match_message=True)
