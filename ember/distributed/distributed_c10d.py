@@ -540,16 +540,21 @@ def send(tensor, dst=None, group=None, tag=0, group_dst=None):
     isend(tensor, dst, group, tag, group_dst).wait()
 
 
+def _source(pg, src, group_src):
+    """The group rank to receive from: ``group_src`` as given, ``src``'s group rank, or any
+    rank when both are None."""
+    if group_src is not None:
+        return group_src
+    return load_mpi().ANY_SOURCE if src is None else _peer(pg, src, 'source')
+
+
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     """Starts receiving into ``tensor`` from rank ``src`` (any rank if None); returns a
     Work (``source_rank()`` says who sent)."""
     _tensor_arg('tensor', tensor)
     pg = _group(group)
     MPI = load_mpi()
-    if group_src is not None:
-        peer = group_src
-    else:
-        peer = MPI.ANY_SOURCE if src is None else _peer(pg, src, 'source')
+    peer = _source(pg, src, group_src)
     buf = Buffer(tensor, fill=False)
     status = MPI.Status()
     req = pg._comm.Irecv(buf.flat, source=peer, tag=tag)
@@ -641,13 +646,8 @@ def recv_object_list(object_list, src=None, group=None, device=None, group_src=N
     """Fills ``object_list`` with the objects rank ``src`` (any rank if None) sent; returns
     the sender's rank."""
     pg = _group(group)
-    MPI = load_mpi()
-    if group_src is not None:
-        peer = group_src
-    else:
-        peer = MPI.ANY_SOURCE if src is None else _peer(pg, src, 'source')
-    status = MPI.Status()
-    got = pg._comm.recv(source=peer, status=status)
+    status = load_mpi().Status()
+    got = pg._comm.recv(source=_source(pg, src, group_src), status=status)
     object_list[:len(got)] = got
     return pg._ranks[status.Get_source()]
 
