@@ -5,7 +5,6 @@ Every test runs the same code on ember and torch (``tests.oracle.oracle.check``,
 libraries side by side). Where torch is wrong (an entry in ``tests/fuzz/known.py``) the test
 shows torch's answer next to the right one, computed a second way in torch itself.
 """
-import math
 import warnings
 
 import numpy as np
