@@ -2221,33 +2221,22 @@ for _alias, _name in (('arcsin', 'asin'), ('arccos', 'acos'), ('arctan', 'atan')
 
 
 # -- Python operators --------------------------------------------------------------------
-def _reflected(other, op):
-    """``other`` of a reflected operator torch writes in Python (``2 - t``, ``2 / t``...):
-    a tensor or a number. Anything else (a NumPy array) is its parser's TypeError, which the
-    operator turns into NotImplemented."""
-    if not isinstance(other, (Tensor, int, float, complex, np.number, np.bool_)):
-        raise TypeError(f"{op}(): argument 'other' must be Tensor or Number, not "
-                        f"{type(other).__name__}")
-    return other
-
-
 def _rtruediv(self, other):
-    _reflected(other, 'mul')
     # (torch's rule: reciprocal(self) * other; a tensor ``other`` keeps its own dtype)
     return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' or \
         isinstance(other, Tensor) else div(_scalar_tensor(other, self), self)
 
 
 def _rmod(self, other):
-    return remainder(_scalar_tensor(_reflected(other, 'remainder'), self), self)
+    return remainder(_scalar_tensor(other, self), self)
 
 
 def _rfloordiv(self, other):
-    return floor_divide(_scalar_tensor(_reflected(other, 'floor_divide'), self), self)
+    return floor_divide(_scalar_tensor(other, self), self)
 
 
 def _rpow_method(self, other):
-    return _rpow(_reflected(other, 'pow'), self)
+    return _rpow(other, self)
 
 
 def _invert(self):
@@ -2267,7 +2256,7 @@ def _neg_op(self):
 
 OPERATORS = {
     '__add__': _add, '__radd__': _add,
-    '__sub__': sub, '__rsub__': lambda s, o: rsub(s, _reflected(o, 'rsub')),
+    '__sub__': sub, '__rsub__': lambda s, o: rsub(s, o),
     '__mul__': mul, '__rmul__': mul,
     '__truediv__': div, '__rtruediv__': _rtruediv,
     '__floordiv__': floor_divide, '__rfloordiv__': _rfloordiv,
