@@ -1304,17 +1304,17 @@ def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     return t
 
 
-
-
-def _half_to_float(half_to_float):
-    if half_to_float:   # (torch's GPU kernels only: a float result of a half input)
+def _half_to_float(input, dim, half_to_float, op):
+    # (torch wraps the dim first; then the flag, which only its GPU kernels take)
+    _softmax_dim(dim, input._data.ndim, op)
+    if half_to_float:
         raise RuntimeError("softmax with half to float conversion is not supported on CPU")
 
 
 @register(method=False)
 def _softmax(input, dim, half_to_float):
     """aten's softmax, ``softmax(input, dim)``; ``half_to_float`` is refused on the CPU."""
-    _half_to_float(half_to_float)
+    _half_to_float(input, dim, half_to_float, '_softmax')
     return softmax(input, dim)
 
 
@@ -1322,7 +1322,7 @@ def _softmax(input, dim, half_to_float):
 def _log_softmax(input, dim, half_to_float):
     """aten's log-softmax, ``log_softmax(input, dim)``; ``half_to_float`` is refused on the
     CPU."""
-    _half_to_float(half_to_float)
+    _half_to_float(input, dim, half_to_float, '_log_softmax')
     return log_softmax(input, dim)
 
 # -- masked softmax (the transformer fast path's kernel) ---------------------------------

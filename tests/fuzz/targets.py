@@ -246,8 +246,10 @@ def all_targets():
     """Every target, in a fixed order."""
     found = []
     for n in sorted(OPS):
-        # (torch's private ops stay out, except the _foreach_ family scripts call)
-        if n not in SKIP and (not n.startswith('_') or n.startswith('_foreach_')):
+        # (torch's private ops stay out, except the _foreach_ family scripts call and the
+        # private softmaxes library code calls)
+        if n not in SKIP and (not n.startswith('_') or n.startswith('_foreach_') or
+                              n in ('_softmax', '_log_softmax', '_masked_softmax')):
             found.append(_make(n, 'torch', n))
     for n in sorted(METHODS):
         if n not in SKIP and not (n.startswith('_') and not n.startswith('__')):

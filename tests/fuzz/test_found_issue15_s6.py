@@ -55,3 +55,15 @@ def test_index_add_source_of_fewer_dims(call):
                                   (1, -5, 1), (0, 1, 2)], ids=str)
 def test_narrow_checks_the_length_first(args):
     check(lambda T: T.ones(3, 4).narrow(*args), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T._softmax(T.ones(2, 3), 5, True),
+    lambda T: T._log_softmax(T.ones(2, 3), -3, True),
+    lambda T: T._softmax(T.ones(2, 3, dtype=T.int64), 1, True),
+    lambda T: T._log_softmax(T.ones(2, 3), 1, False),
+], ids=['softmax_dim', 'log_softmax_dim', 'softmax_flag', 'log_softmax_ok'])
+def test_private_softmax_wraps_the_dim_first(call):
+    """aten's _softmax/_log_softmax (now in the fuzzer's sweep) wrap the dim before refusing
+    half_to_float on the CPU."""
+    check(call, grad=False, match_message=True)
