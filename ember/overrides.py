@@ -403,7 +403,9 @@ def overridable(impl, public_name):
                     first()
                 except _Settled:
                     pass
-            checker.check(public_name, args, kwargs)
+            bound = checker.check(public_name, args, kwargs)
+            if kwargs and bound is not None:
+                args, kwargs = checker.body_args(public_name, impl, bound, args, kwargs)
             # (autocast: the op and its dtype checks see the cast arguments, and the ops it
             # is made of are not cast again until it returns)
             low = None

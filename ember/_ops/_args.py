@@ -38,9 +38,9 @@ import warnings
 
 import numpy as np
 
-__all__ = ['fast_types', 'fast_runner', 'check', 'refuse', 'refusals', 'refuse_dtypes',
-           'array_check', 'takes_numbers', 'signatures', 'tensor_varargs', 'stands',
-           'inner_check', 'int_lists']
+__all__ = ['fast_types', 'fast_runner', 'check', 'body_args', 'refuse', 'refusals',
+           'refuse_dtypes', 'array_check', 'takes_numbers', 'signatures', 'tensor_varargs',
+           'stands', 'inner_check', 'int_lists']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -282,6 +282,20 @@ class Param:
         return text + (' = ' + self.default_text if self.has_default else '')
 
 
+# NumPy's names torch's parser also takes for these parameters (``t.sum(axis=0,
+# keepdims=True)``, ``torch.add(x1=a, x2=b)``)
+_NUMPY_NAMES = {'dim': ('axis',), 'keepdim': ('keepdims',), 'input': ('x', 'a', 'x1'),
+                'other': ('x2',)}
+
+
+def _numpy_name(name, kwargs):
+    """The NumPy name under which ``kwargs`` gives torch's parameter ``name``, or None."""
+    for alias in _NUMPY_NAMES[name]:
+        if alias in kwargs:
+            return alias
+    return None
+
+
 class Signature:
     """One overload: its parameters, how many are positional, whether it is hidden."""
 
@@ -362,12 +376,20 @@ class Signature:
                 x = kwargs[p.name]
                 used += 1
                 where = ''
+            elif kwargs and p.name in _NUMPY_NAMES and _numpy_name(p.name, kwargs):
+                x = kwargs[_numpy_name(p.name, kwargs)]
+                used += 1
+                where = ''
             else:
                 if not p.has_default:
                     missing.append(p.name)
                 continue
             ok, pos = p.accepts(x)
             if not ok:
+                if pos is not None and p.display == 'tuple of Tensors':
+                    # (torch's parser stops at once on a tensor list holding something else)
+                    raise TypeError(f"expected Tensor as element {pos} in argument {i}, but "
+                                    f"got {type(x[pos]).__name__}")
                 if pos and p.display == 'tuple of ints':
                     raise_ = True  # (torch's parser stops at once on a list of ints gone bad)
                 if not raise_:
@@ -540,6 +562,61 @@ def check(public_name, args, kwargs):
     listing = '\n'.join(' * ' + s.shown() for s in visible)
     raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
                     f"but expected one of:\n{listing}\n")
+
+
+_BODIES = {}  # an op's body -> (its positional parameters, whether it takes *args) or None
+
+
+def _body_params(impl):
+    got = _BODIES.get(impl, False)
+    if got is False:
+        import inspect
+        try:
+            params = list(inspect.signature(impl).parameters.values())
+        except (TypeError, ValueError):
+            params = None
+        got = None
+        if params is not None:
+            positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                          p.POSITIONAL_OR_KEYWORD)]
+            got = (positional, any(p.kind is p.VAR_POSITIONAL for p in params))
+        _BODIES[impl] = got
+    return got
+
+
+def body_args(public_name, impl, bound, args, kwargs):
+    """The call ``check`` bound to torch's overload ``bound``, as the op's body takes it:
+    arguments torch takes by position are passed by position even when given by name, in
+    torch's order (the body's), a parameter left out before one of them taking the body's
+    default. So a keyword call runs exactly as the positional one -- also where the body
+    names a parameter otherwise or takes it as ``*args`` (``torch.zeros(size=...)`` for
+    ``zeros(*size)``, ``torch.sin_(input=t)`` for ``sin_(self)``, ``t.view(dtype=...)``).
+    Returns (args, kwargs), unchanged where the body cannot take them so."""
+    body = _body_params(impl)
+    if body is None or bound.hidden:  # (a deprecated order is not the body's)
+        return args, kwargs
+    positional, varargs = body
+    for name in _NUMPY_NAMES:
+        alias = name in bound.by_name and name not in kwargs and _numpy_name(name, kwargs)
+        if alias:  # (torch's own name from here on)
+            kwargs = {name if k == alias else k: v for k, v in kwargs.items()}
+    order = [p.name for p in bound.params if not p.kwonly]
+    shift = 1 if key_of(public_name).startswith('Tensor.') else 0  # (self)
+    last = max((order.index(k) + shift for k in kwargs if k in order), default=-1)
+    if last < len(args):
+        return args, kwargs
+    new, rest = list(args), dict(kwargs)
+    for i in range(len(args), last + 1):
+        name = order[i - shift]
+        if name in rest:
+            if i >= len(positional) and not varargs:
+                return args, kwargs
+            new.append(rest.pop(name))
+        elif i < len(positional) and positional[i].default is not positional[i].empty:
+            new.append(positional[i].default)
+        else:
+            return args, kwargs
+    return tuple(new), rest
 
 
 _NUMPY_DIR = os.path.dirname(np.__file__)

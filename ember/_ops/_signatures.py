@@ -1831,6 +1831,334 @@ SIGNATURES = {
     'Tensor.zero_': ('zero_', (
         'zero_()|noargs',
     )),
+    '_foreach_abs': ('_foreach_abs', (
+        '_foreach_abs(TensorList self)',
+    )),
+    '_foreach_abs_': ('_foreach_abs_', (
+        '_foreach_abs_(TensorList self)',
+    )),
+    '_foreach_acos': ('_foreach_acos', (
+        '_foreach_acos(TensorList self)',
+    )),
+    '_foreach_acos_': ('_foreach_acos_', (
+        '_foreach_acos_(TensorList self)',
+    )),
+    '_foreach_add': ('_foreach_add', (
+        '_foreach_add(TensorList self, Scalar scalar)',
+        '_foreach_add(TensorList self, ScalarList scalars)',
+        '_foreach_add(TensorList self, Tensor other, *, Scalar alpha=1)',
+        '_foreach_add(TensorList self, TensorList other, *, Scalar alpha=1)',
+    )),
+    '_foreach_add_': ('_foreach_add_', (
+        '_foreach_add_(TensorList self, Scalar scalar)',
+        '_foreach_add_(TensorList self, ScalarList scalars)',
+        '_foreach_add_(TensorList self, Tensor other, *, Scalar alpha=1)',
+        '_foreach_add_(TensorList self, TensorList other, *, Scalar alpha=1)',
+    )),
+    '_foreach_addcdiv': ('_foreach_addcdiv', (
+        '_foreach_addcdiv(TensorList self, TensorList tensor1, TensorList tensor2, ScalarList scalars)',
+        '_foreach_addcdiv(TensorList self, TensorList tensor1, TensorList tensor2, Tensor scalars)',
+        '_foreach_addcdiv(TensorList self, TensorList tensor1, TensorList tensor2, Scalar value=1)',
+    )),
+    '_foreach_addcdiv_': ('_foreach_addcdiv_', (
+        '_foreach_addcdiv_(TensorList self, TensorList tensor1, TensorList tensor2, ScalarList scalars)',
+        '_foreach_addcdiv_(TensorList self, TensorList tensor1, TensorList tensor2, Tensor scalars)',
+        '_foreach_addcdiv_(TensorList self, TensorList tensor1, TensorList tensor2, Scalar value=1)',
+    )),
+    '_foreach_addcmul': ('_foreach_addcmul', (
+        '_foreach_addcmul(TensorList self, TensorList tensor1, TensorList tensor2, ScalarList scalars)',
+        '_foreach_addcmul(TensorList self, TensorList tensor1, TensorList tensor2, Tensor scalars)',
+        '_foreach_addcmul(TensorList self, TensorList tensor1, TensorList tensor2, Scalar value=1)',
+    )),
+    '_foreach_addcmul_': ('_foreach_addcmul_', (
+        '_foreach_addcmul_(TensorList self, TensorList tensor1, TensorList tensor2, ScalarList scalars)',
+        '_foreach_addcmul_(TensorList self, TensorList tensor1, TensorList tensor2, Tensor scalars)',
+        '_foreach_addcmul_(TensorList self, TensorList tensor1, TensorList tensor2, Scalar value=1)',
+    )),
+    '_foreach_asin': ('_foreach_asin', (
+        '_foreach_asin(TensorList self)',
+    )),
+    '_foreach_asin_': ('_foreach_asin_', (
+        '_foreach_asin_(TensorList self)',
+    )),
+    '_foreach_atan': ('_foreach_atan', (
+        '_foreach_atan(TensorList self)',
+    )),
+    '_foreach_atan_': ('_foreach_atan_', (
+        '_foreach_atan_(TensorList self)',
+    )),
+    '_foreach_ceil': ('_foreach_ceil', (
+        '_foreach_ceil(TensorList self)',
+    )),
+    '_foreach_ceil_': ('_foreach_ceil_', (
+        '_foreach_ceil_(TensorList self)',
+    )),
+    '_foreach_clamp_max': ('_foreach_clamp_max', (
+        '_foreach_clamp_max(TensorList self, Scalar scalar)',
+        '_foreach_clamp_max(TensorList self, ScalarList scalars)',
+        '_foreach_clamp_max(TensorList self, TensorList other)',
+    )),
+    '_foreach_clamp_max_': ('_foreach_clamp_max_', (
+        '_foreach_clamp_max_(TensorList self, Scalar scalar)',
+        '_foreach_clamp_max_(TensorList self, ScalarList scalars)',
+        '_foreach_clamp_max_(TensorList self, TensorList other)',
+    )),
+    '_foreach_clamp_min': ('_foreach_clamp_min', (
+        '_foreach_clamp_min(TensorList self, Scalar scalar)',
+        '_foreach_clamp_min(TensorList self, ScalarList scalars)',
+        '_foreach_clamp_min(TensorList self, TensorList other)',
+    )),
+    '_foreach_clamp_min_': ('_foreach_clamp_min_', (
+        '_foreach_clamp_min_(TensorList self, Scalar scalar)',
+        '_foreach_clamp_min_(TensorList self, ScalarList scalars)',
+        '_foreach_clamp_min_(TensorList self, TensorList other)',
+    )),
+    '_foreach_clone': ('_foreach_clone', (
+        '_foreach_clone(TensorList self, *, MemoryFormat? memory_format=None)',
+    )),
+    '_foreach_copy_': ('_foreach_copy_', (
+        '_foreach_copy_(TensorList self, TensorList src, bool non_blocking=False)',
+    )),
+    '_foreach_cos': ('_foreach_cos', (
+        '_foreach_cos(TensorList self)',
+    )),
+    '_foreach_cos_': ('_foreach_cos_', (
+        '_foreach_cos_(TensorList self)',
+    )),
+    '_foreach_cosh': ('_foreach_cosh', (
+        '_foreach_cosh(TensorList self)',
+    )),
+    '_foreach_cosh_': ('_foreach_cosh_', (
+        '_foreach_cosh_(TensorList self)',
+    )),
+    '_foreach_div': ('_foreach_div', (
+        '_foreach_div(TensorList self, ScalarList scalars)',
+        '_foreach_div(TensorList self, Tensor other)',
+        '_foreach_div(TensorList self, TensorList other)',
+        '_foreach_div(TensorList self, Scalar scalar)',
+    )),
+    '_foreach_div_': ('_foreach_div_', (
+        '_foreach_div_(TensorList self, ScalarList scalars)',
+        '_foreach_div_(TensorList self, Tensor other)',
+        '_foreach_div_(TensorList self, TensorList other)',
+        '_foreach_div_(TensorList self, Scalar scalar)',
+    )),
+    '_foreach_erf': ('_foreach_erf', (
+        '_foreach_erf(TensorList self)',
+    )),
+    '_foreach_erf_': ('_foreach_erf_', (
+        '_foreach_erf_(TensorList self)',
+    )),
+    '_foreach_erfc': ('_foreach_erfc', (
+        '_foreach_erfc(TensorList self)',
+    )),
+    '_foreach_erfc_': ('_foreach_erfc_', (
+        '_foreach_erfc_(TensorList self)',
+    )),
+    '_foreach_exp': ('_foreach_exp', (
+        '_foreach_exp(TensorList self)',
+    )),
+    '_foreach_exp_': ('_foreach_exp_', (
+        '_foreach_exp_(TensorList self)',
+    )),
+    '_foreach_expm1': ('_foreach_expm1', (
+        '_foreach_expm1(TensorList self)',
+    )),
+    '_foreach_expm1_': ('_foreach_expm1_', (
+        '_foreach_expm1_(TensorList self)',
+    )),
+    '_foreach_floor': ('_foreach_floor', (
+        '_foreach_floor(TensorList self)',
+    )),
+    '_foreach_floor_': ('_foreach_floor_', (
+        '_foreach_floor_(TensorList self)',
+    )),
+    '_foreach_frac': ('_foreach_frac', (
+        '_foreach_frac(TensorList self)',
+    )),
+    '_foreach_frac_': ('_foreach_frac_', (
+        '_foreach_frac_(TensorList self)',
+    )),
+    '_foreach_lerp': ('_foreach_lerp', (
+        '_foreach_lerp(TensorList self, TensorList tensors1, Scalar weight)',
+        '_foreach_lerp(TensorList self, TensorList tensors1, ScalarList weight)',
+        '_foreach_lerp(TensorList self, TensorList tensors1, TensorList weights)',
+    )),
+    '_foreach_lerp_': ('_foreach_lerp_', (
+        '_foreach_lerp_(TensorList self, TensorList tensors1, Scalar weight)',
+        '_foreach_lerp_(TensorList self, TensorList tensors1, ScalarList weight)',
+        '_foreach_lerp_(TensorList self, TensorList tensors1, TensorList weights)',
+    )),
+    '_foreach_lgamma': ('_foreach_lgamma', (
+        '_foreach_lgamma(TensorList self)',
+    )),
+    '_foreach_lgamma_': ('_foreach_lgamma_', (
+        '_foreach_lgamma_(TensorList self)',
+    )),
+    '_foreach_log': ('_foreach_log', (
+        '_foreach_log(TensorList self)',
+    )),
+    '_foreach_log10': ('_foreach_log10', (
+        '_foreach_log10(TensorList self)',
+    )),
+    '_foreach_log10_': ('_foreach_log10_', (
+        '_foreach_log10_(TensorList self)',
+    )),
+    '_foreach_log1p': ('_foreach_log1p', (
+        '_foreach_log1p(TensorList self)',
+    )),
+    '_foreach_log1p_': ('_foreach_log1p_', (
+        '_foreach_log1p_(TensorList self)',
+    )),
+    '_foreach_log2': ('_foreach_log2', (
+        '_foreach_log2(TensorList self)',
+    )),
+    '_foreach_log2_': ('_foreach_log2_', (
+        '_foreach_log2_(TensorList self)',
+    )),
+    '_foreach_log_': ('_foreach_log_', (
+        '_foreach_log_(TensorList self)',
+    )),
+    '_foreach_max': ('_foreach_max', (
+        '_foreach_max(TensorList self)',
+    )),
+    '_foreach_maximum': ('_foreach_maximum', (
+        '_foreach_maximum(TensorList self, Scalar scalar)',
+        '_foreach_maximum(TensorList self, ScalarList scalars)',
+        '_foreach_maximum(TensorList self, TensorList other)',
+    )),
+    '_foreach_maximum_': ('_foreach_maximum_', (
+        '_foreach_maximum_(TensorList self, Scalar scalar)',
+        '_foreach_maximum_(TensorList self, ScalarList scalars)',
+        '_foreach_maximum_(TensorList self, TensorList other)',
+    )),
+    '_foreach_minimum': ('_foreach_minimum', (
+        '_foreach_minimum(TensorList self, Scalar scalar)',
+        '_foreach_minimum(TensorList self, ScalarList scalars)',
+        '_foreach_minimum(TensorList self, TensorList other)',
+    )),
+    '_foreach_minimum_': ('_foreach_minimum_', (
+        '_foreach_minimum_(TensorList self, Scalar scalar)',
+        '_foreach_minimum_(TensorList self, ScalarList scalars)',
+        '_foreach_minimum_(TensorList self, TensorList other)',
+    )),
+    '_foreach_mm': ('_foreach_mm', (
+        '_foreach_mm(TensorList self, TensorList mat2)',
+    )),
+    '_foreach_mul': ('_foreach_mul', (
+        '_foreach_mul(TensorList self, ScalarList scalars)',
+        '_foreach_mul(TensorList self, Tensor other)',
+        '_foreach_mul(TensorList self, TensorList other)',
+        '_foreach_mul(TensorList self, Scalar scalar)',
+    )),
+    '_foreach_mul_': ('_foreach_mul_', (
+        '_foreach_mul_(TensorList self, ScalarList scalars)',
+        '_foreach_mul_(TensorList self, Tensor other)',
+        '_foreach_mul_(TensorList self, TensorList other)',
+        '_foreach_mul_(TensorList self, Scalar scalar)',
+    )),
+    '_foreach_neg': ('_foreach_neg', (
+        '_foreach_neg(TensorList self)',
+    )),
+    '_foreach_neg_': ('_foreach_neg_', (
+        '_foreach_neg_(TensorList self)',
+    )),
+    '_foreach_norm': ('_foreach_norm', (
+        '_foreach_norm(TensorList self, Scalar ord=2, ScalarType? dtype=None)',
+    )),
+    '_foreach_pow': ('_foreach_pow', (
+        '_foreach_pow(Scalar self, TensorList exponent)',
+        '_foreach_pow(TensorList self, Scalar exponent)',
+        '_foreach_pow(TensorList self, ScalarList exponent)',
+        '_foreach_pow(TensorList self, TensorList exponent)',
+    )),
+    '_foreach_pow_': ('_foreach_pow_', (
+        '_foreach_pow_(TensorList self, Scalar exponent)',
+        '_foreach_pow_(TensorList self, ScalarList exponent)',
+        '_foreach_pow_(TensorList self, TensorList exponent)',
+    )),
+    '_foreach_powsum': ('_foreach_powsum', (
+        '_foreach_powsum(TensorList self, Scalar ord=2, ScalarType? dtype=None)',
+    )),
+    '_foreach_reciprocal': ('_foreach_reciprocal', (
+        '_foreach_reciprocal(TensorList self)',
+    )),
+    '_foreach_reciprocal_': ('_foreach_reciprocal_', (
+        '_foreach_reciprocal_(TensorList self)',
+    )),
+    '_foreach_round': ('_foreach_round', (
+        '_foreach_round(TensorList self)',
+    )),
+    '_foreach_round_': ('_foreach_round_', (
+        '_foreach_round_(TensorList self)',
+    )),
+    '_foreach_rsqrt': ('_foreach_rsqrt', (
+        '_foreach_rsqrt(TensorList self)',
+    )),
+    '_foreach_rsqrt_': ('_foreach_rsqrt_', (
+        '_foreach_rsqrt_(TensorList self)',
+    )),
+    '_foreach_sigmoid': ('_foreach_sigmoid', (
+        '_foreach_sigmoid(TensorList self)',
+    )),
+    '_foreach_sigmoid_': ('_foreach_sigmoid_', (
+        '_foreach_sigmoid_(TensorList self)',
+    )),
+    '_foreach_sign': ('_foreach_sign', (
+        '_foreach_sign(TensorList self)',
+    )),
+    '_foreach_sign_': ('_foreach_sign_', (
+        '_foreach_sign_(TensorList self)',
+    )),
+    '_foreach_sin': ('_foreach_sin', (
+        '_foreach_sin(TensorList self)',
+    )),
+    '_foreach_sin_': ('_foreach_sin_', (
+        '_foreach_sin_(TensorList self)',
+    )),
+    '_foreach_sinh': ('_foreach_sinh', (
+        '_foreach_sinh(TensorList self)',
+    )),
+    '_foreach_sinh_': ('_foreach_sinh_', (
+        '_foreach_sinh_(TensorList self)',
+    )),
+    '_foreach_sqrt': ('_foreach_sqrt', (
+        '_foreach_sqrt(TensorList self)',
+    )),
+    '_foreach_sqrt_': ('_foreach_sqrt_', (
+        '_foreach_sqrt_(TensorList self)',
+    )),
+    '_foreach_sub': ('_foreach_sub', (
+        '_foreach_sub(TensorList self, Scalar scalar)',
+        '_foreach_sub(TensorList self, ScalarList scalars)',
+        '_foreach_sub(TensorList self, TensorList other, *, Scalar alpha=1)',
+    )),
+    '_foreach_sub_': ('_foreach_sub_', (
+        '_foreach_sub_(TensorList self, Scalar scalar)',
+        '_foreach_sub_(TensorList self, ScalarList scalars)',
+        '_foreach_sub_(TensorList self, TensorList other, *, Scalar alpha=1)',
+    )),
+    '_foreach_tan': ('_foreach_tan', (
+        '_foreach_tan(TensorList self)',
+    )),
+    '_foreach_tan_': ('_foreach_tan_', (
+        '_foreach_tan_(TensorList self)',
+    )),
+    '_foreach_tanh': ('_foreach_tanh', (
+        '_foreach_tanh(TensorList self)',
+    )),
+    '_foreach_tanh_': ('_foreach_tanh_', (
+        '_foreach_tanh_(TensorList self)',
+    )),
+    '_foreach_trunc': ('_foreach_trunc', (
+        '_foreach_trunc(TensorList self)',
+    )),
+    '_foreach_trunc_': ('_foreach_trunc_', (
+        '_foreach_trunc_(TensorList self)',
+    )),
+    '_foreach_zero_': ('_foreach_zero_', (
+        '_foreach_zero_(TensorList self)',
+    )),
     'abs': ('abs', (
         'abs(Tensor input, *, Tensor out=None)',
     )),

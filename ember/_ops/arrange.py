@@ -42,7 +42,8 @@ def _unsafe_view(t, shape):
 def meshgrid(*tensors, indexing=None):
     """Coordinate grids (expanded views) from 0-D/1-D tensors; ``indexing`` 'ij' (matrix) or
     'xy' (Cartesian: the first two dims swapped)."""
-    tensors = _tensors(tensors)
+    from ._args import tensor_varargs
+    tensors = tensor_varargs(_tensors(tensors))
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:

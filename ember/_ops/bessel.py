@@ -75,8 +75,25 @@ _DOCS = {
 }
 
 
+# the functions whose argument torch calls ``x`` (``special.airy_ai(x=t)``; the others take
+# ``input``)
+_NAMED_X = ('airy_ai', 'spherical_bessel_j0', 'scaled_modified_bessel_k0',
+            'scaled_modified_bessel_k1')
+
+
+def _taking_x(kernel):
+    """``kernel`` with its argument named ``x``, as torch's signature names it."""
+    def fn(x, *, out=None):
+        return kernel(x, out=out)
+    fn.__name__ = fn.__qualname__ = kernel.__name__
+    fn.__doc__ = kernel.__doc__
+    return fn
+
+
 for _name, _fn in _KERNELS.items():
     BESSEL[_name] = _unary('special_' + _name, _in_float64(_fn), None, public=False, inplace_ok=False,
                            check=float_double_only(_name + '_cpu'),
                            doc=_DOCS[_name] + ', elementwise; not differentiable (as in torch).')
+    if _name in _NAMED_X:
+        BESSEL[_name] = _taking_x(BESSEL[_name])
 del _name, _fn

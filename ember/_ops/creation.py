@@ -252,13 +252,15 @@ def new(self, *args, device=None):
 
 
 @register(method=False)
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     """Values from ``start`` up to (not including) ``end`` every ``step``; integer arguments
     give int64, any float gives the default float dtype."""
     dev = check_device(device, 'arange')
     if end is None:
         start, end = 0, start
+    elif start is None:  # (``arange(end=5)``, torch's one-bound form by keyword)
+        start = 0
     if dtype is not None and np.dtype(dtype.np).kind in 'bc':
         raise NotImplementedError(f'"arange_cpu" not implemented for \'{dtype.kernel_name}\'')
     vals = start, end, step = _range_bounds(start, end, step)

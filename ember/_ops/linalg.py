@@ -31,10 +31,12 @@ def _check_tensor(x, op, arg, pos):
                         f"{type(x).__name__}")
 
 
-def _no_bool(kernel, *ts):
-    for t in ts:
-        if t._data.dtype == np.bool_:
-            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+def _no_bool(kernel, t, *operands):
+    """torch's refusal of a bool ``t`` by ``kernel``; given the ``operands`` (arrays) of a
+    product, only where all have elements (an empty product runs no kernel: the mm of bool
+    (2, 0) and (0, 1) matrices is False)."""
+    if t._data.dtype == np.bool_ and all(o.size for o in operands):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _mm_shapes(a, b):
@@ -110,7 +112,7 @@ def mm(input, mat2, *, out=None):
     a, b = input._data, mat2._data
     _mm_shapes(a.shape, b.shape)
     _mm_dtypes(input, mat2)
-    _no_bool('addmm_impl_cpu_', input)
+    _no_bool('addmm_impl_cpu_', input, a, b)
     n = track(MmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
@@ -161,7 +163,7 @@ def bmm(input, mat2, *, out=None):
     a, b = input._data, mat2._data
     _bmm_shapes(a.shape, b.shape)
     _bmm_dtypes(input, mat2)
-    _no_bool('bmm', input)
+    _no_bool('bmm', input, a, b)
     n = track(BmmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
@@ -241,7 +243,7 @@ def mv(input, vec, *, out=None):
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
     _mv_shapes(a.shape, v.shape)
     _mv_dtypes(input, vec)
-    _no_bool('addmv_impl_cpu', input)
+    _no_bool('addmv_impl_cpu', input, a, v)
     n = track(MvBackward0, (input, vec))
     if n is not None:
         n.save(input, vec)
@@ -382,7 +384,7 @@ def matmul(input, other, *, out=None):
         # torch: unsqueeze(0).mm(other).squeeze_(0)
         _mm_shapes((1, a.shape[0]), b.shape)
         _mm_dtypes(input, other)
-        _no_bool('addmm_impl_cpu_', input)
+        _no_bool('addmm_impl_cpu_', input, a, b)
         name = 'SqueezeBackward4'
     else:
         name = _batched_checks(input, other)
@@ -414,29 +416,29 @@ def _batched_checks(input, other):
         sb = (nb,) + ((b.shape[0], 1) if db == 1 else b.shape[-2:])
         _bmm_shapes(sa, sb)
         _bmm_dtypes(input, other)
-        _no_bool('bmm', input)
+        _no_bool('bmm', input, a, b)
         return 'UnsafeViewBackward0'
     if not fold:
         rows = int(np.prod(a.shape[:-1]))
         if db == 1:
             _mv_shapes((rows, a.shape[-1]), b.shape)
             _mv_dtypes(input, other)
-            _no_bool('addmv_impl_cpu', input)
+            _no_bool('addmv_impl_cpu', input, a, b)
         else:
             _mm_shapes((rows, a.shape[-1]), b.shape)
             _mm_dtypes(input, other)
-            _no_bool('addmm_impl_cpu_', input)
+            _no_bool('addmm_impl_cpu_', input, a, b)
         return 'UnsafeViewBackward0'
     # Transposed fold: other^T folded into a matrix, times input (or input^T).
     rows = int(np.prod(b.shape[:-2])) * b.shape[-1]
     if da == 1:
         _mv_shapes((rows, b.shape[-2]), a.shape)
         _mv_dtypes(other, input)
-        _no_bool('addmv_impl_cpu', other)
+        _no_bool('addmv_impl_cpu', other, a, b)
         return 'UnsafeViewBackward0'
     _mm_shapes((rows, b.shape[-2]), (a.shape[1], a.shape[0]))
     _mm_dtypes(other, input)
-    _no_bool('addmm_impl_cpu_', other)
+    _no_bool('addmm_impl_cpu_', other, a, b)
     return 'CloneBackward0'
 
 

@@ -649,7 +649,7 @@ _UNSET = object()
 
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
             doc=None, tensor_only=False, check=None, public=True, inplace_ok=True,
-            saved_names=None, complex_kernel=None):
+            saved_names=None, complex_kernel=None, opmath=True):
     """Builds ``ember.<name>(input, other)``, the method and the in-place method.
 
     ``save``: indices of the operands (0: input, 1: other) the backward needs.
@@ -664,6 +664,8 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     ``save`` picks them; None for one torch's node does not keep).
     ``complex_kernel``: the kernel for complex operands, where torch's arithmetic differs
     from NumPy's on infinities (default ``kernel``).
+    ``opmath``: False where ``kernel`` takes bfloat16 arrays as they are (``nextafter``
+    steps bfloat16's own ulp), rather than in float32 rounded back.
     """
     exported = public
     complex_kernel = complex_kernel or kernel
@@ -723,7 +725,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y
         try:
-            if x.dtype.kind not in 'Vc':
+            if x.dtype.kind not in 'Vc' or not opmath and x.dtype.kind == 'V':
                 r = kernel(x, y)
             elif x.dtype.kind == 'c':
                 r = complex_kernel(x, y)
@@ -1144,7 +1146,7 @@ copysign = _binary('copysign', np.copysign, CopysignBackward0, save=(0, 1),
 logaddexp2 = _binary('logaddexp2', np.logaddexp2, Logaddexp2Backward0, save=(0, 1),
                      tensor_only=True, check=_floats_only('logaddexp2_cpu'), inplace_ok=False)
 nextafter = _binary('nextafter', np.nextafter, NextafterBackward0, tensor_only=True,
-                    check=_floats_only('nextafter_cpu'))
+                    check=_floats_only('nextafter_cpu'), opmath=False)
 
 
 def _shift(np_shift, left):
@@ -2256,7 +2258,7 @@ def _neg_op(self):
 
 OPERATORS = {
     '__add__': _add, '__radd__': _add,
-    '__sub__': sub, '__rsub__': lambda s, o: rsub(s, o),
+    '__sub__': sub, '__rsub__': lambda self, other: rsub(self, other),
     '__mul__': mul, '__rmul__': mul,
     '__truediv__': div, '__rtruediv__': _rtruediv,
     '__floordiv__': floor_divide, '__rfloordiv__': _rfloordiv,
@@ -2264,21 +2266,24 @@ OPERATORS = {
     '__pow__': pow, '__rpow__': _rpow_method,
     '__eq__': eq, '__ne__': ne, '__lt__': lt, '__le__': le, '__gt__': gt, '__ge__': ge,
     '__and__': bitwise_and, '__or__': bitwise_or, '__xor__': bitwise_xor,
-    '__rand__': lambda s, o: bitwise_and(s, o), '__ror__': lambda s, o: bitwise_or(s, o),
-    '__rxor__': lambda s, o: bitwise_xor(s, o),
+    '__rand__': lambda self, other: bitwise_and(self, other),
+    '__ror__': lambda self, other: bitwise_or(self, other),
+    '__rxor__': lambda self, other: bitwise_xor(self, other),
     '__neg__': _neg_op, '__abs__': abs, '__invert__': _invert, '__pos__': positive,
     '__iadd__': add_, '__isub__': sub_, '__imul__': mul_,
-    '__itruediv__': lambda s, o: div_(s, o), '__ifloordiv__': floor_divide_,
-    '__imod__': lambda s, o: inplace(s, remainder, (o,), '__imod__'),
+    '__itruediv__': lambda self, other: div_(self, other), '__ifloordiv__': floor_divide_,
+    '__imod__': lambda self, other: inplace(self, remainder, (other,), '__imod__'),
     '__ipow__': pow_,
-    '__iand__': lambda s, o: inplace(s, bitwise_and, (o,), '__iand__'),
-    '__ior__': lambda s, o: inplace(s, bitwise_or, (o,), '__ior__'),
-    '__ixor__': lambda s, o: inplace(s, bitwise_xor, (o,), '__ixor__'),
+    '__iand__': lambda self, other: inplace(self, bitwise_and, (other,), '__iand__'),
+    '__ior__': lambda self, other: inplace(self, bitwise_or, (other,), '__ior__'),
+    '__ixor__': lambda self, other: inplace(self, bitwise_xor, (other,), '__ixor__'),
     '__lshift__': bitwise_left_shift, '__rshift__': bitwise_right_shift,
-    '__rlshift__': lambda s, o: bitwise_left_shift(_scalar_tensor(o, s), s),
-    '__rrshift__': lambda s, o: bitwise_right_shift(_scalar_tensor(o, s), s),
-    '__ilshift__': lambda s, o: inplace(s, bitwise_left_shift, (o,), '__ilshift__'),
-    '__irshift__': lambda s, o: inplace(s, bitwise_right_shift, (o,), '__irshift__'),
+    '__rlshift__': lambda self, other: bitwise_left_shift(_scalar_tensor(other, self), self),
+    '__rrshift__': lambda self, other: bitwise_right_shift(_scalar_tensor(other, self), self),
+    '__ilshift__': lambda self, other: inplace(self, bitwise_left_shift, (other,),
+                                               '__ilshift__'),
+    '__irshift__': lambda self, other: inplace(self, bitwise_right_shift, (other,),
+                                               '__irshift__'),
     '__div__': div,  # (Python 2's name, which torch still defines)
 }
 METHODS.update(OPERATORS)

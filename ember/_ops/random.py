@@ -273,6 +273,8 @@ def _normal_dtype(np_dtype, mean, nonempty=True):
 @register
 def bernoulli(input, p=None, *, generator=None, out=None):
     """1 with probability ``input`` (or ``p``) per element, else 0."""
+    if isinstance(p, Tensor):  # (a 0-d tensor, which torch's parser reads as the float)
+        p = float(p)
     if p is not None and not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}")
     # (torch fills the result -- ``out``, else a tensor like ``input`` -- in place: its
@@ -281,8 +283,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if input._data.size:
         _refuse_bernoulli(dtype, input if p is None else p)
     probs = input._data if p is None else np.full(input._data.shape, p)
-    if np.any((probs < 0) | (probs > 1)):
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    if not np.all((probs >= 0) & (probs <= 1)):  # (NaN too)
+        raise RuntimeError(_P_IN_RANGE)
     t = make((_rng(generator).random(input._data.shape) < probs).astype(dtype))
     if out is not None:
         from .pointwise import _write_out
@@ -585,6 +587,10 @@ def _random_bounds(a, b, dtype):
             raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
+_P_IN_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+               "message be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
 def _bernoulli(rng, shape, p=0.5, *, dtype):
     pa = p
     if isinstance(p, Tensor):
@@ -599,10 +605,7 @@ def _bernoulli(rng, shape, p=0.5, *, dtype):
         _refuse_bernoulli(dtype, p)
     if not np.all((pa >= 0) & (pa <= 1)):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_g(p)}"
-                           if not isinstance(p, Tensor) else
-                           "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
-                           "this error message be improved?  If so, please report an "
-                           "enhancement request to PyTorch.)")
+                           if not isinstance(p, Tensor) else _P_IN_RANGE)
     return rng.random(shape) < pa
 
 

@@ -1100,8 +1100,10 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
                            f"{[1] * x.ndim}")
     dims = _dims(dim, x.ndim, True)
     ax = _np_axis(dims, x.ndim)
-    m = np.max(x, axis=ax, keepdims=True) if x.size else \
-        np.zeros(tuple(1 if i in dims else s for i, s in enumerate(x.shape)), x.dtype)
+    # (complex input shifts by the largest real part, as torch: the result's imaginary part
+    # is then the principal one of the log, in (-pi, pi])
+    m = np.max(x.real if x.dtype.kind == 'c' else x, axis=ax, keepdims=True) if x.size else \
+        np.zeros(tuple(1 if i in dims else s for i, s in enumerate(x.shape)), x.real.dtype)
     # Shifting by an infinite max would give inf - inf = nan; those slices need no shift.
     m = np.where(np.isfinite(m), m, 0)
     r = np.log(np.sum(np.exp(opmath(x) - m), axis=ax, keepdims=True)) + m

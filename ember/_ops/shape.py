@@ -700,7 +700,13 @@ class SplitBackward0(Node):
 SplitWithSizesBackward0 = type('SplitWithSizesBackward0', (SplitBackward0,), {})
 
 
-@register
+@register(function=False, name='split')
+def _split_method(self, split_size, dim=0):
+    """``Tensor.split``: ``split`` of ``self`` (torch's method names the sizes ``split_size``)."""
+    return split(self, split_size, dim)
+
+
+@register(method=False)
 def split(tensor, split_size_or_sections, dim=0):
     """Views of ``split_size`` along ``dim`` (the last may be smaller), or of the given sizes."""
     nd = tensor._data.ndim
@@ -1369,11 +1375,9 @@ class BlockDiagBackward0(Node):
 def block_diag(*tensors):
     """The block-diagonal matrix of the given tensors (scalars count as 1x1, vectors as one
     row), promoted to a common dtype."""
+    from ._args import tensor_varargs
     blocks = []
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"block_diag(): argument 'tensors' (position {i + 1}) must be "
-                            f"tuple of Tensors, not {builtins.type(t).__name__}")
+    for i, t in enumerate(tensor_varargs(tensors)):
         if t._data.ndim > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
                                f"dimensions. Input {i} has {t._data.ndim} dimensions")

@@ -276,6 +276,7 @@ def generate(target, seed):
         drawn.append((a, gen.value(a) if use else None, use))
     last = max([i for i, (a, _, use) in enumerate(drawn) if use and not a.kwarg_only],
                default=-1)
+    names = []
     for i, (a, v, use) in enumerate(drawn):
         if target.method and a.name == 'self' and receiver is None:
             receiver = v
@@ -285,6 +286,24 @@ def generate(target, seed):
                 kwargs[a.name] = v
         elif i <= last:
             args.append(v if use else a.default)
+            names.append('input' if a.name == 'self' else a.name)
+    _by_keyword(target, seed, args, names, kwargs)
     if target.method:
         args.insert(0, receiver)
     return Call(target.name, seed, args, kwargs, gen.finite, gen.grad)
+
+
+KEYWORDS = float(os.environ.get('EMBER_FUZZ_KEYWORDS', '0.2'))
+
+
+def _by_keyword(target, seed, args, names, kwargs):
+    """Passes a tail of the positional arguments by their names (torch's), on a stream of
+    its own so the other draws stay as they were: a call is then checked for ember's
+    parameter names too."""
+    r = random.Random(zlib.crc32(f'kw:{target.name}:{seed}'.encode()))
+    if not args or r.random() >= KEYWORDS:
+        return
+    cut = r.randrange(0 if target.space != 'torch' or len(args) == 1 else 1, len(args))
+    for name, v in zip(names[cut:], args[cut:]):
+        kwargs.setdefault(name, v)
+    del args[cut:]

@@ -60,6 +60,21 @@ def _pdist_pair_grads(d, dist, p):
     return np.where(dist == 0, 0, out).astype(d.dtype, copy=False)
 
 
+def _row_norms(a, p):
+    """The p-norms of the rows of ``a`` (magnitudes), as torch's pdist kernel computes them:
+    in ``a``'s dtype, a row of one element too (1e30 squared overflows float32 to inf,
+    where ``linalg.vector_norm`` returns one element's magnitude)."""
+    if p == 0:
+        return (a != 0).sum(1).astype(a.dtype)
+    if p == 1:
+        return a.sum(1)
+    if p == 2:
+        return np.sqrt((a * a).sum(1))
+    if p == float('inf'):
+        return a.max(1)
+    return (a ** a.dtype.type(p)).sum(1) ** a.dtype.type(1 / p)
+
+
 def pdist(input, p=2):
     """p-norm distances between all pairs of rows ``i < j`` of a 2-D input, as one vector."""
     if input.dim() != 2:
@@ -73,7 +88,7 @@ def pdist(input, p=2):
     if len(i) and x.shape[1]:
         # (the kernel's dtype refusals: only where it runs, for a pair of non-empty rows)
         _args.refuse_dtypes('pdist', _args.refusals('pdist') or {}, (input,), None)
-        r = _red._vector_norm(make(x[i] - x[j]), p, 1)._data
+        r = _row_norms(np.abs(x[i] - x[j]), p)
     else:  # (no pairs, or rows of no elements: distance 0 for every p, as in torch)
         r = np.zeros(len(i), x.dtype)
     n = _core.track1(_PdistBackward0, input)

@@ -1,5 +1,7 @@
 """The linear layers of nn.functional: linear (one GEMM over all leading dims, as torch) and
 bilinear, both composed of ember ops."""
+import math
+
 from ..._ops import linalg as _la
 
 
@@ -15,7 +17,9 @@ def linear(input, weight, bias=None):
             and (bias is None or input.dim() <= 2 or bias.dim() <= 1):
         # As torch: one 2-D GEMM (addmm with a bias, AddmmBackward0) over all leading dims
         # at once, viewed back -- NumPy's stacked matmul would run one small GEMM per slice.
-        flat = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
+        # (the leading dims' product, not -1: a last dim of 0 leaves -1 undetermined)
+        flat = input if input.dim() == 2 else \
+            input.reshape(math.prod(input.shape[:-1]), input.shape[-1])
         out = _la.addmm(bias, flat, weight.t()) if bias is not None else flat.mm(weight.t())
         return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
     out = input.matmul(weight.t())

@@ -1,0 +1,92 @@
+"""Findings of the fuzzer on fresh seeds 2000-2039 and of its keyword mode (issue 15), each
+pinned against torch."""
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+INF, NAN = float('inf'), float('nan')
+
+
+@pytest.mark.parametrize('values', [
+    [0.38 + 0.37j, 0.988 - 2.195j, 0.993 + 2.49j, -1.395 - 0.387j],
+    [1 + 3j, 1 - 3.1j], [1e30 + 3j, 1 + 3.1j],
+], ids=['principal_branch', 'equal_real_parts', 'huge'])
+def test_complex_logsumexp_shifts_by_the_largest_real_part(values):
+    """torch subtracts the largest real part, so the imaginary part of the result is the
+    log's principal one (ember shifted by the complex maximum: off by 2 pi)."""
+    check(lambda T, x: T.logsumexp(x, 0), np.array(values, np.complex64), grad=False)
+
+
+def test_bfloat16_nextafter_steps_bfloat16s_ulp():
+    """ember computed bfloat16 in float32 and rounded back: no step at all, or inf."""
+    x = np.array([1, -INF, INF, 0, -0.0, NAN, 3.5], np.float32)
+    y = np.array([2, 0, 0, -1, 1, 0, -INF], np.float32)
+    check(lambda T, a, b: T.nextafter(a.bfloat16(), b.bfloat16()), x, y, grad=False)
+    check(lambda T, a, b: T.nextafter(a.half(), b.half()), x, y, grad=False)
+
+
+@pytest.mark.parametrize('p', [0, 1, 2, 3, 0.5, INF])
+def test_pdist_computes_in_the_input_dtype(p):
+    """A one-column float32 input holding 1e30: torch's kernel squares it (inf); ember took
+    vector_norm's one-element shortcut (1e30)."""
+    x = np.array([[1e30], [1.4375], [-0.33]], np.float32)
+    check(lambda T, a: T.nn.functional.pdist(a, p), x, grad=False)
+    check(lambda T, a: T.nn.functional.pdist(a, p),
+          np.array([[1., 2, 3], [0, -1, 4], [2, 2, 2.5]]))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.bernoulli(T.tensor(NAN, dtype=T.float64)),
+    lambda T: T.zeros(2).bernoulli_(T.tensor([NAN, 0.5])),
+    lambda T: T.tensor(NAN, dtype=T.bfloat16).bernoulli(T.tensor(1e-30, dtype=T.bfloat16)),
+    lambda T: T.tensor([0.5]).bernoulli(T.tensor(2.0)),
+], ids=['nan_probability', 'nan_in_place', 'bfloat16_tensor_p', 'tensor_p_out_of_range'])
+def test_bernoulli_probabilities(call):
+    """NaN is no probability (ember's range test let it through); a 0-d tensor p is read as
+    torch's parser reads a float (ember's bfloat16 one leaked a TypeError)."""
+    check(call, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.meshgrid([T.ones(1), 2], indexing='ij'),
+    lambda T: T.block_diag(T.ones(1), 2),
+    lambda T: T._foreach_add([T.ones(2)], [T.ones(2), 'a']),
+    lambda T: T._foreach_mul(['a'], 2.0),
+], ids=['meshgrid', 'block_diag', 'foreach_other', 'foreach_self'])
+def test_a_tensor_list_holding_something_else(call):
+    """torch's parser stops at the element ("expected Tensor as element 1 in argument 0");
+    ember leaked an AttributeError (meshgrid) or listed the overloads (_foreach_)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.linear(T.zeros(3, 2, 0), T.zeros(1, 0)),
+    lambda T: T.nn.functional.linear(T.zeros(3, 2, 0), T.zeros(1, 0), T.ones(1)),
+    lambda T: T.mv(T.zeros(0, 2, dtype=T.bool), T.zeros(2, dtype=T.bool)),
+    lambda T: T.bmm(T.zeros(2, 0, 2, dtype=T.bool), T.zeros(2, 2, 3, dtype=T.bool)),
+], ids=['linear_3d_of_no_columns', 'linear_bias', 'mv_bool', 'bmm_bool'])
+def test_products_of_no_elements(call):
+    """linear flattened a (3, 2, 0) input with reshape(-1, 0), which torch refuses too (its
+    linear sizes the fold); an empty bool product runs no kernel. (Not yet: mm and linear
+    of bool (2, 0) and (0, 1) matrices, which the generated dtype refusals refuse.)"""
+    check(call)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.sum(x, axis=0), lambda T, x: x.sum(axis=1, keepdims=True),
+    lambda T, x: T.mean(a=x), lambda T, x: T.add(x1=x, x2=x), lambda T, x: x.max(axis=0),
+    lambda T, x: T.cat([x, x], axis=1), lambda T, x: T.softmax(x, axis=1),
+    lambda T, x: x.std(axis=0), lambda T, x: T.argmax(x, axis=1, keepdims=True),
+    lambda T, x: T.sum(x, axis=0, dim=1),
+    lambda T, x: x.split(split_size=1), lambda T, x: T.split(x, split_size_or_sections=1),
+    lambda T, x: T.special.airy_ai(x=x), lambda T, x: T.special.airy_ai(input=x),
+    lambda T, x: T.Tensor.__rsub__(x, other=1.5), lambda T, x: T.Tensor.__rand__(
+        x > 0.3, other=True),
+], ids=['sum_axis', 'keepdims', 'a', 'x1_x2', 'max_axis', 'cat_axis', 'softmax_axis',
+        'std_axis', 'argmax', 'both_names', 'split_size', 'split_function', 'airy_x',
+        'airy_input', 'rsub_other', 'rand_other'])
+def test_names_torch_takes(call):
+    """NumPy's names torch's parser takes (axis, keepdims, x/a/x1, x2), and the names of
+    torch's own signature where ember's body named the parameter otherwise."""
+    check(call, np.arange(6.0).reshape(2, 3) / 5, match_message=True)
