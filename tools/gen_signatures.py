@@ -569,9 +569,12 @@ def _narrowing(fn, text, extra, dt, probes, visible):
         args = _sample_args(other, dt, e)
         if _tensors(args) < _tensors(refused) and _call(fn, args) == '':
             return 'tensors'
-    runs = [_call(fn, _sample_args(text, torch.float32, extra, shape)) == '' and
-            _call(fn, _sample_args(text, dt, extra, shape)) == '' for shape in ((2, 0), ())]
-    return ' '.join(w for w, r in zip(('nonempty', 'dims'), runs) if r) or None
+    def runs(shape):
+        return _call(fn, _sample_args(text, torch.float32, extra, shape)) == '' and \
+            _call(fn, _sample_args(text, dt, extra, shape)) == ''
+    # (an empty input of either shape: ``mode`` reduces the last dim, which (0, 2) keeps)
+    found = [runs((2, 0)) or runs((0, 2)), runs(())]
+    return ' '.join(w for w, r in zip(('nonempty', 'dims'), found) if r) or None
 
 
 def _call(fn, args):

@@ -47,7 +47,7 @@ def _getrf_numpy(a):
     piv = np.empty((nb, k), np.int32)
     info = np.zeros(nb, np.int32)
     rows = np.arange(nb)
-    for j in range(k):
+    for j in range(k if nb else 0):  # (an empty batch: nothing to eliminate, in any dtype)
         p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
         piv[:, j] = p + 1
         swap = p != j

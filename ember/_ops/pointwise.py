@@ -601,7 +601,10 @@ def round(input, *, decimals=None, out=None):
     if x.dtype.kind not in 'fV':  # (torch's decimals kernels: floating dtypes only)
         kernel = 'round_vml_cpu' if decimals == 0 else 'round_cpu'
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype_name(x.dtype)}\'')
-    r = np.round(float_array(input), decimals)
+    # (half and bfloat16 scale in float32 and round once, as torch's kernel: a bfloat16
+    # product 1.1484375 * 10 would round to 11.5 first)
+    r = np.round(x, decimals) if x.dtype.itemsize > 2 else \
+        np.round(x.astype(np.float32), decimals).astype(x.dtype)
     t = result(np.asarray(r), track1(RoundDecimals, input))
     return _write_out(out, t) if out is not None else t
 

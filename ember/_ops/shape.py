@@ -1143,6 +1143,8 @@ register(vstack, name='row_stack', method=False)
 class RepeatBackward0(Node):
     def backward(self, g):
         reps, shape = self.reps, self.in_shape
+        if not g._data.size:  # (no copies: a repeat of 0, or of -1 on an empty dim)
+            return g.new_zeros(shape)
         lead = len(reps) - len(shape)
         full = (1,) * lead + tuple(shape)
         inter = []

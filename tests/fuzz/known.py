@@ -281,6 +281,14 @@ KNOWN = {
     ('Tensor.__sub__', 'wrong dtype / shape / structure'):
         'left: ember has no complex32 (ComplexHalf) dtype: float16 minus a complex number '
         'is complex64 in ember, complex32 in torch (see Tensor.chalf)',
+    ('matrix_exp', 'silent acceptance of bad input'):
+        "torch bug: matrix_exp of an expanded (stride-0) batch of more than one batch dim "
+        "fails in torch's own view (\"view size is not compatible\"); ember computes it, as "
+        'torch does for the contiguous copy',
+    ('Tensor.matrix_exp', 'silent acceptance of bad input'):
+        "torch bug: matrix_exp of an expanded batch fails in torch's own view (see matrix_exp)",
+    ('linalg.matrix_exp', 'silent acceptance of bad input'):
+        "torch bug: matrix_exp of an expanded batch fails in torch's own view (see matrix_exp)",
     ('linalg.eig', 'wrong values on finite inputs'):
         "the eigenvalues' order is LAPACK's (geev) and not defined: on a rank-1 matrix MKL "
         "(torch) and OpenBLAS (NumPy) list the same eigenvalues in different orders",

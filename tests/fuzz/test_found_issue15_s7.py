@@ -90,3 +90,56 @@ def test_names_torch_takes(call):
     """NumPy's names torch's parser takes (axis, keepdims, x/a/x1, x2), and the names of
     torch's own signature where ember's body named the parameter otherwise."""
     check(call, np.arange(6.0).reshape(2, 3) / 5, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.round(T.tensor([-1.203125, 1.1484375, 0.25, 2.05]).bfloat16(), decimals=1),
+    lambda T: T.round(T.tensor([1.1484375, 0.0123, 2.675]).half(), decimals=2),
+    lambda T: T.tensor([1.1484375, 3.25]).bfloat16().round_(decimals=1),
+], ids=['bfloat16', 'float16', 'in_place'])
+def test_rounding_to_decimals_scales_in_float32(call):
+    """torch scales half and bfloat16 in float32 and rounds once (ember rounded the scaled
+    bfloat16 value first: 1.1484375 * 10 became 11.5, then 12)."""
+    check(call, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.adaptive_max_pool1d(T.zeros(1, 0, 2), [2]),
+    lambda T: T.nn.functional.adaptive_max_pool2d(T.zeros(1, 0, 2, 2), 2),
+    lambda T: T.nn.functional.adaptive_max_pool2d(T.zeros(0, 2, 2), 3),
+    lambda T: T.nn.functional.adaptive_avg_pool3d(T.zeros(1, 0, 2, 2, 2), 3),
+    lambda T: T.nn.functional.adaptive_max_pool3d(T.zeros(0, 2, 2, 2), 3),
+    lambda T: T.nn.functional.adaptive_avg_pool2d(T.zeros(1, 0, 2, 2), 3),
+    lambda T: T.nn.functional.adaptive_avg_pool1d(T.zeros(0, 3, dtype=T.int64), [3]),
+    lambda T: T.nn.functional.adaptive_avg_pool1d(T.zeros(0, 2, dtype=T.complex64), [3]),
+    lambda T: T.nn.functional.adaptive_avg_pool1d(T.ones(2, 3, dtype=T.int64), [3]),
+    lambda T: T.nn.functional.max_unpool1d(T.arange(10.).reshape(1, 2, 5),
+                                           T.tensor([[[0, 1, 2, 3, 7]] * 2]), 0),
+], ids=['max1d_no_channels', 'max2d_no_channels', 'max2d_unbatched', 'avg3d_no_channels',
+        'max3d_unbatched', 'avg2d_no_channels', 'avg1d_empty_int', 'avg1d_empty_complex',
+        'avg1d_int', 'unpool_to_nothing'])
+def test_pooling_of_empty_dims(call):
+    """The adaptive max pools and the 3-d ones want every dim but the first non-empty
+    (ember checked only the spatial ones); an empty input or output runs no kernel, so
+    refuses no dtype and meets no bad index."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.zeros(3, 0, 2, dtype=T.complex64).mode(-1),
+    lambda T: T.linalg.lu(T.zeros(0, 2, 2, dtype=T.uint16)),
+    lambda T: T.linalg.lu(T.zeros(0, 2, 2, dtype=T.int64)),
+], ids=['mode_complex', 'lu_uint16', 'lu_int64'])
+def test_empty_inputs_run_no_kernel(call):
+    """(mode's generated dtype refusal now applies to non-empty inputs only; lu's NumPy
+    elimination leaked a casting error on an empty uint16 batch)"""
+    check(call, grad=False)
+
+
+@pytest.mark.parametrize('reps', [[0, -1, 0], [2, 0], [0, 1, 1]])
+def test_backward_of_a_repeat_with_no_copies(reps):
+    def run(T):
+        x = T.zeros(0, 3, dtype=T.float64, requires_grad=True)
+        x.tile(reps).sum().backward()
+        return x.grad
+    check(run, grad=False)

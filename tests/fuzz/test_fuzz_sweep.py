@@ -9,16 +9,29 @@ sweep is ``python -m tests.fuzz --budget 600``.
 """
 import os
 
+from tests.fuzz import generate
 from tests.fuzz.compare import GATED
 from tests.fuzz.known import KNOWN
 from tests.fuzz.sweep import sweep, table
 
 SEEDS = int(os.environ.get('EMBER_FUZZ_SEEDS', '12'))
+WIDE_SEEDS = int(os.environ.get('EMBER_FUZZ_WIDE_SEEDS', '6'))
 
 
 def test_every_op_agrees_with_torch_on_generated_calls():
+    _sweep_is_clean(range(SEEDS))
+
+
+def test_every_op_agrees_with_torch_on_wider_shapes(monkeypatch):
+    """The same over other shapes (five dims, longer rows, empty middle dims), seeds of
+    their own."""
+    monkeypatch.setattr(generate, 'SHAPES', generate.WIDE_SHAPES)
+    _sweep_is_clean(range(WIDE_SEEDS))
+
+
+def _sweep_is_clean(seeds):
     tally = {}
-    findings, calls, names = sweep(range(SEEDS), timeout=20.0, tally=tally)
+    findings, calls, names = sweep(seeds, timeout=20.0, tally=tally)
     assert calls > 5 * len(names)  # nearly every op has a template
     new = [f for f in findings if f.category in GATED and (f.target, f.category) not in KNOWN]
     seen, lines = set(), []

@@ -293,7 +293,7 @@ class AdaptiveAvgPool3DBackward0(SeparableBackward):
 def _separable(node_cls, input, *mats):
     """Average pooling as one matrix per spatial dim (see ``_separable``'s module)."""
     x = input._data
-    if x.dtype.kind == 'f':
+    if x.dtype.kind in 'fc':
         out = apply_windows(x, [m.astype(x.dtype) for m in mats])
     elif x.dtype.kind == 'V':  # bfloat16: in float32, rounded once
         out = _core.opmath_call(lambda a: apply_windows(a, [m.astype(a.dtype) for m in mats]),
@@ -412,7 +412,8 @@ def adaptive_avg_pool2d(input, output_size):
     for n, o in zip(shape[-2:], size):
         starts, ends = _adaptive_windows(n, o)
         mats.append(_window_matrix(n, starts, ends, ends - starts))
-    _refuse_kernel_dtype(input, 'adaptive_avg_pool2d')
+    if input._data.size:  # (an empty input runs no kernel)
+        _refuse_kernel_dtype(input, 'adaptive_avg_pool2d')
     return _separable(AdaptiveAvgPool2DBackward0, input, *mats)
 
 
@@ -459,11 +460,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     if len(shape) not in (3, 4):
         raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
                            f"{_shape_list(shape)}")
-    for i in range(len(shape) - 2, len(shape)):
-        if shape[i] == 0:
-            raise RuntimeError("adaptive_max_pool2d(): Expected input to have non-zero size for "
-                               f"non-batch dimensions, but input has sizes {_shape_list(shape)} "
-                               f"with dimension {i} being empty")
+    _nonzero_after_first(shape, 'adaptive_max_pool2d')
     if min(size) < 0:
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
@@ -549,6 +546,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     """The maximum over ``output_size`` windows that evenly tile the last dim of an
     ``(N, C, L)`` or ``(C, L)`` input (``return_indices``: also the argmax positions)."""
     _pool1d_input(input, 'adaptive_max_pool1d')
+    _nonzero_after_first(tuple(input.shape), 'adaptive_max_pool1d')
     o = _output_size1d(output_size, 'adaptive_max_pool1d')
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, o), True)
     out, idx = out.squeeze(-2), idx.squeeze(-2)
@@ -654,11 +652,14 @@ def _max_unpool(input, indices, size, node_cls):
     volume = int(np.prod(size, dtype=np.int64))
     idx = indices._data.reshape(planes, -1)
     bad = (idx < 0) | (idx >= volume)
-    if bad.any():  # torch reports the last bad one it meets (one thread: the last in order)
+    # (torch reports the last bad one it meets (one thread: the last in order); an empty
+    # output runs no kernel to meet one)
+    if volume and bad.any():
         raise RuntimeError(f"Found an invalid max index: {idx.ravel()[np.flatnonzero(bad)[-1]]} "
                            f"(output volumes are of size {'x'.join(map(str, size))})")
     out = np.zeros((planes, volume), input._data.dtype)
-    np.put_along_axis(out, idx, input._data.reshape(planes, -1), 1)
+    if volume:
+        np.put_along_axis(out, idx, input._data.reshape(planes, -1), 1)
     n = _core.track(node_cls, (input, indices))
     result = _core.result(out.reshape(shape[:-nd] + tuple(size)), n)
     if n is not None:
@@ -838,7 +839,13 @@ def _adaptive_size3d(input, output_size):
 def _adaptive_input3d(shape, fn, sep=''):
     if len(shape) not in (4, 5):
         raise RuntimeError(f"{fn}(): Expected 4D or 5D tensor, but got{sep} {_shape_list(shape)}")
-    for i in range(len(shape) - 3, len(shape)):
+    _nonzero_after_first(shape, fn)
+
+
+def _nonzero_after_first(shape, fn):
+    """torch's check of the adaptive max pools and the 3-D adaptive pools: every dim but the
+    first has elements (the first may be empty, batch or, unbatched, channels)."""
+    for i in range(1, len(shape)):
         if shape[i] == 0:
             raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {_shape_list(shape)} with "
