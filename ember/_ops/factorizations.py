@@ -433,6 +433,10 @@ def _potrf(a, upper=False):
             potrf, = mod.get_lapack_funcs(('potrf',), (a[idx],))
             c, info[idx] = potrf(a[idx], lower=not upper, clean=1)
             L[idx] = np.conj(c.T) if upper else c
+            nan = np.flatnonzero(np.isnan(np.diagonal(L[idx]).real))
+            if info[idx] == 0 and nan.size:
+                # (reference LAPACK and MKL stop at a NaN pivot; OpenBLAS's potrf carries it)
+                info[idx] = nan[0] + 1
             continue
         L[idx] = 0
         for k in range(1, a.shape[-1] + 1):

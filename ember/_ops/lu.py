@@ -277,7 +277,9 @@ def _unpack_arrays(lu, piv, data=True, pivots=True):
         idx = np.arange(k)
         L[..., idx, idx] = 1
         U = np.triu(lu[..., :k, :])
-    if pivots:
+    if pivots and not m:  # (no rows: nothing to permute, whatever the pivots' shape)
+        P = np.zeros(lu.shape[:-2] + (0, 0), lu.dtype)
+    elif pivots:
         perm = _permutation(piv, m)
         P = np.zeros(perm.shape + (m,), lu.dtype)
         np.put_along_axis(P, perm[..., None], 1, -1)

@@ -642,8 +642,9 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 @_fn('constant_pad_nd')
 def constant_pad_nd(input, pad, value=0):
-    """``nn.functional.pad`` with a constant."""
-    return _F().pad(input, list(pad), 'constant', value)
+    """``nn.functional.pad`` with a constant (any number: torch's is a Scalar)."""
+    from ..nn.functional._padding import padded
+    return padded(input, list(pad), 'constant', value)
 
 
 # -- recurrent layers ----------------------------------------------------------------------------

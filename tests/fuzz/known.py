@@ -289,6 +289,27 @@ KNOWN = {
         "torch bug: matrix_exp of an expanded batch fails in torch's own view (see matrix_exp)",
     ('linalg.matrix_exp', 'silent acceptance of bad input'):
         "torch bug: matrix_exp of an expanded batch fails in torch's own view (see matrix_exp)",
+    ('pixel_unshuffle', 'wrong dtype / shape / structure'):
+        'torch bug: pixel_unshuffle of an empty input returns it unchanged ((3, 0, 2) by 2 '
+        "stays (3, 0, 2)); ember gives the documented shape (12, 0, 1)",
+    ('F.pixel_unshuffle', 'wrong dtype / shape / structure'):
+        'torch bug: pixel_unshuffle of an empty input returns it unchanged (see '
+        'pixel_unshuffle)',
+    ('linalg.lstsq', 'wrong dtype / shape / structure'):
+        "torch bug: a right-hand side one dim shorter than A takes its batch from "
+        "B.shape[:-1] (see lstsq's silent acceptance entry); ember broadcasts as documented",
+    ('Tensor.put', 'wrong values on finite inputs'):
+        'duplicate indices without accumulate: which write wins is undefined in torch',
+    ('Tensor.pinverse', 'silent acceptance of bad input'):
+        "LAPACK's convergence on an ill-conditioned matrix differs between torch's build and "
+        "NumPy's: torch's gesdd fails where NumPy's converges",
+    ('F.multi_margin_loss', 'wrong values on finite inputs'):
+        "torch bug: the 'mean' or 'sum' of an empty input is an uninitialized value "
+        '(1.2e-26, 139701052710080...); ember gives the mean of nothing (NaN; 0 in an integer '
+        'dtype) and a sum of 0',
+    ('F.multilabel_margin_loss', 'wrong values on finite inputs'):
+        "torch bug: the 'mean' or 'sum' of an empty input is an uninitialized value (see "
+        'F.multi_margin_loss)',
     ('linalg.eig', 'wrong values on finite inputs'):
         "the eigenvalues' order is LAPACK's (geev) and not defined: on a rank-1 matrix MKL "
         "(torch) and OpenBLAS (NumPy) list the same eigenvalues in different orders",

@@ -143,3 +143,55 @@ def test_backward_of_a_repeat_with_no_copies(reps):
         x.tile(reps).sum().backward()
         return x.grad
     check(run, grad=False)
+
+
+@pytest.mark.parametrize('a', [[[NAN]], [[4.0, 1.0], [1.0, NAN]], [[NAN, 1.0], [1.0, 5.0]]])
+def test_cholesky_stops_at_a_nan_pivot(a):
+    """MKL (torch) and reference LAPACK report a NaN pivot as not positive-definite;
+    OpenBLAS's potrf, which ember reaches through scipy, carried it on."""
+    check(lambda T, x: T.linalg.cholesky_ex(x).info, np.array(a, np.float32), grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.lu_unpack(T.zeros(0, 3, dtype=T.int32), T.zeros(0, 3, dtype=T.int32), False),
+    lambda T: T.lu_unpack(T.zeros(0, 3), T.zeros(0, 3, dtype=T.int32)),
+], ids=['no_data', 'empty'])
+def test_lu_unpack_of_no_rows(call):
+    check(call, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.constant_pad_nd(T.tensor([[1, 2]], dtype=T.int16), [0, 0], NAN),
+    lambda T: T.constant_pad_nd(T.tensor([[1, 2]], dtype=T.int16), [1, 0], NAN),
+    lambda T: T.nn.functional.pad(T.tensor([[1, 2]], dtype=T.int16), [1, 0], value=INF),
+    lambda T: T.nn.functional.pad(T.tensor([[1, 2]], dtype=T.uint8), [1, 0], value=-1),
+    lambda T: T.nn.functional.pad(T.tensor([[1, 2]], dtype=T.int8), [1, 0], value=2.7),
+    lambda T: T.nn.functional.pad(T.tensor([[1, 2]], dtype=T.float16), [1, 0], value=1e6),
+    lambda T: T.nn.functional.pad(T.tensor([[1., 2.]]), [1, 0], value=1 + 2j),
+    lambda T: T.nn.functional.pad(T.tensor([[1, 2]]), [1.5, 0], value=1 + 2j),
+    lambda T: T.constant_pad_nd(T.tensor([[1, 2]]), [1, 0], 1 + 1j),
+    lambda T: T.constant_pad_nd(T.tensor([[1., 2.]]), [1, 0], 1 + 0j),
+], ids=['nan_no_padding', 'nan_int', 'inf_int', 'negative_uint8', 'truncated', 'half_overflow',
+        'complex_value', 'pad_list_first', 'scalar_complex', 'scalar_real_complex'])
+def test_constant_padding_values(call):
+    """torch converts the value (pad's a double, constant_pad_nd's a Scalar) only where it
+    writes one, with its overflow check (ember leaked NumPy's 'cannot convert float NaN to
+    integer' and an OverflowError, and wrapped -1 into uint8)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'int64', 'bool', 'complex64'])
+@pytest.mark.parametrize('call', [
+    lambda T, d: T.nn.functional.multilabel_margin_loss(T.zeros(2, 3, dtype=d),
+                                                        T.zeros(2, 3, dtype=T.int64)),
+    lambda T, d: T.nn.functional.multi_margin_loss(T.zeros(2, 3, dtype=d),
+                                                   T.zeros(2, dtype=T.int64)),
+    lambda T, d: T.nn.functional.multi_margin_loss(T.zeros(2, 3, dtype=d),
+                                                   T.zeros(2, dtype=T.int8)),
+    lambda T, d: T.nn.functional.multi_margin_loss(T.zeros(0, 3, dtype=d),
+                                                   T.zeros(0, dtype=T.int8), reduction='none'),
+], ids=['multilabel', 'multi', 'multi_int8_target', 'empty_int8_target'])
+def test_margin_losses_refuse_what_their_kernels_refuse(call, dtype):
+    """The kernels have float and double loops only, refused before the target's dtype is
+    checked; an empty input runs no kernel, so neither is checked."""
+    check(lambda T: call(T, getattr(T, dtype)), grad=False, match_message=True)

@@ -889,6 +889,13 @@ def _margin_frames(input):
     return nframe, dim, x.reshape(nframe, dim)
 
 
+def _floating_kernel(input, kernel):
+    """torch's refusal where a loss's kernel has loops for float and double only."""
+    x = input._data
+    if x.dtype not in (np.float32, np.float64):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_pw.dtype_name(x.dtype)}\'')
+
+
 def _long_target(target):
     if target._data.dtype != np.int64:
         raise RuntimeError("expected scalar type Long but found "
@@ -900,8 +907,8 @@ def _reduce_rows(per_row, reduction, keep_rows, dtype):
         r = per_row if keep_rows else per_row.reshape(())
     elif reduction == 'sum':
         r = per_row.sum()
-    else:
-        r = per_row.mean() if per_row.size else np.nan
+    else:  # (torch's mean of no rows is whatever its buffer held: NaN, or 0 in an integer)
+        r = per_row.mean() if per_row.size else np.nan if np.dtype(dtype).kind in 'fc' else 0
     return np.asarray(r, dtype)
 
 
@@ -947,7 +954,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if weight is not None and weight.numel() != dim:
         raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
                            f"{list(weight.shape)}")
-    _long_target(target)
+    if input._data.size:  # (the kernel's checks: an empty input runs none)
+        _floating_kernel(input, 'multi_margin_loss_cpu_kernel')
+        _long_target(target)
     t = target._data.reshape(nframe)
     if np.any((t < 0) | (t >= dim)):
         raise RuntimeError("target out of range")
@@ -987,7 +996,9 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     if not ok:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
                            f"size: {list(input.shape)}")
-    _long_target(target)
+    if input._data.size:  # (the kernel's checks: an empty input runs none)
+        _floating_kernel(input, 'multilabel_margin_loss_forward_out_frame')
+        _long_target(target)
     t = target._data.reshape(nframe, dim)
     if np.any((t < -1) | (t >= dim)):
         raise RuntimeError("argument #2 'target' is out of range")

@@ -48,6 +48,14 @@ def pad(input, pad, mode='constant', value=None):
     """Pads the last ``len(pad) // 2`` dims: ``pad`` lists (before, after) pairs starting
     from the last dim; negative amounts crop. Modes: constant, reflect, replicate,
     circular."""
+    if value is not None:  # (torch's C pad parses a ``double? value``, after ``pad``)
+        _args.int_lists('pad', 2, pad=pad)
+        _args.check_argument('pad', 'double? value', value, 3)
+    return padded(input, pad, mode, value)
+
+
+def padded(input, pad, mode='constant', value=None):
+    """``pad`` with any number as ``value`` (``constant_pad_nd`` takes a Scalar)."""
     _args.int_lists('pad', 2, pad=pad)  # (torch's C pad parses it: ints only)
     pad = [int(p) for p in pad]
     x = input._data
@@ -128,7 +136,13 @@ def _constant_pad(input, pad, pairs, value):
     x = input._data
     crop = tuple(slice(max(-a, 0), x.shape[d] - max(-b, 0)) for d, (a, b) in enumerate(pairs))
     grow = [(max(a, 0), max(b, 0)) for a, b in pairs]
-    out = np.pad(x[crop], grow, constant_values=value)
+    if any(a or b for a, b in grow):
+        # (torch converts the value, a double, only to write it: -1 fits no uint8)
+        from ..._ops.pointwise import fill_scalar
+        value = fill_scalar(value if isinstance(value, complex) else float(value), x.dtype)
+        out = np.pad(x[crop], grow, constant_values=value)
+    else:
+        out = x[crop].copy()
     # (as torch: the input's channels-last layout kept, else row-major -- np.pad would
     # follow the input's strides)
     out = in_format(out, suggested_format(x))
