@@ -195,3 +195,47 @@ def test_margin_losses_refuse_what_their_kernels_refuse(call, dtype):
     """The kernels have float and double loops only, refused before the target's dtype is
     checked; an empty input runs no kernel, so neither is checked."""
     check(lambda T: call(T, getattr(T, dtype)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.mse_loss(T.tensor([[1 + 1j]]), T.tensor([[2 - 1j]]),
+                                       weight=T.tensor([[2 + 0j]])),
+    lambda T: T.nn.functional.mse_loss(T.tensor([[1 + 1j]]), T.tensor([[2 - 1j]])),
+    lambda T: T.nn.functional.mse_loss(T.tensor([1, 2]), T.tensor([2, 2])),
+    lambda T: T.nn.functional.smooth_l1_loss(T.tensor([[1 + 1j]]), T.tensor([[2 - 1j]]),
+                                             beta=0.0),
+    lambda T: T.nn.functional.smooth_l1_loss(T.tensor([[1 + 1j]]), T.tensor([[2 - 1j]])),
+    lambda T: T.nn.functional.smooth_l1_loss(T.tensor([True]), T.tensor([False]), beta=1.0),
+], ids=['mse_weighted_complex', 'mse_complex', 'mse_long', 'smooth_l1_beta0_complex',
+        'smooth_l1_complex', 'smooth_l1_bool'])
+def test_losses_refuse_only_where_their_kernels_run(call):
+    """With a weight torch computes mse_loss in Python, and smooth_l1_loss with beta 0 is
+    l1_loss: complex works there; the generated refusals of the kernels applied to every
+    call."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.adaptive_max_pool1d(x[:0], [1]),
+    lambda T, x: T.nn.functional.max_pool2d(x[:0].reshape(0, 1, 2, 3), 2),
+    lambda T, x: T.nn.functional.adaptive_max_pool1d(x, [2]),
+], ids=['adaptive_empty', 'max2d_empty', 'adaptive'])
+def test_max_pool_backward_of_empty_inputs(call):
+    """(the gradient's scatter reshaped with -1, which no planes leave undetermined)"""
+    check(call, np.arange(6.0).reshape(2, 3))
+
+
+@pytest.mark.parametrize('n', [1, 2])
+def test_adaptive_avg_pool1d_to_one_is_a_mean(n):
+    """torch's refusal of a complex gradient is its pooling kernel's, which output size 1
+    does not run."""
+    check(lambda T: T.nn.functional.adaptive_avg_pool1d(
+        T.zeros(0, 3, dtype=T.complex128, requires_grad=True), [n]), grad=False,
+        match_message=True)
+
+
+@pytest.mark.parametrize('q', [(0, 3), (1, 3)])
+def test_attention_with_an_empty_result_checks_no_causal_mask(q):
+    check(lambda T: T.nn.functional.scaled_dot_product_attention(
+        T.zeros(*q), T.zeros(2, 3), T.zeros(2, 3), is_causal=True,
+        attn_mask=T.ones(2, 2, dtype=T.bool)), grad=False, match_message=True)

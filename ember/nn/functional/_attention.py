@@ -35,15 +35,16 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {attn_mask.dtype.cpp_name} and  "
                            f"query.dtype: {query.dtype.cpp_name} instead.")
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
-                           "when is_causal=True")
     shape = tuple(query.shape[:-1]) + (value.shape[-1],)
     if not math.prod(shape) or not value.numel():
         # torch returns zeros for an empty result or value before any kernel or head
-        # sharing runs, tied to every input (its zero gradients have their shapes)
+        # sharing runs (or its causal-mask check), tied to every input (its zero gradients
+        # have their shapes)
         return _creation.zeros(shape, dtype=query.dtype) + \
             (query.sum() + key.sum() + value.sum()) * 0
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
     if not (query.dtype.is_floating_point or query.dtype.is_complex):
         # (torch scales query and key by a float first: integers and bools become floats, and
         # value's dtype is refused by the last product)

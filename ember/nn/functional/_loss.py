@@ -172,6 +172,11 @@ def _mse_loss(input, target, size_average=None, reduce=None, reduction='mean', w
     return _pair_loss(input, target, reduction, _MseLossBackward0, lambda d: d * d, 'mse')
 
 
+# (their kernels refuse the dtypes torch's refuse -- with a weight, or a beta of 0, torch
+# computes in Python or with l1_loss, which take complex too)
+_mse_loss._refuses_dtypes = True
+
+
 def _l1_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
     _warn_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
@@ -195,6 +200,9 @@ def _smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='me
         return _np.where(a < beta, 0.5 * a * a / beta, a - 0.5 * beta)
     return _pair_loss(input, target, reduction, _SmoothL1LossBackward0, kernel,
                       'smooth_l1', beta=beta)
+
+
+_smooth_l1_loss._refuses_dtypes = True
 
 
 # -- nll / cross entropy -----------------------------------------------------------------

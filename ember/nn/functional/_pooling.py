@@ -125,7 +125,9 @@ def _scatter_to_planes(g, indices, shape, nd=2):
     differentiates again."""
     planes = int(np.prod(shape[:-nd], dtype=np.int64))
     zeros = make(np.zeros((planes, int(np.prod(shape[-nd:], dtype=np.int64))), g._data.dtype))
-    return zeros.scatter_add(1, indices.reshape(planes, -1), g.reshape(planes, -1)).reshape(shape)
+    picked = int(np.prod(g.shape[-nd:], dtype=np.int64))  # (not -1: no planes leaves it open)
+    return zeros.scatter_add(1, indices.reshape(planes, picked),
+                             g.reshape(planes, picked)).reshape(shape)
 
 
 def _fill(dtype):
@@ -564,7 +566,14 @@ def adaptive_avg_pool1d(input, output_size):
     ``(N, C, L)`` or ``(C, L)`` input."""
     _pool1d_input(input, 'adaptive_avg_pool1d')
     o = _output_size1d(output_size, 'adaptive_avg_pool1d')
-    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
+    out = adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
+    if o != 1:  # (torch's refusals are its pooling kernel's: a size of 1 is a mean)
+        _args.refuse_dtypes('adaptive_avg_pool1d', _args.refusals('adaptive_avg_pool1d') or {},
+                            (input,), None)
+    return out
+
+
+adaptive_avg_pool1d._refuses_dtypes = True  # (see overrides.overridable)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
