@@ -668,8 +668,14 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         if input._data.shape[d] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least "
                                "edge_order+1")
+    if dims:  # (torch's refusals are its subtractions': no dim, none runs)
+        from . import _args
+        _args.refuse_dtypes('gradient', _args.refusals('gradient') or {}, (input,), None)
     f = input if input._data.dtype.kind in 'fcV' else input.to(_dtype.get_default_dtype())
     return tuple(_gradient_along(f, d, h, edge_order) for d, h in zip(dims, hs))
+
+
+gradient._refuses_dtypes = True  # (see overrides.overridable)
 
 
 class MulBackward1(Node):

@@ -761,9 +761,10 @@ def index_copy(input, dim, index, source):
                            f"dimension {k} and source slice shape: {sr[k] if sr else ''} at "
                            f"dimension {k}.")
     d, a = _check_index_source(input, dim, index, source, 'index_copy_')
-    _check_bounds(a, xs[d], d, IndexError, 'index_copy_(): ')
     outa = x.reshape(xs).copy()
-    outa[_dim_key(d, a)] = s.reshape(ss)
+    if s.size:  # (torch's kernel checks each index as it copies: nothing to copy, none)
+        _check_bounds(a, xs[d], d, IndexError, 'index_copy_(): ')
+        outa[_dim_key(d, a)] = s.reshape(ss)
     n = track(IndexCopyBackward0, (input, source))
     if n is not None:
         n.dim, n.index = d, index

@@ -239,3 +239,24 @@ def test_attention_with_an_empty_result_checks_no_causal_mask(q):
     check(lambda T: T.nn.functional.scaled_dot_product_attention(
         T.zeros(*q), T.zeros(2, 3), T.zeros(2, 3), is_causal=True,
         attn_mask=T.ones(2, 2, dtype=T.bool)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.max_unpool1d(T.zeros(0, 3, dtype=T.int64),
+                                           T.zeros(0, 3, dtype=T.int64), 2),
+    lambda T: T.nn.functional.max_unpool2d(T.zeros(0, 1, 3, 3),
+                                           T.zeros(0, 1, 3, 3, dtype=T.int64), 2),
+    lambda T: T.nn.functional.multilabel_margin_loss(
+        T.zeros(0, 3, dtype=T.float64), T.zeros(0, 3, dtype=T.float64), reduction='none'),
+    lambda T: T.gradient(T.tensor([[False]]), dim=[], edge_order=2),
+    lambda T: T.gradient(T.tensor([[False, True, True]]), dim=1),
+    lambda T: T.zeros(0, 3, dtype=T.int64).index_copy(-1, T.tensor([3, 4, 4]),
+                                                       T.zeros(0, 3, dtype=T.int64)),
+    lambda T: T.zeros(1, 3, dtype=T.int64).index_copy(-1, T.tensor([3, 4, 4]),
+                                                      T.zeros(1, 3, dtype=T.int64)),
+], ids=['unpool1d_no_planes', 'unpool2d_no_planes', 'multilabel_empty_float_target',
+        'gradient_no_dims', 'gradient_bool', 'index_copy_nothing', 'index_copy_out_of_bounds'])
+def test_empty_calls_that_check_nothing(call):
+    """(NumPy's reshape(planes, -1) of no planes; the bool refusal of gradient's
+    subtraction where it subtracts nothing; bounds of indices that copy nothing)"""
+    check(call, grad=False, match_message=True)

@@ -1007,7 +1007,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     if input._data.size:  # (the kernel's checks: an empty input runs none)
         _floating_kernel(input, 'multilabel_margin_loss_forward_out_frame')
         _long_target(target)
-    t = target._data.reshape(nframe, dim)
+    t = target._data.reshape(nframe, dim).astype(np.int64, copy=False)  # (empty: any dtype)
     if np.any((t < -1) | (t >= dim)):
         raise RuntimeError("argument #2 'target' is out of range")
     # a row's targets are the indices before its first -1

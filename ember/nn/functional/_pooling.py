@@ -659,7 +659,8 @@ def _max_unpool(input, indices, size, node_cls):
                                f"dimension {i} being empty.")
     planes = int(np.prod(shape[:-nd], dtype=np.int64))
     volume = int(np.prod(size, dtype=np.int64))
-    idx = indices._data.reshape(planes, -1)
+    picked = int(np.prod(shape[-nd:], dtype=np.int64))  # (not -1: no planes leaves it open)
+    idx = indices._data.reshape(planes, picked)
     bad = (idx < 0) | (idx >= volume)
     # (torch reports the last bad one it meets (one thread: the last in order); an empty
     # output runs no kernel to meet one)
@@ -668,7 +669,7 @@ def _max_unpool(input, indices, size, node_cls):
                            f"(output volumes are of size {'x'.join(map(str, size))})")
     out = np.zeros((planes, volume), input._data.dtype)
     if volume:
-        np.put_along_axis(out, idx, input._data.reshape(planes, -1), 1)
+        np.put_along_axis(out, idx, input._data.reshape(planes, picked), 1)
     n = _core.track(node_cls, (input, indices))
     result = _core.result(out.reshape(shape[:-nd] + tuple(size)), n)
     if n is not None:
