@@ -58,8 +58,17 @@ _BINARY_OPERATORS = (
     '__ilshift__', '__irshift__')
 
 
+# Operand types an operator declines before its fast path, which would take them: torch's
+# ``t == [1, 2]`` is False (the list's own comparison), not an elementwise one.
+_DECLINED = {'__eq__': (list, tuple)}
+
+
 def _not_implemented_on_type_error(op, name):
+    declined = _DECLINED.get(name)
+
     def operator(*args, **kwargs):
+        if declined is not None and len(args) > 1 and type(args[1]) in declined:
+            return NotImplemented
         try:
             return op(*args, **kwargs)
         except TypeError:

@@ -657,7 +657,7 @@ def refuse(public_name, args, kwargs, error, impl=None):
     if isinstance(error, AttributeError) and impl is not None:
         if "'_data'" in str(error):
             _refuse_non_tensor(public_name, impl, args)
-        _refuse_plain_value(public_name, impl, args, error)
+        _refuse_plain_value(public_name, impl, args, error, kwargs)
     if type(error) is AttributeError and "'_data'" not in str(error) and \
             signatures(key_of(public_name)) is not None:
         # (an argument of a type the body did not expect: torch says TypeError)
@@ -942,7 +942,12 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
 _PYTHON_READS_FIRST = frozenset({'nn.functional.multi_head_attention_forward'})
 
 
-def _refuse_plain_value(public_name, impl, args, error):
+def _positional_names(impl):
+    body = _body_params(impl)
+    return [p.name for p in body[0]] if body else []
+
+
+def _refuse_plain_value(public_name, impl, args, error, kwargs=None):
     """The body of an ``nn.functional`` op tripped over a number, string or None given where
     it wanted a tensor ("'float' object has no attribute 'relu'"): torch's TypeError naming
     the parameter, as the inner call of torch's Python function raises it. (Elsewhere
@@ -959,7 +964,12 @@ def _refuse_plain_value(public_name, impl, args, error):
     if any(type(a).__name__ == m.group(1) and param_name(impl, i) in touched
            for i, a in enumerate(args)):
         return  # (torch's function reads such an attribute itself: its AttributeError)
-    for i, a in enumerate(args):
+    # (the arguments by position, then those by name at the body's positions of them)
+    given = list(enumerate(args))
+    if kwargs:
+        names = _positional_names(impl)
+        given += [(names.index(k), v) for k, v in kwargs.items() if k in names]
+    for i, a in given:
         if type(a).__name__ == m.group(1) and not isinstance(a, Tensor) and \
                 type(a) in _PLAIN_TYPES:
             name = param_name(impl, i)

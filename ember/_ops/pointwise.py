@@ -11,6 +11,8 @@ import math
 import re
 import sys
 
+import numbers
+
 import numpy as np
 
 from .. import _dtype
@@ -837,8 +839,18 @@ def _save_operands(n, a, b, save):
         n._saved = tuple([(t, t._vc[0]) for t in ((a, b)[i] for i in save)])
 
 
+def _operand(value):
+    """``value`` if it is a number or a tensor, else the TypeError on which a reflected
+    operator declines (NotImplemented) -- None, a string..."""
+    if not isinstance(value, (numbers.Number, Tensor)):
+        raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
+    return value
+
+
 def _scalar_tensor(value, like):
     """A 0-d tensor for a Python number on the left of a binary op (``2 * x`` forms)."""
+    if isinstance(_operand(value), Tensor):  # (a direct call with a tensor: it keeps its
+        return value                         # dtype)
     dt = _dtype.result_type(_dtype.FROM_NP[like._data.dtype], value).np
     if type(value) is int and dt.kind in 'iu':
         info = np.iinfo(dt)
@@ -1824,6 +1836,15 @@ def _clamp_tensors(input, lo, hi, node):
 def _clamp_numbers(input, min, max, node):
     """clamp to number bounds, recorded as a ``node``."""
     x = input._data
+    if x.dtype.kind != 'c' and (isinstance(min, complex) or isinstance(max, complex)):
+        # (clamp of a floating input takes a complex bound as the double it converts to:
+        # its real part, none with an imaginary one; an integer or bool input, and
+        # clamp_min/clamp_max, promote to complex)
+        if x.dtype.kind not in 'fV' or node is not ClampBackward1:
+            raise NotImplementedError("clamp is not supported for complex types")
+        if any(isinstance(b, complex) and b.imag for b in (min, max)):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        min, max = (b.real if isinstance(b, complex) else b for b in (min, max))
     dt = _dtype.FROM_NP[x.dtype]
     for b in (min, max):  # (a number lifts the category: bool -> int64, int -> float)
         if b is not None:
@@ -2227,9 +2248,8 @@ for _alias, _name in (('arcsin', 'asin'), ('arccos', 'acos'), ('arctan', 'atan')
 
 # -- Python operators --------------------------------------------------------------------
 def _rtruediv(self, other):
-    # (torch's rule: reciprocal(self) * other; a tensor ``other`` keeps its own dtype)
-    return mul(reciprocal(self), other) if self._data.dtype.kind in 'fcV' or \
-        isinstance(other, Tensor) else div(_scalar_tensor(other, self), self)
+    # (torch's rule: reciprocal(self) * other, whatever the dtypes)
+    return mul(reciprocal(self), _operand(other))
 
 
 def _rmod(self, other):
@@ -2241,7 +2261,8 @@ def _rfloordiv(self, other):
 
 
 def _rpow_method(self, other):
-    return _rpow(other, self)
+    # (a tensor base, from a direct call, is ``pow``'s tensor-tensor form)
+    return pow(other, self) if isinstance(_operand(other), Tensor) else _rpow(other, self)
 
 
 def _invert(self):
@@ -2261,7 +2282,7 @@ def _neg_op(self):
 
 OPERATORS = {
     '__add__': _add, '__radd__': _add,
-    '__sub__': sub, '__rsub__': lambda self, other: rsub(self, other),
+    '__sub__': sub, '__rsub__': lambda self, other: rsub(self, _operand(other)),
     '__mul__': mul, '__rmul__': mul,
     '__truediv__': div, '__rtruediv__': _rtruediv,
     '__floordiv__': floor_divide, '__rfloordiv__': _rfloordiv,

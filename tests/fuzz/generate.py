@@ -291,6 +291,7 @@ def generate(target, seed):
         elif i <= last:
             args.append(v if use else a.default)
             names.append('input' if a.name == 'self' else a.name)
+    _wrong_type(target, seed, args, kwargs, receiver is not None)
     _by_keyword(target, seed, args, names, kwargs)
     if target.method:
         args.insert(0, receiver)
@@ -298,6 +299,43 @@ def generate(target, seed):
 
 
 KEYWORDS = float(os.environ.get('EMBER_FUZZ_KEYWORDS', '0.2'))
+WRONG_TYPES = float(os.environ.get('EMBER_FUZZ_WRONG_TYPES', '0'))
+
+
+def _misfit(v, r):
+    """A value of another type than ``v``'s, as a bad call passes one."""
+    if isinstance(v, TensorPlan) or isinstance(v, list) and v and isinstance(v[0], TensorPlan):
+        return r.choice([1.5, 2, 'x', None, [1, 2], (0.5,), True])
+    if isinstance(v, bool):
+        return r.choice(['x', [True], 0.5])
+    if isinstance(v, int):
+        return r.choice([1.5, 'x', [1, 'a'], (1.0,), None])
+    if isinstance(v, float):
+        return r.choice(['x', [0.5], (1, 2), 1j])
+    if isinstance(v, list):
+        return r.choice([1.5, 'x', [0.5, 1.5], [None], (1, 'a')])
+    if isinstance(v, str) and not v.startswith('dtype:'):
+        return r.choice([1, 0.5, None, ['x']])
+    if isinstance(v, str):
+        return r.choice(['float32', 1, None])
+    return r.choice([object(), 'x', 1.5])
+
+
+def _wrong_type(target, seed, args, kwargs, method):
+    """With probability ``WRONG_TYPES``, one argument (not a method's receiver) becomes a
+    value of another type (a float for a tensor, a string for an int...), on a stream of
+    its own: torch's parser refuses it with a TypeError, and so must ember."""
+    r = random.Random(zlib.crc32(f'type:{target.name}:{seed}'.encode()))
+    if r.random() >= WRONG_TYPES:
+        return
+    places = [('a', i) for i in range(len(args))] + [('k', k) for k in kwargs]
+    if not places:
+        return
+    kind, where = r.choice(places)
+    if kind == 'a':
+        args[where] = _misfit(args[where], r)
+    else:
+        kwargs[where] = _misfit(kwargs[where], r)
 
 
 def _by_keyword(target, seed, args, names, kwargs):

@@ -260,3 +260,39 @@ def test_empty_calls_that_check_nothing(call):
     """(NumPy's reshape(planes, -1) of no planes; the bool refusal of gradient's
     subtraction where it subtracts nothing; bounds of indices that copy nothing)"""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float32', 'bool', 'float16', 'complex64'])
+@pytest.mark.parametrize('kw', [dict(max=2 + 0j), dict(min=1j), dict(min=0.5 + 0j, max=1.5)],
+                         ids=['real_complex', 'imaginary', 'with_float'])
+def test_clamp_to_complex_numbers(kw, dtype):
+    """clamp of a floating tensor reads a complex bound as a double: its real part, or
+    torch's overflow error for an imaginary one; others (and clamp_min/clamp_max) promote
+    to complex and are refused (ember promoted the result to complex)."""
+    check(lambda T: T.tensor([1.0, 2.0]).to(getattr(T, dtype)).clamp(**kw), grad=False,
+          match_message=True)
+    name = 'clamp_min' if 'min' in kw else 'clamp_max'
+    check(lambda T: getattr(T, name)(T.tensor([1.0, 2.0]).to(getattr(T, dtype)),
+                                     kw.get('min', kw.get('max'))), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('other', [None, 'x', 2, 2.5, True, -3], ids=str)
+@pytest.mark.parametrize('method', ['__rtruediv__', '__rmod__', '__rfloordiv__', '__rpow__',
+                                    '__rsub__', '__rlshift__'])
+@pytest.mark.parametrize('dtype', ['int64', 'float32', 'bool'])
+def test_reflected_operators_of_other_objects(dtype, method, other):
+    """None or a string on the left: the reflected operator declines (NotImplemented), as
+    torch's; ember had read None as NaN (``None / bool_tensor`` was ``tensor([nan])``) and let
+    NumPy's ValueError out for a string. A number divides as torch's reciprocal(self) *
+    other, also for an integer tensor."""
+    def run(T):
+        r = getattr(T.tensor([3, 0, -2]).to(getattr(T, dtype)), method)(other)
+        return 'NotImplemented' if r is NotImplemented else r
+    check(run, grad=False)
+
+
+@pytest.mark.parametrize('method', ['__rmod__', '__rpow__', '__rfloordiv__'])
+def test_reflected_operators_called_with_a_tensor(method):
+    """(a direct call with a tensor on the left: the tensor keeps its dtype)"""
+    check(lambda T: getattr(T.tensor([3]), method)(T.tensor([2])), grad=False)
