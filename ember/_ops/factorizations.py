@@ -150,10 +150,11 @@ def _eye_like(A):
 
 # -- inverse / det / slogdet / logdet --------------------------------------------------------
 class LinalgInvExBackward0(Node):
-    """Gradient of ``inv``: ``-A^{-H} g A^{-H}``."""
+    """Gradient of ``inv``: ``-A^{-H} g A^{-H}``, from the saved inverse (as torch: of a
+    singular matrix, ``inv_ex``'s inf/nan, so the gradient is inf/nan, not an error)."""
 
     def backward(self, g):
-        Ai = inv(self.saved_tensors[0]).mH
+        Ai = self.saved_tensors[0].mH
         return -Ai.matmul(g).matmul(Ai)
 
 
@@ -170,10 +171,20 @@ def _inv(A, op):
     err = _singular(a, op) if r is None or not np.all(np.isfinite(r)) else None
     if r is None or (err is not None and np.all(np.isfinite(a))):
         raise err or LinAlgError(f"{op}: The input matrix is singular.")
+    return inverse_result(A, r.astype(a.dtype, copy=False))
+
+
+def inverse_result(A, r):
+    """The inverse ``r`` of ``A`` (an array) as the tensor ``inv`` returns, its node keeping
+    it for the backward."""
     n = track1(LinalgInvExBackward0, A)
+    t = result(r, n)
     if n is not None:
-        n.save(A)
-    return result(r.astype(a.dtype, copy=False), n)
+        n.save_output(t)
+    return t
+
+
+name_saved_values(LinalgInvExBackward0, ('inverse',))
 
 
 @_linalg()
@@ -300,8 +311,10 @@ class LinalgSolveExBackward0(Node):
         A, B = self.saved_tensors
         if not self.left:  # X A = B is X^T = solve(A^T, B^T)
             A, B, g = A.mT, B.mT, g.mT
-        gB = _solve(A.mH, g, 'linalg.solve')
-        X = _solve(A, B, 'linalg.solve')
+        # (a singular A, which solve_ex let through: the LU solves' inf/nan, as torch's)
+        from .lu import _lu_solve_singular  # (lu builds on this module)
+        gB = _solve(A.mH, g, 'linalg.solve', singular=_lu_solve_singular)
+        X = _solve(A, B, 'linalg.solve', singular=_lu_solve_singular)
         if self.vector:
             gA = -gB.unsqueeze(-1).matmul(X.unsqueeze(-1).mH)
         else:
@@ -933,9 +946,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
         if isinstance(t, Tensor) and t._data.dtype.kind == 'c':
             raise RuntimeError(f"torch.linalg.matrix_rank: {name} tensor of complex type is not "
                                f"supported. Got {t.dtype.kernel_name}")
-    # torch's tol form and its form with an rtol tensor answer an empty input first, then
+    # torch's tol form and its forms given an rtol (a tensor or a number: no default rtol,
+    # whose epsilon refuses integer dtypes, to compute) answer an empty input first, then
     # run its eigh (hermitian) or svd, whose checks come before any of their own
-    kernels = tol is not None or isinstance(rtol, Tensor)
+    kernels = tol is not None or rtol is not None
     empty = make(np.zeros(a.shape[:-2], np.int64))
     if kernels and not a.size:
         return _products._out(empty, out)

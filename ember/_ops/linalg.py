@@ -32,11 +32,12 @@ def _check_tensor(x, op, arg, pos):
 
 
 def _no_bool(kernel, t, *operands):
-    """torch's refusal of a bool ``t`` by ``kernel``; given the ``operands`` (arrays) of a
-    product, only where all have elements (an empty product runs no kernel: the mm of bool
-    (2, 0) and (0, 1) matrices is False)."""
-    if t._data.dtype == np.bool_ and all(o.size for o in operands):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    """torch's refusal of a bool (or uint16, uint32, uint64) ``t`` by ``kernel``, a product
+    kernel; given the ``operands`` (arrays) of a product, only where all have elements (an
+    empty product runs no kernel: the mm of bool (2, 0) and (0, 1) matrices is False)."""
+    dt = t._data.dtype
+    if (dt == np.bool_ or dt.kind == 'u' and dt.itemsize > 1) and all(o.size for o in operands):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_name(t)}\'')
 
 
 def _mm_shapes(a, b):
@@ -117,6 +118,11 @@ def mm(input, mat2, *, out=None):
     if n is not None:
         n.save(input, mat2)
     return _out(result(_product(a, b), n), out)
+
+
+# (the products' bodies refuse dtypes where torch's kernel runs: not for an empty product,
+# which the generated table cannot tell)
+mm._refuses_dtypes = True
 
 
 def _product(a, b, f=np.matmul, rounded=True):
@@ -202,7 +208,7 @@ def _dot(input, tensor, op, cls):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    _no_bool(op, input)
+    _no_bool('dot', input)  # (vdot's kernel is dot's)
     n = track(cls, (input, tensor))
     if n is not None:
         n.save(input, tensor)
@@ -277,17 +283,11 @@ def inner(input, other, *, out=None):
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(input._data.shape)} and "
                            f"{list(other._data.shape)}")
-    if input._data.dtype != other._data.dtype:
-        raise RuntimeError("both inputs should have same dtype")
-    return _out(_tensordot_last(input, other), out)
+    from .arrange import tensordot
+    return _out(tensordot(input, other, ([-1], [-1])), out)
 
 
-def _tensordot_last(a, b):
-    # inner(a, b)[i..., j...] = sum_k a[i..., k] b[j..., k]
-    la = ''.join(_LETTERS[i] for i in range(a._data.ndim - 1))
-    lb = ''.join(_LETTERS[a._data.ndim - 1 + i] for i in range(b._data.ndim - 1))
-    k = _LETTERS[-1]
-    return einsum(f'{la}{k},{lb}{k}->{la}{lb}', a, b)
+inner._refuses_dtypes = True  # (its tensordot's products refuse, where they run)
 
 
 # -- matmul ------------------------------------------------------------------------------
@@ -396,6 +396,9 @@ def matmul(input, other, *, out=None):
             # torch ends with .mT.contiguous(), a no-op (so no Clone) when already contiguous.
             n.__class__ = _MATMUL_NODES['TransposeBackward0']
     return _out(result(r, n), out)
+
+
+matmul._refuses_dtypes = True  # (see mm)
 
 
 def _batched_checks(input, other):

@@ -23,7 +23,7 @@ from . import linalg as _products
 from .reduce import _named, _out_pair
 from .shape import cat
 from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv, _solve,
-                             _first_zero_diagonal, solve_checks, LinAlgError, LinalgInvExBackward0)
+                             _first_zero_diagonal, solve_checks, LinAlgError, inverse_result)
 from ._scipy import lapack
 from .._dtype import promote_types
 from ..autograd.grad_mode import STATE
@@ -635,10 +635,7 @@ def inv_ex(A, *, check_errors=False, out=None):
         if check_errors:
             raise _singular(A._data, 'linalg.inv_ex')
         eye = np.broadcast_to(np.eye(A._data.shape[-1], dtype=A._data.dtype), A._data.shape)
-        n = track1(LinalgInvExBackward0, A)
-        if n is not None:
-            n.save(A)
-        inverse = result(np.ascontiguousarray(_lu_solve_singular(A._data, eye)), n)
+        inverse = inverse_result(A, np.ascontiguousarray(_lu_solve_singular(A._data, eye)))
     else:
         inverse = _inv(A, 'linalg.inv')
     return _out_pair(_inv_ex_t(inverse, make(info)), out)
