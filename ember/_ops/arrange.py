@@ -126,15 +126,8 @@ def tensordot(a, b, dims=2, out=None):
     out_shape = [a._data.shape[d] for d in fa] + [b._data.shape[d] for d in fb]
     pa, pb = a.permute(fa + da), b.permute(db + fb)
     if _numel(pa.shape[:len(fa)]) == 1 and _numel(pb.shape[len(db):]) == 1:
-        # (one element: torch takes the dot of two contiguous operands, else sums their
-        # products -- in their dtype, so a bool product is their any())
-        if pa.is_contiguous() and pb.is_contiguous():
-            from .linalg import dot
-            r = dot(pa.reshape(k), pb.reshape(k))
-        else:
-            contracted = [a._data.shape[d] for d in da]
-            r = (pa.reshape(contracted) * pb.reshape(contracted)).sum(dtype=a.dtype)
-        r = r.reshape(out_shape)
+        from .linalg import sum_of_products
+        r = sum_of_products(pa, pb, [a._data.shape[d] for d in da]).reshape(out_shape)
     else:
         m = pa.reshape(-1, k) if a._data.size else pa.reshape(_numel(pa.shape[:len(fa)]), k)
         n = pb.reshape(k, -1) if b._data.size else pb.reshape(k, _numel(pb.shape[len(db):]))

@@ -8,6 +8,8 @@ and einsum out of other ops (mm, bmm, views, permutes, sums); ember computes eac
 NumPy call, but names the grad_fn after the op torch's decomposition ends with, and raises
 the errors of the kernel torch would have called, so both look the same from outside.
 """
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -283,11 +285,37 @@ def inner(input, other, *, out=None):
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(input._data.shape)} and "
                            f"{list(other._data.shape)}")
-    from .arrange import tensordot
-    return _out(tensordot(input, other, ([-1], [-1])), out)
+    a, b = input._data, other._data
+    if a.dtype != b.dtype:  # (torch's inner is its tensordot over the last dims)
+        raise RuntimeError("both inputs should have same dtype")
+    if a.ndim == 1 == b.ndim or math.prod(a.shape[:-1]) == 1 == math.prod(b.shape[:-1]):
+        # (vectors: one element)
+        r = sum_of_products(input, other, (a.shape[-1],))
+        return _out(r.reshape(a.shape[:-1] + b.shape[:-1]), out)
+    _no_bool('addmm_impl_cpu_', input, a, b)  # (tensordot's mm)
+    return _out(_tensordot_last(input, other), out)
 
 
-inner._refuses_dtypes = True  # (its tensordot's products refuse, where they run)
+inner._refuses_dtypes = True  # (its body refuses where torch's kernels run)
+
+
+def _tensordot_last(a, b):
+    # inner(a, b)[i..., j...] = sum_k a[i..., k] b[j..., k]
+    la = ''.join(_LETTERS[i] for i in range(a._data.ndim - 1))
+    lb = ''.join(_LETTERS[a._data.ndim - 1 + i] for i in range(b._data.ndim - 1))
+    k = _LETTERS[-1]
+    return einsum(f'{la}{k},{lb}{k}->{la}{lb}', a, b)
+
+
+def sum_of_products(x, y, shape):
+    """torch's tensordot of operands that contract to one element (their other dims all
+    of size 1; ``shape``: the contracted dims'): the dot of two contiguous operands, else
+    the sum of their products, in their dtype (a bool product is their any())."""
+    if x.is_contiguous() and y.is_contiguous():
+        if x._data.ndim == 1 == y._data.ndim:
+            return dot(x, y)
+        return dot(x.reshape(-1), y.reshape(-1))
+    return (x.reshape(shape) * y.reshape(shape)).sum(dtype=x.dtype)
 
 
 # -- matmul ------------------------------------------------------------------------------
