@@ -421,14 +421,15 @@ class CholeskyBackward0(LinalgCholeskyExBackward0):
 
 def _potrf(a, upper=False):
     """The lower Cholesky factor of a (batch of) matrices and LAPACK's ``info`` per matrix:
-    the order of the first leading minor that is not positive-definite (0 if none). Where
-    it fails, the result is LAPACK's partial factor (as torch's), from scipy's potrf -- of
-    the ``upper`` triangle, conjugate-transposed, when that is the one asked for (the two
-    partial factors differ); without scipy, the factor of the leading minors that passed,
-    zeros elsewhere."""
+    the order of the first leading minor that is not positive-definite (0 if none). The
+    factor is of the triangle torch reads: the lower one, or with ``upper`` the upper one
+    (conjugate-transposed into a lower one). Where it fails, the result is LAPACK's partial
+    factor (as torch's), from scipy's potrf; without scipy, the factor of the leading
+    minors that passed, zeros elsewhere. A NaN pivot fails (see ``_nan_pivot``)."""
     info = np.zeros(a.shape[:-2], np.int32)
+    src = np.conj(np.swapaxes(a, -1, -2)) if upper else a
     try:
-        L = np.linalg.cholesky(a)
+        L = np.linalg.cholesky(src)
         if np.all(np.isfinite(L)):
             return L, info
     except np.linalg.LinAlgError:
@@ -437,7 +438,7 @@ def _potrf(a, upper=False):
     mod = lapack()
     for idx in np.ndindex(a.shape[:-2]):
         try:
-            L[idx] = np.linalg.cholesky(a[idx])
+            L[idx] = np.linalg.cholesky(src[idx])
             if np.all(np.isfinite(L[idx])):
                 continue
         except np.linalg.LinAlgError:
@@ -446,15 +447,33 @@ def _potrf(a, upper=False):
             potrf, = mod.get_lapack_funcs(('potrf',), (a[idx],))
             c, info[idx] = potrf(a[idx], lower=not upper, clean=1)
             L[idx] = np.conj(c.T) if upper else c
-            continue
-        L[idx] = 0
-        for k in range(1, a.shape[-1] + 1):
-            try:
-                L[idx][:k, :k] = np.linalg.cholesky(a[idx][:k, :k])
-            except np.linalg.LinAlgError:
-                info[idx] = k
-                break
+        else:
+            L[idx] = 0
+            for k in range(1, a.shape[-1] + 1):
+                try:
+                    L[idx][:k, :k] = np.linalg.cholesky(src[idx][:k, :k])
+                except np.linalg.LinAlgError:
+                    info[idx] = k
+                    break
+        if not info[idx]:
+            info[idx] = _nan_pivot(L[idx], src[idx])
     return L, info
+
+
+def _nan_pivot(L, a):
+    """LAPACK's reference potrf fails at a NaN pivot (MKL's, torch's, too; OpenBLAS's and
+    NumPy's compute through it): its 1-based index (0 if none), ``L`` made the partial
+    factor LAPACK leaves -- the columns before it factored, the pivot NaN, the rest of
+    ``a``'s lower triangle as it was."""
+    bad = np.flatnonzero(np.isnan(np.diagonal(L)))
+    if not bad.size:
+        return 0
+    j = int(bad[0])
+    part = np.tril(a)
+    part[:, :j] = L[:, :j]
+    part[j, j] = np.nan
+    L[...] = part
+    return j + 1
 
 
 def _cholesky_error(info, op):

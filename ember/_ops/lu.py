@@ -321,6 +321,14 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
         raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor "
                            "of torch.int32 dtype.")
     lu, piv = LU_data._data, LU_pivots._data
+    k = min(lu.shape[-2:])
+    if unpack_pivots and not k:
+        piv = np.zeros(lu.shape[:-2] + (0,), np.int32)  # (no exchange: torch reads none)
+    elif unpack_pivots and piv.shape != lu.shape[:-2] + (k,):
+        # (torch reads them by LU's shape, unchecked: see tests/fuzz/known.py)
+        raise RuntimeError(f"torch.lu_unpack: LU_pivots of shape {list(piv.shape)} do not "
+                           f"match LU_data of shape {list(lu.shape)}: expected "
+                           f"{list(lu.shape[:-2] + (k,))}")
     if unpack_pivots and piv.size and (piv.min() < 1 or piv.max() > lu.shape[-2]):
         raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
                            "inclusive.Did you properly pass the result of lu_factor?")

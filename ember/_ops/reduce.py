@@ -329,7 +329,7 @@ class ProdBackward0(Node):
     """Gradient of ``prod(x)`` (products of the conjugated ``x`` for complex gradients)."""
 
     def backward(self, g):
-        x = cj(self.saved_tensors[0])
+        x = _prod_operand(self)
         if x.dim() == 0:
             return g.expand(())
         return _others_product(x.reshape(-1), 0).reshape(x.shape) * g
@@ -339,12 +339,23 @@ class ProdBackward1(Node):
     """Gradient of ``prod(x, dim)``."""
 
     def backward(self, g):
-        x = cj(self.saved_tensors[0])
+        x = _prod_operand(self)
         if x.dim() == 0:
             return g.expand(())
         d = self.dim
         gg = g if self.keepdim else g.unsqueeze(d)
         return gg * _others_product(x, d)
+
+
+def _prod_operand(node):
+    """The values a prod multiplied, conjugated: the input's, or under ``dtype=`` the
+    input's in that dtype (a complex input's real parts for a real dtype, as torch
+    differentiates it)."""
+    x = node.saved_tensors[0]
+    dt = node.dtype
+    if dt is not None and dt is not x.dtype:
+        x = (x.real if x.is_complex() and not dt.is_complex else x).to(dt)
+    return cj(x)
 
 
 def _others_product(x, d):
@@ -403,6 +414,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
             n.dim, n.keepdim = d, keepdim
     if n is not None:
         n.save(input)
+        n.dtype = dtype
     return _out(result(r, n), out)
 
 

@@ -197,6 +197,16 @@ KNOWN = {
         'Also a 1-d input: torch raises IndexError for dim 1 unless an operand is '
         'non-contiguous, when a kernel runs that reads no channel dim (its output is neither '
         "the normalised input nor a refusal); ember always raises torch's IndexError",
+    ('lu_unpack', 'spurious errors'):
+        "torch bug: lu_unpack does not check the pivots' shape against LU_data's (the "
+        "batch of min(m, n) exchanges lu_factor gives): it reads LU's count of them from "
+        "the pivots' memory, past the end of a short tensor; ember refuses pivots of another "
+        'shape (those of an LU with no rows or columns are not read, in both)',
+    ('batch_norm_update_stats', 'spurious errors'):
+        "torch bug: batch_norm_update_stats does not check the running statistics' sizes "
+        'against the channel count: it updates a short one past its end (memory it does not '
+        "own); ember refuses as the functional form does (\"running_mean should contain 2 "
+        'elements not 1")',
     ('native_batch_norm', 'silent acceptance of bad input'):
         "torch bug: native_batch_norm's kernel for a strided input or parameter fails an "
         "INTERNAL ASSERT ('t.dim() == 1', \"please report a bug\") on a weight or bias of "

@@ -335,3 +335,89 @@ def test_matrix_rank_of_an_empty_integer_matrix_with_an_rtol(call):
     """Given an rtol (a number as well as a tensor) torch computes no default rtol, whose
     epsilon refuses integer dtypes: an empty matrix's rank is 0 whatever its dtype."""
     check(call, grad=False, match_message=True)
+
+
+# -- seeds 2240-2299 ------------------------------------------------------------------------
+@pytest.mark.parametrize('dim', [0, None])
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'complex64'])
+def test_prod_with_a_dtype_differentiates_the_converted_values(dim, dtype):
+    """prod(x, dtype=float32) of a complex x multiplies the real parts: torch's gradient is
+    theirs (real, as x.to(float32).prod()'s), ember's took the complex values."""
+    x = np.array([[-2.63 - 0.49j], [-2.09 + 0.75j], [-0.15 - 2.43j], [-1.10 - 0.29j]])
+    kw = {} if dim is None else {'dim': dim}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (both warn of the discarded imaginary parts)
+        check(lambda T, a: a.prod(dtype=getattr(T, dtype), **kw), x)
+        if dtype != 'complex64':  # (a real input's complex gradient: torch's engine refuses
+            # it, ember's does not check -- not prod's business)
+            check(lambda T, a: T.prod(a, dtype=getattr(T, dtype), **kw),
+                  x.real.astype(np.float32), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize('name', ['1x1', 'diagonal_first', 'diagonal_last', 'lower', 'upper',
+                                  'batch', 'lower_3x3'])
+@pytest.mark.parametrize('upper', [False, True])
+def test_cholesky_ex_fails_at_a_nan_pivot(name, upper):
+    """LAPACK's reference potrf (and MKL's, torch's) fails at a NaN pivot and leaves the
+    partial factor; ember's LAPACK (OpenBLAS) computed through it (info 0). torch reads
+    the lower triangle, or with upper=True the upper one (ember read the lower one for
+    both)."""
+    mats = {'1x1': [[NAN]], 'diagonal_first': [[NAN, 0], [0, 1.]],
+            'diagonal_last': [[4., 0], [0, NAN]], 'lower': [[4., 0], [NAN, 1.]],
+            'upper': [[4., NAN], [0, 1.]], 'batch': [[[0.88]], [[NAN]]],
+            'lower_3x3': [[4., 0, 0], [1, 5, 0], [NAN, 1, 6]]}
+    a = np.array(mats[name])
+    check(lambda T, x: tuple(T.linalg.cholesky_ex(x, upper=upper)), a, grad=False)
+    if torch.linalg.cholesky_ex(torch.tensor(a), upper=upper).info.any():
+        # (torch's LinAlgError is its _LinAlgError: compared by message)
+        with pytest.raises(torch.linalg.LinAlgError) as t:
+            torch.linalg.cholesky_ex(torch.tensor(a), upper=upper, check_errors=True)
+        with pytest.raises(ember.linalg.LinAlgError) as e:
+            ember.linalg.cholesky_ex(ember.tensor(a), upper=upper, check_errors=True)
+        assert str(e.value) == str(t.value)
+
+
+@pytest.mark.parametrize('upper', [False, True])
+def test_cholesky_reads_the_triangle_asked_for(upper):
+    """A matrix whose triangles differ: upper=True factors the upper one (ember factored the
+    lower one and transposed it)."""
+    a = np.array([[4., 1, 0.5], [3, 5, 1], [2, 0.2, 6]])
+    check(lambda T, x: T.linalg.cholesky(x, upper=upper), a, grad=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (torch.cholesky is deprecated)
+        check(lambda T, x: T.cholesky(x, upper=upper), a, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.lu_unpack(T.zeros(2, 0, dtype=T.int32), T.zeros(2, 0, dtype=T.int32)),
+    lambda T: T.lu_unpack(T.zeros(2, 0), T.zeros(3, dtype=T.int32)),
+    lambda T: T.lu_unpack(T.zeros(0, 2), T.zeros(0, dtype=T.int32)),
+    lambda T: T.lu_unpack(T.zeros(3, 2, 0), T.zeros(1, dtype=T.int32)),
+    lambda T: T.lu_unpack(T.zeros(2, 0), T.zeros(0, dtype=T.int64)),
+    lambda T: T.lu_unpack(T.zeros(2, 0, dtype=T.int32), T.zeros(2, 0, dtype=T.int32),
+                          unpack_data=False),
+    lambda T: T.lu_unpack(T.eye(2), T.tensor([2, 2], dtype=T.int32)),
+], ids=['int_no_columns', 'pivots_unread', 'no_rows', 'batch', 'int64_pivots', 'pivots_only',
+        'square'])
+def test_lu_unpack_of_no_exchanges_reads_no_pivots(call):
+    """An LU with no rows or columns has no exchanges: torch reads none of the pivots (its
+    P is the identity); ember broadcast the pivots' shape into P (NumPy's axis-remapping
+    error)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('stats', [((2,), None), (None, (2,)), ((3,), (3,)), ((1, 2), None)],
+                         ids=['mean', 'var', 'longer', 'two_dims'])
+def test_batch_norm_update_stats(stats):
+    """Statistics of at least the channel count are updated in their first elements; a 2-d
+    one is the accessor's refusal (a short one -- torch writes past its end -- is refused as
+    the functional form refuses it, see known.py)."""
+    x = np.random.default_rng(6).standard_normal((1, 2, 3, 3)).astype(np.float32)
+
+    def call(T, a):
+        mean, var = (None if s is None else T.zeros(s) + 0.5 for s in stats)
+        out = T.batch_norm_update_stats(a, mean, var, 0.3)
+        return out + tuple(t for t in (mean, var) if t is not None)
+    check(call, x, grad=False, match_message=True)
+    with pytest.raises(RuntimeError, match='running_mean should contain 2 elements not 1'):
+        ember.batch_norm_update_stats(ember.tensor(x), ember.zeros(1), None, 0.3)
