@@ -19,7 +19,7 @@ from ._core import (Node, Tensor, make, register, track, track1, result, results
                     wrap_dim, binary_arrays, dtype_of)
 from .shape import (cat, stack, narrow, select, select_position, slice_key, tensor_split,
                     diag_embed_like, UnsafeViewBackward0, _diag_index, _distinct_dims)
-from .reduce import _named
+from .reduce import _named, _numel
 from .linalg import _check_tensor
 from ..autograd.graph import _SavedOutput, name_saved_values
 
@@ -111,6 +111,8 @@ def tensordot(a, b, dims=2, out=None):
         db = [db] if isinstance(db, int) else list(db)
         if len(da) != len(db):
             raise RuntimeError("both dimension lists should have same length")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     da = [wrap_dim(d, a._data.ndim) for d in da]
     db = [wrap_dim(d, b._data.ndim) for d in db]
     for x, y in zip(da, db):
@@ -122,11 +124,14 @@ def tensordot(a, b, dims=2, out=None):
     fb = [d for d in range(b._data.ndim) if d not in db]
     k = int(np.prod([a._data.shape[d] for d in da]))
     out_shape = [a._data.shape[d] for d in fa] + [b._data.shape[d] for d in fb]
-    m = a.permute(fa + da).reshape(-1, k) if a._data.size else a.permute(fa + da).reshape(
-        int(np.prod([a._data.shape[d] for d in fa])), k)
-    n = b.permute(db + fb).reshape(k, -1) if b._data.size else b.permute(db + fb).reshape(
-        k, int(np.prod([b._data.shape[d] for d in fb])))
-    r = m.mm(n).reshape(out_shape)
+    pa, pb = a.permute(fa + da), b.permute(db + fb)
+    if _numel(pa.shape[:len(fa)]) == 1 and _numel(pb.shape[len(db):]) == 1:
+        from .linalg import sum_of_products
+        r = sum_of_products(pa, pb, [a._data.shape[d] for d in da]).reshape(out_shape)
+    else:
+        m = pa.reshape(-1, k) if a._data.size else pa.reshape(_numel(pa.shape[:len(fa)]), k)
+        n = pb.reshape(k, -1) if b._data.size else pb.reshape(k, _numel(pb.shape[len(db):]))
+        r = m.mm(n).reshape(out_shape)
     if out is not None:
         from .pointwise import _write_out
         return _write_out(out, r)
@@ -177,7 +182,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if counts._data.size and counts._data.min() < 0:
             raise RuntimeError("repeats can not be negative")
         out = np.repeat(np.arange(counts._data.size, dtype=counts._data.dtype), counts._data)
-        if output_size is not None and output_size != out.size:
+        # (torch's kernel checks output_size only where there are counts to repeat)
+        if output_size is not None and counts._data.size and output_size != out.size:
             raise RuntimeError("allocated size does not match required size")
         return make(out)
     if isinstance(repeats, Tensor) and repeats._data.ndim > 1:  # (before torch reads the dim)
@@ -202,7 +208,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if rep.size and rep.min() < 0:
             raise RuntimeError("repeats can not be negative")
         idx = np.repeat(np.arange(size, dtype=np.int64), rep)
-        if output_size is not None and output_size != idx.size:
+        if output_size is not None and rep.size and output_size != idx.size:
             raise RuntimeError("allocated size does not match required size")
         return input.index_select(d, make(idx)) if input._data.ndim else \
             input.reshape(1).index_select(0, make(idx))

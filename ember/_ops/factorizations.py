@@ -150,10 +150,11 @@ def _eye_like(A):
 
 # -- inverse / det / slogdet / logdet --------------------------------------------------------
 class LinalgInvExBackward0(Node):
-    """Gradient of ``inv``: ``-A^{-H} g A^{-H}``."""
+    """Gradient of ``inv``: ``-A^{-H} g A^{-H}``, from the saved inverse (as torch: of a
+    singular matrix, ``inv_ex``'s inf/nan, so the gradient is inf/nan, not an error)."""
 
     def backward(self, g):
-        Ai = inv(self.saved_tensors[0]).mH
+        Ai = self.saved_tensors[0].mH
         return -Ai.matmul(g).matmul(Ai)
 
 
@@ -170,10 +171,20 @@ def _inv(A, op):
     err = _singular(a, op) if r is None or not np.all(np.isfinite(r)) else None
     if r is None or (err is not None and np.all(np.isfinite(a))):
         raise err or LinAlgError(f"{op}: The input matrix is singular.")
+    return inverse_result(A, r.astype(a.dtype, copy=False))
+
+
+def inverse_result(A, r):
+    """The inverse ``r`` of ``A`` (an array) as the tensor ``inv`` returns, its node keeping
+    it for the backward."""
     n = track1(LinalgInvExBackward0, A)
+    t = result(r, n)
     if n is not None:
-        n.save(A)
-    return result(r.astype(a.dtype, copy=False), n)
+        n.save_output(t)
+    return t
+
+
+name_saved_values(LinalgInvExBackward0, ('inverse',))
 
 
 @_linalg()
@@ -300,8 +311,10 @@ class LinalgSolveExBackward0(Node):
         A, B = self.saved_tensors
         if not self.left:  # X A = B is X^T = solve(A^T, B^T)
             A, B, g = A.mT, B.mT, g.mT
-        gB = _solve(A.mH, g, 'linalg.solve')
-        X = _solve(A, B, 'linalg.solve')
+        # (a singular A, which solve_ex let through: the LU solves' inf/nan, as torch's)
+        from .lu import _lu_solve_singular  # (lu builds on this module)
+        gB = _solve(A.mH, g, 'linalg.solve', singular=_lu_solve_singular)
+        X = _solve(A, B, 'linalg.solve', singular=_lu_solve_singular)
         if self.vector:
             gA = -gB.unsqueeze(-1).matmul(X.unsqueeze(-1).mH)
         else:
@@ -408,14 +421,15 @@ class CholeskyBackward0(LinalgCholeskyExBackward0):
 
 def _potrf(a, upper=False):
     """The lower Cholesky factor of a (batch of) matrices and LAPACK's ``info`` per matrix:
-    the order of the first leading minor that is not positive-definite (0 if none). Where
-    it fails, the result is LAPACK's partial factor (as torch's), from scipy's potrf -- of
-    the ``upper`` triangle, conjugate-transposed, when that is the one asked for (the two
-    partial factors differ); without scipy, the factor of the leading minors that passed,
-    zeros elsewhere."""
+    the order of the first leading minor that is not positive-definite (0 if none). The
+    factor is of the triangle torch reads: the lower one, or with ``upper`` the upper one
+    (conjugate-transposed into a lower one). Where it fails, the result is LAPACK's partial
+    factor (as torch's), from scipy's potrf; without scipy, the factor of the leading
+    minors that passed, zeros elsewhere. A NaN pivot fails (see ``_nan_pivot``)."""
     info = np.zeros(a.shape[:-2], np.int32)
+    src = np.conj(np.swapaxes(a, -1, -2)) if upper else a
     try:
-        L = np.linalg.cholesky(a)
+        L = np.linalg.cholesky(src)
         if np.all(np.isfinite(L)):
             return L, info
     except np.linalg.LinAlgError:
@@ -424,7 +438,7 @@ def _potrf(a, upper=False):
     mod = lapack()
     for idx in np.ndindex(a.shape[:-2]):
         try:
-            L[idx] = np.linalg.cholesky(a[idx])
+            L[idx] = np.linalg.cholesky(src[idx])
             if np.all(np.isfinite(L[idx])):
                 continue
         except np.linalg.LinAlgError:
@@ -433,19 +447,33 @@ def _potrf(a, upper=False):
             potrf, = mod.get_lapack_funcs(('potrf',), (a[idx],))
             c, info[idx] = potrf(a[idx], lower=not upper, clean=1)
             L[idx] = np.conj(c.T) if upper else c
-            nan = np.flatnonzero(np.isnan(np.diagonal(L[idx]).real))
-            if info[idx] == 0 and nan.size:
-                # (reference LAPACK and MKL stop at a NaN pivot; OpenBLAS's potrf carries it)
-                info[idx] = nan[0] + 1
-            continue
-        L[idx] = 0
-        for k in range(1, a.shape[-1] + 1):
-            try:
-                L[idx][:k, :k] = np.linalg.cholesky(a[idx][:k, :k])
-            except np.linalg.LinAlgError:
-                info[idx] = k
-                break
+        else:
+            L[idx] = 0
+            for k in range(1, a.shape[-1] + 1):
+                try:
+                    L[idx][:k, :k] = np.linalg.cholesky(src[idx][:k, :k])
+                except np.linalg.LinAlgError:
+                    info[idx] = k
+                    break
+        if not info[idx]:
+            info[idx] = _nan_pivot(L[idx], src[idx])
     return L, info
+
+
+def _nan_pivot(L, a):
+    """LAPACK's reference potrf fails at a NaN pivot (MKL's, torch's, too; OpenBLAS's and
+    NumPy's compute through it): its 1-based index (0 if none), ``L`` made the partial
+    factor LAPACK leaves -- the columns before it factored, the pivot NaN, the rest of
+    ``a``'s lower triangle as it was."""
+    bad = np.flatnonzero(np.isnan(np.diagonal(L)))
+    if not bad.size:
+        return 0
+    j = int(bad[0])
+    part = np.tril(a)
+    part[:, :j] = L[:, :j]
+    part[j, j] = np.nan
+    L[...] = part
+    return j + 1
 
 
 def _cholesky_error(info, op):
@@ -937,9 +965,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
         if isinstance(t, Tensor) and t._data.dtype.kind == 'c':
             raise RuntimeError(f"torch.linalg.matrix_rank: {name} tensor of complex type is not "
                                f"supported. Got {t.dtype.kernel_name}")
-    # torch's tol form and its form with an rtol tensor answer an empty input first, then
+    # torch's tol form and its forms given an rtol (a tensor or a number: no default rtol,
+    # whose epsilon refuses integer dtypes, to compute) answer an empty input first, then
     # run its eigh (hermitian) or svd, whose checks come before any of their own
-    kernels = tol is not None or isinstance(rtol, Tensor)
+    kernels = tol is not None or rtol is not None
     empty = make(np.zeros(a.shape[:-2], np.int64))
     if kernels and not a.size:
         return _products._out(empty, out)

@@ -119,15 +119,26 @@ def _fit_values(values, target, strip=True):
                        f"broadcast to indexing result of shape {list(target)}")
 
 
-def _put_args(x, entries, values, strip=True):
+def _put_args(x, entries, values, strip=True, accumulate=False):
     """Checks a user's index_put in torch's order (index shapes, value shape, dtypes,
     bounds); returns the normalized index and the values (``strip``: see ``_fit_values``)."""
     shape = x._data.shape
     raw = _expand_index(shape, entries)
-    if values._data.ndim:  # (a single value always fits)
+    fill = _fills_mask(entries, values, accumulate)
+    if values._data.ndim and not fill:  # (a single value always fits)
         values = _fit_values(values, _indexed_shape(shape, raw), strip)
-    values = _put_dtype(x, entries, values)
+    values = _put_dtype(x, entries, values, fill)
+    if fill and values._data.ndim:
+        values = values.reshape(())
     return _check_index(shape, raw), values
+
+
+def _fills_mask(entries, values, accumulate):
+    """Whether torch runs the put as masked_fill: one value (of any shape) put through a
+    lone bool mask, without accumulate -- no check of the value's shape or dtype then, only
+    of the value's conversion to the tensor's dtype."""
+    return not accumulate and values._data.size == 1 and len(entries) == 1 and \
+        entries[0][1].dtype == np.bool_
 
 
 def _finish_index(shape, entries):
@@ -407,12 +418,16 @@ def _check_leaf(t):
                            "operation.")
 
 
-def _put_dtype(x, entries, values):
-    """index_put's dtype rule: ``values`` must have ``x``'s dtype, except that a single value
-    put through one bool mask is cast (torch runs that case as masked_fill)."""
+def _put_dtype(x, entries, values, fill=False):
+    """index_put's dtype rule: ``values`` must have ``x``'s dtype, except where the put is a
+    masked_fill (``fill``, see ``_fills_mask``): its one value is converted as a Scalar."""
     if values._data.dtype == x._data.dtype:
         return values
-    if len(entries) == 1 and entries[0][1].dtype == np.bool_ and values._data.size == 1:
+    if fill:
+        from .pointwise import scalar_as  # (pointwise builds on this module)
+        scalar_as(values, x._data.dtype)  # (its refusal of a complex or too large value)
+        if values.is_complex() and not x.is_complex():
+            values = values.real  # (a zero imaginary part: converted without a warning)
         return values.to(x.dtype)
     raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                        f"{_tname(x._data.dtype)} for the destination and "
@@ -1446,7 +1461,7 @@ def index_put(input, indices, values, accumulate=False):
         dim += a.ndim if a.dtype == np.bool_ else 1
     if dim > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd} (got {dim})")
-    idx, values = _put_args(input, entries, values, strip=False)
+    idx, values = _put_args(input, entries, values, strip=False, accumulate=accumulate)
     return _index_put(input, idx, values, accumulate)
 
 

@@ -8,6 +8,8 @@ and einsum out of other ops (mm, bmm, views, permutes, sums); ember computes eac
 NumPy call, but names the grad_fn after the op torch's decomposition ends with, and raises
 the errors of the kernel torch would have called, so both look the same from outside.
 """
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -32,11 +34,12 @@ def _check_tensor(x, op, arg, pos):
 
 
 def _no_bool(kernel, t, *operands):
-    """torch's refusal of a bool ``t`` by ``kernel``; given the ``operands`` (arrays) of a
-    product, only where all have elements (an empty product runs no kernel: the mm of bool
-    (2, 0) and (0, 1) matrices is False)."""
-    if t._data.dtype == np.bool_ and all(o.size for o in operands):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    """torch's refusal of a bool (or uint16, uint32, uint64) ``t`` by ``kernel``, a product
+    kernel; given the ``operands`` (arrays) of a product, only where all have elements (an
+    empty product runs no kernel: the mm of bool (2, 0) and (0, 1) matrices is False)."""
+    dt = t._data.dtype
+    if (dt == np.bool_ or dt.kind == 'u' and dt.itemsize > 1) and all(o.size for o in operands):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_name(t)}\'')
 
 
 def _mm_shapes(a, b):
@@ -117,6 +120,11 @@ def mm(input, mat2, *, out=None):
     if n is not None:
         n.save(input, mat2)
     return _out(result(_product(a, b), n), out)
+
+
+# (the products' bodies refuse dtypes where torch's kernel runs: not for an empty product,
+# which the generated table cannot tell)
+mm._refuses_dtypes = True
 
 
 def _product(a, b, f=np.matmul, rounded=True):
@@ -202,7 +210,7 @@ def _dot(input, tensor, op, cls):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    _no_bool(op, input)
+    _no_bool('dot', input)  # (vdot's kernel is dot's)
     n = track(cls, (input, tensor))
     if n is not None:
         n.save(input, tensor)
@@ -277,9 +285,18 @@ def inner(input, other, *, out=None):
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(input._data.shape)} and "
                            f"{list(other._data.shape)}")
-    if input._data.dtype != other._data.dtype:
+    a, b = input._data, other._data
+    if a.dtype != b.dtype:  # (torch's inner is its tensordot over the last dims)
         raise RuntimeError("both inputs should have same dtype")
+    if a.ndim == 1 == b.ndim or math.prod(a.shape[:-1]) == 1 == math.prod(b.shape[:-1]):
+        # (vectors: one element)
+        r = sum_of_products(input, other, (a.shape[-1],))
+        return _out(r.reshape(a.shape[:-1] + b.shape[:-1]), out)
+    _no_bool('addmm_impl_cpu_', input, a, b)  # (tensordot's mm)
     return _out(_tensordot_last(input, other), out)
+
+
+inner._refuses_dtypes = True  # (its body refuses where torch's kernels run)
 
 
 def _tensordot_last(a, b):
@@ -288,6 +305,17 @@ def _tensordot_last(a, b):
     lb = ''.join(_LETTERS[a._data.ndim - 1 + i] for i in range(b._data.ndim - 1))
     k = _LETTERS[-1]
     return einsum(f'{la}{k},{lb}{k}->{la}{lb}', a, b)
+
+
+def sum_of_products(x, y, shape):
+    """torch's tensordot of operands that contract to one element (their other dims all
+    of size 1; ``shape``: the contracted dims'): the dot of two contiguous operands, else
+    the sum of their products, in their dtype (a bool product is their any())."""
+    if x.is_contiguous() and y.is_contiguous():
+        if x._data.ndim == 1 == y._data.ndim:
+            return dot(x, y)
+        return dot(x.reshape(-1), y.reshape(-1))
+    return (x.reshape(shape) * y.reshape(shape)).sum(dtype=x.dtype)
 
 
 # -- matmul ------------------------------------------------------------------------------
@@ -396,6 +424,9 @@ def matmul(input, other, *, out=None):
             # torch ends with .mT.contiguous(), a no-op (so no Clone) when already contiguous.
             n.__class__ = _MATMUL_NODES['TransposeBackward0']
     return _out(result(r, n), out)
+
+
+matmul._refuses_dtypes = True  # (see mm)
 
 
 def _batched_checks(input, other):

@@ -79,10 +79,43 @@ def multi_dot(tensors, *, out=None):
         ts[0] = ts[0].unsqueeze(0)
     if last == 1:
         ts[-1] = ts[-1].unsqueeze(1)
-    r = ts[0]
-    for t in ts[1:]:
-        r = _products.mm(r, t)
-    return _products._out(r.view(shape), out)
+    return _products._out(_chain_product(ts).view(shape), out)
+
+
+def _chain_product(ts):
+    """The product of the matrices ``ts`` in torch's order: the cheaper of the two for
+    three (the left pair first on a tie), else the order of least multiplications (the
+    classic dynamic programme, the first best split winning)."""
+    mm = _products.mm
+    if len(ts) == 2:
+        return mm(ts[0], ts[1])
+    if len(ts) == 3:
+        a, b, c, d = ts[0].shape[0], ts[1].shape[0], ts[2].shape[0], ts[2].shape[1]
+        if a * c * (b + d) > b * d * (a + c):
+            return mm(ts[0], mm(ts[1], ts[2]))
+        return mm(mm(ts[0], ts[1]), ts[2])
+    n = len(ts)
+    p = [t.shape[0] for t in ts] + [ts[-1].shape[1]]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for span in range(1, n):
+        for i in range(n - span):
+            j = i + span
+            cost[i][j] = None
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if cost[i][j] is None or q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+
+    def product(i, j):
+        if i == j:
+            return ts[i]
+        k = split[i][j]
+        return mm(product(i, k), product(k + 1, j))
+    return product(0, n - 1)
+
+
+multi_dot._refuses_dtypes = True  # (its mm refuses dtypes where torch's kernel runs)
 
 
 @_linalg()

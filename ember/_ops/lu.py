@@ -23,7 +23,7 @@ from . import linalg as _products
 from .reduce import _named, _out_pair
 from .shape import cat
 from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv, _solve,
-                             _first_zero_diagonal, solve_checks, LinAlgError, LinalgInvExBackward0)
+                             _first_zero_diagonal, solve_checks, LinAlgError, inverse_result)
 from ._scipy import lapack
 from .._dtype import promote_types
 from ..autograd.grad_mode import STATE
@@ -277,9 +277,7 @@ def _unpack_arrays(lu, piv, data=True, pivots=True):
         idx = np.arange(k)
         L[..., idx, idx] = 1
         U = np.triu(lu[..., :k, :])
-    if pivots and not m:  # (no rows: nothing to permute, whatever the pivots' shape)
-        P = np.zeros(lu.shape[:-2] + (0, 0), lu.dtype)
-    elif pivots:
+    if pivots:
         perm = _permutation(piv, m)
         P = np.zeros(perm.shape + (m,), lu.dtype)
         np.put_along_axis(P, perm[..., None], 1, -1)
@@ -323,6 +321,14 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
         raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor "
                            "of torch.int32 dtype.")
     lu, piv = LU_data._data, LU_pivots._data
+    k = min(lu.shape[-2:])
+    if unpack_pivots and not k:
+        piv = np.zeros(lu.shape[:-2] + (0,), np.int32)  # (no exchange: torch reads none)
+    elif unpack_pivots and piv.shape != lu.shape[:-2] + (k,):
+        # (torch reads them by LU's shape, unchecked: see tests/fuzz/known.py)
+        raise RuntimeError(f"torch.lu_unpack: LU_pivots of shape {list(piv.shape)} do not "
+                           f"match LU_data of shape {list(lu.shape)}: expected "
+                           f"{list(lu.shape[:-2] + (k,))}")
     if unpack_pivots and piv.size and (piv.min() < 1 or piv.max() > lu.shape[-2]):
         raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
                            "inclusive.Did you properly pass the result of lu_factor?")
@@ -637,10 +643,7 @@ def inv_ex(A, *, check_errors=False, out=None):
         if check_errors:
             raise _singular(A._data, 'linalg.inv_ex')
         eye = np.broadcast_to(np.eye(A._data.shape[-1], dtype=A._data.dtype), A._data.shape)
-        n = track1(LinalgInvExBackward0, A)
-        if n is not None:
-            n.save(A)
-        inverse = result(np.ascontiguousarray(_lu_solve_singular(A._data, eye)), n)
+        inverse = inverse_result(A, np.ascontiguousarray(_lu_solve_singular(A._data, eye)))
     else:
         inverse = _inv(A, 'linalg.inv')
     return _out_pair(_inv_ex_t(inverse, make(info)), out)

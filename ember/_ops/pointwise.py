@@ -898,12 +898,18 @@ class PowBackward1(Node):
         # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0)
         ga = g * where(e == 0, 0.0, cj(e * a.pow(e - 1)))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
-        # (a real base under a complex exponent: its complex log, log(-1) = i*pi; a complex
-        # exponent compared by its real part: ``>=`` refuses complex tensors)
+        # (a real base under a complex exponent: its complex log, log(-1) = i*pi)
         la = a.to(e.dtype).log() if e.is_complex() and not a.is_complex() else a.log()
-        er = e.real if e.is_complex() else e
-        ge = g * cj(where((a == 0) & (er >= 0), 0.0, a.pow(e) * la))
+        ge = g * cj(where((a == 0) & _real_nonnegative(e), 0.0, a.pow(e) * la))
         return ga, ge
+
+
+def _real_nonnegative(e):
+    """Where torch takes d/de 0**e as 0: a real e >= 0 (a complex one off the real axis
+    keeps 0**e * log(0), NaN)."""
+    if e.is_complex():
+        return (e.imag == 0) & (e.real >= 0)
+    return e >= 0
 
 
 class PowBackward2(Node):
@@ -913,7 +919,10 @@ class PowBackward2(Node):
         r = _saved0(self)
         if self.base == 0:
             # d/dx 0**x = 0**x * log(0): 0 for x >= 0 (as torch takes it), -inf for x < 0
-            # (where 0**x is inf)
+            # (where 0**x is inf); NaN for a complex x off the real axis or left of 0
+            if r._data.dtype.kind == 'c':
+                return None, g * where(make(self.real_nonnegative), 0.0,
+                                       complex(math.nan, math.nan))
             return None, g * where(r == math.inf, -math.inf, 0.0)
         base = self.base
         if isinstance(base, complex) or r._data.dtype.kind == 'c':
@@ -1171,7 +1180,8 @@ def _shift(np_shift, left):
     def kernel(x, y):
         bits = x.dtype.itemsize * 8
         zero_fill = left or x.dtype.kind == 'u'
-        if type(y) is int:
+        if isinstance(y, (int, np.integer)):  # (a Python bool too: False shifts by 0)
+            y = int(y)
             if 0 <= y < bits:
                 return np_shift(x, y)
             return np.zeros_like(x) if zero_fill else np_shift(x, bits - 1)
@@ -1696,6 +1706,8 @@ def _rpow(base, exponent):
     if n is not None:
         n.base = base
         n.save_output(t)
+        if base == 0 and r.dtype.kind == 'c':  # (see PowBackward2)
+            n.real_nonnegative = (np.imag(x) == 0) & (np.real(x) >= 0)
     return t
 
 

@@ -371,9 +371,16 @@ def binomial(count, prob, generator=None):
                                   f"'{_dtype.FROM_NP[c.dtype].kernel_name}'")
     c, p = np.broadcast_to(c, shape), np.broadcast_to(p, shape).astype(np.float64)
     # torch's sampler: no trial for a count <= 0, and every trial succeeds (the count
-    # comes back as given) for a probability >= 1
-    trials = np.where(np.isfinite(c) & (c > 0), c, 0).astype(np.int64)
-    draw = _rng(generator).binomial(trials, np.clip(np.nan_to_num(p), 0, 1))
+    # comes back as given) for a probability >= 1; a count past 2**53 (1e30: more trials
+    # than an int64 holds) draws from the binomial's normal limit
+    rng, q = _rng(generator), np.clip(np.nan_to_num(p), 0, 1)
+    huge = np.isfinite(c) & (c > 2.0 ** 53)
+    trials = np.where(np.isfinite(c) & (c > 0) & ~huge, c, 0).astype(np.int64)
+    draw = np.array(rng.binomial(trials, q), np.float64)  # (a 0-d draw is a Python int)
+    if huge.any():
+        n, qh = c[huge].astype(np.float64), q[huge]
+        spread = np.sqrt(n * qh * (1 - qh)) * rng.standard_normal(n.shape)
+        draw[huge] = np.clip(np.round(n * qh + spread), 0, n)
     draw = np.where((p >= 1) & (c > 0), c, draw)
     return result(np.asarray(draw, c.dtype), track(_BinomialBackward, (count, prob)))
 
@@ -510,6 +517,8 @@ def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
     a, b = kwargs.pop('from', a), b if to is None else to
     if kwargs:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if np.dtype(dtype).kind == 'c' and 0 in shape:
+        return np.empty(shape)  # (torch checks no bounds for an empty complex tensor)
     cname, kname, top = _BOUNDS[_dtype.FROM_NP[np.dtype(dtype)].name]
     for v, arg in ((a, 'from'), (b, 'to')):
         if not -top <= v <= top:  # (NaN too)

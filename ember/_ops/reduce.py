@@ -329,7 +329,7 @@ class ProdBackward0(Node):
     """Gradient of ``prod(x)`` (products of the conjugated ``x`` for complex gradients)."""
 
     def backward(self, g):
-        x = cj(self.saved_tensors[0])
+        x = _prod_operand(self)
         if x.dim() == 0:
             return g.expand(())
         return _others_product(x.reshape(-1), 0).reshape(x.shape) * g
@@ -339,12 +339,23 @@ class ProdBackward1(Node):
     """Gradient of ``prod(x, dim)``."""
 
     def backward(self, g):
-        x = cj(self.saved_tensors[0])
+        x = _prod_operand(self)
         if x.dim() == 0:
             return g.expand(())
         d = self.dim
         gg = g if self.keepdim else g.unsqueeze(d)
         return gg * _others_product(x, d)
+
+
+def _prod_operand(node):
+    """The values a prod multiplied, conjugated: the input's, or under ``dtype=`` the
+    input's in that dtype (a complex input's real parts for a real dtype, as torch
+    differentiates it)."""
+    x = node.saved_tensors[0]
+    dt = node.dtype
+    if dt is not None and dt is not x.dtype:
+        x = (x.real if x.is_complex() and not dt.is_complex else x).to(dt)
+    return cj(x)
 
 
 def _others_product(x, d):
@@ -403,6 +414,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
             n.dim, n.keepdim = d, keepdim
     if n is not None:
         n.save(input)
+        n.dtype = dtype
     return _out(result(r, n), out)
 
 
@@ -732,19 +744,33 @@ def _correction(unbiased, correction):
     return 1 if unbiased else 0
 
 
-def _dof(count, c):
-    # A NumPy float, so that zero degrees of freedom divide to inf/nan (as in torch) instead
-    # of raising ZeroDivisionError.
-    return np.float64(builtins.max(count - c, 0))
+def _backward_dof(dim, ndim, count, c):
+    """The degrees of freedom torch's var/std backward divides by, a NumPy float (zero
+    divides to inf/nan, as in torch, instead of raising ZeroDivisionError). Over every dim
+    (``dim`` None, or a 0-d input) it is the forward's ``N - correction``, and None when
+    that leaves none (torch's gradient is then inf, NaN where x is the mean); over given
+    dims it is the count of those dims less the correction, not clamped (negative past the
+    count), and for an empty dim list that count is 1 while the forward reduces over
+    everything. Kept so ember's gradients stay torch's."""
+    if dim is None or isinstance(dim, bool) or not ndim:
+        return np.float64(count - c) if count > c else None
+    if isinstance(dim, (tuple, list)) and not dim:
+        count = 1
+    return np.float64(count - c)
 
 
-def _var_grad(g, x, dims, keepdim, c, count, shape):
-    """d var / dx = 2 (x - mean) / (N - correction), as ember ops."""
+def _var_grad(g, x, dims, keepdim, c, dof, shape):
+    """d var / dx = 2 (x - mean) / (N - correction), as ember ops; with no degrees of
+    freedom left, torch's inf (NaN where x is its mean) whatever the deviation's sign."""
     mu = x.mean(dims, keepdim=True)
-    return _unreduce(g, shape, dims, keepdim) * (x - mu) * (2.0 / _dof(count, c))
+    gx = _unreduce(g, shape, dims, keepdim)
+    if dof is None:
+        from .pointwise import where
+        return gx * where(x == mu, np.nan, np.inf)
+    return gx * (x - mu) * (2.0 / dof)
 
 
-def _std_grad(g, x, dims, keepdim, c, count, shape):
+def _std_grad(g, x, dims, keepdim, c, dof, shape):
     """d std / dx = (x - mean) / ((N - correction) std); std is recomputed from ``x`` so that
     double backward differentiates through it."""
     with warnings.catch_warnings():
@@ -765,7 +791,7 @@ def _std_grad(g, x, dims, keepdim, c, count, shape):
         if same.shape == constant.shape:
             constant = constant | same
     scaled = where(make(constant), 0.0, _unreduce(g, shape, dims, keepdim) / std)
-    return scaled * (x - mu) / _dof(count, c)
+    return scaled * (x - mu) / (np.float64(0) if dof is None else dof)
 
 
 class VarBackward0(Node):
@@ -773,7 +799,7 @@ class VarBackward0(Node):
 
     def backward(self, g):
         return _var_grad(g, self.saved_tensors[0], self.dims, self.keepdim, self.correction,
-                         self.count, self._meta[0][0])
+                         self.dof, self._meta[0][0])
 
 
 class StdBackward0(Node):
@@ -781,7 +807,7 @@ class StdBackward0(Node):
 
     def backward(self, g):
         return _std_grad(g, self.saved_tensors[0], self.dims, self.keepdim, self.correction,
-                         self.count, self._meta[0][0])
+                         self.dof, self._meta[0][0])
 
 
 class VarMeanBackward0(Node):
@@ -797,7 +823,7 @@ class VarMeanBackward0(Node):
         # that output altogether, which matters when its formula would give 0 * inf.
         if not _unused(gv):
             parts.append(self._first(gv, x, self.dims, self.keepdim, self.correction,
-                                     self.count, shape))
+                                     self.dof, shape))
         if not _unused(gm) or not parts:
             parts.append(_unreduce(gm, shape, self.dims, self.keepdim) /
                          np.float64(self.mean_count))
@@ -837,13 +863,6 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     return x, dims, c, count
 
 
-def _backward_count(dim, count):
-    # torch's var/std backward counts the elements of the dims it was given: for an empty
-    # dim list that is 1 (while the forward reduces over everything), so the gradient comes
-    # out as inf/nan. Kept so ember's gradients stay torch's.
-    return 1 if isinstance(dim, (tuple, list)) and not dim else count
-
-
 def _var_array(x, dims, c, count, keepdim):
     """Sum of squared deviations over ``max(0, N - correction)``: inf or nan when the degrees
     of freedom run out, as in torch."""
@@ -878,7 +897,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction = dims, keepdim, c
-        n.count = _backward_count(dim, count)
+        n.dof = _backward_dof(dim, x.ndim, count, c)
     return _out(result(r, n), out)
 
 
@@ -891,7 +910,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction = dims, keepdim, c
-        n.count = _backward_count(dim, count)
+        n.dof = _backward_dof(dim, x.ndim, count, c)
     return _out(result(np.asarray(r), n), out)
 
 
@@ -910,7 +929,7 @@ def _stat_mean(input, dim, unbiased, keepdim, correction, op, cls, sqrt):
     if n is not None:
         n.save(input)
         n.dims, n.keepdim, n.correction = dims, keepdim, c
-        n.count, n.mean_count = _backward_count(dim, count), count
+        n.dof, n.mean_count = _backward_dof(dim, x.ndim, count, c), count
     return tuple(results([np.asarray(v), m], n))
 
 

@@ -725,18 +725,27 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if x._data.ndim > 2:
         raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {x._data.ndim} dimensions")
+    if x._data.dtype == np.bool_:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
     if x._data.ndim < 2:
         x = x.reshape(1, -1)
-    if x._data.dtype.kind not in 'fcV':
-        x = x.to(_dtype.get_default_dtype())
     nobs = x.shape[1]
     w = None
     if fweights is not None:
         _check_weights(fweights, 'fweights', 'iu', 'integral', nobs)
         w = fweights
     if aweights is not None:
-        _check_weights(aweights, 'aweights', 'f', 'floating point', nobs)
+        _check_weights(aweights, 'aweights', 'fV', 'floating point', nobs)  # (V: bfloat16)
         w = aweights if w is None else w * aweights
+    # torch's corner case: one observation under one kind of weights is its own weighted
+    # mean, so its deviation is exactly 0 (and with aweights and correction 1, no degrees
+    # of freedom are left)
+    alone = nobs == 1 and (fweights is None) != (aweights is None)
+    if x._data.dtype.kind not in 'fcV':
+        # (the dtype torch's arithmetic promotes an integer input to: the aweights' one,
+        # else the default; float32 where the corner case replaces the deviation)
+        x = x.to(_dtype.float32 if alone else aweights.dtype if aweights is not None
+                 else _dtype.get_default_dtype())
     if w is None:
         avg = x.mean(1)
         norm = float(nobs - correction)
@@ -749,6 +758,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             norm = wsum
         elif aweights is None:
             norm = wsum - correction
+        elif alone and correction == 1:
+            norm = 0.0
         else:
             norm = wsum - correction * (w * aweights).sum() / wsum
     nv = float(norm._data) if isinstance(norm, Tensor) else norm
@@ -757,7 +768,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the number of observations.", UserWarning, stacklevel=2)
         norm = 0.0 if not isinstance(norm, Tensor) else norm * 0
-    xm = x - avg.unsqueeze(1)
+    xm = x * 0 if alone else x - avg.unsqueeze(1)
     xw = xm if w is None else xm * w
     c = linalg.mm(xm, xw.t().conj())
     return (c / norm).squeeze()

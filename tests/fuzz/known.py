@@ -12,15 +12,9 @@ KNOWN = {
     ('F.lp_pool2d', 'clearly wrong gradients'):
         'left: p < 1 over a window holding a zero: torch gives the zero element a 0 gradient, '
         'ember NaN (0 ** (p - 1) is inf); a window whose powers sum to 0 now agrees',
-    ('float_power', 'clearly wrong gradients'):
-        "complex exponent with a zero base: torch's gradient is NaN, ember's 0",
     ('linalg.eigvalsh', 'clearly wrong gradients'):
         "LAPACK's convergence on an ill-conditioned matrix differs between torch's build "
         "and NumPy's",
-    ('std_mean', 'clearly wrong gradients'):
-        "dim=[] with a correction: torch's backward treats the empty dim list "
-        'inconsistently (finite for correction=3, inf for 1); ember keeps its '
-        'unbiased=-overload rule',
     ('unique_consecutive', 'wrong dtype / shape / structure'):
         "torch bug: torch.unique_consecutive's boolean dispatch reads return_counts from "
         'position 1 and return_inverse from position 2 (swapped), so unique_consecutive(x, '
@@ -29,6 +23,24 @@ KNOWN = {
     ('narrow_copy', 'clearly wrong gradients'):
         "torch bug: narrow_copy's backward with a negative start writes the gradient "
         "nowhere (all zeros); ember's is narrow's (pinned in test_found_issue15_s3_d.py)",
+    ('Tensor.narrow_copy', 'clearly wrong gradients'):
+        "torch bug: narrow_copy's backward with a negative start writes the gradient "
+        "nowhere (all zeros); ember's is narrow's (see narrow_copy)",
+    ('F.batch_norm', 'clearly wrong gradients'):
+        "torch bug: batch_norm's backward reads a non-contiguous weight (w[::2]) as if it "
+        "were contiguous -- the input's gradient scales channel c by the weight's storage "
+        "element c, not w[c] (the weight's own gradient is right); ember's is torch's with "
+        "the weight's contiguous copy, which finite differences confirm (pinned in "
+        "test_found_issue15_s8_a.py)",
+    ('linalg.eigvals', 'silent acceptance of bad input'):
+        "a matrix holding NaN: torch's geev (MKL) either fails to converge (LinAlgError) or "
+        "kills the process (\"Parameter 3 was incorrect on entry to SGEBAL\", then a "
+        "segmentation fault), by the matrix; ember returns NaN eigenvalues, as torch does "
+        'for a matrix holding inf',
+    ('linalg.pinv', 'silent acceptance of bad input'):
+        "a matrix holding inf: whether torch's gesdd (MKL) fails to converge (LinAlgError, "
+        "error code 3) or returns NaN singular values depends on the matrix; ember always "
+        'gives NaN (and refuses a NaN as torch does)',
     ('Tensor.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
         'diagonal of a 3x3 matrix whose float32 exponential is about 1); ember computes in '
@@ -185,6 +197,16 @@ KNOWN = {
         'Also a 1-d input: torch raises IndexError for dim 1 unless an operand is '
         'non-contiguous, when a kernel runs that reads no channel dim (its output is neither '
         "the normalised input nor a refusal); ember always raises torch's IndexError",
+    ('lu_unpack', 'spurious errors'):
+        "torch bug: lu_unpack does not check the pivots' shape against LU_data's (the "
+        "batch of min(m, n) exchanges lu_factor gives): it reads LU's count of them from "
+        "the pivots' memory, past the end of a short tensor; ember refuses pivots of another "
+        'shape (those of an LU with no rows or columns are not read, in both)',
+    ('batch_norm_update_stats', 'spurious errors'):
+        "torch bug: batch_norm_update_stats does not check the running statistics' sizes "
+        'against the channel count: it updates a short one past its end (memory it does not '
+        "own); ember refuses as the functional form does (\"running_mean should contain 2 "
+        'elements not 1")',
     ('native_batch_norm', 'silent acceptance of bad input'):
         "torch bug: native_batch_norm's kernel for a strided input or parameter fails an "
         "INTERNAL ASSERT ('t.dim() == 1', \"please report a bug\") on a weight or bias of "

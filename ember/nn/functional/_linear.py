@@ -59,5 +59,8 @@ def bilinear(input1, input2, weight, bias=None):
     x2 = input2.reshape(-1, in2)
     # (N, in1) @ (in1, out*in2) -> (N, out, in2), then contract in2 with input2
     tmp = x1.matmul(weight.permute(1, 0, 2).reshape(in1, out_f * in2)).reshape(-1, out_f, in2)
-    out = (tmp * x2.unsqueeze(1)).sum(-1).view(batch + (out_f,))
+    # (an integer product stays in its dtype, as torch's _trilinear keeps it: sum would
+    # widen it to int64)
+    keep = None if tmp.is_floating_point() or tmp.is_complex() else tmp.dtype
+    out = (tmp * x2.unsqueeze(1)).sum(-1, dtype=keep).view(batch + (out_f,))
     return out + bias if bias is not None else out

@@ -229,6 +229,7 @@ def batch_norm_kernel(input, running_mean, running_var, weight, bias, training, 
                                          f"'{dtype_name(x.dtype)}'"))
     _refuse_statistics_tangents(input, running_mean, running_var)
     batch_norm_mixed_dtypes(input, (weight, bias, running_mean, running_var))
+    batch_norm_statistics_dims(running_mean, running_var)
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, channels) + (1,) * (x.ndim - 2)
     fused = None if not training else _native.batch_norm_forward(
@@ -322,6 +323,14 @@ def batch_norm_channels(input):
                            "(18446744073709551615) is larger than maximum value for size type "
                            "(4294967295)")
     return input.size(1)
+
+
+def batch_norm_statistics_dims(running_mean, running_var):
+    """torch's kernel reads the running statistics of a non-empty input as 1-d arrays: one
+    of another dim (a (1, C) one, whose size check passed) is its accessor's refusal."""
+    for t in (running_mean, running_var):
+        if t is not None and t.dim() != 1:
+            raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {t.dim()}")
 
 
 def batch_norm_mixed_dtypes(input, params):
