@@ -452,13 +452,17 @@ def _space_ends(start, end, dtype, op, steps):
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     """``base ** linspace(start, end, steps)``."""
     dev = check_device(device, 'logspace')
-    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps)
+    # (one value is base ** start in double, filled in: torch converts no end to the dtype)
+    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0)
     _dtype.refuse_barebones('logspace_cpu', dtype)
     _no_bool_kernel(dt, steps, 'logspace_cpu')
     with np.errstate(all='ignore'):
         # (the exponents in double, as torch's kernel)
         arr = np.power(base, _spaced(start, end, steps, np.complex128 if np.dtype(dt).kind == 'c'
-                                     else np.float64)).astype(dt)
+                                     else np.float64))
+    if steps == 1 and np.dtype(dt).kind in 'iu':  # (filled in: a Scalar's range check)
+        _fill_scalar(float(arr[0]), dt)
+    arr = arr.astype(dt)
     return _finish(arr, requires_grad, 'logspace', dev)
 
 

@@ -1377,14 +1377,14 @@ def add(input, other, *deprecated, alpha=1, out=None):
 def _times_alpha(input, other, alpha):
     """``alpha * other`` for add/sub. An integer ``other`` goes to the result dtype first, so
     a float alpha cannot lift the result past torch's promotion (bfloat16 - 2.0 * int16 tensor
-    stays bfloat16); for a bool result an integer alpha is a bool (torch casts it to the
+    stays bfloat16) nor a negative one wrap a narrower integer (int64 - (-1) * uint8 is
+    int64 arithmetic); for a bool result an integer alpha is a bool (torch casts it to the
     result's type: bool + 2 * bool stays bool)."""
     if type(alpha) is int and _result_kind(input, other, 'add') == 'b':
         alpha = bool(alpha)
     if not isinstance(other, Tensor):
         return other and alpha if type(alpha) is bool else other * alpha
-    if other._data.dtype.kind in 'biu' and isinstance(input, Tensor) and \
-            input._data.dtype.kind in 'fcV':
+    if other._data.dtype.kind in 'biu' and isinstance(input, Tensor):
         other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim, other.dtype,
                                                 other._data.ndim))
     return mul(other, alpha)

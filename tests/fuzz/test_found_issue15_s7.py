@@ -296,3 +296,26 @@ def test_reflected_operators_of_other_objects(dtype, method, other):
 def test_reflected_operators_called_with_a_tensor(method):
     """(a direct call with a tensor on the left: the tensor keeps its dtype)"""
     check(lambda T: getattr(T.tensor([3]), method)(T.tensor([2])), grad=False)
+
+
+@pytest.mark.parametrize('alpha', [1, -1, 2, 0, -3])
+@pytest.mark.parametrize('pair', [('int64', 'uint8'), ('uint8', 'int64'), ('int64', 'bool'),
+                                  ('bool', 'int64'), ('int16', 'uint8'), ('float32', 'uint8')],
+                         ids=lambda p: '-'.join(p))
+def test_add_and_sub_scale_in_the_result_dtype(pair, alpha):
+    """int64 - (-1) * uint8 multiplied alpha into the uint8 operand first (wrapping to 255:
+    ember gave -252 where torch gives 4)."""
+    a, b = pair
+    for op in ('add', 'sub'):
+        check(lambda T: getattr(T, op)(T.tensor([3, 0, 1]).to(getattr(T, a)),
+                                       T.tensor([1, 200, 0]).to(getattr(T, b)), alpha=alpha),
+              grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('args', [(1.5, 0.5, 1), (1.5, 0.5, 3), (300, 0.5, 1), (-1.5, 0.5, 1),
+                                  (3, 0.5, 1)], ids=str)
+def test_integer_logspace_of_one_value(args):
+    """One value is base ** start in double, filled in with a Scalar's range check (ember
+    truncated the start to the dtype first, as for two or more values)."""
+    check(lambda T: T.logspace(*args, dtype=T.uint8 if args[0] < 100 else T.int32),
+          grad=False, match_message=True)
