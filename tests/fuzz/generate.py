@@ -299,7 +299,7 @@ def generate(target, seed):
 
 
 KEYWORDS = float(os.environ.get('EMBER_FUZZ_KEYWORDS', '0.2'))
-WRONG_TYPES = float(os.environ.get('EMBER_FUZZ_WRONG_TYPES', '0'))
+WRONG_TYPES = float(os.environ.get('EMBER_FUZZ_WRONG_TYPES', '0.1'))
 
 
 def _misfit(v, r):
