@@ -419,10 +419,15 @@ def check_argument(op, text, x, index):
     """Raises torch's parser's TypeError where ``x`` does not fit the parameter declared as
     ``text`` (``'double p'``), the ``index``-th of ``op``: for the Python functions of torch
     that hand one argument on to a parsed op (``cdist``'s ``p``)."""
-    p = Param(text, False, False)
+    p = _PARAMS.get(text)
+    if p is None:
+        p = _PARAMS[text] = Param(text, False, False)
     ok, pos = p.accepts(x)
     if not ok:
         raise param_error(op, p, x, pos, index) from None
+
+
+_PARAMS = {}  # a parameter's declaration -> its Param (check_argument's, parsed once)
 
 
 def param_error(op, p, x, pos, index, keyword=False):

@@ -48,15 +48,23 @@ def pad(input, pad, mode='constant', value=None):
     """Pads the last ``len(pad) // 2`` dims: ``pad`` lists (before, after) pairs starting
     from the last dim; negative amounts crop. Modes: constant, reflect, replicate,
     circular."""
-    if value is not None:  # (torch's C pad parses a ``double? value``, after ``pad``)
-        _args.int_lists('pad', 2, pad=pad)
+    # (torch's C pad parses its arguments in order before anything runs; the common types
+    # skip the full check)
+    if type(input) is not _core.Tensor:
+        _args.check_argument('pad', 'Tensor input', input, 0)
+    _args.int_lists('pad', 2, pad=pad)
+    if type(mode) is not str:
+        _args.check_argument('pad', 'c10::string_view mode', mode, 2)
+    if value is not None and type(value) not in (int, float):
         _args.check_argument('pad', 'double? value', value, 3)
-    return padded(input, pad, mode, value)
+    return padded(input, pad, mode, value, listed=True)
 
 
-def padded(input, pad, mode='constant', value=None):
-    """``pad`` with any number as ``value`` (``constant_pad_nd`` takes a Scalar)."""
-    _args.int_lists('pad', 2, pad=pad)  # (torch's C pad parses it: ints only)
+def padded(input, pad, mode='constant', value=None, listed=False):
+    """``pad`` with any number as ``value`` (``constant_pad_nd`` takes a Scalar); ``listed``:
+    ``pad`` is known to be a list of ints."""
+    if not listed:
+        _args.int_lists('pad', 2, pad=pad)  # (torch's C pad parses it: ints only)
     pad = [int(p) for p in pad]
     x = input._data
     if len(pad) % 2:
