@@ -417,7 +417,7 @@ def overridable(impl, public_name):
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
-                checker.refuse(public_name, args, kwargs, e, impl)
+                checker.refuse(public_name, args, kwargs, e, impl, bound)
                 raise
             finally:
                 if low is not None:

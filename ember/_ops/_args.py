@@ -652,10 +652,14 @@ def _by_position(positional, args, kwargs):
 _NUMPY_DIR = os.path.dirname(np.__file__)
 
 
-def refuse(public_name, args, kwargs, error, impl=None):
+def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
-    that differs (see the module's docstring); returns if ``error`` stands."""
-    bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
+    that differs (see the module's docstring); returns if ``error`` stands. ``bound``: the
+    overload ``check`` bound the call to before the body ran, which then took it as
+    ``body_args`` made it (``args``, ``kwargs`` here: the body's defaults are no values
+    torch's parser need take)."""
+    if bound is False:
+        bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
     if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
         _no_out_dtype_kernel(public_name, bound, args, kwargs)
     if getattr(error, '_stands', False):
@@ -718,7 +722,29 @@ def refuse(public_name, args, kwargs, error, impl=None):
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
         if 'could not be broadcast' in text:
             _tensors_broadcast(args, kwargs)  # (torch's message, when the operands clash)
+        _numpy_shapes(text)
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+_NUMPY_SHAPE = re.compile(r'\(([\d, ]*)\)')
+
+
+def _numpy_shapes(text):
+    """torch's RuntimeError for NumPy's shape errors, from the shapes NumPy names: arrays
+    that do not broadcast ("operands could not be broadcast together with shapes (2,1,3,1)
+    (2,1)", "shape mismatch: ... arg 0 with shape (1, 3) and arg 1 with shape (2, 4)") and
+    a reshape to a shape of another size ("cannot reshape array of size 6 into shape
+    (2,0)")."""
+    shapes = [tuple(int(d) for d in m.split(',') if d.strip())
+              for m in _NUMPY_SHAPE.findall(text)]
+    if ('could not be broadcast' in text or 'cannot be broadcast' in text) and \
+            len(shapes) >= 2:
+        from ._core import check_broadcast
+        check_broadcast(*shapes)
+    size = re.search(r'cannot reshape array of size (\d+) into shape', text)
+    if size and len(shapes) == 1:
+        raise RuntimeError(f"shape '{list(shapes[0])}' is invalid for input of size "
+                           f"{size.group(1)}") from None
 
 
 def _tensors_broadcast(args, kwargs):

@@ -99,3 +99,32 @@ def test_lobpcg_takes_n_from_x():
     differing ``n``)."""
     x = np.linspace(1, 2, 6)[:, None]
     check(lambda T, a, x0: T.lobpcg(a, X=x0, n=2)[0], _spd(6), x, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.matrix_rank(T.ones(2, 3, 3), T.ones(2, 1, 3), False),
+    lambda T: T.linalg.pinv(T.ones(2, 3, 3, dtype=T.float64), atol=T.ones(2, 1, 3,
+                                                                         dtype=T.float64)),
+    lambda T: T.normal(T.ones(1, 3), T.ones(2, 2, 3, 4)),
+    lambda T: T.instance_norm(T.ones(2, 0, dtype=T.float64), None, None,
+                              T.zeros(3, dtype=T.float64), T.ones(3, dtype=T.float64), True,
+                              0.1, 1e-5, False),
+], ids=['matrix_rank_tolerance', 'pinv_tolerance', 'normal', 'instance_norm_reshape'])
+def test_numpy_shape_errors_in_torchs_words(call):
+    """NumPy's broadcasting and reshape errors, raised inside a body, carried NumPy's words
+    ("operands could not be broadcast together with shapes ..."): torch's are read off the
+    shapes NumPy names."""
+    check(call, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.std(T.ones(4, 4, dtype=T.bool), [], keepdim=True),
+    lambda T: T.var_mean(T.ones(2, dtype=T.uint8), [-1], keepdim=True),
+    lambda T: T.std_mean(T.ones(2, dtype=T.int32), [0], keepdim=True),
+    lambda T: T.ones(2, 2, dtype=T.int64).var([0], keepdim=True),
+], ids=['std', 'var_mean', 'std_mean', 'method_var'])
+def test_variance_of_integers_by_keyword(call):
+    """A call passing keepdim by name, whose body raised (an integer input): the argument
+    layer re-checked the call as the body took it (unbiased=None) and raised the parser's
+    TypeError; torch's dtype error, with its op's name for var_mean/std_mean."""
+    check(call, match_message=True)
