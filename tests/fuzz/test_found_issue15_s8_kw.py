@@ -128,3 +128,39 @@ def test_variance_of_integers_by_keyword(call):
     layer re-checked the call as the body took it (unbiased=None) and raised the parser's
     TypeError; torch's dtype error, with its op's name for var_mean/std_mean."""
     check(call, match_message=True)
+
+
+_ORDER_CASES = {
+    # (a NaN fails torch's tests "delta > 0", "output_size >= 0": ember's "<= 0", "< 0" let
+    # it through to another error)
+    'huber_nan_delta': lambda T: T.nn.functional.huber_loss(
+        T.ones(2, 0, dtype=T.long), T.ones(2, 0, dtype=T.long), 'mean', float('nan')),
+    'max_unpool1d_nan_kernel': lambda T: T.nn.functional.max_unpool1d(
+        T.ones(1, 3), T.zeros(1, 3, dtype=T.long), float('nan')),
+    'max_unpool2d_nan_kernel': lambda T: T.nn.functional.max_unpool2d(
+        T.ones(1, 2, 3, 3), T.zeros(1, 2, 3, 3, dtype=T.long), float('nan'), 1),
+    # beta 0 runs torch's l1 kernel, which takes complex numbers
+    'smooth_l1_complex_beta_0': lambda T: T.nn.functional.smooth_l1_loss(
+        T.tensor([1 + 2j, 3j]), T.tensor([1j, 1 - 1j]), beta=0.0),
+    'smooth_l1_complex_refused': lambda T: T.nn.functional.smooth_l1_loss(
+        T.tensor([1 + 2j, 3j]), T.tensor([1j, 1 - 1j]), beta=0.5),
+    # an infinite step for an integer dtype: torch's conversion error (ember: OverflowError)
+    'arange_int_infinite_step': lambda T: T.arange(False, -0.7, dtype=T.int32,
+                                                   step=-float('inf')),
+    # narrow_copy checks the start before the length (narrow the other way round)
+    'narrow_copy_start_first': lambda T: T.ones(3, 1).narrow_copy(-1, 2, -1),
+    'narrow_copy_start_first_4d': lambda T: T.narrow_copy(T.ones(1, 2, 3, 4), 1, 3, -1),
+    'narrow_length_first': lambda T: T.ones(3, 1).narrow(-1, 2, -1),
+    # index_select of an empty vector: the vector kernel's IndexError
+    'index_select_empty_vector': lambda T: T.index_select(T.ones(0, dtype=T.long), 0,
+                                                          T.tensor([-5])),
+    'index_select_empty_matrix': lambda T: T.index_select(T.ones(0, 2), 0, T.tensor([0])),
+    # cat refuses a 0-d tensor anywhere in the list before it wraps the dim
+    'concatenate_zero_dim_second': lambda T: T.concatenate([T.ones(3, 3), T.tensor(0.5)], 2),
+    'cat_zero_dim_after_skipped': lambda T: T.cat([T.ones(0), T.tensor(1.)]),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_ORDER_CASES))
+def test_torchs_first_error(name):
+    check(_ORDER_CASES[name], match_message=True)

@@ -183,7 +183,7 @@ def _mse_loss(input, target, size_average=None, reduce=None, reduction='mean', w
     return _pair_loss(input, target, reduction, _MseLossBackward0, lambda d: d * d, 'mse')
 
 
-# (the kernel's dtype refusals are _pair_loss's, in the operands' common dtype: the weighted
+# (the kernels' dtype refusals are _pair_loss's, in the operands' common dtype: the weighted
 # form runs no kernel -- see overrides.overridable)
 _mse_loss._refuses_dtypes = True
 
@@ -213,6 +213,11 @@ def _smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='me
         return _np.where(a < beta, 0.5 * a * a / beta, a - 0.5 * beta)
     return _pair_loss(input, target, reduction, _SmoothL1LossBackward0, kernel,
                       'smooth_l1', beta=beta)
+
+
+# (beta 0 runs torch's l1 kernel, which takes complex tensors: the smooth l1 kernel's
+# refusals are _pair_loss's)
+_smooth_l1_loss._refuses_dtypes = True
 
 
 # -- nll / cross entropy -----------------------------------------------------------------
@@ -660,7 +665,7 @@ def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
         reduction = _reduction(None, None, reduction)
     elif tuple(weight.shape) != tuple(input.shape):
         raise ValueError("Weights and input must have the same size.")
-    if delta <= 0:
+    if not delta > 0:  # (NaN too, as torch's test)
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     # (the kernel's errors stand: the weighted form's reduction is read only after it ran)
     from ..._ops._args import stands
