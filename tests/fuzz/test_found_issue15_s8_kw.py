@@ -164,3 +164,37 @@ _ORDER_CASES = {
 @pytest.mark.parametrize('name', sorted(_ORDER_CASES))
 def test_torchs_first_error(name):
     check(_ORDER_CASES[name], match_message=True)
+
+
+def _fq(T, x, scale, zp, axis, lo, hi):
+    return T.fake_quantize_per_channel_affine(x, scale, zp, axis, lo, hi)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: _fq(T, T.tensor([-1.]), T.tensor([1.]), T.tensor([float('inf')]), -2, 3, 2),
+    lambda T: _fq(T, T.tensor([-1.]), T.tensor([1.]), T.tensor([0]), -2, 3, 2),
+    lambda T: _fq(T, T.tensor([-1.]), T.ones(2), T.zeros(1, dtype=T.int32), -2, 3, 2),
+    lambda T: _fq(T, T.tensor([-1.]), T.tensor([1.]), T.zeros(1, dtype=T.int32), 5, 3, 2),
+    lambda T: _fq(T, T.ones(2, 2), T.tensor([1.]), T.zeros(1, dtype=T.int32), -1, 0, 5),
+    lambda T: _fq(T, T.ones(2, 3), T.ones(3), T.zeros(3, dtype=T.int32), -1, 0, 5),
+    lambda T: _fq(T, T.tensor(1.), T.tensor([1.]), T.zeros(1, dtype=T.int32), 0, 0, 5),
+    lambda T: _fq(T, T.tensor([-1.]), T.tensor([1.]), T.tensor([5], dtype=T.int32), 0, 0, 2),
+], ids=['axis_before_range', 'zero_point_dtype_first', 'shapes_before_axis', 'axis_too_big',
+        'negative_axis_size_read', 'negative_axis_refused', 'zero_dim', 'zero_point_range'])
+def test_fake_quantize_per_channel_checks_in_torchs_order(call):
+    """torch checks the zero point's dtype, the shapes of scale and zero point, the axis as
+    a dim (IndexError), the range, the sizes (reading a negative axis), the axis's sign;
+    ember checked the range first and refused a negative axis before the sizes."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.embedding_bag(T.tensor([[4, -3, 5, 3]]),
+                                            T.ones(4, 4, dtype=T.long), None, 2),
+    lambda T: T.nn.functional.embedding_bag(T.tensor([[1, 9]]), T.ones(4, 4), None, 2),
+], ids=['integer_weight', 'index_out_of_range'])
+def test_embedding_bag_max_norm_is_torchs_embedding_renorm(call):
+    """With max_norm, torch's Python function runs embedding_renorm_ first: each sorted row
+    selected (IndexError) then its norm taken (the norm's dtype error); ember leaked
+    NumPy's IndexError."""
+    check(call, grad=False, match_message=True)

@@ -330,9 +330,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                          f"{input.dim()}")
     if mode not in _BAG_MODES:
         raise ValueError("mode has to be one of sum, mean or max")
-    if max_norm is not None:
-        _check_indices(input, 'embedding_bag')
-        _renorm_rows(weight, np.unique(input._data), max_norm, norm_type)
+    if max_norm is not None:  # (torch's embedding_renorm_, with its checks, under no_grad)
+        from ..._ops.nn_entry import embedding_renorm_
+        embedding_renorm_(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != 'sum':
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' (got "
