@@ -404,7 +404,7 @@ def overridable(impl, public_name):
                 except _Settled:
                     pass
             bound = checker.check(public_name, args, kwargs)
-            if kwargs and bound is not None:
+            if kwargs:
                 args, kwargs = checker.body_args(public_name, impl, bound, args, kwargs)
             # (autocast: the op and its dtype checks see the cast arguments, and the ops it
             # is made of are not cast again until it returns)
@@ -417,7 +417,7 @@ def overridable(impl, public_name):
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
-                checker.refuse(public_name, args, kwargs, e, impl)
+                checker.refuse(public_name, args, kwargs, e, impl, bound)
                 raise
             finally:
                 if low is not None:

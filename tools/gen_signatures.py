@@ -82,7 +82,8 @@ def display(sig):
 
 
 def _fields(sig):
-    """(parameter names, required positional names, number of positional parameters)."""
+    """(parameter names, required names -- keyword-only ones too --, number of positional
+    parameters)."""
     inner = sig.split('|')[0]
     inner = inner[inner.index('(') + 1:-1]
     names, required, npos = [], [], None
@@ -92,7 +93,7 @@ def _fields(sig):
             continue
         decl, eq, _ = p.partition('=')
         names.append(decl.rsplit(' ', 1)[1])
-        if not eq and npos is None:
+        if not eq:  # (torch's "missing ... required" lists keyword-only ones too)
             required.append(names[-1])
     return names, required, len(names) if npos is None else npos
 

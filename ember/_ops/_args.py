@@ -359,7 +359,8 @@ class Signature:
             nargs = 1
         if nargs > self.npos:
             if raise_:
-                if self.min_args != self.npos and self.min_args < self.npos:
+                # (torch counts required keyword-only parameters in: "takes from 3 to 2")
+                if self.min_args != self.npos:
                     raise TypeError(f"{self.name}() takes from {self.min_args} to "
                                     f"{self.npos} positional arguments but {nargs} were given")
                 raise TypeError(f"{self.name}() takes {self.npos} positional argument"
@@ -367,7 +368,6 @@ class Signature:
                                 f"{'was' if nargs == 1 else 'were'} given")
             return False
         used = 0
-        missing = []
         for i, p in enumerate(self.params):
             if i < nargs:
                 x = args[i]
@@ -381,9 +381,17 @@ class Signature:
                 used += 1
                 where = ''
             else:
-                if not p.has_default:
-                    missing.append(p.name)
-                continue
+                if p.has_default:
+                    continue
+                if raise_:
+                    # (torch stops at the first one missing and names every required
+                    # parameter from there on, given or not)
+                    names = [q.name for q in self.params[i:] if not q.has_default]
+                    listed = ', '.join(f'"{n}"' for n in names)
+                    # (torch's words: "1 required positional arguments", "2 ... argument")
+                    raise TypeError(f"{self.name}() missing {len(names)} required positional "
+                                    f"argument{'s' if len(names) == 1 else ''}: {listed}")
+                return False
             ok, pos = p.accepts(x)
             if not ok:
                 if pos is not None and p.display == 'tuple of Tensors':
@@ -395,21 +403,16 @@ class Signature:
                 if not raise_:
                     return False
                 raise param_error(self.name, p, x, pos, i, not where)
-        if missing:
-            if raise_:
-                names = ', '.join(f'"{n}"' for n in missing)
-                # (torch's words: "1 required positional arguments", "2 ... argument")
-                raise TypeError(f"{self.name}() missing {len(missing)} required positional "
-                                f"argument{'s' if len(missing) == 1 else ''}: {names}")
-            return False
         if kwargs and used != len(kwargs):
             if raise_:
-                for k in kwargs:
-                    if k in self.by_name:
-                        raise TypeError(f"{self.name}() got multiple values for argument "
-                                        f"'{k}'")
-                    if k not in self.by_name:
+                names = [p.name for p in self.params]
+                for k in kwargs:  # (by torch's own names only: not NumPy's)
+                    at = names.index(k) if k in self.by_name else None
+                    if at is None:
                         raise TypeError(f"{self.name}() got an unexpected keyword argument "
+                                        f"'{k}'")
+                    if at < nargs:  # (given by position too)
+                        raise TypeError(f"{self.name}() got multiple values for argument "
                                         f"'{k}'")
             return False
         return True
@@ -596,11 +599,17 @@ def body_args(public_name, impl, bound, args, kwargs):
     default. So a keyword call runs exactly as the positional one -- also where the body
     names a parameter otherwise or takes it as ``*args`` (``torch.zeros(size=...)`` for
     ``zeros(*size)``, ``torch.sin_(input=t)`` for ``sin_(self)``, ``t.view(dtype=...)``).
+    An op torch writes in Python (``bound`` None: no parser signature) names its parameters
+    as its body does: keywords naming the body's positional parameters are passed by
+    position the same way, so what runs after the body (``refuse_dtypes``, ``refuse``),
+    which reads the tensors given by position, sees ``F.relu6(input=t)`` as ``F.relu6(t)``.
     Returns (args, kwargs), unchanged where the body cannot take them so."""
     body = _body_params(impl)
-    if body is None or bound.hidden:  # (a deprecated order is not the body's)
-        return args, kwargs
+    if body is None or bound is not None and bound.hidden:  # (a deprecated order is not
+        return args, kwargs                                 # the body's)
     positional, varargs = body
+    if bound is None:
+        return _by_position(positional, args, kwargs)
     for name in _NUMPY_NAMES:
         alias = name in bound.by_name and name not in kwargs and _numpy_name(name, kwargs)
         if alias:  # (torch's own name from here on)
@@ -624,13 +633,38 @@ def body_args(public_name, impl, bound, args, kwargs):
     return tuple(new), rest
 
 
+def _by_position(positional, args, kwargs):
+    """``args``, ``kwargs`` with the keywords that name the body's parameters ``positional``
+    passed by position, up to the last one given (those left out before it take the body's
+    default); unchanged where one left out has none (the body's own TypeError stands)."""
+    names = [p.name for p in positional]
+    last = max((names.index(k) for k in kwargs if k in names and
+                positional[names.index(k)].kind is not positional[0].POSITIONAL_ONLY),
+               default=-1)
+    if last < len(args):
+        return args, kwargs
+    new, rest = list(args), dict(kwargs)
+    for p in positional[len(args):last + 1]:
+        if p.name in rest:
+            new.append(rest.pop(p.name))
+        elif p.default is not p.empty:
+            new.append(p.default)
+        else:
+            return args, kwargs
+    return tuple(new), rest
+
+
 _NUMPY_DIR = os.path.dirname(np.__file__)
 
 
-def refuse(public_name, args, kwargs, error, impl=None):
+def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     """The op's body raised ``error``: raises what torch raises for that call instead, when
-    that differs (see the module's docstring); returns if ``error`` stands."""
-    bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
+    that differs (see the module's docstring); returns if ``error`` stands. ``bound``: the
+    overload ``check`` bound the call to before the body ran, which then took it as
+    ``body_args`` made it (``args``, ``kwargs`` here: the body's defaults are no values
+    torch's parser need take)."""
+    if bound is False:
+        bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
     if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
         _no_out_dtype_kernel(public_name, bound, args, kwargs)
     if getattr(error, '_stands', False):
@@ -693,7 +727,29 @@ def refuse(public_name, args, kwargs, error, impl=None):
             raise NotImplementedError(f'"{op}" not implemented for \'{dt}\'') from None
         if 'could not be broadcast' in text:
             _tensors_broadcast(args, kwargs)  # (torch's message, when the operands clash)
+        _numpy_shapes(text)
         raise RuntimeError(f"{op}(): {text}") from None
+
+
+_NUMPY_SHAPE = re.compile(r'\(([\d, ]*)\)')
+
+
+def _numpy_shapes(text):
+    """torch's RuntimeError for NumPy's shape errors, from the shapes NumPy names: arrays
+    that do not broadcast ("operands could not be broadcast together with shapes (2,1,3,1)
+    (2,1)", "shape mismatch: ... arg 0 with shape (1, 3) and arg 1 with shape (2, 4)") and
+    a reshape to a shape of another size ("cannot reshape array of size 6 into shape
+    (2,0)")."""
+    shapes = [tuple(int(d) for d in m.split(',') if d.strip())
+              for m in _NUMPY_SHAPE.findall(text)]
+    if ('could not be broadcast' in text or 'cannot be broadcast' in text) and \
+            len(shapes) >= 2:
+        from ._core import check_broadcast
+        check_broadcast(*shapes)
+    size = re.search(r'cannot reshape array of size (\d+) into shape', text)
+    if size and len(shapes) == 1:
+        raise RuntimeError(f"shape '{list(shapes[0])}' is invalid for input of size "
+                           f"{size.group(1)}") from None
 
 
 def _tensors_broadcast(args, kwargs):

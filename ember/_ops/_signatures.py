@@ -1268,6 +1268,9 @@ SIGNATURES = {
         'nonzero()',
         'nonzero(*, bool as_tuple)',
     )),
+    'Tensor.nonzero_static': ('nonzero_static', (
+        'nonzero_static(*, SymInt size, int64_t fill_value=-1)',
+    )),
     'Tensor.normal_': ('normal_', (
         'normal_(double mean=0, double std=1, *, Generator? generator=None)',
     )),
@@ -3002,6 +3005,9 @@ SIGNATURES = {
     'from_file': ('from_file', (
         'from_file(c10::string_view filename, bool? shared=None, int64_t? size=0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     )),
+    'frombuffer': ('frombuffer', (
+        'frombuffer(PyObject* buffer, *, ScalarType dtype, int64_t count=-1, int64_t offset=0, bool requires_grad=False)',
+    )),
     'full': ('full', (
         'full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     )),
@@ -3383,6 +3389,9 @@ SIGNATURES = {
     )),
     'linalg.solve_ex': ('linalg_solve_ex', (
         'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[2] out=None)',
+    )),
+    'linalg.solve_triangular': ('linalg_solve_triangular', (
+        'linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None)',
     )),
     'linalg.svd': ('linalg_svd', (
         'linalg_svd(Tensor A, bool full_matrices=True, *, c10::string_view? driver=None, TensorList[3] out=None)',
@@ -3807,6 +3816,9 @@ SIGNATURES = {
     )),
     'nonzero': ('nonzero', (
         'nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)',
+    )),
+    'nonzero_static': ('nonzero_static', (
+        'nonzero_static(Tensor input, *, SymInt size, int64_t fill_value=-1, Tensor out=None)',
     )),
     'norm_except_dim': ('norm_except_dim', (
         'norm_except_dim(Tensor v, int64_t pow=2, int64_t dim=0)',

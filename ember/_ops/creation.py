@@ -275,6 +275,8 @@ def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, d
     if np.dtype(dt).kind in 'iu':
         # An integer dtype takes start and step truncated, as torch converts its Scalars;
         # the length comes from the truncated bounds for int64, from the given ones else.
+        if any(isinstance(v, float) and not np.isfinite(v) for v in (start, step)):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         s, st = int(start), int(step)
         if np.dtype(dt) == np.int64:
             if st == 0:  # (a fractional step truncated to 0: torch's ValueError here)

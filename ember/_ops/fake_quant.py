@@ -8,7 +8,7 @@ output gradient where the value fell inside the grid's range, zero where it was 
 import numpy as np
 
 from .._tensor import Tensor
-from ._core import Node, register, track1, result
+from ._core import Node, register, track1, result, wrap_dim
 
 
 class _Cachemask(Node):
@@ -80,8 +80,8 @@ def fake_quantize_per_tensor_affine(input, scale, zero_point, quant_min, quant_m
 def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, quant_max):
     """``input`` quantized with one ``scale`` and ``zero_point`` per index of ``axis``
     (1-D tensors of that dim's size) and mapped back to floats."""
-    _check_range(quant_min, quant_max)
-    _no_derivative((scale, zero_point), 'fake_quantize_per_channel_affine_cachemask')
+    # (torch's order: the zero point's dtype, the shapes of scale and zero point, the axis
+    # -- wrapped as a dim --, the range, then the rest)
     zp = zero_point._data
     if zp.dtype not in (np.int32, np.float32, np.float16):
         from .pointwise import dtype_name
@@ -92,11 +92,16 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
         raise RuntimeError("zero point should be a 1-D tensor")
     if scale._data.shape[0] != zp.shape[0]:
         raise RuntimeError("scale and zero-point need to have the same dimensions")
-    if not 0 <= axis < input._data.ndim:
-        raise RuntimeError("`axis` must be between 0 and number of dimensions of input")
-    if scale._data.shape[0] != input._data.shape[axis]:
+    d = wrap_dim(axis, input._data.ndim)  # (its size is read as a dim's: a negative wraps)
+    _check_range(quant_min, quant_max)
+    _no_derivative((scale, zero_point), 'fake_quantize_per_channel_affine_cachemask')
+    if not input._data.ndim:
+        raise IndexError(f"Dimension specified as {axis} but tensor has no dimensions")
+    if scale._data.shape[0] != input._data.shape[d]:
         raise RuntimeError("dimensions of scale and zero-point are not consistent with input "
                            "tensor")
+    if not 0 <= axis < input._data.ndim:
+        raise RuntimeError("`axis` must be between 0 and number of dimensions of input")
     if np.any(zp < quant_min) or np.any(zp > quant_max):
         raise RuntimeError("`zero_point` must be between `quant_min` and `quant_max`.")
     shape = [1] * input._data.ndim

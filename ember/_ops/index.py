@@ -633,6 +633,8 @@ def index_select(input, dim, index, *, out=None):
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{a.size} value(s)")
     if a.size and size == 0:
+        if x.ndim == 1:  # (torch's kernel for a vector checks each index: its IndexError)
+            raise IndexError("index out of range in self")
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if a.size and (a.min() < 0 or a.max() >= size):
         # torch's two kernels word this differently: its dim-1 fast path, and the rest

@@ -120,17 +120,19 @@ def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, lar
         raise IndexError("tuple index out of range")
     if a.shape[-2:] != a.shape[-1:] * 2:
         raise AssertionError(f"A must be square, got shape torch.Size({list(a.shape)})")
-    if a.dtype.kind != 'f':
-        raise RuntimeError(f"lobpcg: expected a floating point (real) A, but got "
-                           f"{A.dtype.kernel_name}")
+    # (torch's order: the shapes, the number of vectors, then the dtype)
+    if B is not None and tuple(B.shape) != a.shape:
+        raise AssertionError(f"A and B must have same shape, got torch.Size({list(a.shape)}) "
+                             f"vs torch.Size({list(B.shape)})")
     m = a.shape[-1]
     k = (1 if X is None else X.shape[-1]) if k is None else k
-    n = (k if X is None else X.shape[-1]) if n is None else n
+    n = (k if n is None else n) if X is None else X.shape[-1]  # (X's columns, as torch)
     if m < 3 * n:
         raise ValueError(f"LOBPCG algorithm is not applicable when the number of A rows (={m})"
                          f" is smaller than 3 x the number of requested eigenpairs (={n})")
-    if X is not None and n != X.shape[-1]:
-        raise ValueError(f"n(={n}) must be the number of X columns (={X.shape[-1]})")
+    if a.dtype.kind != 'f':
+        raise RuntimeError(f"lobpcg: expected a floating point (real) A, but got "
+                           f"{A.dtype.kernel_name}")
     tol = float(np.finfo(a.dtype).eps) ** 0.5 if tol is None else tol
     niter = -1 if niter is None else niter
     largest = True if largest is None else largest

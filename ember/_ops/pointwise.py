@@ -33,6 +33,8 @@ from .complex import conj_if_complex as cj
 from ._erf import erf as _erf  # (NumPy has no erf)
 
 _new = object.__new__
+# an argument not given (None is one torch's parser refuses)
+_UNSET = object()
 _PLAIN_OPERANDS = frozenset((int, float, bool, complex))
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
@@ -82,6 +84,20 @@ def _out_op_name(t):
     return frame.f_code.co_name
 
 
+def _signature(*names):
+    """The signature a generated op shows (``inspect.signature``, the testing overrides):
+    its operands ``names`` and ``out=``, not the parameters its fast path reads the rest of a
+    call through."""
+    import inspect
+    P = inspect.Parameter
+    return inspect.Signature([P(n, P.POSITIONAL_OR_KEYWORD) for n in names] +
+                             [P('out', P.KEYWORD_ONLY, default=None)])
+
+
+_UNARY_SIGNATURE = _signature('input')
+_BINARY_SIGNATURE = _signature('input', 'other')
+
+
 def _name_code(fn, name):
     """Names a generated op function (and its code object, so profiles tell ops apart)."""
     fn.__name__ = fn.__qualname__ = name
@@ -109,18 +125,28 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     own_check = check
     check = _refusal
 
-    def fn(input, *, out=None):
+    # (``input`` left out or a second argument, ``more``, gets torch's TypeError from
+    # ``_by_name``. Not ``**kw``, which would take NumPy's names -- ``sin(x=t)``, which torch
+    # takes -- but costs every call a dict, 2 % of ``t.exp()`` on a small tensor: such a call
+    # gets Python's TypeError.)
+    def fn(input=_UNSET, more=_UNSET, *, out=None):
         nonlocal check
-        if type(input) is not Tensor or MODES or (out is not None and type(out) is not Tensor):
-            if public is not None:  # (None: the copy the protocol runs, see overrides)
+        if type(input) is not Tensor or more is not _UNSET or MODES or out is not None:
+            if input is _UNSET or more is not _UNSET:
+                return _by_name(name, public or fn, tuple(
+                    a for a in (input, more) if a is not _UNSET), {} if out is None else
+                    {'out': out}, 1)
+            if public is not None and (type(input) is not Tensor or MODES or (
+                    out is not None and type(out) is not Tensor)):
+                # (None: the copy the protocol runs, see overrides)
                 r = handoff(public, (input,), out)
                 if r is not CONTINUE:
                     return r
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
                     _arguments().check(public._ember_name, (input,), None if out is None
                                        else {'out': out})
-        if not isinstance(input, Tensor):
-            input = to_tensor(input, name, 'input')
+            if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
+                input = to_tensor(input, name, 'input')
         x = input._data
         if check is not None:
             if check is _refusal:
@@ -150,6 +176,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         return t
 
     _name_code(fn, name)
+    fn.__signature__ = _UNARY_SIGNATURE
     public = fn
     fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input``."
@@ -648,8 +675,6 @@ def square_(self):
 
 
 # -- binary ops --------------------------------------------------------------------------
-# an argument not given (None is one torch's parser refuses)
-_UNSET = object()
 
 
 def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_float=False,
@@ -687,14 +712,21 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     # call with one asks it (ember._ops._args), then True, or False when it refuses them.
     numbers_ok = False if tensor_only else None
 
-    # (a third positional parameter and ``alpha`` cost less on every call than ``*args``)
-    def fn(input, other, third=_UNSET, *, out=None, alpha=_UNSET):
+    # (a third positional parameter and ``**kw`` cost less on every call than ``*args``;
+    # ``**kw`` no more than ``*, out=None, alpha=_UNSET``, and it lets a call by torch's
+    # names -- or NumPy's, ``atan2(x1=a, x2=b)`` -- reach ``_by_name``)
+    def fn(input=_UNSET, other=_UNSET, third=_UNSET, **kw):
         nonlocal numbers_ok, check
-        if third is not _UNSET or alpha is not _UNSET:  # (rare: see ``_more_arguments``)
-            return _more_arguments(name, public, input, other, third, alpha, out)
+        out = None
+        if kw or third is not _UNSET:  # (rare: see ``_more_arguments``)
+            if len(kw) != 1 or 'out' not in kw or third is not _UNSET or other is _UNSET:
+                return _more_arguments(name, public or fn, (input, other, third), kw)
+            out = kw['out']
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
+            if other is _UNSET or input is _UNSET:  # (``t.eq()``, ``eq(other=u)``)
+                return _more_arguments(name, public or fn, (input, other, third), kw)
             if public is not None:  # (None: the copy the protocol runs, see overrides)
                 r = handoff(public, (input, other), out)
                 if r is not CONTINUE:
@@ -702,11 +734,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
                     _arguments().check(public._ember_name, (input, other), None if out is None
                                        else {'out': out})
-        if not isinstance(input, Tensor):
-            if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
-                input = _scalar_tensor(input, other)
-            else:
-                input = to_tensor(input, name, 'input')
+            if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
+                if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
+                    input = _scalar_tensor(input, other)
+                else:
+                    input = to_tensor(input, name, 'input')
         if numbers_ok is not True and not isinstance(other, Tensor):
             numbers_ok = _arguments().takes_numbers(name, 1)
             if not numbers_ok:
@@ -763,6 +795,7 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         return t
 
     _name_code(fn, name)
+    fn.__signature__ = _BINARY_SIGNATURE
     public = fn
     fn._checks_protocol = True
     fn.__doc__ = doc or f"Elementwise ``{name}`` of ``input`` and ``other`` (broadcasting)."
@@ -786,19 +819,44 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
 _COMPARISONS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
 
 
-def _more_arguments(name, public, input, other, third, alpha, out):
-    """A binary op called with arguments past ``other``: ``Tensor.__add__`` and
-    ``__radd__`` are torch's ``add`` (``alpha``, or its deprecated positional form); every
-    other op refuses them with its parser's TypeError."""
-    rest = () if third is _UNSET else (third,)
-    kwargs = {} if alpha is _UNSET else {'alpha': alpha}
-    if out is not None:
-        kwargs['out'] = out
+def _more_arguments(name, op, given, kwargs):
+    """A binary op called with arguments past ``other`` (``given``: input, other and a third
+    positional argument, ``_UNSET`` where not given), or keywords other than ``out=``:
+    ``Tensor.__add__`` and ``__radd__`` are torch's ``add`` (``alpha``, or its deprecated
+    positional form); every other op is called by name (``_by_name``)."""
+    args = []
+    for p, a in zip(('input', 'other', 'third'), given):
+        if a is not _UNSET:
+            # (one after a gap was given by its name: ``eq(other=u)``)
+            if len(args) == len(given[:('input', 'other', 'third').index(p)]):
+                args.append(a)
+            else:
+                kwargs = {**kwargs, p: a}
+    args = tuple(args)
     if name == 'add':
-        return add(input, other, *rest, **kwargs)
-    _arguments().check(getattr(public, '_ember_name', name), (input, other) + rest, kwargs)
-    raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(rest)} were given"
-                    if rest else f"{name}() got an unexpected keyword argument 'alpha'")
+        return add(*args, **kwargs)
+    return _by_name(name, op, args, kwargs)
+
+
+def _by_name(name, op, args, kwargs, n=2):
+    """A call of the pointwise op ``op`` (of ``n`` operands) that passes arguments by name
+    (``sin(input=t)``, ``atan2(x1=a, x2=b)``), leaves one out or passes too many: torch's
+    parser's TypeError for it, else the op called again with its operands by position and
+    ``out=`` alone by name, as ``overridable`` calls a body (``_args.body_args``)."""
+    checker = _arguments()
+    public_name = getattr(op, '_ember_name', name)
+    bound = checker.check(public_name, args, kwargs)
+    args, kwargs = checker.body_args(public_name, op, bound, args, kwargs)
+    extra = [k for k in kwargs if k != 'out']
+    if extra:  # (no signature of torch's took the call: Python's words for it)
+        raise TypeError(f"{name}() got an unexpected keyword argument '{extra[0]}'")
+    if len(args) > n:
+        raise TypeError(f"{name}() takes {n} positional argument{'s' if n > 1 else ''} but "
+                        f"{len(args)} were given")
+    if len(args) < n:
+        raise TypeError(f"{name}() missing {n - len(args)} required positional argument"
+                        f"{'s' if n - len(args) > 1 else ''}")
+    return op(*args, **kwargs)
 
 
 class _ZeroGradient(Node):

@@ -848,7 +848,8 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
                         "correction cannot be given together")
     x = input._data
     if x.dtype.kind not in 'fcV':
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        which = op if op.endswith('_mean') else 'std and var'
+        raise RuntimeError(f"{which} only support floating point and complex dtypes")
     if isinstance(correction, (complex, np.complexfloating, Tensor)):
         # (torch reads the correction as a double, before it looks at the dims)
         from .pointwise import scalar_as

@@ -1048,10 +1048,12 @@ def cat(tensors, dim=0, *, out=None):
         if n is not None:
             n.dim = 0
         return result(np.concatenate([t._data for t in tensors]), n)
+    for i, t in enumerate(tensors):  # (torch checks them all before it wraps the dim)
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               "concatenated")
     ref = live[0]._data
     nd = ref.ndim
-    if nd == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = wrap_dim(dim, nd)
     dt = tensors[0].dtype
     for t in tensors[1:]:

@@ -134,6 +134,13 @@ def narrow_copy(input, dim, start, length):
         raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
                            "but got false.  (Could this error message be improved?  If so, "
                            "please report an enhancement request to PyTorch.)")
+    if input._data.ndim and type(start) is int and type(dim) is int and \
+            -input._data.ndim <= dim < input._data.ndim:
+        # (torch's kernel checks the start before the length, as narrow does not)
+        size = input._data.shape[dim]
+        if not -size <= start <= size:
+            raise IndexError(f"start out of range (expected to be in range of [{-size}, "
+                             f"{size}], but got {start})")
     return _derived(shape.narrow, name='NarrowCopyBackward0')(input, dim, start, length)
 
 

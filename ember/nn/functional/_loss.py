@@ -47,10 +47,13 @@ def _legacy_reduction(size_average, reduce):
     return ret
 
 
-def _reduction(size_average, reduce, reduction):
-    """The reduction string, from the legacy flags if given; torch's ValueError if unknown."""
+def _reduction(size_average, reduce, reduction, check=True):
+    """The reduction string, from the legacy flags if given; torch's ValueError if unknown
+    (with ``check``: a loss that reads it later passes False, then None, None)."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if not check:
+        return reduction
     if reduction == 'elementwise_mean':
         _warnings.warn("reduction='elementwise_mean' is deprecated. Please use "
                        "reduction='mean' instead.", stacklevel=4)
@@ -153,47 +156,57 @@ def _pair_loss(input, target, reduction, cls, kernel, name, into_input=False, **
 
 
 def _weighted(errors, weight, input, reduction):
+    """torch's weighted form of a pair loss: ``weight`` (input's shape) times the pointwise
+    ``errors()``, reduced; the weight's size is checked first and the reduction last."""
     if tuple(weight.shape) != tuple(input.shape):
         raise ValueError("Weights and input must have the same size.")
-    w = errors * weight
+    w = errors() * weight
     if reduction == 'none':
         return w
     if reduction == 'sum':
         return w.sum()
-    return w.sum() / weight.sum()
+    if reduction == 'mean':
+        return w.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
+# (torch's order in mse / l1 / smooth_l1: the shapes broadcast, then the weight or the
+# reduction is read, then the kernel runs)
 def _mse_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
     _warn_size(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
+    reduction = _reduction(size_average, reduce, reduction, False)
+    x, t = _broadcast(input, target)
     if weight is not None:
-        x, t = _broadcast(input, target)
-        return _weighted((x - t).pow(2), weight, input, reduction)
+        return _weighted(lambda: (x - t).pow(2), weight, input, reduction)
+    reduction = _reduction(None, None, reduction)
     return _pair_loss(input, target, reduction, _MseLossBackward0, lambda d: d * d, 'mse')
 
 
-# (their kernels refuse the dtypes torch's refuse -- with a weight, or a beta of 0, torch
-# computes in Python or with l1_loss, which take complex too)
+# (the kernels' dtype refusals are _pair_loss's, in the operands' common dtype: the weighted
+# form runs no kernel -- see overrides.overridable)
 _mse_loss._refuses_dtypes = True
 
 
 def _l1_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
     _warn_size(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
+    reduction = _reduction(size_average, reduce, reduction, False)
     x, t = _broadcast(input, target)
     if weight is not None:
-        return _weighted((x - t).abs(), weight, input, reduction)
+        return _weighted(lambda: (x - t).abs(), weight, input, reduction)
+    reduction = _reduction(None, None, reduction)
     return _apply_reduction((x - t).abs(), reduction)
 
 
 def _smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0):
     _warn_size(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
+    reduction = _reduction(size_average, reduce, reduction, False)
+    x, t = _broadcast(input, target)
+    reduction = _reduction(None, None, reduction)
+    if beta == 0.0:
+        return _apply_reduction((x - t).abs(), reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    if beta == 0.0:
-        x, t = _broadcast(input, target)
-        return _apply_reduction((x - t).abs(), reduction)
 
     def kernel(d):
         a = _np.abs(d)
@@ -202,6 +215,8 @@ def _smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='me
                       'smooth_l1', beta=beta)
 
 
+# (beta 0 runs torch's l1 kernel, which takes complex tensors: the smooth l1 kernel's
+# refusals are _pair_loss's)
 _smooth_l1_loss._refuses_dtypes = True
 
 
@@ -650,7 +665,7 @@ def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
         reduction = _reduction(None, None, reduction)
     elif tuple(weight.shape) != tuple(input.shape):
         raise ValueError("Weights and input must have the same size.")
-    if delta <= 0:
+    if not delta > 0:  # (NaN too, as torch's test)
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     # (the kernel's errors stand: the weighted form's reduction is read only after it ran)
     from ..._ops._args import stands
@@ -776,7 +791,13 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
                      reduce=None, reduction='mean'):
     """Negative log likelihood of ``target`` under a Poisson of rate ``exp(input)`` (or
     ``input`` with ``log_input=False``); ``full`` adds Stirling's term for targets > 1."""
-    reduction = _reduction(size_average, reduce, reduction)
+    reduction = _reduction(size_average, reduce, reduction, False)
+    if reduction not in ('none', 'mean', 'sum'):  # (not 'elementwise_mean' here)
+        if not isinstance(reduction, str):
+            # (torch's message is ``reduction + " is not ..."``: that sum's TypeError)
+            raise TypeError(f"unsupported operand type(s) for +: '{type(reduction).__name__}'"
+                            " and 'str'")
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     if log_input:
         loss = input.exp() - target * input
     else:

@@ -625,7 +625,7 @@ def _unpool_size(input, k, s, p, output_size):
                                  f'{lo} and {hi})')
         size = output_size
     for d in range(nd):
-        if size[d] < 0:
+        if not size[d] >= 0:  # (NaN too, as torch's test)
             raise ValueError("max_unpooling: output_size must contain non-negative spatial "
                              f"dimensions, but got output_size[{d}]={size[d]}")
     # (torch's Python hands the size to its C op (1-d: max_unpool2d), whose parser wants ints)

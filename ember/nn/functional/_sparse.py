@@ -313,7 +313,10 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
                              "is a mini-batch of fixed length sequences. However, found "
                              f"offsets of type {type(offsets)}")
-        offsets = make(np.arange(0, input.numel(), input.shape[1], dtype=np.int64))
+        # (torch's public arange in the input's dtype: its errors for a width of 0 or a
+        # dtype its kernel refuses, bool)
+        from ... import arange
+        offsets = arange(0, input.numel(), input.shape[1], dtype=input.dtype)
         input = input.reshape(-1)
         if per_sample_weights is not None:
             per_sample_weights = per_sample_weights.reshape(-1)
@@ -327,9 +330,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                          f"{input.dim()}")
     if mode not in _BAG_MODES:
         raise ValueError("mode has to be one of sum, mean or max")
-    if max_norm is not None:
-        _check_indices(input, 'embedding_bag')
-        _renorm_rows(weight, np.unique(input._data), max_norm, norm_type)
+    if max_norm is not None:  # (torch's embedding_renorm_, with its checks, under no_grad)
+        from ..._ops.nn_entry import embedding_renorm_
+        embedding_renorm_(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != 'sum':
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' (got "
@@ -337,3 +340,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     return embedding_bag_forward(weight, input, offsets, scale_grad_by_freq, _BAG_MODES[mode],
                                  sparse, per_sample_weights, include_last_offset,
                                  padding_idx)[0]
+
+
+# (the dtype torch's Python function refuses, that of its arange over a 2-D input, is checked
+# before the mode: see ``_args.refuse``)
+embedding_bag._dtype_first = True
