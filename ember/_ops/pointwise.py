@@ -1631,6 +1631,10 @@ def pow(input, exponent, *, out=None):
             # bfloat16 in float32, rounded once (also what keeps it bfloat16 on NumPy 2.0)
             wide = _dtype.opmath(x)
             r = np.asarray(np.sqrt(wide) if e > 0 else 1 / np.sqrt(wide), x.dtype)
+        elif e in (-1, -2, 3) and x.dtype.kind in 'fc' and x.dtype != np.float16:
+            # torch's kernel multiplies and divides for these exponents, which differs from
+            # pow where x * x overflows (complex: 1 / (inf + 0j) is 0, pow's NaN)
+            r = x * x * x if e == 3 else np.reciprocal(x if e == -1 else x * x)
         else:
             r = np.power(x, e)
         r = np.asarray(r)

@@ -1026,14 +1026,19 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
     a = np.abs(x)
+    real = a.dtype
+    if real.itemsize < 4:  # (float16 and bfloat16 accumulate in float32, as torch's kernel)
+        a = a.astype(np.float32)
     p = ord
     if (p < 0 or p == float('inf')) and x.size == 0:
         _no_identity(x.shape, dim, dims, p)
     count = math.prod(x.shape[d] for d in dims if d < x.ndim)
-    if count == 0 or p != 0 and count == 1:
+    if count == 0 or p != 0 and count == 1 and (x.ndim or dim is None or
+                                                 not isinstance(dim, int) and not len(dim)):
         # The norm of one element is its magnitude: torch returns it, not |x| ** p ** (1/p)
         # (which over- or underflows, 1e30 ** 2 in float32); of no elements 0, the sum's
-        # identity, whatever the order (a NaN order too).
+        # identity, whatever the order (a NaN order too). (Not a 0-d input given a dim:
+        # torch's shortcut looks for size-1 dims, which it has none of, and runs its kernel.)
         r = np.sum(a, axis=ax, keepdims=keepdim)
     elif p == 2:
         r = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
@@ -1045,7 +1050,7 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
         r = np.sum(a != 0, axis=ax, keepdims=keepdim)
     else:
         r = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
-    r = np.asarray(r, dtype=a.dtype)
+    r = np.asarray(r, dtype=real)
     n = track1(node, input)
     if n is not None:
         n.save(input)

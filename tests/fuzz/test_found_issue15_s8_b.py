@@ -1,0 +1,84 @@
+"""Findings of the fuzzer on seeds 2040-2239 (issue 15), wrong values: each pinned against
+torch."""
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+INF, NAN = float('inf'), float('nan')
+
+
+def _all_padding_window(T, x):
+    return T.nn.functional.max_pool1d_with_indices(x[:, :1], [2], None, [1], [3], True, True)
+
+
+@pytest.mark.parametrize('call', [
+    _all_padding_window,
+    lambda T, x: T.nn.functional.max_pool1d_with_indices(x.new_full((2, 5), -INF), 3, 2, 1,
+                                                         1, True, True),
+    lambda T, x: T.nn.functional.max_pool2d_with_indices(x.new_full((1, 4, 5), -INF), [3, 2],
+                                                         [2, 1], [1, 1], [1, 2], True, True),
+    lambda T, x: T.nn.functional.max_pool1d_with_indices(
+        T.where(x > 0, x, -INF), 3, 1, 1, 1, False, True),
+    lambda T, x: T.nn.functional.max_pool3d_with_indices(
+        x.new_full((1, 2, 3, 3), -INF), 2, 1, 1, 1, False, True),
+], ids=['all_padding_window', 'minus_inf_1d', 'minus_inf_2d', 'some_minus_inf', 'minus_inf_3d'])
+def test_max_pool_index_of_a_window_with_nothing_above_the_lowest(call):
+    """A window whose maximum is -inf (padding only, or -inf values): torch's kernel keeps
+    the first tap at a position >= 0 in each dim; ember took the first tap, a left padding
+    one (index -1, or a gradient dropped into the padding). (No gradient for a window of
+    padding only: torch's backward writes at its index 2 past a plane of size 1, into the
+    next channel's memory.)"""
+    x = np.array([[3.985209, -0.5, 2.0, 1.0], [-3.8068483, 0.25, -1.0, 3.0],
+                  [4.1813936, 1.5, -2.0, 0.5]], np.float32)
+    check(call, x, grad=call is not _all_padding_window)
+
+
+@pytest.mark.parametrize('dtype', [np.complex64, np.complex128])
+@pytest.mark.parametrize('ord', [1, 2, 3, 0.5, 0, INF])
+@pytest.mark.parametrize('to', ['float16', 'float32', 'float64'])
+def test_foreach_powsum_of_complex_input_in_a_real_dtype(dtype, ord, to):
+    """torch converts a complex tensor to the dtype's complex counterpart (float16: its
+    complex32) before taking |x|; ember dropped the imaginary part."""
+    a = np.array([[3 + 4j, 1 + 1j], [0.1 + 1000j, -2.5 - 0.5j]], dtype)
+    b = np.array([0.2197 + 0.2331j, -1.9362 + 0.5692j, 2.719 + 1.4051j], dtype)
+    check(lambda T, x, y: T._foreach_powsum([x, y], ord, dtype=getattr(T, to)), a, b,
+          grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['bfloat16', 'float32', 'float16', 'float64'])
+@pytest.mark.parametrize('dim', [0, -1, [0], None, ()])
+@pytest.mark.parametrize('ord', [2, 3, 1, 0.5, -1, INF, 0])
+def test_vector_norm_of_a_0d_tensor_given_a_dim(dtype, dim, ord):
+    """A 0-d tensor with an explicit dim: torch's one-element shortcut looks for size-1
+    dims and finds none, so its kernel runs (1e30 ** 2 overflows float32: inf); without a
+    dim it returns |x|. ember took the shortcut for both."""
+    x = np.array(60000.0 if dtype == 'float16' else 1e30, np.float32)
+    check(lambda T, a: T.linalg.vector_norm(a.to(getattr(T, dtype)), ord, dim), x,
+          grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['bfloat16', 'float16'])
+@pytest.mark.parametrize('ord', [2, 3, 1, 0.5, -1, INF])
+def test_half_vector_norms_accumulate_in_float32(dtype, ord):
+    """torch accumulates float16 and bfloat16 norms in float32 and rounds once: ember's
+    float16 2-norm of [60000, 1, 3] overflowed, its bfloat16 sum of 300 squares of 1.001
+    stalled at 256 (16.0, torch 17.375)."""
+    check(lambda T, a: T.linalg.vector_norm(a.to(getattr(T, dtype)), ord),
+          np.array([60000.0, 1.0, 3.0], np.float32), grad=False)
+    check(lambda T, a: T.linalg.vector_norm(a.to(getattr(T, dtype)), ord, 1),
+          np.full((2, 300), 1.001, np.float32), grad=False)
+
+
+VALUES = [0j, -0j, complex(INF, 0), complex(-INF, 0), complex(0, INF), complex(INF, INF),
+          1e30 + 1e30j, -1e30 + 0j, 1e-30 - 1e-30j, 2 + 3j, -1e200 + 0j, 1e160 + 0j]
+
+
+@pytest.mark.parametrize('dtype', [np.complex64, np.complex128, np.float32, np.float64])
+@pytest.mark.parametrize('exponent', [-1, -2, 3, -1.0, -2.0, 3.0, -2 + 0j, 2])
+def test_pow_by_minus_one_minus_two_and_three_multiplies(dtype, exponent):
+    """torch's pow kernel computes x ** -2 as 1 / (x * x) (and -1, 3 by reciprocal and
+    products): for complex -1e30 that is 1 / (inf + 0j) = 0, where pow's exp-log is NaN."""
+    x = np.array(VALUES if np.dtype(dtype).kind == 'c' else [v.real for v in VALUES], dtype)
+    check(lambda T, a: a ** exponent, x, grad=False)
+    check(lambda T, a: T.pow(a[7], exponent), x, grad=False)
