@@ -1476,7 +1476,7 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
                                   f"'{_dtype.FROM_NP[common].kernel_name}'")
     _check_int_division(x, y)
     if rounding_mode == 'floor':
-        r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else np.floor(np.true_divide(x, y))
+        r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else _floor_quotient(x, y)
     else:
         if x.dtype.kind in 'iub':
             q = np.true_divide(x, y)
@@ -1490,6 +1490,20 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
         n.rounding_mode = rounding_mode
     t = result(r, n)
     return _write_out(out, t) if out is not None else t
+
+
+def _floor_quotient(x, y):
+    """torch's floating floor division, which is Python's: (x - fmod(x, y)) / y rounded, so
+    1 // 0.1 is 9 and inf // 2 NaN. That is floor(x / y) wherever x / y is not an integer
+    or infinite (no integer lies between it and the exact quotient), so NumPy's slower
+    floor_divide (the same algorithm) runs only on the other elements."""
+    t = np.asarray(np.true_divide(x, y))
+    r = np.floor(t)
+    odd = r == t  # (an integer, or inf; a NaN quotient is NaN either way)
+    if odd.any():
+        xs, ys = (np.broadcast_to(v, t.shape)[odd] for v in (x, y))
+        r[odd] = np.floor_divide(xs, ys)
+    return r
 
 
 divide = true_divide = div
@@ -1842,9 +1856,7 @@ def _clamp_numbers(input, min, max, node):
     if min is not None:
         r = np.maximum(r, min)
     if max is not None:
-        r = np.minimum(r, max)
-    if min is not None and max is not None and min > max:
-        r = np.full_like(x, max)
+        r = np.minimum(r, max)  # (min > max gives max, but a NaN stays NaN)
     r = np.asarray(r).astype(x.dtype, copy=False)
     n = track1(node, input)
     if n is not None:

@@ -1435,6 +1435,27 @@ class CumprodBackward0(Node):
         return _exclusive_cumprod(x, d) * stack(r[::-1], -1).movedim(-1, d)
 
 
+# The types torch's CPU scans accumulate in (its acc_type), rounding once at the end.
+_SCAN_ACC = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64,
+             np.dtype(np.complex64): np.complex128}
+
+
+def _wide_scan(np_fn, x, d):
+    """``np_fn(x, axis=d)`` as torch's scan computes it: float16 in float32, float32 in
+    float64, complex64 in complex128, so a running sum or product that overflows (or, a
+    product, underflows) on the way can come back: 3e38 + 3e38 - 3e38 is 3e38. Large
+    float32 and complex64 inputs scan in their own type first and again wide only where
+    that met an inf, NaN or 0 (otherwise the two differ by rounding alone): as fast."""
+    wide = _SCAN_ACC.get(x.dtype)
+    if wide is None or not x.size:
+        return np_fn(x, axis=d)
+    if x.dtype != np.float16 and x.size > 4096:  # (small ones: the checks cost more)
+        r = np_fn(x, axis=d)
+        if np.isfinite(r).all() and (np_fn is not _cumprod or r.all()):
+            return r
+    return np_fn(x.astype(wide), axis=d).astype(x.dtype)
+
+
 def _scan(name, np_fn, cls):
     def fn(input, dim, *, dtype=None, out=None):
         d = _wrap1(dim, input._data.ndim)
@@ -1443,7 +1464,7 @@ def _scan(name, np_fn, cls):
             # (bool asked for: torch has no bool kernel to accumulate, and runs one unless
             # there is nothing to scan)
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
-        r = np.asarray(np_fn(opmath(x), axis=d) if x.ndim else x.copy(), dtype=x.dtype)
+        r = np.asarray(_wide_scan(np_fn, opmath(x), d) if x.ndim else x.copy(), dtype=x.dtype)
         n = track1(cls, input)
         if n is not None:
             n.dim = d
@@ -1474,10 +1495,13 @@ cumsum = _scan('cumsum', np.cumsum, CumsumBackward0)
 def _cumprod(x, axis):
     """NumPy's cumprod; a complex scan starts from the product 1 * x[0] as torch's
     accumulator does, so an infinite first element gets its NaN part (-inf + 0j -> -inf +
-    nanj) and passes it on."""
-    if x.dtype.kind == 'c':
+    nanj) and passes it on. (Only the first: later elements meet the running product.)"""
+    if x.dtype.kind == 'c' and x.shape[axis]:
+        x = x.copy()
+        first = (slice(None),) * (axis % x.ndim) + (0,)
         with np.errstate(invalid='ignore'):
-            return np.cumprod(x * (1 + 0j), axis=axis)
+            x[first] *= 1 + 0j
+            return np.cumprod(x, axis=axis)
     return np.cumprod(x, axis=axis)
 
 

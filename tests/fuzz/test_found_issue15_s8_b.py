@@ -82,3 +82,61 @@ def test_pow_by_minus_one_minus_two_and_three_multiplies(dtype, exponent):
     x = np.array(VALUES if np.dtype(dtype).kind == 'c' else [v.real for v in VALUES], dtype)
     check(lambda T, a: a ** exponent, x, grad=False)
     check(lambda T, a: T.pow(a[7], exponent), x, grad=False)
+
+
+@pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64, np.complex64,
+                                   np.complex128])
+@pytest.mark.parametrize('values', [
+    [3e38, 3e38, -3e38, 1.0], [1e30, 1e30, 1e-30, 2.0], [1e-30, 1e-30, 1e30, 1e30],
+    [300.0, 300.0, 1 / 300, -2.0], [60000.0, 60000.0, -60000.0, 1.0],
+], ids=['sum_overflows_and_returns', 'product_overflows', 'product_underflows',
+        'half_product', 'half_sum'])
+def test_scans_accumulate_in_a_wider_type(dtype, values):
+    """torch's CPU cumsum/cumprod accumulate float16 in float32, float32 in float64 and
+    complex64 in complex128, rounding each output once: a running value that overflows on
+    the way comes back (3e38 + 3e38 - 3e38 is 3e38); ember scanned in the input's type."""
+    x = np.array(values, np.float64).astype(dtype)
+    check(lambda T, a: T.cumsum(a, 0), x, grad=False)
+    check(lambda T, a: T.cumprod(a, 0), x, grad=False)
+    check(lambda T, a: a.reshape(2, 2).cumprod(1), x, grad=False)
+
+
+def test_float16_cumsum_of_many_small_values():
+    """float16's running sum in float32: 1 + 1000 x 0.001 reaches 2, where a float16
+    accumulator stalls at 1."""
+    check(lambda T, a: T.cumsum(a, 0)[-1], np.array([1.0] + [1e-3] * 1000, np.float16),
+          grad=False)
+
+
+@pytest.mark.parametrize('dim', [0, 1])
+def test_complex_cumprod_makes_nan_parts_of_the_first_element_only(dim):
+    """The accumulator starts at 1: 1 * (-inf + 0j) is -inf + nanj for the first element of
+    the scan only; ember multiplied every element by 1 + 0j, so a later -inf + 0j turned a
+    product -inf - infj into NaN."""
+    x = np.array([[2 + 1j, -INF + 0j, 1e30], [1j, 3, -INF + 0j], [-INF + 0j, 1 + 1j, 2]])
+    check(lambda T, a: a.cumprod(dim), x, grad=False)
+    check(lambda T, a: a.to(T.complex64).cumprod(dim), x, grad=False)
+
+
+@pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64, 'bfloat16'])
+def test_floor_division_is_pythons(dtype):
+    """torch's floating floor division is Python's ((x - fmod(x, y)) / y, rounded): inf // 2
+    is NaN and 1 // 0.1 is 9; ember took floor(x / y) (-inf, 10)."""
+    a = np.array([-INF, INF, 1, -1, 0, -0.0, 5, NAN, -INF, 3, 1, 7, -7.5, 2.5], np.float32)
+    b = np.array([2.0, 2, INF, INF, INF, INF, -INF, 1, INF, 0, 0.1, 0.7, 2, -0.0], np.float32)
+    if dtype == 'bfloat16':
+        from tests.oracle.oracle import BFLOAT16
+        dtype = BFLOAT16
+    a, b = a.astype(dtype), b.astype(dtype)
+    check(lambda T, x, y: T.div(x, y, rounding_mode='floor'), a, b, grad=False)
+    check(lambda T, x: T.div(x, 2.0, rounding_mode='floor'), a, grad=False)
+    check(lambda T, x, y: x.clone().div_(y, rounding_mode='floor'), a, b, grad=False)
+    check(lambda T, x, y: x.divide(y[10], rounding_mode='floor'), a, b, grad=False)
+
+
+@pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64])
+def test_clamp_with_min_above_max_keeps_nan(dtype):
+    """min > max gives max everywhere but at a NaN, which stays NaN (ember filled max)."""
+    x = np.array([NAN, 1, -INF, INF, 5, -5], dtype)
+    check(lambda T, a: T.clamp(a, 2, -2), x)
+    check(lambda T, a: a.clamp(2.5, 2), x)
