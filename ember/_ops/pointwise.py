@@ -1354,8 +1354,19 @@ def _times_alpha(input, other, alpha):
     a float alpha cannot lift the result past torch's promotion (bfloat16 - 2.0 * int16 tensor
     stays bfloat16); for a bool result an integer alpha is a bool (torch casts it to the
     result's type: bool + 2 * bool stays bool)."""
-    if type(alpha) is int and _result_kind(input, other, 'add') == 'b':
+    kind = _result_kind(input, other, 'add')
+    if type(alpha) is int and kind == 'b':
         alpha = bool(alpha)
+    if kind == 'c' or isinstance(other, complex):
+        # torch multiplies in complex, alpha and a real other as (v + 0j): an infinite factor
+        # makes the imaginary part NaN (inf * (2 + 0j) is inf + nanj), not 0
+        alpha = complex(alpha)
+        if not isinstance(other, Tensor):
+            return complex(other) * alpha
+        if other._data.dtype.kind != 'c':
+            other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim,
+                                                    other.dtype, other._data.ndim))
+        return mul(other, alpha)
     if not isinstance(other, Tensor):
         return other and alpha if type(alpha) is bool else other * alpha
     if other._data.dtype.kind in 'biu' and isinstance(input, Tensor) and \

@@ -375,6 +375,8 @@ def binomial(count, prob, generator=None):
     trials = np.where(np.isfinite(c) & (c > 0), c, 0).astype(np.int64)
     draw = _rng(generator).binomial(trials, np.clip(np.nan_to_num(p), 0, 1))
     draw = np.where((p >= 1) & (c > 0), c, draw)
+    # (and none of its comparisons holds for a NaN probability, which falls through to NaN)
+    draw = np.where((c > 0) & np.isnan(p), np.nan, draw)
     return result(np.asarray(draw, c.dtype), track(_BinomialBackward, (count, prob)))
 
 

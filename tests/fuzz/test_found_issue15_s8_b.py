@@ -140,3 +140,68 @@ def test_clamp_with_min_above_max_keeps_nan(dtype):
     x = np.array([NAN, 1, -INF, INF, 5, -5], dtype)
     check(lambda T, a: T.clamp(a, 2, -2), x)
     check(lambda T, a: a.clamp(2.5, 2), x)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x, r: T.subtract(x, 2.0, alpha=-INF),
+    lambda T, x, r: T.add(x, r, alpha=INF),
+    lambda T, x, r: T.add(x, r.double(), alpha=2),
+    lambda T, x, r: T.sub(r, x, alpha=-INF),
+    lambda T, x, r: T.add(x, x, alpha=INF),
+    lambda T, x, r: T.add(r, 1 + 1j, alpha=2.5),
+    lambda T, x, r: x.clone().sub_(r, alpha=INF),
+], ids=['number_other', 'real_other', 'wider_real_other', 'rsub_like', 'complex_other',
+        'complex_number', 'in_place'])
+def test_complex_add_multiplies_alpha_in_complex(call):
+    """torch computes alpha * other in complex arithmetic, a real factor as v + 0j: an
+    infinite alpha makes the imaginary part NaN (-inf * (2 + 0j) is -inf + nanj); ember
+    multiplied the real numbers and kept the other's imaginary part."""
+    x = np.array([-0.2 + 0.27j, 1 + 1j, INF + 0j], np.complex64)
+    r = np.array([2.0, -INF, 0.0], np.float32)
+    check(call, x, r, grad=False)
+
+
+def test_binomial_of_a_nan_probability_is_nan():
+    """None of torch's sampler's tests holds for a NaN probability, which falls through to
+    NaN (ember drew 0); a count of 0 draws no trial. (A NaN count hangs torch's sampler.)"""
+    count = np.array([np.inf, 5.0, 0.0, 5.0, 3.0], np.float32)
+    prob = np.array([NAN, NAN, NAN, 1.5, -1.0], np.float32)
+    check(lambda T, c, p: T.binomial(c, p), count, prob, grad=False)
+    check(lambda T, c, p: T.binomial(c.double(), p.double()), count, prob, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.unique(x),
+    lambda T, x: T.unique(x, return_inverse=True, return_counts=True),
+    lambda T, x: T.unique(x, sorted=False, return_counts=True),
+], ids=['values', 'inverse_counts', 'unsorted'])
+def test_bfloat16_unique_sorts_nan_last(call):
+    """bfloat16 is sorted as the float32 values it holds (NumPy's sort of bfloat16 left the
+    NaNs where they were: unsorted output, duplicates not merged)."""
+    from tests.oracle.oracle import BFLOAT16
+    x = np.array([NAN, 1, -INF, NAN, 0.5, 1, 0.443359, -0.123047], np.float32)
+    check(call, x.astype(BFLOAT16), grad=False)
+
+
+def test_matrix_power_three_is_a_squared_times_a():
+    """torch's shortcut for n = 3 is (A @ A) @ A (its loop, and ember's, gave A @ (A @ A)):
+    the products' infinities meet other factors."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((2, 3, 3)).astype(np.float32)
+    a[0, 2, 2], a[0, 2, 1], a[1, 0, 0], a[1, 1, 2] = -INF, 1e30, INF, -INF
+    check(lambda T, x: T.linalg.matrix_power(x, 3), a, grad=False)
+    check(lambda T, x: x.matrix_power(3), a[:1] * 0 + rng.standard_normal((1, 3, 3)).astype(
+        np.float32))
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.linalg.pinv(x), lambda T, x: T.linalg.pinv(x, hermitian=True),
+    lambda T, x: x.pinverse(-1.0), lambda T, x: T.linalg.pinv(x.double(), atol=0.1),
+    lambda T, x: T.linalg.pinv(x + 0j),
+], ids=['pinv', 'hermitian', 'pinverse_negative_rcond', 'atol', 'complex'])
+def test_pinv_of_a_non_finite_matrix_is_zero(call):
+    """A non-finite matrix's singular values are NaN, which fail the tolerance test: torch's
+    pseudo-inverse drops them all (0; its LAPACK leaves finite vectors), where ember's NaN
+    vectors times the zeros gave NaN. A finite matrix of the batch is unaffected."""
+    x = np.array([[[INF, 0], [0, 1]], [[1, 2], [2, -INF]], [[2, 1], [1, 3]]], np.float32)
+    check(call, x, grad=False)
