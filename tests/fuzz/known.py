@@ -84,7 +84,25 @@ KNOWN = {
         'kernel is compiled with fused multiply-adds on AVX2/AVX512, which round the middle '
         'edge of a constant input (x - 0.5, x + 0.5, 100 bins) one ulp above x, so x falls '
         'into bin 49; the exact edge is x (bin 50), which ember and torch with '
-        'ATEN_CPU_CAPABILITY=default give',
+        'ATEN_CPU_CAPABILITY=default give. Also (see Tensor.histogram): '
+        "torch bug: a constant input too large for its +-0.5 range to change it (|x| >= "
+        "2**53 in float64) gets equal edges, and torch's kernel casts (x - left) * bins / "
+        "(right - left) = 0 / 0 = NaN to int64 (undefined; on x86 its search then lands in "
+        "bin 1); ember's binary search over the equal edges gives the last bin",
+    ('Tensor.histogram', 'wrong values on finite inputs'):
+        "torch bug: a constant input too large for its +-0.5 range to change it (|x| >= "
+        "2**53 in float64) gets equal edges, and torch's kernel casts (x - left) * bins / "
+        "(right - left) = 0 / 0 = NaN to int64 (undefined; on x86 its search then lands in "
+        "bin 1); ember's binary search over the equal edges gives the last bin",
+    ('linalg.svd', 'wrong values on finite inputs'):
+        "LAPACK's SVD bounds each singular value's error by eps * the largest only: a float32 "
+        'matrix holding +-1e30 has the small singular value 0.1422 (exact, mpmath); MKL '
+        "(torch) gets it, OpenBLAS's gesdd (NumPy) gives 4.5e13, within that bound (see "
+        'linalg.svdvals)',
+    ('F.group_norm', 'wrong values on finite inputs'):
+        'a float32 group holding -1e30 among small values: its variance (2.2e59) overflows '
+        "float32 on both sides, torch's moments give NaN, ember's 0; the exact result "
+        '(-1.414, 0.707, 0.707, which float64 gives in both) is neither',
     ('linalg.eigvals', 'wrong values on finite inputs'):
         "the eigenvalues' order is LAPACK's (geev) and not defined: on a rank-1 matrix MKL "
         "(torch) and OpenBLAS (NumPy) list the same eigenvalues (the trace and two zeros, up "
