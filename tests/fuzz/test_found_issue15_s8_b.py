@@ -205,3 +205,15 @@ def test_pinv_of_a_non_finite_matrix_is_zero(call):
     vectors times the zeros gave NaN. A finite matrix of the batch is unaffected."""
     x = np.array([[[INF, 0], [0, 1]], [[1, 2], [2, -INF]], [[2, 1], [1, 3]]], np.float32)
     check(call, x, grad=False)
+
+
+@pytest.mark.parametrize('dtype', [np.complex64, np.complex128])
+def test_ldexp_by_a_complex_exponent_is_exp_of_its_product_with_log_2(dtype):
+    """torch multiplies by pow(2, other), for a complex exponent exp(other * log 2) in
+    complex arithmetic: an infinite real part makes the imaginary part NaN (inf * 0), so
+    x * 2 ** (inf + 0j) is NaN; ember's exp2 kept inf + 0j."""
+    parts = [0.0, 1.5, -2.0, INF, -INF, NAN, 1e30]
+    e = np.array([complex(a, b) for a in parts for b in parts[:3]], dtype)
+    x = np.resize(np.array([1 + 1j, -0.3 + 0.5j, 0.25 - 2j], dtype), e.shape)
+    check(lambda T, a, b: T.ldexp(a, b), x, e, grad=False)
+    check(lambda T, a, b: b.ldexp(b), x, e, grad=False)
