@@ -805,10 +805,22 @@ def _tolerances(a, atol, rtol):
     return at[..., None] if at.ndim else at, rt[..., None] if rt.ndim else rt
 
 
+def _dropped(keep, u, vh):
+    """The singular (or eigen) vectors with those of dropped values zeroed -- only where a
+    value is NaN (a non-finite matrix, whose vectors ``_guarded`` makes NaN): NaN fails the
+    tolerance test, and torch's LAPACK leaves finite vectors, so such a value contributes
+    nothing to the pseudo-inverse (0, not NaN); finite vectors times a zero are zero anyway."""
+    if keep.all() or not np.isnan(u).any():
+        return u, vh
+    u = np.where(keep[..., None, :], u, 0)
+    return u, None if vh is None else np.where(keep[..., :, None], vh, 0)
+
+
 def _svd_pinv(a, at, rt):
     """The pseudo-inverse array through the SVD, and which singular values it kept."""
     u, s, vh = _guarded(np.linalg.svd, a, full_matrices=False)
     keep = s > np.maximum(at, rt * s[..., :1])
+    u, vh = _dropped(keep, u, vh)
     sinv = np.where(keep, 1 / np.where(keep, s, 1), 0)
     vinv = np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :]
     return vinv @ np.conj(np.swapaxes(u, -1, -2)), keep
@@ -832,6 +844,7 @@ def _pinv(A, atol, rtol, hermitian):
         smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
         keep = s > np.maximum(at, rt * smax)
         winv = np.where(keep, 1 / np.where(keep, w, 1), 0)
+        v, _ = _dropped(keep, v, None)
         p = (v * winv[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2))
     else:
         p, _ = _svd_pinv(a, *_tolerances(a, atol, rtol))

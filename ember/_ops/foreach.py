@@ -284,8 +284,23 @@ def _foreach_powsum(self, ord=2, dtype=None):
                 continue
             raise NotImplementedError(f"\"powsum_cpu\" not implemented for "
                                       f"'{integral.kernel_name}'")
-        out.append((t if dtype is None else t.to(dtype)).abs().pow(ord).sum())
+        out.append(_abs_in(t, dtype).pow(ord).sum())
     return tuple(out)
+
+
+def _abs_in(t, dtype):
+    """``|t|`` in ``dtype`` (a floating dtype or None) as torch's powsum takes it: a complex
+    ``t`` is converted to the dtype's complex counterpart first, so its imaginary part counts
+    (float16's is torch's complex32: both parts rounded to float16; ember has no complex32)."""
+    if dtype is None:
+        return t.abs()
+    if not t.is_complex() or dtype.is_complex:
+        return t.to(dtype).abs()
+    if dtype.itemsize < 4:
+        from .special import complex as _complex
+        halves = [part.to(dtype).float() for part in (t.real, t.imag)]
+        return _complex(*halves).abs().to(dtype)
+    return t.to(dtype.to_complex()).abs()
 
 
 @register(method=False)

@@ -36,6 +36,8 @@ def _matrix_power(A, n):
             return A
     if n == 1:
         return A.clone()
+    if n == 3:  # (torch's shortcut: (A @ A) @ A, where its loop would give A @ (A @ A))
+        return _products.matmul(_products.matmul(A, A), A)
     # binary exponentiation, multiplying in torch's order
     z = r = None
     while n:

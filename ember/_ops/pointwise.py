@@ -1438,8 +1438,19 @@ def _times_alpha(input, other, alpha):
     stays bfloat16) nor a negative one wrap a narrower integer (int64 - (-1) * uint8 is
     int64 arithmetic); for a bool result an integer alpha is a bool (torch casts it to the
     result's type: bool + 2 * bool stays bool)."""
-    if type(alpha) is int and _result_kind(input, other, 'add') == 'b':
+    kind = _result_kind(input, other, 'add')
+    if type(alpha) is int and kind == 'b':
         alpha = bool(alpha)
+    if kind == 'c' or isinstance(other, complex):
+        # torch multiplies in complex, alpha and a real other as (v + 0j): an infinite factor
+        # makes the imaginary part NaN (inf * (2 + 0j) is inf + nanj), not 0
+        alpha = complex(alpha)
+        if not isinstance(other, Tensor):
+            return complex(other) * alpha
+        if other._data.dtype.kind != 'c':
+            other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim,
+                                                    other.dtype, other._data.ndim))
+        return mul(other, alpha)
     if not isinstance(other, Tensor):
         return other and alpha if type(alpha) is bool else other * alpha
     if other._data.dtype.kind in 'biu' and isinstance(input, Tensor):
@@ -1559,7 +1570,7 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
                                   f"'{_dtype.FROM_NP[common].kernel_name}'")
     _check_int_division(x, y)
     if rounding_mode == 'floor':
-        r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else np.floor(np.true_divide(x, y))
+        r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else _floor_quotient(x, y)
     else:
         if x.dtype.kind in 'iub':
             q = np.true_divide(x, y)
@@ -1573,6 +1584,20 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
         n.rounding_mode = rounding_mode
     t = result(r, n)
     return _write_out(out, t) if out is not None else t
+
+
+def _floor_quotient(x, y):
+    """torch's floating floor division, which is Python's: (x - fmod(x, y)) / y rounded, so
+    1 // 0.1 is 9 and inf // 2 NaN. That is floor(x / y) wherever x / y is not an integer
+    or infinite (no integer lies between it and the exact quotient), so NumPy's slower
+    floor_divide (the same algorithm) runs only on the other elements."""
+    t = np.asarray(np.true_divide(x, y))
+    r = np.floor(t)
+    odd = r == t  # (an integer, or inf; a NaN quotient is NaN either way)
+    if odd.any():
+        xs, ys = (np.broadcast_to(v, t.shape)[odd] for v in (x, y))
+        r[odd] = np.floor_divide(xs, ys)
+    return r
 
 
 divide = true_divide = div
@@ -1714,6 +1739,10 @@ def pow(input, exponent, *, out=None):
             # bfloat16 in float32, rounded once (also what keeps it bfloat16 on NumPy 2.0)
             wide = _dtype.opmath(x)
             r = np.asarray(np.sqrt(wide) if e > 0 else 1 / np.sqrt(wide), x.dtype)
+        elif e in (-1, -2, 3) and x.dtype.kind in 'fc' and x.dtype != np.float16:
+            # torch's kernel multiplies and divides for these exponents, which differs from
+            # pow where x * x overflows (complex: 1 / (inf + 0j) is 0, pow's NaN)
+            r = x * x * x if e == 3 else np.reciprocal(x if e == -1 else x * x)
         else:
             r = np.power(x, e)
         r = np.asarray(r)
@@ -1932,9 +1961,7 @@ def _clamp_numbers(input, min, max, node):
     if min is not None:
         r = np.maximum(r, min)
     if max is not None:
-        r = np.minimum(r, max)
-    if min is not None and max is not None and min > max:
-        r = np.full_like(x, max)
+        r = np.minimum(r, max)  # (min > max gives max, but a NaN stays NaN)
     r = np.asarray(r).astype(x.dtype, copy=False)
     n = track1(node, input)
     if n is not None:

@@ -382,6 +382,8 @@ def binomial(count, prob, generator=None):
         spread = np.sqrt(n * qh * (1 - qh)) * rng.standard_normal(n.shape)
         draw[huge] = np.clip(np.round(n * qh + spread), 0, n)
     draw = np.where((p >= 1) & (c > 0), c, draw)
+    # (and none of its comparisons holds for a NaN probability, which falls through to NaN)
+    draw = np.where((c > 0) & np.isnan(p), np.nan, draw)
     return result(np.asarray(draw, c.dtype), track(_BinomialBackward, (count, prob)))
 
 

@@ -1046,14 +1046,19 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
     dims = _dims(dim, x.ndim)
     ax = _np_axis(dims, x.ndim)
     a = np.abs(x)
+    real = a.dtype
+    if real.itemsize < 4:  # (float16 and bfloat16 accumulate in float32, as torch's kernel)
+        a = a.astype(np.float32)
     p = ord
     if (p < 0 or p == float('inf')) and x.size == 0:
         _no_identity(x.shape, dim, dims, p)
     count = math.prod(x.shape[d] for d in dims if d < x.ndim)
-    if count == 0 or p != 0 and count == 1:
+    if count == 0 or p != 0 and count == 1 and (x.ndim or dim is None or
+                                                 not isinstance(dim, int) and not len(dim)):
         # The norm of one element is its magnitude: torch returns it, not |x| ** p ** (1/p)
         # (which over- or underflows, 1e30 ** 2 in float32); of no elements 0, the sum's
-        # identity, whatever the order (a NaN order too).
+        # identity, whatever the order (a NaN order too). (Not a 0-d input given a dim:
+        # torch's shortcut looks for size-1 dims, which it has none of, and runs its kernel.)
         r = np.sum(a, axis=ax, keepdims=keepdim)
     elif p == 2:
         r = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
@@ -1065,7 +1070,7 @@ def _vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None,
         r = np.sum(a != 0, axis=ax, keepdims=keepdim)
     else:
         r = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
-    r = np.asarray(r, dtype=a.dtype)
+    r = np.asarray(r, dtype=real)
     n = track1(node, input)
     if n is not None:
         n.save(input)
@@ -1450,6 +1455,27 @@ class CumprodBackward0(Node):
         return _exclusive_cumprod(x, d) * stack(r[::-1], -1).movedim(-1, d)
 
 
+# The types torch's CPU scans accumulate in (its acc_type), rounding once at the end.
+_SCAN_ACC = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64,
+             np.dtype(np.complex64): np.complex128}
+
+
+def _wide_scan(np_fn, x, d):
+    """``np_fn(x, axis=d)`` as torch's scan computes it: float16 in float32, float32 in
+    float64, complex64 in complex128, so a running sum or product that overflows (or, a
+    product, underflows) on the way can come back: 3e38 + 3e38 - 3e38 is 3e38. Large
+    float32 and complex64 inputs scan in their own type first and again wide only where
+    that met an inf, NaN or 0 (otherwise the two differ by rounding alone): as fast."""
+    wide = _SCAN_ACC.get(x.dtype)
+    if wide is None or not x.size:
+        return np_fn(x, axis=d)
+    if x.dtype != np.float16 and x.size > 4096:  # (small ones: the checks cost more)
+        r = np_fn(x, axis=d)
+        if np.isfinite(r).all() and (np_fn is not _cumprod or r.all()):
+            return r
+    return np_fn(x.astype(wide), axis=d).astype(x.dtype)
+
+
 def _scan(name, np_fn, cls):
     def fn(input, dim, *, dtype=None, out=None):
         d = _wrap1(dim, input._data.ndim)
@@ -1458,7 +1484,7 @@ def _scan(name, np_fn, cls):
             # (bool asked for: torch has no bool kernel to accumulate, and runs one unless
             # there is nothing to scan)
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
-        r = np.asarray(np_fn(opmath(x), axis=d) if x.ndim else x.copy(), dtype=x.dtype)
+        r = np.asarray(_wide_scan(np_fn, opmath(x), d) if x.ndim else x.copy(), dtype=x.dtype)
         n = track1(cls, input)
         if n is not None:
             n.dim = d
@@ -1489,10 +1515,13 @@ cumsum = _scan('cumsum', np.cumsum, CumsumBackward0)
 def _cumprod(x, axis):
     """NumPy's cumprod; a complex scan starts from the product 1 * x[0] as torch's
     accumulator does, so an infinite first element gets its NaN part (-inf + 0j -> -inf +
-    nanj) and passes it on."""
-    if x.dtype.kind == 'c':
+    nanj) and passes it on. (Only the first: later elements meet the running product.)"""
+    if x.dtype.kind == 'c' and x.shape[axis]:
+        x = x.copy()
+        first = (slice(None),) * (axis % x.ndim) + (0,)
         with np.errstate(invalid='ignore'):
-            return np.cumprod(x * (1 + 0j), axis=axis)
+            x[first] *= 1 + 0j
+            return np.cumprod(x, axis=axis)
     return np.cumprod(x, axis=axis)
 
 

@@ -582,7 +582,10 @@ def ldexp(input, other, *, out=None):
     e = other._data.astype(dt.np if other._data.dtype.kind == 'c' else dt.to_real().np,
                            copy=False)
     check_broadcast(x.shape, e.shape)
-    r = np.asarray(x * np.exp2(e)).astype(dt.np, copy=False)
+    # (torch multiplies by pow(2, other); for a complex exponent that is exp(other * log 2)
+    # in complex arithmetic, so an infinite part makes the other part NaN, as exp2 does not)
+    r = np.asarray(x * (np.exp(e * np.log(2)) if e.dtype.kind == 'c' else np.exp2(e))
+                   ).astype(dt.np, copy=False)
     node = track(LdexpBackward0, (input, other))
     if node is not None:
         node.save(input, other)

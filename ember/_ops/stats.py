@@ -88,11 +88,13 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     x = input._data
     _no_complex(x, 'unique' if dim is None else 'unique_dim')
     if dim is None:
-        flat = x.reshape(-1)
-        # (every NaN is distinct to torch, since NaN != NaN)
+        # (every NaN is distinct to torch, since NaN != NaN; bfloat16 sorted as the float32
+        # values it holds exactly: NumPy's sort of it leaves NaNs where they are)
+        flat = _dtype.opmath(x.reshape(-1))
         vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True,
                                       equal_nan=False)
-        return _unique_out(input, vals, inv.reshape(x.shape), counts, Unique2Backward0,
+        return _unique_out(input, vals.astype(x.dtype, copy=False), inv.reshape(x.shape),
+                           counts, Unique2Backward0,
                            return_inverse, return_counts)
     if x.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")

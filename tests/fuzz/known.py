@@ -83,6 +83,51 @@ KNOWN = {
         'trigamma at a negative integer (a pole; every float32 beyond 2**24 is one): ember '
         "gives the pole's +inf, torch's kernel a large finite number (pi^2 / sin(pi x)^2 with "
         "sin's rounding, e.g. 2.16e13 at -5)",
+    ('Tensor.polygamma_', 'wrong values on finite inputs'):
+        'trigamma at a negative integer (a pole; every float32 beyond 2**24 is one): ember '
+        "gives the pole's +inf, torch's kernel a large finite number (pi^2 / sin(pi x)^2 with "
+        "sin's rounding, e.g. 1.29e15 at -1)",
+    ('Tensor.nansum', 'wrong values on finite inputs'):
+        'catastrophic cancellation: float32 values holding 1e30, -1e30, 1e30, -1e30 among '
+        "small ones sum exactly to -0.0881; torch's answer (-0.41) is a rounding remainder of "
+        'its summation order (its own nansum of the flipped tensor gives 0.0, as ember does)',
+    ('histogram', 'wrong values on finite inputs'):
+        "torch's CPU capability decides the bin of a value on an inner edge: its linspace "
+        'kernel is compiled with fused multiply-adds on AVX2/AVX512, which round the middle '
+        'edge of a constant input (x - 0.5, x + 0.5, 100 bins) one ulp above x, so x falls '
+        'into bin 49; the exact edge is x (bin 50), which ember and torch with '
+        'ATEN_CPU_CAPABILITY=default give. Also (see Tensor.histogram): '
+        "torch bug: a constant input too large for its +-0.5 range to change it (|x| >= "
+        "2**53 in float64) gets equal edges, and torch's kernel casts (x - left) * bins / "
+        "(right - left) = 0 / 0 = NaN to int64 (undefined; on x86 its search then lands in "
+        "bin 1); ember's binary search over the equal edges gives the last bin",
+    ('Tensor.histogram', 'wrong values on finite inputs'):
+        "torch bug: a constant input too large for its +-0.5 range to change it (|x| >= "
+        "2**53 in float64) gets equal edges, and torch's kernel casts (x - left) * bins / "
+        "(right - left) = 0 / 0 = NaN to int64 (undefined; on x86 its search then lands in "
+        "bin 1); ember's binary search over the equal edges gives the last bin",
+    ('linalg.svd', 'wrong values on finite inputs'):
+        "LAPACK's SVD bounds each singular value's error by eps * the largest only: a float32 "
+        'matrix holding +-1e30 has the small singular value 0.1422 (exact, mpmath); MKL '
+        "(torch) gets it, OpenBLAS's gesdd (NumPy) gives 4.5e13, within that bound (see "
+        'linalg.svdvals)',
+    ('F.group_norm', 'wrong values on finite inputs'):
+        'a float32 group holding -1e30 among small values: its variance (2.2e59) overflows '
+        "float32 on both sides, torch's moments give NaN, ember's 0; the exact result "
+        '(-1.414, 0.707, 0.707, which float64 gives in both) is neither',
+    ('linalg.eigvals', 'wrong values on finite inputs'):
+        "the eigenvalues' order is LAPACK's (geev) and not defined: on a rank-1 matrix MKL "
+        "(torch) and OpenBLAS (NumPy) list the same eigenvalues (the trace and two zeros, up "
+        'to rounding) in different orders',
+    ('linalg.matrix_rank', 'wrong values on finite inputs'):
+        'a negative tol makes the threshold max(tol, 0 * largest) = 0, so the rank counts '
+        'rounding remainders: the small singular values of a rank-1 float32 matrix are 0 in '
+        "MKL's SVD (torch: rank 1) and 1.3e-16 in OpenBLAS's (NumPy: rank 2)",
+    ('linalg.svdvals', 'wrong values on finite inputs'):
+        "LAPACK's SVD bounds each singular value's error by eps * the largest only: for a "
+        'float32 matrix holding 1e30 and 1e-30 the small singular value is 0.34377706 '
+        "(exact, mpmath); MKL's gesdd (torch) gets it, OpenBLAS's (NumPy, even in float64) "
+        'gives 1.29e14, within that bound (eps * 1e30)',
     ('Tensor.put_', 'wrong values on finite inputs'):
         'duplicate indices without accumulate: which write wins is undefined in torch',
     ('Tensor.svd', 'wrong values on finite inputs'):

@@ -171,6 +171,29 @@ def _window_max(views, floating):
     return out, tap
 
 
+def _first_inside(tap, best, lowest, k, s, p, d, out):
+    """Where a window's maximum is the dtype's ``lowest`` value (a window of padding only,
+    or of -inf), torch's kernel keeps the tap it starts from: the first at a position >= 0
+    in each dim, not a left padding tap. Rewrites ``tap`` in place there. (Only windows
+    starting in the left padding can differ: they are looked at first, the rest only if
+    one of them does.)"""
+    nd = len(k)
+    border = []
+    for ax in range(nd):
+        if p[ax]:
+            sl = [slice(None)] * best.ndim
+            sl[best.ndim - nd + ax] = slice(0, -(-p[ax] // s[ax]))
+            border.append(tuple(sl))
+    if not any((best[sl] == lowest).any() for sl in border):
+        return
+    first = 0
+    for ax in range(nd):
+        start = np.arange(out[ax]) * s[ax] - p[ax]
+        t = np.maximum(0, -(start // d[ax]))                 # ceil(-start / d), at least 0
+        first = first * k[ax] + t.reshape((-1,) + (1,) * (nd - 1 - ax))
+    np.copyto(tap, np.broadcast_to(first, tap.shape).astype(tap.dtype), where=best == lowest)
+
+
 # The dtypes each of torch's pooling kernels has no loop for (torch's own kernel names, as
 # its NotImplementedError says them); refused once every argument check has passed.
 _INTS = ('uint8', 'int8', 'int16', 'int32', 'int64')
@@ -228,6 +251,8 @@ def _max_pool(input, k, s, p, d, out, node_cls, return_indices):
                     constant_values=_fill(x.dtype))
     views = _tap_views(xp, k, s, d, out)
     best, tap = _window_max(views, x.dtype.kind in 'fcV')
+    if any(p):
+        _first_inside(tap, best, _fill(x.dtype), k, s, p, d, out)
     n = _core.track(node_cls, (input,))
     result = _core.result(best, n)
     geometry = (k, s, p, d, out)
