@@ -912,9 +912,24 @@ def to_array(data, dtype=None):
                 raise TypeError(f"'{kind}' object cannot be interpreted as an integer")
             if dtype.np.kind != 'b' and not numpy:
                 raise TypeError("must be real number, not complex")
+        elif dtype.np.kind in 'iu' and arr.dtype.kind in 'fiu' and arr.size:
+            _python_numbers_fit(arr, dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
         arr = _dtype.real_part_for(arr, dtype.np).astype(dtype.np)
     return arr
+
+
+def _python_numbers_fit(arr, np_dtype):
+    """torch's overflow error for Python numbers ``arr`` written into an integer dtype: a
+    float (NaN and inf too) must lie within its range; an int too, except that an unsigned
+    type takes negatives down to -max (they wrap, -1 -> 255)."""
+    info = np.iinfo(np_dtype)
+    low = -int(info.max) if arr.dtype.kind in 'iu' and info.min == 0 else info.min
+    with np.errstate(invalid='ignore'):
+        fits = (arr >= low) & (arr <= info.max)
+    if not fits.all():
+        raise RuntimeError(f"value cannot be converted to type {np.dtype(np_dtype).name} "
+                           "without overflow")
 
 
 def _python_dtype(arr, data):

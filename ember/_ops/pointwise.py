@@ -1408,6 +1408,8 @@ def scalar_as(value, np_dtype):
             raise RuntimeError(f"value cannot be converted to type "
                                f"{_C_TYPE[np.dtype(np_dtype).name]} without overflow")
         return int(value)
+    if kind in 'iu':  # (an int: range-checked, an unsigned type wrapping negatives)
+        return _fit_int(value, np_dtype)
     if kind == 'b':
         return bool(value)
     return value
@@ -1452,10 +1454,15 @@ def _times_alpha(input, other, alpha):
                                                     other.dtype, other._data.ndim))
         return mul(other, alpha)
     if not isinstance(other, Tensor):
+        if type(alpha) is int and isinstance(input, Tensor) and \
+                input._data.dtype.kind in 'iu' and type(other) is int:
+            _fit_int(alpha, input._data.dtype)  # (its Scalar conversion: the range check)
         return other and alpha if type(alpha) is bool else other * alpha
     if other._data.dtype.kind in 'biu' and isinstance(input, Tensor):
         other = other.to(_dtype.promote_tensors(input.dtype, input._data.ndim, other.dtype,
                                                 other._data.ndim))
+        if type(alpha) is int and other._data.dtype.kind in 'iu':  # (its Scalar conversion)
+            alpha = _fit_int(alpha, other._data.dtype)
     return mul(other, alpha)
 
 

@@ -319,3 +319,31 @@ def test_integer_logspace_of_one_value(args):
     truncated the start to the dtype first, as for two or more values)."""
     check(lambda T: T.logspace(*args, dtype=T.uint8 if args[0] < 100 else T.int32),
           grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('data,dtype', [
+    (-300, 'uint8'), (-255, 'uint8'), ([127, 128], 'int8'), ([1.5, 255.9], 'uint8'),
+    ([-0.9], 'uint8'), ([True, 2], 'uint8'), (1e30, 'int64'), (NAN, 'int32'),
+    ([1.5, INF], 'int64'), (-1, 'uint8'), (2.7, 'int8'), (NAN, 'bool')], ids=str)
+def test_python_numbers_into_an_integer_tensor(data, dtype):
+    """torch.tensor range-checks Python numbers written into an integer dtype (an unsigned
+    one wraps negatives down to -max); ember cast NaN to -2**31."""
+    check(lambda T: T.tensor(data, dtype=getattr(T, dtype)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('alpha', [-1, -300, 300, 2 ** 40, 2])
+@pytest.mark.parametrize('call', [
+    lambda T, a: T.addmv(T.tensor([5, 5], dtype=T.uint8), T.ones(2, 1, dtype=T.uint8),
+                         T.ones(1, dtype=T.uint8), alpha=a),
+    lambda T, a: T.addmm(T.tensor([5], dtype=T.uint8), T.ones(2, 1, dtype=T.uint8),
+                         T.ones(1, 1, dtype=T.uint8), beta=a),
+    lambda T, a: T.tensor([5], dtype=T.uint8).add(T.tensor([1], dtype=T.uint8), alpha=a),
+    lambda T, a: T.tensor([5], dtype=T.uint8).sub(2, alpha=a),
+    lambda T, a: T.constant_pad_nd(T.tensor([1, 2], dtype=T.uint8), [1, 0], a),
+    lambda T, a: T.nn.functional.pad(T.tensor([1, 2], dtype=T.uint8), [1, 0], value=a),
+], ids=['addmv', 'addmm_beta', 'add', 'sub_number', 'constant_pad_nd', 'pad'])
+def test_integer_scalars_convert_as_torch(call, alpha):
+    """A Scalar into an integer dtype is range-checked, an unsigned one wrapping negatives
+    (-1 -> 255); NumPy 2 raised OverflowError for -1 into uint8, and pad's value is a double
+    (-1.0 fits no uint8) where constant_pad_nd's is a Scalar."""
+    check(lambda T: call(T, alpha), grad=False, match_message=True)

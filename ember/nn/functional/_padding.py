@@ -55,8 +55,10 @@ def pad(input, pad, mode='constant', value=None):
     _args.int_lists('pad', 2, pad=pad)
     if type(mode) is not str:
         _args.check_argument('pad', 'c10::string_view mode', mode, 2)
-    if value is not None and type(value) not in (int, float):
-        _args.check_argument('pad', 'double? value', value, 3)
+    if value is not None:  # (a double: -1 is -1.0, which no uint8 holds)
+        if type(value) not in (int, float):
+            _args.check_argument('pad', 'double? value', value, 3)
+        value = float(value)
     return padded(input, pad, mode, value, listed=True)
 
 
@@ -147,7 +149,7 @@ def _constant_pad(input, pad, pairs, value):
     if any(a or b for a, b in grow):
         # (torch converts the value, a double, only to write it: -1 fits no uint8)
         from ..._ops.pointwise import fill_scalar
-        value = fill_scalar(value if isinstance(value, complex) else float(value), x.dtype)
+        value = fill_scalar(value, x.dtype)
         out = np.pad(x[crop], grow, constant_values=value)
     else:
         out = x[crop].copy()
