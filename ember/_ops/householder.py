@@ -273,11 +273,11 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
     if c.ndim < 2:
         raise RuntimeError(f"{op}: other must have at least 2 dimensions.")
     side = -2 if left else -1
+    if c.shape[side] != a.shape[-2]:  # (checked before tau, as torch does)
+        raise RuntimeError(f"{op}: other.shape[{side}] must be equal to input.shape[-2]")
     if tau.size(-1) != min(c.shape[side], a.shape[-1]):  # (size: torch's IndexError for 0-d)
         raise RuntimeError(f"{op}: tau.shape[-1] must be equal to min(other.shape[{side}], "
                            "input.shape[-1])")
-    if c.shape[side] != a.shape[-2]:
-        raise RuntimeError(f"{op}: other.shape[{side}] must be equal to input.shape[-2]")
     _check_reflectors(A, tau, op, want_dtype=False)
     if c.ndim != a.ndim:
         raise RuntimeError(f"{op}: Expected other to have the same number of dimensions as "

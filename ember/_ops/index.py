@@ -204,7 +204,8 @@ def _check_index(shape, key):
                 raise IndexError(f"index {bad} is out of bounds for dimension {k} with size "
                                  f"{size}")
             if empty and size:
-                a = np.clip(a, -size, size - 1)  # keeps NumPy from complaining
+                np.clip(a, -size, size - 1, out=a)  # keeps NumPy from complaining (in place:
+                # a 0-d index stays an array)
             if lo < 0:
                 a[a < 0] += size
         idx[d] = a

@@ -352,6 +352,9 @@ def tensorsolve(A, B, dims=None, *, out=None):
         A = A.movedim(list(dims), list(range(nd - len(dims), nd)))
     shape = tuple(A.shape)
     k = B.dim()
+    if k > len(shape):  # (torch fails here too, in its own shape arithmetic: RuntimeError)
+        raise RuntimeError(f"linalg.tensorsolve: other has more dimensions ({k}) than self "
+                           f"({len(shape)})")
     rows, cols = B.numel(), _prod(shape[k:])
     if rows != cols:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "
