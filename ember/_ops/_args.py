@@ -1253,6 +1253,8 @@ def refuse_dtypes(public_name, refused, args, kwargs):
         if error[2] not in (None, 'self'):
             given = (*seq, *args, *(kwargs or {}).values())
             tensors = [a for a in given if isinstance(a, Tensor)]
+            if any(a._data.dtype != dtype for a in tensors):
+                return  # (mixed through a keyword: pinv(complex A, atol=float tensor))
             if not _applies(error[2], [a._data for a in tensors],
                             any(type(a) in _NUMBERS for a in given), tensors):
                 return

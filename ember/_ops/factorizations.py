@@ -859,6 +859,10 @@ def _pinv(A, atol, rtol, hermitian):
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     """Moore-Penrose pseudo-inverse; singular values at most ``max(atol, rtol * s_max)`` are
     treated as zero (torch's older form ``pinv(A, rcond)``: ``rtol = rcond``, ``atol = 0``)."""
+    for name, t in (('rcond', rcond), ('atol', atol), ('rtol', rtol)):
+        if isinstance(t, Tensor) and t._data.dtype.kind == 'c':  # (whatever A's dtype)
+            raise RuntimeError(f"torch.linalg.pinv: {name} tensor of complex type is not "
+                               f"supported. Got {t.dtype.kernel_name}")
     if rcond is not None:
         atol, rtol = 0.0, rcond
     elif atol is not None and rtol is None and not isinstance(atol, Tensor):

@@ -125,6 +125,7 @@ def _put_args(x, entries, values, strip=True, accumulate=False):
     shape = x._data.shape
     raw = _expand_index(shape, entries)
     fill = _fills_mask(entries, values, accumulate)
+    _check_size0_dims(shape, raw)
     if values._data.ndim and not fill:  # (a single value always fits)
         values = _fit_values(values, _indexed_shape(shape, raw), strip)
     values = _put_dtype(x, entries, values, fill)
@@ -178,6 +179,19 @@ def _expand_index(shape, entries):
     return tuple(idx)
 
 
+def _check_size0_dims(shape, key, bshape=None):
+    """torch's IndexError for a non-empty int index into a dim of size 0 (checked before
+    anything else: an index_put's value shape comes after)."""
+    arrays = [a for a in key if type(a) is np.ndarray]
+    if not arrays or arrays[0].dtype == np.bool_ or \
+            all(shape[d] for d, a in enumerate(key) if type(a) is np.ndarray):
+        return
+    if bshape is None:
+        bshape = np.broadcast_shapes(*(a.shape for a in arrays))
+    if 0 not in bshape:
+        raise IndexError("index is out of bounds for dimension with size 0")
+
+
 def _check_index(shape, key):
     """Bounds-checks the int arrays of an expanded key and wraps them to non-negative int64
     copies (copies: the node keeps them, and the user's index tensor may change later)."""
@@ -188,6 +202,7 @@ def _check_index(shape, key):
         np.broadcast_shapes(*(a.shape for a in arrays))
     # torch reads nothing, and so checks nothing, when the result is empty.
     empty = 0 in bshape or 0 in [s for s, a in zip(shape, key) if type(a) is not np.ndarray]
+    _check_size0_dims(shape, key, bshape)
     idx = list(key)
     k = 0
     for d, a in enumerate(key):
@@ -197,8 +212,6 @@ def _check_index(shape, key):
         a = a.astype(np.int64)
         if a.size:
             lo, hi = a.min(), a.max()
-            if size == 0 and 0 not in bshape:
-                raise IndexError("index is out of bounds for dimension with size 0")
             if (lo < -size or hi >= size) and not empty:
                 bad = a[(a >= size) | (a < -size)].flat[0]
                 raise IndexError(f"index {bad} is out of bounds for dimension {k} with size "

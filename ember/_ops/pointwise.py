@@ -2124,6 +2124,8 @@ def lerp(input, end, weight):
         check_broadcast(x.shape, np.shape(e))
         _lerp_kernel(x, 'scalar')
         weight = scalar_as(weight, x.dtype)  # (a complex one is refused for a real input)
+        if isinstance(weight, (bool, np.bool_)):  # (torch reads a bool weight as 0 or 1)
+            weight = int(weight)
         # torch's two-sided form: exact at both ends (start + 1 * (end - start) is not end
         # when end - start rounds)
         r = x + weight * (e - x) if abs(weight) < 0.5 else e - (e - x) * (1 - weight)

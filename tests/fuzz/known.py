@@ -400,6 +400,36 @@ KNOWN = {
     ('linalg.eig', 'wrong values on finite inputs'):
         "the eigenvalues' order is LAPACK's (geev) and not defined: on a rank-1 matrix MKL "
         "(torch) and OpenBLAS (NumPy) list the same eigenvalues in different orders",
+    ('addmv', 'wrong dtype / shape / structure'):
+        'torch bug: addmv with an empty inner dim (a (2, 0) matrix) returns self as given '
+        '(shape [1], "An output with one or more elements was resized") instead of self '
+        'broadcast to the 2 rows; ember broadcasts, as addmm does',
+    ('native_group_norm', 'spurious errors'):
+        "torch bug: aten's native_group_norm does not check that the channels divide into "
+        'the groups (3 channels, 2 groups answers); ember refuses as F.group_norm does',
+    ('lobpcg', 'spurious errors'):
+        'a singular B (all entries equal) is outside lobpcg\'s domain (B must be positive '
+        "definite): torch's iteration answers regardless, ember's Cholesky of B refuses it",
+    ('linalg.slogdet', 'wrong values on finite inputs'):
+        'an exactly singular matrix: whether its LU pivot rounds to exactly 0 (torch: sign 0, '
+        'logabsdet -inf) or to 1e-15 (ember: a finite logabsdet) differs between LAPACK builds',
+    ('cholesky_inverse', 'wrong values on finite inputs'):
+        'a complex factor with a zero on its diagonal (singular): the result is undefined; '
+        "MKL's complex division gives inf, NumPy's (inf * 0 terms) NaN",
+    ('view_as_complex', 'silent acceptance of bad input'):
+        'left: ember keeps no strides of an empty tensor (NumPy reports 0) and reads them as '
+        "contiguous, so it cannot refuse torch's odd strides of a transposed empty tensor",
+    ('view_as_complex_copy', 'silent acceptance of bad input'):
+        'left: ember keeps no strides of an empty tensor (see view_as_complex)',
+    ('Tensor.__rsub__', 'wrong dtype / shape / structure'):
+        'left: ember has no complex32 (ComplexHalf) dtype: a complex number minus a float16 '
+        'tensor is complex64 in ember, complex32 in torch (see Tensor.chalf)',
+    ('trapezoid', 'spurious errors'):
+        "left: an empty bool y with a non-empty bool x: torch answers the empty sum before its "
+        "bool check; ember's dtype table reads 'nonempty' over every tensor of the call",
+    ('Tensor.masked_fill_', 'spurious errors'):
+        'left: masked_fill_ on an expanded tensor: torch warns (deprecated) and writes through '
+        'the shared memory; ember refuses the write as other in-place ops do',
 }
 
 # (the same torch bug in every convolution)

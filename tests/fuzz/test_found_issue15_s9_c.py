@@ -31,3 +31,51 @@ def test_index_put_with_an_empty_result_and_a_0d_index(dtype):
     check(lambda T: T.zeros(2, 3, dtype=getattr(T, dtype)).index_put(
         [T.tensor(-4), T.zeros(2, 0, dtype=T.int64)], T.zeros(1, 0, dtype=getattr(T, dtype))),
         grad=False)
+
+
+@pytest.mark.parametrize('weight', [True, False])
+def test_lerp_takes_a_bool_weight(weight):
+    """torch reads a bool Scalar weight as 0 or 1; ember's abs() of it refused Bool."""
+    x, y = np.array([[1., 2, 3]], np.float32), np.array([[0., -1, 4]], np.float32)
+    check(lambda T, a, b: T.lerp(a, b, weight), x, y)
+    check(lambda T, a, b: a.detach().clone().lerp_(b, weight), x, y, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.pinv(T.ones(2, 3, dtype=T.complex128), atol=T.tensor(0.5)),
+    lambda T: T.linalg.pinv(T.zeros(0, 3, dtype=T.complex128), atol=T.zeros(0, 3, dtype=T.float64)),
+    lambda T: T.linalg.pinv(T.ones(2, 3, dtype=T.complex128),
+                            atol=T.tensor(0.5, dtype=T.complex128)),
+    lambda T: T.linalg.pinv(T.ones(2, 3), rtol=T.tensor(0.5, dtype=T.complex64)),
+    lambda T: T.linalg.pinv(T.ones(2, 3, dtype=T.complex128), atol=T.tensor(0.5),
+                            rtol=T.tensor(0.5, dtype=T.complex128)),
+], ids=['complex_A_real_atol', 'empty', 'complex_atol', 'real_A_complex_rtol', 'complex_rtol'])
+def test_pinv_refuses_complex_tolerances_not_complex_matrices(call):
+    """torch refuses a complex atol/rtol tensor whatever A is; ember refused a complex A
+    given a real atol by keyword (its dtype table read the call as one dtype) and took a
+    complex rtol for a real A."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.zeros(0, 3).index_put([T.tensor([-3, -3, 0])], T.zeros(0, 3), accumulate=True),
+    lambda T: T.zeros(0, 3).index_put([T.tensor([0])], T.zeros(5)),
+    lambda T: T.zeros(0, 3).index_put([T.tensor([], dtype=T.long)], T.zeros(5)),
+    lambda T: T.zeros(3, 0).index_put([T.tensor([5]), T.tensor([0])], T.tensor(1.)),
+    lambda T: T.zeros(3, 0)[T.tensor([5]), T.tensor([0])],
+], ids=['accumulate', 'values_shape', 'empty_index', 'bounds', 'getitem'])
+def test_an_index_into_a_size_0_dim_is_refused_first(call):
+    """torch refuses a non-empty index into a dim of size 0 before it checks the values'
+    shape (ember reported the shape mismatch)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtypes', [('float32', 'float64'), ('float64', 'float32'),
+                                    ('float16', 'float64')])
+def test_rms_norm_returns_the_input_dtype(dtypes):
+    """A weight of another dtype: torch casts the result to the input's dtype (ember
+    returned the promoted one)."""
+    x = np.array([[-0.45, 1., -0.59], [2., 0.5, 0.25]])
+    w = np.array([0.24, 2., -0.05])
+    check(lambda T, a, b: T.nn.functional.rms_norm(a.to(getattr(T, dtypes[0])), [3],
+                                                   b.to(getattr(T, dtypes[1]))), x, w)

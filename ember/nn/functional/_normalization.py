@@ -500,7 +500,10 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         eps = of_array_dtype(input._data.dtype).eps
     dims = tuple(range(input.dim() - k, input.dim()))
     out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
-    return out * weight if weight is not None else out
+    if weight is None:
+        return out
+    out = out * weight  # (a weight of another dtype promotes; torch casts back to input's)
+    return out if out.dtype == input.dtype else out.to(input.dtype)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
