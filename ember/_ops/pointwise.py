@@ -1427,6 +1427,7 @@ def add(input, other, *deprecated, alpha=1, out=None):
     """``input + alpha * other``, broadcasting, with torch's type promotion."""
     if deprecated:
         other, alpha = _third_argument('add', (input, other, *deprecated), alpha)
+    input = _number_input(input, alpha, 'add')
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'add'))
     if alpha != 1:
@@ -1482,7 +1483,18 @@ def subtract(input, other, *deprecated, alpha=1, out=None):
     return _subtract(input, other, alpha, out)
 
 
+def _number_input(input, alpha, op):
+    """A Python number given as add/sub's ``input`` with an ``alpha``: torch's parser made
+    it a 0-d tensor (``sub(1.5, other=3, alpha=-0.7)`` is tensor(3.6)); the scaled path
+    needs it as one (the unscaled one takes numbers)."""
+    if type(alpha) is int and alpha == 1 or isinstance(input, Tensor) or \
+            not is_scalar(input):
+        return input
+    return to_tensor(input, op, 'input')
+
+
 def _subtract(input, other, alpha, out):
+    input = _number_input(input, alpha, 'sub')
     _check_bool_arith(input, other)
     if type(alpha) is not int:
         alpha_check(alpha, _result_kind(input, other, 'sub'))

@@ -79,3 +79,19 @@ def test_rms_norm_returns_the_input_dtype(dtypes):
     w = np.array([0.24, 2., -0.05])
     check(lambda T, a, b: T.nn.functional.rms_norm(a.to(getattr(T, dtypes[0])), [3],
                                                    b.to(getattr(T, dtypes[1]))), x, w)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.subtract(1.5, other=3, alpha=-0.7),
+    lambda T: T.sub(1.5, 3, alpha=-0.7),
+    lambda T: T.add(1, other=2, alpha=2),
+    lambda T: T.add(True, other=2, alpha=2),
+    lambda T: T.add(1, other=2.5, alpha=2),
+    lambda T: T.sub(1j, other=2, alpha=2),
+    lambda T: T.add(1.5, other=T.tensor([2], dtype=T.int8), alpha=2),
+    lambda T: T.add(1.5, other=T.tensor([2], dtype=T.float16), alpha=2),
+], ids=['subtract', 'sub', 'int', 'bool', 'float_other', 'complex', 'int8', 'float16'])
+def test_add_sub_of_two_numbers_with_alpha(call):
+    """torch's parser makes a number ``input`` a 0-d tensor; ember's scaled path read the
+    number's ``_data`` (AttributeError)."""
+    check(call, grad=False)
