@@ -430,6 +430,33 @@ KNOWN = {
     ('Tensor.masked_fill_', 'spurious errors'):
         'left: masked_fill_ on an expanded tensor: torch warns (deprecated) and writes through '
         'the shared memory; ember refuses the write as other in-place ops do',
+    ('native_group_norm', 'wrong values on finite inputs'):
+        "torch bug: aten's native_group_norm does not check that the channels divide into "
+        'the groups, so its statistics run over misaligned groups; ember refuses such a call '
+        '(see the spurious-errors entry)',
+    ('F.scaled_dot_product_attention', 'spurious errors'):
+        "torch bug: torch's fused CPU attention does not check that key and value have the "
+        'same sequence length (1 key, 3 values answers, reading the first value); ember\'s '
+        "matmul refuses the mismatch",
+    ('Tensor.baddbmm_', 'spurious errors'):
+        'torch bug: baddbmm_ skips the internal-overlap check every other in-place op makes '
+        '(addmm_ refuses an expanded self), so its result on an expanded self depends on the '
+        'write order; ember refuses, as torch does for addmm_',
+    ('view_as_complex', 'spurious errors'):
+        'left: ember has no complex32 (ComplexHalf) dtype, so a float16 tensor has no complex '
+        'view (see Tensor.chalf)',
+    ('view_as_complex_copy', 'spurious errors'):
+        'left: ember has no complex32 (ComplexHalf) dtype (see Tensor.chalf)',
+    ('Tensor.__radd__', 'wrong dtype / shape / structure'):
+        "left: a list alpha: torch's reflected operator returns NotImplemented for a call its "
+        'parser refuses; ember reads the one-element list as a number',
+    ('Tensor.pow', 'wrong values on finite inputs'):
+        'left: a complex base near 0 to a negative integer power overflows: torch gives '
+        "inf-0j (its polar form), ember's NumPy division inf+nanj",
+    ('linalg.cholesky_ex', 'wrong values on finite inputs'):
+        'a float32 matrix on the edge of positive-definiteness: which pivot first rounds '
+        'non-positive (info) and the partial factor differ between LAPACK builds (see '
+        'Tensor.cholesky)',
 }
 
 # (the same torch bug in every convolution)

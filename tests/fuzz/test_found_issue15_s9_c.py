@@ -95,3 +95,15 @@ def test_add_sub_of_two_numbers_with_alpha(call):
     """torch's parser makes a number ``input`` a 0-d tensor; ember's scaled path read the
     number's ``_data`` (AttributeError)."""
     check(call, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.zeros(0, 3, dtype=T.int64).index_fill_(1, T.tensor([4, 4, 4]), 0.5),
+    lambda T: T.zeros(3, 0).index_fill(0, T.tensor([-7]), 0.5),
+    lambda T: T.zeros(0, 3).index_fill(1, T.tensor([4]), T.tensor(2.)),
+    lambda T: T.zeros(2, 3).index_fill_(1, T.tensor([4]), 0.5),
+], ids=['in_place', 'negative', 'tensor_value', 'non_empty'])
+def test_index_fill_of_an_empty_input_checks_no_index(call):
+    """An empty input along a non-empty dim: torch writes nothing and so checks no index
+    (ember refused index 4 of a size-3 dim)."""
+    check(call, grad=False, match_message=True)
