@@ -95,6 +95,16 @@ def _unary(op, inplace):
     _define(f"_foreach_{op}{'_' if inplace else ''}", fn)
 
 
+def _as_scalar_tensor(t, other):
+    """add/sub's one 0-d ``other`` for every tensor: torch promotes it as a Python number
+    (int64 tensors plus a bfloat16 one are float32, the default dtype; its mul and div
+    promote it as a tensor), so it goes to that dtype first (``to``: its gradient still
+    flows)."""
+    from .. import _dtype
+    want = _dtype.result_type(t.dtype, other.item())
+    return other if want == other.dtype else other.to(want)
+
+
 def _binary(op, inplace):
     def fn(self, other, *, alpha=None):
         name = fn.__name__
@@ -106,6 +116,8 @@ def _binary(op, inplace):
         if op in _WITH_NUMBER and not inplace and all(
                 isinstance(o, numbers.Number) for o in others):
             return _extremum_with_numbers(op, self, others, isinstance(other, (list, tuple)))
+        if op in ('add', 'sub') and isinstance(other, Tensor):  # (mul/div: as tensors)
+            others = [_as_scalar_tensor(t, other) for t in self]
         out = [_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number) else op,
                       (o,), kwargs, inplace) for t, o in zip(self, others)]
         return self if inplace else tuple(out)

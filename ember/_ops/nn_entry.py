@@ -114,7 +114,8 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
                                f"complex. Got {input.dtype.kernel_name} instead.")
         if rows[0] >= -n and rows[-1] < n:
             break  # (every row is in range: nothing more to check)
-    _renorm_rows(input, rows, max_norm, norm_type)
+    if rows.size:  # (no index: torch writes nothing, an expanded weight included)
+        _renorm_rows(input, rows, max_norm, norm_type)
     return input
 
 

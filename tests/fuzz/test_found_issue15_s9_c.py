@@ -107,3 +107,28 @@ def test_index_fill_of_an_empty_input_checks_no_index(call):
     """An empty input along a non-empty dim: torch writes nothing and so checks no index
     (ember refused index 4 of a size-3 dim)."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('op', ['_foreach_add', '_foreach_mul', '_foreach_sub', '_foreach_div'])
+@pytest.mark.parametrize('dtypes', [('int64', 'bfloat16'), ('int64', 'float16'),
+                                    ('float16', 'float64'), ('int32', 'int8'),
+                                    ('float32', 'float64'), ('bool', 'float32')])
+def test_foreach_promotes_a_0d_tensor_as_a_number(op, dtypes):
+    """torch promotes the one 0-d ``other`` as a Python number (int64 tensors and a
+    bfloat16 0-d give float32); ember promoted it as a tensor (bfloat16)."""
+    if op == '_foreach_sub' and dtypes[0] == 'bool':
+        return  # (bool subtraction: refused by both, pinned elsewhere)
+    check(lambda T, a, b, c: getattr(T, op)([a.to(getattr(T, dtypes[0])),
+                                             b.to(getattr(T, dtypes[0]))],
+                                            c.to(getattr(T, dtypes[1]))),
+          np.array([4., 0.]), np.array(1.), np.array(-2.), grad=False)
+
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'int64'])
+def test_embedding_max_norm_with_no_index_writes_nothing(dtype):
+    """No index: torch renorms no row, so an expanded (read-only) weight is fine; ember
+    refused the write."""
+    check(lambda T: T.nn.functional.embedding(
+        T.tensor([], dtype=T.int64), T.ones(1, 3, dtype=getattr(T, dtype)).expand(3, 3),
+        max_norm=1.5), grad=False)
