@@ -200,30 +200,54 @@ def _callee(node, scope):
 
 
 # what torch's functions call before their C op that cannot raise about a tensor's contents
+# (``get_enum``'s ValueError for an unknown reduction: ``_args._inner_call`` lets it stand)
 _HARMLESS = {'isinstance', 'len', 'has_torch_function', 'has_torch_function_unary',
              'has_torch_function_variadic', '_has_torch_function', '_has_torch_function_unary',
              '_has_torch_function_variadic', 'handle_torch_function', 'warn', 'get_enum',
              'legacy_get_string', 'is_scripting', 'str', 'type', 'float', 'int', 'tuple',
-             'list', 'repeat', 'dim', 'size', 'is_tracing', 'format'} | set(_WRAPS)
+             'list', 'repeat', 'dim', 'size', 'is_tracing', 'format', 'legacy_get_enum',
+             'annotate'} | set(_WRAPS)
 
 
-def _comes_first(tree, scope, op):
+def _none_branches(tree):
+    """The ``if p is None: p = ...`` statements of ``tree``: they replace a None default
+    (``stride``) and leave any other value unchanged, and nothing in them raises."""
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.If) and not n.orelse and isinstance(n.test, ast.Compare) and \
+                isinstance(n.test.left, ast.Name) and len(n.test.ops) == 1 and \
+                isinstance(n.test.ops[0], ast.Is) and \
+                isinstance(n.test.comparators[0], ast.Constant) and \
+                n.test.comparators[0].value is None and \
+                all(isinstance(b, ast.Assign) and len(b.targets) == 1 and
+                    isinstance(b.targets[0], ast.Name) and b.targets[0].id == n.test.left.id
+                    for b in n.body):
+            out.append(n)
+    return out
+
+
+def _comes_first(tree, scope, op, twin=None):
     """Whether the C op ``op`` is the first thing the function ``tree`` does
     that may raise: nothing but ``_HARMLESS`` calls run before it, except on paths that
     return early; its own arguments may be computed from ``input`` by a method
-    (``input.pow(p)``: ember's body lets such an error stand, see ``_args.stands``)."""
+    (``input.pow(p)``: ember's body lets such an error stand, see ``_args.stands``).
+    ``twin``: its in-place form, called instead on another branch (``threshold_``), with
+    a parser of the same parameters."""
+    ops = (op,) if twin is None else (op, twin)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and
-             _callee(n.func, scope) is op]
+             _callee(n.func, scope) in ops]
     line = min(n.lineno for n in calls)
     inner = {id(a) for c in calls for a in ast.walk(c)}
     early = set()  # nodes on a path that returns before the op (``if p == inf: return ...``)
+    for n in _none_branches(tree):  # (and the replacements of None defaults)
+        early.update(id(m) for b in n.body for m in ast.walk(b))
     for n in ast.walk(tree):
         if isinstance(n, ast.If) and n.body and isinstance(n.body[-1], ast.Return) and \
                 n.lineno < line:
             early.update(id(m) for b in n.body for m in ast.walk(b))
     for n in ast.walk(tree):
         if not isinstance(n, ast.Call) or id(n) in early or n.lineno > line and \
-                id(n) not in inner or _callee(n.func, scope) is op:
+                id(n) not in inner or _callee(n.func, scope) in ops:
             continue
         name = n.func.attr if isinstance(n.func, ast.Attribute) else \
             getattr(n.func, 'id', '')
@@ -243,6 +267,11 @@ def _python_functions():
         fn = getattr(torch.nn.functional, name)
         if name.startswith('_') or not inspect.isfunction(fn):
             continue
+        cells = [c.cell_contents for c in fn.__closure__ or ()]
+        if fn.__code__.co_name == 'fn' and 'if_false' in fn.__code__.co_freevars:
+            # (``boolean_dispatch``: ``max_pool1d`` runs ``_max_pool1d`` unless asked for
+            # indices, whose function hands the same parameters to the same kind of op)
+            fn = cells[fn.__code__.co_freevars.index('if_false')]
         try:
             yield name, fn, ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
         except (OSError, TypeError, SyntaxError, IndexError):
@@ -258,16 +287,19 @@ def inner_calls(strings):
     Read from the functions' source (their ``ast``)."""
     out = {}
     for name, fn, tree in _python_functions():
-        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs} - {'input'}
-        # (a parameter the function reassigns may reach the op changed)
+        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+        # (a parameter the function reassigns may reach the op changed -- unless only a None
+        # is replaced)
+        replaced = {id(b.targets[0]) for n in _none_branches(tree) for b in n.body}
         params -= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-                   isinstance(n.ctx, ast.Store)}
+                   isinstance(n.ctx, ast.Store) and id(n) not in replaced}
         found = {}
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             op = _callee(node.func, fn.__globals__)
-            if type(op).__name__ != 'builtin_function_or_method':
+            if type(op).__name__ != 'builtin_function_or_method' or \
+                    getattr(node.func, 'attr', getattr(node.func, 'id', '')) in _HARMLESS:
                 continue
             maps = found.setdefault(op.__name__, (op, {}))[1]
             items = [(i, None, a) for i, a in enumerate(node.args)] + [
@@ -279,14 +311,26 @@ def inner_calls(strings):
                     n, a = _WRAPS[a.func.id], a.args[0]
                 if isinstance(a, ast.Name) and a.id in params:
                     maps.setdefault(a.id, (i, k, n))
+        twin = None
+        if len(found) == 2 and set(found) == {min(found), min(found) + '_'}:
+            # (``inplace`` picks the in-place form: the same parameters, the same parser)
+            twin = found.pop(min(found) + '_')[0]
+        # (a parameter whose attribute the function reads itself (``input.dim()``) gets its
+        # AttributeError first: see ``touched``)
+        inside = {id(m) for node in ast.walk(tree) if isinstance(node, ast.Call) and
+                  node.func and _callee(node.func, fn.__globals__) in
+                  [op for op, _ in found.values()] for m in ast.walk(node)}
+        read = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+                isinstance(n.value, ast.Name) and id(n) not in inside}
         ops = []
         for cname, (op, maps) in found.items():
+            maps = {p: m for p, m in maps.items() if p not in read}
             chosen = select(cname, op, None, strings.get(cname, [])) if maps else None
             # (one overload: its parser names the argument; with several it lists them)
             if chosen and len(chosen) == 1:
                 ops.append((cname, tuple(chosen), tuple(
                     (p, i, k, n) for p, (i, k, n) in sorted(maps.items()))))
-        if len(ops) == 1 and _comes_first(tree, fn.__globals__, found[ops[0][0]][0]):
+        if len(ops) == 1 and _comes_first(tree, fn.__globals__, found[ops[0][0]][0], twin):
             raises = any(isinstance(n, ast.Raise) for n in ast.walk(tree))
             out['nn.functional.' + name] = ops[0] + (raises,)
     return out
