@@ -338,16 +338,49 @@ def inner_calls(strings):
 
 def touched():
     """{'nn.functional.<name>': (parameters, ...)} for torch's Python functions in
-    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``):
-    a number there is their AttributeError, not a parser's TypeError."""
-    out = {}
+    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``),
+    or hand them unchanged to another such function that does (``adaptive_max_pool2d`` ->
+    ``adaptive_max_pool2d_with_indices``): a number there is their AttributeError, not a
+    parser's TypeError."""
+    funcs = {}  # the function -> (its name, its tree, its parameters, those it reads)
     for name, fn, tree in _python_functions():
         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-        hit = sorted({n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-                      isinstance(n.value, ast.Name) and n.value.id in params})
-        if hit:
-            out['nn.functional.' + name] = tuple(hit)
-    return out
+        funcs[fn] = (name, tree, params, {
+            n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+            isinstance(n.value, ast.Name) and n.value.id in params})
+    for fn in list(funcs):  # (the functions they call, by the functions' own names too)
+        for n in ast.walk(funcs[fn][1]):
+            if isinstance(n, ast.Call):
+                g = _callee(n.func, fn.__globals__)
+                if inspect.isfunction(g) and g not in funcs:
+                    try:
+                        tree = ast.parse(textwrap.dedent(inspect.getsource(g))).body[0]
+                    except (OSError, TypeError, SyntaxError, IndexError):
+                        continue
+                    if isinstance(tree, ast.FunctionDef):
+                        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+                        funcs[g] = (None, tree, params, {
+                            m.value.id for m in ast.walk(tree) if isinstance(m, ast.Attribute)
+                            and isinstance(m.value, ast.Name) and m.value.id in params})
+    changed = True
+    while changed:
+        changed = False
+        for fn, (name, tree, params, hit) in funcs.items():
+            for n in ast.walk(tree):
+                g = _callee(n.func, fn.__globals__) if isinstance(n, ast.Call) else None
+                if g is fn or g not in funcs:
+                    continue
+                names = [a.arg for a in funcs[g][1].args.args]
+                given = [(names[i] if i < len(names) else None, a)
+                         for i, a in enumerate(n.args)] + [(k.arg, k.value)
+                                                           for k in n.keywords]
+                for inner, a in given:
+                    if isinstance(a, ast.Name) and a.id in params and a.id not in hit and \
+                            inner in funcs[g][3]:
+                        hit.add(a.id)
+                        changed = True
+    return {'nn.functional.' + name: tuple(sorted(hit))
+            for fn, (name, _, _, hit) in funcs.items() if name is not None and hit}
 
 
 def numbers_as_tensors(sigs):

@@ -67,3 +67,18 @@ def test_an_unknown_reduction_comes_before_the_parser(call):
 def test_well_formed_calls_still_run(call):
     """A None stride the function replaces is no value for the parser to refuse."""
     check(call, X, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.adaptive_max_pool2d('x', 2),
+    lambda T, x: T.nn.functional.adaptive_max_pool3d(3, 2),
+    lambda T, x: T.nn.functional.adaptive_max_pool2d(None, 2, return_indices=True),
+    lambda T, x: T.nn.functional.fractional_max_pool2d(1.5, 2, output_size=1),
+    lambda T, x: T.nn.functional.max_unpool2d(True, x.long(), 2),
+], ids=['adaptive_max_pool2d_str', 'adaptive_max_pool3d_int', 'adaptive_with_indices_none',
+        'fractional_float', 'max_unpool2d_bool'])
+def test_a_function_handed_the_value_reads_its_attribute(call):
+    """torch's ``adaptive_max_pool2d`` hands its input unchanged to the Python function
+    ``adaptive_max_pool2d_with_indices``, which reads ``input.size()``: AttributeError
+    (TOUCHED follows such calls; ember said TypeError)."""
+    check(call, X, grad=False)
