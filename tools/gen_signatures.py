@@ -152,6 +152,10 @@ def select(cname, fn, self, candidates):
     return [match[0]]
 
 
+# the private ops ember exports too (code written for torch calls them)
+_PRIVATE = ('_log_softmax', '_masked_softmax', '_softmax')
+
+
 def callables():
     """(public name as ember keys it, C-level name, callable, self or None)."""
     t = torch.ones(2, 2)
@@ -159,7 +163,8 @@ def callables():
     for name in sorted(dir(torch._C._VariableFunctions)):
         fn = getattr(torch, name, None)
         # (the ``_foreach_`` ops are private but what optimizers call, by keyword too)
-        if (not name.startswith('_') or name.startswith('_foreach_')) and callable(fn) and \
+        if (not name.startswith('_') or name.startswith('_foreach_') or name in _PRIVATE) and \
+                callable(fn) and \
                 type(fn).__name__ == 'builtin_function_or_method':
             out.append((name, name, fn, None))
     for name in sorted(dir(torch._C.TensorBase)):

@@ -2162,6 +2162,15 @@ SIGNATURES = {
     '_foreach_zero_': ('_foreach_zero_', (
         '_foreach_zero_(TensorList self)',
     )),
+    '_log_softmax': ('_log_softmax', (
+        '_log_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)',
+    )),
+    '_masked_softmax': ('_masked_softmax', (
+        '_masked_softmax(Tensor input, Tensor mask, int64_t? dim=None, int64_t? mask_type=None)',
+    )),
+    '_softmax': ('_softmax', (
+        '_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)',
+    )),
     'abs': ('abs', (
         'abs(Tensor input, *, Tensor out=None)',
     )),

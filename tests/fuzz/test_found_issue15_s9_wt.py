@@ -82,3 +82,22 @@ def test_a_function_handed_the_value_reads_its_attribute(call):
     ``adaptive_max_pool2d_with_indices``, which reads ``input.size()``: AttributeError
     (TOUCHED follows such calls; ember said TypeError)."""
     check(call, X, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T._softmax(x, 0, 'x'),
+    lambda T, x: T._softmax(True, 0, False),
+    lambda T, x: T._log_softmax(x.half(), 0, 1.5),
+    lambda T, x: T._log_softmax((1.0,), 0, False),
+    lambda T, x: T._masked_softmax(x, x, 'x'),
+    lambda T, x: T._masked_softmax(x, x > 0, 1.5),
+    lambda T, x: T._softmax(x, 0, False),
+    lambda T, x: T._log_softmax(x, -1, False),
+], ids=['softmax_half_to_float_str', 'softmax_bool_input', 'log_softmax_half_float',
+        'log_softmax_tuple', 'masked_softmax_dim_str', 'masked_softmax_dim_float',
+        'softmax', 'log_softmax'])
+def test_private_softmax_ops_parse_as_torchs(call):
+    """The private ops ember exports get torch's signatures: its parser refuses first (ember
+    said "softmax with half to float conversion is not supported", "Mask should be a
+    boolean tensor" or leaked an AttributeError)."""
+    check(call, X, grad=False, match_message=True)
