@@ -101,3 +101,19 @@ def test_private_softmax_ops_parse_as_torchs(call):
     said "softmax with half to float conversion is not supported", "Mask should be a
     boolean tensor" or leaked an AttributeError)."""
     check(call, X, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, z: z.istft('x'),
+    lambda T, z: z.istft(4, window=[1, 2]),
+    lambda T, z: z.istft(4, center='x'),
+    lambda T, z: z.real.istft(4, normalized=None),
+    lambda T, z: z.istft(4, center=False),
+], ids=['n_fft_str', 'window_list', 'center_str', 'real_input_normalized_none',
+        'well_formed'])
+def test_tensor_istft_parses_as_torch_istft(call):
+    """torch's ``Tensor.istft`` is Python handing everything to ``torch.istft``, whose parser
+    refuses first (ember checked for a complex input first: RuntimeError). (torch's message
+    counts the tensor as position 1, ember's method signature does not: class only.)"""
+    z = np.exp(1j * np.arange(12).reshape(3, 4)).astype(np.complex64)
+    check(call, z, grad=False)
