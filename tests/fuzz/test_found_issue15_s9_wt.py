@@ -117,3 +117,20 @@ def test_tensor_istft_parses_as_torch_istft(call):
     counts the tensor as position 1, ember's method signature does not: class only.)"""
     z = np.exp(1j * np.arange(12).reshape(3, 4)).astype(np.complex64)
     check(call, z, grad=False)
+
+
+@pytest.mark.parametrize('fn', ['atleast_1d', 'atleast_2d', 'atleast_3d'])
+@pytest.mark.parametrize('args', [
+    (1.5,), (None,), ('x',), (True,), (3,), ([1.5],), ('tensor', 1.5), (('tensor', None),),
+    ('tensor',), (('tensor', 'tensor'),),
+], ids=['float', 'none', 'str', 'bool', 'int', 'list_of_float', 'second_float',
+        'tuple_with_none', 'tensor', 'tuple'])
+def test_atleast_parses_a_tensor_or_a_tuple_of_them(fn, args):
+    """torch hands one argument to its parser as a tensor or a tuple of tensors, several as
+    one list of tensors (ember read ``.dim()`` of whatever it was given: AttributeError)."""
+    def call(T, x):
+        def put(a):
+            return x if a == 'tensor' else tuple(put(b) for b in a) if isinstance(a, tuple) \
+                else a
+        return getattr(T, fn)(*[put(a) for a in args])
+    check(call, V, grad=False, match_message=True)
