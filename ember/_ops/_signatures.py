@@ -927,9 +927,6 @@ SIGNATURES = {
     'Tensor.isreal': ('isreal', (
         'isreal()|noargs',
     )),
-    'Tensor.istft': ('istft', (
-        'istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)',
-    )),
     'Tensor.item': ('item', (
         'item()|noargs',
     )),

@@ -103,22 +103,6 @@ def test_private_softmax_ops_parse_as_torchs(call):
     check(call, X, grad=False, match_message=True)
 
 
-@pytest.mark.parametrize('call', [
-    lambda T, z: z.istft('x'),
-    lambda T, z: z.istft(4, window=[1, 2]),
-    lambda T, z: z.istft(4, center='x'),
-    lambda T, z: z.real.istft(4, normalized=None),
-    lambda T, z: z.istft(4, center=False),
-], ids=['n_fft_str', 'window_list', 'center_str', 'real_input_normalized_none',
-        'well_formed'])
-def test_tensor_istft_parses_as_torch_istft(call):
-    """torch's ``Tensor.istft`` is Python handing everything to ``torch.istft``, whose parser
-    refuses first (ember checked for a complex input first: RuntimeError). (torch's message
-    counts the tensor as position 1, ember's method signature does not: class only.)"""
-    z = np.exp(1j * np.arange(12).reshape(3, 4)).astype(np.complex64)
-    check(call, z, grad=False)
-
-
 @pytest.mark.parametrize('fn', ['atleast_1d', 'atleast_2d', 'atleast_3d'])
 @pytest.mark.parametrize('args', [
     (1.5,), (None,), ('x',), (True,), (3,), ([1.5],), ('tensor', 1.5), (('tensor', None),),
