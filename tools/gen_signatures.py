@@ -152,6 +152,10 @@ def select(cname, fn, self, candidates):
     return [match[0]]
 
 
+# the private ops ember exports too (code written for torch calls them)
+_PRIVATE = ('_log_softmax', '_masked_softmax', '_softmax')
+
+
 def callables():
     """(public name as ember keys it, C-level name, callable, self or None)."""
     t = torch.ones(2, 2)
@@ -159,7 +163,8 @@ def callables():
     for name in sorted(dir(torch._C._VariableFunctions)):
         fn = getattr(torch, name, None)
         # (the ``_foreach_`` ops are private but what optimizers call, by keyword too)
-        if (not name.startswith('_') or name.startswith('_foreach_')) and callable(fn) and \
+        if (not name.startswith('_') or name.startswith('_foreach_') or name in _PRIVATE) and \
+                callable(fn) and \
                 type(fn).__name__ == 'builtin_function_or_method':
             out.append((name, name, fn, None))
     for name in sorted(dir(torch._C.TensorBase)):
@@ -200,30 +205,54 @@ def _callee(node, scope):
 
 
 # what torch's functions call before their C op that cannot raise about a tensor's contents
+# (``get_enum``'s ValueError for an unknown reduction: ``_args._inner_call`` lets it stand)
 _HARMLESS = {'isinstance', 'len', 'has_torch_function', 'has_torch_function_unary',
              'has_torch_function_variadic', '_has_torch_function', '_has_torch_function_unary',
              '_has_torch_function_variadic', 'handle_torch_function', 'warn', 'get_enum',
              'legacy_get_string', 'is_scripting', 'str', 'type', 'float', 'int', 'tuple',
-             'list', 'repeat', 'dim', 'size', 'is_tracing', 'format'} | set(_WRAPS)
+             'list', 'repeat', 'dim', 'size', 'is_tracing', 'format', 'legacy_get_enum',
+             'annotate'} | set(_WRAPS)
 
 
-def _comes_first(tree, scope, op):
+def _none_branches(tree):
+    """The ``if p is None: p = ...`` statements of ``tree``: they replace a None default
+    (``stride``) and leave any other value unchanged, and nothing in them raises."""
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.If) and not n.orelse and isinstance(n.test, ast.Compare) and \
+                isinstance(n.test.left, ast.Name) and len(n.test.ops) == 1 and \
+                isinstance(n.test.ops[0], ast.Is) and \
+                isinstance(n.test.comparators[0], ast.Constant) and \
+                n.test.comparators[0].value is None and \
+                all(isinstance(b, ast.Assign) and len(b.targets) == 1 and
+                    isinstance(b.targets[0], ast.Name) and b.targets[0].id == n.test.left.id
+                    for b in n.body):
+            out.append(n)
+    return out
+
+
+def _comes_first(tree, scope, op, twin=None):
     """Whether the C op ``op`` is the first thing the function ``tree`` does
     that may raise: nothing but ``_HARMLESS`` calls run before it, except on paths that
     return early; its own arguments may be computed from ``input`` by a method
-    (``input.pow(p)``: ember's body lets such an error stand, see ``_args.stands``)."""
+    (``input.pow(p)``: ember's body lets such an error stand, see ``_args.stands``).
+    ``twin``: its in-place form, called instead on another branch (``threshold_``), with
+    a parser of the same parameters."""
+    ops = (op,) if twin is None else (op, twin)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and
-             _callee(n.func, scope) is op]
+             _callee(n.func, scope) in ops]
     line = min(n.lineno for n in calls)
     inner = {id(a) for c in calls for a in ast.walk(c)}
     early = set()  # nodes on a path that returns before the op (``if p == inf: return ...``)
+    for n in _none_branches(tree):  # (and the replacements of None defaults)
+        early.update(id(m) for b in n.body for m in ast.walk(b))
     for n in ast.walk(tree):
         if isinstance(n, ast.If) and n.body and isinstance(n.body[-1], ast.Return) and \
                 n.lineno < line:
             early.update(id(m) for b in n.body for m in ast.walk(b))
     for n in ast.walk(tree):
         if not isinstance(n, ast.Call) or id(n) in early or n.lineno > line and \
-                id(n) not in inner or _callee(n.func, scope) is op:
+                id(n) not in inner or _callee(n.func, scope) in ops:
             continue
         name = n.func.attr if isinstance(n.func, ast.Attribute) else \
             getattr(n.func, 'id', '')
@@ -243,6 +272,11 @@ def _python_functions():
         fn = getattr(torch.nn.functional, name)
         if name.startswith('_') or not inspect.isfunction(fn):
             continue
+        cells = [c.cell_contents for c in fn.__closure__ or ()]
+        if fn.__code__.co_name == 'fn' and 'if_false' in fn.__code__.co_freevars:
+            # (``boolean_dispatch``: ``max_pool1d`` runs ``_max_pool1d`` unless asked for
+            # indices, whose function hands the same parameters to the same kind of op)
+            fn = cells[fn.__code__.co_freevars.index('if_false')]
         try:
             yield name, fn, ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
         except (OSError, TypeError, SyntaxError, IndexError):
@@ -258,16 +292,19 @@ def inner_calls(strings):
     Read from the functions' source (their ``ast``)."""
     out = {}
     for name, fn, tree in _python_functions():
-        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs} - {'input'}
-        # (a parameter the function reassigns may reach the op changed)
+        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+        # (a parameter the function reassigns may reach the op changed -- unless only a None
+        # is replaced)
+        replaced = {id(b.targets[0]) for n in _none_branches(tree) for b in n.body}
         params -= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-                   isinstance(n.ctx, ast.Store)}
+                   isinstance(n.ctx, ast.Store) and id(n) not in replaced}
         found = {}
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             op = _callee(node.func, fn.__globals__)
-            if type(op).__name__ != 'builtin_function_or_method':
+            if type(op).__name__ != 'builtin_function_or_method' or \
+                    getattr(node.func, 'attr', getattr(node.func, 'id', '')) in _HARMLESS:
                 continue
             maps = found.setdefault(op.__name__, (op, {}))[1]
             items = [(i, None, a) for i, a in enumerate(node.args)] + [
@@ -279,14 +316,26 @@ def inner_calls(strings):
                     n, a = _WRAPS[a.func.id], a.args[0]
                 if isinstance(a, ast.Name) and a.id in params:
                     maps.setdefault(a.id, (i, k, n))
+        twin = None
+        if len(found) == 2 and set(found) == {min(found), min(found) + '_'}:
+            # (``inplace`` picks the in-place form: the same parameters, the same parser)
+            twin = found.pop(min(found) + '_')[0]
+        # (a parameter whose attribute the function reads itself (``input.dim()``) gets its
+        # AttributeError first: see ``touched``)
+        inside = {id(m) for node in ast.walk(tree) if isinstance(node, ast.Call) and
+                  node.func and _callee(node.func, fn.__globals__) in
+                  [op for op, _ in found.values()] for m in ast.walk(node)}
+        read = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+                isinstance(n.value, ast.Name) and id(n) not in inside}
         ops = []
         for cname, (op, maps) in found.items():
+            maps = {p: m for p, m in maps.items() if p not in read}
             chosen = select(cname, op, None, strings.get(cname, [])) if maps else None
             # (one overload: its parser names the argument; with several it lists them)
             if chosen and len(chosen) == 1:
                 ops.append((cname, tuple(chosen), tuple(
                     (p, i, k, n) for p, (i, k, n) in sorted(maps.items()))))
-        if len(ops) == 1 and _comes_first(tree, fn.__globals__, found[ops[0][0]][0]):
+        if len(ops) == 1 and _comes_first(tree, fn.__globals__, found[ops[0][0]][0], twin):
             raises = any(isinstance(n, ast.Raise) for n in ast.walk(tree))
             out['nn.functional.' + name] = ops[0] + (raises,)
     return out
@@ -294,16 +343,49 @@ def inner_calls(strings):
 
 def touched():
     """{'nn.functional.<name>': (parameters, ...)} for torch's Python functions in
-    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``):
-    a number there is their AttributeError, not a parser's TypeError."""
-    out = {}
+    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``),
+    or hand them unchanged to another such function that does (``adaptive_max_pool2d`` ->
+    ``adaptive_max_pool2d_with_indices``): a number there is their AttributeError, not a
+    parser's TypeError."""
+    funcs = {}  # the function -> (its name, its tree, its parameters, those it reads)
     for name, fn, tree in _python_functions():
         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-        hit = sorted({n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-                      isinstance(n.value, ast.Name) and n.value.id in params})
-        if hit:
-            out['nn.functional.' + name] = tuple(hit)
-    return out
+        funcs[fn] = (name, tree, params, {
+            n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+            isinstance(n.value, ast.Name) and n.value.id in params})
+    for fn in list(funcs):  # (the functions they call, by the functions' own names too)
+        for n in ast.walk(funcs[fn][1]):
+            if isinstance(n, ast.Call):
+                g = _callee(n.func, fn.__globals__)
+                if inspect.isfunction(g) and g not in funcs:
+                    try:
+                        tree = ast.parse(textwrap.dedent(inspect.getsource(g))).body[0]
+                    except (OSError, TypeError, SyntaxError, IndexError):
+                        continue
+                    if isinstance(tree, ast.FunctionDef):
+                        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+                        funcs[g] = (None, tree, params, {
+                            m.value.id for m in ast.walk(tree) if isinstance(m, ast.Attribute)
+                            and isinstance(m.value, ast.Name) and m.value.id in params})
+    changed = True
+    while changed:
+        changed = False
+        for fn, (name, tree, params, hit) in funcs.items():
+            for n in ast.walk(tree):
+                g = _callee(n.func, fn.__globals__) if isinstance(n, ast.Call) else None
+                if g is fn or g not in funcs:
+                    continue
+                names = [a.arg for a in funcs[g][1].args.args]
+                given = [(names[i] if i < len(names) else None, a)
+                         for i, a in enumerate(n.args)] + [(k.arg, k.value)
+                                                           for k in n.keywords]
+                for inner, a in given:
+                    if isinstance(a, ast.Name) and a.id in params and a.id not in hit and \
+                            inner in funcs[g][3]:
+                        hit.add(a.id)
+                        changed = True
+    return {'nn.functional.' + name: tuple(sorted(hit))
+            for fn, (name, _, _, hit) in funcs.items() if name is not None and hit}
 
 
 def numbers_as_tensors(sigs):

@@ -793,18 +793,20 @@ def _inner_call(public_name, impl, args, kwargs, error):
         got = None if entry is None else \
             (entry[0], Signature(entry[1][0], False, False), entry[2], entry[3])
         _INNER[key] = got
-    if got is None or got[3] and isinstance(error, ValueError):
-        return
+    if got is None or isinstance(error, ValueError) and (
+            got[3] or str(error).endswith('is not a valid value for reduction')):
+        return  # (torch's function reads its reduction before the op's parser runs)
     cname, sig, maps, _ = got
     import inspect
     try:
+        params = inspect.signature(impl).parameters
         bound = inspect.signature(impl).bind(*args, **(kwargs or {})).arguments
     except (TypeError, ValueError):
         return
     checks = []
     for outer, index, keyword, n in maps:
-        if outer not in bound:
-            continue
+        if outer not in bound or bound[outer] is None and params[outer].default is None:
+            continue  # (a None default the function replaces: ``if stride is None: ...``)
         p = sig.by_name.get(keyword) if keyword else \
             sig.params[index] if index < len(sig.params) else None
         if p is None:

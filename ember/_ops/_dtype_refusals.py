@@ -13,6 +13,8 @@ probed so (an empty row: that form refuses no dtype). Read by
 ``ember._ops._args``; an op looks its rows up on its first call."""
 # flake8: noqa
 REFUSED = {
+    '_log_softmax': (('NotImplementedError', '"log_softmax_kernel_impl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble UInt16 UInt32 UInt64', 'nonempty'),),
+    '_softmax': (('NotImplementedError', '"softmax_kernel_impl" not implemented for \'<dtype>\'', 'Bool Byte Char Short Int Long ComplexFloat ComplexDouble UInt16 UInt32 UInt64', 'nonempty'),),
     'abs': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'),),
     'abs_': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'), ('RuntimeError', 'In-place abs is not supported for complex tensors.', 'ComplexFloat ComplexDouble')),
     'absolute': (('NotImplementedError', '"abs_cpu" not implemented for \'<dtype>\'', 'Bool UInt16 UInt32 UInt64'),),

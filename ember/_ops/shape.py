@@ -1333,7 +1333,7 @@ def ravel(input):
 @register
 def atleast_1d(*tensors):
     """Tensors with at least one dim."""
-    r = [t.reshape(1) if t.dim() == 0 else t for t in _tensors(tensors)]
+    r = [t.reshape(1) if t.dim() == 0 else t for t in _tensors(tensors, 'atleast_1d')]
     return _one_or_tuple(r, tensors)
 
 
@@ -1341,7 +1341,7 @@ def atleast_1d(*tensors):
 def atleast_2d(*tensors):
     """Tensors with at least two dims."""
     r = [t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
-         for t in _tensors(tensors)]
+         for t in _tensors(tensors, 'atleast_2d')]
     return _one_or_tuple(r, tensors)
 
 
@@ -1356,11 +1356,21 @@ def atleast_3d(*tensors):
         if nd == 1:
             return t.unsqueeze(0).unsqueeze(-1)
         return t.unsqueeze(-1) if nd == 2 else t
-    return _one_or_tuple([up(t) for t in _tensors(tensors)], tensors)
+    return _one_or_tuple([up(t) for t in _tensors(tensors, 'atleast_3d')], tensors)
 
 
-def _tensors(ts):
-    return ts[0] if len(ts) == 1 and isinstance(ts[0], (list, tuple)) else ts
+def _tensors(ts, op):
+    """The tensors of an ``atleast_*`` call: torch parses one argument as a tensor or a
+    tuple of them, several as one list of tensors (anything else is its parser's
+    TypeError)."""
+    from ._args import tensor_varargs, _type_name
+    if len(ts) == 1 and not isinstance(ts[0], (Tensor, list, tuple)):
+        got = _type_name(ts[0])
+        why = f"      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+        raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n * (Tensor input)\n{why} * (tuple of Tensors "
+                        f"tensors)\n{why}")
+    return tensor_varargs(ts[0] if len(ts) == 1 and isinstance(ts[0], (list, tuple)) else ts)
 
 
 class BlockDiagBackward0(Node):
