@@ -607,9 +607,13 @@ def body_args(public_name, impl, bound, args, kwargs):
     body = _body_params(impl)
     if body is None or bound is not None and bound.hidden:  # (a deprecated order is not
         return args, kwargs                                 # the body's)
-    positional, varargs = body
-    if bound is None:
-        return _by_position(positional, args, kwargs)
+    if bound is None:  # (the body's own names and order)
+        positional = body[0]
+        order = [p.name for p in positional]
+        last = max((order.index(k) for k in kwargs if k in order and
+                    positional[order.index(k)].kind is not positional[0].POSITIONAL_ONLY),
+                   default=-1)
+        return _fill_positions(order, 0, body, args, kwargs, last)
     for name in _NUMPY_NAMES:
         alias = name in bound.by_name and name not in kwargs and _numpy_name(name, kwargs)
         if alias:  # (torch's own name from here on)
@@ -617,6 +621,14 @@ def body_args(public_name, impl, bound, args, kwargs):
     order = [p.name for p in bound.params if not p.kwonly]
     shift = 1 if key_of(public_name).startswith('Tensor.') else 0  # (self)
     last = max((order.index(k) + shift for k in kwargs if k in order), default=-1)
+    return _fill_positions(order, shift, body, args, kwargs, last)
+
+
+def _fill_positions(order, shift, body, args, kwargs, last):
+    """``args`` extended up to position ``last`` with the keywords named there by ``order``
+    (the names of the positions from ``shift`` on), a position left out taking the body's
+    default; (args, kwargs) unchanged where the body cannot take them so."""
+    positional, varargs = body
     if last < len(args):
         return args, kwargs
     new, rest = list(args), dict(kwargs)
@@ -628,27 +640,6 @@ def body_args(public_name, impl, bound, args, kwargs):
             new.append(rest.pop(name))
         elif i < len(positional) and positional[i].default is not positional[i].empty:
             new.append(positional[i].default)
-        else:
-            return args, kwargs
-    return tuple(new), rest
-
-
-def _by_position(positional, args, kwargs):
-    """``args``, ``kwargs`` with the keywords that name the body's parameters ``positional``
-    passed by position, up to the last one given (those left out before it take the body's
-    default); unchanged where one left out has none (the body's own TypeError stands)."""
-    names = [p.name for p in positional]
-    last = max((names.index(k) for k in kwargs if k in names and
-                positional[names.index(k)].kind is not positional[0].POSITIONAL_ONLY),
-               default=-1)
-    if last < len(args):
-        return args, kwargs
-    new, rest = list(args), dict(kwargs)
-    for p in positional[len(args):last + 1]:
-        if p.name in rest:
-            new.append(rest.pop(p.name))
-        elif p.default is not p.empty:
-            new.append(p.default)
         else:
             return args, kwargs
     return tuple(new), rest

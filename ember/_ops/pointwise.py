@@ -8,10 +8,9 @@ table row plus its derivative.
 import builtins
 import cmath
 import math
+import numbers
 import re
 import sys
-
-import numbers
 
 import numpy as np
 
