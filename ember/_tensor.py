@@ -888,17 +888,23 @@ def to_array(data, dtype=None):
     else:
         inferred = None
         if isinstance(data, (list, tuple)) and data:
-            inferred, has_tensors = _sequence_dtype(data)
+            odd = []
+            inferred, has_tensors = _sequence_dtype(data, odd)
+            if odd:  # (NumPy would make None a NaN, a string a number...)
+                _refuse_data(data, dtype)
             if has_tensors:
                 data = _tensors_to_lists(data)
         elif _is_np_scalar_type(type(data)):
             inferred = _dtype.from_numpy_dtype(data.dtype)
+        elif type(data) not in _PY_NUMBERS:
+            _refuse_data(data, dtype)
         try:
             # Built straight in the inferred dtype: NumPy's own promotion differs from torch's
             # (np.int32 with a Python int stays int32 in NumPy, becomes int64 in torch).
             arr = np.asarray(data, inferred.np if inferred is not None and dtype is None
                              else None)
         except (ValueError, TypeError, OverflowError) as e:
+            _refuse_data(data, dtype)  # (torch's error for a ragged nesting)
             raise ValueError(f"could not build a tensor from {type(data).__name__}: {e}") \
                 from None
         if dtype is None:
@@ -956,13 +962,73 @@ def _is_np_scalar_type(kind):
                                               kind.__name__ == 'bfloat16')
 
 
-def _sequence_dtype(seq):
+def _refuse_data(data, dtype):
+    """Raises torch's error for ``data`` that makes no tensor (of ``dtype``, or inferred when
+    None), in the order torch's constructor checks: the sizes along the first elements (a
+    string there has "too many dimensions"), the dtype of every leaf (inference), then each
+    element as it is stored (a ragged row, a leaf that is no number). Returns where all is
+    well (an object NumPy can convert, such as one with ``__array__``)."""
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    sizes, x = [], data
+    while isinstance(x, (list, tuple, str)):
+        if isinstance(x, str):
+            raise ValueError("too many dimensions 'str'")
+        sizes.append(len(x))
+        if not x:
+            break
+        x = x[0]
+    # (each element stored as the dtype's Python type: int() or float() refuses the rest)
+    integral = not _infer_leaves(data) if dtype is None else dtype.np.kind in 'iub'
+    real = dtype is None or dtype.np.kind != 'c'
+    def store(v, dim):
+        if dim < len(sizes):
+            if not isinstance(v, (list, tuple)):
+                raise TypeError("not a sequence")
+            if len(v) != sizes[dim]:
+                raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} "
+                                 f"(got {len(v)})")
+            for e in v:
+                store(e, dim + 1)
+        elif not _is_value(v) or type(v) is complex and real and not (
+                dtype is not None and dtype.np.kind == 'b'):  # (a complex makes a bool)
+            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer"
+                            if integral else f"must be real number, not {type(v).__name__}")
+    store(data, 0)
+
+
+def _infer_leaves(data):
+    """torch's dtype inference over nested ``data``: a string is an invalid data type, any
+    other leaf that is no number (None, an object) has no dtype to infer. Returns whether a
+    leaf is a float or complex (the inferred dtype is none of the integral ones)."""
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, (list, tuple)):
+        floating = False
+        for x in data:
+            floating |= _infer_leaves(x)
+        return floating
+    if not _is_value(data):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    kind = data._data.dtype.kind if isinstance(data, Tensor) else \
+        getattr(data, 'dtype', np.dtype(type(data))).kind
+    return kind in 'fcV'
+
+
+def _is_value(x):
+    """A leaf torch's constructor takes: a number (Python's or NumPy's), an array, a tensor
+    (not an object with ``__array__``, which torch does not read)."""
+    return type(x) in _PY_NUMBERS or _is_np_scalar_type(type(x)) or \
+        isinstance(x, (Tensor, np.ndarray))
+
+
+def _sequence_dtype(seq, odd):
     """torch's dtype for a nested sequence, and whether it holds tensors. Every leaf counts
     with its own dtype -- a NumPy scalar or array or a tensor with its dtype, a Python number
     with the one ``tensor(number)`` gets -- and all are promoted together. None when all
     leaves are Python numbers: NumPy's inference then agrees with torch's."""
     numbers, typed = set(), set()
-    has_tensors = _collect_leaf_types(seq, numbers, typed)
+    has_tensors = _collect_leaf_types(seq, numbers, typed, odd)
     if not typed:
         return None, has_tensors
     # (a Python type's default dtype is that of its zero value: scalar_dtype(0.0), ...)
@@ -971,9 +1037,10 @@ def _sequence_dtype(seq):
             has_tensors)
 
 
-def _collect_leaf_types(seq, numbers, typed):
+def _collect_leaf_types(seq, numbers, typed, odd):
     """Walks nested ``seq``: Python number types into ``numbers``, the dtypes of the other
-    leaves into ``typed``; returns whether a tensor was among them."""
+    leaves into ``typed``, leaves that are no numbers (None, strings) into ``odd``; returns
+    whether a tensor was among them."""
     # Scalars are judged by type, once per type, so a long row costs no Python loop.
     nested = False
     for kind in set(map(type, seq)):
@@ -986,7 +1053,7 @@ def _collect_leaf_types(seq, numbers, typed):
     has_tensors = False
     for x in seq if nested else ():
         if isinstance(x, (list, tuple)):
-            has_tensors |= _collect_leaf_types(x, numbers, typed)
+            has_tensors |= _collect_leaf_types(x, numbers, typed, odd)
         elif isinstance(x, Tensor):
             typed.add(_dtype.FROM_NP[x._data.dtype])
             has_tensors = True
@@ -995,6 +1062,8 @@ def _collect_leaf_types(seq, numbers, typed):
                 raise TypeError("len() of unsized object: a 0-d numpy.ndarray inside a "
                                 "sequence (as torch, ember refuses it; use .item())")
             typed.add(_dtype.from_numpy_dtype(x.dtype))
+        elif not _is_np_scalar_type(type(x)) and type(x) not in _PY_NUMBERS:
+            odd.append(x)
     return has_tensors
 
 

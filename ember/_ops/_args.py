@@ -884,9 +884,11 @@ def _shapes_first(public_name, args, kwargs, error):
             any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS):
         return
     from .._tensor import Tensor
+    from ._core import PARTIAL_WRITES
     inplace = name.endswith('_') and not name.endswith('__') and args and \
         isinstance(args[0], Tensor)
-    if inplace and name not in _NOT_WRITING and name not in _OVERLAP_LAST and not (
+    if inplace and name not in _NOT_WRITING and name not in _OVERLAP_LAST and \
+            name not in PARTIAL_WRITES and not (
             isinstance(error, IndexError) and (name in _OVERLAP_LATE or _dim_error(error))):
         x = args[0]._data
         if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):

@@ -11,6 +11,8 @@ methods); ``ember.overrides`` derives its lists from these tables.
 import builtins
 import re
 
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -573,12 +575,25 @@ def write_into(t, arr, op):
                            f"to the desired output type {_FROM_NP[dst.dtype].kernel_name}")
     if arr is not dst:
         if not dst.flags.writeable:
-            dst = writable_alias(dst, overlap=op in ONE_VALUE_WRITES)
-            if dst is None:
+            partial = op in PARTIAL_WRITES
+            alias = writable_alias(dst, overlap=partial or op in ONE_VALUE_WRITES)
+            if alias is None:
                 raise RuntimeError(
                     "unsupported operation: more than one element of the written-to "
                     "tensor refers to a single memory location. Please clone() the tensor "
                     "before performing the operation.")
+            if partial:  # (only the filled elements: one memory location any alias fills
+                # holds the value, as torch's kernel leaves it; compared bit for bit)
+                if any(st == 0 and n > 1 for st, n in zip(dst.strides, dst.shape)):
+                    warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please "
+                                  "clone() the tensor before performing this operation. This "
+                                  "also applies to advanced indexing e.g. tensor[mask] = scalar")
+                new, old = (np.ascontiguousarray(a, dst.dtype).view(np.uint8)
+                            .reshape(dst.shape + (-1,)) for a in (arr, dst))
+                np.copyto(alias, arr, casting='unsafe', where=(new != old).any(-1))
+                t._vc[0] += 1
+                return
+            dst = alias
         np.copyto(dst, arr, casting='unsafe')
     t._vc[0] += 1
 
@@ -587,6 +602,9 @@ def write_into(t, arr, op):
 # where other in-place ops refuse: those writing one value everywhere, and threshold_ (its
 # kernel skips the check; elements sharing memory share their value, so agree on the result).
 ONE_VALUE_WRITES = frozenset({'fill_', 'zero_', 'threshold_'})
+# ... and those filling some elements with one value (torch warns that masked_fill_ of an
+# expanded tensor is deprecated): only the filled elements are written through the alias.
+PARTIAL_WRITES = frozenset({'index_fill_', 'masked_fill_'})
 
 
 def writable_alias(arr, overlap=False):

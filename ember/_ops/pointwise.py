@@ -1588,7 +1588,7 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
                                   f"'{_dtype.FROM_NP[common].kernel_name}'")
     _check_int_division(x, y)
     if rounding_mode == 'floor':
-        r = np.floor_divide(x, y) if x.dtype.kind in 'iub' else _floor_quotient(x, y)
+        r = _floor_quotient(x, y)
     else:
         if x.dtype.kind in 'iub':
             q = np.true_divide(x, y)
@@ -1605,12 +1605,15 @@ def div(input, other, *, rounding_mode=_NO_ROUNDING, out=None):
 
 
 def _floor_quotient(x, y):
-    """torch's floating floor division, which is Python's: (x - fmod(x, y)) / y rounded, so
+    """``x // y`` as torch's ``div(rounding_mode='floor')``: NumPy's for integers; for floats
+    torch's floating floor division, which is Python's: (x - fmod(x, y)) / y rounded, so
     1 // 0.1 is 9 and inf // 2 NaN. That is floor(x / y) wherever x / y is not an integer
     or infinite (no integer lies between it and the exact quotient), so NumPy's slower
     floor_divide (the same algorithm) runs only on the other elements."""
+    if x.dtype.kind in 'iub':
+        return np.floor_divide(x, y)
     t = np.asarray(np.true_divide(x, y))
-    r = np.floor(t)
+    r = np.asarray(np.floor(t))  # (an array even when 0-d, so it takes the assignment)
     odd = r == t  # (an integer, or inf; a NaN quotient is NaN either way)
     if odd.any():
         xs, ys = (np.broadcast_to(v, t.shape)[odd] for v in (x, y))
@@ -1662,7 +1665,7 @@ def floor_divide(input, other, *, out=None):
     if n is not None:
         n.op = 'floor_divide'
     try:
-        r = np.floor_divide(x, y)
+        r = _floor_quotient(x, y)
     except ValueError:
         if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
             broadcast_shape(x.shape, y.shape)

@@ -447,7 +447,7 @@ def _bin_counts(pts, edges, w, density):
             hist = hist / hist.sum()
             for k, e in enumerate(edges):
                 hist = hist / np.diff(e).reshape([-1 if j == k else 1 for j in range(len(edges))])
-    return hist
+    return np.asarray(hist)  # (an array even when 0-d: NumPy's division gives a scalar)
 
 
 def _bin_index(edges, v):

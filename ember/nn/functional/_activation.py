@@ -487,6 +487,7 @@ def softplus(input, beta=1.0, threshold=20.0, *, out=None):
     if out is not None:   # (torch's binding takes ``out=``)
         return _pw._write_out(out, softplus(input, beta, threshold))
     x = _wide(_float_input(input, 'softplus_cpu'))
+    beta, threshold = (_checked_scalar(v, x.dtype) for v in (beta, threshold))
     bx = np.multiply(x, beta, out=scratch('softplus', x.shape, x.dtype))
     # log1p(exp(beta x)) / beta, in place (a NaN threshold is never passed, as in torch)
     r = np.asarray(np.minimum(bx, threshold)) if threshold == threshold else bx
