@@ -68,27 +68,30 @@ def _shape(size, op):
     return tuple(out)
 
 
-def _parse_keywords(op, data, **keywords):
+def _well_typed(dtype, device, flag=False, other=False):
+    """Whether a constructor's keywords have the types torch's parser takes (a dtype or None,
+    a device, a string, an int or None, bools): a few type tests for the usual call."""
+    return (dtype is None or type(dtype) is _dtype.dtype) and type(flag) is bool and \
+        type(other) is bool and (device is None or type(device) in _DEVICE_TYPES)
+
+
+def _refuse_keywords(op, data, **keywords):
     """torch's parser error for a constructor's keyword of the wrong type (``dtype=1.5``,
-    ``requires_grad=1``). The usual call -- a dtype or None, bools, a device, a string or
-    None -- pays a few type tests; any other goes through the op's signature."""
-    for name, v in keywords.items():
-        if not (v is None or type(v) in _KEYWORD_TYPES[name]):
-            from ._args import check
-            check(op, (data,), keywords)
-            return
+    ``requires_grad=1``), from the op's signature."""
+    from ._args import check
+    check(op, (data,), {k: v for k, v in keywords.items() if v is not None})
 
 
-_KEYWORD_TYPES = {'dtype': (_dtype.dtype,), 'requires_grad': (bool,), 'pin_memory': (bool,),
-                  'copy': (bool,), 'device': (str, int, type(CPU))}
+_DEVICE_TYPES = (str, int, type(CPU))
 
 
 @register(method=False, dispatch=False)
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor copying ``data`` (nested lists, numbers, arrays, tensors); the dtype is
     inferred as torch does (floats -> default dtype, ints -> int64, bools -> bool)."""
-    _parse_keywords('tensor', data, dtype=dtype, device=device, requires_grad=requires_grad,
-                    pin_memory=pin_memory)
+    if not _well_typed(dtype, device, requires_grad, pin_memory):
+        _refuse_keywords('tensor', data, dtype=dtype, device=device,
+                         requires_grad=requires_grad, pin_memory=pin_memory)
     dev = check_device(device, 'tensor')
     if isinstance(data, Tensor):
         import warnings
@@ -105,7 +108,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, *, dtype=None, device=None):
     """Like ``tensor`` but shares memory with ``data`` when it already is a matching array or
     tensor."""
-    _parse_keywords('as_tensor', data, dtype=dtype, device=device)
+    if not _well_typed(dtype, device):
+        _refuse_keywords('as_tensor', data, dtype=dtype, device=device)
     dev = check_device(device, 'as_tensor')
     if dev is not CPU:
         return _finish(to_array(data._data if isinstance(data, Tensor) else data, dtype),
@@ -131,8 +135,9 @@ def from_numpy(ndarray):
 @register(method=False, dispatch=False)
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """``as_tensor`` with torch's ``asarray`` keywords."""
-    _parse_keywords('asarray', obj, dtype=dtype, device=device, copy=copy,
-                    requires_grad=requires_grad)
+    if not _well_typed(dtype, device, requires_grad, bool(copy) if copy is None else copy):
+        _refuse_keywords('asarray', obj, dtype=dtype, device=device, copy=copy,
+                         requires_grad=requires_grad)
     t = as_tensor(obj, dtype=dtype, device=device)
     if copy:
         t = make(t._data.copy())
