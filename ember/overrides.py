@@ -412,7 +412,8 @@ def overridable(impl, public_name):
             if cast is not None and _autocast.state.casting is not None:
                 args, kwargs, low = _autocast.enter(cast, args, kwargs)
             try:
-                r = impl(*args, **kwargs)
+                r = checker.call_with_out(public_name, impl, bound, args, kwargs) if \
+                    kwargs and 'out' in kwargs else impl(*args, **kwargs)
                 if refused is not None:
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r

@@ -592,6 +592,98 @@ def _body_params(impl):
     return got
 
 
+def call_with_out(public_name, impl, bound, args, kwargs):
+    """Runs a call given ``out=`` (a tensor) to an overload of torch's that takes one
+    (``bound``): a body without an ``out`` parameter computes the result, written into
+    ``out`` here as every ``out=`` is (``_write_out``: resized, refused where the result
+    needs autograd)."""
+    from .._tensor import Tensor
+    out = kwargs['out']
+    if bound is None or 'out' not in bound.by_name or \
+            out is not None and not isinstance(out, Tensor):
+        return impl(*args, **kwargs)
+    factory = 'layout' in bound.by_name
+    exact = out is not None and bound.name in _OUT_EXACT
+    if out is not None and bound.name in _OUT_DTYPE_FIRST and kwargs.get('dtype') is None:
+        # (``sum(x, out=int_t)`` sums in int; a mean only in a float or complex dtype, its
+        # float result cast -- refused -- into an integer out)
+        exact = False
+        if bound.name != 'mean' or out.dtype.is_floating_point or out.dtype.is_complex:
+            kwargs = dict(kwargs, dtype=out.dtype)
+    if not factory and not exact and _takes_out(impl):
+        return impl(*args, **kwargs)
+    kwargs = {k: v for k, v in kwargs.items() if k != 'out'}
+    if out is None:
+        return impl(*args, **kwargs)
+    if factory:  # (``zeros(2, out=t)``: the result is of out's dtype, which dtype= must be)
+        dtype = kwargs.get('dtype')
+        if dtype is not None and dtype is not out.dtype:
+            raise RuntimeError(f"dtype {dtype.kernel_name} does not match dtype of out "
+                               f"parameter ({out.dtype.kernel_name})")
+        kwargs['dtype'] = out.dtype
+    from .pointwise import _write_out
+    r = impl(*args, **kwargs)
+    if exact:
+        _exact_out(bound.name, r, out)
+    if bound.name in _RANGES and out._data.size == r._data.size:
+        r = r.reshape(out.shape)  # (torch's ranges resize out only to another element count)
+    return _write_out(out, r)
+
+
+_RANGES = frozenset(('arange', 'range', 'linspace', 'logspace'))
+
+
+def _exact_out(name, r, out):
+    """torch's refusal of an ``out=`` tensor of another dtype than the result's, for the
+    ops whose kernels take only their own dtype (the rest cast the result into out)."""
+    rule = _OUT_EXACT.get(name)
+    if rule is None or r.dtype is out.dtype:
+        return
+    if rule == 'same':
+        raise RuntimeError(f"{name}(): self and result must have the same scalar type")
+    raise RuntimeError(f"Expected out tensor to have dtype {r.dtype.cpp_name}, but got "
+                       f"{out.dtype.cpp_name} instead")
+
+
+# The ops whose out= tensor must have the result's dtype exactly (torch's C names; from the
+# fuzzer's out= calls against torch 2.13): 'exact' says "Expected out tensor to have dtype",
+# 'same' "self and result must have the same scalar type". (Not matrix_power: only its
+# matmul path, n >= 2, refuses; its copies of the input or identity cast.)
+_OUT_EXACT = dict.fromkeys((
+    '_log_softmax', '_softmax', 'addmm', 'alias_copy', 'argmax', 'argmin', 'argsort',
+    'as_strided_copy', 'avg_pool2d', 'baddbmm', 'bmm', 'cross', 'cumprod', 'cumsum',
+    'detach_copy', 'diag', 'diagonal_copy', 'expand_copy', 'frobenius_norm', 'gather',
+    'index_add', 'index_copy', 'inverse', 'isin', 'linalg_cholesky', 'linalg_cross',
+    'linalg_det', 'linalg_eigvalsh', 'linalg_inv', 'linalg_matmul',
+    'linalg_solve', 'linalg_svdvals', 'linalg_vector_norm', 'linear', 'log_softmax', 'matmul',
+    'mean', 'mm', 'msort', 'mv', 'nansum', 'permute_copy', 'prod', 'renorm',
+    'scatter', 'scatter_add', 'select_copy', 'slice_copy', 'slice_scatter', 'softmax',
+    'squeeze_copy', 'sum', 't_copy', 'take_along_dim', 'transpose_copy', 'tril', 'triu',
+    'unfold_copy', 'unsqueeze_copy', 'view_as_real_copy', 'view_copy'), 'exact')
+_OUT_EXACT.update(index_select='same', masked_select='same')
+
+
+# Reductions and scans whose ``out=`` tensor gives the dtype they compute in when ``dtype``
+# is not given (torch's: the result dtype is out's)
+_OUT_DTYPE_FIRST = frozenset(('sum', 'nansum', 'prod', 'cumsum', 'cumprod', 'mean'))
+
+
+_TAKES_OUT = {}  # an op's body -> whether it has an ``out`` parameter
+
+
+def _takes_out(impl):
+    got = _TAKES_OUT.get(impl)
+    if got is None:
+        import inspect
+        try:
+            params = inspect.signature(impl).parameters
+            got = 'out' in params
+        except (TypeError, ValueError):
+            got = True
+        _TAKES_OUT[impl] = got
+    return got
+
+
 def body_args(public_name, impl, bound, args, kwargs):
     """The call ``check`` bound to torch's overload ``bound``, as the op's body takes it:
     arguments torch takes by position are passed by position even when given by name, in
@@ -1246,7 +1338,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
         if mixed and error[2] != 'self':
             return
         if error[2] not in (None, 'self'):
-            given = (*seq, *args, *(kwargs or {}).values())
+            given = (*seq, *args, *(v for k, v in (kwargs or {}).items() if k != 'out'))
             tensors = [a for a in given if isinstance(a, Tensor)]
             if any(a._data.dtype != dtype for a in tensors):
                 return  # (mixed through a keyword: pinv(complex A, atol=float tensor))

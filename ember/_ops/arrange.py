@@ -427,20 +427,20 @@ def _atleast_3d(t):
 
 
 @register(method=False)
-def dstack(tensors, *, out=None):
+def dstack(tensors):
     """Concatenates along dim 2 (tensors raised to at least 3 dims first)."""
     if not tensors:
         raise RuntimeError("dstack expects a non-empty TensorList")
-    return cat([_atleast_3d(t) for t in tensors], 2, out=out)
+    return cat([_atleast_3d(t) for t in tensors], 2)
 
 
 @register(method=False)
-def column_stack(tensors, *, out=None):
+def column_stack(tensors):
     """Stacks 0-D/1-D tensors as columns and concatenates the rest along dim 1."""
     if not tensors:
         raise RuntimeError("column_stack expects a non-empty TensorList")
     ts = [t.reshape(t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors]
-    return cat(ts, 1, out=out)
+    return cat(ts, 1)
 
 
 # -- index generators ---------------------------------------------------------------------

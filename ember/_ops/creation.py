@@ -155,7 +155,7 @@ def _like_layout(arr, like, memory_format, op):
 
 
 def _factory(name, fill):
-    def fn(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+    def fn(*size, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False, memory_format=None):
         dev = check_device(device, name)
         arr = fill(_shape(size, name), _dt(dtype))
@@ -206,7 +206,7 @@ def _fill_dtype(value, dtype):
 
 
 @register(method=False)
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+def full(size, fill_value, *, dtype=None, layout=None, device=None,
          requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
     dev = check_device(device, 'full')
@@ -277,7 +277,7 @@ def new(self, *args, device=None):
 
 
 @register(method=False)
-def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            requires_grad=False):
     """Values from ``start`` up to (not including) ``end`` every ``step``; integer arguments
     give int64, any float gives the default float dtype."""
@@ -359,7 +359,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
 
 
 @register(method=False, name='range')
-def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,
+def range_(start, end, step=1, *, dtype=None, layout=None, device=None,
            requires_grad=False):
     """Deprecated: ``start, start + step, ...`` up to ``end`` inclusive, in the default float
     dtype unless ``dtype`` is given (``arange`` excludes ``end``)."""
@@ -415,7 +415,7 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
 
 
 @register(method=False)
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None,
              requires_grad=False):
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     dev = check_device(device, 'linspace')
@@ -531,7 +531,7 @@ def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=Non
 
 
 @register(method=False)
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False):
     """The ``n x m`` identity matrix."""
     dev = check_device(device, 'eye')
     if n < 0:

@@ -11,6 +11,7 @@ import math
 import numbers
 import re
 import sys
+import warnings
 
 import numpy as np
 
@@ -61,11 +62,14 @@ def _write_out(out, t):
                            "support automatic differentiation, but one of the arguments "
                            "requires grad.")
     if out._data.shape != t._data.shape:
-        if out._data.size == 0:
-            out._data = np.empty(t._data.shape, out._data.dtype)
-        else:
-            raise RuntimeError(f"output with shape {list(out._data.shape)} doesn't match the "
-                               f"broadcast shape {list(t._data.shape)}")
+        if out._data.size:
+            warnings.warn(f"An output with one or more elements was resized since it had shape "
+                          f"{list(out._data.shape)}, which does not match the required output "
+                          f"shape {list(t._data.shape)}. This behavior is deprecated, and in a "
+                          "future PyTorch release outputs will not be resized unless they have "
+                          "zero elements. You can explicitly reuse an out tensor t by resizing "
+                          "it, inplace, to zero elements with t.resize_(0).")
+        out._data = np.empty(t._data.shape, out._data.dtype)
     write_into(out, t._data, 'out')
     return out
 
@@ -1733,7 +1737,8 @@ def mul_(self, other):
 def pow(input, exponent, *, out=None):
     """``input ** exponent``; either may be a Python number."""
     if not isinstance(input, Tensor):
-        return _rpow(input, exponent)
+        t = _rpow(input, exponent)
+        return _write_out(out, t) if out is not None else t
     if isinstance(exponent, Tensor):
         x, y = binary_arrays(input, exponent, 'pow')
         check_broadcast(x.shape, y.shape)

@@ -122,7 +122,7 @@ def _float_dt(dtype, op, shape=None):
 
 
 @register(method=False)
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*size, generator=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1)."""
     dev = check_device(device, 'rand')
@@ -137,7 +137,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
 
 @register(method=False)
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*size, generator=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples."""
     dev = check_device(device, 'randn')
@@ -168,7 +168,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 @register(method=False)
-def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, layout=None,
             device=None, requires_grad=False):
     """Integers uniform in [low, high) (int64 unless ``dtype``)."""
     dev = check_device(device, 'randint')
@@ -201,7 +201,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
 
 
 @register(method=False)
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+def randperm(n, *, generator=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """A random permutation of ``0..n-1`` (int64 unless ``dtype``)."""
     dev = check_device(device, 'randperm')
@@ -217,7 +217,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
 
 @register(method=False)
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None,
            layout=None, device=None, requires_grad=False):
     """Normal samples; ``mean``/``std`` may be tensors (elementwise) or numbers with ``size``."""
     dev = check_device(device, 'normal')

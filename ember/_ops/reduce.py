@@ -1757,18 +1757,28 @@ def median(input, dim=_NODIM, keepdim=False, *, out=None):
 def _logic(name, np_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
+        # torch keeps uint8 for uint8 inputs (a legacy); every other dtype gives bool. An
+        # out= tensor may be either, and its dtype is the result's.
+        as_uint8 = x.dtype == np.uint8 if out is None else _logic_out(name, out)
         if isinstance(dim, (tuple, list)) and not dim:
             # unlike sum/amax, torch's all/any reduce over no dim for an empty dim list
             r = np.asarray(x != 0) if x.dtype != np.bool_ else x.copy()  # (0-d: an array)
-            return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
-        dims = _dims(dim, x.ndim, True)
-        r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
-        # torch keeps uint8 for uint8 inputs (a legacy); every other dtype gives bool.
-        return _out(make(r.astype(np.uint8) if x.dtype == np.uint8 else r), out)
+        else:
+            dims = _dims(dim, x.ndim, True)
+            r = np.asarray(np_fn(x, axis=_np_axis(dims, x.ndim), keepdims=keepdim))
+        return _out(make(r.astype(np.uint8) if as_uint8 else r), out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"True if {name} elements (along ``dim``) are non-zero."
     register(fn)
     return fn
+
+
+def _logic_out(name, out):
+    """Whether all/any's ``out`` tensor holds uint8 (else bool; torch refuses any other)."""
+    if out.dtype not in (_dtype.bool_, _dtype.uint8):
+        raise RuntimeError(f"{name} only supports bool tensor for result, got: "
+                           f"{out.dtype.kernel_name}")
+    return out.dtype is _dtype.uint8
 
 
 all = _logic('all', np.all)

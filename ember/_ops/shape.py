@@ -1031,7 +1031,7 @@ class CatBackward0(Node):
 
 
 @register(method=False)  # (torch has no Tensor.cat)
-def cat(tensors, dim=0, *, out=None):
+def cat(tensors, dim=0):
     """Joins tensors along an existing dim (1-D empty tensors are skipped, as in torch)."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"cat() received an invalid combination of arguments - got "
@@ -1073,11 +1073,7 @@ def cat(tensors, dim=0, *, out=None):
     n = track(CatBackward0, tensors)
     if n is not None:
         n.dim = d
-    r = result(arr, n)
-    if out is not None:
-        from .pointwise import _write_out
-        return _write_out(out, r)
-    return r
+    return result(arr, n)
 
 
 concat = concatenate = cat
@@ -1091,7 +1087,7 @@ class StackBackward0(Node):
 
 
 @register(method=False)
-def stack(tensors, dim=0, *, out=None):
+def stack(tensors, dim=0):
     """Joins equally shaped tensors along a new dim."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -1264,7 +1260,7 @@ class TriuBackward0(Node):
 
 
 def _tri(name, kernel, cls):
-    def fn(input, diagonal=0, *, out=None):
+    def fn(input, diagonal=0):
         if input._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
         r = kernel(input._data, diagonal)

@@ -123,6 +123,13 @@ class Raised:
         return f'{type(self.exc).__name__}: {str(self.exc)[:160]}'
 
 
+class NotOut:
+    """A result that is not the ``out=`` tensor the call passed."""
+
+    def __init__(self, value):
+        self.value = value
+
+
 def invoke(lib, target, call):
     """Runs the call in ``lib``: (result or Raised, leaves)."""
     inplace = target.attr.endswith('_') and not target.attr.endswith('__')
@@ -138,6 +145,8 @@ def invoke(lib, target, call):
             out = fn(*args, **kwargs)
     except Exception as e:  # noqa: BLE001 - the exception itself is what we compare
         return Raised(e), leaves
+    if 'out' in kwargs and out is not kwargs['out']:
+        return NotOut(out), leaves  # (torch returns the out tensor itself)
     return out, leaves
 
 
@@ -175,7 +184,9 @@ def _norm(x):
 def _input_tol(call):
     """The loosest tolerance among the call's floating inputs: an output is as precise as
     the least precise value it was computed from (a float64 result of float16 inputs)."""
-    worst = (0, 0)
+    # (an out= tensor of a wider dtype holds a result computed in the op's own, at least
+    # float32's precision)
+    worst = TOL['float32'] if 'out' in call.kwargs else (0, 0)
     for v in list(call.args) + list(call.kwargs.values()):
         for p in (v if isinstance(v, list) else [v]):
             if hasattr(p, 'array') and p.dtype in TOL:
@@ -443,6 +454,14 @@ def check(target, call, ember_done=None):
     if e_raised:
         found.append((SPURIOUS, f'ember raises {eout!r}'))
         return found
+    if isinstance(eout, NotOut) or isinstance(tout, NotOut):
+        if not (isinstance(eout, NotOut) and isinstance(tout, NotOut)):
+            found.append((STRUCT, 'out: the out= tensor is ' +
+                          ('not returned' if isinstance(eout, NotOut) else 'returned') +
+                          (' (torch returns it)' if isinstance(eout, NotOut) else
+                           ' (torch returns another)')))
+            return found
+        eout, tout = eout.value, tout.value
     ties = any(w in target.attr for w in _TIE_WORDS) and _has_ties(call)
     gauge = GAUGE.get(target.name, 'none')
     # (qr: unique up to signs only for a full-rank input: shapes and dtypes only)

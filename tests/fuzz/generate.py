@@ -291,6 +291,14 @@ def generate(target, seed):
         elif i <= last:
             args.append(v if use else a.default)
             names.append('input' if a.name == 'self' else a.name)
+    if _with_out(target, seed, args, kwargs):
+        # (no input requires grad: torch's refusal of autograd through out= depends on how
+        # each op is registered -- see the README's differences)
+        for v in args + list(kwargs.values()) + [receiver]:
+            for p in (v if isinstance(v, list) else [v]):
+                if isinstance(p, TensorPlan):
+                    p.grad = False
+        gen.grad = False
     _wrong_type(target, seed, args, kwargs, receiver is not None)
     _by_keyword(target, seed, args, names, kwargs)
     if target.method:
@@ -300,6 +308,26 @@ def generate(target, seed):
 
 KEYWORDS = float(os.environ.get('EMBER_FUZZ_KEYWORDS', '0.2'))
 WRONG_TYPES = float(os.environ.get('EMBER_FUZZ_WRONG_TYPES', '0.1'))
+OUTS = float(os.environ.get('EMBER_FUZZ_OUT', '0.1'))
+
+
+def _with_out(target, seed, args, kwargs):
+    """With probability ``OUTS``, a function taking ``out=`` gets an out tensor, on a stream
+    of its own: mostly of the first tensor's dtype, empty (resized, as scripts pass one) or
+    of the first tensor's shape, sometimes of another dtype or shape (refused, or resized
+    with a warning). Returns whether it did."""
+    r = random.Random(zlib.crc32(f'out:{target.name}:{seed}'.encode()))
+    if not target.out or r.random() >= OUTS:
+        return False
+    first = next((v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorPlan)),
+                 None)
+    dtype = first.dtype if first is not None and r.random() < 0.7 else r.choice(DTYPE_NAMES)
+    u = r.random()
+    shape = (0,) if u < 0.4 or first is None else first.array.shape if u < 0.8 else \
+        r.choice(SHAPES)
+    g = np.random.default_rng(r.randrange(2 ** 32))
+    kwargs['out'] = TensorPlan(_values(r, g, shape, dtype, False, False), dtype)
+    return True
 
 
 def _misfit(v, r):
@@ -328,7 +356,8 @@ def _wrong_type(target, seed, args, kwargs, method):
     r = random.Random(zlib.crc32(f'type:{target.name}:{seed}'.encode()))
     if r.random() >= WRONG_TYPES:
         return
-    places = [('a', i) for i in range(len(args))] + [('k', k) for k in kwargs]
+    # (not an out= tensor: torch's parser takes a number there, as a new 0-d out)
+    places = [('a', i) for i in range(len(args))] + [('k', k) for k in kwargs if k != 'out']
     if not places:
         return
     kind, where = r.choice(places)

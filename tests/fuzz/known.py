@@ -5,6 +5,16 @@ detail is the first finding, reproducible with ``python -m tests.fuzz --only NAM
 say why ember differs on purpose or which helper owns the fix. Delete an entry once fixed.
 """
 
+_EMPTY_EXTREME_OUT = (
+    "torch bug: max/min(empty, out=t) return the dtype's extreme value (-2**63 for int64) "
+    'where max/min(empty) refuse: no maximum of no elements ("Expected reduction dim to be '
+    'specified for input.numel() == 0"); ember refuses both')
+_NORMAL_OUT = (
+    "torch quirk: normal(mean_tensor, std_number, out=t) broadcasts mean's shape with out's "
+    'current one (a (3, 1) mean into an empty out gives (3, 0), a 0-d mean an empty result '
+    "that runs no kernel; (2, 3, 3) with (4, 4) fails); ember's result has mean's shape, as "
+    'without out= (out resized to it)')
+
 KNOWN = {
     ('F.elu_', 'clearly wrong gradients'):
         "torch bug: in-place elu's backward reads the result's sign, wrong for a negative"
@@ -91,6 +101,25 @@ KNOWN = {
         'catastrophic cancellation: float32 values holding 1e30, -1e30, 1e30, -1e30 among '
         "small ones sum exactly to -0.0881; torch's answer (-0.41) is a rounding remainder of "
         'its summation order (its own nansum of the flipped tensor gives 0.0, as ember does)',
+    ('normal', 'silent acceptance of bad input'): _NORMAL_OUT,
+    ('normal', 'wrong dtype / shape / structure'): _NORMAL_OUT,
+    ('normal', 'spurious errors'): _NORMAL_OUT,
+    ('linspace', 'spurious errors'):
+        "torch quirk: linspace(complex_start, ..., out=half_t) casts the complex values into "
+        "out, where linspace(..., dtype=half) refuses them (\"inferred dtype can't be safely "
+        'cast"); ember refuses both (the result of a range with out= has out\'s dtype)',
+    ('max', 'spurious errors'): _EMPTY_EXTREME_OUT,
+    ('min', 'spurious errors'): _EMPTY_EXTREME_OUT,
+    ('diff', 'silent acceptance of bad input'):
+        'torch bug: diff of an empty input with prepend/append and out= raises IndexError '
+        '("start out of range") where the same call without out= returns the empty result; '
+        'ember returns it with or without out=',
+    ('all', 'wrong values on finite inputs'):
+        'torch quirk: all/any with a uint8 out= tensor cast the input to uint8 before testing '
+        'it (0.5 and 0.3+2j count as zero); ember tests the values themselves',
+    ('any', 'wrong values on finite inputs'):
+        'torch quirk: all/any with a uint8 out= tensor cast the input to uint8 before testing '
+        'it (0.5 and 0.3+2j count as zero); ember tests the values themselves',
     ('Tensor.sum', 'wrong values on finite inputs'):
         'catastrophic cancellation: float32 rows holding -1e30, 1e30 among small ones sum '
         "exactly to 1.0433 (ember, and float64); torch's vectorized order absorbs two of the "

@@ -73,6 +73,7 @@ class Target:
     space: str      # 'torch', 'Tensor', 'F', 'linalg', 'fft', 'special'
     attr: str
     templates: list
+    out: bool = False  # torch's function takes one ``out=`` tensor
 
     @property
     def method(self):
@@ -208,6 +209,24 @@ def _from_signature(fn, aten_names):
     return [out]
 
 
+def _takes_out(space, attr, tfn):
+    """Whether torch's function takes one ``out=`` tensor: an aten overload of it writes
+    only an argument called ``out`` (a Python function must also have that parameter)."""
+    if space == 'Tensor':
+        return False
+    try:
+        if 'out' not in inspect.signature(tfn).parameters:
+            return False
+    except (TypeError, ValueError):
+        pass  # (a builtin: its schema says)
+    try:
+        found = torch._C._jit_get_schemas_for_operator('aten::' + _aten_names(space, attr)[0])
+    except RuntimeError:
+        return False
+    return any([a.name for a in s.arguments if a.alias_info is not None and
+                a.alias_info.is_write] == ['out'] and len(s.returns) == 1 for s in found)
+
+
 def _aten_names(space, attr):
     if space == 'linalg':
         return ['linalg_' + attr]
@@ -239,7 +258,7 @@ def _make(name, space, attr):
         templates = [t for n in names for t in schemas(n)][:6]
     if not templates:
         return None
-    return Target(name, space, attr, templates)
+    return Target(name, space, attr, templates, _takes_out(space, attr, tfn))
 
 
 def all_targets():
