@@ -195,8 +195,16 @@ def mvlgamma(input, p, *, out=None):
     x = input._data
     dt = x.dtype if x.dtype.kind in 'fV' else _dtype.DEFAULT.np_float
     offsets = -0.5 * np.arange(p - 1, -1, -1, dtype=np.float64)  # -(p-1)/2, ..., -1/2, 0
-    xs = x.astype(np.float64)[..., None] + offsets
-    r = _specfun.lgamma(xs).sum(-1) + p * (p - 1) * math.log(math.pi) / 4
+    const = p * (p - 1) * math.log(math.pi) / 4
+    if np.dtype(dt).itemsize == 2:
+        # (torch composes it in the half dtype: each argument, term, sum and the constant's
+        # addition rounded to it -- near a pole of lgamma, x - j/2's rounding matters)
+        xs = (x.astype(np.float32)[..., None] + offsets.astype(np.float32)).astype(dt)
+        terms = _specfun.lgamma(xs.astype(np.float64)).astype(dt).astype(np.float32)
+        r = (terms.sum(-1).astype(dt).astype(np.float32) + np.float32(const))
+    else:
+        xs = x.astype(np.float64)[..., None] + offsets
+        r = _specfun.lgamma(xs).sum(-1) + const
     node = track1(MvlgammaBackward0, input)
     if node is not None:
         node.offsets = offsets

@@ -493,6 +493,13 @@ KNOWN = {
     ('adaptive_avg_pool1d', 'spurious errors'):
         'left: a complex input that requires grad pooled to size 1: torch takes a mean there '
         "(complex autograd works); ember's dtype table refuses the kernel's complex autograd",
+    ('svd_lowrank', 'spurious errors'):
+        'left: bfloat16 input: torch multiplies it by float32 random samples, which its '
+        'matmul refuses except on paths that skip the check (a transposed batch by an empty '
+        'sample matrix); ember refuses the mix of dtypes on every path (see pca_lowrank)',
+    ('trapz', 'spurious errors'):
+        "left: an empty bool y with a non-empty bool x: torch answers the empty sum before its "
+        "bool check; ember's dtype table reads 'nonempty' over every tensor of the call",
     ('pca_lowrank', 'spurious errors'):
         'left: bfloat16 input: torch computes in bfloat16; ember mixes a float32 random '
         'projection into the bfloat16 matmul and refuses the dtypes',

@@ -122,3 +122,25 @@ def test_constructors_parse_their_keywords_as_torch(call):
     """torch's parser refuses a keyword of another type (TypeError naming the argument);
     ember read ``dtype.np`` (AttributeError) and took ``requires_grad=1``."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['bfloat16', 'float16'])
+@pytest.mark.parametrize('p', [1, 2, 3])
+def test_mvlgamma_composes_half_types_as_torch(dtype, p):
+    """torch computes mvlgamma in a half dtype step by step (x - j/2, each lgamma term, the
+    sum, the constant's addition each rounded): near a pole of lgamma the rounding of
+    x - j/2 moves the result by several units (bfloat16 -1.0234375, p=3: 9.0625; ember's
+    exact sum gave 9.375)."""
+    x = np.array([-1.0234375, 1.265625, 0.84765625, 4.46875, -2.8656, 3.6875], np.float32)
+    check(lambda T, a: T.mvlgamma(a.to(getattr(T, dtype)), p), x, grad=False, rtol=1e-2,
+          atol=2e-3)
+
+
+@pytest.mark.parametrize('bias_shape', [(2, 3, 1), (2,), (3, 2), (1,), (2, 1), (1, 2), ()],
+                         ids=str)
+def test_bilinear_reads_only_the_first_dim_of_bias(bias_shape):
+    """torch checks bias.size(0) against the weight's out features and broadcasts the rest
+    with the result; ember refused any bias but a 1-d one."""
+    check(lambda T: T.nn.functional.bilinear(T.ones(2, 3, 3), T.ones(2, 3, 3), T.ones(2, 3, 3),
+                                             T.ones(*bias_shape)), grad=False,
+          match_message=True)
