@@ -124,7 +124,8 @@ class Raised:
 
 
 class NotOut:
-    """A result that is not the ``out=`` tensor the call passed."""
+    """A result that is not the ``out=`` tensor the call passed (or, with ``inplace=True``,
+    its input)."""
 
     def __init__(self, value):
         self.value = value
@@ -132,7 +133,8 @@ class NotOut:
 
 def invoke(lib, target, call):
     """Runs the call in ``lib``: (result or Raised, leaves)."""
-    inplace = target.attr.endswith('_') and not target.attr.endswith('__')
+    inplace = target.attr.endswith('_') and not target.attr.endswith('__') or \
+        call.kwargs.get('inplace') is True
     try:
         args, kwargs, leaves = build(lib, call, inplace)
     except Exception as e:  # noqa: BLE001 - building inputs failed in this library
@@ -147,6 +149,8 @@ def invoke(lib, target, call):
         return Raised(e), leaves
     if 'out' in kwargs and out is not kwargs['out']:
         return NotOut(out), leaves  # (torch returns the out tensor itself)
+    if kwargs.get('inplace') is True and args and out is not args[0]:
+        return NotOut(out), leaves  # (... and an activation with inplace=True its input)
     return out, leaves
 
 
@@ -456,7 +460,7 @@ def check(target, call, ember_done=None):
         return found
     if isinstance(eout, NotOut) or isinstance(tout, NotOut):
         if not (isinstance(eout, NotOut) and isinstance(tout, NotOut)):
-            found.append((STRUCT, 'out: the out= tensor is ' +
+            found.append((STRUCT, 'out: the out= (or inplace=) tensor is ' +
                           ('not returned' if isinstance(eout, NotOut) else 'returned') +
                           (' (torch returns it)' if isinstance(eout, NotOut) else
                            ' (torch returns another)')))

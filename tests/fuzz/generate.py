@@ -299,6 +299,7 @@ def generate(target, seed):
                 if isinstance(p, TensorPlan):
                     p.grad = False
         gen.grad = False
+    _in_place(target, seed, kwargs)
     _wrong_type(target, seed, args, kwargs, receiver is not None)
     _by_keyword(target, seed, args, names, kwargs)
     if target.method:
@@ -309,6 +310,18 @@ def generate(target, seed):
 KEYWORDS = float(os.environ.get('EMBER_FUZZ_KEYWORDS', '0.2'))
 WRONG_TYPES = float(os.environ.get('EMBER_FUZZ_WRONG_TYPES', '0.1'))
 OUTS = float(os.environ.get('EMBER_FUZZ_OUT', '0.1'))
+
+
+INPLACE = float(os.environ.get('EMBER_FUZZ_INPLACE', '0.2'))
+
+
+def _in_place(target, seed, kwargs):
+    """With probability ``INPLACE``, an ``nn.functional`` activation taking ``inplace=`` is
+    called with ``inplace=True`` (as ``nn.ReLU(inplace=True)`` calls it), on a stream of its
+    own: the result must be the input itself, rewritten."""
+    r = random.Random(zlib.crc32(f'inplace:{target.name}:{seed}'.encode()))
+    if target.inplace and r.random() < INPLACE:
+        kwargs['inplace'] = True
 
 
 def _with_out(target, seed, args, kwargs):

@@ -493,6 +493,10 @@ KNOWN = {
     ('adaptive_avg_pool1d', 'spurious errors'):
         'left: a complex input that requires grad pooled to size 1: torch takes a mean there '
         "(complex autograd works); ember's dtype table refuses the kernel's complex autograd",
+    ('F.silu', 'spurious errors'):
+        'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '
+        'not support automatic differentiation for outputs with complex dtype"), but '
+        'silu(x, inplace=True) records SiluBackward0 for it; ember refuses both',
     ('svd_lowrank', 'spurious errors'):
         'left: bfloat16 input: torch multiplies it by float32 random samples, which its '
         'matmul refuses except on paths that skip the check (a transposed batch by an empty '

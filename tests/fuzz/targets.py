@@ -74,6 +74,7 @@ class Target:
     attr: str
     templates: list
     out: bool = False  # torch's function takes one ``out=`` tensor
+    inplace: bool = False  # torch's function takes ``inplace=`` (nn.functional's activations)
 
     @property
     def method(self):
@@ -258,7 +259,11 @@ def _make(name, space, attr):
         templates = [t for n in names for t in schemas(n)][:6]
     if not templates:
         return None
-    return Target(name, space, attr, templates, _takes_out(space, attr, tfn))
+    try:
+        inplace = space == 'F' and 'inplace' in inspect.signature(tfn).parameters
+    except (TypeError, ValueError):
+        inplace = False
+    return Target(name, space, attr, templates, _takes_out(space, attr, tfn), inplace)
 
 
 def all_targets():
