@@ -1737,6 +1737,9 @@ def mul_(self, other):
 def pow(input, exponent, *, out=None):
     """``input ** exponent``; either may be a Python number."""
     if not isinstance(input, Tensor):
+        if out is not None and builtins.type(input) is not bool and input == 1:
+            # (torch fills out with ones: 1 ** anything, in any dtype out has)
+            return _write_out(out, make(np.ones(exponent._data.shape, out._data.dtype)))
         t = _rpow(input, exponent)
         return _write_out(out, t) if out is not None else t
     if isinstance(exponent, Tensor):

@@ -1139,7 +1139,15 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if n is not None:
         n.save(input)
         n.dims, n.keepdim = dims, keepdim
-    return _out(result(r, n), out)
+    t = result(r, n)
+    if out is not None:
+        # (torch copies the result into out: any floating or complex dtype, a complex result
+        # into a real one losing its imaginary part with copy_'s warning)
+        if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, "
+                               f"but got: {out.dtype.kernel_name}")
+        t = t.to(out.dtype)
+    return _out(t, out)
 
 
 # -- sums of rows and columns, by BLAS ---------------------------------------------------

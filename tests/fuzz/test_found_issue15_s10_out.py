@@ -144,3 +144,25 @@ def test_dtype_refusals_do_not_read_out_as_an_input():
     """pinv's refusal of a complex tolerance read a complex out= tensor as one."""
     check(lambda T: T.linalg.pinv(T.zeros(2, 0, dtype=T.complex64), hermitian=True,
                                   out=T.zeros(2, 0, dtype=T.complex64)), grad=False)
+
+
+@pytest.mark.parametrize('out_dtype', ['float32', 'bfloat16', 'float64', 'complex128', 'int64'])
+@pytest.mark.parametrize('input_dtype', ['float32', 'complex64'])
+def test_logsumexp_copies_into_out(input_dtype, out_dtype):
+    """torch copies logsumexp's result into out= (complex into real dropping the imaginary
+    part) but refuses an integer out; ember refused every lossy cast."""
+    x = np.array([1 + 1j, 2, -0.5j]).astype(input_dtype)
+    for fn in ('logsumexp', 'special.logsumexp'):
+        check(lambda T, a: (T.special.logsumexp if '.' in fn else T.logsumexp)(
+            a, 0, out=T.empty(0, dtype=getattr(T, out_dtype))), x, grad=False,
+            match_message=True, rtol=2e-2)
+
+
+@pytest.mark.parametrize('out_dtype', ['uint8', 'int32', 'complex64', 'float16'])
+@pytest.mark.parametrize('base', [1, 1.0, 2.0, True], ids=['int_1', 'float_1', 'float_2', 'bool'])
+def test_pow_of_a_number_base_into_out(base, out_dtype):
+    """torch fills out with ones for a base of 1, whatever the dtypes; other bases cast
+    (or refuse) as every out= does."""
+    check(lambda T: T.pow(base, T.tensor([1 + 1j, 2]) if out_dtype == 'complex64' else
+                          T.tensor([1.5, 2.0]), out=T.empty(0, dtype=getattr(T, out_dtype))),
+          grad=False, match_message=True)
