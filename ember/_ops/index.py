@@ -646,21 +646,28 @@ def index_select(input, dim, index, *, out=None):
     if not x.ndim and a.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{a.size} value(s)")
-    if a.size and size == 0:
-        if x.ndim == 1:  # (torch's kernel for a vector checks each index: its IndexError)
-            raise IndexError("index out of range in self")
-        raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if a.size and (a.min() < 0 or a.max() >= size):
-        # torch's two kernels word this differently: its dim-1 fast path, and the rest
-        if d != 1:
-            raise IndexError("index out of range in self")
-        bad = a[(a < 0) | (a >= size)][0]
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
+    check_select_bounds(x, d, a, size)
     arr = np.take(x, a, axis=d) if x.ndim else x.copy()
     n = track1(IndexSelectBackward0, input)
     if n is not None:
         n.dim, n.index = d, index
     return _out(result(arr, n), out)
+
+
+def check_select_bounds(x, d, a, size):
+    """torch's refusal of an index in ``a`` (flat) outside ``size``, dim ``d``'s size of the
+    array ``x``, as index_select (and embedding, which is one) words it."""
+    if a.size and size == 0:
+        if x.ndim == 1:  # (torch's kernel for a vector checks each index: its IndexError)
+            raise IndexError("index out of range in self")
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if a.size and (a.min() < 0 or a.max() >= size):
+        # torch's kernels word this differently: its dim-1 fast path and its copy of an
+        # empty tensor (one with a size-0 dim elsewhere), and the rest
+        if d != 1 and x.size:
+            raise IndexError("index out of range in self")
+        bad = a[(a < 0) | (a >= size)][0]
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
 
 
 def _out(r, out):

@@ -1805,7 +1805,8 @@ def _rpow(base, exponent):
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
     _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
-    r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
+    # (an int base wraps into a narrower integer dtype, as torch casts it: 300 -> 44 in uint8)
+    r = np.asarray(_power(np.array(base).astype(dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)
     if n is not None:
