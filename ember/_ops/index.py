@@ -733,9 +733,9 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
                            f"source.shape = {list(s.shape)}")
     outa = x.reshape(xs).copy()
     if x.size or x.ndim <= 1:  # (torch checks nothing for an empty n-d self)
-        # torch words this by kernel: its scatter_add one (n-d, alpha 1, first or last dim)
-        # names the index; its slice loop does not
-        if x.ndim > 1 and alpha == 1 and d in (0, x.ndim - 1):
+        # torch words this by kernel: its scatter_add one (n-d, alpha 1, first or last dim,
+        # an int64 index) names the index; its slice loop does not
+        if x.ndim > 1 and alpha == 1 and d in (0, x.ndim - 1) and a.dtype == np.int64:
             _check_bounds(a, xs[d], d, RuntimeError)
         elif a.size and (a.min() < 0 or a.max() >= xs[d]):
             raise IndexError("index out of range in self")
@@ -1388,19 +1388,20 @@ class PutBackward0(Node):
 def put(input, index, source, accumulate=False):
     """``input`` with the flattened positions ``index`` set to (or, with ``accumulate``,
     increased by) the elements of ``source``."""
+    from ._args import stands  # (these come before put_'s check of an expanded self)
     a = index._data
     if a.dtype != np.int64:
-        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
-                           f"{_tname(a.dtype)}")
+        raise stands(RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                                  f"{_tname(a.dtype)}"))
     x, s = input._data, source._data
     if s.dtype != x.dtype:
-        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
-                           f"self.dtype = {_tname(x.dtype)} and source.dtype = "
-                           f"{_tname(s.dtype)}")
+        raise stands(RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{_tname(x.dtype)} and source.dtype = {_tname(s.dtype)}"))
     if s.size != a.size:
-        raise IndexError(f"put_(): Expected source and index to have the same number of "
-                         f"elements, but got source.numel() = {s.size}, index.numel() = "
-                         f"{a.size}")
+        raise stands(IndexError(
+            f"put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {s.size}, index.numel() = {a.size}"))
     flat = _flat_index(a, x.size, 'put_')
     out = x.copy().reshape(-1)
     if accumulate:

@@ -832,7 +832,8 @@ def _more_arguments(name, op, given, kwargs):
             else:
                 kwargs = {**kwargs, p: a}
     args = tuple(args)
-    if name == 'add':
+    if name == 'add':  # (torch's parser first: a list alpha is its TypeError)
+        _arguments().check('add', args, kwargs)
         return add(*args, **kwargs)
     return _by_name(name, op, args, kwargs)
 

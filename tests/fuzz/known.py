@@ -447,9 +447,6 @@ KNOWN = {
         'view (see Tensor.chalf)',
     ('view_as_complex_copy', 'spurious errors'):
         'left: ember has no complex32 (ComplexHalf) dtype (see Tensor.chalf)',
-    ('Tensor.__radd__', 'wrong dtype / shape / structure'):
-        "left: a list alpha: torch's reflected operator returns NotImplemented for a call its "
-        'parser refuses; ember reads the one-element list as a number',
     ('Tensor.pow', 'wrong values on finite inputs'):
         'left: a complex base near 0 to a negative integer power overflows: torch gives '
         "inf-0j (its polar form), ember's NumPy division inf+nanj",
@@ -501,6 +498,19 @@ KNOWN = {
         'becomes (3, 3)) -- an in-place op never changes its shape, addmm_ and baddbmm_ '
         'refuse ("Bad in-place call"), and for a (3, 1) self the values read the overlapping '
         'old storage (wrong); ember refuses',
+    ('logspace', 'wrong values on finite inputs'):
+        'torch bug: base 0 to a complex exponent 0 (steps=1 with a complex end, start 0) is '
+        "NaN+NaNj (its complex pow's exp(0 * log 0), see pow); with a real end torch gives 1, "
+        'as ember does for both',
+    ('F.layer_norm', 'wrong values on finite inputs'):
+        'left: float32/bfloat16 values beyond ~1.8e19: their squares overflow float32, where '
+        "both compute the statistics -- torch's variance becomes NaN (inf - inf), ember's "
+        'rstd 0 (a constant row of 1e30 gives 0, the exact answer); neither normalises '
+        "such a row exactly (float64 statistics would; torch's float64 does)",
+    ('index_put_', 'silent acceptance of bad input'):
+        "torch bug: a 0-d mask index (bool, or the deprecated uint8) fails an INTERNAL ASSERT "
+        "in index_put_ (\"ntensor >= 3\", \"please report a bug\"), which torch's own "
+        'x[mask] takes (it adds a dim of 1); ember puts through it as indexing reads it',
 }
 
 # (the same torch bug in every convolution)

@@ -195,3 +195,89 @@ def test_istft_refuses_inputs_as_torch(args):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtypes', [('float32', 'int64'), ('int64', 'float32'),
+                                    ('float16', 'int64'), ('bool', 'int32'),
+                                    ('bfloat16', 'float16'), ('float32', 'float64')])
+def test_cat_of_empty_vectors_promotes_as_torch(dtypes):
+    """Only 1-d empty tensors: the result is empty with torch's promoted dtype (ember's
+    NumPy concatenation gave float64 for float32 and int64)."""
+    check(lambda T: T.cat([T.zeros(0, dtype=getattr(T, dtypes[0])),
+                           T.zeros(0, dtype=getattr(T, dtypes[1]))], -2), grad=False)
+    check(lambda T: T.concatenate([T.zeros(0, dtype=getattr(T, dtypes[0])),
+                                   T.zeros(0, dtype=getattr(T, dtypes[1])),
+                                   T.zeros(0, dtype=getattr(T, dtypes[0]))], 0), grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x, y: x.__add__(y, alpha=[0.5]),
+    lambda T, x, y: x.__radd__(y, alpha=(1.0,)),
+    lambda T, x, y: x.__add__(y, alpha=2),
+    lambda T, x, y: x.__radd__(y, alpha=2),
+    lambda T, x, y: x.__add__(other=y, alpha=3),
+], ids=['list_alpha', 'tuple_alpha_r', 'alpha', 'alpha_r', 'keywords'])
+def test_add_operator_declines_a_list_alpha(call):
+    """torch's parser refuses a list alpha, so the operator answers NotImplemented (ember read
+    the one-element list as a number)."""
+    check(lambda T: (lambda r: r if r is NotImplemented else r.tolist())(
+        call(T, T.tensor([-0.33, 0.42, 0.16]), T.tensor([-1.7, -1.1, 0.15]))), grad=False)
+
+
+@pytest.mark.parametrize('index_dtype', ['int32', 'int64'])
+@pytest.mark.parametrize('shape_dim', [((3, 1), 1), ((3, 1), 0), ((3,), 0), ((2, 3, 1), 2),
+                                       ((2, 3, 1), 1), ((3, 2), 1)])
+@pytest.mark.parametrize('index', [[5], [-1], 5])
+def test_index_add_out_of_range_by_index_dtype(index_dtype, shape_dim, index):
+    """torch's scatter_add kernel (n-d self, first or last dim) names a bad index only for an
+    int64 index; an int32 one goes to its slice loop ("index out of range in self",
+    IndexError). ember named it for both."""
+    shape, d = shape_dim
+    src = list(shape)
+    src[d] = 1
+    if not isinstance(index, list):
+        del src[d]
+    check(lambda T: T.zeros(shape, dtype=T.int32).index_add_(
+        d, T.tensor(index, dtype=getattr(T, index_dtype)), T.ones(src, dtype=T.int32)),
+        grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('index, source', [
+    (([1, 2], 'int32'), ([1, 2], 'int64')), (([1, 2], 'int64'), ([1., 2.], 'float32')),
+    (([1, 2], 'int64'), ([1, 2, 3], 'int64')), (([1, 9], 'int64'), ([1, 2], 'int64')),
+    (([1, 2], 'int64'), ([1, 2], 'int64')),
+], ids=['index_dtype', 'source_dtype', 'numel', 'bounds', 'fine'])
+def test_put_checks_its_arguments_before_an_expanded_self(index, source):
+    """put_ checks the index's dtype, the source's dtype and the element counts before it
+    refuses to write an expanded tensor (ember refused the expanded tensor first); the
+    bounds come after."""
+    check(lambda T: T.tensor([5, 5, 5]).expand(2, 3).put_(
+        T.tensor(index[0], dtype=getattr(T, index[1])),
+        T.tensor(source[0], dtype=getattr(T, source[1]))), grad=False, match_message=True)
+
+
+def _windows(T, x, op):
+    F = T.nn.functional
+    return {'avg1d': lambda: F.avg_pool1d(x, 2),
+            'avg1d_pad': lambda: F.avg_pool1d(x, 2, 1, padding=1),
+            'adaptive1d': lambda: F.adaptive_avg_pool1d(x, 2),
+            'linear': lambda: F.interpolate(x, size=2, mode='linear'),
+            'lp_pool1d': lambda: F.lp_pool1d(x, 3, 2)}[op]()
+
+
+@pytest.mark.parametrize('op', ['avg1d', 'avg1d_pad', 'adaptive1d', 'linear', 'lp_pool1d'])
+def test_a_non_finite_pooling_gradient_stays_in_its_windows(op):
+    """A NaN or inf output gradient reaches only the inputs of its window (torch); ember's
+    matrix products spread it to every input (0 * inf). lp_pool1d of a window whose cubes
+    sum below zero has a NaN output, and the input outside every window keeps a 0
+    gradient."""
+    x = np.array([[[0.86, -0.47, -0.26, 1.5, -2.0]], [[-2.03, 0.82, 1.4, -0.1, 0.3]]])
+
+    def call(T, a):
+        a.requires_grad_(True)
+        y = _windows(T, a, op)
+        g = T.ones_like(y)
+        g[..., 0] = float('nan') if op != 'linear' else float('inf')
+        y.backward(g)
+        return a.grad
+    check(call, x, grad=False)
