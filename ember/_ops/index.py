@@ -1009,8 +1009,9 @@ def _scatter(input, dim, index, src, value, reduce, op):
         if src is not None:
             s = src._data.reshape(src._data.shape or (1,))
             vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
-        else:
-            vals = np.asarray(value).astype(x.dtype)
+        else:  # (torch's checked conversion of the number: no wrap-around)
+            from .pointwise import fill_scalar  # (pointwise builds on this module)
+            vals = np.asarray(fill_scalar(value, x.dtype)).astype(x.dtype)
         if op == 'scatter_add':
             np.add.at(out, key, vals)
         elif reduce is not None:

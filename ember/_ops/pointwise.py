@@ -1799,6 +1799,8 @@ def _pow_kernel(np_dtype):
 def _check_int_pow(x, e):
     if x.dtype.kind in 'biu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if x.dtype.kind in 'iu' and builtins.type(e) is int:
+        _fit_int(e, x.dtype)  # (torch converts the exponent to the dtype, checked: no wrap)
 
 
 def _rpow(base, exponent):
@@ -2059,6 +2061,9 @@ def where(condition, input=None, other=None):
     if cond._data.dtype.kind != 'b':
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {cond.dtype.kernel_name}")
+    for t, v in ((input, other), (other, input)):  # (an int into an integer tensor's dtype:
+        if builtins.type(v) is int and isinstance(t, Tensor) and t._data.dtype.kind in 'iu':
+            _fit_int(v, t._data.dtype)  # torch's checked conversion, not the kernel's wrap)
     if isinstance(input, Tensor):
         a, b = binary_arrays(input, other, 'where')
         if not isinstance(b, np.ndarray):

@@ -281,3 +281,32 @@ def test_a_non_finite_pooling_gradient_stays_in_its_windows(op):
         y.backward(g)
         return a.grad
     check(call, x, grad=False)
+
+
+@pytest.mark.parametrize('value', [300, -2, -255, -256, 256, -300, 2 ** 40, 2.5, True])
+@pytest.mark.parametrize('dtype', ['uint8', 'int8'])
+def test_a_number_into_an_integer_tensor_is_converted_checked(value, dtype):
+    """where's and scatter's number, and pow's exponent, go to the tensor's integer dtype by
+    torch's checked conversion (300 into uint8 is refused; an unsigned type takes negatives
+    down to -255); ember wrapped them around as its arithmetic kernels do. (pow(number,
+    tensor) does wrap its base, see test_an_integer_base_wraps_into_the_exponents_dtype.)"""
+    def call(T, form):
+        t = T.tensor([0, 1, 3], dtype=getattr(T, dtype))
+        return {'where': lambda: T.where(t > 0, value, t),
+                'where_other': lambda: T.where(t > 0, t, value),
+                'method': lambda: t.where(t > 0, value),
+                'scatter': lambda: T.scatter(t, 0, T.tensor([0]), value),
+                'scatter_add': lambda: T.scatter(t, 0, T.tensor([0, 2]), value, reduce='add'),
+                'scatter_empty': lambda: T.scatter(t, 0, T.tensor([], dtype=T.long), value),
+                'pow': lambda: T.pow(t, value),
+                'pow_': lambda: t.clone().pow_(value)}[form]()
+    for form in ('where', 'where_other', 'method', 'scatter', 'scatter_add', 'scatter_empty',
+                 'pow', 'pow_'):
+        check(lambda T: call(T, form), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('value', [1e10, 70000.0, 1j, 1 + 0j, float('nan'), 300.7])
+@pytest.mark.parametrize('dtype', ['uint8', 'float16', 'float32'])
+def test_scatter_refuses_a_value_its_dtype_cannot_hold(value, dtype):
+    check(lambda T: T.scatter(T.tensor([0, 1, 3]).to(getattr(T, dtype)), 0, T.tensor([0]),
+                              value), grad=False, match_message=True)
