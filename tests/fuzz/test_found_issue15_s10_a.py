@@ -310,3 +310,23 @@ def test_a_number_into_an_integer_tensor_is_converted_checked(value, dtype):
 def test_scatter_refuses_a_value_its_dtype_cannot_hold(value, dtype):
     check(lambda T: T.scatter(T.tensor([0, 1, 3]).to(getattr(T, dtype)), 0, T.tensor([0]),
                               value), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.gru(T.tensor([-1, -3, 0, 1]), T.tensor([-1, -1, 1, -1]), T.tensor([-1]),
+                    [T.tensor([2, 0, -1, -3]), T.ones(4, dtype=T.long)], False, 1, 1.5, False,
+                    False),
+    lambda T: T.rnn_tanh(T.ones(4), T.tensor([1, 1, 1, 1]), T.ones(1), [T.ones(4), T.ones(4)],
+                         False, 1, 0., False, False),
+    lambda T: T.gru(T.ones(4), T.ones(1), [T.ones(4), T.ones(4)], False, 1, 0., False, False,
+                    False),
+    lambda T: T.rnn_tanh(T.ones(4), T.ones(1), [T.ones(4), T.ones(4)], False, 1, 0., False,
+                         False, False),
+    lambda T: T.gru(T.ones(4, 3), T.tensor([2, 2]), T.ones(1, 2, 2),
+                    [T.ones(6, 3), T.ones(6, 2)], False, 1, 0., False, False),
+], ids=['gru_packed', 'rnn_packed', 'gru', 'rnn', 'gru_packed_fine'])
+def test_a_recurrent_layer_whose_projection_is_0d(call):
+    """1-d data with 1-d weights projects to a 0-d tensor: torch's packed layers fail to
+    narrow it (RuntimeError), its unpacked ones to split it into steps (IndexError); ember
+    indexed it (IndexError, or Python's "tuple index out of range")."""
+    check(call, grad=False, match_message=True)
