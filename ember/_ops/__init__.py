@@ -67,7 +67,8 @@ def _not_implemented_on_type_error(op, name):
     declined = _DECLINED.get(name)
 
     def operator(*args, **kwargs):
-        if declined is not None and len(args) > 1 and type(args[1]) in declined:
+        if declined is not None and type(args[1] if len(args) > 1 else kwargs.get('other')) \
+                in declined:  # (``t.__eq__(other=[1, 2])`` too)
             return NotImplemented
         try:
             return op(*args, **kwargs)

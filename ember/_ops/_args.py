@@ -1254,8 +1254,9 @@ def _applies(when, arrays, numbers, tensors=()):
         return numbers
     if when == 'tensors':
         return len(arrays) > 1
-    if when == 'nonempty':
-        return any(a.size for a in arrays)
+    if when == 'nonempty':  # (one empty operand empties the result: no kernel runs --
+        # torch.trapz(empty y, bool x), F.linear(bool x, empty weight))
+        return all(a.size for a in arrays)
     if when == 'dims':
         return all(a.ndim for a in arrays)
     if ' ' in when:

@@ -45,7 +45,11 @@ def _quantize(input, scale, zero_point, quant_min, quant_max, node):
     x = input._data
     # as torch's kernel: the reciprocal of the scale in float32, rounding half to even
     inv = (np.float32(1) / np.asarray(scale, np.float32)).astype(x.dtype)
-    q = np.rint(x * inv) + zero_point
+    if isinstance(zero_point, np.ndarray) and zero_point.dtype.kind == 'f':
+        # a floating zero point (per-channel form) is added before rounding, in float32
+        q = np.rint(x * inv + zero_point.astype(np.float32))
+    else:
+        q = np.rint(x * inv) + zero_point
     mask = (q >= quant_min) & (q <= quant_max)
     # back to floats in float32, the kernel's arithmetic (a float64 input too)
     out = (np.clip(q, quant_min, quant_max) - zero_point).astype(np.float32) * \
@@ -102,9 +106,10 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
                            "tensor")
     if not 0 <= axis < input._data.ndim:
         raise RuntimeError("`axis` must be between 0 and number of dimensions of input")
-    if np.any(zp < quant_min) or np.any(zp > quant_max):
+    # (torch checks the range of an integer zero point only; a floating one is any offset)
+    if zp.dtype.kind != 'f' and (np.any(zp < quant_min) or np.any(zp > quant_max)):
         raise RuntimeError("`zero_point` must be between `quant_min` and `quant_max`.")
     shape = [1] * input._data.ndim
     shape[axis] = -1
-    return _quantize(input, scale._data.reshape(shape), np.rint(zp).reshape(shape),
+    return _quantize(input, scale._data.reshape(shape), zp.reshape(shape),
                      quant_min, quant_max, _PER_CHANNEL)

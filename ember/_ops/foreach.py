@@ -116,7 +116,9 @@ def _binary(op, inplace):
         if op in _WITH_NUMBER and not inplace and all(
                 isinstance(o, numbers.Number) for o in others):
             return _extremum_with_numbers(op, self, others, isinstance(other, (list, tuple)))
-        if op in ('add', 'sub') and isinstance(other, Tensor):  # (mul/div: as tensors)
+        if op in ('add', 'sub') and isinstance(other, Tensor) and alpha is None:
+            # (torch's parser reads one tensor as the Scalar overload's number; an alpha
+            # picks the Tensor overload, which promotes it as a tensor, as mul/div do)
             others = [_as_scalar_tensor(t, other) for t in self]
         out = [_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number) else op,
                       (o,), kwargs, inplace) for t, o in zip(self, others)]

@@ -646,21 +646,28 @@ def index_select(input, dim, index, *, out=None):
     if not x.ndim and a.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{a.size} value(s)")
-    if a.size and size == 0:
-        if x.ndim == 1:  # (torch's kernel for a vector checks each index: its IndexError)
-            raise IndexError("index out of range in self")
-        raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if a.size and (a.min() < 0 or a.max() >= size):
-        # torch's two kernels word this differently: its dim-1 fast path, and the rest
-        if d != 1:
-            raise IndexError("index out of range in self")
-        bad = a[(a < 0) | (a >= size)][0]
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
+    check_select_bounds(x, d, a, size)
     arr = np.take(x, a, axis=d) if x.ndim else x.copy()
     n = track1(IndexSelectBackward0, input)
     if n is not None:
         n.dim, n.index = d, index
     return _out(result(arr, n), out)
+
+
+def check_select_bounds(x, d, a, size):
+    """torch's refusal of an index in ``a`` (flat) outside ``size``, dim ``d``'s size of the
+    array ``x``, as index_select (and embedding, which is one) words it."""
+    if a.size and size == 0:
+        if x.ndim == 1:  # (torch's kernel for a vector checks each index: its IndexError)
+            raise IndexError("index out of range in self")
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if a.size and (a.min() < 0 or a.max() >= size):
+        # torch's kernels word this differently: its dim-1 fast path and its copy of an
+        # empty tensor (one with a size-0 dim elsewhere), and the rest
+        if d != 1 and x.size:
+            raise IndexError("index out of range in self")
+        bad = a[(a < 0) | (a >= size)][0]
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
 
 
 def _out(r, out):
@@ -726,9 +733,9 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
                            f"source.shape = {list(s.shape)}")
     outa = x.reshape(xs).copy()
     if x.size or x.ndim <= 1:  # (torch checks nothing for an empty n-d self)
-        # torch words this by kernel: its scatter_add one (n-d, alpha 1, first or last dim)
-        # names the index; its slice loop does not
-        if x.ndim > 1 and alpha == 1 and d in (0, x.ndim - 1):
+        # torch words this by kernel: its scatter_add one (n-d, alpha 1, first or last dim,
+        # an int64 index) names the index; its slice loop does not
+        if x.ndim > 1 and alpha == 1 and d in (0, x.ndim - 1) and a.dtype == np.int64:
             _check_bounds(a, xs[d], d, RuntimeError)
         elif a.size and (a.min() < 0 or a.max() >= xs[d]):
             raise IndexError("index out of range in self")
@@ -1002,8 +1009,9 @@ def _scatter(input, dim, index, src, value, reduce, op):
         if src is not None:
             s = src._data.reshape(src._data.shape or (1,))
             vals = s[tuple(builtins.slice(0, k) for k in ai.shape)]
-        else:
-            vals = np.asarray(value).astype(x.dtype)
+        else:  # (torch's checked conversion of the number: no wrap-around)
+            from .pointwise import fill_scalar  # (pointwise builds on this module)
+            vals = np.asarray(fill_scalar(value, x.dtype)).astype(x.dtype)
         if op == 'scatter_add':
             np.add.at(out, key, vals)
         elif reduce is not None:
@@ -1381,19 +1389,20 @@ class PutBackward0(Node):
 def put(input, index, source, accumulate=False):
     """``input`` with the flattened positions ``index`` set to (or, with ``accumulate``,
     increased by) the elements of ``source``."""
+    from ._args import stands  # (these come before put_'s check of an expanded self)
     a = index._data
     if a.dtype != np.int64:
-        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
-                           f"{_tname(a.dtype)}")
+        raise stands(RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                                  f"{_tname(a.dtype)}"))
     x, s = input._data, source._data
     if s.dtype != x.dtype:
-        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
-                           f"self.dtype = {_tname(x.dtype)} and source.dtype = "
-                           f"{_tname(s.dtype)}")
+        raise stands(RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{_tname(x.dtype)} and source.dtype = {_tname(s.dtype)}"))
     if s.size != a.size:
-        raise IndexError(f"put_(): Expected source and index to have the same number of "
-                         f"elements, but got source.numel() = {s.size}, index.numel() = "
-                         f"{a.size}")
+        raise stands(IndexError(
+            f"put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {s.size}, index.numel() = {a.size}"))
     flat = _flat_index(a, x.size, 'put_')
     out = x.copy().reshape(-1)
     if accumulate:

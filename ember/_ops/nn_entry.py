@@ -715,8 +715,13 @@ def _sequence(mode, input, hx, params, has_biases, num_layers, dropout, train, b
     if batch_sizes is not None and batch_sizes.dtype is not _dtype.int64:
         # (the packed layers read the sizes as int64 only when they run)
         raise RuntimeError(f"expected scalar type Long but found {batch_sizes.dtype.kernel_name}")
-    if input.dim() == 0:  # (torch's layer projects the whole input first)
-        _F().linear(input, params[0])
+    if input.dim() <= 1:
+        # (torch's layer projects the whole input first, then splits the projection into
+        # steps -- packed layers by narrowing it -- which a 0-d one refuses)
+        if _F().linear(input, params[0]).dim() == 0:
+            if batch_sizes is not None:
+                raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     layers = _Layers(mode, params, has_biases, num_layers, dropout, train, bidirectional)
     states = list(hx) if mode == 'LSTM' else [hx]
     steps = [int(b) for b in batch_sizes._data.reshape(-1)] if batch_sizes is not None \

@@ -836,7 +836,8 @@ def _more_arguments(name, op, given, kwargs):
             else:
                 kwargs = {**kwargs, p: a}
     args = tuple(args)
-    if name == 'add':
+    if name == 'add':  # (torch's parser first: a list alpha is its TypeError)
+        _arguments().check('add', args, kwargs)
         return add(*args, **kwargs)
     return _by_name(name, op, args, kwargs)
 
@@ -1809,6 +1810,8 @@ def _pow_kernel(np_dtype):
 def _check_int_pow(x, e):
     if x.dtype.kind in 'biu' and np.any(np.asarray(e) < 0) and np.asarray(e).dtype.kind in 'iu':
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if x.dtype.kind in 'iu' and builtins.type(e) is int:
+        _fit_int(e, x.dtype)  # (torch converts the exponent to the dtype, checked: no wrap)
 
 
 def _rpow(base, exponent):
@@ -1816,7 +1819,8 @@ def _rpow(base, exponent):
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
     _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
-    r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
+    # (an int base wraps into a narrower integer dtype, as torch casts it: 300 -> 44 in uint8)
+    r = np.asarray(_power(np.array(base).astype(dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)
     if n is not None:
@@ -2068,6 +2072,9 @@ def where(condition, input=None, other=None):
     if cond._data.dtype.kind != 'b':
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {cond.dtype.kernel_name}")
+    for t, v in ((input, other), (other, input)):  # (an int into an integer tensor's dtype:
+        if builtins.type(v) is int and isinstance(t, Tensor) and t._data.dtype.kind in 'iu':
+            _fit_int(v, t._data.dtype)  # torch's checked conversion, not the kernel's wrap)
     if isinstance(input, Tensor):
         a, b = binary_arrays(input, other, 'where')
         if not isinstance(b, np.ndarray):

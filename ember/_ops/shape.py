@@ -1043,11 +1043,14 @@ def cat(tensors, dim=0):
     # torch skips 1-D empty tensors whatever the other shapes are (legacy behaviour).
     skipped = [t._data.ndim == 1 and t._data.shape[0] == 0 for t in tensors]
     live = [t for t, skip in zip(tensors, skipped) if not skip]
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        dt = _dtype.promote_types(dt, t.dtype)
     if not live:  # (still recorded: the result requires grad if an input does)
         n = track(CatBackward0, tensors)
         if n is not None:
             n.dim = 0
-        return result(np.concatenate([t._data for t in tensors]), n)
+        return result(np.zeros(0, dt.np), n)
     for i, t in enumerate(tensors):  # (torch checks them all before it wraps the dim)
         if t._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
@@ -1055,9 +1058,6 @@ def cat(tensors, dim=0):
     ref = live[0]._data
     nd = ref.ndim
     d = wrap_dim(dim, nd)
-    dt = tensors[0].dtype
-    for t in tensors[1:]:
-        dt = _dtype.promote_types(dt, t.dtype)
     for i, t in enumerate(tensors):
         s = t._data.shape
         if not skipped[i] and (len(s) != nd or any(a != b for k, (a, b) in

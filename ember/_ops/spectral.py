@@ -99,24 +99,30 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     return out if return_complex is not False else view_as_real(out)
 
 
+def _kernel_text(op, input, n_fft, hop_length, win_length, window, **flags):
+    """The call as torch's stft/istft kernel states it before its own checks' messages
+    (``stft(torch.IntTensor[10], n_fft=3, ...) : ``): the defaults filled in, flags as 0/1."""
+    def kind(t):  # (bool and complex tensors have no legacy type name)
+        return f'CPU{t.dtype.kernel_name}Type' if t._data.dtype.kind in 'bc' else t.type()
+
+    def shape(t):
+        return ', '.join(str(n) for n in t.shape)
+
+    w = 'None' if window is None else f"{kind(window)}{{[{shape(window)}]}}"
+    rest = ''.join(f", {k}={'None' if v is None else int(v)}" for k, v in flags.items())
+    return (f"{op}({kind(input)}[{shape(input)}], n_fft={n_fft}, hop_length="
+            f"{n_fft // 4 if hop_length is None else hop_length}, win_length="
+            f"{n_fft if win_length is None else win_length}, window={w}{rest}) : ")
+
+
 def _not_floating(input, n_fft, hop_length, win_length, window, normalized, onesided,
                   return_complex, align_to_window):
     """torch's RuntimeError for an ``stft`` of an integer or bool signal: it states the
     call as its kernel received it (the signal after ``center``'s padding)."""
-    def flag(b):
-        return 'None' if b is None else int(bool(b))
-
-    shape = list(input.shape)
-    kind = 'CPUBoolType' if input._data.dtype == np.bool_ else input.type()
-    w = 'None' if window is None else \
-        f"{window.type()}{{[{', '.join(str(n) for n in window.shape)}]}}"
-    raise RuntimeError(
-        f"stft({kind}[{', '.join(str(n) for n in shape)}], n_fft={n_fft}, hop_length="
-        f"{n_fft // 4 if hop_length is None else hop_length}, win_length="
-        f"{n_fft if win_length is None else win_length}, window={w}, normalized="
-        f"{flag(normalized)}, onesided={flag(onesided)}, return_complex={flag(return_complex)}, "
-        f"align_to_window={flag(align_to_window)}) : expected a tensor of floating point or "
-        f"complex values")
+    raise RuntimeError(_kernel_text(
+        'stft', input, n_fft, hop_length, win_length, window, normalized=normalized,
+        onesided=onesided, return_complex=return_complex, align_to_window=align_to_window) +
+        "expected a tensor of floating point or complex values")
 
 
 @register
@@ -132,19 +138,41 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         nd = input.dim() + 1
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}]"
                          f", but got {-1 - nd})")
-    hop, win = _lengths(n_fft, hop_length, win_length, 'istft')
+
+    def refuse(what):  # (the kernel states onesided as given)
+        raise RuntimeError(_kernel_text(
+            'istft', input, n_fft, hop_length, win_length, window, center=center,
+            normalized=normalized, onesided=onesided, length=length,
+            return_complex=return_complex) + what)
+    fft_size = input.shape[-2]
+    sided = fft_size != n_fft if onesided is None else onesided
+    if fft_size != (n_fft // 2 + 1 if sided else n_fft):
+        refuse("expected the frequency dimension (3rd to the last) of the input tensor to "
+               "match " + ("n_fft / 2 + 1 when onesided=True" if sided else
+                           "n_fft when onesided=False") + f", but got {fft_size}")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if not 0 < hop <= win:
+        refuse("expected 0 < hop_length <= win_length")
+    if not 0 < win <= n_fft:
+        refuse("expected 0 < win_length <= n_fft")
+    if window is not None and (window.dim() != 1 or window.shape[0] != win):
+        refuse("Invalid window shape. window has to be 1D and length of `win_length`")
+    if return_complex and sided:
+        raise RuntimeError("Cannot have onesided output if window or input is complex")
+    if not return_complex and window is not None and window.is_complex():
+        raise RuntimeError("Complex windows are incompatible with return_complex=False")
     single = input.dim() == 2
     z = input.unsqueeze(0) if single else input
     n_frames = z.shape[-1]
-    if onesided is None:
-        onesided = z.shape[-2] != n_fft
     z = z.transpose(1, 2)
     if normalized:
         z = z * float(np.sqrt(n_fft))
     real_dtype = np.float32 if z._data.dtype == np.complex64 else np.float64
-    frames = _fft.irfft(z, n_fft, dim=-1) if onesided else _fft.ifft(z, n_fft, dim=-1)
-    if not return_complex and frames.is_complex():
-        frames = frames.real
+    if return_complex:
+        frames = _fft.ifft(z, n_fft, dim=-1)
+    else:  # (a real signal: a two-sided input's first half is read as Hermitian, as torch)
+        frames = _fft.irfft(z if sided else z[..., :n_fft // 2 + 1], n_fft, dim=-1)
     w = _pad_window(window, win, n_fft, real_dtype, 'istft')
     frames = frames * w
     total = n_fft + hop * (n_frames - 1)

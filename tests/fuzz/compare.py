@@ -396,6 +396,10 @@ def _degenerate_spectrum(call):
                 return True
         if s.shape[-1] > 1 and (np.diff(s, axis=-1) <= 1e-6 * (1 + s[..., -1:])).any():
             return True
+        # (a non-square matrix has |m - n| more zero singular values, not listed: a listed
+        # zero one repeats them, and its vectors span a null space of several dims)
+        if a.shape[-1] != a.shape[-2] and (s[..., :1] <= 1e-6 * (1 + s[..., -1:])).any():
+            return True
         if a.shape[-1] == a.shape[-2]:
             w = np.linalg.eigvals(a.astype(np.complex128))
             d = np.abs(w[..., :, None] - w[..., None, :]) + np.eye(w.shape[-1])

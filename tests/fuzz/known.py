@@ -481,9 +481,6 @@ KNOWN = {
         'view (see Tensor.chalf)',
     ('view_as_complex_copy', 'spurious errors'):
         'left: ember has no complex32 (ComplexHalf) dtype (see Tensor.chalf)',
-    ('Tensor.__radd__', 'wrong dtype / shape / structure'):
-        "left: a list alpha: torch's reflected operator returns NotImplemented for a call its "
-        'parser refuses; ember reads the one-element list as a number',
     ('Tensor.pow', 'wrong values on finite inputs'):
         'left: a complex base near 0 to a negative integer power overflows: torch gives '
         "inf-0j (its polar form), ember's NumPy division inf+nanj",
@@ -515,6 +512,50 @@ KNOWN = {
         'left: a negative alpha makes the base of the beta power negative: the forward is NaN '
         "at those elements in both; torch's gradient is NaN only there (8 of 18), ember's "
         "spreads the NaN to every element whose channel window meets one (18 of 18)",
+    # -- seeds 6000-6479 (g16a) --
+    ('var_mean', 'wrong values on finite inputs'):
+        'catastrophic cancellation: float32 values holding 1e30 and -1e30 among small ones '
+        "have an exact mean of 0.0217; torch's running (Welford) mean gives -0.0213, its plain "
+        "mean -0.127, ember's 0.0 -- each a rounding remainder of its summation order",
+    ('put', 'wrong values on finite inputs'):
+        'duplicate indices without accumulate: which write wins is undefined in torch (its '
+        "order follows the source's memory layout: a transposed source gives another winner "
+        'than its contiguous copy); ember writes in logical order',
+    ('pow', 'wrong values on finite inputs'):
+        'torch bug: a complex 0 to a complex tensor exponent 0 (or -0) is NaN+NaNj (its '
+        "kernel's exp(0 * log 0)); torch's number-exponent path, Python and NumPy give 1, as "
+        'ember does',
+    ('linalg.eigvalsh', 'spurious errors'):
+        "a matrix holding inf and NaN: LAPACK's answer differs between builds -- torch's "
+        '(MKL) returns finite garbage for some ([-1.41, 1, 1.41] for [[1, 0, 0], [0, inf, 0], '
+        "[0, 1, nan]]) and fails on others; NumPy's fails to converge, so ember raises "
+        "torch's LinAlgError",
+    ('_foreach_powsum', 'wrong values on finite inputs'):
+        'torch bug: a complex tensor with a real dtype: torch drops the imaginary part for a '
+        'one-element tensor (|Re z| ** ord) but uses |z| for longer ones, and gives garbage '
+        '(5e14, 1e-38) for bfloat16; ember always uses |z| rounded to the dtype, as torch '
+        'does for tensors of several elements',
+    ('instance_norm', 'wrong values on finite inputs'):
+        'one value per instance (input (1, 3)): the exact result is 0 (x - its own mean); '
+        "torch's mean carries a ~1e-8 rounding error that eps=1e-8 magnifies to 1e-4",
+    ('Tensor.addbmm_', 'spurious errors'):
+        'torch bug: addbmm_ resizes a self that only broadcasts to the product (shape (3,) '
+        'becomes (3, 3)) -- an in-place op never changes its shape, addmm_ and baddbmm_ '
+        'refuse ("Bad in-place call"), and for a (3, 1) self the values read the overlapping '
+        'old storage (wrong); ember refuses',
+    ('logspace', 'wrong values on finite inputs'):
+        'torch bug: base 0 to a complex exponent 0 (steps=1 with a complex end, start 0) is '
+        "NaN+NaNj (its complex pow's exp(0 * log 0), see pow); with a real end torch gives 1, "
+        'as ember does for both',
+    ('F.layer_norm', 'wrong values on finite inputs'):
+        'left: float32/bfloat16 values beyond ~1.8e19: their squares overflow float32, where '
+        "both compute the statistics -- torch's variance becomes NaN (inf - inf), ember's "
+        'rstd 0 (a constant row of 1e30 gives 0, the exact answer); neither normalises '
+        "such a row exactly (float64 statistics would; torch's float64 does)",
+    ('index_put_', 'silent acceptance of bad input'):
+        "torch bug: a 0-d mask index (bool, or the deprecated uint8) fails an INTERNAL ASSERT "
+        "in index_put_ (\"ntensor >= 3\", \"please report a bug\"), which torch's own "
+        'x[mask] takes (it adds a dim of 1); ember puts through it as indexing reads it',
 }
 
 # (the same torch bug in every convolution)

@@ -403,6 +403,13 @@ def _class_view(weight, nd, class_dim):
 _NO_DIMS = "Dimension specified as 1 but tensor has no dimensions"
 
 
+def _check_smoothing(label_smoothing):
+    """torch's bound on a positive label_smoothing (a negative one is never checked)."""
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
+
+
 def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                    reduce=None, reduction='mean', label_smoothing=0.0):
     reduction = _reduction(size_average, reduce, reduction)
@@ -414,15 +421,14 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
                                f"probabilities, got {_pw.dtype_name(target._data.dtype)}")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        if not 0.0 <= label_smoothing <= 1.0:
-            raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing:g}")
-        if nd == 0:
+        if nd == 0:  # (torch reads the class count before it checks label_smoothing)
             raise IndexError(_NO_DIMS)
         C = input.shape[class_dim]
         _check_class_weight(weight, C, 'cross_entropy: ')
-        if label_smoothing > 0.0:
-            target = target * (1 - label_smoothing) + label_smoothing / C
+        if label_smoothing > 0.0:  # (a negative one is ignored, as in torch)
+            _check_smoothing(label_smoothing)
+            # (no classes: the target is empty, and torch's ls / 0 is inf)
+            target = target * (1 - label_smoothing) + (label_smoothing / C if C else math.inf)
         logp = _red.log_softmax(input, class_dim)
         prod = logp * target
         if weight is not None:
@@ -432,12 +438,8 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
         if reduction == 'sum':
             return -prod.sum()
         return _div_scalar(-prod.sum(), input.numel() // C if input.numel() else float('nan'))
-    if nd == 0:
-        raise IndexError(_NO_DIMS)
-    if label_smoothing > 0.0:
-        if label_smoothing > 1.0:
-            raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing:g}")
+    if label_smoothing > 0.0:  # (a 0-d input: log_softmax's dim error, after this check)
+        _check_smoothing(label_smoothing)
         logp = _red.log_softmax(input, class_dim)
         nll = _nll_loss_nd(logp, target, weight, reduction, ignore_index)
         C = input.shape[class_dim]
@@ -570,26 +572,29 @@ def bce_with_logits_checks(input, target, weight, pos_weight):
     if input._data.dtype.kind in 'biuc':
         raise NotImplementedError('"log_sigmoid_cpu" not implemented for '
                                   f"'{FROM_NP[input._data.dtype].kernel_name}'")
-    kind = target._data.dtype.kind
-    if kind == 'b':  # (``1 - target``)
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    if kind in 'iu':  # (``(1 - target).mul_(input)`` into the integer tensor)
-        from ..._dtype import promote_types
-        raise RuntimeError(f"result type {promote_types(input.dtype, target.dtype).kernel_name}"
-                           f" can't be cast to the desired output type {target.dtype.kernel_name}")
 
-    def in_place(out, other):
+    def in_place(out, other, into, *operands):
+        """An in-place step into a tensor like ``into``, of shape ``out``: ``other``'s shape
+        broadcasts to ``out``, then the operands' common dtype can be written into ``into``'s
+        (a complex weight into a float target cannot)."""
         both = _core.check_broadcast(out, other)
         if both != out:
             raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast "
                                f"shape {list(both)}")
+        common = into.dtype
+        for o in operands:
+            common = _dtype.promote_types(common, o.dtype)
+        _into_input(into, common.np)
     shape, t = tuple(input.shape), tuple(target.shape)
-    if pos_weight is not None:
-        in_place(shape, _core.check_broadcast(tuple(pos_weight.shape), t))
-    in_place(t, shape)
+    if pos_weight is not None:  # (log_sigmoid(input) *= (pos_weight - 1) * target + 1)
+        in_place(shape, _core.check_broadcast(tuple(pos_weight.shape), t), input,
+                 pos_weight, target)
+    if target._data.dtype.kind == 'b':  # (``1 - target``)
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    in_place(t, shape, target, input)  # (``(1 - target) *= input``: an integer target fails)
     if weight is not None:
-        in_place(t, tuple(weight.shape))
+        in_place(t, tuple(weight.shape), target, weight)
     return t
 
 
@@ -610,7 +615,7 @@ def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=N
         if weight is not None:
             loss = loss * weight._data
     # (torch builds the loss in place on ``1 - target``: it has the target's dtype)
-    loss = _np.asarray(loss, target._data.dtype if target._data.dtype.kind in 'fV' else x.dtype)
+    loss = _np.asarray(loss, target._data.dtype if target._data.dtype.kind in 'fVc' else x.dtype)
     r = _reduce_array(loss, reduction)
     n = _core.track(_BinaryCrossEntropyWithLogitsBackward0, (input, target, weight, pos_weight))
     out = _core.result(r, n)

@@ -5,6 +5,7 @@ The forward applies each ``M`` on arrays; the backward applies each ``M.T`` in e
 import numpy as np
 
 from ..._ops._core import Node, make
+from ...autograd.grad_mode import STATE
 
 
 def apply(x, mats):
@@ -45,6 +46,11 @@ class SeparableBackward(Node):
         low = g._data.dtype.itemsize == 2   # (float16/bfloat16: sums in float32, as torch)
         if low:
             g = g.float()
+        if not STATE.enabled and not np.isfinite(g._data).all():
+            # (a non-finite gradient reaches only the inputs of its windows, as in torch:
+            # the products would spread NaN (0 * inf) to every input; no graph is wanted)
+            r = make(apply_windows(g._data, [m.T.astype(g._data.dtype) for m in self.mats]))
+            return r.to(dtype) if low else r
         mats = [make(m.astype(g._data.dtype)) for m in self.mats]
         if len(mats) == 2:
             g = mats[0].t().matmul(g).matmul(mats[1])

@@ -91,8 +91,9 @@ def embedding_kernel(input, weight, padding_idx=None, max_norm=None, norm_type=2
                            "embedding)")
     num = weight.shape[0]
     idx = input._data
-    if idx.size and (idx.min() < 0 or idx.max() >= num):
-        raise IndexError("index out of range in self")
+    if idx.size and (idx.min() < 0 or idx.max() >= num):  # (torch's is index_select's)
+        from ..._ops.index import check_select_bounds
+        check_select_bounds(weight._data, 0, idx.reshape(-1), num)
     if max_norm is not None:
         _renorm_rows(weight, np.unique(idx), max_norm, norm_type)
     n = _core.track(EmbeddingBackward0, (weight, input))
