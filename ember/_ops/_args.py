@@ -934,7 +934,7 @@ _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast sh
 # elementwise ops (broadcasting, one common dtype) that torch does not tag ``pointwise``
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
-_OVERLAP_LATE = frozenset(('index_add_', 'index_fill_', 'index_put_'))
+_OVERLAP_LATE = frozenset(('index_add_', 'index_fill_'))
 
 
 def _dim_error(error):
@@ -945,9 +945,10 @@ def _dim_error(error):
 
 # in-place ops whose every check of the arguments comes before it (torch's scatter checks
 # them all before its kernel looks at the written tensor, the products and the cumulative
-# ops their sizes, dims and dtypes)
+# ops their sizes, dims and dtypes; index_put_ writes such a tensor all the same)
 _OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_', 'addmm_', 'addmv_',
-                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_'))
+                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_',
+                           'index_put_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',

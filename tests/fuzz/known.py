@@ -470,8 +470,21 @@ KNOWN = {
         'left: a negative alpha makes the base of the beta power negative: the forward is NaN '
         "at those elements in both; torch's gradient is NaN only there (8 of 18), ember's "
         "spreads the NaN to every element whose channel window meets one (18 of 18)",
+    ('put', 'wrong values on finite inputs'):
+        'repeated indices with accumulate=False: which write stays is undefined (torch\'s '
+        'documentation); ember keeps the last in the index\'s logical order, torch\'s kernel '
+        'may walk a transposed source in memory order',
+    ('linalg.det', 'clearly wrong gradients'):
+        "torch bug: det's backward at a singular matrix of rank n-1 returns zeros; the "
+        'derivative is the adjugate, which ember returns (finite differences agree; pinned '
+        'in test_found_issue15.py)',
+    ('Tensor.det', 'clearly wrong gradients'):
+        "torch bug: det's backward at a singular matrix of rank n-1 returns zeros (see "
+        'linalg.det)',
+    ('det', 'clearly wrong gradients'):
+        "torch bug: det's backward at a singular matrix of rank n-1 returns zeros (see "
+        'linalg.det)',
 }
-
 # (the same torch bug in every convolution)
 for _name in ('conv2d', 'conv3d', 'F.conv1d', 'F.conv2d', 'F.conv3d'):
     KNOWN[(_name, 'wrong dtype / shape / structure')] = \
