@@ -67,8 +67,9 @@ def _not_implemented_on_type_error(op, name):
     declined = _DECLINED.get(name)
 
     def operator(*args, **kwargs):
-        if declined is not None and len(args) > 1 and type(args[1]) in declined:
-            return NotImplemented
+        if declined is not None and type(args[1] if len(args) > 1 else
+                                         kwargs.get('other')) in declined:
+            return NotImplemented  # (given by keyword too)
         try:
             return op(*args, **kwargs)
         except TypeError:

@@ -1122,14 +1122,20 @@ def refusals(public_name, number=False):
                 if n in _KERNEL_DTYPES:
                     # (bfloat16's NumPy dtype loads ml_dtypes: a row that names it is keyed
                     # by it even before any bfloat16 array exists)
-                    out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n),
-                                                 when[0] if when else None)
+                    w = when[0] if when else None
+                    if w in (None, 'nonempty') and name in _PRODUCTS:
+                        w = 'operands'
+                    out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n), w)
         out = out or ({} if number else None)
     _ROWS[key] = out
     return out
 
 
 _ROWS = {}  # (op name, with a number) -> refusals' answer
+
+# products whose refusal needs every operand non-empty: a product with an empty operand
+# runs no kernel (torch's linear of a bool (0, 3) input and (2, 3) weight is empty)
+_PRODUCTS = frozenset(('linear', 'addmm'))
 
 # Kernels that refuse uint16/uint32/uint64 where ``tools/gen_signatures.py``'s probe cannot
 # reach them (they take index tensors or masks, which it does not make): {torch's op name:
@@ -1163,6 +1169,8 @@ def _applies(when, arrays, numbers, tensors=()):
         return len(arrays) > 1
     if when == 'nonempty':
         return any(a.size for a in arrays)
+    if when == 'operands':
+        return all(a.size for a in arrays)
     if when == 'dims':
         return all(a.ndim for a in arrays)
     if ' ' in when:

@@ -1743,6 +1743,8 @@ def pow(input, exponent, *, out=None):
         t = result(r, n)
     else:
         _check_int_pow(input._data, exponent)
+        if input._data.dtype.kind in 'iu':  # (torch converts the exponent to the dtype)
+            _fit_int(exponent, input._data.dtype)
         x, e = binary_arrays(input, exponent, 'pow')
         if builtins.type(exponent) is int and exponent not in (0, 1) and \
                 _dtype.FROM_NP[x.dtype] in _dtype.BAREBONES_UNSIGNED:
@@ -1805,7 +1807,9 @@ def _rpow(base, exponent):
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
     _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
-    r = np.asarray(_power(np.asarray(base, dt), x.astype(dt, copy=False)))
+    # (an int base out of the dtype's range wraps, as a number on the left of * does)
+    b = _scalar_tensor(base, exponent)._data if type(base) is int else np.asarray(base, dt)
+    r = np.asarray(_power(b, x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
     t = result(r, n)
     if n is not None:

@@ -323,7 +323,7 @@ def poisson(input, generator=None):
     if x.dtype.kind not in 'fV':
         raise NotImplementedError(f'"poisson_cpu" not implemented for '
                                   f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
-    if np.any(x < 0):
+    if not np.all(x >= 0):  # (NaN too)
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     lam = x.astype(np.float64)
     rng = _rng(generator)

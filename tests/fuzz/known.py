@@ -484,6 +484,10 @@ KNOWN = {
     ('det', 'clearly wrong gradients'):
         "torch bug: det's backward at a singular matrix of rank n-1 returns zeros (see "
         'linalg.det)',
+    ('batch_norm', 'silent acceptance of bad input'):
+        "torch bug: a (1, C) weight is accepted when contiguous but fails torch's internal "
+        'assert (t.dim() == 1) when expanded from (1, 1); ember takes both, as torch takes '
+        'the contiguous one',
 }
 # (the same torch bug in every convolution)
 for _name in ('conv2d', 'conv3d', 'F.conv1d', 'F.conv2d', 'F.conv3d'):

@@ -66,3 +66,98 @@ def test_index_put_writes_an_expanded_integer_tensor():
     check(lambda T: T.tensor([[-1], [2], [1], [-5], [2], [5]]).expand(6, 2).index_put_(
         [T.tensor([[-3, 0], [3, -2], [2, -5], [-3, 5], [3, 0], [2, -2]])], T.tensor([2, 5])),
         grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.pow(-2, T.tensor([0, 1, 2, 3, 7], dtype=T.uint8)),
+    lambda T: T.pow(1000, T.tensor([0, 1, 2], dtype=T.int8)),
+    lambda T: T.pow(2 ** 40 + 3, T.tensor([0, 1, 2], dtype=T.int32)),
+    lambda T: T._foreach_pow(300, [T.tensor([0, 1, 2, 3], dtype=T.uint8)]),
+    lambda T: T.pow(T.tensor([0, 1, 2], dtype=T.uint8), 300),
+    lambda T: T.pow(T.tensor([0, 1, 2], dtype=T.uint8), 255),
+    lambda T: T.tensor([0, 1, 2], dtype=T.int8).pow_(128),
+], ids=['negative_base_uint8', 'base_int8', 'base_int32', 'foreach', 'exponent_uint8',
+        'exponent_fits', 'exponent_in_place'])
+def test_pow_converts_an_integer_number_as_torch(call):
+    """A number base beyond an integer dtype wraps (as for ``*``); ember leaked NumPy's
+    OverflowError. A number exponent beyond it is refused (ember took it)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('shape,dtype', [((3, 0, 2), 'float64'), ((0, 2), 'float64'),
+                                         ((3, 0, 4), 'float64'), ((2, 0, 3), 'float64'),
+                                         ((3, 0, 2), 'int8')])
+def test_view_dtype_of_an_empty_tensor_reads_its_strides(shape, dtype):
+    """An empty int32 tensor viewed as a wider dtype: torch checks its contiguous strides
+    (ember read them all as 1 and refused)."""
+    check(lambda T: T.zeros(shape, dtype=T.int32).view(getattr(T, dtype)), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.cross_entropy(T.tensor(-1.1), T.tensor(-2.), label_smoothing=-1.),
+    lambda T: T.nn.functional.cross_entropy(T.ones(2, 3), T.ones(2, 3) * 0.3,
+                                            label_smoothing=-1.),
+    lambda T: T.nn.functional.cross_entropy(T.ones(2, 3), T.ones(2, 3) * 0.3,
+                                            label_smoothing=2.),
+    lambda T: T.nn.functional.cross_entropy(T.ones(3), T.ones(3), T.ones(4),
+                                            label_smoothing=-1.),
+], ids=['0d', 'negative', 'above_1', 'weight_first'])
+def test_cross_entropy_with_probabilities_checks_label_smoothing_last(call):
+    """Class probabilities: torch checks the input's dims and the weight first, and reads a
+    negative label_smoothing as none (ember refused it first)."""
+    check(call, match_message=True)
+
+
+@pytest.mark.parametrize('value', [float('nan'), -1.])
+def test_poisson_refuses_a_nan_rate(value):
+    """torch refuses NaN as a negative rate; ember leaked NumPy's ValueError."""
+    check(lambda T: T.poisson(T.tensor([[value]], dtype=T.float64)), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('shapes', [((1, 3), (0, 3), None), ((0, 3), (2, 3), None),
+                                    ((1, 3), (0, 3), (0,)), ((0, 3), (2, 3), (2,)),
+                                    ((2, 0, 3), (2, 3), (2,)), ((1, 3), (2, 3), None),
+                                    ((1, 3), (2, 3), (2,))],
+                         ids=['no_rows_out', 'no_rows_in', 'bias_no_out', 'bias_no_in',
+                              '3d', 'refused', 'refused_bias'])
+def test_bool_linear_with_an_empty_operand_runs_no_kernel(shapes):
+    """An empty product runs no kernel, so torch refuses no bool operands (ember refused
+    bool whenever the input had elements)."""
+    def call(T):
+        x, w, b = (None if s is None else T.ones(s, dtype=T.bool) for s in shapes)
+        return T.nn.functional.linear(x, w, b)
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('shapes', [((2,), (0, 3), (3, 2)), ((0,), (1, 3), (3, 0)),
+                                    ((2,), (1, 3), (3, 2))])
+def test_bool_addmm_with_an_empty_operand_runs_no_kernel(shapes):
+    check(lambda T: T.addmm(*(T.ones(s, dtype=T.bool) for s in shapes)), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('n', [1, 6])
+def test_lobpcg_refuses_float16_first(n):
+    """torch's table of tolerances has no float16 row (KeyError), looked up before the
+    size check; ember gave the size check's ValueError or ran."""
+    check(lambda T: T.lobpcg(T.eye(n, dtype=T.float16)), grad=False)
+
+
+@pytest.mark.parametrize('other', [[1, 2], [1], (1,)])
+def test_eq_declines_a_list_given_by_keyword(other):
+    """``t.__eq__(other=[1, 2])``: torch answers NotImplemented as for a positional list
+    (ember compared elementwise, or raised a shape error)."""
+    check(lambda T: T.ones(5).__eq__(other=other), grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'bfloat16'])
+def test_lstsq_refuses_half_before_solving(dtype):
+    """A float16 matrix holding NaN: torch refuses the dtype; ember's SVD raised about the
+    NaN (LinAlgError)."""
+    def call(T):
+        a = T.ones(2, 6, dtype=getattr(T, dtype)).t().clone()
+        a[0, 0] = float('nan')
+        return T.linalg.lstsq(a, T.ones(6, 2, dtype=getattr(T, dtype)))
+    check(call, grad=False, match_message=True)

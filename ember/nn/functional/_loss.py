@@ -414,14 +414,14 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
                                f"probabilities, got {_pw.dtype_name(target._data.dtype)}")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        if not 0.0 <= label_smoothing <= 1.0:
-            raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing:g}")
         if nd == 0:
             raise IndexError(_NO_DIMS)
         C = input.shape[class_dim]
         _check_class_weight(weight, C, 'cross_entropy: ')
-        if label_smoothing > 0.0:
+        if label_smoothing > 0.0:  # (torch reads a negative one as none)
+            if label_smoothing > 1.0:
+                raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: "
+                                   f"{label_smoothing:g}")
             target = target * (1 - label_smoothing) + label_smoothing / C
         logp = _red.log_softmax(input, class_dim)
         prod = logp * target
