@@ -439,8 +439,9 @@ def _space_ends(start, end, dtype, op, steps):
     if not any(isinstance(v, (complex, np.complexfloating)) for v in ends):
         dt = _dt(dtype)
         if steps and np.dtype(dt).kind in 'iu':  # (torch converts the ends to the dtype,
-            # truncating, and spaces the integers it got)
-            ends = [_fill_scalar(v, dt) for v in ends]
+            # truncating, and spaces the integers it got; one value is the start alone)
+            ends = [_fill_scalar(v, dt) if i == 0 or steps > 1 else v
+                    for i, v in enumerate(ends)]
         return float(ends[0]), float(ends[1]), dt
     if dtype is not None and not dtype.is_complex:
         raise RuntimeError(f"torch.{op}(): inferred dtype c10::complex<float> can't be safely "

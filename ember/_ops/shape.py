@@ -1047,7 +1047,10 @@ def cat(tensors, dim=0, *, out=None):
         n = track(CatBackward0, tensors)
         if n is not None:
             n.dim = 0
-        return result(np.concatenate([t._data for t in tensors]), n)
+        dt = tensors[0].dtype
+        for t in tensors[1:]:  # (torch's promotion: NumPy has none for bfloat16 and half)
+            dt = _dtype.promote_types(dt, t.dtype)
+        return result(np.empty(0, dt.np), n)
     for i, t in enumerate(tensors):  # (torch checks them all before it wraps the dim)
         if t._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "

@@ -161,3 +161,84 @@ def test_lstsq_refuses_half_before_solving(dtype):
         a[0, 0] = float('nan')
         return T.linalg.lstsq(a, T.ones(6, 2, dtype=getattr(T, dtype)))
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.rsub(T.tensor([[5, 6]], dtype=T.uint8), 0.5, alpha=-2),
+    lambda T: T.rsub(T.tensor([[5, 6]], dtype=T.int8), 0.5j, alpha=-30),
+    lambda T: T.rsub(T.tensor([[5, 6]], dtype=T.uint8), 1, alpha=-2),
+    lambda T: T.rsub(T.tensor([[5, 6]], dtype=T.uint8), 1.5, alpha=2.5),
+], ids=['float', 'complex', 'int_wraps', 'float_alpha'])
+def test_rsub_scales_an_integer_input_in_the_result_dtype(call):
+    """``0.5 - (-2) * uint8``: torch scales in float32 (ember scaled in uint8, which
+    wrapped: -245.5 for 10.5)."""
+    check(call, grad=False)
+
+
+@pytest.mark.parametrize('dtypes', [('bfloat16', 'float16'), ('int8', 'uint8', 'bool')])
+def test_cat_of_empty_vectors_promotes_as_torch(dtypes):
+    """Only 1-d empty inputs: torch still promotes their dtypes (bfloat16 and half give
+    float32); ember leaked NumPy's DTypePromotionError."""
+    check(lambda T: T.hstack([T.zeros(0, dtype=getattr(T, d)) for d in dtypes]), grad=False)
+    check(lambda T: T.cat([T.zeros(0, dtype=getattr(T, d)) for d in dtypes]), grad=False)
+
+
+@pytest.mark.parametrize('bias', [(), (1, 1, 1), (1, 3), (2, 1), (1, 1, 1, 1, 1)])
+def test_bilinear_reads_the_bias_first_size(bias):
+    """torch checks only the bias's first size against the outputs (a (1, 1, 1) bias
+    broadcasts); ember refused every shape but (out,), with "got 1 but expected 1"."""
+    x1, x2 = np.ones((1, 1, 1)), np.ones((1, 1, 4))
+    w, b = np.ones((1, 1, 4)), np.full(bias, 0.5)
+    check(lambda T, a, c, m, d: T.nn.functional.bilinear(a, c, m, d), x1, x2, w, b,
+          match_message=True)
+
+
+@pytest.mark.parametrize('args', [(-3, -0.7, 1), (-3.5, 2, 1), (300, 2, 1), (2.7, 300, 1),
+                                  (-1, 5, 1), (-3, 5, 2), (-3, -0.7, 2), (-3, -0.7, 0)])
+@pytest.mark.parametrize('dtype', ['uint8', 'int8'])
+def test_linspace_of_one_value_converts_only_the_start(args, dtype):
+    """One value is the start alone: torch converts no end to the integer dtype (ember
+    refused an end out of range)."""
+    check(lambda T: T.linspace(*args, dtype=getattr(T, dtype)), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('values', [[1e30], [1e38], [1e30, 1.], [0.5], [1e30, 1e30], [1e17],
+                                    [1e9], [1e4], [1e4, 0.], [6e4, -6e4], [3e38, 1.]])
+@pytest.mark.parametrize('bins', [1, 2, 5, 10])
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'float16', 'bfloat16'])
+def test_histc_of_a_range_the_dtype_cannot_hold(values, bins, dtype):
+    """min == max and min +- 1 rounds back to min: torch counts the values in the middle
+    bin (float, double), the first (half, bfloat16), or refuses (bfloat16, where double
+    loses the +- 1 too); a width half cannot hold counts nothing. ember divided 0 by 0 (or
+    by inf) and leaked NumPy's ValueError."""
+    check(lambda T: T.histc(T.tensor(values, dtype=getattr(T, dtype)), bins=bins),
+          grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['bfloat16', 'float16'])
+@pytest.mark.parametrize('seed', range(4))
+def test_isclose_rounds_each_step_in_half_types(dtype, seed):
+    """torch's isclose computes the allowed and actual errors in the input's dtype: in
+    bfloat16 |-0.357 - -2.359| rounds to 2.0, within atol 2 (ember's float32 said no)."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(40) * [0.01, 1, 100, 3][seed]
+    b = a + rng.standard_normal(40) * [1e-3, 1e-2, 1, 2][seed]
+    a[:3], b[:3] = [np.nan, np.inf, np.inf], [np.nan, np.inf, -np.inf]
+    for rtol, atol, equal_nan in ((1e-5, 2.0, True), (0.01, 1e-8, False), (0.5, 0.01, True)):
+        check(lambda T, x, y: T.isclose(x.to(getattr(T, dtype)), y.to(getattr(T, dtype)),
+                                        rtol, atol, equal_nan),
+              a.astype(np.float32), b.astype(np.float32), grad=False)
+    check(lambda T: T.tensor([[-0.357]], dtype=getattr(T, dtype)).isclose(
+        T.tensor([[-2.359]], dtype=getattr(T, dtype)), 1e-05, 2.0, equal_nan=True), grad=False)
+
+
+@pytest.mark.parametrize('index', [[[1]], [[]], [-1], [5]])
+@pytest.mark.parametrize('rows', [0, 2])
+def test_embedding_of_a_weight_without_rows(index, rows):
+    """A (0, 3) weight: torch's index_select refuses it (RuntimeError) before it looks at
+    the indices; ember gave the bounds' IndexError."""
+    check(lambda T: T.embedding(T.zeros(rows, 3), T.tensor(index, dtype=T.long)), grad=False,
+          match_message=True)
+    check(lambda T: T.nn.functional.embedding(T.tensor(index, dtype=T.long), T.zeros(rows, 3)),
+          grad=False, match_message=True)

@@ -51,9 +51,10 @@ def bilinear(input1, input2, weight, bias=None):
     if weight.dim() != 3:
         raise RuntimeError(f"bilinear(): weight must be three-dimensional, got {weight.dim()}")
     out_f, in1, in2 = weight.shape
-    if bias is not None and tuple(bias.shape) != (out_f,):
+    # (torch reads the bias's first size only: a (1, 1, 1) bias of one output broadcasts)
+    if bias is not None and bias.size(0) != out_f:
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
-                           f"{bias.shape[0] if bias.dim() else 1} but expected {out_f}")
+                           f"{bias.shape[0]} but expected {out_f}")
     batch = tuple(input1.shape[:-1])
     x1 = input1.reshape(-1, in1)
     x2 = input2.reshape(-1, in2)

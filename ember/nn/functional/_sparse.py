@@ -92,6 +92,8 @@ def embedding_kernel(input, weight, padding_idx=None, max_norm=None, norm_type=2
     num = weight.shape[0]
     idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
+        if not num:  # (torch's index_select refuses a weight without rows first)
+            raise RuntimeError("index_select(): self indexing axis dim should be positive")
         raise IndexError("index out of range in self")
     if max_norm is not None:
         _renorm_rows(weight, np.unique(idx), max_norm, norm_type)
