@@ -45,6 +45,11 @@ class SeparableBackward(Node):
         low = g._data.dtype.itemsize == 2   # (float16/bfloat16: sums in float32, as torch)
         if low:
             g = g.float()
+        if not np.isfinite(g._data).all():
+            # (a non-finite gradient reaches only the inputs of its window, as in torch;
+            # the products would give it to all. Not differentiable again on this path.)
+            r = make(apply_windows(g._data, [m.T.astype(g._data.dtype) for m in self.mats]))
+            return r.to(dtype) if low else r
         mats = [make(m.astype(g._data.dtype)) for m in self.mats]
         if len(mats) == 2:
             g = mats[0].t().matmul(g).matmul(mats[1])
