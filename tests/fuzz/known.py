@@ -536,6 +536,24 @@ KNOWN = {
     ('pinverse', 'silent acceptance of bad input'):
         "torch's gesdd (MKL) fails to converge on some ill-conditioned matrices "
         '(LinAlgError); NumPy\'s LAPACK converges (see linalg.pinv)',
+    ('linalg.ldl_factor_ex', 'silent acceptance of bad input'):
+        "a matrix holding inf: torch's sytrf reports an illegal argument and torch fails "
+        'its own internal assert; ember factors it (inf entries in LD), as for other '
+        'non-finite input',
+    ('Tensor.cholesky_solve', 'wrong values on finite inputs'):
+        'a factor of +-1e30 entries: each substitution cancels two products of 1e30 to '
+        'rounding noise, which float32 flushes to 0 in torch and keeps (5e15) in ember; '
+        'neither means anything',
+    ('mvlgamma', 'wrong values on finite inputs'):
+        'float16/bfloat16: torch evaluates the lgamma sum in the half type (inf at bfloat16 '
+        'x = -3.52, whose value is -1.49; 2.316 at float16 x = -3.0293 whose value is 2.384, '
+        'float64 agrees); ember evaluates in higher precision and rounds once',
+    ('Tensor.mvlgamma_', 'wrong values on finite inputs'):
+        'float16/bfloat16: torch evaluates the lgamma sum in the half type (see mvlgamma)',
+    ('batch_norm_update_stats', 'torch crashes or hangs (ember answers)'):
+        'torch bug: a running_mean or running_var with fewer elements than channels (an '
+        "empty one): torch's kernel reads past it and crashes (segmentation fault); ember "
+        'refuses it (running_mean should contain C elements)',
 }
 # (ember has no complex32: float16 times a complex number is complex64 in ember)
 for _name in ('mul', 'multiply', 'Tensor.mul', 'Tensor.multiply', 'Tensor.__mul__',
