@@ -550,10 +550,6 @@ KNOWN = {
         'float64 agrees); ember evaluates in higher precision and rounds once',
     ('Tensor.mvlgamma_', 'wrong values on finite inputs'):
         'float16/bfloat16: torch evaluates the lgamma sum in the half type (see mvlgamma)',
-    ('batch_norm_update_stats', 'torch crashes or hangs (ember answers)'):
-        'torch bug: a running_mean or running_var with fewer elements than channels (an '
-        "empty one): torch's kernel reads past it and crashes (segmentation fault); ember "
-        'refuses it (running_mean should contain C elements)',
 }
 # (ember has no complex32: float16 times a complex number is complex64 in ember)
 for _name in ('mul', 'multiply', 'Tensor.mul', 'Tensor.multiply', 'Tensor.__mul__',
