@@ -324,3 +324,11 @@ def test_a_non_finite_pooling_gradient_stays_in_its_window(call):
         y.backward(g.reshape(y.shape))
         return leaf.grad
     check(run, grad=False)
+
+
+@pytest.mark.parametrize('value', [1.5, 'x', None, (0.5,)])
+def test_max_pool3d_with_indices_reads_is_cuda_of_a_non_tensor_first(value):
+    """torch's Python function reads ``input.is_cuda`` before anything else (AttributeError);
+    ember checked kernel_size first (RuntimeError)."""
+    check(lambda T: T.nn.functional.max_pool3d_with_indices(value, [], None, 0, [2, 2]),
+          grad=False, match_message=True)
