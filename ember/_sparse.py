@@ -125,6 +125,8 @@ class _Stand:
             return None
         if func is np.swapaxes and type(self) is COO:  # (``transpose`` of sparse dims)
             return self.swapaxes(*args[1:], **kwargs)
+        if func is np.transpose and type(self) is COO:  # (``permute``)
+            return self.permuted(args[1] if len(args) > 1 else kwargs['axes'])
         raise unsupported(func.__name__, self.backend)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -185,6 +187,20 @@ class COO(_Stand):
         shape = list(self.shape)
         shape[a], shape[b] = shape[b], shape[a]
         return COO(self.indices[order], self.values, shape, a == b and self.coalesced)
+
+    def permuted(self, axes):
+        """The dims reordered (``permute`` of a sparse COO tensor): sparse dims among
+        themselves (the index rows), dense dims among themselves (the values' dims)."""
+        sd = self.sparse_dim
+        axes = tuple(axes)
+        if sorted(axes[:sd]) != list(range(sd)):
+            raise RuntimeError("permute(sparse_coo): transpositions between sparse and dense "
+                               "dimensions are not allowed.Only transpositions within sparse "
+                               "and dense dimensions are supported.")
+        values = self.values.transpose((0,) + tuple(a - sd + 1 for a in axes[sd:]))
+        same = axes[:sd] == tuple(range(sd))
+        return COO(self.indices[list(axes[:sd])], values, [self.shape[a] for a in axes],
+                   same and self.coalesced)
 
     def _linear(self):
         """Each entry's position in the flattened sparse dims."""

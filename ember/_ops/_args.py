@@ -1028,7 +1028,7 @@ _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast sh
 # elementwise ops (broadcasting, one common dtype) that torch does not tag ``pointwise``
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
-_OVERLAP_LATE = frozenset(('index_add_', 'index_fill_', 'index_put_'))
+_OVERLAP_LATE = frozenset(('index_add_', 'index_fill_'))
 
 
 def _dim_error(error):
@@ -1039,9 +1039,10 @@ def _dim_error(error):
 
 # in-place ops whose every check of the arguments comes before it (torch's scatter checks
 # them all before its kernel looks at the written tensor, the products and the cumulative
-# ops their sizes, dims and dtypes)
+# ops their sizes, dims and dtypes; index_put_ writes such a tensor all the same)
 _OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_', 'addmm_', 'addmv_',
-                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_'))
+                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_',
+                           'index_put_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',
@@ -1215,14 +1216,22 @@ def refusals(public_name, number=False):
                 if n in _KERNEL_DTYPES:
                     # (bfloat16's NumPy dtype loads ml_dtypes: a row that names it is keyed
                     # by it even before any bfloat16 array exists)
-                    out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n),
-                                                 when[0] if when else None)
+                    w = when[0] if when else None
+                    if w in (None, 'nonempty') and name in _EMPTY_OPERAND_RUNS_NONE:
+                        w = 'operands'
+                    out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n), w)
         out = out or ({} if number else None)
     _ROWS[key] = out
     return out
 
 
 _ROWS = {}  # (op name, with a number) -> refusals' answer
+
+# products whose refusal needs every operand non-empty: a product with an empty operand
+# runs no kernel (torch's linear of a bool (0, 3) input and (2, 3) weight is empty)
+# Ops that run no kernel when any one operand is empty (a product with an empty inner
+# dim, a trapezoid over an empty y): their 'nonempty' refusals need every operand non-empty
+_EMPTY_OPERAND_RUNS_NONE = frozenset(('linear', 'addmm', 'trapezoid', 'trapz'))
 
 # Kernels that refuse uint16/uint32/uint64 where ``tools/gen_signatures.py``'s probe cannot
 # reach them (they take index tensors or masks, which it does not make): {torch's op name:
@@ -1254,8 +1263,9 @@ def _applies(when, arrays, numbers, tensors=()):
         return numbers
     if when == 'tensors':
         return len(arrays) > 1
-    if when == 'nonempty':  # (one empty operand empties the result: no kernel runs --
-        # torch.trapz(empty y, bool x), F.linear(bool x, empty weight))
+    if when == 'nonempty':
+        return any(a.size for a in arrays)
+    if when == 'operands':
         return all(a.size for a in arrays)
     if when == 'dims':
         return all(a.ndim for a in arrays)

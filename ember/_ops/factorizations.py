@@ -915,7 +915,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if a.shape[-2] != b.shape[-1 if vector else -2]:
         raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match "
                            f"other.size({-1 if vector else -2})")
-    if a.dtype.kind not in 'fcV':
+    if a.dtype.kind not in 'fc' or a.dtype == np.float16:  # (half and bfloat16 too)
         raise RuntimeError("This function doesn't handle types other than float and double")
     bm = b[..., None] if vector else b
     done = _gelsy(a, bm, rcond) if driver in (None, 'gelsy') else None

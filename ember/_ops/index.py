@@ -82,18 +82,22 @@ class IndexPutBackward0(Node):
         return gx, _index(g, idx)
 
 
-def _index_put(x, idx, values, accumulate):
-    """A copy of ``x`` with ``values`` (broadcast) written, or added, at ``idx``."""
+def _index_put(x, idx, values, accumulate, into=None):
+    """A copy of ``x`` with ``values`` (broadcast) written, or added, at ``idx`` -- or, given
+    ``into`` (a writable array over ``x``'s own memory, see ``_shared_memory``), the same
+    writes made there, element by element, and None."""
     target = _indexed_shape(x._data.shape, idx)
     values = _fit_values(values, target)
     vb = np.broadcast_to(values._data, target)
-    out = x._data.copy()
+    out = x._data.copy() if into is None else into
     if not accumulate:
-        out[idx] = vb
-    elif any(type(a) is np.ndarray and a.dtype == np.bool_ for a in idx):
+        out[idx] = vb  # (into memory shared by elements: the last write to a place stays)
+    elif into is None and any(type(a) is np.ndarray and a.dtype == np.bool_ for a in idx):
         out[idx] += vb  # a mask never repeats a position
     else:
-        np.add.at(out, idx, vb)
+        np.add.at(out, idx, vb)  # (into shared memory: the elements' values add up there)
+    if into is not None:
+        return None
     n = track(IndexPutBackward0, (x, values))
     if n is not None:
         n.idx, n.accumulate = idx, accumulate
@@ -503,7 +507,8 @@ def _setitem(self, index, value):
         if tracking:
             inplace(y, _index_put, (idx, v, False), 'index_put_')
         else:
-            _writable(y)[idx] = v._data
+            # (torch writes where elements share memory too, as index_put_ does)
+            _writable(y, overlap=True)[idx] = v._data
             y._vc[0] += 1
         return
     shape = y._data.shape
@@ -524,11 +529,16 @@ def _setitem(self, index, value):
         y.copy_(v)
 
 
-def _writable(t):
-    """The array to write ``t``'s elements through (see writable_alias), or torch's error."""
+def _writable(t, overlap=False):
+    """The array to write ``t``'s elements through (see writable_alias), or torch's error;
+    with ``overlap``, also when elements share memory (torch's deprecation warning)."""
     arr = t._data
     if not arr.flags.writeable:
-        arr = writable_alias(arr)
+        ro, arr = arr, writable_alias(arr)
+        if arr is None and overlap:
+            arr = writable_alias(ro, overlap=True)
+            if arr is not None:
+                _warn_overlap()
         if arr is None:
             raise RuntimeError("unsupported operation: more than one element of the "
                                "written-to tensor refers to a single memory location. Please "
@@ -1461,6 +1471,11 @@ def take_along_dim(input, indices, dim=None):
 def index_put(input, indices, values, accumulate=False):
     """``input`` with ``values`` written (or, with ``accumulate``, added) at the advanced
     index ``indices`` (a tuple of int/bool tensors, one per leading dim)."""
+    return _index_put(input, *_index_put_args(input, indices, values, accumulate), accumulate)
+
+
+def _index_put_args(input, indices, values, accumulate):
+    """index_put's checks, in torch's order: the normalized index and the values."""
     if not isinstance(indices, (tuple, list)):
         raise TypeError(f"index_put(): argument 'indices' (position 2) must be tuple of "
                         f"Tensors, not {type(indices).__name__}")
@@ -1488,8 +1503,45 @@ def index_put(input, indices, values, accumulate=False):
         dim += a.ndim if a.dtype == np.bool_ else 1
     if dim > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd} (got {dim})")
-    idx, values = _put_args(input, entries, values, strip=False, accumulate=accumulate)
-    return _index_put(input, idx, values, accumulate)
+    return _put_args(input, entries, values, strip=False, accumulate=accumulate)
+
+
+def _shared_memory(t, args):
+    """A writable array over ``t``'s memory when elements of ``t`` share it (an expanded
+    tensor) and no gradient is recorded, else None. torch lets index_put_ write there
+    (deprecated, with a warning): its kernel writes the indexed elements one by one, so the
+    last write to a place stays, and accumulated values add up."""
+    arr = t._data
+    if arr.flags.writeable or (STATE.enabled and arr.dtype.kind in 'fcV' and (
+            t._requires_grad or any(isinstance(a, Tensor) and a._requires_grad
+                                    for a in args))):
+        return None
+    if writable_alias(arr) is not None:  # (no two elements share memory: the usual path)
+        return None
+    mem = writable_alias(arr, overlap=True)
+    if mem is not None:
+        _warn_overlap()
+    return mem
+
+
+def _warn_overlap():
+    warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the "
+                  "tensor before performing this operation. This also applies to advanced "
+                  "indexing e.g. tensor[indices] = tensor", UserWarning, stacklevel=4)
+
+
+def index_put_(self, indices, values, accumulate=False):
+    """In-place ``index_put``."""
+    _check_leaf(self)
+    mem = _shared_memory(self, (values,))
+    if mem is None:
+        return inplace(self, index_put, (indices, values, accumulate), 'index_put_')
+    _index_put(self, *_index_put_args(self, indices, values, accumulate), accumulate, mem)
+    self._vc[0] += 1
+    return self
+
+
+register(index_put_, function=False)
 
 
 # -- in-place variants -------------------------------------------------------------------
@@ -1505,7 +1557,7 @@ def _inplace_variant(name, fn, doc):
 
 for _n, _f in (('scatter_', scatter), ('scatter_add_', scatter_add), ('index_add_', index_add),
                ('index_copy_', index_copy), ('index_fill_', index_fill),
-               ('masked_fill_', masked_fill), ('index_put_', index_put),
+               ('masked_fill_', masked_fill),
                ('scatter_reduce_', scatter_reduce), ('put_', put)):
     _inplace_variant(_n, _f, f"In-place ``{_f.__name__}``.")
 

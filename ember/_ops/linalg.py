@@ -74,8 +74,15 @@ def _bmm_shapes(a, b):
 
 
 def _bmm_dtypes(a, b):
-    if a._data.dtype != b._data.dtype:
+    """torch's bmm refuses two dtypes only where both operands have elements (an empty one
+    gives a result of ``b``'s dtype, see ``_bmm_result``)."""
+    if a._data.dtype != b._data.dtype and a._data.size and b._data.size:
         raise RuntimeError(f"expected scalar type {_name(a)} but found {_name(b)}")
+
+
+def _bmm_result(r, b):
+    """A bmm result ``r`` of an empty product in ``b``'s dtype (torch's, where it mixes)."""
+    return r if r.dtype == b.dtype else r.astype(b.dtype)
 
 
 def _needs(node, i):
@@ -175,7 +182,7 @@ def bmm(input, mat2, *, out=None):
     n = track(BmmBackward0, (input, mat2))
     if n is not None:
         n.save(input, mat2)
-    return _out(result(_product(a, b), n), out)
+    return _out(result(_bmm_result(_product(a, b), b), n), out)
 
 
 class DotBackward0(Node):
@@ -417,7 +424,7 @@ def matmul(input, other, *, out=None):
     else:
         name = _batched_checks(input, other)
     n = track(_MATMUL_NODES[name], (input, other))
-    r = _product(a, b)
+    r = _bmm_result(_product(a, b), b)
     if n is not None:
         n.save(input, other)
         if name == 'CloneBackward0' and (r.shape[-1] == 1 or r.shape[-2] == 1 or r.size == 0):
@@ -590,7 +597,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if a.dtype != b.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_name(mat1)} and "
                            f"{_name(mat2)}")
-    _no_bool('addmm_impl_cpu_', mat1)
+    if a.shape[0] and b.shape[1]:  # (an empty result runs no kernel)
+        _no_bool('addmm_impl_cpu_', mat1)
     return _out(_fused('addmm', AddmmBackward0, input, mat1, mat2,
                        _product(a, b, rounded=False), beta, alpha,
                        'mat1', 'mat2'), out)

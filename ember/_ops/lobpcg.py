@@ -124,6 +124,8 @@ def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, lar
     if B is not None and tuple(B.shape) != a.shape:
         raise AssertionError(f"A and B must have same shape, got torch.Size({list(a.shape)}) "
                              f"vs torch.Size({list(B.shape)})")
+    if a.dtype == np.float16:  # (torch's table of tolerances has no float16 row)
+        raise KeyError(A.dtype)
     m = a.shape[-1]
     k = (1 if X is None else X.shape[-1]) if k is None else k
     n = (k if n is None else n) if X is None else X.shape[-1]  # (X's columns, as torch)

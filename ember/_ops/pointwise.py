@@ -1529,7 +1529,12 @@ def rsub(input, other, *deprecated, alpha=1):
         alpha_check(alpha, _result_kind(input, other, 'rsub'))
     if not isinstance(other, Tensor):
         _check_bool_arith(input, other)
-        x = input * alpha if alpha != 1 else input
+        x = input
+        if alpha != 1:
+            if x._data.dtype.kind in 'iu' and not isinstance(other, int):
+                # (torch scales in the result's dtype: an integer input does not wrap first)
+                x = x.to(_dtype.result_type(_dtype.FROM_NP[x._data.dtype], other))
+            x = x * alpha
         xa, o = binary_arrays(x, other, 'rsub')
         # (also for ``number - t``, which the wrapper's dtype check does not see)
         if xa.dtype.kind == 'u':
@@ -1755,6 +1760,8 @@ def pow(input, exponent, *, out=None):
         t = result(r, n)
     else:
         _check_int_pow(input._data, exponent)
+        if input._data.dtype.kind in 'iu':  # (torch converts the exponent to the dtype)
+            _fit_int(exponent, input._data.dtype)
         x, e = binary_arrays(input, exponent, 'pow')
         if builtins.type(exponent) is int and exponent not in (0, 1) and \
                 _dtype.FROM_NP[x.dtype] in _dtype.BAREBONES_UNSIGNED:
@@ -2319,7 +2326,23 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if input._data.dtype != to_tensor(other)._data.dtype:
         raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')
+    if x.dtype == np.float16 or x.dtype.kind == 'V':
+        return make(_isclose_half(x, y, rtol, atol, equal_nan))
     return make(np.asarray(np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def _isclose_half(x, y, rtol, atol, equal_nan):
+    """isclose of float16/bfloat16 arrays as torch's composite computes it: each step (the
+    allowed error ``atol + |rtol * y|``, the error ``|x - y|``) rounded to the dtype, so a
+    difference that rounds onto the allowed error is close."""
+    dt, f = x.dtype, np.float32
+    with np.errstate(all='ignore'):
+        allowed = (np.abs((y.astype(f) * f(rtol)).astype(dt)).astype(f) + f(atol)).astype(dt)
+        error = np.abs(x.astype(f) - y.astype(f)).astype(dt)
+        close = (x == y) | (np.isfinite(error) & (error.astype(f) <= allowed.astype(f)))
+    if equal_nan:
+        close |= np.isnan(x) & np.isnan(y)
+    return np.asarray(close)
 
 
 @register

@@ -134,8 +134,8 @@ def _check_view_dtype(input, dt):
     if a.ndim == 0:
         raise RuntimeError(f"self.dim() cannot be 0 {how}")
     strides = [s // old for s in a.strides]
-    if a.size == 0:  # (NumPy gives an empty array any strides: only the sizes count)
-        strides = [1] * a.ndim
+    if a.size == 0:  # (NumPy gives an empty array any strides: ember reports torch's)
+        strides = list(input.stride())
     ratio = new // old
     if new > old and a.shape[-1] % ratio:
         raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {how}, but got "

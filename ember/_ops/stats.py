@@ -283,14 +283,24 @@ def histc(input, bins=100, min=0, max=0):
         lo, hi = float(x.min()), float(x.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
-    if lo > hi:
+    if lo > hi or lo == hi and x.dtype.kind == 'V':  # (bfloat16: where +-1 is lost too)
         raise RuntimeError("torch.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+        raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
     flat = x.reshape(-1)
     flat = flat[(flat >= lo) & (flat <= hi)]
-    idx = ((flat - x.dtype.type(lo)) * bins / (x.dtype.type(hi) - x.dtype.type(lo))
-           ).astype(np.int64)
+    top, bottom = x.dtype.type(hi), x.dtype.type(lo)
+    if top == bottom and x.dtype.itemsize >= 4:
+        # min +- 1 is min in the dtype: torch counts the values in the middle bin
+        return make(np.bincount(np.full(flat.size, bins // 2), minlength=bins).astype(x.dtype))
+    with np.errstate(all='ignore'):
+        width = top - bottom
+        if not np.isfinite(width):  # (torch's bin edges are then not finite: none counts)
+            return make(np.zeros(bins, x.dtype))
+        pos = (flat - bottom) * bins / width
+    # (a position half/bfloat16 cannot hold -- inf, or 0 / 0 where the range collapsed --
+    # lands in the first bin, as measured on torch 2.13)
+    idx = np.where(np.isfinite(pos), pos, 0).astype(np.int64)
     idx[idx == bins] = bins - 1  # the maximum belongs to the last bin
     return make(np.bincount(idx, minlength=bins)[:bins].astype(x.dtype))
 

@@ -385,7 +385,7 @@ _SPECTRAL_WORDS = ('svd', 'eig', 'pinv', 'matrix_norm', 'lstsq', 'cond', 'nuclea
 def _degenerate_spectrum(call):
     """Whether an input matrix has repeated singular values: there the singular/eigen
     vectors, and so the gradients of spectral ops, are not unique."""
-    for v in call.args:
+    for v in list(call.args) + list(call.kwargs.values()):  # (A may come by keyword)
         a = getattr(v, 'array', None)
         if a is None or a.ndim < 2 or a.size == 0 or a.dtype.kind not in 'fc':
             continue

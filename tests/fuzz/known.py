@@ -556,8 +556,78 @@ KNOWN = {
         "torch bug: a 0-d mask index (bool, or the deprecated uint8) fails an INTERNAL ASSERT "
         "in index_put_ (\"ntensor >= 3\", \"please report a bug\"), which torch's own "
         'x[mask] takes (it adds a dim of 1); ember puts through it as indexing reads it',
+    ('linalg.det', 'clearly wrong gradients'):
+        "torch bug: det's backward at a singular matrix of rank n-1 returns zeros; the "
+        'derivative is the adjugate, which ember returns (finite differences agree; pinned '
+        'in test_found_issue15.py)',
+    ('Tensor.det', 'clearly wrong gradients'):
+        "torch bug: det's backward at a singular matrix of rank n-1 returns zeros (see "
+        'linalg.det)',
+    ('det', 'clearly wrong gradients'):
+        "torch bug: det's backward at a singular matrix of rank n-1 returns zeros (see "
+        'linalg.det)',
+    ('batch_norm', 'silent acceptance of bad input'):
+        "torch bug: a (1, C) weight is accepted when contiguous but fails torch's internal "
+        'assert (t.dim() == 1) when expanded from (1, 1); ember takes both, as torch takes '
+        'the contiguous one',
+    ('group_norm', 'wrong values on finite inputs'):
+        "a float32 group of one element, -1e30: torch's moments square it (1e60 overflows "
+        'float32) and give NaN; the exact result is 0 (x - mean), which ember gives',
+    ('corrcoef', 'wrong values on finite inputs'):
+        'a constant row: its correlation is 0 / 0; whether the rounded mean leaves an exact '
+        'zero variance (NaN) or a tiny one (1) differs between the two reductions',
+    ('Tensor.corrcoef', 'wrong values on finite inputs'):
+        'a constant row: its correlation is 0 / 0 (see corrcoef)',
+    ('nuclear_norm', 'clearly wrong gradients'):
+        'a rank-deficient matrix: the nuclear norm is not differentiable there; torch\'s '
+        'gradient U V^H includes the arbitrary singular vectors of the zero singular values '
+        '(whatever LAPACK picks), ember\'s those of the nonzero ones',
+    ('linalg.lu', 'clearly wrong gradients'):
+        "a singular matrix with nonzero pivots but the last: torch's backward solves with "
+        'the singular U (NaN); the factors are differentiable there, and ember\'s gradient '
+        'is finite',
+    ('Tensor.logdet', 'wrong values on finite inputs'):
+        'a singular matrix: whether the last pivot rounds to exactly 0 (torch: -inf) or to '
+        "1e-8 (ember: a finite logarithm of a negative determinant, NaN) differs between "
+        'LAPACK builds',
+    ('slogdet', 'wrong values on finite inputs'):
+        'a singular matrix: whether the last pivot rounds to exactly 0 (sign 0, -inf) or to '
+        '1e-15 differs between LAPACK builds (see linalg.slogdet)',
+    ('det', 'wrong values on finite inputs'):
+        'complex64 pivots whose product overflows: torch multiplies them to NaN+NaNj, '
+        'ember to inf+infj (both non-finite)',
+    ('linalg.lu_factor', 'spurious errors'):
+        'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
+        'differs between LAPACK builds',
+    ('linalg.lu_factor_ex', 'silent acceptance of bad input'):
+        'a singular matrix: whether a pivot rounds to exactly 0 (refused with '
+        'check_errors) or to 1e-16 differs between LAPACK builds',
+    ('linalg.ldl_factor', 'spurious errors'):
+        'a singular matrix: whether D rounds to exactly 0 (refused) or to 1e-8 differs '
+        'between LAPACK builds',
+    ('cholesky', 'silent acceptance of bad input'):
+        'a positive semi-definite (singular) matrix: whether its last leading minor rounds '
+        'below 0 (refused) or to a tiny positive value differs between LAPACK builds',
+    ('linalg.svd', 'silent acceptance of bad input'):
+        "torch's gesdd (MKL) fails to converge on some matrices with repeated singular "
+        'values (LinAlgError); NumPy\'s LAPACK converges',
+    ('pinverse', 'silent acceptance of bad input'):
+        "torch's gesdd (MKL) fails to converge on some ill-conditioned matrices "
+        '(LinAlgError); NumPy\'s LAPACK converges (see linalg.pinv)',
+    ('linalg.ldl_factor_ex', 'silent acceptance of bad input'):
+        "a matrix holding inf: torch's sytrf reports an illegal argument and torch fails "
+        'its own internal assert; ember factors it (inf entries in LD), as for other '
+        'non-finite input',
+    ('Tensor.cholesky_solve', 'wrong values on finite inputs'):
+        'a factor of +-1e30 entries: each substitution cancels two products of 1e30 to '
+        'rounding noise, which float32 flushes to 0 in torch and keeps (5e15) in ember; '
+        'neither means anything',
 }
-
+# (ember has no complex32: float16 times a complex number is complex64 in ember)
+for _name in ('mul', 'multiply', 'Tensor.mul', 'Tensor.multiply', 'Tensor.__mul__',
+              'Tensor.__rmul__', '_foreach_mul'):
+    KNOWN[(_name, 'wrong dtype / shape / structure')] = \
+        KNOWN[('Tensor.__sub__', 'wrong dtype / shape / structure')]
 # (the same torch bug in every convolution)
 for _name in ('conv2d', 'conv3d', 'F.conv1d', 'F.conv2d', 'F.conv3d'):
     KNOWN[(_name, 'wrong dtype / shape / structure')] = \

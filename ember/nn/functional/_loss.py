@@ -724,8 +724,11 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='m
     out = _into_input(input, xa.dtype)  # (torch's kernel writes into input's dtype)
     with np.errstate(all='ignore'):
         loss = np.asarray(np.log1p(np.exp(-ya * xa)), out)
+    # (torch reduces half and bfloat16 in float32, rounding once)
+    acc = loss.astype(np.float32) if loss.dtype.kind in 'fV' and loss.dtype.itemsize < 4 \
+        else loss
     r = loss if reduction == 'none' else np.asarray(
-        loss.sum() if reduction == 'sum' else (loss.mean() if loss.size else np.nan), out)
+        acc.sum() if reduction == 'sum' else (acc.mean() if acc.size else np.nan), out)
     n = _core.track(_SoftMarginLossBackward0, (x, y))
     out = _core.result(r, n)
     if n is not None:

@@ -833,6 +833,8 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """``max_pool3d`` always returning ``(output, indices)``."""
+    if not isinstance(input, _core.Tensor):  # (torch's function reads input.is_cuda first)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'is_cuda'")
     return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
