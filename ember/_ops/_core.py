@@ -9,7 +9,9 @@ ember ops next to the forward, so double backward needs nothing more.
 methods); ``ember.overrides`` derives its lists from these tables.
 """
 import builtins
+import os
 import re
+import sys
 
 import warnings
 
@@ -585,9 +587,7 @@ def write_into(t, arr, op):
             if partial:  # (only the filled elements: one memory location any alias fills
                 # holds the value, as torch's kernel leaves it; compared bit for bit)
                 if any(st == 0 and n > 1 for st, n in zip(dst.strides, dst.shape)):
-                    warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please "
-                                  "clone() the tensor before performing this operation. This "
-                                  "also applies to advanced indexing e.g. tensor[mask] = scalar")
+                    warn_expanded_write(op)
                 new, old = (np.ascontiguousarray(a, dst.dtype).view(np.uint8)
                             .reshape(dst.shape + (-1,)) for a in (arr, dst))
                 np.copyto(alias, arr, casting='unsafe', where=(new != old).any(-1))
@@ -596,6 +596,21 @@ def write_into(t, arr, op):
             dst = alias
         np.copyto(dst, arr, casting='unsafe')
     t._vc[0] += 1
+
+
+def warn_expanded_write(op):
+    """torch's deprecation warning for a write through an expanded tensor's shared memory
+    (``index_put_``, ``masked_fill_``, ``index_fill_``), pointing at the caller's line."""
+    example = 'tensor[indices] = tensor' if op == 'index_put_' else 'tensor[mask] = scalar'
+    frame, level = sys._getframe(1), 2  # (stacklevel 2: this function's caller)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor "
+                  "before performing this operation. This also applies to advanced indexing "
+                  f"e.g. {example}", UserWarning, stacklevel=level)
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # In-place ops torch lets write a tensor whose elements share memory (an expanded one),

@@ -25,7 +25,7 @@ from ..autograd.forward_ad import FWD, tangent_of
 from ._core import no_grad_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
                     inplace, is_scalar, METHODS, broadcast_shape,
-                    check_no_partial_overlap, writable_alias)
+                    check_no_partial_overlap, writable_alias, warn_expanded_write)
 from . import shape as _shape
 
 _INDEX_KINDS = (np.int64, np.int32)
@@ -538,7 +538,7 @@ def _writable(t, overlap=False):
         if arr is None and overlap:
             arr = writable_alias(ro, overlap=True)
             if arr is not None:
-                _warn_overlap()
+                warn_expanded_write('index_put_')
         if arr is None:
             raise RuntimeError("unsupported operation: more than one element of the "
                                "written-to tensor refers to a single memory location. Please "
@@ -1520,14 +1520,9 @@ def _shared_memory(t, args):
         return None
     mem = writable_alias(arr, overlap=True)
     if mem is not None:
-        _warn_overlap()
+        warn_expanded_write('index_put_')
     return mem
 
-
-def _warn_overlap():
-    warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the "
-                  "tensor before performing this operation. This also applies to advanced "
-                  "indexing e.g. tensor[indices] = tensor", UserWarning, stacklevel=4)
 
 
 def index_put_(self, indices, values, accumulate=False):
