@@ -301,10 +301,12 @@ def _comes_first(tree, scope, ops, guarded):
 
 def _unwrap(fn):
     """``boolean_dispatch``'s function (``max_pool1d``, ``unique``): the function of its
-    default branch, which takes the same parameters to the same kind of op."""
+    default branch, which takes the same parameters to the same kind of op (a dispatch of
+    dispatches, ``unique_consecutive``'s, followed to its end)."""
     code = getattr(fn, '__code__', None)
-    if code is not None and code.co_name == 'fn' and 'if_false' in code.co_freevars:
-        return fn.__closure__[code.co_freevars.index('if_false')].cell_contents
+    while code is not None and code.co_name == 'fn' and 'if_false' in code.co_freevars:
+        fn = fn.__closure__[code.co_freevars.index('if_false')].cell_contents
+        code = getattr(fn, '__code__', None)
     return fn
 
 
@@ -599,6 +601,10 @@ def touched():
             if key is not None and hit}
 
 
+# what reads a reduction's name: its ValueError comes first
+_REDUCTION = ('get_enum', 'legacy_get_enum', 'legacy_get_string')
+
+
 class _Reads:
     """The attributes a Python function of torch's reads of its parameters, in order, before
     anything that may raise otherwise (see ``first_reads``)."""
@@ -640,7 +646,7 @@ class _Reads:
                 not all(self.expr(k.value) for k in node.keywords):
             return False
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', '')
-        if name in _HARMLESS:
+        if name in _HARMLESS and name not in _REDUCTION:
             return True
         g = None if method else _callee(func, self.scope)
         if inspect.isfunction(g) and self.depth < 3:

@@ -849,13 +849,10 @@ def _inner_call(public_name, impl, args, kwargs, error):
     if found is None:
         return
     params, bound = found
-    from .._tensor import Tensor
     for guard, reads in guards:
         value = bound[guard] if guard in bound else getattr(params.get(guard), 'default', None)
-        if value is not _EMPTY and value:
-            if isinstance(error, ValueError) or any(
-                    r in bound and not isinstance(bound[r], Tensor) for r in reads):
-                return  # (the function's own checks behind the guard come first)
+        if value is not _EMPTY and value and error is not None:
+            return  # (what the function runs behind the guard comes first: its error stands)
     call = [_stand_in(k, bound) for k in kinds]
     named = {w: _stand_in(k, bound) for w, k in keywords}
     for outer, index, keyword, n in maps:

@@ -5015,6 +5015,7 @@ INNER = {
     'Tensor.split': ('split_with_sizes', ('split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)',), (('dim', 2, None, 0), ('self', 0, None, 0)), (), (('@self', '@split_size', '@dim'), ()), ()),
     'Tensor.stft': ('stft', ('stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, c10::string_view pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)', 'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)'), (('align_to_window', 8, None, 0), ('hop_length', 2, None, 0), ('n_fft', 1, None, 0), ('normalized', 5, None, 0), ('onesided', 6, None, 0), ('return_complex', 7, None, 0), ('win_length', 3, None, 0), ('window', 4, None, 0)), (('RuntimeError', 'stft align_to_window should only be set when center = false'),), (('@self', '@n_fft', '@hop_length', '@win_length', '@window', '@normalized', '@onesided', '@return_complex', '@align_to_window'), ()), (('center', ()),)),
     'Tensor.unflatten': ('unflatten', ('unflatten(int64_t dim, SymIntArrayRef sizes)',), (('dim', 0, None, 0), ('sizes', 1, None, 0)), (('RuntimeError', 'unflatten: sizes must be non-empty'),), (('@dim', '@sizes'), ()), ()),
+    'Tensor.unique_consecutive': ('unique_consecutive', ('unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None)',), (('dim', None, 'dim', 0), ('return_counts', None, 'return_counts', 0), ('return_inverse', None, 'return_inverse', 0), ('self', 0, None, 0)), (), (('@self',), (('dim', '@dim'), ('return_counts', '@return_counts'), ('return_inverse', '@return_inverse'))), ()),
     'cdist': ('cdist', ('cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)',), (('p', 2, None, 0), ('x1', 0, None, 0), ('x2', 1, None, 0)), (('ValueError', ''),), (('@x1', '@x2', '@p', 'NoneType'), ()), ()),
     'chain_matmul': ('chain_matmul', ('chain_matmul(TensorList matrices, *, Tensor out=None)',), (('out', None, 'out', 0),), (), ((None,), ()), ()),
     'lu': ('_lu_with_info', ('_lu_with_info(Tensor input, bool pivot=True, bool check_errors=True)',), (('A', 0, None, 0), ('pivot', None, 'pivot', 0)), (), (('@A',), (('check_errors', 'bool'), ('pivot', '@pivot'))), ()),
@@ -5076,6 +5077,7 @@ INNER = {
     'nn.functional.triplet_margin_loss': ('triplet_margin_loss', ('triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=at::Reduction::Mean)',), (('anchor', 0, None, 0), ('eps', 5, None, 0), ('margin', 3, None, 0), ('negative', 2, None, 0), ('p', 4, None, 0), ('positive', 1, None, 0), ('swap', 6, None, 0)), (('ValueError', 'margin must be greater than 0, got '),), (('@anchor', '@positive', '@negative', '@margin', '@p', '@eps', '@swap', None), ()), ()),
     'nn.functional.unfold': ('im2col', ('im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',), (('dilation', 2, None, 2), ('input', 0, None, 0), ('kernel_size', 1, None, 2), ('padding', 3, None, 2), ('stride', 4, None, 2)), (), (('@input', None, None, None, None), ()), ()),
     'stft': ('stft', ('stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, c10::string_view pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)', 'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)'), (('align_to_window', 8, None, 0), ('hop_length', 2, None, 0), ('n_fft', 1, None, 0), ('normalized', 5, None, 0), ('onesided', 6, None, 0), ('return_complex', 7, None, 0), ('win_length', 3, None, 0), ('window', 4, None, 0)), (('RuntimeError', 'stft align_to_window should only be set when center = false'),), (('@input', '@n_fft', '@hop_length', '@win_length', '@window', '@normalized', '@onesided', '@return_complex', '@align_to_window'), ()), (('center', ()),)),
+    'unique_consecutive': ('unique_consecutive', ('unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None)',), (('dim', None, 'dim', 0), ('input', 0, None, 0), ('return_counts', None, 'return_counts', 0), ('return_inverse', None, 'return_inverse', 0)), (), (('@input',), (('dim', '@dim'), ('return_counts', '@return_counts'), ('return_inverse', '@return_inverse'))), ()),
 }
 
 TOUCHED = {
@@ -5177,8 +5179,6 @@ READS = {
     'nn.functional.adaptive_max_pool3d': (('input', 'size'),),
     'nn.functional.adaptive_max_pool3d_with_indices': (('input', 'size'),),
     'nn.functional.affine_grid': (('theta', 'is_floating_point'),),
-    'nn.functional.binary_cross_entropy': (('target', 'size'), ('input', 'size')),
-    'nn.functional.binary_cross_entropy_with_logits': (('target', 'size'), ('input', 'size')),
     'nn.functional.embedding_bag': (('weight', 'dtype'),),
     'nn.functional.glu': (('input', 'dim'),),
     'nn.functional.group_norm': (('input', 'dim'),),
@@ -5187,7 +5187,6 @@ READS = {
     'nn.functional.linear_cross_entropy': (('input', 'dim'),),
     'nn.functional.local_response_norm': (('input', 'dim'),),
     'nn.functional.log_softmax': (('input', 'log_softmax'),),
-    'nn.functional.margin_ranking_loss': (('input1', 'dim'), ('input2', 'dim')),
     'nn.functional.max_pool3d_with_indices': (('input', 'is_cuda'),),
     'nn.functional.max_unpool1d': (('input', 'size'),),
     'nn.functional.max_unpool2d': (('input', 'size'),),
