@@ -258,14 +258,15 @@ def _guarded(tree, params):
     return out
 
 
-def _comes_first(tree, scope, ops, guarded):
+def _comes_first(tree, scope, ops, guarded, skip=frozenset()):
     """(whether the C op ``ops[0]`` -- or its in-place twin ``ops[1]``, called instead on
     another branch (``threshold_``), with a parser of the same parameters -- is the first
     thing the function ``tree`` does that may raise, the parameters whose truth lets
     something else run first): nothing but ``_HARMLESS`` calls run before it, except on
     paths that return early or that ``guarded`` (see ``_guarded``) puts behind a parameter;
     its own arguments may be computed from ``input`` by a method (``input.pow(p)``: ember's
-    body lets such an error stand, see ``_args.stands``)."""
+    body lets such an error stand, see ``_args.stands``). ``skip``: the nodes of a branch
+    that does not reach the op (``_switch``)."""
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and
              _callee(n.func, scope) in ops]
     line = min(n.lineno for n in calls)
@@ -280,9 +281,9 @@ def _comes_first(tree, scope, ops, guarded):
     # (the exception a ``raise`` makes is no call that may raise: what it raises is
     # ``inner_calls``'s ``raises``)
     early.update(id(m) for n in ast.walk(tree) if isinstance(n, ast.Raise) for m in ast.walk(n))
-    guards = set()
+    guards = {}
     for n in ast.walk(tree):
-        if not isinstance(n, ast.Call) or id(n) in early or n.lineno > line and \
+        if not isinstance(n, ast.Call) or id(n) in early or id(n) in skip or n.lineno > line and \
                 id(n) not in inner or _callee(n.func, scope) in ops:
             continue
         name = n.func.attr if isinstance(n.func, ast.Attribute) else \
@@ -293,10 +294,12 @@ def _comes_first(tree, scope, ops, guarded):
                 isinstance(n.func.value, ast.Name) and n.func.value.id == 'input':
             continue
         if id(n) in guarded and id(n) not in inner:
-            guards.add(guarded[id(n)])
+            g = guarded[id(n)]
+            # (torch's ``_verify_...`` checks raise ValueError; anything else may raise any)
+            guards[g] = guards.get(g, True) and name.startswith('_verify')
             continue
         return False, ()
-    return True, tuple(sorted(guards))
+    return True, tuple(sorted(guards.items()))
 
 
 def _unwrap(fn):
@@ -384,14 +387,16 @@ def _inner_of(fn, tree, strings, depth=0):
               isinstance(n.ctx, ast.Store) and id(n) not in replaced]
     params -= set(stored)
     guarded = _guarded(tree, params)
-    found = {}  # op's name -> (op, {param: (position, keyword, n)}, call node, sub-entry)
+    # op's name -> (op, {param: (position, keyword, n)} as the op or function called takes
+    # it, call node, the function's entry or None, the function's positional parameters)
+    found = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or id(node) in guarded:
             continue  # (what runs behind a guard is no op the parameters reach unguarded)
         op = _callee(node.func, scope)
         if getattr(node.func, 'attr', getattr(node.func, 'id', '')) in _HARMLESS:
             continue
-        sub = None
+        sub, names = None, None
         if type(op).__name__ in ('builtin_function_or_method', 'method_descriptor'):
             key = op.__name__
         elif inspect.isfunction(op) and depth < 4:
@@ -404,7 +409,7 @@ def _inner_of(fn, tree, strings, depth=0):
             names = [a.arg for a in gtree.args.args]
         else:
             continue
-        maps = found.setdefault(key, (op, {}, node, sub))[1]
+        maps = found.setdefault(key, (op, {}, node, sub, names))[1]
         items = [(i, None, a) for i, a in enumerate(node.args)] + [
             (None, k.arg, k.value) for k in node.keywords]
         for i, k, a in items:
@@ -412,16 +417,8 @@ def _inner_of(fn, tree, strings, depth=0):
             if isinstance(a, ast.Name) and a.id in alias and not n and \
                     alias[a.id][0] in params:
                 a, n = ast.Name(alias[a.id][0]), alias[a.id][1]
-            if not (isinstance(a, ast.Name) and a.id in params):
-                continue
-            n = n or wraps.get(a.id, 0)
-            if sub is None:
-                maps.setdefault(a.id, (i, k, n))
-                continue
-            inner = names[i] if i is not None and i < len(names) else k
-            if inner in sub[2]:
-                si, sk, sn = sub[2][inner]
-                maps.setdefault(a.id, (si, sk, n or sn))
+            if isinstance(a, ast.Name) and a.id in params:
+                maps.setdefault(a.id, (i, k, n or wraps.get(a.id, 0)))
     found = {k: v for k, v in found.items() if v[1]}  # (ops no parameter reaches: no matter)
     # (an op called on a path that returns early -- ``lp_pool2d``'s ``max_pool2d`` for an
     # infinite norm -- is not the one the other paths reach)
@@ -435,13 +432,68 @@ def _inner_of(fn, tree, strings, depth=0):
                                                                  min(builtin) + '_'}:
         # (``inplace`` picks the in-place form: the same parameters, the same parser)
         twin = found.pop(min(builtin) + '_')[0]
-    if len(found) != 1:
-        return None
-    (key, (op, maps, node, sub)), = found.items()
+    context = (fn, tree, scope, params, guarded, strings)
+    if len(found) == 1:
+        (op, maps, node, sub, names), = found.values()
+        _INNER[fn] = _entry(context, op, twin, maps, node, sub, names)
+    elif len(found) == 2:
+        # (``if p is not None: op1(...) else: op2(...)``: ``unique``'s ``dim``)
+        _INNER[fn] = _switch(context, found)
+    return _INNER[fn]
+
+
+def _switch(context, found):
+    """``('?', p, entry when p is not None, entry when it is None)`` for a function that
+    calls one of two ops on the branches of ``if p is not None``, or None."""
+    fn, tree, scope, params, guarded, strings = context
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.If) and n.orelse and isinstance(n.test, ast.Compare) and
+                isinstance(n.test.left, ast.Name) and n.test.left.id in params and
+                len(n.test.ops) == 1 and isinstance(n.test.ops[0], (ast.Is, ast.IsNot)) and
+                isinstance(n.test.comparators[0], ast.Constant) and
+                n.test.comparators[0].value is None):
+            continue
+        sides = [{id(m) for b in body for m in ast.walk(b)} for body in (n.body, n.orelse)]
+        if isinstance(n.test.ops[0], ast.Is):
+            sides.reverse()
+        picked = [[v for v in found.values() if id(v[2]) in side] for side in sides]
+        if [len(p) for p in picked] != [1, 1]:
+            continue
+        entries = [_entry(context, v[0], None, v[1], v[2], v[3], v[4], other)
+                   for (v,), other in zip(picked, reversed(sides))]
+        if None not in entries:
+            return ('?', n.test.left.id) + tuple(entries)
+    return None
+
+
+def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
+    """``_inner_of``'s entry for a function that hands the parameters ``given`` (how the
+    op, or the Python function of torch's with entry ``sub`` and positional parameters
+    ``names``, takes them) to ``op`` in the call ``node``; None if the parser would not be
+    the first thing to see them. ``skip``: see ``_comes_first``."""
+    fn, tree, scope, params, guarded, strings = context
+    if sub is not None:
+        back = {names[i] if i is not None else k: p for p, (i, k, n) in
+                _given(node, params, names)}
+        if sub[0] == '?':  # (the function's switch, as this one's parameter)
+            if sub[1] not in back:
+                return None
+            entries = [_entry(context, op, twin, given, node, e, names, skip)
+                       for e in sub[2:]]
+            return None if None in entries else ('?', back[sub[1]]) + tuple(entries)
+        maps = {}
+        for p, (i, k, n) in given.items():
+            inner = names[i] if i is not None and i < len(names) else k
+            if inner in sub[2]:
+                si, sk, sn = sub[2][inner]
+                maps[p] = (si, sk, n or sn)
+    else:
+        maps = dict(given)
     # (a parameter whose attribute the function reads itself (``input.dim()``) gets its
     # AttributeError first -- unless only behind a guard: see ``touched``)
+    ops = (op,) if twin is None else (op, twin)
     inside = {id(m) for n in ast.walk(tree) if isinstance(n, ast.Call) and
-              _callee(n.func, scope) in (op,) + ((twin,) if twin else ()) for m in ast.walk(n)}
+              _callee(n.func, scope) in ops for m in ast.walk(n)}
     read = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
             isinstance(n.value, ast.Name) and id(n) not in inside and id(n) not in guarded}
     maps = {p: m for p, m in maps.items() if p not in read}
@@ -455,18 +507,15 @@ def _inner_of(fn, tree, strings, depth=0):
         head = (op.__name__, tuple(chosen))
         shape = (tuple(_kind(a, tree) for a in node.args),
                  tuple(sorted((k.arg, _kind(k.value, tree)) for k in node.keywords if k.arg)))
-        sub_guards = ()
     else:
         head = sub[:2]
-        back = {names[i] if i is not None else k: p for p, (i, k, n) in
-                _given(node, params, names)}
 
         def kind(k):  # (the inner function's parameter as this one's)
             return '@' + back[k[1:]] if k and k[0] == '@' and k[1:] in back else \
                 None if k and k[0] == '@' else k
         shape = (tuple(kind(k) for k in sub[4][0]),
                  tuple((w, kind(k)) for w, k in sub[4][1]))
-    ok, guards = _comes_first(tree, scope, (op,) if twin is None else (op, twin), guarded)
+    ok, guards = _comes_first(tree, scope, ops, guarded, skip)
     if not ok:
         return None
     # (what the function raises itself: ``_list_with_default`` a ValueError, before the op)
@@ -474,19 +523,15 @@ def _inner_of(fn, tree, strings, depth=0):
               isinstance(n.exc, ast.Call) and isinstance(n.exc.func, ast.Name)}
     if any(m[2] == -1 for m in maps.values()):
         raises.add(('ValueError', ''))
-    guard_reads = [(g, tuple(sorted({
-        n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-        isinstance(n.value, ast.Name) and n.value.id in params and guarded.get(id(n)) == g})))
-        for g in guards]
+    guards = list(guards)
     if sub is not None:
         raises.update(sub[3])
         # (the inner function's guards, as this one's parameters that it hands on)
-        for g, reads in sub[5]:
+        for g, checks in sub[5]:
             if g not in back:
                 return None  # (a guard this function does not hand on: unknown)
-            guard_reads.append((back[g], tuple(back[r] for r in reads if r in back)))
-    _INNER[fn] = head + (maps, tuple(sorted(raises)), shape, tuple(guard_reads))
-    return _INNER[fn]
+            guards.append((back[g], checks))
+    return head + (maps, tuple(sorted(raises)), shape, tuple(guards))
 
 
 def _kind(a, tree):
@@ -539,21 +584,27 @@ def _given(node, params, names):
 def inner_calls(strings):
     """{key: (C name, (its overloads), ((parameter, position, keyword, n), ...), raises,
     (kinds of the positional arguments, ((keyword, kind), ...)) of the call (see ``_kind``),
-    ((guard, (parameters)), ...))} for
-    torch's Python functions (see ``_python_functions``) that hand parameters unchanged (or
+    ((guard, checks only), ...)) or ``('?', p, entry, entry)``} for torch's Python functions (see ``_python_functions``) that hand parameters unchanged (or
     through ``_pair``-like wrappers, ``n`` > 0, or ``_list_with_default``, ``n`` -1) to one
     C op (``fold`` -> ``col2im``): that op's parser refuses a bad type of theirs before
     anything the op checks. ``raises``: the function raises errors of its own (they may come
     first). The call's shape lets ``_args`` rebuild it, its other arguments standing in for
     anything. A guard is a parameter whose truth lets the function run something else first
-    that reads the parameters listed with it (``batch_norm``'s ``training``). Read from the
-    functions' source (their ``ast``)."""
+    (``batch_norm``'s ``training``: ``_verify_batch_size``, checks only -- their ValueError,
+    or the IndexError or AttributeError of reading the input's size -- or anything: stft's
+    ``center`` pads the input). ``'?'``: the op depends on whether parameter ``p`` is None
+    (``unique``'s ``dim``): the first entry when it is not, the second when it is. Read from
+    the functions' source (their ``ast``)."""
+    def written(entry):
+        if entry[0] == '?':
+            return entry[:2] + tuple(written(e) for e in entry[2:])
+        maps = tuple((p, i, k, n) for p, (i, k, n) in sorted(entry[2].items()))
+        return entry[:2] + (maps,) + entry[3:]
     out = {}
     for key, fn, tree in _python_functions():
         entry = _inner_of(fn, tree, strings)
         if entry is not None:
-            maps = tuple((p, i, k, n) for p, (i, k, n) in sorted(entry[2].items()))
-            out[key] = entry[:2] + (maps,) + entry[3:]
+            out[key] = written(entry)
     return out
 
 

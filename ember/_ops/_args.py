@@ -834,24 +834,27 @@ def _inner_call(public_name, impl, args, kwargs, error):
     got = _INNER.get(key, False)
     if got is False:
         entry = getattr(_table(), 'INNER', {}).get(key)
-        got = None if entry is None else \
-            (entry[0], [Signature(t, False, False) for t in entry[1]]) + tuple(entry[2:])
-        _INNER[key] = got
+        got = _INNER[key] = None if entry is None else _parsed(entry)
     if got is None:
         return
+    found = _bound(public_name, impl, args, kwargs)
+    if found is None:
+        return
+    params, bound = found
+    while got[0] == '?':  # (the op depends on whether a parameter is None: ``unique``'s dim)
+        p = got[1]
+        value = bound[p] if p in bound else getattr(params.get(p), 'default', None)
+        got = got[3] if value is None or value is _EMPTY else got[2]
     cname, sigs, maps, raises, (kinds, keywords), guards = got
     if error is not None and (str(error).endswith('is not a valid value for reduction') or
                               any(type(error).__name__ == cls and (
                                   cls == 'ValueError' or str(error).startswith(text))
                                   for cls, text in raises)):
         return  # (torch's function raises it before the op's parser runs)
-    found = _bound(public_name, impl, args, kwargs)
-    if found is None:
-        return
-    params, bound = found
-    for guard, reads in guards:
+    for guard, checks in guards:
         value = bound[guard] if guard in bound else getattr(params.get(guard), 'default', None)
-        if value is not _EMPTY and value and error is not None:
+        if value is not _EMPTY and value and error is not None and (
+                not checks or isinstance(error, (ValueError, IndexError, AttributeError))):
             return  # (what the function runs behind the guard comes first: its error stands)
     call = [_stand_in(k, bound) for k in kinds]
     named = {w: _stand_in(k, bound) for w, k in keywords}
@@ -875,6 +878,13 @@ def _inner_call(public_name, impl, args, kwargs, error):
         _no_overload(cname, sigs, call, named)
     except TypeError as e:
         raise e from None
+
+
+def _parsed(entry):
+    """An ``INNER`` entry with its overloads parsed (each alternative of a ``'?'`` one)."""
+    if entry[0] == '?':
+        return entry[:2] + tuple(_parsed(e) for e in entry[2:])
+    return (entry[0], [Signature(t, False, False) for t in entry[1]]) + tuple(entry[2:])
 
 
 def _wrapped(x, n):
