@@ -523,14 +523,18 @@ def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
               isinstance(n.exc, ast.Call) and isinstance(n.exc.func, ast.Name)}
     if any(m[2] == -1 for m in maps.values()):
         raises.add(('ValueError', ''))
-    guards = list(guards)
+    # (and the parameters the guarded code reads an attribute of)
+    guards = [(g, checks, tuple(sorted({
+        n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+        isinstance(n.value, ast.Name) and n.value.id in params and guarded.get(id(n)) == g})))
+        for g, checks in guards]
     if sub is not None:
         raises.update(sub[3])
         # (the inner function's guards, as this one's parameters that it hands on)
-        for g, checks in sub[5]:
+        for g, checks, reads in sub[5]:
             if g not in back:
                 return None  # (a guard this function does not hand on: unknown)
-            guards.append((back[g], checks))
+            guards.append((back[g], checks, tuple(back[r] for r in reads if r in back)))
     return head + (maps, tuple(sorted(raises)), shape, tuple(guards))
 
 
@@ -584,17 +588,19 @@ def _given(node, params, names):
 def inner_calls(strings):
     """{key: (C name, (its overloads), ((parameter, position, keyword, n), ...), raises,
     (kinds of the positional arguments, ((keyword, kind), ...)) of the call (see ``_kind``),
-    ((guard, checks only), ...)) or ``('?', p, entry, entry)``} for torch's Python functions (see ``_python_functions``) that hand parameters unchanged (or
+    ((guard, checks only, parameters read), ...)) or ``('?', p, entry, entry)``} for
+    torch's Python functions (see ``_python_functions``) that hand parameters unchanged (or
     through ``_pair``-like wrappers, ``n`` > 0, or ``_list_with_default``, ``n`` -1) to one
     C op (``fold`` -> ``col2im``): that op's parser refuses a bad type of theirs before
-    anything the op checks. ``raises``: the function raises errors of its own (they may come
-    first). The call's shape lets ``_args`` rebuild it, its other arguments standing in for
-    anything. A guard is a parameter whose truth lets the function run something else first
-    (``batch_norm``'s ``training``: ``_verify_batch_size``, checks only -- their ValueError,
-    or the IndexError or AttributeError of reading the input's size -- or anything: stft's
-    ``center`` pads the input). ``'?'``: the op depends on whether parameter ``p`` is None
-    (``unique``'s ``dim``): the first entry when it is not, the second when it is. Read from
-    the functions' source (their ``ast``)."""
+    anything the op checks. ``raises``: the errors the function raises itself, (class,
+    message's beginning) (they may come first). The call's shape lets ``_args`` rebuild
+    it, its other arguments standing in for anything. A guard is a parameter whose truth
+    lets the function run something else first (``batch_norm``'s ``training``:
+    ``_verify_batch_size``, checks only -- their ValueError, or the IndexError or
+    AttributeError of reading the input's size -- or anything: stft's ``center`` pads the
+    input), and the parameters whose attributes that code reads. ``'?'``: the op depends on
+    whether parameter ``p`` is None (``unique``'s ``dim``): the first entry when it is not,
+    the second when it is. Read from the functions' source (their ``ast``)."""
     def written(entry):
         if entry[0] == '?':
             return entry[:2] + tuple(written(e) for e in entry[2:])
@@ -1178,11 +1184,12 @@ def main():
                 'are accepted but never listed in messages, ``|noargs`` is a method that takes\n'
                 'no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a\n'
                 'Python number too. ``POINTWISE``: torch\'s elementwise ops (their tensors\n'
-                'broadcast; shapes are checked before dtypes). ``INNER``: torch\'s Python functions\n'
-                '(nn.functional, torch.functional, Tensor methods) that pass parameters on to one C\n'
-                'op unchanged (see ``inner_calls``). ``TOUCHED``: the parameters such functions read\n'
-                'an attribute of (see ``touched``); ``READS``: the attributes they read first (see\n'
-                '``first_reads``). Read by ``ember._ops._args``."""\n'
+                'broadcast; shapes are checked before dtypes). ``INNER``: torch\'s Python\n'
+                'functions (nn.functional, torch.functional, Tensor methods) that pass\n'
+                'parameters on to one C op unchanged (see ``inner_calls``). ``TOUCHED``: the\n'
+                'parameters such functions read an attribute of (see ``touched``); ``READS``:\n'
+                'the attributes they read first (see ``first_reads``). Read by\n'
+                '``ember._ops._args``."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         f.write('SIGNATURES = {\n')

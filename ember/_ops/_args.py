@@ -269,7 +269,7 @@ class Param:
 
     def accepts(self, x):
         """(ok, bad element position or None)."""
-        if x is None and self.optional or type(x) is _Any:
+        if x is None and self.optional:
             return True, None
         if self.is_list:
             return self.test(x, self.size)
@@ -394,7 +394,7 @@ class Signature:
                                     f"argument{'s' if len(names) == 1 else ''}: {listed}")
                 return False
             ok, pos = p.accepts(x)
-            if not ok:
+            if not ok and type(x) is not _Any:  # (a stand-in fits anywhere: ``_inner_call``)
                 if pos is not None and p.display == 'tuple of Tensors':
                     # (torch's parser stops at once on a tensor list holding something else)
                     raise TypeError(f"expected Tensor as element {pos} in argument {i}, but "
@@ -829,7 +829,7 @@ def _inner_call(public_name, impl, args, kwargs, error):
     them first -- unless the function raises errors of its own, which may come before (a
     ValueError of ours, or an error of a class and message torch's function raises,
     stands then), or a guard of the function's is true (``batch_norm``'s ``training``: its
-    own checks of the input run first)."""
+    own checks of the input run first; stft's ``center``: it pads the input first)."""
     key = key_of(public_name)
     got = _INNER.get(key, False)
     if got is False:
@@ -851,11 +851,19 @@ def _inner_call(public_name, impl, args, kwargs, error):
                                   cls == 'ValueError' or str(error).startswith(text))
                                   for cls, text in raises)):
         return  # (torch's function raises it before the op's parser runs)
-    for guard, checks in guards:
+    from .._tensor import Tensor
+    for guard, checks, reads in guards:
         value = bound[guard] if guard in bound else getattr(params.get(guard), 'default', None)
-        if value is not _EMPTY and value and error is not None and (
-                not checks or isinstance(error, (ValueError, IndexError, AttributeError))):
-            return  # (what the function runs behind the guard comes first: its error stands)
+        if value is _EMPTY or not value or error is None:
+            continue
+        # (what the function runs behind the guard comes first: its error stands -- reading
+        # an attribute of a value that is no tensor, a check's error, or any error of code
+        # that is not only checks, unless the body tripped over a type torch's code takes)
+        if any(r in bound and not isinstance(bound[r], Tensor) for r in reads) or \
+                isinstance(error, (ValueError, IndexError) if not checks else
+                           (ValueError, IndexError, AttributeError)) or \
+                not checks and not isinstance(error, (TypeError, AttributeError)):
+            return
     call = [_stand_in(k, bound) for k in kinds]
     named = {w: _stand_in(k, bound) for w, k in keywords}
     for outer, index, keyword, n in maps:
