@@ -288,8 +288,9 @@ def _comes_first(tree, scope, ops, guarded, skip=frozenset()):
             continue
         name = n.func.attr if isinstance(n.func, ast.Attribute) else \
             getattr(n.func, 'id', '')
-        if name in _HARMLESS or name == _DEFAULTED:
-            continue
+        if name in _HARMLESS or name == _DEFAULTED or \
+                name.startswith('_verify') and id(n) not in guarded:
+            continue  # (torch's ``_verify_...`` checks: their ValueError, see ``_entry``)
         if id(n) in inner and isinstance(n.func, ast.Attribute) and \
                 isinstance(n.func.value, ast.Name) and n.func.value.id == 'input':
             continue
@@ -521,13 +522,21 @@ def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
     # (what the function raises itself: ``_list_with_default`` a ValueError, before the op)
     raises = {_raised(n.exc) for n in ast.walk(tree) if isinstance(n, ast.Raise) and
               isinstance(n.exc, ast.Call) and isinstance(n.exc.func, ast.Name)}
-    if any(m[2] == -1 for m in maps.values()):
+    if any(m[2] == -1 for m in maps.values()) or any(
+            isinstance(n, ast.Call) and getattr(n.func, 'id', '').startswith('_verify') and
+            id(n) not in guarded for n in ast.walk(tree)):
         raises.add(('ValueError', ''))
     # (and the parameters the guarded code reads an attribute of)
     guards = [(g, checks, tuple(sorted({
         n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
         isinstance(n.value, ast.Name) and n.value.id in params and guarded.get(id(n)) == g})))
         for g, checks in guards]
+    # (``kw, kh = _pair(kernel_size)`` first: Python's ValueError for a value of another
+    # length, before the op)
+    unpacks = [(a.id, n, len(s.targets[0].elts)) for s in _body(tree)
+               if isinstance(s, ast.Assign) and len(s.targets) == 1 and
+               isinstance(s.targets[0], ast.Tuple) and s.lineno < node.lineno
+               for n, a in [_wrapped(s.value)] if isinstance(a, ast.Name) and a.id in params]
     if sub is not None:
         raises.update(sub[3])
         # (the inner function's guards, as this one's parameters that it hands on)
@@ -535,7 +544,8 @@ def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
             if g not in back:
                 return None  # (a guard this function does not hand on: unknown)
             guards.append((back[g], checks, tuple(back[r] for r in reads if r in back)))
-    return head + (maps, tuple(sorted(raises)), shape, tuple(guards))
+        unpacks += [(back[p], n, m) for p, n, m in sub[6] if p in back]
+    return head + (maps, tuple(sorted(raises)), shape, tuple(guards), tuple(unpacks))
 
 
 def _kind(a, tree):
@@ -588,7 +598,7 @@ def _given(node, params, names):
 def inner_calls(strings):
     """{key: (C name, (its overloads), ((parameter, position, keyword, n), ...), raises,
     (kinds of the positional arguments, ((keyword, kind), ...)) of the call (see ``_kind``),
-    ((guard, checks only, parameters read), ...)) or ``('?', p, entry, entry)``} for
+    ((guard, checks only, parameters read), ...), unpacks) or ``('?', p, entry, entry)``} for
     torch's Python functions (see ``_python_functions``) that hand parameters unchanged (or
     through ``_pair``-like wrappers, ``n`` > 0, or ``_list_with_default``, ``n`` -1) to one
     C op (``fold`` -> ``col2im``): that op's parser refuses a bad type of theirs before
@@ -598,7 +608,9 @@ def inner_calls(strings):
     lets the function run something else first (``batch_norm``'s ``training``:
     ``_verify_batch_size``, checks only -- their ValueError, or the IndexError or
     AttributeError of reading the input's size -- or anything: stft's ``center`` pads the
-    input), and the parameters whose attributes that code reads. ``'?'``: the op depends on
+    input), and the parameters whose attributes that code reads. ``unpacks``: ((parameter,
+    n, length), ...), the parameters the function unpacks first (``kw, kh =
+    _pair(kernel_size)``, Python's ValueError for another length). ``'?'``: the op depends on
     whether parameter ``p`` is None (``unique``'s ``dim``): the first entry when it is not,
     the second when it is. Read from the functions' source (their ``ast``)."""
     def written(entry):

@@ -845,7 +845,10 @@ def _inner_call(public_name, impl, args, kwargs, error):
         p = got[1]
         value = bound[p] if p in bound else getattr(params.get(p), 'default', None)
         got = got[3] if value is None or value is _EMPTY else got[2]
-    cname, sigs, maps, raises, (kinds, keywords), guards = got
+    cname, sigs, maps, raises, (kinds, keywords), guards, unpacks = got
+    for outer, n, length in unpacks:  # (``kw, kh = _pair(kernel_size)``: before anything)
+        if outer in bound:
+            _UNPACK[length](_wrapped(bound[outer], n))
     if error is not None and (str(error).endswith('is not a valid value for reduction') or
                               any(type(error).__name__ == cls and (
                                   cls == 'ValueError' or str(error).startswith(text))
@@ -886,6 +889,22 @@ def _inner_call(public_name, impl, args, kwargs, error):
         _no_overload(cname, sigs, call, named)
     except TypeError as e:
         raise e from None
+
+
+def _unpack1(x):
+    (a,) = x
+
+
+def _unpack2(x):
+    a, b = x
+
+
+def _unpack3(x):
+    a, b, c = x
+
+
+# (Python's own ValueError of ``a, b = x`` for a sequence of another length, its message)
+_UNPACK = {1: _unpack1, 2: _unpack2, 3: _unpack3}
 
 
 def _parsed(entry):

@@ -180,3 +180,36 @@ def test_what_torchs_function_raises_first_stands(call):
     padding of the input behind ``center``, ``_list_with_default``'s ValueError, a
     reduction's ValueError."""
     check(call, X, grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.lp_pool2d(x[None], 2, 'x'),
+    lambda T, x: T.nn.functional.lp_pool2d(x[None], 2, (1, 2, 3)),
+    lambda T, x: T.nn.functional.lp_pool3d(x[None, None], 2, [1.5]),
+    lambda T, x: T.nn.functional.lp_pool2d(x[None], 2, 1.5),
+], ids=['lp_pool2d_str', 'lp_pool2d_three', 'lp_pool3d_one_float', 'lp_pool2d_float'])
+def test_lp_pool_unpacks_its_kernel_size_first(call):
+    """torch's ``lp_pool2d`` starts with ``kw, kh = _pair(kernel_size)``: Python's ValueError
+    for a kernel size of another length, before ``avg_pool2d``'s parser (``INNER``'s
+    unpacks; ember said the parser's TypeError)."""
+    check(call, X, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.group_norm(x, 2, 'x'),
+    lambda T, x: T.nn.functional.group_norm(x, 3, bias=1.5),
+    lambda T, x: T.nn.functional.group_norm(x, 2, eps=1j),
+    lambda T, x: T.tensordot(3, x, dims='x'),
+    lambda T, x: T.tensordot(1.5, x, dims=None),
+    lambda T, x: T.meshgrid(x[0, 0], indexing=1),
+    lambda T, x: T.meshgrid(x[0, 0], x[0, 1], indexing=0.5),
+], ids=['group_norm_weight_str', 'group_norm_bias_float', 'group_norm_eps_complex',
+        'tensordot_dims_str', 'tensordot_dims_none', 'meshgrid_indexing_int',
+        'meshgrid_indexing_float'])
+def test_type_checks_before_the_bodys_value_checks(call):
+    """``group_norm`` hands its parameters to ``torch.group_norm`` after checks that raise
+    ValueError only (``_verify_batch_size``); ``tensordot`` refuses a ``dims`` of another
+    type before it looks at the tensors; ``meshgrid``'s parser refuses an ``indexing`` that
+    is no str before its value is read (ember said RuntimeError, or TypeError for the
+    tensors)."""
+    check(call, X, grad=False, match_message=True)
