@@ -384,10 +384,13 @@ def _inner_of(fn, tree, strings, depth=0):
                     replaced.add(id(n.targets[0]))
                 elif n.targets[0].id not in params:
                     alias[n.targets[0].id] = (a.id, k)
-    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-              isinstance(n.ctx, ast.Store) and id(n) not in replaced]
-    params -= set(stored)
+    # (what a guard's code changes -- stft pads its input behind ``center`` -- reaches the
+    # op the same way it would without the guard, whose error comes first otherwise)
     guarded = _guarded(tree, params)
+    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
+              isinstance(n.ctx, ast.Store) and id(n) not in replaced and id(n) not in guarded]
+    params -= set(stored)
+    guarded = {k: g for k, g in guarded.items() if g in params}
     # op's name -> (op, {param: (position, keyword, n)} as the op or function called takes
     # it, call node, the function's entry or None, the function's positional parameters)
     found = {}

@@ -138,7 +138,10 @@ def test_the_inner_parser_comes_before_the_bodys_checks(call):
     lambda T, x: T.stft(x[0, 0], 2, hop_length=[1, 'a'], center=False, return_complex=True),
     lambda T, x: x[0, 0].stft(2, window='x'),
     lambda T, x: T.stft(x[0, 0], 2.5, center=False),
-], ids=['stft_hop_list', 'method_stft_window_str', 'stft_n_fft_float'])
+    lambda T, x: T.stft('x', 4, window=x[0, 0], center=False),
+    lambda T, x: T.stft(x[0, 0], 2, hop_length=0, window=1.5, return_complex=True),
+], ids=['stft_hop_list', 'method_stft_window_str', 'stft_n_fft_float', 'stft_input_str',
+        'stft_window_float_after_pad'])
 def test_stft_lists_its_overloads(call):
     """``stft`` hands its parameters to ``_VF.stft``, which has two overloads: torch lists
     them, with the types of the call it made (ember said "stft requires the return_complex
@@ -172,13 +175,16 @@ def test_well_formed_calls_still_run(call):
     lambda T, x: T.stft(x[0, :0, 0], 2, return_complex=True),
     lambda T, x: T.nn.functional.adaptive_avg_pool2d(x[0, 0], (None, 2, 2)),
     lambda T, x: T.nn.functional.binary_cross_entropy(x, [1.0], reduction=2),
+    lambda T, x: T.nn.functional.group_norm(x, 0, weight=1.5),
+    lambda T, x: T.stft(None, 4, window=x[0, 0]),
 ], ids=['batch_norm_one_value_per_channel', 'batch_norm_training_int_input',
-        'stft_pad_of_empty', 'defaulted_too_long', 'bce_reduction'])
+        'stft_pad_of_empty', 'defaulted_too_long', 'bce_reduction', 'group_norm_no_groups',
+        'stft_centred_none'])
 def test_what_torchs_function_raises_first_stands(call):
     """The function's own checks come before the parser: ``_verify_batch_size`` behind
     ``training`` (ValueError, or the AttributeError of reading a number's size), stft's
-    padding of the input behind ``center``, ``_list_with_default``'s ValueError, a
-    reduction's ValueError."""
+    padding of the input behind ``center`` (reading a None's ``dim``), ``_list_with_default``'s
+    ValueError, a reduction's ValueError, ``group_norm``'s division by ``num_groups``."""
     check(call, X, grad=False)
 
 
