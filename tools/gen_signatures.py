@@ -217,7 +217,7 @@ _HARMLESS = {'isinstance', 'len', 'has_torch_function', 'has_torch_function_unar
              'legacy_get_string', 'is_scripting', 'str', 'type', 'float', 'int', 'tuple',
              'list', 'repeat', 'dim', 'size', 'is_tracing', 'format', 'legacy_get_enum',
              'annotate', 'are_deterministic_algorithms_enabled', 'set', 'map', 'issubset',
-             'super'} | \
+             'super', 'unsqueeze', 'unsqueeze_'} | \
     set(_WRAPS)
 
 # torch's wrapper that keeps an int and reads any other value as a list whose Nones take the
@@ -638,9 +638,7 @@ def touched():
     funcs = {}  # the function -> (its key, its tree, its parameters, those it reads)
     for key, fn, tree in _python_functions():
         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-        funcs[fn] = (key, tree, params, {
-            n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-            isinstance(n.value, ast.Name) and n.value.id in params})
+        funcs[fn] = (key, tree, params, _attributes_read(tree, params))
     for fn in list(funcs):  # (the functions they call, by the functions' own names too)
         for n in ast.walk(funcs[fn][1]):
             if isinstance(n, ast.Call):
@@ -649,9 +647,7 @@ def touched():
                     tree = _tree(g)
                     if tree is not None:
                         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-                        funcs[g] = (None, tree, params, {
-                            m.value.id for m in ast.walk(tree) if isinstance(m, ast.Attribute)
-                            and isinstance(m.value, ast.Name) and m.value.id in params})
+                        funcs[g] = (None, tree, params, _attributes_read(tree, params))
     changed = True
     while changed:
         changed = False
@@ -675,6 +671,18 @@ def touched():
 
 # what reads a reduction's name: its ValueError comes first
 _REDUCTION = ('get_enum', 'legacy_get_enum', 'legacy_get_string')
+
+
+def _attributes_read(tree, params):
+    """The parameters the function reads an attribute of: ``p.x``, or of ``-p`` (softmin's
+    ``(-input).softmax``: a number's negation is a number)."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute):
+            v = n.value.operand if isinstance(n.value, ast.UnaryOp) else n.value
+            if isinstance(v, ast.Name) and v.id in params:
+                out.add(v.id)
+    return out
 
 
 class _Reads:

@@ -219,3 +219,21 @@ def test_type_checks_before_the_bodys_value_checks(call):
     is no str before its value is read (ember said RuntimeError, or TypeError for the
     tensors)."""
     check(call, X, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nn.functional.softmin(3, 1),
+    lambda T, x: T.nn.functional.embedding(T.tensor([[0]]), 1.5, max_norm=1.0),
+    lambda T, x: T.nn.functional.grid_sample(x[None], x[None], mode=['x'],
+                                             align_corners=False),
+    lambda T, x: T.nn.functional.grid_sample(x[None], x[None], padding_mode=['x'],
+                                             align_corners=False),
+    lambda T, x: T.nn.functional.dropout3d(x[None].byte(), training='x'),
+], ids=['softmin_int', 'embedding_renorm_weight_float', 'grid_sample_mode_list',
+        'grid_sample_padding_list', 'dropout3d_train_str'])
+def test_torchs_python_code_decides_the_class(call):
+    """``softmin`` reads ``(-input).softmax`` (TOUCHED counts a negated parameter: its
+    AttributeError); ``embedding`` renorms ``weight.detach()``; ``grid_sample`` compares its
+    modes (a list is its ValueError, not a hashing TypeError); ``dropout3d`` unsqueezes its
+    input before ``feature_dropout``'s parser refuses ``train``."""
+    check(call, X, grad=False)

@@ -67,6 +67,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         padding_idx = padding_idx + _rows(weight)
     if max_norm is not None:  # (torch renorms before its op checks the indices' range)
         from ... import embedding_renorm_  # (the public op: its parser's checks first)
+        if not isinstance(weight, Tensor):  # (torch renorms ``weight.detach()``)
+            raise AttributeError(f"'{type(weight).__name__}' object has no attribute "
+                                 "'detach'")
         embedding_renorm_(weight, input, max_norm, norm_type)
     return embedding_kernel(input, weight, padding_idx, None, norm_type, scale_grad_by_freq,
                             sparse)
