@@ -110,9 +110,9 @@ def tensordot(a, b, dims=2, out=None):
         da = list(range(a._data.ndim - dims, a._data.ndim))
         db = list(range(dims))
     else:
+        da, db = dims  # (torch unpacks them first: Python's ValueError for another length)
         _check_tensor(a, 'tensordot', 'input', 1)
         _check_tensor(b, 'tensordot', 'other', 2)
-        da, db = dims
         da = [da] if isinstance(da, int) else list(da)
         db = [db] if isinstance(db, int) else list(db)
         if len(da) != len(db):

@@ -207,15 +207,18 @@ def test_lp_pool_unpacks_its_kernel_size_first(call):
     lambda T, x: T.nn.functional.group_norm(x, 2, eps=1j),
     lambda T, x: T.tensordot(3, x, dims='x'),
     lambda T, x: T.tensordot(1.5, x, dims=None),
+    lambda T, x: T.tensordot(3, x, dims=[[0]]),
+    lambda T, x: T.tensordot(x, x, dims=([0], [0], [1])),
     lambda T, x: T.meshgrid(x[0, 0], indexing=1),
     lambda T, x: T.meshgrid(x[0, 0], x[0, 1], indexing=0.5),
 ], ids=['group_norm_weight_str', 'group_norm_bias_float', 'group_norm_eps_complex',
-        'tensordot_dims_str', 'tensordot_dims_none', 'meshgrid_indexing_int',
+        'tensordot_dims_str', 'tensordot_dims_none', 'tensordot_one_list',
+        'tensordot_three_lists', 'meshgrid_indexing_int',
         'meshgrid_indexing_float'])
 def test_type_checks_before_the_bodys_value_checks(call):
     """``group_norm`` hands its parameters to ``torch.group_norm`` after checks that raise
     ValueError only (``_verify_batch_size``); ``tensordot`` refuses a ``dims`` of another
-    type before it looks at the tensors; ``meshgrid``'s parser refuses an ``indexing`` that
+    type, and unpacks a pair of lists, before it looks at the tensors; ``meshgrid``'s parser refuses an ``indexing`` that
     is no str before its value is read (ember said RuntimeError, or TypeError for the
     tensors)."""
     check(call, X, grad=False, match_message=True)
