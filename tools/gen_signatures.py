@@ -243,18 +243,29 @@ def _none_branches(tree):
 
 
 def _guarded(tree, params):
-    """{id of a node: the parameter} for the nodes of ``if p: ...`` (or ``if p and ...:``)
+    """{id of a node: the guard} for the nodes of ``if p: ...`` (or ``if p and ...:``)
     statements without an ``else``: they run only when the parameter ``p`` is true
-    (``batch_norm``'s ``if training: _verify_batch_size(input.size())``)."""
+    (``batch_norm``'s ``if training: _verify_batch_size(input.size())``), the guard ``'p'``;
+    or of ``if p is not None: ...``, the guard ``'p is not None'`` (``embedding``'s
+    ``max_norm``)."""
     out = {}
     for n in ast.walk(tree):
         if not isinstance(n, ast.If) or n.orelse:
             continue
         test = n.test.values[0] if isinstance(n.test, ast.BoolOp) and \
             isinstance(n.test.op, ast.And) else n.test
+        guard = None
         if isinstance(test, ast.Name) and test.id in params:
+            guard = test.id
+        elif isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and \
+                test.left.id in params and len(test.ops) == 1 and \
+                isinstance(test.ops[0], ast.IsNot) and \
+                isinstance(test.comparators[0], ast.Constant) and \
+                test.comparators[0].value is None:
+            guard = test.left.id + ' is not None'
+        if guard is not None:
             for b in n.body:
-                out.update((id(m), test.id) for m in ast.walk(b))
+                out.update((id(m), guard) for m in ast.walk(b))
     return out
 
 
@@ -390,7 +401,7 @@ def _inner_of(fn, tree, strings, depth=0):
     stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
               isinstance(n.ctx, ast.Store) and id(n) not in replaced and id(n) not in guarded]
     params -= set(stored)
-    guarded = {k: g for k, g in guarded.items() if g in params}
+    guarded = {k: g for k, g in guarded.items() if g.split(' ')[0] in params}
     # op's name -> (op, {param: (position, keyword, n)} as the op or function called takes
     # it, call node, the function's entry or None, the function's positional parameters)
     found = {}
@@ -544,9 +555,11 @@ def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
         raises.update(sub[3])
         # (the inner function's guards, as this one's parameters that it hands on)
         for g, checks, reads in sub[5]:
-            if g not in back:
+            name, _, test = g.partition(' ')
+            if name not in back:
                 return None  # (a guard this function does not hand on: unknown)
-            guards.append((back[g], checks, tuple(back[r] for r in reads if r in back)))
+            guards.append((back[name] + _ + test, checks,
+                           tuple(back[r] for r in reads if r in back)))
         unpacks += [(back[p], n, m) for p, n, m in sub[6] if p in back]
     return head + (maps, tuple(sorted(raises)), shape, tuple(guards), tuple(unpacks))
 

@@ -859,8 +859,9 @@ def _inner_call(public_name, impl, args, kwargs, error):
         return
     from .._tensor import Tensor
     for guard, checks, reads in guards:
+        guard, _, test = guard.partition(' ')  # ('training', or 'max_norm is not None')
         value = bound[guard] if guard in bound else getattr(params.get(guard), 'default', None)
-        if value is _EMPTY or not value or error is None:
+        if value is _EMPTY or error is None or (value is None if test else not value):
             continue
         # (what the function runs behind the guard comes first: its error stands -- reading
         # an attribute of a value that is no tensor, a check's error, or any error of code

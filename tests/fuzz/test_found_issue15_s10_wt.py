@@ -232,11 +232,16 @@ def test_type_checks_before_the_bodys_value_checks(call):
     lambda T, x: T.nn.functional.grid_sample(x[None], x[None], padding_mode=['x'],
                                              align_corners=False),
     lambda T, x: T.nn.functional.dropout3d(x[None].byte(), training='x'),
+    lambda T, x: T.nn.functional.embedding(T.tensor([[0, 1]]), x, sparse='x'),
+    lambda T, x: T.nn.functional.embedding(T.tensor([[0.5]]), x[0], scale_grad_by_freq='x'),
 ], ids=['softmin_int', 'embedding_renorm_weight_float', 'grid_sample_mode_list',
-        'grid_sample_padding_list', 'dropout3d_train_str'])
+        'grid_sample_padding_list', 'dropout3d_train_str', 'embedding_sparse_str',
+        'embedding_float_indices_scale_str'])
 def test_torchs_python_code_decides_the_class(call):
     """``softmin`` reads ``(-input).softmax`` (TOUCHED counts a negated parameter: its
     AttributeError); ``embedding`` renorms ``weight.detach()``; ``grid_sample`` compares its
     modes (a list is its ValueError, not a hashing TypeError); ``dropout3d`` unsqueezes its
-    input before ``feature_dropout``'s parser refuses ``train``."""
+    input before ``feature_dropout``'s parser refuses ``train``; ``embedding`` hands
+    ``sparse`` to its op, whose parser comes before the op's checks when ``max_norm`` is
+    None (the guard ``max_norm is not None``)."""
     check(call, X, grad=False)
