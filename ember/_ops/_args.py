@@ -929,9 +929,8 @@ def _wrapped(x, n):
             return tuple(x) if hasattr(type(x), '__iter__') else (x,) * n
         except TypeError:
             return _ANY
-    if n == -1 and not _is_int(x):
-        if not hasattr(type(x), '__len__'):
-            raise TypeError(f"object of type '{type(x).__name__}' has no len()")
+    if n == -1 and not isinstance(x, int):  # (Python's test: a bool passes too)
+        len(x)  # (Python's own TypeError for a value without a length, its message)
         return [1 if v is None else v for v in x]
     return x
 
