@@ -191,14 +191,19 @@ _WRAPS = {'_single': 1, '_pair': 2, '_triple': 3}  # torch's list-of-n wrappers
 
 
 def _callee(node, scope):
-    """The object a call's ``a.b.c`` names in the function's module, or None."""
+    """The object a call's ``a.b.c`` names in the function's module (``super().x`` in a
+    method of ``torch.Tensor``: ``TensorBase.x``), or None."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == 'super' and not node.args:
+        obj = torch._C.TensorBase
+    elif isinstance(node, ast.Name):
+        obj = scope.get(node.id)
+    else:
         return None
-    obj = scope.get(node.id)
     for p in reversed(parts):
         obj = getattr(obj, p, None)
     return obj
@@ -211,7 +216,13 @@ _HARMLESS = {'isinstance', 'len', 'has_torch_function', 'has_torch_function_unar
              '_has_torch_function_variadic', 'handle_torch_function', 'warn', 'get_enum',
              'legacy_get_string', 'is_scripting', 'str', 'type', 'float', 'int', 'tuple',
              'list', 'repeat', 'dim', 'size', 'is_tracing', 'format', 'legacy_get_enum',
-             'annotate'} | set(_WRAPS)
+             'annotate', 'are_deterministic_algorithms_enabled', 'set', 'map', 'issubset',
+             'super', 'unsqueeze', 'unsqueeze_'} | \
+    set(_WRAPS)
+
+# torch's wrapper that keeps an int and reads any other value as a list whose Nones take the
+# input's sizes (``adaptive_avg_pool2d``'s output_size): ``n`` -1 in ``INNER``
+_DEFAULTED = '_list_with_default'
 
 
 def _none_branches(tree):
@@ -231,14 +242,42 @@ def _none_branches(tree):
     return out
 
 
-def _comes_first(tree, scope, op, twin=None):
-    """Whether the C op ``op`` is the first thing the function ``tree`` does
-    that may raise: nothing but ``_HARMLESS`` calls run before it, except on paths that
-    return early; its own arguments may be computed from ``input`` by a method
-    (``input.pow(p)``: ember's body lets such an error stand, see ``_args.stands``).
-    ``twin``: its in-place form, called instead on another branch (``threshold_``), with
-    a parser of the same parameters."""
-    ops = (op,) if twin is None else (op, twin)
+def _guarded(tree, params):
+    """{id of a node: the guard} for the nodes of ``if p: ...`` (or ``if p and ...:``)
+    statements without an ``else``: they run only when the parameter ``p`` is true
+    (``batch_norm``'s ``if training: _verify_batch_size(input.size())``), the guard ``'p'``;
+    or of ``if p is not None: ...``, the guard ``'p is not None'`` (``embedding``'s
+    ``max_norm``)."""
+    out = {}
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.If) or n.orelse:
+            continue
+        test = n.test.values[0] if isinstance(n.test, ast.BoolOp) and \
+            isinstance(n.test.op, ast.And) else n.test
+        guard = None
+        if isinstance(test, ast.Name) and test.id in params:
+            guard = test.id
+        elif isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and \
+                test.left.id in params and len(test.ops) == 1 and \
+                isinstance(test.ops[0], ast.IsNot) and \
+                isinstance(test.comparators[0], ast.Constant) and \
+                test.comparators[0].value is None:
+            guard = test.left.id + ' is not None'
+        if guard is not None:
+            for b in n.body:
+                out.update((id(m), guard) for m in ast.walk(b))
+    return out
+
+
+def _comes_first(tree, scope, ops, guarded, skip=frozenset()):
+    """(whether the C op ``ops[0]`` -- or its in-place twin ``ops[1]``, called instead on
+    another branch (``threshold_``), with a parser of the same parameters -- is the first
+    thing the function ``tree`` does that may raise, the parameters whose truth lets
+    something else run first): nothing but ``_HARMLESS`` calls run before it, except on
+    paths that return early or that ``guarded`` (see ``_guarded``) puts behind a parameter;
+    its own arguments may be computed from ``input`` by a method (``input.pow(p)``: ember's
+    body lets such an error stand, see ``_args.stands``). ``skip``: the nodes of a branch
+    that does not reach the op (``_switch``)."""
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and
              _callee(n.func, scope) in ops]
     line = min(n.lineno for n in calls)
@@ -250,127 +289,382 @@ def _comes_first(tree, scope, op, twin=None):
         if isinstance(n, ast.If) and n.body and isinstance(n.body[-1], ast.Return) and \
                 n.lineno < line:
             early.update(id(m) for b in n.body for m in ast.walk(b))
+    # (the exception a ``raise`` makes is no call that may raise: what it raises is
+    # ``inner_calls``'s ``raises``)
+    early.update(id(m) for n in ast.walk(tree) if isinstance(n, ast.Raise) for m in ast.walk(n))
+    guards = {}
     for n in ast.walk(tree):
-        if not isinstance(n, ast.Call) or id(n) in early or n.lineno > line and \
+        if not isinstance(n, ast.Call) or id(n) in early or id(n) in skip or n.lineno > line and \
                 id(n) not in inner or _callee(n.func, scope) in ops:
             continue
         name = n.func.attr if isinstance(n.func, ast.Attribute) else \
             getattr(n.func, 'id', '')
-        if name in _HARMLESS:
-            continue
+        if name in _HARMLESS or name == _DEFAULTED or \
+                name.startswith('_verify') and id(n) not in guarded:
+            continue  # (torch's ``_verify_...`` checks: their ValueError, see ``_entry``)
         if id(n) in inner and isinstance(n.func, ast.Attribute) and \
                 isinstance(n.func.value, ast.Name) and n.func.value.id == 'input':
             continue
-        return False
-    return True
+        if id(n) in guarded and id(n) not in inner:
+            g = guarded[id(n)]
+            # (torch's ``_verify_...`` checks raise ValueError; anything else may raise any)
+            guards[g] = guards.get(g, True) and name.startswith('_verify')
+            continue
+        return False, ()
+    return True, tuple(sorted(guards.items()))
+
+
+def _unwrap(fn):
+    """``boolean_dispatch``'s function (``max_pool1d``, ``unique``): the function of its
+    default branch, which takes the same parameters to the same kind of op (a dispatch of
+    dispatches, ``unique_consecutive``'s, followed to its end)."""
+    code = getattr(fn, '__code__', None)
+    while code is not None and code.co_name == 'fn' and 'if_false' in code.co_freevars:
+        fn = fn.__closure__[code.co_freevars.index('if_false')].cell_contents
+        code = getattr(fn, '__code__', None)
+    return fn
+
+
+def _tree(fn):
+    """The ``ast`` of a Python function's source, or None."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return None
+    return tree if isinstance(tree, ast.FunctionDef) else None
+
+
+# torch's modules of Python functions in its own namespace (``torch.stft``, ``torch.lobpcg``)
+_TORCH_MODULES = ('torch.functional', 'torch._lowrank', 'torch._lobpcg')
 
 
 def _python_functions():
-    """(name, function, its ``ast``) for each public function torch writes in Python in
-    ``nn.functional``."""
-    for name in sorted(dir(torch.nn.functional)):
-        fn = getattr(torch.nn.functional, name)
-        if name.startswith('_') or not inspect.isfunction(fn):
+    """(key as ember's tables key it, function, its ``ast``) for each public function torch
+    writes in Python: in ``nn.functional``, in torch's namespace (from ``_TORCH_MODULES``)
+    and the methods of ``torch.Tensor`` written in Python (``Tensor.istft``)."""
+    spaces = (('nn.functional.', torch.nn.functional, lambda f: True),
+              ('', torch, lambda f: f.__module__ in _TORCH_MODULES),
+              ('Tensor.', torch.Tensor, lambda f: f.__module__ == 'torch._tensor'))
+    for prefix, space, keep in spaces:
+        for name in sorted(dir(space)):
+            fn = getattr(space, name)
+            if name.startswith('_') or not inspect.isfunction(fn) or not keep(fn):
+                continue
+            fn = _unwrap(fn)
+            tree = _tree(fn)
+            if tree is not None:
+                yield prefix + name, fn, tree
+
+
+def _wrapped(a):
+    """(n, the wrapped expression) for ``_pair(x)`` & co (``n`` their length) and
+    ``_list_with_default(x, ...)`` (-1); (0, a) for anything else."""
+    if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.args:
+        if a.func.id in _WRAPS and len(a.args) == 1:
+            return _WRAPS[a.func.id], a.args[0]
+        if a.func.id == _DEFAULTED:
+            return -1, a.args[0]
+    return 0, a
+
+
+_INNER = {}  # a function -> its entry of ``inner_calls`` (or None), once worked out
+
+
+def _inner_of(fn, tree, strings, depth=0):
+    """``inner_calls``'s entry of one function (without its key), or None: the C op it
+    hands parameters to unchanged -- directly or through another Python function of
+    torch's that does (``adaptive_max_pool1d`` -> ``adaptive_max_pool1d_with_indices`` ->
+    ``adaptive_max_pool1d``)."""
+    if fn in _INNER:
+        return _INNER[fn]
+    _INNER[fn] = None  # (a function calling itself)
+    scope = fn.__globals__
+    params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
+    # (a parameter the function reassigns may reach the op changed -- unless only a None
+    # is replaced, or the parameter is wrapped as the op's argument would be)
+    replaced = {id(b.targets[0]) for n in _none_branches(tree) for b in n.body}
+    wraps = {}  # parameter -> the wrapper its reassignment applies (``x = _pair(x)``)
+    alias = {}  # a local name -> the parameter it wraps (``_output_size = _pair(x)``)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], ast.Name):
+            k, a = _wrapped(n.value)
+            if k and isinstance(a, ast.Name) and a.id in params:
+                if a.id == n.targets[0].id:
+                    wraps[a.id] = k
+                    replaced.add(id(n.targets[0]))
+                elif n.targets[0].id not in params:
+                    alias[n.targets[0].id] = (a.id, k)
+    # (what a guard's code changes -- stft pads its input behind ``center`` -- reaches the
+    # op the same way it would without the guard, whose error comes first otherwise)
+    guarded = _guarded(tree, params)
+    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
+              isinstance(n.ctx, ast.Store) and id(n) not in replaced and id(n) not in guarded]
+    params -= set(stored)
+    guarded = {k: g for k, g in guarded.items() if g.split(' ')[0] in params}
+    # op's name -> (op, {param: (position, keyword, n)} as the op or function called takes
+    # it, call node, the function's entry or None, the function's positional parameters)
+    found = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or id(node) in guarded:
+            continue  # (what runs behind a guard is no op the parameters reach unguarded)
+        op = _callee(node.func, scope)
+        if getattr(node.func, 'attr', getattr(node.func, 'id', '')) in _HARMLESS:
             continue
-        cells = [c.cell_contents for c in fn.__closure__ or ()]
-        if fn.__code__.co_name == 'fn' and 'if_false' in fn.__code__.co_freevars:
-            # (``boolean_dispatch``: ``max_pool1d`` runs ``_max_pool1d`` unless asked for
-            # indices, whose function hands the same parameters to the same kind of op)
-            fn = cells[fn.__code__.co_freevars.index('if_false')]
-        try:
-            yield name, fn, ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
-        except (OSError, TypeError, SyntaxError, IndexError):
+        sub, names = None, None
+        if type(op).__name__ in ('builtin_function_or_method', 'method_descriptor'):
+            key = op.__name__
+        elif inspect.isfunction(op) and depth < 4:
+            g = _unwrap(op)
+            gtree = _tree(g)
+            sub = _inner_of(g, gtree, strings, depth + 1) if gtree is not None else None
+            if sub is None:
+                continue
+            key = ('python', g.__name__)
+            names = [a.arg for a in gtree.args.args]
+        else:
             continue
+        maps = found.setdefault(key, (op, {}, node, sub, names))[1]
+        items = [(i, None, a) for i, a in enumerate(node.args)] + [
+            (None, k.arg, k.value) for k in node.keywords]
+        for i, k, a in items:
+            n, a = _wrapped(a)
+            if isinstance(a, ast.Name) and a.id in alias and not n and \
+                    alias[a.id][0] in params:
+                a, n = ast.Name(alias[a.id][0]), alias[a.id][1]
+            if isinstance(a, ast.Name) and a.id in params:
+                maps.setdefault(a.id, (i, k, n or wraps.get(a.id, 0)))
+    found = {k: v for k, v in found.items() if v[1]}  # (ops no parameter reaches: no matter)
+    # (an op called on a path that returns early -- ``lp_pool2d``'s ``max_pool2d`` for an
+    # infinite norm -- is not the one the other paths reach)
+    early = {id(m) for n in ast.walk(tree) if isinstance(n, ast.If) and n.body and
+             isinstance(n.body[-1], ast.Return) for b in n.body for m in ast.walk(b)}
+    if any(id(v[2]) not in early for v in found.values()):
+        found = {k: v for k, v in found.items() if id(v[2]) not in early}
+    twin = None
+    builtin = [k for k in found if isinstance(k, str)]
+    if len(found) == 2 and len(builtin) == 2 and set(found) == {min(builtin),
+                                                                 min(builtin) + '_'}:
+        # (``inplace`` picks the in-place form: the same parameters, the same parser)
+        twin = found.pop(min(builtin) + '_')[0]
+    context = (fn, tree, scope, params, guarded, strings)
+    if len(found) == 1:
+        (op, maps, node, sub, names), = found.values()
+        _INNER[fn] = _entry(context, op, twin, maps, node, sub, names)
+    elif len(found) == 2:
+        # (``if p is not None: op1(...) else: op2(...)``: ``unique``'s ``dim``)
+        _INNER[fn] = _switch(context, found)
+    return _INNER[fn]
+
+
+def _switch(context, found):
+    """``('?', p, entry when p is not None, entry when it is None)`` for a function that
+    calls one of two ops on the branches of ``if p is not None``, or None."""
+    fn, tree, scope, params, guarded, strings = context
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.If) and n.orelse and isinstance(n.test, ast.Compare) and
+                isinstance(n.test.left, ast.Name) and n.test.left.id in params and
+                len(n.test.ops) == 1 and isinstance(n.test.ops[0], (ast.Is, ast.IsNot)) and
+                isinstance(n.test.comparators[0], ast.Constant) and
+                n.test.comparators[0].value is None):
+            continue
+        sides = [{id(m) for b in body for m in ast.walk(b)} for body in (n.body, n.orelse)]
+        if isinstance(n.test.ops[0], ast.Is):
+            sides.reverse()
+        picked = [[v for v in found.values() if id(v[2]) in side] for side in sides]
+        if [len(p) for p in picked] != [1, 1]:
+            continue
+        entries = [_entry(context, v[0], None, v[1], v[2], v[3], v[4], other)
+                   for (v,), other in zip(picked, reversed(sides))]
+        if None not in entries:
+            return ('?', n.test.left.id) + tuple(entries)
+    return None
+
+
+def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
+    """``_inner_of``'s entry for a function that hands the parameters ``given`` (how the
+    op, or the Python function of torch's with entry ``sub`` and positional parameters
+    ``names``, takes them) to ``op`` in the call ``node``; None if the parser would not be
+    the first thing to see them. ``skip``: see ``_comes_first``."""
+    fn, tree, scope, params, guarded, strings = context
+    if sub is not None:
+        back = {names[i] if i is not None else k: p for p, (i, k, n) in
+                _given(node, params, names)}
+        if sub[0] == '?':  # (the function's switch, as this one's parameter)
+            if sub[1] not in back:
+                return None
+            entries = [_entry(context, op, twin, given, node, e, names, skip)
+                       for e in sub[2:]]
+            return None if None in entries else ('?', back[sub[1]]) + tuple(entries)
+        maps = {}
+        for p, (i, k, n) in given.items():
+            inner = names[i] if i is not None and i < len(names) else k
+            if inner in sub[2]:
+                si, sk, sn = sub[2][inner]
+                maps[p] = (si, sk, n or sn)
+    else:
+        maps = dict(given)
+    # (a parameter whose attribute the function reads itself (``input.dim()``) gets its
+    # AttributeError first -- unless only behind a guard: see ``touched``)
+    ops = (op,) if twin is None else (op, twin)
+    inside = {id(m) for n in ast.walk(tree) if isinstance(n, ast.Call) and
+              _callee(n.func, scope) in ops for m in ast.walk(n)}
+    read = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+            isinstance(n.value, ast.Name) and id(n) not in inside and id(n) not in guarded}
+    maps = {p: m for p, m in maps.items() if p not in read}
+    if not maps:
+        return None
+    if sub is None:
+        self = torch.ones(2, 2) if type(op).__name__ == 'method_descriptor' else None
+        chosen = select(op.__name__, op, self, strings.get(op.__name__, []))
+        if not chosen:
+            return None
+        head = (op.__name__, tuple(chosen))
+        shape = (tuple(_kind(a, tree) for a in node.args),
+                 tuple(sorted((k.arg, _kind(k.value, tree)) for k in node.keywords if k.arg)))
+    else:
+        head = sub[:2]
+
+        def kind(k):  # (the inner function's parameter as this one's)
+            return '@' + back[k[1:]] if k and k[0] == '@' and k[1:] in back else \
+                None if k and k[0] == '@' else k
+        shape = (tuple(kind(k) for k in sub[4][0]),
+                 tuple((w, kind(k)) for w, k in sub[4][1]))
+    ok, guards = _comes_first(tree, scope, ops, guarded, skip)
+    if not ok:
+        return None
+    # (what the function raises itself: ``_list_with_default`` a ValueError, before the op)
+    raises = {_raised(n.exc) for n in ast.walk(tree) if isinstance(n, ast.Raise) and
+              isinstance(n.exc, ast.Call) and isinstance(n.exc.func, ast.Name)}
+    if any(m[2] == -1 for m in maps.values()) or any(
+            isinstance(n, ast.Call) and getattr(n.func, 'id', '').startswith('_verify') and
+            id(n) not in guarded for n in ast.walk(tree)):
+        raises.add(('ValueError', ''))
+    # (and the parameters the guarded code reads an attribute of)
+    guards = [(g, checks, tuple(sorted({
+        n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+        isinstance(n.value, ast.Name) and n.value.id in params and guarded.get(id(n)) == g})))
+        for g, checks in guards]
+    # (``kw, kh = _pair(kernel_size)`` first: Python's ValueError for a value of another
+    # length, before the op)
+    unpacks = [(a.id, n, len(s.targets[0].elts)) for s in _body(tree)
+               if isinstance(s, ast.Assign) and len(s.targets) == 1 and
+               isinstance(s.targets[0], ast.Tuple) and s.lineno < node.lineno
+               for n, a in [_wrapped(s.value)] if isinstance(a, ast.Name) and a.id in params]
+    if sub is not None:
+        raises.update(sub[3])
+        # (the inner function's guards, as this one's parameters that it hands on)
+        for g, checks, reads in sub[5]:
+            name, _, test = g.partition(' ')
+            if name not in back:
+                return None  # (a guard this function does not hand on: unknown)
+            guards.append((back[name] + _ + test, checks,
+                           tuple(back[r] for r in reads if r in back)))
+        unpacks += [(back[p], n, m) for p, n, m in sub[6] if p in back]
+    return head + (maps, tuple(sorted(raises)), shape, tuple(guards), tuple(unpacks))
+
+
+def _kind(a, tree):
+    """What an argument of the inner call is, for the messages that list the types of a
+    call: a type's name, ``'@p'`` for the value of the function's parameter ``p`` (which
+    the function may have changed, not its type), or None."""
+    params = {x.arg for x in tree.args.args + tree.args.kwonlyargs}
+    if isinstance(a, ast.Constant):
+        return type(a.value).__name__
+    if isinstance(a, ast.Name) and a.id in params:
+        return '@' + a.id
+    if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.Not):
+        return 'bool'
+    if isinstance(a, ast.Attribute) and a.attr == 'enabled':
+        return 'bool'  # (``torch.backends.cudnn.enabled``)
+    if isinstance(a, ast.Call) and getattr(a.func, 'attr', '') in ('get_enum',
+                                                                   'legacy_get_enum'):
+        return 'int'
+    return None
+
+
+def _raised(exc):
+    """(class name, the message's constant beginning) of a ``raise C(message)``."""
+    text = ''
+    if exc.args:
+        a = exc.args[0]
+        parts = a.values if isinstance(a, ast.JoinedStr) else \
+            [a] if isinstance(a, ast.Constant) else \
+            [a.left] if isinstance(a, ast.BinOp) and isinstance(a.left, ast.Constant) else []
+        for v in parts:
+            if not (isinstance(v, ast.Constant) and isinstance(v.value, str)):
+                break
+            text += v.value
+    return exc.func.id, text
+
+
+def _given(node, params, names):
+    """[(parameter, (position, keyword, n))] for the parameters a call hands on unchanged,
+    by position (``names``: the callee's positional parameters) or by keyword."""
+    out = []
+    for i, a in enumerate(node.args):
+        if isinstance(a, ast.Name) and a.id in params and i < len(names):
+            out.append((a.id, (i, None, 0)))
+    for k in node.keywords:
+        if isinstance(k.value, ast.Name) and k.value.id in params:
+            out.append((k.value.id, (None, k.arg, 0)))
+    return out
 
 
 def inner_calls(strings):
-    """{'nn.functional.<name>': (C name, (its overload), ((parameter, position, keyword,
-    n), ...), raises)} for torch's Python functions in ``nn.functional`` that hand
-    parameters unchanged (or through ``_pair``-like wrappers, ``n`` > 0) to one C op
-    (``fold`` -> ``col2im``): that op's parser refuses a bad type of theirs before anything
-    the op checks. ``raises``: the function raises errors of its own (they may come first).
-    Read from the functions' source (their ``ast``)."""
+    """{key: (C name, (its overloads), ((parameter, position, keyword, n), ...), raises,
+    (kinds of the positional arguments, ((keyword, kind), ...)) of the call (see ``_kind``),
+    ((guard, checks only, parameters read), ...), unpacks) or ``('?', p, entry, entry)``} for
+    torch's Python functions (see ``_python_functions``) that hand parameters unchanged (or
+    through ``_pair``-like wrappers, ``n`` > 0, or ``_list_with_default``, ``n`` -1) to one
+    C op (``fold`` -> ``col2im``): that op's parser refuses a bad type of theirs before
+    anything the op checks. ``raises``: the errors the function raises itself, (class,
+    message's beginning) (they may come first). The call's shape lets ``_args`` rebuild
+    it, its other arguments standing in for anything. A guard is a parameter whose truth
+    lets the function run something else first (``batch_norm``'s ``training``:
+    ``_verify_batch_size``, checks only -- their ValueError, or the IndexError or
+    AttributeError of reading the input's size -- or anything: stft's ``center`` pads the
+    input), and the parameters whose attributes that code reads. ``unpacks``: ((parameter,
+    n, length), ...), the parameters the function unpacks first (``kw, kh =
+    _pair(kernel_size)``, Python's ValueError for another length). ``'?'``: the op depends on
+    whether parameter ``p`` is None (``unique``'s ``dim``): the first entry when it is not,
+    the second when it is. Read from the functions' source (their ``ast``)."""
+    def written(entry):
+        if entry[0] == '?':
+            return entry[:2] + tuple(written(e) for e in entry[2:])
+        maps = tuple((p, i, k, n) for p, (i, k, n) in sorted(entry[2].items()))
+        return entry[:2] + (maps,) + entry[3:]
     out = {}
-    for name, fn, tree in _python_functions():
-        params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-        # (a parameter the function reassigns may reach the op changed -- unless only a None
-        # is replaced)
-        replaced = {id(b.targets[0]) for n in _none_branches(tree) for b in n.body}
-        params -= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-                   isinstance(n.ctx, ast.Store) and id(n) not in replaced}
-        found = {}
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            op = _callee(node.func, fn.__globals__)
-            if type(op).__name__ != 'builtin_function_or_method' or \
-                    getattr(node.func, 'attr', getattr(node.func, 'id', '')) in _HARMLESS:
-                continue
-            maps = found.setdefault(op.__name__, (op, {}))[1]
-            items = [(i, None, a) for i, a in enumerate(node.args)] + [
-                (None, k.arg, k.value) for k in node.keywords]
-            for i, k, a in items:
-                n = 0
-                if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and \
-                        a.func.id in _WRAPS and len(a.args) == 1:
-                    n, a = _WRAPS[a.func.id], a.args[0]
-                if isinstance(a, ast.Name) and a.id in params:
-                    maps.setdefault(a.id, (i, k, n))
-        twin = None
-        if len(found) == 2 and set(found) == {min(found), min(found) + '_'}:
-            # (``inplace`` picks the in-place form: the same parameters, the same parser)
-            twin = found.pop(min(found) + '_')[0]
-        # (a parameter whose attribute the function reads itself (``input.dim()``) gets its
-        # AttributeError first: see ``touched``)
-        inside = {id(m) for node in ast.walk(tree) if isinstance(node, ast.Call) and
-                  node.func and _callee(node.func, fn.__globals__) in
-                  [op for op, _ in found.values()] for m in ast.walk(node)}
-        read = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-                isinstance(n.value, ast.Name) and id(n) not in inside}
-        ops = []
-        for cname, (op, maps) in found.items():
-            maps = {p: m for p, m in maps.items() if p not in read}
-            chosen = select(cname, op, None, strings.get(cname, [])) if maps else None
-            # (one overload: its parser names the argument; with several it lists them)
-            if chosen and len(chosen) == 1:
-                ops.append((cname, tuple(chosen), tuple(
-                    (p, i, k, n) for p, (i, k, n) in sorted(maps.items()))))
-        if len(ops) == 1 and _comes_first(tree, fn.__globals__, found[ops[0][0]][0], twin):
-            raises = any(isinstance(n, ast.Raise) for n in ast.walk(tree))
-            out['nn.functional.' + name] = ops[0] + (raises,)
+    for key, fn, tree in _python_functions():
+        entry = _inner_of(fn, tree, strings)
+        if entry is not None:
+            out[key] = written(entry)
     return out
 
 
 def touched():
-    """{'nn.functional.<name>': (parameters, ...)} for torch's Python functions in
-    ``nn.functional`` that read an attribute of some parameters themselves (``weight.dim()``),
-    or hand them unchanged to another such function that does (``adaptive_max_pool2d`` ->
+    """{key: (parameters, ...)} for torch's Python functions (see ``_python_functions``)
+    that read an attribute of some parameters themselves (``weight.dim()``), or hand them
+    unchanged to another such function that does (``adaptive_max_pool2d`` ->
     ``adaptive_max_pool2d_with_indices``): a number there is their AttributeError, not a
-    parser's TypeError."""
-    funcs = {}  # the function -> (its name, its tree, its parameters, those it reads)
-    for name, fn, tree in _python_functions():
+    parser's TypeError. (A read behind a guard counts: see ``inner_calls``.)"""
+    funcs = {}  # the function -> (its key, its tree, its parameters, those it reads)
+    for key, fn, tree in _python_functions():
         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-        funcs[fn] = (name, tree, params, {
-            n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-            isinstance(n.value, ast.Name) and n.value.id in params})
+        funcs[fn] = (key, tree, params, _attributes_read(tree, params))
     for fn in list(funcs):  # (the functions they call, by the functions' own names too)
         for n in ast.walk(funcs[fn][1]):
             if isinstance(n, ast.Call):
                 g = _callee(n.func, fn.__globals__)
                 if inspect.isfunction(g) and g not in funcs:
-                    try:
-                        tree = ast.parse(textwrap.dedent(inspect.getsource(g))).body[0]
-                    except (OSError, TypeError, SyntaxError, IndexError):
-                        continue
-                    if isinstance(tree, ast.FunctionDef):
+                    tree = _tree(g)
+                    if tree is not None:
                         params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-                        funcs[g] = (None, tree, params, {
-                            m.value.id for m in ast.walk(tree) if isinstance(m, ast.Attribute)
-                            and isinstance(m.value, ast.Name) and m.value.id in params})
+                        funcs[g] = (None, tree, params, _attributes_read(tree, params))
     changed = True
     while changed:
         changed = False
-        for fn, (name, tree, params, hit) in funcs.items():
+        for fn, (key, tree, params, hit) in funcs.items():
             for n in ast.walk(tree):
                 g = _callee(n.func, fn.__globals__) if isinstance(n, ast.Call) else None
                 if g is fn or g not in funcs:
@@ -384,8 +678,154 @@ def touched():
                             inner in funcs[g][3]:
                         hit.add(a.id)
                         changed = True
-    return {'nn.functional.' + name: tuple(sorted(hit))
-            for fn, (name, _, _, hit) in funcs.items() if name is not None and hit}
+    return {key: tuple(sorted(hit)) for fn, (key, _, _, hit) in funcs.items()
+            if key is not None and hit}
+
+
+# what reads a reduction's name: its ValueError comes first
+_REDUCTION = ('get_enum', 'legacy_get_enum', 'legacy_get_string')
+
+
+def _attributes_read(tree, params):
+    """The parameters the function reads an attribute of: ``p.x``, or of ``-p`` (softmin's
+    ``(-input).softmax``: a number's negation is a number)."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute):
+            v = n.value.operand if isinstance(n.value, ast.UnaryOp) else n.value
+            if isinstance(v, ast.Name) and v.id in params:
+                out.add(v.id)
+    return out
+
+
+class _Reads:
+    """The attributes a Python function of torch's reads of its parameters, in order, before
+    anything that may raise otherwise (see ``first_reads``)."""
+
+    def __init__(self, scope, names, depth):
+        self.scope, self.names, self.depth = scope, dict(names), depth
+        self.reads = []
+
+    def _read(self, param, attr):
+        if param not in [p for p, _ in self.reads]:
+            self.reads.append((param, attr))
+
+    def expr(self, node):
+        """Follows ``node``'s evaluation; False where something that may raise ran."""
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id in self.names:
+                self._read(self.names[node.value.id], node.attr)
+                return True
+            return self.expr(node.value)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.BoolOp):  # (the rest is conditional: nothing that may raise)
+            return self.expr(node.values[0]) and not any(
+                isinstance(m, ast.Call) for v in node.values[1:] for m in ast.walk(v))
+        if isinstance(node, ast.IfExp):
+            return self.expr(node.test) and not any(
+                isinstance(m, ast.Call) for v in (node.body, node.orelse) for m in ast.walk(v))
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.GeneratorExp, ast.JoinedStr)):
+            return not any(isinstance(m, ast.Call) for m in ast.walk(node))
+        return all(self.expr(c) for c in ast.iter_child_nodes(node)
+                   if isinstance(c, ast.expr))
+
+    def call(self, node):
+        func = node.func
+        method = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            func.value.id in self.names
+        if not self.expr(func) or not all(self.expr(a) for a in node.args) or \
+                not all(self.expr(k.value) for k in node.keywords):
+            return False
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', '')
+        if name in _HARMLESS and name not in _REDUCTION:
+            return True
+        g = None if method else _callee(func, self.scope)
+        if inspect.isfunction(g) and self.depth < 3:
+            g = _unwrap(g)
+            tree = _tree(g)
+            if tree is None:
+                return False
+            params = [a.arg for a in tree.args.args]
+            names = {params[i]: a.id for i, a in enumerate(node.args) if i < len(params) and
+                     isinstance(a, ast.Name) and a.id in self.names}
+            names.update({k.arg: k.value.id for k in node.keywords if
+                          isinstance(k.value, ast.Name) and k.value.id in self.names})
+            inner = _Reads(g.__globals__, {k: self.names[v] for k, v in names.items()},
+                           self.depth + 1)
+            done = inner.block(_body(tree))
+            for p, a in inner.reads:
+                self._read(p, a)
+            return done is not False  # (returned or ran to its end)
+        return False
+
+    def block(self, stmts):
+        """Follows the statements: True if they ran to their end, ``'return'`` if they
+        returned, False where something that may raise ran."""
+        for s in stmts:
+            if isinstance(s, ast.If):
+                test = ast.unparse(s.test)
+                if 'has_torch_function' in test:
+                    continue
+                if test.startswith('not torch.') and test.endswith('is_scripting()'):
+                    if not self.block(s.body):
+                        return False
+                    continue
+                if not self.expr(s.test):
+                    return False
+                branches = []
+                for body in (s.body, s.orelse):
+                    b = _Reads(self.scope, self.names, self.depth)
+                    branches.append((b.block(body), b.reads))
+                if all(done is True for done, _ in branches):
+                    continue  # (its reads are conditional: none recorded)
+                for p, a in branches[0][1]:  # (read on both branches, first)
+                    if (p, a) in branches[1][1]:
+                        self._read(p, a)
+                if all(done == 'return' for done, _ in branches):
+                    return 'return'
+                return False
+            if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
+                if s.value is not None and not self.expr(s.value):
+                    return False
+                targets = s.targets if isinstance(s, ast.Assign) else \
+                    [] if isinstance(s, ast.Expr) else [s.target]
+                for t in targets:
+                    for m in ast.walk(t):
+                        if isinstance(m, ast.Name):
+                            self.names.pop(m.id, None)
+                continue
+            if isinstance(s, ast.Return):
+                return 'return' if s.value is None or self.expr(s.value) else False
+            if isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)):
+                continue
+            return False
+        return True
+
+
+def _body(tree):
+    """The statements of a function, without its docstring."""
+    body = tree.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return body
+
+
+def first_reads():
+    """{key: ((parameter, attribute), ...)} for torch's Python functions (see
+    ``_python_functions``) that read an attribute of a parameter before anything else that
+    may raise (``svd_lowrank``: ``A.shape``; ``norm``: ``input.layout``), in the order they
+    read them: a value without that attribute there is their AttributeError, whatever else
+    is wrong with the call."""
+    out = {}
+    for key, fn, tree in _python_functions():
+        params = [a.arg for a in tree.args.args + tree.args.kwonlyargs]
+        walk = _Reads(fn.__globals__, {p: p for p in params}, 0)
+        walk.block(_body(tree))
+        if walk.reads:
+            out[key] = tuple(walk.reads)
+    return out
 
 
 def numbers_as_tensors(sigs):
@@ -742,8 +1182,26 @@ def nn_kernels(strings, sigs):
     return out
 
 
+def python_tables(strings):
+    """The text of the tables about torch's Python functions: ``INNER``, ``TOUCHED``,
+    ``READS``."""
+    out = []
+    for name, table in (('INNER', inner_calls(strings)), ('TOUCHED', touched()),
+                        ('READS', first_reads())):
+        out.append(f'{name} = {{\n' + ''.join(f'    {key!r}: {entry!r},\n'
+                                                for key, entry in sorted(table.items())) + '}\n')
+    return '\n'.join(out)
+
+
 def main():
     strings = pool()
+    if sys.argv[1:] == ['--python']:
+        # (only the tables read from torch's Python sources: quick, no dtype probing)
+        with open(OUT) as f:
+            text = f.read()
+        with open(OUT, 'w') as f:
+            f.write(text[:text.index('INNER = {')] + python_tables(strings))
+        return
     sigs = {}
     for key, cname, fn, self in callables():
         chosen = select(cname, fn, self, strings.get(cname, []))
@@ -762,10 +1220,12 @@ def main():
                 'are accepted but never listed in messages, ``|noargs`` is a method that takes\n'
                 'no arguments. ``NUMBERS_AS_TENSORS``: the ops whose Tensor parameters take a\n'
                 'Python number too. ``POINTWISE``: torch\'s elementwise ops (their tensors\n'
-                'broadcast; shapes are checked before dtypes). ``INNER``: torch\'s Python functions\n'
-                'in nn.functional that pass parameters on to one C op unchanged (see\n'
-                '``inner_calls``). ``TOUCHED``: the parameters such functions read an attribute of\n'
-                '(see ``touched``). Read by ``ember._ops._args``."""\n'
+                'broadcast; shapes are checked before dtypes). ``INNER``: torch\'s Python\n'
+                'functions (nn.functional, torch.functional, Tensor methods) that pass\n'
+                'parameters on to one C op unchanged (see ``inner_calls``). ``TOUCHED``: the\n'
+                'parameters such functions read an attribute of (see ``touched``); ``READS``:\n'
+                'the attributes they read first (see ``first_reads``). Read by\n'
+                '``ember._ops._args``."""\n'
                 % torch.__version__.split('+')[0])
         f.write('# flake8: noqa\n')
         f.write('SIGNATURES = {\n')
@@ -784,14 +1244,7 @@ def main():
         for n in sorted(pointwise_ops()):
             f.write(f'    {n!r},\n')
         f.write('})\n\n')
-        f.write('INNER = {\n')
-        for key, entry in sorted(inner_calls(strings).items()):
-            f.write(f'    {key!r}: {entry!r},\n')
-        f.write('}\n')
-        f.write('\nTOUCHED = {\n')
-        for key, entry in sorted(touched().items()):
-            f.write(f'    {key!r}: {entry!r},\n')
-        f.write('}\n')
+        f.write(python_tables(strings))
     print(f'{len(sigs)} callables, {len(numbers)} taking numbers as tensors -> {OUT}')
 
 

@@ -32,6 +32,7 @@ The signatures are data (``_signatures.py``, generated from torch by
 ``Tensor.add``, ``nn.functional.linear``): an op gets its checks by being registered under a
 name torch has. Each is parsed once, on first use; ``import ember`` loads none of this.
 """
+import inspect
 import os
 import re
 import warnings
@@ -393,7 +394,7 @@ class Signature:
                                     f"argument{'s' if len(names) == 1 else ''}: {listed}")
                 return False
             ok, pos = p.accepts(x)
-            if not ok:
+            if not ok and type(x) is not _Any:  # (a stand-in fits anywhere: ``_inner_call``)
                 if pos is not None and p.display == 'tuple of Tensors':
                     # (torch's parser stops at once on a tensor list holding something else)
                     raise TypeError(f"expected Tensor as element {pos} in argument {i}, but "
@@ -502,6 +503,8 @@ def _type_name(x):
     from .._tensor import Tensor
     if isinstance(x, Tensor):
         return 'Tensor'
+    if type(x) is _Any:
+        return x.shown
     if type(x).__module__.startswith('ember.') and type(x).__name__ in _TORCH_CLASSES:
         return 'torch.' + type(x).__name__  # (torch.dtype, torch.device, torch.Size ...)
     if type(x).__module__ == 'numpy':
@@ -558,6 +561,12 @@ def check(public_name, args, kwargs):
     for s in overloads:
         if s.bind(args, kwargs, False):
             return s
+    _no_overload(cname, overloads, args, kwargs)
+
+
+def _no_overload(cname, overloads, args, kwargs):
+    """torch's TypeError for a call that binds to none of ``overloads``: the one plausible
+    overload's complaint, or the listing of them all."""
     visible = [s for s in overloads if not s.hidden]
     n = len(args) + len(kwargs or ())
     plausible = [s for s in visible if s.min_args <= n <= s.max_args or s.noargs and n == 0]
@@ -758,6 +767,7 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         from .._sparse import op_refusal
         raise op_refusal(key_of(public_name).rsplit('.', 1)[-1], backend) from None
     if impl is not None:
+        _reads_first(public_name, impl, args, kwargs)
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
     if isinstance(error, NotImplementedError) and impl is not None:
@@ -853,7 +863,7 @@ def stands(error):
     return error
 
 
-_INNER = {}  # key -> (torch's C name, its Signature, the mapping) or None
+_INNER = {}  # key -> (torch's C name, its [Signature], the rest of its INNER entry) or None
 
 
 def inner_check(public_name, impl, args, kwargs=None):
@@ -863,48 +873,175 @@ def inner_check(public_name, impl, args, kwargs=None):
     _inner_call(public_name, impl, args, kwargs, None)
 
 
+def _bound(public_name, impl, args, kwargs):
+    """(the body's parameters, {torch's name of a parameter: the value given}) for a call of
+    a Python function of torch's, or None where the body cannot take it (a method's
+    ``self`` under the name of the body's first parameter)."""
+    try:
+        sig = inspect.signature(impl)
+        bound = sig.bind(*args, **(kwargs or {})).arguments
+    except (TypeError, ValueError):
+        return None
+    params = sig.parameters
+    if key_of(public_name).startswith('Tensor.') and params:
+        first = next(iter(params))
+        if first in bound:
+            bound = {'self': bound[first], **bound}
+    return params, bound
+
+
+_EMPTY = inspect.Parameter.empty
+
+
+class _Any:
+    """An argument of torch's inner call that the function computes itself: the parser
+    takes it wherever it stands (``Param.accepts``); ``shown`` is its type's name in
+    messages."""
+    __slots__ = ('shown',)
+
+    def __init__(self, shown='object'):
+        self.shown = shown
+
+
+_ANY = _Any()
+
+
+def _stand_in(kind, bound):
+    """The argument that stands for one the function computes: ``kind`` from the table
+    (a type's name, ``'@p'`` for the value of parameter ``p``, or None)."""
+    if kind and kind[0] == '@':
+        return _Any(_type_name(bound[kind[1:]])) if kind[1:] in bound else _ANY
+    return _Any(kind) if kind else _ANY
+
+
 def _inner_call(public_name, impl, args, kwargs, error):
-    """The body of an ``nn.functional`` op that torch writes in Python raised: where torch's
-    function hands some of its parameters unchanged to one C op (``INNER`` in the table:
-    ``fold`` -> ``col2im``), that op's parser refuses a bad type among them first -- unless
-    the function raises errors of its own, which may come before (a ValueError of ours
-    stands then)."""
+    """The body of a function that torch writes in Python raised: where torch's function
+    hands some of its parameters unchanged to one C op (``INNER`` in the table: ``fold`` ->
+    ``col2im``, ``Tensor.istft`` -> ``istft``), that op's parser refuses a bad type among
+    them first -- unless the function raises errors of its own, which may come before (a
+    ValueError of ours, or an error of a class and message torch's function raises,
+    stands then), or a guard of the function's is true (``batch_norm``'s ``training``: its
+    own checks of the input run first; stft's ``center``: it pads the input first)."""
     key = key_of(public_name)
     got = _INNER.get(key, False)
     if got is False:
         entry = getattr(_table(), 'INNER', {}).get(key)
-        got = None if entry is None else \
-            (entry[0], Signature(entry[1][0], False, False), entry[2], entry[3])
-        _INNER[key] = got
-    if got is None or isinstance(error, ValueError) and (
-            got[3] or str(error).endswith('is not a valid value for reduction')):
-        return  # (torch's function reads its reduction before the op's parser runs)
-    cname, sig, maps, _ = got
-    import inspect
-    try:
-        params = inspect.signature(impl).parameters
-        bound = inspect.signature(impl).bind(*args, **(kwargs or {})).arguments
-    except (TypeError, ValueError):
+        got = _INNER[key] = None if entry is None else _parsed(entry)
+    if got is None:
         return
-    checks = []
-    for outer, index, keyword, n in maps:
-        if outer not in bound or bound[outer] is None and params[outer].default is None:
-            continue  # (a None default the function replaces: ``if stride is None: ...``)
-        p = sig.by_name.get(keyword) if keyword else \
-            sig.params[index] if index < len(sig.params) else None
-        if p is None:
+    found = _bound(public_name, impl, args, kwargs)
+    if found is None:
+        return
+    params, bound = found
+    while got[0] == '?':  # (the op depends on whether a parameter is None: ``unique``'s dim)
+        p = got[1]
+        value = bound[p] if p in bound else getattr(params.get(p), 'default', None)
+        got = got[3] if value is None or value is _EMPTY else got[2]
+    cname, sigs, maps, raises, (kinds, keywords), guards, unpacks = got
+    for outer, n, length in unpacks:  # (``kw, kh = _pair(kernel_size)``: before anything)
+        if outer in bound:
+            _UNPACK[length](_wrapped(bound[outer], n))
+    if isinstance(error, ZeroDivisionError) or error is not None and (
+            str(error).endswith('is not a valid value for reduction') or
+            any(type(error).__name__ == cls and (cls == 'ValueError' or
+                                                 str(error).startswith(text))
+                for cls, text in raises)):
+        # (torch's function raises it before the op's parser runs -- a ZeroDivisionError
+        # comes from its arithmetic, ``group_norm``'s ``// num_groups``)
+        return
+    from .._tensor import Tensor
+    for guard, checks, reads in guards:
+        guard, _, test = guard.partition(' ')  # ('training', or 'max_norm is not None')
+        value = bound[guard] if guard in bound else getattr(params.get(guard), 'default', None)
+        if value is _EMPTY or error is None or (value is None if test else not value):
             continue
-        x = bound[outer]
-        if n:  # (torch's _pair & co: an iterable as a tuple, anything else repeated)
-            try:
-                x = tuple(x) if hasattr(type(x), '__iter__') else (x,) * n
-            except TypeError:
-                continue
-        checks.append((sig.params.index(p), p, x, keyword is not None))
-    for index, p, x, keyword in sorted(checks, key=lambda c: c[0]):
-        ok, pos = p.accepts(x)
-        if not ok:
-            raise param_error(cname, p, x, pos, index, keyword) from None
+        # (what the function runs behind the guard comes first: its error stands -- reading
+        # an attribute of a value that is no tensor, a check's error, or any error of code
+        # that is not only checks, unless the body tripped over a type torch's code takes)
+        if any(r in bound and not isinstance(bound[r], Tensor) for r in reads) or \
+                isinstance(error, (ValueError, IndexError) if not checks else
+                           (ValueError, IndexError, AttributeError)) or \
+                not checks and not isinstance(error, (TypeError, AttributeError)) and \
+                not str(error).startswith(cname):  # (not the op's own check: "stft: ...")
+            return
+    call = [_stand_in(k, bound) for k in kinds]
+    named = {w: _stand_in(k, bound) for w, k in keywords}
+    for outer, index, keyword, n in maps:
+        x = bound[outer] if outer in bound else getattr(params.get(outer), 'default', _EMPTY)
+        if x is _EMPTY:
+            continue
+        if x is None and getattr(params.get(outer), 'default', None) is None:
+            # (a None default the function may replace: ``if stride is None: ...``)
+            x = _Any('NoneType')
+        elif outer in bound:
+            x = _wrapped(x, n)
+        if keyword is not None:
+            named[keyword] = x
+        elif index < len(call):
+            call[index] = x
+    for s in sigs:
+        if s.bind(call, named, False):
+            return
+    try:
+        _no_overload(cname, sigs, call, named)
+    except TypeError as e:
+        raise e from None
+
+
+def _unpack1(x):
+    (a,) = x
+
+
+def _unpack2(x):
+    a, b = x
+
+
+def _unpack3(x):
+    a, b, c = x
+
+
+# (Python's own ValueError of ``a, b = x`` for a sequence of another length, its message)
+_UNPACK = {1: _unpack1, 2: _unpack2, 3: _unpack3}
+
+
+def _parsed(entry):
+    """An ``INNER`` entry with its overloads parsed (each alternative of a ``'?'`` one)."""
+    if entry[0] == '?':
+        return entry[:2] + tuple(_parsed(e) for e in entry[2:])
+    return (entry[0], [Signature(t, False, False) for t in entry[1]]) + tuple(entry[2:])
+
+
+def _wrapped(x, n):
+    """``x`` as torch's wrapper hands it to the op: ``_pair`` & co (``n`` > 0) make an
+    iterable a tuple and repeat anything else; ``_list_with_default`` (-1) keeps an int and
+    reads anything else as a list (a None in it the input's size), or raises Python's
+    TypeError for a value without a length."""
+    if n > 0:
+        try:
+            return tuple(x) if hasattr(type(x), '__iter__') else (x,) * n
+        except TypeError:
+            return _ANY
+    if n == -1 and not isinstance(x, int):  # (Python's test: a bool passes too)
+        len(x)  # (Python's own TypeError for a value without a length, its message)
+        return [1 if v is None else v for v in x]
+    return x
+
+
+def _reads_first(public_name, impl, args, kwargs):
+    """Where torch's Python function reads an attribute of a parameter before anything else
+    that may raise (``READS`` in the table: ``svd_lowrank`` reads ``A.shape``), a value
+    without it there is Python's AttributeError, whatever else is wrong with the call."""
+    reads = getattr(_table(), 'READS', {}).get(key_of(public_name))
+    if not reads:
+        return
+    found = _bound(public_name, impl, args, kwargs)
+    if found is None:
+        return
+    bound = found[1]
+    for param, attr in reads:
+        if param in bound and not hasattr(bound[param], attr):
+            raise AttributeError(f"'{type(bound[param]).__name__}' object has no attribute "
+                                 f"'{attr}'") from None
 
 
 _KERNEL_REFUSAL = re.compile(r"not implemented for '(\w+)'")

@@ -44,6 +44,9 @@ def meshgrid(*tensors, indexing=None):
     'xy' (Cartesian: the first two dims swapped)."""
     from ._args import tensor_varargs
     tensors = tensor_varargs(_tensors(tensors))
+    if indexing is not None and not isinstance(indexing, str):  # (torch's parser: first)
+        raise TypeError(f"meshgrid(): argument 'indexing' must be str, not "
+                        f"{type(indexing).__name__}")
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
@@ -90,6 +93,9 @@ def kron(input, other):
 def tensordot(a, b, dims=2, out=None):
     """Sums products over the last ``dims`` dims of ``a`` and the first of ``b`` (or over the
     given pair of dim lists)."""
+    if not isinstance(dims, (tuple, list, Tensor, int)):  # (torch's Python code: first)
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                           f"list[list[int]] containing two lists, but got dims={dims}")
     if isinstance(dims, Tensor):
         dims = dims.tolist()
     if isinstance(dims, int):
@@ -104,9 +110,9 @@ def tensordot(a, b, dims=2, out=None):
         da = list(range(a._data.ndim - dims, a._data.ndim))
         db = list(range(dims))
     else:
+        da, db = dims  # (torch unpacks them first: Python's ValueError for another length)
         _check_tensor(a, 'tensordot', 'input', 1)
         _check_tensor(b, 'tensordot', 'other', 2)
-        da, db = dims
         da = [da] if isinstance(da, int) else list(da)
         db = [db] if isinstance(db, int) else list(db)
         if len(da) != len(db):

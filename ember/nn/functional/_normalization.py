@@ -651,9 +651,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
-    if x.dtype.kind not in 'fV':  # (after the shapes, as in torch)
-        raise stands(NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
-                                         f"'{dtype_name(x.dtype)}'"))
+    if x.dtype.kind not in 'fV':  # (after the parser and the shapes, as in torch)
+        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
+                                  f"'{dtype_name(x.dtype)}'")
     dims = tuple(range(x.ndim - k, x.ndim))
     xhat, rstd = _standardised_array(x, dims, eps)
     result, n = _affine_result(NativeLayerNormBackward0, input, xhat, weight, bias)

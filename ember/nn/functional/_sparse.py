@@ -51,6 +51,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of ``weight`` picked by the integer ``input`` (shape ``input.shape + (dim,)``)."""
     if not isinstance(input, Tensor):
+        if max_norm is not None:  # (torch's function reads ``input.contiguous`` then)
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute "
+                                 "'contiguous'")
         raise TypeError("embedding(): argument 'indices' (position 2) must be Tensor, not "
                         f"{type(input).__name__}")
     # (torch's Python function: padding_idx against weight's rows, max_norm's renorm and
@@ -63,7 +66,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx = padding_idx + _rows(weight)
     if max_norm is not None:  # (torch renorms before its op checks the indices' range)
-        from ..._ops.nn_entry import embedding_renorm_
+        from ... import embedding_renorm_  # (the public op: its parser's checks first)
+        if not isinstance(weight, Tensor):  # (torch renorms ``weight.detach()``)
+            raise AttributeError(f"'{type(weight).__name__}' object has no attribute "
+                                 "'detach'")
         embedding_renorm_(weight, input, max_norm, norm_type)
     return embedding_kernel(input, weight, padding_idx, None, norm_type, scale_grad_by_freq,
                             sparse)

@@ -601,10 +601,11 @@ def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corner
     positions (x, y[, z] in [-1, 1]), bilinearly, at the nearest pixel or (2-d) bicubically;
     ``padding_mode``
     says what lies outside: zeros, the border's values, or the input's reflection."""
-    if mode not in _MODES:
+    # (compared, not hashed, as torch's: a list is just another wrong value)
+    if not any(mode == m for m in _MODES):
         raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
-    if padding_mode not in _PADDINGS:
+    if not any(padding_mode == m for m in _PADDINGS):
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
