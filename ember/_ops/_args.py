@@ -986,9 +986,9 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
         i += 1
     if len(args) > i or kwargs and 'out_dtype' in kwargs:
         cname = signatures(key_of(public_name))[0]
-        raise NotImplementedError(f"Could not run 'aten::{cname}.dtype' with arguments from the "
-                                  f"'CPU' backend: there is no CPU kernel of {cname} with an "
-                                  "out_dtype (in torch's CPU build either)") from None
+        from .._sparse import unsupported_message
+        raise NotImplementedError(unsupported_message(f'{cname}.dtype', 'CPU', ('Meta',))) \
+            from None
 
 
 # nn.functional ops whose torch body reads its tensors' attributes (``.dim()``) in Python

@@ -542,7 +542,7 @@ def prelu(self, weight):
 def avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False,
                count_include_pad=True):
     """``nn.functional.avg_pool1d`` (an empty ``stride`` means the kernel size)."""
-    return _F().avg_pool1d(input, kernel_size, stride or None, padding, ceil_mode,
+    return _F().avg_pool1d(input, kernel_size, stride, padding, ceil_mode,
                            count_include_pad)
 
 
@@ -579,21 +579,21 @@ def bilinear(input1, input2, weight, bias=None):
 @_fn('max_pool1d')
 def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """``nn.functional.max_pool1d`` (an empty ``stride`` means the kernel size)."""
-    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    return _F().max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 @_fn('max_pool1d_with_indices')
 def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
                             ceil_mode=False):
     """``(output, indices)`` of ``max_pool1d``."""
-    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode,
+    return _F().max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode,
                            return_indices=True)
 
 
 @_fn('max_pool2d')
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """``nn.functional.max_pool2d`` (an empty ``stride`` means the kernel size)."""
-    return _F().max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    return _F().max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 @_fn('adaptive_max_pool1d')

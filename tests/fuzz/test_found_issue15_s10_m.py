@@ -1,0 +1,84 @@
+"""Findings of the fuzzer's message check (issue 15, sweep 10, seeds 9000-9399): ember raised
+torch's exception class with another first line of message -- another check first, or the
+same check in other words. Each call is pinned against torch, first line of message
+included."""
+import pytest
+
+from tests.oracle.oracle import check
+
+
+# -- ops without a CPU kernel: torch's dispatcher error, the backends it lists included --------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.batch_norm_stats(T.ones(2, 3), 0.1),
+    lambda T: T.batch_norm_elemt(T.ones(2, 3), None, None, T.ones(3), T.ones(3), 0.1),
+    lambda T: T.miopen_convolution(T.ones(1, 2, 3), T.ones(2, 2, 1), None, [0], [1], [1], 1,
+                                   False, False),
+    lambda T: T.native_norm(T.ones(2, 3)),
+    lambda T: T.native_norm(T.ones(2, 3), 2, [0], False, None),
+    lambda T: T.native_norm(T.ones(2, 3), p=2, dim=[0], keepdim=False, dtype=None),
+    lambda T: T.ones(2, 3).sparse_mask(T.ones(2, 3)),
+    lambda T: T.ones(2, 3)._values(),
+    lambda T: T.ones(2, 3)._indices(),
+    lambda T: T.ones(2, 3)._nnz(),
+    lambda T: T.mm(T.ones(2, 2), T.ones(2, 2), T.float32),
+    lambda T: T.baddbmm(T.ones(1, 2, 2), T.ones(1, 2, 2), T.ones(1, 2, 2), T.float32),
+    lambda T: T.ones(2, 2).addmm(T.ones(2, 2), T.ones(2, 2), out_dtype=T.float32),
+], ids=['batch_norm_stats', 'batch_norm_elemt', 'miopen_convolution', 'native_norm',
+        'native_norm_dim', 'native_norm_keywords', 'sparse_mask', '_values', '_indices',
+        '_nnz', 'mm_out_dtype', 'baddbmm_out_dtype', 'Tensor.addmm_out_dtype'])
+def test_no_cpu_kernel(call):
+    check(call, grad=False, match_message=True)
+
+
+# -- max_pool1d: torch's max_pool1d checks its own way; max_pool1d_with_indices (and
+# F.max_pool1d(return_indices=True)) checks dims and sizes as the 1-d ops that run the 2-d op,
+# then leaves the rest to it ----------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.max_pool1d(T.ones(2, 0), 2),
+    lambda T: T.max_pool1d(T.ones(0, 3), 2),
+    lambda T: T.max_pool1d(T.ones(2, 3, 0), 2),
+    lambda T: T.max_pool1d(T.ones(2, 3), 2, [1, 1]),
+    lambda T: T.max_pool1d(T.ones(2, 3), 2, 1, [1, 1]),
+    lambda T: T.max_pool1d(T.ones(2, 3), 2, 1, 0, [1, 1]),
+    lambda T: T.max_pool1d(T.ones(2, 3, requires_grad=True), [2, 2]),
+    lambda T: T.nn.functional.max_pool1d(T.ones(2, 3, 2), 2, 0),
+    lambda T: T.max_pool2d(T.ones(2, 3, 2), 2, 0),
+    lambda T: T.avg_pool1d(T.ones(2, 3, 2), 2, 0),
+    lambda T: T.max_pool1d_with_indices(T.ones(3), [2, 2]),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 3), [2, 2]),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 3), 2, [1, 1]),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 3), 2, 1, []),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 0), 2),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 3), 0),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 3), 3, 1, 2),
+    lambda T: T.max_pool1d_with_indices(T.ones(2, 3), 5),
+    lambda T: T.nn.functional.max_pool1d(T.ones(2, 3, 2), 2, 0, return_indices=True),
+    lambda T: T.nn.functional.max_pool1d_with_indices(T.ones(4, 2, 3, 3), []),
+    lambda T: T.nn.functional.adaptive_max_pool1d(T.ones(2, 0), [2, 2]),
+], ids=['empty_2d', 'empty_batch_2d', 'empty_3d', 'stride_size', 'padding_size',
+        'dilation_size', 'grad_kernel_size', 'F_zero_stride', 'max_pool2d_zero_stride',
+        'avg_pool1d_zero_stride', 'indices_dims', 'indices_kernel_size', 'indices_stride_size',
+        'indices_padding_size', 'indices_empty', 'indices_zero_kernel', 'indices_padding',
+        'indices_output_size', 'F_indices_zero_stride', 'F_indices_dims',
+        'adaptive_size_before_empty'])
+def test_max_pool1d_checks(call):
+    check(call, grad=False, match_message=True)
+
+
+# -- layer norm: normalized_shape, then the weight's and bias's shapes, then the input's ------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.layer_norm(T.ones(2, 3), []),
+    lambda T: T.nn.functional.layer_norm(T.ones(2, 3), [2], T.ones(3)),
+    lambda T: T.nn.functional.layer_norm(T.ones(2, 3), [2], None, T.ones(3)),
+    lambda T: T.native_layer_norm(T.ones(2, 3), [], None, None, 1e-5),
+    lambda T: T.native_layer_norm(T.ones(2, 3), [2], T.ones(2), T.ones(3), 1e-5),
+    lambda T: T.layer_norm(T.ones(2, 3), [2], T.ones(2), T.ones(2), 1e-5),
+    lambda T: T.layer_norm(T.ones(2, 3), [], T.ones(3, dtype=T.float64)),
+    lambda T: T.nn.functional.rms_norm(T.ones(2, 3), [2], T.ones(3)),
+], ids=['empty_shape', 'weight', 'bias', 'native_empty_shape', 'native_bias', 'input',
+        'mixed_dtypes_first', 'rms_norm_weight'])
+def test_layer_norm_check_order(call):
+    check(call, grad=False, match_message=True)
