@@ -898,15 +898,12 @@ def _shapes_first(public_name, args, kwargs, error):
             name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
             isinstance(error, IndexError) and not _from_numpy(error):
         return
-    from ._core import check_broadcast
+    from ._core import check_broadcast, check_written_shape
     tensors = [a for a in args if isinstance(a, Tensor)] + [
         v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
     if not tensors:
         return
-    shape = check_broadcast(*[t._data.shape for t in tensors])
-    if inplace and shape != args[0]._data.shape:
-        raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
-                           f"broadcast shape {list(shape)}") from None
+    (check_written_shape if inplace else check_broadcast)(*[t._data.shape for t in tensors])
     if inplace and isinstance(error, NotImplementedError):
         _inplace_cast_first(public_name, args, tensors)
 

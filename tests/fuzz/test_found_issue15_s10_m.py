@@ -82,3 +82,76 @@ def test_max_pool1d_checks(call):
         'mixed_dtypes_first', 'rms_norm_weight'])
 def test_layer_norm_check_order(call):
     check(call, grad=False, match_message=True)
+
+
+# -- linear algebra: a matrix's dims and squareness are checked before its dtype --------------
+
+_MATRIX_OPS = ['inverse', 'linalg.inv_ex', 'det', 'slogdet', 'logdet', 'cholesky',
+               'linalg.cholesky_ex', 'linalg.ldl_factor', 'matrix_exp', 'svd', 'linalg.svd',
+               'linalg.svdvals', 'linalg.qr', 'linalg.eigvals', 'linalg.lu']
+
+
+def _fn(T, name):
+    for part in name.split('.'):
+        T = getattr(T, part)
+    return T
+
+
+@pytest.mark.parametrize('name', _MATRIX_OPS)
+@pytest.mark.parametrize('shape, dtype', [((3,), 'int16'), ((3, 1), 'int64'), ((3,), 'float32'),
+                                          ((3, 2), 'float32')])
+def test_matrix_dims_before_dtype(name, shape, dtype):
+    check(lambda T: _fn(T, name)(T.ones(shape, dtype=getattr(T, dtype))), grad=False,
+          match_message=True)
+
+
+# -- foreach ops: their own checks before the elements' ops, then the elements in order -------
+
+def _pair(T, dtype=None):
+    return [T.ones(2, dtype=dtype), T.ones(2, dtype=dtype)]
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T._foreach_mm([T.ones(2, 2)], [T.ones(2, 2)] * 2),
+    lambda T: T._foreach_mm([T.ones(2, 2)], []),
+    lambda T: T._foreach_mm([], [T.ones(2, 2)]),
+    lambda T: T._foreach_addcmul(_pair(T), [T.ones(2)], _pair(T), T.tensor(2.0)),
+    lambda T: T._foreach_addcmul(_pair(T), _pair(T), _pair(T), T.ones(3)),
+    lambda T: T._foreach_addcmul(_pair(T), _pair(T), _pair(T), T.ones(2, 1)),
+    lambda T: T._foreach_addcmul(_pair(T), _pair(T), _pair(T), T.ones(4)[::2]),
+    lambda T: T._foreach_addcdiv_(_pair(T), [T.ones(2)], _pair(T), T.ones(2, 2).t()),
+    lambda T: T._foreach_addcmul([], [], [], T.ones(2)),
+    lambda T: T._foreach_addcmul(_pair(T), _pair(T), _pair(T), [1.0]),
+    lambda T: T._foreach_max([T.ones(2), T.ones(2, 0)]),
+    lambda T: T._foreach_max([T.ones(0), T.ones(2, dtype=T.complex64)]),
+    lambda T: T._foreach_max([T.ones(2, dtype=T.complex64), T.ones(0)]),
+    lambda T: T._foreach_norm([T.ones(2)], True),
+    lambda T: T._foreach_clamp_min_([T.ones(2, dtype=T.int64), T.ones(2, dtype=T.int32)],
+                                    [1, 1.5]),
+    lambda T: T._foreach_clamp_max_([T.ones(2, dtype=T.uint8)], -2.5),
+    lambda T: T._foreach_maximum_([T.ones(2, dtype=T.int8)], 2.5),
+    lambda T: T._foreach_minimum_([T.ones(2, dtype=T.bool)], 2),
+    lambda T: T._foreach_minimum_([T.ones(2, dtype=T.int16)], T.tensor(1.5)),
+    lambda T: T._foreach_clamp_min_([T.ones(2, dtype=T.int64)], [1.5j]),
+    lambda T: T._foreach_maximum_([T.ones(2, dtype=T.int8)], [T.tensor(2.5, dtype=T.float64)]),
+    lambda T: T._foreach_minimum_([T.ones(2), T.ones(2, dtype=T.int32)],
+                                  [T.ones(2, dtype=T.complex64), T.ones(2)]),
+    lambda T: T._foreach_copy_([T.ones(3)], [T.ones(3, 3)]),
+], ids=['mm_lengths', 'mm_empty_mat2', 'mm_empty_self', 'packed_0d', 'packed_length',
+        'packed_2d', 'packed_strided', 'packed_transposed', 'packed_empty_lists',
+        'scalar_list_length', 'max_empty', 'max_empty_first', 'max_complex_first',
+        'norm_bool_ord', 'clamp_min_int', 'clamp_max_uint8', 'maximum_int8', 'minimum_bool',
+        'minimum_0d_tensor', 'clamp_complex_number', 'maximum_tensor_list',
+        'minimum_complex_tensor', 'copy_broadcast'])
+def test_foreach_checks(call):
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(1, 1, 3).copy_(T.ones(2, 1, 3)),
+    lambda T: T.ones(4).copy_(T.ones(3)),
+    lambda T: T.ones(4, 3).copy_(T.ones(2, 3)),
+    lambda T: T.ones(2, 3).add_(T.ones(2, 1, 3, dtype=T.int32)),
+], ids=['larger', 'clash', 'clash_first_dim', 'add_'])
+def test_copy_shape_messages(call):
+    check(call, grad=False, match_message=True)
