@@ -944,7 +944,8 @@ def _dim_error(error):
 # them all before its kernel looks at the written tensor, the products and the cumulative
 # ops their sizes, dims and dtypes)
 _OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_', 'addmm_', 'addmv_',
-                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_'))
+                           'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_',
+                           'masked_fill_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',

@@ -147,10 +147,6 @@ def _binary(op, inplace):
 
 
 _CLAMPS = ('clamp_min', 'clamp_max', 'maximum', 'minimum')
-# how torch's in-place clamps of a list by a number name the integer dtype it cannot be
-# written into: C++'s names of the element types
-_CPP_NAMES = {'bool': 'bool', 'uint8': 'unsigned char', 'int8': 'signed char',
-              'int16': 'short int', 'int32': 'int', 'int64': 'long int'}
 
 
 def _clamp_cast(t, o, listed):
@@ -166,7 +162,7 @@ def _clamp_cast(t, o, listed):
         if isinstance(o, complex):
             return
         common = _dtype.result_type(t.dtype, o)
-        out = _CPP_NAMES.get(t._data.dtype.name, t.dtype.kernel_name)
+        out = t.dtype.cpp_name
     if not _dtype.can_cast(common, t.dtype):
         raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "
                            f"output type {out}")

@@ -41,8 +41,9 @@ def _fn(name):
 
 # -- dropout -----------------------------------------------------------------------------------
 def _check_p(p):
-    if p < 0 or p > 1:  # (the functional forms raise ValueError; aten a RuntimeError)
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    """aten's check of ``p`` (the functional forms raise a ValueError first)."""
+    from ..nn.functional._dropout import kernel_p
+    kernel_p(p)
 
 
 @_fn('dropout')

@@ -155,3 +155,49 @@ def test_foreach_checks(call):
 ], ids=['larger', 'clash', 'clash_first_dim', 'add_'])
 def test_copy_shape_messages(call):
     check(call, grad=False, match_message=True)
+
+
+# -- dropout: aten's check prints p as a C++ double and refuses NaN, before looking at train ---
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.dropout(T.ones(2), 2.0, True),
+    lambda T: T.dropout(T.ones(2), 3.0000000001, True),
+    lambda T: T.dropout(T.ones(2), 10 ** 30, False),
+    lambda T: T.alpha_dropout_(T.ones(2), -2.0, True),
+    lambda T: T.feature_dropout(T.ones(2, 2), float('nan'), False),
+    lambda T: T.nn.functional.dropout(T.ones(2), 2.0),
+    lambda T: T.nn.functional.dropout(T.ones(2), float('nan'), False),
+    lambda T: T.nn.functional.dropout(T.ones(0), float('nan')),
+    lambda T: T.nn.functional.alpha_dropout(T.ones(2), float('nan')),
+    lambda T: T.nn.functional.dropout2d(T.ones(2, 3, 3), float('nan'), False),
+    lambda T: T.nn.functional.feature_alpha_dropout(T.ones(2, 3), float('nan'), False),
+    lambda T: T.nn.functional.dropout1d(T.ones(3), float('nan'), False),
+], ids=['aten_2.0', 'aten_rounded', 'aten_large_int', 'aten_negative', 'aten_nan',
+        'F_value_error', 'F_nan', 'F_nan_empty', 'F_alpha_nan', 'F_dropout2d_nan',
+        'F_feature_alpha_nan', 'F_dropout1d_rank_first'])
+def test_dropout_probability(call):
+    check(call, grad=False, match_message=True)
+
+
+# -- masked_fill: the out-of-place form broadcasts first (the mask as tensor a); masked_fill_
+# checks the value's dims, then the mask's dtype, then broadcasts (self as tensor a) ---------
+
+@pytest.mark.parametrize('inplace', [False, True])
+@pytest.mark.parametrize('call', [
+    lambda T, f: f(T.ones(2, 3), T.ones(2, 3), T.ones(2)),
+    lambda T, f: f(T.ones(2, 3), T.ones(3, 3) > 0, T.ones(2)),
+    lambda T, f: f(T.ones(2, 3), T.ones(3, 3), 1.0),
+    lambda T, f: f(T.ones(2, 3), T.ones(3, 3) > 0, 1.0),
+    lambda T, f: f(T.ones(3), T.ones(2, 3) > 0, T.ones(1)),
+    lambda T, f: f(T.ones(3), T.ones(2, 3), 1.0),
+    lambda T, f: f(T.ones(3), T.ones(2, 3) > 0, 1.0),
+    lambda T, f: f(T.ones(2, 3, dtype=T.int32), T.ones(3, 3) > 0, 1e50),
+    lambda T, f: f(T.ones(2, 3).expand(2, 2, 3), T.ones(2, 3), 1.0),
+    lambda T, f: f(T.ones(2, 3).expand(2, 2, 3), T.ones(2, 3) > 0, T.ones(1)),
+    lambda T, f: f(T.ones(2, 3).expand(2, 2, 3), T.ones(2, 3) > 0, 1e50j),
+], ids=['value_dims', 'value_dims_clash', 'mask_dtype_clash', 'clash', 'value_dims_larger',
+        'mask_dtype_larger', 'larger', 'clash_before_overflow', 'expanded_mask_dtype',
+        'expanded_value_dims', 'expanded_overflow'])
+def test_masked_fill_check_order(call, inplace):
+    check(lambda T: call(T, lambda t, *a: t.masked_fill_(*a) if inplace else t.masked_fill(*a)),
+          grad=False, match_message=True)
