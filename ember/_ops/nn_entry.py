@@ -650,7 +650,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 def constant_pad_nd(input, pad, value=0):
     """``nn.functional.pad`` with a constant (any number: torch's is a Scalar)."""
     from ..nn.functional._padding import padded
-    return padded(input, list(pad), 'constant', value)
+    return padded(input, list(pad), 'constant', value, direct=True)
 
 
 # -- recurrent layers ----------------------------------------------------------------------------

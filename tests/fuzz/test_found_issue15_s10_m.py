@@ -201,3 +201,61 @@ def test_dropout_probability(call):
 def test_masked_fill_check_order(call, inplace):
     check(lambda T: call(T, lambda t, *a: t.masked_fill_(*a) if inplace else t.masked_fill(*a)),
           grad=False, match_message=True)
+
+
+# -- adaptive pooling: the input's dims and sizes before output_size's length; torch's Python
+# reads the input's sizes first -------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda F, T: F.adaptive_max_pool2d(T.ones(2, 0, 4, 5), [2]),
+    lambda F, T: F.adaptive_max_pool2d(T.ones(2, 2, 3, 4, 5), [2, 2, 2]),
+    lambda F, T: F.adaptive_max_pool2d_with_indices(T.ones(2, 2, 3, 4, 5), [2, 2, 2]),
+    lambda F, T: F.adaptive_max_pool3d(T.ones(2, 3, 4, 5, 6, 7), [2, 2]),
+    lambda F, T: F.adaptive_max_pool3d(T.ones(2, 0, 4, 5), [2, 2]),
+    lambda F, T: F.adaptive_avg_pool2d((1, 2), 2),
+    lambda F, T: F.adaptive_max_pool2d(1.5, [2, 2]),
+    lambda F, T: F.adaptive_max_pool3d(True, 2),
+], ids=['2d_empty_dim', '2d_dims', '2d_with_indices_dims', '3d_dims', '3d_empty_dim',
+        'avg_tuple_input', 'max_float_input', 'max3d_bool_input'])
+def test_adaptive_pool_check_order(call):
+    check(lambda T: call(T.nn.functional, T), grad=False, match_message=True)
+
+
+# -- fake_quantize_per_channel_affine: autograd's refusal, then the scale's dtype, the zero
+# point's, ... and the input's dtype last ------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(2, 3), T.ones(3, dtype=T.int16), T.zeros(3, dtype=T.int64), 1, 0, 255),
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(2, 3), T.ones(3, requires_grad=True), T.zeros(3, dtype=T.int64), 1, 0, 255),
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(2, 3), T.ones(3, dtype=T.float64), T.zeros(3, requires_grad=True), 1, 0, 255),
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(2, 3), T.ones(3, dtype=T.float16), T.zeros(3, dtype=T.int32), 1, 5, 2),
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(2, 3), T.ones(3), T.zeros(3, dtype=T.int64), 1, 0, 255),
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(0, 3, dtype=T.int32), T.ones(3), T.zeros(3, dtype=T.int32), 1, 0, 255),
+    lambda T: T.fake_quantize_per_channel_affine(
+        T.ones(2, 3, dtype=T.complex64), T.ones(3), T.zeros(3, dtype=T.int32), 1, 0, 255),
+], ids=['scale_dtype', 'scale_grad', 'zero_point_grad', 'scale_dtype_before_range',
+        'zero_point_dtype', 'input_dtype_empty', 'input_dtype_complex'])
+def test_fake_quantize_per_channel_check_order(call):
+    check(call, grad=False, match_message=True)
+
+
+# -- constant_pad_nd says its length checks in its own words; a crop past the input's size is
+# narrow's error ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.constant_pad_nd(T.ones(2, 3), [1]),
+    lambda T: T.constant_pad_nd(T.ones(2, 3), [1, 1, 1, 1, 1, 1]),
+    lambda T: T.nn.functional.pad(T.ones(2, 3), [1]),
+    lambda T: T.nn.functional.pad(T.ones(2, 3), [1, 1, 1, 1, 1, 1]),
+    lambda T: T.constant_pad_nd(T.ones(2, 3), [-2, -2]),
+    lambda T: T.constant_pad_nd(T.ones(2, 3), [-5, 1]),
+    lambda T: T.nn.functional.pad(T.ones(2, 3), [0, 0, -3, 0]),
+], ids=['odd', 'long', 'F_odd', 'F_long', 'crop_both', 'crop_then_grow', 'F_crop'])
+def test_constant_pad_nd_messages(call):
+    check(call, grad=False, match_message=True)

@@ -424,8 +424,10 @@ def _adaptive_windows(n, o):
 
 def _output_dims(input, output_size):
     """torch's adaptive pools fill an ``output_size`` list's None entries from the input's
-    sizes first: its ValueError for an input with no more dims than the list has entries."""
-    if not isinstance(output_size, int) and input.dim() <= len(output_size):
+    sizes first: its ValueError for an input with no more dims than the list has entries.
+    (It reads the sizes whatever ``output_size`` is: a non-tensor input fails there.)"""
+    sizes = input.size()
+    if not isinstance(output_size, int) and len(sizes) <= len(output_size):
         raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
 
 
@@ -499,13 +501,13 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         output_size = tuple(v if v is not None else n for v, n in
                             zip(output_size, tuple(input.shape)[-len(output_size):]))
     size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
-    if len(size) != 2:
-        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     shape = tuple(input.shape)
     if len(shape) not in (3, 4):
         raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
                            f"{_shape_list(shape)}")
     _nonzero_after_first(shape, 'adaptive_max_pool2d')
+    if len(size) != 2:  # (after the input's checks, as torch)
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     if min(size) < 0:
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
@@ -927,10 +929,10 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over ``output_size`` windows that evenly tile the last three dims; with
     ``return_indices`` also the flat argmax positions in each ``D * H * W`` volume."""
     size = _adaptive_size3d(input, output_size)
-    if len(size) != 3:
-        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
     shape = tuple(input.shape)
     _adaptive_input3d(shape, 'adaptive_max_pool3d', ':')
+    if len(size) != 3:  # (after the input's checks, as torch)
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
     if min(size) < 0:
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
