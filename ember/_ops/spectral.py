@@ -107,7 +107,7 @@ def _not_floating(input, n_fft, hop_length, win_length, window, normalized, ones
         return 'None' if b is None else int(bool(b))
 
     shape = list(input.shape)
-    kind = 'CPUBoolType' if input._data.dtype == np.bool_ else input.type()
+    kind = input.dtype.type_string
     w = 'None' if window is None else \
         f"{window.type()}{{[{', '.join(str(n) for n in window.shape)}]}}"
     raise RuntimeError(

@@ -259,3 +259,72 @@ def test_fake_quantize_per_channel_check_order(call):
 ], ids=['odd', 'long', 'F_odd', 'F_long', 'crop_both', 'crop_then_grow', 'F_crop'])
 def test_constant_pad_nd_messages(call):
     check(call, grad=False, match_message=True)
+
+
+# -- convolutions: conv<n>d's bias dtype, the input's dims, the weight's dims and groups, the
+# parameters expanded to the weight's dims, the shapes (check_shape_forward), then the
+# backend's refusals (zero dilation, parameters of another dtype) in its own words ------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.conv1d(T.ones(2, 3, 4, 5, 6), T.ones(2, 3, 2), T.ones(2, dtype=T.bool)),
+    lambda T: T.conv1d(T.ones(2, 3, 4, dtype=T.complex64), T.ones(2, 3), T.ones(2, dtype=T.int64)),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3), None, 1, 0, 1, 0),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, [1, 1], 0, 1, 0),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2, 2), None, [1, 1], 0, 1, 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2, 2), None, 1, 0, [1, 1, 1], 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 0, -1, 0, 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 1, 0, -1, 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2, 2), None, 1, 0, 0, 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 1, 0, 0, 5),
+    lambda T: T.conv1d(T.ones(2, 4, 4), T.ones(1, 3, 2), None, 1, 0, 1, 2),
+    lambda T: T.conv1d(T.ones(2, 4, 4), T.ones(2, 3, 2), None, 1, 0, 0, 1),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3, 2), None, [1, 1]),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3), None, 1, 0, 0, 0),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3, 2, 2), None, 1, 0, -1, 1),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3, 2, 2), None, 0, 0, -1, 1),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3, 2, 2), None, 1, 0, 0, 5, 1),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3, 2, 2, 2), T.ones(2, dtype=T.bool)),
+    lambda T: T.conv_transpose1d(T.ones(2, 3, 4), T.ones(3, 2, 2), T.ones(2, dtype=T.bool)),
+    lambda T: T.conv_transpose2d(T.ones(2, 3, 4, 4, dtype=T.float64),
+                                 T.ones(3, 2, 2, 2, dtype=T.float64), T.ones(2)),
+    lambda T: T.conv_transpose2d(T.ones(2, 3, 4, 4, dtype=T.int64),
+                                 T.ones(3, 2, 2, 2, dtype=T.int64), T.ones(2)),
+    lambda T: T.conv1d(T.ones(2, 3, 4, dtype=T.complex64), T.ones(2, 3, 2)),
+    lambda T: T.conv2d(T.ones(2, 3, 4, 4), T.ones(2, 3, 2, 2, dtype=T.float64)),
+    lambda T: T.conv2d(T.ones(1, 1, 3, 3), T.ones(1, 1, 2, 2, dtype=T.float64)),
+    lambda T: T.conv2d(T.ones(2, 3, 4, 4, dtype=T.bfloat16), T.ones(2, 3, 2, 2)),
+    lambda T: T.conv2d(T.ones(2, 3, 4, 4, dtype=T.float64), T.ones(2, 3, 2, 2, dtype=T.float64),
+                       None, 1, 0, 0, 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4, dtype=T.float16), T.ones(2, 3, 2, dtype=T.float16),
+                       None, 1, 0, 0, 1),
+    lambda T: T.conv_transpose2d(T.ones(2, 3, 4, 4, dtype=T.float64),
+                                 T.ones(3, 2, 2, 2, dtype=T.float64), None, 1, 0, 0, 1, 0),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 1, 0, 0, 1),
+], ids=['bias_dtype_first', 'bias_dtype_cpp_names', 'weight_dims_before_groups',
+        'groups_before_params', 'params_by_weight_dims', 'dilation_by_weight_dims',
+        'padding_before_stride', 'negative_dilation', 'input_dims_before_zero_dilation',
+        'groups_at_least', 'groups_at_least_before_divisible', 'channels_before_dilation',
+        'transposed_weight_dims', 'transposed_weight_dims_before_groups',
+        'negative_output_padding', 'output_padding_before_stride', 'transposed_groups',
+        'transposed_input_dims_before_bias', 'transposed_bias_onednn',
+        'transposed_double_float_bias', 'transposed_long_float_bias', 'complex_weight',
+        'onednn_weight', 'small_float_weight', 'bfloat16_weight', 'zero_dilation_double',
+        'zero_dilation_half_1d', 'zero_dilation_transposed', 'zero_dilation_onednn'])
+def test_convolution_check_order(call):
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2, 2), None, 1, 'same'),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3), None, 1, 'same'),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, [1, 1], 'same', 1, 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 1, 'same', [1, 1], 1),
+    lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 1, 'foo', [1, 1], 1),
+    lambda T: T.conv2d(T.ones(2, 3, 4, 4), T.ones(2, 3, 2, 2), T.ones(2, dtype=T.int64),
+                       padding='same'),
+    lambda T: T.conv2d(T.ones(2, 3, 4, 4, dtype=T.float64), T.ones(2, 3, 2, 2, dtype=T.float64),
+                       T.ones(2), padding='same'),
+], ids=['same_input_dims', 'same_weight_dims', 'same_stride', 'same_dilation',
+        'invalid_string', 'same_bias_onednn', 'same_double_float_bias'])
+def test_convolution_padding_strings(call):
+    check(call, grad=False, match_message=True)
