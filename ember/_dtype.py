@@ -65,6 +65,14 @@ class dtype:
         return _REAL_TO_COMPLEX.get(self, self)
 
     @property
+    def type_string(self):
+        """How torch's C++ names a CPU tensor type of this dtype in some messages: the
+        legacy 'torch.FloatTensor' where C++ has one, else 'CPUBoolType'."""
+        if self.name in _CPP_LEGACY:
+            return 'torch.' + self._legacy
+        return f'CPU{self.kernel_name}Type'
+
+    @property
     def cpp_name(self):
         """The C++ type torch's kernels name in some messages: 'float', 'long int',
         'c10::BFloat16', ..."""
@@ -101,6 +109,9 @@ _COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
                     float64: complex128}
 FLOAT32_NP = float32.np
+# the dtypes with a legacy tensor type in torch's C++ (``toString``'s 'torch.FloatTensor')
+_CPP_LEGACY = frozenset(('uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'float32',
+                         'float64'))
 _CPP_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
               'bfloat16': 'c10::BFloat16', 'int64': 'long int', 'int32': 'int',
               'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',

@@ -58,10 +58,32 @@ def op_refusal(op, backend):
     return NotImplementedError(unsupported_message(op, backend))
 
 
-def unsupported_message(op, backend):
-    """torch's message for an op with no kernel for a layout."""
-    return (f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This "
-            f"could be because the operator doesn't exist for this backend.")
+# The dispatch keys of torch 2.13's CPU build that every op has a fallback or an autograd
+# kernel for: its "Could not run" message lists them after the backends the op has kernels for.
+_FALLBACK_KEYS = (
+    'BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize, Conjugate, '
+    'Negative, ZeroTensor, ADInplaceOrView, AutogradOther, AutogradCPU, AutogradCUDA, '
+    'AutogradHIP, AutogradXLA, AutogradMPS, AutogradIPU, AutogradXPU, AutogradHPU, AutogradVE, '
+    'AutogradLazy, AutogradMTIA, AutogradMAIA, AutogradPrivateUse1, AutogradPrivateUse2, '
+    'AutogradPrivateUse3, AutogradMeta, AutogradNestedTensor, Tracer, AutocastCPU, '
+    'AutocastMTIA, AutocastMAIA, AutocastXPU, AutocastMPS, AutocastCUDA, FuncTorchBatched, '
+    'BatchedNestedTensor, FuncTorchVmapMode, Batched, VmapMode, FuncTorchGradWrapper, '
+    'PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher')
+
+
+def unsupported_message(op, backend, kernels=None):
+    """torch's message for an op (``op``: aten's name, with its overload) with no kernel for
+    ``backend``. ``kernels`` are the backends the op has kernels for, which torch lists
+    (``('Meta',)`` for a CUDA-only op); None where they are not known -- an op's dense
+    kernels met by a sparse layout -- gives the message's first sentence only."""
+    head = (f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This "
+            f"could be because the operator doesn't exist for this backend")
+    if kernels is None:
+        return head + '.'
+    return (f"{head}, or was omitted during the selective/custom build process (if using "
+            f"custom build). If you are a Facebook employee using PyTorch on mobile, please "
+            f"visit https://fburl.com/ptmfixes for possible resolutions. 'aten::{op}' is only "
+            f"available for these backends: [{', '.join(kernels)}, {_FALLBACK_KEYS}].")
 
 
 class _Flags:

@@ -1129,15 +1129,12 @@ def _shapes_first(public_name, args, kwargs, error):
             name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
             isinstance(error, IndexError) and not _from_numpy(error):
         return
-    from ._core import check_broadcast
+    from ._core import check_broadcast, check_written_shape
     tensors = [a for a in args if isinstance(a, Tensor)] + [
         v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
     if not tensors:
         return
-    shape = check_broadcast(*[t._data.shape for t in tensors])
-    if inplace and shape != args[0]._data.shape:
-        raise RuntimeError(f"output with shape {list(args[0]._data.shape)} doesn't match the "
-                           f"broadcast shape {list(shape)}") from None
+    (check_written_shape if inplace else check_broadcast)(*[t._data.shape for t in tensors])
     if inplace and isinstance(error, NotImplementedError):
         _inplace_cast_first(public_name, args, tensors)
 
@@ -1179,7 +1176,7 @@ def _dim_error(error):
 # ops their sizes, dims and dtypes; index_put_ writes such a tensor all the same)
 _OVERLAP_LAST = frozenset(('scatter_', 'scatter_add_', 'scatter_reduce_', 'addmm_', 'addmv_',
                            'addbmm_', 'baddbmm_', 'cumsum_', 'cumprod_', 'renorm_',
-                           'index_put_'))
+                           'index_put_', 'masked_fill_'))
 # in-place ops that change a tensor's metadata or flags, not its elements
 _NOT_WRITING = frozenset((
     'squeeze_', 'unsqueeze_', 'transpose_', 't_', 'swapdims_', 'swapaxes_', 'as_strided_',
@@ -1218,9 +1215,9 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
         i += 1
     if len(args) > i or kwargs and 'out_dtype' in kwargs:
         cname = signatures(key_of(public_name))[0]
-        raise NotImplementedError(f"Could not run 'aten::{cname}.dtype' with arguments from the "
-                                  f"'CPU' backend: there is no CPU kernel of {cname} with an "
-                                  "out_dtype (in torch's CPU build either)") from None
+        from .._sparse import unsupported_message
+        raise NotImplementedError(unsupported_message(f'{cname}.dtype', 'CPU', ('Meta',))) \
+            from None
 
 
 # nn.functional ops whose torch body reads its tensors' attributes (``.dim()``) in Python

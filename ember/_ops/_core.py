@@ -382,6 +382,15 @@ def check_broadcast(*shapes):
     return out
 
 
+def check_written_shape(out, *shapes):
+    """Raises torch's RuntimeError when the ``shapes`` an in-place op reads do not broadcast
+    with its output's shape ``out`` (the first clash), or broadcast to a larger shape."""
+    shape = check_broadcast(out, *shapes)
+    if shape != tuple(out):
+        raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast shape "
+                           f"{list(shape)}")
+
+
 def check_no_partial_overlap(dst, src):
     """torch's refusal to copy between partly overlapping memory (judged, as torch does, only
     when both sides are dense; writing a tensor onto itself is fine)."""

@@ -3,7 +3,7 @@ batch-norm statistics (the pieces of SyncBatchNorm), ROCm's MIOpen convolutions,
 and RNN, and the sparse-only ``native_norm``. A CPU build of torch has the names and raises
 for every call; ember is a CPU build, so it does the same, with the error torch's CPU build
 gives (NotImplementedError, "Could not run 'aten::<name>' with arguments from the 'CPU'
-backend"). Nothing here computes anything.
+backend", built by ``_sparse.unsupported_message``). Nothing here computes anything.
 """
 from ._core import register
 
@@ -16,6 +16,10 @@ _ONLY_ON = {
                       'miopen_depthwise_convolution', 'miopen_rnn'),
     'sparse': ('native_norm',),
 }
+# the backends each kind has kernels for in torch's CPU build, as its message lists them
+_KERNELS = {'CUDA': ('Meta',), 'ROCm (MIOpen)': ('Meta',), 'sparse': ('Meta', 'SparseCPU')}
+# overloads torch picks by the arguments given: (parameters only the overload takes, its name)
+_OVERLOADS = {'native_norm': (('dim', 'keepdim', 'dtype'), 'ScalarOpt_dim_dtype')}
 
 
 # arguments torch's autograd refuses to see requiring grad, by position and name: it looks
@@ -33,14 +37,24 @@ def not_differentiable(op, named):
                                "True.")
 
 
+def _overload(name, args, kwargs):
+    """aten's name of the overload of ``name`` the call reaches (torch's message names it)."""
+    if name not in _OVERLOADS:
+        return name
+    params, overload = _OVERLOADS[name]
+    # (the base overload takes (input, p) only: anything past them is the other's)
+    if len(args) > 2 or any(k in kwargs for k in params):
+        return f'{name}.{overload}'
+    return name
+
+
 def _refusal(name, backend):
     def op(*args, **kwargs):
         not_differentiable(name, [(n, args[i] if i < len(args) else kwargs.get(n))
                                   for i, n in _NOT_DIFFERENTIABLE.get(name, ())])
-        raise NotImplementedError(
-            f"Could not run 'aten::{name}' with arguments from the 'CPU' backend. This could "
-            f"be because the operator doesn't exist for this backend: ember is a CPU build, "
-            f"and '{name}' has {backend} kernels only.")
+        from .._sparse import unsupported_message
+        raise NotImplementedError(unsupported_message(_overload(name, args, kwargs), 'CPU',
+                                                      _KERNELS[backend]))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = (f"Refused, as in torch's CPU build: ``{name}`` runs on {backend} tensors "
                   "only.")

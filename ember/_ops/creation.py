@@ -15,7 +15,7 @@ from .._sparse import COO
 from ..autograd.grad_mode import STATE
 from ..autograd.forward_ad import FWD
 from ..autograd.graph import CopyBackwards
-from ._core import no_grad_of
+from ._core import check_written_shape, no_grad_of
 from ._core import (Node, Tensor, make, register, inplace, write_into, track, result,
                     check_no_partial_overlap, writable_alias)
 
@@ -641,14 +641,8 @@ def copy_(self, src, non_blocking=False):
     if type(self._data) is COO and type(src._data) is COO:
         return _copy_sparse(self, src)
     check_no_partial_overlap(self._data, src._data)
-    try:
-        np.broadcast_shapes(src._data.shape, self._data.shape)
-        if np.broadcast_shapes(src._data.shape, self._data.shape) != self._data.shape:
-            raise ValueError
-    except ValueError:
-        raise RuntimeError(f"The size of tensor a ({self._data.shape[-1] if self._data.ndim else 1})"
-                           f" must match the size of tensor b ({src._data.shape[-1]}) at "
-                           f"non-singleton dimension {self._data.ndim - 1}") from None
+    if src._data.shape != self._data.shape:
+        check_written_shape(self._data.shape, src._data.shape)
     if FWD.level is None and (not STATE.enabled or not (self._requires_grad or
                                                          src._requires_grad)):
         from ._core import check_inplace

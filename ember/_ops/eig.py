@@ -54,15 +54,15 @@ class LinalgEigBackward0(Node):
         return gA if complex_input else _real(gA)
 
 
-def _eig(A, vectors):
-    _products._check_tensor(A, 'linalg.eig', 'A', 1)
+def _eig(A, vectors, op='linalg.eig'):
+    _products._check_tensor(A, op, 'A', 1)
     a = A._data
     if a.dtype.char not in 'fdFD':
         if a.dtype.kind == 'V' or a.dtype == np.float16:
             raise NotImplementedError(f'"linalg_eig_out_cpu" not implemented for '
                                       f"'{A.dtype.kernel_name}'")
         raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype.kernel_name}")
-    _matrices(A, 'linalg.eig')
+    _matrices(A, op)
     finite = np.isfinite(a).all((-2, -1))
     if vectors and not finite.all():
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
@@ -94,4 +94,4 @@ def eig(A, *, out=None):
 @_linalg()
 def eigvals(A, *, out=None):
     """Eigenvalues of a square matrix (or a batch), complex, in geev's order."""
-    return _products._out(_eig(A, False), out)
+    return _products._out(_eig(A, False, 'linalg.eigvals'), out)

@@ -89,15 +89,15 @@ def _floating(A, op):
 
 
 def _matrices(A, op, square=True):
-    """The checks torch's linalg kernels start with: floating dtype, >= 2 dims, square."""
+    """The checks torch's linalg kernels start with: >= 2 dims, square, floating dtype."""
     _products._check_tensor(A, op, 'A', 1)
-    _floating(A, op)
     if A._data.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
     m, n = A._data.shape[-2:]
     if square and m != n:
         raise RuntimeError(f"{op}: A must be batches of square matrices, but they are {m} by "
                            f"{n} matrices")
+    _floating(A, op)
 
 
 def _batch_prefix(shape, index):
@@ -296,7 +296,6 @@ def _slogdet_toplevel(input):
 def logdet(input):
     """``log(det(input))``: NaN for a negative determinant, -inf for a singular matrix."""
     _products._check_tensor(input, 'logdet', 'input', 1)
-    _floating(input, 'logdet')
     sign, logabs = _slogdet(input, 'logdet', _slogdet_top)
     if input._data.dtype.kind == 'c':
         return logabs + sign.log()
@@ -751,6 +750,10 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 @register(name='svd')
 def _svd_toplevel(input, some=True, compute_uv=True, *, out=None):
     """``torch.svd``: returns ``V`` (not ``Vh``); ``compute_uv=False`` gives zero U and V."""
+    _products._check_tensor(input, 'svd', 'input', 1)
+    if input._data.ndim < 2:  # (torch.svd's own check, in its words, comes first)
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{input._data.ndim} dimensions instead")
     if not compute_uv:
         S = _svd(input, False, 'linalg.svd', False)
         m, n = input._data.shape[-2:]

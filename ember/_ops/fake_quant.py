@@ -84,12 +84,15 @@ def fake_quantize_per_tensor_affine(input, scale, zero_point, quant_min, quant_m
 def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, quant_max):
     """``input`` quantized with one ``scale`` and ``zero_point`` per index of ``axis``
     (1-D tensors of that dim's size) and mapped back to floats."""
-    # (torch's order: the zero point's dtype, the shapes of scale and zero point, the axis
-    # -- wrapped as a dim --, the range, then the rest)
+    # (torch's order: autograd's refusal of qparams requiring grad, the dtypes of scale and
+    # zero point, their shapes, the axis -- wrapped as a dim --, the range, then the rest)
+    _no_derivative((scale, zero_point), 'fake_quantize_per_channel_affine_cachemask')
     zp = zero_point._data
+    if scale._data.dtype != np.float32 and scale.dtype.name != 'bfloat16':
+        raise RuntimeError(f"Scale must be Float or BFloat16, found {scale.dtype.kernel_name}")
     if zp.dtype not in (np.int32, np.float32, np.float16):
-        from .pointwise import dtype_name
-        raise RuntimeError(f"Zero-point must be Int32, Float or Half, found {dtype_name(zp.dtype)}")
+        raise RuntimeError(f"Zero-point must be Int32, Float or Half, found "
+                           f"{zero_point.dtype.kernel_name}")
     if scale._data.ndim != 1:
         raise RuntimeError("scale should be a 1-D tensor")
     if zp.ndim != 1:
@@ -98,7 +101,6 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
         raise RuntimeError("scale and zero-point need to have the same dimensions")
     d = wrap_dim(axis, input._data.ndim)  # (its size is read as a dim's: a negative wraps)
     _check_range(quant_min, quant_max)
-    _no_derivative((scale, zero_point), 'fake_quantize_per_channel_affine_cachemask')
     if not input._data.ndim:
         raise IndexError(f"Dimension specified as {axis} but tensor has no dimensions")
     if scale._data.shape[0] != input._data.shape[d]:
@@ -109,6 +111,9 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
     # (torch checks the range of an integer zero point only; a floating one is any offset)
     if zp.dtype.kind != 'f' and (np.any(zp < quant_min) or np.any(zp > quant_max)):
         raise RuntimeError("`zero_point` must be between `quant_min` and `quant_max`.")
+    if input._data.dtype.kind not in 'fV':  # (its kernel's loops, even for no elements)
+        raise NotImplementedError(f'"fake_quantize_channel_cachemask_cpu_type_handling" not '
+                                  f"implemented for '{input.dtype.kernel_name}'")
     shape = [1] * input._data.ndim
     shape[axis] = -1
     return _quantize(input, scale._data.reshape(shape), zp.reshape(shape),

@@ -61,13 +61,18 @@ def _per_tensor(name, self, other, position=2):
     return [other] * len(self)
 
 
-def _scalars(name, self, value):
-    """addcmul/addcdiv's ``value``: a number, a list of numbers or a 1-D tensor of them."""
-    if isinstance(value, Tensor):
-        if value.dim() != 1 or value.numel() != len(self):
-            raise RuntimeError("Tensor list must have same number of elements as scalar list.")
-        return value.tolist()
-    return _per_tensor(name, self, value, 4)
+def _packed_scalars(self, value):
+    """addcmul/addcdiv's ``value`` given as a tensor: torch's checks of it, which come before
+    those of the lists (``self`` may even be empty)."""
+    if not value.is_contiguous():
+        raise RuntimeError("Expected scalars to be contiguous.")
+    if value.dim() != 1:
+        raise RuntimeError(f"Expected packed scalar Tensor to be of dimension 1. Got "
+                           f"{value.dim()} instead.")
+    if value.numel() != len(self):
+        raise RuntimeError(f"Expected length of scalars to match input of length {len(self)} "
+                           f"but got {value.numel()} instead.")
+    return value.tolist()
 
 
 def _apply(t, op, args, kwargs, inplace):
@@ -83,7 +88,17 @@ def _apply(t, op, args, kwargs, inplace):
 
 def _define(name, fn):
     fn.__name__ = fn.__qualname__ = name
+    _in_order(fn)
     register(fn, method=False)
+
+
+def _in_order(fn):
+    """Marks a foreach op as raising its elements' errors in list order, as torch's CPU loop
+    does: each element's op has already put its own checks in torch's order, so a kernel's
+    dtype refusal of one element stands before the errors of later ones (see
+    ``_args._kernel_dtype_last``)."""
+    fn._dtype_first = True
+    return fn
 
 
 def _unary(op, inplace):
@@ -120,12 +135,39 @@ def _binary(op, inplace):
             # (torch's parser reads one tensor as the Scalar overload's number; an alpha
             # picks the Tensor overload, which promotes it as a tensor, as mul/div do)
             others = [_as_scalar_tensor(t, other) for t in self]
-        out = [_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number) else op,
-                      (o,), kwargs, inplace) for t, o in zip(self, others)]
+        listed = isinstance(other, (list, tuple))
+        out = []
+        for t, o in zip(self, others):
+            if inplace and op in _CLAMPS:
+                _clamp_cast(t, o, listed)
+            out.append(_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number)
+                              else op, (o,), kwargs, inplace))
         return self if inplace else tuple(out)
     fn.__doc__ = (f"``{op}`` of each tensor of the list with a number, a list of numbers, a "
                   f"list of tensors or one tensor" + (", in place." if inplace else "."))
     _define(f"_foreach_{op}{'_' if inplace else ''}", fn)
+
+
+_CLAMPS = ('clamp_min', 'clamp_max', 'maximum', 'minimum')
+
+
+def _clamp_cast(t, o, listed):
+    """torch's check that an in-place clamp of ``t`` by ``o`` can write its result type into
+    ``t``, made before the clamp's own refusals (of complex tensors; a complex number's
+    refusal comes first). A number, or one 0-d tensor for the whole list (``not listed``),
+    is a Scalar to torch, and the message names ``t``'s dtype as C++ does."""
+    if isinstance(o, Tensor) and listed:
+        common, out = _dtype.promote_all([t, o]), t.dtype.kernel_name
+    else:
+        if isinstance(o, Tensor):
+            o = o.item()
+        if isinstance(o, complex):
+            return
+        common = _dtype.result_type(t.dtype, o)
+        out = t.dtype.cpp_name
+    if not _dtype.can_cast(common, t.dtype):
+        raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "
+                           f"output type {out}")
 
 
 class _ForeachExtremumBackward(Node):
@@ -201,10 +243,13 @@ def _rpow(base, t):
 def _ternary(op, inplace):
     def fn(self, tensor1, tensor2, value=1):
         name = fn.__name__
+        packed = isinstance(value, Tensor) and isinstance(self, (list, tuple))
+        values = _packed_scalars(self, value) if packed else None
         _tensor_list(name, self)
         ones = _per_tensor(name, self, _tensor_list(name, tensor1, 2, 'tensor1'))
         twos = _per_tensor(name, self, _tensor_list(name, tensor2, 3, 'tensor2'))
-        values = _scalars(name, self, value)
+        if not packed:
+            values = _per_tensor(name, self, value, 4)
         out = [_apply(t, op, (a, b), {'value': v}, inplace)
                for t, a, b, v in zip(self, ones, twos, values)]
         return self if inplace else tuple(out)
@@ -240,6 +285,7 @@ _lerp(True)
 
 
 @register(method=False)
+@_in_order
 def _foreach_zero_(self):
     """Zeros every tensor of the list in place."""
     for t in _tensor_list('_foreach_zero_', self):
@@ -248,12 +294,14 @@ def _foreach_zero_(self):
 
 
 @register(method=False)
+@_in_order
 def _foreach_clone(self):
     """A copy of every tensor of the list."""
     return tuple(t.clone() for t in _tensor_list('_foreach_clone', self))
 
 
 @register(method=False)
+@_in_order
 def _foreach_copy_(self, src, non_blocking=False):
     """Copies each tensor of ``src`` into its partner in the list."""
     _tensor_list('_foreach_copy_', self)
@@ -264,11 +312,12 @@ def _foreach_copy_(self, src, non_blocking=False):
 
 
 @register(method=False)
+@_in_order
 def _foreach_norm(self, ord=2, dtype=None):
     """The vector norm of every tensor of the list (0-d tensors)."""
     from .linalg_composed import vector_norm
     tensors = _tensor_list('_foreach_norm', self)
-    if isinstance(ord, (complex, np.complexfloating)):
+    if isinstance(ord, (bool, np.bool_, complex, np.complexfloating)):
         raise RuntimeError("foreach_tensor_norm_slow expects ord to be integer or float")
     if ord == float('inf') and any(t.numel() == 0 for t in tensors):
         raise RuntimeError("_foreach_norm cannot compute the infinity norm on an empty tensor "
@@ -277,6 +326,7 @@ def _foreach_norm(self, ord=2, dtype=None):
 
 
 @register(method=False)
+@_in_order
 def _foreach_powsum(self, ord=2, dtype=None):
     """``sum(|t| ** ord)`` of every tensor of the list (0-d tensors), computed in ``dtype``
     when given (a complex one gives its real counterpart, as the absolute values are)."""
@@ -318,14 +368,24 @@ def _abs_in(t, dtype):
 
 
 @register(method=False)
+@_in_order
 def _foreach_max(self):
     """The largest element of every tensor of the list (0-d tensors)."""
-    return tuple(t.max() for t in _tensor_list('_foreach_max', self))
+    out = []
+    for t in _tensor_list('_foreach_max', self):
+        if not t.numel():  # (torch's own words: no dim to reduce over is given here)
+            raise RuntimeError("_foreach_max cannot compute the maximum of an empty tensor; "
+                               "max over zero elements is undefined.")
+        out.append(t.max())
+    return tuple(out)
 
 
 @register(method=False)
+@_in_order
 def _foreach_mm(self, mat2):
     """``mm`` of each matrix of the list with its partner."""
-    _tensor_list('_foreach_mm', self)
-    return tuple(a.mm(b) for a, b in zip(self, _per_tensor(
-        '_foreach_mm', self, _tensor_list('_foreach_mm', mat2, 2, 'mat2'))))
+    if not self:  # (its own checks, in its own words)
+        raise RuntimeError("_foreach_mm requires non-empty tensor lists")
+    if len(self) != len(mat2):
+        raise RuntimeError("_foreach_mm: self and mat2 must have the same number of tensors")
+    return tuple(a.mm(b) for a, b in zip(self, mat2))

@@ -25,7 +25,8 @@ from ..autograd.forward_ad import FWD, tangent_of
 from ._core import no_grad_of
 from ._core import (Node, Tensor, make, register, track, track1, result, view_of, wrap_dim,
                     inplace, is_scalar, METHODS, broadcast_shape,
-                    check_no_partial_overlap, writable_alias, warn_expanded_write)
+                    check_no_partial_overlap, check_written_shape, writable_alias,
+                    warn_expanded_write)
 from . import shape as _shape
 
 _INDEX_KINDS = (np.int64, np.int32)
@@ -1252,19 +1253,25 @@ class MaskedFillBackward1(Node):
         return g.masked_fill(self.mask, 0), g.masked_fill(~self.mask, 0).sum()
 
 
+def _masked_fill_checks(mask, value):
+    """masked_fill_'s own checks, in torch's order, made before it broadcasts: a tensor
+    ``value`` is 0-d, the mask is bool (their errors stand: see ``_args.stands``)."""
+    from ._args import stands
+    if isinstance(value, Tensor) and value._data.ndim:
+        raise stands(RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, "
+                                  f"but got tensor with {value._data.ndim} dimension(s)."))
+    if mask._data.dtype != np.bool_:
+        raise stands(RuntimeError(f"masked_fill_ only supports boolean masks, but got mask "
+                                  f"with dtype {_mask_name(mask._data.dtype)}"))
+
+
 @register
 def masked_fill(input, mask, value):
     """``input`` (broadcast with ``mask``) with ``value`` where ``mask`` is True."""
-    m = mask._data
-    if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
-                           f"dtype {_mask_name(m.dtype)}")
+    m, x = mask._data, input._data
+    shape = broadcast_shape(m.shape, x.shape)  # (torch broadcasts first, the mask as tensor a)
+    _masked_fill_checks(mask, value)
     is_t = isinstance(value, Tensor)
-    if is_t and value._data.ndim:
-        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value._data.ndim} dimension(s).")
-    x = input._data
-    shape = broadcast_shape(m.shape, x.shape)
     from .pointwise import fill_scalar  # (pointwise builds on this module)
     # (a number, or the tensor's one value, converted as torch converts a Scalar: refused
     # when out of an integer dtype's range or complex for a real one)
@@ -1552,9 +1559,19 @@ def _inplace_variant(name, fn, doc):
 
 for _n, _f in (('scatter_', scatter), ('scatter_add_', scatter_add), ('index_add_', index_add),
                ('index_copy_', index_copy), ('index_fill_', index_fill),
-               ('masked_fill_', masked_fill),
                ('scatter_reduce_', scatter_reduce), ('put_', put)):
     _inplace_variant(_n, _f, f"In-place ``{_f.__name__}``.")
+
+
+def masked_fill_(self, mask, value):
+    """In-place ``masked_fill``; ``mask`` must broadcast to ``self``'s shape."""
+    _masked_fill_checks(mask, value)
+    check_written_shape(self._data.shape, mask._data.shape)  # (self is tensor a here)
+    _check_leaf(self)
+    return inplace(self, masked_fill, (mask, value), 'masked_fill_')
+
+
+register(masked_fill_, function=False)
 
 
 def masked_scatter_(self, mask, source):

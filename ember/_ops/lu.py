@@ -373,7 +373,7 @@ class LinalgLuBackward0(Node):
 
 def _lu(A, op, pivot=True):
     _products._check_tensor(A, op, 'A', 1)
-    _at_least_2d(A, 'torch.lu_factor')
+    _at_least_2d(A, op)
     _float_kernel(A, 'lu_cpu', True)  # (the kernel's dtypes after the meta checks, as torch)
     _no_pivot_check(A, pivot)
     lu, piv, _ = _getrf(A._data)

@@ -41,8 +41,9 @@ def _fn(name):
 
 # -- dropout -----------------------------------------------------------------------------------
 def _check_p(p):
-    if p < 0 or p > 1:  # (the functional forms raise ValueError; aten a RuntimeError)
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    """aten's check of ``p`` (the functional forms raise a ValueError first)."""
+    from ..nn.functional._dropout import kernel_p
+    kernel_p(p)
 
 
 @_fn('dropout')
@@ -542,7 +543,7 @@ def prelu(self, weight):
 def avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False,
                count_include_pad=True):
     """``nn.functional.avg_pool1d`` (an empty ``stride`` means the kernel size)."""
-    return _F().avg_pool1d(input, kernel_size, stride or None, padding, ceil_mode,
+    return _F().avg_pool1d(input, kernel_size, stride, padding, ceil_mode,
                            count_include_pad)
 
 
@@ -579,21 +580,21 @@ def bilinear(input1, input2, weight, bias=None):
 @_fn('max_pool1d')
 def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """``nn.functional.max_pool1d`` (an empty ``stride`` means the kernel size)."""
-    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    return _F().max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 @_fn('max_pool1d_with_indices')
 def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
                             ceil_mode=False):
     """``(output, indices)`` of ``max_pool1d``."""
-    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode,
+    return _F().max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode,
                            return_indices=True)
 
 
 @_fn('max_pool2d')
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """``nn.functional.max_pool2d`` (an empty ``stride`` means the kernel size)."""
-    return _F().max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    return _F().max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 @_fn('adaptive_max_pool1d')
@@ -649,7 +650,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 def constant_pad_nd(input, pad, value=0):
     """``nn.functional.pad`` with a constant (any number: torch's is a Scalar)."""
     from ..nn.functional._padding import padded
-    return padded(input, list(pad), 'constant', value)
+    return padded(input, list(pad), 'constant', value, direct=True)
 
 
 # -- recurrent layers ----------------------------------------------------------------------------

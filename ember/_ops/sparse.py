@@ -171,13 +171,18 @@ class ValuesBackward0(Node):
         return sparse_coo_tensor(make(coo.indices), g, coo.shape, is_coalesced=True)
 
 
+# the backends torch has kernels of these ops for, as its error for a dense tensor lists them
+_KERNELS = {'_nnz': ('Meta', 'SparseCPU', 'SparseMeta', 'SparseCsrCPU', 'SparseCsrMeta')}
+
+
 def _stored(self, op):
     """``self``'s COO storage; for a dense tensor torch's error for an op without a CPU
     kernel."""
     data = self._data
     if type(data) is np.ndarray:
         from .._sparse import unsupported_message
-        raise NotImplementedError(unsupported_message(op, 'CPU'))
+        raise NotImplementedError(unsupported_message(
+            op, 'CPU', _KERNELS.get(op, ('Meta', 'SparseCPU', 'SparseMeta'))))
     return _coo(self, op)
 
 

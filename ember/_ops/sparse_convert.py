@@ -269,7 +269,8 @@ def sparse_mask(self, mask):
     m = mask._data
     if type(m) is np.ndarray:
         from .._sparse import unsupported_message
-        raise NotImplementedError(unsupported_message('sparse_mask', 'CPU'))
+        raise NotImplementedError(unsupported_message(
+            'sparse_mask', 'CPU', ('Meta', 'SparseCPU', 'SparseCsrCPU', 'SparseCsrMeta')))
     if tuple(self.shape) != m.shape:
         raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
                            f"{list(self.shape)} but mask has size {list(m.shape)}")

@@ -102,15 +102,12 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
 def _kernel_text(op, input, n_fft, hop_length, win_length, window, **flags):
     """The call as torch's stft/istft kernel states it before its own checks' messages
     (``stft(torch.IntTensor[10], n_fft=3, ...) : ``): the defaults filled in, flags as 0/1."""
-    def kind(t):  # (bool and complex tensors have no legacy type name)
-        return f'CPU{t.dtype.kernel_name}Type' if t._data.dtype.kind in 'bc' else t.type()
-
     def shape(t):
         return ', '.join(str(n) for n in t.shape)
 
-    w = 'None' if window is None else f"{kind(window)}{{[{shape(window)}]}}"
+    w = 'None' if window is None else f"{window.dtype.type_string}{{[{shape(window)}]}}"
     rest = ''.join(f", {k}={'None' if v is None else int(v)}" for k, v in flags.items())
-    return (f"{op}({kind(input)}[{shape(input)}], n_fft={n_fft}, hop_length="
+    return (f"{op}({input.dtype.type_string}[{shape(input)}], n_fft={n_fft}, hop_length="
             f"{n_fft // 4 if hop_length is None else hop_length}, win_length="
             f"{n_fft if win_length is None else win_length}, window={w}{rest}) : ")
 

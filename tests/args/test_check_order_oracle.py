@@ -178,10 +178,7 @@ OUT_DTYPE = {
 
 @pytest.mark.parametrize('op', sorted(OUT_DTYPE))
 def test_out_dtype_overloads_have_no_cpu_kernel(op):
-    check(lambda T: OUT_DTYPE[op](T), grad=False)  # (the class; torch's text lists backends)
-    with pytest.raises(NotImplementedError, match=f"^Could not run 'aten::{op}.dtype' with "
-                                                  "arguments from the 'CPU' backend"):
-        OUT_DTYPE[op](ember)
+    check(lambda T: OUT_DTYPE[op](T), grad=False, match_message=True)
 
 
 def test_bfloat16_refusal_after_an_integer_call():

@@ -276,27 +276,42 @@ def _tuple(v, nd, name):
     return (int(v),) * nd
 
 
-def _check(input, weight, bias, stride, padding, dilation, groups, transposed, nd):
-    if bias is not None and bias._data.dtype != input._data.dtype:
-        raise RuntimeError(f"Input type ({input.dtype.kernel_name.lower()}) and bias type "
-                           f"({bias.dtype.kernel_name.lower()}) should be the same")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+def _params(weight, groups, **params):
+    """torch's first checks in its convolution (the weight's dims, then ``groups``), then
+    ``params`` (stride, padding, dilation, output_padding: in that order) each expanded to
+    the weight's spatial dims: ``(dims, [tuples])``."""
+    nd = weight.dim() - 2
+    if nd < 1:
+        raise RuntimeError('weight should have at least three dimensions')
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    return nd, [_tuple(v, nd, name) for name, v in params.items()]
+
+
+def _check(input, weight, bias, stride, padding, dilation, groups, transposed, nd,
+           output_padding=()):
+    """torch's checks of a convolution's shapes (``check_shape_forward``), in its order, and
+    its later refusals of a zero dilation and of mixed dtypes."""
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
     ws, xs = list(weight.shape), list(input.shape)
-    if len(ws) != nd + 2:
-        raise RuntimeError(f"Expected {nd + 2}-dimensional input for {nd + 2}-dimensional "
+    if len(ws) != len(xs):
+        raise RuntimeError(f"Expected {len(ws)}-dimensional input for {len(ws)}-dimensional "
                            f"weight {ws}, but got {len(xs)}-dimensional input of size {xs} "
                            "instead")
+    if ws[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {ws} instead")
+    if ws[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{ws}] instead")
     if not transposed:
-        if ws[0] % groups:
-            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
-                               f"{groups} at dimension 0, but got weight of size [{ws}] instead")
         if xs[1] != ws[1] * groups:
             raise RuntimeError(f"Given groups={groups}, weight of size {ws}, expected input{xs}"
                                f" to have {ws[1] * groups} channels, but got {xs[1]} channels "
@@ -320,8 +335,76 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, n
             raise RuntimeError(f"Given transposed=1, weight of size {ws}, expected bias to be "
                                f"1-dimensional with {ws[1] * groups} elements, but got bias of "
                                f"size {list(bias.shape)} instead")
-    if input._data.dtype != weight._data.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.kernel_name} but found {weight.dtype.kernel_name}")
+    if any(d == 0 for d in dilation) or input.dtype != weight.dtype or \
+            bias is not None and input.dtype != bias.dtype:  # (else nothing more to refuse)
+        _backend_refusals(input, weight, bias, stride, dilation, groups, transposed)
+
+
+def _backend_refusals(input, weight, bias, stride, dilation, groups, transposed):
+    """What torch's convolution refuses once its backend is picked: a zero dilation and
+    parameters of another dtype than the input, in that backend's words."""
+    onednn = None if input.dtype.is_complex else _onednn(input, weight, stride, dilation,
+                                                        groups)
+    if any(d == 0 for d in dilation):
+        _zero_dilation(input, dilation, transposed, onednn)
+    _same_types(input, weight, 'weight', onednn)
+    if bias is not None:
+        _same_types(input, bias, 'bias', onednn)
+
+
+def _onednn(input, weight, stride, dilation, groups):
+    """Whether torch's CPU convolution would run on oneDNN, whose errors are worded apart:
+    bfloat16 inputs always (on CPUs with bfloat16 support, as the ones ember is tested on),
+    float32 ones by its heuristic (a 1-d convolution counts as 2-d of height 1). The
+    heuristic reads torch's thread count; ember's BLAS threads stand in for it."""
+    if input.dtype.name == 'bfloat16':
+        return True
+    if input.dtype.name != 'float32':
+        return False
+    xs, ws = list(input.shape), list(weight.shape)
+    if len(ws) == 3:
+        xs, ws = xs[:2] + [1] + xs[2:], ws[:2] + [1] + ws[2:]
+    if not (any(v != 1 for v in stride) or any(v != 1 for v in dilation) or xs[0] >= 16 or
+            ws[-1] != 1 or ws[-2] != 1):
+        from ..._threads import get_num_threads
+        if get_num_threads() <= 1:
+            return False
+    return groups > 1 or ws[-1] > 3 and ws[-2] > 3 or xs[0] > 1 or \
+        xs[0] * xs[1] * xs[2] * xs[3] > 20480
+
+
+def _zero_dilation(input, dilation, transposed, onednn):
+    """torch's refusal of a zero dilation, in the words of the backend it picks: oneDNN's
+    (``onednn``, or a complex input, None; a transposed convolution's is oneDNN's own
+    failure, not reproduced) or the slow kernels' (a 1-d convolution runs as 2-d)."""
+    if onednn is not False:
+        raise RuntimeError("non-positive dilation is not supported")
+    d = (1,) + tuple(dilation) if len(dilation) == 1 else tuple(dilation)
+    if transposed:
+        names = ('depth', 'height', 'width')[3 - len(d):]
+        raise RuntimeError("dilation should be greater than zero, but got " + ', '.join(
+            f"dilation_{n}: {v}" for n, v in zip(names, d)))
+    raise RuntimeError(f"dilation should be greater than zero, but got {list(d)}")
+
+
+def _same_types(input, param, name, onednn):
+    """torch's refusal of a weight or bias of another dtype than the input, in the words of
+    the backend it picks: the complex path's (``onednn`` None), oneDNN's, else the slow
+    kernels' (which add a bias in place: any dtype that casts into the input's goes)."""
+    it, pt = input.dtype, param.dtype
+    if it == pt:
+        return
+    if onednn is not False:
+        tail = '' if onednn is None else \
+            f" or input should be a MKLDNN tensor and {name} is a dense tensor"
+        raise RuntimeError(f"Input type ({it.type_string}) and {name} type ({pt.type_string}) "
+                           f"should be the same{tail}")
+    if name == 'weight':
+        raise RuntimeError(f"expected scalar type {it.kernel_name} but found {pt.kernel_name}")
+    from ... import _dtype
+    if not _dtype.can_cast(_dtype.promote_types(it, pt), it):
+        raise RuntimeError(f"result type {pt.kernel_name} can't be cast to the desired output "
+                           f"type {it.kernel_name}")
 
 
 def check_output_padding(output_padding, stride, dilation):
@@ -350,33 +433,59 @@ def _batched(input, nd, fname):
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd, fname):
+    if not isinstance(padding, str) and bias is not None and bias.dtype != input.dtype:
+        # (torch's conv<n>d checks this before anything else, in C++'s type names)
+        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
+                           f"({bias.dtype.cpp_name}) should be the same")
     batched = _batched(input, nd, fname)
     x = input if batched else input.unsqueeze(0)
-    stride, dilation = _tuple(stride, nd, 'stride'), _tuple(dilation, nd, 'dilation')
     if isinstance(padding, str):
-        if padding == 'valid':
-            padding = (0,) * nd
-        elif padding == 'same':
-            if any(s != 1 for s in stride):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
-            total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
-            padding = tuple(t // 2 for t in total)
-            extra = [t - 2 * p for t, p in zip(total, padding)]
-            if any(extra):
-                warnings.warn("Using padding='same' with even kernel lengths and odd dilation "
-                              "may require a zero-padded copy of the input be created",
-                              UserWarning, stacklevel=3)
-                pads = []
-                for e in reversed(extra):
-                    pads += [0, e]
-                x = _misc.pad(x, pads)
-        else:
+        if padding not in ('valid', 'same'):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
-    else:
-        padding = _tuple(padding, nd, 'padding')
-    _check(x, weight, bias, stride, padding, dilation, groups, False, nd)
-    out = _convolution(x, weight, bias, stride, padding, dilation, False, (0,) * nd, groups)
+        if padding == 'same':
+            x, padding = _same_padding(x, weight, stride, dilation, groups)
+        else:
+            padding = 0
+    wnd, (stride, padding, dilation) = _params(weight, groups, stride=stride, padding=padding,
+                                               dilation=dilation)
+    _check(x, weight, bias, stride, padding, dilation, groups, False, wnd)
+    out = _convolution(x, weight, bias, stride, padding, dilation, False, (0,) * wnd, groups)
     return out if batched else out.squeeze(0)
+
+
+def _same_padding(x, weight, stride, dilation, groups):
+    """``padding='same'``: torch's own checks of it, and the padding that keeps the input's
+    size (an odd total pads the input once more at the end, with a warning)."""
+    k = weight.dim()
+    if k <= 2:
+        raise RuntimeError('weight should have at least three dimensions')
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if k != x.dim():  # (no space before the weight's sizes, as torch)
+        raise RuntimeError(f"Expected {k}-dimensional input for {k}-dimensional weight"
+                           f"{list(weight.shape)}, but got {x.dim()}-dimensional input of size "
+                           f"{list(x.shape)} instead")
+    nd = k - 2
+    stride = (stride,) if isinstance(stride, (int, np.integer)) else tuple(stride)
+    dilation = (dilation,) if isinstance(dilation, (int, np.integer)) else tuple(dilation)
+    for name, v in (('stride', stride), ('dilation', dilation)):
+        if len(v) not in (1, nd):
+            raise RuntimeError(f"{name} cannot broadcast to {nd} dimensions")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    dilation = dilation * nd if len(dilation) == 1 else dilation
+    total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    padding = tuple(t // 2 for t in total)
+    extra = [t - 2 * p for t, p in zip(total, padding)]
+    if any(extra):
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", UserWarning,
+                      stacklevel=4)
+        pads = []
+        for e in reversed(extra):
+            pads += [0, e]
+        x = _misc.pad(x, pads)
+    return x, padding
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -397,10 +506,10 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         raise TypeError(f"{fname}(): argument 'padding' must be tuple of ints, not str")
     batched = _batched(input, nd, fname)
     x = input if batched else input.unsqueeze(0)
-    stride, dilation = _tuple(stride, nd, 'stride'), _tuple(dilation, nd, 'dilation')
-    padding = _tuple(padding, nd, 'padding')
-    output_padding = _tuple(output_padding, nd, 'output_padding')
-    _check(x, weight, bias, stride, padding, dilation, groups, True, nd)
+    wnd, (stride, padding, dilation, output_padding) = _params(
+        weight, groups, stride=stride, padding=padding, dilation=dilation,
+        output_padding=output_padding)
+    _check(x, weight, bias, stride, padding, dilation, groups, True, wnd, output_padding)
     check_output_padding(output_padding, stride, dilation)
     out = _convolution(x, weight, bias, stride, padding, dilation, True, output_padding, groups)
     return out if batched else out.squeeze(0)

@@ -12,8 +12,8 @@ from ..._ops._core import make
 
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
-    if p < 0 or p > 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_p(p)
+    kernel_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input  # torch returns the input itself here
     noise = _scaled_keep(input._data.shape, p, input._data.dtype)
@@ -44,8 +44,17 @@ def _float_mask(dtype, bool_as='Bool'):
 
 # -- channel-wise and alpha dropout ------------------------------------------------------------
 def _check_p(p):
+    """torch's Python-level check of ``p`` (a ValueError showing ``p`` as given)."""
     if p < 0 or p > 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def kernel_p(p):
+    """The dropout kernels' check of ``p``, which NaN fails too (a RuntimeError showing ``p``
+    as a C++ double: 2 not 2.0), made before they look at ``training``."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got "
+                           f"{float(p):g}")
 
 
 def _zeroed(input, inplace):
@@ -57,6 +66,7 @@ def _zeroed(input, inplace):
 def _feature_dropout(input, p, training, inplace):
     """Zeroes whole channels (dim 1 of a batched input) with probability ``p``, scaling the
     rest by ``1 / (1 - p)``: one draw per (sample, channel), broadcast over the rest."""
+    kernel_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
     x = input._data
@@ -143,6 +153,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 
 def _alpha_dropout(input, p, training, inplace, feature):
+    kernel_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
     x = input._data

@@ -461,6 +461,20 @@ def group_norm_kernel(input, num_groups, weight=None, bias=None, eps=1e-5):
     return result
 
 
+def _normalized_shape_checks(shape, **params):
+    """torch's checks of layer and RMS norm's ``normalized_shape`` (a tuple) and of the
+    parameters given (``weight=``, ``bias=``; None: not given), made before it looks at the
+    input's shape."""
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    for name, t in params.items():
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(shape)}")
+
+
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """``input`` divided by its root mean square over the trailing ``normalized_shape`` dims
     (plus ``eps``, by default the machine epsilon of its dtype), times ``weight``. Composed
@@ -474,13 +488,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                             f"of ints, but found element of type {type(d).__name__} at pos {pos}")
     shape = tuple(int(d) for d in normalized_shape)
     k = len(shape)
-    if k == 0:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
-                           "containing at least one element, but got normalized_shape = []")
-    if weight is not None and tuple(weight.shape) != shape:
-        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
-                           f"weight of shape {list(weight.shape)} and normalized_shape = "
-                           f"{list(shape)}")
+    _normalized_shape_checks(shape, weight=weight)
     if input.dim() < k:
         raise ValueError(f"Input tensor must have at least {k} dimensions, but got "
                          f"{input.dim()}")
@@ -642,15 +650,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     shape = tuple(normalized_shape)
     k = len(shape)
     x = input._data
-    if k == 0 or x.shape[x.ndim - k:] != shape or x.ndim < k:
+    _normalized_shape_checks(shape, weight=weight, bias=bias)
+    if x.shape[x.ndim - k:] != shape or x.ndim < k:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(x.shape)}")
-    for t, name in ((weight, 'weight'), (bias, 'bias')):
-        if t is not None and tuple(t.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
-                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
-                               f"{list(shape)}")
     if x.dtype.kind not in 'fV':  # (after the parser and the shapes, as in torch)
         raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
                                   f"'{dtype_name(x.dtype)}'")

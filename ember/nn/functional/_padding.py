@@ -62,19 +62,24 @@ def pad(input, pad, mode='constant', value=None):
     return padded(input, pad, mode, value, listed=True)
 
 
-def padded(input, pad, mode='constant', value=None, listed=False):
+def padded(input, pad, mode='constant', value=None, listed=False, direct=False):
     """``pad`` with any number as ``value`` (``constant_pad_nd`` takes a Scalar); ``listed``:
-    ``pad`` is known to be a list of ints."""
+    ``pad`` is known to be a list of ints; ``direct``: called as ``constant_pad_nd``, whose
+    checks of the list's length say it in their own words."""
     if not listed:
         _args.int_lists('pad', 2, pad=pad)  # (torch's C pad parses it: ints only)
     pad = [int(p) for p in pad]
     x = input._data
     if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}"
+                           if direct else "Padding length must be divisible by 2")
     if len(pad) // 2 > x.ndim:
-        raise RuntimeError("Padding length should be less than or equal to two times the "
-                           f"input dimension but got padding length {len(pad)} and input of "
-                           f"dimension {x.ndim}")
+        raise RuntimeError(
+            "Length of pad should be no more than twice the number of dimensions of the "
+            f"input. Pad length is {len(pad)}while the input has {x.ndim}dimensions."
+            if direct else "Padding length should be less than or equal to two times the "
+            f"input dimension but got padding length {len(pad)} and input of dimension "
+            f"{x.ndim}")
     k = len(pad) // 2
     # per-dim (before, after), first dim first
     pairs = [(0, 0)] * (x.ndim - k) + [(pad[2 * i], pad[2 * i + 1]) for i in reversed(range(k))]
@@ -144,6 +149,10 @@ def _check_index_pad(shape, pairs, k, mode):
 
 def _constant_pad(input, pad, pairs, value):
     x = input._data
+    for n, (a, b) in zip(x.shape, pairs):
+        # (torch crops a negative amount with narrow, which refuses to leave less than nothing)
+        if n + min(a, 0) < 0 or n + min(a, 0) + min(b, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
     crop = tuple(slice(max(-a, 0), x.shape[d] - max(-b, 0)) for d, (a, b) in enumerate(pairs))
     grow = [(max(a, 0), max(b, 0)) for a, b in pairs]
     if any(a or b for a, b in grow):

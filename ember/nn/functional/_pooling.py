@@ -33,6 +33,11 @@ def _single(v, fn, name):
     return t[0]
 
 
+def _no_stride(stride):
+    """Whether ``stride`` was left out (None or an empty list: the kernel size)."""
+    return stride is None or (not isinstance(stride, _INT) and len(stride) == 0)
+
+
 def _out_size(n, k, p, s, d, ceil_mode):
     """torch's ``pooling_output_shape`` (with its checks)."""
     if s == 0:
@@ -222,7 +227,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     (flat indices into each ``H * W`` plane)."""
     k = _pair(kernel_size, "max_pool2d: kernel_size must either be a single int, or a tuple "
                            "of two ints")
-    s = k if stride is None or (not isinstance(stride, _INT) and len(stride) == 0) else _pair(
+    s = k if _no_stride(stride) else _pair(
         stride, "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints")
     p = _pair(padding, "max_pool2d: padding must either be a single int, or a tuple of two ints")
     d = _pair(dilation, "max_pool2d: dilation must be either a single int, or a tuple of two "
@@ -261,22 +266,41 @@ def _max_pool(input, k, s, p, d, out, node_cls, return_indices):
     return (result, _flat_indices(tap, geometry, sp)) if return_indices else result
 
 
+def _pool1d_input(input, fn):
+    """torch's dims check of the 1-d pooling ops that run the 2-d ones (``checkDimRange``)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for {fn})")
+
+
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The maximum over each (dilated) window of the last dim of a ``(N, C, L)`` or
     ``(C, L)`` input (``return_indices``: also the argmax positions along ``L``)."""
-    if input.dim() not in (2, 3):
+    if return_indices:  # (torch's max_pool1d_with_indices: the 2-d op's checks and kernel)
+        _pool1d_input(input, 'max_pool1d')
+        k = _single(kernel_size, 'max_pool1d', 'kernel_size')
+        s = k if _no_stride(stride) else _single(stride, 'max_pool1d', 'stride')
+        p, d = _single(padding, 'max_pool1d', 'padding'), _single(dilation, 'max_pool1d',
+                                                                    'dilation')
+        out, idx = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode,
+                              True)
+        return out.squeeze(-2), idx.squeeze(-2)
+    shape = tuple(input.shape)
+    if not (len(shape) == 2 and all(shape) or len(shape) == 3 and all(shape[1:])):
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
-                           f"dim batch size for input, but got:[{', '.join(map(str, input.shape))}]")
+                           f"dim batch size for input, but got:[{', '.join(map(str, shape))}]")
     args = []
-    for name, v in (('kernel_size', kernel_size), ('stride', stride), ('padding', padding),
-                    ('dilation', dilation)):
-        if name == 'stride' and (v is None or (not isinstance(v, _INT) and len(v) == 0)):
+    for name, v, what in (('kernel_size', kernel_size, 'an int, list of ints or tuple'),
+                          ('stride', stride, 'None, an int, list of ints, or tuple'),
+                          ('padding', padding, 'an int, list of ints, or tuple'),
+                          ('dilation', dilation, 'an int, list of ints or tuple')):
+        if name == 'stride' and _no_stride(v):
             v = args[0]
         t = (v,) if isinstance(v, _INT) else tuple(v)
         if len(t) != 1:
-            raise RuntimeError(f"max_pool1d() {name} must be an int, list of ints or tuple of "
-                               f"ints of size 1 but got size {len(t)}")
+            raise RuntimeError(f"max_pool1d() {name} must be {what} of ints of size 1 but got "
+                               f"size {len(t)}")
         args.append(t[0])
     k, s, p, d = args
     if k <= 0:
@@ -293,11 +317,9 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     o = _out_size(input.shape[-1], k, p, s, d, ceil_mode)
     if o <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {o}")
-    if not return_indices:  # (torch's kernel without indices has float loops only)
-        _refuse_kernel_dtype(input, 'max_pool1d_impl')
-    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
-    out, idx = out[0].squeeze(-2), out[1].squeeze(-2)
-    return (out, idx) if return_indices else out
+    _refuse_kernel_dtype(input, 'max_pool1d_impl')  # (its kernel has float loops only)
+    return max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode,
+                      True)[0].squeeze(-2)
 
 
 # -- average pooling (separable: two matrix products) ------------------------------------------
@@ -362,7 +384,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     divisor with ``divisor_override``)."""
     k = _pair(kernel_size, "avg_pool2d: kernel_size must either be a single int, or a tuple "
                            "of two ints")
-    s = k if stride is None or (not isinstance(stride, _INT) and len(stride) == 0) else _pair(
+    s = k if _no_stride(stride) else _pair(
         stride, "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints")
     p = _pair(padding, "avg_pool2d: padding must either be a single int, or a tuple of two ints")
     if divisor_override is not None and divisor_override == 0:
@@ -385,13 +407,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
     """The mean over each window of the last dim of a ``(N, C, L)`` or ``(C, L)`` input."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
-                           "tensor for argument #1 'self' (while checking arguments for "
-                           "avg_pool1d)")
+    _pool1d_input(input, 'avg_pool1d')
     k = _single(kernel_size, 'avg_pool1d', 'kernel_size')
-    s = k if stride is None or (not isinstance(stride, _INT) and len(stride) == 0) else _single(
-        stride, 'avg_pool1d', 'stride')
+    s = k if _no_stride(stride) else _single(stride, 'avg_pool1d', 'stride')
     p = _single(padding, 'avg_pool1d', 'padding')
     out = avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
     return out.squeeze(-2)
@@ -406,8 +424,10 @@ def _adaptive_windows(n, o):
 
 def _output_dims(input, output_size):
     """torch's adaptive pools fill an ``output_size`` list's None entries from the input's
-    sizes first: its ValueError for an input with no more dims than the list has entries."""
-    if not isinstance(output_size, int) and input.dim() <= len(output_size):
+    sizes first: its ValueError for an input with no more dims than the list has entries.
+    (It reads the sizes whatever ``output_size`` is: a non-tensor input fails there.)"""
+    sizes = input.size()
+    if not isinstance(output_size, int) and len(sizes) <= len(output_size):
         raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
 
 
@@ -481,13 +501,13 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         output_size = tuple(v if v is not None else n for v, n in
                             zip(output_size, tuple(input.shape)[-len(output_size):]))
     size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
-    if len(size) != 2:
-        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     shape = tuple(input.shape)
     if len(shape) not in (3, 4):
         raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
                            f"{_shape_list(shape)}")
     _nonzero_after_first(shape, 'adaptive_max_pool2d')
+    if len(size) != 2:  # (after the input's checks, as torch)
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     if min(size) < 0:
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
@@ -556,12 +576,6 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
     return adaptive_max_pool2d(input, output_size, True)
 
 
-def _pool1d_input(input, fn):
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
-                           f"tensor for argument #1 'self' (while checking arguments for {fn})")
-
-
 def _output_size1d(output_size, fn):
     if output_size is None:
         raise TypeError(f"{fn}(): argument 'output_size' (position 2) must be tuple of ints, "
@@ -573,8 +587,8 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     """The maximum over ``output_size`` windows that evenly tile the last dim of an
     ``(N, C, L)`` or ``(C, L)`` input (``return_indices``: also the argmax positions)."""
     _pool1d_input(input, 'adaptive_max_pool1d')
-    _nonzero_after_first(tuple(input.shape), 'adaptive_max_pool1d')
     o = _output_size1d(output_size, 'adaptive_max_pool1d')
+    _nonzero_after_first(tuple(input.shape), 'adaptive_max_pool1d')
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, o), True)
     out, idx = out.squeeze(-2), idx.squeeze(-2)
     return (out, idx) if return_indices else out
@@ -917,10 +931,10 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over ``output_size`` windows that evenly tile the last three dims; with
     ``return_indices`` also the flat argmax positions in each ``D * H * W`` volume."""
     size = _adaptive_size3d(input, output_size)
-    if len(size) != 3:
-        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
     shape = tuple(input.shape)
     _adaptive_input3d(shape, 'adaptive_max_pool3d', ':')
+    if len(size) != 3:  # (after the input's checks, as torch)
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
     if min(size) < 0:
         bad = next(v for v in size if v < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
