@@ -646,8 +646,8 @@ def _exact_out(name, r, out):
     """torch's refusal of an ``out=`` tensor of another dtype than the result's, for the
     ops whose kernels take only their own dtype (the rest cast the result into out)."""
     rule = _OUT_EXACT.get(name)
-    if rule is None or r.dtype is out.dtype:
-        return
+    if rule is None or r.dtype is out.dtype or r.requires_grad:
+        return  # (a result needing autograd: _write_out's refusal comes first, as torch's)
     if rule == 'same':
         raise RuntimeError(f"{name}(): self and result must have the same scalar type")
     raise RuntimeError(f"Expected out tensor to have dtype {r.dtype.cpp_name}, but got "

@@ -166,3 +166,12 @@ def test_pow_of_a_number_base_into_out(base, out_dtype):
     check(lambda T: T.pow(base, T.tensor([1 + 1j, 2]) if out_dtype == 'complex64' else
                           T.tensor([1.5, 2.0]), out=T.empty(0, dtype=getattr(T, out_dtype))),
           grad=False, match_message=True)
+
+
+def test_autograd_refusal_comes_before_the_dtype_refusal():
+    """torch's autograd kernel refuses an out= call with inputs that require grad before
+    the kernel checks out's dtype (ember checked the dtype first)."""
+    check(lambda T: T.norm(T.ones(2, 2, dtype=T.float64, requires_grad=True), 'fro', [0, 1],
+                           False, T.ones(())), grad=False, match_message=True)
+    check(lambda T: T.mm(T.ones(2, 2, requires_grad=True), T.ones(2, 2),
+                         out=T.empty(0, dtype=T.float64)), grad=False, match_message=True)
