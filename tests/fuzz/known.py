@@ -599,6 +599,9 @@ KNOWN = {
     ('linalg.lu_factor', 'spurious errors'):
         'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
         'differs between LAPACK builds',
+    ('linalg.lu_factor', 'silent acceptance of bad input'):
+        'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
+        'differs between LAPACK builds (see the spurious-errors entry)',
     ('linalg.lu_factor_ex', 'silent acceptance of bad input'):
         'a singular matrix: whether a pivot rounds to exactly 0 (refused with '
         'check_errors) or to 1e-16 differs between LAPACK builds',
