@@ -5,6 +5,9 @@ detail is the first finding, reproducible with ``python -m tests.fuzz --only NAM
 say why ember differs on purpose or which helper owns the fix. Delete an entry once fixed.
 """
 
+_LOGIC_UINT8_OUT = (
+    'torch quirk: all/any with a uint8 out= tensor cast the input to uint8 before testing it '
+    '(0.5 and 0.3+2j count as zero); ember tests the values themselves')
 _EMPTY_EXTREME_OUT = (
     "torch bug: max/min(empty, out=t) return the dtype's extreme value (-2**63 for int64) "
     'where max/min(empty) refuse: no maximum of no elements ("Expected reduction dim to be '
@@ -118,12 +121,8 @@ KNOWN = {
         'torch bug: diff of an empty input with prepend/append and out= raises IndexError '
         '("start out of range") where the same call without out= returns the empty result; '
         'ember returns it with or without out=',
-    ('all', 'wrong values on finite inputs'):
-        'torch quirk: all/any with a uint8 out= tensor cast the input to uint8 before testing '
-        'it (0.5 and 0.3+2j count as zero); ember tests the values themselves',
-    ('any', 'wrong values on finite inputs'):
-        'torch quirk: all/any with a uint8 out= tensor cast the input to uint8 before testing '
-        'it (0.5 and 0.3+2j count as zero); ember tests the values themselves',
+    ('all', 'wrong values on finite inputs'): _LOGIC_UINT8_OUT,
+    ('any', 'wrong values on finite inputs'): _LOGIC_UINT8_OUT,
     ('Tensor.sum', 'wrong values on finite inputs'):
         'catastrophic cancellation: float32 rows holding -1e30, 1e30 among small ones sum '
         "exactly to 1.0433 (ember, and float64); torch's vectorized order absorbs two of the "
