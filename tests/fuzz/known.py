@@ -460,9 +460,6 @@ KNOWN = {
     ('Tensor.__rsub__', 'wrong dtype / shape / structure'):
         'left: ember has no complex32 (ComplexHalf) dtype: a complex number minus a float16 '
         'tensor is complex64 in ember, complex32 in torch (see Tensor.chalf)',
-    ('trapezoid', 'spurious errors'):
-        "left: an empty bool y with a non-empty bool x: torch answers the empty sum before its "
-        "bool check; ember's dtype table reads 'nonempty' over every tensor of the call",
     ('native_group_norm', 'wrong values on finite inputs'):
         "torch bug: aten's native_group_norm does not check that the channels divide into "
         'the groups, so its statistics run over misaligned groups; ember refuses such a call '
@@ -501,9 +498,6 @@ KNOWN = {
         'left: bfloat16 input: torch multiplies it by float32 random samples, which its '
         'matmul refuses except on paths that skip the check (a transposed batch by an empty '
         'sample matrix); ember refuses the mix of dtypes on every path (see pca_lowrank)',
-    ('trapz', 'spurious errors'):
-        "left: an empty bool y with a non-empty bool x: torch answers the empty sum before its "
-        "bool check; ember's dtype table reads 'nonempty' over every tensor of the call",
     ('pca_lowrank', 'spurious errors'):
         'left: bfloat16 input: torch computes in bfloat16; ember mixes a float32 random '
         'projection into the bfloat16 matmul and refuses the dtypes',
