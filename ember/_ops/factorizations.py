@@ -334,6 +334,8 @@ def solve_checks(A, B, op, left=True):
     vector per matrix) of matching size, the batch dims broadcasting. Returns (a, b, vec):
     the arrays to solve ``a x = b`` (transposed for ``left=False``) and whether B is a
     vector (``b`` then has a trailing dim of one)."""
+    _products._check_tensor(A, op, 'A', 1)
+    _floating(A, op)  # (solve checks the dtype first, unlike the other linalg kernels)
     _matrices(A, op)
     _products._check_tensor(B, op, 'B', 2)
     a, b = A._data, B._data

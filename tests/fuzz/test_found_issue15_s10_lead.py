@@ -144,3 +144,13 @@ def test_bilinear_reads_only_the_first_dim_of_bias(bias_shape):
     check(lambda T: T.nn.functional.bilinear(T.ones(2, 3, 3), T.ones(2, 3, 3), T.ones(2, 3, 3),
                                              T.ones(*bias_shape)), grad=False,
           match_message=True)
+
+
+@pytest.mark.parametrize('fn', ['solve', 'solve_ex'])
+@pytest.mark.parametrize('shapes', [((2, 3), (2,)), ((3,), (3,)), ((2, 2), (2,))], ids=str)
+def test_linalg_solve_checks_the_dtype_before_the_shape(fn, shapes):
+    """torch's solve refuses an integer A before looking at its dims (the other linalg
+    kernels check dims first; the merged check-order change had made solve do so too)."""
+    a, b = shapes
+    check(lambda T: getattr(T.linalg, fn)(T.ones(*a, dtype=T.int64), T.ones(*b)), grad=False,
+          match_message=True)
