@@ -650,8 +650,14 @@ def _exact_out(name, r, out):
         return  # (a result needing autograd: _write_out's refusal comes first, as torch's)
     if rule == 'same':
         raise RuntimeError(f"{name}(): self and result must have the same scalar type")
-    raise RuntimeError(f"Expected out tensor to have dtype {r.dtype.cpp_name}, but got "
-                       f"{out.dtype.cpp_name} instead")
+    raise out_dtype_error(r.dtype, out.dtype)
+
+
+def out_dtype_error(expected, got):
+    """torch's RuntimeError for an ``out=`` tensor of dtype ``got`` where its kernel writes
+    only ``expected`` (both ember dtypes), in its C++ type names."""
+    return RuntimeError(f"Expected out tensor to have dtype {expected.cpp_name}, but got "
+                        f"{got.cpp_name} instead")
 
 
 # The ops whose out= tensor must have the result's dtype exactly (torch's C names; from the

@@ -162,9 +162,8 @@ def _out_pair(r, out):
         return r
     for o, t in zip(out, r):
         if o._data.dtype != t._data.dtype:
-            raise RuntimeError(f"Expected out tensor to have dtype "
-                               f"{_dtype_name(t._data.dtype).lower()}, but got "
-                               f"{_dtype_name(o._data.dtype).lower()} instead")
+            from ._args import out_dtype_error
+            raise out_dtype_error(t.dtype, o.dtype)
         _out(t, o)
     return type(r)(*out)
 

@@ -175,3 +175,15 @@ def test_autograd_refusal_comes_before_the_dtype_refusal():
                            False, T.ones(())), grad=False, match_message=True)
     check(lambda T: T.mm(T.ones(2, 2, requires_grad=True), T.ones(2, 2),
                          out=T.empty(0, dtype=T.float64)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('name', ['max', 'min', 'sort'])
+@pytest.mark.parametrize('dtypes', [('float32', 'int32'), ('float16', 'int64'),
+                                    ('float64', 'int64')], ids=str)
+def test_pair_outs_name_cpp_types(name, dtypes):
+    """The named-tuple ops' out=(values, indices) refusals name torch's C++ types ('long
+    int', 'c10::Half'), from the one message builder of the exact-dtype out= refusals
+    (ember printed 'long', 'half')."""
+    check(lambda T: getattr(T, name)(T.ones(2, 3), 1, out=(
+        T.empty(0, dtype=getattr(T, dtypes[0])), T.empty(0, dtype=getattr(T, dtypes[1])))),
+        grad=False, match_message=True)
