@@ -589,6 +589,30 @@ KNOWN = {
     ('det', 'wrong values on finite inputs'):
         'complex64 pivots whose product overflows: torch multiplies them to NaN+NaNj, '
         'ember to inf+infj (both non-finite)',
+    # -- fresh seeds 15000-15039 --
+    ('logdet', 'wrong values on finite inputs'):
+        'an exactly singular (rank-1, expanded) matrix: whether the last pivot is exactly 0 '
+        "(ember's OpenBLAS: -inf, the exact answer) or a rounding remainder (torch's MKL: "
+        '-50) differs between LAPACK builds (see Tensor.logdet)',
+    ('Tensor.lu', 'wrong values on finite inputs'):
+        'singular (rank-1) matrices: the multipliers below a zero pivot are not determined '
+        '(see linalg.lu); P @ L @ U reproduces the input in both',
+    ('linalg.solve', 'spurious errors'):
+        'an exactly singular float32 (rank-1, expanded) matrix: whether LU meets an exact zero '
+        'pivot (refused) or a rounding remainder differs between LAPACK builds (see '
+        'linalg.lu_factor)',
+    ('linalg.cholesky_ex', 'clearly wrong gradients'):
+        'a singular positive semi-definite matrix (rank 1) with check_errors=False: the '
+        'factor past the zero pivot, and so its gradient (1e32 in both), is rounding '
+        'remainders that differ between LAPACK builds',
+    ('Tensor.lu', 'clearly wrong gradients'):
+        'a wide rank-1 matrix: LU is not differentiable where the leading square block of U '
+        "is singular; ember's pivot is exactly 0 (NaN gradient), torch's MKL leaves a "
+        '-2.8e-17 remainder that its backward divides by and happens to cancel',
+    ('linalg.solve', 'wrong values on finite inputs'):
+        'a matrix of condition 3e31 (holding 1e30 and 1e-30): an element 1e17 times smaller '
+        "than the solution's norm is rounding noise in both (ember's agrees with NumPy's "
+        "solve, torch's MKL gives -1.6e13 where the exact value is 1.52)",
     ('linalg.lu_factor', 'spurious errors'):
         'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
         'differs between LAPACK builds',
