@@ -613,6 +613,9 @@ KNOWN = {
         'a matrix of condition 3e31 (holding 1e30 and 1e-30): an element 1e17 times smaller '
         "than the solution's norm is rounding noise in both (ember's agrees with NumPy's "
         "solve, torch's MKL gives -1.6e13 where the exact value is 1.52)",
+    ('Tensor.slogdet', 'wrong values on finite inputs'):
+        'an exactly singular (expanded) matrix: whether the last pivot is exactly 0 (sign 0, '
+        '-inf) or a rounding remainder differs between LAPACK builds (see linalg.slogdet)',
     ('linalg.lu_factor', 'spurious errors'):
         'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
         'differs between LAPACK builds',
