@@ -32,6 +32,7 @@ The signatures are data (``_signatures.py``, generated from torch by
 ``Tensor.add``, ``nn.functional.linear``): an op gets its checks by being registered under a
 name torch has. Each is parsed once, on first use; ``import ember`` loads none of this.
 """
+import collections
 import inspect
 import os
 import re
@@ -581,22 +582,27 @@ def _no_overload(cname, overloads, args, kwargs):
                     f"but expected one of:\n{listing}\n")
 
 
-_BODIES = {}  # an op's body -> (its positional parameters, whether it takes *args) or None
+_BODIES = {}  # an op's body -> _Body, or None where it has no Python signature
+
+
+# What the argument layer reads of an op body's signature, once per body: its positional
+# parameters, whether it takes ``*args``, whether it has an ``out`` parameter
+_Body = collections.namedtuple('_Body', 'positional varargs takes_out')
 
 
 def _body_params(impl):
     got = _BODIES.get(impl, False)
     if got is False:
-        import inspect
         try:
             params = list(inspect.signature(impl).parameters.values())
         except (TypeError, ValueError):
             params = None
         got = None
         if params is not None:
-            positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
-                                                          p.POSITIONAL_OR_KEYWORD)]
-            got = (positional, any(p.kind is p.VAR_POSITIONAL for p in params))
+            got = _Body([p for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                         p.POSITIONAL_OR_KEYWORD)],
+                        any(p.kind is p.VAR_POSITIONAL for p in params),
+                        any(p.name == 'out' for p in params))
         _BODIES[impl] = got
     return got
 
@@ -683,20 +689,10 @@ _OUT_EXACT.update(index_select='same', masked_select='same')
 _OUT_DTYPE_FIRST = frozenset(('sum', 'nansum', 'prod', 'cumsum', 'cumprod', 'mean'))
 
 
-_TAKES_OUT = {}  # an op's body -> whether it has an ``out`` parameter
-
-
 def _takes_out(impl):
-    got = _TAKES_OUT.get(impl)
-    if got is None:
-        import inspect
-        try:
-            params = inspect.signature(impl).parameters
-            got = 'out' in params
-        except (TypeError, ValueError):
-            got = True
-        _TAKES_OUT[impl] = got
-    return got
+    """Whether an op's body has an ``out`` parameter (assumed where it has no signature)."""
+    body = _body_params(impl)
+    return body is None or body.takes_out
 
 
 def body_args(public_name, impl, bound, args, kwargs):
@@ -715,7 +711,7 @@ def body_args(public_name, impl, bound, args, kwargs):
     if body is None or bound is not None and bound.hidden:  # (a deprecated order is not
         return args, kwargs                                 # the body's)
     if bound is None:  # (the body's own names and order)
-        positional = body[0]
+        positional = body.positional
         order = [p.name for p in positional]
         last = max((order.index(k) for k in kwargs if k in order and
                     positional[order.index(k)].kind is not positional[0].POSITIONAL_ONLY),
@@ -735,7 +731,7 @@ def _fill_positions(order, shift, body, args, kwargs, last):
     """``args`` extended up to position ``last`` with the keywords named there by ``order``
     (the names of the positions from ``shift`` on), a position left out taking the body's
     default; (args, kwargs) unchanged where the body cannot take them so."""
-    positional, varargs = body
+    positional, varargs = body.positional, body.varargs
     if last < len(args):
         return args, kwargs
     new, rest = list(args), dict(kwargs)
@@ -1233,7 +1229,7 @@ _PYTHON_READS_FIRST = frozenset({'nn.functional.multi_head_attention_forward'})
 
 def _positional_names(impl):
     body = _body_params(impl)
-    return [p.name for p in body[0]] if body else []
+    return [p.name for p in body.positional] if body else []
 
 
 def _refuse_plain_value(public_name, impl, args, error, kwargs=None):
