@@ -101,8 +101,13 @@ def _fn(T, name):
 @pytest.mark.parametrize('shape, dtype', [((3,), 'int16'), ((3, 1), 'int64'), ((3,), 'float32'),
                                           ((3, 2), 'float32')])
 def test_matrix_dims_before_dtype(name, shape, dtype):
-    check(lambda T: _fn(T, name)(T.ones(shape, dtype=getattr(T, dtype))), grad=False,
-          match_message=True)
+    """(The valid call, a float32 (3, 2) matrix of ones, is rank 1: its singular vectors
+    and Q's last columns are not unique and differ between LAPACK builds, so the shapes of
+    the results are compared, not their values.)"""
+    def shapes(T):
+        r = _fn(T, name)(T.ones(shape, dtype=getattr(T, dtype)))
+        return T.tensor([list(o.shape) for o in (r if isinstance(r, tuple) else (r,))])
+    check(shapes, grad=False, match_message=True)
 
 
 # -- foreach ops: their own checks before the elements' ops, then the elements in order -------
@@ -295,8 +300,6 @@ def test_constant_pad_nd_messages(call):
     lambda T: T.conv2d(T.ones(2, 3, 4, 4, dtype=T.bfloat16), T.ones(2, 3, 2, 2)),
     lambda T: T.conv2d(T.ones(2, 3, 4, 4, dtype=T.float64), T.ones(2, 3, 2, 2, dtype=T.float64),
                        None, 1, 0, 0, 1),
-    lambda T: T.conv1d(T.ones(2, 3, 4, dtype=T.float16), T.ones(2, 3, 2, dtype=T.float16),
-                       None, 1, 0, 0, 1),
     lambda T: T.conv_transpose2d(T.ones(2, 3, 4, 4, dtype=T.float64),
                                  T.ones(3, 2, 2, 2, dtype=T.float64), None, 1, 0, 0, 1, 0),
     lambda T: T.conv1d(T.ones(2, 3, 4), T.ones(2, 3, 2), None, 1, 0, 0, 1),
@@ -309,9 +312,18 @@ def test_constant_pad_nd_messages(call):
         'transposed_input_dims_before_bias', 'transposed_bias_onednn',
         'transposed_double_float_bias', 'transposed_long_float_bias', 'complex_weight',
         'onednn_weight', 'small_float_weight', 'bfloat16_weight', 'zero_dilation_double',
-        'zero_dilation_half_1d', 'zero_dilation_transposed', 'zero_dilation_onednn'])
+        'zero_dilation_transposed', 'zero_dilation_onednn'])
 def test_convolution_check_order(call):
     check(call, grad=False, match_message=True)
+
+
+def test_zero_dilation_of_a_half_convolution():
+    """torch's words for a zero dilation name the backend it picks, and for float16 that
+    depends on the CPU (oneDNN where it has AVX-512 FP16: "non-positive dilation is not
+    supported"; the slow kernels elsewhere): ember gives the slow kernels' words; the class
+    is pinned."""
+    check(lambda T: T.conv1d(T.ones(2, 3, 4, dtype=T.float16),
+                             T.ones(2, 3, 2, dtype=T.float16), None, 1, 0, 0, 1), grad=False)
 
 
 @pytest.mark.parametrize('call', [

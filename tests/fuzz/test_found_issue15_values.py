@@ -320,8 +320,12 @@ def _needs_scipy_lapack():
 
 def test_geqrf_of_a_rank_deficient_float32_matrix():
     _needs_scipy_lapack()
+    """geqrf runs in the input's precision (ember computed float32 in float64). Of a rank-1
+    matrix only the first reflector and R's first row are determined: past them LAPACK
+    reflects rounding remainders (1e-8), which differ between builds and CPUs."""
     a = np.array([[0.51342326] * 3, [-0.39539063] * 3, [0.04511931] * 3], np.float32)
-    check(lambda T, x: T.geqrf(x), a, grad=False)
+    check(lambda T, x: (T.geqrf(x)[0][:, 0], T.geqrf(x)[0][0], T.geqrf(x)[1][:1]), a,
+          grad=False)
     check(lambda T, x: T.geqrf(x), m(2, 3, 4).astype(np.float32), grad=False)
     check(lambda T, x: T.geqrf(x), m(4, 3) + 1j * m(4, 3), grad=False)
 
