@@ -54,7 +54,7 @@ def test_compiled_model_under_disable():
         fast = lib.compile(m)
         plain = sub(lib, 'compiler').disable(m.forward)
         x = lib.ones(1, 3)
-        return bool(lib.equal(fast(x), plain(x)))
+        return bool(lib.allclose(fast(x), plain(x)))  # (inductor's code may round otherwise)
     same(run)
 
 
