@@ -965,13 +965,21 @@ def _positions(shape, stride, offset):
 class AsStridedBackward0(Node):
     def backward(self, g):
         # Every output element's gradient lands on the storage element it reads; the input
-        # then gathers its own elements' positions out of that storage.
+        # then gathers its own elements' positions out of that storage. Input elements
+        # sharing one storage element (an expanded input) share its gradient, as torch's:
+        # what reaches the memory behind them is then the storage element's gradient.
         # (the positions are worked out here, not in forward: a view rebuilt after an
         # in-place op is an as_strided of its whole base, most never differentiated)
         out_pos = _positions(self.size, self.stride, self.offset)
         grad_storage = g.new_zeros(self.storage_size).index_add(
             0, make(out_pos.reshape(-1)), g.reshape(-1))
-        return grad_storage[make(_positions(*self.input_geometry))]
+        in_pos = _positions(*self.input_geometry)
+        grad = grad_storage[make(in_pos)]
+        if in_pos.size:
+            shares = np.bincount(in_pos.reshape(-1))
+            if shares.max() > 1:
+                grad = grad / make(shares[in_pos].astype(g._data.dtype))
+        return grad
 
 
 def _in_batch_element(input, size, stride, offset, shift, physical):
