@@ -1474,6 +1474,24 @@ def _empty_index(args, kwargs):
     return getattr(index, '_data', None) is not None and index._data.size == 0
 
 
+def _isin(args, kwargs):
+    # (torch's isin compares each element with each test element -- the kernel that refuses
+    # -- only for fewer test elements than 10 * elements ** 0.145; else it sorts them)
+    elements = _param(args, kwargs, 0, 'elements', _param(args, kwargs, 0, 'element'))
+    test = _param(args, kwargs, 1, 'test_elements', _param(args, kwargs, 1, 'test_element'))
+    if getattr(test, '_data', None) is None:
+        return None  # (a number to test against: an eq)
+    n = elements._data.size if getattr(elements, '_data', None) is not None else 1
+    return 'isin_default_cpu' if test._data.size < 10 * n ** 0.145 else True
+
+
+def _float_operand(args, kwargs):
+    # (a float or complex number among the operands: torch's kernel runs in that type)
+    return any(type(a) in (float, complex) for a in args[1:]) or any(
+        type(v) in (float, complex) for k, v in (kwargs or {}).items()
+        if k not in ('out', 'alpha'))
+
+
 _KERNEL_SKIPS = {
     'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ())),
     'fliplr': lambda a, k: _flip_runs_no_kernel(a[0], [1]),
@@ -1489,15 +1507,20 @@ _KERNEL_SKIPS = {
     # (the first power is a copy: no eye, no product)
     'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
-    'gather': _empty_index, 'scatter': _empty_index,
+    'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
+    'isin': _isin,
+    # (the 0th difference is the input, copied)
+    'diff': lambda a, k: _param(a, k, 1, 'n', 1) == 0,
+    'clamp': _float_operand, 'clip': _float_operand, 'add': _float_operand,
+    'sub': _float_operand, 'subtract': _float_operand, '__add__': _float_operand,
+    '__sub__': _float_operand, '__radd__': _float_operand, '__rsub__': _float_operand,
 }
 
 
 def _skips_kernel(name, error, args, kwargs):
     """``error`` (a row of ``refusals``) as it stands for this call of op ``name`` (see
     ``_KERNEL_SKIPS``): None where the call runs no kernel."""
-    test = _KERNEL_SKIPS.get(name) or _KERNEL_SKIPS.get(name[:-1]) if \
-        error[0] is NotImplementedError else None
+    test = _KERNEL_SKIPS.get(name) if error[0] is NotImplementedError else None
     if test is None:
         return error
     r = test(args, kwargs or {})
@@ -1609,7 +1632,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     error = refused.get(dtype) if dtype is not None else None
     if error is not None and error[0] is NotImplementedError:
         name = _op_name(public_name)
-        if name in _KERNEL_SKIPS or name[:-1] in _KERNEL_SKIPS:
+        if name in _KERNEL_SKIPS:
             error = _skips_kernel(name, error, args, kwargs)
     if error is not None:
         if mixed and error[2] != 'self':
