@@ -1481,8 +1481,17 @@ def _isin(args, kwargs):
     test = _param(args, kwargs, 1, 'test_elements', _param(args, kwargs, 1, 'test_element'))
     if getattr(test, '_data', None) is None:
         return None  # (a number to test against: an eq)
-    n = elements._data.size if getattr(elements, '_data', None) is not None else 1
-    return 'isin_default_cpu' if test._data.size < 10 * n ** 0.145 else True
+    number = getattr(elements, '_data', None) is None
+    if type(elements) in (float, complex):
+        return True  # (a float element: the test elements are compared as floats)
+    n = 1 if number else elements._data.size
+    if test._data.size < int(10 * n ** 0.145):
+        return 'isin_default_cpu'
+    if number and type(elements) is int:
+        # (sorting puts the number in a tensor: int64, which uint16+ do not promote with)
+        return (RuntimeError, "Promotion for uint16, uint32, uint64 types is not supported, "
+                f"attempted to promote Long and {_kernel_name(test)}")
+    return True
 
 
 def _float_operand(args, kwargs):
@@ -1490,6 +1499,33 @@ def _float_operand(args, kwargs):
     return any(type(a) in (float, complex) for a in args[1:]) or any(
         type(v) in (float, complex) for k, v in (kwargs or {}).items()
         if k not in ('out', 'alpha'))
+
+
+def _kernel_name(t):
+    from .. import _dtype
+    return _dtype.FROM_NP[t._data.dtype].kernel_name
+
+
+def _clamp(args, kwargs):
+    # (a float bound: computed in float; else each form of bounds has its own kernel)
+    if _float_operand(args, kwargs):
+        return True
+    lo, hi = _param(args, kwargs, 1, 'min'), _param(args, kwargs, 2, 'max')
+    tl, th = hasattr(lo, '_data'), hasattr(hi, '_data')
+    if tl or th:
+        return 'clamp_cpu' if tl and th else 'maximum_cpu' if tl and hi is None else \
+            'minimum_cpu' if th and lo is None else None
+    return 'clamp_scalar_cpu' if lo is not None and hi is not None else \
+        'clamp_min_scalar_cpu' if lo is not None else \
+        'clamp_max_scalar_cpu' if hi is not None else None
+
+
+def _clamp_bound(kernel):
+    def test(args, kwargs):
+        bound = _param(args, kwargs, 1, 'min', _param(args, kwargs, 1, 'max'))
+        return True if type(bound) in (float, complex) else \
+            kernel if type(bound) in (int, bool) else None
+    return test
 
 
 _KERNEL_SKIPS = {
@@ -1511,7 +1547,8 @@ _KERNEL_SKIPS = {
     'isin': _isin,
     # (the 0th difference is the input, copied)
     'diff': lambda a, k: _param(a, k, 1, 'n', 1) == 0,
-    'clamp': _float_operand, 'clip': _float_operand, 'add': _float_operand,
+    'clamp': _clamp, 'clip': _clamp, 'clamp_min': _clamp_bound('clamp_min_scalar_cpu'),
+    'clamp_max': _clamp_bound('clamp_max_scalar_cpu'), 'add': _float_operand,
     'sub': _float_operand, 'subtract': _float_operand, '__add__': _float_operand,
     '__sub__': _float_operand, '__radd__': _float_operand, '__rsub__': _float_operand,
 }
@@ -1528,6 +1565,8 @@ def _skips_kernel(name, error, args, kwargs):
         return None
     if type(r) is str:
         return (error[0], re.sub(r'^"\w+"', f'"{r}"', error[1]), None)
+    if type(r) is tuple:
+        return r + (None,)
     return error
 
 
