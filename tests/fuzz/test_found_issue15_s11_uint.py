@@ -213,3 +213,14 @@ def test_ldexp_of_uint16_and_up(a, b):
     operand meets only that float. ember promoted the two operands first, which uint16+
     refuse with another integer dtype."""
     check(lambda T: T.ldexp(_ones(T, a, (2, 3)), _ones(T, b, (2, 3))), grad=False)
+
+
+@pytest.mark.parametrize('dtype', UINTS)
+@pytest.mark.parametrize('eps', [0, 3, 1e-8])
+@pytest.mark.parametrize('shape', [(2, 3), (2, 0)])
+def test_poisson_nll_loss_adds_eps_as_a_float(dtype, eps, shape):
+    """torch's poisson_nll_loss takes eps as a double, so ``input + eps`` is a float even
+    for an int eps; ember added an int eps to a uint16+ input (add refused)."""
+    check(lambda T: T.nn.functional.poisson_nll_loss(
+        _ones(T, dtype, shape), _ones(T, dtype, shape), False, False, eps=eps,
+        reduction='none'), grad=False, match_message=True)
