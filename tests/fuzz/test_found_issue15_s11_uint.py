@@ -224,3 +224,20 @@ def test_poisson_nll_loss_adds_eps_as_a_float(dtype, eps, shape):
     check(lambda T: T.nn.functional.poisson_nll_loss(
         _ones(T, dtype, shape), _ones(T, dtype, shape), False, False, eps=eps,
         reduction='none'), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', UINTS)
+@pytest.mark.parametrize('call', [
+    lambda T, u: T.addmm(u(2, 2), u(2, 0), u(0, 2)),
+    lambda T, u: T.addmm(u(2, 2), u(2, 0), u(0, 2), beta=2),
+    lambda T, u: T.addmm(u(2), u(2, 0), u(0, 2), beta=0),
+    lambda T, u: T.addmm(u(2, 2), u(2, 3), u(3, 2)),
+    lambda T, u: T.nn.functional.linear(u(2, 0), u(2, 0), u(2, 1)),
+    lambda T, u: T.nn.functional.linear(u(2, 0), u(2, 0), u(2)),
+    lambda T, u: T.nn.functional.linear(u(2, 3), u(4, 3), u(4)),
+], ids=['addmm', 'addmm_beta', 'addmm_beta0', 'addmm_full', 'linear', 'linear_bias',
+        'linear_full'])
+def test_a_product_over_an_empty_inner_dim_runs_no_kernel(dtype, call):
+    """addmm (and linear) over an empty inner dim answers beta * input in torch, even for
+    uint16+; ember refused unless the result was empty."""
+    check(lambda T: call(T, lambda *s: _ones(T, dtype, s)), grad=False, match_message=True)
