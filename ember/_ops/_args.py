@@ -1545,6 +1545,9 @@ _KERNEL_SKIPS = {
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
     'isin': _isin,
+    # (dense dims: the values are taken as blocks, without index_select)
+    'to_sparse_csr': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,
+    'to_sparse_csc': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,
     # (the 0th difference is the input, copied)
     'diff': lambda a, k: _param(a, k, 1, 'n', 1) == 0,
     'clamp': _clamp, 'clip': _clamp, 'clamp_min': _clamp_bound('clamp_min_scalar_cpu'),

@@ -241,3 +241,18 @@ def test_a_product_over_an_empty_inner_dim_runs_no_kernel(dtype, call):
     """addmm (and linear) over an empty inner dim answers beta * input in torch, even for
     uint16+; ember refused unless the result was empty."""
     check(lambda T: call(T, lambda *s: _ones(T, dtype, s)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', UINTS)
+@pytest.mark.parametrize('call', [
+    lambda x: x.to_sparse_csc(2), lambda x: x.to_sparse_csr(1), lambda x: x.to_sparse_csc(),
+    lambda x: x.to_sparse_csr(dense_dim=0), lambda x: x[0, 0].to_sparse_csr(),
+], ids=['csc2', 'csr1', 'csc', 'csr0', 'csr_2d'])
+def test_compressed_sparse_with_dense_dims(dtype, call):
+    """A compressed sparse conversion with dense dims takes the values as blocks: no
+    index_select, which refuses uint16+ (ember refused it with dense dims too)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(lambda T: call(_ones(T, dtype, (2, 2, 3, 4))).values(), grad=False,
+              match_message=True)
