@@ -1495,8 +1495,10 @@ def _isin(args, kwargs):
 
 
 def _float_operand(args, kwargs):
-    # (a float or complex number among the operands: torch's kernel runs in that type)
-    return any(type(a) in (float, complex) for a in args[1:]) or any(
+    # (a float or complex number among the operands of a uint16+ tensor: torch's kernel
+    # runs in that type)
+    return _barebones(getattr(args[0], '_data', None) is not None and args[0]._data.dtype
+                      or None) and any(type(a) in (float, complex) for a in args[1:]) or any(
         type(v) in (float, complex) for k, v in (kwargs or {}).items()
         if k not in ('out', 'alpha'))
 
@@ -1523,8 +1525,8 @@ def _clamp(args, kwargs):
 def _clamp_bound(kernel):
     def test(args, kwargs):
         bound = _param(args, kwargs, 1, 'min', _param(args, kwargs, 1, 'max'))
-        return True if type(bound) in (float, complex) else \
-            kernel if type(bound) in (int, bool) else None
+        return _float_operand(args, kwargs) or (
+            kernel if type(bound) in (int, bool) else None)
     return test
 
 

@@ -584,6 +584,9 @@ def ldexp(input, other, *, out=None):
     _must_be_tensor(input, 'ldexp', 'input', 1)
     _must_be_tensor(other, 'ldexp', 'other', 2)
     a, b = dtype_of(input), dtype_of(other)
+    if b in _dtype.BAREBONES_UNSIGNED and a.category == _dtype.FLOAT:
+        # (a real floating input takes 2 ** other in other's own type)
+        raise NotImplementedError(f'"ldexp_cpu_exp" not implemented for \'{b.kernel_name}\'')
     if a in _dtype.BAREBONES_UNSIGNED or b in _dtype.BAREBONES_UNSIGNED:
         # (torch multiplies by pow(2., other), of other's floating type or the default
         # one: uint16-uint64 meet only that float, which they promote with)

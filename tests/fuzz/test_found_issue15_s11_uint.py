@@ -256,3 +256,19 @@ def test_compressed_sparse_with_dense_dims(dtype, call):
         warnings.simplefilter('ignore')
         check(lambda T: call(_ones(T, dtype, (2, 2, 3, 4))).values(), grad=False,
               match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['complex64', 'bool', 'float16', 'int32'])
+@pytest.mark.parametrize('call', [
+    lambda T, x: x.clamp(min=-1, max=2.0), lambda T, x: T.clamp_min(x, 1.5),
+    lambda T, x: T.clip(x, 2, max=2.5), lambda T, x: T.max(x[0], 0),
+    lambda T, x: T.amax(x[:0], 0), lambda T, x: T.argmax(x[:1], 0),
+    lambda T, x: T.addmm(x[:, :0], x[:, :0], x[:0]),
+    lambda T, x: T.ldexp(x, _ones(T, 'uint16', (2, 3))),
+], ids=['clamp', 'clamp_min', 'clip', 'max_0d', 'amax_empty', 'argmax_size1',
+        'addmm_empty_inner', 'ldexp_uint_exponent'])
+def test_other_dtypes_keep_their_refusals(dtype, call):
+    """What lifts a uint16+ refusal (a float operand, a call that runs no kernel) leaves
+    the other dtypes' refusals as torch's: complex clamps, a bool addmm over an empty
+    inner dim (torch's cast of beta * input), a float input's ldexp by a uint16 exponent."""
+    check(lambda T: call(T, _ones(T, 'int64', (2, 3)).to(getattr(T, dtype))), grad=False)
