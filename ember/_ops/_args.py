@@ -1379,7 +1379,200 @@ _BAREBONES_KERNELS = {
     'index_select': 'index_select', 'index_fill': 'index_fill_cpu', 'index_add': 'index_add_',
     'index_put': 'index_put', 'gather': 'scatter_gather_tensor_cpu',
     'scatter': 'scatter_gather_tensor_cpu', 'take': 'take_cpu', 'put': 'take_put_cpu',
-    'bincount': 'bincount_cpu', 'dot': 'dot', 'vdot': 'dot'}
+    'bincount': 'bincount_cpu', 'dot': 'dot', 'vdot': 'dot',
+    # (the probe's flip of a 2x2 tensor over dim 0 copies rows: see _KERNEL_SKIPS)
+    'flip': 'flip_cpu', 'flipud': 'flip_cpu'}
+
+
+# Calls that run no kernel, so torch answers them whatever the dtype its kernel refuses:
+# {torch's op name: test(args, kwargs) of the call (its input first, the op's parameters
+# by position or by torch's name)}: True where no kernel runs (a flip over dims of size 1,
+# argmax over a size-1 dim, matrix_power(A, 1), gather with an empty index); a str where
+# the call's form runs another kernel than the one the table's message names (``max(x,
+# dim)``: "max_cpu", not "max_all") -- its "not implemented for" refusal then stands even
+# where the table narrows it; anything else: the table's row as it is. Only the kernel's
+# NotImplementedError rows are concerned (checks torch makes before dispatch stand).
+# Measured on torch 2.13, pinned by tests/fuzz/test_found_issue15_s11_uint.py.
+
+
+def _param(args, kwargs, i, name, default=None):
+    """The call's argument ``name`` (position ``i``, the input being 0)."""
+    if kwargs and name in kwargs:
+        return kwargs[name]
+    return args[i] if len(args) > i else default
+
+
+def _given_dim(dim):
+    """True for a dim argument that names dims (an int, or a non-empty list)."""
+    from .reduce import _NODIM
+    return dim is not None and dim is not _NODIM and not (
+        type(dim) in (list, tuple) and not dim)
+
+
+def _flip_runs_no_kernel(x, dims):
+    """True if torch's flip of ``x`` over ``dims`` runs no dtype-dispatched kernel: no dim
+    of size > 1 (and not expanded) is flipped, or -- in torch's order of the dims, by the
+    strides its ``empty_like`` gives the result -- the innermost dim of size > 1 is not
+    flipped and is contiguous in ``x``, which torch copies row by row (memcpy)."""
+    a = x._data
+    n = a.ndim
+    sizes, strides = a.shape, x.stride()
+    if not n or a.size <= 1:
+        return True
+    try:
+        flipped = {d % n for d in (dims if type(dims) in (list, tuple) else [dims])}
+    except TypeError:
+        return False
+    if not any(d in flipped and sizes[d] > 1 and strides[d] for d in range(n)):
+        return True
+    # (torch's insertion sort of the dims, innermost first: a stride 0 compares with none)
+    perm = list(range(n - 1, -1, -1))
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            s0, s1 = strides[perm[d0]], strides[perm[d1]]
+            if s0 == 0 or s1 == 0 or (s0 == s1 and sizes[perm[d0]] <= sizes[perm[d1]]):
+                continue
+            if s0 < s1:
+                break
+            perm[d0], perm[d1] = perm[d1], perm[d0]
+            d1 = d0
+    inner = next(d for d in perm if sizes[d] > 1)
+    return inner not in flipped and strides[inner] == 1
+
+
+def _rot90_runs_no_kernel(args, kwargs):
+    x = args[0]
+    k = _param(args, kwargs, 1, 'k', 1)
+    dims = list(_param(args, kwargs, 2, 'dims', (0, 1)))
+    k = k % 4 if type(k) is int else 1
+    flips = {0: [], 1: dims[1:2], 2: dims, 3: dims[:1]}[k]
+    return _flip_runs_no_kernel(x, flips)
+
+
+def _arg_reduction(args, kwargs):
+    x, dim = args[0]._data, _param(args, kwargs, 1, 'dim')
+    return dim is not None and type(dim) is int and x.ndim > 0 and (
+        x.size == 0 or x.shape[dim % x.ndim] == 1)
+
+
+def _extreme(kernel):
+    def test(args, kwargs):
+        dim = _param(args, kwargs, 1, 'dim')
+        if not _given_dim(dim) or not isinstance(dim, (int, np.integer)):
+            return None  # (the whole tensor's kernel, or maximum's with a tensor)
+        return True if args[0]._data.ndim == 0 or args[0]._data.size == 0 else kernel
+    return test
+
+
+def _median(args, kwargs):
+    return 'median_out' if _given_dim(_param(args, kwargs, 1, 'dim')) else None
+
+
+def _empty_index(args, kwargs):
+    index = _param(args, kwargs, 2, 'index')
+    return getattr(index, '_data', None) is not None and index._data.size == 0
+
+
+def _isin(args, kwargs):
+    # (torch's isin compares each element with each test element -- the kernel that refuses
+    # -- only for fewer test elements than 10 * elements ** 0.145; else it sorts them)
+    elements = _param(args, kwargs, 0, 'elements', _param(args, kwargs, 0, 'element'))
+    test = _param(args, kwargs, 1, 'test_elements', _param(args, kwargs, 1, 'test_element'))
+    if getattr(test, '_data', None) is None:
+        return None  # (a number to test against: an eq)
+    number = getattr(elements, '_data', None) is None
+    if type(elements) in (float, complex):
+        return True  # (a float element: the test elements are compared as floats)
+    n = 1 if number else elements._data.size
+    if test._data.size < int(10 * n ** 0.145):
+        return 'isin_default_cpu'
+    if number and type(elements) is int:
+        # (sorting puts the number in a tensor: int64, which uint16+ do not promote with)
+        return (RuntimeError, "Promotion for uint16, uint32, uint64 types is not supported, "
+                f"attempted to promote Long and {_kernel_name(test)}")
+    return True
+
+
+def _float_operand(args, kwargs):
+    # (a float or complex number among the operands of a uint16+ tensor: torch's kernel
+    # runs in that type)
+    return _barebones(getattr(args[0], '_data', None) is not None and args[0]._data.dtype
+                      or None) and any(type(a) in (float, complex) for a in args[1:]) or any(
+        type(v) in (float, complex) for k, v in (kwargs or {}).items()
+        if k not in ('out', 'alpha'))
+
+
+def _kernel_name(t):
+    from .. import _dtype
+    return _dtype.FROM_NP[t._data.dtype].kernel_name
+
+
+def _clamp(args, kwargs):
+    # (a float bound: computed in float; else each form of bounds has its own kernel)
+    if _float_operand(args, kwargs):
+        return True
+    lo, hi = _param(args, kwargs, 1, 'min'), _param(args, kwargs, 2, 'max')
+    tl, th = hasattr(lo, '_data'), hasattr(hi, '_data')
+    if tl or th:
+        return 'clamp_cpu' if tl and th else 'maximum_cpu' if tl and hi is None else \
+            'minimum_cpu' if th and lo is None else None
+    return 'clamp_scalar_cpu' if lo is not None and hi is not None else \
+        'clamp_min_scalar_cpu' if lo is not None else \
+        'clamp_max_scalar_cpu' if hi is not None else None
+
+
+def _clamp_bound(kernel):
+    def test(args, kwargs):
+        bound = _param(args, kwargs, 1, 'min', _param(args, kwargs, 1, 'max'))
+        return _float_operand(args, kwargs) or (
+            kernel if type(bound) in (int, bool) else None)
+    return test
+
+
+_KERNEL_SKIPS = {
+    'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ())),
+    'fliplr': lambda a, k: _flip_runs_no_kernel(a[0], [1]),
+    'flipud': lambda a, k: _flip_runs_no_kernel(a[0], [0]),
+    'rot90': _rot90_runs_no_kernel,
+    'argmax': _arg_reduction, 'argmin': _arg_reduction,
+    'max': _extreme('max_cpu'), 'min': _extreme('min_cpu'),
+    'aminmax': lambda a, k: _given_dim(_param(a, k, 1, 'dim')) and a[0]._data.ndim == 0,
+    'amax': lambda a, k: a[0]._data.size == 0, 'amin': lambda a, k: a[0]._data.size == 0,
+    # (with dims, count_nonzero sums ``input != 0``: no nonzero_count kernel)
+    'count_nonzero': lambda a, k: _given_dim(_param(a, k, 1, 'dim')),
+    'median': _median, 'nanmedian': _median,
+    # (the first power is a copy: no eye, no product)
+    'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
+    'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
+    'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
+    'isin': _isin,
+    # (dense dims: the values are taken as blocks, without index_select)
+    'to_sparse_csr': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,
+    'to_sparse_csc': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,
+    # (the 0th difference is the input, copied)
+    'diff': lambda a, k: _param(a, k, 1, 'n', 1) == 0,
+    'clamp': _clamp, 'clip': _clamp, 'clamp_min': _clamp_bound('clamp_min_scalar_cpu'),
+    'clamp_max': _clamp_bound('clamp_max_scalar_cpu'), 'add': _float_operand,
+    'sub': _float_operand, 'subtract': _float_operand, '__add__': _float_operand,
+    '__sub__': _float_operand, '__radd__': _float_operand, '__rsub__': _float_operand,
+}
+
+
+def _skips_kernel(name, error, args, kwargs):
+    """``error`` (a row of ``refusals``) as it stands for this call of op ``name`` (see
+    ``_KERNEL_SKIPS``): None where the call runs no kernel."""
+    test = _KERNEL_SKIPS.get(name) if error[0] is NotImplementedError else None
+    if test is None:
+        return error
+    r = test(args, kwargs or {})
+    if r is True:
+        return None
+    if type(r) is str:
+        return (error[0], re.sub(r'^"\w+"', f'"{r}"', error[1]), None)
+    if type(r) is tuple:
+        return r + (None,)
+    return error
 
 
 def _barebones_rows(name):
@@ -1481,6 +1674,10 @@ def refuse_dtypes(public_name, refused, args, kwargs):
             if number is not None:
                 refused = number
     error = refused.get(dtype) if dtype is not None else None
+    if error is not None and error[0] is NotImplementedError:
+        name = _op_name(public_name)
+        if name in _KERNEL_SKIPS:
+            error = _skips_kernel(name, error, args, kwargs)
     if error is not None:
         if mixed and error[2] != 'self':
             return

@@ -597,7 +597,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if a.dtype != b.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_name(mat1)} and "
                            f"{_name(mat2)}")
-    if a.shape[0] and b.shape[1]:  # (an empty result runs no kernel)
+    # (an empty result or inner dim runs no kernel; a bool one over an empty inner dim
+    # meets torch's cast of beta * input instead: the kernel's refusal stands for it)
+    if a.shape[0] and b.shape[1] and (a.shape[1] or a.dtype == np.bool_):
         _no_bool('addmm_impl_cpu_', mat1)
     return _out(_fused('addmm', AddmmBackward0, input, mat1, mat2,
                        _product(a, b, rounded=False), beta, alpha,

@@ -313,6 +313,9 @@ def vander(x, *, N=None):
         N = x._data.shape[-1] if x._data.ndim else 1
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")
+    if x._data.dtype.kind == 'u' and x._data.dtype.itemsize > 1:
+        # (torch's powers of an integer x are int64's: uint16-uint64 are converted)
+        x = x.long()
     from .shape import cat
     if not x._data.ndim:  # (torch takes a 0-d x as one point: a [1, N] matrix)
         x = x.reshape(1)

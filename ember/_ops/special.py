@@ -583,8 +583,15 @@ def ldexp(input, other, *, out=None):
     """``input * 2 ** other``, elementwise; integer results give the default float dtype."""
     _must_be_tensor(input, 'ldexp', 'input', 1)
     _must_be_tensor(other, 'ldexp', 'other', 2)
-    dt = _float_dtype(_dtype.promote_tensors(dtype_of(input), input._data.ndim,
-                                             dtype_of(other), other._data.ndim))
+    a, b = dtype_of(input), dtype_of(other)
+    if b in _dtype.BAREBONES_UNSIGNED and a.category == _dtype.FLOAT:
+        # (a real floating input takes 2 ** other in other's own type)
+        raise NotImplementedError(f'"ldexp_cpu_exp" not implemented for \'{b.kernel_name}\'')
+    if a in _dtype.BAREBONES_UNSIGNED or b in _dtype.BAREBONES_UNSIGNED:
+        # (torch multiplies by pow(2., other), of other's floating type or the default
+        # one: uint16-uint64 meet only that float, which they promote with)
+        b = _float_dtype(b)
+    dt = _float_dtype(_dtype.promote_tensors(a, input._data.ndim, b, other._data.ndim))
     x = input._data.astype(dt.np, copy=False)
     # (a complex exponent stays complex: 2 ** (a + bi) turns as well as scales)
     e = other._data.astype(dt.np if other._data.dtype.kind == 'c' else dt.to_real().np,

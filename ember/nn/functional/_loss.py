@@ -809,7 +809,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     if log_input:
         loss = input.exp() - target * input
     else:
-        loss = input - target * (input + eps).log()
+        # (torch's kernel takes eps as a double: input + eps is a float, uint16+ too)
+        loss = input - target * (input + (float(eps) if type(eps) is int else eps)).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         # (in place, as torch: the loss keeps its dtype, float16 with an integer target)
