@@ -216,11 +216,13 @@ class Tensor:
 
     def is_floating_point(self):
         """True for float16/bfloat16/float32/float64."""
-        return self._data.dtype.kind in 'fV'
+        d = self._data.dtype
+        return d.kind == 'f' or d.kind == 'V' and d.names is None  # (complex32 has fields)
 
     def is_complex(self):
-        """True for complex dtypes."""
-        return self._data.dtype.kind == 'c'
+        """True for complex dtypes (complex32's structured dtype too)."""
+        d = self._data.dtype
+        return d.kind == 'c' or d.kind == 'V' and d.names is not None
 
     def is_signed(self):
         """True unless the dtype is uint8 or bool."""
@@ -909,7 +911,7 @@ def to_array(data, dtype=None):
                 from None
         if dtype is None:
             dtype = inferred or _python_dtype(arr, data)
-        elif arr.dtype.kind == 'c' and dtype.np.kind != 'c':
+        elif arr.dtype.kind == 'c' and not dtype.is_complex:
             # (torch converts each number to the dtype's Python type, which a complex refuses
             # -- but a Python complex makes a bool and a NumPy complex a float)
             numpy = inferred is not None
@@ -921,7 +923,7 @@ def to_array(data, dtype=None):
         elif dtype.np.kind in 'iu' and arr.dtype.kind in 'fiu' and arr.size:
             _python_numbers_fit(arr, dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
-        arr = _dtype.real_part_for(arr, dtype.np).astype(dtype.np)
+        arr = _dtype.cast(_dtype.real_part_for(arr, dtype.np), dtype.np)
     return arr
 
 
@@ -980,7 +982,7 @@ def _refuse_data(data, dtype):
         x = x[0]
     # (each element stored as the dtype's Python type: int() or float() refuses the rest)
     integral = not _infer_leaves(data) if dtype is None else dtype.np.kind in 'iub'
-    real = dtype is None or dtype.np.kind != 'c'
+    real = dtype is None or not dtype.is_complex
     def store(v, dim):
         if dim < len(sizes):
             if not isinstance(v, (list, tuple)):

@@ -189,7 +189,13 @@ def _factory(name, fill):
 
 
 zeros, zeros_like = _factory('zeros', np.zeros)
-ones, ones_like = _factory('ones', np.ones)
+def _ones(shape, np_dtype):
+    if np_dtype.kind == 'V' and np_dtype.names is not None:  # complex32: 1+0j
+        return np.full(shape, _dtype.chalf_scalar(1), np_dtype)
+    return np.ones(shape, np_dtype)
+
+
+ones, ones_like = _factory('ones', _ones)
 empty, empty_like = _factory('empty', np.empty)
 
 

@@ -1370,6 +1370,8 @@ def fill_scalar(value, np_dtype, via_float=False):
     largest value (see ``_check_float_range``); a complex one into a real dtype refused
     unless its imaginary part is zero (any nonzero one is True for bool)."""
     kind = np.dtype(np_dtype).kind
+    if kind == 'V' and np.dtype(np_dtype).names is not None:  # complex32
+        return _dtype.chalf_scalar(value.item() if isinstance(value, np.generic) else value)
     if kind in 'fcV':
         _check_float_range(value, np_dtype, via_float)
     if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
