@@ -133,10 +133,11 @@ short, int, long = int16, int32, int64
 cfloat, cdouble, chalf = complex64, complex128, complex32
 
 
-def refuse_barebones(kernel, d):
+def refuse_barebones(kernel, d, chalf=False):
     """torch's NotImplementedError where kernel ``kernel`` (a factory that computes values:
-    ``arange_cpu``, ``eye``...) is asked for uint16, uint32 or uint64."""
-    if d in BAREBONES_UNSIGNED:
+    ``arange_cpu``, ``eye``...) is asked for uint16, uint32 or uint64 (with ``chalf``, or
+    complex32)."""
+    if d in BAREBONES_UNSIGNED or chalf and d is complex32:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{d.kernel_name}\'')
 
 

@@ -587,12 +587,16 @@ class Tensor:
                                "to Scalar")
         if type(self._data) is MetaArray:
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+        if self._data.dtype.kind == 'V' and self._data.dtype.names is not None:
+            return _dtype.chalf_to_complex64(self._data.reshape(())).item()  # (complex32)
         return self._data.reshape(()).item()
 
     def tolist(self):
         """The data as (nested) Python lists of Python numbers."""
         if type(self._data) is MetaArray:
             _meta.refuse_copy_out()
+        if self._data.dtype.kind == 'V' and self._data.dtype.names is not None:
+            return _dtype.chalf_to_complex64(self._data).tolist()  # (complex32)
         return self._data.tolist()
 
     def __len__(self):

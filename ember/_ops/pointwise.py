@@ -1541,8 +1541,11 @@ def rsub(input, other, *deprecated, alpha=1):
         # (also for ``number - t``, which the wrapper's dtype check does not see)
         if xa.dtype.kind == 'u':
             _dtype.refuse_barebones('add_stub', _dtype.FROM_NP[xa.dtype])
-        r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
-                       np.subtract(o, xa))
+        if xa.dtype.kind == 'V' and xa.dtype.names is not None:  # complex32
+            r = opmath_call(lambda a: np.subtract(o, a), xa)
+        else:
+            r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
+                           np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
         return result(r, n)
     # One RsubBackward0 node (torch's), not sub's graph of other - alpha * input.

@@ -646,6 +646,8 @@ def isreal(input):
     part is 0 for a complex one."""
     _must_be_tensor(input, 'isreal', 'input', 1)
     x = input._data
+    if x.dtype.kind == 'V' and x.dtype.names is not None:  # complex32
+        return make(np.asarray(x['imag'] == 0))
     return make(np.asarray(x.imag == 0) if x.dtype.kind == 'c' else np.ones(x.shape, bool))
 
 
