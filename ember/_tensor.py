@@ -553,7 +553,7 @@ class Tensor:
             raise RuntimeError(f"Can't call numpy() on Tensor that has {what} bit set. Use "
                                f"tensor.resolve_{fix}().numpy() instead.")
         if a.dtype.kind == 'V':
-            _no_bfloat16_numpy()
+            _no_bfloat16_numpy(a)
         if type(a) is MetaArray:
             raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() "
                             "to copy the tensor to host memory first.")
@@ -575,7 +575,7 @@ class Tensor:
                                "tensor.detach().numpy() instead.")
         a = self._data
         if a.dtype.kind == 'V':
-            _no_bfloat16_numpy()
+            _no_bfloat16_numpy(a)
         if dtype is not None and a.dtype != dtype:
             return a.astype(dtype)
         return a.copy() if copy else a
@@ -710,10 +710,12 @@ def _warn_scalar_of_grad_tensor():
                   stacklevel=4)  # (past this helper, __float__ and the overrides wrapper)
 
 
-def _no_bfloat16_numpy():
+def _no_bfloat16_numpy(a=None):
     # As torch: NumPy has no bfloat16 of its own (ember's arrays use ml_dtypes' internally),
-    # so a bfloat16 tensor converts with .float() first.
-    raise TypeError("Got unsupported ScalarType BFloat16")
+    # so a bfloat16 tensor converts with .float() first; nor a complex32 (a structured dtype
+    # here).
+    kind = 'ComplexHalf' if a is not None and a.dtype.names is not None else 'BFloat16'
+    raise TypeError(f"Got unsupported ScalarType {kind}")
 
 
 def _short_name(d):

@@ -2331,6 +2331,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if input._data.dtype != to_tensor(other)._data.dtype:
         raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')
+    if x.dtype.kind == 'V' and x.dtype.names is not None:
+        return make(_isclose_chalf(x, y, rtol, atol, equal_nan))
     if x.dtype == np.float16 or x.dtype.kind == 'V':
         return make(_isclose_half(x, y, rtol, atol, equal_nan))
     return make(np.asarray(np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
@@ -2345,6 +2347,22 @@ def _isclose_half(x, y, rtol, atol, equal_nan):
         allowed = (np.abs((y.astype(f) * f(rtol)).astype(dt)).astype(f) + f(atol)).astype(dt)
         error = np.abs(x.astype(f) - y.astype(f)).astype(dt)
         close = (x == y) | (np.isfinite(error) & (error.astype(f) <= allowed.astype(f)))
+    if equal_nan:
+        close |= np.isnan(x) & np.isnan(y)
+    return np.asarray(close)
+
+
+def _isclose_chalf(x, y, rtol, atol, equal_nan):
+    """isclose of complex32 arrays as torch's composite computes it: the difference rounded
+    to complex32, the magnitudes and the allowed error to float16."""
+    h, f = np.float16, np.float32
+    x, y = _dtype.chalf_to_complex64(x), _dtype.chalf_to_complex64(y)
+    with np.errstate(all='ignore'):
+        diff = _dtype.chalf_to_complex64(_dtype.cast(x - y, _dtype.CHALF_NP))
+        error = np.abs(diff).astype(h)
+        allowed = ((np.abs(y).astype(h).astype(f) * f(rtol)).astype(h).astype(f) +
+                   f(atol)).astype(h)
+        close = (x == y) | (np.isfinite(error) & (error <= allowed))
     if equal_nan:
         close |= np.isnan(x) & np.isnan(y)
     return np.asarray(close)

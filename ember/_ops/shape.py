@@ -1072,7 +1072,9 @@ def cat(tensors, dim=0):
             raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
                                f"size {ref.shape[k]} but got size {s[k]} for tensor number {i} "
                                "in the list.")
-    arr = np.concatenate([t._data.astype(dt.np, copy=False) for t in live], axis=d)
+    arr = np.concatenate([t._data.astype(dt.np, copy=False) if dt.np.kind != 'V' or
+                          t._data.dtype == dt.np else _dtype.cast(t._data, dt.np)
+                          for t in live], axis=d)
     n = track(CatBackward0, tensors)
     if n is not None:
         n.dim = d
