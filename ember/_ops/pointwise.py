@@ -770,8 +770,9 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             elif x.dtype.kind == 'c':
                 r = complex_kernel(x, y)
             else:  # bfloat16: computed in float32 (torch's mul/div read a Python float in
-                r = opmath_call(kernel, x, other if exact_scalar and type(other) is float
-                                else y)  # float32 too; its other kernels round it to bfloat16)
+                # float32 too; its other kernels round it to bfloat16); complex32 in complex64
+                r = opmath_call(kernel if x.dtype.names is None else complex_kernel, x,
+                                other if exact_scalar and type(other) is float else y)
         except ValueError:
             if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
                 broadcast_shape(x.shape, y.shape)
@@ -1542,7 +1543,8 @@ def rsub(input, other, *deprecated, alpha=1):
         if xa.dtype.kind == 'u':
             _dtype.refuse_barebones('add_stub', _dtype.FROM_NP[xa.dtype])
         if xa.dtype.kind == 'V' and xa.dtype.names is not None:  # complex32
-            r = opmath_call(lambda a: np.subtract(o, a), xa)
+            r = opmath_call(lambda a: _sub_complex(o, a) if alpha == 1 else
+                            np.subtract(o, a), xa)
         else:
             r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
                            np.subtract(o, xa))

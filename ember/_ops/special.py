@@ -10,9 +10,9 @@ derivative is digamma, digamma's is polygamma(1, .), polygamma(n, .)'s is polyga
 and i0's is i1 (an internal op here, torch's ``special_i1``).
 
 ``view_as_real`` and ``view_as_complex`` are true views, sharing memory with their input and
-its version counter. ember has no complex32, so the half-precision forms of ``complex`` and
-``view_as_complex`` (which torch supports, experimentally) raise instead. ember's ``conj``
-is never lazy, so ``view_as_real`` has no "unresolved conjugated tensors" error.
+its version counter; the half-precision forms of ``complex`` and ``view_as_complex`` make
+complex32 (torch's experimental ComplexHalf, two float16 fields here). A lazily conjugated
+tensor (``conj()``) has no real view: "unresolved conjugated tensors", as in torch.
 """
 import builtins
 import math

@@ -184,3 +184,16 @@ def test_printing():
         return repr(_c32(T, a, b)), repr(T.zeros(0, dtype=T.chalf)), \
             repr(T.tensor(1j, dtype=T.chalf))
     check(f, H, I, grad=False)
+
+
+def test_save_and_load_across_libraries(tmp_path):
+    """A complex32 tensor saved by either library loads in the other with its values."""
+    import io
+    for save_lib, load_lib in ((ember, torch), (torch, ember), (ember, ember)):
+        buf = io.BytesIO()
+        save_lib.save(save_lib.tensor([1 + 2j, 3 - 1j, 0.1j], dtype=save_lib.chalf), buf)
+        buf.seek(0)
+        got = load_lib.load(buf)
+        assert str(got.dtype) == 'torch.complex32'
+        assert got.cfloat().tolist() == torch.tensor([1 + 2j, 3 - 1j, 0.1j],
+                                                     dtype=torch.chalf).cfloat().tolist()
