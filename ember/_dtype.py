@@ -178,6 +178,16 @@ def opmath(arr):
 
 
 COMPLEX64_NP = np.dtype(np.complex64)
+_WARNED_CHALF = []  # whether a complex32 tensor has been made (torch warns once a process)
+
+
+def warn_chalf():
+    """torch's UserWarning, once a process, when a complex32 tensor is first made."""
+    if not _WARNED_CHALF:
+        _WARNED_CHALF.append(True)
+        from .overrides import _warn_at_caller
+        _warn_at_caller("ComplexHalf support is experimental and many operators don't "
+                        "support it yet.")
 
 
 def chalf_to_complex64(arr):
@@ -190,6 +200,7 @@ def chalf_to_complex64(arr):
 
 def chalf_scalar(value):
     """A Python number as a complex32 array element (both parts rounded to float16)."""
+    warn_chalf()
     value = complex(value)
     return np.array((value.real, value.imag), CHALF_NP)[()]
 
@@ -214,6 +225,7 @@ def cast(arr, np_dtype):
             arr = arr.real
         return arr.astype(np_dtype)
     if is_chalf(np_dtype):
+        warn_chalf()
         if arr.dtype.kind == BF16_KIND:  # (bfloat16)
             arr = arr.astype(FLOAT32_NP)
         out = np.empty(arr.shape, CHALF_NP)

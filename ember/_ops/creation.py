@@ -41,6 +41,8 @@ def _dt(dtype):
         return _dtype.DEFAULT.np_float
     if not isinstance(dtype, _dtype.dtype):
         raise TypeError(f"dtype must be ember.dtype, not {builtins.type(dtype).__name__}")
+    if dtype is _dtype.complex32:
+        _dtype.warn_chalf()
     return dtype.np
 
 

@@ -35,8 +35,9 @@ def _check_tensor(x, op, arg, pos):
 
 def _no_bool(kernel, t, *operands):
     """torch's refusal of a bool (or uint16, uint32, uint64, complex32) ``t`` by ``kernel``,
-    a product kernel; given the ``operands`` (arrays) of a product, only where all have elements (an
-    empty product runs no kernel: the mm of bool (2, 0) and (0, 1) matrices is False)."""
+    a product kernel; given the ``operands`` (arrays) of a product, only where all have
+    elements (an empty product runs no kernel: the mm of bool (2, 0) and (0, 1) matrices is
+    False)."""
     dt = t._data.dtype
     if (dt == np.bool_ or dt.kind == 'u' and dt.itemsize > 1 or dt.kind == 'V' and
             dt.names is not None) and all(o.size for o in operands):  # (complex32: fields)

@@ -733,6 +733,7 @@ def _complex_of(re, im, dt):
     cdt = dt.to_complex().np
     r = np.empty(check_broadcast(re.shape, im.shape), cdt)
     if cdt.kind == 'V':  # complex32: its fields
+        _dtype.warn_chalf()
         r['real'] = re
         r['imag'] = im
     else:

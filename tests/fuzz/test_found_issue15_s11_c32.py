@@ -197,3 +197,31 @@ def test_save_and_load_across_libraries(tmp_path):
         assert str(got.dtype) == 'torch.complex32'
         assert got.cfloat().tolist() == torch.tensor([1 + 2j, 3 - 1j, 0.1j],
                                                      dtype=torch.chalf).cfloat().tolist()
+
+
+@pytest.mark.parametrize('op', ['sub', 'rsub', 'add', 'mul'])
+def test_float16_with_inf_and_a_complex_number(op):
+    """Non-finite float16 with a complex number: torch's complex kernels (``1j - inf`` is
+    -inf+nanj, through its complex multiply by alpha), as for complex64 (a fuzzer finding
+    once complex32 existed)."""
+    fns = {'sub': lambda h: h - 1j, 'rsub': lambda h: 1j - h, 'add': lambda h: h + 1j,
+           'mul': lambda h: h * (1 + 1j)}
+    check(lambda T, a: fns[op](a.half()), np.array([0.5, np.inf, -np.inf, np.nan]),
+          grad=False)
+
+
+def test_experimental_warning():
+    """torch warns once a process that ComplexHalf support is experimental; ember too."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {**os.environ, 'PYTHONPATH': root + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    code = ("import warnings; warnings.simplefilter('always'); import {0} as T\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    T.zeros(2, dtype=T.complex32); T.ones(2, dtype=T.float16) + 1j\n"
+            "print([str(x.message).split(' (Triggered')[0] for x in w])")
+    outs = [subprocess.run([sys.executable, '-c', code.format(lib)], capture_output=True,
+                           text=True, env=env).stdout for lib in ('torch', 'ember')]
+    assert outs[0] == outs[1] and 'ComplexHalf support is experimental' in outs[0]
