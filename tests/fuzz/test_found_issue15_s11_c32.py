@@ -173,7 +173,9 @@ def test_refused_ops():
            lambda T, x: x.gather(0, T.tensor([[0, 1]])), lambda T, x: x.take(T.tensor([0])),
            lambda T, x: T.zeros(2, 3, dtype=T.chalf).scatter(0, T.tensor([[1, 0]]), x),
            lambda T, x: x.sign(), lambda T, x: x.clone().abs_(), lambda T, x: x < x,
-           lambda T, x: x.tanh(), lambda T, x: x.sigmoid(), lambda T, x: x.numpy()]
+           lambda T, x: x.tanh(), lambda T, x: x.sigmoid(), lambda T, x: x.numpy(),
+           lambda T, x: x ** 2, lambda T, x: 2 ** x, lambda T, x: x ** x,
+           lambda T, x: x % 2, lambda T, x: 1 / x]
     for op in ops:
         check(lambda T, a, b: op(T, _c32(T, a, b)), H, I, grad=False, match_message=True)
 
