@@ -1064,8 +1064,11 @@ def _refuse_chalf(public_name, args, kwargs):
     from .. import _dtype
     given = [*args, *(kwargs or {}).values()]
     given += [a for g in given if type(g) in (list, tuple) for a in g]
-    if not any(isinstance(a, Tensor) and type(a._data) is np.ndarray and
-               _dtype.is_chalf(a._data.dtype) for a in given):
+    arrays = [a._data for a in given if isinstance(a, Tensor) and type(a._data) is np.ndarray]
+    # (a complex32 operand, or a float16 one with a complex number: complex32 by promotion)
+    if not any(_dtype.is_chalf(a.dtype) for a in arrays) and not (
+            any(a.dtype == np.float16 for a in arrays) and
+            any(type(a) is complex for a in given)):
         return
     row = (refusals(public_name) or {}).get(_dtype.CHALF_NP)
     if row is not None:

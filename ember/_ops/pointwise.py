@@ -2071,6 +2071,13 @@ class WhereBackward0(Node):
         return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
+def _number_array(value, np_dtype):
+    """A Python number as a 0-d array of ``np_dtype`` (complex32's by its fields)."""
+    if np_dtype.kind == 'V' and np_dtype.names is not None:
+        return _dtype.cast(np.asarray(value), np_dtype)
+    return np.asarray(value, np_dtype)
+
+
 @register(method=False)
 def where(condition, input=None, other=None):
     """Elementwise ``input if condition else other``; with one argument, ``nonzero``."""
@@ -2092,11 +2099,11 @@ def where(condition, input=None, other=None):
     if isinstance(input, Tensor):
         a, b = binary_arrays(input, other, 'where')
         if not isinstance(b, np.ndarray):
-            b = np.asarray(b, a.dtype)
+            b = _number_array(b, a.dtype)
     elif isinstance(other, Tensor):
         b, a = binary_arrays(other, input, 'where')
         if not isinstance(a, np.ndarray):
-            a = np.asarray(a, b.dtype)
+            a = _number_array(a, b.dtype)
     else:
         dt = _dtype.promote_types(_dtype.scalar_dtype(input), _dtype.scalar_dtype(other)).np
         a, b = np.asarray(input, dt), np.asarray(other, dt)

@@ -227,3 +227,16 @@ def test_experimental_warning():
     outs = [subprocess.run([sys.executable, '-c', code.format(lib)], capture_output=True,
                            text=True, env=env).stdout for lib in ('torch', 'ember')]
     assert outs[0] == outs[1] and 'ComplexHalf support is experimental' in outs[0]
+
+
+def test_float16_with_a_complex_number_in_other_ops():
+    """Where float16 with a complex number promotes to complex32: ``where`` makes it, and
+    the operators without a complex32 kernel refuse it as torch's (``h ** 1j``, ``h // 1j``;
+    ember's Python operators declined with a TypeError)."""
+    h = np.array([1.5, -2.0, 0.0, np.inf])
+    z = 2 - 1j
+    for op in (lambda T, a: T.where(a > 0, a, z), lambda T, a: T.where(a > 0, z, a),
+               lambda T, a: a ** z, lambda T, a: z ** a, lambda T, a: a // z,
+               lambda T, a: a / z, lambda T, a: a % z, lambda T, a: a.masked_fill(a > 0, z),
+               lambda T, a: a.clone().add_(z)):
+        check(lambda T, a: op(T, a.half()), h, grad=False)
