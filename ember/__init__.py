@@ -7,7 +7,7 @@ from . import _dtype
 from ._dtype import (dtype, float16, bfloat16, float32, float64, complex64, complex128,  # noqa
                      uint8, int8, int16, int32, int64, half, float, double, short, int, long,
                      cfloat, cdouble, set_default_dtype, get_default_dtype, promote_types,
-                     uint16, uint32, uint64)
+                     uint16, uint32, uint64, complex32, chalf)
 from ._dtype import bool_ as bool  # noqa: F401  (ember.bool, as torch.bool)
 from ._device import device, set_default_device, get_default_device  # noqa: F401
 from ._memory_format import (memory_format, contiguous_format, channels_last,  # noqa: F401

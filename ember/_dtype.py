@@ -98,15 +98,23 @@ uint16 = dtype('uint16', np.uint16, INT, 'UInt16Tensor')
 uint32 = dtype('uint32', np.uint32, INT, 'UInt32Tensor')
 uint64 = dtype('uint64', np.uint64, INT, 'UInt64Tensor')
 BAREBONES_UNSIGNED = frozenset((uint16, uint32, uint64))
+# complex32 (torch's ComplexHalf): NumPy has no complex of two float16s, so its arrays are of
+# a structured dtype of two float16 fields -- 4 bytes an element, so strides, views, storage
+# and ``view_as_real`` (the same memory as float16 pairs) hold as in torch. NumPy computes
+# nothing on it: the few ops torch has for it go through complex64 (``opmath``) and round
+# back (``cast``); the others refuse it by the dtype refusal table, as torch's kernels do.
+CHALF_NP = np.dtype([('real', '<f2'), ('imag', '<f2')])
+complex32 = dtype('complex32', CHALF_NP, COMPLEX, 'ComplexHalfTensor')
+complex32.is_signed = True
 
 ALL = (float16, bfloat16, float32, float64, complex64, complex128, uint8, int8, int16, int32,
-       int64, bool_, uint16, uint32, uint64)
+       int64, bool_, uint16, uint32, uint64, complex32)
 _BY_NAME = {d.name: d for d in ALL}
 # The array dtype -> ember dtype map every op result goes through (bfloat16 joins it when
 # ml_dtypes loads: no bfloat16 array can exist before).
 FROM_NP = {d.np: d for d in ALL if d is not bfloat16}
-_COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
-_REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
+_COMPLEX_TO_REAL = {complex64: float32, complex128: float64, complex32: float16}
+_REAL_TO_COMPLEX = {float16: complex32, bfloat16: complex64, float32: complex64,
                     float64: complex128}
 FLOAT32_NP = float32.np
 # the dtypes with a legacy tensor type in torch's C++ (``toString``'s 'torch.FloatTensor')
@@ -117,18 +125,19 @@ _CPP_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
               'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',
               'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>',
               'uint16': 'short unsigned int', 'uint32': 'unsigned int',
-              'uint64': 'long unsigned int'}
+              'uint64': 'long unsigned int', 'complex32': 'c10::complex<c10::Half>'}
 
 # torch's aliases
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
-cfloat, cdouble = complex64, complex128
+cfloat, cdouble, chalf = complex64, complex128, complex32
 
 
-def refuse_barebones(kernel, d):
+def refuse_barebones(kernel, d, chalf=False):
     """torch's NotImplementedError where kernel ``kernel`` (a factory that computes values:
-    ``arange_cpu``, ``eye``...) is asked for uint16, uint32 or uint64."""
-    if d in BAREBONES_UNSIGNED:
+    ``arange_cpu``, ``eye``...) is asked for uint16, uint32 or uint64 (with ``chalf``, or
+    complex32)."""
+    if d in BAREBONES_UNSIGNED or chalf and d is complex32:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{d.kernel_name}\'')
 
 
@@ -158,9 +167,89 @@ def _is_bfloat16(np_dtype):
 
 
 def opmath(arr):
-    """``arr`` as the array an op computes on: bfloat16 becomes float32 (torch's opmath type;
-    the caller rounds the result back), other dtypes are returned as they are."""
-    return arr.astype(FLOAT32_NP) if arr.dtype.kind == BF16_KIND else arr
+    """``arr`` as the array an op computes on: bfloat16 becomes float32 and complex32
+    complex64 (torch's opmath types; the caller rounds the result back), other dtypes are
+    returned as they are."""
+    if arr.dtype.kind != BF16_KIND:
+        return arr
+    if arr.dtype is CHALF_NP or arr.dtype == CHALF_NP:
+        return chalf_to_complex64(arr)
+    return arr.astype(FLOAT32_NP)
+
+
+COMPLEX64_NP = np.dtype(np.complex64)
+_WARNED_CHALF = []  # whether a complex32 tensor has been made (torch warns once a process)
+
+
+def warn_chalf():
+    """torch's UserWarning, once a process, when a complex32 tensor is first made."""
+    if not _WARNED_CHALF:
+        _WARNED_CHALF.append(True)
+        from .overrides import _warn_at_caller
+        _warn_at_caller("ComplexHalf support is experimental and many operators don't "
+                        "support it yet.")
+
+
+def chalf_to_complex64(arr):
+    """A complex32 array's values as a new complex64 array (exact)."""
+    out = np.empty(arr.shape, COMPLEX64_NP)
+    out.real = arr['real']
+    out.imag = arr['imag']
+    return out
+
+
+def chalf_scalar(value):
+    """A Python number as a complex32 array element (both parts rounded to float16)."""
+    warn_chalf()
+    value = complex(value)
+    return np.array((value.real, value.imag), CHALF_NP)[()]
+
+
+def is_chalf(np_dtype):
+    """True for the NumPy dtype of complex32."""
+    return np_dtype.kind == BF16_KIND and np_dtype == CHALF_NP
+
+
+def cast(arr, np_dtype):
+    """``arr.astype(np_dtype)`` where either side may be complex32, whose structured dtype
+    NumPy cannot cast: to it both parts round to float16 (a real array's imaginary part is
+    0); from it its complex64 values are cast (a real target takes the real part: the caller
+    warns as for any complex-to-real copy)."""
+    if arr.dtype.kind != BF16_KIND and np_dtype.kind != BF16_KIND:
+        return arr.astype(np_dtype)
+    if is_chalf(arr.dtype):
+        if np_dtype == CHALF_NP:
+            return arr.copy()
+        arr = chalf_to_complex64(arr)
+        if np_dtype.kind not in 'cb':
+            arr = arr.real
+        return arr.astype(np_dtype)
+    if is_chalf(np_dtype):
+        warn_chalf()
+        if arr.dtype.kind == BF16_KIND:  # (bfloat16)
+            arr = arr.astype(FLOAT32_NP)
+        out = np.empty(arr.shape, CHALF_NP)
+        if arr.dtype.kind == 'c':
+            out['real'] = arr.real
+            out['imag'] = arr.imag
+        else:
+            out['real'] = arr
+            out['imag'] = 0
+        return out
+    return arr.astype(np_dtype)
+    if np_dtype is CHALF_NP or np_dtype == CHALF_NP:
+        arr = np.asarray(arr)
+        if arr.dtype.kind == BF16_KIND:  # (bfloat16)
+            arr = arr.astype(FLOAT32_NP)
+        out = np.empty(arr.shape, CHALF_NP)
+        if arr.dtype.kind == 'c':
+            out['real'] = arr.real
+            out['imag'] = arr.imag
+        else:
+            out['real'] = arr
+            out['imag'] = 0
+        return out
+    return arr.astype(np_dtype)
 
 
 def from_numpy_dtype(np_dtype):
@@ -230,6 +319,8 @@ def _promote(a, b):
         return hi
     if a.category == BOOL:
         return a
+    if a.category == COMPLEX and (a is complex32 or b is complex32):
+        return promote_types(a.to_real(), b.to_real()).to_complex()
     if a is bfloat16 or b is bfloat16:
         # The wider float wins, and float16 with bfloat16 meet in float32, which holds both
         # exactly (decided here: NumPy cannot promote those two, nor without ml_dtypes).
@@ -334,7 +425,14 @@ def real_part_for(arr, np_dtype):
     """``arr`` ready to be copied into ``np_dtype``: a complex array going to a real dtype
     other than bool gives its real part, with torch's UserWarning (once per process unless
     ``set_warn_always(True)``, as torch's copy warns; not for an empty array), so NumPy's own
-    ComplexWarning never reaches the user. Anything else is returned as it is."""
+    ComplexWarning never reaches the user. Anything else is returned as it is, but that a
+    complex32 array (read as complex64) or one going to complex32 comes back cast."""
+    if arr.dtype.kind == BF16_KIND and arr.dtype.names is not None:
+        arr = chalf_to_complex64(arr)
+        if is_chalf(np.dtype(np_dtype)):
+            return cast(arr, CHALF_NP)
+    elif getattr(np_dtype, 'names', None) is not None:  # (to complex32)
+        return cast(arr, CHALF_NP)
     if arr.dtype.kind != 'c' or np.dtype(np_dtype).kind in 'cb':
         return arr
     if arr.size:

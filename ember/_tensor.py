@@ -216,11 +216,13 @@ class Tensor:
 
     def is_floating_point(self):
         """True for float16/bfloat16/float32/float64."""
-        return self._data.dtype.kind in 'fV'
+        d = self._data.dtype
+        return d.kind == 'f' or d.kind == 'V' and d.names is None  # (complex32 has fields)
 
     def is_complex(self):
-        """True for complex dtypes."""
-        return self._data.dtype.kind == 'c'
+        """True for complex dtypes (complex32's structured dtype too)."""
+        d = self._data.dtype
+        return d.kind == 'c' or d.kind == 'V' and d.names is not None
 
     def is_signed(self):
         """True unless the dtype is uint8 or bool."""
@@ -551,7 +553,7 @@ class Tensor:
             raise RuntimeError(f"Can't call numpy() on Tensor that has {what} bit set. Use "
                                f"tensor.resolve_{fix}().numpy() instead.")
         if a.dtype.kind == 'V':
-            _no_bfloat16_numpy()
+            _no_bfloat16_numpy(a)
         if type(a) is MetaArray:
             raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() "
                             "to copy the tensor to host memory first.")
@@ -573,7 +575,7 @@ class Tensor:
                                "tensor.detach().numpy() instead.")
         a = self._data
         if a.dtype.kind == 'V':
-            _no_bfloat16_numpy()
+            _no_bfloat16_numpy(a)
         if dtype is not None and a.dtype != dtype:
             return a.astype(dtype)
         return a.copy() if copy else a
@@ -585,12 +587,16 @@ class Tensor:
                                "to Scalar")
         if type(self._data) is MetaArray:
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+        if self._data.dtype.kind == 'V' and self._data.dtype.names is not None:
+            return _dtype.chalf_to_complex64(self._data.reshape(())).item()  # (complex32)
         return self._data.reshape(()).item()
 
     def tolist(self):
         """The data as (nested) Python lists of Python numbers."""
         if type(self._data) is MetaArray:
             _meta.refuse_copy_out()
+        if self._data.dtype.kind == 'V' and self._data.dtype.names is not None:
+            return _dtype.chalf_to_complex64(self._data).tolist()  # (complex32)
         return self._data.tolist()
 
     def __len__(self):
@@ -704,10 +710,12 @@ def _warn_scalar_of_grad_tensor():
                   stacklevel=4)  # (past this helper, __float__ and the overrides wrapper)
 
 
-def _no_bfloat16_numpy():
+def _no_bfloat16_numpy(a=None):
     # As torch: NumPy has no bfloat16 of its own (ember's arrays use ml_dtypes' internally),
-    # so a bfloat16 tensor converts with .float() first.
-    raise TypeError("Got unsupported ScalarType BFloat16")
+    # so a bfloat16 tensor converts with .float() first; nor a complex32 (a structured dtype
+    # here).
+    kind = 'ComplexHalf' if a is not None and a.dtype.names is not None else 'BFloat16'
+    raise TypeError(f"Got unsupported ScalarType {kind}")
 
 
 def _short_name(d):
@@ -909,7 +917,7 @@ def to_array(data, dtype=None):
                 from None
         if dtype is None:
             dtype = inferred or _python_dtype(arr, data)
-        elif arr.dtype.kind == 'c' and dtype.np.kind != 'c':
+        elif arr.dtype.kind == 'c' and not dtype.is_complex:
             # (torch converts each number to the dtype's Python type, which a complex refuses
             # -- but a Python complex makes a bool and a NumPy complex a float)
             numpy = inferred is not None
@@ -921,7 +929,7 @@ def to_array(data, dtype=None):
         elif dtype.np.kind in 'iu' and arr.dtype.kind in 'fiu' and arr.size:
             _python_numbers_fit(arr, dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
-        arr = _dtype.real_part_for(arr, dtype.np).astype(dtype.np)
+        arr = _dtype.cast(_dtype.real_part_for(arr, dtype.np), dtype.np)
     return arr
 
 
@@ -980,7 +988,7 @@ def _refuse_data(data, dtype):
         x = x[0]
     # (each element stored as the dtype's Python type: int() or float() refuses the rest)
     integral = not _infer_leaves(data) if dtype is None else dtype.np.kind in 'iub'
-    real = dtype is None or dtype.np.kind != 'c'
+    real = dtype is None or not dtype.is_complex
     def store(v, dim):
         if dim < len(sizes):
             if not isinstance(v, (list, tuple)):

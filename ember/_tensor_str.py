@@ -283,6 +283,8 @@ def tensor_repr(t, prefix=None, tensor_contents=None):
                            else _dtype.complex64)
         if dt not in (default_float, default_complex, _dtype.int64, _dtype.bool_):
             suffixes.append(f'dtype={dt!r}')
+        if a.dtype.names is not None:  # complex32: printed as its complex64 values
+            a = _dtype.chalf_to_complex64(a)
         text = tensor_contents if tensor_contents is not None else _contents(a, indent)
     try:
         grad_fn = type(t.grad_fn).__name__ if t.grad_fn is not None else None

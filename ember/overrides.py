@@ -460,7 +460,10 @@ def operator_method(impl, public_name):
                 _arguments().check(public_name, args, kwargs)
                 return impl(*args, **kwargs)
             return dispatch(public, overloaded, args, kwargs)
-        except TypeError:
+        except TypeError as e:
+            if _arguments()._from_numpy(e):  # (NumPy refused complex32's structured dtype:
+                # torch's kernel refusal, see _args._refuse_chalf)
+                _arguments()._refuse_chalf(public_name, args, kwargs)
             return NotImplemented
 
     functools.update_wrapper(public, impl)

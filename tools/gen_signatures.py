@@ -879,13 +879,14 @@ def _takes(call):
 
 _DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
            torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
-           torch.complex128, torch.uint16, torch.uint32, torch.uint64]
+           torch.complex128, torch.uint16, torch.uint32, torch.uint64, torch.complex32]
 _KERNEL_NAMES = {torch.bool: 'Bool', torch.uint8: 'Byte', torch.int8: 'Char',
                  torch.int16: 'Short', torch.int32: 'Int', torch.int64: 'Long',
                  torch.float16: 'Half', torch.bfloat16: 'BFloat16', torch.float32: 'Float',
                  torch.float64: 'Double', torch.complex64: 'ComplexFloat',
                  torch.complex128: 'ComplexDouble', torch.uint16: 'UInt16',
-                 torch.uint32: 'UInt32', torch.uint64: 'UInt64'}
+                 torch.uint32: 'UInt32', torch.uint64: 'UInt64',
+                 torch.complex32: 'ComplexHalf'}
 _SAMPLE = {'int64_t': 0, 'SymInt': 0, 'Scalar': 1, 'double': 0.5, 'bool': False,
            'IntArrayRef': [0], 'SymIntArrayRef': [2, 2], 'IntArrayRef[1]': [0],
            'IntArrayRef[1]?': [0]}

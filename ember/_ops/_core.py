@@ -273,8 +273,9 @@ def binary_arrays(a, b, op):
             return x, b
         if k == 'V':
             # (NumPy makes bfloat16 with a Python float float32; the op builders pass the
-            # float itself to opmath_call instead, keeping its float32 precision)
-            return x, np.asarray(b, x.dtype)
+            # float itself to opmath_call instead, keeping its float32 precision; complex32
+            # computes in complex64, which takes the number as it is)
+            return x, (np.asarray(b, x.dtype) if x.dtype.names is None else b)
         return x.astype(_dtype.DEFAULT.np_float), b
     if type(b) is Tensor or isinstance(b, Tensor):
         y = b._data
@@ -284,9 +285,9 @@ def binary_arrays(a, b, op):
             return x, y
         dt = _dtype.promote_tensors(_FROM_NP[xd], x.ndim, _FROM_NP[yd], y.ndim).np
         if xd != dt:
-            x = x.astype(dt)
+            x = _dtype.cast(x, dt)
         if yd != dt:
-            y = y.astype(dt)
+            y = _dtype.cast(y, dt)
         return x, y
     t = type(b)
     if t is int:
@@ -294,7 +295,8 @@ def binary_arrays(a, b, op):
         if k == 'b':
             return x.astype(np.int64), b
         if k == 'V':   # bfloat16: the scalar as bfloat16 (NumPy 2.0 would make a Python int
-            return x, np.asarray(b, x.dtype)   # with a bfloat16 array float32)
+            # with a bfloat16 array float32)
+            return x, (np.asarray(b, x.dtype) if x.dtype.names is None else b)
         if k in 'iu' and not _fits(b, x.dtype):
             return x, np.array(b).astype(x.dtype)  # wraps as torch does
         return x, b
@@ -302,7 +304,7 @@ def binary_arrays(a, b, op):
         return x, b
     if t is complex:
         dt = _dtype.result_type(_FROM_NP[x.dtype], b).np
-        return (x if x.dtype == dt else x.astype(dt)), b
+        return (x if x.dtype == dt else _dtype.cast(x, dt)), b
     if isinstance(b, (np.number, np.bool_)):
         return binary_arrays(a, b.item(), op)
     return binary_arrays(a, to_tensor(b, op), op)
@@ -312,11 +314,33 @@ def opmath_call(kernel, *args):
     """``kernel(*args)`` as torch computes a bfloat16 op: bfloat16 arrays in float32 (its
     "opmath" type), float32 results rounded back to bfloat16 once. The op builders
     (``pointwise._unary``/``_binary``), the reductions and the matrix products call this for
-    bfloat16 operands, so no kernel needs to know about bfloat16."""
+    bfloat16 operands, so no kernel needs to know about bfloat16. complex32 arrays are
+    computed in complex64, the results rounded back to complex32 (complex) or float16 (real:
+    ``abs``)."""
     f32 = _dtype.FLOAT32_NP
-    r = kernel(*[a.astype(f32) if type(a) is np.ndarray and a.dtype.kind == 'V' else a
-                 for a in args])
-    return round_opmath(r)
+    chalf = False
+    wide = []
+    for a in args:
+        if type(a) is np.ndarray and a.dtype.kind == 'V':
+            if a.dtype.names is not None:
+                chalf = True
+                a = _dtype.chalf_to_complex64(a)
+            else:
+                a = a.astype(f32)
+        wide.append(a)
+    r = kernel(*wide)
+    return round_chalf(r) if chalf else round_opmath(r)
+
+
+def round_chalf(r):
+    """A complex32 op's opmath result (or tuple of them) rounded back: complex to complex32,
+    float32 to float16; others unchanged."""
+    if type(r) is tuple:
+        return tuple(round_chalf(a) for a in r)
+    r = np.asarray(r)
+    if r.dtype.kind == 'c':
+        return _dtype.cast(r, _dtype.CHALF_NP)
+    return r.astype(np.float16) if r.dtype.kind == 'f' else r
 
 
 def round_opmath(r):

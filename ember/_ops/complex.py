@@ -35,34 +35,53 @@ class ConjPhysicalBackward0(Node):
         return conj_physical(g)
 
 
+def _cplx(d):
+    """Whether NumPy dtype ``d`` is complex: complex64/128, or complex32's structured one."""
+    return d.kind == 'c' or d.kind == 'V' and d.names is not None
+
+
+def _np_conj(a):
+    """NumPy's conj, for complex32's structured arrays too."""
+    if a.dtype.kind == 'c':
+        return np.conj(a)
+    out = a.copy()
+    out['imag'] = -a['imag']
+    return out
+
+
+def _part(a, name):
+    """The real or imaginary part of a complex array, as a view (a complex32 array's field)."""
+    return getattr(a, name) if a.dtype.kind == 'c' else a[name]
+
+
 @register
 def conj(input):
     """The complex conjugate: for a complex tensor a view flagged ``is_conj()`` (see
     ``lazy_bits``; of a flagged one, a view without the flag), else ``input`` itself."""
-    if input._data.dtype.kind != 'c':
+    if not _cplx(input._data.dtype):
         return input
-    return lazy_view(input, np.conj, flip(input._bits, 'conj'), track1(ConjBackward0, input),
+    return lazy_view(input, _np_conj, flip(input._bits, 'conj'), track1(ConjBackward0, input),
                      conj)
 
 
 def conj_memory(input):
     """``conj`` (its node included) computed into new memory without the conjugate bit:
     what derivative rules use, so a gradient carries no bit where torch's carries none."""
-    return result(np.asarray(np.conj(input._data)), track1(ConjBackward0, input))
+    return result(np.asarray(_np_conj(input._data)), track1(ConjBackward0, input))
 
 
 @register
 def conj_physical(input):
     """The complex conjugate in new memory; ``input`` itself when it is not complex."""
-    if input._data.dtype.kind != 'c':
+    if not _cplx(input._data.dtype):
         return input
-    return result(np.asarray(np.conj(input._data)), track1(ConjPhysicalBackward0, input))
+    return result(np.asarray(_np_conj(input._data)), track1(ConjPhysicalBackward0, input))
 
 
 @register
 def conj_physical_(input):
     """In-place ``conj_physical``."""
-    if input._data.dtype.kind != 'c':
+    if not _cplx(input._data.dtype):
         return input
     return inplace(input, conj_physical, (), 'conj_physical_')
 
@@ -100,9 +119,9 @@ _ImagBackward.__name__ = _ImagBackward.__qualname__ = 'SelectBackward0'
 def real(input):
     """The real part of a complex tensor, as a view (writing to it changes ``input``);
     ``input`` itself when it is not complex. Also the property ``Tensor.real``."""
-    if input._data.dtype.kind != 'c':
+    if not _cplx(input._data.dtype):
         return input
-    t = view_of(input, input._data.real, track1(_RealBackward, input), real, ())
+    t = view_of(input, _part(input._data, 'real'), track1(_RealBackward, input), real, ())
     if has(t._bits, 'conj'):  # (the real part of a conjugate is no conjugate)
         t._bits = flip(t._bits, 'conj')
     return t
@@ -112,9 +131,9 @@ def real(input):
 def imag(input):
     """The imaginary part of a complex tensor, as a view; RuntimeError for real tensors.
     Also the property ``Tensor.imag``."""
-    if input._data.dtype.kind != 'c':
+    if not _cplx(input._data.dtype):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    t = view_of(input, input._data.imag, track1(_ImagBackward, input), imag, ())
+    t = view_of(input, _part(input._data, 'imag'), track1(_ImagBackward, input), imag, ())
     if has(t._bits, 'conj'):  # (the imaginary part of a conjugate is the negated one)
         t._bits = flip(flip(t._bits, 'conj'), 'neg')
     return t

@@ -41,6 +41,8 @@ def _dt(dtype):
         return _dtype.DEFAULT.np_float
     if not isinstance(dtype, _dtype.dtype):
         raise TypeError(f"dtype must be ember.dtype, not {builtins.type(dtype).__name__}")
+    if dtype is _dtype.complex32:
+        _dtype.warn_chalf()
     return dtype.np
 
 
@@ -189,7 +191,13 @@ def _factory(name, fill):
 
 
 zeros, zeros_like = _factory('zeros', np.zeros)
-ones, ones_like = _factory('ones', np.ones)
+def _ones(shape, np_dtype):
+    if np_dtype.kind == 'V' and np_dtype.names is not None:  # complex32: 1+0j
+        return np.full(shape, _dtype.chalf_scalar(1), np_dtype)
+    return np.ones(shape, np_dtype)
+
+
+ones, ones_like = _factory('ones', _ones)
 empty, empty_like = _factory('empty', np.empty)
 
 
@@ -289,7 +297,7 @@ def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None
     if dtype is not None and np.dtype(dtype.np).kind in 'bc':
         raise NotImplementedError(f'"arange_cpu" not implemented for \'{dtype.kernel_name}\'')
     vals = start, end, step = _range_bounds(start, end, step)
-    _dtype.refuse_barebones('arange_cpu', dtype)
+    _dtype.refuse_barebones('arange_cpu', dtype, chalf=True)
     if dtype is None:
         dt = np.int64 if all(isinstance(v, (int, np.integer)) for v in vals) \
             else _dtype.DEFAULT.np_float
@@ -373,7 +381,7 @@ def range_(start, end, step=1, *, dtype=None, layout=None, device=None,
     dt = np.dtype(_dt(dtype))
     if dt.kind in 'bc':
         raise NotImplementedError(f'"range_cpu" not implemented for \'{dtype.kernel_name}\'')
-    _dtype.refuse_barebones('range_cpu', dtype)
+    _dtype.refuse_barebones('range_cpu', dtype, chalf=True)
     if dt.kind in 'iu':  # (torch reads the bounds and the step in the integer dtype)
         start, end, step = int(start), int(end), int(step)
         if step == 0:
@@ -422,7 +430,7 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None,
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
-    _dtype.refuse_barebones('linspace_cpu', dtype)
+    _dtype.refuse_barebones('linspace_cpu', dtype, chalf=True)
     _no_bool_kernel(dt, steps, 'linspace_cpu')
     arr = _spaced(start, end, steps, dt).astype(dt)
     return _finish(arr, requires_grad, 'linspace', dev)
@@ -482,7 +490,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     dev = check_device(device, 'logspace')
     # (one value is base ** start in double, filled in: torch converts no end to the dtype)
     start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0)
-    _dtype.refuse_barebones('logspace_cpu', dtype)
+    _dtype.refuse_barebones('logspace_cpu', dtype, chalf=True)
     _no_bool_kernel(dt, steps, 'logspace_cpu')
     with np.errstate(all='ignore'):
         # (the exponents in double, as torch's kernel)
@@ -537,7 +545,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False)
     dev = check_device(device, 'eye')
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    _dtype.refuse_barebones('eye', dtype)
+    _dtype.refuse_barebones('eye', dtype, chalf=True)
     arr = np.eye(n, m if m is not None else n, dtype=_dt(dtype))
     return _finish(arr, requires_grad, 'eye', dev)
 

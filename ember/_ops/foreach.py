@@ -355,7 +355,7 @@ def _foreach_powsum(self, ord=2, dtype=None):
 def _abs_in(t, dtype):
     """``|t|`` in ``dtype`` (a floating dtype or None) as torch's powsum takes it: a complex
     ``t`` is converted to the dtype's complex counterpart first, so its imaginary part counts
-    (float16's is torch's complex32: both parts rounded to float16; ember has no complex32)."""
+    (float16's is complex32: both parts rounded to float16, its abs computed in float32)."""
     if dtype is None:
         return t.abs()
     if not t.is_complex() or dtype.is_complex:

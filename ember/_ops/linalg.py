@@ -34,11 +34,13 @@ def _check_tensor(x, op, arg, pos):
 
 
 def _no_bool(kernel, t, *operands):
-    """torch's refusal of a bool (or uint16, uint32, uint64) ``t`` by ``kernel``, a product
-    kernel; given the ``operands`` (arrays) of a product, only where all have elements (an
-    empty product runs no kernel: the mm of bool (2, 0) and (0, 1) matrices is False)."""
+    """torch's refusal of a bool (or uint16, uint32, uint64, complex32) ``t`` by ``kernel``,
+    a product kernel; given the ``operands`` (arrays) of a product, only where all have
+    elements (an empty product runs no kernel: the mm of bool (2, 0) and (0, 1) matrices is
+    False)."""
     dt = t._data.dtype
-    if (dt == np.bool_ or dt.kind == 'u' and dt.itemsize > 1) and all(o.size for o in operands):
+    if (dt == np.bool_ or dt.kind == 'u' and dt.itemsize > 1 or dt.kind == 'V' and
+            dt.names is not None) and all(o.size for o in operands):  # (complex32: fields)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_name(t)}\'')
 
 
@@ -217,7 +219,8 @@ def _dot(input, tensor, op, cls):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    _no_bool('dot', input)  # (vdot's kernel is dot's)
+    # (vdot's kernel is dot's, but for complex32, which only vdot's names)
+    _no_bool('vdot' if op == 'vdot' and a.dtype.kind == 'V' else 'dot', input)
     n = track(cls, (input, tensor))
     if n is not None:
         n.save(input, tensor)

@@ -770,8 +770,9 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             elif x.dtype.kind == 'c':
                 r = complex_kernel(x, y)
             else:  # bfloat16: computed in float32 (torch's mul/div read a Python float in
-                r = opmath_call(kernel, x, other if exact_scalar and type(other) is float
-                                else y)  # float32 too; its other kernels round it to bfloat16)
+                # float32 too; its other kernels round it to bfloat16); complex32 in complex64
+                r = opmath_call(kernel if x.dtype.names is None else complex_kernel, x,
+                                other if exact_scalar and type(other) is float else y)
         except ValueError:
             if type(y) is np.ndarray:  # NumPy's broadcast error, in torch's words
                 broadcast_shape(x.shape, y.shape)
@@ -1370,6 +1371,8 @@ def fill_scalar(value, np_dtype, via_float=False):
     largest value (see ``_check_float_range``); a complex one into a real dtype refused
     unless its imaginary part is zero (any nonzero one is True for bool)."""
     kind = np.dtype(np_dtype).kind
+    if kind == 'V' and np.dtype(np_dtype).names is not None:  # complex32
+        return _dtype.chalf_scalar(value.item() if isinstance(value, np.generic) else value)
     if kind in 'fcV':
         _check_float_range(value, np_dtype, via_float)
     if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
@@ -1539,8 +1542,12 @@ def rsub(input, other, *deprecated, alpha=1):
         # (also for ``number - t``, which the wrapper's dtype check does not see)
         if xa.dtype.kind == 'u':
             _dtype.refuse_barebones('add_stub', _dtype.FROM_NP[xa.dtype])
-        r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
-                       np.subtract(o, xa))
+        if xa.dtype.kind == 'V' and xa.dtype.names is not None:  # complex32
+            r = opmath_call(lambda a: _sub_complex(o, a) if alpha == 1 else
+                            np.subtract(o, a), xa)
+        else:
+            r = np.asarray(_sub_complex(o, xa) if xa.dtype.kind == 'c' and alpha == 1 else
+                           np.subtract(o, xa))
         n = track(RsubBackward1, (x, None))
         return result(r, n)
     # One RsubBackward0 node (torch's), not sub's graph of other - alpha * input.
@@ -2064,6 +2071,13 @@ class WhereBackward0(Node):
         return None, where(cond, g, 0.0), where(cond, 0.0, g)
 
 
+def _number_array(value, np_dtype):
+    """A Python number as a 0-d array of ``np_dtype`` (complex32's by its fields)."""
+    if np_dtype.kind == 'V' and np_dtype.names is not None:
+        return _dtype.cast(np.asarray(value), np_dtype)
+    return np.asarray(value, np_dtype)
+
+
 @register(method=False)
 def where(condition, input=None, other=None):
     """Elementwise ``input if condition else other``; with one argument, ``nonzero``."""
@@ -2085,11 +2099,11 @@ def where(condition, input=None, other=None):
     if isinstance(input, Tensor):
         a, b = binary_arrays(input, other, 'where')
         if not isinstance(b, np.ndarray):
-            b = np.asarray(b, a.dtype)
+            b = _number_array(b, a.dtype)
     elif isinstance(other, Tensor):
         b, a = binary_arrays(other, input, 'where')
         if not isinstance(a, np.ndarray):
-            a = np.asarray(a, b.dtype)
+            a = _number_array(a, b.dtype)
     else:
         dt = _dtype.promote_types(_dtype.scalar_dtype(input), _dtype.scalar_dtype(other)).np
         a, b = np.asarray(input, dt), np.asarray(other, dt)
@@ -2326,6 +2340,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if input._data.dtype != to_tensor(other)._data.dtype:
         raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')
+    if x.dtype.kind == 'V' and x.dtype.names is not None:
+        return make(_isclose_chalf(x, y, rtol, atol, equal_nan))
     if x.dtype == np.float16 or x.dtype.kind == 'V':
         return make(_isclose_half(x, y, rtol, atol, equal_nan))
     return make(np.asarray(np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
@@ -2340,6 +2356,22 @@ def _isclose_half(x, y, rtol, atol, equal_nan):
         allowed = (np.abs((y.astype(f) * f(rtol)).astype(dt)).astype(f) + f(atol)).astype(dt)
         error = np.abs(x.astype(f) - y.astype(f)).astype(dt)
         close = (x == y) | (np.isfinite(error) & (error.astype(f) <= allowed.astype(f)))
+    if equal_nan:
+        close |= np.isnan(x) & np.isnan(y)
+    return np.asarray(close)
+
+
+def _isclose_chalf(x, y, rtol, atol, equal_nan):
+    """isclose of complex32 arrays as torch's composite computes it: the difference rounded
+    to complex32, the magnitudes and the allowed error to float16."""
+    h, f = np.float16, np.float32
+    x, y = _dtype.chalf_to_complex64(x), _dtype.chalf_to_complex64(y)
+    with np.errstate(all='ignore'):
+        diff = _dtype.chalf_to_complex64(_dtype.cast(x - y, _dtype.CHALF_NP))
+        error = np.abs(diff).astype(h)
+        allowed = ((np.abs(y).astype(h).astype(f) * f(rtol)).astype(h).astype(f) +
+                   f(atol)).astype(h)
+        close = (x == y) | (np.isfinite(error) & (error <= allowed))
     if equal_nan:
         close |= np.isnan(x) & np.isnan(y)
     return np.asarray(close)

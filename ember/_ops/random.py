@@ -209,7 +209,7 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None,
     dt = np.dtype(dtype.np if dtype is not None else np.int64)
     if dt.kind in 'bc':
         raise NotImplementedError(f"\"randperm\" not implemented for '{dtype.kernel_name}'")
-    _dtype.refuse_barebones('randperm', dtype)
+    _dtype.refuse_barebones('randperm', dtype, chalf=True)
     if dt.kind in 'iu' and n - 1 > np.iinfo(dt).max:
         raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
     arr = _rng(generator).permutation(n).astype(dt)

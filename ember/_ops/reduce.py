@@ -1764,6 +1764,8 @@ def median(input, dim=_NODIM, keepdim=False, *, out=None):
 def _logic(name, np_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
+        if x.dtype.kind == 'V' and x.dtype.names is not None:  # complex32: as complex64
+            x = _dtype.chalf_to_complex64(x)
         # torch keeps uint8 for uint8 inputs (a legacy); every other dtype gives bool. An
         # out= tensor may be either, and its dtype is the result's.
         as_uint8 = x.dtype == np.uint8 if out is None else _logic_out(name, out)
@@ -1796,6 +1798,8 @@ any = _logic('any', np.any)
 def count_nonzero(input, dim=None):
     """Number of non-zero elements (along ``dim``)."""
     x = input._data
+    if x.dtype.kind == 'V' and x.dtype.names is not None:  # complex32: as complex64
+        x = _dtype.chalf_to_complex64(x)
     dims = _dims(dim, x.ndim, True)
     return make(np.asarray(np.count_nonzero(x, axis=_np_axis(dims, x.ndim)), np.int64))
 

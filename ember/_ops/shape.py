@@ -917,7 +917,10 @@ def convert(input, dt, copy=False):
     """``input`` in dtype ``dt``: itself when nothing changes (unless ``copy``)."""
     if input._data.dtype == dt.np and not copy:
         return input
-    arr = _dtype.real_part_for(input._data, dt.np).astype(dt.np)
+    arr = input._data
+    if arr.dtype.kind == 'V' and arr.dtype.names is not None:  # complex32
+        arr = _dtype.chalf_to_complex64(arr)
+    arr = _dtype.cast(_dtype.real_part_for(arr, dt.np), dt.np)
     n = None
     if dt.category >= _dtype.FLOAT:
         n = track1(ToCopyBackward0, input)
@@ -970,7 +973,7 @@ for _name, _dt in (('float', 'float32'), ('double', 'float64'), ('half', 'float1
                    ('bfloat16', 'bfloat16'),
                    ('long', 'int64'), ('int', 'int32'), ('short', 'int16'), ('char', 'int8'),
                    ('byte', 'uint8'), ('bool', 'bool_'), ('cfloat', 'complex64'),
-                   ('cdouble', 'complex128')):
+                   ('cdouble', 'complex128'), ('chalf', 'complex32')):
     register(_converter(_dt), name=_name, function=False)
 
 
@@ -1069,7 +1072,9 @@ def cat(tensors, dim=0):
             raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
                                f"size {ref.shape[k]} but got size {s[k]} for tensor number {i} "
                                "in the list.")
-    arr = np.concatenate([t._data.astype(dt.np, copy=False) for t in live], axis=d)
+    arr = np.concatenate([t._data.astype(dt.np, copy=False) if dt.np.kind != 'V' or
+                          t._data.dtype == dt.np else _dtype.cast(t._data, dt.np)
+                          for t in live], axis=d)
     n = track(CatBackward0, tensors)
     if n is not None:
         n.dim = d

@@ -10,9 +10,9 @@ derivative is digamma, digamma's is polygamma(1, .), polygamma(n, .)'s is polyga
 and i0's is i1 (an internal op here, torch's ``special_i1``).
 
 ``view_as_real`` and ``view_as_complex`` are true views, sharing memory with their input and
-its version counter. ember has no complex32, so the half-precision forms of ``complex`` and
-``view_as_complex`` (which torch supports, experimentally) raise instead. ember's ``conj``
-is never lazy, so ``view_as_real`` has no "unresolved conjugated tensors" error.
+its version counter; the half-precision forms of ``complex`` and ``view_as_complex`` make
+complex32 (torch's experimental ComplexHalf, two float16 fields here). A lazily conjugated
+tensor (``conj()``) has no real view: "unresolved conjugated tensors", as in torch.
 """
 import builtins
 import math
@@ -653,6 +653,8 @@ def isreal(input):
     part is 0 for a complex one."""
     _must_be_tensor(input, 'isreal', 'input', 1)
     x = input._data
+    if x.dtype.kind == 'V' and x.dtype.names is not None:  # complex32
+        return make(np.asarray(x['imag'] == 0))
     return make(np.asarray(x.imag == 0) if x.dtype.kind == 'c' else np.ones(x.shape, bool))
 
 
@@ -732,17 +734,18 @@ def _complex_operands(a, b, op, names):
     return da
 
 
-def _no_complex32(op):
-    return RuntimeError(f"{op}: ember has no complex32 (ComplexHalf) dtype; convert the "
-                        "half tensors to float first")
-
-
 def _complex_of(re, im, dt):
     """A complex array with real part ``re`` and imaginary part ``im`` (broadcast), built
     part by part (``re + 1j * im`` would turn an infinite part into nan)."""
-    r = np.empty(check_broadcast(re.shape, im.shape), dt.to_complex().np)
-    r.real = re
-    r.imag = im
+    cdt = dt.to_complex().np
+    r = np.empty(check_broadcast(re.shape, im.shape), cdt)
+    if cdt.kind == 'V':  # complex32: its fields
+        _dtype.warn_chalf()
+        r['real'] = re
+        r['imag'] = im
+    else:
+        r.real = re
+        r.imag = im
     return r
 
 
@@ -755,8 +758,6 @@ class ComplexBackward0(Node):
 def complex(real, imag, *, out=None):  # noqa: A001  (torch's name)
     """The complex tensor ``real + i imag`` (both float tensors of one dtype, broadcast)."""
     dt = _complex_operands(real, imag, 'complex', ('real', 'imag'))
-    if dt is _dtype.float16:
-        raise _no_complex32('complex')
     r = _complex_of(real._data, imag._data, dt)
     t = result(r, track(ComplexBackward0, (real, imag)))
     return _write_out(out, t) if out is not None else t
@@ -802,14 +803,15 @@ def view_as_real(input):
     shares memory with ``input``, so writing to one changes the other."""
     _must_be_tensor(input, 'view_as_real', 'input', 1)
     x = input._data
-    if x.dtype.kind != 'c':
+    if x.dtype.kind != 'c' and x.dtype.names is None:  # (complex32's has fields)
         raise RuntimeError("view_as_real is only supported for complex tensors")
     if input._bits is not None and 'conj' in input._bits:
         raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
                            "resolve the conjugate tensor so you can view it as real, use "
                            "self.resolve_conj(); however, be warned that the resulting tensor "
                            "will NOT alias the original.")
-    part = x.real  # (a view: same memory and strides, the real dtype)
+    part = x.real if x.dtype.kind == 'c' else x['real']  # (a view: same memory and strides,
+    # the real dtype)
     arr = np.lib.stride_tricks.as_strided(part, x.shape + (2,), x.strides + (part.itemsize,))
     return view_of(input, arr, track1(ViewAsRealBackward0, input), view_as_real, ())
 
@@ -838,8 +840,6 @@ def view_as_complex(input):
                            "dimension")
     if input.storage_offset() % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
-    if dt is _dtype.float16:
-        raise _no_complex32('view_as_complex')
     cdt = dt.to_complex().np
     arr = x.view(cdt)[..., 0] if x.size else np.empty(x.shape[:-1], cdt)
     return view_of(input, arr, track1(ViewAsComplexBackward0, input), view_as_complex, ())

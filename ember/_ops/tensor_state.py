@@ -149,13 +149,6 @@ def module_load(self, other, assign=False):
 
 
 @register(function=False)
-def chalf(self, memory_format=None):
-    """Refused: ember has no complex32 (ComplexHalf) dtype (see the README)."""
-    from .special import _no_complex32
-    raise _no_complex32('chalf')
-
-
-@register(function=False)
 def untyped_storage(self):
     """The memory ``self`` lives in, as bytes (an ``ember.storage.UntypedStorage``)."""
     from ..storage import UntypedStorage

@@ -58,7 +58,8 @@ GAUGE = {'svd': (1,), 'linalg.svd': (1,), 'Tensor.svd': (1,), 'linalg.eigh': (0,
          'linalg.eig': (0,), 'eig': (0,), 'Tensor.eig': (0,),
          'linalg.qr': None, 'qr': None, 'Tensor.qr': None, 'lobpcg': (0,)}
 
-TOL = {'float16': (2e-2, 2e-2), 'bfloat16': (3e-2, 3e-2), 'float32': (2e-4, 2e-5),
+TOL = {'float16': (2e-2, 2e-2), 'complex32': (2e-2, 2e-2), 'bfloat16': (3e-2, 3e-2),
+       'float32': (2e-4, 2e-5),
        'float64': (1e-7, 1e-9), 'complex64': (2e-4, 2e-5), 'complex128': (1e-7, 1e-9)}
 
 
@@ -155,7 +156,8 @@ def invoke(lib, target, call):
 
 
 def values(t):
-    """A tensor's values as a NumPy array (bfloat16 as float32, conj resolved, a sparse
+    """A tensor's values as a NumPy array (bfloat16 as float32, complex32 as complex64 --
+    NumPy has neither --, conj resolved, a sparse
     tensor of any layout -- gather's sparse_grad gradient, a to_sparse_csr result --
     densified)."""
     t = t.detach()
@@ -163,6 +165,8 @@ def values(t):
         t = t.to_dense()
     if _dtype_name(t.dtype) == 'bfloat16':
         t = t.float()
+    elif _dtype_name(t.dtype) == 'complex32':
+        t = t.cfloat()
     if isinstance(t, torch.Tensor):
         return t.resolve_conj().resolve_neg().numpy(force=True)
     return np.asarray(t.resolve_conj()._data)

@@ -220,8 +220,6 @@ KNOWN = {
     ('unique_consecutive', 'wrong values on finite inputs'):
         "torch bug: torch.unique_consecutive's boolean dispatch reads return_counts and "
         'return_inverse from swapped positions (see the structure entry)',
-    ('Tensor.chalf', 'spurious errors'):
-        'left: ember has no complex32 (ComplexHalf) dtype (owner: issue 14 coverage work)',
     ('special.bessel_y1', 'wrong values on finite inputs'):
         "torch's float64 Bessel functions are single-precision accurate; ember uses scipy's "
         'exact values',
@@ -261,9 +259,6 @@ KNOWN = {
         'torch bug: tril_/triu_ skip the internal-overlap check every other in-place op '
         "makes, writing through an expanded (stride-0) tensor; ember refuses as torch's other "
         'in-place ops do',
-    ('complex', 'spurious errors'):
-        'left: ember has no complex32 (ComplexHalf) dtype, so complex() of two float16 '
-        'tensors is refused (a new dtype: out of the vals15 pass)',
     ('linalg.pinv', 'wrong values on finite inputs'):
         'ill-conditioned matrix with a tiny or negative rcond: the inverted tiny singular '
         'values differ between LAPACK builds',
@@ -381,9 +376,6 @@ KNOWN = {
         'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
     ('Tensor.to_sparse_bsr', 'spurious errors'):
         'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
-    ('Tensor.__sub__', 'wrong dtype / shape / structure'):
-        'left: ember has no complex32 (ComplexHalf) dtype: float16 minus a complex number '
-        'is complex64 in ember, complex32 in torch (see Tensor.chalf)',
     ('matrix_exp', 'silent acceptance of bad input'):
         "torch bug: matrix_exp of an expanded (stride-0) batch of more than one batch dim "
         "fails in torch's own view (\"view size is not compatible\"); ember computes it, as "
@@ -457,9 +449,6 @@ KNOWN = {
         "contiguous, so it cannot refuse torch's odd strides of a transposed empty tensor",
     ('view_as_complex_copy', 'silent acceptance of bad input'):
         'left: ember keeps no strides of an empty tensor (see view_as_complex)',
-    ('Tensor.__rsub__', 'wrong dtype / shape / structure'):
-        'left: ember has no complex32 (ComplexHalf) dtype: a complex number minus a float16 '
-        'tensor is complex64 in ember, complex32 in torch (see Tensor.chalf)',
     ('native_group_norm', 'wrong values on finite inputs'):
         "torch bug: aten's native_group_norm does not check that the channels divide into "
         'the groups, so its statistics run over misaligned groups; ember refuses such a call '
@@ -472,11 +461,6 @@ KNOWN = {
         'torch bug: baddbmm_ skips the internal-overlap check every other in-place op makes '
         '(addmm_ refuses an expanded self), so its result on an expanded self depends on the '
         'write order; ember refuses, as torch does for addmm_',
-    ('view_as_complex', 'spurious errors'):
-        'left: ember has no complex32 (ComplexHalf) dtype, so a float16 tensor has no complex '
-        'view (see Tensor.chalf)',
-    ('view_as_complex_copy', 'spurious errors'):
-        'left: ember has no complex32 (ComplexHalf) dtype (see Tensor.chalf)',
     ('Tensor.pow', 'wrong values on finite inputs'):
         'left: a complex base near 0 to a negative integer power overflows: torch gives '
         "inf-0j (its polar form), ember's NumPy division inf+nanj",
@@ -646,11 +630,6 @@ KNOWN = {
         'rounding noise, which float32 flushes to 0 in torch and keeps (5e15) in ember; '
         'neither means anything',
 }
-# (ember has no complex32: float16 times a complex number is complex64 in ember)
-for _name in ('mul', 'multiply', 'Tensor.mul', 'Tensor.multiply', 'Tensor.__mul__',
-              'Tensor.__rmul__', '_foreach_mul'):
-    KNOWN[(_name, 'wrong dtype / shape / structure')] = \
-        KNOWN[('Tensor.__sub__', 'wrong dtype / shape / structure')]
 # (the same torch bug in every convolution)
 for _name in ('conv2d', 'conv3d', 'F.conv1d', 'F.conv2d', 'F.conv3d'):
     KNOWN[(_name, 'wrong dtype / shape / structure')] = \

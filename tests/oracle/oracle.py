@@ -22,20 +22,25 @@ BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
 TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-5), np.float64: (1e-10, 1e-10),
        np.complex64: (1e-5, 1e-5), np.complex128: (1e-10, 1e-10),
-       'bfloat16': (1.6e-2, 1e-2)}  # (two ulps: ops composed of several rounded steps)
+       'bfloat16': (1.6e-2, 1e-2),  # (two ulps: ops composed of several rounded steps)
+       'complex32': (1e-2, 1e-2)}
 
 
 def values(t):
-    """A tensor's values as a NumPy array; bfloat16 (which torch cannot hand to NumPy) as
-    float32, which holds it exactly."""
+    """A tensor's values as a NumPy array; bfloat16 and complex32 (which torch cannot hand
+    to NumPy) as float32 and complex64, which hold them exactly."""
     t = t.detach()
     if str(t.dtype) == 'torch.bfloat16':
         t = t.float()
+    elif str(t.dtype) == 'torch.complex32':
+        t = t.cfloat()
     return t.numpy(force=True) if isinstance(t, torch.Tensor) else np.asarray(t._data)
 
 
 def _tol_key(t):
-    return 'bfloat16' if str(t.dtype) == 'torch.bfloat16' else values(t).dtype.type
+    if str(t.dtype) in ('torch.bfloat16', 'torch.complex32'):
+        return str(t.dtype)[len('torch.'):]
+    return values(t).dtype.type
 
 
 def show(x):

@@ -599,13 +599,10 @@ def test_complex_and_polar_details(expr):
     check(expr, match_message=True)
 
 
-def test_complex_half_is_refused():
-    """ember has no complex32: the half forms raise (torch makes an experimental
-    ComplexHalf tensor)."""
-    with pytest.raises(RuntimeError, match='complex32'):
-        ember.complex(ember.ones(2, dtype=ember.float16), ember.ones(2, dtype=ember.float16))
-    with pytest.raises(RuntimeError, match='complex32'):
-        ember.view_as_complex(ember.ones(2, 2, dtype=ember.float16))
+def test_complex_half_makes_complex32():
+    """The half forms make an (experimental) complex32 tensor, as torch's."""
+    check(lambda T, a, b: T.complex(a.half(), b.half()), arr(2), arr(2, seed=1), grad=False)
+    check(lambda T, a: T.view_as_complex(a.half()), arr(3, 2), grad=False)
 
 
 # -- view_as_real, view_as_complex -------------------------------------------------------------
