@@ -600,6 +600,20 @@ KNOWN = {
     ('Tensor.slogdet', 'wrong values on finite inputs'):
         'an exactly singular (expanded) matrix: whether the last pivot is exactly 0 (sign 0, '
         '-inf) or a rounding remainder differs between LAPACK builds (see linalg.slogdet)',
+    ('corrcoef', 'clearly wrong gradients'):
+        'constant rows: the correlation is 0 / 0, its gradient too; whether the rounded '
+        'mean leaves an exact zero deviation (ember: 0) or a remainder that the backward '
+        'divides by (torch: -0.25) differs between the two reductions (see the values entry)',
+    ('inverse', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) float64 matrix: ember\'s LU meets an exact '
+        "zero pivot and refuses, torch's MKL a rounding remainder and inverts it (garbage "
+        'of 1e16); see the silent-acceptance entry',
+    ('linalg.inv', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) matrix: exact zero pivot or rounding '
+        'remainder, by LAPACK build (see inverse)',
+    ('linalg.inv_ex', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) matrix: exact zero pivot or rounding '
+        'remainder, by LAPACK build (see inverse)',
     ('linalg.lu_factor', 'spurious errors'):
         'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
         'differs between LAPACK builds',
