@@ -129,16 +129,16 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     check = _refusal
 
     # (``input`` left out or a second argument, ``more``, gets torch's TypeError from
-    # ``_by_name``. Not ``**kw``, which would take NumPy's names -- ``sin(x=t)``, which torch
-    # takes -- but costs every call a dict, 2 % of ``t.exp()`` on a small tensor: such a call
-    # gets Python's TypeError.)
-    def fn(input=_UNSET, more=_UNSET, *, out=None):
+    # ``_by_name``. NumPy's names of ``input`` that torch's parser takes -- ``sin(x=t)``,
+    # ``acos(a=1.5)`` -- are positional parameters with defaults rather than ``**kw``, which
+    # costs every call a dict (2 % of ``t.exp()`` on a small tensor): two identity tests on
+    # the fast path, blind only to all three given the same object.)
+    def fn(input=_UNSET, more=_UNSET, x=_UNSET, a=_UNSET, x1=_UNSET, *rest, out=None):
         nonlocal check
-        if type(input) is not Tensor or more is not _UNSET or MODES or out is not None:
-            if input is _UNSET or more is not _UNSET:
-                return _by_name(name, public or fn, tuple(
-                    a for a in (input, more) if a is not _UNSET), {} if out is None else
-                    {'out': out}, 1)
+        if type(input) is not Tensor or more is not _UNSET or MODES or out is not None or \
+                x is not a or a is not x1:
+            if input is _UNSET or more is not _UNSET or x is not a or a is not x1:
+                return _unary_by_name(name, public or fn, input, more, (x, a, x1), rest, out)
             if public is not None and (type(input) is not Tensor or MODES or (
                     out is not None and type(out) is not Tensor)):
                 # (None: the copy the protocol runs, see overrides)
@@ -840,6 +840,26 @@ def _more_arguments(name, op, given, kwargs):
         _arguments().check('add', args, kwargs)
         return add(*args, **kwargs)
     return _by_name(name, op, args, kwargs)
+
+
+def _unary_by_name(name, op, input, more, named, rest, out):
+    """``_by_name`` for a unary op's ``fn(input, more, x, a, x1, *rest, out=None)``: with a
+    second positional argument, those of ``x, a, x1`` given from the left were positional
+    too (a guess where a call names them after one more positional argument)."""
+    args = [v for v in (input, more) if v is not _UNSET]
+    kwargs = {}
+    positional = more is not _UNSET
+    for k, v in zip(('x', 'a', 'x1'), named):
+        if v is _UNSET:
+            positional = False
+        elif positional:
+            args.append(v)
+        else:
+            kwargs[k] = v
+    args.extend(rest)
+    if out is not None:
+        kwargs['out'] = out
+    return _by_name(name, op, tuple(args), kwargs, 1)
 
 
 def _by_name(name, op, args, kwargs, n=2):
