@@ -35,3 +35,34 @@ from tests.oracle.oracle import check
         'acos_a_out'])
 def test_unary_numpy_names(call):
     check(call, grad=False, match_message=True)
+
+
+# -- a reshape of 0 elements with -1 beside a 0: torch's "ambiguous" message --------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.zeros(0, 3).reshape(0, -1),
+    lambda T: T.zeros(0, 3).view(-1, 0),
+    lambda T: T.zeros(0).reshape(0, -1, 2),
+    lambda T: T.zeros(6).reshape(0, -1),
+    lambda T: T.zeros(0).reshape(2, -1),
+], ids=['reshape', 'view', 'reshape_3d', 'nonempty', 'empty_ok'])
+def test_reshape_zero_elements(call):
+    check(call, grad=False, match_message=True)
+
+
+# -- norm_except_dim: at::norm's dtype message (not Tensor.norm's vector_norm); the dim
+# judged by size(dim) or the transpose, as torch's C++ does ---------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.norm_except_dim(T.ones(3, 2, dtype=T.bool), 2, 0),
+    lambda T: T.norm_except_dim(T.ones(3, 2, dtype=T.bool), 2, -1),
+    lambda T: T.norm_except_dim(T.ones(3, 2, 2, dtype=T.int8), 3, 1),
+    lambda T: T.norm_except_dim(T.ones(0, 3), 2, 1),
+    lambda T: T.norm_except_dim(T.ones(()), 2, 0),
+    lambda T: T.norm_except_dim(T.ones(3, 2), 2, 5),
+    lambda T: T.norm_except_dim(T.ones(3, 2), 2, -3),
+    lambda T: T.norm_except_dim(T.ones(3, 2, 2), 3, -2),
+], ids=['bool', 'bool_all', 'int8_middle', 'empty_ambiguous', 'scalar', 'dim_high',
+        'dim_low', 'negative_middle'])
+def test_norm_except_dim(call):
+    check(call, grad=False, match_message=True)
