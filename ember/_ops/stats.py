@@ -194,6 +194,25 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         if seq.dtype.kind == 'i' and input >= 1 << (bits - 1):
             input -= 1 << bits
     vals = np.asarray(input if scalar else input._data)
+    # (torch's order: the sorter's size, dtype and range, then the value's and the
+    # boundaries' dims)
+    if sorter is not None:
+        s = sorter._data
+        if s.shape != seq.shape:
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {list(seq.shape)}and got "
+                               f"sorter tensor {list(s.shape)}")
+        if s.dtype != np.int64:
+            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype "
+                               f"but got dtype {_dtype.FROM_NP[s.dtype].kernel_name}")
+        if s.size and s.ndim == 0:  # (torch reads the last of no sizes)
+            raise RuntimeError("ArrayRef: attempted to access back() of empty list")
+        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+    if vals.ndim == 0 and seq.ndim != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({seq.ndim}) and input value's dim(0) numel(1)")
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
@@ -204,16 +223,6 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             f"boundaries tensor {list(seq.shape)} and input value tensor "
             f"{list(vals.shape)}")
     if sorter is not None:
-        s = sorter._data
-        if s.dtype != np.int64:
-            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype "
-                               f"but got dtype {_dtype.FROM_NP[s.dtype]}")
-        if s.shape != seq.shape:
-            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
-                               f"size, but got boundary tensor {list(seq.shape)}and got "
-                               f"sorter tensor {list(s.shape)}")
-        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
-            raise RuntimeError("torch.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, s, -1)
     r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
     t = make(r)
@@ -789,6 +798,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 @register
 def corrcoef(input):
     """Pearson correlation coefficients of the variables in the rows of ``input``."""
+    if input._data.ndim > 2:  # (torch checks the dims itself, in its own name, then cov)
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {input._data.ndim} dimensions")
     c = cov(input)
     if c._data.ndim == 0:
         return c / c

@@ -66,3 +66,64 @@ def test_reshape_zero_elements(call):
         'dim_low', 'negative_middle'])
 def test_norm_except_dim(call):
     check(call, grad=False, match_message=True)
+
+
+# -- the lost batch of sweep 10's helper m16, redone ------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), 1.5, False),
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), 3, False),
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), [1, 2, 3, 4, 5], False),
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), [1, 2, 3], False),
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), [1, 2, 0, 4], False),
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), [1, 2, 3.5, 4], False),
+    lambda T: T.nn.functional.affine_grid(T.ones(1, 2, 3), (1., 2, 3, 4), False),
+], ids=['float', 'int', 'list_5', 'list_3', 'zero_size', 'float_element', 'float_first'])
+def test_affine_grid_size(call):
+    """``len(size)`` before anything (Python's message for a number), the size printed as
+    given, and its elements judged by affine_grid_generator's parser (a float was taken)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.softmax(T.ones(2), None, T.float32),
+    lambda T: T.nn.functional.log_softmax(T.ones(2), None, None),
+    lambda T: T.nn.functional.softmin(T.ones(2), None, 2.5),
+    lambda T: T.nn.functional.softmin(T.ones(2), 1.5),
+    lambda T: T.nn.functional.softmax(T.ones(2), object()),
+    lambda T: T.nn.functional.log_softmax(T.ones(2), 0.5, dtype=T.float64),
+    lambda T: T.nn.functional.softmin(T.ones(2, 3), 1, dtype=T.float64),
+], ids=['softmax_stacklevel_dtype', 'log_softmax_stacklevel_none',
+        'softmin_stacklevel_float', 'softmin_dim', 'softmax_dim_object', 'log_softmax_dim',
+        'softmin_dtype'])
+def test_functional_softmax(call):
+    """``_stacklevel`` is handed to warnings.warn (Python's "cannot be interpreted as an
+    integer"); ``dim`` is judged by the Tensor method torch calls (argument 1, not 2)."""
+    check(call, grad=False, match_message=True)
+
+
+def test_corrcoef_dims():
+    check(lambda T: T.corrcoef(T.ones(2, 2, 2)), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.searchsorted(T.ones(4), T.ones(2), sorter=T.zeros(3, dtype=T.float16)),
+    lambda T: T.searchsorted(T.tensor(1.), T.ones(2), sorter=T.zeros(2, 1, dtype=T.int64)),
+    lambda T: T.searchsorted(T.ones(2, 1), T.ones(3, 2), sorter=T.zeros(2, 3, dtype=T.int64)),
+    lambda T: T.searchsorted(T.ones(2, 1), T.ones(3, 2), sorter=T.zeros(2, 1, dtype=T.bool)),
+    lambda T: T.searchsorted(T.ones(3), 1.0, sorter=T.zeros(3, dtype=T.float16)),
+    lambda T: T.searchsorted(T.ones(2, 1), T.ones(3, 2), sorter=T.full((2, 1), 5)),
+    lambda T: T.searchsorted(T.tensor(1.), T.ones(2), sorter=T.full((), 5)),
+    lambda T: T.searchsorted(T.tensor(1.), 1.0),
+    lambda T: T.searchsorted(T.tensor(1.), T.tensor(1.0)),
+    lambda T: T.searchsorted(T.tensor(1.), T.ones(2)),
+    lambda T: T.searchsorted(T.ones(2, 2), T.tensor(1.0)),
+    lambda T: T.searchsorted(T.arange(4.).view(2, 2), T.ones(2, 3),
+                             sorter=T.zeros(2, 2, dtype=T.int64)),
+], ids=['size_before_dtype', 'size_before_0dim', 'size_before_dims', 'dtype_before_dims',
+        'dtype_name', 'range_before_dims', 'scalar_sorter', 'scalar_0dim', 'tensor_0dim',
+        '0dim_boundaries', 'nd_scalar_value', 'ok'])
+def test_searchsorted_order(call):
+    """torch checks the sorter (size, dtype by its ScalarType name, range) before the
+    value's and the boundaries' dims; a 0-dim value needs 1-d boundaries."""
+    check(call, grad=False, match_message=True)

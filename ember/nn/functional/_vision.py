@@ -405,8 +405,7 @@ def affine_grid(theta, size, align_corners=None):
         align_corners = False
     if theta._data.dtype.kind not in 'fV':
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = tuple(size)
-    if len(size) == 4:
+    if len(size) == 4:  # (as given: torch's messages print a list as a list)
         if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
             raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
                              f"{size}. Got {theta.shape}.")
@@ -426,6 +425,8 @@ def affine_grid(theta, size, align_corners=None):
                       stacklevel=3)
     if min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    from ..._ops import _args  # (the parser of the op torch hands ``size`` on to)
+    _args.check_argument('affine_grid_generator', 'SymIntArrayRef size', size, 1)
     return affine_grid_generator(theta, size, align_corners)
 
 
