@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from . import _cpp_print
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     refuse_complex_grad,
                     wrap_dim, binary_arrays, dtype_of)
@@ -62,7 +63,7 @@ def meshgrid(*tensors, indexing=None):
     for t in tensors:
         if t._data.ndim > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
-                               f"but got: {t!r}")
+                               f"but got: {_cpp_print.cpp_str(t)}")
     ts = list(tensors)
     swap = indexing == 'xy' and len(ts) >= 2
     if swap:

@@ -127,3 +127,27 @@ def test_searchsorted_order(call):
     """torch checks the sorter (size, dtype by its ScalarType name, range) before the
     value's and the boundaries' dims; a 0-dim value needs 1-d boundaries."""
     check(call, grad=False, match_message=True)
+
+
+# -- meshgrid: torch's C++ message prints the tensor as C++'s operator<< does (ATen's
+# Formatting: one width and format for all values, a scale line, the matrices of a tensor of
+# more dims with the first index counting fastest, then ``[ torch.FloatTensor{2,3} ]``) -----
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.meshgrid(T.tensor([[0.0524, 1.5518, -0.7002], [2., 3., 4.]]), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[1, -4, -5], [2, 3, 4]]), indexing='ij'),
+    lambda T: T.meshgrid(T.arange(24.).view(2, 3, 4) * 1.5, indexing='ij'),
+    lambda T: T.meshgrid(T.arange(24.).view(2, 3, 2, 2) - 7.25, indexing='ij'),
+    lambda T: T.meshgrid(T.zeros(2, 0, dtype=T.float16), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[1e10, 2.], [3., 4.]]), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[1234567.5, 1234568.25]], dtype=T.float64), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[0.00123, 0.00456]]), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[1 + 2j, 2], [3, 4]]), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[True, False]]), indexing='ij'),
+    lambda T: T.meshgrid(T.tensor([[0.5, float('nan')], [float('inf'), 4]]), indexing='ij'),
+    lambda T: T.meshgrid(T.arange(60.).view(2, 30) + 0.5, indexing='ij'),
+    lambda T: T.meshgrid(T.ones(2, 2, dtype=T.bfloat16), indexing='ij'),
+], ids=['fixed', 'int', '3d', '4d', 'empty_half', 'scientific', 'scale_up', 'scale_down',
+        'complex', 'bool', 'nonfinite', 'columns', 'bfloat16'])
+def test_meshgrid_tensor_print(call):
+    check(call, grad=False, match_message=True)
