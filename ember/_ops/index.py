@@ -1450,19 +1450,19 @@ def take_along_dim(input, indices, dim=None):
     """``gather`` along ``dim`` after broadcasting ``input`` and ``indices`` against each
     other (except along ``dim``); with ``dim=None``, on the flattened input."""
     a = indices._data
-    if dim is None:  # (gather checks the index dtype: int32 passes)
-        return gather(input.reshape(-1), 0, indices.reshape(-1))
-    if a.dtype != np.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{_tname(a.dtype)}")
+    if dim is None:  # (views, as torch; gather checks the index dtype: int32 passes)
+        return gather(input.view(-1), 0, indices.view(-1))
     x = input._data
-    if x.ndim == 0 == a.ndim:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    if x.ndim != a.ndim:
+    if x.ndim != a.ndim:  # (torch: the dims, then the dtype)
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {x.ndim} dimensions for input, and "
                            f"{a.ndim} dimensions for indices")
+    if a.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_tname(a.dtype)}")
     d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0 == a.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     xs = list(x.shape)
     xs[d] = a.shape[d]
     full = list(broadcast_shape(xs, a.shape))

@@ -76,6 +76,11 @@ def multi_dot(tensors, *, out=None):
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
                                f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
                                f"{t.dtype.kernel_name}")
+    for i in range(len(ts) - 1):  # (the shapes as given: a vector's as [n])
+        if ts[i].shape[-1] != ts[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(ts[i].shape)} and {list(ts[i + 1].shape)} cannot be "
+                               "multiplied")
     shape = ([ts[0].shape[0]] if first == 2 else []) + ([ts[-1].shape[1]] if last == 2 else [])
     if first == 1:
         ts[0] = ts[0].unsqueeze(0)

@@ -151,3 +151,59 @@ def test_searchsorted_order(call):
         'complex', 'bool', 'nonfinite', 'columns', 'bfloat16'])
 def test_meshgrid_tensor_print(call):
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(2, 3).t().take_along_dim(T.tensor([0])),
+    lambda T: T.ones(2, 3).t().take_along_dim(T.tensor([0.5])),
+    lambda T: T.ones(6).take_along_dim(T.tensor([[0, 1]]).t()),
+    lambda T: T.ones(6).take_along_dim(T.tensor([[-4.]]), 0),
+    lambda T: T.ones(()).take_along_dim(T.tensor(1.), 0),
+    lambda T: T.ones(()).take_along_dim(T.tensor(0), 0),
+    lambda T: T.ones(()).take_along_dim(T.tensor(0), 1),
+], ids=['flat_view', 'flat_view_before_dtype', 'flat_indices_view', 'dims_before_dtype',
+        'scalar_dtype', 'scalar', 'scalar_dim_out_of_range'])
+def test_take_along_dim_order(call):
+    """Without dim torch views both flat (a view that cannot be is its error); with dim it
+    checks the dims, then the indices' dtype, then wraps dim."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.multi_dot([T.ones(1, 0), T.ones(2, 0)]),
+    lambda T: T.linalg.multi_dot([T.ones(0), T.ones(2, 1)]),
+    lambda T: T.linalg.multi_dot([T.ones(1), T.ones(0)]),
+    lambda T: T.linalg.multi_dot([T.ones(1, 3), T.ones(3, 2), T.ones(3, 3)]),
+    lambda T: T.linalg.multi_dot([T.ones(1, 3), T.ones(3, 2), T.ones(2)]),
+], ids=['matrices', 'vector_first', 'vectors', 'middle', 'ok'])
+def test_multi_dot_shapes(call):
+    """multi_dot's own message for shapes that do not chain (was mm's)."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.as_tensor(t=1),
+    lambda T: T.tensor(t=1, dtype=T.float32),
+    lambda T: T.as_tensor(dtype=T.float32),
+    lambda T: T.as_tensor(1, t=1),
+    lambda T: T.tensor(data=[1]),
+], ids=['as_tensor_unknown', 'tensor_unknown', 'as_tensor_missing', 'as_tensor_data_unknown',
+        'tensor_data_keyword'])
+def test_tensor_missing_data(call):
+    """torch's parser names a missing ``data`` before an unknown keyword, in its words."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.max_pool2d(T.ones(1, 2, 2), 2, foo=1),
+    lambda T: T.nn.functional.max_pool2d(T.ones(1, 2, 2), 2, return_indices=True, foo=1),
+    lambda T: T.nn.functional.adaptive_max_pool1d(T.ones(1, 2, 2), 2, foo=1),
+    lambda T: T.nn.functional.fractional_max_pool2d(T.ones(1, 2, 2), 2, random_samples=1),
+    lambda T: T.nn.functional.fractional_max_pool3d(T.ones(1, 2, 2), 2, None, None, True,
+                                                    foo=1),
+], ids=['max_pool2d', 'max_pool2d_indices', 'adaptive_max_pool1d', 'fractional_max_pool2d',
+        'fractional_max_pool3d_indices'])
+def test_boolean_dispatch_names(call):
+    """torch's pooling functions made by boolean_dispatch: Python's TypeError of a bad
+    call names the function dispatched to (``_max_pool2d``, ``..._with_indices``)."""
+    check(call, grad=False, match_message=True)
