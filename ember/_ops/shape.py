@@ -459,7 +459,8 @@ def expand(input, *sizes, size=None, implicit=False):
     shp = input._data.shape
     nd = len(shp)
     if len(sizes) < nd:
-        raise RuntimeError(f"expand({input.type()}{{{list(shp)}}}, size={list(sizes)}): the "
+        from ._cpp_print import cpp_type_name
+        raise RuntimeError(f"expand({cpp_type_name(input)}{{{list(shp)}}}, size={list(sizes)}): the "
                            f"number of sizes provided ({len(sizes)}) must be greater or equal to "
                            f"the number of dimensions in the tensor ({nd})")
     lead = len(sizes) - nd

@@ -207,3 +207,32 @@ def test_boolean_dispatch_names(call):
     """torch's pooling functions made by boolean_dispatch: Python's TypeError of a bad
     call names the function dispatched to (``_max_pool2d``, ``..._with_indices``)."""
     check(call, grad=False, match_message=True)
+
+
+# -- addbmm/baddbmm: torch reads the result's sizes and expands input to them before it
+# checks the batches' ranks and sizes; expand's message names C++'s type ------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(5, 5, 5).baddbmm(T.ones(2, 3, 4), T.ones(3, 4, 5)),
+    lambda T: T.ones(1, 3, 5).baddbmm(T.ones(2, 3, 4), T.ones(3, 4, 5)),
+    lambda T: T.ones(1, 2, 3, 3).baddbmm(T.ones(1, 2, 3, 3), T.ones(1, 2, 3, 3)),
+    lambda T: T.ones(3, 3).baddbmm(T.ones(2, 3, 4), T.ones(2, 5, 5)),
+    lambda T: T.ones(3).baddbmm(T.ones(()), T.ones(2, 2, 3)),
+    lambda T: T.ones(3, 3).baddbmm(T.ones(2, 3, 3), T.ones(2, 3)),
+    lambda T: T.ones(3, 3).baddbmm(T.ones(2, 3, 3), T.ones(2, 3, 3, dtype=T.float64)),
+    lambda T: T.ones(3, 3, dtype=T.int64).baddbmm(T.ones(2, 3, 3), T.ones(2, 3, 3)),
+    lambda T: T.ones(5, 5).addbmm(T.ones(2, 3, 4), T.ones(3, 4, 5)),
+    lambda T: T.ones(1, 1, 3).addbmm_(T.ones(2, 2, 3, 4), T.ones(2, 2, 3, 4)),
+    lambda T: T.ones(3, 3).addbmm(T.ones(2, 2, 3, 4), T.ones(2, 2, 3, 4)),
+    lambda T: T.ones(3).addbmm(T.ones(()), T.ones(2, 2, 3)),
+    lambda T: T.ones(3).addbmm(T.ones(2, 2, 3), T.ones(())),
+    lambda T: T.ones(2, 3, 3).addbmm_(T.ones(2, 3, 3), T.ones(2, 3, 3)),
+    lambda T: T.ones(1, 1, 3, dtype=T.bool).expand(2, 3),
+    lambda T: T.ones(3).addbmm(T.ones(2, 3, 4), T.ones(2, 4, 3)),
+], ids=['baddbmm_expand_first', 'baddbmm_batch2', 'baddbmm_expand_dims', 'baddbmm_expand',
+        'baddbmm_scalar_batch1', 'baddbmm_batch2_dims', 'baddbmm_batch2_dtype',
+        'baddbmm_input_dtype', 'addbmm_expand_first', 'addbmm__expand_dims',
+        'addbmm_expand_dims', 'addbmm_scalar_batch1', 'addbmm_scalar_batch2',
+        'addbmm__self_dims', 'expand_bool_name', 'addbmm_ok'])
+def test_addbmm_expand_order(call):
+    check(call, grad=False, match_message=True)
