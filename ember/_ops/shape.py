@@ -236,7 +236,7 @@ def _unflatten(input, dim, sizes):
         _infer_shape(sizes, shp[d], 'unflatten')  # (its refusal of two -1s)
     if -1 in sizes or _prod(sizes) != shp[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
-                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+                           f"size of dim {d} ({shp[d]}) in the input tensor")
     return view(input, shp[:d] + sizes + shp[d + 1:])
 
 
@@ -624,7 +624,7 @@ def select_position(input, dim, index):
     index = int(index)
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(input._data.shape)} at dimension {dim}")
+                         f"{list(input._data.shape)} at dimension {d}")
     return d, index + size if index < 0 else index
 
 

@@ -193,6 +193,9 @@ def _inplace_view(view, name):
         if self._base is not None and STATE.enabled and self.requires_grad:
             # (a view whose history cannot be rewritten cannot become another view either)
             check_view_rewritable(self)
+        if name == 't_' and self._data.ndim > 2:  # (torch's t_ names itself)
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self._data.ndim}D")
         root = self._base is None
         if root:
             inverse = _inverse(view, self, args, kwargs)

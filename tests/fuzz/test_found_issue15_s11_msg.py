@@ -236,3 +236,37 @@ def test_boolean_dispatch_names(call):
         'addbmm__self_dims', 'expand_bool_name', 'addbmm_ok'])
 def test_addbmm_expand_order(call):
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(1, 3).select(-2, -3),
+    lambda T: T.ones(1, 3).select_scatter(T.ones(3), -2, -3),
+    lambda T: T.ones(0).select_scatter(T.ones(()), -1, 1),
+    lambda T: T.ones(1, 3).unflatten(-1, (2, 2)),
+    lambda T: T.ones(1, 3).unflatten(-2, (2, 2)),
+    lambda T: T.ones(2, 3, 4).t_(),
+], ids=['select', 'select_scatter', 'select_scatter_empty', 'unflatten_last',
+        'unflatten_first', 't_'])
+def test_wrapped_dims_and_names(call):
+    """select/select_scatter and unflatten name the wrapped dim; t_ names itself."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.repeat_interleave(T.ones(2, 2)),
+    lambda T: T.repeat_interleave(T.ones(2), output_size=3),
+    lambda T: T.repeat_interleave(T.ones(2, dtype=T.bool)),
+    lambda T: T.repeat_interleave(T.ones(2, 2, dtype=T.long)),
+    lambda T: T.repeat_interleave(T.ones(3), T.ones(2), 0),
+    lambda T: T.repeat_interleave(T.ones(3), T.ones(3), 0),
+    lambda T: T.poisson(T.tensor([[0, -4, -2]])),
+    lambda T: T.poisson(T.tensor([1 + 1j])),
+    lambda T: T.poisson(T.tensor([-1.])),
+], ids=['repeat_interleave_float_2d', 'repeat_interleave_float_output_size',
+        'repeat_interleave_bool', 'repeat_interleave_long_2d', 'repeat_interleave_sizes',
+        'repeat_interleave_repeats_dtype', 'poisson_long', 'poisson_complex',
+        'poisson_negative'])
+def test_kernel_dtype_first(call):
+    """repeat_interleave's counts and poisson's rates: torch's kernel refuses the dtype
+    before it checks the dims or values (the argument layer had moved the refusal last)."""
+    check(call, grad=False, match_message=True)
