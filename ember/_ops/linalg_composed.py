@@ -338,12 +338,12 @@ def tensorinv(A, ind=2, *, out=None):
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     if ind > A.dim():  # (torch slices the shape at ind first: its ArrayRef error)
         raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.dim()}")
-    _floating(A, 'linalg.inv')
     shape = tuple(A.shape)
     rows, cols = _prod(shape[:ind]), _prod(shape[ind:])
     if rows != cols:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    _floating(A, 'linalg.inv')  # (the inverse's check, after the shapes)
     return _products._out(_inv(A.reshape(rows, cols), 'inv').reshape(shape[ind:] + shape[:ind]),
                           out)
 

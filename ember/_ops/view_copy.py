@@ -91,7 +91,15 @@ def _expand(input, size, *, implicit=False):
 
 
 def _view_as_complex(input):
+    # (torch's order: the dtype, the view's shape checks, then autograd's refusal)
+    if input._data.dtype not in (np.float16, np.float32, np.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: "
+                           f"{input.dtype.kernel_name}")
     if input._requires_grad:
+        from ..autograd.grad_mode import no_grad
+        with no_grad():  # (the view's own checks first, as torch's kernel runs before)
+            special.view_as_complex(input.detach())
         raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
                            "for outputs with complex dtype.")
     return special.view_as_complex(input)

@@ -270,3 +270,22 @@ def test_kernel_dtype_first(call):
     """repeat_interleave's counts and poisson's rates: torch's kernel refuses the dtype
     before it checks the dims or values (the argument layer had moved the refusal last)."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.view_as_complex_copy(T.ones(1, dtype=T.float64, requires_grad=True)),
+    lambda T: T.view_as_complex_copy(T.ones(0, dtype=T.float64, requires_grad=True)),
+    lambda T: T.view_as_complex_copy(T.ones(3, 2, requires_grad=True)),
+    lambda T: T.view_as_complex_copy(T.ones(3, 2, dtype=T.bfloat16, requires_grad=True)),
+    lambda T: T.view_as_complex_copy(T.ones(3, 3, dtype=T.bfloat16)),
+    lambda T: T.view_as_complex_copy(T.ones((), dtype=T.int64)),
+    lambda T: T.linalg.tensorinv(T.ones(2, 3, dtype=T.int8), 1),
+    lambda T: T.linalg.tensorinv(T.ones(2, 3, 3, dtype=T.int32)),
+    lambda T: T.linalg.tensorinv(T.ones(3, 3, dtype=T.int32), 1),
+], ids=['vac_grad_size', 'vac_grad_empty', 'vac_grad', 'vac_grad_bfloat16',
+        'vac_bfloat16_size', 'vac_long_scalar', 'tensorinv_int8_shape', 'tensorinv_int_shape',
+        'tensorinv_int'])
+def test_dtype_shape_grad_order(call):
+    """view_as_complex_copy: the dtype, the view's shape, then autograd's refusal;
+    tensorinv: its shape requirement before the inverse's dtype check."""
+    check(call, grad=False, match_message=True)
