@@ -465,7 +465,8 @@ def expand(input, *sizes, size=None, implicit=False):
                            f"the number of dimensions in the tensor ({nd})")
     lead = len(sizes) - nd
     target = []
-    for i, s in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # (torch checks from the last dim)
+        s = sizes[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
@@ -480,7 +481,7 @@ def expand(input, *sizes, size=None, implicit=False):
                                f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
                                f"{list(sizes)}.  Tensor sizes: {list(shp)}")
         target.append(s)
-    target = tuple(target)
+    target = tuple(target[::-1])
     if target[lead:] == shp and all(s == 1 for s in target[:lead]):
         # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
         # torch; broadcast_to's result is read-only.

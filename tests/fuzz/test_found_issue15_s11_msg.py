@@ -289,3 +289,39 @@ def test_dtype_shape_grad_order(call):
     """view_as_complex_copy: the dtype, the view's shape, then autograd's refusal;
     tensorinv: its shape requirement before the inverse's dtype check."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(1, 1, dtype=T.long).ldexp_(T.tensor([-4, 2, -4])),
+    lambda T: T.ldexp_(T.ones(1, 2, 3, 3, dtype=T.int32), T.ones(2, 3, dtype=T.int32)),
+    lambda T: T.ones(1, 1, dtype=T.float16).ldexp_(T.tensor([-4, 2, -4])),
+], ids=['long_shape', 'int_broadcast', 'half_shape'])
+def test_ldexp__cast_first(call):
+    """ldexp_ refuses an integer self before it looks at the shapes."""
+    check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(3, 1).masked_scatter_(T.ones(2, 0), T.ones(2, 2, 3, 4)),
+    lambda T: T.ones(3, 1).masked_scatter_(T.ones(2, 0, dtype=T.bool),
+                                           T.ones(2, 2, 3, 4, dtype=T.float64)),
+    lambda T: T.ones(3).masked_scatter_(T.ones(2, 3, dtype=T.bool),
+                                        T.ones(2, 3, dtype=T.float64)),
+    lambda T: T.ones(3).masked_scatter_(T.ones(2, 3), T.ones(2, 3)),
+    lambda T: T.ones(3).masked_scatter(T.ones(2, 2), T.ones(2, 3, dtype=T.float64)),
+    lambda T: T.ones(3).masked_scatter(T.ones(3), T.ones(2, 3, dtype=T.float64)),
+    lambda T: T.ones(4, 4).masked_scatter_(T.ones(3, dtype=T.bool), T.ones(3)),
+    lambda T: T.ones(3, requires_grad=True).masked_scatter_(T.ones(2, 3, dtype=T.bool),
+                                                             T.ones(6)),
+    lambda T: T.ones(2, 3).masked_scatter_(T.tensor([True, False, True]), T.arange(6.)),
+    lambda T: T.ones(3).masked_scatter(T.ones(2, 3, dtype=T.bool), T.arange(6.)),
+    lambda T: T.ones(2, 0).expand(3, 1),
+    lambda T: T.ones(2, 3).expand(-1, 5, 3),
+], ids=['inplace_expand_before_mask_dtype', 'inplace_source_dtype_first',
+        'inplace_source_dtype_before_expand', 'inplace_expand_bigger_mask',
+        'broadcast_first', 'source_dtype_before_mask_dtype', 'inplace_expand', 'leaf_first',
+        'inplace_ok', 'ok', 'expand_last_dim_first', 'expand_before_leading'])
+def test_masked_scatter_order(call):
+    """masked_scatter_: source's dtype, the mask expanded to self, the mask's dtype;
+    masked_scatter broadcasts mask and self first. expand checks from the last dim."""
+    check(call, grad=False, match_message=True)
