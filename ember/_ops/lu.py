@@ -238,7 +238,13 @@ def _check_info(info, op):
                            "linalg.lu_factor_ex(A, pivot)")
 
 
+def _dtype_first(fn):
+    fn._dtype_first = True  # (the body refuses the kernel's dtypes in torch's order: _args)
+    return fn
+
+
 @_linalg()
+@_dtype_first
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     """Packed LU factorization with partial pivoting, the pivots (1-based, int32) and
     ``info`` (the first zero pivot per matrix, 0 if none); ``check_errors`` raises on it."""
@@ -249,6 +255,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
 
 
 @_linalg()
+@_dtype_first
 def lu_factor(A, *, pivot=True, out=None):
     """Packed LU factorization ``(LU, pivots)`` of ``A = P L U``; a singular matrix
     raises (``lu_factor_ex`` reports it in ``info`` instead)."""
@@ -258,6 +265,7 @@ def lu_factor(A, *, pivot=True, out=None):
 
 
 @register(name='lu')
+@_dtype_first
 def _lu_toplevel(A, pivot=True, get_infos=False, out=None):
     """``torch.lu`` (deprecated in torch for ``linalg.lu_factor``): ``(LU, pivots)``, plus
     ``infos`` with ``get_infos=True``. A singular matrix does not raise (as in torch)."""

@@ -737,7 +737,7 @@ def split(tensor, split_size_or_sections, dim=0):
         sizes = list(split_size_or_sections)
         if builtins.sum(sizes) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
-                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"(input tensor's size at dimension {dim}), but got split_sizes="
                                f"{sizes}")
         cls = SplitWithSizesBackward0
     arr = tensor._data

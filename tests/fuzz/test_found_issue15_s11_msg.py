@@ -325,3 +325,24 @@ def test_masked_scatter_order(call):
     """masked_scatter_: source's dtype, the mask expanded to self, the mask's dtype;
     masked_scatter broadcasts mask and self first. expand checks from the last dim."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(2, 3).split_with_sizes([1, 1], -1),
+    lambda T: T.ones(2, 3).split([1, 1], -1),
+    lambda T: T.split_with_sizes_copy(T.ones(2, 3), [1, 1], -1),
+    lambda T: T.ones(2, 3).unsafe_split_with_sizes([1, 1], -2),
+    lambda T: T.linalg.lu_factor(T.ones(3, 3, dtype=T.int32), pivot=False),
+    lambda T: T.linalg.lu_factor(T.ones(3, 3, dtype=T.float16)),
+    lambda T: T.linalg.lu_factor_ex(T.ones(3, 3, dtype=T.int32), pivot=False),
+    lambda T: T.linalg.eigvals(T.ones(1, 3, requires_grad=True)),
+    lambda T: T.linalg.eigvals(T.ones(0, requires_grad=True)),
+    lambda T: T.linalg.eigvals(T.ones(1, 3)),
+], ids=['split_with_sizes_dim_as_given', 'split_dim_as_given', 'split_with_sizes_copy',
+        'unsafe_split_with_sizes', 'lu_factor_dtype_before_pivot',
+        'lu_factor_dtype_before_singular', 'lu_factor_ex_dtype', 'eigvals_grad_names_eig',
+        'eigvals_grad_dims', 'eigvals'])
+def test_more_orders_and_names(call):
+    """split_with_sizes names dim as given; lu_factor's kernel refuses the dtype before
+    pivot=False or a singular U; eigvals of a tensor that requires grad is linalg_eig's."""
+    check(call, grad=False, match_message=True)
