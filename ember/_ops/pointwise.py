@@ -2342,9 +2342,10 @@ def _check_tolerances(rtol, atol):
 @register
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    if input._data.dtype != to_tensor(other)._data.dtype:  # (torch: before the tolerances)
+        raise RuntimeError(f"{input.dtype.kernel_name} did not match "
+                           f"{to_tensor(other).dtype.kernel_name}")
     _check_tolerances(rtol, atol)
-    if input._data.dtype != to_tensor(other)._data.dtype:
-        raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')
     if x.dtype == np.float16 or x.dtype.kind == 'V':
         return make(_isclose_half(x, y, rtol, atol, equal_nan))
