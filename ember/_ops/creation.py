@@ -62,6 +62,8 @@ def _shape(size, op):
                             f"found element of type {builtins.type(s).__name__} at pos "
                             f"{len(out)}")
         if s < 0:
+            if op == 'zeros':  # (torch's zeros checks the sizes itself, in its words)
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(size)}")
         out.append(s)

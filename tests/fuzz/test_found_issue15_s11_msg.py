@@ -346,3 +346,22 @@ def test_more_orders_and_names(call):
     """split_with_sizes names dim as given; lu_factor's kernel refuses the dtype before
     pivot=False or a singular U; eigvals of a tensor that requires grad is linalg_eig's."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(2, dtype=T.float16).isclose(T.ones(2), rtol=-1),
+    lambda T: T.ones(2).allclose(T.ones(2, dtype=T.float64), atol=-1),
+    lambda T: T.ones(2, dtype=T.bfloat16).allclose(T.ones(2, dtype=T.complex64)),
+    lambda T: T.ones(2).isclose(T.ones(3), rtol=-1),
+    lambda T: T.zeros(-1),
+    lambda T: T.zeros(size=[2, -1]),
+    lambda T: T.ones(-1),
+    lambda T: T.grid_sampler(T.ones(()), T.ones(4, 4), 0, 0, True),
+    lambda T: T.grid_sampler(T.ones(2, 2), T.ones(()), 0, 0, True),
+], ids=['isclose_dtype_before_rtol', 'allclose_dtype_before_atol', 'allclose_kernel_names',
+        'isclose_rtol', 'zeros_negative', 'zeros_negative_size', 'ones_negative',
+        'grid_sampler_scalar_input', 'grid_sampler_scalar_grid'])
+def test_misc_first_lines(call):
+    """isclose: dtypes (kernel names) before tolerances; zeros' own negative-size message;
+    grid_sampler reads size(0) of each operand."""
+    check(call, grad=False, match_message=True)

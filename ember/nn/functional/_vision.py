@@ -543,7 +543,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """``grid_sample`` with the modes as torch's enums (interpolation 0 bilinear, 1 nearest,
     2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
     xs, gs = _shape_list(input.shape), _shape_list(grid.shape)
-    if input.shape[0] != grid.shape[0]:
+    if input.size(0) != grid.size(0):  # (size(0): torch's error for a 0-d tensor)
         raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes {xs} and grid with sizes {gs}")
     nd = input.dim() - 2
