@@ -5,6 +5,8 @@ Composing them from ember ops (rather than writing a kernel and a backward) give
 torch's grad_fn names and derivatives of any order for free. They join the ``ember.linalg``
 namespace (``factorizations.LINALG``) through ``_linalg``.
 """
+import math
+
 import numpy as np
 
 from ._core import register, track, result, make
@@ -174,17 +176,21 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     """Matrix norm over the two dims ``dim``: 'fro', 'nuc', +-inf (max/min row sum),
     +-1 (column sum), +-2 (largest/smallest singular value)."""
     _products._check_tensor(A, 'linalg.matrix_norm', 'A', 1)
+    # (torch's order: the order, A's dims and dtype, dim, then dtype=)
+    if ord not in ('fro', 'nuc') and (isinstance(ord, str) or abs(ord) not in (1, 2, math.inf)):
+        shown = ord if isinstance(ord, str) else f'{float(ord):g}'  # (C++'s double)
+        raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
     if A._data.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     _floating(A, 'linalg.matrix_norm')
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + ' '.join(str(d) for d in dim))
     if dtype is not None:
         from .reduce import check_norm_dtype
         check_norm_dtype(A, dtype, 'linalg.matrix_norm')
         A = A.to(dtype)
-    if len(dim) != 2:
-        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           + ' '.join(str(d) for d in dim))
     nd = A._data.ndim
     d0, d1 = (d % nd for d in dim)
     if ord == 'fro':

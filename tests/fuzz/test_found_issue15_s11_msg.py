@@ -365,3 +365,22 @@ def test_misc_first_lines(call):
     """isclose: dtypes (kernel names) before tolerances; zeros' own negative-size message;
     grid_sampler reads size(0) of each operand."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.matrix_norm(T.ones(3, 3, dtype=T.long), 0),
+    lambda T: T.linalg.matrix_norm(T.ones(3, 3), 0.0),
+    lambda T: T.linalg.matrix_norm(T.ones(3), -3),
+    lambda T: T.linalg.matrix_norm(T.ones(3), 2.5),
+    lambda T: T.linalg.matrix_norm(T.ones(3), 'abc'),
+    lambda T: T.linalg.matrix_norm(T.ones(1, 3, dtype=T.float64), 0, [-2, -1], False,
+                                   dtype=T.complex128),
+    lambda T: T.linalg.matrix_norm(T.ones(2, 3, 3), 'fro', [2], dtype=T.complex128),
+    lambda T: T.linalg.matrix_norm(T.ones(3, 3, dtype=T.long), 2),
+    lambda T: T.linalg.matrix_norm(T.ones(3), 'fro'),
+], ids=['order_before_dtype', 'order_as_cpp_double', 'order_before_dims', 'order_fraction',
+        'order_string', 'order_before_dtype_kw', 'dim_before_dtype_kw', 'dtype', 'dims'])
+def test_matrix_norm_order(call):
+    """matrix_norm checks the order first (printed as C++ prints a double), then A's dims
+    and dtype, then dim, then dtype=."""
+    check(call, grad=False, match_message=True)
