@@ -384,3 +384,11 @@ def test_matrix_norm_order(call):
     """matrix_norm checks the order first (printed as C++ prints a double), then A's dims
     and dtype, then dim, then dtype=."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.tensor(1.5, 2, 3),
+    lambda T: T.as_tensor(1.5, T.float32, t=1),
+], ids=['tensor_positional', 'as_tensor_positional_before_keyword'])
+def test_tensor_too_many_positional(call):
+    check(call, grad=False, match_message=True)
