@@ -2230,7 +2230,12 @@ def _inexact_operand(t):
 def _addc(node, kernel, name):
     def fn(input, tensor1, tensor2, *, value=1, out=None):
         if name == 'addcdiv' and not any(_inexact_operand(t) for t in (tensor1, tensor2)):
-            raise RuntimeError(_ADDCDIV_INTEGER)
+            from ._args import stands  # (torch raises it before it looks at the shapes)
+            raise stands(RuntimeError(_ADDCDIV_INTEGER))
+        shapes = [np.shape(t._data) if isinstance(t, Tensor) else () for t in
+                  (input, tensor1, tensor2)]
+        if not shapes[0] == shapes[1] == shapes[2]:
+            check_broadcast(*shapes)  # (torch's order: input, tensor1, tensor2)
         if isinstance(tensor1, Tensor) and isinstance(tensor2, Tensor) and not \
                 input._data.dtype == tensor1._data.dtype == tensor2._data.dtype:
             # torch computes the product in the dtype of all three (uint8 * int16 wraps in

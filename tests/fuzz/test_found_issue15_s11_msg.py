@@ -392,3 +392,20 @@ def test_matrix_norm_order(call):
 ], ids=['tensor_positional', 'as_tensor_positional_before_keyword'])
 def test_tensor_too_many_positional(call):
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.tensor([2, 2, 2], dtype=T.int32).addcdiv_(T.ones(3, 3, dtype=T.int32),
+                                                          T.ones(3, dtype=T.int32), value=1.5),
+    lambda T: T.ones(0, dtype=T.int64).addcdiv_(T.ones(3, 3, dtype=T.int64),
+                                                T.ones(3, 3, dtype=T.int64)),
+    lambda T: T.ones(0).addcdiv_(T.ones(4), T.ones(0)),
+    lambda T: T.ones(2, 1, 3).addcdiv_(T.ones(2, 2, 3, 4), T.ones(2, 2, 3, 4)),
+    lambda T: T.addcdiv(T.ones(0), T.ones(4), T.ones(0)),
+    lambda T: T.addcmul(T.ones(0), T.ones(4), T.ones(0)),
+], ids=['integer_before_written_shape', 'integer_before_broadcast', 'inplace_operand_order',
+        'inplace_operand_order_4d', 'operand_order', 'addcmul_operand_order'])
+def test_addcdiv_order(call):
+    """addcdiv's integer-division refusal stands before the shapes; the shapes broadcast in
+    torch's order (input, tensor1, tensor2), not tensor1 with tensor2 first."""
+    check(call, grad=False, match_message=True)
