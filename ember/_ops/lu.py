@@ -432,6 +432,9 @@ def _lu_solve(LU, pivots, B, left, adjoint, op='linalg.lu_solve'):
     batches, the pivots' values, then the kernel's dtypes."""
     _products._check_tensor(LU, op, 'LU', 1)
     _products._check_tensor(B, op, 'B', 3)
+    if getattr(pivots, '_requires_grad', False) and STATE.enabled:  # (autograd's, first)
+        raise RuntimeError("The function 'linalg_lu_solve' is not differentiable with respect "
+                           "to argument 'pivots'. This input cannot have requires_grad True.")
     lu, b = LU._data, B._data
     if lu.dtype.kind not in 'fcV':
         raise RuntimeError(f"torch.{op}: Expected a floating point or complex tensor as input. "

@@ -2037,7 +2037,21 @@ register(clamp, name='clip')
 @register(function=True, methods=('clip_',))
 def clamp_(self, min=None, max=None):
     """In-place ``clamp``."""
-    return inplace(self, lambda t: clamp(t, min, max), (), 'clamp_')
+    return _clamp_inplace(self, lambda t: clamp(t, min, max), (), 'clamp_', (min, max))
+
+
+def _clamp_inplace(self, fn, args, name, bounds):
+    """``inplace`` for clamp_ & co: with number bounds (torch's Scalar overloads) the cast
+    refusal names self's C++ type (``long int``), as torch's clamp kernel words it."""
+    try:
+        return inplace(self, fn, args, name)
+    except RuntimeError as e:
+        text = str(e)
+        if text.startswith('result type ') and " can't be cast to the desired output type " \
+                in text and not any(isinstance(b, Tensor) for b in bounds):
+            from ._cpp_print import cpp_scalar_name
+            raise RuntimeError(text[:text.rindex(' ') + 1] + cpp_scalar_name(self)) from None
+        raise
 
 
 register(clamp_, name='clip_')
@@ -2066,13 +2080,13 @@ def clamp_max(input, max):
 @register(function=False)
 def clamp_min_(self, min):
     """In-place ``clamp_min``."""
-    return inplace(self, clamp_min, (min,), 'clamp_min_')
+    return _clamp_inplace(self, clamp_min, (min,), 'clamp_min_', (min,))
 
 
 @register(function=False)
 def clamp_max_(self, max):
     """In-place ``clamp_max``."""
-    return inplace(self, clamp_max, (max,), 'clamp_max_')
+    return _clamp_inplace(self, clamp_max, (max,), 'clamp_max_', (max,))
 
 
 # -- where, lerp, addcmul, addcdiv, nan_to_num ------------------------------------------

@@ -1029,6 +1029,9 @@ def affine_grid_generator(theta, size, align_corners):
     return impl(theta, size, align_corners)
 
 
+affine_grid_generator._dtype_first = True  # (its linspace refuses bool first: see _args)
+
+
 @register(method=False)
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
              zero_infinity=False):

@@ -409,3 +409,26 @@ def test_addcdiv_order(call):
     """addcdiv's integer-division refusal stands before the shapes; the shapes broadcast in
     torch's order (input, tensor1, tensor2), not tensor1 with tensor2 first."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.lu_solve(T.ones(3, 3), T.ones(3, requires_grad=True), T.ones(3, 1)),
+    lambda T: T.lu_solve(T.ones(3, requires_grad=True), T.ones(3, 3, requires_grad=True),
+                         T.ones(3, 1, requires_grad=True)),
+    lambda T: T.ones(3, 3, dtype=T.long).clamp_max_(2.0),
+    lambda T: T.ones(3, dtype=T.long).clamp_(1, 2.5),
+    lambda T: T.ones(3, dtype=T.bool).clamp_min_(0.5),
+    lambda T: T.ones(3, 3, dtype=T.int8).clip_(2.0, 3),
+    lambda T: T.ones(3, dtype=T.long).clamp_max_(T.tensor(2.0)),
+    lambda T: T.affine_grid_generator(T.ones(2, 2, 3, 4), [2, 2, 3, 4], True),
+    lambda T: T.affine_grid_generator(T.ones(2, 2, 3, 4, dtype=T.bool), [2, 2, 3, 4], True),
+    lambda T: T.affine_grid_generator(T.ones(3, 2, 3), [2, 2, 3, 4], True),
+], ids=['lu_solve_pivots_grad', 'lu_solve_toplevel_pivots_grad', 'clamp_max__number',
+        'clamp__numbers', 'clamp_min__bool', 'clip__int8', 'clamp_max__tensor',
+        'affine_grid_generator_rank', 'affine_grid_generator_bool_first',
+        'affine_grid_generator_sizes'])
+def test_last_batch(call):
+    """lu_solve: autograd's refusal of pivots that require grad comes first; clamp_ & co
+    with number bounds name self's C++ type; affine_grid_generator: bool (its linspace),
+    then the bmm's rank, then its sizes."""
+    check(call, grad=False, match_message=True)

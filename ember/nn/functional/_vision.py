@@ -379,6 +379,8 @@ def affine_grid_generator(theta, size, align_corners):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
     nd = len(size) - 2
     dt = theta._data.dtype
+    if dt == np.bool_:  # (torch's base grid is a linspace in theta's dtype, made first)
+        raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
     # the base grid (*spatial, nd + 1): x (along W) first, then y, (z,) and a column of ones
     axes = [_base_coords(s, align_corners, dt) for s in size[2:]]
     base = np.ones(tuple(size[2:]) + (nd + 1,), dt)
@@ -388,7 +390,9 @@ def affine_grid_generator(theta, size, align_corners):
         base[..., i] = c.reshape(shape)
     base = make(base.reshape(1, -1, nd + 1))
     n = size[0]
-    if theta.dim() != 3 or theta.shape[0] != n or theta.shape[2] != nd + 1:
+    if theta.dim() != 3:  # (the bmm's checks: the rank, then the sizes)
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if theta.shape[0] != n or theta.shape[2] != nd + 1:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{n}, {nd + 1}] but got: [{theta.shape[0]}, {theta.shape[2]}].")
 
