@@ -432,3 +432,16 @@ def test_last_batch(call):
     with number bounds name self's C++ type; affine_grid_generator: bool (its linspace),
     then the bmm's rank, then its sizes."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.fft.hfft(T.ones(0)),
+    lambda T: T.fft.irfft(T.ones(0)),
+    lambda T: T.fft.hfft(T.ones(0, dtype=T.int32), None, 0),
+    lambda T: T.fft.irfftn(T.ones(0)),
+    lambda T: T.fft.hfft(T.ones(1)),
+], ids=['hfft_empty', 'irfft_empty', 'hfft_int_empty', 'irfftn_empty', 'hfft_one'])
+def test_c2r_default_points(call):
+    """A 1-d c2r transform's default n, 2 * (size - 1), is checked as computed (-2 for an
+    empty dim); the n-d ones check the input's sizes first."""
+    check(call, grad=False, match_message=True)
