@@ -318,16 +318,20 @@ class TraceBackward0(Node):
 
 @register
 def trace(input):
-    """Sum of the main diagonal of a matrix (integers and bools sum in int64)."""
-    if input._data.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
-                           f"{input._data.ndim}")
+    """Sum of the main diagonal of a matrix (integers sum in int64; bool is refused, by
+    torch's dtype dispatch, before the rank)."""
     x = input._data
     if x.dtype == np.bool_:
         raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if input._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                           f"{input._data.ndim}")
     dt = np.int64 if x.dtype.kind in 'biu' else x.dtype
     out = np.asarray(np.trace(x, dtype=dt), dt)
     return result(out, track1(TraceBackward0, input))
+
+
+trace._dtype_first = True  # (see _args: the body refuses bool in torch's order)
 
 
 class LinalgCrossBackward0(Node):

@@ -1884,10 +1884,11 @@ def float_power_(self, exponent):
         isinstance(exponent, Tensor) and exponent.is_complex())
     want = 'complex128' if complex_ else 'float64'  # (what float_power computes in)
     if self._data.dtype != want:
-        raise RuntimeError(f"the base given to float_power_ has dtype "
-                           f"{dtype_name(self._data.dtype)} "
-                           f"but the operation's result requires dtype "
-                           f"{'ComplexDouble' if want == 'complex128' else 'Double'}")
+        from ._args import stands  # (torch checks it before the shapes)
+        raise stands(RuntimeError(f"the base given to float_power_ has dtype "
+                                  f"{dtype_name(self._data.dtype)} "
+                                  f"but the operation's result requires dtype "
+                                  f"{'ComplexDouble' if want == 'complex128' else 'Double'}"))
     return inplace(self, float_power, (exponent,), 'float_power_')
 
 

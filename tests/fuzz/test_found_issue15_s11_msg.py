@@ -445,3 +445,18 @@ def test_c2r_default_points(call):
     """A 1-d c2r transform's default n, 2 * (size - 1), is checked as computed (-2 for an
     empty dim); the n-d ones check the input's sizes first."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.trace(T.ones(3, dtype=T.bool)),
+    lambda T: T.trace(T.ones(2, 1, 1, dtype=T.bool)),
+    lambda T: T.trace(T.ones(3, dtype=T.int8)),
+    lambda T: T.ones(3, dtype=T.complex64).float_power_(T.ones(4)),
+    lambda T: T.ones(3).float_power_(T.ones(4)),
+    lambda T: T.ones(3, dtype=T.float64).float_power_(T.ones(4)),
+], ids=['trace_bool_1d', 'trace_bool_3d', 'trace_int_1d', 'float_power__complex_shapes',
+        'float_power__float_shapes', 'float_power__shapes'])
+def test_trace_and_float_power_(call):
+    """trace refuses bool before the rank; float_power_'s base dtype refusal stands
+    before the shapes."""
+    check(call, grad=False, match_message=True)
