@@ -138,7 +138,8 @@ def native_dropout(input, p, train):
     # float scaling of an integer mask is checked then, as torch)
     drawn = train is not False and x.size
     if drawn and not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got "
+                           f"p={float(1 - p):g}")  # (a C++ double: -2, not -2.0)
     if drawn and x.dtype.kind in 'biu':  # (torch scales its mask as a float)
         from ..nn.functional._dropout import _float_mask
         _float_mask(x.dtype)

@@ -460,3 +460,18 @@ def test_trace_and_float_power_(call):
     """trace refuses bool before the rank; float_power_'s base dtype refusal stands
     before the shapes."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.pad(T.ones(2, 0, dtype=T.complex64), [0], 'nearest'),
+    lambda T: T.nn.functional.pad(T.ones(1), [1], 'bilinear', 1.5),
+    lambda T: T.nn.functional.pad(T.ones(1, 2, 3), [1], 'circular'),
+    lambda T: T.native_dropout(T.ones(1, 2, 3, 4, dtype=T.int16), 3.0, None),
+    lambda T: T.native_dropout(T.ones(4, 4), 1.5, True),
+    lambda T: T.dropout_(T.ones(1).expand(4), 3.0, False),
+], ids=['pad_mode_before_length', 'pad_mode_before_length_value', 'pad_length',
+        'native_dropout_p_as_double', 'native_dropout_p_fraction', 'dropout__p_before_overlap'])
+def test_pad_and_dropout(call):
+    """F.pad reads the mode before the pad's length; native_dropout's p shown as C++ shows
+    a double; dropout_'s p check stands before the in-place overlap check."""
+    check(call, grad=False, match_message=True)
