@@ -284,7 +284,7 @@ def histc(input, bins=100, min=0, max=0):
                            "dimension 0")
     from .pointwise import scalar_as
     min, max = (scalar_as(v, np.float64) for v in (min, max))  # (torch reads doubles)
-    if x.dtype.kind not in 'fV':
+    if x.dtype.kind not in 'fVb':  # (bool passes on to torch's linspace of the edges)
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)
@@ -296,6 +296,8 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError("torch.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     flat = x.reshape(-1)
     flat = flat[(flat >= lo) & (flat <= hi)]
     top, bottom = x.dtype.type(hi), x.dtype.type(lo)

@@ -475,3 +475,15 @@ def test_pad_and_dropout(call):
     """F.pad reads the mode before the pad's length; native_dropout's p shown as C++ shows
     a double; dropout_'s p check stands before the in-place overlap check."""
     check(call, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.histc(T.ones(3, dtype=T.bool)),
+    lambda T: T.histc(T.ones(3, dtype=T.bool), 10, 2, 1),
+    lambda T: T.histc(T.ones(0, dtype=T.bool)),
+    lambda T: T.histc(T.ones(3, dtype=T.long)),
+], ids=['bool', 'bool_range_first', 'bool_empty', 'long'])
+def test_histc_bool(call):
+    """histc of bool gets past the histogram kernel's dtypes to its linspace of the bin
+    edges (after the range checks)."""
+    check(call, grad=False, match_message=True)
