@@ -759,6 +759,8 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     torch's parser need take)."""
     if bound is False:
         bound = check(public_name, args, kwargs)  # (torch parses the arguments first)
+    if type(error) is TypeError and kwargs and impl is not None:
+        _boolean_dispatch_name(public_name, impl, args, kwargs, error)
     if bound is not None and isinstance(error, TypeError) and 'out_dtype' in bound.by_name:
         _no_out_dtype_kernel(public_name, bound, args, kwargs)
     if getattr(error, '_stands', False):
@@ -1029,6 +1031,30 @@ def _wrapped(x, n):
         len(x)  # (Python's own TypeError for a value without a length, its message)
         return [1 if v is None else v for v in x]
     return x
+
+
+# torch's functions made by ``boolean_dispatch`` on ``return_indices``: its position, then
+# the function each value of it calls (``F.max_pool2d`` is ``_max_pool2d`` or
+# ``max_pool2d_with_indices``), whose name Python's own TypeError of a bad call carries
+_BOOLEAN_DISPATCH = {f'nn.functional.{kind}max_pool{n}d': (at, f'_{kind}max_pool{n}d')
+                     for kind, at, dims in (('', 6, (1, 2, 3)), ('adaptive_', 2, (1, 2, 3)),
+                                            ('fractional_', 4, (2, 3)))
+                     for n in dims}
+
+
+def _boolean_dispatch_name(public_name, impl, args, kwargs, error):
+    """Python's TypeError for a bad call (an unknown keyword...) of a function torch makes
+    by ``boolean_dispatch``: in the name of the function it dispatched to."""
+    entry = _BOOLEAN_DISPATCH.get(key_of(public_name))
+    text = str(error)
+    own = getattr(impl, '__qualname__', '') + '() '
+    if entry is None or not text.startswith(own):
+        return
+    at, plain = entry
+    flag = kwargs['return_indices'] if 'return_indices' in kwargs else \
+        args[at] if at < len(args) else False
+    name = key_of(public_name).rsplit('.', 1)[-1] + '_with_indices' if flag else plain
+    raise TypeError(name + '() ' + text[len(own):]) from None
 
 
 def _reads_first(public_name, impl, args, kwargs):

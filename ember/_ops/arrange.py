@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from . import _cpp_print
 from ._core import (Node, Tensor, make, register, track, track1, result, results, view_of,
                     refuse_complex_grad,
                     wrap_dim, binary_arrays, dtype_of)
@@ -62,7 +63,7 @@ def meshgrid(*tensors, indexing=None):
     for t in tensors:
         if t._data.ndim > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
-                               f"but got: {t!r}")
+                               f"but got: {_cpp_print.cpp_str(t)}")
     ts = list(tensors)
     swap = indexing == 'xy' and len(ts) >= 2
     if swap:
@@ -182,9 +183,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     ``0..n-1`` each repeated by its count."""
     if repeats is None:
         counts = input
+        _index_counts(counts)  # (torch dispatches on the dtype first)
         if counts._data.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        _index_counts(counts)
         if counts._data.size and counts._data.min() < 0:
             raise RuntimeError("repeats can not be negative")
         out = np.repeat(np.arange(counts._data.size, dtype=counts._data.dtype), counts._data)
@@ -232,6 +233,10 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {shape[d]} but "
                            f"got {output_size}")
     return input.unsqueeze(d + 1).expand(wide).contiguous().view(shape)
+
+
+# (the body raises its kernel's dtype refusal in torch's order itself: see _args)
+repeat_interleave._dtype_first = True
 
 
 def _index_counts(counts):
@@ -313,16 +318,20 @@ class TraceBackward0(Node):
 
 @register
 def trace(input):
-    """Sum of the main diagonal of a matrix (integers and bools sum in int64)."""
-    if input._data.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
-                           f"{input._data.ndim}")
+    """Sum of the main diagonal of a matrix (integers sum in int64; bool is refused, by
+    torch's dtype dispatch, before the rank)."""
     x = input._data
     if x.dtype == np.bool_:
         raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if input._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                           f"{input._data.ndim}")
     dt = np.int64 if x.dtype.kind in 'biu' else x.dtype
     out = np.asarray(np.trace(x, dtype=dt), dt)
     return result(out, track1(TraceBackward0, input))
+
+
+trace._dtype_first = True  # (see _args: the body refuses bool in torch's order)
 
 
 class LinalgCrossBackward0(Node):

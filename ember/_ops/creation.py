@@ -64,6 +64,8 @@ def _shape(size, op):
                             f"found element of type {builtins.type(s).__name__} at pos "
                             f"{len(out)}")
         if s < 0:
+            if op == 'zeros':  # (torch's zeros checks the sizes itself, in its words)
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(size)}")
         out.append(s)
@@ -85,12 +87,27 @@ def _refuse_keywords(op, data, **keywords):
 
 
 _DEVICE_TYPES = (str, int, type(CPU))
+_MISSING = object()  # (``data`` not given)
+
+
+def _bad_call(op, data, extra, more):
+    """torch's parser's TypeError for ``tensor``/``as_tensor`` with more than one positional
+    argument, without ``data`` (judged before an unknown keyword) or with a keyword it does
+    not know."""
+    if more:
+        raise TypeError(f"{op}() takes 1 positional argument but {1 + len(more)} were given")
+    if data is _MISSING:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "data"')
+    raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(extra))}'")
 
 
 @register(method=False, dispatch=False)
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data=_MISSING, *more, dtype=None, device=None, requires_grad=False,
+           pin_memory=False, **extra):
     """A new tensor copying ``data`` (nested lists, numbers, arrays, tensors); the dtype is
     inferred as torch does (floats -> default dtype, ints -> int64, bools -> bool)."""
+    if data is _MISSING or extra or more:
+        _bad_call('tensor', data, extra, more)
     if not _well_typed(dtype, device, requires_grad, pin_memory):
         _refuse_keywords('tensor', data, dtype=dtype, device=device,
                          requires_grad=requires_grad, pin_memory=pin_memory)
@@ -107,9 +124,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 @register(method=False, dispatch=False)
-def as_tensor(data, *, dtype=None, device=None):
+def as_tensor(data=_MISSING, *more, dtype=None, device=None, **extra):
     """Like ``tensor`` but shares memory with ``data`` when it already is a matching array or
     tensor."""
+    if data is _MISSING or extra or more:
+        _bad_call('as_tensor', data, extra, more)
     if not _well_typed(dtype, device):
         _refuse_keywords('as_tensor', data, dtype=dtype, device=device)
     dev = check_device(device, 'as_tensor')

@@ -344,6 +344,13 @@ def _one(kind, fname, forward, doc):
                     _one_dim(x, dim)
                 wrap_dim(dim, x._data.ndim)
                 _points(n)
+        elif kind is _c2r and isinstance(input, Tensor) and input._data.ndim and \
+                input._data.size == 0:
+            # (torch's default n, 2 * (size - 1), checked as given: -2 for an empty dim)
+            x = _promote(input, fname, _COMPLEX_INPUT[kind])
+            size = x._data.shape[wrap_dim(dim, x._data.ndim)]
+            if size < 1:
+                _points(2 * (size - 1))
         return kind(fname, input, n, dim, norm, forward, out)
     return _named(fn, fname, doc)
 

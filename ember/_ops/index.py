@@ -1334,13 +1334,9 @@ def masked_scatter(input, mask, source):
     where ``mask`` is True."""
     m = mask._data
     x, s = input._data, source._data
-    if s.dtype != x.dtype:
-        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
-                           f"got{_tname(x.dtype)} and {_tname(s.dtype)}")
-    if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {_tname(m.dtype)}")
-    shape = broadcast_shape(x.shape, m.shape)
+    # (torch's order: mask and input broadcast, then the in-place op's checks on the copy)
+    shape = broadcast_shape(m.shape, x.shape) if m.shape != x.shape else x.shape
+    _masked_scatter_dtypes(input, mask, source)
     mb = np.broadcast_to(m, shape)
     count = int(mb.sum())
     if count > s.size:
@@ -1450,19 +1446,19 @@ def take_along_dim(input, indices, dim=None):
     """``gather`` along ``dim`` after broadcasting ``input`` and ``indices`` against each
     other (except along ``dim``); with ``dim=None``, on the flattened input."""
     a = indices._data
-    if dim is None:  # (gather checks the index dtype: int32 passes)
-        return gather(input.reshape(-1), 0, indices.reshape(-1))
-    if a.dtype != np.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{_tname(a.dtype)}")
+    if dim is None:  # (views, as torch; gather checks the index dtype: int32 passes)
+        return gather(input.view(-1), 0, indices.view(-1))
     x = input._data
-    if x.ndim == 0 == a.ndim:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    if x.ndim != a.ndim:
+    if x.ndim != a.ndim:  # (torch: the dims, then the dtype)
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {x.ndim} dimensions for input, and "
                            f"{a.ndim} dimensions for indices")
+    if a.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_tname(a.dtype)}")
     d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0 == a.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     xs = list(x.shape)
     xs[d] = a.shape[d]
     full = list(broadcast_shape(xs, a.shape))
@@ -1576,10 +1572,24 @@ register(masked_fill_, function=False)
 
 def masked_scatter_(self, mask, source):
     """In-place ``masked_scatter``; ``mask`` must broadcast to ``self``'s shape."""
-    if mask._data.ndim > self._data.ndim:
-        _shape.expand(mask, self._data.shape)  # torch's error for a mask larger than self
     _check_leaf(self)
+    # (torch's order: source's dtype, the mask expanded to self (its errors), the mask's)
+    _masked_scatter_dtypes(self, None, source)
+    if mask._data.shape != self._data.shape:
+        _shape.expand(mask, self._data.shape)
+    _masked_scatter_dtypes(self, mask, None)
     return inplace(self, masked_scatter, (mask, source), 'masked_scatter_')
+
+
+def _masked_scatter_dtypes(input, mask, source):
+    """masked_scatter's dtype checks: source's against input's, then the mask's (each where
+    given)."""
+    if source is not None and source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_tname(input._data.dtype)} and {_tname(source._data.dtype)}")
+    if mask is not None and mask._data.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_tname(mask._data.dtype)}")
 
 
 register(masked_scatter_, function=False)

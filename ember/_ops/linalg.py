@@ -160,12 +160,15 @@ class BmmBackward0(Node):
                 a.mH.bmm(g) if _needs(self, 1) else None)
 
 
-def _batch_sizes_read(batch1, batch2):
-    """torch's addbmm/baddbmm read ``batch1.size(1)`` and ``batch2.size(2)`` (the result's
-    shape) before checking the ranks: its IndexError for batches with too few dims."""
-    from .._tensor import _wrap_dim
-    _wrap_dim(1, batch1._data.ndim)
-    _wrap_dim(2, batch2._data.ndim)
+def _batch_sizes_read(input, batch1, batch2, batched):
+    """torch's addbmm/baddbmm read the result's shape (``batch1.size(0)`` with ``batched``,
+    ``batch1.size(1)``, ``batch2.size(2)``) and expand ``input`` to it before checking the
+    batches' ranks: the IndexError for batches with too few dims, then expand's error."""
+    target = ((batch1.size(0),) if batched else ()) + (batch1.size(1), batch2.size(2))
+    shape = input._data.shape
+    if len(shape) > len(target):
+        input.expand(target)  # (its error, in its words)
+    _expandable(shape, target)
 
 
 @register
@@ -562,10 +565,12 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
     dt = m2._data.dtype
     _expandable(x.shape, p.shape)
     if op == 'baddbmm':
+        if x.dtype == m1._data.dtype != dt:  # (the kernel's check: batch2 against the rest)
+            raise RuntimeError(f"expected scalar type {_name(m1)} but found {_name(m2)}")
         if not (x.dtype == m1._data.dtype == m2._data.dtype):
-            raise RuntimeError(f"Input dtypes must be the same, got: input "
-                               f"{_name(input).lower()}, batch1: {_name(m1).lower()}, batch2: "
-                               f"{_name(m2).lower()}")
+            from ._cpp_print import cpp_scalar_name as c
+            raise RuntimeError(f"Input dtypes must be the same, got: input {c(input)}, batch1: "
+                               f"{c(m1)}, batch2: {c(m2)}")
     elif x.dtype != dt:
         raise RuntimeError(f"self and {second} must have the same dtype, but got "
                            f"{_name(input)} and {_name(m2)}")
@@ -614,7 +619,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)`` (``input`` broadcasts)."""
     _check_tensor(batch1, 'baddbmm', 'batch1', 2)
     _check_tensor(batch2, 'baddbmm', 'batch2', 3)
-    _batch_sizes_read(batch1, batch2)
+    _check_tensor(input, 'baddbmm', 'input', 1)
+    _batch_sizes_read(input, batch1, batch2, True)
     for t, nm in ((batch1, 'batch1'), (batch2, 'batch2')):
         if t._data.ndim != 3:
             raise RuntimeError(f"{nm} must be a 3D tensor")
@@ -645,22 +651,21 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
     _check_tensor(batch1, 'addbmm', 'batch1', 2)
     _check_tensor(batch2, 'addbmm', 'batch2', 3)
-    _batch_sizes_read(batch1, batch2)
+    _check_tensor(input, 'addbmm', 'input', 1)
+    _batch_sizes_read(input, batch1, batch2, False)
     for t, nm in ((batch1, 'batch1'), (batch2, 'batch2')):
         if t._data.ndim != 3:
             raise RuntimeError(f"{nm} must be a 3D tensor")
     a, b = batch1._data, batch2._data
-    # (torch's order: the batches, the inner sizes, input against the result's shape, then
-    # the dtypes as its addmm of the batches laid side by side meets them: input and the
-    # second, the first and the second)
+    # (torch's order: input expanded to the result's shape (above), the batches, the inner
+    # sizes, then the dtypes as its addmm of the batches laid side by side meets them:
+    # input and the second, the first and the second)
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
                            f"{a.shape[0]} and {b.shape[0]}")
     if a.shape[2] != b.shape[1]:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({a.shape[1]}x{a.shape[2]} and "
                            f"{b.shape[1]}x{b.shape[2]})")
-    _check_tensor(input, 'addbmm', 'input', 1)
-    _expandable(input._data.shape, (a.shape[1], b.shape[2]))
     for first, t in (('self', input), ('mat1', batch1)):
         if a.shape[0] and t._data.dtype != b.dtype:
             raise RuntimeError(f"{first} and mat2 must have the same dtype, but got "

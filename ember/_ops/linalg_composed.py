@@ -5,6 +5,8 @@ Composing them from ember ops (rather than writing a kernel and a backward) give
 torch's grad_fn names and derivatives of any order for free. They join the ``ember.linalg``
 namespace (``factorizations.LINALG``) through ``_linalg``.
 """
+import math
+
 import numpy as np
 
 from ._core import register, track, result, make
@@ -76,6 +78,11 @@ def multi_dot(tensors, *, out=None):
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
                                f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
                                f"{t.dtype.kernel_name}")
+    for i in range(len(ts) - 1):  # (the shapes as given: a vector's as [n])
+        if ts[i].shape[-1] != ts[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(ts[i].shape)} and {list(ts[i + 1].shape)} cannot be "
+                               "multiplied")
     shape = ([ts[0].shape[0]] if first == 2 else []) + ([ts[-1].shape[1]] if last == 2 else [])
     if first == 1:
         ts[0] = ts[0].unsqueeze(0)
@@ -169,17 +176,21 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     """Matrix norm over the two dims ``dim``: 'fro', 'nuc', +-inf (max/min row sum),
     +-1 (column sum), +-2 (largest/smallest singular value)."""
     _products._check_tensor(A, 'linalg.matrix_norm', 'A', 1)
+    # (torch's order: the order, A's dims and dtype, dim, then dtype=)
+    if ord not in ('fro', 'nuc') and (isinstance(ord, str) or abs(ord) not in (1, 2, math.inf)):
+        shown = ord if isinstance(ord, str) else f'{float(ord):g}'  # (C++'s double)
+        raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
     if A._data.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     _floating(A, 'linalg.matrix_norm')
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + ' '.join(str(d) for d in dim))
     if dtype is not None:
         from .reduce import check_norm_dtype
         check_norm_dtype(A, dtype, 'linalg.matrix_norm')
         A = A.to(dtype)
-    if len(dim) != 2:
-        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           + ' '.join(str(d) for d in dim))
     nd = A._data.ndim
     d0, d1 = (d % nd for d in dim)
     if ord == 'fro':
@@ -336,12 +347,12 @@ def tensorinv(A, ind=2, *, out=None):
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     if ind > A.dim():  # (torch slices the shape at ind first: its ArrayRef error)
         raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.dim()}")
-    _floating(A, 'linalg.inv')
     shape = tuple(A.shape)
     rows, cols = _prod(shape[:ind]), _prod(shape[ind:])
     if rows != cols:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    _floating(A, 'linalg.inv')  # (the inverse's check, after the shapes)
     return _products._out(_inv(A.reshape(rows, cols), 'inv').reshape(shape[ind:] + shape[:ind]),
                           out)
 

@@ -238,7 +238,13 @@ def _check_info(info, op):
                            "linalg.lu_factor_ex(A, pivot)")
 
 
+def _dtype_first(fn):
+    fn._dtype_first = True  # (the body refuses the kernel's dtypes in torch's order: _args)
+    return fn
+
+
 @_linalg()
+@_dtype_first
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     """Packed LU factorization with partial pivoting, the pivots (1-based, int32) and
     ``info`` (the first zero pivot per matrix, 0 if none); ``check_errors`` raises on it."""
@@ -249,6 +255,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
 
 
 @_linalg()
+@_dtype_first
 def lu_factor(A, *, pivot=True, out=None):
     """Packed LU factorization ``(LU, pivots)`` of ``A = P L U``; a singular matrix
     raises (``lu_factor_ex`` reports it in ``info`` instead)."""
@@ -258,6 +265,7 @@ def lu_factor(A, *, pivot=True, out=None):
 
 
 @register(name='lu')
+@_dtype_first
 def _lu_toplevel(A, pivot=True, get_infos=False, out=None):
     """``torch.lu`` (deprecated in torch for ``linalg.lu_factor``): ``(LU, pivots)``, plus
     ``infos`` with ``get_infos=True``. A singular matrix does not raise (as in torch)."""
@@ -424,6 +432,9 @@ def _lu_solve(LU, pivots, B, left, adjoint, op='linalg.lu_solve'):
     batches, the pivots' values, then the kernel's dtypes."""
     _products._check_tensor(LU, op, 'LU', 1)
     _products._check_tensor(B, op, 'B', 3)
+    if getattr(pivots, '_requires_grad', False) and STATE.enabled:  # (autograd's, first)
+        raise RuntimeError("The function 'linalg_lu_solve' is not differentiable with respect "
+                           "to argument 'pivots'. This input cannot have requires_grad True.")
     lu, b = LU._data, B._data
     if lu.dtype.kind not in 'fcV':
         raise RuntimeError(f"torch.{op}: Expected a floating point or complex tensor as input. "

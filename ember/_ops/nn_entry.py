@@ -138,7 +138,8 @@ def native_dropout(input, p, train):
     # float scaling of an integer mask is checked then, as torch)
     drawn = train is not False and x.size
     if drawn and not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got "
+                           f"p={float(1 - p):g}")  # (a C++ double: -2, not -2.0)
     if drawn and x.dtype.kind in 'biu':  # (torch scales its mask as a float)
         from ..nn.functional._dropout import _float_mask
         _float_mask(x.dtype)
@@ -386,14 +387,24 @@ def norm_except_dim(v, pow=2, dim=0):
     weight normalisation divides by. ``dim=-1`` is the norm of everything. Computed as torch
     does (rows of a 2-D view, transposes around), so the graph has torch's nodes."""
     if dim == -1:
-        return v.norm(pow)
+        return _norm_of(v, pow)
     shape = [1] * v.dim()
-    shape[dim] = v.shape[dim]
+    if dim == 0 or dim == v.dim() - 1:  # (else the transpose judges ``dim``)
+        shape[dim] = v.size(dim)
     if dim == 0:
-        return v.contiguous().view(v.shape[0], -1).norm(pow, 1).view(shape)
+        return _norm_of(v.contiguous().view(v.shape[0], -1), pow, 1).view(shape)
     if dim == v.dim() - 1:
-        return v.contiguous().view(-1, v.shape[-1]).norm(pow, 0).view(shape)
+        return _norm_of(v.contiguous().view(-1, v.shape[-1]), pow, 0).view(shape)
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def _norm_of(v, pow, *dim):
+    """``v.norm(pow, *dim)`` with the dtype check of the C++ ``at::norm`` torch's
+    norm_except_dim calls (in its words, not those of ``Tensor.norm``'s vector_norm)."""
+    if not (v.is_floating_point() or v.is_complex()):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {v.dtype.kernel_name} instead.")
+    return v.norm(pow, *dim)
 
 
 @_fn('_weight_norm')

@@ -129,16 +129,16 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     check = _refusal
 
     # (``input`` left out or a second argument, ``more``, gets torch's TypeError from
-    # ``_by_name``. Not ``**kw``, which would take NumPy's names -- ``sin(x=t)``, which torch
-    # takes -- but costs every call a dict, 2 % of ``t.exp()`` on a small tensor: such a call
-    # gets Python's TypeError.)
-    def fn(input=_UNSET, more=_UNSET, *, out=None):
+    # ``_by_name``. NumPy's names of ``input`` that torch's parser takes -- ``sin(x=t)``,
+    # ``acos(a=1.5)`` -- are positional parameters with defaults rather than ``**kw``, which
+    # costs every call a dict (2 % of ``t.exp()`` on a small tensor): two identity tests on
+    # the fast path, blind only to all three given the same object.)
+    def fn(input=_UNSET, more=_UNSET, x=_UNSET, a=_UNSET, x1=_UNSET, *rest, out=None):
         nonlocal check
-        if type(input) is not Tensor or more is not _UNSET or MODES or out is not None:
-            if input is _UNSET or more is not _UNSET:
-                return _by_name(name, public or fn, tuple(
-                    a for a in (input, more) if a is not _UNSET), {} if out is None else
-                    {'out': out}, 1)
+        if type(input) is not Tensor or more is not _UNSET or MODES or out is not None or \
+                x is not a or a is not x1:
+            if input is _UNSET or more is not _UNSET or x is not a or a is not x1:
+                return _unary_by_name(name, public or fn, input, more, (x, a, x1), rest, out)
             if public is not None and (type(input) is not Tensor or MODES or (
                     out is not None and type(out) is not Tensor)):
                 # (None: the copy the protocol runs, see overrides)
@@ -841,6 +841,26 @@ def _more_arguments(name, op, given, kwargs):
         _arguments().check('add', args, kwargs)
         return add(*args, **kwargs)
     return _by_name(name, op, args, kwargs)
+
+
+def _unary_by_name(name, op, input, more, named, rest, out):
+    """``_by_name`` for a unary op's ``fn(input, more, x, a, x1, *rest, out=None)``: with a
+    second positional argument, those of ``x, a, x1`` given from the left were positional
+    too (a guess where a call names them after one more positional argument)."""
+    args = [v for v in (input, more) if v is not _UNSET]
+    kwargs = {}
+    positional = more is not _UNSET
+    for k, v in zip(('x', 'a', 'x1'), named):
+        if v is _UNSET:
+            positional = False
+        elif positional:
+            args.append(v)
+        else:
+            kwargs[k] = v
+    args.extend(rest)
+    if out is not None:
+        kwargs['out'] = out
+    return _by_name(name, op, tuple(args), kwargs, 1)
 
 
 def _by_name(name, op, args, kwargs, n=2):
@@ -1871,10 +1891,11 @@ def float_power_(self, exponent):
         isinstance(exponent, Tensor) and exponent.is_complex())
     want = 'complex128' if complex_ else 'float64'  # (what float_power computes in)
     if self._data.dtype != want:
-        raise RuntimeError(f"the base given to float_power_ has dtype "
-                           f"{dtype_name(self._data.dtype)} "
-                           f"but the operation's result requires dtype "
-                           f"{'ComplexDouble' if want == 'complex128' else 'Double'}")
+        from ._args import stands  # (torch checks it before the shapes)
+        raise stands(RuntimeError(f"the base given to float_power_ has dtype "
+                                  f"{dtype_name(self._data.dtype)} "
+                                  f"but the operation's result requires dtype "
+                                  f"{'ComplexDouble' if want == 'complex128' else 'Double'}"))
     return inplace(self, float_power, (exponent,), 'float_power_')
 
 
@@ -2024,7 +2045,21 @@ register(clamp, name='clip')
 @register(function=True, methods=('clip_',))
 def clamp_(self, min=None, max=None):
     """In-place ``clamp``."""
-    return inplace(self, lambda t: clamp(t, min, max), (), 'clamp_')
+    return _clamp_inplace(self, lambda t: clamp(t, min, max), (), 'clamp_', (min, max))
+
+
+def _clamp_inplace(self, fn, args, name, bounds):
+    """``inplace`` for clamp_ & co: with number bounds (torch's Scalar overloads) the cast
+    refusal names self's C++ type (``long int``), as torch's clamp kernel words it."""
+    try:
+        return inplace(self, fn, args, name)
+    except RuntimeError as e:
+        text = str(e)
+        if text.startswith('result type ') and " can't be cast to the desired output type " \
+                in text and not any(isinstance(b, Tensor) for b in bounds):
+            from ._cpp_print import cpp_scalar_name
+            raise RuntimeError(text[:text.rindex(' ') + 1] + cpp_scalar_name(self)) from None
+        raise
 
 
 register(clamp_, name='clip_')
@@ -2053,13 +2088,13 @@ def clamp_max(input, max):
 @register(function=False)
 def clamp_min_(self, min):
     """In-place ``clamp_min``."""
-    return inplace(self, clamp_min, (min,), 'clamp_min_')
+    return _clamp_inplace(self, clamp_min, (min,), 'clamp_min_', (min,))
 
 
 @register(function=False)
 def clamp_max_(self, max):
     """In-place ``clamp_max``."""
-    return inplace(self, clamp_max, (max,), 'clamp_max_')
+    return _clamp_inplace(self, clamp_max, (max,), 'clamp_max_', (max,))
 
 
 # -- where, lerp, addcmul, addcdiv, nan_to_num ------------------------------------------
@@ -2224,7 +2259,12 @@ def _inexact_operand(t):
 def _addc(node, kernel, name):
     def fn(input, tensor1, tensor2, *, value=1, out=None):
         if name == 'addcdiv' and not any(_inexact_operand(t) for t in (tensor1, tensor2)):
-            raise RuntimeError(_ADDCDIV_INTEGER)
+            from ._args import stands  # (torch raises it before it looks at the shapes)
+            raise stands(RuntimeError(_ADDCDIV_INTEGER))
+        shapes = [np.shape(t._data) if isinstance(t, Tensor) else () for t in
+                  (input, tensor1, tensor2)]
+        if not shapes[0] == shapes[1] == shapes[2]:
+            check_broadcast(*shapes)  # (torch's order: input, tensor1, tensor2)
         if isinstance(tensor1, Tensor) and isinstance(tensor2, Tensor) and not \
                 input._data.dtype == tensor1._data.dtype == tensor2._data.dtype:
             # torch computes the product in the dtype of all three (uint8 * int16 wraps in
@@ -2336,9 +2376,10 @@ def _check_tolerances(rtol, atol):
 @register
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    if input._data.dtype != to_tensor(other)._data.dtype:  # (torch: before the tolerances)
+        raise RuntimeError(f"{input.dtype.kernel_name} did not match "
+                           f"{to_tensor(other).dtype.kernel_name}")
     _check_tolerances(rtol, atol)
-    if input._data.dtype != to_tensor(other)._data.dtype:
-        raise RuntimeError(f"{input.dtype} did not match {to_tensor(other).dtype}")
     x, y = binary_arrays(input, other, 'isclose')
     if x.dtype.kind == 'V' and x.dtype.names is not None:
         return make(_isclose_chalf(x, y, rtol, atol, equal_nan))

@@ -316,7 +316,13 @@ class PoissonBackward0(Node):
         return g * 0
 
 
+def _dtype_first(fn):
+    fn._dtype_first = True  # (torch checks the rates inside its dtype dispatch: see _args)
+    return fn
+
+
 @register(method=False)
+@_dtype_first
 def poisson(input, generator=None):
     """A Poisson draw per element, with the element as its rate (same dtype)."""
     x = input._data

@@ -10,6 +10,7 @@ the input where it may be zero (prod, cumprod), so they stay exact there.
 import builtins
 import collections
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -1254,6 +1255,12 @@ class LogSoftmaxBackward0(Node):
 def implicit_softmax_dim(nd, op, stacklevel=3):
     """The dim ``nn.functional.softmax``-style calls use when given ``dim=None`` (torch's
     legacy choice, with its deprecation warning); ``ember.softmax`` itself needs a dim."""
+    try:
+        stacklevel = operator.index(stacklevel)
+    except TypeError:  # (Python's words for ``warnings.warn``'s stacklevel, torch's names)
+        from ._args import _type_name
+        raise TypeError(f"'{_type_name(stacklevel)}' object cannot be interpreted as an "
+                        "integer") from None
     warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel + 1)
     return 0 if nd in (0, 1, 3) else 1

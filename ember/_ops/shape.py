@@ -65,6 +65,10 @@ def _infer_shape(shape, numel, op):
         if s != -1:
             known *= s
     if neg:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                               "because the unspecified dimension size -1 can be any value "
+                               "and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = shape[:neg[0]] + (numel // known,) + shape[neg[0] + 1:]
@@ -232,7 +236,7 @@ def _unflatten(input, dim, sizes):
         _infer_shape(sizes, shp[d], 'unflatten')  # (its refusal of two -1s)
     if -1 in sizes or _prod(sizes) != shp[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
-                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+                           f"size of dim {d} ({shp[d]}) in the input tensor")
     return view(input, shp[:d] + sizes + shp[d + 1:])
 
 
@@ -455,12 +459,14 @@ def expand(input, *sizes, size=None, implicit=False):
     shp = input._data.shape
     nd = len(shp)
     if len(sizes) < nd:
-        raise RuntimeError(f"expand({input.type()}{{{list(shp)}}}, size={list(sizes)}): the "
+        from ._cpp_print import cpp_type_name
+        raise RuntimeError(f"expand({cpp_type_name(input)}{{{list(shp)}}}, size={list(sizes)}): the "
                            f"number of sizes provided ({len(sizes)}) must be greater or equal to "
                            f"the number of dimensions in the tensor ({nd})")
     lead = len(sizes) - nd
     target = []
-    for i, s in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # (torch checks from the last dim)
+        s = sizes[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
@@ -475,7 +481,7 @@ def expand(input, *sizes, size=None, implicit=False):
                                f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
                                f"{list(sizes)}.  Tensor sizes: {list(shp)}")
         target.append(s)
-    target = tuple(target)
+    target = tuple(target[::-1])
     if target[lead:] == shp and all(s == 1 for s in target[:lead]):
         # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
         # torch; broadcast_to's result is read-only.
@@ -619,7 +625,7 @@ def select_position(input, dim, index):
     index = int(index)
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(input._data.shape)} at dimension {dim}")
+                         f"{list(input._data.shape)} at dimension {d}")
     return d, index + size if index < 0 else index
 
 
@@ -731,7 +737,7 @@ def split(tensor, split_size_or_sections, dim=0):
         sizes = list(split_size_or_sections)
         if builtins.sum(sizes) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
-                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"(input tensor's size at dimension {dim}), but got split_sizes="
                                f"{sizes}")
         cls = SplitWithSizesBackward0
     arr = tensor._data

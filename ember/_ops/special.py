@@ -612,9 +612,10 @@ def ldexp(input, other, *, out=None):
 def ldexp_(input, other):
     """In-place ``ldexp``."""
     _must_be_tensor(input, 'ldexp_', 'input', 1)
-    if input._data.dtype.kind not in 'fcV':
-        raise RuntimeError(f"ldexp can't be cast to the desired output type "
-                           f"{dtype_of(input).kernel_name}")
+    if input._data.dtype.kind not in 'fcV':  # (before the shapes: torch's ldexp_ checks it
+        from ._args import stands               # ahead of the mul_ it is made of)
+        raise stands(RuntimeError(f"ldexp can't be cast to the desired output type "
+                                  f"{dtype_of(input).kernel_name}"))
     return inplace(input, ldexp, (other,), 'ldexp_')
 
 

@@ -194,6 +194,25 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         if seq.dtype.kind == 'i' and input >= 1 << (bits - 1):
             input -= 1 << bits
     vals = np.asarray(input if scalar else input._data)
+    # (torch's order: the sorter's size, dtype and range, then the value's and the
+    # boundaries' dims)
+    if sorter is not None:
+        s = sorter._data
+        if s.shape != seq.shape:
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {list(seq.shape)}and got "
+                               f"sorter tensor {list(s.shape)}")
+        if s.dtype != np.int64:
+            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype "
+                               f"but got dtype {_dtype.FROM_NP[s.dtype].kernel_name}")
+        if s.size and s.ndim == 0:  # (torch reads the last of no sizes)
+            raise RuntimeError("ArrayRef: attempted to access back() of empty list")
+        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+    if vals.ndim == 0 and seq.ndim != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({seq.ndim}) and input value's dim(0) numel(1)")
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
@@ -204,16 +223,6 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             f"boundaries tensor {list(seq.shape)} and input value tensor "
             f"{list(vals.shape)}")
     if sorter is not None:
-        s = sorter._data
-        if s.dtype != np.int64:
-            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype "
-                               f"but got dtype {_dtype.FROM_NP[s.dtype]}")
-        if s.shape != seq.shape:
-            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
-                               f"size, but got boundary tensor {list(seq.shape)}and got "
-                               f"sorter tensor {list(s.shape)}")
-        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
-            raise RuntimeError("torch.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, s, -1)
     r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
     t = make(r)
@@ -275,7 +284,7 @@ def histc(input, bins=100, min=0, max=0):
                            "dimension 0")
     from .pointwise import scalar_as
     min, max = (scalar_as(v, np.float64) for v in (min, max))  # (torch reads doubles)
-    if x.dtype.kind not in 'fV':
+    if x.dtype.kind not in 'fVb':  # (bool passes on to torch's linspace of the edges)
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)
@@ -287,6 +296,8 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError("torch.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     flat = x.reshape(-1)
     flat = flat[(flat >= lo) & (flat <= hi)]
     top, bottom = x.dtype.type(hi), x.dtype.type(lo)
@@ -789,6 +800,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 @register
 def corrcoef(input):
     """Pearson correlation coefficients of the variables in the rows of ``input``."""
+    if input._data.ndim > 2:  # (torch checks the dims itself, in its own name, then cov)
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {input._data.ndim} dimensions")
     c = cov(input)
     if c._data.ndim == 0:
         return c / c
@@ -1015,6 +1029,9 @@ def affine_grid_generator(theta, size, align_corners):
     """``nn.functional.affine_grid`` without its argument checks."""
     from ..nn.functional._vision import affine_grid_generator as impl
     return impl(theta, size, align_corners)
+
+
+affine_grid_generator._dtype_first = True  # (its linspace refuses bool first: see _args)
 
 
 @register(method=False)

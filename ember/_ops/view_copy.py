@@ -91,7 +91,15 @@ def _expand(input, size, *, implicit=False):
 
 
 def _view_as_complex(input):
+    # (torch's order: the dtype, the view's shape checks, then autograd's refusal)
+    if input._data.dtype not in (np.float16, np.float32, np.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: "
+                           f"{input.dtype.kernel_name}")
     if input._requires_grad:
+        from ..autograd.grad_mode import no_grad
+        with no_grad():  # (the view's own checks first, as torch's kernel runs before)
+            special.view_as_complex(input.detach())
         raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
                            "for outputs with complex dtype.")
     return special.view_as_complex(input)
@@ -193,6 +201,9 @@ def _inplace_view(view, name):
         if self._base is not None and STATE.enabled and self.requires_grad:
             # (a view whose history cannot be rewritten cannot become another view either)
             check_view_rewritable(self)
+        if name == 't_' and self._data.ndim > 2:  # (torch's t_ names itself)
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self._data.ndim}D")
         root = self._base is None
         if root:
             inverse = _inverse(view, self, args, kwargs)

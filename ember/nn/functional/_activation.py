@@ -452,19 +452,20 @@ def tanh(input):
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _red.implicit_softmax_dim(input.dim(), 'softmax', _stacklevel)
-    return _red.softmax(input, dim, dtype)
+    # (the method, as torch: its parser counts ``dim`` as argument 1)
+    return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _red.implicit_softmax_dim(input.dim(), 'log_softmax', _stacklevel)
-    return _red.log_softmax(input, dim, dtype)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _red.implicit_softmax_dim(input.dim(), 'softmin', _stacklevel)
-    return _red.softmax(-input, dim, dtype)
+    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
 
 
 # -- softplus, mish, log-sigmoid, softsign, tanhshrink -------------------------------------

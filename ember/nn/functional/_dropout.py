@@ -52,9 +52,10 @@ def _check_p(p):
 def kernel_p(p):
     """The dropout kernels' check of ``p``, which NaN fails too (a RuntimeError showing ``p``
     as a C++ double: 2 not 2.0), made before they look at ``training``."""
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got "
-                           f"{float(p):g}")
+    if not 0 <= p <= 1:  # (before anything else: an in-place call's overlap check too)
+        from ..._ops._args import stands
+        raise stands(RuntimeError(f"dropout probability has to be between 0 and 1, but got "
+                                  f"{float(p):g}"))
 
 
 def _zeroed(input, inplace):

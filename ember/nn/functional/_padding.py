@@ -70,6 +70,8 @@ def padded(input, pad, mode='constant', value=None, listed=False, direct=False):
         _args.int_lists('pad', 2, pad=pad)  # (torch's C pad parses it: ints only)
     pad = [int(p) for p in pad]
     x = input._data
+    if mode != 'constant' and mode not in _NP_MODES:  # (torch reads the mode first)
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
         raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}"
                            if direct else "Padding length must be divisible by 2")

@@ -379,6 +379,8 @@ def affine_grid_generator(theta, size, align_corners):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
     nd = len(size) - 2
     dt = theta._data.dtype
+    if dt == np.bool_:  # (torch's base grid is a linspace in theta's dtype, made first)
+        raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
     # the base grid (*spatial, nd + 1): x (along W) first, then y, (z,) and a column of ones
     axes = [_base_coords(s, align_corners, dt) for s in size[2:]]
     base = np.ones(tuple(size[2:]) + (nd + 1,), dt)
@@ -388,7 +390,9 @@ def affine_grid_generator(theta, size, align_corners):
         base[..., i] = c.reshape(shape)
     base = make(base.reshape(1, -1, nd + 1))
     n = size[0]
-    if theta.dim() != 3 or theta.shape[0] != n or theta.shape[2] != nd + 1:
+    if theta.dim() != 3:  # (the bmm's checks: the rank, then the sizes)
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if theta.shape[0] != n or theta.shape[2] != nd + 1:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{n}, {nd + 1}] but got: [{theta.shape[0]}, {theta.shape[2]}].")
 
@@ -405,8 +409,7 @@ def affine_grid(theta, size, align_corners=None):
         align_corners = False
     if theta._data.dtype.kind not in 'fV':
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = tuple(size)
-    if len(size) == 4:
+    if len(size) == 4:  # (as given: torch's messages print a list as a list)
         if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
             raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
                              f"{size}. Got {theta.shape}.")
@@ -426,6 +429,8 @@ def affine_grid(theta, size, align_corners=None):
                       stacklevel=3)
     if min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    from ..._ops import _args  # (the parser of the op torch hands ``size`` on to)
+    _args.check_argument('affine_grid_generator', 'SymIntArrayRef size', size, 1)
     return affine_grid_generator(theta, size, align_corners)
 
 
@@ -542,7 +547,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """``grid_sample`` with the modes as torch's enums (interpolation 0 bilinear, 1 nearest,
     2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
     xs, gs = _shape_list(input.shape), _shape_list(grid.shape)
-    if input.shape[0] != grid.shape[0]:
+    if input.size(0) != grid.size(0):  # (size(0): torch's error for a 0-d tensor)
         raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes {xs} and grid with sizes {gs}")
     nd = input.dim() - 2

@@ -1,0 +1,149 @@
+"""A tensor as torch's C++ ``operator<<`` prints it (ATen's Formatting): what torch's C++
+error messages show of a tensor (``torch.meshgrid: Expected 0D or 1D tensor in the tensor
+list but got:  1  1  1 ...``). Values as doubles (a complex tensor's real parts), columns of
+one width and format chosen from the whole tensor, a matrix at a time for more dims, then
+``[ torch.FloatTensor{2,3} ]``."""
+import math
+
+import numpy as np
+
+_LINESIZE = 80
+
+
+def _format(values):
+    """(scale, width, fmt) of torch's ``__printFormat`` for the doubles ``values``."""
+    if not values.size:
+        return 1.0, 0, _general
+    finite = values[np.isfinite(values)]
+    int_mode = bool(np.all(finite == np.ceil(finite)))
+    exp_min = exp_max = 1.0
+    if finite.size:
+        a = np.abs(finite)
+        lo, hi = float(a.min()), float(a.max())
+        exp_min = math.floor(math.log10(lo)) + 1 if lo != 0 else 1
+        exp_max = math.floor(math.log10(hi)) + 1 if hi != 0 else 1
+    if int_mode:
+        if exp_max > 9:
+            return 1.0, 11, _scientific
+        return 1.0, exp_max + 1, _general
+    if exp_max - exp_min > 4:
+        width = 12 if abs(exp_max) > 99 or abs(exp_min) > 99 else 11
+        return 1.0, width, _scientific
+    if exp_max > 5 or exp_max < 0:
+        return 10.0 ** (exp_max - 1), 7, _fixed
+    return 1.0, 7 if exp_max == 0 else exp_max + 6, _fixed
+
+
+def _c_special(v):
+    if math.isnan(v):
+        return '-nan' if math.copysign(1, v) < 0 else 'nan'
+    if math.isinf(v):
+        return 'inf' if v > 0 else '-inf'
+    return None
+
+
+def _general(v):  # (C++'s defaultfloat, precision 6)
+    return _c_special(v) or f'{v:g}'
+
+
+def _fixed(v):
+    return _c_special(v) or f'{v:.4f}'
+
+
+def _scientific(v):
+    return _c_special(v) or f'{v:.4e}'
+
+
+def _scale_line(scale):  # (a power of ten: up as an integer, down as %g)
+    return (f'{int(scale)}' if scale >= 1 else f'{scale:g}') + ' *\n'
+
+
+# (the dtypes with a legacy tensor type name; the others print as ``CPUBoolType``)
+_LEGACY = ('Float', 'Double', 'Half', 'Long', 'Int', 'Short', 'Char', 'Byte')
+
+
+def _matrix(out, m, indent):
+    scale, width, fmt = _format(m)
+    rows, cols = m.shape
+    per_line = (_LINESIZE - indent) // (width + 1)
+    first = 0
+    while first < cols:
+        last = first + per_line - 1 if first + per_line <= cols else cols - 1
+        if per_line < cols:
+            if first:
+                out.append('\n')
+            out.append(f'Columns {first + 1} to {last + 1}')
+            out.append(' ' * indent)
+        if scale != 1:
+            out.append(_scale_line(scale))
+            out.append(' ' * indent)
+        for r in range(rows):
+            for c in range(first, last + 1):
+                out.append(fmt(float(m[r, c]) / scale).rjust(width))
+                if c == last:
+                    out.append('\n')
+                    if r != rows - 1:
+                        out.append(' ' * indent + (' ' if scale != 1 else ''))
+                else:
+                    out.append(' ')
+        first = last + 1
+
+
+_C_TYPES = {'Long': 'long int', 'Short': 'short int', 'Byte': 'unsigned char',
+            'Char': 'signed char', 'Half': 'c10::Half', 'BFloat16': 'c10::BFloat16',
+            'ComplexFloat': 'c10::complex<float>', 'ComplexDouble': 'c10::complex<double>',
+            'ComplexHalf': 'c10::complex<c10::Half>', 'UInt16': 'short unsigned int',
+            'UInt32': 'unsigned int', 'UInt64': 'long unsigned int'}
+
+
+def cpp_scalar_name(t):
+    """The C++ type of ``t``'s elements as torch's messages print a caffe2 TypeMeta
+    (``long int``, ``c10::Half``, ``float``)."""
+    kind = t.dtype.kernel_name
+    return _C_TYPES.get(kind, kind.lower())
+
+
+def cpp_type_name(t):
+    """``t``'s type as torch's C++ ``toString`` names it: ``torch.FloatTensor`` for the
+    dtypes with a legacy type, else ``CPUBoolType``."""
+    kind = t.dtype.kernel_name
+    return f'torch.{kind}Tensor' if kind in _LEGACY else f'CPU{kind}Type'
+
+
+def cpp_str(t):
+    """``t`` (an ember Tensor) as torch's C++ prints it."""
+    x = t._data
+    if x.dtype.kind == 'c':
+        x = x.real
+    x = np.asarray(x, np.float64) if x.dtype.kind != 'V' else \
+        np.asarray(t.double()._data, np.float64)
+    out = []
+    name = cpp_type_name(t)
+    if x.ndim == 0:
+        out.append(_general(float(x)) + '\n')
+        out.append(f'[ {name}{{}}')
+    elif x.ndim == 1:
+        if x.size:
+            scale, width, fmt = _format(x)
+            if scale != 1:
+                out.append(_scale_line(scale))
+            for v in x:
+                out.append(fmt(float(v) / scale).rjust(width) + '\n')
+        out.append(f'[ {name}{{{x.shape[0]}}}')
+    else:
+        if x.size:
+            if x.ndim == 2:
+                _matrix(out, x, 0)
+            else:
+                first = True
+                # (the first of the leading dims counts fastest)
+                for back in np.ndindex(*x.shape[-3::-1]):
+                    index = back[::-1]
+                    if not first:
+                        out.append('\n')
+                    first = False
+                    out.append('(' + ''.join(f'{i + 1},' for i in index) + '.,.) = \n')
+                    _matrix(out, x[index], 1)
+        out.append(f'[ {name}{{' + ','.join(str(s) for s in x.shape) + '}')
+    out.append(' ]')
+    return ''.join(out)
