@@ -293,12 +293,6 @@ KNOWN = {
         "INTERNAL ASSERT ('t.dim() == 1', \"please report a bug\") on a weight or bias of "
         'more than one dim, which its contiguous kernel takes (any shape of one value per '
         'channel); ember takes them as the contiguous kernel does',
-    ('Tensor.stride', 'wrong values on finite inputs'):
-        "left: the strides of a view (transposed, sliced) of an empty tensor: NumPy keeps "
-        "no strides for an empty array (all 0), so ember reports the row-major ones torch "
-        "gives a fresh empty tensor (torch: zeros(0, 2).t().stride() is (1, 2), ember's "
-        "(1, 1)). (The fuzzer builds torch's empty inputs with torch.zeros: torch.tensor of "
-        "an empty NumPy array has strides of 0, which no tensor torch makes itself has.)",
     ('take_along_dim', 'spurious errors'):
         'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
         'reads whatever memory lies there); ember refuses as gather does',
@@ -373,10 +367,6 @@ KNOWN = {
     ('Tensor.cumprod', 'clearly wrong gradients'):
         'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
         "complex values (see cumprod); ember's matches finite differences",
-    ('searchsorted', 'spurious errors'):
-        'left: complex sorted sequence with empty values: torch runs no kernel and answers '
-        "an empty index tensor; ember's dtype refusal (generated, 'nonempty': any operand "
-        'non-empty) refuses it',
     ('Tensor.to_sparse_bsc', 'spurious errors'):
         'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
     ('Tensor.to_sparse_bsr', 'spurious errors'):
@@ -452,11 +442,6 @@ KNOWN = {
     ('cholesky_inverse', 'wrong values on finite inputs'):
         'a complex factor with a zero on its diagonal (singular): the result is undefined; '
         "MKL's complex division gives inf, NumPy's (inf * 0 terms) NaN",
-    ('view_as_complex', 'silent acceptance of bad input'):
-        'left: ember keeps no strides of an empty tensor (NumPy reports 0) and reads them as '
-        "contiguous, so it cannot refuse torch's odd strides of a transposed empty tensor",
-    ('view_as_complex_copy', 'silent acceptance of bad input'):
-        'left: ember keeps no strides of an empty tensor (see view_as_complex)',
     ('Tensor.__rsub__', 'wrong dtype / shape / structure'):
         'left: ember has no complex32 (ComplexHalf) dtype: a complex number minus a float16 '
         'tensor is complex64 in ember, complex32 in torch (see Tensor.chalf)',

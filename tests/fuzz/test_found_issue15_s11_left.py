@@ -1,0 +1,69 @@
+"""The small "left:" entries of known.py (issue 15, session 11, helper left), each pinned
+against torch."""
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+
+_EMPTY_VIEWS = {
+    't': lambda T: T.zeros(0, 2).t(),
+    'transpose': lambda T: T.zeros(3, 0, 2).transpose(0, 2),
+    'permute': lambda T: T.zeros(3, 0, 2).permute(2, 0, 1),
+    'slice': lambda T: T.zeros(3, 0, 4)[:, :, 1:3],
+    'step': lambda T: T.zeros(3, 0, 4)[::2, :, ::2],
+    'unsqueeze1': lambda T: T.zeros(3, 0, 2).unsqueeze(1),
+    'unsqueeze0': lambda T: T.zeros(3, 0, 2).unsqueeze(0),
+    'unsqueeze_last': lambda T: T.zeros(3, 0, 2).unsqueeze(3),
+    'none_index': lambda T: T.zeros(3, 0, 2)[:, None],
+    'expand': lambda T: T.zeros(3, 0, 2).expand(2, 3, 0, 2),
+    'mT_unsqueeze': lambda T: T.zeros(3, 0, 2).mT.unsqueeze(1),
+    'result_of_op': lambda T: (T.zeros(0, 3) + 1).t(),
+    'empty_like_t': lambda T: T.empty(2, 0, 3).permute(1, 2, 0),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_EMPTY_VIEWS))
+def test_strides_of_views_of_empty_tensors(name):
+    """NumPy gives an empty array zero strides, so ember reported the row-major strides of
+    every empty tensor, also of a view (``zeros(0, 2).t().stride()``: torch (1, 2), ember
+    (1, 1)); the contiguity follows torch's too."""
+    make = _EMPTY_VIEWS[name]
+    check(lambda T: make(T).stride(), grad=False)
+    check(lambda T: make(T).is_contiguous(), grad=False)
+
+
+@pytest.mark.parametrize('fn', ['view_as_complex', 'view_as_complex_copy'])
+@pytest.mark.parametrize('shape', [(2, 0), (0, 2), (3, 0, 2)])
+def test_view_as_complex_of_a_transposed_empty_tensor(fn, shape):
+    """A transposed empty tensor has torch's odd strides (last not 1, or odd others): torch
+    refuses to view it as complex, ember (reading all empty tensors as contiguous) took it."""
+    check(lambda T: getattr(T, fn)(T.zeros(*shape, dtype=T.float64).mT), grad=False,
+          match_message=True)
+    check(lambda T: getattr(T, fn)(T.zeros(*shape, dtype=T.float64)), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('case', [
+    ('complex64', (3,), 'complex64', (0,)), ('complex128', (0,), 'complex128', (0,)),
+    ('complex64', (0,), 'complex64', (3,)), ('complex64', (2, 3), 'complex64', (2, 0)),
+    ('bool', (3,), 'bool', (0,)), ('bool', (0,), 'bool', (2,)), ('complex64', (3,), None, 1),
+    ('complex64', (0,), None, 1), ('float32', (3,), 'complex64', (0,)),
+    ('float32', (3,), 'complex64', (2,)), ('complex128', (3,), 'complex64', (2,)),
+    ('bool', (3,), 'int64', (2,)), ('uint16', (3,), 'int64', (2,)),
+    ('int64', (3,), 'uint16', (2,)), ('bool', (5,), None, 3), ('bool', (0,), None, 3),
+    ('bool', (3,), None, True), ('uint16', (3,), None, 3), ('complex64', (3,), None, 1j),
+    ('float32', (3,), None, 1j), ('uint16', (3,), 'uint16', (0,))], ids=str)
+def test_searchsorted_with_no_values_runs_no_kernel(case):
+    """torch's searchsorted kernel runs over the values: with none, a sorted sequence of a
+    dtype it refuses (complex, bool) answers an empty index tensor; ember's generated
+    'nonempty' refusal (any operand non-empty) refused it. A sorted sequence and values
+    of two dtypes are searched in their common dtype, which the kernel refuses if complex
+    (ember answered float32 boundaries with complex values)."""
+    sdt, sshape, vdt, v = case
+
+    def fn(T):
+        seq = T.zeros(sshape, dtype=getattr(T, sdt))
+        vals = v if vdt is None else T.zeros(v, dtype=getattr(T, vdt))
+        return T.searchsorted(seq, vals)
+    check(fn, grad=False, match_message=True)
