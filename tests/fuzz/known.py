@@ -367,10 +367,6 @@ KNOWN = {
     ('Tensor.cumprod', 'clearly wrong gradients'):
         'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
         "complex values (see cumprod); ember's matches finite differences",
-    ('Tensor.to_sparse_bsc', 'spurious errors'):
-        'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
-    ('Tensor.to_sparse_bsr', 'spurious errors'):
-        'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
     ('Tensor.__sub__', 'wrong dtype / shape / structure'):
         'left: ember has no complex32 (ComplexHalf) dtype: float16 minus a complex number '
         'is complex64 in ember, complex32 in torch (see Tensor.chalf)',

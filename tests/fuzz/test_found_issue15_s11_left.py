@@ -1,5 +1,7 @@
 """The small "left:" entries of known.py (issue 15, session 11, helper left), each pinned
 against torch."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -67,3 +69,58 @@ def test_searchsorted_with_no_values_runs_no_kernel(case):
         vals = v if vdt is None else T.zeros(v, dtype=getattr(T, vdt))
         return T.searchsorted(seq, vals)
     check(fn, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('fn,blocksize,dense_dim,shape', [
+    ('to_sparse_bsr', (2, 2), 1, (2, 4, 6, 3)), ('to_sparse_bsc', (1, 3), 1, (2, 4, 6, 3)),
+    ('to_sparse_bsr', (1, 2), 1, (4, 6, 3)), ('to_sparse_bsc', (2, 1), 2, (4, 2, 3, 2)),
+    ('to_sparse_bsr', (2, 2), 0, (4, 6)), ('to_sparse_bsc', (2, 3), 2, (2, 4, 6, 3))],
+    ids=str)
+def test_dense_dims_of_a_blocked_sparse_layout(fn, blocksize, dense_dim, shape):
+    """torch converts a strided tensor's trailing dense dims into a BSR/BSC tensor (its
+    values (nnz, block rows, block cols, *dense), a block present where any of its values
+    is nonzero); ember refused any dense_dim."""
+    x = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % 7
+
+    def run(T, a):
+        r = getattr(a, fn)(blocksize, dense_dim=dense_dim)
+        idx = (r.crow_indices(), r.col_indices()) if fn.endswith('bsr') else \
+            (r.ccol_indices(), r.row_indices())
+        return (r.values(), *idx, r.dense_dim(), r.sparse_dim(), tuple(r.shape), r.to_dense())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(run, x, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('fn', ['to_sparse_bsr', 'to_sparse_bsc'])
+@pytest.mark.parametrize('shape,blocksize,dense_dim', [
+    ((), (2, 2), -1), ((), (1, 3), -2), ((3, 3), (2, 2), -1), ((4, 4), (2, 2), -1),
+    ((0, 3), (2, 3), -1), ((4,), (2, 2), -1), ((4,), (2, 2), -2), ((4,), (2, 2), 0),
+    ((2, 4, 4), (2, 2), -3), ((2, 4, 4), (2, 2), 2), ((2, 4, 4), (2, 2), 5),
+    ((4, 4), (2, 2), -4), ((2, 4, 4), (3, 2), 0)], ids=str)
+def test_blocked_conversion_checks_a_negative_dense_dim_as_torch(fn, shape, blocksize,
+                                                                  dense_dim):
+    """torch looks up the block dims size(-2 - dense_dim), size(-1 - dense_dim) (an
+    IndexError for a 0-d tensor or out of range) and checks that they divide into blocks
+    before it checks dense_dim's range; ember checked the range first."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(lambda T: getattr(T.zeros(shape), fn)(blocksize, dense_dim=dense_dim),
+              grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('fn', ['to_sparse_bsr', 'to_sparse_bsc'])
+@pytest.mark.parametrize('grad_mode', [True, False])
+def test_blocked_conversion_of_a_complex_tensor_that_requires_grad(fn, grad_mode):
+    """torch's autograd has no complex derivative of the blocked conversions (as of the
+    csr/csc ones ember refused already); ember recorded one."""
+    x = np.arange(8.).reshape(2, 4) * (1 + 1j)
+
+    def run(T, a):
+        with T.set_grad_enabled(grad_mode):
+            return getattr(a, fn)((2, 2)).to_dense()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(run, x, grad=False, match_message=True)
+        check(lambda T: getattr(T.zeros(2, 4, dtype=T.complex64, requires_grad=True),
+                                fn)((2, 2)).values().detach(), grad=False, match_message=True)
