@@ -468,9 +468,6 @@ KNOWN = {
     ('Tensor.to', 'spurious errors'):
         "torch bug: Tensor.to(1.5) reads a float number as the dtype float64 (to(True) as "
         "bool): torch's parser takes any number where it wants a dtype; ember refuses it",
-    ('adaptive_avg_pool1d', 'spurious errors'):
-        'left: a complex input that requires grad pooled to size 1: torch takes a mean there '
-        "(complex autograd works); ember's dtype table refuses the kernel's complex autograd",
     ('F.silu', 'spurious errors'):
         'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '
         'not support automatic differentiation for outputs with complex dtype"), but '

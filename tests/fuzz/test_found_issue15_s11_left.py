@@ -124,3 +124,39 @@ def test_blocked_conversion_of_a_complex_tensor_that_requires_grad(fn, grad_mode
         check(run, x, grad=False, match_message=True)
         check(lambda T: getattr(T.zeros(2, 4, dtype=T.complex64, requires_grad=True),
                                 fn)((2, 2)).values().detach(), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('fn', ['adaptive_avg_pool1d', 'nn.functional.adaptive_avg_pool1d'])
+@pytest.mark.parametrize('shape,size', [((2, 3, 4), 1), ((3, 4), 1), ((2, 3, 4), (1,)),
+                                        ((1, 1, 1), 1)], ids=str)
+def test_adaptive_avg_pool1d_of_a_complex_input_to_size_1_is_a_mean(fn, shape, size):
+    """Pooled to size 1, torch takes a mean (MeanBackward1, complex autograd works); ember's
+    torch.adaptive_avg_pool1d refused the pooling kernel's complex autograd."""
+    x = (np.arange(np.prod(shape)).reshape(shape) * (0.5 - 1j)).astype(np.complex128)
+
+    def run(T, a):
+        f = T
+        for part in fn.split('.'):
+            f = getattr(f, part)
+        return f(a, size)
+    check(run, x)
+
+
+@pytest.mark.parametrize('dtype', ['complex64', 'int64'])
+@pytest.mark.parametrize('requires_grad', [True, False])
+@pytest.mark.parametrize('shape,size', [((2, 3, 4), 0), ((2, 0, 4), 0), ((2, 0, 4), 2),
+                                        ((2, 3, 4), 2), ((2, 3, 0), 1)], ids=str)
+def test_adaptive_avg_pool1d_to_an_empty_output_runs_no_kernel(dtype, requires_grad, shape,
+                                                               size):
+    """An output size of 0 runs no pooling kernel: torch answers an empty complex tensor
+    (without grad; with grad its autograd refuses complex), ember's kernel refused the
+    dtype."""
+    if requires_grad and dtype == 'int64':
+        pytest.skip('integers do not require grad')
+    check(lambda T: T.adaptive_avg_pool1d(
+        T.ones(shape, dtype=getattr(T, dtype), requires_grad=requires_grad), size),
+        grad=False, match_message=True)
+    if len(shape) == 3:
+        check(lambda T: T.nn.functional.adaptive_avg_pool2d(
+            T.ones(shape + (4,), dtype=getattr(T, dtype)), (size, 2)), grad=False,
+            match_message=True)
