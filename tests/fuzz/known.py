@@ -472,13 +472,6 @@ KNOWN = {
         'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '
         'not support automatic differentiation for outputs with complex dtype"), but '
         'silu(x, inplace=True) records SiluBackward0 for it; ember refuses both',
-    ('svd_lowrank', 'spurious errors'):
-        'left: bfloat16 input: torch multiplies it by float32 random samples, which its '
-        'matmul refuses except on paths that skip the check (a transposed batch by an empty '
-        'sample matrix); ember refuses the mix of dtypes on every path (see pca_lowrank)',
-    ('pca_lowrank', 'spurious errors'):
-        'left: bfloat16 input: torch computes in bfloat16; ember mixes a float32 random '
-        'projection into the bfloat16 matmul and refuses the dtypes',
     ('F.local_response_norm', 'clearly wrong gradients'):
         'left: a negative alpha makes the base of the beta power negative: the forward is NaN '
         "at those elements in both; torch's gradient is NaN only there (8 of 18), ember's "
