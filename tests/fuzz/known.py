@@ -22,9 +22,6 @@ KNOWN = {
     ('F.elu_', 'clearly wrong gradients'):
         "torch bug: in-place elu's backward reads the result's sign, wrong for a negative"
         ' input_scale; ember differentiates the function',
-    ('F.lp_pool2d', 'clearly wrong gradients'):
-        'left: p < 1 over a window holding a zero: torch gives the zero element a 0 gradient, '
-        'ember NaN (0 ** (p - 1) is inf); a window whose powers sum to 0 now agrees',
     ('inverse', 'silent acceptance of bad input'):
         'a float32 batch of singular matrices: whether LU meets an exact zero pivot depends '
         "on the LAPACK build's rounding (torch's MKL finds one and refuses; NumPy's OpenBLAS "
@@ -472,11 +469,6 @@ KNOWN = {
         'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '
         'not support automatic differentiation for outputs with complex dtype"), but '
         'silu(x, inplace=True) records SiluBackward0 for it; ember refuses both',
-    ('F.local_response_norm', 'clearly wrong gradients'):
-        'left: a negative alpha makes the base of the beta power negative: the forward is NaN '
-        "at those elements in both; torch's gradient is NaN only there (8 of 18), ember's "
-        "spreads the NaN to every element whose channel window meets one (18 of 18)",
-    # -- seeds 6000-6479 (g16a) --
     ('var_mean', 'wrong values on finite inputs'):
         'catastrophic cancellation: float32 values holding 1e30 and -1e30 among small ones '
         "have an exact mean of 0.0217; torch's running (Welford) mean gives -0.0213, its plain "

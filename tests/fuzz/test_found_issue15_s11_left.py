@@ -189,3 +189,30 @@ def test_lowrank_passes_q_to_randn_unconverted(fn, q):
     compares q >= 0 first (its TypeError for a string)."""
     check(lambda T: [t.shape for t in getattr(T, fn)(T.ones(3, 3, dtype=T.float64), q)],
           grad=False)
+
+
+@pytest.mark.parametrize('alpha,beta,k', [(-1.0, 0.75, 1.0), (-5.0, 0.75, 1.0),
+                                          (-2.0, 0.5, 0.5), (1.0, 0.75, -1.0)], ids=str)
+@pytest.mark.parametrize('size', [1, 2, 3])
+@pytest.mark.parametrize('shape', [(3, 3, 2), (2, 3, 2, 2)], ids=str)
+def test_local_response_norm_gradient_with_a_negative_base(alpha, beta, k, size, shape):
+    """A negative alpha (or k) makes the base of the beta power negative: the forward is
+    NaN there; torch's gradient is NaN only where its composition (square, pad, average
+    pool over channels, pow) carries it, which ember's same composition now matches (the
+    known.py entry, NaN spread to every element, was stale)."""
+    x = np.random.default_rng(0).standard_normal(shape)
+    check(lambda T, a: T.nn.functional.local_response_norm(a, size, alpha=alpha, beta=beta,
+                                                           k=k), x)
+
+
+@pytest.mark.parametrize('p', [0.5, 0.3, 2.0, -1.0, 3])
+@pytest.mark.parametrize('fn,kernel,stride', [('lp_pool1d', 2, 3), ('lp_pool1d', 2, None),
+                                              ('lp_pool1d', 1, 2), ('lp_pool2d', (1, 2), (1, 3)),
+                                              ('lp_pool2d', (2, 2), None)], ids=str)
+@pytest.mark.parametrize('ceil_mode', [False, True])
+def test_lp_pool_gradient_over_windows_holding_zeros(p, fn, kernel, stride, ceil_mode):
+    """p < 1 over a window holding a zero, or an element no window covers: the gradient
+    of x ** p there is inf or NaN as torch's composition gives it (the known.py entry, a 0
+    in torch where ember had NaN, was stale)."""
+    x = np.array([[[0., 0.5, 1.2, 0., 2.0, 0.3, 0.], [0.7, 0., 0., 1.5, 0.2, 0.1, 0.]]])
+    check(lambda T, a: getattr(T.nn.functional, fn)(a, p, kernel, stride, ceil_mode), x)
