@@ -455,9 +455,6 @@ KNOWN = {
         'view (see Tensor.chalf)',
     ('view_as_complex_copy', 'spurious errors'):
         'left: ember has no complex32 (ComplexHalf) dtype (see Tensor.chalf)',
-    ('Tensor.pow', 'wrong values on finite inputs'):
-        'left: a complex base near 0 to a negative integer power overflows: torch gives '
-        "inf-0j (its polar form), ember's NumPy division inf+nanj",
     ('linalg.cholesky_ex', 'wrong values on finite inputs'):
         'a float32 matrix on the edge of positive-definiteness: which pivot first rounds '
         'non-positive (info) and the partial factor differ between LAPACK builds (see '
@@ -465,6 +462,12 @@ KNOWN = {
     ('Tensor.to', 'spurious errors'):
         "torch bug: Tensor.to(1.5) reads a float number as the dtype float64 (to(True) as "
         "bool): torch's parser takes any number where it wants a dtype; ember refuses it",
+    ('Tensor.pow', 'wrong values on finite inputs'):
+        'torch bug: a complex base near 0 to a negative whole power that overflows: torch\'s '
+        "polar form puts inf in a part whose exact value is 0 or finite ((1e-20+1e-20j) ** -8 "
+        "is 1e160 / 16, real: torch inf-infj) and its division NaN (** -2 is -5e39j: torch "
+        "nan-infj); ember gives the exact power rounded part by part (0-infj, inf+0j), "
+        'pinned against exact rational arithmetic in test_found_issue15_s11_left.py',
     ('F.silu', 'spurious errors'):
         'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '
         'not support automatic differentiation for outputs with complex dtype"), but '
