@@ -507,10 +507,11 @@ KNOWN = {
         "NaN+NaNj (its complex pow's exp(0 * log 0), see pow); with a real end torch gives 1, "
         'as ember does for both',
     ('F.layer_norm', 'wrong values on finite inputs'):
-        'left: float32/bfloat16 values beyond ~1.8e19: their squares overflow float32, where '
-        "both compute the statistics -- torch's variance becomes NaN (inf - inf), ember's "
-        'rstd 0 (a constant row of 1e30 gives 0, the exact answer); neither normalises '
-        "such a row exactly (float64 statistics would; torch's float64 does)",
+        'torch bug: float32/bfloat16 values beyond ~1.8e19: their squares (or the row sum) '
+        "overflow torch's float32 statistics: NaN ([1e30, -2e30, 3]), or 0 for [2e19, -2e19, "
+        '1, 0], whose exact normalisation is [1.41, -1.41, 0, 0]; ember recomputes such rows '
+        "in float64 and gives torch's float64 answer rounded (pinned in "
+        'test_found_issue15_s11_left.py)',
     ('index_put_', 'silent acceptance of bad input'):
         "torch bug: a 0-d mask index (bool, or the deprecated uint8) fails an INTERNAL ASSERT "
         "in index_put_ (\"ntensor >= 3\", \"please report a bug\"), which torch's own "
