@@ -62,8 +62,12 @@ KNOWN = {
     ('linalg.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
         'diagonal); ember computes in float32 and rounds. left: float64 matrices holding '
-        '+-1e30 -- the exponential overflows (torch inf) or oscillates beyond any precision '
-        "(torch NaN); ember's 2**-98 scaling loses the diagonal and its squarings give 0",
+        '+-1e30, where scaling and squaring (2**-98, then 98 squarings) cannot work: the '
+        "small entries are lost in the scaled matrix. Neither is right: exp(diag(-1e30, 1)) "
+        "is diag(0, e) -- torch diag(0, 1), ember 0; exp([[1, 1e30], [0, 1]]) is e times "
+        "[[1, 1e30], [0, 1]] -- torch [[1, 1e30], [0, 1]], ember 0; exp(diag(1e30, 1)) is "
+        "diag(inf, e) -- both NaN (an exact answer would need another method for such "
+        'matrices, e.g. Parlett\'s recurrence for triangular ones)',
     ('special.multigammaln', 'wrong values on finite inputs'):
         'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
         'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '
