@@ -604,7 +604,4 @@ for _name in ('conv1d', 'conv2d', 'conv3d', 'F.conv1d', 'F.conv2d', 'F.conv3d'):
         'torch bug: a convolution of an input with no channels returns early, before its '
         'check that input and weight share a dtype (a uint8 input by a float32 weight gives '
         "float32); ember refuses the mix, as torch does for an input with channels")
-# (the p < 1 gradient of every lp_pool, see F.lp_pool2d)
-for _name in ('F.lp_pool1d', 'F.lp_pool3d'):
-    KNOWN[(_name, 'clearly wrong gradients')] = KNOWN[('F.lp_pool2d', 'clearly wrong gradients')]
 del _name

@@ -302,3 +302,25 @@ def test_layer_norm_of_values_whose_squares_overflow_float32(dtype, row):
         # near 0 by cancellation, are its rounding's)
         np.testing.assert_allclose(te.grad.double().numpy(), tt.grad.numpy(), rtol=tol * 10,
                                    atol=1e-6)
+
+
+_EMPTY_COPIES = {
+    'clone_t': lambda T: T.zeros(0, 3).t().clone(),
+    'clone_permute': lambda T: T.zeros(2, 0, 3).permute(2, 0, 1).clone(),
+    'clone_as_strided': lambda T: T.zeros(2, 0, 3).as_strided((0, 3), (7, 2)).clone(),
+    'clone_expand': lambda T: T.zeros(3, 0, 2).expand(2, 3, 0, 2).clone(),
+    'contiguous_expand': lambda T: T.zeros(3, 0, 2).expand(2, 3, 0, 2).contiguous(),
+    'clone_contiguous_format': lambda T: T.zeros(0, 3).t().clone(
+        memory_format=T.contiguous_format),
+    'zeros_like': lambda T: T.zeros_like(T.zeros(0, 3).t()),
+    'empty_like_dtype': lambda T: T.empty_like(T.zeros(2, 0, 3).permute(2, 0, 1),
+                                               dtype=T.float64),
+    'ones_like_mT': lambda T: T.ones_like(T.zeros(0, 3, 1).mT),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_EMPTY_COPIES))
+def test_preserve_format_copies_of_empty_tensors_keep_their_strides(name):
+    """torch's preserve_format (clone, *_like) copies an empty tensor's strides, whatever
+    they are; ember's NumPy copy of an empty array has none, so it gave row-major ones."""
+    check(lambda T: _EMPTY_COPIES[name](T).stride(), grad=False)
