@@ -1780,8 +1780,6 @@ def pow(input, exponent, *, out=None):
             # torch's kernel multiplies and divides for these exponents, which differs from
             # pow where x * x overflows (complex: 1 / (inf + 0j) is 0, pow's NaN)
             r = x * x * x if e == 3 else np.reciprocal(x if e == -1 else x * x)
-            if e < 0 and r.dtype.kind == 'c':  # (a tiny base: x * x underflows to 0)
-                r = _complex_overflow(x, e, r)
         else:
             r = np.power(x, e)
             if r.dtype.kind == 'c':

@@ -469,8 +469,9 @@ KNOWN = {
     ('Tensor.pow', 'wrong values on finite inputs'):
         'torch bug: a complex base near 0 to a negative whole power that overflows: torch\'s '
         "polar form puts inf in a part whose exact value is 0 or finite ((1e-20+1e-20j) ** -8 "
-        "is 1e160 / 16, real: torch inf-infj) and its division NaN (** -2 is -5e39j: torch "
-        "nan-infj); ember gives the exact power rounded part by part (0-infj, inf+0j), "
+        "is 1e160 / 16, real: torch inf-infj), and a tensor exponent garbage (** tensor(-2) "
+        "is -5e39j: torch -2.2e32-infj); ember gives the exact power rounded part by part "
+        "(inf+0j, 0-infj; for a number exponent -1 or -2 it follows torch's reciprocal), "
         'pinned against exact rational arithmetic in test_found_issue15_s11_left.py',
     ('F.silu', 'spurious errors'):
         'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '

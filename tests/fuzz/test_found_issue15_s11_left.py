@@ -247,14 +247,15 @@ _TINY = [(1e-20 + 1e-20j, 'complex64'), (1e-30j, 'complex64'), (-1e-25 + 0j, 'co
 
 
 @pytest.mark.parametrize('z,dtype', _TINY, ids=str)
-@pytest.mark.parametrize('n', [-1, -2, -3, -5, -8, -2.0, (-3 + 0j), 'tensor'])
+@pytest.mark.parametrize('n', [-3, -5, -8, -3.0, (-3 + 0j), (-8 + 0j), 'tensor'])
 def test_complex_pow_of_a_tiny_base_to_a_negative_whole_power(z, dtype, n):
     """NumPy's repeated products of a tiny complex base meet inf - inf or 1 / 0: ember gave
     inf+nanj where the exact power overflows to -inf-infj (or inf+0j). ember's answer is
     now the exact power rounded part by part (torch's is not always: its polar form gives
     inf-infj for (1e-20+1e-20j) ** -8, whose value is 1e160 / 16, real; its division
     nan-infj for ** -2, whose value is -5e39j -- see known.py), so this compares with exact
-    rational arithmetic."""
+    rational arithmetic. (Exponents -1 and -2 are torch's reciprocal of x and of x * x,
+    which ember follows: test_found_issue15_s8_b.py.)"""
     import ember
     x = ember.tensor([z], dtype=getattr(ember, dtype))
     r = x.pow(ember.tensor(-2) if n == 'tensor' else n).numpy()[0]
