@@ -90,6 +90,8 @@ def is_dense(arr):
 def in_format(arr, fmt, op='contiguous'):
     """A copy of ``arr`` laid out as ``fmt`` (``preserve_format``: as ``arr``, if dense)."""
     if fmt is None or fmt is preserve_format:
+        if not arr.size:  # (NumPy keeps no strides of an empty array)
+            return empty_as(np.empty(arr.shape, arr.dtype), arr)
         return np.array(arr, order='K')  # (NumPy's 'K' keeps a dense layout, as torch)
     if fmt in _ORDERS:
         order, rank = _ORDERS[fmt]
@@ -122,3 +124,13 @@ def obeys_layout(data, like):
     if like.flags.c_contiguous or not is_dense(like):
         return data.flags.c_contiguous
     return data.strides == like.strides
+
+
+def empty_as(arr, like):
+    """``arr`` (a new empty array of ``like``'s shape) with ``like``'s strides, as torch's
+    preserve_format copies an empty tensor's strides whatever they are (it counts it
+    non-overlapping and dense): ``zeros(0, 3).t().clone()`` has strides (1, 3)."""
+    if not like.ndim or not any(like.strides):
+        return arr
+    return np.lib.stride_tricks.as_strided(
+        arr, strides=[s // like.itemsize * arr.itemsize for s in like.strides])

@@ -821,12 +821,28 @@ _VIEW_STATE = ('_base', '_view_fn', '_seen', '_made_at', '_chain_at', '_no_grad_
 
 def make(data, grad_fn=None, requires_grad=False):
     """Wraps an ndarray as a Tensor (no copy): the one constructor every op uses."""
+    if type(data) is np.ndarray and not data.size:
+        data = torch_empty_strides(data)
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
     t._gfn = grad_fn
     t._vc = [0] if not _SPECIAL_VC_OPEN[0] else _new_vc()
     return t
+
+
+def torch_empty_strides(data):
+    """``data`` (an empty array) with torch's strides for a new empty tensor when NumPy gave
+    it none (all 0): the row-major ones, a size 0 counting as 1. NumPy keeps strides set
+    explicitly through its views (a transpose swaps them), so views of the tensor then
+    report torch's strides too (``zeros(0, 2).t().stride()`` is (1, 2))."""
+    if data.ndim and not any(data.strides):
+        st, step = [], data.itemsize
+        for n in reversed(data.shape):
+            st.append(step)
+            step *= max(n, 1)
+        data = np.lib.stride_tricks.as_strided(data, strides=st[::-1])
+    return data
 
 
 # The autograd modules are imported by this one, so they receive `make` instead of importing

@@ -1406,6 +1406,8 @@ def refusals(public_name, number=False):
                     w = when[0] if when else None
                     if w in (None, 'nonempty') and name in _EMPTY_OPERAND_RUNS_NONE:
                         w = 'operands'
+                    elif w == 'nonempty' and name in _EMPTY_SECOND_RUNS_NONE:
+                        w = 'second'
                     out[_KERNEL_DTYPES[n].np] = (cls, template.replace('<dtype>', n), w)
         out = out or ({} if number else None)
     _ROWS[key] = out
@@ -1419,6 +1421,9 @@ _ROWS = {}  # (op name, with a number) -> refusals' answer
 # Ops that run no kernel when any one operand is empty (a product with an empty inner
 # dim, a trapezoid over an empty y): their 'nonempty' refusals need every operand non-empty
 _EMPTY_OPERAND_RUNS_NONE = frozenset(('linear', 'addmm', 'trapezoid', 'trapz'))
+# Ops whose kernel runs over the second operand only: an empty one runs none, whatever the
+# first (searchsorted's values: a complex sorted sequence with no values answers [])
+_EMPTY_SECOND_RUNS_NONE = frozenset(('searchsorted',))
 
 # Kernels that refuse uint16/uint32/uint64 where ``tools/gen_signatures.py``'s probe cannot
 # reach them (they take index tensors or masks, which it does not make): {torch's op name:
@@ -1659,6 +1664,8 @@ def _applies(when, arrays, numbers, tensors=()):
         return any(a.size for a in arrays)
     if when == 'operands':
         return all(a.size for a in arrays)
+    if when == 'second':  # (a Python number there: the op's body goes by the common dtype)
+        return len(arrays) > 1 and bool(arrays[1].size)
     if when == 'dims':
         return all(a.ndim for a in arrays)
     if ' ' in when:

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, make, wrap_dim, refresh_view
+from .._tensor import Tensor, make, wrap_dim, refresh_view, torch_empty_strides
 from ..autograd.graph import Node, next_seq
 from .._layout import strided
 from ..autograd.grad_mode import STATE, INFERENCE_VC, SPECIAL_VC_OPEN, new_version_counter
@@ -178,6 +178,8 @@ def attach(out, node):
 
 def result(arr, node, cls=Tensor):
     """Wraps ``arr`` as the single output of ``node`` (None: no graph), a ``cls``."""
+    if type(arr) is np.ndarray and not arr.size:
+        arr = torch_empty_strides(arr)
     t = _new(cls)
     t._data = arr
     t._vc = [0] if not SPECIAL_VC_OPEN[0] else new_version_counter()

@@ -171,6 +171,9 @@ def _like_layout(arr, like, memory_format, op):
     """A ``*_like`` factory's row-major ``arr`` laid out as ``memory_format`` asks; by
     default (preserve_format) as ``like``, when ``like``'s memory is dense, as torch."""
     if memory_format is None or memory_format is preserve_format:
+        if not like.size and type(like) is np.ndarray:  # (see empty_as)
+            from .._memory_format import empty_as
+            return empty_as(arr, like)
         return arr if like.flags.c_contiguous else copy_obeying(arr, like)
     return arr if memory_format is contiguous_format else in_format(arr, memory_format, op)
 

@@ -35,7 +35,7 @@ def _basis(A, q, niter, M):
     # (q=False is 0, as in torch; an A of another dtype than float16/32/64 or complex gets
     # float32 samples, as torch's, whose product with A then refuses the mix of dtypes)
     keep = A.dtype in (_dtype.float16, _dtype.float32, _dtype.float64) or A.dtype.is_complex
-    R = randn(A.shape[-1], int(q), dtype=A.dtype if keep else _dtype.float32)
+    R = randn(A.shape[-1], q, dtype=A.dtype if keep else _dtype.float32)
     Q = qr(times(R)).Q
     for _ in range(niter):
         Q = qr(adjoint_times(Q)).Q
@@ -77,7 +77,7 @@ def pca_lowrank(A, q=None, center=True, niter=2):
     m, n = A.shape[-2:]
     if q is None:
         q = min(6, m, n)
-    elif not 0 <= q <= min(m, n):
+    elif not (q >= 0 and q <= min(m, n)):  # (in that order, as torch: its TypeErrors)
         raise ValueError(f"q(={q}) must be non-negative integer and not greater than "
                          f"min(m, n)={min(m, n)}")
     if not niter >= 0:

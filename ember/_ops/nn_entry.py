@@ -564,6 +564,10 @@ def adaptive_avg_pool1d(input, output_size):
     return _F().adaptive_avg_pool1d(input, output_size)
 
 
+# (its refusals are nn.functional's: none for a size of 1, which torch takes as a mean)
+adaptive_avg_pool1d._refuses_dtypes = True
+
+
 @_fn('pixel_shuffle')
 def pixel_shuffle(input, upscale_factor):
     """``nn.functional.pixel_shuffle``."""

@@ -1809,6 +1809,8 @@ def pow(input, exponent, *, out=None):
             r = x * x * x if e == 3 else np.reciprocal(x if e == -1 else x * x)
         else:
             r = np.power(x, e)
+            if r.dtype.kind == 'c':
+                r = _complex_overflow(x, e, r)
         r = np.asarray(r)
         n = track1(PowBackward0, input)
         if n is not None:
@@ -1823,7 +1825,8 @@ def _power(x, y):
     may hold them; only a number exponent is refused): 1 for a base of 1, +-1 for -1, 0
     otherwise."""
     if x.dtype.kind not in 'iu' or np.asarray(y).dtype.kind not in 'iu':
-        return np.power(x, y)
+        r = np.power(x, y)
+        return _complex_overflow(x, y, r) if r.dtype.kind == 'c' else r
     neg = np.asarray(y) < 0
     if not neg.any():
         return np.power(x, y)
@@ -1831,6 +1834,38 @@ def _power(x, y):
     odd = np.asarray(y) % 2 != 0
     alt = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
     return np.where(neg, alt, r).astype(r.dtype)
+
+
+def _complex_overflow(x, e, r):
+    """``r = x ** e`` (complex) with the elements that overflowed or underflowed on the way
+    recomputed: NumPy's repeated products of a tiny base meet inf - inf or 1 / 0 (inf+nanj
+    for (1e-20+1e-20j) ** -3, whose value, -2.5e59-2.5e59j, overflows complex64 to
+    -inf-infj). For a finite non-zero base and a whole exponent up to 1024, the base is
+    scaled by a power of two to a modulus near 1, raised in complex128, and scaled back
+    part by part (ldexp: an exact 0 stays 0, a too large part becomes inf)."""
+    bad = ~np.isfinite(r)
+    if not bad.any():
+        return r
+    e = np.asarray(e)
+    if e.dtype.kind == 'c':
+        e = np.where(e.imag == 0, e.real, np.nan)
+    e = e.astype(np.float64)
+    whole = (e == np.round(e)) & (np.abs(e) <= 1024)
+    bad &= whole & np.isfinite(x) & (x != 0)
+    if not bad.any():
+        return r
+    xb = np.broadcast_to(x, r.shape)[bad].astype(np.complex128)
+    eb = np.broadcast_to(e, r.shape)[bad].astype(np.int64)
+    _, k = np.frexp(np.maximum(np.abs(xb.real), np.abs(xb.imag)))
+    w = np.empty_like(xb)
+    w.real, w.imag = np.ldexp(xb.real, -k), np.ldexp(xb.imag, -k)
+    p = np.power(w, eb)
+    fixed = np.empty_like(p)
+    with np.errstate(over='ignore', under='ignore'):
+        fixed.real, fixed.imag = np.ldexp(p.real, k * eb), np.ldexp(p.imag, k * eb)
+    r = np.array(r, copy=True)
+    r[bad] = fixed.astype(r.dtype)
+    return r
 
 
 def _pow_kernel(np_dtype):

@@ -292,7 +292,14 @@ class UnsqueezeBackward0(Node):
 def unsqueeze(input, dim):
     """Inserts a dim of size 1 at ``dim``."""
     d = wrap_dim(dim, input._data.ndim + 1)
-    arr = np.expand_dims(input._data, d)
+    a = input._data
+    arr = np.expand_dims(a, d)
+    if not a.size and builtins.type(a) is np.ndarray:
+        # (torch's stride of the new dim is the size times the stride of the dim it goes
+        # before; NumPy's reshape of an empty array makes up its own)
+        st = list(a.strides)
+        st.insert(d, a.shape[d] * st[d] if d < a.ndim else a.itemsize)
+        arr = np.lib.stride_tricks.as_strided(arr, strides=st)
     n = track1(UnsqueezeBackward0, input)
     if n is not None:
         n.dim = d

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _layout
 from ..autograd.graph import Node
-from ._core import register, track1, result
+from ._core import register, track1, result, refuse_complex_grad
 from .sparse import _storage, _layout_name
 
 __all__ = []
@@ -81,12 +81,23 @@ def _check_compressed(data, source, layout, blocksize, dense_dim):
         if len(blocksize) != 2:
             raise RuntimeError(f"{what}: blocksize needs to be a tuple of size 2, but got "
                                f"{len(blocksize)}")
-    if layout in _BLOCKED and source is _layout.strided and dense_dim is not None and \
-            2 + dense_dim > len(shape) and dense_dim >= 0:
-        # (torch's blocked conversion first looks up the block dims before the dense ones)
-        n = max(len(shape), 1)
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
-                         f"but got {-2 - dense_dim})")
+    if layout in _BLOCKED and source is _layout.strided and dense_dim is not None:
+        # (torch's blocked conversion first looks up the block dims before the dense ones,
+        # size(-2 - dense_dim) and size(-1 - dense_dim), and checks they divide into blocks
+        # before it checks dense_dim's range)
+        n = len(shape)
+        for d in (-2 - dense_dim, -1 - dense_dim):
+            if not n:
+                raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+            if not -n <= d < n:
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, "
+                                 f"{n - 1}], but got {d})")
+        if blocksize is not None and min(blocksize) > 0:
+            rows, cols = shape[-2 - dense_dim], shape[-1 - dense_dim]
+            if rows % blocksize[0] or cols % blocksize[1]:
+                raise RuntimeError(f"{what}: tensor sparse size ({rows},{cols}) must be "
+                                   f"divisible by given blocksize ({blocksize[0]},"
+                                   f"{blocksize[1]})")
     if dense_dim is not None and source is _layout.strided and \
             not 0 <= dense_dim <= len(shape) - 2:
         raise RuntimeError(f"{what}: dense_dim argument must be in [0,{len(shape) - 2}] "
@@ -137,6 +148,8 @@ def _convert(self, layout, blocksize, node_cls, sparse_dim=None, dense_dim=None)
         out = _to_coo(data, sparse_dim)
     else:
         out = _to_compressed(self, layout, blocksize, dense_dim)
+        if layout in _BLOCKED:  # (the generated dtype table probes no blocked conversion)
+            refuse_complex_grad(f'_to_{layout.name}', self)
     if node is not None:
         node.layout = source
         node.blocksize = data.blocksize if source in _BLOCKED else None
@@ -161,8 +174,6 @@ def _to_compressed(self, layout, blocksize, dense_dim=None):
     (batch) dims, each with the same number of entries, as torch requires."""
     dense = _dense(self._data)
     dd = dense_dim or 0
-    if dd and layout in _BLOCKED:
-        raise RuntimeError(f"to_sparse: ember converts no dense dims to {layout}")
     if layout in _BLOCKED and blocksize is None:
         raise RuntimeError(f"dense_to_sparse: conversion from {_layout_name(self)} to "
                            f"{layout.word} without blocksize argument given is not supported")
@@ -180,9 +191,10 @@ def _compress(matrix, layout, blocksize):
     rows_first = _storage().COMPRESSED[layout][2]
     if layout in _BLOCKED:
         br, bc = blocksize
-        grid = matrix.reshape(matrix.shape[0] // br, br, matrix.shape[1] // bc, bc)
-        grid = grid.transpose(0, 2, 1, 3)
-        present = grid.any((2, 3))
+        (rows, cols), dense = matrix.shape[:2], matrix.shape[2:]
+        grid = matrix.reshape(rows // br, br, cols // bc, bc, *dense)
+        grid = grid.transpose(0, 2, 1, 3, *range(4, grid.ndim))  # (values: a block's dense)
+        present = grid.any(tuple(range(2, grid.ndim)))
     else:  # (an entry where any of its dense values is nonzero)
         present = (matrix != 0).any(tuple(range(2, matrix.ndim))) if matrix.ndim > 2 \
             else matrix != 0

@@ -832,8 +832,7 @@ def view_as_complex(input):
         raise RuntimeError("Input tensor must have one or more dimensions")
     if x.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
-    # (NumPy's strides of an empty array can be anything; torch's are the contiguous ones)
-    strides = input.stride() if x.size else _contiguous_strides(x.shape)
+    strides = input.stride()  # (an empty tensor's too: ember keeps torch's, see make)
     if strides[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
     if any(s % 2 for s in strides[:-1]):
@@ -842,16 +841,12 @@ def view_as_complex(input):
     if input.storage_offset() % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     cdt = dt.to_complex().np
-    arr = x.view(cdt)[..., 0] if x.size else np.empty(x.shape[:-1], cdt)
+    if x.size:
+        arr = x.view(cdt)[..., 0]
+    else:  # (torch's strides: the real ones halved)
+        arr = np.lib.stride_tricks.as_strided(np.empty(x.shape[:-1], cdt), strides=[
+            s // 2 * cdt.itemsize for s in strides[:-1]])
     return view_of(input, arr, track1(ViewAsComplexBackward0, input), view_as_complex, ())
-
-
-def _contiguous_strides(shape):
-    out, step = [], 1
-    for n in reversed(shape):
-        out.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(out))
 
 
 # The names torch's nodes give their saved values (``grad_fn._saved_<name>``).

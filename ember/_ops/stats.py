@@ -224,6 +224,14 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             f"{list(vals.shape)}")
     if sorter is not None:
         seq = np.take_along_axis(seq, s, -1)
+    if scalar or input._data.dtype != seq.dtype:
+        # (torch searches in the common dtype: it has no loop for bools, complex numbers or
+        # uint16+, and runs none for no values, see bucketize)
+        dt = _dtype.promote_types(sorted_sequence.dtype, input.dtype) if not scalar \
+            else _dtype.result_type(sorted_sequence.dtype, input)
+        if vals.size and (dt.np.kind in 'bc' or dt.np.kind == 'u' and dt.np.itemsize > 1):
+            raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
+                                      f"'{dt.kernel_name}'")
     r = _search(seq, vals, right).astype(np.int32 if out_int32 else np.int64)
     t = make(r)
     if out is not None:

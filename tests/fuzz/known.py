@@ -22,9 +22,6 @@ KNOWN = {
     ('F.elu_', 'clearly wrong gradients'):
         "torch bug: in-place elu's backward reads the result's sign, wrong for a negative"
         ' input_scale; ember differentiates the function',
-    ('F.lp_pool2d', 'clearly wrong gradients'):
-        'left: p < 1 over a window holding a zero: torch gives the zero element a 0 gradient, '
-        'ember NaN (0 ** (p - 1) is inf); a window whose powers sum to 0 now agrees',
     ('inverse', 'silent acceptance of bad input'):
         'a float32 batch of singular matrices: whether LU meets an exact zero pivot depends '
         "on the LAPACK build's rounding (torch's MKL finds one and refuses; NumPy's OpenBLAS "
@@ -65,8 +62,12 @@ KNOWN = {
     ('linalg.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
         'diagonal); ember computes in float32 and rounds. left: float64 matrices holding '
-        '+-1e30 -- the exponential overflows (torch inf) or oscillates beyond any precision '
-        "(torch NaN); ember's 2**-98 scaling loses the diagonal and its squarings give 0",
+        '+-1e30, where scaling and squaring (2**-98, then 98 squarings) cannot work: the '
+        "small entries are lost in the scaled matrix. Neither is right: exp(diag(-1e30, 1)) "
+        "is diag(0, e) -- torch diag(0, 1), ember 0; exp([[1, 1e30], [0, 1]]) is e times "
+        "[[1, 1e30], [0, 1]] -- torch [[1, 1e30], [0, 1]], ember 0; exp(diag(1e30, 1)) is "
+        "diag(inf, e) -- both NaN (an exact answer would need another method for such "
+        'matrices, e.g. Parlett\'s recurrence for triangular ones)',
     ('special.multigammaln', 'wrong values on finite inputs'):
         'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
         'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '
@@ -288,12 +289,6 @@ KNOWN = {
         "INTERNAL ASSERT ('t.dim() == 1', \"please report a bug\") on a weight or bias of "
         'more than one dim, which its contiguous kernel takes (any shape of one value per '
         'channel); ember takes them as the contiguous kernel does',
-    ('Tensor.stride', 'wrong values on finite inputs'):
-        "left: the strides of a view (transposed, sliced) of an empty tensor: NumPy keeps "
-        "no strides for an empty array (all 0), so ember reports the row-major ones torch "
-        "gives a fresh empty tensor (torch: zeros(0, 2).t().stride() is (1, 2), ember's "
-        "(1, 1)). (The fuzzer builds torch's empty inputs with torch.zeros: torch.tensor of "
-        "an empty NumPy array has strides of 0, which no tensor torch makes itself has.)",
     ('take_along_dim', 'spurious errors'):
         'torch bug: take_along_dim does not bounds-check its indices (an index past the size '
         'reads whatever memory lies there); ember refuses as gather does',
@@ -368,14 +363,6 @@ KNOWN = {
     ('Tensor.cumprod', 'clearly wrong gradients'):
         'torch bug: cumprod of a complex input with a real dtype= differentiates with the '
         "complex values (see cumprod); ember's matches finite differences",
-    ('searchsorted', 'spurious errors'):
-        'left: complex sorted sequence with empty values: torch runs no kernel and answers '
-        "an empty index tensor; ember's dtype refusal (generated, 'nonempty': any operand "
-        'non-empty) refuses it',
-    ('Tensor.to_sparse_bsc', 'spurious errors'):
-        'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
-    ('Tensor.to_sparse_bsr', 'spurious errors'):
-        'left: ember converts no dense dims to a blocked sparse layout (bsr/bsc)',
     ('matrix_exp', 'silent acceptance of bad input'):
         "torch bug: matrix_exp of an expanded (stride-0) batch of more than one batch dim "
         "fails in torch's own view (\"view size is not compatible\"); ember computes it, as "
@@ -444,11 +431,6 @@ KNOWN = {
     ('cholesky_inverse', 'wrong values on finite inputs'):
         'a complex factor with a zero on its diagonal (singular): the result is undefined; '
         "MKL's complex division gives inf, NumPy's (inf * 0 terms) NaN",
-    ('view_as_complex', 'silent acceptance of bad input'):
-        'left: ember keeps no strides of an empty tensor (NumPy reports 0) and reads them as '
-        "contiguous, so it cannot refuse torch's odd strides of a transposed empty tensor",
-    ('view_as_complex_copy', 'silent acceptance of bad input'):
-        'left: ember keeps no strides of an empty tensor (see view_as_complex)',
     ('native_group_norm', 'wrong values on finite inputs'):
         "torch bug: aten's native_group_norm does not check that the channels divide into "
         'the groups, so its statistics run over misaligned groups; ember refuses such a call '
@@ -461,9 +443,6 @@ KNOWN = {
         'torch bug: baddbmm_ skips the internal-overlap check every other in-place op makes '
         '(addmm_ refuses an expanded self), so its result on an expanded self depends on the '
         'write order; ember refuses, as torch does for addmm_',
-    ('Tensor.pow', 'wrong values on finite inputs'):
-        'left: a complex base near 0 to a negative integer power overflows: torch gives '
-        "inf-0j (its polar form), ember's NumPy division inf+nanj",
     ('linalg.cholesky_ex', 'wrong values on finite inputs'):
         'a float32 matrix on the edge of positive-definiteness: which pivot first rounds '
         'non-positive (info) and the partial factor differ between LAPACK builds (see '
@@ -471,25 +450,17 @@ KNOWN = {
     ('Tensor.to', 'spurious errors'):
         "torch bug: Tensor.to(1.5) reads a float number as the dtype float64 (to(True) as "
         "bool): torch's parser takes any number where it wants a dtype; ember refuses it",
-    ('adaptive_avg_pool1d', 'spurious errors'):
-        'left: a complex input that requires grad pooled to size 1: torch takes a mean there '
-        "(complex autograd works); ember's dtype table refuses the kernel's complex autograd",
+    ('Tensor.pow', 'wrong values on finite inputs'):
+        'torch bug: a complex base near 0 to a negative whole power that overflows: torch\'s '
+        "polar form puts inf in a part whose exact value is 0 or finite ((1e-20+1e-20j) ** -8 "
+        "is 1e160 / 16, real: torch inf-infj), and a tensor exponent garbage (** tensor(-2) "
+        "is -5e39j: torch -2.2e32-infj); ember gives the exact power rounded part by part "
+        "(inf+0j, 0-infj; for a number exponent -1 or -2 it follows torch's reciprocal), "
+        'pinned against exact rational arithmetic in test_found_issue15_s11_left.py',
     ('F.silu', 'spurious errors'):
         'torch inconsistency: silu of a complex tensor that requires grad refuses ("silu does '
         'not support automatic differentiation for outputs with complex dtype"), but '
         'silu(x, inplace=True) records SiluBackward0 for it; ember refuses both',
-    ('svd_lowrank', 'spurious errors'):
-        'left: bfloat16 input: torch multiplies it by float32 random samples, which its '
-        'matmul refuses except on paths that skip the check (a transposed batch by an empty '
-        'sample matrix); ember refuses the mix of dtypes on every path (see pca_lowrank)',
-    ('pca_lowrank', 'spurious errors'):
-        'left: bfloat16 input: torch computes in bfloat16; ember mixes a float32 random '
-        'projection into the bfloat16 matmul and refuses the dtypes',
-    ('F.local_response_norm', 'clearly wrong gradients'):
-        'left: a negative alpha makes the base of the beta power negative: the forward is NaN '
-        "at those elements in both; torch's gradient is NaN only there (8 of 18), ember's "
-        "spreads the NaN to every element whose channel window meets one (18 of 18)",
-    # -- seeds 6000-6479 (g16a) --
     ('var_mean', 'wrong values on finite inputs'):
         'catastrophic cancellation: float32 values holding 1e30 and -1e30 among small ones '
         "have an exact mean of 0.0217; torch's running (Welford) mean gives -0.0213, its plain "
@@ -525,10 +496,11 @@ KNOWN = {
         "NaN+NaNj (its complex pow's exp(0 * log 0), see pow); with a real end torch gives 1, "
         'as ember does for both',
     ('F.layer_norm', 'wrong values on finite inputs'):
-        'left: float32/bfloat16 values beyond ~1.8e19: their squares overflow float32, where '
-        "both compute the statistics -- torch's variance becomes NaN (inf - inf), ember's "
-        'rstd 0 (a constant row of 1e30 gives 0, the exact answer); neither normalises '
-        "such a row exactly (float64 statistics would; torch's float64 does)",
+        'torch bug: float32/bfloat16 values beyond ~1.8e19: their squares (or the row sum) '
+        "overflow torch's float32 statistics: NaN ([1e30, -2e30, 3]), or 0 for [2e19, -2e19, "
+        '1, 0], whose exact normalisation is [1.41, -1.41, 0, 0]; ember recomputes such rows '
+        "in float64 and gives torch's float64 answer rounded (pinned in "
+        'test_found_issue15_s11_left.py)',
     ('index_put_', 'silent acceptance of bad input'):
         "torch bug: a 0-d mask index (bool, or the deprecated uint8) fails an INTERNAL ASSERT "
         "in index_put_ (\"ntensor >= 3\", \"please report a bug\"), which torch's own "
@@ -653,7 +625,4 @@ for _name in ('conv1d', 'conv2d', 'conv3d', 'F.conv1d', 'F.conv2d', 'F.conv3d'):
         'torch bug: a convolution of an input with no channels returns early, before its '
         'check that input and weight share a dtype (a uint8 input by a float32 weight gives '
         "float32); ember refuses the mix, as torch does for an input with channels")
-# (the p < 1 gradient of every lp_pool, see F.lp_pool2d)
-for _name in ('F.lp_pool1d', 'F.lp_pool3d'):
-    KNOWN[(_name, 'clearly wrong gradients')] = KNOWN[('F.lp_pool2d', 'clearly wrong gradients')]
 del _name

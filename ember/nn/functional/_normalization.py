@@ -696,6 +696,7 @@ def _standardised_array(x, dims, eps):
         return x2.reshape(x.shape), np.full((x2.shape[0], 1), np.nan, x2.dtype)
     done = _native.standardise_rows(x2, eps)
     if done is not None:
+        _redo_overflowed_rows(x2, done[0], done[1], eps)
         return done[0].reshape(x.shape), done[1]
     xhat = x2 - row_sums(x2, 1 / x2.shape[1])
     if xhat.dtype in _ROW_DTYPES:
@@ -708,7 +709,25 @@ def _standardised_array(x, dims, eps):
     np.sqrt(rstd, out=rstd)
     np.reciprocal(rstd, out=rstd)
     xhat *= rstd
+    _redo_overflowed_rows(x2, xhat, rstd, eps)
     return xhat.reshape(x.shape), rstd
+
+
+def _redo_overflowed_rows(x2, xhat, rstd, eps):
+    """Recomputes in float64 the rows of float32 statistics (float32, bfloat16 inputs)
+    whose sum or squares overflowed (values beyond ~1.8e19: rstd 0 or NaN, where the exact
+    statistics are finite); O(rows) to find none."""
+    if x2.dtype != np.float32 or (rstd.all() and np.isfinite(rstd).all()):
+        return
+    bad = (rstd[:, 0] == 0) | ~np.isfinite(rstd[:, 0])
+    bad &= np.isfinite(x2).all(1)
+    if not bad.any():
+        return
+    rows = x2[bad].astype(np.float64)
+    centred = rows - rows.mean(1, keepdims=True)
+    r = 1 / np.sqrt((centred * centred).mean(1, keepdims=True) + eps)
+    xhat.reshape(x2.shape)[bad] = centred * r
+    rstd[bad] = r
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

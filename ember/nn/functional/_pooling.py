@@ -459,7 +459,7 @@ def adaptive_avg_pool2d(input, output_size):
     for n, o in zip(shape[-2:], size):
         starts, ends = _adaptive_windows(n, o)
         mats.append(_window_matrix(n, starts, ends, ends - starts))
-    if input._data.size:  # (an empty input runs no kernel)
+    if input._data.size and 0 not in size:  # (an empty input or output runs no kernel)
         _refuse_kernel_dtype(input, 'adaptive_avg_pool2d')
     return _separable(AdaptiveAvgPool2DBackward0, input, *mats)
 
