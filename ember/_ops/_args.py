@@ -1134,6 +1134,12 @@ def _shapes_first(public_name, args, kwargs, error):
     if name not in pointwise and name.rstrip('_') not in pointwise and \
             name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
             isinstance(error, IndexError) and not _from_numpy(error):
+        base = _SPECIAL_ALIASES.get(name, name[8:])
+        if name.startswith('special_') and base in pointwise and \
+                isinstance(error, NotImplementedError) and kwargs and \
+                isinstance(kwargs.get('out'), Tensor):  # (special.xlogy: xlogy's order)
+            out_cast_first(base, args, kwargs['out'], [a for a in args if isinstance(
+                a, Tensor)])
         return
     from ._core import check_broadcast, check_written_shape
     tensors = [a for a in args if isinstance(a, Tensor)] + [
@@ -1141,8 +1147,54 @@ def _shapes_first(public_name, args, kwargs, error):
     if not tensors:
         return
     (check_written_shape if inplace else check_broadcast)(*[t._data.shape for t in tensors])
-    if inplace and isinstance(error, NotImplementedError):
-        _inplace_cast_first(public_name, args, tensors)
+    if isinstance(error, NotImplementedError):
+        if inplace:
+            _inplace_cast_first(public_name, args, tensors)
+        elif kwargs and isinstance(kwargs.get('out'), Tensor):
+            out_cast_first(name, args, kwargs['out'], tensors)
+
+
+_SPECIAL_ALIASES = {'special_gammainc': 'igamma', 'special_gammaincc': 'igammac'}
+# Elementwise ops whose kernel's dtype refusal comes before torch's check of ``out=``'s
+# dtype (probed against torch 2.13 with a refused dtype and outs of every dtype): the
+# rounding ops, sign, clamp and the comparisons (whose result is bool whatever the operands)
+_REFUSE_BEFORE_OUT = frozenset((
+    'sign', 'signbit', 'clamp', 'clip', 'special_ndtr',
+    'eq', 'ne', 'ge', 'gt', 'le', 'lt', 'greater', 'greater_equal', 'less', 'less_equal',
+    'not_equal'))
+# ... and those whose out= must have the input's dtype exactly (torch's unary ops that check
+# every operand has one dtype): "Found dtype Short but expected ComplexFloat"
+_OUT_SAME_DTYPE = frozenset(('abs', 'absolute', 'bitwise_not', 'frac', 'hardshrink', 'round',
+                             'ceil', 'floor', 'trunc', 'fix'))
+# (of which these refuse a complex input before: "ceil is not supported for complex inputs")
+_COMPLEX_BEFORE_OUT = frozenset(('ceil', 'floor', 'trunc', 'fix'))
+
+
+def out_cast_first(name, args, out, tensors):
+    """An elementwise op given ``out=`` had its kernel refuse a dtype: torch's iterator
+    first checks out's dtype -- the operands' common dtype must cast into it ("result type
+    ComplexDouble can't be cast to the desired output type Bool"), or, for the unary ops of
+    ``_OUT_SAME_DTYPE``, be it."""
+    from .. import _dtype
+    name = name.rstrip('_') if name.endswith('_') and not name.endswith('__') else name
+    if name in _REFUSE_BEFORE_OUT:
+        return
+    got = out.dtype
+    if name in _OUT_SAME_DTYPE:
+        want = tensors[0].dtype
+        if want.is_complex and name in _COMPLEX_BEFORE_OUT:
+            return
+        if got is not want:
+            raise RuntimeError(f"Found dtype {got.kernel_name} but expected "
+                               f"{want.kernel_name}") from None
+        return
+    common = _dtype.promote_all(tensors)
+    for a in args[1:2]:
+        if type(a) in _NUMBERS:
+            common = _dtype.result_type(common, a)
+    if not _dtype.can_cast(common, got):
+        raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "
+                           f"output type {got.kernel_name}") from None
 
 
 def _inplace_cast_first(public_name, args, tensors):
