@@ -631,7 +631,16 @@ def call_with_out(public_name, impl, bound, args, kwargs):
                                f"parameter ({out.dtype.kernel_name})")
         kwargs['dtype'] = out.dtype
     from .pointwise import _write_out
-    r = impl(*args, **kwargs)
+    if bound.name in _CAT_OUT:
+        try:
+            r = impl(*args, **kwargs)
+        except RuntimeError as e:
+            if str(e).startswith(_CAT_SHAPE_WORDS):  # (torch's cast check comes first)
+                _cat_cast(args, out)
+            raise
+        _cat_cast(args, out)
+    else:
+        r = impl(*args, **kwargs)
     if exact:
         _exact_out(bound.name, r, out)
     if bound.name in _RANGES and out._data.size == r._data.size:
@@ -640,6 +649,26 @@ def call_with_out(public_name, impl, bound, args, kwargs):
 
 
 _RANGES = frozenset(('arange', 'range', 'linspace', 'logspace'))
+# torch.cat and the ops made of it: out's dtype is checked (TypeError) after the dim and
+# the zero-dim checks, before the sizes
+_CAT_OUT = frozenset(('cat', 'concat', 'concatenate', 'stack', 'hstack', 'vstack', 'dstack',
+                      'column_stack', 'row_stack'))
+_CAT_SHAPE_WORDS = ('Sizes of tensors must match', 'Tensors must have same number of dim')
+
+
+def _cat_cast(args, out):
+    """torch.cat's TypeError for an ``out=`` tensor its inputs' common dtype cannot be cast
+    into (``cat([float], out=bool)``)."""
+    from .._tensor import Tensor
+    from .. import _dtype
+    seq = args[0] if args and type(args[0]) in (list, tuple) else ()
+    tensors = [t for t in seq if isinstance(t, Tensor)]
+    from ..autograd.grad_mode import STATE
+    if STATE.enabled and any(t.requires_grad for t in tensors):
+        return  # (torch's refusal of autograd with out= comes first)
+    if tensors and not _dtype.can_cast(_dtype.promote_all(tensors), out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{out.dtype.kernel_name}") from None
 
 
 def _exact_out(name, r, out):

@@ -50,3 +50,39 @@ def test_elementwise_out_dtype_checked_before_kernel_dtype(op, dtype, n, out_dty
         x = T.tensor([[0.5, 1.5], [2.0, 3.0]]).to(getattr(T, dtype))
         return fn(*([x] * n), out=T.empty(0, dtype=getattr(T, out_dtype)))
     check(f, grad=False, match_message=True)
+
+
+_CAT = [
+    ('cat', [(2, 3), (2, 4)], 'bool', {}),
+    ('cat', [(2, 3), (3, 3, 3)], 'bool', {}),
+    ('cat', [(0,), (3, 3)], 'bool', {'dim': 1}),
+    ('cat', [(3,), (3,)], 'bool', {'dim': 1}),       # (the dim's IndexError first)
+    ('cat', [(), (3,)], 'bool', {}),                 # (the zero-dim refusal first)
+    ('concat', [(2, 3), (2, 4)], 'int8', {}),
+    ('stack', [(3,), (3,)], 'bool', {'dim': 1}),
+    ('stack', [(3,), (4,)], 'bool', {}),             # (stack's sizes first)
+    ('hstack', [(3,), (3, 3)], 'bool', {}),
+    ('vstack', [(3,), (3, 3, 3)], 'int64', {}),
+    ('dstack', [(3,), (3, 3, 3, 3)], 'bool', {}),
+    ('column_stack', [(3,), (3, 3, 3, 3)], 'uint8', {}),
+    ('row_stack', [(3,), (3,)], 'int16', {}),
+    ('cat', [(3,), (3,)], 'float64', {}),
+]
+
+
+@pytest.mark.parametrize('op,shapes,out_dtype,kw', _CAT,
+                         ids=[f'{o}-{i}' for i, (o, *_) in enumerate(_CAT)])
+def test_cat_out_dtype_is_a_type_error_before_the_sizes(op, shapes, out_dtype, kw):
+    """torch.cat (and stack, hstack, vstack, dstack, column_stack, row_stack, made of it)
+    checks that its inputs cast into out's dtype after the dim and zero-dim checks, before
+    the sizes, with a TypeError; ember raised the write's RuntimeError ("result type Double
+    can't be cast ...") or the sizes' error."""
+    check(lambda T: getattr(T, op)([T.ones(s) for s in shapes],
+                                   out=T.empty(0, dtype=getattr(T, out_dtype)), **kw),
+          grad=False, match_message=True)
+
+
+def test_cat_out_autograd_refusal_before_its_dtype():
+    """An input requiring grad: torch's refusal of out= with autograd comes first."""
+    check(lambda T: T.cat([T.ones(3, requires_grad=True), T.ones(3)],
+                          out=T.empty(0, dtype=T.bool)), grad=False, match_message=True)
