@@ -86,3 +86,43 @@ def test_cat_out_autograd_refusal_before_its_dtype():
     """An input requiring grad: torch's refusal of out= with autograd comes first."""
     check(lambda T: T.cat([T.ones(3, requires_grad=True), T.ones(3)],
                           out=T.empty(0, dtype=T.bool)), grad=False, match_message=True)
+
+
+_F_WRONG_TYPES = {
+    'embedding_bool_weight': lambda T: T.nn.functional.embedding(T.ones(3), True),
+    'embedding_str_weight': lambda T: T.nn.functional.embedding(T.ones(3), weight='x'),
+    'embedding_padding_first': lambda T: T.nn.functional.embedding((0.5,), T.ones(0), 1, 0.25),
+    'embedding_padding_before_indices': lambda T: T.nn.functional.embedding(
+        2, T.ones(2, 3), 2, 2.0),
+    'embedding_contiguous': lambda T: T.nn.functional.embedding(True, T.ones(3, 2), 1, -1.0),
+    'embedding_indices': lambda T: T.nn.functional.embedding(True, T.ones(3, 2)),
+    'kl_div_none': lambda T: T.nn.functional.kl_div(None, T.ones(3)),
+    'kl_div_int': lambda T: T.nn.functional.kl_div(2, T.ones(3), 2, True),
+    'kl_div_keyword': lambda T: T.nn.functional.kl_div(input=[1.], target=T.ones(3)),
+    'kl_div_bad_reduction_first': lambda T: T.nn.functional.kl_div(None, T.ones(3),
+                                                                   reduction='bad'),
+    'multilabel_soft_margin_float': lambda T: T.nn.functional.multilabel_soft_margin_loss(
+        1.5, T.ones(3)),
+    'multilabel_soft_margin_list': lambda T: T.nn.functional.multilabel_soft_margin_loss(
+        [1.5], T.ones(3)),
+    'gaussian_nll_bool_var': lambda T: T.nn.functional.gaussian_nll_loss(
+        T.ones(3), T.ones(3), var=True),
+    'gaussian_nll_int_var': lambda T: T.nn.functional.gaussian_nll_loss(
+        T.ones(3), T.ones(3), 1),
+    'gaussian_nll_float_input': lambda T: T.nn.functional.gaussian_nll_loss(
+        1.5, T.ones(3), 1.0),
+    'gaussian_nll_float_input_tensor_var': lambda T: T.nn.functional.gaussian_nll_loss(
+        1.5, T.ones(3), T.ones(3)),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_F_WRONG_TYPES))
+def test_functional_wrong_types_as_torch(name):
+    """A value of another type where an nn.functional function wants a tensor: torch's
+    Python function hands it to a parsed op (kl_div's ``torch.kl_div``, the loss's
+    ``logsigmoid``, embedding's ``torch.embedding`` -- weight first --, gaussian_nll_loss's
+    ``torch.any``/``ones_like``), whose TypeError names it; ember leaked AttributeErrors
+    ("'NoneType' object has no attribute '_data'") or checked embedding's indices before
+    padding_idx. (The generator had dropped kl_div's input and the loss's input from INNER
+    because torch's function reads their attributes -- but only after the op's call.)"""
+    check(_F_WRONG_TYPES[name], grad=False, match_message=True)

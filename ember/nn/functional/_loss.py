@@ -820,13 +820,14 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'):
     """Negative log likelihood of ``target`` under a Gaussian of mean ``input`` and variance
     ``var`` (a float, or a tensor of input's shape, one dim short, or with one dim of 1)."""
+    import ember  # (the public ops, with their parsers: torch's function calls them)
     if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = var * _creation.ones_like(input)
-    elif (var < 0).any():
+        var = var * ember.ones_like(input)
+    elif ember.any(var < 0):  # (``torch.any(True < 0)``: any's TypeError)
         raise ValueError("var has negative entry/entries")
-    vs, xs = tuple(var.shape), tuple(input.shape)
+    vs, xs = tuple(var.size()), tuple(input.size())
     if vs != xs:
         if xs[:-1] == vs:
             var = var.unsqueeze(-1)
