@@ -639,6 +639,15 @@ def call_with_out(public_name, impl, bound, args, kwargs):
                 _cat_cast(args, out)
             raise
         _cat_cast(args, out)
+    elif exact and bound.name in _OUT_EXACT_FIRST:
+        try:
+            r = impl(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised
+            stands = _OUT_EXACT_FIRST[bound.name]
+            if not (isinstance(e, TypeError) or str(e).startswith(stands) or
+                    stands == () and not isinstance(e, NotImplementedError)):
+                _exact_out_first(bound.name, args, kwargs, out)
+            raise
     else:
         r = impl(*args, **kwargs)
     if exact:
@@ -680,6 +689,41 @@ def _exact_out(name, r, out):
     if rule == 'same':
         raise RuntimeError(f"{name}(): self and result must have the same scalar type")
     raise out_dtype_error(r.dtype, out.dtype)
+
+
+# Ops of ``_OUT_EXACT`` whose result has the input's dtype (``dtype=``'s where given), and
+# whose out tensor's dtype torch checks before the kernel's dtype support, the indices, the
+# factorization (from the fuzzer's out= calls against torch 2.13)
+# (op -> the beginnings of the messages of the errors torch raises before; () for an op
+# whose only later error is the kernel's dtype refusal)
+_DIM_RANGE = ('Dimension out of range',)
+_OUT_EXACT_FIRST = {
+    'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',),
+    'softmax': _DIM_RANGE, 'log_softmax': _DIM_RANGE, '_softmax': _DIM_RANGE,
+    '_log_softmax': _DIM_RANGE, 'mv': (),
+    'linalg_cholesky': ('linalg.cholesky: A must be batches', 'linalg.cholesky: Expected a',
+                        'linalg.cholesky: The input tensor A must have')}
+
+
+def _exact_out_first(name, args, kwargs, out):
+    """The body of an ``_OUT_EXACT_FIRST`` op raised: torch had refused an out tensor of
+    another dtype than the input's first."""
+    from .._tensor import Tensor
+    from .._dtype import dtype as dtype_type
+    want = kwargs.get('dtype')
+    if not isinstance(want, dtype_type):
+        first = args[0] if args else kwargs.get('input', kwargs.get('self'))
+        if not isinstance(first, Tensor):
+            return
+        want = first.dtype
+    if want is not out.dtype and not (STATE_ENABLED() and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args)):
+        raise out_dtype_error(want, out.dtype) from None
+
+
+def STATE_ENABLED():
+    from ..autograd.grad_mode import STATE
+    return STATE.enabled
 
 
 def out_dtype_error(expected, got):

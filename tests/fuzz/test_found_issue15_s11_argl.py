@@ -126,3 +126,46 @@ def test_functional_wrong_types_as_torch(name):
     padding_idx. (The generator had dropped kl_div's input and the loss's input from INNER
     because torch's function reads their attributes -- but only after the op's call.)"""
     check(_F_WRONG_TYPES[name], grad=False, match_message=True)
+
+
+_EXACT_FIRST = {
+    'index_copy_index_dims': lambda T: T.index_copy(
+        T.ones(3, 2, dtype=T.float64), 0, T.zeros(2, 2, dtype=T.int64),
+        T.ones(2, 2, dtype=T.float64), out=T.empty(0, dtype=T.uint8)),
+    'index_copy_index_dtype': lambda T: T.index_copy(
+        T.ones(3, 2, dtype=T.float64), 0, T.zeros(2, dtype=T.float32),
+        T.ones(2, 2, dtype=T.float64), out=T.empty(0, dtype=T.uint8)),
+    'index_copy_dim_first': lambda T: T.index_copy(
+        T.ones(3, 2, dtype=T.float64), 5, T.zeros(2, dtype=T.int64),
+        T.ones(2, 2, dtype=T.float64), out=T.empty(0, dtype=T.uint8)),
+    'index_add_range': lambda T: T.index_add(
+        T.ones(3, 2, dtype=T.int32), 0, T.tensor([7]), T.ones(1, 2, dtype=T.int32),
+        out=T.empty(0, dtype=T.int8)),
+    'index_add_shape_first': lambda T: T.index_add(
+        T.ones(3, 2, dtype=T.int32), 0, T.tensor([1]), T.ones(1, 3, dtype=T.int32),
+        out=T.empty(0, dtype=T.int8)),
+    'softmax_long': lambda T: T.softmax(T.ones(3, dtype=T.int64), 0,
+                                        out=T.empty(0, dtype=T.float16)),
+    'softmax_dim_first': lambda T: T.softmax(T.ones(3, dtype=T.int64), 3,
+                                             out=T.empty(0, dtype=T.float16)),
+    'log_softmax_long': lambda T: T.log_softmax(T.ones(3, dtype=T.int64), 0,
+                                                out=T.empty(0, dtype=T.float16)),
+    'mv_bool': lambda T: T.mv(T.ones(3, 2, dtype=T.bool), T.ones(2, dtype=T.bool),
+                              out=T.empty(0, dtype=T.float16)),
+    'mv_sizes_first': lambda T: T.mv(T.ones(3, 2), T.ones(3), out=T.empty(0, dtype=T.float16)),
+    'cholesky_not_positive': lambda T: T.linalg.cholesky(
+        -T.ones(1, 1, dtype=T.complex64), out=T.empty(0, dtype=T.bfloat16)),
+    'cholesky_square_first': lambda T: T.linalg.cholesky(
+        -T.ones(1, 2, dtype=T.complex64), out=T.empty(0, dtype=T.bfloat16)),
+    'cholesky_integer_first': lambda T: T.linalg.cholesky(
+        -T.ones(1, 1, dtype=T.int64), out=T.empty(0, dtype=T.bfloat16)),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_EXACT_FIRST))
+def test_exact_out_dtype_checked_before_kernel(name):
+    """Ops whose out= must have the input's dtype: torch refuses another dtype ("Expected out
+    tensor to have dtype double, but got unsigned char instead") before its kernel's dtype
+    refusal, the index checks, the factorization -- after the dim's range and the shapes;
+    ember checked out only once the body had run."""
+    check(_EXACT_FIRST[name], grad=False, match_message=True)
