@@ -716,12 +716,12 @@ def _exact_out_first(name, args, kwargs, out):
         if not isinstance(first, Tensor):
             return
         want = first.dtype
-    if want is not out.dtype and not (STATE_ENABLED() and any(
+    if want is not out.dtype and not (_grad_enabled() and any(
             isinstance(a, Tensor) and a.requires_grad for a in args)):
         raise out_dtype_error(want, out.dtype) from None
 
 
-def STATE_ENABLED():
+def _grad_enabled():
     from ..autograd.grad_mode import STATE
     return STATE.enabled
 
@@ -1238,7 +1238,7 @@ _REFUSE_BEFORE_OUT = frozenset((
 # ... and those whose out= must have the input's dtype exactly (torch's unary ops that check
 # every operand has one dtype): "Found dtype Short but expected ComplexFloat"
 _OUT_SAME_DTYPE = frozenset(('abs', 'absolute', 'bitwise_not', 'frac', 'hardshrink', 'round',
-                             'ceil', 'floor', 'trunc', 'fix'))
+                             'gelu', 'softplus', 'ceil', 'floor', 'trunc', 'fix'))
 # (of which these refuse a complex input before: "ceil is not supported for complex inputs")
 _COMPLEX_BEFORE_OUT = frozenset(('ceil', 'floor', 'trunc', 'fix'))
 
