@@ -172,3 +172,27 @@ def test_exact_out_dtype_checked_before_kernel(name):
     refusal, the index checks, the factorization -- after the dim's range and the shapes;
     ember checked out only once the body had run."""
     check(_EXACT_FIRST[name], grad=False, match_message=True)
+
+
+_FFT_OUT = [
+    ('fft', {'dim': 5}, 'float16'), ('fft', {}, 'int64'), ('ifft', {'dim': 5}, 'float32'),
+    ('rfft', {'dim': 5}, 'float32'), ('ihfft', {'norm': 'bad'}, 'float32'),
+    ('irfft', {'dim': 5}, 'complex64'), ('irfft', {}, 'int64'), ('hfft', {'dim': 5}, 'int32'),
+    ('fft2', {}, 'float32'), ('ifft2', {}, 'float32'), ('ifftn', {}, 'int64'),
+    ('irfftn', {}, 'int64'), ('hfft2', {}, 'bool'), ('fft2', {'dim': (0, 7)}, 'float32'),
+]
+
+
+@pytest.mark.parametrize('op,kw,out_dtype', _FFT_OUT,
+                         ids=[f'{o}-{i}' for i, (o, *_) in enumerate(_FFT_OUT)])
+@pytest.mark.parametrize('shape', [(3, 3), ()])
+@pytest.mark.parametrize('grad', [False, True])
+def test_fft_out_kind_checked_first(op, kw, out_dtype, shape, grad):
+    """torch's 1-d transforms refuse an out tensor of the wrong kind ("rfft expects a complex
+    output tensor, but got Float"; a real result: "floating point", so not an integer out)
+    before the dim and the input; every transform before autograd's refusal of out=, in
+    the n-d transform's name ("fftn" for ifft2 too). ember checked the dim first, said
+    "real", and took an integer out."""
+    check(lambda T: getattr(T.fft, op)(T.ones(shape, requires_grad=grad),
+                                       out=T.empty(0, dtype=getattr(T, out_dtype)), **kw),
+          grad=False, match_message=True)
