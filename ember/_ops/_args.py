@@ -612,6 +612,8 @@ def call_with_out(public_name, impl, bound, args, kwargs):
             out is not None and not isinstance(out, Tensor):
         return impl(*args, **kwargs)
     factory = 'layout' in bound.by_name
+    if bound.name in _OUT_FIRST_RULES:
+        out_dtype_first(bound.name, args, out, kwargs)
     exact = out is not None and bound.name in _OUT_EXACT
     if out is not None and bound.name in _OUT_DTYPE_FIRST and kwargs.get('dtype') is None:
         # (``sum(x, out=int_t)`` sums in int; a mean only in a float or complex dtype, its
@@ -757,6 +759,20 @@ _OUT_DTYPE_FIRST = frozenset(('sum', 'nansum', 'prod', 'cumsum', 'cumprod', 'mea
 
 
 _TAKES_OUT = {}  # an op's body -> whether it has an ``out`` parameter
+
+
+_TORCH_TAKES_OUT = {}  # an op's name -> whether some overload of torch's takes ``out=``
+
+
+def torch_takes_out(name):
+    """Whether torch's op ``name`` takes ``out=`` (``relu``, ``isinf`` do not: torch's
+    TypeError "relu() got an unexpected keyword argument 'out'"); True if unknown."""
+    got = _TORCH_TAKES_OUT.get(name)
+    if got is None:
+        sigs = signatures(name)
+        got = _TORCH_TAKES_OUT[name] = sigs is None or any(
+            'out' in s.by_name for s in sigs[1])
+    return got
 
 
 def _takes_out(impl):
@@ -1243,6 +1259,58 @@ _OUT_SAME_DTYPE = frozenset(('abs', 'absolute', 'bitwise_not', 'frac', 'hardshri
 _COMPLEX_BEFORE_OUT = frozenset(('ceil', 'floor', 'trunc', 'fix'))
 
 
+# What torch checks of ``out=``'s dtype before anything else of an elementwise op (its
+# result's dtype fixed by the input's): 'same' -- out must have the input's dtype (with the
+# numbers of ``clamp`` promoting it), "Found dtype Double but expected Float"; 'bool' -- a
+# bool out; 'long' -- an int64 out (nonzero's indices). From torch 2.13's out= calls.
+_OUT_FIRST_RULES = {**dict.fromkeys(_OUT_SAME_DTYPE | {
+    'neg', 'negative', 'sgn', 'sign', 'conj_physical', 'clamp', 'clamp_min', 'clamp_max',
+    'clip'}, 'same'), **dict.fromkeys(('signbit', 'isneginf', 'isposinf'), 'bool'),
+    'nonzero': 'long', 'nonzero_static': 'long'}
+# (the input dtypes whose own refusal comes first)
+_BEFORE_OUT_RULE = {'neg': 'b', 'negative': 'b', 'abs': 'c', 'absolute': 'c', 'sign': 'c',
+                    'signbit': 'c', 'isneginf': 'c', 'isposinf': 'c', **dict.fromkeys(
+                        _COMPLEX_BEFORE_OUT, 'c')}
+
+
+def out_dtype_first(name, args, out, kwargs=None):
+    """torch's refusal of ``out=`` of a dtype an elementwise op of ``_OUT_FIRST_RULES``
+    cannot write, before its kernel runs (O(1) but for clamp's bounds)."""
+    from .._tensor import Tensor
+    rule = _OUT_FIRST_RULES.get(name)
+    x = args[0] if args else None
+    if rule is None or not isinstance(x, Tensor) or not isinstance(out, Tensor):
+        return
+    d = x.dtype
+    if x._data.dtype.kind in _BEFORE_OUT_RULE.get(name, '') or (
+            rule == 'same' and name != 'conj_physical' and x._requires_grad and
+            _grad_enabled()):
+        return  # (the input's own refusal, or autograd's refusal of out=, comes first)
+    got = out.dtype
+    if rule == 'long':
+        if got.kernel_name != 'Long':
+            raise RuntimeError(f"{name}: Expected out tensor to have scalar type Long but got "
+                               f"scalar type{got.kernel_name}")
+    elif rule == 'bool':
+        if got.kernel_name != 'Bool':
+            raise RuntimeError(f"{name} does not support non-boolean outputs.")
+    else:
+        if name.startswith('cl'):  # (clamp's number bounds promote: bool and 0 -> Long)
+            from .. import _dtype
+            bounds = list(args[1:3]) + [v for k, v in (kwargs or {}).items()
+                                        if k in ('min', 'max')]
+            for a in bounds:
+                if isinstance(a, Tensor):
+                    return  # (tensor bounds: the iterator's cast rule, checked later)
+                if type(a) in _NUMBERS:
+                    d = _dtype.result_type(d, a)
+            if d.is_complex:
+                raise NotImplementedError("clamp is not supported for complex types")
+        if got is not d:
+            raise RuntimeError(f"Found dtype {got.kernel_name} but expected "
+                               f"{d.kernel_name}") from None
+
+
 def out_cast_first(name, args, out, tensors):
     """An elementwise op given ``out=`` had its kernel refuse a dtype: torch's iterator
     first checks out's dtype -- the operands' common dtype must cast into it ("result type
@@ -1264,6 +1332,8 @@ def out_cast_first(name, args, out, tensors):
     common = _dtype.promote_all(tensors)
     for a in args[1:2]:
         if type(a) in _NUMBERS:
+            if name in _OUT_FIRST_RULES:
+                return  # (clamp_min's number bound: the kernel's refusal first)
             common = _dtype.result_type(common, a)
     if not _dtype.can_cast(common, got):
         raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "

@@ -150,6 +150,11 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
                                        else {'out': out})
             if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
                 input = to_tensor(input, name, 'input')
+            if out is not None:  # (torch's checks of out before the kernel's)
+                checker = _arguments()
+                if not checker.torch_takes_out(name):
+                    raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+                checker.out_dtype_first(name, (input,), out)
         x = input._data
         if check is not None:
             if check is _refusal:
