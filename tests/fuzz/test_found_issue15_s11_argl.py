@@ -240,3 +240,15 @@ def test_unary_out_dtype_rules(name, dtype, out_dtype, grad):
             x.requires_grad_()
         return _UNARY_OUT[name](T, x, T.empty(0, dtype=getattr(T, out_dtype)))
     check(f, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'bool', 'float16', 'complex64', 'float32'])
+@pytest.mark.parametrize('target_dtype', ['int64', 'int32', 'float32'])
+@pytest.mark.parametrize('value', [5, -2, 1])
+def test_multilabel_margin_loss_checks_target_range_first(dtype, target_dtype, value):
+    """torch's multilabel_margin_loss checks the target's range ("argument #2 'target' is
+    out of range") before the input's dtype and the target's; ember refused an integer
+    input's dtype first (NotImplementedError)."""
+    check(lambda T: T.nn.functional.multilabel_margin_loss(
+        T.ones(2, 3, dtype=getattr(T, dtype)),
+        T.full((2, 3), value, dtype=getattr(T, target_dtype))), grad=False, match_message=True)

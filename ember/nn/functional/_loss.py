@@ -1034,12 +1034,18 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     if not ok:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
                            f"size: {list(input.shape)}")
+    t = target._data.reshape(nframe, dim)
+    if t.dtype.kind in 'fc':  # (the range is checked first, on the values as they are)
+        bad = np.any((t.real < -1) | (t.real >= dim))
+    else:
+        t = t.astype(np.int64, copy=False)  # (empty: any dtype)
+        bad = np.any((t < -1) | (t >= dim))
+    if bad:
+        raise RuntimeError("argument #2 'target' is out of range")
     if input._data.size:  # (the kernel's checks: an empty input runs none)
         _floating_kernel(input, 'multilabel_margin_loss_forward_out_frame')
         _long_target(target)
-    t = target._data.reshape(nframe, dim).astype(np.int64, copy=False)  # (empty: any dtype)
-    if np.any((t < -1) | (t >= dim)):
-        raise RuntimeError("argument #2 'target' is out of range")
+    t = t.astype(np.int64, copy=False)
     # a row's targets are the indices before its first -1
     listed = np.cumsum(t == -1, axis=1) == 0
     # a class listed twice counts twice, as in torch
