@@ -866,6 +866,7 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
     if isinstance(error, NotImplementedError) and impl is not None:
+        _inplace_overlap_first(public_name, impl, args, kwargs, error)
         _kernel_dtype_last(public_name, impl, args, kwargs, error)
     if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
                   else np.AxisError):
@@ -1338,6 +1339,27 @@ def out_cast_first(name, args, out, tensors):
     if not _dtype.can_cast(common, got):
         raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "
                            f"output type {got.kernel_name}") from None
+
+
+def _inplace_overlap_first(public_name, impl, args, kwargs, error):
+    """An ``nn.functional`` activation called with ``inplace=True`` had its kernel refuse
+    the dtype: torch's in-place op refuses an input whose elements share memory (an
+    expanded tensor) first."""
+    from .._tensor import Tensor
+    key = key_of(public_name)
+    if 'not implemented for' not in str(error) or not key.startswith('nn.functional.') or \
+            key == 'nn.functional.threshold':  # (threshold_ refuses the dtype first)
+        return
+    found = _bound(public_name, impl, args, kwargs)
+    if found is None or found[1].get('inplace') is not True:
+        return
+    x = found[1].get('input')
+    if isinstance(x, Tensor):
+        a = x._data
+        if a.size and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.") from None
 
 
 def _inplace_cast_first(public_name, args, tensors):

@@ -252,3 +252,17 @@ def test_multilabel_margin_loss_checks_target_range_first(dtype, target_dtype, v
     check(lambda T: T.nn.functional.multilabel_margin_loss(
         T.ones(2, 3, dtype=getattr(T, dtype)),
         T.full((2, 3), value, dtype=getattr(T, target_dtype))), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('name', ['leaky_relu', 'hardswish', 'elu', 'selu', 'celu', 'silu',
+                                  'mish', 'hardsigmoid', 'rrelu', 'threshold'])
+@pytest.mark.parametrize('dtype', ['int64', 'bool', 'complex64', 'float32'])
+def test_inplace_activation_overlap_before_kernel_dtype(name, dtype):
+    """``F.leaky_relu(expanded, inplace=True)``: torch's in-place op refuses the input whose
+    elements share memory before its kernel refuses the dtype (threshold_ the other way
+    round); ember raised the dtype's NotImplementedError."""
+    def f(T):
+        x = T.ones(1, 3, dtype=getattr(T, dtype)).expand(2, 3)
+        fn = getattr(T.nn.functional, name)
+        return fn(x, 0.5, 0., inplace=True) if name == 'threshold' else fn(x, inplace=True)
+    check(f, grad=False, match_message=True)
