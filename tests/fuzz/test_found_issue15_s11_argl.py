@@ -266,3 +266,22 @@ def test_inplace_activation_overlap_before_kernel_dtype(name, dtype):
         fn = getattr(T.nn.functional, name)
         return fn(x, 0.5, 0., inplace=True) if name == 'threshold' else fn(x, inplace=True)
     check(f, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('name', ['alpha_dropout', 'feature_alpha_dropout'])
+@pytest.mark.parametrize('value', [2, 1.5, 'x', None, [1.0]])
+@pytest.mark.parametrize('kw', [{}, {'training': True}], ids=['eval', 'train'])
+def test_alpha_dropout_refuses_a_non_tensor_input_in_eval_mode(name, value, kw):
+    """torch's alpha dropouts hand the input to their op, whose parser refuses a value that
+    is no tensor even when not training; ember returned it."""
+    def f(T):
+        getattr(T.nn.functional, name)(value, **kw)
+    check(f, grad=False)
+
+
+@pytest.mark.parametrize('name', ['alpha_dropout', 'feature_alpha_dropout'])
+@pytest.mark.parametrize('training', [1.5, 'x', None])
+def test_alpha_dropout_refuses_a_non_bool_training(name, training):
+    """A ``training`` that is no bool: the op's parser's TypeError, in eval mode too."""
+    check(lambda T: getattr(T.nn.functional, name)(T.ones(2, 3), training=training),
+          grad=False, match_message=True)
