@@ -1148,13 +1148,14 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
     torch raises that only once its kernel runs, after every check of shapes and values.
     The body runs again with the refused dtype's tensors as a dtype the kernel takes
     (float64, else int64, under no_grad); an error it then raises is one torch would have
-    raised first. (Not for in-place ops or ``out=``, whose second run could write.)"""
+    raised first. (Not for in-place ops, whose second run could write; a call with ``out=``
+    runs again without it.)"""
     from .._tensor import Tensor
     from .. import _dtype
     m = _KERNEL_REFUSAL.search(str(error))
     name = _op_name(public_name)
     if m is None or name.endswith('_') and not name.endswith('__') or \
-            kwargs and 'out' in kwargs or getattr(impl, '_dtype_first', False):
+            getattr(impl, '_dtype_first', False):
         return  # (``_dtype_first``: an op whose torch form checks the dtype first says so)
     refused = m.group(1)
     for stand_in in (np.float64, np.int64):
@@ -1170,7 +1171,8 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # (complex to float discards: it is meant to)
             args2 = tuple(cast(a) for a in args)
-            kwargs2 = {k: cast(v) for k, v in (kwargs or {}).items()}
+            # (without out=: the second run writes nothing)
+            kwargs2 = {k: cast(v) for k, v in (kwargs or {}).items() if k != 'out'}
         from ..autograd.grad_mode import no_grad
         try:
             with no_grad(), warnings.catch_warnings():
