@@ -505,12 +505,19 @@ def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
     else:
         maps = dict(given)
     # (a parameter whose attribute the function reads itself (``input.dim()``) gets its
-    # AttributeError first -- unless only behind a guard: see ``touched``)
+    # AttributeError first -- unless only behind a guard: see ``touched``, or only on a line
+    # after the op's call: ``kl_div``'s ``input.dim()`` for batchmean)
     ops = (op,) if twin is None else (op, twin)
+    # (the op's call in a statement of the function's own body, which always runs: not
+    # behind an ``if``, as ``gaussian_nll_loss``'s ``ones_like`` of a float ``var`` only)
+    top = any(m is node for st in _body(tree) if not isinstance(st, (ast.If, ast.For, ast.While,
+                                                                     ast.Try, ast.With))
+              for m in ast.walk(st))
     inside = {id(m) for n in ast.walk(tree) if isinstance(n, ast.Call) and
               _callee(n.func, scope) in ops for m in ast.walk(n)}
     read = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
-            isinstance(n.value, ast.Name) and id(n) not in inside and id(n) not in guarded}
+            isinstance(n.value, ast.Name) and id(n) not in inside and id(n) not in guarded
+            and not (n.lineno > node.end_lineno and top and not _in_loop(tree, n))}
     maps = {p: m for p, m in maps.items() if p not in read}
     if not maps:
         return None
@@ -562,6 +569,15 @@ def _entry(context, op, twin, given, node, sub, names, skip=frozenset()):
                            tuple(back[r] for r in reads if r in back)))
         unpacks += [(back[p], n, m) for p, n, m in sub[6] if p in back]
     return head + (maps, tuple(sorted(raises)), shape, tuple(guards), tuple(unpacks))
+
+
+def _in_loop(tree, target):
+    """True if ``target`` (a node of ``tree``) lies in a loop, where a later line may run
+    before an earlier one."""
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.For, ast.While)) and any(m is target for m in ast.walk(n)):
+            return True
+    return False
 
 
 def _kind(a, tree):

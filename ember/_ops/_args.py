@@ -618,6 +618,8 @@ def call_with_out(public_name, impl, bound, args, kwargs):
             out is not None and not isinstance(out, Tensor):
         return impl(*args, **kwargs)
     factory = 'layout' in bound.by_name
+    if bound.name in _OUT_FIRST_RULES:
+        out_dtype_first(bound.name, args, out, kwargs)
     exact = out is not None and bound.name in _OUT_EXACT
     if out is not None and bound.name in _OUT_DTYPE_FIRST and kwargs.get('dtype') is None:
         # (``sum(x, out=int_t)`` sums in int; a mean only in a float or complex dtype, its
@@ -637,7 +639,25 @@ def call_with_out(public_name, impl, bound, args, kwargs):
                                f"parameter ({out.dtype.kernel_name})")
         kwargs['dtype'] = out.dtype
     from .pointwise import _write_out
-    r = impl(*args, **kwargs)
+    if bound.name in _CAT_OUT:
+        try:
+            r = impl(*args, **kwargs)
+        except RuntimeError as e:
+            if str(e).startswith(_CAT_SHAPE_WORDS):  # (torch's cast check comes first)
+                _cat_cast(args, out)
+            raise
+        _cat_cast(args, out)
+    elif exact and bound.name in _OUT_EXACT_FIRST:
+        try:
+            r = impl(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised
+            stands = _OUT_EXACT_FIRST[bound.name]
+            if not (isinstance(e, TypeError) or str(e).startswith(stands) or
+                    stands == () and not isinstance(e, NotImplementedError)):
+                _exact_out_first(bound.name, args, kwargs, out)
+            raise
+    else:
+        r = impl(*args, **kwargs)
     if exact:
         _exact_out(bound.name, r, out)
     if bound.name in _RANGES and out._data.size == r._data.size:
@@ -646,6 +666,26 @@ def call_with_out(public_name, impl, bound, args, kwargs):
 
 
 _RANGES = frozenset(('arange', 'range', 'linspace', 'logspace'))
+# torch.cat and the ops made of it: out's dtype is checked (TypeError) after the dim and
+# the zero-dim checks, before the sizes
+_CAT_OUT = frozenset(('cat', 'concat', 'concatenate', 'stack', 'hstack', 'vstack', 'dstack',
+                      'column_stack', 'row_stack'))
+_CAT_SHAPE_WORDS = ('Sizes of tensors must match', 'Tensors must have same number of dim')
+
+
+def _cat_cast(args, out):
+    """torch.cat's TypeError for an ``out=`` tensor its inputs' common dtype cannot be cast
+    into (``cat([float], out=bool)``)."""
+    from .._tensor import Tensor
+    from .. import _dtype
+    seq = args[0] if args and type(args[0]) in (list, tuple) else ()
+    tensors = [t for t in seq if isinstance(t, Tensor)]
+    from ..autograd.grad_mode import STATE
+    if STATE.enabled and any(t.requires_grad for t in tensors):
+        return  # (torch's refusal of autograd with out= comes first)
+    if tensors and not _dtype.can_cast(_dtype.promote_all(tensors), out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{out.dtype.kernel_name}") from None
 
 
 def _exact_out(name, r, out):
@@ -657,6 +697,41 @@ def _exact_out(name, r, out):
     if rule == 'same':
         raise RuntimeError(f"{name}(): self and result must have the same scalar type")
     raise out_dtype_error(r.dtype, out.dtype)
+
+
+# Ops of ``_OUT_EXACT`` whose result has the input's dtype (``dtype=``'s where given), and
+# whose out tensor's dtype torch checks before the kernel's dtype support, the indices, the
+# factorization (from the fuzzer's out= calls against torch 2.13)
+# (op -> the beginnings of the messages of the errors torch raises before; () for an op
+# whose only later error is the kernel's dtype refusal)
+_DIM_RANGE = ('Dimension out of range',)
+_OUT_EXACT_FIRST = {
+    'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',),
+    'softmax': _DIM_RANGE, 'log_softmax': _DIM_RANGE, '_softmax': _DIM_RANGE,
+    '_log_softmax': _DIM_RANGE, 'mv': (),
+    'linalg_cholesky': ('linalg.cholesky: A must be batches', 'linalg.cholesky: Expected a',
+                        'linalg.cholesky: The input tensor A must have')}
+
+
+def _exact_out_first(name, args, kwargs, out):
+    """The body of an ``_OUT_EXACT_FIRST`` op raised: torch had refused an out tensor of
+    another dtype than the input's first."""
+    from .._tensor import Tensor
+    from .._dtype import dtype as dtype_type
+    want = kwargs.get('dtype')
+    if not isinstance(want, dtype_type):
+        first = args[0] if args else kwargs.get('input', kwargs.get('self'))
+        if not isinstance(first, Tensor):
+            return
+        want = first.dtype
+    if want is not out.dtype and not (_grad_enabled() and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args)):
+        raise out_dtype_error(want, out.dtype) from None
+
+
+def _grad_enabled():
+    from ..autograd.grad_mode import STATE
+    return STATE.enabled
 
 
 def out_dtype_error(expected, got):
@@ -687,6 +762,20 @@ _OUT_EXACT.update(index_select='same', masked_select='same')
 # Reductions and scans whose ``out=`` tensor gives the dtype they compute in when ``dtype``
 # is not given (torch's: the result dtype is out's)
 _OUT_DTYPE_FIRST = frozenset(('sum', 'nansum', 'prod', 'cumsum', 'cumprod', 'mean'))
+
+
+_TORCH_TAKES_OUT = {}  # an op's name -> whether some overload of torch's takes ``out=``
+
+
+def torch_takes_out(name):
+    """Whether torch's op ``name`` takes ``out=`` (``relu``, ``isinf`` do not: torch's
+    TypeError "relu() got an unexpected keyword argument 'out'"); True if unknown."""
+    got = _TORCH_TAKES_OUT.get(name)
+    if got is None:
+        sigs = signatures(name)
+        got = _TORCH_TAKES_OUT[name] = sigs is None or any(
+            'out' in s.by_name for s in sigs[1])
+    return got
 
 
 def _takes_out(impl):
@@ -777,6 +866,7 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     if "('real', '<f2'), ('imag', '<f2')" in str(error) or _from_numpy(error):
         _refuse_chalf(public_name, args, kwargs)
     if isinstance(error, NotImplementedError) and impl is not None:
+        _inplace_overlap_first(public_name, impl, args, kwargs, error)
         _kernel_dtype_last(public_name, impl, args, kwargs, error)
     if isinstance(error, np.exceptions.AxisError if hasattr(np, 'exceptions')
                   else np.AxisError):
@@ -1105,13 +1195,14 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
     torch raises that only once its kernel runs, after every check of shapes and values.
     The body runs again with the refused dtype's tensors as a dtype the kernel takes
     (float64, else int64, under no_grad); an error it then raises is one torch would have
-    raised first. (Not for in-place ops or ``out=``, whose second run could write.)"""
+    raised first. (Not for in-place ops, whose second run could write; a call with ``out=``
+    runs again without it.)"""
     from .._tensor import Tensor
     from .. import _dtype
     m = _KERNEL_REFUSAL.search(str(error))
     name = _op_name(public_name)
     if m is None or name.endswith('_') and not name.endswith('__') or \
-            kwargs and 'out' in kwargs or getattr(impl, '_dtype_first', False):
+            getattr(impl, '_dtype_first', False):
         return  # (``_dtype_first``: an op whose torch form checks the dtype first says so)
     refused = m.group(1)
     for stand_in in (np.float64, np.int64):
@@ -1127,7 +1218,8 @@ def _kernel_dtype_last(public_name, impl, args, kwargs, error):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # (complex to float discards: it is meant to)
             args2 = tuple(cast(a) for a in args)
-            kwargs2 = {k: cast(v) for k, v in (kwargs or {}).items()}
+            # (without out=: the second run writes nothing)
+            kwargs2 = {k: cast(v) for k, v in (kwargs or {}).items() if k != 'out'}
         from ..autograd.grad_mode import no_grad
         try:
             with no_grad(), warnings.catch_warnings():
@@ -1181,6 +1273,12 @@ def _shapes_first(public_name, args, kwargs, error):
     if name not in pointwise and name.rstrip('_') not in pointwise and \
             name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
             isinstance(error, IndexError) and not _from_numpy(error):
+        base = _SPECIAL_ALIASES.get(name, name[8:])
+        if name.startswith('special_') and base in pointwise and \
+                isinstance(error, NotImplementedError) and kwargs and \
+                isinstance(kwargs.get('out'), Tensor):  # (special.xlogy: xlogy's order)
+            out_cast_first(base, args, kwargs['out'], [a for a in args if isinstance(
+                a, Tensor)])
         return
     from ._core import check_broadcast, check_written_shape
     tensors = [a for a in args if isinstance(a, Tensor)] + [
@@ -1188,8 +1286,129 @@ def _shapes_first(public_name, args, kwargs, error):
     if not tensors:
         return
     (check_written_shape if inplace else check_broadcast)(*[t._data.shape for t in tensors])
-    if inplace and isinstance(error, NotImplementedError):
-        _inplace_cast_first(public_name, args, tensors)
+    if isinstance(error, NotImplementedError):
+        if inplace:
+            _inplace_cast_first(public_name, args, tensors)
+        elif kwargs and isinstance(kwargs.get('out'), Tensor):
+            out_cast_first(name, args, kwargs['out'], tensors)
+
+
+_SPECIAL_ALIASES = {'special_gammainc': 'igamma', 'special_gammaincc': 'igammac'}
+# Elementwise ops whose kernel's dtype refusal comes before torch's check of ``out=``'s
+# dtype (probed against torch 2.13 with a refused dtype and outs of every dtype): the
+# rounding ops, sign, clamp and the comparisons (whose result is bool whatever the operands)
+_REFUSE_BEFORE_OUT = frozenset((
+    'sign', 'signbit', 'clamp', 'clip', 'special_ndtr',
+    'eq', 'ne', 'ge', 'gt', 'le', 'lt', 'greater', 'greater_equal', 'less', 'less_equal',
+    'not_equal'))
+# ... and those whose out= must have the input's dtype exactly (torch's unary ops that check
+# every operand has one dtype): "Found dtype Short but expected ComplexFloat"
+_OUT_SAME_DTYPE = frozenset(('abs', 'absolute', 'bitwise_not', 'frac', 'hardshrink', 'round',
+                             'gelu', 'softplus', 'ceil', 'floor', 'trunc', 'fix'))
+# (of which these refuse a complex input before: "ceil is not supported for complex inputs")
+_COMPLEX_BEFORE_OUT = frozenset(('ceil', 'floor', 'trunc', 'fix'))
+
+
+# What torch checks of ``out=``'s dtype before anything else of an elementwise op (its
+# result's dtype fixed by the input's): 'same' -- out must have the input's dtype (with the
+# numbers of ``clamp`` promoting it), "Found dtype Double but expected Float"; 'bool' -- a
+# bool out; 'long' -- an int64 out (nonzero's indices). From torch 2.13's out= calls.
+_OUT_FIRST_RULES = {**dict.fromkeys(_OUT_SAME_DTYPE | {
+    'neg', 'negative', 'sgn', 'sign', 'conj_physical', 'clamp', 'clamp_min', 'clamp_max',
+    'clip'}, 'same'), **dict.fromkeys(('signbit', 'isneginf', 'isposinf'), 'bool'),
+    'nonzero': 'long', 'nonzero_static': 'long'}
+# (the input dtypes whose own refusal comes first)
+_BEFORE_OUT_RULE = {'neg': 'b', 'negative': 'b', 'abs': 'c', 'absolute': 'c', 'sign': 'c',
+                    'signbit': 'c', 'isneginf': 'c', 'isposinf': 'c', **dict.fromkeys(
+                        _COMPLEX_BEFORE_OUT, 'c')}
+
+
+def out_dtype_first(name, args, out, kwargs=None):
+    """torch's refusal of ``out=`` of a dtype an elementwise op of ``_OUT_FIRST_RULES``
+    cannot write, before its kernel runs (O(1) but for clamp's bounds)."""
+    from .._tensor import Tensor
+    rule = _OUT_FIRST_RULES.get(name)
+    x = args[0] if args else None
+    if rule is None or not isinstance(x, Tensor) or not isinstance(out, Tensor):
+        return
+    d = x.dtype
+    if x._data.dtype.kind in _BEFORE_OUT_RULE.get(name, '') or (
+            rule == 'same' and name != 'conj_physical' and x._requires_grad and
+            _grad_enabled()):
+        return  # (the input's own refusal, or autograd's refusal of out=, comes first)
+    got = out.dtype
+    if rule == 'long':
+        if got.kernel_name != 'Long':
+            raise RuntimeError(f"{name}: Expected out tensor to have scalar type Long but got "
+                               f"scalar type{got.kernel_name}")
+    elif rule == 'bool':
+        if got.kernel_name != 'Bool':
+            raise RuntimeError(f"{name} does not support non-boolean outputs.")
+    else:
+        if name.startswith('cl'):  # (clamp's number bounds promote: bool and 0 -> Long)
+            from .. import _dtype
+            bounds = list(args[1:3]) + [v for k, v in (kwargs or {}).items()
+                                        if k in ('min', 'max')]
+            for a in bounds:
+                if isinstance(a, Tensor):
+                    return  # (tensor bounds: the iterator's cast rule, checked later)
+                if type(a) in _NUMBERS:
+                    d = _dtype.result_type(d, a)
+            if d.is_complex:
+                raise NotImplementedError("clamp is not supported for complex types")
+        if got is not d:
+            raise RuntimeError(f"Found dtype {got.kernel_name} but expected "
+                               f"{d.kernel_name}") from None
+
+
+def out_cast_first(name, args, out, tensors):
+    """An elementwise op given ``out=`` had its kernel refuse a dtype: torch's iterator
+    first checks out's dtype -- the operands' common dtype must cast into it ("result type
+    ComplexDouble can't be cast to the desired output type Bool"), or, for the unary ops of
+    ``_OUT_SAME_DTYPE``, be it."""
+    from .. import _dtype
+    name = name.rstrip('_') if name.endswith('_') and not name.endswith('__') else name
+    if name in _REFUSE_BEFORE_OUT:
+        return
+    got = out.dtype
+    if name in _OUT_SAME_DTYPE:
+        want = tensors[0].dtype
+        if want.is_complex and name in _COMPLEX_BEFORE_OUT:
+            return
+        if got is not want:
+            raise RuntimeError(f"Found dtype {got.kernel_name} but expected "
+                               f"{want.kernel_name}") from None
+        return
+    common = _dtype.promote_all(tensors)
+    for a in args[1:2]:
+        if type(a) in _NUMBERS:
+            if name in _OUT_FIRST_RULES:
+                return  # (clamp_min's number bound: the kernel's refusal first)
+            common = _dtype.result_type(common, a)
+    if not _dtype.can_cast(common, got):
+        raise RuntimeError(f"result type {common.kernel_name} can't be cast to the desired "
+                           f"output type {got.kernel_name}") from None
+
+
+def _inplace_overlap_first(public_name, impl, args, kwargs, error):
+    """An ``nn.functional`` activation called with ``inplace=True`` had its kernel refuse
+    the dtype: torch's in-place op refuses an input whose elements share memory (an
+    expanded tensor) first."""
+    from .._tensor import Tensor
+    key = key_of(public_name)
+    if 'not implemented for' not in str(error) or not key.startswith('nn.functional.') or \
+            key == 'nn.functional.threshold':  # (threshold_ refuses the dtype first)
+        return
+    found = _bound(public_name, impl, args, kwargs)
+    if found is None or found[1].get('inplace') is not True:
+        return
+    x = found[1].get('input')
+    if isinstance(x, Tensor):
+        a = x._data
+        if a.size and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.") from None
 
 
 def _inplace_cast_first(public_name, args, tensors):

@@ -264,6 +264,19 @@ def _prepare(x, s, dim, fname, complex_input=None):
     return (x,) + _dims_and_sizes(x, s, dim, fname)
 
 
+def _out_kind(out, fname, want_complex):
+    """torch's refusal of an out tensor of the wrong kind: a complex one for a complex
+    result, a floating point one for a real result (named as the n-d transform; the
+    inverse c2c transforms as ``fftn``)."""
+    if out.dtype.is_complex if want_complex else out.dtype.is_floating_point:
+        return
+    name = _nd_name(fname)
+    if name in ('ifftn', 'fftn'):
+        name = 'fftn' if name != fname or fname == 'ifftn' else name
+    raise RuntimeError(f"{name} expects a {'complex' if want_complex else 'floating point'} "
+                       f"output tensor, but got {out.dtype.kernel_name}")
+
+
 def _out(r, out, fname, prim, want_complex):
     """Implements ``out=``: torch's checks, then the result written into ``out``."""
     if out is None:
@@ -271,12 +284,10 @@ def _out(r, out, fname, prim, want_complex):
     if not isinstance(out, Tensor):
         raise TypeError(f"fft_{fname}(): argument 'out' must be Tensor, not "
                         f"{type(out).__name__}")
+    _out_kind(out, fname, want_complex)
     if r.requires_grad and STATE.enabled:
         raise RuntimeError(f"{prim}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires grad.")
-    if out.dtype.is_complex != want_complex:
-        raise RuntimeError(f"{fname} expects a {'complex' if want_complex else 'real'} output "
-                           f"tensor, but got {out.dtype.kernel_name}")
     if out._data.shape != r._data.shape:
         out._data = np.empty(r._data.shape, out._data.dtype)
     write_into(out, r._data.astype(out._data.dtype, copy=False), 'out')
@@ -335,6 +346,8 @@ def _c2r(fname, x, s, dim, norm, forward, out):
 def _one(kind, fname, forward, doc):
     """A 1-d transform ``fname(input, n=None, dim=-1, norm=None, *, out=None)``."""
     def fn(input, n=None, dim=-1, norm=None, *, out=None):
+        if isinstance(out, Tensor):  # (torch's 1-d transforms check out's kind first)
+            _out_kind(out, fname, kind is not _c2r)
         dim = _int_arg(dim, fname, 'dim')
         if n is not None:
             n = _int_arg(n, fname, 'n')

@@ -150,12 +150,22 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
                                        else {'out': out})
             if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
                 input = to_tensor(input, name, 'input')
+            if out is not None:  # (torch's checks of out before the kernel's)
+                checker = _arguments()
+                if not checker.torch_takes_out(name):
+                    raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+                checker.out_dtype_first(name, (input,), out)
         x = input._data
         if check is not None:
             if check is _refusal:
                 check = _arguments().array_check(name, own_check)
             if check is not None:
-                check(x)
+                try:
+                    check(x)
+                except NotImplementedError:
+                    if type(out) is Tensor:  # (torch checks out's dtype first)
+                        _arguments().out_cast_first(name, (input,), out, (input,))
+                    raise
         k = x.dtype.kind
         if to_float and k not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
@@ -760,7 +770,13 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
             if check is _refusal:
                 check = _arguments().array_check(name, own_check, tensors_only=True)
             if check is not None:
-                check(x, y)
+                try:
+                    check(x, y)
+                except NotImplementedError:
+                    if type(out) is Tensor:  # (torch checks out's dtype first)
+                        _arguments().out_cast_first(name, (input, other), out, tuple(
+                            a for a in (input, other) if isinstance(a, Tensor)))
+                    raise
         if to_float and x.dtype.kind not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             y = y.astype(x.dtype) if type(y) is np.ndarray else y

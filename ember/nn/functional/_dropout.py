@@ -8,6 +8,7 @@ import numpy as np
 from ... import _dtype
 from ..._ops import random as _random
 from ..._ops._core import make
+from ..._tensor import Tensor
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -154,6 +155,11 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 
 def _alpha_dropout(input, p, training, inplace, feature):
+    if type(training) is not bool or not isinstance(input, Tensor):
+        # (torch hands them to its op, whose parser refuses another type, even in eval mode)
+        from ..._ops import _args
+        _args.check(('feature_' if feature else '') + 'alpha_dropout' + ('_' if inplace else ''),
+                    (input, p, training), None)
     kernel_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input

@@ -821,13 +821,14 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'):
     """Negative log likelihood of ``target`` under a Gaussian of mean ``input`` and variance
     ``var`` (a float, or a tensor of input's shape, one dim short, or with one dim of 1)."""
+    import ember  # (the public ops, with their parsers: torch's function calls them)
     if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = var * _creation.ones_like(input)
-    elif (var < 0).any():
+        var = var * ember.ones_like(input)
+    elif ember.any(var < 0):  # (``torch.any(True < 0)``: any's TypeError)
         raise ValueError("var has negative entry/entries")
-    vs, xs = tuple(var.shape), tuple(input.shape)
+    vs, xs = tuple(var.size()), tuple(input.size())
     if vs != xs:
         if xs[:-1] == vs:
             var = var.unsqueeze(-1)
@@ -1034,12 +1035,18 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     if not ok:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
                            f"size: {list(input.shape)}")
+    t = target._data.reshape(nframe, dim)
+    if t.dtype.kind in 'fc':  # (the range is checked first, on the values as they are)
+        bad = np.any((t.real < -1) | (t.real >= dim))
+    else:
+        t = t.astype(np.int64, copy=False)  # (empty: any dtype)
+        bad = np.any((t < -1) | (t >= dim))
+    if bad:
+        raise RuntimeError("argument #2 'target' is out of range")
     if input._data.size:  # (the kernel's checks: an empty input runs none)
         _floating_kernel(input, 'multilabel_margin_loss_forward_out_frame')
         _long_target(target)
-    t = target._data.reshape(nframe, dim).astype(np.int64, copy=False)  # (empty: any dtype)
-    if np.any((t < -1) | (t >= dim)):
-        raise RuntimeError("argument #2 'target' is out of range")
+    t = t.astype(np.int64, copy=False)
     # a row's targets are the indices before its first -1
     listed = np.cumsum(t == -1, axis=1) == 0
     # a class listed twice counts twice, as in torch

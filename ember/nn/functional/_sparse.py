@@ -50,14 +50,8 @@ class EmbeddingBackward0(Node):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of ``weight`` picked by the integer ``input`` (shape ``input.shape + (dim,)``)."""
-    if not isinstance(input, Tensor):
-        if max_norm is not None:  # (torch's function reads ``input.contiguous`` then)
-            raise AttributeError(f"'{type(input).__name__}' object has no attribute "
-                                 "'contiguous'")
-        raise TypeError("embedding(): argument 'indices' (position 2) must be Tensor, not "
-                        f"{type(input).__name__}")
-    # (torch's Python function: padding_idx against weight's rows, max_norm's renorm and
-    # its checks, then the op)
+    # (torch's Python function: padding_idx against weight's rows, max_norm's renorm --
+    # after ``input.contiguous()`` -- and its checks, then the op's parser: weight first)
     if padding_idx is not None and padding_idx > 0:
         if padding_idx >= _rows(weight):
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -66,17 +60,26 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx = padding_idx + _rows(weight)
     if max_norm is not None:  # (torch renorms before its op checks the indices' range)
+        if not isinstance(input, Tensor):
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute "
+                                 "'contiguous'")
         from ... import embedding_renorm_  # (the public op: its parser's checks first)
         if not isinstance(weight, Tensor):  # (torch renorms ``weight.detach()``)
             raise AttributeError(f"'{type(weight).__name__}' object has no attribute "
                                  "'detach'")
         embedding_renorm_(weight, input, max_norm, norm_type)
+    for i, (what, t) in enumerate((('weight', weight), ('indices', input))):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"embedding(): argument '{what}' (position {i + 1}) must be "
+                            f"Tensor, not {type(t).__name__}")
     return embedding_kernel(input, weight, padding_idx, None, norm_type, scale_grad_by_freq,
                             sparse)
 
 
 def _rows(weight):
     """``weight.size(0)``, with torch's IndexError for a 0-d weight."""
+    if not isinstance(weight, Tensor):
+        raise AttributeError(f"'{type(weight).__name__}' object has no attribute 'size'")
     if weight._data.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return weight._data.shape[0]
