@@ -237,19 +237,6 @@ def cast(arr, np_dtype):
             out['imag'] = 0
         return out
     return arr.astype(np_dtype)
-    if np_dtype is CHALF_NP or np_dtype == CHALF_NP:
-        arr = np.asarray(arr)
-        if arr.dtype.kind == BF16_KIND:  # (bfloat16)
-            arr = arr.astype(FLOAT32_NP)
-        out = np.empty(arr.shape, CHALF_NP)
-        if arr.dtype.kind == 'c':
-            out['real'] = arr.real
-            out['imag'] = arr.imag
-        else:
-            out['real'] = arr
-            out['imag'] = 0
-        return out
-    return arr.astype(np_dtype)
 
 
 def from_numpy_dtype(np_dtype):
