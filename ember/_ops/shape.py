@@ -615,10 +615,27 @@ def narrow(input, dim, start, length):
 
 def _slice_view(input, key, cls, fn, args):
     arr = input._data[key]
+    if not arr.size and arr.__class__ is np.ndarray:
+        arr = _stepped_empty_strides(input._data, key, arr)
     n = track1(cls, input)
     if n is not None:
         n.key = key
     return view_of(input, arr, n, fn, args)
+
+
+def _stepped_empty_strides(src, key, arr):
+    """A strided slice of an empty array with torch's strides: NumPy leaves the stride of a
+    dim sliced to nothing as it was, torch multiplies it by the step
+    (``zeros(0)[::2].stride()`` is (2,))."""
+    if not all(k.__class__ is slice for k in key):
+        return arr
+    strides = list(arr.strides)
+    for d, k in enumerate(key):
+        if k.step not in (None, 1):
+            strides[d] = src.strides[d] * k.step
+    if strides == list(arr.strides):
+        return arr
+    return np.lib.stride_tricks.as_strided(arr, strides=strides)
 
 
 def select_position(input, dim, index):

@@ -586,6 +586,13 @@ KNOWN = {
     ('linalg.inv_ex', 'spurious errors'):
         'an exactly singular (rank-1, expanded) matrix: exact zero pivot or rounding '
         'remainder, by LAPACK build (see inverse)',
+    ('Tensor.inverse', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) matrix: exact zero pivot or rounding '
+        'remainder, by LAPACK build (see inverse)',
+    ('linalg.lu_factor_ex', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) float32 matrix with check_errors=True: '
+        'whether a pivot is exactly 0 (refused) or a rounding remainder differs between '
+        'LAPACK builds (see linalg.lu_factor)',
     ('linalg.lu_factor', 'spurious errors'):
         'a singular matrix: whether a pivot rounds to exactly 0 (refused) or to 1e-8 '
         'differs between LAPACK builds',

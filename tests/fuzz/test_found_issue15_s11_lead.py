@@ -20,3 +20,17 @@ def test_as_strided_of_an_overlapping_input():
     derivative."""
     check(lambda T, b: T.as_strided(b.as_strided((3, 3), (1, 1)), (2, 2), (2, 1), 1),
           np.arange(1., 7.), double=True)
+
+
+@pytest.mark.parametrize('view', [
+    lambda t: t[..., ::2], lambda t: t[::2], lambda t: t.reshape(0, 3)[::2, ::3],
+    lambda t: t.reshape(0, 3).t()[::2], lambda t: t.reshape(0, 4)[:, ::2],
+    lambda t: t.reshape(2, 0)[..., ::2]], ids=range(6))
+@pytest.mark.parametrize('requires_grad', [False, True])
+def test_strided_slice_of_an_empty_tensor_multiplies_the_stride(view, requires_grad):
+    """NumPy keeps the stride of a dim sliced to nothing; torch multiplies it by the step
+    (``zeros(0)[::2].stride()`` is (2,)): ember reported the unsliced stride."""
+    def strides(T):
+        v = view(T.zeros(0, dtype=T.float64, requires_grad=requires_grad))
+        return T.tensor(list(v.stride()) + [v.is_contiguous()])
+    check(strides, grad=False)
