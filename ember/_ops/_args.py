@@ -1897,16 +1897,21 @@ def _barebones(np_dtype):
     return np_dtype is not None and np_dtype.kind == 'u' and np_dtype.itemsize > 1
 
 
-def array_check(name, own=None, tensors_only=False):
+def array_check(name, own=None, tensors_only=False, chalf_apart=False):
     """For the op builders (``pointwise._unary``/``_binary``): a ``check(x, *others)`` on
     the operand arrays that runs the op's ``own`` check (if any), then raises torch's error
     for a dtype torch's kernel refuses (with ``tensors_only``, an operand that is not an
     array -- a Python number -- is checked against the dtypes torch's kernel for a number
     refuses); ``own`` alone if the table has none for the op. Operands that do not
-    broadcast get torch's shape error first, as torch checks shapes before dtypes."""
+    broadcast get torch's shape error first, as torch checks shapes before dtypes. With
+    ``chalf_apart``, a table refusing only complex32 gives no check: the builder calls
+    ``refuse_chalf`` on the path only complex32 (and bfloat16) arrays take, so the other
+    dtypes pay nothing for it."""
     refused = refusals(name)
     if refused is None:
         return own
+    if chalf_apart and own is None and all(d.names is not None for d in refused):
+        return None  # (complex32 alone: the builder checks it on its own path, refuse_chalf)
     with_number = refusals(name, True) if tensors_only else None
     if with_number is None:
         with_number = refused
@@ -1932,6 +1937,14 @@ def array_check(name, own=None, tensors_only=False):
                 check_broadcast(x.shape, *shapes)
             raise
     return check
+
+
+def refuse_chalf(name, x):
+    """The table's refusal of a complex32 operand ``x`` for a builder that checked it apart
+    (``array_check(..., chalf_apart=True)``)."""
+    check = array_check(name)
+    if check is not None:
+        check(x)
 
 
 def refuse_dtypes(public_name, refused, args, kwargs):

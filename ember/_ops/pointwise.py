@@ -158,7 +158,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         x = input._data
         if check is not None:
             if check is _refusal:
-                check = _arguments().array_check(name, own_check)
+                check = _arguments().array_check(name, own_check, chalf_apart=True)
             if check is not None:
                 try:
                     check(x)
@@ -170,7 +170,12 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
         if to_float and k not in 'fcV':
             x = x.astype(_dtype.DEFAULT.np_float)
             k = x.dtype.kind
-        r = kernel(x) if k != 'V' else opmath_call(kernel, x)
+        if k != 'V':
+            r = kernel(x)
+        else:
+            if x.dtype.names is not None and check is None:  # (complex32, checked apart)
+                _arguments().refuse_chalf(name, x)
+            r = opmath_call(kernel, x)
         if type(r) is not np.ndarray and type(r) not in _STORAGE:  # (not a sparse result)
             r = np.asarray(r)
         if node is not None and ((input._requires_grad and STATE.enabled) or
