@@ -58,10 +58,6 @@ def _scale_line(scale):  # (a power of ten: up as an integer, down as %g)
     return (f'{int(scale)}' if scale >= 1 else f'{scale:g}') + ' *\n'
 
 
-# (the dtypes with a legacy tensor type name; the others print as ``CPUBoolType``)
-_LEGACY = ('Float', 'Double', 'Half', 'Long', 'Int', 'Short', 'Char', 'Byte')
-
-
 def _matrix(out, m, indent):
     scale, width, fmt = _format(m)
     rows, cols = m.shape
@@ -89,27 +85,6 @@ def _matrix(out, m, indent):
         first = last + 1
 
 
-_C_TYPES = {'Long': 'long int', 'Short': 'short int', 'Byte': 'unsigned char',
-            'Char': 'signed char', 'Half': 'c10::Half', 'BFloat16': 'c10::BFloat16',
-            'ComplexFloat': 'c10::complex<float>', 'ComplexDouble': 'c10::complex<double>',
-            'ComplexHalf': 'c10::complex<c10::Half>', 'UInt16': 'short unsigned int',
-            'UInt32': 'unsigned int', 'UInt64': 'long unsigned int'}
-
-
-def cpp_scalar_name(t):
-    """The C++ type of ``t``'s elements as torch's messages print a caffe2 TypeMeta
-    (``long int``, ``c10::Half``, ``float``)."""
-    kind = t.dtype.kernel_name
-    return _C_TYPES.get(kind, kind.lower())
-
-
-def cpp_type_name(t):
-    """``t``'s type as torch's C++ ``toString`` names it: ``torch.FloatTensor`` for the
-    dtypes with a legacy type, else ``CPUBoolType``."""
-    kind = t.dtype.kernel_name
-    return f'torch.{kind}Tensor' if kind in _LEGACY else f'CPU{kind}Type'
-
-
 def cpp_str(t):
     """``t`` (an ember Tensor) as torch's C++ prints it."""
     x = t._data
@@ -118,7 +93,7 @@ def cpp_str(t):
     x = np.asarray(x, np.float64) if x.dtype.kind != 'V' else \
         np.asarray(t.double()._data, np.float64)
     out = []
-    name = cpp_type_name(t)
+    name = t.dtype.type_string
     if x.ndim == 0:
         out.append(_general(float(x)) + '\n')
         out.append(f'[ {name}{{}}')

@@ -568,9 +568,9 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
         if x.dtype == m1._data.dtype != dt:  # (the kernel's check: batch2 against the rest)
             raise RuntimeError(f"expected scalar type {_name(m1)} but found {_name(m2)}")
         if not (x.dtype == m1._data.dtype == m2._data.dtype):
-            from ._cpp_print import cpp_scalar_name as c
-            raise RuntimeError(f"Input dtypes must be the same, got: input {c(input)}, batch1: "
-                               f"{c(m1)}, batch2: {c(m2)}")
+            raise RuntimeError(f"Input dtypes must be the same, got: input "
+                               f"{input.dtype.cpp_name}, batch1: {m1.dtype.cpp_name}, "
+                               f"batch2: {m2.dtype.cpp_name}")
     elif x.dtype != dt:
         raise RuntimeError(f"self and {second} must have the same dtype, but got "
                            f"{_name(input)} and {_name(m2)}")

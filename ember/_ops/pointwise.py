@@ -2113,8 +2113,7 @@ def _clamp_inplace(self, fn, args, name, bounds):
         text = str(e)
         if text.startswith('result type ') and " can't be cast to the desired output type " \
                 in text and not any(isinstance(b, Tensor) for b in bounds):
-            from ._cpp_print import cpp_scalar_name
-            raise RuntimeError(text[:text.rindex(' ') + 1] + cpp_scalar_name(self)) from None
+            raise RuntimeError(text[:text.rindex(' ') + 1] + self.dtype.cpp_name) from None
         raise
 
 

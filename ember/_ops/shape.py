@@ -466,10 +466,10 @@ def expand(input, *sizes, size=None, implicit=False):
     shp = input._data.shape
     nd = len(shp)
     if len(sizes) < nd:
-        from ._cpp_print import cpp_type_name
-        raise RuntimeError(f"expand({cpp_type_name(input)}{{{list(shp)}}}, size={list(sizes)}): the "
-                           f"number of sizes provided ({len(sizes)}) must be greater or equal to "
-                           f"the number of dimensions in the tensor ({nd})")
+        raise RuntimeError(f"expand({input.dtype.type_string}{{{list(shp)}}}, size="
+                           f"{list(sizes)}): the number of sizes provided ({len(sizes)}) must "
+                           f"be greater or equal to the number of dimensions in the tensor "
+                           f"({nd})")
     lead = len(sizes) - nd
     target = []
     for i in range(len(sizes) - 1, -1, -1):  # (torch checks from the last dim)
