@@ -18,6 +18,9 @@ _NORMAL_OUT = (
     "that runs no kernel; (2, 3, 3) with (4, 4) fails); ember's result has mean's shape, as "
     'without out= (out resized to it)')
 
+_IHFFTN_OUT = (
+    "torch bug: fft.ihfftn/ihfft2 over a single dim with out= leave out untouched (the "
+    "result without out= is right); ember writes it")
 KNOWN = {
     ('F.elu_', 'clearly wrong gradients'):
         "torch bug: in-place elu's backward reads the result's sign, wrong for a negative"
@@ -109,6 +112,11 @@ KNOWN = {
         'catastrophic cancellation: float32 values holding 1e30, -1e30, 1e30, -1e30 among '
         "small ones sum exactly to -0.0881; torch's answer (-0.41) is a rounding remainder of "
         'its summation order (its own nansum of the flipped tensor gives 0.0, as ember does)',
+    ('nansum', 'wrong values on finite inputs'):
+        'catastrophic cancellation, as Tensor.nansum: float32 values holding +-1e30 among small '
+        "ones; torch's answer is a rounding remainder of its summation order",
+    ('fft.ihfftn', 'wrong values on finite inputs'): _IHFFTN_OUT,
+    ('fft.ihfft2', 'wrong values on finite inputs'): _IHFFTN_OUT,
     ('normal', 'silent acceptance of bad input'): _NORMAL_OUT,
     ('normal', 'wrong dtype / shape / structure'): _NORMAL_OUT,
     ('normal', 'spurious errors'): _NORMAL_OUT,
