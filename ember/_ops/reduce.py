@@ -53,6 +53,7 @@ _sort_t = _named('sort', ('values', 'indices'))
 _topk_t = _named('topk', ('values', 'indices'))
 _mode_t = _named('mode', ('values', 'indices'))
 _median_t = _named('median', ('values', 'indices'))
+_nanmedian_t = _named('nanmedian', ('values', 'indices'))
 _kth_t = _named('kthvalue', ('values', 'indices'))
 _cummax_t = _named('cummax', ('values', 'indices'))
 _cummin_t = _named('cummin', ('values', 'indices'))
@@ -1636,7 +1637,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    idx = np.take(np.argsort(x, axis=d, kind='stable'), [k - 1], axis=d) if x.ndim else None
+    idx = np.take(_sort_indices(x, d, False), [k - 1], axis=d) if x.ndim else None
     if x.ndim and x.shape[d] > 1:
         idx = _kth_ties(x, d, k - 1, idx)
     return _out_pair(_selection(input, idx, d, keepdim, KthvalueBackward0, _kth_t), out)
@@ -1757,7 +1758,7 @@ def median(input, dim=_NODIM, keepdim=False, *, out=None):
     if x.ndim == 0:
         idx = None
     else:
-        order = np.argsort(x, axis=d, kind='stable')
+        order = _sort_indices(x, d, False)
         idx = np.take(order, [(x.shape[d] - 1) // 2], axis=d)
         if x.dtype.kind in 'fV':
             # torch: a slice holding NaN has median NaN, at its first NaN.

@@ -16,9 +16,10 @@ from .. import _dtype
 from ._core import (Node, Tensor, make, register, track, track1, result, results, wrap_dim,
                     to_tensor, inplace)
 from .reduce import (_named, _NODIM, _selection, _wrap1, _dtype_name, _EvenlyDistributed,
-                     _SelectBackward, _mode_t, _median_t, _const, _where, _vector_norm,
-                     vector_norm_backward, sort, median_all, median_dim_checks)
+                     _SelectBackward, _mode_t, _nanmedian_t, _sort_indices, _const, _where,
+                     _vector_norm, vector_norm_backward, sort, median_all, median_dim_checks)
 from ..autograd.graph import _SavedOutput
+from ._libstdcxx import std_sort_order, nth_element_first_of_all_nan
 
 
 # -- unique ------------------------------------------------------------------------------
@@ -553,16 +554,29 @@ class NanmedianBackward1(_SelectBackward):
 
 
 def _mode_index(row):
-    """Index (in ``row``) torch's mode reports: of the most frequent values the smallest,
-    at its last occurrence."""
-    order = np.argsort(row, kind='stable')
-    s = row[order]
-    new = np.ones(len(s), bool)
-    new[1:] = s[1:] != s[:-1]
-    starts = np.flatnonzero(new)
-    counts = np.diff(np.append(starts, len(s)))
-    best = int(np.argmax(counts))  # first maximum: the smallest value
-    return order[starts[best] + counts[best] - 1]
+    """Index (in ``row``) torch's mode reports: the first of the most frequent values in the
+    order torch's std::sort leaves them, at the last place of its run there. Up to 16
+    elements without NaN that sort is stable: the smallest value, at its last occurrence."""
+    nan = row.dtype.kind in 'fV' and np.isnan(row).any()
+    if len(row) <= 16 and not nan:
+        order = _sort_indices(row, 0, False)
+        s = row[order]
+        new = np.ones(len(s), bool)
+        new[1:] = s[1:] != s[:-1]
+        starts = np.flatnonzero(new)
+        counts = np.diff(np.append(starts, len(s)))
+        best = int(np.argmax(counts))  # first maximum: the smallest value
+        return order[starts[best] + counts[best] - 1]
+    keys = (row.astype(np.float64) if row.dtype.kind in 'fV' else row).tolist()
+    order = std_sort_order(keys)
+    best, best_count, run = order[0], 0, 0
+    for i, k in enumerate(order):
+        run += 1
+        if i == len(order) - 1 or keys[k] != keys[order[i + 1]]:  # (NaN ends a run)
+            if run > best_count:
+                best, best_count = k, run
+            run = 0
+    return best
 
 
 @register
@@ -584,38 +598,16 @@ def mode(input, dim=-1, keepdim=False):
 def _nanmedian_index(m):
     """Index along the last dim of the lower median of the non-NaN values, dim kept: the
     stable sort's (which is torch's choice among ties). An all-NaN slice reports the index
-    torch's nth_element leaves first (``_all_nan_index``)."""
+    torch's nth_element leaves first."""
     rows = m.reshape(-1, m.shape[-1])
     n = rows.shape[1]
     nan = np.isnan(rows) if rows.dtype.kind in 'fV' else np.zeros(rows.shape, bool)
     valid = n - nan.sum(1)
-    order = np.argsort(rows, axis=1, kind='stable')  # NaNs sort last
+    order = _sort_indices(rows, 1, False)  # NaNs sort last
     idx = order[np.arange(len(rows)), np.maximum(valid - 1, 0) // 2]
     if (valid == 0).any():
-        idx[valid == 0] = _all_nan_index(n)
+        idx[valid == 0] = nth_element_first_of_all_nan(n)
     return idx.reshape(m.shape[:-1] + (1,))
-
-
-def _all_nan_index(n):
-    """Where libstdc++'s nth_element (introselect, k=0) leaves element 0's slot when no two
-    elements compare less (all NaN): only its swaps matter, so they are replayed on indices."""
-    ix = list(range(n))
-    first, last = 0, n
-    while last - first > 3:
-        mid = first + (last - first) // 2
-        ix[first], ix[mid] = ix[mid], ix[first]  # median-of-three with no order: the middle
-        lo, hi = first + 1, last
-        while True:
-            hi -= 1
-            if lo >= hi:
-                break
-            ix[lo], ix[hi] = ix[hi], ix[lo]
-            lo += 1
-        if lo <= 0:
-            first = lo
-        else:
-            last = lo
-    return ix[0]
 
 
 @register
@@ -634,7 +626,7 @@ def nanmedian(input, dim=_NODIM, keepdim=False, *, out=None):
     median_dim_checks(x, d)
     if x.ndim:
         idx = np.moveaxis(_nanmedian_index(np.moveaxis(x, d, -1)), -1, d)
-    return _out_pair(_selection(input, idx, d, keepdim, NanmedianBackward1, _median_t), out)
+    return _out_pair(_selection(input, idx, d, keepdim, NanmedianBackward1, _nanmedian_t), out)
 
 
 # -- quantile ----------------------------------------------------------------------------
