@@ -999,8 +999,8 @@ class DivBackward0(Node):
 class PowBackward1(Node):
     def backward(self, g):
         a, e = self.saved_tensors
-        # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0)
-        ga = g * where(e == 0, 0.0, cj(e * a.pow(e - 1)))
+        # (0 where e == 0, as torch: not 0 * 0**-1 = nan at a == 0, nor a NaN gradient)
+        ga = where(e == 0, 0.0, g * cj(e * a.pow(e - 1)))
         # d/de a**e = a**e * log(a), taken as 0 where a == 0 and e >= 0 (as torch does)
         # (a real base under a complex exponent: its complex log, log(-1) = i*pi)
         la = a.to(e.dtype).log() if e.is_complex() and not a.is_complex() else a.log()
@@ -1847,7 +1847,16 @@ def _power(x, y):
     otherwise."""
     if x.dtype.kind not in 'iu' or np.asarray(y).dtype.kind not in 'iu':
         r = np.power(x, y)
-        return _complex_overflow(x, y, r) if r.dtype.kind == 'c' else r
+        if r.dtype.kind != 'c':
+            return r
+        r = _complex_overflow(x, y, r)
+        zero = np.asarray(y) == 0
+        if zero.any():
+            # torch's complex pow with a tensor exponent is exp(y * log(x)): a zero exponent
+            # meets log(0) = -inf or a non-finite log (0 * inf), giving NaN where NumPy gives 1
+            odd = zero & ((x == 0) | ~np.isfinite(x))
+            r = np.where(odd, np.array(complex(np.nan, np.nan), r.dtype), r)
+        return r
     neg = np.asarray(y) < 0
     if not neg.any():
         return np.power(x, y)

@@ -62,3 +62,18 @@ def test_mode_index_past_sixteen_elements(n, pattern):
         row[rng.random(n) < 0.3] = np.nan
     check(lambda T, a: T.mode(a, 0), row, grad=False)
     check(lambda T, a: T.mode(a, 1), np.stack([row, row[::-1]]).astype(np.float32), grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['complex64', 'complex128'])
+@pytest.mark.parametrize('form', ['tensor', 'number_base', 'real_exponent', 'float_power'])
+def test_complex_zero_to_a_zero_tensor_power(dtype, form):
+    """torch's complex pow with a tensor exponent is exp(y * log(x)): 0j ** tensor(0j) is
+    NaN (a number exponent gives 1, as NumPy's power does for both); the base's gradient
+    where the exponent is 0 is 0 even when the incoming gradient is NaN."""
+    x = np.array([0j, 2 + 0j, 0j, 1j], dtype)
+    y = np.array([0j, 0j, 1 + 0j, 0j], dtype)
+    fn = {'tensor': lambda T, a, b: a ** b,
+          'number_base': lambda T, a, b: T.pow(0j, b),
+          'real_exponent': lambda T, a, b: a ** b.real,
+          'float_power': lambda T, a, b: T.float_power(a, b)}[form]
+    check(lambda T, a, b: fn(T, a, b).abs(), x, y, grad=form in ('tensor', 'number_base'))
