@@ -22,14 +22,15 @@ def main(argv=None):
     p.add_argument('--timeout', type=float, default=10.0, help='seconds before a call hangs')
     p.add_argument('--list', action='store_true', help='print every finding')
     p.add_argument('--dtypes', help='draw tensors of only these dtypes (comma-separated)')
-    p.add_argument('--shapes', choices=('narrow', 'wide'), default='narrow',
-                   help="the shapes drawn: the first CI sweep's or the second's")
+    p.add_argument('--shapes', choices=('narrow', 'wide', 'large'), default='narrow',
+                   help="the shapes drawn: the first CI sweep's, the second's, or rows past "
+                        "16 elements")
     a = p.parse_args(argv)
     if a.dtypes:  # (read by generate.py, imported in the workers)
         os.environ['EMBER_FUZZ_DTYPES'] = a.dtypes
-    if a.shapes == 'wide':  # (the workers fork from here, and keep it)
+    if a.shapes != 'narrow':  # (the workers fork from here, and keep it)
         from . import generate
-        generate.SHAPES = generate.WIDE_SHAPES
+        generate.SHAPES = {'wide': generate.WIDE_SHAPES, 'large': generate.LARGE_SHAPES}[a.shapes]
     seeds = [a.seed] if a.seed is not None else range(a.first_seed, a.first_seed + a.seeds)
     t0 = time.monotonic()
 

@@ -22,6 +22,10 @@ SHAPES = [(), (0,), (1,), (3,), (4,), (2, 3), (3, 3), (1, 3), (3, 1), (2, 0), (2
 # 1x1 matrices; set as ``SHAPES`` before a sweep starts its worker)
 WIDE_SHAPES = [(), (5,), (7,), (2, 5), (5, 5), (1, 1), (0, 3), (3, 0, 2), (2, 1, 3, 1, 2),
                (1, 1, 4), (2, 3, 4, 5), (6, 2), (1, 5, 1), (3, 2, 2, 2, 2), (8, 8)]
+# (``--shapes large``, on demand: rows past 16 elements, where torch's kernels change
+# algorithm -- std::sort's insertion sort, vectorised lanes, blocked reductions)
+LARGE_SHAPES = [(), (17,), (33,), (65,), (3, 17), (17, 17), (2, 20), (20, 1), (1, 40), (5, 33),
+                (2, 3, 17), (12, 12), (4, 4, 9), (130,), (2, 0, 17)]
 DTYPES = (['float32'] * 4 + ['float64'] * 6 + ['float16', 'bfloat16', 'complex64', 'complex128']
           + ['int64'] * 3 + ['int32', 'int16', 'int8', 'uint8'] + ['bool'] * 2)
 if os.environ.get('EMBER_FUZZ_DTYPES'):  # (``python -m tests.fuzz --dtypes uint16,uint32``)
