@@ -3,29 +3,29 @@ on the order they leave equal (or NaN) elements in.
 
 torch's CPU ``mode`` sorts (value, index) pairs by value with ``std::sort``, which is an
 insertion sort up to 16 elements (stable) but an introsort beyond (not stable), and NaN
-compares false both ways; ``nanmedian`` of an all-NaN slice reports where ``nth_element``
+compares false both ways; ``unique(dim=)`` sorts rows the same way (a row holding NaN lands
+where the sort leaves it); ``nanmedian`` of an all-NaN slice reports where ``nth_element``
 leaves element 0. Which of several equal elements torch reports is that order's accident, so
 ember replays it on indices. Pure Python: only the ops' rare paths come here.
 """
 _THRESHOLD = 16  # (libstdc++'s _S_threshold: introsort stops partitioning below it)
 
 
-def std_sort_order(keys):
-    """The permutation ``std::sort(first, last, [](a, b) { return a.first < b.first; })``
-    leaves on pairs (keys[i], i): a list of indices. ``keys`` are Python numbers; NaN
-    compares false with everything, as in C++."""
-    keys = list(keys)
-    ix = list(range(len(keys)))
+def std_sort_order(n, key_less):
+    """The permutation ``std::sort`` leaves on the elements 0..n-1 under the comparator
+    ``key_less(a, b)`` (of element numbers): a list of them. For Python numbers NaN compares
+    false with everything, as in C++, so a comparator of them keeps C++'s answer."""
+    ix = list(range(n))
 
     def less(i, j):  # (compare the elements at positions i and j of ix)
-        return keys[ix[i]] < keys[ix[j]]
+        return key_less(ix[i], ix[j])
 
     def swap(i, j):
         ix[i], ix[j] = ix[j], ix[i]
 
     def linear_insert(last):
         val = ix[last]
-        while last > 0 and keys[val] < keys[ix[last - 1]]:  # (C++: unguarded)
+        while last > 0 and key_less(val, ix[last - 1]):  # (C++: unguarded)
             ix[last] = ix[last - 1]
             last -= 1
         ix[last] = val
@@ -42,7 +42,7 @@ def std_sort_order(keys):
         child = hole
         while child < (length - 1) // 2:
             child = 2 * (child + 1)
-            if keys[ix[first + child]] < keys[ix[first + child - 1]]:
+            if less(first + child, first + child - 1):
                 child -= 1
             ix[first + hole] = ix[first + child]
             hole = child
@@ -51,7 +51,7 @@ def std_sort_order(keys):
             ix[first + hole] = ix[first + child - 1]
             hole = child - 1
         parent = (hole - 1) // 2  # (then push val up, as __push_heap)
-        while hole > top and keys[ix[first + parent]] < keys[val]:
+        while hole > top and key_less(ix[first + parent], val):
             ix[first + hole] = ix[first + parent]
             hole = parent
             parent = (hole - 1) // 2
@@ -106,7 +106,6 @@ def std_sort_order(keys):
             introsort(cut, last, depth)
             last = cut
 
-    n = len(ix)
     if n > 1:
         introsort(0, n, 2 * (n.bit_length() - 1))  # (2 * std::__lg(n))
         if n > _THRESHOLD:

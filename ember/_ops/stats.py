@@ -82,6 +82,22 @@ def _no_complex(x, kernel):
                                   f"'{_dtype.FROM_NP[x.dtype].kernel_name}'")
 
 
+def _unique_dim_order(rows):
+    """The order torch's unique_dim sorts rows holding NaN in: std::sort with a comparator
+    that walks the row to the first element that compares less or greater, which NaN never
+    does (so the order is std::sort's accident, replayed)."""
+    keys = rows.astype(np.float64).tolist()
+
+    def less(a, b):
+        for lhs, rhs in zip(keys[a], keys[b]):
+            if lhs < rhs:
+                return True
+            if lhs > rhs:
+                return False
+        return False
+    return std_sort_order(len(keys), less)
+
+
 @register
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally the index of each
@@ -106,7 +122,10 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         vals, inv, counts = m, np.zeros(0, np.int64), np.zeros(0, np.int64)
     else:
         # Sort rows lexicographically (first column most significant), then keep run starts.
-        order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.zeros(len(rows), np.int64)
+        if rows.dtype.kind in 'fV' and np.isnan(rows).any():
+            order = np.array(_unique_dim_order(rows), np.int64)
+        else:
+            order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.zeros(len(rows), np.int64)
         srt = rows[order]
         new = np.ones(len(srt), bool)
         new[1:] = (srt[1:] != srt[:-1]).any(axis=1) if rows.shape[1] else False
@@ -568,7 +587,7 @@ def _mode_index(row):
         best = int(np.argmax(counts))  # first maximum: the smallest value
         return order[starts[best] + counts[best] - 1]
     keys = (row.astype(np.float64) if row.dtype.kind in 'fV' else row).tolist()
-    order = std_sort_order(keys)
+    order = std_sort_order(len(keys), lambda a, b: keys[a] < keys[b])
     best, best_count, run = order[0], 0, 0
     for i, k in enumerate(order):
         run += 1
