@@ -858,7 +858,7 @@ def _var_args(input, dim, unbiased, keepdim, correction, op):
     c = _correction(unbiased, correction)
     dims = _dims(dim, x.ndim)
     count = _reduced_count(x.shape, dims)
-    if count - c <= 0:
+    if not count - c > 0:  # (a NaN correction too)
         from ..overrides import _warn_at_caller
         _warn_at_caller(f"{op}(): degrees of freedom is <= 0. Correction should be strictly "
                         "less than the reduction factor (input numel divided by output numel).")
@@ -877,7 +877,8 @@ def _var_array(x, dims, c, count, keepdim):
                 keepdims=keepdim)
     if count == 0:  # the mean of nothing is NaN, whatever the correction
         ss = ss + np.nan
-    return np.asarray(ss / builtins.max(count - c, 0), dtype=ss.dtype)
+    # (max(0, N - c): a NaN correction leaves 0 degrees of freedom, as std::max does)
+    return np.asarray(ss / builtins.max(0, count - c), dtype=ss.dtype)
 
 
 def _std_array(x, dims, c, count, keepdim):

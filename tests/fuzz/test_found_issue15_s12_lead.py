@@ -90,3 +90,17 @@ def test_unique_dim_of_rows_holding_nan(n, cols):
     a[rng.random(a.shape) < 0.2] = np.nan
     check(lambda T, x: T.unique(x, dim=0, return_inverse=True, return_counts=True), a,
           grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'bfloat16'])
+@pytest.mark.parametrize('op', ['var', 'std', 'var_mean'])
+def test_variance_with_a_nan_correction(dtype, op):
+    """A NaN correction leaves max(0, N - nan) = 0 degrees of freedom in torch (inf, with the
+    degrees-of-freedom warning); ember's max(N - nan, 0) kept the NaN."""
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:  # (torch's warns once a process)
+        warnings.simplefilter('always')
+        getattr(ember, op)(ember.ones(3), correction=float('nan'))
+    assert any('degrees of freedom is <= 0' in str(w.message) for w in caught)
+    check(lambda T, a: getattr(T, op)(a.to(getattr(T, dtype)), 0, correction=float('nan')),
+          np.array([1., 2., 4.]), grad=False)
