@@ -1551,10 +1551,9 @@ def _sort_indices(x, d, descending):
         x = x.astype(np.float32)
     if not descending:
         return np.argsort(x, axis=d, kind='stable')
-    if x.dtype.kind == 'b':
+    if x.dtype.kind in 'biu':
+        # (~x = -x - 1 reverses the order without overflow: -x of int64's minimum is itself)
         return np.argsort(~x, axis=d, kind='stable')
-    if x.dtype.kind in 'iu':
-        return np.argsort(-x.astype(np.int64), axis=d, kind='stable')
     idx = np.argsort(-x, axis=d, kind='stable')  # NaNs land last, in order
     if x.dtype.kind in 'fV':
         # ... then a second stable pass moves them to the front.
@@ -1623,8 +1622,43 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    idx = np.take(_sort_indices(x, d, largest), np.arange(k), axis=d) if x.ndim else None
+    idx = _topk_indices(x, d, k, largest, sorted) if x.ndim else None
     return _out_pair(_selection(input, idx, d, True, TopkBackward0, _topk_t), out)
+
+
+def _topk_indices(x, d, k, largest, sorted_):
+    """The first ``k`` of the stable sort, except in the rows where torch's answer is its
+    C++ algorithms' accident (``_libstdcxx.topk_order``): a tie (or two NaNs) among the first
+    k + 1, or an unsorted answer (``sorted=False`` where nth_element picks, k * 64 > n), whose
+    order is nth_element's. Only those rows take the Python replay."""
+    n = x.shape[d]
+    last = d == x.ndim - 1
+    rows = x if last else np.moveaxis(x, d, -1)
+    order = _sort_indices(rows, -1, largest)
+    top = order[..., :k]
+    if k and n > 1:
+        head = (rows[order[:k + 1]] if rows.ndim == 1 else
+                np.take_along_axis(rows, order[..., :k + 1], -1))
+        same = head[..., 1:] == head[..., :-1]
+        if rows.dtype.kind in 'fV':
+            nan = np.isnan(head)
+            same |= nan[..., 1:] & nan[..., :-1]
+        unsorted = not sorted_ and k > 2 and k * 64 > n  # (k <= 2: nth_element's first
+        if unsorted or same.any():                       # k - 1 are sorted by construction)
+            redo = np.ones(same.shape[:-1], bool) if unsorted else same.any(-1)
+            top = _topk_replay(rows, top, redo, k, largest, sorted_)
+    return top if last else np.moveaxis(top, -1, d)
+
+
+def _topk_replay(rows, top, redo, k, largest, sorted_):
+    from ._libstdcxx import topk_order
+    top = top.copy()
+    which = np.nonzero(redo)
+    keys = rows[which]
+    keys = keys.astype(np.float64) if keys.dtype.kind in 'fV' else keys
+    for at, row in zip(zip(*which), keys):
+        top[at] = topk_order(row, k, largest, sorted_)
+    return top
 
 
 @register
