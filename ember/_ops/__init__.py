@@ -136,6 +136,7 @@ def _install():
         setattr(Tensor, name, fn)
     _dispatch_operators_as_torch()
     _answer_not_implemented()
+    Tensor.__idiv__ = Tensor.__itruediv__  # (Python 2's name, still in torch: the same)
     for name, attr in list(vars(Tensor).items()):
         if (type(attr) is FunctionType and name not in METHODS and name != 'as_subclass' and
                 (not name.startswith('_') or name in _DISPATCHING_DUNDERS)):

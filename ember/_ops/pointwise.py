@@ -2592,17 +2592,18 @@ OPERATORS = {
     '__iadd__': add_, '__isub__': sub_, '__imul__': mul_,
     '__itruediv__': lambda self, other: div_(self, other), '__ifloordiv__': floor_divide_,
     '__imod__': lambda self, other: inplace(self, remainder, (other,), '__imod__'),
-    '__ipow__': pow_,
-    '__iand__': lambda self, other: inplace(self, bitwise_and, (other,), '__iand__'),
-    '__ior__': lambda self, other: inplace(self, bitwise_or, (other,), '__ior__'),
-    '__ixor__': lambda self, other: inplace(self, bitwise_xor, (other,), '__ixor__'),
+    # (torch's __ipow__ is pow_ with a TypeError turned NotImplemented: its keyword, its checks)
+    '__ipow__': lambda self, *args, **kwargs: METHODS['pow_'](self, *args, **kwargs),
+    # (the in-place bitwise operators are their methods, with the checks the argument layer
+    # makes first -- out's dtype before the kernel's: ``int_t &= float_t`` is a cast error)
+    '__iand__': lambda self, other: METHODS['bitwise_and_'](self, other),
+    '__ior__': lambda self, other: METHODS['bitwise_or_'](self, other),
+    '__ixor__': lambda self, other: METHODS['bitwise_xor_'](self, other),
     '__lshift__': bitwise_left_shift, '__rshift__': bitwise_right_shift,
     '__rlshift__': lambda self, other: bitwise_left_shift(_scalar_tensor(other, self), self),
     '__rrshift__': lambda self, other: bitwise_right_shift(_scalar_tensor(other, self), self),
-    '__ilshift__': lambda self, other: inplace(self, bitwise_left_shift, (other,),
-                                               '__ilshift__'),
-    '__irshift__': lambda self, other: inplace(self, bitwise_right_shift, (other,),
-                                               '__irshift__'),
+    '__ilshift__': lambda self, other: METHODS['bitwise_left_shift_'](self, other),
+    '__irshift__': lambda self, other: METHODS['bitwise_right_shift_'](self, other),
     '__div__': div,  # (Python 2's name, which torch still defines)
 }
 METHODS.update(OPERATORS)

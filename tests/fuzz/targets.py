@@ -228,6 +228,19 @@ def _takes_out(space, attr, tfn):
                 a.alias_info.is_write] == ['out'] and len(s.returns) == 1 for s in found)
 
 
+# Operators whose aten op has another name (their templates come from it): a / b is div,
+# a % b remainder, ~a bitwise_not, the reflected and in-place forms the plain ops.
+_OPERATOR_ATEN = {
+    'truediv': 'div', 'mod': 'remainder', 'invert': 'bitwise_not', 'pos': 'positive',
+    'rfloordiv': 'floor_divide', 'rmod': 'remainder', 'rmatmul': 'matmul', 'rdiv': 'div',
+    'rand': 'bitwise_and', 'ror': 'bitwise_or', 'rxor': 'bitwise_xor',
+    'rlshift': '__lshift__', 'rrshift': '__rshift__',
+    'iadd': 'add_', 'isub': 'sub_', 'imul': 'mul_', 'itruediv': 'div_', 'idiv': 'div_',
+    'ifloordiv': 'floor_divide_', 'imod': 'remainder_', 'ipow': 'pow_',
+    'iand': '__iand__', 'ior': '__ior__', 'ixor': '__ixor__', 'ilshift': '__ilshift__',
+    'irshift': '__irshift__'}
+
+
 def _aten_names(space, attr):
     if space == 'linalg':
         return ['linalg_' + attr]
@@ -237,6 +250,8 @@ def _aten_names(space, attr):
         return ['special_' + attr, attr]
     if attr.startswith('__'):
         inner = attr[2:-2]
+        if inner in _OPERATOR_ATEN:
+            return [_OPERATOR_ATEN[inner]]
         return [inner, '__' + inner + '__', inner[1:]] if inner.startswith('r') else [
             inner, '__' + inner + '__']
     return [attr, '_' + attr]
@@ -280,7 +295,8 @@ def all_targets():
             if n.startswith('__') and n[2:-2] not in (
                     'add', 'sub', 'mul', 'truediv', 'floordiv', 'mod', 'pow', 'matmul', 'and',
                     'or', 'xor', 'lshift', 'rshift', 'neg', 'abs', 'invert', 'radd', 'rsub',
-                    'rmul', 'rtruediv', 'rpow', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'getitem'):
+                    'rmul', 'rtruediv', 'rpow', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'getitem',
+                    *_OPERATOR_ATEN):
                 continue
             found.append(_make('Tensor.' + n, 'Tensor', n))
     for space, mod in (('F', ember.nn.functional), ('linalg', ember.linalg),
