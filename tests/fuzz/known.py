@@ -61,13 +61,15 @@ KNOWN = {
         'float32 and rounds',
     ('linalg.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
-        'diagonal); ember computes in float32 and rounds. left: float64 matrices holding '
-        '+-1e30, where scaling and squaring (2**-98, then 98 squarings) cannot work: the '
-        "small entries are lost in the scaled matrix. Neither is right: exp(diag(-1e30, 1)) "
-        "is diag(0, e) -- torch diag(0, 1), ember 0; exp([[1, 1e30], [0, 1]]) is e times "
-        "[[1, 1e30], [0, 1]] -- torch [[1, 1e30], [0, 1]], ember 0; exp(diag(1e30, 1)) is "
-        "diag(inf, e) -- both NaN (an exact answer would need another method for such "
-        'matrices, e.g. Parlett\'s recurrence for triangular ones)',
+        'diagonal); ember computes in float32 and rounds. torch is also wrong on float64 '
+        'matrices whose entries span many scales (+-1e30 beside 1): its scaling and squaring '
+        '(2**-98, then 98 squarings) loses the small entries -- exp(diag(-1e30, 1)) is '
+        'diag(0, e), torch diag(0, 1); exp([[1, 1e30], [0, 1]]) is e times the matrix, torch '
+        'the matrix; exp(diag(1e30, 1)) is diag(inf, e), torch NaN. ember is right there '
+        '(block triangular structure, balancing by powers of two, Parlett\'s recurrence; '
+        'pinned in test_found_issue15_s12_mexp.py). Where such a matrix has eigenvalues of '
+        'imaginary part beyond about 1e15 (a rotation by more radians than float64 resolves '
+        'the phase of) no answer is meaningful: torch NaN, ember bounded values',
     ('special.multigammaln', 'wrong values on finite inputs'):
         'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
         'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '

@@ -1,0 +1,110 @@
+"""Linear algebra findings of the fuzzer (issue 15, session 12, helper mexp), pinned.
+
+``linalg.matrix_exp`` of a matrix holding entries like 1e30 beside entries like 1: scaling
+and squaring (``A / 2**98``, then 98 squarings) loses the small entries, so torch returns
+``diag(0, 1)`` for ``exp(diag(-1e30, 1))`` and ember returned zeros. torch is wrong there,
+so these tests compare with the closed forms of the exact exponentials (or with torch on an
+exactly similar, well-scaled matrix), and check that the ordinary cases still match torch.
+"""
+import numpy as np
+import pytest
+import torch
+
+import ember
+from tests.oracle.oracle import check
+
+E = np.e
+
+
+def _ember_expm(a, dtype='float64'):
+    return ember.linalg.matrix_exp(ember.tensor(np.array(a, np.float64)).to(
+        getattr(ember, dtype))).numpy().astype(np.float64)
+
+
+def _close(got, want, rtol):
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    assert np.array_equal(np.isinf(got), np.isinf(want)), (got, want)
+    assert np.array_equal(got[np.isinf(got)], want[np.isinf(want)]), (got, want)
+    fin = np.isfinite(want)
+    np.testing.assert_allclose(got[fin], want[fin], rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize('dtype', ['float64', 'float32'])
+@pytest.mark.parametrize('a,want', [
+    ([[-1e30, 0], [0, 1]], [[0, 0], [0, E]]),
+    ([[1, 0], [0, -1e30]], [[E, 0], [0, 0]]),
+    ([[1e30, 0], [0, 1]], [[np.inf, 0], [0, E]]),
+    ([[1, 1e30], [0, 1]], [[E, E * 1e30], [0, E]]),
+    ([[1, 0], [1e30, 1]], [[E, 0], [E * 1e30, E]]),
+    ([[-1e30, 3], [0, 1]], [[0, 3 * E / (1e30 + 1)], [0, E]]),
+    ([[1, 1e30, 0], [0, 1, 1e30], [0, 0, 1]],
+     [[E, E * 1e30, E * 1e60 / 2], [0, E, E * 1e30], [0, 0, E]]),
+    ([[2, 0, 1e30], [0, -1e30, 0], [0, 0, 2]],
+     [[E ** 2, 0, E ** 2 * 1e30], [0, 0, 0], [0, 0, E ** 2]]),
+], ids=['diag_tiny_first', 'diag_tiny_last', 'diag_overflow', 'upper_jordan', 'lower_jordan',
+        'upper_separated', 'jordan3', 'permuted_jordan'])
+def test_matrix_exp_of_entries_of_many_scales_is_exact(a, want, dtype):
+    """Triangular (and permuted triangular) matrices mixing 1e30 and 1: the exact
+    exponential (torch: diag(0, 1) for diag(-1e30, 1), the matrix itself for [[1, 1e30], [0,
+    1]], NaN for diag(1e30, 1); ember returned zeros)."""
+    if dtype == 'float32' and np.max(np.abs(want)[np.isfinite(want)]) > 3e38:
+        pytest.skip('beyond float32')
+    _close(_ember_expm(a, dtype), want, 1e-12 if dtype == 'float64' else 1e-5)
+
+
+@pytest.mark.parametrize('k', [100, 60])
+def test_matrix_exp_of_a_badly_scaled_irreducible_matrix_is_its_balanced_exponential(k):
+    """[[a, 2**k b], [2**-k c, d]] is D M D^-1 for M = [[a, b], [c, d]] and D = diag(1, 2**-k)
+    (exact in binary), so its exponential is D exp(M) D^-1 -- torch's exp(M) scaled; torch's
+    own answer for the badly scaled matrix is not."""
+    rng = np.random.default_rng(k)
+    for n in (2, 3, 4):
+        m = rng.standard_normal((n, n))
+        d = 2.0 ** -(k * np.arange(n))
+        a = m * d[:, None] / d[None, :]
+        want = torch.linalg.matrix_exp(torch.tensor(m)).numpy() * d[:, None] / d[None, :]
+        _close(_ember_expm(a), want, 1e-10)
+
+
+def test_matrix_exp_of_a_huge_block_coupled_to_a_small_one():
+    """Block upper triangular: a 1x1 block -1e30, a well-scaled 2x2 block B, coupling c:
+    exp is [[0, X], [0, exp(B)]] with X = c exp(B) (1e30 I + B)^-1 (Parlett's recurrence)."""
+    b = np.array([[0.3, -1.2], [0.7, 0.1]])
+    c = np.array([[2.0, -5.0]])
+    a = np.zeros((3, 3))
+    a[0, 0], a[0, 1:], a[1:, 1:] = -1e30, c, b
+    eb = torch.linalg.matrix_exp(torch.tensor(b))
+    x = torch.linalg.solve(torch.tensor(1e30 * np.eye(2) + b).T, (torch.tensor(c) @ eb).T).T
+    want = np.zeros((3, 3))
+    want[0, 1:], want[1:, 1:] = x.numpy(), eb.numpy()
+    _close(_ember_expm(a), want, 1e-12)
+    perm = [2, 0, 1]  # the same matrix with its indices permuted
+    _close(_ember_expm(a[np.ix_(perm, perm)]), want[np.ix_(perm, perm)], 1e-12)
+
+
+@pytest.mark.parametrize('dtype', ['float64', 'float32', 'complex128'])
+def test_matrix_exp_of_ordinary_matrices_still_matches_torch(dtype):
+    """The ordinary path (norms from tiny to a few thousand, a batch mixing them, and
+    well-scaled matrices large enough for the structure-aware path) matches torch, values and
+    gradients."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 4, 4)) * np.array([1e-3, 1., 20., 300.])[:, None, None]
+    rtol = 1e-3 if dtype == 'float32' else 1e-7  # (float32: its rounding, same on both sides)
+    check(lambda T, x: T.linalg.matrix_exp(x.to(getattr(T, dtype))), a, rtol=rtol)
+    if dtype == 'float32':
+        return  # (a rotation by thousands of radians has no float32 answer to compare)
+    s = rng.standard_normal((3, 3))
+    big = np.stack([(s - s.T) * 5e3, rng.standard_normal((3, 3))])  # rotations, norm ~1e4
+    check(lambda T, x: T.linalg.matrix_exp(x.to(getattr(T, dtype))), big, rtol=rtol,
+          atol=1e-6)
+
+
+def test_matrix_exp_batch_mixing_wide_and_ordinary_matrices():
+    """In a batch, the ordinary matrices keep torch's answer and the wide one is exact."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((3, 2, 2))
+    a[1] = [[-1e30, 0], [0, 1]]
+    got = _ember_expm(a)
+    want = torch.linalg.matrix_exp(torch.tensor(a)).numpy()
+    np.testing.assert_allclose(got[[0, 2]], want[[0, 2]], rtol=1e-13)
+    _close(got[1], [[0, 0], [0, E]], 1e-14)
