@@ -58,7 +58,8 @@ KNOWN = {
     ('Tensor.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
         'diagonal of a 3x3 matrix whose float32 exponential is about 1); ember computes in '
-        'float32 and rounds',
+        'float32 and rounds. Also float64 matrices whose entries span many scales (see '
+        'linalg.matrix_exp)',
     ('linalg.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
         'diagonal); ember computes in float32 and rounds. torch is also wrong on float64 '
@@ -240,7 +241,8 @@ KNOWN = {
         "scipy's exact values",
     ('matrix_exp', 'wrong values on finite inputs'):
         'torch bug: bfloat16 matrix_exp of a small non-contiguous batch returns garbage '
-        '(-1.3e30 on the diagonal where float32 gives 1.2); ember computes it',
+        '(-1.3e30 on the diagonal where float32 gives 1.2); ember computes it. Also float64 '
+        'matrices whose entries span many scales (see linalg.matrix_exp)',
     ('linalg.inv_ex', 'wrong values on finite inputs'):
         'singular matrix with check_errors=False: the result is undefined (torch NaN, ember '
         'inf), info reports the failure in both',
