@@ -526,6 +526,13 @@ KNOWN = {
     ('group_norm', 'wrong values on finite inputs'):
         "a float32 group of one element, -1e30: torch's moments square it (1e60 overflows "
         'float32) and give NaN; the exact result is 0 (x - mean), which ember gives',
+    ('cov', 'wrong values on finite inputs'):
+        'BLAS rounding: complex cov with correction >= the number of observations divides by '
+        'zero degrees of freedom, so the diagonal\'s imaginary part -- exactly 0 in exact '
+        'arithmetic, a rounding remainder of about 1e-16 in the complex matrix product -- '
+        'becomes +-inf by the sign of that remainder, which depends on the product\'s '
+        'summation order (torch itself gives +inf for a contiguous input and -inf for its '
+        'transposed copy)',
     ('corrcoef', 'wrong values on finite inputs'):
         'a constant row: its correlation is 0 / 0; whether the rounded mean leaves an exact '
         'zero variance (NaN) or a tiny one (1) differs between the two reductions',

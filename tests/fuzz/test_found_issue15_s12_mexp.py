@@ -108,3 +108,48 @@ def test_matrix_exp_batch_mixing_wide_and_ordinary_matrices():
     want = torch.linalg.matrix_exp(torch.tensor(a)).numpy()
     np.testing.assert_allclose(got[[0, 2]], want[[0, 2]], rtol=1e-13)
     _close(got[1], [[0, 0], [0, E]], 1e-14)
+
+
+@pytest.mark.parametrize('vector', [False, True])
+def test_solve_ex_gradient_of_a_singular_matrix_uses_its_own_lu(vector):
+    """solve_ex of an exactly singular A (two equal rows) with check_errors=False: torch's
+    backward solves A^H y = g with A's LU, whose zero pivot gives inf/nan; ember factored
+    A^H afresh, whose pivoting left a rounding remainder for that pivot (-2.5e16 where torch
+    has -inf; fuzz seed 2120, wide shapes)."""
+    # A's LU has an exact zero pivot; A^T's (pivoting on q) leaves a remainder
+    p, q = -0.48211931267997826, 0.5988462126346276
+    a = np.array([[[p, q], [p, q]], [[1., 2.], [3., 4.]]])
+    b = np.array([[1., 2.], [0.5, -1.]]) if vector else \
+        np.array([[[1., 2.], [0.5, -1.]], [[0.3, 0.], [-2., 1.5]]])
+    check(lambda T, x, y: T.linalg.solve_ex(x, y).result, a, b)
+
+
+@pytest.mark.parametrize('dtype', ['float64', 'complex128'])
+@pytest.mark.parametrize('layout', ['contiguous', 'transposed', 'expanded'])
+@pytest.mark.parametrize('left', [True, False])
+def test_solve_ex_of_a_singular_matrix_solves_through_torchs_lu(dtype, layout, left):
+    """solve_ex with check_errors=False of an exactly singular matrix (equal rows): torch
+    factors A (for left=False too) and solves forward and backward through that one LU,
+    meeting its exact zero pivot (inf/nan); ember solved X A = B and the backward's A^H
+    systems with fresh LUs of A^T or A^H, whose pivot there can be a rounding remainder
+    instead (a huge finite value where torch has inf/nan)."""
+    p, q = -0.48211931267997826, 0.5988462126346276
+
+    def f(T, b):
+        dt = getattr(T, dtype)
+        if layout == 'expanded':  # (equal rows by a stride-0 view)
+            a = T.tensor([[[p, q]], [[1., 2.]]], dtype=dt).expand(2, 2, 2)
+        else:
+            m = np.array([[[p, q], [p, q]], [[1., 2.], [3., 4.]]])
+            a = T.tensor(m, dtype=dt)
+            if layout == 'transposed':
+                a = T.tensor(m.swapaxes(-1, -2).copy(), dtype=dt).mT
+        a = a.detach().requires_grad_()
+        b = b.to(dt).detach().requires_grad_()
+        r = T.linalg.solve_ex(a, b, left=left)
+        w = T.tensor(np.arange(8.).reshape(2, 2, 2) - 3.5, dtype=dt)
+        ga, gb = T.autograd.grad((r.result * w).sum().real, [a, b])
+        return r.result, r.info, ga, gb
+
+    b = np.array([[[1., 2.], [0.5, -1.]], [[0.3, 0.], [-2., 1.5]]])
+    check(f, b, grad=False)
