@@ -568,6 +568,18 @@ KNOWN = {
         'an exactly singular float32 (rank-1, expanded) matrix: whether LU meets an exact zero '
         'pivot (refused) or a rounding remainder differs between LAPACK builds (see '
         'linalg.lu_factor)',
+    ('linalg.solve_ex', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) matrix with check_errors=True: whether its LU '
+        'meets an exact zero pivot (refused) or a rounding remainder differs between LAPACK '
+        'builds (see linalg.solve)',
+    ('linalg.eigvalsh', 'wrong values on finite inputs'):
+        'LAPACK rounding: eigenvalues are accurate to about eps * ||A||, so the zero '
+        'eigenvalues of a matrix of equal 1e30 entries come out as rounding noise of 1e14 '
+        '(-3.1e14 in one build, -2.1e14 in the other)',
+    ('lobpcg', 'clearly wrong gradients'):
+        'a degenerate eigenvalue (a constant matrix: 0 twice): its eigenvector is any unit '
+        'vector of a plane, and the gradient v v^T of the eigenvalue depends on which one '
+        "each build's iteration lands on; undefined",
     ('linalg.cholesky_ex', 'clearly wrong gradients'):
         'a singular positive semi-definite matrix (rank 1) with check_errors=False: the '
         'factor past the zero pivot, and so its gradient (1e32 in both), is rounding '
