@@ -580,6 +580,15 @@ KNOWN = {
         'a degenerate eigenvalue (a constant matrix: 0 twice): its eigenvector is any unit '
         'vector of a plane, and the gradient v v^T of the eigenvalue depends on which one '
         "each build's iteration lands on; undefined",
+    ('linalg.solve_triangular', 'wrong dtype / shape / structure'):
+        "torch bug: a real A with a complex B -- torch casts B to A's dtype and drops the "
+        'imaginary part (with a warning); ember promotes to complex and keeps it (a '
+        'difference on purpose, pinned in test_found_issue15_values.py)',
+    ('linalg.eigh', 'silent acceptance of bad input'):
+        "a matrix holding inf (beside 1e30): whether torch's (MKL) eigensolver returns NaN "
+        'or fails to converge depends on where the inf sits ([[1, inf], [inf, 1]]: NaN; '
+        '-inf in a corner of a 3x3: LinAlgError); ember returns NaN for every matrix with an '
+        'inf (and raises for a NaN, as torch)',
     ('linalg.cholesky_ex', 'clearly wrong gradients'):
         'a singular positive semi-definite matrix (rank 1) with check_errors=False: the '
         'factor past the zero pivot, and so its gradient (1e32 in both), is rounding '
