@@ -787,6 +787,15 @@ def cholesky_inverse(input, upper=False, *, out=None):
     inv = _potri(l, upper)
     if inv is None:
         inv = _chol_solve_arrays(eye, l, upper)
+    if l.dtype.char in 'fF' and not np.isfinite(inv).all() and np.isfinite(l).all():
+        # a single-precision product overflowed: its inf * conj(inf) terms leave NaN in
+        # OpenBLAS's potri where the entry is an overflowing real sum of squares (+inf, as
+        # torch's MKL gives); the double-precision inverse rounds to it
+        wide = l.astype(np.complex128 if l.dtype.kind == 'c' else np.float64)
+        with np.errstate(all='ignore'):
+            inv = _potri(wide, upper)
+            if inv is None:
+                inv = _chol_solve_arrays(eye.astype(wide.dtype), wide, upper)
     return _products._out(result(np.ascontiguousarray(inv, dtype=l.dtype), node), out)
 
 

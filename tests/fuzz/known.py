@@ -589,6 +589,22 @@ KNOWN = {
         'or fails to converge depends on where the inf sits ([[1, inf], [inf, 1]]: NaN; '
         '-inf in a corner of a 3x3: LinAlgError); ember returns NaN for every matrix with an '
         'inf (and raises for a NaN, as torch)',
+    ('linalg.inv', 'silent acceptance of bad input'):
+        'an exactly singular complex64 (rank-1, expanded) matrix: whether its LU meets an '
+        'exact zero pivot (refused) or a rounding remainder (a huge inverse) differs between '
+        'LAPACK builds (see linalg.solve)',
+    ('linalg.matrix_power', 'spurious errors'):
+        'a negative power of an exactly singular float32 (rank-1, expanded) matrix: whether '
+        "the inverse's LU meets an exact zero pivot (refused) or a rounding remainder differs "
+        'between LAPACK builds (see linalg.inv)',
+    ('cholesky_solve', 'wrong values on finite inputs'):
+        'a complex factor with a zero on its diagonal (singular): the result is undefined; '
+        "torch's solves give NaN throughout, ember's substitution inf (x / 0) in the row of "
+        'the zero and NaN before it (see cholesky_inverse)',
+    ('linalg.ldl_factor_ex', 'wrong values on finite inputs'):
+        'a constant complex matrix (rank 1, singular): MKL\'s complex division a / a gives '
+        '1 + 8.8e-9j, leaving a nonzero D pivot (info 3) where the exact quotient 1 leaves '
+        "ember's exactly 0 (info 2); LAPACK rounding",
     ('linalg.cholesky_ex', 'clearly wrong gradients'):
         'a singular positive semi-definite matrix (rank 1) with check_errors=False: the '
         'factor past the zero pivot, and so its gradient (1e32 in both), is rounding '

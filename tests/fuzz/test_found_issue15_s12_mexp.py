@@ -153,3 +153,19 @@ def test_solve_ex_of_a_singular_matrix_solves_through_torchs_lu(dtype, layout, l
 
     b = np.array([[[1., 2.], [0.5, -1.]], [[0.3, 0.], [-2., 1.5]]])
     check(f, b, grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['complex64', 'float32'])
+@pytest.mark.parametrize('upper', [False, True])
+def test_cholesky_inverse_whose_single_precision_products_overflow(dtype, upper):
+    """A factor holding 1e30: A^{-1}'s first diagonal entry is a sum of squares near 3e61,
+    +inf in single precision (torch); OpenBLAS's potri left NaN (inf * conj(inf) terms).
+    Fuzz seed 32130 (complex64)."""
+    l = np.array([[0.11461936 + 0.17258328j, 0, -1],
+                  [-1e30, 0.76987219 + 2.2941957j, 1.1755635 - 0.7757393j],
+                  [-0.73557347 + 1.5498505j, -1.5076791 + 2.4574103j, -0.32794508 - 1.084748j]])
+    if dtype == 'float32':
+        l = l.real.copy()
+    if upper:
+        l = l.T.copy()
+    check(lambda T, x: T.cholesky_inverse(x.to(getattr(T, dtype)), upper=upper), l, grad=False)
