@@ -868,7 +868,7 @@ def _pinv(A, atol, rtol, hermitian):
     elif hermitian:
         at, rt = _tolerances(a, atol, rtol)
         _square_for_eigh(a)
-        w, v = _guarded(np.linalg.eigh, a)
+        w, v = _guarded(np.linalg.eigh, np.tril(a))  # (eigh reads the lower triangle)
         s = np.abs(w)
         smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
         keep = s > np.maximum(at, rt * smax)
@@ -1035,7 +1035,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     if hermitian:
         _square_for_eigh(a)
     at, rt = _tolerances(a, atol, rtol)
-    s = np.abs(_guarded(np.linalg.eigvalsh, a)) if hermitian else \
+    s = np.abs(_guarded(np.linalg.eigvalsh, np.tril(a))) if hermitian else \
         _guarded(np.linalg.svd, a, compute_uv=False)
     smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
     r = make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64))

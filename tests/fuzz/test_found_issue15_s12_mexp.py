@@ -169,3 +169,18 @@ def test_cholesky_inverse_whose_single_precision_products_overflow(dtype, upper)
     if upper:
         l = l.T.copy()
     check(lambda T, x: T.cholesky_inverse(x.to(getattr(T, dtype)), upper=upper), l, grad=False)
+
+
+@pytest.mark.parametrize('bad', [np.nan, np.inf, -1e30])
+@pytest.mark.parametrize('fn', [
+    lambda T, x: T.linalg.matrix_rank(x, hermitian=True),
+    lambda T, x: T.linalg.matrix_rank(x, hermitian=True, atol=0.1, rtol=0.),
+    lambda T, x: T.linalg.pinv(x, hermitian=True),
+], ids=['matrix_rank', 'matrix_rank_atol', 'pinv'])
+def test_hermitian_rank_and_pinv_read_the_lower_triangle(fn, bad):
+    """hermitian=True runs eigh on the lower triangle: a NaN or inf above the diagonal
+    changes nothing (ember's guard against non-finite input looked at the whole matrix and
+    raised eigh's LinAlgError; fuzz seed 33015, wide shapes)."""
+    a = np.eye(4) * 2 + np.tril(np.full((4, 4), 0.5), -1)
+    a[0, 3] = a[1, 2] = bad
+    check(fn, a, grad=False)
