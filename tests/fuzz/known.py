@@ -605,6 +605,26 @@ KNOWN = {
         'a constant complex matrix (rank 1, singular): MKL\'s complex division a / a gives '
         '1 + 8.8e-9j, leaving a nonzero D pivot (info 3) where the exact quotient 1 leaves '
         "ember's exactly 0 (info 2); LAPACK rounding",
+    ('matrix_power', 'spurious errors'):
+        'a negative power of an exactly singular (constant) matrix: whether the inverse\'s LU '
+        'meets an exact zero pivot (refused: a - (a / a) * a is 0) or a rounding remainder '
+        "(MKL's multiplier a * (1 / a) is not 1) differs between LAPACK builds",
+    ('Tensor.det', 'wrong values on finite inputs'):
+        'an exactly singular (rank-1, expanded) float32 matrix: ember gives its determinant '
+        "0; torch's LU (MKL) of the strided input leaves remainders 1e-8, 1e-16, ... that "
+        'underflow and divide to inf and NaN (its contiguous copy gives 0)',
+    ('linalg.eigh', 'wrong values on finite inputs'):
+        'LAPACK rounding: eigenvalues are accurate to about eps * ||A||, so the small ones of '
+        'a complex64 matrix holding 1e30 are rounding noise of 1e14 to 1e22 (eps * 1e30 is '
+        '1.2e23) that differs between builds (see linalg.eigvalsh)',
+    ('linalg.lu_factor', 'wrong values on finite inputs'):
+        'a rank-1 (expanded) matrix: after the first step the column is rounding remainders, '
+        'so the next pivot row and the multipliers below it differ between LAPACK builds '
+        '(P @ L @ U reproduces the input in both)',
+    ('svd', 'clearly wrong gradients'):
+        'a rank-deficient matrix (a constant 2x2): its zero singular value is a rounding '
+        'remainder (2.2e-16 in MKL, another in OpenBLAS), and the singular vectors\' '
+        'gradient terms divided by it differ between builds (1e-4 relative here)',
     ('linalg.cholesky_ex', 'clearly wrong gradients'):
         'a singular positive semi-definite matrix (rank 1) with check_errors=False: the '
         'factor past the zero pivot, and so its gradient (1e32 in both), is rounding '
