@@ -70,7 +70,7 @@ _LIKE = 2.0 ** 10
 
 
 def _norm1(a):
-    return float(np.abs(a).sum(-2).max(-1)) if a.size else 0.0
+    return float(np.abs(a).sum(-2, dtype=np.float64).max(-1)) if a.size else 0.0
 
 
 def _balance(a):
@@ -85,8 +85,8 @@ def _balance(a):
     for _ in range(64):
         done = True
         for i in range(n):
-            c = np.abs(np.delete(b[:, i], i)).sum()
-            r = np.abs(np.delete(b[i, :], i)).sum()
+            c = float(np.abs(np.delete(b[:, i], i)).sum(dtype=np.float64))
+            r = float(np.abs(np.delete(b[i, :], i)).sum(dtype=np.float64))
             if c == 0 or r == 0 or not np.isfinite(c + r):
                 continue
             e = int(np.round(0.5 * np.log2(r / c)))
@@ -146,14 +146,48 @@ def _components(a):
     return perm, [len(parts[p]) for p in order]
 
 
+def _shift(b):
+    """``(b - mu I, mu)`` for the mean ``mu`` of the diagonal's real part (0 when small):
+    ``exp(b) = e^mu exp(b - mu I)``, the latter of a smaller norm."""
+    mu = float(np.mean(b.real.diagonal(0, -2, -1), dtype=np.float64))
+    if not np.isfinite(mu) or abs(mu) < 1:
+        return b, 0.0
+    idx = np.arange(b.shape[-1])
+    c = b.copy()
+    c[..., idx, idx] -= np.asarray(mu, b.real.dtype)
+    return c, mu
+
+
+def _times_exp(g, mu):
+    """``e^mu g``, where ``e^mu`` may overflow or underflow while the product does not, and
+    an exact zero of ``g`` stays 0."""
+    if mu == 0:
+        return g
+    with np.errstate(all='ignore'):
+        half = np.exp(np.float64(mu / 2))
+        out = (g * half) * half
+    return np.where(g == 0, 0, out).astype(g.dtype)
+
+
 def _exp_block(a):
     """``exp`` of an irreducible block: balanced when that lowers its norm."""
     if a.shape[-1] == 1:
         return np.exp(a)
+    a, mu = _shift(a)
     b, k = _balance(a)
     if _norm1(b) < _norm1(a):
-        return _unbalance(_expm(b, wide=False), k)
-    return _expm(a, wide=False)
+        return _times_exp(_unbalance(_expm(b, wide=False), k), mu)
+    return _times_exp(_expm(a, wide=False), mu)
+
+
+def _product(a, b):
+    """``a @ b`` with an exact zero times inf taken as 0 (a structural zero of a factor
+    against an overflowed exponential)."""
+    if np.isfinite(a).all() and np.isfinite(b).all():
+        return a @ b
+    terms = a[:, :, None] * b[None, :, :]
+    terms[(a == 0)[:, :, None] | (b == 0)[None, :, :]] = 0
+    return terms.sum(1)
 
 
 def _together(t, sizes):
@@ -161,6 +195,7 @@ def _together(t, sizes):
     block balanced, the blocks scaled by decreasing powers of two until every coupling is no
     larger than the blocks, exponentiated at once and scaled back."""
     n = t.shape[-1]
+    t, mu = _shift(t)
     ends = np.cumsum([0] + list(sizes))
     k = np.zeros(n, np.int64)
     for p in range(len(sizes)):
@@ -177,13 +212,13 @@ def _together(t, sizes):
         need = shift[q - 1]
         for p in range(q):
             c = b[ends[p]:ends[p + 1], ends[q]:ends[q + 1]]
-            m = np.abs(c).max() if c.size else 0.0
+            m = float(np.abs(c).max()) if c.size else 0.0
             if m > top:
                 need = max(need, shift[p] + int(np.ceil(np.log2(m / top))))
         shift[q] = need
     k2 = np.repeat(-shift, sizes)
     b = _unbalance(b, -k2)
-    return _unbalance(_unbalance(_expm(b, wide=False), k2), k)
+    return _times_exp(_unbalance(_unbalance(_expm(b, wide=False), k2), k), mu)
 
 
 def _scale(t, sizes):
@@ -202,8 +237,12 @@ def _triangular(t, sizes):
         return _exp_block(t)
     sc = _scale(t, sizes)
     floor = _PADE[13][0]
+    together = None
     if max(sc) <= _LIKE * max(min(sc), floor):
-        return _together(t, sizes)
+        together = _together(t, sizes)
+        if np.isfinite(together).all():
+            return together
+        # (an overflow: exponentiated apart, the blocks keep their exact zeros and signs)
     # split where the two parts' ranges of scale are narrowest
     best, h = None, 1
     for j in range(1, len(sizes)):
@@ -219,20 +258,77 @@ def _triangular(t, sizes):
     if not t12.any():
         return f
     # Parlett's block recurrence: t11 X - X t22 = f11 t12 - t12 f22
-    n1, n2 = m, t.shape[-1] - m
-    if n1 * n2 > 1024:
-        return _together(t, sizes)
-    kron = np.kron(np.eye(n2, dtype=t.dtype), t11) - np.kron(t22.T, np.eye(n1, dtype=t.dtype))
+    # (X is linear in t12: t12 scaled by a power of two to about 1 keeps the right-hand
+    # side's products from overflowing where X does not)
+    big = float(np.abs(t12).max())
+    e = int(np.ceil(np.log2(big))) if big > 1 else 0
+    t12 = _ldexp(t12, -e)
     with np.errstate(all='ignore'):
-        rhs = (f11 @ t12 - t12 @ f22).reshape(-1, order='F')
+        rhs = _product(f11, t12) - _product(t12, f22)
+        # (and the right-hand side to about 1, so that X is rounded once, at the end: a
+        # tiny X does not underflow on the way)
+        fin = np.abs(rhs)[np.isfinite(rhs)]
+        top = float(fin.max()) if fin.size else 0.0
+        r = -int(np.round(np.log2(top))) if top > 0 else 0
+        rhs = _ldexp(rhs, r)
         try:
-            if np.linalg.cond(kron) > 1e8:
-                return _together(t, sizes)
-            x = np.linalg.solve(kron, rhs)
-        except np.linalg.LinAlgError:
-            return _together(t, sizes)
-    f[:m, m:] = x.reshape(n1, n2, order='F')
+            x, close = _sylvester(t11, sizes[:h], t22, sizes[h:], rhs)
+        except np.linalg.LinAlgError:  # (equal eigenvalues on both sides)
+            return _together(t, sizes) if together is None else together
+        if close:
+            # (the recurrence divides by differences of the two parts' eigenvalues, some
+            # close for their size: the exponential together, unless it overflowed or
+            # failed, where the recurrence's cancellation is the smaller error)
+            together = _together(t, sizes) if together is None else together
+            if np.isfinite(together).all():
+                return together
+    f[:m, m:] = _ldexp(x, e - r)
+    mu = float(t.real.diagonal().max())
+    if mu > 700 and np.isnan(f[:m, m:]).any():
+        # both parts overflowed (inf - inf): the coupling again from the matrix shifted by
+        # its largest real diagonal entry, which exponentiates to at most about 1, times e^mu
+        idx = np.arange(t.shape[-1])
+        c = t.copy()
+        c[idx, idx] -= np.asarray(mu, t.real.dtype)
+        again = _times_exp(_triangular(c, sizes)[:m, m:], mu)
+        f[:m, m:] = np.where(np.isnan(f[:m, m:]), again, f[:m, m:])
     return f
+
+
+def _sylvester(t11, s1, t22, s2, c):
+    """``X`` with ``t11 X - X t22 = c`` for block upper triangular ``t11`` and ``t22``
+    (diagonal blocks of sizes ``s1``, ``s2``), by substitution over the blocks, each pair's
+    small equation solved through its Kronecker form (so an infinite entry of ``c`` reaches
+    only the entries that depend on it); and whether any two eigenvalues of a pair are close
+    for their size. LinAlgError where two are equal."""
+    e1, e2 = np.cumsum([0] + list(s1)), np.cumsum([0] + list(s2))
+    x = np.zeros(c.shape, np.result_type(t11, t22, c))
+    close = False
+    for a in range(len(s1) - 1, -1, -1):
+        ra = slice(e1[a], e1[a + 1])
+        taa = t11[ra, ra]
+        la = np.linalg.eigvals(taa)
+        for b in range(len(s2)):
+            cb = slice(e2[b], e2[b + 1])
+            tbb = t22[cb, cb]
+            lb = np.linalg.eigvals(tbb)
+            gap = np.abs(la[:, None] - lb[None, :])
+            if not (gap > 0).all():
+                raise np.linalg.LinAlgError
+            size = np.maximum(np.maximum(np.abs(la)[:, None], np.abs(lb)[None, :]), 1.0)
+            close = close or not (gap > 1e-6 * size).all()
+            r = c[ra, cb].copy()
+            if e1[a + 1] < t11.shape[0]:
+                r = r - _product(t11[ra, e1[a + 1]:], x[e1[a + 1]:, cb])
+            if e2[b]:
+                r = r + _product(x[ra, :e2[b]], t22[:e2[b], cb])
+            na, nb = s1[a], s2[b]
+            if na == 1 and nb == 1:
+                x[ra, cb] = r / (taa - tbb)
+                continue
+            kron = np.kron(np.eye(nb, dtype=x.dtype), taa) - np.kron(tbb.T, np.eye(na, dtype=x.dtype))
+            x[ra, cb] = np.linalg.solve(kron, r.reshape(-1, order='F')).reshape(na, nb, order='F')
+    return x, close
 
 
 def _expm_wide(a):

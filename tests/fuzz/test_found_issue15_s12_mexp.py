@@ -52,6 +52,25 @@ def test_matrix_exp_of_entries_of_many_scales_is_exact(a, want, dtype):
     _close(_ember_expm(a, dtype), want, 1e-12 if dtype == 'float64' else 1e-5)
 
 
+@pytest.mark.parametrize('a,want', [
+    ([[1e30, 1], [0, 1e5]], [[np.inf, np.inf], [0, np.inf]]),
+    ([[1e5, -1e-30], [0, 700]], [[np.inf, -np.inf], [0, np.exp(700)]]),
+    ([[-700, -1e30], [0, -1e30]], [[np.exp(-700), -np.exp(-700)], [0, 0]]),
+    ([[-1e30, 1e30], [0, 700]], [[0, np.exp(700)], [0, np.exp(700)]]),
+    ([[699.5, 1e30], [0, 700]], [[np.exp(699.5), np.inf], [0, np.exp(700)]]),
+    ([[0, 2.5, 0.5], [0, -1e12, -2.5], [0, 0, 0.25]],
+     [[1, 2.5e-12, 0.5 * (np.exp(0.25) - 1) / 0.25], [0, 0, -2.5 * np.exp(0.25) / 1e12],
+      [0, 0, np.exp(0.25)]]),
+], ids=['both_overflow', 'one_overflows', 'tiny_coupling', 'huge_coupling_cancels',
+        'like_scale_overflow', 'middle_huge_block'])
+def test_matrix_exp_overflow_and_underflow_keep_exact_zeros_and_signs(a, want):
+    """Triangular matrices whose exponential overflows or underflows in places: the exact
+    answer rounded (inf with its sign where it overflows, e^-700 where a coupling of 1e30
+    meets a gap of 1e30) -- not the NaN of inf - inf or 0 * inf, nor a lost tiny entry.
+    (Expected values from Parlett's closed forms; the last, 3x3, to first order in 1e-12.)"""
+    _close(_ember_expm(a), want, 1e-9)
+
+
 @pytest.mark.parametrize('k', [100, 60])
 def test_matrix_exp_of_a_badly_scaled_irreducible_matrix_is_its_balanced_exponential(k):
     """[[a, 2**k b], [2**-k c, d]] is D M D^-1 for M = [[a, b], [c, d]] and D = diag(1, 2**-k)
