@@ -70,7 +70,8 @@ KNOWN = {
         '(block triangular structure, balancing by powers of two, Parlett\'s recurrence; '
         'pinned in test_found_issue15_s12_mexp.py). Where such a matrix has eigenvalues of '
         'imaginary part beyond about 1e15 (a rotation by more radians than float64 resolves '
-        'the phase of) no answer is meaningful: torch NaN, ember bounded values',
+        'the phase of) no answer is meaningful: torch NaN, ember bounded values; where a '
+        'dense (irreducible) block overflows, both give inf or NaN',
     ('special.multigammaln', 'wrong values on finite inputs'):
         'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
         'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '
