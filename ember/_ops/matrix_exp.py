@@ -11,10 +11,14 @@ block balanced by powers of two, blocks of like scale exponentiated together wit
 coupling scaled down by powers of two, blocks of different scales apart with the coupling
 from the Sylvester equation of Parlett's block recurrence -- all similarities exact, so
 ``exp(diag(-1e30, 1))`` is ``diag(0, e)`` and ``exp([[1, 1e30], [0, 1]])`` is ``e`` times
-the matrix (torch's scaling and squaring gives ``diag(0, 1)`` and the matrix itself). The
-derivative is the Fréchet
-derivative, which is itself a matrix exponential: ``gA`` is the upper-right block of
-``exp([[A^H, g], [0, A^H]])`` -- computed with this op, so every order follows.
+the matrix (torch's scaling and squaring gives ``diag(0, 1)`` and the matrix itself). Each
+group's diagonal mean ``mu`` is shifted out and ``e^mu`` applied last, and the coupling is
+solved by block substitution with its right-hand side scaled by powers of two, so an
+overflow leaves inf with its sign (not the NaN of inf - inf) and exact zeros stay zero. The
+derivative is the Fréchet derivative, which is itself a matrix exponential: ``gA`` is the
+upper-right block of ``exp([[A^H, g], [0, A^H]])`` -- computed with this op, so every order
+follows. (For a matrix on the wide path that block matrix pairs equal eigenvalues across
+blocks of another scale, which the recurrence cannot separate: such gradients can be NaN.)
 """
 import numpy as np
 
