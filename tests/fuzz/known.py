@@ -630,6 +630,9 @@ KNOWN = {
         'a rank-deficient matrix (a constant 2x2): its zero singular value is a rounding '
         'remainder (2.2e-16 in MKL, another in OpenBLAS), and the singular vectors\' '
         'gradient terms divided by it differ between builds (1e-4 relative here)',
+    ('linalg.svd', 'clearly wrong gradients'):
+        'a rank-deficient (constant) matrix: the zero singular value and its singular vectors '
+        'are not determined (see linalg.svdvals and svd)',
     ('linalg.svdvals', 'clearly wrong gradients'):
         'a rank-deficient (constant) matrix: a zero singular value is not differentiable '
         '(|s| at 0; its singular vectors are any of a plane), and the u v^H each build '
