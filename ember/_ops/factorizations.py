@@ -311,9 +311,28 @@ class LinalgSolveExBackward0(Node):
         if not self.left:  # X A = B is X^T = solve(A^T, B^T)
             A, B, g = A.mT, B.mT, g.mT
         # (a singular A, which solve_ex let through: the LU solves' inf/nan, as torch's)
-        from .lu import _lu_solve_singular  # (lu builds on this module)
-        gB = _solve(A.mH, g, 'linalg.solve', singular=_lu_solve_singular)
-        X = _solve(A, B, 'linalg.solve', singular=_lu_solve_singular)
+        from .lu import _lu_solve_singular, _lu_solve_trans  # (lu builds on this module)
+        if self.factor is not None:
+            # as torch, through the forward's LU of F (A; A^T here for left=False after the
+            # mT above): A^H y = g is F^H y = g where the forward solved with F, else
+            # conj(F) y = g -- whose zero pivot gives inf/nan where a fresh LU of A^H can
+            # leave a rounding remainder
+            lu, piv, t = self.factor
+            trans = t == self.left  # (the forward solved with F^T)
+            gd = g._data[..., None] if self.vector else g._data
+            if trans:
+                gb = _lu_solve_trans(lu, piv, gd, False) if lu.dtype.kind != 'c' else \
+                    np.conj(_lu_solve_trans(lu, piv, np.conj(gd), False))
+            else:
+                from .lu import _lu_solve_arrays
+                with np.errstate(all='ignore'):
+                    gb = _lu_solve_arrays(lu, piv, gd, True)
+            gB = make(np.ascontiguousarray(gb[..., 0] if self.vector else gb, g._data.dtype))
+        else:
+            gB = _solve(A.mH, g, 'linalg.solve', singular=_lu_solve_singular)
+        # (X through the same LU: the mT above made this a left solve, F^T where it was)
+        f = self.factor and self.factor[:2] + (self.factor[2] == self.left,)
+        X = _solve(A, B, 'linalg.solve', singular=_lu_solve_singular, factor=f)
         if self.vector:
             gA = -gB.unsqueeze(-1).matmul(X.unsqueeze(-1).mH)
         else:
@@ -361,20 +380,25 @@ def solve_checks(A, B, op, left=True):
     return a, bm, vec
 
 
-def _solve(A, B, op, left=True, singular=None):
+def _solve(A, B, op, left=True, singular=None, factor=None):
     """``solve``'s one body; ``singular(a, b)`` (for ``solve_ex``) gives the values for a
-    singular ``A`` instead of the error."""
+    singular ``A`` instead of the error; ``factor`` (solve_ex, a singular matrix in the batch)
+    is torch's LU ``(lu, piv, t)`` of ``A`` (``A^T`` if ``t``) to solve through."""
     a, bm, vec = solve_checks(A, B, op, left)
     dtype = a.dtype
     if dtype.kind == 'V' or dtype == np.float16:  # (empty here: solved in float32)
         a, bm = a.astype(np.float32), bm.astype(np.float32)
-    try:
-        x = np.linalg.solve(a, bm)
-    except np.linalg.LinAlgError:
-        if singular is None:
-            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
-                              "is singular.") from None
-        x = singular(a, bm)
+    if factor is not None:
+        from .lu import _lu_solve_trans  # (lu builds on this module)
+        x = _lu_solve_trans(factor[0], factor[1], bm, factor[2] == left)
+    else:
+        try:
+            x = np.linalg.solve(a, bm)
+        except np.linalg.LinAlgError:
+            if singular is None:
+                raise LinAlgError("torch.linalg.solve: The solver failed because the input "
+                                  "matrix is singular.") from None
+            x = singular(a, bm)
     if vec:
         x = x[..., 0]
     elif not left:
@@ -382,7 +406,7 @@ def _solve(A, B, op, left=True, singular=None):
     n = track(LinalgSolveExBackward0, (A, B))
     if n is not None:
         n.save(A, B)
-        n.vector, n.left = vec, left
+        n.vector, n.left, n.factor = vec, left, factor
     return result(np.ascontiguousarray(x, dtype=dtype), n)
 
 
@@ -844,7 +868,7 @@ def _pinv(A, atol, rtol, hermitian):
     elif hermitian:
         at, rt = _tolerances(a, atol, rtol)
         _square_for_eigh(a)
-        w, v = _guarded(np.linalg.eigh, a)
+        w, v = _guarded(np.linalg.eigh, np.tril(a))  # (eigh reads the lower triangle)
         s = np.abs(w)
         smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
         keep = s > np.maximum(at, rt * smax)
@@ -1011,7 +1035,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     if hermitian:
         _square_for_eigh(a)
     at, rt = _tolerances(a, atol, rtol)
-    s = np.abs(_guarded(np.linalg.eigvalsh, a)) if hermitian else \
+    s = np.abs(_guarded(np.linalg.eigvalsh, np.tril(a))) if hermitian else \
         _guarded(np.linalg.svd, a, compute_uv=False)
     smax = s.max(-1, keepdims=True) if s.shape[-1] else s[..., :1]
     r = make(np.asarray((s > np.maximum(at, rt * smax)).sum(-1), np.int64))

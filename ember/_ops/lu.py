@@ -660,17 +660,31 @@ def inv_ex(A, *, check_errors=False, out=None):
     return _out_pair(_inv_ex_t(inverse, make(info)), out)
 
 
+def _lu_solve_trans(lu, piv, b, trans):
+    """``F x = b`` (``F^T x = b`` if ``trans``) from ``F``'s LU, through a zero pivot."""
+    with np.errstate(all='ignore'):
+        if not trans:
+            return _lu_solve_arrays(lu, piv, b, False)
+        if lu.dtype.kind == 'c':  # F^T x = b is F^H conj(x) = conj(b)
+            return np.conj(_lu_solve_arrays(lu, piv, np.conj(b), True))
+        return _lu_solve_arrays(lu, piv, b, True)
+
+
 @_linalg()
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """``linalg.solve`` that reports a singular ``A`` in ``info`` (its first zero pivot, per
     matrix) instead of raising, unless ``check_errors``."""
     solve_checks(A, B, 'linalg.solve', left)  # (before it looks for a singular A)
-    info = _info(A)
+    if A._data.size:  # (torch factors A itself, for left=False too: its info, its inf/nan)
+        lu, piv, info = _getrf(A._data)
+    else:
+        info, lu = np.zeros(A._data.shape[:-2], np.int32), None
     if check_errors and np.any(info):
         idx = np.unravel_index(int(np.argmax(info.reshape(-1) > 0)), info.shape)
         raise LinAlgError(f"torch.linalg.solve_ex: {_batch_prefix(A._data.shape, idx)}The "
                           "solver failed because the input matrix is singular.")
-    X = _solve(A, B, 'linalg.solve', left, singular=_lu_solve_singular)
+    factor = (lu, piv, False) if lu is not None and np.any(info) else None
+    X = _solve(A, B, 'linalg.solve', left, singular=_lu_solve_singular, factor=factor)
     return _out_pair(_solve_ex_t(X, make(info)), out)
 
 
@@ -773,6 +787,15 @@ def cholesky_inverse(input, upper=False, *, out=None):
     inv = _potri(l, upper)
     if inv is None:
         inv = _chol_solve_arrays(eye, l, upper)
+    if l.dtype.char in 'fF' and not np.isfinite(inv).all() and np.isfinite(l).all():
+        # a single-precision product overflowed: its inf * conj(inf) terms leave NaN in
+        # OpenBLAS's potri where the entry is an overflowing real sum of squares (+inf, as
+        # torch's MKL gives); the double-precision inverse rounds to it
+        wide = l.astype(np.complex128 if l.dtype.kind == 'c' else np.float64)
+        with np.errstate(all='ignore'):
+            inv = _potri(wide, upper)
+            if inv is None:
+                inv = _chol_solve_arrays(eye.astype(wide.dtype), wide, upper)
     return _products._out(result(np.ascontiguousarray(inv, dtype=l.dtype), node), out)
 
 

@@ -66,16 +66,20 @@ KNOWN = {
     ('Tensor.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
         'diagonal of a 3x3 matrix whose float32 exponential is about 1); ember computes in '
-        'float32 and rounds',
+        'float32 and rounds. Also float64 matrices whose entries span many scales (see '
+        'linalg.matrix_exp)',
     ('linalg.matrix_exp', 'wrong values on finite inputs'):
         'torch bug: float16 and bfloat16 matrix_exp return garbage (-2.1e4 or -1.3e30 on the '
-        'diagonal); ember computes in float32 and rounds. left: float64 matrices holding '
-        '+-1e30, where scaling and squaring (2**-98, then 98 squarings) cannot work: the '
-        "small entries are lost in the scaled matrix. Neither is right: exp(diag(-1e30, 1)) "
-        "is diag(0, e) -- torch diag(0, 1), ember 0; exp([[1, 1e30], [0, 1]]) is e times "
-        "[[1, 1e30], [0, 1]] -- torch [[1, 1e30], [0, 1]], ember 0; exp(diag(1e30, 1)) is "
-        "diag(inf, e) -- both NaN (an exact answer would need another method for such "
-        'matrices, e.g. Parlett\'s recurrence for triangular ones)',
+        'diagonal); ember computes in float32 and rounds. torch is also wrong on float64 '
+        'matrices whose entries span many scales (+-1e30 beside 1): its scaling and squaring '
+        '(2**-98, then 98 squarings) loses the small entries -- exp(diag(-1e30, 1)) is '
+        'diag(0, e), torch diag(0, 1); exp([[1, 1e30], [0, 1]]) is e times the matrix, torch '
+        'the matrix; exp(diag(1e30, 1)) is diag(inf, e), torch NaN. ember is right there '
+        '(block triangular structure, balancing by powers of two, Parlett\'s recurrence; '
+        'pinned in test_found_issue15_s12_mexp.py). Where such a matrix has eigenvalues of '
+        'imaginary part beyond about 1e15 (a rotation by more radians than float64 resolves '
+        'the phase of) no answer is meaningful: torch NaN, ember bounded values; where a '
+        'dense (irreducible) block overflows, both give inf or NaN',
     ('special.multigammaln', 'wrong values on finite inputs'):
         'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
         'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '
@@ -187,6 +191,10 @@ KNOWN = {
         'gives 1.29e14, within that bound (eps * 1e30)',
     ('Tensor.put_', 'wrong values on finite inputs'):
         'duplicate indices without accumulate: which write wins is undefined in torch',
+    ('svd', 'wrong values on finite inputs'):
+        "LAPACK's SVD bounds each singular value's error by eps * the largest only: the "
+        'small singular values of a complex64 matrix holding 1e30 are rounding noise '
+        '(1e14 in OpenBLAS, 4.5e22 in MKL; eps * 1e30 is 1.2e23) (see linalg.svd)',
     ('Tensor.svd', 'wrong values on finite inputs'):
         "float32 matrices holding 1e30: LAPACK builds scale differently (torch's singular"
         ' values overflow)',
@@ -258,7 +266,8 @@ KNOWN = {
         "scipy's exact values",
     ('matrix_exp', 'wrong values on finite inputs'):
         'torch bug: bfloat16 matrix_exp of a small non-contiguous batch returns garbage '
-        '(-1.3e30 on the diagonal where float32 gives 1.2); ember computes it',
+        '(-1.3e30 on the diagonal where float32 gives 1.2); ember computes it. Also float64 '
+        'matrices whose entries span many scales (see linalg.matrix_exp)',
     ('linalg.inv_ex', 'wrong values on finite inputs'):
         'singular matrix with check_errors=False: the result is undefined (torch NaN, ember '
         'inf), info reports the failure in both',
@@ -542,6 +551,13 @@ KNOWN = {
     ('group_norm', 'wrong values on finite inputs'):
         "a float32 group of one element, -1e30: torch's moments square it (1e60 overflows "
         'float32) and give NaN; the exact result is 0 (x - mean), which ember gives',
+    ('cov', 'wrong values on finite inputs'):
+        'BLAS rounding: complex cov with correction >= the number of observations divides by '
+        'zero degrees of freedom, so the diagonal\'s imaginary part -- exactly 0 in exact '
+        'arithmetic, a rounding remainder of about 1e-16 in the complex matrix product -- '
+        'becomes +-inf by the sign of that remainder, which depends on the product\'s '
+        'summation order (torch itself gives +inf for a contiguous input and -inf for its '
+        'transposed copy)',
     ('corrcoef', 'wrong values on finite inputs'):
         'a constant row: its correlation is 0 / 0; whether the rounded mean leaves an exact '
         'zero variance (NaN) or a tiny one (1) differs between the two reductions',
@@ -577,6 +593,73 @@ KNOWN = {
         'an exactly singular float32 (rank-1, expanded) matrix: whether LU meets an exact zero '
         'pivot (refused) or a rounding remainder differs between LAPACK builds (see '
         'linalg.lu_factor)',
+    ('linalg.solve_ex', 'spurious errors'):
+        'an exactly singular (rank-1, expanded) matrix with check_errors=True: whether its LU '
+        'meets an exact zero pivot (refused) or a rounding remainder differs between LAPACK '
+        'builds (see linalg.solve)',
+    ('linalg.eigvalsh', 'wrong values on finite inputs'):
+        'LAPACK rounding: eigenvalues are accurate to about eps * ||A||, so the zero '
+        'eigenvalues of a matrix of equal 1e30 entries come out as rounding noise of 1e14 '
+        '(-3.1e14 in one build, -2.1e14 in the other)',
+    ('lobpcg', 'clearly wrong gradients'):
+        'a degenerate eigenvalue (a constant matrix: 0 twice): its eigenvector is any unit '
+        'vector of a plane, and the gradient v v^T of the eigenvalue depends on which one '
+        "each build's iteration lands on; undefined",
+    ('linalg.solve_triangular', 'wrong dtype / shape / structure'):
+        "torch bug: a real A with a complex B -- torch casts B to A's dtype and drops the "
+        'imaginary part (with a warning); ember promotes to complex and keeps it (a '
+        'difference on purpose, pinned in test_found_issue15_values.py)',
+    ('linalg.eigh', 'silent acceptance of bad input'):
+        "a matrix holding inf (beside 1e30): whether torch's (MKL) eigensolver returns NaN "
+        'or fails to converge depends on where the inf sits ([[1, inf], [inf, 1]]: NaN; '
+        '-inf in a corner of a 3x3: LinAlgError); ember returns NaN for every matrix with an '
+        'inf (and raises for a NaN, as torch)',
+    ('linalg.inv', 'silent acceptance of bad input'):
+        'an exactly singular complex64 (rank-1, expanded) matrix: whether its LU meets an '
+        'exact zero pivot (refused) or a rounding remainder (a huge inverse) differs between '
+        'LAPACK builds (see linalg.solve)',
+    ('linalg.matrix_power', 'spurious errors'):
+        'a negative power of an exactly singular float32 (rank-1, expanded) matrix: whether '
+        "the inverse's LU meets an exact zero pivot (refused) or a rounding remainder differs "
+        'between LAPACK builds (see linalg.inv)',
+    ('cholesky_solve', 'wrong values on finite inputs'):
+        'a complex factor with a zero on its diagonal (singular): the result is undefined; '
+        "torch's solves give NaN throughout, ember's substitution inf (x / 0) in the row of "
+        'the zero and NaN before it (see cholesky_inverse)',
+    ('linalg.ldl_factor_ex', 'wrong values on finite inputs'):
+        'a constant complex matrix (rank 1, singular): MKL\'s complex division a / a gives '
+        '1 + 8.8e-9j, leaving a nonzero D pivot (info 3) where the exact quotient 1 leaves '
+        "ember's exactly 0 (info 2); LAPACK rounding",
+    ('matrix_power', 'spurious errors'):
+        'a negative power of an exactly singular (constant) matrix: whether the inverse\'s LU '
+        'meets an exact zero pivot (refused: a - (a / a) * a is 0) or a rounding remainder '
+        "(MKL's multiplier a * (1 / a) is not 1) differs between LAPACK builds",
+    ('Tensor.det', 'wrong values on finite inputs'):
+        'an exactly singular (rank-1, expanded) float32 matrix: ember gives its determinant '
+        "0; torch's LU (MKL) of the strided input leaves remainders 1e-8, 1e-16, ... that "
+        'underflow and divide to inf and NaN (its contiguous copy gives 0)',
+    ('linalg.eigh', 'wrong values on finite inputs'):
+        'LAPACK rounding: eigenvalues are accurate to about eps * ||A||, so the small ones of '
+        'a complex64 matrix holding 1e30 are rounding noise of 1e14 to 1e22 (eps * 1e30 is '
+        '1.2e23) that differs between builds (see linalg.eigvalsh)',
+    ('linalg.lu_factor', 'wrong values on finite inputs'):
+        'a rank-1 (expanded) matrix: after the first step the column is rounding remainders, '
+        'so the next pivot row and the multipliers below it differ between LAPACK builds '
+        '(P @ L @ U reproduces the input in both)',
+    ('svd', 'clearly wrong gradients'):
+        'a rank-deficient matrix (a constant 2x2): its zero singular value is a rounding '
+        'remainder (2.2e-16 in MKL, another in OpenBLAS), and the singular vectors\' '
+        'gradient terms divided by it differ between builds (1e-4 relative here)',
+    ('linalg.svd', 'clearly wrong gradients'):
+        'a rank-deficient (constant) matrix: the zero singular value and its singular vectors '
+        'are not determined (see linalg.svdvals and svd)',
+    ('linalg.svdvals', 'clearly wrong gradients'):
+        'a rank-deficient (constant) matrix: a zero singular value is not differentiable '
+        '(|s| at 0; its singular vectors are any of a plane), and the u v^H each build '
+        'returns for it, so the gradient, differs',
+    ('Tensor.svd', 'clearly wrong gradients'):
+        'a rank-deficient (constant) matrix: the zero singular value and its singular vectors '
+        'are not determined (see linalg.svdvals and svd)',
     ('linalg.cholesky_ex', 'clearly wrong gradients'):
         'a singular positive semi-definite matrix (rank 1) with check_errors=False: the '
         'factor past the zero pivot, and so its gradient (1e32 in both), is rounding '
