@@ -1652,13 +1652,13 @@ def _topk_indices(x, d, k, largest, sorted_):
 
 def _topk_replay(rows, top, redo, k, largest, sorted_):
     from ._libstdcxx import topk_order
-    top = top.copy()
-    which = np.nonzero(redo)
-    keys = rows[which]
+    flat = top.reshape(-1, k).copy()
+    which = np.flatnonzero(redo)
+    keys = rows.reshape(-1, rows.shape[-1])[which]
     keys = keys.astype(np.float64) if keys.dtype.kind in 'fV' else keys
-    for at, row in zip(zip(*which), keys):
-        top[at] = topk_order(row, k, largest, sorted_)
-    return top
+    for r, row in zip(which.tolist(), keys):
+        flat[r] = topk_order(row, k, largest, sorted_)
+    return flat.reshape(top.shape)
 
 
 @register

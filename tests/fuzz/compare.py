@@ -48,8 +48,7 @@ _ARGL_WORDS = ('not implemented for', 'Dimension out of range', 'unexpected keyw
                'argument', 'got an invalid combination')
 
 # Ops whose integer outputs (indices) depend on how ties are broken.
-_TIE_WORDS = ('sort', 'topk', 'kthvalue', 'max', 'min', 'median', 'mode', 'argm', 'unique',
-              'cummax', 'cummin', 'searchsorted', 'nonzero', 'histc', 'bucketize', 'quantile')
+_TIE_WORDS = ('sort', 'unique', 'searchsorted', 'nonzero', 'histc', 'bucketize', 'quantile')
 
 # Outputs defined only up to a sign or phase (singular/eigen vectors): for these targets
 # only the outputs at the listed positions are compared by value, and only they seed the
