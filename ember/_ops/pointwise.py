@@ -919,7 +919,7 @@ def _recorded_comparison(compare, name):
     nodes = [type(f'{name.capitalize()}Backward{i}', (_ZeroGradient,), {}) for i in (0, 1)]
 
     def run(t, other):
-        r = compare(t, other)._data.astype(t._data.dtype)
+        r = _dtype.cast(compare(t, other)._data, t._data.dtype)  # (complex32: 1+0j)
         tensor = isinstance(other, Tensor)
         n = track(nodes[1], (t, other)) if tensor else track_scalar(nodes[0], t)
         return result(r, n)
@@ -1814,6 +1814,11 @@ def pow(input, exponent, *, out=None):
         if builtins.type(exponent) is int and exponent not in (0, 1) and \
                 _dtype.FROM_NP[x.dtype] in _dtype.BAREBONES_UNSIGNED:
             _pow_kernel(x.dtype)  # (torch answers ** 0 and ** 1 without its kernel)
+        if x.dtype.names is not None and e != 0 and e != 1:  # (complex32: only a copy, or
+            # ones, without a kernel; +-0.5 and -1 reach sqrt, rsqrt and reciprocal's)
+            kernel = {0.5: 'sqrt_vml_cpu', -0.5: 'rsqrt_cpu', -1: 'reciprocal_cpu'}.get(
+                e, 'pow') if builtins.type(e) is not complex else 'pow'
+            raise NotImplementedError(f'"{kernel}" not implemented for \'ComplexHalf\'')
         if x.dtype.kind == 'b' and builtins.type(e) is bool:
             r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
         elif e == 2:
@@ -1931,7 +1936,7 @@ def pow_(self, exponent):
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
     wide = _dtype.complex128 if any(
-        isinstance(v, complex) or isinstance(v, Tensor) and v._data.dtype.kind == 'c'
+        isinstance(v, complex) or isinstance(v, Tensor) and v.dtype.is_complex
         for v in (input, exponent)) else _dtype.float64
     if isinstance(exponent, Tensor):
         exponent = exponent.to(wide)

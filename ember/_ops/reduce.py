@@ -868,8 +868,10 @@ def _var_array(x, dims, c, count, keepdim):
     """Sum of squared deviations over ``max(0, N - correction)``: inf or nan when the degrees
     of freedom run out, as in torch."""
     ax = _np_axis(dims, x.ndim)
-    if x.dtype.kind == 'V':  # bfloat16: computed in float32, rounded once
-        return _var_array(opmath(x), dims, c, count, keepdim).astype(x.dtype)
+    if x.dtype.kind == 'V':  # bfloat16 (complex32): computed in float32 (complex64), rounded
+        # once -- to float16 for complex32, whose variance is real
+        return _var_array(opmath(x), dims, c, count, keepdim).astype(
+            np.float16 if x.dtype.names is not None else x.dtype)
     mu = x.mean(axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
     dev = x - mu
     ss = np.sum((dev * dev.conj()).real if x.dtype.kind == 'c' else dev * dev, axis=ax,
@@ -1021,8 +1023,8 @@ def check_norm_dtype(input, dtype, op):
     if dtype.np.kind not in 'fcV':
         raise RuntimeError(f"{op}: dtype should be floating point or complex, but got "
                            f"{_dtype_name(dtype.np)}")
-    if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
-        kind = 'complex' if x.dtype.kind == 'c' else 'real'
+    if dtype.is_complex != input.dtype.is_complex:  # (complex32's array kind is 'V')
+        kind = 'complex' if input.dtype.is_complex else 'real'
         raise RuntimeError(f"{op}: dtype should be {kind} for {kind} inputs, but got "
                            f"{_dtype_name(dtype.np)}")
     if _dtype.promote_types(input.dtype, dtype) is not dtype:

@@ -102,6 +102,12 @@ def _values(r, g, shape, dtype, special, constant):
         a[:] = a[0]
     if dtype == 'bfloat16':
         return a.astype(np.float32).astype(ml_dtypes.bfloat16).reshape(shape)
+    if dtype == 'complex32':
+        # (NumPy has no complex32: complex64 values whose parts are float16's, built into
+        # complex32 tensors by ``compare.build``)
+        out = np.empty(a.shape, np.complex64)
+        out.real, out.imag = a.real.astype(np.float16), a.imag.astype(np.float16)
+        return out.reshape(shape)
     return a.astype(dtype).reshape(shape)
 
 
