@@ -303,7 +303,7 @@ def mean(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
 def _nansum_check(input, dtype=None):
     """torch's refusals of ``nansum``: a complex input, then (its kernel) a complex
     ``dtype``."""
-    if dtype is None and input._data.dtype.kind == 'c':
+    if input.dtype.is_complex:  # (whatever dtype= asks for)
         raise RuntimeError("nansum on CPU does not support complex inputs")
     if dtype is not None and dtype.is_complex and input._data.size and \
             input._data.dtype.kind in 'fV':  # (no kernel runs on an empty input; integers
@@ -581,7 +581,7 @@ def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
     d = _wrap1(dim, x.ndim)
     if x.ndim and x.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
-    if x.dtype.kind == 'c' and op in ('max', 'min'):
+    if op in ('max', 'min') and input.dtype.is_complex:  # (complex32's kind is 'V')
         raise RuntimeError(f"{op}(): does not support complex input")
     # NumPy's argmax/argmin pick the first NaN of a slice, which is what torch returns too.
     idx = arg_fn(x, axis=d, keepdims=True) if x.ndim else None

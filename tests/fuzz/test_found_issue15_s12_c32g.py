@@ -1,0 +1,124 @@
+"""complex32 (ComplexHalf) gaps found by a systematic probe (every fuzz target called with
+complex32 tensors, and with ``dtype=torch.complex32``) and by the fuzzer's complex32 sweep,
+each pinned against torch 2.13.
+
+ember refused ops torch computes on complex32 (addcmul, index_add, std, norm, dist, nonzero
+of a 0-d tensor, pairwise_distance ...: their bodies, written for NumPy's dtypes, failed on
+complex32's structured dtype and the refusal path named the op); such a call now runs again
+through complex64 (``_args._through_complex64``), its results rounded back. It computed
+ops torch refuses (sum/cumsum/prod/mean with ``dtype=complex32``; flip, scatter_add, unique,
+addr, cross ... whose kernels the generator's 2x2 probe misses; ``x.pow(2)``), gave var a
+complex32 result (torch: float16), float_power float64 (torch: complex128), a one-long
+window and ``eq_`` both parts set (1+1j where torch has 1+0j)."""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+warnings.filterwarnings('ignore', 'ComplexHalf support is experimental')
+
+A = np.array([[1.5, -2.0, 0.25], [0.5, 3.0, -1.0]], np.float64)
+B = np.array([[0.25, 1.0, -0.5], [1.5, -2.0, 2.0]], np.float64)
+
+
+def _c32(T, a, b):
+    return T.complex(a.half(), b.half())
+
+
+_COMPUTED = {
+    'addcmul': lambda T, x: T.addcmul(x, x, x, value=2),
+    'addcmul_': lambda T, x: x.clone().addcmul_(x, x),
+    'index_add': lambda T, x: T.index_add(x, 0, T.tensor([1, 0]), x),
+    'index_add_': lambda T, x: x.clone().index_add_(1, T.tensor([2]), x[:, :1]),
+    'std': lambda T, x: x.std(),
+    'std_dim': lambda T, x: T.std(x, 1, keepdim=True),
+    'var': lambda T, x: x.var(0),
+    'std_mean': lambda T, x: T.std_mean(x, 0),
+    'var_mean': lambda T, x: T.var_mean(x),
+    'norm': lambda T, x: x.norm(),
+    'vector_norm': lambda T, x: T.linalg.vector_norm(x, 1, dim=1),
+    'vector_norm_dtype': lambda T, x: T.linalg.vector_norm(x, dtype=T.complex64),
+    'dist': lambda T, x: T.dist(x, x * 0),
+    'pairwise_distance': lambda T, x: T.nn.functional.pairwise_distance(x, x.flip(0) * 0),
+    'nonzero_0d': lambda T, x: x[0, 0].nonzero(),
+    'argwhere_0d': lambda T, x: T.argwhere(x[0, 1]),
+    'frobenius': lambda T, x: T.linalg.norm(x),
+    'foreach_norm': lambda T, x: T._foreach_norm([x, x]),
+    'float_power': lambda T, x: T.float_power(x, 2),
+    'eq_': lambda T, x: x.clone().eq_(x),
+    'ne_': lambda T, x: x.clone().ne_(x[0]),
+    'window': lambda T, x: T.hann_window(1, dtype=T.complex32),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_COMPUTED))
+def test_ops_torch_computes_on_complex32(op):
+    """torch computes these on complex32 (in complex64, rounded back); ember refused them or
+    gave another dtype or value."""
+    check(lambda T, a, b: _COMPUTED[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True, rtol=2e-2, atol=2e-2)
+
+
+_REFUSED = {
+    'sum_dtype': lambda T, x: T.sum(x.real, dtype=T.complex32),
+    'sum_dim_dtype': lambda T, x: x.real.sum(0, dtype=T.complex32),
+    'sum_dtype_none': lambda T, x: x.sum(1, dtype=None),
+    'cumsum_dtype': lambda T, x: T.cumsum(x.real, 0, dtype=T.complex32),
+    'cumprod_dtype': lambda T, x: x.real.cumprod(1, dtype=T.complex32),
+    'prod_dtype': lambda T, x: T.prod(x.real.float(), dtype=T.complex32),
+    'mean_dtype': lambda T, x: x.real.float().mean(dtype=T.complex32),
+    'flip': lambda T, x: x[0].flip(0),
+    'fliplr': lambda T, x: x.fliplr(),
+    'rot90': lambda T, x: x.rot90(),
+    'take_along_dim': lambda T, x: T.take_along_dim(x, T.zeros(2, 3, dtype=T.long), 0),
+    'scatter_add': lambda T, x: T.scatter_add(x, 0, T.zeros(2, 3, dtype=T.long), x),
+    'scatter_add_': lambda T, x: x.clone().scatter_add_(0, T.zeros(2, 3, dtype=T.long), x),
+    'unique': lambda T, x: T.unique(x),
+    'unique_consecutive': lambda T, x: x.unique_consecutive(),
+    'addr': lambda T, x: T.addr(x, x[:, 0], x[0]),
+    'cross': lambda T, x: T.cross(x, x, dim=1),
+    'linalg_cross': lambda T, x: T.linalg.cross(x, x),
+    'masked_softmax': lambda T, x: T._masked_softmax(x, T.ones(2, 3, dtype=T.bool)),
+    'pow_2': lambda T, x: x.pow(2),
+    'pow_half': lambda T, x: x ** 0.5,
+    'pow_minus_half': lambda T, x: x.pow(-0.5),
+    'pow_minus_one': lambda T, x: x.pow(-1.0),
+    'pow_complex': lambda T, x: x.pow(1j),
+    'max_dim': lambda T, x: T.max(x, 0),
+    'nansum': lambda T, x: x.nansum(),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_REFUSED))
+def test_ops_torch_refuses_on_complex32(op):
+    """torch has no kernel for these on complex32 (or computing in it): its error, where
+    ember computed."""
+    check(lambda T, a, b: _REFUSED[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('e', [0, 1, 1.0, 0j, True])
+def test_pow_of_complex32_by_zero_or_one_runs_no_kernel(e):
+    """``x ** 0`` and ``x ** 1`` are answered without pow's kernel, so complex32 takes them."""
+    check(lambda T, a, b: _c32(T, a, b).pow(e), A, B, grad=False)
+
+
+def test_in_place_through_complex64_writes_the_complex32_tensor():
+    """An in-place op run through complex64 writes its complex32 tensor (views included)
+    and returns it."""
+    def f(T, a, b):
+        x = _c32(T, a, b)
+        v = x[1]
+        r = v.addcmul_(v, v)
+        return x, r is v
+    check(f, A, B, grad=False)
+
+
+def test_errors_through_complex64_name_complex32():
+    """A call of an op torch computes on complex32 that is wrong for another reason gets
+    the error torch gives, not a refusal of the dtype (dim out of range; shapes)."""
+    check(lambda T, a, b: _c32(T, a, b).std(5), A, B, grad=False, match_message=True)
+    check(lambda T, a, b: T.addcmul(_c32(T, a, b), _c32(T, a, b)[:, :2], _c32(T, a, b)),
+          A, B, grad=False, match_message=True)
