@@ -361,10 +361,10 @@ def binomial(count, prob, generator=None):
     """A binomial draw per element: the number of successes in ``count`` trials of success
     probability ``prob`` (float tensors of one dtype, broadcast)."""
     c, p = count._data, prob._data
-    if c.dtype.kind not in 'fV':
+    if c.dtype.kind not in 'fV' or c.dtype.names is not None:  # (complex32 is 'V' too)
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
                          f"{_dtype.FROM_NP[c.dtype].kernel_name}")
-    if p.dtype.kind not in 'fV':
+    if p.dtype.kind not in 'fV' or p.dtype.names is not None:
         raise ValueError(f"binomial only supports floating-point dtypes for prob, got: "
                          f"{_dtype.FROM_NP[p.dtype].kernel_name}")
     if p.dtype != c.dtype:

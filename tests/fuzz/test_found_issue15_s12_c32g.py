@@ -122,3 +122,36 @@ def test_errors_through_complex64_name_complex32():
     check(lambda T, a, b: _c32(T, a, b).std(5), A, B, grad=False, match_message=True)
     check(lambda T, a, b: T.addcmul(_c32(T, a, b), _c32(T, a, b)[:, :2], _c32(T, a, b)),
           A, B, grad=False, match_message=True)
+
+
+_CHECKED_FIRST = {
+    'vander': lambda T, x: T.linalg.vander(x[0]),
+    'vander_half': lambda T, x: T.linalg.vander(x[0].real),
+    'kl_div': lambda T, x: T.nn.functional.kl_div(x, x, reduction='sum'),
+    'binomial': lambda T, x: T.binomial(x, x),
+    'affine_grid': lambda T, x: T.nn.functional.affine_grid(
+        T.zeros(1, 2, 3, dtype=T.complex32), [1, 1, 2, 2], align_corners=False),
+    'hardshrink': lambda T, x: T.nn.functional.hardshrink(x),
+    'softshrink': lambda T, x: T.nn.functional.softshrink(x),
+    'adaptive_max_pool1d': lambda T, x: T.nn.functional.adaptive_max_pool1d(x, 2, True),
+    'linspace': lambda T, x: T.linspace(0, 1, 3, dtype=T.complex32),
+    'logspace': lambda T, x: T.logspace(0, 1, 3, dtype=T.complex32),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_CHECKED_FIRST))
+def test_complex32_is_not_a_floating_dtype(op):
+    """Checks that read NumPy's kind 'V' as floating (bfloat16's) took complex32 for a
+    float, or NumPy's refusal of its structured dtype (a float written into an element, a
+    promotion) leaked or named the op: torch's own check or kernel refusal."""
+    check(lambda T, a, b: _CHECKED_FIRST[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('start', [0.5, 1j, -2])
+@pytest.mark.parametrize('op', ['linspace', 'logspace'])
+@pytest.mark.parametrize('steps', [0, 1])
+def test_one_value_spaces_of_complex32(op, start, steps):
+    """linspace/logspace of one value (or none) run no kernel: torch fills the start in
+    complex32; ember refused it as for more values."""
+    check(lambda T: getattr(T, op)(start, 2, steps, dtype=T.complex32), grad=False)

@@ -638,7 +638,7 @@ def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log
     batchmean = reduction == 'batchmean'
     if not batchmean:
         reduction = _reduction(None, None, reduction)
-    if input._data.dtype.kind == 'c' or target._data.dtype.kind == 'c':  # (torch's order)
+    if input.dtype.is_complex or target.dtype.is_complex:  # (torch's order; complex32 too)
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if input._data.dtype.kind in 'biu' or target._data.dtype.kind in 'biu':
         raise RuntimeError("kl_div: Integral inputs not supported.")
