@@ -466,8 +466,11 @@ def operator_method(impl, public_name):
             return dispatch(public, overloaded, args, kwargs)
         except TypeError as e:
             if _arguments()._from_numpy(e):  # (NumPy refused complex32's structured dtype:
-                # torch's kernel refusal, see _args._refuse_chalf)
-                _arguments()._refuse_chalf(public_name, args, kwargs)
+                # torch's kernel refusal, or its answer through complex64: see
+                # _args._refuse_chalf)
+                done = _arguments()._refuse_chalf(public_name, args, kwargs, impl)
+                if done is not None:
+                    return done[0]
             return NotImplemented
 
     functools.update_wrapper(public, impl)

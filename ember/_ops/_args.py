@@ -1851,6 +1851,21 @@ def _empty_index(args, kwargs):
     return getattr(index, '_data', None) is not None and index._data.size == 0
 
 
+def _equal(args, kwargs):
+    """equal: tensors of other shapes are unequal without a kernel; a tensor with itself
+    goes to the kernel for non-NaN elements."""
+    a, b = args[0], _param(args, kwargs, 1, 'other')
+    if getattr(b, '_data', None) is None or a._data.shape != b._data.shape:
+        return True
+    return 'equal_notnan_cpu' if a is b else None
+
+
+def _pow_number(args, kwargs):
+    """pow: a number exponent of 0 or 1 gives ones or a copy without pow's kernel."""
+    e = _param(args, kwargs, 1, 'exponent')
+    return type(e) in (int, float, bool, complex) and (e == 0 or e == 1)
+
+
 def _isin(args, kwargs):
     # (torch's isin compares each element with each test element -- the kernel that refuses
     # -- only for fewer test elements than 10 * elements ** 0.145; else it sorts them)
@@ -1923,7 +1938,8 @@ _KERNEL_SKIPS = {
     'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
-    'isin': _isin,
+    'isin': _isin, 'equal': _equal,
+    'pow': _pow_number, 'pow_': _pow_number, '__pow__': _pow_number, '__ipow__': _pow_number,
     # (dense dims: the values are taken as blocks, without index_select)
     'to_sparse_csr': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,
     'to_sparse_csc': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,

@@ -1331,6 +1331,8 @@ def _result_kind(input, other, op):
     if not isinstance(input, Tensor):
         input, other = other, input
     x, y = binary_arrays(input, other, op)
+    if x.dtype.names is not None or isinstance(y, np.ndarray) and y.dtype.names is not None:
+        return 'c'  # (complex32: its structured dtype promotes with nothing in NumPy)
     return np.result_type(x, y).kind if isinstance(y, np.ndarray) else x.dtype.kind
 
 
@@ -1444,6 +1446,8 @@ def scalar_as(value, np_dtype):
     if isinstance(value, Tensor):
         value = value.item()
     kind = np.dtype(np_dtype).kind
+    if kind == 'V' and np.dtype(np_dtype).names is not None:
+        kind = 'c'  # (complex32)
     if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
         if value.imag != 0:
             raise RuntimeError(f"value cannot be converted to type "

@@ -498,6 +498,8 @@ def _sampler(name, draw):
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         if not barebones:
             refuse(self)  # (after the parameters' checks, before anything is written, as torch)
+        if self._data.dtype.names is not None:  # (complex32: NumPy would set both parts)
+            vals = _dtype.cast(np.asarray(vals), self._data.dtype)
         self._data[...] = vals
         self._vc[0] += 1
         return self
@@ -518,6 +520,7 @@ _BOUNDS = {'float16': ('c10::Half', 'Half', 65504.0),
            'float32': ('float', 'Float', 3.4028234663852886e38),
            'float64': ('double', 'Double', 1.7976931348623157e308)}
 _BOUNDS['complex64'], _BOUNDS['complex128'] = _BOUNDS['float32'], _BOUNDS['float64']
+_BOUNDS['complex32'] = _BOUNDS['float16']
 
 
 def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
@@ -525,7 +528,7 @@ def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
     a, b = kwargs.pop('from', a), b if to is None else to
     if kwargs:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if np.dtype(dtype).kind == 'c' and 0 in shape:
+    if (np.dtype(dtype).kind == 'c' or np.dtype(dtype).names is not None) and 0 in shape:
         return np.empty(shape)  # (torch checks no bounds for an empty complex tensor)
     cname, kname, top = _BOUNDS[_dtype.FROM_NP[np.dtype(dtype)].name]
     for v, arg in ((a, 'from'), (b, 'to')):

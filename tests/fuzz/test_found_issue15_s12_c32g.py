@@ -155,3 +155,28 @@ def test_one_value_spaces_of_complex32(op, start, steps):
     """linspace/logspace of one value (or none) run no kernel: torch fills the start in
     complex32; ember refused it as for more values."""
     check(lambda T: getattr(T, op)(start, 2, steps, dtype=T.complex32), grad=False)
+
+
+_SWEEP = {
+    'equal_other_shape': lambda T, x: T.equal(x, x[:1]),
+    'equal_itself': lambda T, x: T.equal(x, x),
+    'equal': lambda T, x: T.equal(x, x.clone()),
+    'pow_operator_one': lambda T, x: x.t() ** 1.0,
+    'pow_operator_zero': lambda T, x: x ** 0,
+    'pow_in_place_one': lambda T, x: x.clone().pow_(1),
+    'add_complex_alpha': lambda T, x: T.add(x, x, alpha=0.5 - 1j),
+    'sub_complex_alpha': lambda T, x: T.sub(x, x[0], alpha=1j),
+    'addcmul_complex_value': lambda T, x: x.addcmul(x, x, value=-0.25 + 1j),
+    'uniform_': lambda T, x: x.clone().uniform_().dtype,
+    'uniform_bounds': lambda T, x: x.clone().uniform_(0, 7e4),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_SWEEP))
+def test_complex32_sweep_findings(op):
+    """The fuzzer's complex32 sweep (seeds 32000-32099): equal of other shapes is False
+    without a kernel (ember applied the table's refusal), ``x ** 1`` and ``** 0`` run no
+    kernel, a complex alpha/value is a complex32 result's (ember read its 'V' kind as
+    real), uniform_ fills complex32 (ember: KeyError)."""
+    check(lambda T, a, b: _SWEEP[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True, rtol=2e-2, atol=2e-2)
