@@ -1805,6 +1805,9 @@ def pow(input, exponent, *, out=None):
         check_broadcast(x.shape, y.shape)
         if x.dtype.kind in 'bu':  # (also for ``**``, which the wrapper's check does not see)
             _pow_kernel(x.dtype)
+        if (x.dtype.names is not None or y.dtype.names is not None) and _dtype.promote_types(
+                input.dtype, exponent.dtype) is _dtype.complex32:
+            raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
         r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:
@@ -1918,6 +1921,8 @@ def _rpow(base, exponent):
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
     _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
+    if dt.names is not None and base != 1:  # (complex32; 1 ** x is ones, without a kernel)
+        raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
     # (an int base wraps into a narrower integer dtype, as torch casts it: 300 -> 44 in uint8)
     r = np.asarray(_power(np.array(base).astype(dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))

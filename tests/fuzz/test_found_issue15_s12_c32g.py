@@ -86,6 +86,9 @@ _REFUSED = {
     'pow_minus_half': lambda T, x: x.pow(-0.5),
     'pow_minus_one': lambda T, x: x.pow(-1.0),
     'pow_complex': lambda T, x: x.pow(1j),
+    'rpow': lambda T, x: 2 ** x,
+    'pow_number_base': lambda T, x: T.pow(2, x),
+    'pow_operator_tensors': lambda T, x: x ** x,
     'max_dim': lambda T, x: T.max(x, 0),
     'nansum': lambda T, x: x.nansum(),
 }
@@ -164,6 +167,8 @@ _SWEEP = {
     'pow_operator_one': lambda T, x: x.t() ** 1.0,
     'pow_operator_zero': lambda T, x: x ** 0,
     'pow_in_place_one': lambda T, x: x.clone().pow_(1),
+    'rpow_one': lambda T, x: 1 ** x,
+    'pow_float_tensor': lambda T, x: x ** T.ones(1),
     'add_complex_alpha': lambda T, x: T.add(x, x, alpha=0.5 - 1j),
     'sub_complex_alpha': lambda T, x: T.sub(x, x[0], alpha=1j),
     'addcmul_complex_value': lambda T, x: x.addcmul(x, x, value=-0.25 + 1j),
