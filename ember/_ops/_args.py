@@ -1194,11 +1194,16 @@ def _refuse_chalf(public_name, args, kwargs, impl=None):
                           any(type(a) is complex for a in given)):
         return None
     row = (refusals(public_name) or {}).get(_dtype.CHALF_NP)
+    sig = signatures(key_of(public_name))
+    if row is None and sig and sig[0] != _op_name(public_name):
+        # (an operator, ``h // 1j``: the row of the op torch runs, floor_divide)
+        row = (refusals(sig[0]) or {}).get(_dtype.CHALF_NP)
+    if row is not None and row[0] is NotImplementedError:
+        row = _skips_kernel(_op_name(public_name), row, args, kwargs)
     if row is not None and (row[2] is None or _applies(row[2], arrays, False)):
         raise row[0](row[1]) from None
     if chalf and impl is not None:
         return _through_complex64(public_name, impl, args, kwargs)
-    sig = signatures(key_of(public_name))
     op = sig[0] if sig else _op_name(public_name)
     raise NotImplementedError(f'"{op}" not implemented for \'ComplexHalf\'') from None
 
@@ -1860,6 +1865,12 @@ def _equal(args, kwargs):
     return 'equal_notnan_cpu' if a is b else None
 
 
+def _rounding_kernel(args, kwargs):
+    """div with a rounding mode runs div_floor's or div_trunc's kernel, not div's."""
+    mode = (kwargs or {}).get('rounding_mode')
+    return None if mode is None else f'div_{mode}_cpu'
+
+
 def _pow_number(args, kwargs):
     """pow: a number exponent of 0 or 1 gives ones or a copy without pow's kernel."""
     e = _param(args, kwargs, 1, 'exponent')
@@ -1938,7 +1949,8 @@ _KERNEL_SKIPS = {
     'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
-    'isin': _isin, 'equal': _equal,
+    'isin': _isin, 'equal': _equal, 'div': _rounding_kernel, 'divide': _rounding_kernel,
+    'div_': _rounding_kernel, 'divide_': _rounding_kernel,
     'pow': _pow_number, 'pow_': _pow_number, '__pow__': _pow_number, '__ipow__': _pow_number,
     # (dense dims: the values are taken as blocks, without index_select)
     'to_sparse_csr': lambda a, k: (_param(a, k, 1, 'dense_dim') or 0) > 0,
@@ -1981,7 +1993,12 @@ _CHALF_KERNELS = {'masked_scatter': 'masked_scatter', 'gather': 'scatter_gather_
                   'scatter_reduce': 'scatter_gather_tensor_cpu', 'unique': 'unique',
                   'unique_consecutive': 'unique', 'addr': 'addr_cpu', 'cross': 'cross',
                   'linalg_cross': 'cross', 'max_unpool1d': 'max_unpool2d',
-                  'max_unpool2d': 'max_unpool2d', '_masked_softmax': 'masked_softmax'}
+                  'max_unpool2d': 'max_unpool2d', '_masked_softmax': 'masked_softmax',
+                  'avg_pool1d': 'avg_pool2d', 'avg_pool2d': 'avg_pool2d',
+                  'avg_pool3d': 'avg_pool3d', 'pixel_shuffle': 'pixel_shuffle',
+                  'pixel_unshuffle': 'pixel_unshuffle', 'channel_shuffle': 'channel_shuffle',
+                  'native_channel_shuffle': 'channel_shuffle',
+                  'lu_unpack': 'scatter_gather_scalar_cpu'}
 
 
 def _barebones_rows(name):

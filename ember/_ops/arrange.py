@@ -522,7 +522,9 @@ def vander(x, N=None, increasing=False):
     # As torch computes it (ones, then in-place cumulative products), so the graph and its
     # grad_fn names are torch's.
     dt = _dtype.promote_types(dtype_of(x), _dtype.int64)
-    out = make(np.ones((x._data.shape[0], builtins.max(N, 1)), dt.np)[:, :N].copy())
+    # (ones through ``cast``: NumPy's ones of complex32's structured dtype set both parts)
+    out = make(_dtype.cast(np.ones((x._data.shape[0], builtins.max(N, 1)), np.float32),
+                           dt.np)[:, :N].copy())
     if N > 1:
         out[:, 1:] = x[:, None]
         out[:, 1:] = out[:, 1:].cumprod(1)

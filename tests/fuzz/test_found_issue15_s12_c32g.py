@@ -185,3 +185,38 @@ def test_complex32_sweep_findings(op):
     real), uniform_ fills complex32 (ember: KeyError)."""
     check(lambda T, a, b: _SWEEP[op](T, _c32(T, a, b)), A, B, grad=False,
           match_message=True, rtol=2e-2, atol=2e-2)
+
+
+_KERNEL_NAMES = {
+    'floordiv_operator': lambda T, x: x // 2,
+    'floor_divide': lambda T, x: T.floor_divide(x, x),
+    'div_floor': lambda T, x: T.div(x, 2, rounding_mode='floor'),
+    'div_trunc': lambda T, x: T.div(x, x, rounding_mode='trunc'),
+    'divide_floor_number': lambda T, x: T.divide(x[0, 0], 1j, rounding_mode='floor'),
+    'half_floordiv_complex': lambda T, x: x.real // 1j,
+    'half_div_trunc_complex': lambda T, x: T.div(x.real, 1j, rounding_mode='trunc'),
+    'avg_pool1d': lambda T, x: T.nn.functional.avg_pool1d(x, 1),
+    'avg_pool2d': lambda T, x: T.nn.functional.avg_pool2d(x[None], 1),
+    'pixel_shuffle': lambda T, x: T.nn.functional.pixel_shuffle(x[None], 1),
+    'pixel_unshuffle': lambda T, x: T.nn.functional.pixel_unshuffle(x[None], 1),
+    'channel_shuffle': lambda T, x: T.nn.functional.channel_shuffle(x[None], 1),
+    'native_channel_shuffle': lambda T, x: T.native_channel_shuffle(x[None], 1),
+    'lu_unpack': lambda T, x: T.lu_unpack(x[:, :2], T.tensor([1, 2], dtype=T.int32)),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_KERNEL_NAMES))
+def test_complex32_refusals_name_the_kernel_that_runs(op):
+    """A rounding mode runs div_floor's or div_trunc's kernel (ember named div's, or
+    "floor_divide" for ``h // 1j``); pools, shuffles and lu_unpack refuse complex32 where
+    the generator's probe does not reach (ember computed)."""
+    check(lambda T, a, b: _KERNEL_NAMES[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('n', [None, 1])
+def test_vander_ones_of_complex32(n):
+    """vander's column of ones (x ** 0) is 1+0j: NumPy's ones of complex32's structured
+    dtype set both parts (1+1j)."""
+    check(lambda T, a, b: T.vander(_c32(T, a, b)[0, :1] if n is None else _c32(T, a, b)[0],
+                                   N=n), A, B, grad=False)
