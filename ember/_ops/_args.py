@@ -1273,7 +1273,7 @@ def _through_complex64(public_name, impl, args, kwargs):
                 orig.copy_(c)
             back[id(c)] = orig
 
-    def out(v):
+    def out(v, wide=wide):
         if isinstance(v, Tensor):
             if id(v) in back:
                 return back[id(v)]
@@ -1282,6 +1282,9 @@ def _through_complex64(public_name, impl, args, kwargs):
             if not wide and v.dtype is _dtype.float32:
                 return v.to(_dtype.float16)
             return v
+        if lists and isinstance(v, (list, tuple)) and all(len(a) == len(v) for a in lists):
+            # (a _foreach_ op: each result goes by the tensors at its place in the lists)
+            return type(v)(out(x, any(_wide(a[i]) for a in lists)) for i, x in enumerate(v))
         if type(v) is list:
             return [out(x) for x in v]
         if isinstance(v, tuple):
@@ -1293,7 +1296,17 @@ def _through_complex64(public_name, impl, args, kwargs):
             except TypeError:
                 return type(v)(*items)
         return v
+    lists = [a for a in args if type(a) in (list, tuple)] if \
+        key_of(public_name).startswith('_foreach_') else None
     return (out(r),)
+
+
+def _wide(v):
+    """True for a tensor of a floating dtype wider than float16 (``_through_complex64``)."""
+    from .. import _dtype
+    d = getattr(v, 'dtype', None)
+    return isinstance(d, _dtype.dtype) and d.category >= _dtype.FLOAT and \
+        d not in (_dtype.float16, _dtype.complex32)
 
 
 def _kernel_dtype_last(public_name, impl, args, kwargs, error):

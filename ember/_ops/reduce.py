@@ -708,7 +708,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 def _arg(name, arg_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
-        if x.dtype == np.bool_ or x.dtype.kind == 'c':  # (before the dim and the size)
+        if x.dtype == np.bool_ or input.dtype.is_complex:  # (before the dim and the size)
             raise RuntimeError(f"{name}(): does not support "
                                f"{'bool' if x.dtype == np.bool_ else 'complex'} input")
         if dim is None:

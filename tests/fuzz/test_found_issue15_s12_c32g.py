@@ -220,3 +220,20 @@ def test_vander_ones_of_complex32(n):
     dtype set both parts (1+1j)."""
     check(lambda T, a, b: T.vander(_c32(T, a, b)[0, :1] if n is None else _c32(T, a, b)[0],
                                    N=n), A, B, grad=False)
+
+
+def test_foreach_through_complex64_goes_by_each_place():
+    """A _foreach_ op over complex32 and complex64 tensors: each result has its own
+    tensor's dtype (ember left every one complex64/float32 once any input was wider)."""
+    def f(T, a, b):
+        x = _c32(T, a, b)
+        y = x.to(T.complex64)
+        return T._foreach_norm([x, y, x], 0), T._foreach_addcmul([x, y], [x, x], [x, x])
+    check(f, A, B, grad=False, rtol=2e-2, atol=2e-2)
+
+
+def test_argmax_of_an_empty_complex32_refuses_complex_first():
+    """argmax/argmin refuse a complex input before looking at its size."""
+    check(lambda T, a, b: _c32(T, a, b)[:, :0].argmax(), A, B, grad=False,
+          match_message=True)
+    check(lambda T, a, b: _c32(T, a, b).argmin(1), A, B, grad=False, match_message=True)
