@@ -196,6 +196,9 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if ord == 'fro':
         return _products._out(_vector_norm(A, 2, (d0, d1), keepdim), out)
     if ord in ('nuc', 2, -2):
+        if A.dtype.name in ('float16', 'bfloat16', 'complex32'):  # (no svd of those)
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                               f"{A.dtype.kernel_name}")
         S = svdvals(A.movedim((d0, d1), (-2, -1)))
         r = S.sum(-1) if ord == 'nuc' else _largest(S, -1) if ord == 2 else S.amin(-1)
         if keepdim:

@@ -237,3 +237,14 @@ def test_argmax_of_an_empty_complex32_refuses_complex_first():
     check(lambda T, a, b: _c32(T, a, b)[:, :0].argmax(), A, B, grad=False,
           match_message=True)
     check(lambda T, a, b: _c32(T, a, b).argmin(1), A, B, grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['complex32', 'float16', 'bfloat16'])
+@pytest.mark.parametrize('ord', [2, -2, 'nuc'])
+def test_matrix_norm_by_singular_values_refuses_low_precision(dtype, ord):
+    """matrix_norm's singular-value orders (+-2, 'nuc') refuse float16, bfloat16 and
+    complex32 ("Low precision dtypes not supported"); ember computed them."""
+    def f(T, a, b):
+        x = _c32(T, a, b) if dtype == 'complex32' else a.to(getattr(T, dtype))
+        return T.linalg.matrix_norm(x, ord), T.linalg.norm(x, ord)
+    check(f, A, B, grad=False, match_message=True)
