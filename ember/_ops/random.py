@@ -594,7 +594,7 @@ def _random_bounds(a, b, dtype):
     """torch's check of the range [a, b) of integers drawn into ``dtype``: within the values
     of an integer or bool dtype; none for a complex one."""
     dtype = np.dtype(dtype)
-    if dtype.kind == 'c':
+    if dtype.kind == 'c' or dtype.names is not None:  # (complex32 too)
         raise RuntimeError("check_random_bounds handles only integral, floating-point and "
                            "boolean types")
     if dtype.kind in 'biu':

@@ -248,3 +248,18 @@ def test_matrix_norm_by_singular_values_refuses_low_precision(dtype, ord):
         x = _c32(T, a, b) if dtype == 'complex32' else a.to(getattr(T, dtype))
         return T.linalg.matrix_norm(x, ord), T.linalg.norm(x, ord)
     check(f, A, B, grad=False, match_message=True)
+
+
+_NOT_FLOAT = {
+    'random_bounds': lambda T, x: x.clone().random_(0, 5),
+    'randint_like': lambda T, x: T.randint_like(x, 3).dtype,
+    'cross_entropy_probabilities': lambda T, x: T.nn.functional.cross_entropy(x, x),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_NOT_FLOAT))
+def test_complex32_is_not_a_float_for_random_bounds_and_targets(op):
+    """random_'s bounds check and cross_entropy's class-probability target refuse complex32
+    as complex (ember read its kind 'V' as bfloat16's: floating)."""
+    check(lambda T, a, b: _NOT_FLOAT[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True)

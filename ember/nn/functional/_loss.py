@@ -416,7 +416,7 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
     nd = input.dim()
     class_dim = 0 if nd == 1 else 1
     if tuple(input.shape) == tuple(target.shape):
-        if target._data.dtype.kind not in 'fV':
+        if not target.dtype.is_floating_point:  # (complex32's arrays are of kind 'V' too)
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_pw.dtype_name(target._data.dtype)}")
         if ignore_index >= 0:
