@@ -263,3 +263,10 @@ def test_complex32_is_not_a_float_for_random_bounds_and_targets(op):
     as complex (ember read its kind 'V' as bfloat16's: floating)."""
     check(lambda T, a, b: _NOT_FLOAT[op](T, _c32(T, a, b)), A, B, grad=False,
           match_message=True)
+
+
+def test_cov_refuses_complex32_aweights():
+    """cov's aweights must be floating: complex32's are refused (ember read 'V' as
+    bfloat16's kind)."""
+    check(lambda T, a, b: T.cov(_c32(T, a, b)[0], aweights=_c32(T, a, b)[1]), A, B,
+          grad=False, match_message=True)
