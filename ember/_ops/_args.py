@@ -1200,7 +1200,10 @@ def _refuse_chalf(public_name, args, kwargs, impl=None):
         row = (refusals(sig[0]) or {}).get(_dtype.CHALF_NP)
     if row is not None and row[0] is NotImplementedError:
         row = _skips_kernel(_op_name(public_name), row, args, kwargs)
-    if row is not None and (row[2] is None or _applies(row[2], arrays, False)):
+    if row is not None and row[2] != 'self' and (kwargs or {}).get('dtype') is None and \
+            _computed_wider(given):
+        row = None  # (a wider operand: the kernel runs in complex64, ldexp_(h, complex64))
+    if row is not None and (row[2] in (None, 'self') or _applies(row[2], arrays, False)):
         raise row[0](row[1]) from None
     if chalf and impl is not None:
         return _through_complex64(public_name, impl, args, kwargs)
@@ -1299,6 +1302,19 @@ def _through_complex64(public_name, impl, args, kwargs):
     lists = [a for a in args if type(a) in (list, tuple)] if \
         key_of(public_name).startswith('_foreach_') else None
     return (out(r),)
+
+
+def _computed_wider(given):
+    """True if the tensors among ``given`` promote past complex32 (a complex64 or float32
+    operand), so no complex32 kernel runs."""
+    from .._tensor import Tensor
+    from .. import _dtype
+    d = None
+    for v in given:
+        if isinstance(v, Tensor):
+            d = v.dtype if d is None else _dtype.promote_types(d, v.dtype)
+    return d is not None and d.category >= _dtype.FLOAT and \
+        d not in (_dtype.float16, _dtype.complex32)
 
 
 def _wide(v):
@@ -1864,8 +1880,8 @@ def _median(args, kwargs):
     return 'median_out' if _given_dim(_param(args, kwargs, 1, 'dim')) else None
 
 
-def _empty_index(args, kwargs):
-    index = _param(args, kwargs, 2, 'index')
+def _empty_index(args, kwargs, i=2, name='index'):
+    index = _param(args, kwargs, i, name)
     return getattr(index, '_data', None) is not None and index._data.size == 0
 
 
@@ -1962,7 +1978,11 @@ _KERNEL_SKIPS = {
     'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
-    'isin': _isin, 'equal': _equal, 'div': _rounding_kernel, 'divide': _rounding_kernel,
+    'isin': _isin, 'equal': _equal, 'scatter_add': _empty_index, 'scatter_add_': _empty_index,
+    'scatter_reduce': _empty_index, 'scatter_reduce_': _empty_index,
+    'take_along_dim': lambda a, k: _empty_index(a, k, 1, 'indices'),
+    # (the pivots unpacked by a scatter; the data alone by triu/tril)
+    'lu_unpack': lambda a, k: _param(a, k, 3, 'unpack_pivots', True) is False, 'div': _rounding_kernel, 'divide': _rounding_kernel,
     'div_': _rounding_kernel, 'divide_': _rounding_kernel,
     'pow': _pow_number, 'pow_': _pow_number, '__pow__': _pow_number, '__ipow__': _pow_number,
     # (dense dims: the values are taken as blocks, without index_select)

@@ -270,3 +270,23 @@ def test_cov_refuses_complex32_aweights():
     bfloat16's kind)."""
     check(lambda T, a, b: T.cov(_c32(T, a, b)[0], aweights=_c32(T, a, b)[1]), A, B,
           grad=False, match_message=True)
+
+
+_NO_KERNEL = {
+    'scatter_add_empty': lambda T, x: T.scatter_add(x[:, :0], 1, T.zeros(2, 0, dtype=T.long),
+                                                    x[:, :0]),
+    'take_along_dim_empty': lambda T, x: T.take_along_dim(x[0, :0], T.zeros(0, dtype=T.long)),
+    'lu_unpack_data': lambda T, x: T.lu_unpack(x[:, :2], T.tensor([1, 2], dtype=T.int32),
+                                               unpack_pivots=False),
+    'ldexp_complex64': lambda T, x: x.clone().ldexp_(x.to(T.complex64)),
+    'ldexp': lambda T, x: T.ldexp(x, x),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_NO_KERNEL))
+def test_complex32_calls_that_run_no_refusing_kernel(op):
+    """An empty index runs no scatter/gather kernel; lu_unpack without its pivots runs no
+    scatter (and its L's diagonal is 1+0j); a complex64 operand makes ldexp_ compute in
+    complex64. ember refused them (or set both parts of the diagonal)."""
+    check(lambda T, a, b: _NO_KERNEL[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True, rtol=2e-2, atol=2e-2)
