@@ -290,3 +290,19 @@ def test_complex32_calls_that_run_no_refusing_kernel(op):
     complex64. ember refused them (or set both parts of the diagonal)."""
     check(lambda T, a, b: _NO_KERNEL[op](T, _c32(T, a, b)), A, B, grad=False,
           match_message=True, rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize('fname', ['fft', 'ifft', 'fft2', 'fftn', 'ifftn', 'hfft', 'irfft',
+                                   'rfft', 'ihfft', 'rfftn', 'ihfftn', 'irfftn', 'hfftn'])
+def test_fft_of_complex32(fname):
+    """torch's dtype check lets complex32 through to the kernel, whose message names its
+    parts' type (Half); the real transforms refuse it as complex first; ember said
+    "Unsupported dtype ComplexHalf"."""
+    check(lambda T, a, b: getattr(T.fft, fname)(_c32(T, a, b)), A, B, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('fname', ['fft2', 'fftn', 'ifftn', 'ifft2'])
+def test_fft_of_complex32_over_no_dims_is_a_copy(fname):
+    """No dim to transform runs no kernel: torch returns complex32's values."""
+    check(lambda T, a, b: getattr(T.fft, fname)(_c32(T, a, b), dim=[]), A, B, grad=False)
