@@ -1280,7 +1280,7 @@ def _through_complex64(public_name, impl, args, kwargs):
         if isinstance(v, Tensor):
             if id(v) in back:
                 return back[id(v)]
-            if not wide and v.dtype is _dtype.complex64:
+            if (not wide or asked) and v.dtype is _dtype.complex64:
                 return v.to(_dtype.complex32)
             if not wide and v.dtype is _dtype.float32:
                 return v.to(_dtype.float16)
@@ -1299,6 +1299,7 @@ def _through_complex64(public_name, impl, args, kwargs):
             except TypeError:
                 return type(v)(*items)
         return v
+    asked = (kwargs or {}).get('dtype') is _dtype.complex32  # (dtype=complex32: its result)
     lists = [a for a in args if type(a) in (list, tuple)] if \
         key_of(public_name).startswith('_foreach_') else None
     return (out(r),)

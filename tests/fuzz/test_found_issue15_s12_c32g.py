@@ -306,3 +306,11 @@ def test_fft_of_complex32(fname):
 def test_fft_of_complex32_over_no_dims_is_a_copy(fname):
     """No dim to transform runs no kernel: torch returns complex32's values."""
     check(lambda T, a, b: getattr(T.fft, fname)(_c32(T, a, b), dim=[]), A, B, grad=False)
+
+
+def test_prod_of_nothing_in_complex32():
+    """prod of an empty tensor with dtype=complex32 runs no kernel: a complex32 one, from
+    a complex128 input too (ember gave complex64, the dtype it computed in)."""
+    check(lambda T: T.prod(T.zeros(0, dtype=T.complex128), -1, True, dtype=T.complex32),
+          grad=False)
+    check(lambda T: T.prod(T.zeros(0), dtype=T.complex32), grad=False)
