@@ -1273,6 +1273,8 @@ def _through_complex64(public_name, impl, args, kwargs):
     for orig, c, version in pairs:
         if c._vc[0] != version:  # (written: in-place or out=)
             with no_grad():
+                if orig.shape != c.shape:  # (an out= tensor the run resized)
+                    orig.resize_(c.shape)
                 orig.copy_(c)
             back[id(c)] = orig
 

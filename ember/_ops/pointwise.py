@@ -960,6 +960,8 @@ def _scalar_tensor(value, like):
         info = np.iinfo(dt)
         if not info.min <= value <= info.max:  # wraps, as on the right (binary_arrays)
             return make(np.array(value).astype(dt))
+    if dt.names is not None:  # (complex32: NumPy would put a real number in both parts)
+        return make(np.asarray(_dtype.chalf_scalar(value)))
     return make(np.asarray(value, dtype=dt))
 
 

@@ -314,3 +314,24 @@ def test_prod_of_nothing_in_complex32():
     check(lambda T: T.prod(T.zeros(0, dtype=T.complex128), -1, True, dtype=T.complex32),
           grad=False)
     check(lambda T: T.prod(T.zeros(0), dtype=T.complex32), grad=False)
+
+
+@pytest.mark.parametrize('op', ['mul', 'add', 'sub', 'rmul', 'rsub'])
+@pytest.mark.parametrize('number', [1.5, 2, 2j])
+def test_number_first_with_complex32(op, number):
+    """A real number on the left of a complex32 tensor is its real part (ember's 0-d
+    complex32 of it set both parts: mul(1.5, x) was (1.5+1.5j) * x)."""
+    fns = {'mul': lambda T, x: T.mul(number, x), 'add': lambda T, x: T.add(number, x),
+           'sub': lambda T, x: T.sub(number, x), 'rmul': lambda T, x: number * x,
+           'rsub': lambda T, x: number - x}
+    check(lambda T, a, b: fns[op](T, _c32(T, a, b)), A, B, grad=False, rtol=2e-2, atol=2e-2)
+
+
+def test_out_through_complex64_is_resized():
+    """An empty out= tensor of an op run through complex64 takes the result's shape."""
+    def f(T, a, b):
+        x = _c32(T, a, b)
+        o = T.zeros(0, dtype=T.complex32)
+        r = T.addcmul(x, x, x, out=o)
+        return r, o, r is o
+    check(f, A, B, grad=False, rtol=2e-2, atol=2e-2)
