@@ -1985,7 +1985,11 @@ _KERNEL_SKIPS = {
     'scatter_reduce': _empty_index, 'scatter_reduce_': _empty_index,
     'take_along_dim': lambda a, k: _empty_index(a, k, 1, 'indices'),
     # (the pivots unpacked by a scatter; the data alone by triu/tril)
-    'lu_unpack': lambda a, k: _param(a, k, 3, 'unpack_pivots', True) is False, 'div': _rounding_kernel, 'divide': _rounding_kernel,
+    'lu_unpack': lambda a, k: _param(a, k, 3, 'unpack_pivots', True) is False,
+    # (an output of one is the mean; return_indices runs max_pool2d's kernel)
+    'adaptive_avg_pool1d': lambda a, k: 'sum_cpu' if _param(a, k, 1, 'output_size') in (
+        1, (1,), [1]) else None,
+    'max_pool1d': lambda a, k: 'max_pool2d' if _param(a, k, 6, 'return_indices') else None, 'div': _rounding_kernel, 'divide': _rounding_kernel,
     'div_': _rounding_kernel, 'divide_': _rounding_kernel,
     'pow': _pow_number, 'pow_': _pow_number, '__pow__': _pow_number, '__ipow__': _pow_number,
     # (dense dims: the values are taken as blocks, without index_select)
@@ -2034,7 +2038,8 @@ _CHALF_KERNELS = {'masked_scatter': 'masked_scatter', 'gather': 'scatter_gather_
                   'avg_pool3d': 'avg_pool3d', 'pixel_shuffle': 'pixel_shuffle',
                   'pixel_unshuffle': 'pixel_unshuffle', 'channel_shuffle': 'channel_shuffle',
                   'native_channel_shuffle': 'channel_shuffle',
-                  'lu_unpack': 'scatter_gather_scalar_cpu'}
+                  'lu_unpack': 'scatter_gather_scalar_cpu',
+                  'adaptive_avg_pool1d': 'adaptive_avg_pool2d', 'max_pool1d': 'max_pool1d_impl'}
 
 
 def _barebones_rows(name):

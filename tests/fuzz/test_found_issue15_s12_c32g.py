@@ -335,3 +335,26 @@ def test_out_through_complex64_is_resized():
         r = T.addcmul(x, x, x, out=o)
         return r, o, r is o
     check(f, A, B, grad=False, rtol=2e-2, atol=2e-2)
+
+
+_SWEEP3 = {
+    'isin_number': lambda T, x: T.isin(x, 1.5),
+    'isin_number_first': lambda T, x: T.isin(1.0, x),
+    'isin_tensors': lambda T, x: T.isin(x, x[0]),
+    'pdist_one_row': lambda T, x: T.pdist(x[:1]),
+    'adaptive_avg_pool1d': lambda T, x: T.nn.functional.adaptive_avg_pool1d(x, 2),
+    'adaptive_avg_pool1d_to_one': lambda T, x: T.nn.functional.adaptive_avg_pool1d(x, [1]),
+    'max_pool1d': lambda T, x: T.nn.functional.max_pool1d(x, 1),
+    'max_pool1d_indices': lambda T, x: T.nn.functional.max_pool1d(x, 2, return_indices=True),
+    'foreach_norm_dtype': lambda T, x: T._foreach_norm([x, x], 2, dtype=T.float32),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_SWEEP3))
+def test_complex32_sweep_findings_2(op):
+    """The fuzzer's complex32 sweep (seeds 32100-32159): isin of complex32 with a number
+    computes (ember refused it as complex; with a tensor of test elements torch's kernel
+    refuses it); pdist refuses complex32 even of one row; adaptive_avg_pool1d and
+    max_pool1d refuse it in their kernels' words (ember computed)."""
+    check(lambda T, a, b: _SWEEP3[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True, rtol=2e-2, atol=2e-2)
