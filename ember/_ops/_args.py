@@ -1230,10 +1230,10 @@ def _through_complex64(public_name, impl, args, kwargs):
     from .. import _dtype
     from ..autograd.grad_mode import no_grad
     pairs = []
-    wide = False
+    wide = wide_dtype = False
 
     def conv(v):
-        nonlocal wide
+        nonlocal wide, wide_dtype
         if isinstance(v, Tensor):
             d = v.dtype
             if d is _dtype.complex32:
@@ -1247,7 +1247,7 @@ def _through_complex64(public_name, impl, args, kwargs):
             if v is _dtype.complex32:
                 return _dtype.complex64
             if v.category >= _dtype.FLOAT and v is not _dtype.float16:
-                wide = True
+                wide = wide_dtype = True
             return v
         if type(v) in (list, tuple):
             return type(v)(conv(x) for x in v)
@@ -1289,7 +1289,8 @@ def _through_complex64(public_name, impl, args, kwargs):
             return v
         if lists and isinstance(v, (list, tuple)) and all(len(a) == len(v) for a in lists):
             # (a _foreach_ op: each result goes by the tensors at its place in the lists)
-            return type(v)(out(x, any(_wide(a[i]) for a in lists)) for i, x in enumerate(v))
+            return type(v)(out(x, wide_dtype or any(_wide(a[i]) for a in lists))
+                           for i, x in enumerate(v))
         if type(v) is list:
             return [out(x) for x in v]
         if isinstance(v, tuple):

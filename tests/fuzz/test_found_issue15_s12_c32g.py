@@ -347,6 +347,7 @@ _SWEEP3 = {
     'max_pool1d': lambda T, x: T.nn.functional.max_pool1d(x, 1),
     'max_pool1d_indices': lambda T, x: T.nn.functional.max_pool1d(x, 2, return_indices=True),
     'foreach_norm_dtype': lambda T, x: T._foreach_norm([x, x], 2, dtype=T.float32),
+    'foreach_norm_complex64': lambda T, x: T._foreach_norm([x, x[0]], -0.7, T.complex64),
 }
 
 
