@@ -864,7 +864,10 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         _reads_first(public_name, impl, args, kwargs)
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
-    if _CHALF_WORDS.search(str(error)) or _from_numpy(error):
+    if type(error) is NotImplementedError and str(error).endswith("for 'ComplexHalf'"):
+        # (an op the body calls refused complex32: the op's own refusal comes first)
+        _refuse_chalf(public_name, args, kwargs, rows_only=True)
+    elif _CHALF_WORDS.search(str(error)) or _from_numpy(error):
         done = _refuse_chalf(public_name, args, kwargs, impl)
         if done is not None:
             return done
@@ -1176,11 +1179,14 @@ _CHALF_WORDS = re.compile(r"\('real', '<f2'\), \('imag', '<f2'\)|structured or v
                           r"bytes-like object is required|VoidDType")
 
 
-def _refuse_chalf(public_name, args, kwargs, impl=None):
+def _refuse_chalf(public_name, args, kwargs, impl=None, rows_only=False):
     """NumPy refused a complex32 array (its structured dtype, named in the message) in the
     op's body: torch's refusal of complex32 by the op's kernel -- the dtype refusal table's
     row --, else, for a complex32 tensor, the op as torch computes it (``_through_complex64``:
-    returned as ``(result,)``), else the kernel's usual message under the op's name."""
+    returned as ``(result,)``), else the kernel's usual message under the op's name. With
+    ``rows_only`` (an inner op's refusal of complex32), only the table's row.
+    A Python number as the second operand reads the table of torch's kernel for a number
+    (``clamp_min(x, 0)``: "clamp is not supported for complex types")."""
     from .._tensor import Tensor
     from .. import _dtype
     given = [*args, *(kwargs or {}).values()]
@@ -1193,7 +1199,11 @@ def _refuse_chalf(public_name, args, kwargs, impl=None):
     if not chalf and not (any(a.dtype == np.float16 for a in arrays) and
                           any(type(a) is complex for a in given)):
         return None
-    row = (refusals(public_name) or {}).get(_dtype.CHALF_NP)
+    number = key_of(public_name).startswith('Tensor.') or bool(args) and \
+        isinstance(args[0], Tensor)
+    number = number and len(args) > 1 and type(args[1]) in _NUMBERS and \
+        refusals(public_name, True) is not None
+    row = (refusals(public_name, number) or {}).get(_dtype.CHALF_NP)
     sig = signatures(key_of(public_name))
     if row is None and sig and sig[0] != _op_name(public_name):
         # (an operator, ``h // 1j``: the row of the op torch runs, floor_divide)
@@ -1203,8 +1213,10 @@ def _refuse_chalf(public_name, args, kwargs, impl=None):
     if row is not None and row[2] != 'self' and (kwargs or {}).get('dtype') is None and \
             _computed_wider(given):
         row = None  # (a wider operand: the kernel runs in complex64, ldexp_(h, complex64))
-    if row is not None and (row[2] in (None, 'self') or _applies(row[2], arrays, False)):
+    if row is not None and (row[2] in (None, 'self') or _applies(row[2], arrays, number)):
         raise row[0](row[1]) from None
+    if rows_only:
+        return None
     if chalf and impl is not None:
         return _through_complex64(public_name, impl, args, kwargs)
     op = sig[0] if sig else _op_name(public_name)
@@ -1904,6 +1916,30 @@ def _rounding_kernel(args, kwargs):
     return None if mode is None else f'div_{mode}_cpu'
 
 
+def _lastdim(kernel):
+    """softmax/log_softmax: over the last dim, torch runs its ``lastdim`` kernel (F.softmax
+    without a dim picks 0 for 0, 1 and 3 dims, else 1)."""
+    def test(args, kwargs):
+        x = args[0] if args else None
+        dim = _param(args, kwargs, 1, 'dim')
+        nd = getattr(getattr(x, '_data', None), 'ndim', None)
+        if nd is None or isinstance(dim, (list, tuple, str)):
+            return None
+        if dim is None:
+            dim = 0 if nd in (0, 1, 3) else 1
+        return '~' + kernel if nd == 0 or dim in (nd - 1, -1) else None
+    return test
+
+
+def _polygamma_kernel(args, kwargs):
+    """polygamma's kernel by its order: digamma's for 0, trigamma's for 1."""
+    n = _param(args, kwargs, 0, 'n')
+    if type(n) is not int:
+        n = _param(args, kwargs, 1, 'n')
+    return None if type(n) is not int else 'digamma' if n == 0 else 'trigamma' if n == 1 \
+        else 'polygamma'
+
+
 def _pow_number(args, kwargs):
     """pow: a number exponent of 0 or 1 gives ones or a copy without pow's kernel."""
     e = _param(args, kwargs, 1, 'exponent')
@@ -1982,6 +2018,24 @@ _KERNEL_SKIPS = {
     'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
+    'softmax': _lastdim('softmax_lastdim_kernel_impl'),
+    '_softmax': _lastdim('softmax_lastdim_kernel_impl'),
+    'softmin': _lastdim('softmax_lastdim_kernel_impl'),
+    'special_softmax': _lastdim('softmax_lastdim_kernel_impl'),
+    'log_softmax': _lastdim('log_softmax_lastdim_kernel_impl'),
+    '_log_softmax': _lastdim('log_softmax_lastdim_kernel_impl'),
+    'special_log_softmax': _lastdim('log_softmax_lastdim_kernel_impl'),
+    'polygamma': _polygamma_kernel, 'polygamma_': _polygamma_kernel,
+    'special_polygamma': _polygamma_kernel,
+    'lerp': lambda a, k: 'lerp_kernel_scalar' if type(_param(a, k, 2, 'weight')) in _NUMBERS
+    else None,
+    'lerp_': lambda a, k: 'lerp_kernel_scalar' if type(_param(a, k, 2, 'weight')) in _NUMBERS
+    else None,
+    'round': lambda a, k: 'round_cpu' if (k or {}).get('decimals') else None,
+    'round_': lambda a, k: 'round_cpu' if (k or {}).get('decimals') else None,
+    'unique': lambda a, k: 'unique_dim' if _param(a, k, 4, 'dim') is not None else None,
+    'unique_consecutive': lambda a, k: 'unique_dim' if _param(a, k, 3, 'dim') is not None
+    else None,
     'isin': _isin, 'equal': _equal, 'scatter_add': _empty_index, 'scatter_add_': _empty_index,
     'scatter_reduce': _empty_index, 'scatter_reduce_': _empty_index,
     'take_along_dim': lambda a, k: _empty_index(a, k, 1, 'indices'),
@@ -2014,8 +2068,9 @@ def _skips_kernel(name, error, args, kwargs):
     r = test(args, kwargs or {})
     if r is True:
         return None
-    if type(r) is str:
-        return (error[0], re.sub(r'^"\w+"', f'"{r}"', error[1]), None)
+    if type(r) is str:  # (with '~': the row's narrowing kept)
+        return (error[0], re.sub(r'^"\w+"', f'"{r.lstrip("~")}"', error[1]),
+                error[2] if r[0] == '~' else None)
     if type(r) is tuple:
         return r + (None,)
     return error

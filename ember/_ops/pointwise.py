@@ -1827,7 +1827,8 @@ def pow(input, exponent, *, out=None):
             # ones, without a kernel; +-0.5 and -1 reach sqrt, rsqrt and reciprocal's)
             kernel = {0.5: 'sqrt_vml_cpu', -0.5: 'rsqrt_cpu', -1: 'reciprocal_cpu'}.get(
                 e, 'pow') if builtins.type(e) is not complex else 'pow'
-            raise NotImplementedError(f'"{kernel}" not implemented for \'ComplexHalf\'')
+            from ._args import stands  # (the kernel this exponent runs: as it is)
+            raise stands(NotImplementedError(f'"{kernel}" not implemented for \'ComplexHalf\''))
         if x.dtype.kind == 'b' and builtins.type(e) is bool:
             r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
         elif e == 2:

@@ -359,3 +359,50 @@ def test_complex32_sweep_findings_2(op):
     max_pool1d refuse it in their kernels' words (ember computed)."""
     check(lambda T, a, b: _SWEEP3[op](T, _c32(T, a, b)), A, B, grad=False,
           match_message=True, rtol=2e-2, atol=2e-2)
+
+
+_MESSAGES = {
+    'clamp_min_number': lambda T, x: T.clamp_min(x, 0),
+    'clamp_min_number_': lambda T, x: x.clone().clamp_min_(0),
+    'addcdiv': lambda T, x: T.addcdiv(x, x, x),
+    'addcdiv_': lambda T, x: x.clone().addcdiv_(x, x),
+    'margin_ranking_loss': lambda T, x: T.nn.functional.margin_ranking_loss(x, x, x),
+    'hinge_embedding_loss': lambda T, x: T.nn.functional.hinge_embedding_loss(x, x),
+    'foreach_minimum': lambda T, x: T._foreach_minimum([x], 1),
+    'foreach_clamp_max_': lambda T, x: T._foreach_clamp_max_([x.clone()], 1),
+    'lerp_number': lambda T, x: T.lerp(x, x, 0.5),
+    'lerp_tensor': lambda T, x: T.lerp(x, x, x),
+    'polygamma_0': lambda T, x: T.polygamma(0, x),
+    'polygamma_1': lambda T, x: T.polygamma(1, x),
+    'polygamma_2': lambda T, x: T.polygamma(2, x),
+    'polygamma_method': lambda T, x: x.polygamma(1),
+    'polygamma_': lambda T, x: x.clone().polygamma_(3),
+    'special_polygamma': lambda T, x: T.special.polygamma(1, x),
+    'softmax_last': lambda T, x: T.softmax(x, -1),
+    'softmax_first': lambda T, x: T.softmax(x, 0),
+    'log_softmax_1d': lambda T, x: T.nn.functional.log_softmax(x[0], 0),
+    'softmin': lambda T, x: T.nn.functional.softmin(x, 1),
+    'private_softmax': lambda T, x: T._softmax(x, 1, False),
+    'round': lambda T, x: x.round(),
+    'round_decimals': lambda T, x: x.round(decimals=1),
+    'unique_dim': lambda T, x: T.unique(x, dim=0),
+    'unique_consecutive_dim': lambda T, x: x.unique_consecutive(dim=0),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_MESSAGES))
+def test_complex32_refusals_in_torchs_words(op):
+    """The kernel torch's call runs names the refusal: a number bound's clamp ("clamp is not
+    supported"), the op's own kernel before an inner op's (addcdiv), lerp's scalar kernel,
+    polygamma's by order, softmax's lastdim kernel, round's with decimals, unique's with a
+    dim."""
+    check(lambda T, a, b: _MESSAGES[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'bool'])
+@pytest.mark.parametrize('dim', [0, -1])
+def test_softmax_lastdim_kernel_of_other_dtypes(dtype, dim):
+    """The lastdim kernel's name holds for every refused dtype."""
+    check(lambda T: T.softmax(T.ones(2, 3, dtype=getattr(T, dtype)), dim), grad=False,
+          match_message=True)
