@@ -1940,6 +1940,24 @@ def _polygamma_kernel(args, kwargs):
         else 'polygamma'
 
 
+def _scatter_kernel(args, kwargs):
+    """scatter: none for an empty index; a number value runs the scalar kernel."""
+    if _empty_index(args, kwargs):
+        return True
+    v = (kwargs or {}).get('value', _param(args, kwargs, 3, 'src'))
+    return 'scatter_gather_scalar_cpu' if type(v) in _NUMBERS else None
+
+
+def _one_d_product(args, kwargs):
+    """matmul/inner of two vectors is their dot product: dot's kernel; a matrix times a
+    vector, addmv's."""
+    b = _param(args, kwargs, 1, 'other')
+    a = args[0] if args else None
+    na = getattr(getattr(a, '_data', None), 'ndim', 0)
+    nb = getattr(getattr(b, '_data', None), 'ndim', 0)
+    return 'dot' if na == nb == 1 else 'addmv_impl_cpu' if (na, nb) == (2, 1) else None
+
+
 def _pow_number(args, kwargs):
     """pow: a number exponent of 0 or 1 gives ones or a copy without pow's kernel."""
     e = _param(args, kwargs, 1, 'exponent')
@@ -2017,7 +2035,7 @@ _KERNEL_SKIPS = {
     # (the first power is a copy: no eye, no product)
     'matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
     'linalg_matrix_power': lambda a, k: _param(a, k, 1, 'n') == 1,
-    'gather': _empty_index, 'scatter': _empty_index, 'scatter_': _empty_index,
+    'gather': _empty_index, 'scatter': _scatter_kernel, 'scatter_': _scatter_kernel,
     'softmax': _lastdim('softmax_lastdim_kernel_impl'),
     '_softmax': _lastdim('softmax_lastdim_kernel_impl'),
     'softmin': _lastdim('softmax_lastdim_kernel_impl'),
@@ -2036,6 +2054,8 @@ _KERNEL_SKIPS = {
     'unique': lambda a, k: 'unique_dim' if _param(a, k, 4, 'dim') is not None else None,
     'unique_consecutive': lambda a, k: 'unique_dim' if _param(a, k, 3, 'dim') is not None
     else None,
+    'matmul': _one_d_product, '__matmul__': _one_d_product, 'linalg_matmul': _one_d_product,
+    'inner': lambda a, k: 'dot' if _one_d_product(a, k) == 'dot' else None,
     'isin': _isin, 'equal': _equal, 'scatter_add': _empty_index, 'scatter_add_': _empty_index,
     'scatter_reduce': _empty_index, 'scatter_reduce_': _empty_index,
     'take_along_dim': lambda a, k: _empty_index(a, k, 1, 'indices'),
@@ -2070,7 +2090,7 @@ def _skips_kernel(name, error, args, kwargs):
         return None
     if type(r) is str:  # (with '~': the row's narrowing kept)
         return (error[0], re.sub(r'^"\w+"', f'"{r.lstrip("~")}"', error[1]),
-                error[2] if r[0] == '~' else None)
+                error[2] if r[0] == '~' or error[2] == 'self' else None)
     if type(r) is tuple:
         return r + (None,)
     return error
@@ -2197,15 +2217,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     if kwargs and kwargs.get('dtype') is not None:
-        # (the kernel computes in the dtype named: a refusal of complex32 is of that dtype,
-        # whatever the input's -- sum(x, dtype=complex32); another dtype, none)
-        from .._dtype import complex32
-        if kwargs['dtype'] is complex32:
-            error = refused.get(complex32.np)
-            if error is not None and (error[2] is None or _applies(
-                    error[2], [a._data for a in args if isinstance(a, Tensor)], False)):
-                raise error[0](error[1])
-        return
+        return _dtype_named(public_name, kwargs['dtype'], refused, args, kwargs)
     dtype = None
     mixed = False  # (tensors of several dtypes: only a refusal of the first one's stands)
     seq = args[0] if args and type(args[0]) in (list, tuple) else ()
@@ -2217,7 +2229,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
             elif d != dtype:
                 mixed = True
         elif isinstance(a, dtype_type):
-            return
+            return _dtype_named(public_name, a, refused, args, kwargs)
         elif type(a) in _NUMBERS and i == len(seq) + 1:
             if type(a) in (float, complex) and _barebones(dtype):
                 return  # (uint16+ and a float number: torch's kernel runs in float)
@@ -2242,6 +2254,21 @@ def refuse_dtypes(public_name, refused, args, kwargs):
                             any(type(a) in _NUMBERS for a in given), tensors):
                 return
         raise error[0](error[1])
+
+
+def _dtype_named(public_name, dtype, refused, args, kwargs):
+    """A call that names the dtype its kernel computes in: a refusal of complex32 is of
+    that dtype, whatever the input's (``sum(x, dtype=complex32)``, ``softmax(x, 0,
+    complex32)``); another dtype, none."""
+    from .._tensor import Tensor
+    from .._dtype import complex32
+    if dtype is complex32:
+        error = refused.get(complex32.np)
+        if error is not None and error[0] is NotImplementedError:
+            error = _skips_kernel(_op_name(public_name), error, args, kwargs)
+        if error is not None and (error[2] is None or _applies(
+                error[2], [a._data for a in args if isinstance(a, Tensor)], False)):
+            raise error[0](error[1])
 
 
 _DEPRECATED_WARNED = []

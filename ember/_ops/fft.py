@@ -266,6 +266,9 @@ def _prepare(x, s, dim, fname, complex_input=None):
         if not dims and x.dtype is _dtype.complex32 and complex_input is not False:
             return x, dims, sizes  # (no dim to transform: no kernel, a copy)
         return _promote(x, fname, complex_input), dims, sizes
+    if isinstance(x, Tensor) and x.dtype is _dtype.complex32 and complex_input is not False:
+        found = _dims_and_sizes(x, s, dim, fname)  # (its refusal is the kernel's: after)
+        return (_promote(x, fname, complex_input),) + found
     x = _promote(x, fname, complex_input)
     return (x,) + _dims_and_sizes(x, s, dim, fname)
 

@@ -406,3 +406,30 @@ def test_softmax_lastdim_kernel_of_other_dtypes(dtype, dim):
     """The lastdim kernel's name holds for every refused dtype."""
     check(lambda T: T.softmax(T.ones(2, 3, dtype=getattr(T, dtype)), dim), grad=False,
           match_message=True)
+
+
+_PROBE4 = {
+    'softmax_dtype': lambda T, x: T.softmax(x.real.float(), 1, dtype=T.complex32),
+    'log_softmax_dtype_positional': lambda T, x: T.log_softmax(x.real.float(), 0,
+                                                              T.complex32),
+    'softmax_method_dtype': lambda T, x: x.real.float().softmax(-1, dtype=T.complex32),
+    'special_softmax_empty_dtype': lambda T, x: T.special.softmax(x.real[:, :0].float(), 0,
+                                                                  dtype=T.complex32),
+    'matmul_vectors': lambda T, x: x[0] @ x[1],
+    'inner_vectors': lambda T, x: T.inner(x[0], x[1]),
+    'matmul_matrix_vector': lambda T, x: T.matmul(x, x[0]),
+    'scatter_number': lambda T, x: T.scatter(x, 0, T.zeros(1, 3, dtype=T.long), 1.5),
+    'scatter_number_': lambda T, x: x.clone().scatter_(0, T.zeros(1, 3, dtype=T.long), 2),
+    'fft_0d': lambda T, x: T.fft.fft(x[0, 0]),
+    'fft_dim_out_of_range': lambda T, x: T.fft.ifft(x, dim=5),
+}
+
+
+@pytest.mark.parametrize('op', sorted(_PROBE4))
+def test_complex32_probe_findings_2(op):
+    """softmax with a complex32 dtype (by keyword or position: ember's check skipped a
+    positional dtype and computed); the kernel a product of vectors runs (dot, addmv); a
+    scatter of a number (the scalar kernel); fft's dim errors before its complex32
+    refusal."""
+    check(lambda T, a, b: _PROBE4[op](T, _c32(T, a, b)), A, B, grad=False,
+          match_message=True)
