@@ -321,8 +321,9 @@ def trace(input):
     """Sum of the main diagonal of a matrix (integers sum in int64; bool is refused, by
     torch's dtype dispatch, before the rank)."""
     x = input._data
-    if x.dtype == np.bool_:
-        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if x.dtype == np.bool_ or x.dtype.names is not None or \
+            input.dtype in _dtype.BAREBONES_UNSIGNED:  # (the kernel's dtypes: before the rank)
+        raise NotImplementedError(f"\"trace\" not implemented for '{input.dtype.kernel_name}'")
     if input._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
                            f"{input._data.ndim}")

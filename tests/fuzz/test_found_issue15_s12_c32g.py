@@ -433,3 +433,12 @@ def test_complex32_probe_findings_2(op):
     refusal."""
     check(lambda T, a, b: _PROBE4[op](T, _c32(T, a, b)), A, B, grad=False,
           match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['complex32', 'uint16', 'bool'])
+def test_trace_refuses_its_dtypes_before_the_rank(dtype):
+    """trace's kernel refuses complex32 (and uint16, bool) before trace checks for a
+    matrix."""
+    check(lambda T, a, b: T.trace(_c32(T, a, b)[0] if dtype == 'complex32' else
+                                  T.ones(3, dtype=getattr(T, dtype))), A, B, grad=False,
+          match_message=True)
