@@ -866,7 +866,7 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     _shapes_first(public_name, args, kwargs, error)
     if type(error) is NotImplementedError and str(error).endswith("for 'ComplexHalf'"):
         # (an op the body calls refused complex32: the op's own refusal comes first)
-        _refuse_chalf(public_name, args, kwargs, rows_only=True)
+        _refuse_chalf(public_name, args, kwargs, impl, rows_only=True)
     elif _CHALF_WORDS.search(str(error)) or _from_numpy(error):
         done = _refuse_chalf(public_name, args, kwargs, impl)
         if done is not None:
@@ -1214,6 +1214,9 @@ def _refuse_chalf(public_name, args, kwargs, impl=None, rows_only=False):
             _computed_wider(given):
         row = None  # (a wider operand: the kernel runs in complex64, ldexp_(h, complex64))
     if row is not None and (row[2] in (None, 'self') or _applies(row[2], arrays, number)):
+        if row[0] is NotImplementedError and impl is not None:
+            # (a kernel's refusal: after the op's checks of dims and shapes)
+            _kernel_dtype_last(public_name, impl, args, kwargs, row[0](row[1]))
         raise row[0](row[1]) from None
     if rows_only:
         return None

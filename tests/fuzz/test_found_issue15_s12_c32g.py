@@ -442,3 +442,15 @@ def test_trace_refuses_its_dtypes_before_the_rank(dtype):
     check(lambda T, a, b: T.trace(_c32(T, a, b)[0] if dtype == 'complex32' else
                                   T.ones(3, dtype=getattr(T, dtype))), A, B, grad=False,
           match_message=True)
+
+
+@pytest.mark.parametrize('op', ['geqrf', 'eig', 'eigvals'])
+def test_complex32_kernel_refusal_comes_after_the_dims(op):
+    """A kernel's refusal of complex32 comes after the op's own checks (a vector where a
+    matrix goes): _kernel_dtype_last, which the complex32 path skipped."""
+    fns = {'geqrf': lambda T, x: T.geqrf(x), 'eig': lambda T, x: T.linalg.eig(x),
+           'eigvals': lambda T, x: T.linalg.eigvals(x)}
+    check(lambda T, a, b: fns[op](T, _c32(T, a, b)[0]), A, B, grad=False,
+          match_message=True)
+    check(lambda T, a, b: fns[op](T, _c32(T, a, b)[:, :2]), A, B, grad=False,
+          match_message=True)
