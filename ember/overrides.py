@@ -390,7 +390,9 @@ def overridable(impl, public_name):
                     except _Settled:
                         pass
                     except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
-                        _arguments().refuse(public_name, args, None, e, impl)
+                        done = _arguments().refuse(public_name, args, None, e, impl)
+                        if done is not None:  # (complex32, computed through complex64)
+                            return done[0]
                         raise
         overloaded = None if THREAD.flags.all_disabled else \
             _collect(args + tuple(kwargs.values()))
@@ -418,7 +420,9 @@ def overridable(impl, public_name):
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r
             except Exception as e:  # noqa: BLE001 - refuse re-raises or returns
-                checker.refuse(public_name, args, kwargs, e, impl, bound)
+                done = checker.refuse(public_name, args, kwargs, e, impl, bound)
+                if done is not None:  # (complex32, computed through complex64)
+                    return done[0]
                 raise
             finally:
                 if low is not None:
@@ -462,8 +466,11 @@ def operator_method(impl, public_name):
             return dispatch(public, overloaded, args, kwargs)
         except TypeError as e:
             if _arguments()._from_numpy(e):  # (NumPy refused complex32's structured dtype:
-                # torch's kernel refusal, see _args._refuse_chalf)
-                _arguments()._refuse_chalf(public_name, args, kwargs)
+                # torch's kernel refusal, or its answer through complex64: see
+                # _args._refuse_chalf)
+                done = _arguments()._refuse_chalf(public_name, args, kwargs, impl)
+                if done is not None:
+                    return done[0]
             return NotImplemented
 
     functools.update_wrapper(public, impl)

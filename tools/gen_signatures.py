@@ -1029,7 +1029,9 @@ def dtype_refusals(sigs, numbers=frozenset()):
                         refused[name] = (err, 'grad')
                 if number and extra == 0 and name not in refused_n:
                     number_probed = True
-                    err = _call(fn, [args[0], 1] + args[2:])
+                    # (pow(x, 1) is a copy: no kernel runs)
+                    err = _call(fn, [args[0], 2 if cname.rstrip('_') == 'pow' else 1] +
+                                args[2:])
                     if err and _about_dtype(err, dt) and '[2, 2]' not in err:
                         refused_n[name] = err
         if refused:

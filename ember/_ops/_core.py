@@ -607,9 +607,14 @@ def write_into(t, arr, op):
                            if _broadcastable(arr.shape, dst.shape) else
                            f"{op}: the size of the result {list(arr.shape)} does not match "
                            f"the tensor's size {list(dst.shape)}")
-    if arr.dtype != dst.dtype and not _dtype.can_cast(_FROM_NP[arr.dtype], _FROM_NP[dst.dtype]):
-        raise RuntimeError(f"result type {_FROM_NP[arr.dtype].kernel_name} can't be cast "
-                           f"to the desired output type {_FROM_NP[dst.dtype].kernel_name}")
+    if arr.dtype != dst.dtype:
+        if not _dtype.can_cast(_FROM_NP[arr.dtype], _FROM_NP[dst.dtype]):
+            raise RuntimeError(f"result type {_FROM_NP[arr.dtype].kernel_name} can't be cast "
+                               f"to the desired output type {_FROM_NP[dst.dtype].kernel_name}")
+        if dst.dtype.names is not None or arr.dtype.names is not None:
+            # (complex32: NumPy would copy a real value into both parts of its structured
+            # dtype, or refuse it as a source)
+            arr = _dtype.cast(arr, dst.dtype)
     if arr is not dst:
         if not dst.flags.writeable:
             partial = op in PARTIAL_WRITES

@@ -500,7 +500,7 @@ REFUSED_WITH_NUMBER = {
     'ne': (),
     'new': (),
     'not_equal': (),
-    'pow': (),
+    'pow': (('NotImplementedError', '"pow" not implemented for \'<dtype>\'', 'UInt16 UInt32 UInt64 ComplexHalf'),),
     'range': (),
     'remainder': (('NotImplementedError', '"remainder_cpu" not implemented for \'<dtype>\'', 'ComplexFloat ComplexDouble UInt16 UInt32 UInt64 ComplexHalf'),),
     'renorm': (('RuntimeError', 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got <dtype>', 'Bool Byte Char Short Int Long'), ('RuntimeError', 'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/AccumulateType.cpp":23, please report a bug to PyTorch. Unrecognized ScalarType: <dtype>', 'UInt16 UInt32 UInt64 ComplexHalf')),

@@ -321,8 +321,9 @@ def trace(input):
     """Sum of the main diagonal of a matrix (integers sum in int64; bool is refused, by
     torch's dtype dispatch, before the rank)."""
     x = input._data
-    if x.dtype == np.bool_:
-        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if x.dtype == np.bool_ or x.dtype.names is not None or \
+            input.dtype in _dtype.BAREBONES_UNSIGNED:  # (the kernel's dtypes: before the rank)
+        raise NotImplementedError(f"\"trace\" not implemented for '{input.dtype.kernel_name}'")
     if input._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
                            f"{input._data.ndim}")
@@ -522,7 +523,9 @@ def vander(x, N=None, increasing=False):
     # As torch computes it (ones, then in-place cumulative products), so the graph and its
     # grad_fn names are torch's.
     dt = _dtype.promote_types(dtype_of(x), _dtype.int64)
-    out = make(np.ones((x._data.shape[0], builtins.max(N, 1)), dt.np)[:, :N].copy())
+    # (ones through ``cast``: NumPy's ones of complex32's structured dtype set both parts)
+    out = make(_dtype.cast(np.ones((x._data.shape[0], builtins.max(N, 1)), np.float32),
+                           dt.np)[:, :N].copy())
     if N > 1:
         out[:, 1:] = x[:, None]
         out[:, 1:] = out[:, 1:].cumprod(1)

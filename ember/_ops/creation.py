@@ -452,9 +452,11 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None,
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
-    _dtype.refuse_barebones('linspace_cpu', dtype, chalf=True)
+    # (complex32: no kernel, but one value -- the start -- is filled in without it)
+    _dtype.refuse_barebones('linspace_cpu', dtype, chalf=steps > 1)
     _no_bool_kernel(dt, steps, 'linspace_cpu')
-    arr = _spaced(start, end, steps, dt).astype(dt)
+    arr = _dtype.cast(_spaced(start, end, steps, np.complex64 if dtype is _dtype.complex32
+                              else dt), np.dtype(dt))
     return _finish(arr, requires_grad, 'linspace', dev)
 
 
@@ -512,15 +514,15 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     dev = check_device(device, 'logspace')
     # (one value is base ** start in double, filled in: torch converts no end to the dtype)
     start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0)
-    _dtype.refuse_barebones('logspace_cpu', dtype, chalf=True)
+    _dtype.refuse_barebones('logspace_cpu', dtype, chalf=steps > 1)
     _no_bool_kernel(dt, steps, 'logspace_cpu')
     with np.errstate(all='ignore'):
         # (the exponents in double, as torch's kernel)
         arr = np.power(base, _spaced(start, end, steps, np.complex128 if np.dtype(dt).kind == 'c'
-                                     else np.float64))
+                                     or dtype is _dtype.complex32 else np.float64))
     if steps == 1 and np.dtype(dt).kind in 'iu':  # (filled in: a Scalar's range check)
         _fill_scalar(float(arr[0]), dt)
-    arr = arr.astype(dt)
+    arr = _dtype.cast(arr, np.dtype(dt))
     return _finish(arr, requires_grad, 'logspace', dev)
 
 

@@ -196,6 +196,9 @@ def matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if ord == 'fro':
         return _products._out(_vector_norm(A, 2, (d0, d1), keepdim), out)
     if ord in ('nuc', 2, -2):
+        if A.dtype.name in ('float16', 'bfloat16', 'complex32'):  # (no svd of those)
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                               f"{A.dtype.kernel_name}")
         S = svdvals(A.movedim((d0, d1), (-2, -1)))
         r = S.sum(-1) if ord == 'nuc' else _largest(S, -1) if ord == 2 else S.amin(-1)
         if keepdim:
@@ -317,9 +320,10 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
 def vander(x, *, N=None):
     """The Vandermonde matrix ``[1, x, x^2, ..., x^(N-1)]`` along a new last dim (``N``
     defaults to ``x``'s last dim)."""
-    if x._data.dtype == np.bool_:
+    if x._data.dtype == np.bool_ or x.dtype.name in ('float16', 'bfloat16', 'complex32'):
+        # (the low-precision floats: torch's cumprod-free check, before the dims)
         raise RuntimeError("linalg.vander supports floating point, complex, and integer "
-                           "tensors, but got Bool")
+                           f"tensors, but got {x.dtype.kernel_name}")
     if N is None:
         N = x._data.shape[-1] if x._data.ndim else 1
     if N <= 1:

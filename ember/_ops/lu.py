@@ -26,6 +26,7 @@ from .factorizations import (_linalg, _batch_prefix, _matrices, _singular, _inv,
                              _first_zero_diagonal, solve_checks, LinAlgError, inverse_result)
 from ._scipy import lapack
 from .._dtype import promote_types
+from .. import _dtype
 from ..autograd.grad_mode import STATE
 
 __all__ = []
@@ -283,7 +284,8 @@ def _unpack_arrays(lu, piv, data=True, pivots=True):
     if data:
         L = np.tril(lu[..., :, :k], -1)
         idx = np.arange(k)
-        L[..., idx, idx] = 1
+        # (complex32's structured element takes 1 as both parts: its own 1+0j)
+        L[..., idx, idx] = 1 if lu.dtype.names is None else _dtype.chalf_scalar(1)
         U = np.triu(lu[..., :k, :])
     if pivots:
         perm = _permutation(piv, m)

@@ -919,7 +919,7 @@ def _recorded_comparison(compare, name):
     nodes = [type(f'{name.capitalize()}Backward{i}', (_ZeroGradient,), {}) for i in (0, 1)]
 
     def run(t, other):
-        r = compare(t, other)._data.astype(t._data.dtype)
+        r = _dtype.cast(compare(t, other)._data, t._data.dtype)  # (complex32: 1+0j)
         tensor = isinstance(other, Tensor)
         n = track(nodes[1], (t, other)) if tensor else track_scalar(nodes[0], t)
         return result(r, n)
@@ -960,6 +960,8 @@ def _scalar_tensor(value, like):
         info = np.iinfo(dt)
         if not info.min <= value <= info.max:  # wraps, as on the right (binary_arrays)
             return make(np.array(value).astype(dt))
+    if dt.names is not None:  # (complex32: NumPy would put a real number in both parts)
+        return make(np.asarray(_dtype.chalf_scalar(value)))
     return make(np.asarray(value, dtype=dt))
 
 
@@ -1331,6 +1333,8 @@ def _result_kind(input, other, op):
     if not isinstance(input, Tensor):
         input, other = other, input
     x, y = binary_arrays(input, other, op)
+    if x.dtype.names is not None or isinstance(y, np.ndarray) and y.dtype.names is not None:
+        return 'c'  # (complex32: its structured dtype promotes with nothing in NumPy)
     return np.result_type(x, y).kind if isinstance(y, np.ndarray) else x.dtype.kind
 
 
@@ -1444,6 +1448,8 @@ def scalar_as(value, np_dtype):
     if isinstance(value, Tensor):
         value = value.item()
     kind = np.dtype(np_dtype).kind
+    if kind == 'V' and np.dtype(np_dtype).names is not None:
+        kind = 'c'  # (complex32)
     if isinstance(value, (complex, np.complexfloating)) and kind != 'c':
         if value.imag != 0:
             raise RuntimeError(f"value cannot be converted to type "
@@ -1801,6 +1807,9 @@ def pow(input, exponent, *, out=None):
         check_broadcast(x.shape, y.shape)
         if x.dtype.kind in 'bu':  # (also for ``**``, which the wrapper's check does not see)
             _pow_kernel(x.dtype)
+        if (x.dtype.names is not None or y.dtype.names is not None) and _dtype.promote_types(
+                input.dtype, exponent.dtype) is _dtype.complex32:
+            raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
         r = np.asarray(_power(x, y))
         n = track(PowBackward1, (input, exponent))
         if n is not None:
@@ -1814,6 +1823,12 @@ def pow(input, exponent, *, out=None):
         if builtins.type(exponent) is int and exponent not in (0, 1) and \
                 _dtype.FROM_NP[x.dtype] in _dtype.BAREBONES_UNSIGNED:
             _pow_kernel(x.dtype)  # (torch answers ** 0 and ** 1 without its kernel)
+        if x.dtype.names is not None and e != 0 and e != 1:  # (complex32: only a copy, or
+            # ones, without a kernel; +-0.5 and -1 reach sqrt, rsqrt and reciprocal's)
+            kernel = {0.5: 'sqrt_vml_cpu', -0.5: 'rsqrt_cpu', -1: 'reciprocal_cpu'}.get(
+                e, 'pow') if builtins.type(e) is not complex else 'pow'
+            from ._args import stands  # (the kernel this exponent runs: as it is)
+            raise stands(NotImplementedError(f'"{kernel}" not implemented for \'ComplexHalf\''))
         if x.dtype.kind == 'b' and builtins.type(e) is bool:
             r = x | (not e)  # bool ** bool stays bool: x ** True == x, x ** False == True
         elif e == 2:
@@ -1918,6 +1933,8 @@ def _rpow(base, exponent):
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
     _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
+    if dt.names is not None and base != 1:  # (complex32; 1 ** x is ones, without a kernel)
+        raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
     # (an int base wraps into a narrower integer dtype, as torch casts it: 300 -> 44 in uint8)
     r = np.asarray(_power(np.array(base).astype(dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
@@ -1940,7 +1957,7 @@ def pow_(self, exponent):
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
     wide = _dtype.complex128 if any(
-        isinstance(v, complex) or isinstance(v, Tensor) and v._data.dtype.kind == 'c'
+        isinstance(v, complex) or isinstance(v, Tensor) and v.dtype.is_complex
         for v in (input, exponent)) else _dtype.float64
     if isinstance(exponent, Tensor):
         exponent = exponent.to(wide)

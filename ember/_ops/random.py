@@ -361,10 +361,10 @@ def binomial(count, prob, generator=None):
     """A binomial draw per element: the number of successes in ``count`` trials of success
     probability ``prob`` (float tensors of one dtype, broadcast)."""
     c, p = count._data, prob._data
-    if c.dtype.kind not in 'fV':
+    if c.dtype.kind not in 'fV' or c.dtype.names is not None:  # (complex32 is 'V' too)
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
                          f"{_dtype.FROM_NP[c.dtype].kernel_name}")
-    if p.dtype.kind not in 'fV':
+    if p.dtype.kind not in 'fV' or p.dtype.names is not None:
         raise ValueError(f"binomial only supports floating-point dtypes for prob, got: "
                          f"{_dtype.FROM_NP[p.dtype].kernel_name}")
     if p.dtype != c.dtype:
@@ -498,6 +498,8 @@ def _sampler(name, draw):
         vals = draw(_rng(generator), self._data.shape, *args, **kwargs)
         if not barebones:
             refuse(self)  # (after the parameters' checks, before anything is written, as torch)
+        if self._data.dtype.names is not None:  # (complex32: NumPy would set both parts)
+            vals = _dtype.cast(np.asarray(vals), self._data.dtype)
         self._data[...] = vals
         self._vc[0] += 1
         return self
@@ -518,6 +520,7 @@ _BOUNDS = {'float16': ('c10::Half', 'Half', 65504.0),
            'float32': ('float', 'Float', 3.4028234663852886e38),
            'float64': ('double', 'Double', 1.7976931348623157e308)}
 _BOUNDS['complex64'], _BOUNDS['complex128'] = _BOUNDS['float32'], _BOUNDS['float64']
+_BOUNDS['complex32'] = _BOUNDS['float16']
 
 
 def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
@@ -525,7 +528,7 @@ def _uniform(rng, shape, a=0.0, b=1.0, *, dtype, to=None, **kwargs):
     a, b = kwargs.pop('from', a), b if to is None else to
     if kwargs:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if np.dtype(dtype).kind == 'c' and 0 in shape:
+    if (np.dtype(dtype).kind == 'c' or np.dtype(dtype).names is not None) and 0 in shape:
         return np.empty(shape)  # (torch checks no bounds for an empty complex tensor)
     cname, kname, top = _BOUNDS[_dtype.FROM_NP[np.dtype(dtype)].name]
     for v, arg in ((a, 'from'), (b, 'to')):
@@ -591,7 +594,7 @@ def _random_bounds(a, b, dtype):
     """torch's check of the range [a, b) of integers drawn into ``dtype``: within the values
     of an integer or bool dtype; none for a complex one."""
     dtype = np.dtype(dtype)
-    if dtype.kind == 'c':
+    if dtype.kind == 'c' or dtype.names is not None:  # (complex32 too)
         raise RuntimeError("check_random_bounds handles only integral, floating-point and "
                            "boolean types")
     if dtype.kind in 'biu':

@@ -304,7 +304,7 @@ def mean(input, dim=_NODIM, keepdim=False, *, dtype=None, out=None):
 def _nansum_check(input, dtype=None):
     """torch's refusals of ``nansum``: a complex input, then (its kernel) a complex
     ``dtype``."""
-    if dtype is None and input._data.dtype.kind == 'c':
+    if input.dtype.is_complex:  # (whatever dtype= asks for)
         raise RuntimeError("nansum on CPU does not support complex inputs")
     if dtype is not None and dtype.is_complex and input._data.size and \
             input._data.dtype.kind in 'fV':  # (no kernel runs on an empty input; integers
@@ -582,7 +582,7 @@ def _extreme_dim(input, dim, keepdim, arg_fn, cls, tup, op):
     d = _wrap1(dim, x.ndim)
     if x.ndim and x.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
-    if x.dtype.kind == 'c' and op in ('max', 'min'):
+    if op in ('max', 'min') and input.dtype.is_complex:  # (complex32's kind is 'V')
         raise RuntimeError(f"{op}(): does not support complex input")
     # NumPy's argmax/argmin pick the first NaN of a slice, which is what torch returns too.
     idx = arg_fn(x, axis=d, keepdims=True) if x.ndim else None
@@ -709,7 +709,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 def _arg(name, arg_fn):
     def fn(input, dim=None, keepdim=False, *, out=None):
         x = input._data
-        if x.dtype == np.bool_ or x.dtype.kind == 'c':  # (before the dim and the size)
+        if x.dtype == np.bool_ or input.dtype.is_complex:  # (before the dim and the size)
             raise RuntimeError(f"{name}(): does not support "
                                f"{'bool' if x.dtype == np.bool_ else 'complex'} input")
         if dim is None:
@@ -869,8 +869,10 @@ def _var_array(x, dims, c, count, keepdim):
     """Sum of squared deviations over ``max(0, N - correction)``: inf or nan when the degrees
     of freedom run out, as in torch."""
     ax = _np_axis(dims, x.ndim)
-    if x.dtype.kind == 'V':  # bfloat16: computed in float32, rounded once
-        return _var_array(opmath(x), dims, c, count, keepdim).astype(x.dtype)
+    if x.dtype.kind == 'V':  # bfloat16 (complex32): computed in float32 (complex64), rounded
+        # once -- to float16 for complex32, whose variance is real
+        return _var_array(opmath(x), dims, c, count, keepdim).astype(
+            np.float16 if x.dtype.names is not None else x.dtype)
     mu = x.mean(axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
     dev = x - mu
     ss = np.sum((dev * dev.conj()).real if x.dtype.kind == 'c' else dev * dev, axis=ax,
@@ -1023,8 +1025,8 @@ def check_norm_dtype(input, dtype, op):
     if dtype.np.kind not in 'fcV':
         raise RuntimeError(f"{op}: dtype should be floating point or complex, but got "
                            f"{_dtype_name(dtype.np)}")
-    if (dtype.np.kind == 'c') != (x.dtype.kind == 'c'):
-        kind = 'complex' if x.dtype.kind == 'c' else 'real'
+    if dtype.is_complex != input.dtype.is_complex:  # (complex32's array kind is 'V')
+        kind = 'complex' if input.dtype.is_complex else 'real'
         raise RuntimeError(f"{op}: dtype should be {kind} for {kind} inputs, but got "
                            f"{_dtype_name(dtype.np)}")
     if _dtype.promote_types(input.dtype, dtype) is not dtype:

@@ -668,7 +668,8 @@ def _isin_dtype(v):
 
 def _isin_operand(v, dt):
     if isinstance(v, Tensor):
-        return v._data.astype(dt.np, copy=False)
+        return _dtype.cast(v._data, dt.np) if v._data.dtype.names is not None else \
+            v._data.astype(dt.np, copy=False)
     if type(v) is int and not -2 ** 63 <= v < 2 ** 64:
         raise OverflowError("int too big to convert")
     return np.array(v).astype(dt.np)  # (an int wraps into a narrower integer dtype, as torch)
@@ -707,7 +708,7 @@ def isin(*args, assume_unique=False, invert=False, out=None, **kwargs):
     a, b = _isin_operands(args, kwargs)
     for v in (a, b):
         dt = _isin_dtype(v)
-        if dt.category in (_dtype.BOOL, _dtype.COMPLEX):
+        if dt.category in (_dtype.BOOL, _dtype.COMPLEX) and dt is not _dtype.complex32:
             name = 'ComplexDouble' if type(v) is builtins.complex else dt.kernel_name
             raise RuntimeError(f"Unsupported input type encountered for isin(): {name}")
     if isinstance(a, Tensor) and isinstance(b, Tensor):
@@ -716,6 +717,11 @@ def isin(*args, assume_unique=False, invert=False, out=None, **kwargs):
         dt = _dtype.result_type(dtype_of(a), b)
     else:
         dt = _dtype.result_type(dtype_of(b), a)
+    if dt is _dtype.complex32:  # (torch's check lets it pass: the kernel of a tensor of
+        # test elements refuses it; a number, compared in complex64 -- exact)
+        if isinstance(b, Tensor):
+            raise NotImplementedError('"isin_default_cpu" not implemented for \'ComplexHalf\'')
+        dt = _dtype.complex64
     x, y = _isin_operand(a, dt), _isin_operand(b, dt)
     t = make(np.asarray(np.isin(x, y, assume_unique=assume_unique, invert=invert)))
     return _write_out(out, t) if out is not None else t

@@ -748,7 +748,7 @@ def _check_weights(w, name, kinds, kind_name, nobs):
     if a.ndim > 1:
         raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
                            f"{name} with {a.ndim} dimensions")
-    if a.dtype.kind not in kinds:
+    if a.dtype.kind not in kinds or a.dtype.names is not None:  # (complex32: 'V' too)
         raise RuntimeError(f"cov(): expected {name} to have {kind_name} dtype but got "
                            f"{name} with {_dtype_name(a.dtype)} dtype")
     if a.size != nobs:

@@ -37,7 +37,8 @@ def _window(op, window_length, periodic, dtype, layout, device, requires_grad, b
     dev = check_device(device, op)
     np_dtype = _dt(dtype)
     if window_length <= 1:
-        arr = np.ones(window_length, np_dtype)
+        # (through ``cast``: NumPy's ones of complex32's structured dtype set both parts)
+        arr = _dtype.cast(np.ones(window_length, np.float32), np_dtype)
     else:
         if dtype is not None and dtype.category == _dtype.COMPLEX:
             # (torch's checks let complex through; its ``arange`` then refuses it)

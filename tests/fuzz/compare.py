@@ -89,6 +89,8 @@ def build(lib, call, inplace):
         base = np.array(base, order='C')  # (ascontiguousarray makes a 0-dim array 1-dim)
         if v.dtype == 'bfloat16':
             t = lib.tensor(base.astype(np.float32)).to(lib.bfloat16)
+        elif v.dtype == 'complex32':
+            t = lib.tensor(base).to(lib.complex32)
         else:
             t = lib.tensor(base)
         if base.size == 0:

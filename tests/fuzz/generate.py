@@ -5,7 +5,8 @@ built into tensors of either library by ``build``, so ember and torch get the sa
 made the same way. Shapes are drawn per call (0-d, empty, size-1, small, square) and each
 tensor argument takes the call's shape, a broadcastable variant of it, or an unrelated one;
 layouts are contiguous, transposed, strided (every other element) or expanded; dtypes run
-over floating (incl. float16/bfloat16), complex, integer and bool; values are normal draws
+over floating (incl. float16/bfloat16), complex (complex32 for a share of complex64's
+draws), integer and bool; values are normal draws
 with, sometimes, special values (nan, inf, -0.0, huge, tiny) or a constant tensor.
 """
 import os
@@ -106,7 +107,22 @@ def _values(r, g, shape, dtype, special, constant):
         a[:] = a[0]
     if dtype == 'bfloat16':
         return a.astype(np.float32).astype(ml_dtypes.bfloat16).reshape(shape)
+    if dtype == 'complex32':
+        # (NumPy has no complex32: complex64 values whose parts are float16's, built into
+        # complex32 tensors by ``compare.build``)
+        out = np.empty(a.shape, np.complex64)
+        out.real, out.imag = a.real.astype(np.float16), a.imag.astype(np.float16)
+        return out.reshape(shape)
     return a.astype(dtype).reshape(shape)
+
+
+# The share of complex64 draws (a call's dtype, a dtype argument) that become complex32,
+# decided on a stream of their own so every other draw of a seed stays as it was.
+CHALF = float(os.environ.get('EMBER_FUZZ_CHALF', '0.3'))
+
+
+def _chalf_stream(key, seed):
+    return random.Random(zlib.crc32(f'chalf:{key}:{seed}'.encode())).random()
 
 
 def _variant(r, shape):
@@ -133,6 +149,8 @@ class Generator:
         r = self.r
         self.shape = r.choice(SHAPES)
         self.dtype = r.choice(DTYPES)
+        if self.dtype == 'complex64' and _chalf_stream(target.name, seed) < CHALF:
+            self.dtype = 'complex32'
         self.mixed = r.random() < 0.15
         self.special = r.random() < 0.15
         self.constant = r.random() < 0.08
@@ -254,7 +272,11 @@ class Generator:
         if k == 'complex':
             return complex(r.gauss(0, 1), r.gauss(0, 1))
         if k == 'ScalarType':
-            return 'dtype:' + r.choice(DTYPE_NAMES)
+            name = r.choice(DTYPE_NAMES)
+            if name == 'complex64' and _chalf_stream(f'{self.target.name}:{a.name}',
+                                                      self.seed) < CHALF:
+                name = 'complex32'
+            return 'dtype:' + name
         if k == 'str':
             from .targets import _STR_CHOICES
             if a.name in _STR_CHOICES:

@@ -79,7 +79,7 @@ def pdist(input, p=2):
     """p-norm distances between all pairs of rows ``i < j`` of a 2-D input, as one vector."""
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    if input._data.dtype.kind not in 'fV':
+    if not input.dtype.is_floating_point:  # (complex32's arrays are of kind 'V' too)
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")

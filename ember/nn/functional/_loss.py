@@ -416,7 +416,7 @@ def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-
     nd = input.dim()
     class_dim = 0 if nd == 1 else 1
     if tuple(input.shape) == tuple(target.shape):
-        if target._data.dtype.kind not in 'fV':
+        if not target.dtype.is_floating_point:  # (complex32's arrays are of kind 'V' too)
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_pw.dtype_name(target._data.dtype)}")
         if ignore_index >= 0:
@@ -638,7 +638,7 @@ def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log
     batchmean = reduction == 'batchmean'
     if not batchmean:
         reduction = _reduction(None, None, reduction)
-    if input._data.dtype.kind == 'c' or target._data.dtype.kind == 'c':  # (torch's order)
+    if input.dtype.is_complex or target.dtype.is_complex:  # (torch's order; complex32 too)
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if input._data.dtype.kind in 'biu' or target._data.dtype.kind in 'biu':
         raise RuntimeError("kl_div: Integral inputs not supported.")

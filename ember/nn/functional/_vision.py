@@ -407,7 +407,7 @@ def affine_grid(theta, size, align_corners=None):
     if align_corners is None:
         warnings.warn(_ALIGN_WARNING, stacklevel=3)
         align_corners = False
-    if theta._data.dtype.kind not in 'fV':
+    if not theta.dtype.is_floating_point:  # (complex32's arrays are of kind 'V' too)
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
     if len(size) == 4:  # (as given: torch's messages print a list as a list)
         if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
