@@ -2220,7 +2220,10 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     if kwargs and kwargs.get('dtype') is not None:
-        return _dtype_named(public_name, kwargs['dtype'], refused, args, kwargs)
+        # (only a named complex32 can be refused: checked by name, no import on this path)
+        if kwargs['dtype'] is _complex32():
+            _dtype_named(public_name, kwargs['dtype'], refused, args, kwargs)
+        return
     dtype = None
     mixed = False  # (tensors of several dtypes: only a refusal of the first one's stands)
     seq = args[0] if args and type(args[0]) in (list, tuple) else ()
@@ -2257,6 +2260,17 @@ def refuse_dtypes(public_name, refused, args, kwargs):
                             any(type(a) in _NUMBERS for a in given), tensors):
                 return
         raise error[0](error[1])
+
+
+_CHALF = []
+
+
+def _complex32():
+    """ember.complex32 (imported on first use: _args loads before the dtypes)."""
+    if not _CHALF:
+        from .._dtype import complex32
+        _CHALF.append(complex32)
+    return _CHALF[0]
 
 
 def _dtype_named(public_name, dtype, refused, args, kwargs):

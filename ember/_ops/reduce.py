@@ -1557,7 +1557,7 @@ def _sort_indices(x, d, descending):
         # (~x = -x - 1 reverses the order without overflow: -x of int64's minimum is itself)
         return np.argsort(~x, axis=d, kind='stable')
     idx = np.argsort(-x, axis=d, kind='stable')  # NaNs land last, in order
-    if x.dtype.kind in 'fV':
+    if x.dtype.kind == 'f' and np.isnan(x).any():
         # ... then a second stable pass moves them to the front.
         nan = np.take_along_axis(np.isnan(x), idx, d)
         idx = np.take_along_axis(idx, np.argsort(~nan, axis=d, kind='stable'), d)
@@ -1639,8 +1639,14 @@ def _topk_indices(x, d, k, largest, sorted_):
     order = _sort_indices(rows, -1, largest)
     top = order[..., :k]
     if k and n > 1:
-        head = (rows[order[:k + 1]] if rows.ndim == 1 else
-                np.take_along_axis(rows, order[..., :k + 1], -1))
+        # (the values of the first k + 1, gathered by plain fancy indexing: NumPy's
+        # take_along_axis costs twice as much on small tensors)
+        if rows.ndim == 1:
+            head = rows[order[:k + 1]]
+        else:
+            flat_rows = rows.reshape(-1, n)
+            head = flat_rows[np.arange(len(flat_rows))[:, None],
+                             order.reshape(-1, n)[:, :k + 1]].reshape(order.shape[:-1] + (-1,))
         same = head[..., 1:] == head[..., :-1]
         if rows.dtype.kind in 'fV':
             nan = np.isnan(head)
