@@ -1283,7 +1283,8 @@ def _softmax_input(input, dim, dtype, op):
     if dtype is not None:
         x = _dtype.real_part_for(x, dtype.np).astype(dtype.np, copy=False) if x.size else \
             np.empty(x.shape, dtype.np)
-    if x.dtype.kind not in 'fV' and x.size:  # (an empty input runs no kernel)
+    # (an empty input runs no kernel; complex32's arrays have bfloat16's kind 'V': ask the dtype)
+    if x.size and not _dtype.FROM_NP[x.dtype].is_floating_point:
         kernel = 'lastdim_kernel_impl' if d == x.ndim - 1 or x.ndim == 0 else 'kernel_impl'
         raise NotImplementedError(f'"{op}_{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
@@ -1646,7 +1647,8 @@ def _topk_indices(x, d, k, largest, sorted_):
         else:
             flat_rows = rows.reshape(-1, n)
             head = flat_rows[np.arange(len(flat_rows))[:, None],
-                             order.reshape(-1, n)[:, :k + 1]].reshape(order.shape[:-1] + (-1,))
+                             order.reshape(-1, n)[:, :k + 1]]
+            head = head.reshape(order.shape[:-1] + (head.shape[-1],))
         same = head[..., 1:] == head[..., :-1]
         if rows.dtype.kind in 'fV':
             nan = np.isnan(head)

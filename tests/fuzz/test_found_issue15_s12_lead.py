@@ -166,3 +166,21 @@ def test_topk_of_a_tied_vector():
     0-d array raises), found once the fuzzer stopped excusing ties for topk."""
     check(lambda T, x: x.topk(2), np.array([1., 3., 3., 0.], np.float32))
     check(lambda T, x: x.topk(3, sorted=False), np.array([2, 2, 1, 2, 2], np.int64), grad=False)
+
+
+@pytest.mark.parametrize('op', ['softmax', 'log_softmax'])
+@pytest.mark.parametrize('shape', [(), (2,)])
+def test_softmax_into_complex32(op, shape):
+    """softmax(x, dim, complex32) of a 0-d input leaked NumPy's UFuncTypeError: the kernel
+    check read complex32's array kind 'V' as floating (bfloat16's)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # (torch warns that ComplexHalf is experimental)
+        check(lambda T, x: getattr(x, op)(0, T.complex32), np.ones(shape, np.float32),
+              grad=False, match_message=True)
+
+
+def test_topk_along_a_dim_beside_an_empty_one():
+    """topk over a dim of 3 of a (0, 3) tensor: the tie check reshaped an empty gather to
+    (0, -1), which NumPy cannot infer."""
+    check(lambda T, x: x.topk(2, 1), np.zeros((0, 3), np.float32), grad=False)
