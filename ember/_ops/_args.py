@@ -618,6 +618,8 @@ def call_with_out(public_name, impl, bound, args, kwargs):
             out is not None and not isinstance(out, Tensor):
         return impl(*args, **kwargs)
     factory = 'layout' in bound.by_name
+    if bound.name in _OUT_INPUT_DTYPE and out is not None:
+        _out_input_dtype(bound.name, args, kwargs, out)
     if bound.name in _OUT_FIRST_RULES:
         out_dtype_first(bound.name, args, out, kwargs)
     exact = out is not None and bound.name in _OUT_EXACT
@@ -627,6 +629,8 @@ def call_with_out(public_name, impl, bound, args, kwargs):
         exact = False
         if bound.name != 'mean' or out.dtype.is_floating_point or out.dtype.is_complex:
             kwargs = dict(kwargs, dtype=out.dtype)
+        if bound.name == 'nansum':
+            _nansum_out(impl, args, kwargs, out)
     if not factory and not exact and _takes_out(impl):
         return impl(*args, **kwargs)
     kwargs = {k: v for k, v in kwargs.items() if k != 'out'}
@@ -663,6 +667,51 @@ def call_with_out(public_name, impl, bound, args, kwargs):
     if bound.name in _RANGES and out._data.size == r._data.size:
         r = r.reshape(out.shape)  # (torch's ranges resize out only to another element count)
     return _write_out(out, r)
+
+
+# Ops whose out= tensor must have the input's dtype, checked before anything but autograd's
+# refusal of out= (the dims, the sizes, the kernel's dtype support): op -> torch's message
+# given (input's dtype, out's dtype). From the fuzzer's out= calls against torch 2.13.
+_OUT_INPUT_DTYPE = {
+    'logcumsumexp': lambda i, o: f"expected scalar_type {i.kernel_name} but found "
+                                 f"{o.kernel_name}",
+    'vdot': lambda i, o: f"result dtype {o.kernel_name} does not match input dtype "
+                         f"{i.kernel_name}",
+    'histc': lambda i, o: f"torch.histogram: input tensor and hist tensor should have the "
+                          f"same dtype, but got input {i.cpp_name} and hist {o.cpp_name}",
+    'narrow_copy': lambda i, o: "Expected self.dtype() == output.dtype() to be true, but got "
+                                "false.  (Could this error message be improved?  If so, please "
+                                "report an enhancement request to PyTorch.)",
+    **dict.fromkeys(('amax', 'amin'), lambda i, o: (
+        f"Expected the dtype for input and out to match, but got {i.kernel_name} for input's "
+        f"dtype and {o.kernel_name} for out's dtype."))}
+
+
+def _out_input_dtype(name, args, kwargs, out):
+    """torch's refusal of an ``out=`` tensor of another dtype than the input's, for the ops
+    of ``_OUT_INPUT_DTYPE`` (O(1)); histc has no autograd refusal to come first."""
+    from .._tensor import Tensor
+    x = args[0] if args else kwargs.get('input', kwargs.get('self'))
+    if not isinstance(x, Tensor) or x.dtype is out.dtype:
+        return
+    if name != 'histc' and _grad_enabled() and any(isinstance(a, Tensor) and a._requires_grad
+                               for a in (*args, *kwargs.values())):
+        return  # (autograd's refusal of out= comes first)
+    raise RuntimeError(_OUT_INPUT_DTYPE[name](x.dtype, out.dtype))
+
+
+def _nansum_out(impl, args, kwargs, out):
+    """torch's nansum given ``out=`` (and no ``dtype``) runs its kernel in out's dtype, which
+    refuses a floating input unless out is floating too (``dtype=`` casts the input first,
+    so answers); after the dim and autograd checks, and only for a non-empty input."""
+    from .._tensor import Tensor
+    x = args[0] if args else kwargs.get('input')
+    if isinstance(x, Tensor) and x.dtype.is_floating_point and \
+            not out.dtype.is_floating_point:
+        impl(*args, **{k: v for k, v in kwargs.items() if k != 'out'})
+        if x._data.size:
+            raise NotImplementedError(f'"nansum_cpu" not implemented for '
+                                      f"'{out.dtype.kernel_name}'")
 
 
 _RANGES = frozenset(('arange', 'range', 'linspace', 'logspace'))

@@ -1,0 +1,86 @@
+"""Findings of the fuzzer's out=, wrong-type and unsigned-dtype sweeps (issue 15, session 12,
+helper argl3), each pinned against torch."""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.oracle.oracle import check
+
+
+def _quiet(fn):
+    def run(T, *a):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return fn(T, *a)
+    return run
+
+
+# (call, input dtype, out dtype): torch refuses an out= tensor of another dtype than the
+# input's before the dims, the sizes and its kernel's dtype support
+_OUT_INPUT_DTYPE = [
+    (lambda T, x, o: T.logcumsumexp(x, 0, out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.logcumsumexp(x, 5, out=o), 'float32', 'int32'),
+    (lambda T, x, o: T.logcumsumexp(x, 0, out=o), 'uint8', 'float16'),
+    (lambda T, x, o: T.logcumsumexp(x, 0, out=o), 'bool', 'float64'),
+    (lambda T, x, o: T.vdot(x, x, out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.vdot(x, x, out=o), 'bool', 'float64'),
+    (lambda T, x, o: T.vdot(x, x[:2], out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.histc(x, out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.histc(x, out=o), 'int32', 'int8'),
+    (lambda T, x, o: T.histc(x, out=o), 'complex64', 'float64'),
+    (lambda T, x, o: T.histc(x, bins=-1, out=o), 'float16', 'float32'),
+    (lambda T, x, o: T.histc(x.requires_grad_(), out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.narrow_copy(x, 0, 0, 2, out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.narrow_copy(x, 0, 7, 2, out=o), 'float32', 'float16'),
+    (lambda T, x, o: T.narrow_copy(x, -3, 0, 1, out=o), 'float64', 'uint8'),
+    (lambda T, x, o: T.amax(x[:0], 0, out=o), 'float32', 'int64'),
+    (lambda T, x, o: T.amin(x[:0], out=o), 'float32', 'int64'),
+    (lambda T, x, o: T.amax(x, 5, out=o), 'complex64', 'int64'),
+    (lambda T, x, o: T.amin(x, 0, out=o), 'float32', 'float64'),
+    # (the same dtype: the op's own errors)
+    (lambda T, x, o: T.logcumsumexp(x, 0, out=o), 'int64', 'int64'),
+    (lambda T, x, o: T.amax(x[:0], 0, out=o), 'complex64', 'complex64'),
+    (lambda T, x, o: T.narrow_copy(x, 0, 0, 5, out=o), 'float32', 'float32'),
+    # (autograd's refusal of out= first)
+    (lambda T, x, o: T.vdot(x.requires_grad_(), x, out=o), 'float32', 'float64'),
+    (lambda T, x, o: T.logcumsumexp(x.requires_grad_(), 0, out=o), 'float32', 'float64'),
+]
+
+
+@pytest.mark.parametrize('call,dtype,out', _OUT_INPUT_DTYPE)
+def test_out_of_another_dtype_than_the_input_is_refused_first(call, dtype, out):
+    """logcumsumexp, vdot, histc, narrow_copy, amax/amin: ember checked out's dtype after
+    the dims and the kernel's dtype support, or not at all (a float64 out of a float32
+    logcumsumexp or histc answered); torch refuses it first."""
+    def run(T):
+        x = T.ones(3, dtype=getattr(T, dtype))
+        return call(T, x, T.empty(3, dtype=getattr(T, out)))
+    check(_quiet(run), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('src', ['float16', 'bfloat16', 'float32', 'float64', 'int64', 'bool',
+                                 'complex64'])
+@pytest.mark.parametrize('out', ['bool', 'uint8', 'int64', 'float32', 'complex64'])
+@pytest.mark.parametrize('n', [0, 3])
+def test_nansum_out_runs_its_kernel_in_outs_dtype(src, out, n):
+    """nansum(float, out=int64) is torch's NotImplementedError ("nansum_cpu" for Long: the
+    kernel runs in out's dtype), where dtype=int64 answers; ember answered both."""
+    check(_quiet(lambda T: T.nansum(T.ones(n, dtype=getattr(T, src)),
+                                    out=T.empty((), dtype=getattr(T, out)))),
+          grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('fn', ['logsumexp', 'special.logsumexp'])
+@pytest.mark.parametrize('out', ['bfloat16', 'float32', 'float64', 'complex64'])
+def test_logsumexp_of_complex_into_a_real_out(fn, out):
+    """A complex logsumexp written into a real out: torch sums the shifted exponentials into
+    out (their real part) and takes the log of that; ember took the real part of the
+    complex log (1.49 where torch gives 1.35)."""
+    x = np.array([[-0.20967168 + 0.37946013j, 0.2552865 + 0.14007337j, 1.1719766 - 0.9674581j],
+                  [0.5 + 2j, -1 - 1j, 0.25 + 3j]], np.complex64)
+
+    def run(T, a):
+        f = T.special.logsumexp if fn.startswith('special') else T.logsumexp
+        return f(a, [-1], out=T.empty(2, dtype=getattr(T, out)))
+    check(_quiet(run), x, grad=False)
