@@ -1855,7 +1855,8 @@ def _clamp_bound(kernel):
 
 
 _KERNEL_SKIPS = {
-    'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ())),
+    'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ()) if len(a) < 3
+                                              else a[1:]),  # (``t.flip(0, 1)``)
     'fliplr': lambda a, k: _flip_runs_no_kernel(a[0], [1]),
     'flipud': lambda a, k: _flip_runs_no_kernel(a[0], [0]),
     'rot90': _rot90_runs_no_kernel,

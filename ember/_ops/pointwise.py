@@ -1908,7 +1908,8 @@ def _rpow(base, exponent):
     """``base ** tensor`` for a Python-number base (PowBackward2)."""
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
-    _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
+    if builtins.type(base) is bool or base != 1:  # (torch answers 1 ** x without its kernel)
+        _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
     # (an int base wraps into a narrower integer dtype, as torch casts it: 300 -> 44 in uint8)
     r = np.asarray(_power(np.array(base).astype(dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))

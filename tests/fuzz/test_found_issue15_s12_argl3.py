@@ -84,3 +84,79 @@ def test_logsumexp_of_complex_into_a_real_out(fn, out):
         f = T.special.logsumexp if fn.startswith('special') else T.logsumexp
         return f(a, [-1], out=T.empty(2, dtype=getattr(T, out)))
     check(_quiet(run), x, grad=False)
+
+
+@pytest.mark.parametrize('dtype,out', [
+    ('bfloat16', 'bfloat16'), ('float16', 'float16'), ('float32', 'int64'),
+    ('complex64', 'float32'), ('bfloat16', 'complex64'), ('int64', 'float32'),
+    ('float64', 'complex128')])
+@pytest.mark.parametrize('shape', [(4, 4), (4, 3)])
+def test_eigvals_checks_out_castable_before_the_kernel(dtype, out, shape):
+    """torch.linalg.eigvals checks its complex eigenvalues cast into out (after the square
+    check) before refusing a half-precision input; ember refused the dtype first
+    (NotImplementedError where torch raises RuntimeError)."""
+    check(_quiet(lambda T: T.linalg.eigvals(T.ones(*shape, dtype=getattr(T, dtype)),
+                                            out=T.empty(4, dtype=getattr(T, out)))),
+          grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype,values,vectors', [
+    ('bfloat16', 'bfloat16', 'bfloat16'), ('float16', 'complex64', 'float16'),
+    ('float32', 'complex64', 'float32'), ('float32', 'float32', 'complex64')])
+def test_eig_checks_outs_castable_before_the_kernel(dtype, values, vectors):
+    check(_quiet(lambda T: T.linalg.eig(T.ones(4, 4, dtype=getattr(T, dtype)), out=(
+        T.empty(4, dtype=getattr(T, values)), T.empty(4, 4, dtype=getattr(T, vectors))))),
+        grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('src', ['complex64', 'complex128', 'float32'])
+def test_complex_written_into_a_complex32_out(src):
+    """Writing a complex result into a complex32 out= tensor put the real part into both
+    fields (4+0j became 4+4j): NumPy cannot cast into complex32's structured dtype."""
+    def run(T):
+        x = T.tensor([1 + 2j, 4 + 0j, -0.5 - 3j]) if src != 'float32' else T.tensor([1., 4.])
+        return T.add(x.to(getattr(T, src)), 0, out=T.empty(x.shape, dtype=T.complex32)).cfloat()
+    check(_quiet(run), grad=False)
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'int64', 'uint16', 'uint64', 'bool'])
+@pytest.mark.parametrize('call', [
+    lambda t: t.flip(0, 1), lambda t: t[:1].flip(0, 1), lambda t: t.flip(0, 0),
+    lambda t: t.flip(1, 'a'), lambda t: t.flip(0), lambda t: t.flip(dims=(0, 1)),
+    lambda t: t.flip([0], 1)])
+def test_tensor_flip_takes_dims_unpacked(dtype, call):
+    """``Tensor.flip(0, 1)`` (dims as separate arguments, as torch's methods take a size
+    list) was ember's TypeError; torch flips (or refuses an unsigned dtype's kernel)."""
+    check(lambda T: call(T.arange(6).reshape(2, 3).to(getattr(T, dtype))), grad=False,
+          match_message=True)
+
+
+def test_flip_function_does_not_take_dims_unpacked():
+    check(lambda T: T.flip(T.ones(2, 3), 0, 1), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('data,dtype', [
+    ([[2 ** 63 + 5, 1]], 'uint64'), ([[2 ** 63 + 5], [3]], 'uint64'),
+    ([2 ** 63 + 5, 2 ** 64 - 1], 'uint64'), ([2 ** 63 + 5, 0.5], 'uint64'),
+    ([2 ** 63 + 5.0], 'uint64'), ([1e19], 'uint64'), ([-1], 'uint64'), ([-2 ** 63], 'uint64'),
+    ([2 ** 64], 'uint64'), ([True, 3], 'uint64'), (7, 'uint64'), ([[1, 2], [3]], 'uint64'),
+    ([2 ** 63 + 5], None), (2 ** 63 + 5, None), ([2 ** 64 + 5], None),
+    ([2 ** 63 + 5], 'int64'), ([[2 ** 63 + 5], [1]], 'int8'), ([2 ** 63 + 5], 'uint32'),
+    ([[2 ** 63 + 5], [1]], 'float64'), ([[2 ** 63 + 5], [1]], 'bool')])
+def test_python_ints_beyond_int64(data, dtype):
+    """torch stores Python ints as uint64 exactly (a nested list went through float64 in
+    ember: 2**63 + 5 became 2**63), refuses floats and negatives for uint64, and unpacks
+    other integer dtypes' ints as int64 (ValueError "Overflow when unpacking long long")."""
+    check(lambda T: T.tensor(data, dtype=dtype and getattr(T, dtype)).tolist(), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('base', [1, 1.0, 1 + 0j, True, 2])
+@pytest.mark.parametrize('dtype', ['uint16', 'uint32', 'uint64', 'int8', 'bool'])
+def test_pow_of_base_one_skips_the_kernel(base, dtype):
+    """torch answers pow(1, t) with ones without running its pow kernel, so an unsigned
+    exponent tensor is no NotImplementedError there (a bool base still is)."""
+    check(lambda T: T.pow(base, T.ones(3, dtype=getattr(T, dtype))), grad=False,
+          match_message=True)
+    check(lambda T: base ** T.ones(3, dtype=getattr(T, dtype)), grad=False,
+          match_message=True)
