@@ -42,7 +42,7 @@ import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'body_args', 'refuse', 'refusals',
            'refuse_dtypes', 'array_check', 'takes_numbers', 'signatures', 'tensor_varargs',
-           'stands', 'inner_check', 'int_lists']
+           'stands', 'inner_check', 'inner_after', 'int_lists']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -534,13 +534,24 @@ def fast_types(public_name, default):
     got = _FAST.get(key)
     if got is None:
         sigs = signatures(key)
-        if sigs is None:
+        inner = _inner_sigs(key) if sigs is None else None
+        if sigs is None and inner is None:
             got = default
+        elif sigs is None:
+            # (a function torch writes in Python that hands its parameters to one C op:
+            # the types that op takes, and None, which the function may replace; the rest
+            # -- a float for unique's ``sorted`` -- take the checked path, ``inner_after``)
+            taken = {type(None)}
+            for s in inner:
+                for p in s.params:
+                    taken.update(p.plain)
+            got = frozenset(t for t in default if t in taken)
         else:
             taken = set()
             for s in sigs[1]:
                 for p in s.params:
-                    taken.update(p.plain)
+                    if not p.kwonly:  # (the fast path has no keywords: ``out=None``'s None
+                        taken.update(p.plain)  # is no positional argument's type)
                     if s.varargs:
                         taken.add(int)
             got = frozenset(t for t in default if t in taken)
@@ -912,6 +923,8 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         _reads_first(public_name, impl, args, kwargs)
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
+    if type(error) is RuntimeError and str(error).startswith(_OVERLAP_WORDS):
+        _checked_dtype_first(public_name, args, kwargs)
     if "('real', '<f2'), ('imag', '<f2')" in str(error) or _from_numpy(error):
         _refuse_chalf(public_name, args, kwargs)
     if isinstance(error, NotImplementedError) and impl is not None:
@@ -969,6 +982,34 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         raise RuntimeError(f"{op}(): {text}") from None
 
 
+_OVERLAP_WORDS = 'unsupported operation: more than one element of the written-to'
+
+
+def _own_dtype_refusal(public_name, error):
+    """Whether ``error`` is a dtype refusal the op checks itself, before its iterator's
+    overlap check (see ``_checked_dtype_first``)."""
+    text = str(error)
+    return _own_check(text) and any(
+        e[1] == text for e in (refusals(public_name) or {}).values())
+
+
+def _own_check(text):
+    # (not a kernel's dispatch refusal, nor the iterator's cast check: both come after)
+    return 'not implemented for' not in text and not text.startswith('result type')
+
+
+def _checked_dtype_first(public_name, args, kwargs):
+    """An in-place op refused to write through an expanded tensor: a dtype refusal that
+    torch's op checks itself (relu_ of complex: "clamp is not supported for complex types")
+    comes before its iterator's overlap check; a kernel's dispatch refusal ("... not
+    implemented for") comes after."""
+    refused = refusals(public_name)
+    if refused:
+        own = {d: e for d, e in refused.items() if _own_check(e[1])}
+        if own:
+            refuse_dtypes(public_name, own, args, kwargs)
+
+
 _NUMPY_SHAPE = re.compile(r'\(([\d, ]*)\)')
 
 
@@ -1015,6 +1056,37 @@ def inner_check(public_name, impl, args, kwargs=None):
     """Raises the TypeError of the C op torch's Python function ``public_name`` hands its
     parameters to (see ``_inner_call``), for a body that would take the call (a bool as
     ``lp_pool1d``'s stride); returns if the parser would take it."""
+    _inner_call(public_name, impl, args, kwargs, None)
+
+
+def _inner_sigs(key):
+    """The overloads of the C op of ``key``'s INNER entry (each alternative of a '?'
+    one), or None where it has none."""
+    got = _INNER.get(key, False)
+    if got is False:
+        entry = getattr(_table(), 'INNER', {}).get(key)
+        got = _INNER[key] = None if entry is None else _parsed(entry)
+    if got is None:
+        return None
+    sigs, todo = [], [got]
+    while todo:
+        e = todo.pop()
+        if e[0] == '?':
+            todo.extend(e[2:])
+        else:
+            sigs.extend(e[1])
+    return sigs
+
+
+def inner_after(public_name, impl, args, kwargs):
+    """A call of a function torch writes in Python (no parser signature of its own) went
+    by the checked path and its body answered: where torch's function hands parameters to
+    one C op (``INNER``), that op's parser would have refused a bad type among them (``sorted=
+    0.5`` to ``unique``: "_unique2(): argument 'sorted' must be bool, not float"). A dict
+    lookup for the other functions."""
+    key = key_of(public_name)
+    if _INNER.get(key, False) is None:
+        return
     _inner_call(public_name, impl, args, kwargs, None)
 
 
@@ -1314,7 +1386,8 @@ def _shapes_first(public_name, args, kwargs, error):
             name not in PARTIAL_WRITES and not (
             isinstance(error, IndexError) and (name in _OVERLAP_LATE or _dim_error(error))):
         x = args[0]._data
-        if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+        if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)) and \
+                not _own_dtype_refusal(public_name, error):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.") from None

@@ -2124,7 +2124,9 @@ register(clamp_, name='clip_')
 @register
 def clamp_min(input, min):
     """``clamp(input, min=min)``."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, Tensor) or min is None:
+        from ._args import check  # (torch's TypeError: a number input, a None bound)
+        check('clamp_min', (input, min), None)
         return clamp(input, min=min)
     if isinstance(min, Tensor):
         return _clamp_tensors(input, min, None, ClampMinBackward1)
@@ -2134,7 +2136,9 @@ def clamp_min(input, min):
 @register
 def clamp_max(input, max):
     """``clamp(input, max=max)``."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, Tensor) or max is None:
+        from ._args import check  # (torch's TypeError: a number input, a None bound)
+        check('clamp_max', (input, max), None)
         return clamp(input, max=max)
     if isinstance(max, Tensor):
         return _clamp_tensors(input, None, max, ClampMaxBackward1)

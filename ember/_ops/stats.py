@@ -85,6 +85,10 @@ def _no_complex(x, kernel):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally the index of each
     input element in the result (``return_inverse``) and how often each occurs."""
+    if sorted.__class__ is not bool or return_inverse.__class__ is not bool or \
+            return_counts.__class__ is not bool:  # (an int passes the fast path)
+        from ._args import inner_check
+        inner_check('unique', unique, (input, sorted, return_inverse, return_counts, dim))
     x = input._data
     _no_complex(x, 'unique' if dim is None else 'unique_dim')
     if dim is None:
@@ -122,6 +126,10 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapses each run of equal consecutive elements (or slices along ``dim``) to one;
     optionally the run index of each input element and the length of each run."""
+    if return_inverse.__class__ is not bool or return_counts.__class__ is not bool:
+        from ._args import inner_check
+        inner_check('unique_consecutive', unique_consecutive,
+                    (input, return_inverse, return_counts, dim))
     x = input._data
     # (torch runs dim 0 of a 1-D input as no dim)
     _no_complex(x, 'unique' if dim is None or dim == 0 and x.ndim == 1 else 'unique_dim')

@@ -160,3 +160,60 @@ def test_pow_of_base_one_skips_the_kernel(base, dtype):
           match_message=True)
     check(lambda T: base ** T.ones(3, dtype=getattr(T, dtype)), grad=False,
           match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.unique(x, sorted=0.5), lambda T, x: T.unique(x, [True], False),
+    lambda T, x: T.unique(x, True, 'x'), lambda T, x: T.unique(x, True, False, 1),
+    lambda T, x: T.unique(x, True, False, 'x'), lambda T, x: T.unique(x, return_counts=None),
+    lambda T, x: T.unique(x, 0, False), lambda T, x: T.unique(x, dim=0, sorted=0.5),
+    lambda T, x: x.unique(0.5), lambda T, x: x.unique(sorted=0.5),
+    lambda T, x: x.unique_consecutive(False, 'x'),
+    lambda T, x: x.unique_consecutive(return_inverse=0.5),
+    lambda T, x: T.unique_consecutive(x, 0.5), lambda T, x: T.unique_consecutive(x, 1),
+    lambda T, x: T.unique_consecutive(x, return_counts=1),
+    lambda T, x: T.unique(x.to(T.complex64), 0.5),
+    lambda T, x: T.unique(x, True, True, True),
+    lambda T, x: T.unique_consecutive(x, return_inverse=True),
+    lambda T, x: T.nn.functional.poisson_nll_loss(x, x, log_input=0.5),
+    lambda T, x: T.nn.functional.hinge_embedding_loss(x, target=None),
+    lambda T, x: T.nn.functional.hinge_embedding_loss(x, x, 'x'),
+    lambda T, x: T.nn.functional.dropout(x, 0.5, [True]),
+    lambda T, x: x.reshape(1, 3).lu(pivot=0.5), lambda T, x: x.reshape(1, 3).lu([True]),
+    lambda T, x: T.nn.functional.hinge_embedding_loss(x, x, margin=2),
+])
+def test_python_functions_hand_their_flags_to_a_parser(call):
+    """torch's Python functions (unique, unique_consecutive, F.poisson_nll_loss, Tensor.lu,
+    ...) hand their parameters to a C op whose parser refuses a non-bool flag or a non-tensor
+    target; ember's bodies took them (the error path knew the inner op's signature, but a
+    body that answers never reached it)."""
+    check(lambda T: call(T, T.tensor([2., 1., 2.])), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.clamp_min(True, x), lambda T, x: T.clamp_max(x, None),
+    lambda T, x: T.clamp_min(x, None), lambda T, x: T.clamp_min(1, x),
+    lambda T, x: T.clamp_max(x, 1), lambda T, x: x.clamp_min(None),
+    lambda T, x: T.add(x, None), lambda T, x: T.mul(x, None), lambda T, x: T.where(x > 1, x, None),
+])
+def test_none_for_a_positional_parameter_takes_the_checked_path(call):
+    """A positional None passed the fast path of every op with an ``out=None`` keyword (the
+    keyword-only parameter's None counted as a type the op takes), so bodies treating None
+    as "no bound" answered: clamp_max(t, None) is torch's TypeError."""
+    check(lambda T: call(T, T.tensor([2., 1., 2.])), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['complex64', 'bool', 'float32'])
+@pytest.mark.parametrize('call', [
+    lambda T, e: T.nn.functional.relu_(e), lambda T, e: T.nn.functional.hardtanh_(e),
+    lambda T, e: T.nn.functional.relu(e, inplace=True),
+    lambda T, e: T.nn.functional.hardtanh(e, inplace=True),
+    lambda T, e: T.relu_(e), lambda T, e: e.relu_(),
+    lambda T, e: e.floor_(), lambda T, e: e.exp_()])
+def test_inplace_dtype_check_before_the_overlap(dtype, call):
+    """relu_/hardtanh_ of an expanded complex tensor: torch's op refuses complex itself
+    ("clamp is not supported for complex types") before its iterator refuses the overlap;
+    ember refused the overlap first (a kernel's "not implemented for" refusal still comes
+    after it)."""
+    check(_quiet(lambda T: call(T, T.ones(1, 3, dtype=getattr(T, dtype)).expand(2, 3))),
+          grad=False, match_message=True)
