@@ -674,7 +674,7 @@ def call_with_out(public_name, impl, bound, args, kwargs):
     else:
         r = impl(*args, **kwargs)
     if exact:
-        _exact_out(bound.name, r, out)
+        _exact_out(bound.name, r, out, args, kwargs)
     if bound.name in _RANGES and out._data.size == r._data.size:
         r = r.reshape(out.shape)  # (torch's ranges resize out only to another element count)
     return _write_out(out, r)
@@ -748,12 +748,17 @@ def _cat_cast(args, out):
                         f"{out.dtype.kernel_name}") from None
 
 
-def _exact_out(name, r, out):
+def _exact_out(name, r, out, args=(), kwargs=None):
     """torch's refusal of an ``out=`` tensor of another dtype than the result's, for the
     ops whose kernels take only their own dtype (the rest cast the result into out)."""
     rule = _OUT_EXACT.get(name)
     if rule is None or r.dtype is out.dtype or r.requires_grad:
         return  # (a result needing autograd: _write_out's refusal comes first, as torch's)
+    if callable(rule):  # (an op's own words: None where it casts after all)
+        text = rule(r.dtype, out.dtype, args, kwargs or {})
+        if text is not None:
+            raise RuntimeError(text)
+        return
     if rule == 'same':
         raise RuntimeError(f"{name}(): self and result must have the same scalar type")
     raise out_dtype_error(r.dtype, out.dtype)
@@ -817,6 +822,54 @@ _OUT_EXACT = dict.fromkeys((
     'squeeze_copy', 'sum', 't_copy', 'take_along_dim', 'transpose_copy', 'tril', 'triu',
     'unfold_copy', 'unsqueeze_copy', 'view_as_real_copy', 'view_copy'), 'exact')
 _OUT_EXACT.update(index_select='same', masked_select='same')
+
+
+def _real_input_fft(flip):
+    """A c2c/r2c transform of a real input: out must have the result's complex dtype, in
+    torch's words (the n-d forms of a single dim name the two the other way round)."""
+    def rule(r, o, args, kwargs):
+        from .._tensor import Tensor
+        x = args[0] if args else kwargs.get('input')
+        if not isinstance(x, Tensor) or x.dtype.is_complex or not o.is_complex:
+            return None
+        if flip is not None:
+            dim = args[2] if len(args) > 2 else kwargs.get('dim')
+            if isinstance(dim, int):
+                dim = (dim,)
+            if not isinstance(dim, (list, tuple)) or len(dim) != 1:
+                return None
+            r, o = o, r
+        return f"Found dtype {o.kernel_name} but expected {r.kernel_name}"
+    return rule
+
+
+# (op -> its message for an out of another dtype than the result's; from the fuzzer's out=
+# calls against torch 2.13: these refuse where ember cast)
+_OUT_EXACT.update({
+    'searchsorted': lambda r, o, a, k: (
+        "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+        "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+        f"dtype {o.kernel_name} and out_int32 flag is {r.kernel_name == 'Int'}"),
+    'float_power': lambda r, o, a, k: (
+        f"the output given to float_power has dtype {o.kernel_name} but the operation's "
+        f"result requires dtype {r.kernel_name}"),
+    'heaviside': lambda r, o, a, k: (
+        "heaviside is not yet implemented for complex tensors." if o.is_complex else
+        "heaviside is not yet implemented for tensors with different dtypes."),
+    'linalg_norm': lambda r, o, a, k: (
+        f"linalg.norm expected out tensor dtype {r.kernel_name} but got: {o.kernel_name}"),
+    'linalg_vecdot': lambda r, o, a, k: (
+        f"linalg.vecdot: Expected out of dtype{r.kernel_name} but found {o.kernel_name}"),
+    'inner': lambda r, o, a, k: (
+        f"tensordot: Expected the output tensor to have dtype {r.kernel_name}, but got an "
+        f"output tensor with dtype {o.kernel_name}"),
+    'nan_to_num': lambda r, o, a, k: (
+        f"nan_to_num: dtype of out: {o.kernel_name} should be same as input: "
+        f"{r.kernel_name}"),
+    'softshrink': lambda r, o, a, k: f"Found dtype {o.kernel_name} but expected {r.kernel_name}",
+    'fft_ifft': _real_input_fft(None), 'fft_ihfft': _real_input_fft(None),
+    'fft_ihfft2': _real_input_fft(True), 'fft_ihfftn': _real_input_fft(True)})
+_OUT_EXACT['bucketize'] = _OUT_EXACT['searchsorted']
 
 
 # Reductions and scans whose ``out=`` tensor gives the dtype they compute in when ``dtype``

@@ -217,3 +217,47 @@ def test_inplace_dtype_check_before_the_overlap(dtype, call):
     after it)."""
     check(_quiet(lambda T: call(T, T.ones(1, 3, dtype=getattr(T, dtype)).expand(2, 3))),
           grad=False, match_message=True)
+
+
+_OUT_RESULT_DTYPE = [
+    lambda T: T.searchsorted(T.arange(3), T.arange(3), out=T.empty(3)),
+    lambda T: T.searchsorted(T.arange(3), T.arange(3), out_int32=True,
+                             out=T.empty(3, dtype=T.int64)),
+    lambda T: T.bucketize(T.arange(3), T.arange(3), out=T.empty(3, dtype=T.int32)),
+    lambda T: T.bucketize(T.arange(3), T.arange(3), out_int32=True,
+                          out=T.empty(3, dtype=T.int32)),
+    lambda T: T.float_power(T.ones(3), 2, out=T.empty(3)),
+    lambda T: T.float_power(T.ones(3, dtype=T.complex64), 2, out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.float_power(T.ones(3), 2, out=T.empty(3, dtype=T.float64)),
+    lambda T: T.heaviside(T.ones(3), T.ones(3), out=T.empty(3, dtype=T.float64)),
+    lambda T: T.heaviside(T.ones(3), T.ones(3), out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.heaviside(T.ones(3, dtype=T.int64), T.ones(3, dtype=T.int64),
+                          out=T.empty(3, dtype=T.float64)),
+    lambda T: T.linalg.norm(T.ones(3, dtype=T.complex64), out=T.empty((), dtype=T.bfloat16)),
+    lambda T: T.linalg.norm(T.ones(3, 3), 'fro', out=T.empty((), dtype=T.float64)),
+    lambda T: T.linalg.norm(T.ones(3), dtype=T.float64, out=T.empty((), dtype=T.float32)),
+    lambda T: T.linalg.norm(T.ones(3), out=T.empty((), dtype=T.float32)),
+    lambda T: T.linalg.vecdot(T.ones(3), T.ones(3), out=T.empty((), dtype=T.complex64)),
+    lambda T: T.linalg.vecdot(T.ones(3), T.ones(3), out=T.empty((), dtype=T.float64)),
+    lambda T: T.inner(T.ones(3, dtype=T.int64), T.ones(3, dtype=T.int64),
+                      out=T.empty((), dtype=T.float64)),
+    lambda T: T.nan_to_num(T.ones(3, dtype=T.float16), out=T.empty(3, dtype=T.bfloat16)),
+    lambda T: T.nan_to_num(T.ones(3, dtype=T.int64), out=T.empty(3, dtype=T.float32)),
+    lambda T: T.nn.functional.softshrink(T.ones(3), out=T.empty(3, dtype=T.float64)),
+    lambda T: T.nn.functional.softshrink(T.ones(3), -1.0, out=T.empty(3, dtype=T.float64)),
+    lambda T: T.fft.ifft(T.ones(3), out=T.empty(3, dtype=T.complex128)),
+    lambda T: T.fft.ifft(T.ones(3, dtype=T.complex64), out=T.empty(3, dtype=T.complex128)),
+    lambda T: T.fft.ihfft(T.ones(3, dtype=T.float64), out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.fft.ihfftn(T.ones(1, 3), dim=[0], out=T.empty(3, dtype=T.complex128)),
+    lambda T: T.fft.ihfft2(T.ones(1, 3), dim=[0], out=T.empty(3, dtype=T.complex128)),
+    lambda T: T.fft.ihfftn(T.ones(1, 3), None, 1, out=T.empty(3, dtype=T.complex128)),
+    lambda T: T.fft.ihfftn(T.ones(2, 3), dim=[0, 1], out=T.empty(3, dtype=T.complex128)).abs(),
+]
+
+
+@pytest.mark.parametrize('call', _OUT_RESULT_DTYPE)
+def test_out_of_another_dtype_than_the_result_is_refused(call):
+    """searchsorted/bucketize, float_power, heaviside, linalg.norm, linalg.vecdot, inner,
+    nan_to_num, softshrink and the real-input inverse FFTs refuse an out= tensor of another
+    dtype than their result's (each in its own words); ember cast the result into it."""
+    check(_quiet(call), grad=False, match_message=True)
