@@ -824,25 +824,6 @@ _OUT_EXACT = dict.fromkeys((
 _OUT_EXACT.update(index_select='same', masked_select='same')
 
 
-def _real_input_fft(flip):
-    """A c2c/r2c transform of a real input: out must have the result's complex dtype, in
-    torch's words (the n-d forms of a single dim name the two the other way round)."""
-    def rule(r, o, args, kwargs):
-        from .._tensor import Tensor
-        x = args[0] if args else kwargs.get('input')
-        if not isinstance(x, Tensor) or x.dtype.is_complex or not o.is_complex:
-            return None
-        if flip is not None:
-            dim = args[2] if len(args) > 2 else kwargs.get('dim')
-            if isinstance(dim, int):
-                dim = (dim,)
-            if not isinstance(dim, (list, tuple)) or len(dim) != 1:
-                return None
-            r, o = o, r
-        return f"Found dtype {o.kernel_name} but expected {r.kernel_name}"
-    return rule
-
-
 # (op -> its message for an out of another dtype than the result's; from the fuzzer's out=
 # calls against torch 2.13: these refuse where ember cast)
 _OUT_EXACT.update({
@@ -866,9 +847,7 @@ _OUT_EXACT.update({
     'nan_to_num': lambda r, o, a, k: (
         f"nan_to_num: dtype of out: {o.kernel_name} should be same as input: "
         f"{r.kernel_name}"),
-    'softshrink': lambda r, o, a, k: f"Found dtype {o.kernel_name} but expected {r.kernel_name}",
-    'fft_ifft': _real_input_fft(None), 'fft_ihfft': _real_input_fft(None),
-    'fft_ihfft2': _real_input_fft(True), 'fft_ihfftn': _real_input_fft(True)})
+    'softshrink': lambda r, o, a, k: f"Found dtype {o.kernel_name} but expected {r.kernel_name}"})
 _OUT_EXACT['bucketize'] = _OUT_EXACT['searchsorted']
 
 
