@@ -186,7 +186,6 @@ OPS = [
 # what ember still answers differently: {expression or (expression, dtype): why}
 GAPS = {
     'T(3, 4).sum(dtype=d)': 'sum with dtype=uint16+ (torch: "sum_cpu" refused)',
-    'torch.zeros(3, dtype=d).bernoulli_()': 'bernoulli_ is not probed by the generator',
 }
 
 

@@ -1810,7 +1810,22 @@ _BAREBONES_KERNELS = {
     'scatter': 'scatter_gather_tensor_cpu', 'take': 'take_cpu', 'put': 'take_put_cpu',
     'bincount': 'bincount_cpu', 'dot': 'dot', 'vdot': 'dot',
     # (the probe's flip of a 2x2 tensor over dim 0 copies rows: see _KERNEL_SKIPS)
-    'flip': 'flip_cpu', 'flipud': 'flip_cpu'}
+    'flip': 'flip_cpu', 'flipud': 'flip_cpu',
+    # (found by the fuzzer's unsigned sweeps: forms or ops the probe does not call -- the
+    # in-place scans, whose out-of-place forms run in int64; the pooling and shuffles)
+    # (kernel, when: see ``refusals``) for those that run no kernel on some inputs
+    'cumprod_': ('cumprod_out_cpu', 'nonempty dims'),
+    'cumsum_': ('cumsum_out_cpu', 'nonempty dims'),
+    'nonzero_static': ('nonzero_count_cpu', 'dims'), 'cross': 'cross',
+    'linalg_cross': 'cross', 'bernoulli_': 'bernoulli_scalar_cpu_', 'avg_pool1d': 'avg_pool2d',
+    'max_pool1d': 'max_pool1d_impl', 'max_pool1d_with_indices': 'max_pool2d',
+    'pixel_shuffle': ('pixel_shuffle', 'nonempty'),
+    'pixel_unshuffle': ('pixel_unshuffle', 'nonempty'),
+    'channel_shuffle': ('channel_shuffle', 'nonempty'),
+    'native_channel_shuffle': ('channel_shuffle', 'nonempty')}
+# Ops whose Python-number arguments do not promote an unsigned input to float (their
+# kernel runs in the input's dtype): threshold(uint16_t, 1.5, 2) is refused
+_NUMBER_KEEPS_DTYPE = frozenset(('threshold', 'threshold_'))
 
 
 # Calls that run no kernel, so torch answers them whatever the dtype its kernel refuses:
@@ -2014,8 +2029,9 @@ _CHALF_KERNELS = {'masked_scatter': 'masked_scatter', 'gather': 'scatter_gather_
 
 def _barebones_rows(name):
     kernel = _BAREBONES_KERNELS.get(name) or _BAREBONES_KERNELS[name[:-1]]
+    kernel, when = kernel if type(kernel) is tuple else (kernel, 'self')
     rows = (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
-             'UInt16 UInt32 UInt64', 'self'),)
+             'UInt16 UInt32 UInt64', when),)
     kernel = _CHALF_KERNELS.get(name) or _CHALF_KERNELS.get(name[:-1])
     if kernel is not None:
         rows += (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
@@ -2124,7 +2140,8 @@ def refuse_dtypes(public_name, refused, args, kwargs):
         elif isinstance(a, dtype_type):
             return
         elif type(a) in _NUMBERS and i == len(seq) + 1:
-            if type(a) in (float, complex) and _barebones(dtype):
+            if type(a) in (float, complex) and _barebones(dtype) and \
+                    _op_name(public_name) not in _NUMBER_KEEPS_DTYPE:
                 return  # (uint16+ and a float number: torch's kernel runs in float)
             # (a number as the second operand: torch's kernel for a number decides)
             number = refusals(public_name, True)

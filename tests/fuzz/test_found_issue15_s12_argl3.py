@@ -261,3 +261,33 @@ def test_out_of_another_dtype_than_the_result_is_refused(call):
     nan_to_num, softshrink and the real-input inverse FFTs refuse an out= tensor of another
     dtype than their result's (each in its own words); ember cast the result into it."""
     check(_quiet(call), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['uint16', 'uint32', 'uint64', 'uint8', 'int8'])
+@pytest.mark.parametrize('call', [
+    lambda T, x: T.nonzero_static(x, size=2), lambda T, x: x.nonzero_static(size=2),
+    lambda T, x: T.nonzero_static(x[0, :0], size=2), lambda T, x: T.nonzero_static(x[0, 0], size=2),
+    lambda T, x: x.clone().cumprod_(0), lambda T, x: x.clone().cumsum_(1),
+    lambda T, x: x[:0].clone().cumsum_(0), lambda T, x: x[0, 0].clone().cumsum_(0),
+    lambda T, x: T.cumsum(x, 0), lambda T, x: T.cross(x, x, dim=1),
+    lambda T, x: T.linalg.cross(x, x), lambda T, x: x.clone().bernoulli_(0.5).shape,
+    lambda T, x: T.threshold(x, 1.5, 2), lambda T, x: T.threshold_(x.clone(), 1, 2),
+    lambda T, x: T.threshold(x[:0], 1.5, 2),
+    lambda T, x: T.nn.functional.threshold(x, 1.5, 2, inplace=True),
+    lambda T, x: T.nn.functional.avg_pool1d(x, 1), lambda T, x: T.avg_pool1d(x, 1),
+    lambda T, x: T.nn.functional.max_pool1d(x, 1),
+    lambda T, x: T.nn.functional.pixel_shuffle(x.reshape(1, 1, 2, 3), 1),
+    lambda T, x: T.nn.functional.pixel_shuffle(x[:0].reshape(0, 1, 1, 3), 1),
+    lambda T, x: T.nn.functional.pixel_unshuffle(x.reshape(1, 1, 2, 3), 1),
+    lambda T, x: T.native_channel_shuffle(x.reshape(1, 2, 3), 2),
+    lambda T, x: T.channel_shuffle(x.reshape(1, 2, 3)[:, :, :0], 2),
+])
+def test_unsigned_kernels_the_probe_does_not_reach(dtype, call):
+    """uint16/32/64 refusals of kernels the generator's probe does not call (the in-place
+    scans -- whose out-of-place forms run in int64 --, nonzero_static, cross, bernoulli_,
+    the 1-d pooling, the shuffles; threshold, whose float number does not promote the
+    input): ember answered (empty and 0-d inputs run no kernel, as in torch)."""
+    def run(T):
+        x = T.tensor([[1, 2, 3], [4, 5, 6]], dtype=getattr(T, dtype))
+        return call(T, x)
+    check(_quiet(run), grad=False, match_message=True)
