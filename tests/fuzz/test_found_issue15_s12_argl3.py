@@ -291,3 +291,10 @@ def test_unsigned_kernels_the_probe_does_not_reach(dtype, call):
         x = T.tensor([[1, 2, 3], [4, 5, 6]], dtype=getattr(T, dtype))
         return call(T, x)
     check(_quiet(run), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('shapes', [((), ()), ((), (3,)), ((3,), ())])
+def test_inner_of_a_0d_operand_casts_into_out(shapes):
+    check(lambda T: T.inner(T.ones(shapes[0]), T.ones(shapes[1]),
+                            out=T.empty(shapes[0] or shapes[1], dtype=T.complex128)),
+          grad=False)
