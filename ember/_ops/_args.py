@@ -771,7 +771,9 @@ def _exact_out(name, r, out, args=(), kwargs=None):
 # whose only later error is the kernel's dtype refusal)
 _DIM_RANGE = ('Dimension out of range',)
 _OUT_EXACT_FIRST = {
-    'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',),
+    'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',
+                                                        'index_add_(): Index is supposed'),
+    'cumsum': _DIM_RANGE, 'cumprod': _DIM_RANGE,
     'softmax': _DIM_RANGE, 'log_softmax': _DIM_RANGE, '_softmax': _DIM_RANGE,
     '_log_softmax': _DIM_RANGE, 'mv': (),
     'linalg_cholesky': ('linalg.cholesky: A must be batches', 'linalg.cholesky: Expected a',
@@ -784,6 +786,8 @@ def _exact_out_first(name, args, kwargs, out):
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     want = kwargs.get('dtype')
+    if not isinstance(want, dtype_type):  # (softmax's dtype, passed on by position)
+        want = next((a for a in args[1:] if isinstance(a, dtype_type)), None)
     if not isinstance(want, dtype_type):
         first = args[0] if args else kwargs.get('input', kwargs.get('self'))
         if not isinstance(first, Tensor):
@@ -1526,7 +1530,7 @@ def out_cast_first(name, args, out, tensors):
     if name in _REFUSE_BEFORE_OUT:
         return
     got = out.dtype
-    if name in _OUT_SAME_DTYPE:
+    if name in _OUT_SAME_DTYPE or name == 'lerp':  # (lerp: only where its kernel refuses)
         want = tensors[0].dtype
         if want.is_complex and name in _COMPLEX_BEFORE_OUT:
             return
@@ -1535,7 +1539,7 @@ def out_cast_first(name, args, out, tensors):
                                f"{want.kernel_name}") from None
         return
     common = _dtype.promote_all(tensors)
-    for a in args[1:2]:
+    for a in args[:2]:  # (a number operand, first -- xlogy(1j, t) -- or second)
         if type(a) in _NUMBERS:
             if name in _OUT_FIRST_RULES:
                 return  # (clamp_min's number bound: the kernel's refusal first)

@@ -298,3 +298,33 @@ def test_inner_of_a_0d_operand_casts_into_out(shapes):
     check(lambda T: T.inner(T.ones(shapes[0]), T.ones(shapes[1]),
                             out=T.empty(shapes[0] or shapes[1], dtype=T.complex128)),
           grad=False)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.lerp(T.ones(3, dtype=T.int64), T.ones(3, dtype=T.int64),
+                     T.ones(3, dtype=T.int64), out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.lerp(T.ones(3, dtype=T.int64), T.ones(3, dtype=T.int64),
+                     T.ones(3, dtype=T.int64), out=T.empty(3, dtype=T.int64)),
+    lambda T: T.lerp(T.ones(3), T.ones(3), 0.5, out=T.empty(3, dtype=T.float64)),
+    lambda T: T.cumsum(T.ones(3, dtype=T.int16), 0, dtype=T.bool,
+                       out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.cumsum(T.ones(3, dtype=T.int16), 5, dtype=T.bool,
+                       out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.cumprod(T.ones(3), 0, dtype=T.bool, out=T.empty(3, dtype=T.int64)),
+    lambda T: T.log_softmax(T.ones(2, 3, dtype=T.bool), -1, T.int16,
+                            out=T.empty(0, dtype=T.bool)),
+    lambda T: T.softmax(T.ones(3, 1, dtype=T.int32), 0, T.int64, out=T.empty(0, dtype=T.int32)),
+    lambda T: T.log_softmax(T.ones(2, 3, dtype=T.bool), 5, T.int16,
+                            out=T.empty(0, dtype=T.bool)),
+    lambda T: T.special.hermite_polynomial_he(1j, T.ones(4, dtype=T.float64),
+                                              out=T.empty(0, dtype=T.float64)),
+    lambda T: T.special.xlogy(1j, T.ones(4), out=T.empty(0, dtype=T.float32)),
+    lambda T: T.special.xlogy(T.ones(4), 1j, out=T.empty(0, dtype=T.float32)),
+    lambda T: T.index_add(T.ones(2, 3, dtype=T.int8), -2, T.ones(2, 3, dtype=T.int8),
+                          T.ones(1, 3, dtype=T.int8), out=T.empty(1, dtype=T.bfloat16)),
+])
+def test_out_dtype_order_against_the_kernel(call):
+    """lerp's int kernel refusal comes after its out dtype check; cumsum/softmax with dtype=
+    check out against that dtype before their kernel; a number first operand (xlogy(1j, t))
+    promotes the common dtype out must take; index_add's index check comes before out's."""
+    check(_quiet(call), grad=False, match_message=True)
