@@ -774,6 +774,8 @@ _OUT_EXACT_FIRST = {
     'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',
                                                         'index_add_(): Index is supposed'),
     'cumsum': _DIM_RANGE, 'cumprod': _DIM_RANGE,
+    'linalg_eigvalsh': ('linalg.eigh: A must be batches', 'linalg.eigh: The input tensor A'),
+    'linear': ('mat1 and mat2 shapes cannot be multiplied',),
     'softmax': _DIM_RANGE, 'log_softmax': _DIM_RANGE, '_softmax': _DIM_RANGE,
     '_log_softmax': _DIM_RANGE, 'mv': (),
     'linalg_cholesky': ('linalg.cholesky: A must be batches', 'linalg.cholesky: Expected a',
@@ -795,6 +797,11 @@ def _exact_out_first(name, args, kwargs, out):
         want = first.dtype
     if want is not out.dtype and not (_grad_enabled() and any(
             isinstance(a, Tensor) and a.requires_grad for a in args)):
+        if name == 'linalg_eigvalsh' and args and isinstance(args[0], Tensor):
+            # (its body refuses the dtype before the shape; torch's out= form checks the
+            # shape, then out, then the dtype)
+            from .factorizations import _matrices
+            _matrices(args[0].float(), 'linalg.eigh')
         raise out_dtype_error(want, out.dtype) from None
 
 
@@ -2135,6 +2142,9 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     dtype = None
     mixed = False  # (tensors of several dtypes: only a refusal of the first one's stands)
     seq = args[0] if args and type(args[0]) in (list, tuple) else ()
+    if not seq and len(args) > 1 and type(args[0]) in (float, complex) and \
+            isinstance(args[1], Tensor) and _barebones(args[1]._data.dtype):
+        return  # (``sub(1.5, uint16_t)``: a float number first, the kernel runs in float)
     for i, a in enumerate((*seq, *args)):
         if isinstance(a, Tensor):
             d = a._data.dtype

@@ -1581,7 +1581,8 @@ def rsub(input, other, *deprecated, alpha=1):
             x = x * alpha
         xa, o = binary_arrays(x, other, 'rsub')
         # (also for ``number - t``, which the wrapper's dtype check does not see)
-        if xa.dtype.kind == 'u':
+        if xa.dtype.kind == 'u' and not isinstance(other, (float, complex)):
+            # (a float number: the result, and torch's kernel, are floating)
             _dtype.refuse_barebones('add_stub', _dtype.FROM_NP[xa.dtype])
         if xa.dtype.kind == 'V' and xa.dtype.names is not None:  # complex32
             r = opmath_call(lambda a: _sub_complex(o, a) if alpha == 1 else

@@ -300,8 +300,10 @@ def histc(input, bins=100, min=0, max=0):
                            "dimension 0")
     from .pointwise import scalar_as
     min, max = (scalar_as(v, np.float64) for v in (min, max))  # (torch reads doubles)
-    if x.dtype.kind not in 'fVb':  # (bool passes on to torch's linspace of the edges)
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+    if x.dtype.kind == 'u' and x.dtype.itemsize > 1:  # (uint16+: the data's range or the
+        # edges' linspace)
+        kernel = 'aminmax_cpu' if float(min) == float(max) and x.size else 'linspace_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)
     if lo == hi and x.size:
@@ -312,6 +314,13 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError("torch.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
+    if x.dtype.kind in 'iu':  # (torch converts min and max to the input's type first)
+        info = np.iinfo(x.dtype)
+        if not (info.min <= lo and hi <= info.max):
+            name = {'i4': 'int'}.get(x.dtype.str[1:], f'{x.dtype.name}_t')
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
     if x.dtype == np.bool_:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     flat = x.reshape(-1)

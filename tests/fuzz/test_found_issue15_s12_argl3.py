@@ -328,3 +328,38 @@ def test_out_dtype_order_against_the_kernel(call):
     check out against that dtype before their kernel; a number first operand (xlogy(1j, t))
     promotes the common dtype out must take; index_add's index check comes before out's."""
     check(_quiet(call), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('dtype', ['uint8', 'int8', 'int16', 'int32', 'int64', 'uint16',
+                                   'bool', 'bfloat16'])
+@pytest.mark.parametrize('bounds', [(-1, 3), (0, 300), (-1e30, 1e30), (1e4, 2e4), (0, 0),
+                                    (5, 2), (float('nan'), 1)])
+@pytest.mark.parametrize('n', [0, 3])
+def test_histc_converts_its_range_to_an_integer_input_type(dtype, bounds, n):
+    """torch's histc of an integer input converts min and max (after the empty-range
+    widening) to the input's type before its kernel refuses the dtype: "value cannot be
+    converted to type uint8_t without overflow"; uint16+ are refused by the edges' linspace."""
+    check(lambda T: T.histc(T.ones(n, dtype=getattr(T, dtype)), 10, *bounds), grad=False,
+          match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.eigvalsh(T.ones(3, 3, dtype=T.uint8), out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.linalg.eigvalsh(T.ones(3, 2, dtype=T.uint8), out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.linalg.eigvalsh(T.ones(3, dtype=T.uint8), out=T.empty(3, dtype=T.complex64)),
+    lambda T: T.nn.functional.linear(T.ones(2, 3, dtype=T.uint32), T.ones(4, 3, dtype=T.uint32),
+                                     out=T.empty(3, dtype=T.uint8)),
+    lambda T: T.nn.functional.linear(T.ones(2, 3, dtype=T.bool), T.ones(4, 3, dtype=T.bool),
+                                     out=T.empty(3, dtype=T.uint8)),
+    lambda T: T.nn.functional.linear(T.ones(2, 3, dtype=T.uint32), T.ones(4, 2, dtype=T.uint32),
+                                     out=T.empty(3, dtype=T.uint8)),
+    lambda T: T.subtract(1.5, T.ones(3, dtype=T.uint64)),
+    lambda T: T.sub(1.5, T.ones(3, dtype=T.uint16), alpha=2),
+    lambda T: T.sub(1j, T.ones(3, dtype=T.uint16)),
+    lambda T: T.sub(1, T.ones(3, dtype=T.uint16)),
+    lambda T: 1 - T.ones(3, dtype=T.uint32),
+])
+def test_out_checks_and_float_numbers_before_kernel_refusals(call):
+    """eigvalsh and linear check out's dtype before their kernel refuses the input's; a
+    float number first operand makes sub's kernel run in float (uint16+ answered)."""
+    check(_quiet(call), grad=False, match_message=True)
