@@ -1834,10 +1834,14 @@ _BAREBONES_KERNELS = {
     'pixel_shuffle': ('pixel_shuffle', 'nonempty'),
     'pixel_unshuffle': ('pixel_unshuffle', 'nonempty'),
     'channel_shuffle': ('channel_shuffle', 'nonempty'),
-    'native_channel_shuffle': ('channel_shuffle', 'nonempty')}
+    'native_channel_shuffle': ('channel_shuffle', 'nonempty'),
+    'bernoulli': ('bernoulli_scalar_cpu_', 'nonempty'), 'addr': ('addr_cpu', 'dims'),
+    'adaptive_avg_pool1d': ('adaptive_avg_pool2d', 'nonempty'),
+    'adaptive_avg_pool2d': ('adaptive_avg_pool2d', 'nonempty'),
+    'max_pool2d': ('max_pool2d', 'nonempty'), 'max_pool2d_with_indices': ('max_pool2d', 'nonempty')}
 # Ops whose Python-number arguments do not promote an unsigned input to float (their
 # kernel runs in the input's dtype): threshold(uint16_t, 1.5, 2) is refused
-_NUMBER_KEEPS_DTYPE = frozenset(('threshold', 'threshold_'))
+_NUMBER_KEEPS_DTYPE = frozenset(('threshold', 'threshold_', 'bernoulli'))
 
 
 # Calls that run no kernel, so torch answers them whatever the dtype its kernel refuses:

@@ -281,6 +281,15 @@ def test_out_of_another_dtype_than_the_result_is_refused(call):
     lambda T, x: T.nn.functional.pixel_unshuffle(x.reshape(1, 1, 2, 3), 1),
     lambda T, x: T.native_channel_shuffle(x.reshape(1, 2, 3), 2),
     lambda T, x: T.channel_shuffle(x.reshape(1, 2, 3)[:, :, :0], 2),
+    lambda T, x: T.bernoulli(x, 0.5).shape, lambda T, x: x.bernoulli(0.0).shape,
+    lambda T, x: T.bernoulli(x[:0], 0.5), lambda T, x: T.addr(x[:, :2], x[0, :2], x[1, :2]),
+    lambda T, x: T.addr(x[:0, :2], x[0, :0], x[0, :2]),
+    lambda T, x: T.addr(x[:, :2], T.ones(2), T.ones(2)),
+    lambda T, x: T.adaptive_avg_pool1d(x, 2), lambda T, x: T.adaptive_avg_pool1d(x[:0], 2),
+    lambda T, x: T.nn.functional.adaptive_avg_pool2d(x.reshape(1, 2, 3), 2),
+    lambda T, x: T.nn.functional.max_pool2d(x.reshape(1, 2, 3), 2),
+    lambda T, x: T.nn.functional.max_pool2d_with_indices(x.reshape(1, 2, 3), 2),
+    lambda T, x: T.nn.functional.max_pool2d(x[:0].reshape(0, 1, 3), 1),
 ])
 def test_unsigned_kernels_the_probe_does_not_reach(dtype, call):
     """uint16/32/64 refusals of kernels the generator's probe does not call (the in-place
