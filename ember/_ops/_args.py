@@ -1991,6 +1991,7 @@ def _clamp_bound(kernel):
 
 
 _KERNEL_SKIPS = {
+    'nonzero_static': lambda a, k: _param(a, k, 99, 'size') == 0,  # (no count to make)
     'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ()) if len(a) < 3
                                               else a[1:]),  # (``t.flip(0, 1)``)
     'fliplr': lambda a, k: _flip_runs_no_kernel(a[0], [1]),
