@@ -859,7 +859,18 @@ _OUT_EXACT.update({
     'nan_to_num': lambda r, o, a, k: (
         f"nan_to_num: dtype of out: {o.kernel_name} should be same as input: "
         f"{r.kernel_name}"),
-    'softshrink': lambda r, o, a, k: f"Found dtype {o.kernel_name} but expected {r.kernel_name}"})
+    'softshrink': lambda r, o, a, k: f"Found dtype {o.kernel_name} but expected {r.kernel_name}",
+    'special_round': lambda r, o, a, k: (
+        f"Found dtype {o.kernel_name} but expected {r.kernel_name}"),
+    'linalg_matrix_norm': lambda r, o, a, k: (
+        f"linalg.matrix_norm expected out tensor dtype {r.kernel_name} but got: "
+        f"{o.kernel_name}"),
+    'linalg_multi_dot': lambda r, o, a, k: (
+        f"multi_dot(): expected out tensor to have dtype {r.cpp_name} but got {o.cpp_name}"),
+    'multinomial': lambda r, o, a, k: f"multinomial expects Long tensor out, got: {o.kernel_name}",
+    'linalg_solve_triangular': lambda r, o, a, k: (
+        f"expected scalar type {r.kernel_name} but found {o.kernel_name}")})
+_OUT_EXACT['nuclear_norm'] = _OUT_EXACT['linalg_matrix_norm']
 _OUT_EXACT['bucketize'] = _OUT_EXACT['searchsorted']
 
 

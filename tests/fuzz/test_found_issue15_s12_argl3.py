@@ -252,6 +252,22 @@ _OUT_RESULT_DTYPE = [
     lambda T: T.fft.ihfft2(T.ones(1, 3), dim=[0], out=T.empty(3, dtype=T.complex128)),
     lambda T: T.fft.ihfftn(T.ones(1, 3), None, 1, out=T.empty(3, dtype=T.complex128)),
     lambda T: T.fft.ihfftn(T.ones(2, 3), dim=[0, 1], out=T.empty(3, dtype=T.complex128)).abs(),
+    lambda T: T.linalg.matrix_norm(T.ones(3, 3), out=T.empty((), dtype=T.complex64)),
+    lambda T: T.linalg.matrix_norm(T.ones(3, 3), 'nuc', out=T.empty((), dtype=T.float64)),
+    lambda T: T.nuclear_norm(T.ones(3, 3), out=T.empty((), dtype=T.complex64)),
+    lambda T: T.linalg.multi_dot([T.ones(2, 2, dtype=T.bfloat16), T.ones(2, 2, dtype=T.bfloat16)],
+                                 out=T.empty(2, 2, dtype=T.float16)),
+    lambda T: T.linalg.multi_dot([T.ones(2, 2), T.ones(2, 2), T.ones(2, 2)],
+                                 out=T.empty(2, 2, dtype=T.float64)),
+    lambda T: T.multinomial(T.ones(3), 2, out=T.empty(2, dtype=T.uint8)).shape,
+    lambda T: T.multinomial(T.ones(3), 2, out=T.empty(2, dtype=T.int64)).shape,
+    lambda T: T.special.round(T.ones(3, dtype=T.float64), out=T.empty(3, dtype=T.float32)),
+    lambda T: T.special.round(T.ones(3, dtype=T.float64), decimals=2,
+                              out=T.empty(3, dtype=T.float32)),
+    lambda T: T.linalg.solve_triangular(T.eye(3), T.ones(3, 2), upper=True,
+                                        out=T.empty(3, 2, dtype=T.complex64)),
+    lambda T: T.linalg.solve_triangular(T.eye(3), T.ones(3, 2), upper=True,
+                                        out=T.empty(3, 2, dtype=T.float64)),
 ]
 
 
