@@ -1932,6 +1932,9 @@ def pow_(self, exponent):
 @register
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        from ._args import check  # (two numbers: torch's TypeError)
+        check('float_power', (input, exponent), None)
     wide = _dtype.complex128 if any(
         isinstance(v, complex) or isinstance(v, Tensor) and v._data.dtype.kind == 'c'
         for v in (input, exponent)) else _dtype.float64
@@ -2023,6 +2026,9 @@ def clamp(input, min=None, max=None, *, out=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if not isinstance(input, Tensor):
+        if type(input) in (int, float, bool, complex):  # (torch's parser: no number input)
+            from ._args import check
+            check('clamp', (input, min, max), None)
         input = to_tensor(input, 'clamp', 'input')
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = to_tensor(min) if min is not None else None

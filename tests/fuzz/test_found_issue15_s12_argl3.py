@@ -389,3 +389,19 @@ def test_out_checks_and_float_numbers_before_kernel_refusals(call):
     """eigvalsh and linear check out's dtype before their kernel refuses the input's; a
     float number first operand makes sub's kernel run in float (uint16+ answered)."""
     check(_quiet(call), grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.float_power(1.5, 2), lambda T: T.float_power(2, T.ones(2)),
+    lambda T: T.clip(True, None, T.ones(2)), lambda T: T.clamp(1.5, 0, 1),
+    lambda T: T.clamp(1.5, None, None), lambda T: T.clamp(T.ones(2), None, None),
+    lambda T: T.linalg.svd(T.ones(2, 2), driver='gesvd'),
+    lambda T: T.linalg.svdvals(T.ones(2, 2, dtype=T.bfloat16), driver='x'),
+    lambda T: T.linalg.svd(T.ones(2), driver='x'),
+    lambda T: T.linalg.svd(T.ones(2, 2, dtype=T.int64), driver='x'),
+])
+def test_number_inputs_and_cpu_driver(call):
+    """float_power of two numbers and clamp/clip of a number input are torch's TypeError
+    (ember computed them); svd/svdvals refuse ``driver=`` on a CPU input after its own
+    checks (ember ignored it, or refused bfloat16 first)."""
+    check(_quiet(call), grad=False, match_message=True)
