@@ -1138,11 +1138,58 @@ def inner_after(public_name, impl, args, kwargs):
     by the checked path and its body answered: where torch's function hands parameters to
     one C op (``INNER``), that op's parser would have refused a bad type among them (``sorted=
     0.5`` to ``unique``: "_unique2(): argument 'sorted' must be bool, not float"). A dict
-    lookup for the other functions."""
+    lookup for the other functions; for these, a type test per argument (the types the inner
+    op's parameter takes, ``_inner_types``), the full binding only for another type."""
     key = key_of(public_name)
     if _INNER.get(key, False) is None:
         return
-    _inner_call(public_name, impl, args, kwargs, None)
+    types = _INNER_TYPES.get(key)
+    if types is None:
+        types = _INNER_TYPES[key] = _inner_types(key)
+    body = _body_params(impl)
+    if body is None:
+        return
+    names = body.positional
+    for i, a in enumerate(args):
+        if i < len(names):
+            ok = types.get(names[i].name)
+            if ok is not None and type(a) not in ok:
+                return _inner_call(public_name, impl, args, kwargs, None)
+    for k, a in (kwargs or {}).items():
+        ok = types.get(k)
+        if ok is not None and type(a) not in ok:
+            return _inner_call(public_name, impl, args, kwargs, None)
+
+
+_INNER_TYPES = {}  # key -> {the function's parameter: the types its inner op's takes}
+
+
+def _inner_types(key):
+    """{parameter of torch's function handed unchanged to its inner op: the plain types
+    (and ember's Tensor, None where optional) some overload's parameter there takes}."""
+    from .._tensor import Tensor
+    _inner_sigs(key)
+    todo, out = [_INNER[key]], {}
+    while todo:
+        e = todo.pop()
+        if e[0] == '?':
+            todo.extend(e[2:])
+            continue
+        sigs, maps = e[1], e[2]
+        for outer, index, keyword, n in maps:
+            if n:
+                continue  # (wrapped by ``_pair`` & co: not tested here)
+            taken = out.setdefault(outer, set())
+            for sig in sigs:
+                ps = [p for p in sig.params if p.name == keyword] if keyword is not None \
+                    else sig.params[index:index + 1]
+                for p in ps:
+                    taken.update(p.plain)
+                    if p.display == 'Tensor':
+                        taken.add(Tensor)
+                    if p.optional:
+                        taken.add(type(None))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _bound(public_name, impl, args, kwargs):
