@@ -2200,7 +2200,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     number count."""
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
-    if kwargs and 'dtype' in kwargs:
+    if kwargs and kwargs.get('dtype') is not None:  # (dtype=None names none)
         return
     dtype = None
     mixed = False  # (tensors of several dtypes: only a refusal of the first one's stands)

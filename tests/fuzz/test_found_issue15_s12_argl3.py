@@ -284,6 +284,7 @@ def test_out_of_another_dtype_than_the_result_is_refused(call):
     lambda T, x: T.nonzero_static(x, size=2), lambda T, x: x.nonzero_static(size=2),
     lambda T, x: T.nonzero_static(x[0, :0], size=2), lambda T, x: T.nonzero_static(x[0, 0], size=2),
     lambda T, x: T.nonzero_static(x, size=0), lambda T, x: x[:0].nonzero_static(size=0),
+    lambda T, x: x.clone().cumprod_(0, dtype=None), lambda T, x: T.cumsum(x, 0, dtype=None),
     lambda T, x: x.clone().cumprod_(0), lambda T, x: x.clone().cumsum_(1),
     lambda T, x: x[:0].clone().cumsum_(0), lambda T, x: x[0, 0].clone().cumsum_(0),
     lambda T, x: T.cumsum(x, 0), lambda T, x: T.cross(x, x, dim=1),
