@@ -922,6 +922,8 @@ def to_array(data, dtype=None):
             inferred = _dtype.from_numpy_dtype(data.dtype)
         elif type(data) not in _PY_NUMBERS:
             _refuse_data(data, dtype)
+        if dtype is not None and dtype.name == 'uint64' and inferred is None:
+            return _uint64_data(data)
         try:
             # Built straight in the inferred dtype: NumPy's own promotion differs from torch's
             # (np.int32 with a Python int stays int32 in NumPy, becomes int64 in torch).
@@ -931,6 +933,9 @@ def to_array(data, dtype=None):
             _refuse_data(data, dtype)  # (torch's error for a ragged nesting)
             raise ValueError(f"could not build a tensor from {type(data).__name__}: {e}") \
                 from None
+        if arr.dtype.kind in 'uO' and inferred is None and (
+                dtype is None or dtype.np.kind in 'iu'):
+            _int64_overflow(data)  # (a Python int beyond int64: torch unpacks int64)
         if dtype is None:
             dtype = inferred or _python_dtype(arr, data)
         elif arr.dtype.kind == 'c' and not dtype.is_complex:
@@ -943,13 +948,47 @@ def to_array(data, dtype=None):
             if dtype.np.kind != 'b' and not numpy:
                 raise TypeError("must be real number, not complex")
         elif dtype.np.kind in 'iu' and arr.dtype.kind in 'fiu' and arr.size:
-            _python_numbers_fit(arr, dtype.np)
+            _python_numbers_fit(arr, dtype.np, data if inferred is None else None)
     if dtype is not None and arr.dtype != dtype.np:
         arr = _dtype.cast(_dtype.real_part_for(arr, dtype.np), dtype.np)
     return arr
 
 
-def _python_numbers_fit(arr, np_dtype):
+def _leaves(data):
+    if isinstance(data, (list, tuple)):
+        for x in data:
+            yield from _leaves(x)
+    else:
+        yield data
+
+
+def _int64_overflow(data):
+    """torch's ValueError for Python ints beyond int64's range in data stored as an integer
+    dtype other than uint64 (NumPy made them uint64 or objects)."""
+    if all(type(v) in (int, bool) for v in _leaves(data)):
+        raise ValueError("Overflow when unpacking long long")
+
+
+def _uint64_data(data):
+    """Python numbers stored as uint64, as torch's constructor does: each must be a Python
+    int (or bool) in uint64's range -- no float, no negative (OverflowError, where other
+    unsigned dtypes wrap) -- and is stored exactly (NumPy's inference would go through
+    float64 for a mix of ints beyond int64 and others)."""
+    for v in _leaves(data):
+        if type(v) not in (int, bool):
+            raise TypeError("an integer is required")
+        if v < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if v >= 1 << 64:
+            raise OverflowError("int too big to convert")
+    try:
+        return np.array(data, np.uint64)
+    except ValueError:
+        _refuse_data(data, None)  # (a ragged nesting)
+        raise
+
+
+def _python_numbers_fit(arr, np_dtype, data=None):
     """torch's overflow error for Python numbers ``arr`` written into an integer dtype: a
     float (NaN and inf too) must lie within its range; an int too, except that an unsigned
     type takes negatives down to -max (they wrap, -1 -> 255)."""
@@ -958,6 +997,8 @@ def _python_numbers_fit(arr, np_dtype):
     with np.errstate(invalid='ignore'):
         fits = (arr >= low) & (arr <= info.max)
     if not fits.all():
+        if data is not None and arr.dtype.kind == 'f' and np.abs(arr).max() >= 2.0 ** 63:
+            _int64_overflow(data)  # (ints beyond int64 that NumPy made floats)
         raise RuntimeError(f"value cannot be converted to type {np.dtype(np_dtype).name} "
                            "without overflow")
 

@@ -416,6 +416,8 @@ def overridable(impl, public_name):
             try:
                 r = checker.call_with_out(public_name, impl, bound, args, kwargs) if \
                     kwargs and 'out' in kwargs else impl(*args, **kwargs)
+                if bound is None:  # (a function torch writes in Python: its inner op's parser)
+                    checker.inner_after(public_name, impl, args, kwargs)
                 if refused is not None:
                     checker.refuse_dtypes(public_name, refused, args, kwargs)
                 return r

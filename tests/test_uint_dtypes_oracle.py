@@ -185,9 +185,7 @@ OPS = [
 
 # what ember still answers differently: {expression or (expression, dtype): why}
 GAPS = {
-    ('torch.tensor([-1], dtype=d)', 'uint64'): 'torch\'s OverflowError for a negative uint64',
     'T(3, 4).sum(dtype=d)': 'sum with dtype=uint16+ (torch: "sum_cpu" refused)',
-    'torch.zeros(3, dtype=d).bernoulli_()': 'bernoulli_ is not probed by the generator',
 }
 
 

@@ -42,7 +42,7 @@ import numpy as np
 
 __all__ = ['fast_types', 'fast_runner', 'check', 'body_args', 'refuse', 'refusals',
            'refuse_dtypes', 'array_check', 'takes_numbers', 'signatures', 'tensor_varargs',
-           'stands', 'inner_check', 'int_lists']
+           'stands', 'inner_check', 'inner_after', 'int_lists']
 
 _SIGS = {}  # key -> (torch's name for messages, [Signature]) or None; filled lazily
 _FAST = {}  # key -> frozenset of plain types the op's parameters take
@@ -534,13 +534,24 @@ def fast_types(public_name, default):
     got = _FAST.get(key)
     if got is None:
         sigs = signatures(key)
-        if sigs is None:
+        inner = _inner_sigs(key) if sigs is None else None
+        if sigs is None and inner is None:
             got = default
+        elif sigs is None:
+            # (a function torch writes in Python that hands its parameters to one C op:
+            # the types that op takes, and None, which the function may replace; the rest
+            # -- a float for unique's ``sorted`` -- take the checked path, ``inner_after``)
+            taken = {type(None)}
+            for s in inner:
+                for p in s.params:
+                    taken.update(p.plain)
+            got = frozenset(t for t in default if t in taken)
         else:
             taken = set()
             for s in sigs[1]:
                 for p in s.params:
-                    taken.update(p.plain)
+                    if not p.kwonly:  # (the fast path has no keywords: ``out=None``'s None
+                        taken.update(p.plain)  # is no positional argument's type)
                     if s.varargs:
                         taken.add(int)
             got = frozenset(t for t in default if t in taken)
@@ -618,6 +629,8 @@ def call_with_out(public_name, impl, bound, args, kwargs):
             out is not None and not isinstance(out, Tensor):
         return impl(*args, **kwargs)
     factory = 'layout' in bound.by_name
+    if bound.name in _OUT_INPUT_DTYPE and out is not None:
+        _out_input_dtype(bound.name, args, kwargs, out)
     if bound.name in _OUT_FIRST_RULES:
         out_dtype_first(bound.name, args, out, kwargs)
     exact = out is not None and bound.name in _OUT_EXACT
@@ -627,6 +640,8 @@ def call_with_out(public_name, impl, bound, args, kwargs):
         exact = False
         if bound.name != 'mean' or out.dtype.is_floating_point or out.dtype.is_complex:
             kwargs = dict(kwargs, dtype=out.dtype)
+        if bound.name == 'nansum':
+            _nansum_out(impl, args, kwargs, out)
     if not factory and not exact and _takes_out(impl):
         return impl(*args, **kwargs)
     kwargs = {k: v for k, v in kwargs.items() if k != 'out'}
@@ -659,10 +674,55 @@ def call_with_out(public_name, impl, bound, args, kwargs):
     else:
         r = impl(*args, **kwargs)
     if exact:
-        _exact_out(bound.name, r, out)
+        _exact_out(bound.name, r, out, args, kwargs)
     if bound.name in _RANGES and out._data.size == r._data.size:
         r = r.reshape(out.shape)  # (torch's ranges resize out only to another element count)
     return _write_out(out, r)
+
+
+# Ops whose out= tensor must have the input's dtype, checked before anything but autograd's
+# refusal of out= (the dims, the sizes, the kernel's dtype support): op -> torch's message
+# given (input's dtype, out's dtype). From the fuzzer's out= calls against torch 2.13.
+_OUT_INPUT_DTYPE = {
+    'logcumsumexp': lambda i, o: f"expected scalar_type {i.kernel_name} but found "
+                                 f"{o.kernel_name}",
+    'vdot': lambda i, o: f"result dtype {o.kernel_name} does not match input dtype "
+                         f"{i.kernel_name}",
+    'histc': lambda i, o: f"torch.histogram: input tensor and hist tensor should have the "
+                          f"same dtype, but got input {i.cpp_name} and hist {o.cpp_name}",
+    'narrow_copy': lambda i, o: "Expected self.dtype() == output.dtype() to be true, but got "
+                                "false.  (Could this error message be improved?  If so, please "
+                                "report an enhancement request to PyTorch.)",
+    **dict.fromkeys(('amax', 'amin'), lambda i, o: (
+        f"Expected the dtype for input and out to match, but got {i.kernel_name} for input's "
+        f"dtype and {o.kernel_name} for out's dtype."))}
+
+
+def _out_input_dtype(name, args, kwargs, out):
+    """torch's refusal of an ``out=`` tensor of another dtype than the input's, for the ops
+    of ``_OUT_INPUT_DTYPE`` (O(1)); histc has no autograd refusal to come first."""
+    from .._tensor import Tensor
+    x = args[0] if args else kwargs.get('input', kwargs.get('self'))
+    if not isinstance(x, Tensor) or x.dtype is out.dtype:
+        return
+    if name != 'histc' and _grad_enabled() and any(isinstance(a, Tensor) and a._requires_grad
+                               for a in (*args, *kwargs.values())):
+        return  # (autograd's refusal of out= comes first)
+    raise RuntimeError(_OUT_INPUT_DTYPE[name](x.dtype, out.dtype))
+
+
+def _nansum_out(impl, args, kwargs, out):
+    """torch's nansum given ``out=`` (and no ``dtype``) runs its kernel in out's dtype, which
+    refuses a floating input unless out is floating too (``dtype=`` casts the input first,
+    so answers); after the dim and autograd checks, and only for a non-empty input."""
+    from .._tensor import Tensor
+    x = args[0] if args else kwargs.get('input')
+    if isinstance(x, Tensor) and x.dtype.is_floating_point and \
+            not out.dtype.is_floating_point:
+        impl(*args, **{k: v for k, v in kwargs.items() if k != 'out'})
+        if x._data.size:
+            raise NotImplementedError(f'"nansum_cpu" not implemented for '
+                                      f"'{out.dtype.kernel_name}'")
 
 
 _RANGES = frozenset(('arange', 'range', 'linspace', 'logspace'))
@@ -688,12 +748,17 @@ def _cat_cast(args, out):
                         f"{out.dtype.kernel_name}") from None
 
 
-def _exact_out(name, r, out):
+def _exact_out(name, r, out, args=(), kwargs=None):
     """torch's refusal of an ``out=`` tensor of another dtype than the result's, for the
     ops whose kernels take only their own dtype (the rest cast the result into out)."""
     rule = _OUT_EXACT.get(name)
     if rule is None or r.dtype is out.dtype or r.requires_grad:
         return  # (a result needing autograd: _write_out's refusal comes first, as torch's)
+    if callable(rule):  # (an op's own words: None where it casts after all)
+        text = rule(r.dtype, out.dtype, args, kwargs or {})
+        if text is not None:
+            raise RuntimeError(text)
+        return
     if rule == 'same':
         raise RuntimeError(f"{name}(): self and result must have the same scalar type")
     raise out_dtype_error(r.dtype, out.dtype)
@@ -706,7 +771,11 @@ def _exact_out(name, r, out):
 # whose only later error is the kernel's dtype refusal)
 _DIM_RANGE = ('Dimension out of range',)
 _OUT_EXACT_FIRST = {
-    'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',),
+    'index_copy': _DIM_RANGE, 'index_add': _DIM_RANGE + ('source tensor shape must match',
+                                                        'index_add_(): Index is supposed'),
+    'cumsum': _DIM_RANGE, 'cumprod': _DIM_RANGE,
+    'linalg_eigvalsh': ('linalg.eigh: A must be batches', 'linalg.eigh: The input tensor A'),
+    'linear': ('mat1 and mat2 shapes cannot be multiplied',),
     'softmax': _DIM_RANGE, 'log_softmax': _DIM_RANGE, '_softmax': _DIM_RANGE,
     '_log_softmax': _DIM_RANGE, 'mv': (),
     'linalg_cholesky': ('linalg.cholesky: A must be batches', 'linalg.cholesky: Expected a',
@@ -719,6 +788,8 @@ def _exact_out_first(name, args, kwargs, out):
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
     want = kwargs.get('dtype')
+    if not isinstance(want, dtype_type):  # (softmax's dtype, passed on by position)
+        want = next((a for a in args[1:] if isinstance(a, dtype_type)), None)
     if not isinstance(want, dtype_type):
         first = args[0] if args else kwargs.get('input', kwargs.get('self'))
         if not isinstance(first, Tensor):
@@ -726,6 +797,11 @@ def _exact_out_first(name, args, kwargs, out):
         want = first.dtype
     if want is not out.dtype and not (_grad_enabled() and any(
             isinstance(a, Tensor) and a.requires_grad for a in args)):
+        if name == 'linalg_eigvalsh' and args and isinstance(args[0], Tensor):
+            # (its body refuses the dtype before the shape; torch's out= form checks the
+            # shape, then out, then the dtype)
+            from .factorizations import _matrices
+            _matrices(args[0].float(), 'linalg.eigh')
         raise out_dtype_error(want, out.dtype) from None
 
 
@@ -757,6 +833,45 @@ _OUT_EXACT = dict.fromkeys((
     'squeeze_copy', 'sum', 't_copy', 'take_along_dim', 'transpose_copy', 'tril', 'triu',
     'unfold_copy', 'unsqueeze_copy', 'view_as_real_copy', 'view_copy'), 'exact')
 _OUT_EXACT.update(index_select='same', masked_select='same')
+
+
+# (op -> its message for an out of another dtype than the result's; from the fuzzer's out=
+# calls against torch 2.13: these refuse where ember cast)
+_OUT_EXACT.update({
+    'searchsorted': lambda r, o, a, k: (
+        "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+        "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+        f"dtype {o.kernel_name} and out_int32 flag is {r.kernel_name == 'Int'}"),
+    'float_power': lambda r, o, a, k: (
+        f"the output given to float_power has dtype {o.kernel_name} but the operation's "
+        f"result requires dtype {r.kernel_name}"),
+    'heaviside': lambda r, o, a, k: (
+        "heaviside is not yet implemented for complex tensors." if o.is_complex else
+        "heaviside is not yet implemented for tensors with different dtypes."),
+    'linalg_norm': lambda r, o, a, k: (
+        f"linalg.norm expected out tensor dtype {r.kernel_name} but got: {o.kernel_name}"),
+    'linalg_vecdot': lambda r, o, a, k: (
+        f"linalg.vecdot: Expected out of dtype{r.kernel_name} but found {o.kernel_name}"),
+    'inner': lambda r, o, a, k: None if any(  # (a 0-d operand: torch's mul, which casts)
+        getattr(t, 'ndim', 1) == 0 for t in (*a[:2], k.get('input'), k.get('other'))) else (
+        f"tensordot: Expected the output tensor to have dtype {r.kernel_name}, but got an "
+        f"output tensor with dtype {o.kernel_name}"),
+    'nan_to_num': lambda r, o, a, k: (
+        f"nan_to_num: dtype of out: {o.kernel_name} should be same as input: "
+        f"{r.kernel_name}"),
+    'softshrink': lambda r, o, a, k: f"Found dtype {o.kernel_name} but expected {r.kernel_name}",
+    'special_round': lambda r, o, a, k: (
+        f"Found dtype {o.kernel_name} but expected {r.kernel_name}"),
+    'linalg_matrix_norm': lambda r, o, a, k: (
+        f"linalg.matrix_norm expected out tensor dtype {r.kernel_name} but got: "
+        f"{o.kernel_name}"),
+    'linalg_multi_dot': lambda r, o, a, k: (
+        f"multi_dot(): expected out tensor to have dtype {r.cpp_name} but got {o.cpp_name}"),
+    'multinomial': lambda r, o, a, k: f"multinomial expects Long tensor out, got: {o.kernel_name}",
+    'linalg_solve_triangular': lambda r, o, a, k: (
+        f"expected scalar type {r.kernel_name} but found {o.kernel_name}")})
+_OUT_EXACT['nuclear_norm'] = _OUT_EXACT['linalg_matrix_norm']
+_OUT_EXACT['bucketize'] = _OUT_EXACT['searchsorted']
 
 
 # Reductions and scans whose ``out=`` tensor gives the dtype they compute in when ``dtype``
@@ -864,6 +979,8 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         _reads_first(public_name, impl, args, kwargs)
         _inner_call(public_name, impl, args, kwargs, error)
     _shapes_first(public_name, args, kwargs, error)
+    if type(error) is RuntimeError and str(error).startswith(_OVERLAP_WORDS):
+        _checked_dtype_first(public_name, args, kwargs)
     if type(error) is NotImplementedError and str(error).endswith("for 'ComplexHalf'"):
         # (an op the body calls refused complex32: the op's own refusal comes first)
         _refuse_chalf(public_name, args, kwargs, impl, rows_only=True)
@@ -926,6 +1043,34 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         raise RuntimeError(f"{op}(): {text}") from None
 
 
+_OVERLAP_WORDS = 'unsupported operation: more than one element of the written-to'
+
+
+def _own_dtype_refusal(public_name, error):
+    """Whether ``error`` is a dtype refusal the op checks itself, before its iterator's
+    overlap check (see ``_checked_dtype_first``)."""
+    text = str(error)
+    return _own_check(text) and any(
+        e[1] == text for e in (refusals(public_name) or {}).values())
+
+
+def _own_check(text):
+    # (not a kernel's dispatch refusal, nor the iterator's cast check: both come after)
+    return 'not implemented for' not in text and not text.startswith('result type')
+
+
+def _checked_dtype_first(public_name, args, kwargs):
+    """An in-place op refused to write through an expanded tensor: a dtype refusal that
+    torch's op checks itself (relu_ of complex: "clamp is not supported for complex types")
+    comes before its iterator's overlap check; a kernel's dispatch refusal ("... not
+    implemented for") comes after."""
+    refused = refusals(public_name)
+    if refused:
+        own = {d: e for d, e in refused.items() if _own_check(e[1])}
+        if own:
+            refuse_dtypes(public_name, own, args, kwargs)
+
+
 _NUMPY_SHAPE = re.compile(r'\(([\d, ]*)\)')
 
 
@@ -973,6 +1118,84 @@ def inner_check(public_name, impl, args, kwargs=None):
     parameters to (see ``_inner_call``), for a body that would take the call (a bool as
     ``lp_pool1d``'s stride); returns if the parser would take it."""
     _inner_call(public_name, impl, args, kwargs, None)
+
+
+def _inner_sigs(key):
+    """The overloads of the C op of ``key``'s INNER entry (each alternative of a '?'
+    one), or None where it has none."""
+    got = _INNER.get(key, False)
+    if got is False:
+        entry = getattr(_table(), 'INNER', {}).get(key)
+        got = _INNER[key] = None if entry is None else _parsed(entry)
+    if got is None:
+        return None
+    sigs, todo = [], [got]
+    while todo:
+        e = todo.pop()
+        if e[0] == '?':
+            todo.extend(e[2:])
+        else:
+            sigs.extend(e[1])
+    return sigs
+
+
+def inner_after(public_name, impl, args, kwargs):
+    """A call of a function torch writes in Python (no parser signature of its own) went
+    by the checked path and its body answered: where torch's function hands parameters to
+    one C op (``INNER``), that op's parser would have refused a bad type among them (``sorted=
+    0.5`` to ``unique``: "_unique2(): argument 'sorted' must be bool, not float"). A dict
+    lookup for the other functions; for these, a type test per argument (the types the inner
+    op's parameter takes, ``_inner_types``), the full binding only for another type."""
+    key = key_of(public_name)
+    if _INNER.get(key, False) is None:
+        return
+    types = _INNER_TYPES.get(key)
+    if types is None:
+        types = _INNER_TYPES[key] = _inner_types(key)
+    body = _body_params(impl)
+    if body is None:
+        return
+    names = body.positional
+    for i, a in enumerate(args):
+        if i < len(names):
+            ok = types.get(names[i].name)
+            if ok is not None and type(a) not in ok:
+                return _inner_call(public_name, impl, args, kwargs, None)
+    for k, a in (kwargs or {}).items():
+        ok = types.get(k)
+        if ok is not None and type(a) not in ok:
+            return _inner_call(public_name, impl, args, kwargs, None)
+
+
+_INNER_TYPES = {}  # key -> {the function's parameter: the types its inner op's takes}
+
+
+def _inner_types(key):
+    """{parameter of torch's function handed unchanged to its inner op: the plain types
+    (and ember's Tensor, None where optional) some overload's parameter there takes}."""
+    from .._tensor import Tensor
+    _inner_sigs(key)
+    todo, out = [_INNER[key]], {}
+    while todo:
+        e = todo.pop()
+        if e[0] == '?':
+            todo.extend(e[2:])
+            continue
+        sigs, maps = e[1], e[2]
+        for outer, index, keyword, n in maps:
+            if n:
+                continue  # (wrapped by ``_pair`` & co: not tested here)
+            taken = out.setdefault(outer, set())
+            for sig in sigs:
+                ps = [p for p in sig.params if p.name == keyword] if keyword is not None \
+                    else sig.params[index:index + 1]
+                for p in ps:
+                    taken.update(p.plain)
+                    if p.display == 'Tensor':
+                        taken.add(Tensor)
+                    if p.optional:
+                        taken.add(type(None))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _bound(public_name, impl, args, kwargs):
@@ -1419,7 +1642,8 @@ def _shapes_first(public_name, args, kwargs, error):
             name not in PARTIAL_WRITES and not (
             isinstance(error, IndexError) and (name in _OVERLAP_LATE or _dim_error(error))):
         x = args[0]._data
-        if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+        if x.size and any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)) and \
+                not _own_dtype_refusal(public_name, error):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.") from None
@@ -1525,7 +1749,7 @@ def out_cast_first(name, args, out, tensors):
     if name in _REFUSE_BEFORE_OUT:
         return
     got = out.dtype
-    if name in _OUT_SAME_DTYPE:
+    if name in _OUT_SAME_DTYPE or name == 'lerp':  # (lerp: only where its kernel refuses)
         want = tensors[0].dtype
         if want.is_complex and name in _COMPLEX_BEFORE_OUT:
             return
@@ -1534,7 +1758,7 @@ def out_cast_first(name, args, out, tensors):
                                f"{want.kernel_name}") from None
         return
     common = _dtype.promote_all(tensors)
-    for a in args[1:2]:
+    for a in args[:2]:  # (a number operand, first -- xlogy(1j, t) -- or second)
         if type(a) in _NUMBERS:
             if name in _OUT_FIRST_RULES:
                 return  # (clamp_min's number bound: the kernel's refusal first)
@@ -1811,7 +2035,26 @@ _BAREBONES_KERNELS = {
     'scatter': 'scatter_gather_tensor_cpu', 'take': 'take_cpu', 'put': 'take_put_cpu',
     'bincount': 'bincount_cpu', 'dot': 'dot', 'vdot': 'dot',
     # (the probe's flip of a 2x2 tensor over dim 0 copies rows: see _KERNEL_SKIPS)
-    'flip': 'flip_cpu', 'flipud': 'flip_cpu'}
+    'flip': 'flip_cpu', 'flipud': 'flip_cpu',
+    # (found by the fuzzer's unsigned sweeps: forms or ops the probe does not call -- the
+    # in-place scans, whose out-of-place forms run in int64; the pooling and shuffles)
+    # (kernel, when: see ``refusals``) for those that run no kernel on some inputs
+    'cumprod_': ('cumprod_out_cpu', 'nonempty dims'),
+    'cumsum_': ('cumsum_out_cpu', 'nonempty dims'),
+    'nonzero_static': ('nonzero_count_cpu', 'dims'), 'cross': 'cross',
+    'linalg_cross': 'cross', 'bernoulli_': 'bernoulli_scalar_cpu_', 'avg_pool1d': 'avg_pool2d',
+    'max_pool1d': 'max_pool1d_impl', 'max_pool1d_with_indices': 'max_pool2d',
+    'pixel_shuffle': ('pixel_shuffle', 'nonempty'),
+    'pixel_unshuffle': ('pixel_unshuffle', 'nonempty'),
+    'channel_shuffle': ('channel_shuffle', 'nonempty'),
+    'native_channel_shuffle': ('channel_shuffle', 'nonempty'),
+    'bernoulli': ('bernoulli_scalar_cpu_', 'nonempty'), 'addr': ('addr_cpu', 'dims'),
+    'adaptive_avg_pool1d': ('adaptive_avg_pool2d', 'nonempty'),
+    'adaptive_avg_pool2d': ('adaptive_avg_pool2d', 'nonempty'),
+    'max_pool2d': ('max_pool2d', 'nonempty'), 'max_pool2d_with_indices': ('max_pool2d', 'nonempty')}
+# Ops whose Python-number arguments do not promote an unsigned input to float (their
+# kernel runs in the input's dtype): threshold(uint16_t, 1.5, 2) is refused
+_NUMBER_KEEPS_DTYPE = frozenset(('threshold', 'threshold_', 'bernoulli'))
 
 
 # Calls that run no kernel, so torch answers them whatever the dtype its kernel refuses:
@@ -2024,7 +2267,9 @@ def _clamp_bound(kernel):
 
 
 _KERNEL_SKIPS = {
-    'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ())),
+    'nonzero_static': lambda a, k: _param(a, k, 99, 'size') == 0,  # (no count to make)
+    'flip': lambda a, k: _flip_runs_no_kernel(a[0], _param(a, k, 1, 'dims', ()) if len(a) < 3
+                                              else a[1:]),  # (``t.flip(0, 1)``)
     'fliplr': lambda a, k: _flip_runs_no_kernel(a[0], [1]),
     'flipud': lambda a, k: _flip_runs_no_kernel(a[0], [0]),
     'rot90': _rot90_runs_no_kernel,
@@ -2123,9 +2368,11 @@ _CHALF_KERNELS = {'masked_scatter': 'masked_scatter', 'gather': 'scatter_gather_
 
 def _barebones_rows(name):
     kernel = _BAREBONES_KERNELS.get(name) or _BAREBONES_KERNELS.get(name[:-1])
-    rows = () if kernel is None else (
-        ('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
-         'UInt16 UInt32 UInt64', 'self'),)
+    rows = ()
+    if kernel is not None:
+        kernel, when = kernel if type(kernel) is tuple else (kernel, 'self')
+        rows = (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
+                 'UInt16 UInt32 UInt64', when),)
     kernel = _CHALF_KERNELS.get(name) or _CHALF_KERNELS.get(name[:-1])
     if kernel is not None:
         rows += (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
@@ -2219,7 +2466,7 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     number count."""
     from .._tensor import Tensor
     from .._dtype import dtype as dtype_type
-    if kwargs and kwargs.get('dtype') is not None:
+    if kwargs and kwargs.get('dtype') is not None:  # (dtype=None names none)
         # (only a named complex32 can be refused: checked by name, no import on this path)
         if kwargs['dtype'] is _complex32():
             _dtype_named(public_name, kwargs['dtype'], refused, args, kwargs)
@@ -2227,6 +2474,9 @@ def refuse_dtypes(public_name, refused, args, kwargs):
     dtype = None
     mixed = False  # (tensors of several dtypes: only a refusal of the first one's stands)
     seq = args[0] if args and type(args[0]) in (list, tuple) else ()
+    if not seq and len(args) > 1 and type(args[0]) in (float, complex) and \
+            isinstance(args[1], Tensor) and _barebones(args[1]._data.dtype):
+        return  # (``sub(1.5, uint16_t)``: a float number first, the kernel runs in float)
     for i, a in enumerate((*seq, *args)):
         if isinstance(a, Tensor):
             d = a._data.dtype
@@ -2237,7 +2487,8 @@ def refuse_dtypes(public_name, refused, args, kwargs):
         elif isinstance(a, dtype_type):
             return _dtype_named(public_name, a, refused, args, kwargs)
         elif type(a) in _NUMBERS and i == len(seq) + 1:
-            if type(a) in (float, complex) and _barebones(dtype):
+            if type(a) in (float, complex) and _barebones(dtype) and \
+                    _op_name(public_name) not in _NUMBER_KEEPS_DTYPE:
                 return  # (uint16+ and a float number: torch's kernel runs in float)
             # (a number as the second operand: torch's kernel for a number decides)
             number = refusals(public_name, True)

@@ -6,6 +6,7 @@ largest component real. The results are always complex (as in torch), and input 
 inf or NaN is refused before it reaches LAPACK (as torch does; geev may not return on it).
 """
 import numpy as np
+from .._tensor import Tensor
 
 from ._core import Node, track1, results, result
 from . import linalg as _products
@@ -55,15 +56,29 @@ class LinalgEigBackward0(Node):
         return gA if complex_input else _real(gA)
 
 
-def _eig(A, vectors, op='linalg.eig'):
+def _eig(A, vectors, op='linalg.eig', out=None):
     _products._check_tensor(A, op, 'A', 1)
     a = A._data
-    if a.dtype.char not in 'fdFD':
-        if a.dtype.kind == 'V' or a.dtype == np.float16:
-            raise NotImplementedError(f'"linalg_eig_out_cpu" not implemented for '
-                                      f"'{A.dtype.kernel_name}'")
+    low = a.dtype.char not in 'fdFD' and (a.dtype.kind == 'V' or a.dtype == np.float16)
+    if out is not None and a.dtype.char not in 'fdFD' and not low:
+        _matrices(A.float(), op)  # (given out=, torch checks the shape first)
+    if a.dtype.char not in 'fdFD' and not low:
         raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype.kernel_name}")
     _matrices(A, op)
+    if out is not None:
+        # (torch checks that the complex results cast into out's tensors before its kernel
+        # refuses a half-precision input: eigenvalues first)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        for what, o in zip(('eigenvalues', 'eigenvectors'), outs):
+            if isinstance(o, Tensor) and not o.dtype.is_complex:
+                c = 'ComplexFloat' if A.dtype.kernel_name == 'BFloat16' else \
+                    A.dtype.to_complex().kernel_name
+                raise RuntimeError(f"torch.{op}: Expected {what} to be safely castable from "
+                                   f"{c} dtype, but got {what} with dtype "
+                                   f"{o.dtype.kernel_name}")
+    if low:
+        raise NotImplementedError(f'"linalg_eig_out_cpu" not implemented for '
+                                  f"'{A.dtype.kernel_name}'")
     finite = np.isfinite(a).all((-2, -1))
     if vectors and not finite.all():
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
@@ -89,7 +104,7 @@ def _eig(A, vectors, op='linalg.eig'):
 def eig(A, *, out=None):
     """Eigenvalues and eigenvectors (complex, in LAPACK's geev order and normalisation:
     unit norm, largest component real) of a square matrix or a batch."""
-    return _out_pair(_eig_t(*_eig(A, True)), out)
+    return _out_pair(_eig_t(*_eig(A, True, out=out)), out)
 
 
 @_linalg()
@@ -97,4 +112,4 @@ def eigvals(A, *, out=None):
     """Eigenvalues of a square matrix (or a batch), complex, in geev's order."""
     # (torch computes a differentiable one with linalg_eig: its checks speak in its name)
     op = 'linalg.eig' if A._requires_grad and STATE.enabled else 'linalg.eigvals'
-    return _products._out(_eig(A, False, op), out)
+    return _products._out(_eig(A, False, op, out), out)

@@ -770,7 +770,16 @@ def _svd(A, full_matrices, op, uv):
 @_linalg()
 def svd(A, full_matrices=True, *, driver=None, out=None):
     """Singular value decomposition ``A = U diag(S) Vh``, singular values descending."""
+    if driver is not None:
+        _cpu_driver(A)
     return _svd_t(*_svd(A, full_matrices, 'linalg.svd', True))
+
+
+def _cpu_driver(A):
+    """torch's refusal of ``driver=`` on a CPU input, after the input's own checks."""
+    _matrices(A, 'linalg.svd', square=False)
+    raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
+                       "inputs with cuSOLVER backend.")
 
 
 @register(name='svd')
@@ -793,6 +802,8 @@ def _svd_toplevel(input, some=True, compute_uv=True, *, out=None):
 @_linalg()
 def svdvals(A, *, driver=None, out=None):
     """Singular values of ``A``, descending."""
+    if driver is not None:
+        _cpu_driver(A)
     return _products._out(_svd(A, False, 'linalg.svd', False), out)
 
 

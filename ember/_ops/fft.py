@@ -286,6 +286,16 @@ def _out_kind(out, fname, want_complex):
                        f"output tensor, but got {out.dtype.kernel_name}")
 
 
+def _conj_out(r, out, flipped):
+    """torch's inverse transform of a real signal over one dim conjugates the forward one
+    into ``out``, which must then have its complex dtype: "Found dtype ComplexDouble but
+    expected ComplexFloat" (the n-d forms name the two the other way round)."""
+    if isinstance(out, Tensor) and out.dtype.is_complex and out.dtype is not r.dtype and \
+            not (r.requires_grad and STATE.enabled):
+        found, want = (r.dtype, out.dtype) if flipped else (out.dtype, r.dtype)
+        raise RuntimeError(f"Found dtype {found.kernel_name} but expected {want.kernel_name}")
+
+
 def _out(r, out, fname, prim, want_complex):
     """Implements ``out=``: torch's checks, then the result written into ``out``."""
     if out is None:
@@ -311,7 +321,10 @@ def _c2c(fname, x, s, dim, norm, forward, out):
     if not x.dtype.is_complex and len(dims) == 1:
         # A real signal: one real-to-complex transform (the inverse one is its conjugate).
         r = _fft_r2c(x, dims, mode, False)
-        r = r if forward else conj(r)
+        if not forward:
+            if fname == 'ifft':  # (the n-d forms cast into out)
+                _conj_out(r, out, False)
+            r = conj(r)
         return _out(r, out, fname, '_fft_r2c', True)
     x = convert(x, x.dtype.to_complex())
     return _out(_fft_c2c(x, dims, mode, forward), out, fname, '_fft_c2c', True)
@@ -328,6 +341,8 @@ def _r2c(fname, x, s, dim, norm, forward, out):
     # ihfft: the inverse transform of a real signal is the conjugate of its forward one.
     # As torch: the last dim one-sided, conjugated, then the other dims' inverse transform.
     r = _fft_r2c(x, dims[-1:], mode, True)
+    if len(dims) == 1:
+        _conj_out(r, out, fname != 'ihfft')
     r = conj(r) if len(dims) == 1 else _fft_c2c(conj_physical(r), dims[:-1], mode, False)
     return _out(r, out, fname, '_fft_r2c', True)
 

@@ -1587,7 +1587,8 @@ def rsub(input, other, *deprecated, alpha=1):
             x = x * alpha
         xa, o = binary_arrays(x, other, 'rsub')
         # (also for ``number - t``, which the wrapper's dtype check does not see)
-        if xa.dtype.kind == 'u':
+        if xa.dtype.kind == 'u' and not isinstance(other, (float, complex)):
+            # (a float number: the result, and torch's kernel, are floating)
             _dtype.refuse_barebones('add_stub', _dtype.FROM_NP[xa.dtype])
         if xa.dtype.kind == 'V' and xa.dtype.names is not None:  # complex32
             r = opmath_call(lambda a: _sub_complex(o, a) if alpha == 1 else
@@ -1932,9 +1933,10 @@ def _rpow(base, exponent):
     """``base ** tensor`` for a Python-number base (PowBackward2)."""
     x = exponent._data
     dt = _dtype.result_type(_dtype.FROM_NP[x.dtype], base).np
-    _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
-    if dt.names is not None and base != 1:  # (complex32; 1 ** x is ones, without a kernel)
-        raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
+    if builtins.type(base) is bool or base != 1:  # (torch answers 1 ** x without its kernel)
+        _pow_kernel(dt)  # (a bool base with bool exponents: torch's kernel has no bool pow)
+        if dt.names is not None:  # (complex32)
+            raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
     # (an int base wraps into a narrower integer dtype, as torch casts it: 300 -> 44 in uint8)
     r = np.asarray(_power(np.array(base).astype(dt), x.astype(dt, copy=False)))
     n = track(PowBackward2, (None, exponent))
@@ -1956,6 +1958,9 @@ def pow_(self, exponent):
 @register
 def float_power(input, exponent):
     """``pow`` computed in float64 (complex128 for complex inputs)."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        from ._args import check  # (two numbers: torch's TypeError)
+        check('float_power', (input, exponent), None)
     wide = _dtype.complex128 if any(
         isinstance(v, complex) or isinstance(v, Tensor) and v.dtype.is_complex
         for v in (input, exponent)) else _dtype.float64
@@ -2047,6 +2052,9 @@ def clamp(input, min=None, max=None, *, out=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if not isinstance(input, Tensor):
+        if type(input) in (int, float, bool, complex):  # (torch's parser: no number input)
+            from ._args import check
+            check('clamp', (input, min, max), None)
         input = to_tensor(input, 'clamp', 'input')
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = to_tensor(min) if min is not None else None
@@ -2149,7 +2157,9 @@ register(clamp_, name='clip_')
 @register
 def clamp_min(input, min):
     """``clamp(input, min=min)``."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, Tensor) or min is None:
+        from ._args import check  # (torch's TypeError: a number input, a None bound)
+        check('clamp_min', (input, min), None)
         return clamp(input, min=min)
     if isinstance(min, Tensor):
         return _clamp_tensors(input, min, None, ClampMinBackward1)
@@ -2159,7 +2169,9 @@ def clamp_min(input, min):
 @register
 def clamp_max(input, max):
     """``clamp(input, max=max)``."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, Tensor) or max is None:
+        from ._args import check  # (torch's TypeError: a number input, a None bound)
+        check('clamp_max', (input, max), None)
         return clamp(input, max=max)
     if isinstance(max, Tensor):
         return _clamp_tensors(input, None, max, ClampMaxBackward1)

@@ -1135,10 +1135,15 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         np.zeros(tuple(1 if i in dims else s for i, s in enumerate(x.shape)), x.real.dtype)
     # Shifting by an infinite max would give inf - inf = nan; those slices need no shift.
     m = np.where(np.isfinite(m), m, 0)
-    r = np.log(np.sum(np.exp(opmath(x) - m), axis=ax, keepdims=True)) + m
+    e = np.exp(opmath(x) - m)
+    if out is not None and x.dtype.kind == 'c' and not out.dtype.is_complex:
+        # (torch sums into a real out: the log of the real part of the sum, in out's
+        # precision where it is double)
+        e = e.real.astype(np.float64) if out.dtype.itemsize == 8 else e.real
+    r = np.log(np.sum(e, axis=ax, keepdims=True)) + m
     if not keepdim and x.ndim:
         r = np.squeeze(r, dims)
-    r = np.asarray(r, x.dtype)
+    r = np.asarray(r, x.dtype if r.dtype.kind == 'c' or x.dtype.kind != 'c' else r.dtype)
     n = track1(LogsumexpBackward0, input)
     if n is not None:
         n.save(input)

@@ -1221,8 +1221,10 @@ class FlipBackward0(Node):
 
 
 @register
-def flip(input, dims):
-    """Reverses the order of elements along ``dims`` (a copy, as in torch)."""
+def flip(input, *dims):
+    """Reverses the order of elements along ``dims`` (a copy, as in torch); the method
+    takes them unpacked too, ``t.flip(0, 1)``."""
+    dims = dims[0] if len(dims) == 1 else list(dims)
     nd = input._data.ndim
     dims = tuple(_distinct_dims(dims if isinstance(dims, (tuple, list)) else [dims], nd))
     out = np.flip(input._data, dims).copy() if nd else input._data.copy()

@@ -102,6 +102,10 @@ def _unique_dim_order(rows):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally the index of each
     input element in the result (``return_inverse``) and how often each occurs."""
+    if sorted.__class__ is not bool or return_inverse.__class__ is not bool or \
+            return_counts.__class__ is not bool:  # (an int passes the fast path)
+        from ._args import inner_check
+        inner_check('unique', unique, (input, sorted, return_inverse, return_counts, dim))
     x = input._data
     _no_complex(x, 'unique' if dim is None else 'unique_dim')
     if dim is None:
@@ -142,6 +146,10 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapses each run of equal consecutive elements (or slices along ``dim``) to one;
     optionally the run index of each input element and the length of each run."""
+    if return_inverse.__class__ is not bool or return_counts.__class__ is not bool:
+        from ._args import inner_check
+        inner_check('unique_consecutive', unique_consecutive,
+                    (input, return_inverse, return_counts, dim))
     x = input._data
     # (torch runs dim 0 of a 1-D input as no dim)
     _no_complex(x, 'unique' if dim is None or dim == 0 and x.ndim == 1 else 'unique_dim')
@@ -312,8 +320,10 @@ def histc(input, bins=100, min=0, max=0):
                            "dimension 0")
     from .pointwise import scalar_as
     min, max = (scalar_as(v, np.float64) for v in (min, max))  # (torch reads doubles)
-    if x.dtype.kind not in 'fVb':  # (bool passes on to torch's linspace of the edges)
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+    if x.dtype.kind == 'u' and x.dtype.itemsize > 1:  # (uint16+: the data's range or the
+        # edges' linspace)
+        kernel = 'aminmax_cpu' if float(min) == float(max) and x.size else 'linspace_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)
     if lo == hi and x.size:
@@ -324,6 +334,13 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError("torch.histc: max must be larger than min")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
+    if x.dtype.kind in 'iu':  # (torch converts min and max to the input's type first)
+        info = np.iinfo(x.dtype)
+        if not (info.min <= lo and hi <= info.max):
+            name = {'i4': 'int'}.get(x.dtype.str[1:], f'{x.dtype.name}_t')
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
     if x.dtype == np.bool_:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     flat = x.reshape(-1)
