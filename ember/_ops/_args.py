@@ -2369,14 +2369,15 @@ _CHALF_KERNELS = {'masked_scatter': 'masked_scatter', 'gather': 'scatter_gather_
 def _barebones_rows(name):
     kernel = _BAREBONES_KERNELS.get(name) or _BAREBONES_KERNELS.get(name[:-1])
     rows = ()
+    when = 'self'
     if kernel is not None:
         kernel, when = kernel if type(kernel) is tuple else (kernel, 'self')
         rows = (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
                  'UInt16 UInt32 UInt64', when),)
     kernel = _CHALF_KERNELS.get(name) or _CHALF_KERNELS.get(name[:-1])
-    if kernel is not None:
+    if kernel is not None:  # (where torch runs no kernel, it runs none for complex32 either)
         rows += (('NotImplementedError', f'"{kernel}" not implemented for \'<dtype>\'',
-                  'ComplexHalf', 'self'),)
+                  'ComplexHalf', when),)
     return rows
 
 

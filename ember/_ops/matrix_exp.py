@@ -22,6 +22,8 @@ blocks of another scale, which the recurrence cannot separate: such gradients ca
 """
 import numpy as np
 
+from .. import _dtype
+
 from ._core import Node, register, track1, result
 from .shape import cat
 from .factorizations import _linalg, _matrices
@@ -403,11 +405,13 @@ def _matrix_exp(A):
     _matrices(A, 'linalg.matrix_exp')
     a = A._data
     dt = a.dtype
-    work = a.astype(np.float32) if dt.kind == 'V' or dt == np.float16 else a
+    # (the half-precision types compute in single precision and round once: bfloat16 and
+    # complex32 through opmath, float16 in float32; complex32 rounds back through cast)
+    work = a.astype(np.float32) if dt == np.float16 else _dtype.opmath(a)
     n = track1(LinalgMatrixExpBackward0, A)
     if n is not None:
         n.save(A)
-    return result(np.ascontiguousarray(_expm(work), dtype=dt), n)
+    return result(np.ascontiguousarray(_dtype.cast(np.asarray(_expm(work)), dt)), n)
 
 
 @_linalg()

@@ -184,3 +184,21 @@ def test_topk_along_a_dim_beside_an_empty_one():
     """topk over a dim of 3 of a (0, 3) tensor: the tie check reshaped an empty gather to
     (0, -1), which NumPy cannot infer."""
     check(lambda T, x: x.topk(2, 1), np.zeros((0, 3), np.float32), grad=False)
+
+
+@pytest.mark.parametrize('op', ['pixel_shuffle', 'flip0', 'flip1'])
+@pytest.mark.parametrize('empty', [True, False])
+def test_complex32_kernel_skips_follow_the_unsigned_ones(op, empty):
+    """Where torch runs no kernel (an empty pixel_shuffle, a flip over rows) it refuses
+    complex32 no more than uint16: the complex32 rows of _CHALF_KERNELS now take the
+    conditions of the unsigned ones (an empty complex32 pixel_unshuffle was refused)."""
+    import warnings
+    shape = (0, 4, 2, 2) if op == 'pixel_shuffle' else (0 if empty else 2, 3)
+    if op == 'pixel_shuffle' and not empty:
+        shape = (1, 4, 2, 2)
+    fn = {'pixel_shuffle': lambda T, x: T.nn.functional.pixel_shuffle(x, 2),
+          'flip0': lambda T, x: x.flip(0), 'flip1': lambda T, x: x.flip(1)}[op]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(lambda T, x: fn(T, x.to(T.complex32)).shape, np.zeros(shape, np.complex64),
+              grad=False, match_message=True)
