@@ -516,11 +516,17 @@ def _type_name(x):
 _TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_format')
 
 
+def _kwargs_order(kwargs):
+    from ._cpp_print import kwargs_order
+    return kwargs_order(list(kwargs))
+
+
 def _got(args, kwargs):
     """The "got (...)" part of torch's message: the arguments' types."""
-    # (torch lists the keywords last given first)
+    # (torch lists the keywords in the order of its C++ map of them: see ``kwargs_order``)
+    kwargs = kwargs or {}
     parts = [_type_name(a) for a in args] + [
-        f'{k}={_type_name(v)}' for k, v in reversed(list((kwargs or {}).items()))]
+        f'{k}={_type_name(kwargs[k])}' for k in _kwargs_order(kwargs)]
     # (torch leaves a trailing ", " after keywords given without positional arguments)
     return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
 
@@ -575,8 +581,19 @@ def _no_overload(cname, overloads, args, kwargs):
         (plausible or overloads)[0].bind(args, kwargs, True)
     got = _got(args, kwargs)
     if len(visible) == 1:
+        shown = visible[0].shown()
+        if kwargs:
+            # (torch matches each keyword against the last len(kwargs) entries of the
+            # listing's text split at ", ", naming an entry by its last word: a parameter
+            # with a default is named by the default, and "*" is an entry)
+            names = [part.rsplit(' ', 1)[-1] for part in shown[1:-1].split(', ')]
+            window = names[max(len(names) - len(kwargs), 0):]
+            unmatched = [k for k in _kwargs_order(kwargs) if k not in window]
+            if unmatched:
+                raise TypeError(f"{cname}() received an invalid combination of arguments - "
+                                f"got unrecognized keyword arguments: {', '.join(unmatched)}")
         raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
-                        f"but expected {visible[0].shown()}")
+                        f"but expected {shown}")
     listing = '\n'.join(' * ' + s.shown() for s in visible)
     raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
                     f"but expected one of:\n{listing}\n")

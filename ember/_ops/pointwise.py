@@ -733,13 +733,22 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     # (a third positional parameter and ``**kw`` cost less on every call than ``*args``;
     # ``**kw`` no more than ``*, out=None, alpha=_UNSET``, and it lets a call by torch's
     # names -- or NumPy's, ``atan2(x1=a, x2=b)`` -- reach ``_by_name``)
-    def fn(input=_UNSET, other=_UNSET, third=_UNSET, **kw):
+    # (positional-only: ``other=`` arrives in ``kw``, so a message can tell it was named --
+    # torch's then give no position and list it as a keyword -- at no cost to other calls)
+    def fn(input=_UNSET, other=_UNSET, third=_UNSET, /, **kw):
         nonlocal numbers_ok, check
         out = None
+        named = False
         if kw or third is not _UNSET:  # (rare: see ``_more_arguments``)
-            if len(kw) != 1 or 'out' not in kw or third is not _UNSET or other is _UNSET:
+            if 'other' in kw and other is _UNSET and third is _UNSET and \
+                    input is not _UNSET and len(kw) - ('out' in kw) == 1:
+                other = kw['other']
+                out = kw.get('out')
+                named = True
+            elif len(kw) != 1 or 'out' not in kw or third is not _UNSET or other is _UNSET:
                 return _more_arguments(name, public or fn, (input, other, third), kw)
-            out = kw['out']
+            else:
+                out = kw['out']
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -750,8 +759,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 if r is not CONTINUE:
                     return r
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
-                    _arguments().check(public._ember_name, (input, other), None if out is None
-                                       else {'out': out})
+                    if named:
+                        _arguments().check(public._ember_name, (input,), kw)
+                    else:
+                        _arguments().check(public._ember_name, (input, other),
+                                           None if out is None else {'out': out})
             if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
                 if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                     input = _scalar_tensor(input, other)
@@ -760,8 +772,12 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         if numbers_ok is not True and not isinstance(other, Tensor):
             numbers_ok = _arguments().takes_numbers(name, 1)
             if not numbers_ok:
-                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                                f"{builtins.type(other).__name__}")
+                # (a method counts its arguments after ``self``; an alias has its own name)
+                called = getattr(public, '_ember_name', name)
+                where = '' if named else ' (position 1)' if called.startswith(
+                    'ember.Tensor.') else ' (position 2)'
+                raise TypeError(f"{called.rsplit('.', 1)[-1]}(): argument 'other'{where} must "
+                                f"be Tensor, not {builtins.type(other).__name__}")
         if to_float and input._data.dtype.kind not in 'fcV' and not isinstance(other, Tensor):
             # Against a number, cast first so a negative number never wraps in an unsigned
             # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
