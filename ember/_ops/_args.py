@@ -1098,6 +1098,10 @@ def _inner_call(public_name, impl, args, kwargs, error):
     try:
         _no_overload(cname, sigs, call, named)
     except TypeError as e:
+        if key.startswith('nn.functional.') and bound.get('inplace') and \
+                str(e).startswith(cname + '('):
+            # (``if inplace:`` hands the arguments to the op's in-place form: relu_)
+            raise TypeError(f'{cname}_{str(e)[len(cname):]}') from None
         raise e from None
 
 

@@ -123,3 +123,20 @@ def test_unary_input_by_name(call):
 def test_unary_input_by_name_computes(call):
     import numpy as np
     check(call, np.array([0.5, -1., 2.]))
+
+
+# -- nn.functional's activations and dropouts with inplace=True hand their arguments to the
+# op's in-place form, which torch's message names (relu_(), hardtanh_()) ---------------------
+
+@pytest.mark.parametrize('name,args', [
+    ('relu', ('x',)), ('relu', (1.5,)), ('celu', ('x', 0)), ('hardtanh', (1.5, -1.0, 3)),
+    ('hardtanh', ('t', 'a', 3)), ('relu6', (True,)), ('selu', (True,)), ('silu', (True,)),
+    ('threshold', ('x', 1, 2)), ('elu', ('x',)), ('leaky_relu', ('x',)), ('mish', ('x',)),
+    ('hardsigmoid', ('x',)), ('hardswish', ('x',)), ('rrelu', ('x',)), ('dropout', ('x',)),
+    ('alpha_dropout', ('x',)), ('feature_alpha_dropout', ('x',)),
+])
+@pytest.mark.parametrize('inplace', [True, 1, False])
+def test_inplace_activation_names(name, args, inplace):
+    check(lambda T: getattr(T.nn.functional, name)(
+        *[T.ones(2) if a == 't' else a for a in args], inplace=inplace),
+        grad=False, match_message=True)
