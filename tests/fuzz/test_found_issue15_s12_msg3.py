@@ -2,6 +2,7 @@
 2100-2139, every call by keyword 22200-22239): ember raised torch's exception class with
 another first line of message. Each call is pinned against torch, first line included."""
 import random
+import warnings
 
 import pytest
 
@@ -140,3 +141,34 @@ def test_inplace_activation_names(name, args, inplace):
     check(lambda T: getattr(T.nn.functional, name)(
         *[T.ones(2) if a == 't' else a for a in args], inplace=inplace),
         grad=False, match_message=True)
+
+
+# -- stft's kernel states the call before each of its checks' messages ("stft(torch.
+# FloatTensor[8], n_fft=4, hop_length=0, ...) : expected hop_length > 0"), and checks n_fft
+# against the signal's length before the hop and window lengths ------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.stft(T.ones(8), 4, hop_length=0, return_complex=True, center=False),
+    lambda T: T.stft(T.ones(8), 4, win_length=5, return_complex=True, center=False),
+    lambda T: T.stft(T.ones(8), 4, win_length=0, return_complex=True, center=False),
+    lambda T: T.stft(T.ones(8), 4, win_length=3, window=T.ones(2), return_complex=True,
+                     center=False),
+    lambda T: T.stft(T.ones(8), 9, return_complex=True, center=False),
+    lambda T: T.stft(T.ones(8), 0, return_complex=True, center=False),
+    lambda T: T.stft(T.ones(2, 2, 2), 2, return_complex=True, center=False),
+    lambda T: T.stft(T.ones(8), 4, hop_length=0, return_complex=True, center=False,
+                     onesided=True, align_to_window=True),
+    lambda T: T.stft(T.ones(8, dtype=T.float64), 4, hop_length=0, return_complex=True),
+    lambda T: T.stft(T.ones(3, 8, dtype=T.float64), 4, hop_length=0, return_complex=False,
+                     window=T.ones(4)),
+    lambda T: T.ones(3, 3).stft(2, hop_length=1, win_length=2, window=T.ones(3, 3),
+                                return_complex=True, onesided=False, align_to_window=False,
+                                center=False),
+    lambda T: T.ones(6).stft(3, hop_length=3, win_length=3, window=T.ones(1),
+                             return_complex=True),
+], ids=['hop', 'win_long', 'win_zero', 'window_size', 'n_fft_long', 'n_fft_zero', 'dims',
+        'flags', 'centered_double', 'batch_real', 'window_2d', 'method'])
+def test_stft_kernel_messages(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
