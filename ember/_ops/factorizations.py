@@ -523,6 +523,12 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 @register
 def cholesky(input, upper=False, *, out=None):
     """``torch.cholesky`` (deprecated in torch in favour of ``linalg.cholesky``)."""
+    x = input._data
+    if x.size and x.ndim >= 2 and x.shape[-1] == x.shape[-2] and (
+            x.dtype.kind not in 'fc' or x.dtype == np.float16):
+        # (its kernel's dtype dispatch, after the shape checks: not linalg's message)
+        raise NotImplementedError(f'"cholesky_cpu" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
     if input._data.size == 0:  # (torch checks an empty input for nothing: it is the answer)
         return _products._out(result(np.empty_like(input._data),
                                      track1(_EmptyCholesky, input)), out)

@@ -172,3 +172,23 @@ def test_stft_kernel_messages(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- torch.cholesky (not linalg's): after its shape checks, its kernel's dtype dispatch refuses
+# integer, bool, float16 and bfloat16 matrices ("cholesky_cpu" not implemented for 'Int');
+# ember gave linalg.cholesky's message or NumPy's words ------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.cholesky(T.ones(3, dtype=T.int32)),
+    lambda T: T.cholesky(T.ones(3, 2, dtype=T.int32)),
+    lambda T: T.cholesky(T.ones(3, 3, dtype=T.int32)),
+    lambda T: T.cholesky(T.ones(2, 3, 3, dtype=T.bool)),
+    lambda T: T.cholesky(T.ones(3, 3, dtype=T.float16)),
+    lambda T: T.cholesky(T.ones(3, 3, dtype=T.bfloat16)),
+    lambda T: T.ones(3, 3, dtype=T.int64).cholesky(),
+    lambda T: T.cholesky(T.ones(2, 0, 0, dtype=T.bool)),
+], ids=['int_1d', 'int_wide', 'int', 'bool_batch', 'half', 'bfloat16', 'method', 'empty'])
+def test_cholesky_dtype_refusal(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
