@@ -102,7 +102,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     if indices.dtype not in (_dtype.int64, _dtype.int32):
         raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the "
                            "following scalar types: Long, Int; but got "
-                           f"torch.{indices.dtype._legacy} instead{why}")
+                           f"{indices.dtype.type_string} instead{why}")
     rows = np.unique(indices._data)
     n = input.shape[0]
     floating = input.dtype.is_floating_point or input.dtype.is_complex

@@ -192,3 +192,32 @@ def test_cholesky_dtype_refusal(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- embedding's family: a dtype without a legacy tensor type prints as CPUBoolType; the
+# aten embedding_bag checks the offsets' dims before the weight's; a tensor's type prints as
+# torch's class ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.embedding_bag(T.ones(3, 3), T.ones(3, dtype=T.long), T.tensor(0)),
+    lambda T: T.embedding_bag(T.ones(3), T.ones(3, dtype=T.long), T.tensor(0)),
+    lambda T: T.embedding_bag(T.ones(3), T.ones(3, dtype=T.long), T.tensor([0])),
+    lambda T: T.embedding(T.ones(3, 3), T.ones(3, dtype=T.bool)),
+    lambda T: T.embedding(T.ones(3, 3), T.ones(3, dtype=T.complex64)),
+    lambda T: T.embedding(T.ones(3, 3), T.ones(3, dtype=T.float16)),
+    lambda T: T.nn.functional.embedding(T.ones(3, dtype=T.bool), T.ones(3, 3)),
+    lambda T: T.embedding_renorm_(T.ones(3, 3), T.ones(3, dtype=T.bool), 1., 2.),
+    lambda T: T.embedding_renorm_(T.ones(3, 3), T.ones(3, dtype=T.float16), 1., 2.),
+    lambda T: T.nn.functional.embedding_bag(T.ones(3, dtype=T.bfloat16), T.ones(3, 3),
+                                            T.ones(1, dtype=T.long)),
+    lambda T: T.nn.functional.embedding_bag(T.ones(2, 3, dtype=T.long), T.ones(3, 3),
+                                            T.ones(1, dtype=T.long)),
+    lambda T: T.embedding_bag(T.ones(3, 3), T.ones(3, dtype=T.long), T.tensor([0]),
+                              per_sample_weights=T.ones(3, dtype=T.bool), mode=0),
+    lambda T: T.embedding_bag(T.ones(3, 3), T.ones(3, dtype=T.long), T.tensor([0]),
+                              per_sample_weights=T.ones(3, dtype=T.float64), mode=0),
+], ids=['bag_offsets_0d', 'bag_offsets_before_weight', 'bag_weight_1d', 'bool', 'complex',
+        'half', 'functional_bool', 'renorm_bool', 'renorm_half', 'functional_bag_bfloat16',
+        'functional_bag_offsets_type', 'bag_weights_bool', 'bag_weights_double'])
+def test_embedding_messages(call):
+    check(call, grad=False, match_message=True)
