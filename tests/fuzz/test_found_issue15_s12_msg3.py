@@ -221,3 +221,25 @@ def test_cholesky_dtype_refusal(call):
         'functional_bag_offsets_type', 'bag_weights_bool', 'bag_weights_double'])
 def test_embedding_messages(call):
     check(call, grad=False, match_message=True)
+
+
+# -- addmm checks the dtypes (input's against mat2's, then mat1's) before the dims and the
+# shapes, and expands input with expand's own message for too many dims ----------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.addmm(T.ones(3), T.ones(3, dtype=T.float64), T.ones(3, 3)),
+    lambda T: T.addmm(T.ones(3), T.ones(3, 2, dtype=T.float64), T.ones(3, 3)),
+    lambda T: T.addmm(T.ones(3), T.ones(3, 2), T.ones(3)),
+    lambda T: T.addmm(T.ones(3, 3, 3), T.ones(3, 2), T.ones(3, 3)),
+    lambda T: T.addmm(T.ones(3, 3, 3), T.ones(3, 3), T.ones(3, 3)),
+    lambda T: T.addmm(T.ones(3), T.ones(3, 2, dtype=T.bool), T.ones(2, 3, dtype=T.bool)),
+    lambda T: T.ones(3).addmm(T.ones(3, 2), T.ones(2, 3, dtype=T.float16)),
+    lambda T: T.ones(3, 3).addmm_(T.ones(3, 3, 3), T.ones(3, 3, dtype=T.float64)),
+    lambda T: T.addmm(T.ones(3), T.ones(0), T.ones(3, 0, dtype=T.complex128)),
+    lambda T: T.nn.functional.linear(T.ones(2, 0), T.ones(2, 0), T.ones(1, 2, 3, 3)),
+    lambda T: T.nn.functional.linear(T.ones(2, 3), T.ones(2, 3), T.ones(1, 2, 2)),
+], ids=['mat1_dtype_1d', 'mat1_dtype', 'mat2_1d', 'shapes_before_expand', 'expand_dims',
+        'input_dtype_bool', 'method_half', 'inplace_3d', 'complex_empty', 'linear_empty',
+        'linear_bias_3d'])
+def test_addmm_check_order(call):
+    check(call, grad=False, match_message=True)
