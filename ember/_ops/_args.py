@@ -1276,7 +1276,7 @@ def _shapes_first(public_name, args, kwargs, error):
     instead of a dtype or value error."""
     name = _op_name(public_name)
     if isinstance(error, TypeError) and not _from_numpy(error) or \
-            any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS):
+            any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS + _BEFORE_SHAPES_WORDS):
         return
     from .._tensor import Tensor
     from ._core import PARTIAL_WRITES
@@ -1306,6 +1306,8 @@ def _shapes_first(public_name, args, kwargs, error):
         v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
     if not tensors:
         return
+    if name == 'rsub':  # (``other - input``: torch's message names other tensor a)
+        tensors.reverse()
     (check_written_shape if inplace else check_broadcast)(*[t._data.shape for t in tensors])
     if isinstance(error, NotImplementedError):
         if inplace:
@@ -1452,6 +1454,14 @@ def _inplace_cast_first(public_name, args, tensors):
 # the body's error is already torch's shape error (its own operand order stands)
 _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
                 'more than one element of the written-to tensor')
+# checks elementwise ops make of their arguments before broadcasting them (in their meta
+# functions): those errors stand
+_BEFORE_SHAPES_WORDS = ('where expected condition to be a boolean tensor',
+                        'Subtraction, the `-` operator, with',
+                        'not implemented for complex tensors',
+                        'clamp is not supported for complex types',
+                        'heaviside is not yet implemented for tensors with different dtypes',
+                        'for `end` but got dtype')
 # elementwise ops (broadcasting, one common dtype) that torch does not tag ``pointwise``
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
@@ -1951,9 +1961,9 @@ def array_check(name, own=None, tensors_only=False, chalf_apart=False):
                     error[2], [x] + [o for o in others if type(o) is np.ndarray],
                     any(type(o) is not np.ndarray for o in others))):
                 raise error[0](error[1])
-        except (RuntimeError, NotImplementedError):
+        except (RuntimeError, NotImplementedError) as e:
             shapes = [o.shape for o in others if type(o) is np.ndarray]
-            if shapes:
+            if shapes and not any(w in str(e) for w in _BEFORE_SHAPES_WORDS):
                 from ._core import check_broadcast
                 check_broadcast(x.shape, *shapes)
             raise

@@ -2051,6 +2051,8 @@ def clamp(input, min=None, max=None, *, out=None):
     if not isinstance(input, Tensor):
         input = to_tensor(input, 'clamp', 'input')
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if input.dtype.is_complex:  # (clamp's own check, before the shapes)
+            raise NotImplementedError("clamp is not supported for complex types")
         lo = to_tensor(min) if min is not None else None
         hi = to_tensor(max) if max is not None else None
         t = _clamp_tensors(input, lo, hi, ClampBackward0)

@@ -243,3 +243,42 @@ def test_embedding_messages(call):
         'linear_bias_3d'])
 def test_addmm_check_order(call):
     check(call, grad=False, match_message=True)
+
+
+# -- checks elementwise ops make before broadcasting (their meta functions): where's condition
+# dtype, sub's bool refusals, minimum/maximum/fmin/fmax on complex, clamp of a complex input,
+# heaviside's and lerp's dtypes; rsub broadcasts other against input --------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.where(T.ones(4), T.ones(3), T.ones(3)),
+    lambda T: T.where(T.ones(4), T.ones(3), 0.0),
+    lambda T: T.ones(4).where(T.ones(3), 0.0),
+    lambda T: T.where(T.ones(4), T.ones(3), T.ones(3), out=T.ones(3)),
+    lambda T: T.where(T.ones(4,dtype=T.uint8), T.ones(3), T.ones(3)),
+    lambda T: T.ones(4, dtype=T.complex64).minimum(T.ones(3, dtype=T.complex64)),
+    lambda T: T.fmax(T.ones(4, dtype=T.complex64), T.ones(3, dtype=T.complex64)),
+    lambda T: T.max(T.ones(4, dtype=T.complex64), T.ones(3, dtype=T.complex64)),
+    lambda T: T.ones(4, dtype=T.float16).minimum(other=T.ones(2, 3, dtype=T.complex64)),
+    lambda T: T.subtract(T.ones(3, dtype=T.bool), T.ones(0, dtype=T.bool)),
+    lambda T: T.ones(3, dtype=T.bool).sub(T.ones(4), alpha=-1.0),
+    lambda T: T.ones(3, dtype=T.bool).subtract_(T.ones(0, dtype=T.complex64)),
+    lambda T: T.rsub(T.ones(2, 0, dtype=T.int64), T.ones(2, 3, dtype=T.int64)),
+    lambda T: T.rsub(T.ones(2, 1, 3, dtype=T.bool), T.ones(0, dtype=T.bool)),
+    lambda T: T.rsub(T.ones(2, 1, 3, 4, dtype=T.int64), T.ones(1,2,3,3, dtype=T.int16), alpha=1.5),
+    lambda T: T.heaviside(T.ones(2, 3), T.ones(3, 1, dtype=T.float64)),
+    lambda T: T.ones(3, dtype=T.bfloat16).heaviside_(T.ones(3, 1)),
+    lambda T: T.lerp(T.ones(0, dtype=T.int64), T.ones(3, 3), T.ones(3, 3, dtype=T.int64)),
+    lambda T: T.ones(4,4).lerp_(T.ones(2, 3, dtype=T.float64), T.ones(3)),
+    lambda T: T.clamp_(T.ones(3, dtype=T.complex64), min=T.ones(2, 3, 3, dtype=T.complex64)),
+    lambda T: T.ones(1,2,3,3, dtype=T.complex128).clip_(T.ones(2,2,3,4, dtype=T.complex128), None),
+    lambda T: T.ones(2, 3).minimum(T.ones(3, 3)),
+    lambda T: T.where(T.ones(4, dtype=T.bool), T.ones(3), T.ones(3)),
+    lambda T: T.clamp_min(T.ones(3, dtype=T.complex64), T.ones(2,3)),
+    lambda T: T.clamp(T.ones(3, dtype=T.complex64), T.ones(2,3), T.ones(4)),
+    lambda T: T.clamp(T.ones(3, dtype=T.float32), min=T.ones(3, dtype=T.complex64)),
+    lambda T: T.ones(3, dtype=T.complex64).clamp_(T.ones(2,3)),
+])
+def test_checks_before_broadcasting(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
