@@ -1227,8 +1227,7 @@ def nonzero_static(input, *, size, fill_value=-1):
     """``nonzero(input)`` as exactly ``size`` rows: cut short, or padded with
     ``fill_value``."""
     if size < 0:
-        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
-                           f"size: {size}")
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
     x = input._data
     found = np.argwhere(x).astype(np.int64)[:size] if x.ndim else \
         np.zeros((builtins.min(size, int(x != 0)), 0), np.int64)

@@ -317,9 +317,9 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
 def vander(x, *, N=None):
     """The Vandermonde matrix ``[1, x, x^2, ..., x^(N-1)]`` along a new last dim (``N``
     defaults to ``x``'s last dim)."""
-    if x._data.dtype == np.bool_:
+    if x.dtype.name in ('bool', 'float16', 'bfloat16', 'complex32'):
         raise RuntimeError("linalg.vander supports floating point, complex, and integer "
-                           "tensors, but got Bool")
+                           f"tensors, but got {x.dtype.kernel_name}")
     if N is None:
         N = x._data.shape[-1] if x._data.ndim else 1
     if N <= 1:

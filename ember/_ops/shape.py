@@ -1493,14 +1493,16 @@ def unfold(input, dimension, size, step):
     (a copy in ember; torch returns a view)."""
     d = wrap_dim(dimension, input._data.ndim)
     arr = input._data
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
     if arr.ndim == 0:
         arr = arr.reshape(1)
-    n = (arr.shape[d] - size) // step + 1
-    if n < 0 or size > arr.shape[d]:
+    # (torch's order: the size against the dim's, the size's sign, the step's)
+    if size > arr.shape[d]:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {arr.shape[d]} but size "
                            f"is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
     win = np.lib.stride_tricks.sliding_window_view(arr, size, axis=d)
     win = win[(slice(None),) * d + (slice(None, None, step),)]
     out = np.ascontiguousarray(win)

@@ -282,3 +282,41 @@ def test_checks_before_broadcasting(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- per-op check orders and words: unfold (the size against the dim's, the size's sign, the
+# step), nonzero_static's size, linalg.vander's dtypes (float16, bfloat16, bool, complex32),
+# linalg.lu without pivoting refuses the kernel's dtypes first -------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(2,1,3).unfold(-3, -3, 1),
+    lambda T: T.ones(2,1,3).unfold(0, -1, 0),
+    lambda T: T.tensor(True).unfold(0, 2, 0),
+    lambda T: T.tensor(True).unfold(0, 1, 0),
+    lambda T: T.tensor(True).unfold(0, 1, -1),
+    lambda T: T.ones(0).unfold(-1, 1, 0),
+    lambda T: T.ones(3).unfold(0, 4, 0),
+    lambda T: T.ones(3).unfold(0, 2, 0),
+    lambda T: T.ones(3).unfold(0, -2, 1),
+    lambda T: T.ones(3).unfold(5, 2, 1),
+    lambda T: T.tensor(1.).unfold(1, 2, 1),
+    lambda T: T.ones(3).unfold(0, 0, 1).shape,
+    lambda T: T.ones(5).unfold(0, 2, 2).sum(),
+    lambda T: T.unfold_copy(T.ones(2,1,3), 0, -1, 1),
+    lambda T: T.unfold_copy(T.tensor(1.), -1, 2, 0),
+    lambda T: T.ones(3).nonzero_static(size=-3),
+    lambda T: T.linalg.vander(T.ones(1,1, dtype=T.bfloat16)),
+    lambda T: T.linalg.vander(T.ones(1,1, dtype=T.bool)),
+    lambda T: T.linalg.vander(T.tensor(1., dtype=T.float16)),
+    lambda T: T.linalg.vander(T.tensor(1.)),
+    lambda T: T.linalg.vander(T.ones(3, dtype=T.float16), N=0),
+    lambda T: T.linalg.vander(T.ones(3, dtype=T.complex32), N=0),
+    lambda T: T.linalg.lu(T.ones(3,3, dtype=T.bool), pivot=False),
+    lambda T: T.linalg.lu(pivot=False, A=T.ones(3,3, dtype=T.bfloat16)),
+    lambda T: T.linalg.lu(T.ones(3, dtype=T.int32), pivot=False),
+    lambda T: T.linalg.lu(T.ones(3,3), pivot=False),
+])
+def test_unfold_vander_lu_messages(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
