@@ -879,7 +879,8 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     if impl is not None:
         _reads_first(public_name, impl, args, kwargs)
         _inner_call(public_name, impl, args, kwargs, error)
-    _shapes_first(public_name, args, kwargs, error)
+    if impl is None or not getattr(impl, '_dtype_first', False):  # (theirs: their order)
+        _shapes_first(public_name, args, kwargs, error)
     if "('real', '<f2'), ('imag', '<f2')" in str(error) or _from_numpy(error):
         _refuse_chalf(public_name, args, kwargs)
     if isinstance(error, NotImplementedError) and impl is not None:

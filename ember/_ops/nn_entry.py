@@ -439,6 +439,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
                                                  pos_weight=pos_weight)
 
 
+# (its checks -- the input's dtype before the shapes -- come in torch's order: ``_args``)
+binary_cross_entropy_with_logits._dtype_first = True
+
+
 @_fn('cosine_embedding_loss')
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     """``nn.functional.cosine_embedding_loss``, reduction as aten's int."""

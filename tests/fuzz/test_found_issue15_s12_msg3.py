@@ -320,3 +320,29 @@ def test_unfold_vander_lu_messages(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- binary_cross_entropy_with_logits refuses a non-floating input (log_sigmoid's kernel)
+# before broadcasting anything: its checks come in its own order (``_dtype_first``) ----------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(2,0,dtype=T.bool), T.ones(1,2,3,3,dtype=T.bool), None, None),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3,dtype=T.int32), T.ones(4,dtype=T.int32)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3,dtype=T.int32), T.ones(3,dtype=T.int32)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3,dtype=T.int32), T.ones(3)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3), T.ones(3,dtype=T.int32)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3), T.ones(4)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3,dtype=T.complex64), T.ones(4,dtype=T.complex64)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3,dtype=T.complex64), T.ones(3,dtype=T.bool), pos_weight=T.ones(3, dtype=T.complex64)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3,dtype=T.float16), T.ones(4,dtype=T.float16)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3), T.ones(3), T.ones(4)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(3, dtype=T.bool), T.ones(3, dtype=T.bool), T.ones(4, dtype=T.bool)),
+    lambda T: T.binary_cross_entropy_with_logits(T.ones(4, 4, dtype=T.bool), T.ones(4, dtype=T.bool), None, T.ones(4,4, dtype=T.bool)),
+    lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(3,dtype=T.int32), T.ones(4,dtype=T.int32)),
+    lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(3,dtype=T.int32), T.ones(3,dtype=T.int32), weight=T.ones(2,1)),
+    lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(1, 3,dtype=T.int64), target=T.ones(1,3,dtype=T.int64), weight=T.ones(3,1,dtype=T.int64)),
+    lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(1, 3), target=T.ones(1,3), weight=T.ones(3,1)),
+    lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(3), T.ones(3), pos_weight=T.ones(2)).sum(),
+])
+def test_bce_with_logits_dtype_first(call):
+    check(call, grad=False, match_message=True)

@@ -627,6 +627,9 @@ def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=N
     return out
 
 
+_binary_cross_entropy_with_logits._dtype_first = True  # (its checks in torch's order)
+
+
 def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
