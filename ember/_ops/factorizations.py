@@ -335,13 +335,13 @@ def solve_checks(A, B, op, left=True):
     the arrays to solve ``a x = b`` (transposed for ``left=False``) and whether B is a
     vector (``b`` then has a trailing dim of one)."""
     _products._check_tensor(A, op, 'A', 1)
-    _floating(A, op)  # (solve checks the dtype first, unlike the other linalg kernels)
-    _matrices(A, op)
+    _floating(A, op)  # (solve checks the dtypes first, unlike the other linalg kernels)
     _products._check_tensor(B, op, 'B', 2)
     a, b = A._data, B._data
     if a.dtype != b.dtype:
         raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
+    _matrices(A, op)
     vec = _vector_rhs(a.shape, b.shape)
     if not vec and b.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")

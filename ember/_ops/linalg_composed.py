@@ -366,9 +366,8 @@ def tensorsolve(A, B, dims=None, *, out=None):
         A = A.movedim(list(dims), list(range(nd - len(dims), nd)))
     shape = tuple(A.shape)
     k = B.dim()
-    if k > len(shape):  # (torch fails here too, in its own shape arithmetic: RuntimeError)
-        raise RuntimeError(f"linalg.tensorsolve: other has more dimensions ({k}) than self "
-                           f"({len(shape)})")
+    if k > len(shape):  # (torch fails here too, in its own shape arithmetic, in C++'s words)
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     rows, cols = B.numel(), _prod(shape[k:])
     if rows != cols:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "

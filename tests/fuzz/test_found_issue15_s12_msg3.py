@@ -346,3 +346,29 @@ def test_unfold_vander_lu_messages(call):
 ])
 def test_bce_with_logits_dtype_first(call):
     check(call, grad=False, match_message=True)
+
+
+# -- linalg.solve compares A's and B's dtypes before A's dims; tensorsolve with more dims in
+# other than in self fails in torch's C++ words; margin_ranking_loss subtracts the inputs
+# before negating the target -------------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linalg.solve(T.ones(1), T.ones(1, dtype=T.float64)),
+    lambda T: T.linalg.solve(T.ones(3,3), T.ones(1, dtype=T.float64)),
+    lambda T: T.linalg.solve(T.ones(3,3, dtype=T.int64), T.ones(3, dtype=T.int64)),
+    lambda T: T.linalg.solve(T.ones(3), T.ones(3, dtype=T.int64)),
+    lambda T: T.linalg.solve(T.ones(3, dtype=T.int64), T.ones(3, dtype=T.int64)),
+    lambda T: T.linalg.solve(T.ones(3), T.ones(3)),
+    lambda T: T.linalg.solve(T.ones(3, dtype=T.float64), T.ones(3, dtype=T.float64), left=False),
+    lambda T: T.linalg.solve_ex(T.ones(1), T.ones(1, dtype=T.float64)),
+    lambda T: T.linalg.tensorsolve(T.ones(4), T.ones(2,1,3), []),
+    lambda T: T.linalg.tensorsolve(T.ones(4), T.ones(2,1,3)),
+    lambda T: T.linalg.tensorsolve(T.tensor(1.), T.ones(3,3)),
+    lambda T: T.linalg.tensorsolve(T.ones(3, dtype=T.int32), T.ones(3,3, dtype=T.int32)),
+    lambda T: T.margin_ranking_loss(T.ones(1, dtype=T.bool), T.ones(1, dtype=T.bool), T.ones(2,1,3, dtype=T.bool), 2.0, 0),
+    lambda T: T.margin_ranking_loss(T.ones(3,3), T.ones(2,3), T.ones(3,3, dtype=T.bool), 0.0, 2),
+    lambda T: T.nn.functional.margin_ranking_loss(T.ones(4,4, dtype=T.bool), T.ones(4,4, dtype=T.bool), T.ones(4,4, dtype=T.bool), 0.0),
+    lambda T: T.nn.functional.margin_ranking_loss(T.ones(4,4), T.ones(4,4), T.ones(4,4, dtype=T.bool), 0.0),
+])
+def test_solve_tensorsolve_margin_ranking(call):
+    check(call, grad=False, match_message=True)

@@ -757,7 +757,8 @@ def margin_ranking(input1, input2, target, margin, reduction):
     functional form's check that the operands have one dimension count (they broadcast)."""
     if isinstance(margin, int) and not isinstance(margin, bool):
         margin = float(margin)  # (torch's margin is a double: integer inputs give a float loss)
-    return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    diff = input1 - input2  # (torch's order: the difference first, then -target)
+    return _apply_reduction((-target * diff + margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
