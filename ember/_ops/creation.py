@@ -399,8 +399,14 @@ def range_(start, end, step=1, *, dtype=None, layout=None, device=None,
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=3)
     dev = check_device(device, 'range')
-    start, end, step = _range_bounds(start, end, step)
     dt = np.dtype(_dt(dtype))
+    if dt.kind in 'iu':  # (torch reads the bounds as int64 first: NaN, inf, huge refused)
+        for v in (start, end, step):
+            v = v.item() if isinstance(v, Tensor) else v
+            if isinstance(v, (float, complex)) and (
+                    complex(v).imag or not -2.0 ** 63 <= complex(v).real < 2.0 ** 63):
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    start, end, step = _range_bounds(start, end, step)
     if dt.kind in 'bc':
         raise NotImplementedError(f'"range_cpu" not implemented for \'{dtype.kernel_name}\'')
     _dtype.refuse_barebones('range_cpu', dtype, chalf=True)

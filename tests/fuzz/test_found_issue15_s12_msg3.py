@@ -372,3 +372,25 @@ def test_bce_with_logits_dtype_first(call):
 ])
 def test_solve_tensorsolve_margin_ranking(call):
     check(call, grad=False, match_message=True)
+
+
+# -- torch.range in an integer dtype reads its bounds as int64 first: a NaN, an infinity, a
+# huge or complex bound overflows before arange's checks ------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.range(2, float("-inf"), dtype=T.int64),
+    lambda T: T.range(float("-inf"), -1, dtype=T.int64),
+    lambda T: T.range(float("-inf"), -1),
+    lambda T: T.range(2, float("nan"), dtype=T.int32),
+    lambda T: T.range(-0.9-0.5j, 1.1-0.4j, dtype=T.int8),
+    lambda T: T.range(-0.9-0.5j, 1.1-0.4j),
+    lambda T: T.range(2, float("-inf"), out=T.ones(0, dtype=T.uint8)),
+    lambda T: T.range(1e30, 1e31, dtype=T.int64),
+    lambda T: T.range(1.5, 5.5, 1, dtype=T.int64),
+    lambda T: T.range(1, 5, dtype=T.int16),
+    lambda T: T.range(1+0j, 5, dtype=T.int16),
+])
+def test_range_integer_bounds(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
