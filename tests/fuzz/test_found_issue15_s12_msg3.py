@@ -394,3 +394,34 @@ def test_range_integer_bounds(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- unravel_index checks shape's type (int or sequence of ints) as torch's Python does; the
+# dropouts compare p with floats first, so a p of another type fails in Python's words -----
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int16), shape='x'),
+    lambda T: T.unravel_index(T.tensor(-3), 2.0),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), -1.0),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), [2, 2.0]),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), [2, None]),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), None),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), T.tensor([2])),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), {2: 3}),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), (2, -3)),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.int64), (2, True)),
+    lambda T: T.unravel_index(T.ones(3, dtype=T.float32), 2.0),
+    lambda T: T.unravel_index(T.tensor([5, 3]), (2, 3)),
+    lambda T: T.unravel_index(T.tensor([5, 3]), T.Size([2, 3])),
+    lambda T: T.nn.functional.dropout(T.ones(2,3,4), 1j),
+    lambda T: T.nn.functional.dropout2d(T.ones(4,4), p=(1, 2), training=False),
+    lambda T: T.nn.functional.dropout1d(T.ones(2,3,4), 'x'),
+    lambda T: T.nn.functional.dropout3d(T.ones(2,3,4), [0.5]),
+    lambda T: T.nn.functional.alpha_dropout(T.ones(2,3,4), None),
+    lambda T: T.nn.functional.feature_alpha_dropout(T.ones(2,3,4), 1j),
+    lambda T: T.nn.functional.dropout(T.ones(2,3,4), 1.5),
+])
+def test_unravel_index_and_dropout_p_types(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
