@@ -425,3 +425,28 @@ def test_unravel_index_and_dropout_p_types(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- nll_loss: autograd refuses a weight that requires grad before the kernel's checks; a 4-d
+# input goes to nll_loss2d, whose checks (3-d targets, dtype, weight, sizes) come in its order
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.nll_loss(T.ones(1,3), T.ones(1,3), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3), T.ones(1).long(), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,4,4).long(), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,2,4,4).long(), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4), T.ones(2,5).long(), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4), T.ones(2,4).float(), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(3), T.ones(1).float(), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,2,4,4).long()),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,4,4).long()),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,4,4).float()),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,2,4,4).float()),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2,4,5).long(), T.ones(2)),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.ones(2).long()),
+    lambda T: T.nn.functional.nll_loss(T.ones(2,3,4,5), T.zeros(2,4,5).long()).sum(),
+    lambda T: T.nn.functional.cross_entropy(T.ones(3), T.ones(1), T.ones(3, requires_grad=True)),
+    lambda T: T.nn.functional.nll_loss(T.ones(1, 2,3,4,5), T.zeros(1, 2,4,5).long()),
+])
+def test_nll_loss_check_order(call):
+    check(call, grad=False, match_message=True)
