@@ -881,6 +881,13 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
         _inner_call(public_name, impl, args, kwargs, error)
     if impl is None or not getattr(impl, '_dtype_first', False):  # (theirs: their order)
         _shapes_first(public_name, args, kwargs, error)
+    if 'more than one element of the written-to tensor' in str(error):
+        # (an in-place op's own refusal of a dtype -- abs_ of complex -- precedes the check)
+        refused = refusals(public_name)
+        early = refused and {d: r for d, r in refused.items()
+                             if any(w in r[1] for w in _BEFORE_SHAPES_WORDS)}
+        if early:
+            refuse_dtypes(public_name, early, args, kwargs)
     if "('real', '<f2'), ('imag', '<f2')" in str(error) or _from_numpy(error):
         _refuse_chalf(public_name, args, kwargs)
     if isinstance(error, NotImplementedError) and impl is not None:
@@ -1276,9 +1283,14 @@ def _shapes_first(public_name, args, kwargs, error):
     that do not broadcast or an in-place result of another shape. Raises that error
     instead of a dtype or value error."""
     name = _op_name(public_name)
+    text = str(error)
     if isinstance(error, TypeError) and not _from_numpy(error) or \
-            any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS + _BEFORE_SHAPES_WORDS):
+            any(w in text for w in _AUTOGRAD_WORDS + _BEFORE_SHAPES_WORDS) or \
+            'more than one element of the written-to tensor' in text:
         return
+    # (a shape error the body raised stands, but for an in-place op's overlap: torch's
+    # iterator checks the written tensor's memory before it broadcasts)
+    shaped = any(w in text for w in _SHAPE_WORDS)
     from .._tensor import Tensor
     from ._core import PARTIAL_WRITES
     inplace = name.endswith('_') and not name.endswith('__') and args and \
@@ -1291,6 +1303,8 @@ def _shapes_first(public_name, args, kwargs, error):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.") from None
+    if shaped:
+        return
     pointwise = _table().POINTWISE
     if name not in pointwise and name.rstrip('_') not in pointwise and \
             name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
@@ -1456,13 +1470,26 @@ def _inplace_cast_first(public_name, args, tensors):
 _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
                 'more than one element of the written-to tensor')
 # checks elementwise ops make of their arguments before broadcasting them (in their meta
-# functions): those errors stand
+# functions): those errors stand, before an in-place op's overlap check too; so do the
+# in-place ops' own checks of their arguments
 _BEFORE_SHAPES_WORDS = ('where expected condition to be a boolean tensor',
                         'Subtraction, the `-` operator, with',
+                        'Negation, the `-` operator, on a bool tensor',
                         'not implemented for complex tensors',
                         'clamp is not supported for complex types',
                         'heaviside is not yet implemented for tensors with different dtypes',
-                        'for `end` but got dtype')
+                        'for `end` but got dtype',
+                        'In-place abs is not supported for complex tensors',
+                        'is not supported for complex inputs',
+                        'is not supported for complex tensors',
+                        "At least one of 'min' or 'max' must not be None",
+                        'dtype must be a floating point but you specified',
+                        'expects p to be in (0, 1)',
+                        'fill_ only supports 0-dimension value tensor',
+                        'dimensions must larger than 1',
+                        'all dimensions of input must be of equal length',
+                        'Boolean inputs not supported for relu',
+                        'Lower bound should be less than or equal to the upper bound')
 # elementwise ops (broadcasting, one common dtype) that torch does not tag ``pointwise``
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check

@@ -450,3 +450,42 @@ def test_unravel_index_and_dropout_p_types(call):
 ])
 def test_nll_loss_check_order(call):
     check(call, grad=False, match_message=True)
+
+
+# -- in-place ops on a tensor whose elements share memory (expanded): torch's iterator checks
+# the overlap before it broadcasts (a shape error comes after it), and the ops' own checks of
+# their arguments (abs_ of complex, clamp_ without bounds, fill_'s value, geometric_'s p ...)
+# come before it -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(1,3,dtype=T.complex64).expand(3,3).abs_(),
+    lambda T: T.ones(1,3,dtype=T.complex64).expand(3,3).ceil_(),
+    lambda T: T.ones(1,3,dtype=T.complex64).expand(3,3).trunc_(),
+    lambda T: T.ones(1,3).expand(3,3).clamp_(),
+    lambda T: T.ones(1,3,dtype=T.long).expand(3,3).cauchy_(),
+    lambda T: T.ones(1,3).expand(3,3).geometric_(3),
+    lambda T: T.ones(1,3).expand(3,3).fill_(T.ones(2,2)),
+    lambda T: T.ones(1).expand(3).fill_diagonal_(1),
+    lambda T: T.ones(1,3).expand(2,3).fill_diagonal_(1),
+    lambda T: T.ones(1,3,dtype=T.complex64).expand(3,3).rad2deg_(),
+    lambda T: T.ones(1,3,dtype=T.bool).expand(3,3).negative_(),
+    lambda T: T.nn.functional.relu_(T.ones(1,3,dtype=T.bool).expand(3,3)),
+    lambda T: T.nn.functional.rrelu_(T.ones(1,3).expand(3,3), 2., 1.),
+    lambda T: T.ones(1,3,dtype=T.bool).expand(3,3).subtract_(T.ones(3, dtype=T.bool)),
+    lambda T: T.ones(1).expand(3).atan2_(T.ones(2,3)),
+    lambda T: T.ones(1).expand(3).bitwise_xor_(T.ones(2,3).long()),
+    lambda T: T.ones(1,dtype=T.bool).expand(3).logical_and_(T.ones(2,3)),
+    lambda T: T.ones(1).expand(3).lerp_(T.ones(2,3), 0.5),
+    lambda T: T.ones(1).expand(3).heaviside_(T.ones(2,3)),
+    lambda T: T.ones(1).long().expand(3).lcm_(T.ones(2,3).long()),
+    lambda T: T.ones(1).expand(3).nextafter_(T.ones(2,3)),
+    lambda T: T.ones(1).expand(4).addcmul_(T.ones(4,4), T.ones(4)),
+    lambda T: T.ones(1).expand(3).clip_(T.ones(2,3), None),
+    lambda T: T.ones(1).expand(3).clamp_max_(T.ones(2,3)),
+    lambda T: T.ones(3).atan2_(T.ones(2,3)),
+    lambda T: T.ones(1).expand(3).atan2_(T.ones(3)),
+])
+def test_inplace_overlap_order(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
