@@ -1455,6 +1455,8 @@ def _inplace_cast_first(public_name, args, tensors):
     tensor: "result type Double can't be cast to the desired output type Char"). A number
     counts only as the ``other`` operand (``threshold_``'s numbers do not promote)."""
     from .. import _dtype
+    if _op_name(public_name).rstrip('_') in _COMPARISONS:
+        return  # (a comparison writes its bool result cast into self: no such check)
     common = _dtype.promote_all(tensors)
     sigs = signatures(key_of(public_name))
     if len(args) > 1 and type(args[1]) in _NUMBERS and sigs is not None and any(
@@ -1466,6 +1468,8 @@ def _inplace_cast_first(public_name, args, tensors):
                            f"output type {out.kernel_name}") from None
 
 
+_COMPARISONS = frozenset(('eq', 'ne', 'lt', 'le', 'gt', 'ge', 'less', 'less_equal', 'greater',
+                          'greater_equal', 'not_equal'))
 # the body's error is already torch's shape error (its own operand order stands)
 _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
                 'more than one element of the written-to tensor')

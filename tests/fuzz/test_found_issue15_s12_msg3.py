@@ -489,3 +489,24 @@ def test_inplace_overlap_order(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- in-place comparisons write their bool result cast into self: torch makes no check that
+# the operands' common dtype casts into self, so the kernel refuses complex operands ----------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(3).ge_(T.ones(3, dtype=T.complex64)),
+    lambda T: T.ones(3).lt_(1j),
+    lambda T: T.ones(3).long().less_(T.ones(3, dtype=T.complex64)),
+    lambda T: T.ones(3, dtype=T.float64).greater_(T.ones(3, dtype=T.complex128)),
+    lambda T: T.ones(3, dtype=T.float64).greater_equal_(T.ones(3, dtype=T.complex128)),
+    lambda T: T.ones(3).long().less_(T.ones(3, dtype=T.float32)),
+    lambda T: T.ones(3).bool().less_(T.ones(3, dtype=T.float32)),
+    lambda T: T.ones(3).eq_(T.ones(3, dtype=T.complex64)),
+    lambda T: T.ones(3).ge_(T.ones(2, dtype=T.complex64)),
+    lambda T: T.ones(3, dtype=T.int8).bitwise_and_(T.ones(3)),
+])
+def test_inplace_comparison_no_cast_check(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
