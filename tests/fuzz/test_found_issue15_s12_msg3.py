@@ -510,3 +510,27 @@ def test_inplace_comparison_no_cast_check(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- native_group_norm: the (N, group) statistics are allocated (negative sizes refused) and
+# the kernel's dtype dispatched before its element count check; torch.group_norm reads a 0-d
+# input's batch size (dim 0) first -------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.native_group_norm(T.ones(0, dtype=T.uint8), None, None, -3, 1, 1, 1, 1e-8),
+    lambda T: T.native_group_norm(T.ones(1, dtype=T.int16), None, None, 1, 2, 3, 1, 0.1),
+    lambda T: T.native_group_norm(T.ones(3,1, dtype=T.float16), None, None, -3, 1, 0, 1, 0.1),
+    lambda T: T.native_group_norm(T.ones(3,1), None, None, 1, 2, 3, 1, 0.1),
+    lambda T: T.native_group_norm(T.ones(6), None, None, 1, 2, 3, 1, 0.1)[0].sum(),
+    lambda T: T.native_group_norm(T.ones(6), None, None, 1, 2, 3, 4, 0.1),
+    lambda T: T.native_group_norm(T.ones(6, dtype=T.int32), None, None, 1, 2, 3, 1, 0.1),
+    lambda T: T.native_group_norm(T.ones(6), T.ones(3), None, 1, 2, 3, 1, 0.1),
+    lambda T: T.group_norm(T.tensor(1.), 3, None, None, 1e-5, True),
+    lambda T: T.group_norm(T.tensor(1.), -3, None, None, 1e-5, True),
+    lambda T: T.group_norm(T.tensor(True), 1, T.tensor(False), T.tensor(False), 1e-8, False),
+    lambda T: T.group_norm(T.ones(2), 3),
+    lambda T: T.group_norm(T.ones(2,3), 2),
+    lambda T: T.nn.functional.group_norm(T.tensor(1.), 1),
+])
+def test_group_norm_check_order(call):
+    check(call, grad=False, match_message=True)
