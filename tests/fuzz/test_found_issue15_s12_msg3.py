@@ -534,3 +534,26 @@ def test_inplace_comparison_no_cast_check(call):
 ])
 def test_group_norm_check_order(call):
     check(call, grad=False, match_message=True)
+
+
+# -- index_put reads a mask's dims against the input's one by one (torch's mask-shape message,
+# or the size of a dim past the last: "Dimension out of range") -------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.ones(3).index_put([T.ones(3,3, dtype=T.uint8)], T.ones(3,3)),
+    lambda T: T.ones(3).index_put([T.ones(3,3, dtype=T.bool)], T.ones(3,3)),
+    lambda T: T.ones(2,3).index_put([T.ones(2,3, dtype=T.bool), T.ones(4,4,dtype=T.bool)], T.ones(2,3)),
+    lambda T: T.ones(2,3).index_put_([T.ones(1,2,3,3, dtype=T.bool)], T.ones(2,3)),
+    lambda T: T.ones(2,3).index_put_([T.ones(4,4, dtype=T.bool)], T.ones(2,3)),
+    lambda T: T.ones(2,3).index_put_([T.ones(2, dtype=T.bool)], T.ones(3)),
+    lambda T: T.ones(2,3).index_put_([T.ones(3, dtype=T.bool)], T.ones(3)),
+    lambda T: T.ones(2,3).index_put_([T.tensor([0]), T.ones(4, dtype=T.bool)], T.ones(1)),
+    lambda T: T.ones(2,3).index_put_([T.tensor([0]), T.ones(3, dtype=T.bool)], T.ones(1)).sum(),
+    lambda T: T.ones(2,3).index_put_([T.ones(2,3, dtype=T.bool)], T.tensor(2.)).sum(),
+    lambda T: T.ones(3).index_put([T.tensor([0]), T.tensor([0])], T.ones(1)),
+    lambda T: T.index_put(T.ones(2,3), [T.ones(2, 3, dtype=T.bool), T.tensor([0])], T.ones(1)),
+])
+def test_index_put_mask_dims(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
