@@ -573,6 +573,8 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False)
     dev = check_device(device, 'eye')
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     _dtype.refuse_barebones('eye', dtype, chalf=True)
     arr = np.eye(n, m if m is not None else n, dtype=_dt(dtype))
     return _finish(arr, requires_grad, 'eye', dev)

@@ -471,11 +471,13 @@ def expand(input, *sizes, size=None, implicit=False):
                            f"be greater or equal to the number of dimensions in the tensor "
                            f"({nd})")
     lead = len(sizes) - nd
+    if nd == 0 and any(s < 0 for s in sizes):  # (a 0-d tensor takes the sizes as they are)
+        raise RuntimeError("numel: integer multiplication overflow")
     target = []
     for i in range(len(sizes) - 1, -1, -1):  # (torch checks from the last dim)
         s = sizes[i]
         if i < lead:
-            if s < 0:
+            if s == -1:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                    "leading, non-existing dimension 0")
             target.append(s)
@@ -489,6 +491,8 @@ def expand(input, *sizes, size=None, implicit=False):
                                f"{list(sizes)}.  Tensor sizes: {list(shp)}")
         target.append(s)
     target = tuple(target[::-1])
+    if any(s < 0 for s in target):  # (another negative size: torch's count of elements)
+        raise RuntimeError("numel: integer multiplication overflow")
     if target[lead:] == shp and all(s == 1 for s in target[:lead]):
         # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
         # torch; broadcast_to's result is read-only.

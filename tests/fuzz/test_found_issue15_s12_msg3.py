@@ -557,3 +557,30 @@ def test_index_put_mask_dims(call):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         check(call, grad=False, match_message=True)
+
+
+# -- expand: a 0-d tensor takes negative sizes as they are, and a negative leading size other
+# than -1 passes the loop ("numel: integer multiplication overflow"); eye's m; special.round's
+# kernel name with decimals ----------------------------------------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.tensor(1).expand([-1]),
+    lambda T: T.tensor(1).expand([-2]),
+    lambda T: T.tensor(1).expand([2, -1]),
+    lambda T: T.tensor(1).expand([-1, 2]),
+    lambda T: T.ones(1).expand([-1, -1]),
+    lambda T: T.ones(1).expand([2, -1]).shape,
+    lambda T: T.ones(1).expand([-3, 1]),
+    lambda T: T.ones(2).expand([-1, 2]),
+    lambda T: T.ones(2).expand([3]),
+    lambda T: T.ones(2).expand([-3]),
+    lambda T: T.eye(2, m=-1),
+    lambda T: T.eye(-2),
+    lambda T: T.eye(2, 3).sum(),
+    lambda T: T.special.round(T.ones(3, dtype=T.int32), decimals=-3),
+    lambda T: T.special.round(T.ones(3, dtype=T.int32)),
+    lambda T: T.special.round(T.ones(3, dtype=T.bool), decimals=1),
+    lambda T: T.round(T.ones(3, dtype=T.bool), decimals=1),
+])
+def test_expand_eye_round_messages(call):
+    check(call, grad=False, match_message=True)
