@@ -1279,6 +1279,9 @@ def roll(input, shifts, dims=None):
         shifts = shifts[0] if isinstance(shifts, tuple) else shifts
     elif input._data.size:  # (torch checks the dims of an empty input for nothing)
         ndim = input._data.ndim
+        if ndim == 0:  # (torch's dim wrap takes no scalar as 1-d here)
+            d = dims[0] if isinstance(dims, tuple) else dims
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
         dims = tuple(wrap_dim(d, ndim) for d in dims) if isinstance(dims, tuple) else \
             wrap_dim(dims, ndim)
     out = np.roll(input._data, shifts, dims) if input._data.size else input._data.copy()

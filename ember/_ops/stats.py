@@ -129,6 +129,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         m, rows = x.reshape(-1), x.reshape(x.size, 1)
         shape = x.shape
     else:
+        if x.ndim == 0:  # (torch's dim wrap takes no scalar as 1-d here)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         d = wrap_dim(dim, x.ndim)
         _check_empty_dims(x, d)
         m, rows = _rows(x, d)

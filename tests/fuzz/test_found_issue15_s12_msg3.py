@@ -584,3 +584,26 @@ def test_index_put_mask_dims(call):
 ])
 def test_expand_eye_round_messages(call):
     check(call, grad=False, match_message=True)
+
+
+# -- roll, unique_consecutive and fftshift/ifftshift of a 0-d tensor with a dim: torch's dim
+# wrap takes no scalar as 1-d there ("Dimension specified as 0 but tensor has no dimensions")
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.tensor(5).roll([3], dims=[-1]),
+    lambda T: T.tensor(5.).roll(shifts=[0], dims=[0]),
+    lambda T: T.tensor(5.).roll(2, 0),
+    lambda T: T.tensor(5.).roll(2),
+    lambda T: T.tensor(1).unique_consecutive(dim=-1),
+    lambda T: T.unique_consecutive(T.tensor(1.), return_counts=True, dim=0),
+    lambda T: T.unique_consecutive(T.tensor(1.), return_counts=True),
+    lambda T: T.fft.fftshift(T.tensor(-2), [0]),
+    lambda T: T.fft.ifftshift(T.tensor(True), [-1]),
+    lambda T: T.fft.ifftshift(T.tensor(True), dim=[3, 1]),
+    lambda T: T.fft.ifftshift(T.tensor(True), dim=2),
+    lambda T: T.fft.fftshift(T.tensor(1.)),
+    lambda T: T.fft.fftshift(T.ones(3)).sum(),
+    lambda T: T.ones(0).roll(2, 0).shape,
+])
+def test_scalar_dims(call):
+    check(call, grad=False, match_message=True)
