@@ -263,7 +263,8 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 @register
 def bincount(input, weights=None, minlength=0):
     """How often each non-negative integer occurs in the 1-d ``input`` (summing ``weights``
-    instead of ones if given), over at least ``minlength`` bins."""
+    instead of ones if given), over at least ``minlength`` bins. (Its kernel's dtype
+    refusal comes first, as in torch: ``_dtype_first``.)"""
     x = input._data
     if x.dtype.kind not in 'iu':
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
@@ -282,6 +283,9 @@ def bincount(input, weights=None, minlength=0):
     # torch accumulates float weights in float and everything else in double.
     dt = np.float32 if w.dtype == np.float32 else np.float64
     return make(np.bincount(x, w.astype(np.float64), minlength=minlength).astype(dt))
+
+
+bincount._dtype_first = True
 
 
 @register

@@ -607,3 +607,21 @@ def test_expand_eye_round_messages(call):
 ])
 def test_scalar_dims(call):
     check(call, grad=False, match_message=True)
+
+
+# -- bincount refuses a non-integer input (its kernel's dtype dispatch) before minlength and the
+# weights' checks: its own order stands (``_dtype_first``) -----------------------------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.bincount(T.ones(3), minlength=-1),
+    lambda T: T.bincount(T.ones(3).long(), minlength=-1),
+    lambda T: T.bincount(T.ones(3, dtype=T.float64), T.ones(2)),
+    lambda T: T.bincount(T.ones(3, 2).long(), T.ones(2)),
+    lambda T: T.bincount(T.ones(3, 2), T.ones(2)),
+    lambda T: T.bincount(-T.ones(3).long()),
+    lambda T: T.bincount(-T.ones(3)),
+    lambda T: T.ones(3, dtype=T.bfloat16).bincount(minlength=-1),
+    lambda T: T.bincount(T.tensor([0, 1, 1])).sum(),
+])
+def test_bincount_dtype_first(call):
+    check(call, grad=False, match_message=True)
