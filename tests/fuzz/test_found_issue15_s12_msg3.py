@@ -625,3 +625,20 @@ def test_scalar_dims(call):
 ])
 def test_bincount_dtype_first(call):
     check(call, grad=False, match_message=True)
+
+
+# -- bilinear reads the weight's size before the input's (a 0-d weight's missing dim 1 first) --
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.bilinear(T.tensor(1.), T.tensor(1.), T.tensor(1.)),
+    lambda T: T.bilinear(T.ones(2), T.tensor(1.), T.tensor(1.)),
+    lambda T: T.bilinear(T.ones(2), T.ones(2), T.tensor(1.)),
+    lambda T: T.bilinear(T.tensor(1.), T.ones(2), T.ones(2,2,2)),
+    lambda T: T.bilinear(T.ones(2), T.ones(2), T.ones(2,2,2)).sum(),
+    lambda T: T.bilinear(T.tensor(1.), T.tensor(1.), T.ones(2,2,2)),
+    lambda T: T.bilinear(T.tensor(1.), T.tensor(1.), T.ones(2)),
+    lambda T: T.bilinear(T.ones(2), T.ones(2), T.ones(2, 2)),
+    lambda T: T.nn.functional.bilinear(T.tensor(1.), T.tensor(1.), T.tensor(1.), None),
+])
+def test_bilinear_size_order(call):
+    check(call, grad=False, match_message=True)
