@@ -642,3 +642,16 @@ def test_bincount_dtype_first(call):
 ])
 def test_bilinear_size_order(call):
     check(call, grad=False, match_message=True)
+
+
+# -- avg_pool2d of a 0-d input: torch's C++ reads size(-3) without wrapping a scalar --------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.avg_pool2d(T.tensor(1.), [1], [], [0, 0], True),
+    lambda T: T.nn.functional.avg_pool2d(T.tensor(1), [2], stride=[2], padding=[0]),
+    lambda T: T.nn.functional.avg_pool2d(T.ones(2), [1]),
+    lambda T: T.nn.functional.avg_pool2d(T.ones(2,2), [1]),
+    lambda T: T.avg_pool1d(T.tensor(1.), [1]),
+])
+def test_avg_pool2d_scalar(call):
+    check(call, grad=False, match_message=True)
