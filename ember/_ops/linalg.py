@@ -216,7 +216,8 @@ def _dot(input, tensor, op, cls):
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.dtype != b.dtype:
-        raise RuntimeError(f"{op} : expected both vectors to have same dtype, but found "
+        # (torch's vdot says "dot" here too)
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{_name(input)} and {_name(tensor)}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "

@@ -76,8 +76,8 @@ def multi_dot(tensors, *, out=None):
     for i, t in enumerate(ts[1:], 1):
         if t.dtype != ts[0].dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
-                               f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
-                               f"{t.dtype.kernel_name}")
+                               f"tensor 0 is {ts[0].dtype.cpp_name} and tensor {i} "
+                               f"{t.dtype.cpp_name}")
     for i in range(len(ts) - 1):  # (the shapes as given: a vector's as [n])
         if ts[i].shape[-1] != ts[i + 1].shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "

@@ -655,3 +655,26 @@ def test_bilinear_size_order(call):
 ])
 def test_avg_pool2d_scalar(call):
     check(call, grad=False, match_message=True)
+
+
+# -- per-op words: vdot's dtype message says "dot"; multi_dot names C++ types; narrow_copy's
+# kernel checks start + length against the size; view_as_complex refuses bfloat16 ------------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.vdot(T.ones(3, dtype=T.float64), T.ones(3)),
+    lambda T: T.ones(3, dtype=T.float64).vdot(T.ones(3)),
+    lambda T: T.dot(T.ones(3, dtype=T.float64), T.ones(3)),
+    lambda T: T.linalg.multi_dot([T.ones(2,2), T.ones(2,2).long()]),
+    lambda T: T.linalg.multi_dot([T.ones(2,2, dtype=T.float64), T.ones(2,2).short()]),
+    lambda T: T.narrow_copy(T.ones(1), 0, 0, -1),
+    lambda T: T.ones(3).narrow_copy(0, 3, -3),
+    lambda T: T.ones(3).narrow_copy(0, -1, 2),
+    lambda T: T.ones(3).narrow_copy(0, 1, 2).sum(),
+    lambda T: T.ones(3).narrow(0, 3, -3),
+    lambda T: T.view_as_complex(T.ones(3, dtype=T.bfloat16)),
+    lambda T: T.view_as_complex(T.ones(3, dtype=T.int32)),
+    lambda T: T.view_as_complex(T.ones(3, dtype=T.float16)),
+    lambda T: T.view_as_complex(T.ones(3, 2)).shape,
+])
+def test_dot_narrow_copy_view_as_complex_messages(call):
+    check(call, grad=False, match_message=True)
