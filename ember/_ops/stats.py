@@ -299,7 +299,10 @@ def histc(input, bins=100, min=0, max=0):
     from .pointwise import scalar_as
     min, max = (scalar_as(v, np.float64) for v in (min, max))  # (torch reads doubles)
     if x.dtype.kind not in 'fVb':  # (bool passes on to torch's linspace of the edges)
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+        # (with no range given, torch first takes the data's: aminmax refuses it)
+        kernel = 'aminmax_cpu' if x.dtype.kind == 'c' and float(min) == float(max) else \
+            'histogram_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)
     if lo == hi and x.size:

@@ -678,3 +678,21 @@ def test_avg_pool2d_scalar(call):
 ])
 def test_dot_narrow_copy_view_as_complex_messages(call):
     check(call, grad=False, match_message=True)
+
+
+# -- histc of complex data with no range: torch takes the data's range first (aminmax refuses);
+# lobpcg of a non-floating A fails at its first product against a default-dtype X -----------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.histc(T.ones(3, dtype=T.complex64), 10, 0, 1),
+    lambda T: T.histc(T.ones(3, dtype=T.complex64), 10, 0, 0),
+    lambda T: T.histc(T.ones(3, dtype=T.complex64), 10),
+    lambda T: T.ones(3, dtype=T.complex64).histc(3),
+    lambda T: T.histc(T.ones(3, dtype=T.int32), 10),
+    lambda T: T.lobpcg(T.ones(3,3).long()),
+    lambda T: T.lobpcg(T.ones(3,3).to(T.complex128)),
+    lambda T: T.lobpcg(T.ones(3,3).bool()),
+    lambda T: T.lobpcg(T.ones(3,3, dtype=T.uint8), None),
+])
+def test_histc_lobpcg_messages(call):
+    check(call, grad=False, match_message=True)
