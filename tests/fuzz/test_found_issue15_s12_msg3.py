@@ -696,3 +696,20 @@ def test_dot_narrow_copy_view_as_complex_messages(call):
 ])
 def test_histc_lobpcg_messages(call):
     check(call, grad=False, match_message=True)
+
+
+# -- _foreach_maximum/minimum of tensor lists run torch's clamp kernels: a complex operand gets
+# the kernel's refusal ("maximum_cpu" not implemented), not maximum's own message -----------
+
+@pytest.mark.parametrize('call', [
+    lambda T: T._foreach_minimum([T.ones(3, dtype=T.complex64)], [T.ones(3, dtype=T.complex64)]),
+    lambda T: T._foreach_maximum_([T.ones(3, dtype=T.complex64)], [T.ones(3, dtype=T.complex64)]),
+    lambda T: T._foreach_minimum([T.ones(3, dtype=T.complex128)], 1.0),
+    lambda T: T._foreach_maximum([T.ones(3, dtype=T.complex128)], [T.ones(3, dtype=T.complex128)]),
+    lambda T: T._foreach_maximum([T.ones(3)], [T.ones(3, dtype=T.complex128)]),
+    lambda T: T._foreach_maximum([T.ones(3)], [T.zeros(3)])[0].sum(),
+])
+def test_foreach_extrema_complex(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
