@@ -138,14 +138,14 @@ def _binary(op, inplace):
         listed = isinstance(other, (list, tuple))
         out = []
         for t, o in zip(self, others):
+            if inplace and op in _CLAMPS:
+                _clamp_cast(t, o, listed)
             if op in ('maximum', 'minimum') and isinstance(o, Tensor) and (
                     t.dtype.is_complex or o.dtype.is_complex):
                 # (torch's list kernels are clamps: their kernel refuses complex bounds)
                 dt = _dtype.promote_types(t.dtype, o.dtype)
                 raise NotImplementedError(f'"{op}_cpu" not implemented for '
                                           f"'{dt.kernel_name}'")
-            if inplace and op in _CLAMPS:
-                _clamp_cast(t, o, listed)
             out.append(_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number)
                               else op, (o,), kwargs, inplace))
         return self if inplace else tuple(out)
