@@ -1551,8 +1551,9 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
     if len(args) > i or kwargs and 'out_dtype' in kwargs:
         cname = signatures(key_of(public_name))[0]
         from .._sparse import unsupported_message
-        raise NotImplementedError(unsupported_message(f'{cname}.dtype', 'CPU', ('Meta',))) \
-            from None
+        overload = 'dtype_out' if kwargs and kwargs.get('out') is not None else 'dtype'
+        raise NotImplementedError(unsupported_message(f'{cname}.{overload}', 'CPU',
+                                                      ('Meta',))) from None
 
 
 # nn.functional ops whose torch body reads its tensors' attributes (``.dim()``) in Python
