@@ -455,9 +455,7 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None,
              requires_grad=False):
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     dev = check_device(device, 'linspace')
-    if steps < 0:
-        raise RuntimeError("linspace(): number of steps must be non-negative")
-    start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
+    start, end, dt = _space_ends(start, end, dtype, 'linspace', steps, steps)
     _dtype.refuse_barebones('linspace_cpu', dtype, chalf=True)
     _no_bool_kernel(dt, steps, 'linspace_cpu')
     arr = _spaced(start, end, steps, dt).astype(dt)
@@ -487,7 +485,7 @@ def _no_bool_kernel(dt, steps, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
-def _space_ends(start, end, dtype, op, steps):
+def _space_ends(start, end, dtype, op, steps, count=0):
     """linspace/logspace's ends as Python numbers and the result's NumPy dtype: a complex
     end makes the default dtype complex, and refuses a real ``dtype``; tensor ends must be
     0-d, and (for ``steps`` values) ends must fit an integer ``dtype``."""
@@ -496,6 +494,8 @@ def _space_ends(start, end, dtype, op, steps):
     if shown:
         raise RuntimeError(f"{op} only supports 0-dimensional start and end tensors, but got "
                            f"{' and '.join(shown)}.")
+    if count < 0:  # (``count``: the number of steps, checked after the ends' dims)
+        raise RuntimeError("number of steps must be non-negative")
     ends = [v.item() if isinstance(v, Tensor) else v for v in (start, end)]
     if not any(isinstance(v, (complex, np.complexfloating)) for v in ends):
         dt = _dt(dtype)
@@ -517,7 +517,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """``base ** linspace(start, end, steps)``."""
     dev = check_device(device, 'logspace')
     # (one value is base ** start in double, filled in: torch converts no end to the dtype)
-    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0)
+    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0,
+                                 steps)
     _dtype.refuse_barebones('logspace_cpu', dtype, chalf=True)
     _no_bool_kernel(dt, steps, 'logspace_cpu')
     with np.errstate(all='ignore'):

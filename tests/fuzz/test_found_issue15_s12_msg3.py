@@ -729,3 +729,22 @@ def test_foreach_extrema_complex(call):
 ])
 def test_out_overload_names(call):
     check(call, grad=False, match_message=True)
+
+
+# -- linspace/logspace: the ends' dims checked before the number of steps, in torch's words --
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.linspace(2.0, 1, -1),
+    lambda T: T.linspace(2.0, 1, -1, out=T.ones(0)),
+    lambda T: T.linspace(T.ones(2), T.ones(2), -3),
+    lambda T: T.linspace(T.ones(1), T.ones(2), 3),
+    lambda T: T.logspace(T.ones(1), 2, 3),
+    lambda T: T.logspace(2.0, 1, -1),
+    lambda T: T.logspace(2.0, 1, -1, out=T.ones(0)),
+    lambda T: T.logspace(2.0, 1, 1),
+    lambda T: T.logspace(2.0, 1, 0).shape,
+    lambda T: T.linspace(2.0, 1, 0).shape,
+    lambda T: T.linspace(2.0, 1, 5).sum(),
+])
+def test_linspace_logspace_steps(call):
+    check(call, grad=False, match_message=True)
