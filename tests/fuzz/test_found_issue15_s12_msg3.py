@@ -748,3 +748,16 @@ def test_out_overload_names(call):
 ])
 def test_linspace_logspace_steps(call):
     check(call, grad=False, match_message=True)
+
+
+# -- hardtanh_ refuses a complex input (clamp's check) before reading its limits as doubles --
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.hardtanh_(T.ones(3, dtype=T.complex64), -1.0, 0.5-1j),
+    lambda T: T.nn.functional.hardtanh(T.ones(3, dtype=T.complex64), -1.0, 0.5-1j),
+    lambda T: T.nn.functional.hardtanh_(T.ones(3), -1.0, 0.5-1j),
+    lambda T: T.nn.functional.hardtanh_(T.ones(3, dtype=T.complex128), -1, 1),
+    lambda T: T.nn.functional.hardtanh_(T.ones(3), -1, 1).sum(),
+])
+def test_hardtanh_inplace_complex(call):
+    check(call, grad=False, match_message=True)
