@@ -699,7 +699,8 @@ def test_histc_lobpcg_messages(call):
 
 
 # -- _foreach_maximum/minimum of tensor lists run torch's clamp kernels: a complex operand gets
-# the kernel's refusal ("maximum_cpu" not implemented), not maximum's own message -----------
+# the kernel's refusal ("maximum_cpu" not implemented), not maximum's own message, after the
+# iterator's overlap and shape checks ------------------------------------------------------
 
 @pytest.mark.parametrize('call', [
     lambda T: T._foreach_minimum([T.ones(3, dtype=T.complex64)], [T.ones(3, dtype=T.complex64)]),
@@ -708,6 +709,9 @@ def test_histc_lobpcg_messages(call):
     lambda T: T._foreach_maximum([T.ones(3, dtype=T.complex128)], [T.ones(3, dtype=T.complex128)]),
     lambda T: T._foreach_maximum([T.ones(3)], [T.ones(3, dtype=T.complex128)]),
     lambda T: T._foreach_maximum([T.ones(3)], [T.zeros(3)])[0].sum(),
+    lambda T: T._foreach_maximum_([T.ones(1, dtype=T.complex128).expand(4)], [T.ones(4, dtype=T.complex128)]),
+    lambda T: T._foreach_maximum_([T.ones(5, dtype=T.complex128)], [T.ones(5, 5, dtype=T.complex128)]),
+    lambda T: T._foreach_maximum([T.ones(5, dtype=T.complex128)], [T.ones(4, dtype=T.complex128)]),
 ])
 def test_foreach_extrema_complex(call):
     with warnings.catch_warnings():
