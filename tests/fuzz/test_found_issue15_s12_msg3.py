@@ -765,3 +765,23 @@ def test_linspace_logspace_steps(call):
 ])
 def test_hardtanh_inplace_complex(call):
     check(call, grad=False, match_message=True)
+
+
+# -- 1-d reflect/replicate pads with negative amounts: torch's kernels check the output width
+# before their dtype dispatch (a centred stft of a one-sample signal, n_fft < 0, reaches it) ---
+
+@pytest.mark.parametrize('call', [
+    lambda T: T.nn.functional.pad(T.ones(1,1,4).double(), [-2,-2], "reflect"),
+    lambda T: T.nn.functional.pad(T.ones(1,1,4).double(), [-2,-3], "reflect"),
+    lambda T: T.nn.functional.pad(T.ones(1,1,4).double(), [-2,-3], "replicate"),
+    lambda T: T.nn.functional.pad(T.ones(1,1,4, dtype=T.bool), [-2,-3], "replicate"),
+    lambda T: T.nn.functional.pad(T.ones(1,1,4).double(), [-1,0], "reflect").shape,
+    lambda T: T.nn.functional.pad(T.ones(1,1,1).double(), [-2,-2], "reflect"),
+    lambda T: T.nn.functional.pad(T.ones(1,1,1).double(), [-2,-2], "circular"),
+    lambda T: T.ones(1, dtype=T.bool).stft(-3, hop_length=2, win_length=None, window=T.zeros(1, dtype=T.bool), center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=False),
+    lambda T: T.ones(1, dtype=T.float64).stft(-3, hop_length=2, win_length=None, window=T.zeros(1, dtype=T.float64), center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=False),
+])
+def test_pad_1d_too_small(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(call, grad=False, match_message=True)
