@@ -516,11 +516,17 @@ def _type_name(x):
 _TORCH_CLASSES = ('dtype', 'device', 'Size', 'Generator', 'layout', 'memory_format')
 
 
+def _kwargs_order(kwargs):
+    from ._cpp_print import kwargs_order
+    return kwargs_order(list(kwargs))
+
+
 def _got(args, kwargs):
     """The "got (...)" part of torch's message: the arguments' types."""
-    # (torch lists the keywords last given first)
+    # (torch lists the keywords in the order of its C++ map of them: see ``kwargs_order``)
+    kwargs = kwargs or {}
     parts = [_type_name(a) for a in args] + [
-        f'{k}={_type_name(v)}' for k, v in reversed(list((kwargs or {}).items()))]
+        f'{k}={_type_name(kwargs[k])}' for k in _kwargs_order(kwargs)]
     # (torch leaves a trailing ", " after keywords given without positional arguments)
     return '(' + ', '.join(parts) + (', )' if kwargs and not args else ')')
 
@@ -586,8 +592,19 @@ def _no_overload(cname, overloads, args, kwargs):
         (plausible or overloads)[0].bind(args, kwargs, True)
     got = _got(args, kwargs)
     if len(visible) == 1:
+        shown = visible[0].shown()
+        if kwargs:
+            # (torch matches each keyword against the last len(kwargs) entries of the
+            # listing's text split at ", ", naming an entry by its last word: a parameter
+            # with a default is named by the default, and "*" is an entry)
+            names = [part.rsplit(' ', 1)[-1] for part in shown[1:-1].split(', ')]
+            window = names[max(len(names) - len(kwargs), 0):]
+            unmatched = [k for k in _kwargs_order(kwargs) if k not in window]
+            if unmatched:
+                raise TypeError(f"{cname}() received an invalid combination of arguments - "
+                                f"got unrecognized keyword arguments: {', '.join(unmatched)}")
         raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
-                        f"but expected {visible[0].shown()}")
+                        f"but expected {shown}")
     listing = '\n'.join(' * ' + s.shown() for s in visible)
     raise TypeError(f"{cname}() received an invalid combination of arguments - got {got}, "
                     f"but expected one of:\n{listing}\n")
@@ -978,9 +995,17 @@ def refuse(public_name, args, kwargs, error, impl=None, bound=False):
     if impl is not None:
         _reads_first(public_name, impl, args, kwargs)
         _inner_call(public_name, impl, args, kwargs, error)
-    _shapes_first(public_name, args, kwargs, error)
+    if impl is None or not getattr(impl, '_dtype_first', False):  # (theirs: their order)
+        _shapes_first(public_name, args, kwargs, error)
     if type(error) is RuntimeError and str(error).startswith(_OVERLAP_WORDS):
         _checked_dtype_first(public_name, args, kwargs)
+    if 'more than one element of the written-to tensor' in str(error):
+        # (an in-place op's own refusal of a dtype -- abs_ of complex -- precedes the check)
+        refused = refusals(public_name)
+        early = refused and {d: r for d, r in refused.items()
+                             if any(w in r[1] for w in _BEFORE_SHAPES_WORDS)}
+        if early:
+            refuse_dtypes(public_name, early, args, kwargs)
     if type(error) is NotImplementedError and str(error).endswith("for 'ComplexHalf'"):
         # (an op the body calls refused complex32: the op's own refusal comes first)
         _refuse_chalf(public_name, args, kwargs, impl, rows_only=True)
@@ -1310,6 +1335,10 @@ def _inner_call(public_name, impl, args, kwargs, error):
     try:
         _no_overload(cname, sigs, call, named)
     except TypeError as e:
+        if key.startswith('nn.functional.') and bound.get('inplace') and \
+                str(e).startswith(cname + '('):
+            # (``if inplace:`` hands the arguments to the op's in-place form: relu_)
+            raise TypeError(f'{cname}_{str(e)[len(cname):]}') from None
         raise e from None
 
 
@@ -1631,9 +1660,14 @@ def _shapes_first(public_name, args, kwargs, error):
     that do not broadcast or an in-place result of another shape. Raises that error
     instead of a dtype or value error."""
     name = _op_name(public_name)
+    text = str(error)
     if isinstance(error, TypeError) and not _from_numpy(error) or \
-            any(w in str(error) for w in _AUTOGRAD_WORDS + _SHAPE_WORDS):
+            any(w in text for w in _AUTOGRAD_WORDS + _BEFORE_SHAPES_WORDS) or \
+            'more than one element of the written-to tensor' in text:
         return
+    # (a shape error the body raised stands, but for an in-place op's overlap: torch's
+    # iterator checks the written tensor's memory before it broadcasts)
+    shaped = any(w in text for w in _SHAPE_WORDS)
     from .._tensor import Tensor
     from ._core import PARTIAL_WRITES
     inplace = name.endswith('_') and not name.endswith('__') and args and \
@@ -1647,6 +1681,8 @@ def _shapes_first(public_name, args, kwargs, error):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.") from None
+    if shaped:
+        return
     pointwise = _table().POINTWISE
     if name not in pointwise and name.rstrip('_') not in pointwise and \
             name.rstrip('_') not in _ELEMENTWISE_UNTAGGED or \
@@ -1663,6 +1699,8 @@ def _shapes_first(public_name, args, kwargs, error):
         v for k, v in (kwargs or {}).items() if k != 'out' and isinstance(v, Tensor)]
     if not tensors:
         return
+    if name == 'rsub':  # (``other - input``: torch's message names other tensor a)
+        tensors.reverse()
     (check_written_shape if inplace else check_broadcast)(*[t._data.shape for t in tensors])
     if isinstance(error, NotImplementedError):
         if inplace:
@@ -1795,6 +1833,8 @@ def _inplace_cast_first(public_name, args, tensors):
     tensor: "result type Double can't be cast to the desired output type Char"). A number
     counts only as the ``other`` operand (``threshold_``'s numbers do not promote)."""
     from .. import _dtype
+    if _op_name(public_name).rstrip('_') in _COMPARISONS:
+        return  # (a comparison writes its bool result cast into self: no such check)
     common = _dtype.promote_all(tensors)
     sigs = signatures(key_of(public_name))
     if len(args) > 1 and type(args[1]) in _NUMBERS and sigs is not None and any(
@@ -1806,9 +1846,32 @@ def _inplace_cast_first(public_name, args, tensors):
                            f"output type {out.kernel_name}") from None
 
 
+_COMPARISONS = frozenset(('eq', 'ne', 'lt', 'le', 'gt', 'ge', 'less', 'less_equal', 'greater',
+                          'greater_equal', 'not_equal'))
 # the body's error is already torch's shape error (its own operand order stands)
 _SHAPE_WORDS = ('must match the size of tensor', "doesn't match the broadcast shape",
                 'more than one element of the written-to tensor')
+# checks elementwise ops make of their arguments before broadcasting them (in their meta
+# functions): those errors stand, before an in-place op's overlap check too; so do the
+# in-place ops' own checks of their arguments
+_BEFORE_SHAPES_WORDS = ('where expected condition to be a boolean tensor',
+                        'Subtraction, the `-` operator, with',
+                        'Negation, the `-` operator, on a bool tensor',
+                        'not implemented for complex tensors',
+                        'clamp is not supported for complex types',
+                        'heaviside is not yet implemented for tensors with different dtypes',
+                        'for `end` but got dtype',
+                        'In-place abs is not supported for complex tensors',
+                        'is not supported for complex inputs',
+                        'is not supported for complex tensors',
+                        "At least one of 'min' or 'max' must not be None",
+                        'dtype must be a floating point but you specified',
+                        'expects p to be in (0, 1)',
+                        'fill_ only supports 0-dimension value tensor',
+                        'dimensions must larger than 1',
+                        'all dimensions of input must be of equal length',
+                        'Boolean inputs not supported for relu',
+                        'Lower bound should be less than or equal to the upper bound')
 # elementwise ops (broadcasting, one common dtype) that torch does not tag ``pointwise``
 _ELEMENTWISE_UNTAGGED = frozenset(('floor_divide',))
 # in-place ops whose index checks (IndexError) come before torch's overlap check
@@ -1866,8 +1929,9 @@ def _no_out_dtype_kernel(public_name, bound, args, kwargs):
     if len(args) > i or kwargs and 'out_dtype' in kwargs:
         cname = signatures(key_of(public_name))[0]
         from .._sparse import unsupported_message
-        raise NotImplementedError(unsupported_message(f'{cname}.dtype', 'CPU', ('Meta',))) \
-            from None
+        overload = 'dtype_out' if kwargs and kwargs.get('out') is not None else 'dtype'
+        raise NotImplementedError(unsupported_message(f'{cname}.{overload}', 'CPU',
+                                                      ('Meta',))) from None
 
 
 # nn.functional ops whose torch body reads its tensors' attributes (``.dim()``) in Python
@@ -2443,9 +2507,9 @@ def array_check(name, own=None, tensors_only=False, chalf_apart=False):
                     error[2], [x] + [o for o in others if type(o) is np.ndarray],
                     any(type(o) is not np.ndarray for o in others))):
                 raise error[0](error[1])
-        except (RuntimeError, NotImplementedError):
+        except (RuntimeError, NotImplementedError) as e:
             shapes = [o.shape for o in others if type(o) is np.ndarray]
-            if shapes:
+            if shapes and not any(w in str(e) for w in _BEFORE_SHAPES_WORDS):
                 from ._core import check_broadcast
                 check_broadcast(x.shape, *shapes)
             raise

@@ -122,3 +122,72 @@ def cpp_str(t):
         out.append(f'[ {name}{{' + ','.join(str(s) for s in x.shape) + '}')
     out.append(' ]')
     return ''.join(out)
+
+
+# -- the order in which torch's C++ walks the keyword arguments of a call ------------------
+# torch's "invalid combination of arguments" message copies a call's keywords into a
+# ``std::unordered_map<std::string, ...>`` and lists them in its iteration order, which
+# libstdc++ settles from each name's hash (``std::_Hash_bytes``, a 64-bit Murmur variant)
+# and the bucket count: ``kwargs_order`` replays those insertions.
+_MASK = (1 << 64) - 1
+_MUL = (0xc6a4a793 << 32) + 0x5bd1e995
+_SMALL_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
+
+
+def _mix(v):
+    return v ^ (v >> 47)
+
+
+def _string_hash(name):
+    """libstdc++'s ``std::hash<std::string>`` of ``name`` (64-bit)."""
+    b = name.encode()
+    n = len(b)
+    whole = n & ~7
+    h = (0xc70f6907 ^ (n * _MUL)) & _MASK
+    for i in range(0, whole, 8):
+        h ^= (_mix((int.from_bytes(b[i:i + 8], 'little') * _MUL) & _MASK) * _MUL) & _MASK
+        h = (h * _MUL) & _MASK
+    if n & 7:
+        h ^= int.from_bytes(b[whole:], 'little')
+        h = (h * _MUL) & _MASK
+    return _mix((_mix(h) * _MUL) & _MASK)
+
+
+def _next_prime(n):
+    while any(n % d == 0 for d in range(2, int(n ** 0.5) + 1)):
+        n += 1
+    return n
+
+
+def kwargs_order(names):
+    """``names`` (in the call's order) as an ``std::unordered_map`` built by emplacing them
+    one by one iterates them: each node goes first in its bucket, a bucket not yet used goes
+    to the front of the list; the table starts at 13 buckets and at each overflow grows to
+    the next prime past twice the count, re-inserting the nodes in list order."""
+    buckets, limit, nodes = 1, 0, []
+
+    def insert(name):
+        b = hashes[name] % buckets
+        for i, other in enumerate(nodes):
+            if hashes[other] % buckets == b:
+                nodes.insert(i, name)
+                return
+        nodes.insert(0, name)
+
+    hashes = {}
+    for name in names:
+        if name in hashes:
+            continue
+        hashes[name] = _string_hash(name)
+        if len(nodes) + 1 > limit:
+            least = max(len(nodes) + 1, 11 if not limit else 0)
+            if least >= buckets:
+                want = max(least + 1, 2 * buckets)
+                buckets = _SMALL_BUCKETS[want] if want < len(_SMALL_BUCKETS) else \
+                    _next_prime(want)
+                old, nodes = nodes, []
+                for other in old:
+                    insert(other)
+            limit = buckets
+        insert(name)
+    return nodes

@@ -495,7 +495,16 @@ def unravel_index(indices, shape):
     t = indices
     if t._data.dtype.kind not in 'iu':
         raise TypeError(f"expected 'indices' to be integer dtype, but got {dtype_of(t)}")
+    import collections.abc
+
+    def kind(v):  # (how torch's message prints a type: its own classes as torch's)
+        return "<class 'torch.Tensor'>" if isinstance(v, Tensor) else str(builtins.type(v))
+    if not isinstance(shape, (int, collections.abc.Sequence)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {kind(shape)}")
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape:
+        if not isinstance(s, int):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got {kind(s)}")
     for s in shape:
         if s < 0:
             raise ValueError("'shape' cannot have negative values, but got "

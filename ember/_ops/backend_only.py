@@ -39,8 +39,8 @@ def not_differentiable(op, named):
 
 def _overload(name, args, kwargs):
     """aten's name of the overload of ``name`` the call reaches (torch's message names it)."""
-    if name not in _OVERLOADS:
-        return name
+    if name not in _OVERLOADS:  # (``out=`` reaches the out overload)
+        return f'{name}.out' if kwargs.get('out') is not None else name
     params, overload = _OVERLOADS[name]
     # (the base overload takes (input, p) only: anything past them is the other's)
     if len(args) > 2 or any(k in kwargs for k in params):
@@ -49,12 +49,12 @@ def _overload(name, args, kwargs):
 
 
 def _refusal(name, backend):
-    def op(*args, **kwargs):
+    def op(*args, out=None, **kwargs):  # (it writes nothing: it refuses, out= or not)
         not_differentiable(name, [(n, args[i] if i < len(args) else kwargs.get(n))
                                   for i, n in _NOT_DIFFERENTIABLE.get(name, ())])
         from .._sparse import unsupported_message
-        raise NotImplementedError(unsupported_message(_overload(name, args, kwargs), 'CPU',
-                                                      _KERNELS[backend]))
+        raise NotImplementedError(unsupported_message(
+            _overload(name, args, dict(kwargs, out=out)), 'CPU', _KERNELS[backend]))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = (f"Refused, as in torch's CPU build: ``{name}`` runs on {backend} tensors "
                   "only.")

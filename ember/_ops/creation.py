@@ -399,8 +399,14 @@ def range_(start, end, step=1, *, dtype=None, layout=None, device=None,
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=3)
     dev = check_device(device, 'range')
-    start, end, step = _range_bounds(start, end, step)
     dt = np.dtype(_dt(dtype))
+    if dt.kind in 'iu':  # (torch reads the bounds as int64 first: NaN, inf, huge refused)
+        for v in (start, end, step):
+            v = v.item() if isinstance(v, Tensor) else v
+            if isinstance(v, (float, complex)) and (
+                    complex(v).imag or not -2.0 ** 63 <= complex(v).real < 2.0 ** 63):
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    start, end, step = _range_bounds(start, end, step)
     if dt.kind in 'bc':
         raise NotImplementedError(f'"range_cpu" not implemented for \'{dtype.kernel_name}\'')
     _dtype.refuse_barebones('range_cpu', dtype, chalf=True)
@@ -449,9 +455,7 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None,
              requires_grad=False):
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     dev = check_device(device, 'linspace')
-    if steps < 0:
-        raise RuntimeError("linspace(): number of steps must be non-negative")
-    start, end, dt = _space_ends(start, end, dtype, 'linspace', steps)
+    start, end, dt = _space_ends(start, end, dtype, 'linspace', steps, steps)
     # (complex32: no kernel, but one value -- the start -- is filled in without it)
     _dtype.refuse_barebones('linspace_cpu', dtype, chalf=steps > 1)
     _no_bool_kernel(dt, steps, 'linspace_cpu')
@@ -483,7 +487,7 @@ def _no_bool_kernel(dt, steps, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
-def _space_ends(start, end, dtype, op, steps):
+def _space_ends(start, end, dtype, op, steps, count=0):
     """linspace/logspace's ends as Python numbers and the result's NumPy dtype: a complex
     end makes the default dtype complex, and refuses a real ``dtype``; tensor ends must be
     0-d, and (for ``steps`` values) ends must fit an integer ``dtype``."""
@@ -492,6 +496,8 @@ def _space_ends(start, end, dtype, op, steps):
     if shown:
         raise RuntimeError(f"{op} only supports 0-dimensional start and end tensors, but got "
                            f"{' and '.join(shown)}.")
+    if count < 0:  # (``count``: the number of steps, checked after the ends' dims)
+        raise RuntimeError("number of steps must be non-negative")
     ends = [v.item() if isinstance(v, Tensor) else v for v in (start, end)]
     if not any(isinstance(v, (complex, np.complexfloating)) for v in ends):
         dt = _dt(dtype)
@@ -513,7 +519,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """``base ** linspace(start, end, steps)``."""
     dev = check_device(device, 'logspace')
     # (one value is base ** start in double, filled in: torch converts no end to the dtype)
-    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0)
+    start, end, dt = _space_ends(start, end, dtype, 'logspace', steps if steps > 1 else 0,
+                                 steps)
     _dtype.refuse_barebones('logspace_cpu', dtype, chalf=steps > 1)
     _no_bool_kernel(dt, steps, 'logspace_cpu')
     with np.errstate(all='ignore'):
@@ -569,6 +576,8 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False)
     dev = check_device(device, 'eye')
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     _dtype.refuse_barebones('eye', dtype, chalf=True)
     arr = np.eye(n, m if m is not None else n, dtype=_dt(dtype))
     return _finish(arr, requires_grad, 'eye', dev)

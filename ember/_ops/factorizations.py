@@ -354,13 +354,13 @@ def solve_checks(A, B, op, left=True):
     the arrays to solve ``a x = b`` (transposed for ``left=False``) and whether B is a
     vector (``b`` then has a trailing dim of one)."""
     _products._check_tensor(A, op, 'A', 1)
-    _floating(A, op)  # (solve checks the dtype first, unlike the other linalg kernels)
-    _matrices(A, op)
+    _floating(A, op)  # (solve checks the dtypes first, unlike the other linalg kernels)
     _products._check_tensor(B, op, 'B', 2)
     a, b = A._data, B._data
     if a.dtype != b.dtype:
         raise RuntimeError(f"{op}: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.kernel_name} and B of type {B.dtype.kernel_name} instead")
+    _matrices(A, op)
     vec = _vector_rhs(a.shape, b.shape)
     if not vec and b.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
@@ -547,6 +547,12 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 @register
 def cholesky(input, upper=False, *, out=None):
     """``torch.cholesky`` (deprecated in torch in favour of ``linalg.cholesky``)."""
+    x = input._data
+    if x.size and x.ndim >= 2 and x.shape[-1] == x.shape[-2] and (
+            x.dtype.kind not in 'fc' or x.dtype == np.float16):
+        # (its kernel's dtype dispatch, after the shape checks: not linalg's message)
+        raise NotImplementedError(f'"cholesky_cpu" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
     if input._data.size == 0:  # (torch checks an empty input for nothing: it is the answer)
         return _products._out(result(np.empty_like(input._data),
                                      track1(_EmptyCholesky, input)), out)

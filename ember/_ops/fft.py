@@ -517,6 +517,8 @@ def _shift(input, dim, sign):
         ([dim] if isinstance(dim, (int, np.integer)) else list(dim))
     if not dims:  # a 0-d input: torch's roll refuses the empty shift list
         raise RuntimeError("`shifts` required")
+    if input._data.ndim == 0:  # (torch reads the size of the first dim: no scalar wrap)
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     dims = [wrap_dim(d, input._data.ndim) for d in dims]
     shifts = [sign * (input._data.shape[d] // 2) for d in dims]
     return roll(input, shifts, dims)

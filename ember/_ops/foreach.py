@@ -140,6 +140,22 @@ def _binary(op, inplace):
         for t, o in zip(self, others):
             if inplace and op in _CLAMPS:
                 _clamp_cast(t, o, listed)
+            if op in ('maximum', 'minimum') and isinstance(o, Tensor) and (
+                    t.dtype.is_complex or o.dtype.is_complex):
+                # (torch's list kernels are clamps: their kernel refuses complex bounds, after
+                # the iterator's overlap and shape checks)
+                from ._core import check_broadcast, check_written_shape
+                x = t._data
+                if inplace and x.size and any(st == 0 and n > 1
+                                              for st, n in zip(x.strides, x.shape)):
+                    raise RuntimeError("unsupported operation: more than one element of the "
+                                       "written-to tensor refers to a single memory location. "
+                                       "Please clone() the tensor before performing the "
+                                       "operation.")
+                (check_written_shape if inplace else check_broadcast)(x.shape, o._data.shape)
+                dt = _dtype.promote_types(t.dtype, o.dtype)
+                raise NotImplementedError(f'"{op}_cpu" not implemented for '
+                                          f"'{dt.kernel_name}'")
             out.append(_apply(t, _WITH_NUMBER.get(op, op) if isinstance(o, numbers.Number)
                               else op, (o,), kwargs, inplace))
         return self if inplace else tuple(out)

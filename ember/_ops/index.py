@@ -1227,8 +1227,7 @@ def nonzero_static(input, *, size, fill_value=-1):
     """``nonzero(input)`` as exactly ``size`` rows: cut short, or padded with
     ``fill_value``."""
     if size < 0:
-        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
-                           f"size: {size}")
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
     x = input._data
     found = np.argwhere(x).astype(np.int64)[:size] if x.ndim else \
         np.zeros((builtins.min(size, int(x != 0)), 0), np.int64)
@@ -1500,12 +1499,23 @@ def _index_put_args(input, indices, values, accumulate):
         raise IndexError(f"too many indices for tensor of dimension {nd} (got "
                          f"{len(indices)})")
     entries, dim = [], 0
+    shape = input._data.shape
     for t in indices:
         a = _index_array(t)
+        if a.dtype == np.bool_:  # (a mask's dims read against the input's, one by one)
+            for j in range(a.ndim):
+                if dim + j >= nd:
+                    raise IndexError(f"Dimension out of range (expected to be in range of "
+                                     f"[{-max(nd, 1)}, {max(nd, 1) - 1}], but got {dim + j})")
+                if a.shape[j] != shape[dim + j]:
+                    raise IndexError(f"The shape of the mask {list(a.shape)} at index {j} does "
+                                     f"not match the shape of the indexed tensor "
+                                     f"{list(shape)} at index {dim + j}")
         entries.append((dim, a))
         dim += a.ndim if a.dtype == np.bool_ else 1
-    if dim > nd:
-        raise IndexError(f"too many indices for tensor of dimension {nd} (got {dim})")
+    if dim > nd:  # (masks expanded: torch's kernel reads the size of dim ``nd``)
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(nd, 1)}, {max(nd, 1) - 1}], but got {nd})")
     return _put_args(input, entries, values, strip=False, accumulate=accumulate)
 
 

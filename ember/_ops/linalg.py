@@ -216,7 +216,8 @@ def _dot(input, tensor, op, cls):
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.dtype != b.dtype:
-        raise RuntimeError(f"{op} : expected both vectors to have same dtype, but found "
+        # (torch's vdot says "dot" here too)
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{_name(input)} and {_name(tensor)}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
@@ -563,6 +564,8 @@ def _fused(op, cls, input, m1, m2, p, beta, alpha, first, second):
     _check_tensor(input, op, 'input', 1)
     x = input._data
     dt = m2._data.dtype
+    if x.ndim > p.ndim:
+        input.expand(p.shape)  # (its error, in its words)
     _expandable(x.shape, p.shape)
     if op == 'baddbmm':
         if x.dtype == m1._data.dtype != dt:  # (the kernel's check: batch2 against the rest)
@@ -593,18 +596,19 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcasts)."""
     _check_tensor(mat1, 'addmm', 'mat1', 2)
     _check_tensor(mat2, 'addmm', 'mat2', 3)
-    for t, nm in ((mat1, 'mat1'), (mat2, 'mat2')):
-        if t._data.ndim != 2:
-            raise RuntimeError(f"{nm} must be a matrix, got {t._data.ndim}-D tensor")
     a, b = mat1._data, mat2._data
-    _mm_shapes(a.shape, b.shape)
+    # (torch's order: input's dtype against mat2's, mat1's against mat2's, the dims, the
+    # shapes, then input expanded to the product's shape)
     if isinstance(input, Tensor) and input._data.dtype != b.dtype:
-        # torch compares input with mat2 before mat1 with mat2.
         raise RuntimeError(f"self and mat2 must have the same dtype, but got {_name(input)} "
                            f"and {_name(mat2)}")
     if a.dtype != b.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_name(mat1)} and "
                            f"{_name(mat2)}")
+    for t, nm in ((mat1, 'mat1'), (mat2, 'mat2')):
+        if t._data.ndim != 2:
+            raise RuntimeError(f"{nm} must be a matrix, got {t._data.ndim}-D tensor")
+    _mm_shapes(a.shape, b.shape)
     # (an empty result or inner dim runs no kernel; a bool one over an empty inner dim
     # meets torch's cast of beta * input instead: the kernel's refusal stands for it)
     if a.shape[0] and b.shape[1] and (a.shape[1] or a.dtype == np.bool_):

@@ -76,8 +76,8 @@ def multi_dot(tensors, *, out=None):
     for i, t in enumerate(ts[1:], 1):
         if t.dtype != ts[0].dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
-                               f"tensor 0 is {ts[0].dtype.kernel_name} and tensor {i} is "
-                               f"{t.dtype.kernel_name}")
+                               f"tensor 0 is {ts[0].dtype.cpp_name} and tensor {i} "
+                               f"{t.dtype.cpp_name}")
     for i in range(len(ts) - 1):  # (the shapes as given: a vector's as [n])
         if ts[i].shape[-1] != ts[i + 1].shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
@@ -320,7 +320,7 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
 def vander(x, *, N=None):
     """The Vandermonde matrix ``[1, x, x^2, ..., x^(N-1)]`` along a new last dim (``N``
     defaults to ``x``'s last dim)."""
-    if x._data.dtype == np.bool_ or x.dtype.name in ('float16', 'bfloat16', 'complex32'):
+    if x.dtype.name in ('bool', 'float16', 'bfloat16', 'complex32'):
         # (the low-precision floats: torch's cumprod-free check, before the dims)
         raise RuntimeError("linalg.vander supports floating point, complex, and integer "
                            f"tensors, but got {x.dtype.kernel_name}")
@@ -370,9 +370,8 @@ def tensorsolve(A, B, dims=None, *, out=None):
         A = A.movedim(list(dims), list(range(nd - len(dims), nd)))
     shape = tuple(A.shape)
     k = B.dim()
-    if k > len(shape):  # (torch fails here too, in its own shape arithmetic: RuntimeError)
-        raise RuntimeError(f"linalg.tensorsolve: other has more dimensions ({k}) than self "
-                           f"({len(shape)})")
+    if k > len(shape):  # (torch fails here too, in its own shape arithmetic, in C++'s words)
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     rows, cols = B.numel(), _prod(shape[k:])
     if rows != cols:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "

@@ -132,9 +132,10 @@ def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, lar
     if m < 3 * n:
         raise ValueError(f"LOBPCG algorithm is not applicable when the number of A rows (={m})"
                          f" is smaller than 3 x the number of requested eigenpairs (={n})")
-    if a.dtype.kind != 'f':
-        raise RuntimeError(f"lobpcg: expected a floating point (real) A, but got "
-                           f"{A.dtype.kernel_name}")
+    if a.dtype.kind != 'f':  # (torch's first product, A against its default-dtype X)
+        from .. import _dtype
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{A.dtype.cpp_name} != {_dtype.DEFAULT.float.cpp_name}")
     tol = float(np.finfo(a.dtype).eps) ** 0.5 if tol is None else tol
     niter = -1 if niter is None else niter
     largest = True if largest is None else largest

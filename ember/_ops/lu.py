@@ -399,6 +399,7 @@ def _lu(A, op, pivot=True):
 
 
 @_linalg()
+@_dtype_first
 def lu(A, *, pivot=True, out=None):
     """LU factorization with partial pivoting, unpacked: ``A = P L U`` with ``P`` a
     permutation, ``L`` unit lower triangular and ``U`` upper triangular."""

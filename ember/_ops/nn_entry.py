@@ -102,7 +102,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     if indices.dtype not in (_dtype.int64, _dtype.int32):
         raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the "
                            "following scalar types: Long, Int; but got "
-                           f"torch.{indices.dtype._legacy} instead{why}")
+                           f"{indices.dtype.type_string} instead{why}")
     rows = np.unique(indices._data)
     n = input.shape[0]
     floating = input.dtype.is_floating_point or input.dtype.is_complex
@@ -318,10 +318,18 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     """``nn.functional.group_norm``."""
     from ..nn.functional._normalization import group_norm_kernel
+    if input.dim() == 0:  # (torch's composite reads the batch size, dim 0, first)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return group_norm_kernel(input, num_groups, weight, bias, eps)
 
 
+def _dtype_first(fn):
+    fn._dtype_first = True  # (the body refuses the kernel's dtypes in torch's order: _args)
+    return fn
+
+
 @_fn('native_group_norm')
+@_dtype_first
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """``(output, mean, rstd)``: group norm of ``input`` seen as (N, C, HxW) and each
     (sample, group)'s mean and 1/std, shaped (N, group)."""
@@ -330,17 +338,21 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     # (torch's order: the groups and parameters against the count C given, the layout the
     # kernel reads, then the element count)
     group_norm_checks(input, C, group, weight, bias)
+    for n in (N, group):  # (the (N, group) statistics are allocated before the kernel runs)
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"[{N}, {group}]")
     if not (input.is_contiguous() or input.is_contiguous(memory_format=_memory_format())):
         raise RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got "
                            "false.  (Could this error message be improved?  If so, please "
                            "report an enhancement request to PyTorch.)")
+    if x.dtype.kind not in 'fV':  # (the kernel's dispatch, before its count check)
+        raise NotImplementedError('"GroupNormKernelImpl" not implemented for '
+                                  f"'{input.dtype.kernel_name}'")
     if x.size != N * C * HxW:
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  "
                            "(Could this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    if x.dtype.kind not in 'fV':  # (the kernel's dispatch, empty input or not)
-        raise NotImplementedError('"GroupNormKernelImpl" not implemented for '
-                                  f"'{input.dtype.kernel_name}'")
     if x.ndim < 2:  # (the kernel reads the sizes given, not the input's dims)
         out = group_norm_kernel(input.reshape(N, C, HxW), group, weight, bias,
                                 eps).reshape(x.shape)
@@ -437,6 +449,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     return _F().binary_cross_entropy_with_logits(input, target, weight,
                                                  reduction=_reduction(reduction),
                                                  pos_weight=pos_weight)
+
+
+# (its checks -- the input's dtype before the shapes -- come in torch's order: ``_args``)
+binary_cross_entropy_with_logits._dtype_first = True
 
 
 @_fn('cosine_embedding_loss')

@@ -131,31 +131,43 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
     # (``input`` left out or a second argument, ``more``, gets torch's TypeError from
     # ``_by_name``. NumPy's names of ``input`` that torch's parser takes -- ``sin(x=t)``,
     # ``acos(a=1.5)`` -- are positional parameters with defaults rather than ``**kw``, which
-    # costs every call a dict (2 % of ``t.exp()`` on a small tensor): two identity tests on
-    # the fast path, blind only to all three given the same object.)
-    def fn(input=_UNSET, more=_UNSET, x=_UNSET, a=_UNSET, x1=_UNSET, *rest, out=None):
+    # costs every call a dict (2 % of ``t.exp()`` on a small tensor): three identity tests on
+    # the fast path, blind only to all four given the same object. ``input`` itself is one
+    # of them, after a positional-only first parameter, so a call that names it is seen:
+    # torch's messages then give it no position.)
+    def fn(self=_UNSET, more=_UNSET, /, x=_UNSET, a=_UNSET, x1=_UNSET, input=_UNSET, *rest,
+           out=None):
         nonlocal check
-        if type(input) is not Tensor or more is not _UNSET or MODES or out is not None or \
-                x is not a or a is not x1:
-            if input is _UNSET or more is not _UNSET or x is not a or a is not x1:
-                return _unary_by_name(name, public or fn, input, more, (x, a, x1), rest, out)
-            if public is not None and (type(input) is not Tensor or MODES or (
+        if type(self) is not Tensor or more is not _UNSET or MODES or out is not None or \
+                x is not a or a is not x1 or x1 is not input:
+            named = False  # (``input=``: torch's messages then give it no position)
+            if self is _UNSET and input is not _UNSET and more is _UNSET and x is _UNSET and \
+                    a is _UNSET and x1 is _UNSET:
+                self, named = input, True
+            elif self is _UNSET or more is not _UNSET or x is not a or a is not x1 or \
+                    x1 is not input:
+                return _unary_by_name(name, public or fn, self, more, (x, a, x1, input), rest,
+                                      out)
+            if public is not None and (type(self) is not Tensor or MODES or (
                     out is not None and type(out) is not Tensor)):
                 # (None: the copy the protocol runs, see overrides)
-                r = handoff(public, (input,), out)
+                r = handoff(public, (self,), out)
                 if r is not CONTINUE:
                     return r
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
-                    _arguments().check(public._ember_name, (input,), None if out is None
-                                       else {'out': out})
-            if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
-                input = to_tensor(input, name, 'input')
+                    kw = {} if out is None else {'out': out}
+                    if named:
+                        _arguments().check(public._ember_name, (), {'input': self, **kw})
+                    else:
+                        _arguments().check(public._ember_name, (self,), kw or None)
+            if not isinstance(self, Tensor):  # (on the fast path it is a Tensor)
+                self = to_tensor(self, name, 'input')
             if out is not None:  # (torch's checks of out before the kernel's)
                 checker = _arguments()
                 if not checker.torch_takes_out(name):
                     raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
-                checker.out_dtype_first(name, (input,), out)
-        x = input._data
+                checker.out_dtype_first(name, (self,), out)
+        x = self._data
         if check is not None:
             if check is _refusal:
                 check = _arguments().array_check(name, own_check, chalf_apart=True)
@@ -164,7 +176,7 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
                     check(x)
                 except NotImplementedError:
                     if type(out) is Tensor:  # (torch checks out's dtype first)
-                        _arguments().out_cast_first(name, (input,), out, (input,))
+                        _arguments().out_cast_first(name, (self,), out, (self,))
                     raise
         k = x.dtype.kind
         if to_float and k not in 'fcV':
@@ -178,13 +190,13 @@ def _unary(name, kernel, node=None, save=None, to_float=True, inplace_ok=True, d
             r = opmath_call(kernel, x)
         if type(r) is not np.ndarray and type(r) not in _STORAGE:  # (not a sparse result)
             r = np.asarray(r)
-        if node is not None and ((input._requires_grad and STATE.enabled) or
+        if node is not None and ((self._requires_grad and STATE.enabled) or
                                  FWD.level is not None):
-            n = track1(node, input)
+            n = track1(node, self)
             t = result(r, n, result_type)
             if n is not None:
                 if save == 'input':
-                    n._saved = ((input, input._vc[0]),)
+                    n._saved = ((self, self._vc[0]),)
                 elif save == 'result':
                     n.save_output(t)
         else:
@@ -733,13 +745,22 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
     # (a third positional parameter and ``**kw`` cost less on every call than ``*args``;
     # ``**kw`` no more than ``*, out=None, alpha=_UNSET``, and it lets a call by torch's
     # names -- or NumPy's, ``atan2(x1=a, x2=b)`` -- reach ``_by_name``)
-    def fn(input=_UNSET, other=_UNSET, third=_UNSET, **kw):
+    # (positional-only: ``other=`` arrives in ``kw``, so a message can tell it was named --
+    # torch's then give no position and list it as a keyword -- at no cost to other calls)
+    def fn(input=_UNSET, other=_UNSET, third=_UNSET, /, **kw):
         nonlocal numbers_ok, check
         out = None
+        named = False
         if kw or third is not _UNSET:  # (rare: see ``_more_arguments``)
-            if len(kw) != 1 or 'out' not in kw or third is not _UNSET or other is _UNSET:
+            if 'other' in kw and other is _UNSET and third is _UNSET and \
+                    input is not _UNSET and len(kw) - ('out' in kw) == 1:
+                other = kw['other']
+                out = kw.get('out')
+                named = True
+            elif len(kw) != 1 or 'out' not in kw or third is not _UNSET or other is _UNSET:
                 return _more_arguments(name, public or fn, (input, other, third), kw)
-            out = kw['out']
+            else:
+                out = kw['out']
         if type(input) is not Tensor or (type(other) is not Tensor and type(other) not in
                                          _PLAIN_OPERANDS) or MODES or \
                 (out is not None and type(out) is not Tensor):
@@ -750,8 +771,11 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
                 if r is not CONTINUE:
                     return r
                 if public is not fn:  # (the public copies; ops calling ``fn`` pass)
-                    _arguments().check(public._ember_name, (input, other), None if out is None
-                                       else {'out': out})
+                    if named:
+                        _arguments().check(public._ember_name, (input,), kw)
+                    else:
+                        _arguments().check(public._ember_name, (input, other),
+                                           None if out is None else {'out': out})
             if not isinstance(input, Tensor):  # (on the fast path it is a Tensor)
                 if is_scalar(input) and isinstance(other, Tensor) and not tensor_only:
                     input = _scalar_tensor(input, other)
@@ -760,8 +784,12 @@ def _binary(name, kernel, node=None, save=(), scalar_node=None, cmp=False, to_fl
         if numbers_ok is not True and not isinstance(other, Tensor):
             numbers_ok = _arguments().takes_numbers(name, 1)
             if not numbers_ok:
-                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                                f"{builtins.type(other).__name__}")
+                # (a method counts its arguments after ``self``; an alias has its own name)
+                called = getattr(public, '_ember_name', name)
+                where = '' if named else ' (position 1)' if called.startswith(
+                    'ember.Tensor.') else ' (position 2)'
+                raise TypeError(f"{called.rsplit('.', 1)[-1]}(): argument 'other'{where} must "
+                                f"be Tensor, not {builtins.type(other).__name__}")
         if to_float and input._data.dtype.kind not in 'fcV' and not isinstance(other, Tensor):
             # Against a number, cast first so a negative number never wraps in an unsigned
             # dtype; against a tensor, promotion decides (int + 0-d float64 -> float64).
@@ -871,7 +899,7 @@ def _unary_by_name(name, op, input, more, named, rest, out):
     args = [v for v in (input, more) if v is not _UNSET]
     kwargs = {}
     positional = more is not _UNSET
-    for k, v in zip(('x', 'a', 'x1'), named):
+    for k, v in zip(('x', 'a', 'x1', 'input'), named):
         if v is _UNSET:
             positional = False
         elif positional:
@@ -2057,6 +2085,8 @@ def clamp(input, min=None, max=None, *, out=None):
             check('clamp', (input, min, max), None)
         input = to_tensor(input, 'clamp', 'input')
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if input.dtype.is_complex:  # (clamp's own check, before the shapes)
+            raise NotImplementedError("clamp is not supported for complex types")
         lo = to_tensor(min) if min is not None else None
         hi = to_tensor(max) if max is not None else None
         t = _clamp_tensors(input, lo, hi, ClampBackward0)

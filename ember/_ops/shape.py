@@ -471,11 +471,13 @@ def expand(input, *sizes, size=None, implicit=False):
                            f"be greater or equal to the number of dimensions in the tensor "
                            f"({nd})")
     lead = len(sizes) - nd
+    if nd == 0 and any(s < 0 for s in sizes):  # (a 0-d tensor takes the sizes as they are)
+        raise RuntimeError("numel: integer multiplication overflow")
     target = []
     for i in range(len(sizes) - 1, -1, -1):  # (torch checks from the last dim)
         s = sizes[i]
         if i < lead:
-            if s < 0:
+            if s == -1:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                    "leading, non-existing dimension 0")
             target.append(s)
@@ -489,6 +491,8 @@ def expand(input, *sizes, size=None, implicit=False):
                                f"{list(sizes)}.  Tensor sizes: {list(shp)}")
         target.append(s)
     target = tuple(target[::-1])
+    if any(s < 0 for s in target):  # (another negative size: torch's count of elements)
+        raise RuntimeError("numel: integer multiplication overflow")
     if target[lead:] == shp and all(s == 1 for s in target[:lead]):
         # Nothing is repeated: a plain (writable) view, so in-place ops work on it as in
         # torch; broadcast_to's result is read-only.
@@ -1277,6 +1281,9 @@ def roll(input, shifts, dims=None):
         shifts = shifts[0] if isinstance(shifts, tuple) else shifts
     elif input._data.size:  # (torch checks the dims of an empty input for nothing)
         ndim = input._data.ndim
+        if ndim == 0:  # (torch's dim wrap takes no scalar as 1-d here)
+            d = dims[0] if isinstance(dims, tuple) else dims
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
         dims = tuple(wrap_dim(d, ndim) for d in dims) if isinstance(dims, tuple) else \
             wrap_dim(dims, ndim)
     out = np.roll(input._data, shifts, dims) if input._data.size else input._data.copy()
@@ -1495,14 +1502,16 @@ def unfold(input, dimension, size, step):
     (a copy in ember; torch returns a view)."""
     d = wrap_dim(dimension, input._data.ndim)
     arr = input._data
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
     if arr.ndim == 0:
         arr = arr.reshape(1)
-    n = (arr.shape[d] - size) // step + 1
-    if n < 0 or size > arr.shape[d]:
+    # (torch's order: the size against the dim's, the size's sign, the step's)
+    if size > arr.shape[d]:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {arr.shape[d]} but size "
                            f"is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
     win = np.lib.stride_tricks.sliding_window_view(arr, size, axis=d)
     win = win[(slice(None),) * d + (slice(None, None, step),)]
     out = np.ascontiguousarray(win)

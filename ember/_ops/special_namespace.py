@@ -35,8 +35,9 @@ def round(input, *, decimals=0, out=None):  # noqa: A001  (torch's name)
     """``ember.round``, except that integer and bool tensors are refused, as torch.special
     refuses them (torch.round passes them through)."""
     if isinstance(input, Tensor) and input._data.dtype.kind in 'iub':
+        kernel = 'round_vml_cpu' if decimals == 0 else 'round_cpu'
         raise NotImplementedError(
-            f"\"round_vml_cpu\" not implemented for '{dtype_of(input).kernel_name}'")
+            f"\"{kernel}\" not implemented for '{dtype_of(input).kernel_name}'")
     return pointwise.round(input, decimals=decimals, out=out)
 
 

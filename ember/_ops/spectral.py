@@ -19,7 +19,7 @@ def _pad_window(window, win_length, n_fft, dtype, op):
     if window is None:
         window = make(np.ones(win_length, dtype))
     elif window.dim() != 1 or window.shape[0] != win_length:
-        raise RuntimeError(f"{op}: expected a 1D window tensor of size equal to win_length="
+        raise RuntimeError(f"{op}expected a 1D window tensor of size equal to win_length="
                            f"{win_length}, but got window with size {list(window.shape)}")
     if win_length < n_fft:
         left = (n_fft - win_length) // 2
@@ -31,10 +31,11 @@ def _pad_window(window, win_length, n_fft, dtype, op):
 def _lengths(n_fft, hop_length, win_length, op):
     hop = n_fft // 4 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
+    # (``op``: the text before the message, ``stft(...) : `` or ``istft: ``)
     if hop <= 0:
-        raise RuntimeError(f"{op}: expected hop_length > 0, but got hop_length={hop}")
+        raise RuntimeError(f"{op}expected hop_length > 0, but got hop_length={hop}")
     if win <= 0 or win > n_fft:
-        raise RuntimeError(f"{op}: expected 0 < win_length <= n_fft, but got win_length={win}")
+        raise RuntimeError(f"{op}expected 0 < win_length <= n_fft, but got win_length={win}")
     return hop, win
 
 
@@ -65,9 +66,18 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if input._data.dtype.kind not in 'fc':
         _not_floating(input, n_fft, hop_length, win_length, window, normalized, onesided,
                       return_complex, align_to_window)
+    # (the kernel's checks state the call as it received it: ``stft(torch.FloatTensor[8],
+    # n_fft=4, ...) : expected ...``; the length first, then hop and window lengths)
+    said = _kernel_text('stft', input, n_fft, hop_length, win_length, window,
+                        normalized=normalized, onesided=onesided,
+                        return_complex=return_complex, align_to_window=align_to_window)
     if input.dim() not in (1, 2):
-        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.dim()}D tensor")
-    hop, win = _lengths(n_fft, hop_length, win_length, 'stft')
+        raise RuntimeError(said + "expected a 1D or 2D tensor")
+    if not 0 < n_fft <= input.shape[-1] and not (
+            align_to_window and win_length is not None and win_length < n_fft):
+        raise RuntimeError(f"{said}expected 0 < n_fft < {input.shape[-1]}, but got "
+                           f"n_fft={n_fft}")
+    hop, win = _lengths(n_fft, hop_length, win_length, said)
     if window is None:
         warnings.warn("A window was not provided. A rectangular window will be applied,which "
                       "is known to cause spectral leakage. Other windows such as "
@@ -85,9 +95,9 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         x = F.pad(x, [left, n_fft - win - left])
     length = x.shape[-1]
     if not 0 < n_fft <= length:
-        raise RuntimeError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+        raise RuntimeError(f"{said}expected 0 < n_fft < {length}, but got n_fft={n_fft}")
     # (the window's dtype is the signal's real counterpart: complex64 stays complex64)
-    w = _pad_window(window, win, n_fft, np.finfo(x._data.dtype).dtype, 'stft')
+    w = _pad_window(window, win, n_fft, np.finfo(x._data.dtype).dtype, said)
     frames = x.unfold(-1, n_fft, hop) * w
     two_sided = onesided is False or frames.is_complex()
     norm = 'ortho' if normalized else None
@@ -170,7 +180,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         frames = _fft.ifft(z, n_fft, dim=-1)
     else:  # (a real signal: a two-sided input's first half is read as Hermitian, as torch)
         frames = _fft.irfft(z if sided else z[..., :n_fft // 2 + 1], n_fft, dim=-1)
-    w = _pad_window(window, win, n_fft, real_dtype, 'istft')
+    w = _pad_window(window, win, n_fft, real_dtype, 'istft: ')
     frames = frames * w
     total = n_fft + hop * (n_frames - 1)
     where = make((np.arange(n_frames)[:, None] * hop + np.arange(n_fft)[None, :]).reshape(-1))

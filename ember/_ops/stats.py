@@ -157,6 +157,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         m, rows = x.reshape(-1), x.reshape(x.size, 1)
         shape = x.shape
     else:
+        if x.ndim == 0:  # (torch's dim wrap takes no scalar as 1-d here)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         d = wrap_dim(dim, x.ndim)
         _check_empty_dims(x, d)
         m, rows = _rows(x, d)
@@ -289,7 +291,8 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 @register
 def bincount(input, weights=None, minlength=0):
     """How often each non-negative integer occurs in the 1-d ``input`` (summing ``weights``
-    instead of ones if given), over at least ``minlength`` bins."""
+    instead of ones if given), over at least ``minlength`` bins. (Its kernel's dtype
+    refusal comes first, as in torch: ``_dtype_first``.)"""
     x = input._data
     if x.dtype.kind not in 'iu':
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
@@ -310,6 +313,9 @@ def bincount(input, weights=None, minlength=0):
     return make(np.bincount(x, w.astype(np.float64), minlength=minlength).astype(dt))
 
 
+bincount._dtype_first = True
+
+
 @register
 def histc(input, bins=100, min=0, max=0):
     """Histogram of ``input`` with ``bins`` equal-width bins over [min, max] (the data's
@@ -323,6 +329,13 @@ def histc(input, bins=100, min=0, max=0):
     if x.dtype.kind == 'u' and x.dtype.itemsize > 1:  # (uint16+: the data's range or the
         # edges' linspace)
         kernel = 'aminmax_cpu' if float(min) == float(max) and x.size else 'linspace_cpu'
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype_name(x.dtype)}'")
+    if x.dtype.kind not in 'fVbiu':  # (bool passes on to torch's linspace of the edges, the
+        # integers to their range checks; complex: with no range given, torch first takes the
+        # data's, which aminmax refuses)
+        kernel = 'aminmax_cpu' if x.dtype.kind == 'c' and float(min) == float(max) else \
+            'histogram_cpu'
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_dtype_name(x.dtype)}'")
     lo, hi = float(min), float(max)

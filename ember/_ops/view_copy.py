@@ -149,6 +149,10 @@ def narrow_copy(input, dim, start, length):
         if not -size <= start <= size:
             raise IndexError(f"start out of range (expected to be in range of [{-size}, "
                              f"{size}], but got {start})")
+        s = start + size if start < 0 else start
+        if type(length) is int and (length < 0 or s + length > size):
+            raise RuntimeError(f"start ({s}) + length ({length}) exceeds dimension size "
+                               f"({size}).")
     return _derived(shape.narrow, name='NarrowCopyBackward0')(input, dim, start, length)
 
 

@@ -586,7 +586,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     # (torch's hardtanh_ itself does not compare the limits: only F.hardtanh does; its
-    # clamp_ reads them as doubles)
+    # clamp_ reads them as doubles, after refusing a complex input)
+    if isinstance(input, Tensor) and input.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     min_val, max_val = (_real(v, np.float64) for v in (min_val, max_val))
     return _core.inplace(input, _hardtanh_out, (min_val, max_val), 'hardtanh_')
 

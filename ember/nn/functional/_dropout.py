@@ -45,8 +45,14 @@ def _float_mask(dtype, bool_as='Bool'):
 
 # -- channel-wise and alpha dropout ------------------------------------------------------------
 def _check_p(p):
-    """torch's Python-level check of ``p`` (a ValueError showing ``p`` as given)."""
-    if p < 0 or p > 1:
+    """torch's Python-level check of ``p`` (a ValueError showing ``p`` as given); a ``p``
+    that does not compare with a float fails the comparison first, in Python's words."""
+    try:
+        bad = p < 0.0 or p > 1.0
+    except TypeError as e:
+        from ..._ops._args import stands
+        raise stands(e) from None
+    if bad:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 

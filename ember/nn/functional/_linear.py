@@ -41,11 +41,14 @@ def bilinear(input1, input2, weight, bias=None):
         if input1.shape[i] != input2.shape[i]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
                                f"got {input1.shape[i]} and {input2.shape[i]}")
-    # (each size as torch reads it: a missing dim is its IndexError, in this order)
-    if input1.size(-1) != weight.size(1):
+    # (each size as torch reads it: a missing dim is its IndexError, in this order -- the
+    # weight's size before the input's)
+    w1 = weight.size(1)
+    if input1.size(-1) != w1:
         raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
                            f"{input1.shape[-1]} but expected {weight.shape[1]}")
-    if input2.size(-1) != weight.size(2):
+    w2 = weight.size(2)
+    if input2.size(-1) != w2:
         raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
                            f"{input2.shape[-1]} but expected {weight.shape[2]}")
     if weight.dim() != 3:

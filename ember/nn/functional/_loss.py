@@ -265,9 +265,10 @@ def _check_class_weight(weight, C, prefix=''):
 
 def _nll_core(input, target, weight, reduction, ignore_index, cls):
     """nll_loss on an input of shape (C,), (N, C) or (N, C, d1, ...) with a matching target."""
-    _nll_check_target(target)
+    # (autograd refuses a weight that requires grad before the kernel checks anything)
     _not_differentiable(weight, 'nll_loss_forward' if cls is _NllLossBackward0
                         else 'nll_loss2d_forward', 'weight')
+    _nll_check_target(target)
     x = input._data
     t = target._data.astype(_np.int64)
     nd = x.ndim
@@ -355,6 +356,7 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({batch}).")
     if nd <= 2:
+        _not_differentiable(weight, 'nll_loss_forward', 'weight')
         if target.dim() > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         _nll_check_target(target)  # (torch's kernel checks the dtype before the size)
@@ -364,6 +366,17 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
             raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                              f"{target.numel()}")
         return _nll_core(input, target, weight, reduction, ignore_index, _NllLossBackward0)
+    if nd == 4:  # (nll_loss2d's own checks, after autograd's)
+        _not_differentiable(weight, 'nll_loss2d_forward', 'weight')
+        if target.dim() != 3:
+            raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                               f"targets of dimension: {target.dim()}")
+        _nll_check_target(target)
+        if weight is not None and weight.numel() != input.shape[1]:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        if tuple(target.shape) != (input.shape[0],) + tuple(input.shape[2:]):
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
+                               f"{list(target.shape)}")
     out_size = [input.shape[0]] + list(input.shape[2:])
     if list(target.shape[1:]) != list(input.shape[2:]):
         raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
@@ -627,6 +640,9 @@ def _binary_cross_entropy_with_logits(input, target, weight=None, size_average=N
     return out
 
 
+_binary_cross_entropy_with_logits._dtype_first = True  # (its checks in torch's order)
+
+
 def _kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
@@ -754,7 +770,8 @@ def margin_ranking(input1, input2, target, margin, reduction):
     functional form's check that the operands have one dimension count (they broadcast)."""
     if isinstance(margin, int) and not isinstance(margin, bool):
         margin = float(margin)  # (torch's margin is a double: integer inputs give a float loss)
-    return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    diff = input1 - input2  # (torch's order: the difference first, then -target)
+    return _apply_reduction((-target * diff + margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,

@@ -95,6 +95,10 @@ def padded(input, pad, mode='constant', value=None, listed=False, direct=False):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for {x.ndim}D "
                                   "input tensor.")
     _check_index_pad(x.shape, pairs, k, mode)
+    if mode != 'circular' and k == 1 and x.shape[-1] + sum(pairs[-1]) < 1:
+        # (the 1-d kernels' output size, checked before their dtype dispatch)
+        raise RuntimeError(f"input (W: {x.shape[-1]}) is too small. Calculated output W: "
+                           f"{x.shape[-1] + sum(pairs[-1])}")
     if mode != 'circular' and x.dtype == np.bool_:  # (torch's kernels of these two)
         raise NotImplementedError(f'"{"reflection" if mode == "reflect" else "replication"}'
                                   f'_pad{k}d" not implemented for \'Bool\'')

@@ -390,6 +390,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     ndim = input.dim()
+    if ndim == 0:  # (torch's C++ size(-3): no scalar wrap)
+        raise IndexError("Dimension specified as -3 but tensor has no dimensions")
     if ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got -3)")

@@ -95,8 +95,8 @@ def embedding_kernel(input, weight, padding_idx=None, max_norm=None, norm_type=2
         raise RuntimeError("'weight' must be 2-D")
     if input._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
-                           f"following scalar types: Long, Int; but got torch."
-                           f"{input.dtype._legacy} instead (while checking arguments for "
+                           f"following scalar types: Long, Int; but got "
+                           f"{input.dtype.type_string} instead (while checking arguments for "
                            "embedding)")
     num = weight.shape[0]
     idx = input._data
@@ -148,19 +148,20 @@ class EmbeddingBagBackward0(RecomputedBackward):
 
 
 _BAG_MODES = {'sum': 0, 'mean': 1, 'max': 2}
+_TORCH_TENSOR = "<class 'torch.Tensor'>"  # (how torch's message prints a tensor's type)
 
 
 def _check_indices(t, fn):
     if t._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
-                           f"following scalar types: Long, Int; but got torch."
-                           f"{t.dtype._legacy} instead (while checking arguments for {fn})")
+                           f"following scalar types: Long, Int; but got "
+                           f"{t.dtype.type_string} instead (while checking arguments for {fn})")
 
 
 def _check_bag_shapes(weight, indices, offsets, padding_idx):
     """torch.embedding_bag's first checks, in its order: padding_idx against the number of
     rows (and, where a graph is recorded, the row count it keeps for the backward), then the
-    dims of indices, weight and offsets."""
+    dims of indices, offsets and weight."""
     if weight.dim() == 0 and (padding_idx is not None or weight.requires_grad and STATE.enabled):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if padding_idx is not None:
@@ -171,12 +172,12 @@ def _check_bag_shapes(weight, indices, offsets, padding_idx):
     if indices.dim() not in (1, 2):
         raise RuntimeError(f"input has to be a 1D or 2D Tensor, but got Tensor of dimension "
                            f"{indices.dim()}")
-    if weight.dim() != 2:
-        raise RuntimeError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
-                           f"{weight.dim()}")
     if indices.dim() == 1 and offsets.dim() != 1:
         raise RuntimeError(f"offsets has to be a 1D Tensor, but got Tensor of dimension "
                            f"{offsets.dim()}")
+    if weight.dim() != 2:
+        raise RuntimeError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                           f"{weight.dim()}")
 
 
 def _check_offsets(idx, off):
@@ -192,11 +193,10 @@ def _check_offsets(idx, off):
 def _check_sample_weights(psw, weight, n_indices):
     """per_sample_weights: one value per index, of the weight's dtype."""
     if psw.dtype != weight.dtype:
-        got = f'CPU{psw.dtype.kernel_name}Type' if psw.dtype.is_complex else \
-            f'torch.{psw.dtype._legacy}'
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
-                           "tensor for argument #1 'per_sample_weights'; but type torch."
-                           f"{weight.dtype._legacy} does not equal {got} (while checking "
+                           "tensor for argument #1 'per_sample_weights'; but type "
+                           f"{weight.dtype.type_string} does not equal "
+                           f"{psw.dtype.type_string} (while checking "
                            "arguments for embedding_bag)")
     for what, ok in (('dim() == 1', psw.dim() == 1), ('numel() == indices.numel()',
                                                      psw.numel() == n_indices)):
@@ -237,8 +237,7 @@ def embedding_bag_forward(weight, indices, offsets, scale_grad_by_freq=False, mo
     _check_indices(indices, 'embedding_bag')
     _check_indices(offsets, 'embedding_bag')
     if weight._data.dtype.kind not in 'fV':
-        got = f'CPU{weight.dtype.kernel_name}Type' if weight.dtype.is_complex else \
-            f'torch.{weight.dtype._legacy}'
+        got = weight.dtype.type_string
         raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the "
                            "following scalar types: Half, BFloat16, Float, Double; but got "
                            f"{got} instead (while checking arguments for embedding_bag)")
@@ -322,7 +321,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
                              "is a mini-batch of fixed length sequences. However, found "
-                             f"offsets of type {type(offsets)}")
+                             "offsets of type "
+                             f"{_TORCH_TENSOR if isinstance(offsets, Tensor) else type(offsets)}")
         # (torch's public arange in the input's dtype: its errors for a width of 0 or a
         # dtype its kernel refuses, bool)
         from ... import arange

@@ -69,6 +69,9 @@ def parse_to(args, kwargs):
         bound = _bind(names, required, args, kwargs)
         if bound is not None:
             return bound
-    got = [_type_name(a) for a in args] + [f'{k}={_type_name(v)}' for k, v in kwargs.items()]
+    from ..._ops._cpp_print import kwargs_order  # (torch's C++ order of the keywords)
+    got = [_type_name(a) for a in args] + [f'{k}={_type_name(kwargs[k])}'
+                                           for k in kwargs_order(list(kwargs))]
+    got = ', '.join(got) + (', ' if kwargs and not args else '')
     raise TypeError(f"to() received an invalid combination of arguments - got "
-                    f"({', '.join(got)}), but expected one of:\n{_EXPECTED}")
+                    f"({got}), but expected one of:\n{_EXPECTED}")
