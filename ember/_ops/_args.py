@@ -1451,6 +1451,8 @@ def _refuse_chalf(public_name, args, kwargs, impl=None, rows_only=False):
     if not chalf and not (any(a.dtype == np.float16 for a in arrays) and
                           any(type(a) is complex for a in given)):
         return None
+    if rows_only and not any(_dtype.is_chalf(a.dtype) for a in arrays):
+        return None  # (a refusal of a complex32 dtype= stands: the rows are of operands)
     number = key_of(public_name).startswith('Tensor.') or bool(args) and \
         isinstance(args[0], Tensor)
     number = number and len(args) > 1 and type(args[1]) in _NUMBERS and \
@@ -2550,6 +2552,8 @@ def refuse_dtypes(public_name, refused, args, kwargs):
             elif d != dtype:
                 mixed = True
         elif isinstance(a, dtype_type):
+            if '.nn.functional.' in public_name:  # (F.softmax(x, dim, d): d is _stacklevel;
+                return  # nn.functional takes dtype= by keyword only)
             return _dtype_named(public_name, a, refused, args, kwargs)
         elif type(a) in _NUMBERS and i == len(seq) + 1:
             if type(a) in (float, complex) and _barebones(dtype) and \
@@ -2597,8 +2601,10 @@ def _dtype_named(public_name, dtype, refused, args, kwargs):
     from .._dtype import complex32
     if dtype is complex32:
         error = refused.get(complex32.np)
-        if error is not None and error[0] is NotImplementedError:
-            error = _skips_kernel(_op_name(public_name), error, args, kwargs)
+        if error is None or error[0] is not NotImplementedError:
+            return  # (only the kernel's refusal is of the dtype it computes in; the others
+            # check the input -- nansum's "does not support complex inputs")
+        error = _skips_kernel(_op_name(public_name), error, args, kwargs)
         if error is not None and (error[2] is None or _applies(
                 error[2], [a._data for a in args if isinstance(a, Tensor)], False)):
             raise error[0](error[1])

@@ -782,8 +782,11 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 
 
 def _cpu_driver(A):
-    """torch's refusal of ``driver=`` on a CPU input, after the input's own checks."""
+    """torch's refusal of ``driver=`` on a CPU input, after the input's own checks (an empty
+    input returns before its LAPACK call, driver or not)."""
     _matrices(A, 'linalg.svd', square=False)
+    if A._data.size == 0:
+        return
     raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
                        "inputs with cuSOLVER backend.")
 

@@ -241,6 +241,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``sum`` treating NaN as zero."""
     dims = _dims(dim, input._data.ndim)  # (torch's order: the dims, a complex input,
     _nansum_check(input)                 # autograd's refusal of the result dtype)
+    if dtype is _dtype.complex32:  # (NumPy cannot sum into it: the kernel's refusal now)
+        _nansum_check(input, dtype)
     x = _sum_array(input, dtype)
     _nansum_check(input, dtype)
     r = np.asarray(np.nansum(opmath(x), axis=_np_axis(dims, x.ndim), keepdims=keepdim),

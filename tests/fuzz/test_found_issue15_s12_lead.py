@@ -202,3 +202,30 @@ def test_complex32_kernel_skips_follow_the_unsigned_ones(op, empty):
         warnings.simplefilter('ignore')
         check(lambda T, x: fn(T, x.to(T.complex32)).shape, np.zeros(shape, np.complex64),
               grad=False, match_message=True)
+
+
+@pytest.mark.parametrize('norm_type', [0.0, 1.0, 2.0])
+def test_embedding_renorm_of_a_row_named_twice(norm_type):
+    """-5 and 3 name one row of 8: torch renormalises per distinct index, so the row shrinks
+    twice (the second time from its shrunk values); ember's one vectorised write shrank it
+    once."""
+    w = np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32) * 3
+    check(lambda T, x: T.embedding_renorm_(x.clone(), T.tensor([[3, -5], [1, 1]]), 0.25,
+                                           norm_type), w, grad=False)
+
+
+def test_nansum_and_svdvals_edges():
+    """nansum(x, dtype=complex32) refused with the complex-input row (the table's rows are of
+    operands; a named dtype meets only its kernel's refusal); svdvals(empty, driver=) returns
+    before torch's CPU driver refusal; F.softmax's third positional is _stacklevel, not a
+    dtype to refuse."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(lambda T: T.tensor([1.]).nansum(dtype=T.complex32), grad=False,
+              match_message=True)
+        check(lambda T: T.tensor([]).nansum(dtype=T.complex32), grad=False)
+        check(lambda T: T.nn.functional.softmax(T.ones(2, 3), 1, T.complex32), grad=False)
+    check(lambda T: T.linalg.svdvals(T.zeros(2, 0), driver='gesvd'), grad=False)
+    check(lambda T: T.linalg.svdvals(T.zeros(2, 2), driver='gesvd'), grad=False,
+          match_message=True)

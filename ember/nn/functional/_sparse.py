@@ -119,9 +119,14 @@ def _renorm_rows(weight, rows, max_norm, norm_type):
     """In place and outside the graph, as torch: rows longer than ``max_norm`` shrink to it."""
     with no_grad():
         w = weight._data
-        norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
-        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        w[rows] = w[rows] * scale[:, None].astype(w.dtype)
+        wrapped = np.asarray(rows) % max(w.shape[0], 1)
+        # (torch goes through the distinct indices in order: a row named twice -- -5 and 3
+        # of 8 rows -- shrinks twice, the second time from its shrunk values)
+        for part in ([rows] if np.unique(wrapped).size == wrapped.size else
+                     [[r] for r in rows]):
+            norms = np.linalg.norm(w[part], ord=norm_type, axis=1)
+            scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+            w[part] = w[part] * scale[:, None].astype(w.dtype)
         weight._vc[0] += 1
 
 
