@@ -201,7 +201,10 @@ def mvlgamma(input, p, *, out=None):
         # addition rounded to it -- near a pole of lgamma, x - j/2's rounding matters)
         xs = (x.astype(np.float32)[..., None] + offsets.astype(np.float32)).astype(dt)
         terms = _specfun.lgamma(xs.astype(np.float64)).astype(dt).astype(np.float32)
-        r = (terms.sum(-1).astype(dt).astype(np.float32) + np.float32(const))
+        # (the constant, a Python number, meets the half tensor as torch's CPU scalars do:
+        # cast to its dtype first)
+        r = (terms.sum(-1).astype(dt).astype(np.float32) +
+             np.asarray(const, np.float32).astype(dt).astype(np.float32))
     else:
         xs = x.astype(np.float64)[..., None] + offsets
         r = _specfun.lgamma(xs).sum(-1) + const

@@ -80,10 +80,6 @@ KNOWN = {
         'imaginary part beyond about 1e15 (a rotation by more radians than float64 resolves '
         'the phase of) no answer is meaningful: torch NaN, ember bounded values; where a '
         'dense (irreducible) block overflows, both give inf or NaN',
-    ('special.multigammaln', 'wrong values on finite inputs'):
-        'bfloat16: torch evaluates the lgamma sum in bfloat16 (inf at x = -0.0008, whose value '
-        'is 17.15; 10.0 where the value rounds to 10.1875); ember evaluates in higher '
-        'precision and rounds once',
     ('linalg.solve_ex', 'wrong values on finite inputs'):
         'singular matrix with check_errors=False: the result is undefined (torch NaN, ember '
         'inf), info reports the failure in both',
@@ -104,8 +100,6 @@ KNOWN = {
     ('Tensor.median', 'wrong values on finite inputs'):
         'torch bug: median along a dim of an expanded (stride-0) input returns a wrong '
         "element; ember's is right",
-    ('Tensor.mvlgamma', 'wrong values on finite inputs'):
-        'bfloat16 rounding of a special function (owner: special)',
     ('Tensor.pinverse', 'wrong values on finite inputs'):
         'ill-conditioned complex64 matrix: the inverted tiny singular values differ '
         'between LAPACK builds',
