@@ -194,6 +194,11 @@ def mvlgamma(input, p, *, out=None):
     p = _mvlgamma_checks(input, p)
     x = input._data
     dt = x.dtype if x.dtype.kind in 'fV' else _dtype.DEFAULT.np_float
+    if out is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+        # (torch's words name the input's dtype and then the result's)
+        raise RuntimeError(f"mvlgamma: result type {dtype_of(input).kernel_name} can't be "
+                           f"cast to the desired output type "
+                           f"{_dtype.FROM_NP[np.dtype(dt)].kernel_name}")
     offsets = -0.5 * np.arange(p - 1, -1, -1, dtype=np.float64)  # -(p-1)/2, ..., -1/2, 0
     const = p * (p - 1) * math.log(math.pi) / 4
     if np.dtype(dt).itemsize == 2:

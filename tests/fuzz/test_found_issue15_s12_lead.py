@@ -241,3 +241,14 @@ def test_half_mvlgamma_adds_its_constant_in_the_half_dtype(dtype, p):
     check(lambda T, a: T.mvlgamma(a.to(getattr(T, dtype)), p), x, grad=False, rtol=0, atol=0)
     check(lambda T, a: T.special.multigammaln(a.to(getattr(T, dtype)), p), x, grad=False,
           rtol=0, atol=0)
+
+
+@pytest.mark.parametrize('dtypes', [('float32', 'int8'), ('int32', 'int32'), ('int64', 'float32'),
+                                    ('float64', 'bool')])
+def test_mvlgamma_into_an_integer_out(dtypes):
+    """torch's own words for an out= that cannot hold the result ("mvlgamma: result type Int
+    can't be cast to the desired output type Float": the input's dtype, then the result's)."""
+    x, o = dtypes
+    check(lambda T: T.mvlgamma(T.ones(3, dtype=getattr(T, x)) * 2, 1,
+                               out=T.empty(3, dtype=getattr(T, o))), grad=False,
+          match_message=True)
