@@ -192,6 +192,8 @@ def warn_chalf():
 
 def chalf_to_complex64(arr):
     """A complex32 array's values as a new complex64 array (exact)."""
+    if type(arr) is not np.ndarray:  # (a sparse stand-in casts its values)
+        return arr.astype(COMPLEX64_NP)
     out = np.empty(arr.shape, COMPLEX64_NP)
     out.real = arr['real']
     out.imag = arr['imag']
@@ -217,6 +219,8 @@ def cast(arr, np_dtype):
     warns as for any complex-to-real copy)."""
     if arr.dtype.kind != BF16_KIND and np_dtype.kind != BF16_KIND:
         return arr.astype(np_dtype)
+    if type(arr) is not np.ndarray and not isinstance(arr, np.generic):
+        return arr.astype(np_dtype)  # (a sparse stand-in casts its values, through here)
     if is_chalf(arr.dtype):
         if np_dtype == CHALF_NP:
             return arr.copy()

@@ -93,6 +93,18 @@ class _Flags:
     c_contiguous = f_contiguous = False
 
 
+def _is_chalf(values):
+    """Whether ``values`` hold complex32 (NumPy's structured dtype: no arithmetic)."""
+    return values.dtype.names is not None
+
+
+def _cast(values, dtype):
+    """``values.astype(dtype)``, complex32 included (NumPy cannot cast to or from its
+    structured dtype: ``_dtype.cast`` does)."""
+    from . import _dtype
+    return _dtype.cast(values, np.dtype(dtype))
+
+
 class _Stand:
     """What every sparse stand-in shares: the array metadata and the refusals."""
     __slots__ = ()
@@ -191,7 +203,7 @@ class COO(_Stand):
         return COO(self.indices.copy(), self.values.copy(), self.shape, self.coalesced)
 
     def astype(self, dtype, copy=True, **kwargs):
-        return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
+        return COO(self.indices, _cast(self.values, dtype), self.shape, self.coalesced)
 
     @property
     def T(self):
@@ -234,6 +246,8 @@ class COO(_Stand):
         """The same tensor with sorted, unique indices (duplicates summed)."""
         if self.coalesced:
             return self
+        if _is_chalf(self.values):  # (summed in complex64, rounded back)
+            return self.astype(np.complex64).coalesce().astype(self.values.dtype)
         order, inverse = np.unique(self._linear(), return_inverse=True)
         values = np.zeros((len(order),) + self.values.shape[1:], self.values.dtype)
         np.add.at(values, inverse.reshape(-1), self.values)
@@ -245,6 +259,8 @@ class COO(_Stand):
 
     def dense(self):
         """The dense array (duplicate entries summed)."""
+        if _is_chalf(self.values):  # (summed in complex64, rounded back)
+            return _cast(self.astype(np.complex64).dense(), self.values.dtype)
         if not self.sparse_dim:  # (every entry is the whole tensor)
             return self.values.sum(0, dtype=self.values.dtype)
         out = np.zeros(self.shape, self.values.dtype)
@@ -453,11 +469,13 @@ class Compressed(_Stand):
                           self.shape, self.layout)
 
     def astype(self, dtype, copy=True, **kwargs):
-        return Compressed(self.compressed, self.plain, self.values.astype(dtype), self.shape,
+        return Compressed(self.compressed, self.plain, _cast(self.values, dtype), self.shape,
                           self.layout)
 
     def dense(self):
         """The dense array: each batch's matrix written out (duplicate entries summed)."""
+        if _is_chalf(self.values):  # (summed in complex64, rounded back)
+            return _cast(self.astype(np.complex64).dense(), self.values.dtype)
         out = np.zeros(self.shape, self.values.dtype)
         batch = self.compressed.ndim - 1
         for b in np.ndindex(*self.compressed.shape[:batch]):
