@@ -1524,7 +1524,12 @@ def _through_complex64(public_name, impl, args, kwargs):
     args64 = tuple(conv(a) for a in args)
     kwargs64 = {k: conv(v) for k, v in (kwargs or {}).items()}
     try:
-        r = impl(*args64, **kwargs64)
+        if kwargs64.get('out') is not None and not _takes_out(impl):
+            # (a body without ``out``: written into out as every out= call is)
+            r = call_with_out(public_name, impl, check(public_name, args64, kwargs64),
+                              args64, kwargs64)
+        else:
+            r = impl(*args64, **kwargs64)
     except Exception as e:  # noqa: BLE001 - torch's error for complex64, said for complex32
         try:
             refuse(public_name, args64, kwargs64, e, impl)

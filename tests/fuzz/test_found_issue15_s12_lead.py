@@ -269,3 +269,19 @@ def test_sparse_complex32(layout):
         check(lambda T, x: make(x.to(T.complex32)).to_dense(), a, grad=False)
         check(lambda T, x: make(x).to(T.complex32).to_dense(), a, grad=False)
         check(lambda T, x: make(x.to(T.complex32)).to(T.complex64).to_dense(), a, grad=False)
+
+
+def test_complex32_through_complex64_with_out():
+    """An op run through complex64 with out= whose body takes no out (scatter_add of empty
+    complex32 tensors) leaked Python's "unexpected keyword argument 'out'"; it is written
+    into out as every out= call is."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        check(lambda T: T.scatter_add(T.zeros(0, 3, dtype=T.complex32), -1,
+                                      T.zeros(0, 3, dtype=T.int64),
+                                      T.zeros(0, 3, dtype=T.complex32),
+                                      out=T.zeros(0, 3, dtype=T.complex32)), grad=False)
+        check(lambda T: T.addcmul(T.ones(2, dtype=T.complex32), T.ones(2, dtype=T.complex32),
+                                  T.ones(2, dtype=T.complex32),
+                                  out=T.zeros(2, dtype=T.complex32)), grad=False)
