@@ -25,7 +25,7 @@ from ..overrides import handoff, CONTINUE, MODES, _arguments
 from ._core import no_grad_of
 from ._core import (Node, Tensor, make, register, track, track1, track_scalar, result, to_tensor,
                     broadcast_shape, check_broadcast,
-                    binary_arrays, float_array, inplace, write_into, is_scalar, METHODS,
+                    binary_arrays, inplace, write_into, is_scalar, METHODS,
                     opmath_call)
 # cj(d): the conjugate of a complex derivative factor, d itself otherwise; every rule below
 # multiplies the gradient by cj(d out / d input) (torch's convention, see complex.py).

@@ -3,7 +3,7 @@ torch's dedicated ``PdistBackward0`` node (its backward on arrays, with no deriv
 own, as torch's ``_pdist_backward``); the others are compositions of ember ops, as in torch."""
 import numpy as np
 
-from ..._ops import _args, _core, creation as _creation, reduce as _red
+from ..._ops import _args, _core, reduce as _red
 from ..._ops._core import Node, make
 from ..._ops.stats import _NotDifferentiable
 from ...autograd.graph import name_saved_values
