@@ -616,9 +616,6 @@ def write_into(t, arr, op):
             # dtype, or refuse it as a source)
             arr = _dtype.cast(arr, dst.dtype)
     if arr is not dst:
-        if arr.dtype != dst.dtype and (arr.dtype.kind == 'V' or dst.dtype.kind == 'V') and (
-                _dtype.is_chalf(arr.dtype) or _dtype.is_chalf(dst.dtype)):
-            arr = _dtype.cast(arr, dst.dtype)  # (NumPy cannot cast complex32's two fields)
         if not dst.flags.writeable:
             partial = op in PARTIAL_WRITES
             alias = writable_alias(dst, overlap=partial or op in ONE_VALUE_WRITES)

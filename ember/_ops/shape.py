@@ -951,10 +951,7 @@ def convert(input, dt, copy=False):
     """``input`` in dtype ``dt``: itself when nothing changes (unless ``copy``)."""
     if input._data.dtype == dt.np and not copy:
         return input
-    arr = input._data
-    if arr.dtype.kind == 'V' and arr.dtype.names is not None:  # complex32
-        arr = _dtype.chalf_to_complex64(arr)
-    arr = _dtype.cast(_dtype.real_part_for(arr, dt.np), dt.np)
+    arr = _dtype.cast(_dtype.real_part_for(input._data, dt.np), dt.np)  # (complex32 too)
     n = None
     if dt.category >= _dtype.FLOAT:
         n = track1(ToCopyBackward0, input)
